@@ -1,0 +1,50 @@
+# A thin layer over meson. `make run` and `make test` each install what is missing, configure,
+# build and go; both are safe to run again.
+SHELL := /bin/bash
+comma := ,
+BUILD_RUN ?= build/release
+BUILD_TEST ?= build/test
+BUILD_FUZZ ?= build/fuzz
+MESON_SETUP = if [ -f $(1)/build.ninja ]; then meson setup --reconfigure $(1) $(2) >/dev/null; \
+              else meson setup $(1) $(2); fi
+
+.PHONY: all deps build run test format fuzz clean
+
+all: build
+
+deps:
+	@.ci/install-deps
+
+build: deps
+	@$(call MESON_SETUP,$(BUILD_RUN),--buildtype=release -Db_ndebug=false)
+	meson compile -C $(BUILD_RUN)
+
+# Starts a node on the embedded default configuration.
+run: build
+	@if [ ! -x $(BUILD_RUN)/node/skillnode ]; then \
+	  echo "skillnode is not built yet: the daemon arrives with the issue 'skillnode daemon'."; \
+	  echo "Until then 'make test' builds and tests the libraries that exist."; \
+	  exit 1; \
+	fi
+	$(BUILD_RUN)/node/skillnode run
+
+# Builds with AddressSanitizer and UndefinedBehaviorSanitizer, warnings as errors, and runs
+# every test; the last line is "N passed, N failed".
+test: deps
+	@$(call MESON_SETUP,$(BUILD_TEST),--buildtype=debugoptimized -Db_sanitize=address$(comma)undefined -Db_lundef=false -Dwerror=true)
+	meson compile -C $(BUILD_TEST)
+	@meson test -C $(BUILD_TEST) --print-errorlogs --num-processes 2 || true
+	@python3 tests/summarize.py $(BUILD_TEST)
+
+format: deps
+	find node kademlia transport discovery bootstrap tests sim bench -name '*.h' -o -name '*.cpp' \
+	  | grep -v '^tests/tidy/fixtures/' | xargs clang-format -i --style=file
+
+# libFuzzer targets (clang): see README "Fuzzing".
+fuzz: deps
+	@if [ -f $(BUILD_FUZZ)/build.ninja ]; then meson setup --reconfigure $(BUILD_FUZZ) -Dfuzz=true >/dev/null; \
+	 else CXX=clang++ meson setup $(BUILD_FUZZ) -Dfuzz=true; fi
+	meson compile -C $(BUILD_FUZZ)
+
+clean:
+	rm -rf build

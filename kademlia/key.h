@@ -1,0 +1,77 @@
+// Key: a 256-bit identifier in the Kademlia key space. Node ids and DHT keys are both Keys.
+//
+// A Key is 32 bytes read as a big-endian number; the distance between two keys is their XOR
+// (Maymounkov & Mazieres 2002), compared as a number. A node id is the SHA-256 of the node's
+// Ed25519 public key, so nobody chooses where their id lands.
+#ifndef SKILLNODE_KADEMLIA_KEY_H_
+#define SKILLNODE_KADEMLIA_KEY_H_
+
+#include <array>
+#include <compare>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "transport/result.h"
+
+namespace skillnode::kademlia {
+
+class Key {
+ public:
+  static constexpr size_t kSize = 32;
+  static constexpr int kBits = 256;
+
+  Key() = default;  // all zero
+  explicit Key(const std::array<uint8_t, kSize>& bytes) : bytes_(bytes) {}
+
+  // SHA-256 of the given bytes (libsodium).
+  static Key Sha256(std::span<const uint8_t> data);
+  static Key Sha256(std::string_view text);
+
+  // Exactly 32 bytes.
+  [[nodiscard]] static Result<Key> FromBytes(std::span<const uint8_t> bytes);
+  // Exactly 64 hex digits, either case.
+  [[nodiscard]] static Result<Key> FromHex(std::string_view hex);
+
+  std::string ToHex() const;
+  // The first 8 hex digits, for log lines.
+  std::string ShortHex() const;
+
+  const std::array<uint8_t, kSize>& bytes() const { return bytes_; }
+  std::array<uint8_t, kSize>& mutable_bytes() { return bytes_; }
+
+  // Bit i counted from the most significant (i = 0) to the least (i = 255).
+  bool Bit(int i) const;
+  // The key with bit i inverted.
+  Key WithBitFlipped(int i) const;
+
+  // Number of leading bits this key shares with `other`: 256 when equal. This is the bucket
+  // index of `other` in a routing table whose own id is this key.
+  int CommonPrefixLength(const Key& other) const;
+
+  // Numeric order of the big-endian value, which is also the order of distances.
+  auto operator<=>(const Key&) const = default;
+
+ private:
+  std::array<uint8_t, kSize> bytes_{};
+};
+
+using NodeId = Key;
+
+// XOR distance, itself a Key so that distances compare with <.
+Key Distance(const Key& a, const Key& b);
+
+// True when `a` is strictly closer to `target` than `b`.
+bool CloserTo(const Key& target, const Key& a, const Key& b);
+
+}  // namespace skillnode::kademlia
+
+template <>
+struct std::hash<skillnode::kademlia::Key> {
+  size_t operator()(const skillnode::kademlia::Key& key) const noexcept;
+};
+
+#endif  // SKILLNODE_KADEMLIA_KEY_H_
