@@ -1,0 +1,161 @@
+// kademlia_bench: how many messages one node handles per second on one core, in process, no
+// sockets; and how many contacts it can verify per second.
+//
+// Prints absolute rates (they depend on the machine) and ratios measured in the same run,
+// which do not: handling cost relative to bare decoding, FIND_NODE relative to PING, and
+// verification relative to handling. Usage: kademlia_bench [seconds-per-case]
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "kademlia/node.h"
+#include "kademlia/wire.h"
+#include "transport/logger.h"
+
+namespace skillnode::kademlia {
+namespace {
+
+using BenchClock = std::chrono::steady_clock;
+
+// Counts sends; keeps the bytes only when asked to.
+class NullTransport : public Transport {
+ public:
+  void Send(const Endpoint&, std::span<const uint8_t> datagram) override {
+    ++sent;
+    if (record) last.assign(datagram.begin(), datagram.end());
+  }
+  uint64_t sent = 0;
+  bool record = false;
+  std::vector<uint8_t> last;
+};
+
+// Runs `step(i)` for about `seconds` and returns calls per second.
+double Rate(double seconds, const std::function<void(uint64_t)>& step) {
+  uint64_t calls = 0;
+  const auto start = BenchClock::now();
+  const auto stop = start + std::chrono::duration<double>(seconds);
+  auto now = start;
+  while (now < stop) {
+    for (int i = 0; i < 256; ++i) step(calls++);
+    now = BenchClock::now();
+  }
+  return static_cast<double>(calls) / std::chrono::duration<double>(now - start).count();
+}
+
+struct Peer {
+  Identity identity;
+  Endpoint endpoint;
+};
+
+std::vector<Peer> MakePeers(size_t count) {
+  std::vector<Peer> peers;
+  for (size_t i = 0; i < count; ++i) {
+    auto n = static_cast<uint32_t>(i + 1);
+    peers.push_back(
+        Peer{Identity::FromSeed(Key::Sha256("bench-peer-" + std::to_string(i)).bytes()),
+             Endpoint(Address::V4({10, static_cast<uint8_t>(n >> 16), static_cast<uint8_t>(n >> 8),
+                                   static_cast<uint8_t>(n)}),
+                      6881)});
+  }
+  return peers;
+}
+
+std::vector<uint8_t> RequestBytes(const Peer& peer, uint64_t txid, Body body) {
+  Message message;
+  message.header.txid = txid;
+  message.header.sender_id = peer.identity.node_id();
+  message.header.sender_key = peer.identity.public_key();
+  message.body = std::move(body);
+  return Encode(message).value();
+}
+
+int Main(int argc, char** argv) {
+  const double seconds = argc > 1 ? std::atof(argv[1]) : 2.0;
+  KademliaConfig config;
+  // The benchmark measures handling, not the rate limiter's refusals.
+  config.rate_limit.per_ip_rate = config.rate_limit.global_rate = 1e12;
+  config.rate_limit.per_ip_burst = config.rate_limit.global_burst = 1e12;
+  NullTransport transport;
+  Rng rng(1);
+  NullLogger logger;
+  TimePoint now = kTimeZero + Seconds(1);
+  Node node(config, Identity::FromSeed(Key::Sha256("bench-node").bytes()), transport, rng, logger,
+            now);
+
+  // A routing table of 1,000 contacts, as a node in a large network holds.
+  const auto peers = MakePeers(1000);
+  for (const Peer& p : peers) {
+    Contact c{p.identity.node_id(), p.endpoint, p.identity.public_key(), now, 0};
+    node.mutable_routing_table().Heard(c, now);
+  }
+  std::printf("routing table: %zu contacts in %zu buckets\n", node.routing_table().size(),
+              node.routing_table().bucket_count());
+
+  // Requests from 1,000 distinct senders, pre-encoded so only handling is timed.
+  std::vector<std::vector<uint8_t>> pings, finds;
+  for (size_t i = 0; i < peers.size(); ++i) {
+    pings.push_back(RequestBytes(peers[i], i + 1, PingBody{}));
+    finds.push_back(RequestBytes(peers[i], i + 1, FindNodeBody{Key::Sha256(std::to_string(i))}));
+  }
+  const double decode_rate = Rate(seconds, [&](uint64_t i) {
+    auto m = Decode(pings[i % pings.size()]);
+    if (!m) std::abort();
+  });
+  const double ping_rate = Rate(seconds, [&](uint64_t i) {
+    const size_t p = i % peers.size();
+    node.OnDatagram(now, peers[p].endpoint, pings[p]);
+  });
+  const double find_rate = Rate(seconds, [&](uint64_t i) {
+    const size_t p = i % peers.size();
+    node.OnDatagram(now, peers[p].endpoint, finds[p]);
+  });
+  // Contacts verified per second: a fresh node pings every peer; each signed PONG is decoded,
+  // its signature checked and the peer inserted. Only the node's side is timed.
+  double verify_seconds = 0;
+  size_t verified = 0;
+  while (verify_seconds < seconds) {
+    NullTransport wire;
+    wire.record = true;
+    Node fresh(config, Identity::FromSeed(Key::Sha256("bench-fresh").bytes()), wire, rng, logger,
+               now);
+    std::vector<std::vector<uint8_t>> pongs;
+    for (const Peer& p : peers) {
+      if (!fresh.Ping(now, p.endpoint, nullptr)) std::abort();
+      const Message ping = Decode(wire.last).value();
+      Message pong;
+      pong.header.txid = ping.header.txid;
+      pong.header.sender_id = p.identity.node_id();
+      pong.header.sender_key = p.identity.public_key();
+      pong.header.proof =
+          p.identity.Sign(ProofBytes(0, ping.header.txid, p.identity.node_id(), fresh.id()));
+      pong.body = PongBody{};
+      pongs.push_back(Encode(pong).value());
+    }
+    const auto start = BenchClock::now();
+    for (size_t i = 0; i < peers.size(); ++i) fresh.OnDatagram(now, peers[i].endpoint, pongs[i]);
+    verify_seconds += std::chrono::duration<double>(BenchClock::now() - start).count();
+    if (fresh.stats().signatures_verified != peers.size()) std::abort();
+    verified += peers.size();
+  }
+  const double verify_rate = static_cast<double>(verified) / verify_seconds;
+
+  std::printf("decode only (PING):            %10.0f msg/s\n", decode_rate);
+  std::printf("PING decoded + handled:        %10.0f msg/s\n", ping_rate);
+  std::printf("FIND_NODE decoded + handled:   %10.0f msg/s\n", find_rate);
+  std::printf("contacts verified (Ed25519):   %10.0f /s\n", verify_rate);
+  std::printf("ratio PING handled / decode only:     %.2f\n", ping_rate / decode_rate);
+  std::printf("ratio FIND_NODE / PING handled:       %.2f\n", find_rate / ping_rate);
+  std::printf("ratio verifications / PING handled:   %.2f\n", verify_rate / ping_rate);
+  std::printf("replies sent: %llu, dropped: %llu\n",
+              static_cast<unsigned long long>(transport.sent),
+              static_cast<unsigned long long>(node.stats().dropped_total()));
+  return 0;
+}
+
+}  // namespace
+}  // namespace skillnode::kademlia
+
+int main(int argc, char** argv) { return skillnode::kademlia::Main(argc, argv); }

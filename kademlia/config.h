@@ -1,0 +1,81 @@
+// KademliaConfig: every tunable and every limit of the protocol core, in one place, each with
+// its default and a one-line reason. The daemon fills it from YAML and flags; the simulator
+// from a scenario file.
+#ifndef SKILLNODE_KADEMLIA_CONFIG_H_
+#define SKILLNODE_KADEMLIA_CONFIG_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "transport/clock.h"
+
+namespace skillnode::kademlia {
+
+// Protocol version carried in every message; a receiver accepts any version and ignores
+// fields it does not know (forward compatibility).
+constexpr uint32_t kProtocolVersion = 1;
+// One message per datagram, never more: the IPv6 minimum MTU, so no IP fragmentation.
+constexpr size_t kDatagramSizeMax = 1280;
+
+struct RoutingConfig {
+  // k: contacts per bucket and the size of a lookup's result (Kademlia paper, mainline DHT
+  // and OpenDHT use 8; libp2p and the paper's analysis use 20).
+  size_t bucket_size = 20;
+  // Verified contacts kept per bucket to replace failing ones without a new lookup.
+  size_t replacement_cache_size = 10;
+  // Consecutive timeouts after which a contact is evicted; 3 keeps a contact through brief
+  // loss (2 % loss: 1 in 125,000 chance of a false eviction) but drops dead ones in seconds.
+  int stale_failures_max = 3;
+  // A bucket with no lookup through it for this long is refreshed (Kademlia paper: 1 hour;
+  // 15 min keeps tables fresh under the churn measured in deployed DHTs).
+  Duration bucket_refresh_interval = Seconds(15 * 60);
+  // Sybil resistance: at most this many contacts per bucket from one network prefix.
+  size_t diversity_per_bucket_max = 2;
+  int diversity_ipv4_prefix_bits = 24;
+  int diversity_ipv6_prefix_bits = 64;
+  // Loopback, link-local and private addresses are exempt, so that many nodes on one host or
+  // one LAN can form a network.
+  bool diversity_exempt_local = true;
+};
+
+struct RateLimitConfig {
+  // Requests per second accepted from one source IP, and the burst allowed above it. 50
+  // nodes on one host share 127.0.0.1, each sending a few requests per second at most.
+  double per_ip_rate = 500.0;
+  double per_ip_burst = 1000.0;
+  // Requests per second accepted in total, and the burst; beyond that requests are dropped.
+  double global_rate = 20000.0;
+  double global_burst = 40000.0;
+  // Source IPs tracked at once; the least recently active bucket is forgotten past this.
+  size_t tracked_ips_max = 4096;
+};
+
+struct KademliaConfig {
+  // Messages with another network id are dropped: separate networks never mix.
+  uint32_t network_id = 0;
+  RoutingConfig routing;
+  RateLimitConfig rate_limit;
+  // Parallel requests per lookup (alpha), as in the paper.
+  size_t alpha = 3;
+  // Disjoint paths per lookup (S/Kademlia d); 1 is a plain Kademlia lookup.
+  size_t disjoint_paths = 1;
+  // Initial request timeout; the adaptive timeout (RTT mean + 4 deviations, RFC 6298) never
+  // goes above it or below rpc_timeout_min.
+  Duration rpc_timeout = Seconds(1);
+  Duration rpc_timeout_min = Millis(100);
+  // Requests awaiting a reply at once; beyond that new requests fail at once.
+  size_t rpcs_in_flight_max = 4096;
+  // Lookups running at once; beyond that new lookups fail at once.
+  size_t lookups_max = 256;
+  // Requests per lookup before it gives up (guards against endless closer-node chains).
+  size_t lookup_requests_max = 200;
+  // Peers remembered as verified (key proven at an address); the oldest is forgotten first,
+  // and must then sign once more. Ten times a full table of a million-node network.
+  size_t verified_peers_max = 10000;
+  // Unknown requesters being verified with a ping at once; more wait for their next request.
+  size_t verifications_in_flight_max = 64;
+};
+
+}  // namespace skillnode::kademlia
+
+#endif  // SKILLNODE_KADEMLIA_CONFIG_H_

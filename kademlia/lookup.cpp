@@ -1,0 +1,149 @@
+#include "kademlia/lookup.h"
+
+#include <algorithm>
+
+namespace skillnode::kademlia {
+namespace {
+
+// Each path keeps this many times k candidates; farther ones cannot matter to the result and
+// dropping them bounds memory however many contacts adversaries return.
+constexpr size_t kShortlistFactor = 3;
+
+}  // namespace
+
+Lookup::Lookup(const Key& target, const NodeId& self, const LookupParams& params,
+               std::span<const Contact> start, TimePoint now)
+    : target_(target), self_(self), params_(params), started_(now) {
+  paths_.resize(std::max<size_t>(1, params_.paths));
+  size_t next_path = 0;
+  std::vector<Contact> sorted(start.begin(), start.end());
+  std::sort(sorted.begin(), sorted.end(),
+            [&](const Contact& a, const Contact& b) { return CloserTo(target_, a.id, b.id); });
+  for (const Contact& contact : sorted) {
+    if (contact.id == self_ || seen_.contains(contact.id)) continue;
+    seen_.insert(contact.id);
+    Insert(next_path, contact, 1);
+    next_path = (next_path + 1) % paths_.size();
+  }
+}
+
+void Lookup::Insert(size_t path, const Contact& contact, int hop) {
+  auto& entries = paths_[path].entries;
+  auto at = std::lower_bound(
+      entries.begin(), entries.end(), contact.id,
+      [&](const Entry& e, const NodeId& id) { return CloserTo(target_, e.contact.id, id); });
+  entries.insert(at, Entry{contact, State::kCandidate, hop});
+  const size_t limit = kShortlistFactor * params_.k;
+  // Trim the far end, but never forget a contact we are waiting on.
+  while (entries.size() > limit && entries.back().state != State::kInFlight) entries.pop_back();
+}
+
+size_t Lookup::InFlight(const Path& path) const {
+  return static_cast<size_t>(
+      std::count_if(path.entries.begin(), path.entries.end(),
+                    [](const Entry& e) { return e.state == State::kInFlight; }));
+}
+
+bool Lookup::PathDone(const Path& path) const {
+  size_t live = 0;
+  for (const Entry& e : path.entries) {
+    if (e.state == State::kFailed) continue;
+    if (e.state != State::kSucceeded) return false;
+    if (++live == params_.k) return true;
+  }
+  return true;  // fewer than k live contacts exist and all have answered
+}
+
+std::vector<Lookup::Query> Lookup::NextQueries() {
+  std::vector<Query> queries;
+  for (size_t p = 0; p < paths_.size(); ++p) {
+    Path& path = paths_[p];
+    size_t in_flight = InFlight(path);
+    size_t live = 0;
+    for (Entry& e : path.entries) {
+      if (in_flight >= params_.alpha || stats_.messages >= params_.requests_max) break;
+      if (e.state == State::kFailed) continue;
+      if (++live > params_.k) break;
+      if (e.state != State::kCandidate) continue;
+      e.state = State::kInFlight;
+      ++in_flight;
+      ++stats_.messages;
+      queries.push_back(Query{e.contact.id, e.contact.endpoint, p});
+    }
+  }
+  return queries;
+}
+
+Lookup::Entry* Lookup::FindEntry(const NodeId& id, size_t* path) {
+  for (size_t p = 0; p < paths_.size(); ++p) {
+    for (Entry& e : paths_[p].entries) {
+      if (e.contact.id == id) {
+        *path = p;
+        return &e;
+      }
+    }
+  }
+  return nullptr;
+}
+
+void Lookup::OnReply(const NodeId& id, const PublicKey& key, std::span<const WireContact> closer,
+                     TimePoint now) {
+  size_t path = 0;
+  Entry* entry = FindEntry(id, &path);
+  if (entry == nullptr || entry->state != State::kInFlight) return;
+  entry->state = State::kSucceeded;
+  entry->contact.public_key = key;
+  entry->contact.last_seen = now;
+  ++stats_.replies;
+  const int hop = entry->hop + 1;
+  for (const WireContact& c : closer) {
+    if (c.id == self_ || seen_.contains(c.id)) continue;
+    seen_.insert(c.id);
+    Contact contact;
+    contact.id = c.id;
+    contact.endpoint = c.endpoint;
+    Insert(path, contact, hop);
+  }
+}
+
+void Lookup::OnFailure(const NodeId& id) {
+  size_t path = 0;
+  Entry* entry = FindEntry(id, &path);
+  if (entry == nullptr || entry->state != State::kInFlight) return;
+  entry->state = State::kFailed;
+  ++stats_.failures;
+}
+
+bool Lookup::done() const {
+  bool waiting = false;
+  bool all_done = true;
+  for (const Path& path : paths_) {
+    waiting |= InFlight(path) > 0;
+    all_done &= PathDone(path);
+  }
+  if (all_done) return true;
+  return stats_.messages >= params_.requests_max && !waiting;
+}
+
+LookupResult Lookup::Result(TimePoint now) const {
+  LookupResult result;
+  result.target = target_;
+  std::vector<const Entry*> answered;
+  for (const Path& path : paths_) {
+    for (const Entry& e : path.entries) {
+      if (e.state == State::kSucceeded) answered.push_back(&e);
+    }
+  }
+  std::sort(answered.begin(), answered.end(), [&](const Entry* a, const Entry* b) {
+    return CloserTo(target_, a->contact.id, b->contact.id);
+  });
+  if (answered.size() > params_.k) answered.resize(params_.k);
+  for (const Entry* e : answered) result.closest.push_back(e->contact);
+  result.stats = stats_;
+  result.stats.hops = answered.empty() ? 0 : answered.front()->hop;
+  result.stats.duration = now - started_;
+  result.finished = now;
+  return result;
+}
+
+}  // namespace skillnode::kademlia

@@ -1,0 +1,102 @@
+// Lookup: the state of one iterative Kademlia lookup, with no I/O of its own.
+//
+// The node asks NextQueries() whom to send FIND_NODE (or FIND_VALUE) to, and reports each
+// outcome with OnReply() or OnFailure(). Each path keeps a shortlist of the closest contacts
+// it has seen, queries up to alpha of the k closest not yet asked, and is finished when its k
+// closest live contacts have all answered (a timed-out contact is marked failed and the next
+// one moves up, so one silent peer never stalls a lookup).
+//
+// With d > 1 the lookup runs over d disjoint paths (Baumgart & Mies, S/Kademlia 2007): the
+// starting contacts are dealt round-robin to the paths and a contact learnt by one path is
+// never queried by another, so d - 1 adversarial paths cannot hide the target.
+#ifndef SKILLNODE_KADEMLIA_LOOKUP_H_
+#define SKILLNODE_KADEMLIA_LOOKUP_H_
+
+#include <cstddef>
+#include <span>
+#include <unordered_set>
+#include <vector>
+
+#include "kademlia/contact.h"
+#include "kademlia/key.h"
+#include "kademlia/wire.h"
+#include "transport/clock.h"
+
+namespace skillnode::kademlia {
+
+struct LookupParams {
+  size_t k = 20;
+  size_t alpha = 3;
+  size_t paths = 1;
+  size_t requests_max = 200;
+};
+
+struct LookupStats {
+  int hops = 0;         // hop distance of the closest contact found (a starting contact is 1)
+  size_t messages = 0;  // requests sent
+  size_t replies = 0;
+  size_t failures = 0;  // requests that timed out or were refused
+  Duration duration{};
+};
+
+struct LookupResult {
+  Key target;
+  // Up to k contacts that answered, closest first.
+  std::vector<Contact> closest;
+  LookupStats stats;
+  TimePoint finished = kTimeZero;
+};
+
+class Lookup {
+ public:
+  struct Query {
+    NodeId id;
+    Endpoint endpoint;
+    size_t path = 0;
+  };
+
+  Lookup(const Key& target, const NodeId& self, const LookupParams& params,
+         std::span<const Contact> start, TimePoint now);
+
+  const Key& target() const { return target_; }
+
+  // Contacts to query now; they are marked in flight.
+  std::vector<Query> NextQueries();
+  // `id` answered with contacts closer to the target (unverified: id and address only).
+  void OnReply(const NodeId& id, const PublicKey& key, std::span<const WireContact> closer,
+               TimePoint now);
+  // `id` timed out or refused.
+  void OnFailure(const NodeId& id);
+
+  // Finished: every path is done, or the request budget is spent with nothing in flight.
+  bool done() const;
+  LookupResult Result(TimePoint now) const;
+
+ private:
+  enum class State { kCandidate, kInFlight, kSucceeded, kFailed };
+  struct Entry {
+    Contact contact;
+    State state = State::kCandidate;
+    int hop = 1;
+  };
+  struct Path {
+    std::vector<Entry> entries;  // closest first
+  };
+
+  Entry* FindEntry(const NodeId& id, size_t* path);
+  void Insert(size_t path, const Contact& contact, int hop);
+  bool PathDone(const Path& path) const;
+  size_t InFlight(const Path& path) const;
+
+  Key target_;
+  NodeId self_;
+  LookupParams params_;
+  TimePoint started_;
+  std::vector<Path> paths_;
+  std::unordered_set<NodeId> seen_;  // every id any path has learnt (membership only)
+  LookupStats stats_;
+};
+
+}  // namespace skillnode::kademlia
+
+#endif  // SKILLNODE_KADEMLIA_LOOKUP_H_

@@ -1,0 +1,385 @@
+#include "kademlia/node.h"
+
+#include <memory>
+#include <string>
+#include <utility>
+
+namespace skillnode::kademlia {
+
+Node::Node(const KademliaConfig& config, const Identity& identity, Transport& transport, Rng& rng,
+           Logger& logger, TimePoint now)
+    : config_(config),
+      identity_(identity),
+      transport_(transport),
+      rng_(rng),
+      logger_(logger),
+      routing_(identity.node_id(), config.routing),
+      rpcs_(config.rpcs_in_flight_max),
+      rate_limiter_(config.rate_limit, now) {}
+
+void Node::Drop(DropReason reason, const Endpoint& from, std::string_view detail) {
+  ++stats_.dropped[static_cast<size_t>(reason)];
+  if (logger_.Enabled(LogLevel::kDebug)) {
+    std::string line = "dropped datagram from " + from.ToString() + ": ";
+    line += DropReasonName(reason);
+    if (!detail.empty()) {
+      line += ": ";
+      line += detail;
+    }
+    logger_.Log(LogLevel::kDebug, line);
+  }
+}
+
+void Node::OnDatagram(TimePoint now, const Endpoint& from, std::span<const uint8_t> datagram) {
+  if (shut_down_) return;
+  ++stats_.datagrams_received;
+  stats_.bytes_received += datagram.size();
+  auto decoded = Decode(datagram);
+  if (!decoded) return Drop(DropReason::kMalformed, from, decoded.error().message);
+  const Message& message = *decoded;
+  const Header& header = message.header;
+  if (header.network_id != config_.network_id) {
+    return Drop(DropReason::kWrongNetwork, from, "network " + std::to_string(header.network_id));
+  }
+  if (NodeIdOf(header.sender_key) != header.sender_id) {
+    return Drop(DropReason::kIdMismatch, from, header.sender_id.ShortHex());
+  }
+  if (header.sender_id == id()) return Drop(DropReason::kFromSelf, from, "");
+  if (IsRequest(message.type())) {
+    switch (rate_limiter_.Admit(from.address(), now)) {
+      case RateVerdict::kPerIpExceeded:
+        return Drop(DropReason::kRateLimitedIp, from, "");
+      case RateVerdict::kGlobalExceeded:
+        return Drop(DropReason::kRateLimitedGlobal, from, "");
+      case RateVerdict::kAllowed:
+        break;
+    }
+    HandleRequest(now, from, message);
+  } else {
+    HandleReply(now, from, message);
+  }
+}
+
+void Node::HandleRequest(TimePoint now, const Endpoint& from, const Message& request) {
+  ++stats_.requests_received[static_cast<size_t>(SlotOf(request.type()))];
+  if (std::holds_alternative<PingBody>(request.body)) {
+    SendReply(from, request, PongBody{});
+  } else if (const auto* find = std::get_if<FindNodeBody>(&request.body)) {
+    NodesBody nodes;
+    // One extra so that the requester itself can be left out and k still remain.
+    for (const Contact& c : routing_.Closest(find->target, config_.routing.bucket_size + 1)) {
+      if (c.id == request.header.sender_id) continue;
+      if (nodes.nodes.size() == config_.routing.bucket_size) break;
+      nodes.nodes.push_back(WireContact{c.id, c.endpoint});
+    }
+    SendReply(from, request, std::move(nodes));
+  } else {
+    const std::string text = "unknown request type " + std::to_string(request.type());
+    SendReply(from, request, ErrorBody{static_cast<uint16_t>(ErrorReplyCode::kUnknownType), text});
+  }
+  ConsiderRequester(now, from, request.header);
+}
+
+bool Node::IsVerified(const NodeId& id, const Endpoint& at) const {
+  auto it = verified_.find(id);
+  return it != verified_.end() && it->second.endpoint == at;
+}
+
+void Node::ConsiderRequester(TimePoint now, const Endpoint& from, const Header& header) {
+  auto it = verified_.find(header.sender_id);
+  if (it != verified_.end() && it->second.endpoint == from && it->second.key == header.sender_key) {
+    ++stats_.verification_cache_hits;
+    Contact contact{header.sender_id, from, header.sender_key, now, 0};
+    auto inserted = routing_.Heard(contact, now);
+    if (inserted.ping) PingOldest(now, *inserted.ping);
+    return;
+  }
+  // Unproven: ask it to sign a reply to our own random transaction id before trusting it.
+  if (verifying_.contains(header.sender_id) || verifying_endpoints_.contains(from) ||
+      verifying_.size() >= config_.verifications_in_flight_max) {
+    return;
+  }
+  const NodeId requester = header.sender_id;
+  verifying_.insert(requester);
+  verifying_endpoints_.insert(from);
+  const bool sent = SendRequest(now, from, requester, PingBody{}, [this, requester, from](auto&) {
+    verifying_.erase(requester);
+    verifying_endpoints_.erase(from);
+  });
+  if (!sent) {
+    verifying_.erase(requester);
+    verifying_endpoints_.erase(from);
+  }
+}
+
+void Node::NoteVerified(TimePoint now, const Endpoint& from, const Header& header) {
+  auto [it, inserted] = verified_.try_emplace(header.sender_id);
+  it->second = VerifiedPeer{from, header.sender_key};
+  if (inserted) {
+    verified_order_.push_back(header.sender_id);
+    while (verified_.size() > config_.verified_peers_max && !verified_order_.empty()) {
+      verified_.erase(verified_order_.front());
+      verified_order_.pop_front();
+    }
+  }
+  Contact contact{header.sender_id, from, header.sender_key, now, 0};
+  auto result = routing_.Heard(contact, now);
+  if (result.ping) PingOldest(now, *result.ping);
+}
+
+void Node::Forget(const NodeId& id) {
+  verified_.erase(id);  // its stale entry in verified_order_ is skipped when it comes up
+}
+
+void Node::HandleReply(TimePoint now, const Endpoint& from, const Message& reply) {
+  const uint64_t txid = reply.header.txid;
+  const PendingRpc* pending = rpcs_.Find(txid);
+  if (pending == nullptr) return Drop(DropReason::kUnmatchedReply, from, "");
+  if (pending->to != from) {
+    return Drop(DropReason::kWrongSource, from, "expected " + pending->to.ToString());
+  }
+  const Header& header = reply.header;
+  const bool same_peer = pending->to_id && *pending->to_id == header.sender_id;
+  if (pending->proof_wanted || !same_peer || !IsVerified(header.sender_id, from)) {
+    // Without a cached verification the reply must carry a fresh signature.
+    if (!header.proof) return Drop(DropReason::kBadProof, from, "no signature");
+    ++stats_.signatures_verified;
+    const auto signed_bytes = ProofBytes(config_.network_id, txid, header.sender_id, id());
+    if (!VerifySignature(header.sender_key, signed_bytes, *header.proof)) {
+      return Drop(DropReason::kBadProof, from, "signature does not verify");
+    }
+  } else {
+    ++stats_.verification_cache_hits;
+  }
+  PendingRpc rpc = std::move(*rpcs_.Take(txid));
+  const TypeSlot slot = SlotOf(rpc.type);
+  if (std::holds_alternative<ErrorBody>(reply.body)) {
+    ++stats_.rpcs_errored[static_cast<size_t>(slot)];
+  } else {
+    ++stats_.rpcs_replied[static_cast<size_t>(slot)];
+  }
+  const Duration rtt = now - rpc.sent;
+  rtt_.Sample(rtt);
+  if (header.observed) observed_ = header.observed;
+  if (rpc.to_id && *rpc.to_id != header.sender_id) {
+    // Someone else answers at that address now: the peer we meant is gone from it.
+    routing_.Failed(*rpc.to_id);
+    Forget(*rpc.to_id);
+  }
+  NoteVerified(now, from, header);
+  if (rpc.done) rpc.done(RpcResult{RpcStatus::kReplied, &reply, from, rtt, now});
+}
+
+uint64_t Node::NewTxid() {
+  uint64_t txid = 0;
+  do {
+    txid = rng_.Next64();
+  } while (txid == 0 || rpcs_.contains(txid));
+  return txid;
+}
+
+Header Node::MakeHeader(uint64_t txid) const {
+  Header header;
+  header.network_id = config_.network_id;
+  header.txid = txid;
+  header.sender_id = id();
+  header.sender_key = identity_.public_key();
+  return header;
+}
+
+bool Node::SendRequest(TimePoint now, const Endpoint& to, std::optional<NodeId> to_id, Body body,
+                       RpcCallback done) {
+  if (shut_down_) return false;
+  if (rpcs_.full()) {
+    ++stats_.rpcs_refused;
+    return false;
+  }
+  Message message{MakeHeader(NewTxid()), std::move(body)};
+  message.header.proof_wanted = !to_id || !IsVerified(*to_id, to);
+  PendingRpc rpc;
+  rpc.to = to;
+  rpc.to_id = to_id;
+  rpc.type = message.type();
+  rpc.proof_wanted = message.header.proof_wanted;
+  rpc.sent = now;
+  rpc.deadline = now + rtt_.Timeout(config_.rpc_timeout_min, config_.rpc_timeout);
+  rpc.done = std::move(done);
+  ++stats_.rpcs_sent[static_cast<size_t>(SlotOf(rpc.type))];
+  rpcs_.Add(message.header.txid, std::move(rpc));
+  SendMessage(to, message);
+  return true;
+}
+
+void Node::SendReply(const Endpoint& to, const Message& request, Body body) {
+  Message reply{MakeHeader(request.header.txid), std::move(body)};
+  reply.header.observed = to;
+  if (request.header.proof_wanted) {
+    reply.header.proof = identity_.Sign(
+        ProofBytes(config_.network_id, request.header.txid, id(), request.header.sender_id));
+  }
+  SendMessage(to, reply);
+}
+
+void Node::SendMessage(const Endpoint& to, const Message& message) {
+  auto bytes = EncodeFitting(message);
+  if (!bytes) {
+    ++stats_.send_failures;
+    if (logger_.Enabled(LogLevel::kError)) {
+      logger_.Log(LogLevel::kError, "cannot encode " +
+                                        std::string(MessageTypeName(message.type())) + " for " +
+                                        to.ToString() + ": " + bytes.error().message);
+    }
+    return;
+  }
+  ++stats_.datagrams_sent;
+  stats_.bytes_sent += bytes->size();
+  transport_.Send(to, *bytes);
+}
+
+void Node::PingOldest(TimePoint now, const Contact& oldest) {
+  if (liveness_pings_.contains(oldest.id)) return;
+  liveness_pings_.insert(oldest.id);
+  const NodeId pinged = oldest.id;
+  // A reply refreshes the contact (NoteVerified); a timeout counts a failure (OnTimer).
+  if (!SendRequest(now, oldest.endpoint, pinged, PingBody{},
+                   [this, pinged](const RpcResult&) { liveness_pings_.erase(pinged); })) {
+    liveness_pings_.erase(pinged);
+  }
+}
+
+void Node::OnTimer(TimePoint now) {
+  if (shut_down_) return;
+  for (PendingRpc& rpc : rpcs_.TakeExpired(now)) {
+    ++stats_.rpcs_timed_out[static_cast<size_t>(SlotOf(rpc.type))];
+    if (rpc.to_id) {
+      routing_.Failed(*rpc.to_id);
+      Forget(*rpc.to_id);
+    }
+    if (rpc.done) rpc.done(RpcResult{RpcStatus::kTimedOut, nullptr, rpc.to, now - rpc.sent, now});
+  }
+  if (routing_.NextRefreshDue() <= now) {
+    for (const Key& target : routing_.RefreshTargets(now, rng_)) {
+      if (!FindNode(now, target, nullptr)) break;
+    }
+  }
+}
+
+TimePoint Node::NextDeadline() const {
+  if (shut_down_) return kTimeNever;
+  TimePoint next = rpcs_.NextDeadline();
+  if (routing_.size() > 0) next = std::min(next, routing_.NextRefreshDue());
+  return next;
+}
+
+bool Node::Ping(TimePoint now, const Endpoint& to, RpcCallback done) {
+  return SendRequest(now, to, std::nullopt, PingBody{}, std::move(done));
+}
+
+bool Node::FindNode(TimePoint now, const Key& target, LookupCallback done) {
+  if (shut_down_ || lookups_.size() >= config_.lookups_max) {
+    ++stats_.lookups_refused;
+    return false;
+  }
+  ++stats_.lookups_started;
+  LookupParams params{config_.routing.bucket_size, config_.alpha, config_.disjoint_paths,
+                      config_.lookup_requests_max};
+  const auto start = routing_.Closest(target, config_.routing.bucket_size);
+  const uint64_t lookup_id = next_lookup_id_++;
+  lookups_.emplace(lookup_id,
+                   ActiveLookup{Lookup(target, id(), params, start, now), std::move(done)});
+  StepLookup(now, lookup_id);
+  return true;
+}
+
+void Node::StepLookup(TimePoint now, uint64_t lookup_id) {
+  auto it = lookups_.find(lookup_id);
+  if (it == lookups_.end()) return;
+  Lookup& lookup = it->second.lookup;
+  // Sending can fail only when the in-flight table is full; such a query counts as failed and
+  // the loop asks the lookup again, so a full table ends the lookup instead of stalling it.
+  for (auto queries = lookup.NextQueries(); !queries.empty(); queries = lookup.NextQueries()) {
+    for (const Lookup::Query& q : queries) {
+      const NodeId queried = q.id;
+      const bool sent = SendRequest(
+          now, q.endpoint, q.id, FindNodeBody{lookup.target()},
+          [this, lookup_id, queried](const RpcResult& result) {
+            auto found = lookups_.find(lookup_id);
+            if (found == lookups_.end()) return;
+            const auto* nodes =
+                result.reply != nullptr ? std::get_if<NodesBody>(&result.reply->body) : nullptr;
+            if (nodes != nullptr && result.reply->header.sender_id == queried) {
+              found->second.lookup.OnReply(queried, result.reply->header.sender_key, nodes->nodes,
+                                           result.now);
+            } else {
+              found->second.lookup.OnFailure(queried);
+            }
+            if (found->second.lookup.done()) {
+              FinishLookup(result.now, lookup_id);
+            } else {
+              StepLookup(result.now, lookup_id);
+            }
+          });
+      if (!sent) lookup.OnFailure(q.id);
+    }
+  }
+  if (lookup.done()) FinishLookup(now, lookup_id);
+}
+
+void Node::FinishLookup(TimePoint now, uint64_t lookup_id) {
+  auto it = lookups_.find(lookup_id);
+  if (it == lookups_.end()) return;
+  ActiveLookup finished = std::move(it->second);
+  lookups_.erase(it);
+  LookupResult result = finished.lookup.Result(now);
+  routing_.Touched(result.target, now);
+  stats_.RecordLookup(result.stats.hops, result.stats.messages, result.stats.duration);
+  if (finished.done) finished.done(result);
+}
+
+void Node::Join(TimePoint now, std::span<const Endpoint> seeds, JoinCallback done) {
+  // Shared by the seed pings: the last one to finish starts the own-id lookup.
+  struct JoinState {
+    size_t pending = 0;
+    JoinCallback done;
+  };
+  auto state = std::make_shared<JoinState>();
+  state->done = std::move(done);
+  auto after_pings = [this, state](TimePoint at) {
+    if (routing_.size() == 0 || shut_down_) {
+      if (state->done) state->done(routing_.size());
+      return;
+    }
+    const bool started = FindNode(at, id(), [this, state](const LookupResult& result) {
+      if (!shut_down_) RefreshFartherBuckets(result.finished);
+      if (state->done) state->done(routing_.size());
+    });
+    if (!started && state->done) state->done(routing_.size());
+  };
+  for (const Endpoint& seed : seeds) {
+    const bool sent = Ping(now, seed, [state, after_pings](const RpcResult& result) {
+      if (--state->pending == 0) after_pings(result.now);
+    });
+    if (sent) ++state->pending;
+  }
+  if (state->pending == 0) after_pings(now);
+}
+
+void Node::RefreshFartherBuckets(TimePoint now) {
+  // Every bucket but the one holding our own id (the last) gets a lookup for a random key
+  // in its range, so the table learns contacts at every distance (Kademlia paper 2.3).
+  const size_t buckets = routing_.bucket_count();
+  for (size_t index = 0; index + 1 < buckets; ++index) {
+    if (!FindNode(now, routing_.RandomKeyInBucket(index, rng_), nullptr)) break;
+  }
+}
+
+void Node::Shutdown(TimePoint now) {
+  if (shut_down_) return;
+  shut_down_ = true;
+  for (PendingRpc& rpc : rpcs_.TakeAll()) {
+    if (rpc.done) rpc.done(RpcResult{RpcStatus::kCancelled, nullptr, rpc.to, now - rpc.sent, now});
+  }
+  while (!lookups_.empty()) FinishLookup(now, lookups_.begin()->first);
+}
+
+}  // namespace skillnode::kademlia

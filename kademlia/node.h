@@ -1,0 +1,145 @@
+// Node: one Kademlia node as a step function (HOUSE_STYLE "Architecture").
+//
+// The Env hands it datagrams (OnDatagram) and wakes it at NextDeadline() (OnTimer); it
+// answers through the injected Transport and never reads a clock, opens a socket or starts a
+// thread. The libuv daemon and the simulator run exactly this class.
+//
+// Identity: every message carries the sender's id and Ed25519 key, and the id must be the
+// SHA-256 of the key. A peer enters the routing table only after it has signed a reply to one
+// of our requests (the signature covers our random transaction id, so it is fresh). Once a
+// peer is verified at an address, later requests to it do not ask for a signature, so
+// verification costs one signature per peer, not one per message.
+//
+// Callbacks are called exactly once, from inside OnDatagram, OnTimer or Shutdown (never
+// re-entrantly from the call that registered them, except where noted). Not thread-safe.
+#ifndef SKILLNODE_KADEMLIA_NODE_H_
+#define SKILLNODE_KADEMLIA_NODE_H_
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "kademlia/config.h"
+#include "kademlia/identity.h"
+#include "kademlia/lookup.h"
+#include "kademlia/node_stats.h"
+#include "kademlia/rate_limiter.h"
+#include "kademlia/routing_table.h"
+#include "kademlia/rpc_table.h"
+#include "kademlia/wire.h"
+#include "transport/logger.h"
+#include "transport/rng.h"
+#include "transport/transport.h"
+
+namespace skillnode::kademlia {
+
+using LookupCallback = std::function<void(const LookupResult&)>;
+// Called when joining finished: how many contacts the routing table holds.
+using JoinCallback = std::function<void(size_t contacts)>;
+
+class Node {
+ public:
+  Node(const KademliaConfig& config, const Identity& identity, Transport& transport, Rng& rng,
+       Logger& logger, TimePoint now);
+  Node(const Node&) = delete;
+  Node& operator=(const Node&) = delete;
+
+  // One datagram from `from`. Anything malformed, foreign or unproven is dropped and counted.
+  void OnDatagram(TimePoint now, const Endpoint& from, std::span<const uint8_t> datagram);
+  // Expires requests and refreshes idle buckets; call at NextDeadline() (earlier is harmless).
+  void OnTimer(TimePoint now);
+  TimePoint NextDeadline() const;
+
+  // Pings an address whose node id we may not know; the reply must prove the responder's key.
+  // Returns false (and never calls `done`) when too many requests are in flight.
+  bool Ping(TimePoint now, const Endpoint& to, RpcCallback done);
+  // Starts an iterative lookup for the k closest nodes to `target`. Returns false (and never
+  // calls `done`) when lookups_max lookups are running.
+  bool FindNode(TimePoint now, const Key& target, LookupCallback done);
+  // Joins through `seeds`: pings them, looks up our own id, then refreshes the buckets
+  // farther away. `done` runs after the own-id lookup (or at once if no seed answered).
+  void Join(TimePoint now, std::span<const Endpoint> seeds, JoinCallback done);
+  // Cancels every request (callbacks get kCancelled) and finishes every lookup with what it
+  // has. The node sends nothing afterwards.
+  void Shutdown(TimePoint now);
+
+  const NodeId& id() const { return identity_.node_id(); }
+  const Identity& identity() const { return identity_; }
+  const KademliaConfig& config() const { return config_; }
+  const RoutingTable& routing_table() const { return routing_; }
+  RoutingTable& mutable_routing_table() { return routing_; }
+  const NodeStats& stats() const { return stats_; }
+  size_t active_lookups() const { return lookups_.size(); }
+  size_t rpcs_in_flight() const { return rpcs_.size(); }
+  // Our address as the last peer to answer us saw it (NAT discovery), if any.
+  const std::optional<Endpoint>& observed_address() const { return observed_; }
+
+ private:
+  struct ActiveLookup {
+    Lookup lookup;
+    LookupCallback done;
+  };
+  struct VerifiedPeer {
+    Endpoint endpoint;
+    PublicKey key{};
+  };
+
+  void Drop(DropReason reason, const Endpoint& from, std::string_view detail);
+  void HandleRequest(TimePoint now, const Endpoint& from, const Message& request);
+  void HandleReply(TimePoint now, const Endpoint& from, const Message& reply);
+  void ConsiderRequester(TimePoint now, const Endpoint& from, const Header& header);
+  void NoteVerified(TimePoint now, const Endpoint& from, const Header& header);
+  bool IsVerified(const NodeId& id, const Endpoint& at) const;
+  void Forget(const NodeId& id);
+
+  bool SendRequest(TimePoint now, const Endpoint& to, std::optional<NodeId> to_id, Body body,
+                   RpcCallback done);
+  void SendReply(const Endpoint& to, const Message& request, Body body);
+  void SendMessage(const Endpoint& to, const Message& message);
+  Header MakeHeader(uint64_t txid) const;
+  uint64_t NewTxid();
+
+  void StepLookup(TimePoint now, uint64_t lookup_id);
+  void FinishLookup(TimePoint now, uint64_t lookup_id);
+  void PingOldest(TimePoint now, const Contact& oldest);
+  void RefreshFartherBuckets(TimePoint now);
+
+  KademliaConfig config_;
+  Identity identity_;
+  Transport& transport_;
+  Rng& rng_;
+  Logger& logger_;
+
+  RoutingTable routing_;
+  RpcTable rpcs_;
+  RttEstimator rtt_;
+  RequestRateLimiter rate_limiter_;
+  NodeStats stats_;
+
+  std::map<uint64_t, ActiveLookup> lookups_;
+  uint64_t next_lookup_id_ = 1;
+
+  // Peers that proved their key at an address, most recent last; bounded by
+  // verified_peers_max (oldest forgotten first).
+  std::unordered_map<NodeId, VerifiedPeer> verified_;
+  std::deque<NodeId> verified_order_;
+  // Requesters we are verifying with a ping, and contacts we are pinging before eviction.
+  std::unordered_set<NodeId> verifying_;
+  std::unordered_set<Endpoint> verifying_endpoints_;
+  std::unordered_set<NodeId> liveness_pings_;
+
+  std::optional<Endpoint> observed_;
+  bool shut_down_ = false;
+};
+
+}  // namespace skillnode::kademlia
+
+#endif  // SKILLNODE_KADEMLIA_NODE_H_

@@ -1,0 +1,80 @@
+#include "kademlia/node_stats.h"
+
+#include <numeric>
+
+namespace skillnode::kademlia {
+
+std::string_view DropReasonName(DropReason reason) {
+  switch (reason) {
+    case DropReason::kMalformed:
+      return "malformed";
+    case DropReason::kWrongNetwork:
+      return "wrong_network";
+    case DropReason::kIdMismatch:
+      return "id_mismatch";
+    case DropReason::kBadProof:
+      return "bad_proof";
+    case DropReason::kFromSelf:
+      return "from_self";
+    case DropReason::kRateLimitedIp:
+      return "rate_limited_ip";
+    case DropReason::kRateLimitedGlobal:
+      return "rate_limited_global";
+    case DropReason::kUnmatchedReply:
+      return "unmatched_reply";
+    case DropReason::kWrongSource:
+      return "wrong_source";
+    case DropReason::kCount:
+      break;
+  }
+  return "unknown";
+}
+
+TypeSlot SlotOf(uint8_t type) {
+  switch (type) {
+    case 1:
+      return TypeSlot::kPing;
+    case 2:
+      return TypeSlot::kPong;
+    case 3:
+      return TypeSlot::kFindNode;
+    case 4:
+      return TypeSlot::kNodes;
+    case 5:
+      return TypeSlot::kFindValue;
+    case 6:
+      return TypeSlot::kValues;
+    case 7:
+      return TypeSlot::kStore;
+    case 8:
+      return TypeSlot::kStored;
+    case 127:
+      return TypeSlot::kError;
+    default:
+      return TypeSlot::kUnknown;
+  }
+}
+
+std::string_view TypeSlotName(TypeSlot slot) {
+  static constexpr std::array<std::string_view, static_cast<size_t>(TypeSlot::kCount)> kNames = {
+      "ping",   "pong",  "find_node", "nodes", "find_value",
+      "values", "store", "stored",    "error", "unknown"};
+  return kNames[static_cast<size_t>(slot)];
+}
+
+uint64_t NodeStats::dropped_total() const {
+  return std::accumulate(dropped.begin(), dropped.end(), uint64_t{0});
+}
+
+void NodeStats::RecordLookup(int hops, size_t messages, Duration duration) {
+  ++lookups_completed;
+  lookup_hops_sum += static_cast<uint64_t>(hops);
+  lookup_messages_sum += messages;
+  const double ms = ToMillis(duration);
+  lookup_latency_sum_ms += ms;
+  size_t bucket = 0;
+  while (bucket < kLookupLatencyBoundsMs.size() && ms > kLookupLatencyBoundsMs[bucket]) ++bucket;
+  ++lookup_latency_buckets[bucket];
+}
+
+}  // namespace skillnode::kademlia

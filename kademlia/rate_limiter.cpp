@@ -1,0 +1,44 @@
+#include "kademlia/rate_limiter.h"
+
+#include <algorithm>
+
+namespace skillnode::kademlia {
+
+bool TokenBucket::Take(TimePoint now, double rate, double burst) {
+  if (now > updated_) {
+    const double seconds = static_cast<double>((now - updated_).count()) / 1e6;
+    tokens_ = std::min(burst, tokens_ + seconds * rate);
+    updated_ = now;
+  }
+  if (tokens_ < 1.0) return false;
+  tokens_ -= 1.0;
+  return true;
+}
+
+RequestRateLimiter::RequestRateLimiter(const RateLimitConfig& config, TimePoint now)
+    : config_(config), global_(config.global_burst, now) {}
+
+RateVerdict RequestRateLimiter::Admit(const Address& source, TimePoint now) {
+  auto it = per_ip_.find(source);
+  if (it == per_ip_.end()) {
+    if (per_ip_.size() >= config_.tracked_ips_max && !recency_.empty()) {
+      per_ip_.erase(recency_.back());
+      recency_.pop_back();
+    }
+    recency_.push_front(source);
+    it = per_ip_.emplace(source, Entry{TokenBucket(config_.per_ip_burst, now), recency_.begin()})
+             .first;
+  } else {
+    recency_.splice(recency_.begin(), recency_, it->second.recency);
+  }
+  // The per-IP bucket is checked first so that one noisy source cannot drain the global budget.
+  if (!it->second.bucket.Take(now, config_.per_ip_rate, config_.per_ip_burst)) {
+    return RateVerdict::kPerIpExceeded;
+  }
+  if (!global_.Take(now, config_.global_rate, config_.global_burst)) {
+    return RateVerdict::kGlobalExceeded;
+  }
+  return RateVerdict::kAllowed;
+}
+
+}  // namespace skillnode::kademlia

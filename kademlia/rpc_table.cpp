@@ -1,0 +1,67 @@
+#include "kademlia/rpc_table.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+
+namespace skillnode::kademlia {
+
+void RpcTable::Add(uint64_t txid, PendingRpc rpc) {
+  assert(!full() && !contains(txid));
+  const std::pair<TimePoint, uint64_t> order{rpc.deadline, sequence_++};
+  by_deadline_.emplace(order, txid);
+  by_txid_.emplace(txid, Entry{std::move(rpc), order});
+}
+
+const PendingRpc* RpcTable::Find(uint64_t txid) const {
+  auto it = by_txid_.find(txid);
+  return it == by_txid_.end() ? nullptr : &it->second.rpc;
+}
+
+std::optional<PendingRpc> RpcTable::Take(uint64_t txid) {
+  auto it = by_txid_.find(txid);
+  if (it == by_txid_.end()) return std::nullopt;
+  PendingRpc rpc = std::move(it->second.rpc);
+  by_deadline_.erase(it->second.order);
+  by_txid_.erase(it);
+  return rpc;
+}
+
+std::vector<PendingRpc> RpcTable::TakeExpired(TimePoint now) {
+  std::vector<PendingRpc> expired;
+  while (!by_deadline_.empty() && by_deadline_.begin()->first.first <= now) {
+    const uint64_t txid = by_deadline_.begin()->second;
+    expired.push_back(*Take(txid));
+  }
+  return expired;
+}
+
+std::vector<PendingRpc> RpcTable::TakeAll() {
+  std::vector<PendingRpc> all;
+  while (!by_deadline_.empty()) all.push_back(*Take(by_deadline_.begin()->second));
+  return all;
+}
+
+TimePoint RpcTable::NextDeadline() const {
+  return by_deadline_.empty() ? kTimeNever : by_deadline_.begin()->first.first;
+}
+
+void RttEstimator::Sample(Duration rtt) {
+  const double r = static_cast<double>(rtt.count());
+  if (samples_++ == 0) {
+    srtt_us_ = r;
+    rttvar_us_ = r / 2;
+    return;
+  }
+  // RFC 6298 section 2.3 with alpha = 1/8, beta = 1/4.
+  rttvar_us_ = 0.75 * rttvar_us_ + 0.25 * std::abs(srtt_us_ - r);
+  srtt_us_ = 0.875 * srtt_us_ + 0.125 * r;
+}
+
+Duration RttEstimator::Timeout(Duration floor, Duration ceiling) const {
+  if (samples_ == 0) return ceiling;
+  const auto us = static_cast<int64_t>(srtt_us_ + 4 * rttvar_us_);
+  return std::clamp(Duration(us), floor, ceiling);
+}
+
+}  // namespace skillnode::kademlia

@@ -1,0 +1,101 @@
+// RpcTable: requests awaiting a reply, matched by transaction id, expired in deadline order.
+//
+// The node owns one. A reply is matched by txid and must come from the address the request
+// went to; the table only stores and hands back entries, the node decides. Bounded by
+// rpcs_in_flight_max. Not thread-safe.
+#ifndef SKILLNODE_KADEMLIA_RPC_TABLE_H_
+#define SKILLNODE_KADEMLIA_RPC_TABLE_H_
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "kademlia/key.h"
+#include "kademlia/wire.h"
+#include "transport/clock.h"
+#include "transport/endpoint.h"
+
+namespace skillnode::kademlia {
+
+enum class RpcStatus {
+  kReplied,    // a valid, verified reply arrived (may be an ERROR reply: check its body)
+  kTimedOut,   // no valid reply before the deadline
+  kCancelled,  // the node shut down, or the in-flight limit refused the request
+};
+
+struct RpcResult {
+  RpcStatus status = RpcStatus::kTimedOut;
+  // The reply, valid only during the callback; null unless kReplied.
+  const Message* reply = nullptr;
+  // The address the reply came from (the request's destination).
+  Endpoint from;
+  Duration rtt{};
+  // When the outcome happened (the reply's arrival, the timeout, the shutdown).
+  TimePoint now = kTimeZero;
+};
+
+// Called exactly once per request.
+using RpcCallback = std::function<void(const RpcResult&)>;
+
+struct PendingRpc {
+  Endpoint to;
+  std::optional<NodeId> to_id;  // unknown for bootstrap seeds given by address only
+  uint8_t type = 0;
+  bool proof_wanted = false;
+  TimePoint sent = kTimeZero;
+  TimePoint deadline = kTimeZero;
+  RpcCallback done;
+};
+
+class RpcTable {
+ public:
+  explicit RpcTable(size_t in_flight_max) : in_flight_max_(in_flight_max) {}
+
+  bool full() const { return by_txid_.size() >= in_flight_max_; }
+  size_t size() const { return by_txid_.size(); }
+  bool contains(uint64_t txid) const { return by_txid_.contains(txid); }
+
+  // Stores a request; txid must be unused and the table not full.
+  void Add(uint64_t txid, PendingRpc rpc);
+  const PendingRpc* Find(uint64_t txid) const;
+  std::optional<PendingRpc> Take(uint64_t txid);
+  // Removes and returns the requests whose deadline is at or before `now`, earliest first
+  // (ties in the order they were added).
+  std::vector<PendingRpc> TakeExpired(TimePoint now);
+  std::vector<PendingRpc> TakeAll();
+  TimePoint NextDeadline() const;
+
+ private:
+  struct Entry {
+    PendingRpc rpc;
+    std::pair<TimePoint, uint64_t> order;
+  };
+
+  size_t in_flight_max_;
+  uint64_t sequence_ = 0;
+  std::unordered_map<uint64_t, Entry> by_txid_;
+  std::map<std::pair<TimePoint, uint64_t>, uint64_t> by_deadline_;  // (deadline, seq) -> txid
+};
+
+// Smoothed round-trip time and the retransmission-style timeout derived from it (RFC 6298:
+// SRTT + 4 * RTTVAR), clamped to [floor, ceiling].
+class RttEstimator {
+ public:
+  void Sample(Duration rtt);
+  Duration Timeout(Duration floor, Duration ceiling) const;
+  bool has_samples() const { return samples_ > 0; }
+  Duration smoothed() const { return Duration(static_cast<int64_t>(srtt_us_)); }
+
+ private:
+  double srtt_us_ = 0;
+  double rttvar_us_ = 0;
+  uint64_t samples_ = 0;
+};
+
+}  // namespace skillnode::kademlia
+
+#endif  // SKILLNODE_KADEMLIA_RPC_TABLE_H_

@@ -1,0 +1,320 @@
+#include "kademlia/node.h"
+
+#include <catch2/catch.hpp>
+
+#include "support/peer.h"
+
+namespace skillnode::kademlia {
+namespace {
+
+using testing::Peer;
+using testing::RecordingTransport;
+
+// One node under test at 10.0.0.1:6881, driven by hand.
+struct Fixture {
+  explicit Fixture(KademliaConfig config = {})
+      : identity(Identity::FromSeed(Key::Sha256("node-under-test").bytes())),
+        node(config, identity, transport, rng, logger, now) {}
+
+  void Deliver(const Peer& from, const Message& message) {
+    node.OnDatagram(now, from.endpoint, Peer::Bytes(message));
+  }
+  void Deliver(const Endpoint& from, std::span<const uint8_t> bytes) {
+    node.OnDatagram(now, from, bytes);
+  }
+  uint64_t Dropped(DropReason reason) const {
+    return node.stats().dropped[static_cast<size_t>(reason)];
+  }
+  // Makes `peer` a verified contact: it pings us, we ping back, it signs its pong.
+  void Verify(const Peer& peer) {
+    Deliver(peer, peer.Request(PingBody{}, 1000 + transport.sent.size()));
+    auto sent = transport.Take();
+    REQUIRE(sent.size() == 2);
+    const Message our_ping = sent[1].Decoded();
+    REQUIRE(std::holds_alternative<PingBody>(our_ping.body));
+    Deliver(peer, peer.Reply(our_ping, PongBody{}));
+    REQUIRE(node.routing_table().Find(peer.id()) != nullptr);
+  }
+
+  TimePoint now = kTimeZero + Seconds(100);
+  Identity identity;
+  RecordingTransport transport;
+  Rng rng{7};
+  NullLogger logger;
+  Node node;
+};
+
+TEST_CASE("a ping is answered with a pong signed over the request's transaction id", "[unit]") {
+  Fixture f;
+  Peer peer("a", "10.0.0.2:6881");
+  f.Deliver(peer, peer.Request(PingBody{}, 42, /*proof_wanted=*/true));
+  auto sent = f.transport.Take();
+  REQUIRE(sent.size() >= 1);
+  CHECK(sent[0].to == peer.endpoint);
+  const Message pong = sent[0].Decoded();
+  CHECK(std::holds_alternative<PongBody>(pong.body));
+  CHECK(pong.header.txid == 42);
+  CHECK(pong.header.sender_id == f.node.id());
+  REQUIRE(pong.header.proof.has_value());
+  CHECK(VerifySignature(f.identity.public_key(), ProofBytes(0, 42, f.node.id(), peer.id()),
+                        *pong.header.proof));
+  REQUIRE(pong.header.observed.has_value());
+  CHECK(*pong.header.observed == peer.endpoint);
+}
+
+TEST_CASE("a reply carries no signature when the requester did not ask for one", "[unit]") {
+  Fixture f;
+  Peer peer("a", "10.0.0.2:6881");
+  f.Deliver(peer, peer.Request(PingBody{}, 42, /*proof_wanted=*/false));
+  CHECK_FALSE(f.transport.Take().at(0).Decoded().header.proof.has_value());
+}
+
+TEST_CASE("an unknown requester enters the routing table only after it signs a reply", "[unit]") {
+  Fixture f;
+  Peer peer("a", "10.0.0.2:6881");
+  f.Deliver(peer, peer.Request(FindNodeBody{Key::Sha256("x")}, 1));
+  auto sent = f.transport.Take();
+  REQUIRE(sent.size() == 2);  // the NODES reply, then our verification ping
+  CHECK(std::holds_alternative<NodesBody>(sent[0].Decoded().body));
+  const Message verify = sent[1].Decoded();
+  REQUIRE(std::holds_alternative<PingBody>(verify.body));
+  CHECK(verify.header.proof_wanted);
+  CHECK(f.node.routing_table().Find(peer.id()) == nullptr);
+
+  SECTION("a valid signature admits it") {
+    f.Deliver(peer, peer.Reply(verify, PongBody{}));
+    const Contact* contact = f.node.routing_table().Find(peer.id());
+    REQUIRE(contact != nullptr);
+    CHECK(contact->endpoint == peer.endpoint);
+    CHECK(f.node.stats().signatures_verified == 1);
+  }
+  SECTION("a signature by another key is dropped and the peer stays out") {
+    Peer impostor("b", "10.0.0.2:6881");
+    Message forged = peer.Reply(verify, PongBody{});
+    forged.header.proof =
+        impostor.identity.Sign(ProofBytes(0, verify.header.txid, peer.id(), f.node.id()));
+    f.Deliver(peer, forged);
+    CHECK(f.Dropped(DropReason::kBadProof) == 1);
+    CHECK(f.node.routing_table().Find(peer.id()) == nullptr);
+  }
+  SECTION("a signature over another transaction id is dropped") {
+    Message stale = peer.Reply(verify, PongBody{});
+    stale.header.proof =
+        peer.identity.Sign(ProofBytes(0, verify.header.txid + 1, peer.id(), f.node.id()));
+    f.Deliver(peer, stale);
+    CHECK(f.Dropped(DropReason::kBadProof) == 1);
+    CHECK(f.node.routing_table().Find(peer.id()) == nullptr);
+  }
+  SECTION("a missing signature is dropped") {
+    Message unsigned_reply = peer.Reply(verify, PongBody{});
+    unsigned_reply.header.proof.reset();
+    f.Deliver(peer, unsigned_reply);
+    CHECK(f.Dropped(DropReason::kBadProof) == 1);
+    CHECK(f.node.routing_table().Find(peer.id()) == nullptr);
+  }
+}
+
+TEST_CASE("a verified peer is not asked to sign again, and its unsigned replies are accepted",
+          "[unit]") {
+  Fixture f;
+  Peer peer("a", "10.0.0.2:6881");
+  f.Verify(peer);
+  const uint64_t verified_before = f.node.stats().signatures_verified;
+  REQUIRE(f.node.FindNode(f.now, Key::Sha256("target"), nullptr));
+  auto sent = f.transport.Take();
+  REQUIRE(sent.size() == 1);
+  const Message find = sent[0].Decoded();
+  CHECK_FALSE(find.header.proof_wanted);
+  f.Deliver(peer, peer.Reply(find, NodesBody{}));
+  CHECK(f.node.stats().signatures_verified == verified_before);
+  CHECK(f.node.stats().verification_cache_hits >= 1);
+  CHECK(f.node.active_lookups() == 0);
+}
+
+TEST_CASE("a message whose id is not the hash of its key is dropped and counted", "[unit]") {
+  Fixture f;
+  Peer peer("a", "10.0.0.2:6881");
+  Message ping = peer.Request(PingBody{}, 1);
+  ping.header.sender_id = Key::Sha256("chosen id");
+  f.Deliver(peer, ping);
+  CHECK(f.Dropped(DropReason::kIdMismatch) == 1);
+  CHECK(f.transport.sent.empty());
+}
+
+TEST_CASE("messages from another network are dropped and counted", "[unit]") {
+  Fixture f;
+  Peer stranger("a", "10.0.0.2:6881", /*network_id=*/7);
+  f.Deliver(stranger, stranger.Request(PingBody{}, 1));
+  CHECK(f.Dropped(DropReason::kWrongNetwork) == 1);
+  CHECK(f.transport.sent.empty());
+}
+
+TEST_CASE("malformed datagrams are dropped and counted without a reply", "[unit]") {
+  Fixture f;
+  Peer peer("a", "10.0.0.2:6881");
+  const auto valid = Peer::Bytes(peer.Request(PingBody{}, 1));
+  const std::vector<std::vector<uint8_t>> bad = {
+      {},
+      {0xc1},                                                // never-used msgpack byte
+      std::vector<uint8_t>(valid.begin(), valid.end() - 1),  // truncated
+      std::vector<uint8_t>(kDatagramSizeMax + 1, 0x90),      // oversize
+      {0x93, 0x01, 0x02, 0x03},                              // an array, not a map
+  };
+  for (const auto& bytes : bad) f.Deliver(peer.endpoint, bytes);
+  CHECK(f.Dropped(DropReason::kMalformed) == bad.size());
+  CHECK(f.transport.sent.empty());
+  CHECK(f.node.stats().datagrams_received == bad.size());
+}
+
+TEST_CASE("our own id coming back is dropped", "[unit]") {
+  Fixture f;
+  Peer self_copy("x", "10.0.0.2:6881");
+  self_copy.identity = f.identity;
+  f.Deliver(self_copy, self_copy.Request(PingBody{}, 1));
+  CHECK(f.Dropped(DropReason::kFromSelf) == 1);
+}
+
+TEST_CASE("an unknown request type is answered with an ERROR naming it", "[unit]") {
+  Fixture f;
+  Peer peer("a", "10.0.0.2:6881");
+  f.Deliver(peer, peer.Request(UnknownBody{42}, 9));
+  auto sent = f.transport.Take();
+  REQUIRE_FALSE(sent.empty());
+  const Message reply = sent[0].Decoded();
+  const auto* error = std::get_if<ErrorBody>(&reply.body);
+  REQUIRE(error != nullptr);
+  CHECK(error->code == static_cast<uint16_t>(ErrorReplyCode::kUnknownType));
+  CHECK_THAT(error->message, Catch::Contains("42"));
+  CHECK(reply.header.txid == 9);
+}
+
+TEST_CASE("unsolicited, duplicate and misdirected replies are dropped", "[unit]") {
+  Fixture f;
+  Peer peer("a", "10.0.0.2:6881");
+  f.Verify(peer);
+  Peer elsewhere("a", "10.0.0.3:6881");  // same identity, another address
+
+  SECTION("a reply nobody asked for") {
+    f.Deliver(peer, peer.Reply(peer.Request(PingBody{}, 12345), PongBody{}));
+    CHECK(f.Dropped(DropReason::kUnmatchedReply) == 1);
+  }
+  SECTION("a reply from another address, then the right one, then a duplicate") {
+    bool replied = false;
+    REQUIRE(f.node.Ping(f.now, peer.endpoint,
+                        [&](const RpcResult& r) { replied = r.status == RpcStatus::kReplied; }));
+    const Message ping = f.transport.Take().at(0).Decoded();
+    f.Deliver(elsewhere, elsewhere.Reply(ping, PongBody{}));
+    CHECK(f.Dropped(DropReason::kWrongSource) == 1);
+    CHECK_FALSE(replied);
+    f.Deliver(peer, peer.Reply(ping, PongBody{}));
+    CHECK(replied);
+    f.Deliver(peer, peer.Reply(ping, PongBody{}));
+    CHECK(f.Dropped(DropReason::kUnmatchedReply) == 1);
+  }
+}
+
+TEST_CASE("timeouts count failures and evict a contact after stale_failures_max", "[unit]") {
+  KademliaConfig config;
+  config.routing.stale_failures_max = 3;
+  Fixture f(config);
+  Peer peer("a", "10.0.0.2:6881");
+  f.Verify(peer);
+  for (int attempt = 1; attempt <= 3; ++attempt) {
+    INFO("attempt " << attempt);
+    REQUIRE(f.node.routing_table().Find(peer.id()) != nullptr);
+    RpcStatus status = RpcStatus::kReplied;
+    REQUIRE(f.node.FindNode(f.now, Key::Sha256("t"), [&](const LookupResult& result) {
+      status = result.closest.empty() ? RpcStatus::kTimedOut : RpcStatus::kReplied;
+    }));
+    REQUIRE(f.node.NextDeadline() <= f.now + config.rpc_timeout);
+    f.now = f.node.NextDeadline();
+    f.node.OnTimer(f.now);
+    CHECK(status == RpcStatus::kTimedOut);
+    f.transport.Take();
+  }
+  CHECK(f.node.routing_table().Find(peer.id()) == nullptr);
+  CHECK(f.node.stats().rpcs_timed_out[static_cast<size_t>(TypeSlot::kFindNode)] == 3);
+}
+
+TEST_CASE("a per-address rate limit drops excess requests and counts them", "[unit]") {
+  KademliaConfig config;
+  config.rate_limit.per_ip_rate = 1;
+  config.rate_limit.per_ip_burst = 5;
+  Fixture f(config);
+  Peer noisy("a", "10.0.0.2:6881");
+  Peer quiet("b", "10.0.0.3:6881");
+  for (uint64_t i = 0; i < 10; ++i) f.Deliver(noisy, noisy.Request(PingBody{}, 100 + i, false));
+  f.Deliver(quiet, quiet.Request(PingBody{}, 1, false));
+  CHECK(f.Dropped(DropReason::kRateLimitedIp) == 5);
+  size_t pongs_to_quiet = 0;
+  for (const auto& s : f.transport.sent) {
+    pongs_to_quiet += s.to == quiet.endpoint && std::holds_alternative<PongBody>(s.Decoded().body);
+  }
+  CHECK(pongs_to_quiet == 1);
+  // The bucket refills with time.
+  f.now += Seconds(2);
+  f.transport.Take();
+  f.Deliver(noisy, noisy.Request(PingBody{}, 200, false));
+  CHECK(f.Dropped(DropReason::kRateLimitedIp) == 5);
+}
+
+TEST_CASE("a global rate limit caps requests from all addresses together", "[unit]") {
+  KademliaConfig config;
+  config.rate_limit.global_rate = 1;
+  config.rate_limit.global_burst = 3;
+  Fixture f(config);
+  for (int i = 0; i < 6; ++i) {
+    Peer peer("p" + std::to_string(i), ("10.0.1." + std::to_string(i + 1) + ":6881").c_str());
+    f.Deliver(peer, peer.Request(PingBody{}, 1, false));
+  }
+  CHECK(f.Dropped(DropReason::kRateLimitedGlobal) == 3);
+}
+
+TEST_CASE("requests beyond the in-flight limit are refused at once", "[unit]") {
+  KademliaConfig config;
+  config.rpcs_in_flight_max = 2;
+  Fixture f(config);
+  const Endpoint to = *Endpoint::Parse("10.0.0.9:6881");
+  CHECK(f.node.Ping(f.now, to, nullptr));
+  CHECK(f.node.Ping(f.now, to, nullptr));
+  CHECK_FALSE(f.node.Ping(f.now, to, nullptr));
+  CHECK(f.node.stats().rpcs_refused == 1);
+  CHECK(f.node.rpcs_in_flight() == 2);
+}
+
+TEST_CASE("shutdown cancels every pending request exactly once and silences the node", "[unit]") {
+  Fixture f;
+  int cancelled = 0;
+  const Endpoint to = *Endpoint::Parse("10.0.0.9:6881");
+  REQUIRE(f.node.Ping(f.now, to,
+                      [&](const RpcResult& r) { cancelled += r.status == RpcStatus::kCancelled; }));
+  f.node.Shutdown(f.now);
+  CHECK(cancelled == 1);
+  CHECK(f.node.rpcs_in_flight() == 0);
+  CHECK(f.node.NextDeadline() == kTimeNever);
+  f.transport.Take();
+  Peer peer("a", "10.0.0.2:6881");
+  f.Deliver(peer, peer.Request(PingBody{}, 1));
+  CHECK(f.transport.sent.empty());
+}
+
+TEST_CASE("a find_node reply lists the closest contacts but never the requester", "[unit]") {
+  Fixture f;
+  std::vector<Peer> peers;
+  for (int i = 0; i < 5; ++i) {
+    peers.emplace_back("p" + std::to_string(i),
+                       ("10.0.2." + std::to_string(i + 1) + ":6881").c_str());
+  }
+  for (const Peer& p : peers) f.Verify(p);
+  f.Deliver(peers[0], peers[0].Request(FindNodeBody{peers[0].id()}, 77, false));
+  const Message reply = f.transport.Take().at(0).Decoded();
+  const auto& nodes = std::get<NodesBody>(reply.body).nodes;
+  CHECK(nodes.size() == 4);
+  for (const auto& c : nodes) CHECK(c.id != peers[0].id());
+  for (size_t i = 1; i < nodes.size(); ++i) {
+    CHECK(CloserTo(peers[0].id(), nodes[i - 1].id, nodes[i].id));
+  }
+}
+
+}  // namespace
+}  // namespace skillnode::kademlia

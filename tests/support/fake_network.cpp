@@ -1,0 +1,98 @@
+#include "support/fake_network.h"
+
+
+namespace skillnode::testing {
+
+struct FakeNetwork::Host : public Transport {
+  Host(FakeNetwork* network, size_t index, const kademlia::KademliaConfig& config,
+       const kademlia::Identity& identity, uint64_t seed, TimePoint now)
+      : network(network),
+        index(index),
+        rng(seed),
+        node(config, identity, *this, rng, network->logger_, now) {}
+
+  void Send(const Endpoint& to, std::span<const uint8_t> datagram) override {
+    if (!silent) network->Enqueue(index, to, datagram);
+  }
+
+  FakeNetwork* network;
+  size_t index;
+  bool silent = false;
+  Rng rng;
+  kademlia::Node node;
+};
+
+FakeNetwork::FakeNetwork(uint64_t seed, Duration latency) : latency_(latency), rng_(seed) {}
+
+FakeNetwork::~FakeNetwork() = default;
+
+kademlia::Node& FakeNetwork::AddNode(const kademlia::KademliaConfig& config) {
+  const size_t index = hosts_.size();
+  const auto n = static_cast<uint32_t>(index + 1);
+  const Endpoint endpoint(Address::V4({10, static_cast<uint8_t>(n >> 16),
+                                       static_cast<uint8_t>(n >> 8), static_cast<uint8_t>(n)}),
+                          6881);
+  kademlia::Seed seed{};
+  rng_.Fill(seed);
+  hosts_.push_back(std::make_unique<Host>(this, index, config, kademlia::Identity::FromSeed(seed),
+                                          rng_.Next64(), now_));
+  by_endpoint_.emplace(endpoint, index);
+  endpoints_.push_back(endpoint);
+  scheduled_.push_back(kTimeNever);
+  Reschedule(index);
+  return hosts_.back()->node;
+}
+
+kademlia::Node& FakeNetwork::node(size_t index) { return hosts_.at(index)->node; }
+
+Endpoint FakeNetwork::endpoint(size_t index) const { return endpoints_.at(index); }
+
+void FakeNetwork::SetSilent(size_t index, bool silent) { hosts_.at(index)->silent = silent; }
+
+bool FakeNetwork::silent(size_t index) const { return hosts_.at(index)->silent; }
+
+void FakeNetwork::Enqueue(size_t from, const Endpoint& to, std::span<const uint8_t> bytes) {
+  in_flight_.push(Datagram{now_ + latency_, sequence_++, from, to, {bytes.begin(), bytes.end()}});
+}
+
+void FakeNetwork::Reschedule(size_t index) {
+  const TimePoint next = hosts_[index]->node.NextDeadline();
+  if (next == scheduled_[index]) return;
+  timers_.erase({scheduled_[index], index});
+  scheduled_[index] = next;
+  if (next != kTimeNever) timers_.insert({next, index});
+}
+
+void FakeNetwork::RunUntil(TimePoint until) {
+  // The test may have started lookups or joins since the last run: pick up their deadlines.
+  // During the run only the host handling an event can gain a deadline.
+  for (size_t i = 0; i < hosts_.size(); ++i) Reschedule(i);
+  while (true) {
+    const TimePoint next_datagram = in_flight_.empty() ? kTimeNever : in_flight_.top().at;
+    const TimePoint next_timer = timers_.empty() ? kTimeNever : timers_.begin()->first;
+    const TimePoint next = std::min(next_datagram, next_timer);
+    if (next > until) break;
+    now_ = std::max(now_, next);
+    if (next_datagram <= next_timer) {
+      Datagram datagram = in_flight_.top();
+      in_flight_.pop();
+      auto it = by_endpoint_.find(datagram.to);
+      if (it == by_endpoint_.end() || hosts_[it->second]->silent) continue;
+      // Each host knows its peers only by the address the datagram came from.
+      const Endpoint from = endpoint(datagram.from);
+      ++delivered_;
+      hosts_[it->second]->node.OnDatagram(now_, from, datagram.bytes);
+      Reschedule(it->second);
+    } else {
+      const size_t index = timers_.begin()->second;
+      timers_.erase(timers_.begin());
+      scheduled_[index] = kTimeNever;
+      // A silent host's timers still run (it cannot send), so its deadlines move on.
+      hosts_[index]->node.OnTimer(now_);
+      Reschedule(index);
+    }
+  }
+  now_ = std::max(now_, until);
+}
+
+}  // namespace skillnode::testing

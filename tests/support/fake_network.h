@@ -1,0 +1,85 @@
+// FakeNetwork: many kademlia::Node instances in one process over a simulated network with a
+// virtual clock, for tests. Datagrams arrive after a fixed latency in (time, sequence) order;
+// a host can be made silent (it neither sends nor receives), as a crashed node would be.
+// The full simulator (sim/) adds latency models, loss, churn and adversaries; this is the
+// small deterministic harness the kademlia tests need.
+#ifndef SKILLNODE_TESTS_SUPPORT_FAKE_NETWORK_H_
+#define SKILLNODE_TESTS_SUPPORT_FAKE_NETWORK_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <queue>
+#include <set>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "kademlia/node.h"
+#include "transport/logger.h"
+#include "transport/rng.h"
+#include "transport/transport.h"
+
+namespace skillnode::testing {
+
+class FakeNetwork {
+ public:
+  struct Host;
+
+  explicit FakeNetwork(uint64_t seed, Duration latency = Millis(10));
+  ~FakeNetwork();
+
+  // A node at 10.a.b.c:6881 (a private address, exempt from diversity limits) whose identity
+  // comes from the network's seeded generator.
+  kademlia::Node& AddNode(const kademlia::KademliaConfig& config);
+  size_t size() const { return hosts_.size(); }
+  kademlia::Node& node(size_t index);
+  Endpoint endpoint(size_t index) const;
+
+  // A silent host drops everything addressed to it and sends nothing.
+  void SetSilent(size_t index, bool silent);
+  bool silent(size_t index) const;
+
+  // Processes datagrams and timers in time order until nothing is due before `until`, then
+  // advances the clock to `until`.
+  void RunUntil(TimePoint until);
+  void RunFor(Duration duration) { RunUntil(now_ + duration); }
+  TimePoint now() const { return now_; }
+  Rng& rng() { return rng_; }
+
+  uint64_t delivered() const { return delivered_; }
+
+ private:
+  struct Datagram {
+    TimePoint at;
+    uint64_t sequence;
+    size_t from;
+    Endpoint to;
+    std::vector<uint8_t> bytes;
+  };
+  struct Later {
+    bool operator()(const Datagram& a, const Datagram& b) const {
+      return a.at != b.at ? a.at > b.at : a.sequence > b.sequence;
+    }
+  };
+
+  void Enqueue(size_t from, const Endpoint& to, std::span<const uint8_t> bytes);
+  void Reschedule(size_t index);
+
+  Duration latency_;
+  TimePoint now_ = kTimeZero + Seconds(1);
+  Rng rng_;
+  NullLogger logger_;
+  std::vector<std::unique_ptr<Host>> hosts_;
+  std::unordered_map<Endpoint, size_t> by_endpoint_;
+  std::vector<Endpoint> endpoints_;
+  std::priority_queue<Datagram, std::vector<Datagram>, Later> in_flight_;
+  std::set<std::pair<TimePoint, size_t>> timers_;  // (deadline, host)
+  std::vector<TimePoint> scheduled_;               // each host's entry in timers_
+  uint64_t sequence_ = 0;
+  uint64_t delivered_ = 0;
+};
+
+}  // namespace skillnode::testing
+
+#endif  // SKILLNODE_TESTS_SUPPORT_FAKE_NETWORK_H_
