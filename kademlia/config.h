@@ -72,6 +72,9 @@ struct KademliaConfig {
   // Peers remembered as verified (key proven at an address); the oldest is forgotten first,
   // and must then sign once more. Ten times a full table of a million-node network.
   size_t verified_peers_max = 10000;
+  // How often the write-token secret changes; a token stays valid for one to two rotations
+  // (BitTorrent's BEP 5 uses 5 minutes and 10 minutes).
+  Duration token_rotation = Seconds(5 * 60);
   // Unknown requesters being verified with a ping at once; more wait for their next request.
   size_t verifications_in_flight_max = 64;
 };

@@ -32,7 +32,7 @@ void Lookup::Insert(size_t path, const Contact& contact, int hop) {
   auto at = std::lower_bound(
       entries.begin(), entries.end(), contact.id,
       [&](const Entry& e, const NodeId& id) { return CloserTo(target_, e.contact.id, id); });
-  entries.insert(at, Entry{contact, State::kCandidate, hop});
+  entries.insert(at, Entry{contact, State::kCandidate, hop, {}});
   const size_t limit = kShortlistFactor * params_.k;
   // Trim the far end, but never forget a contact we are waiting on.
   while (entries.size() > limit && entries.back().state != State::kInFlight) entries.pop_back();
@@ -56,6 +56,7 @@ bool Lookup::PathDone(const Path& path) const {
 
 std::vector<Lookup::Query> Lookup::NextQueries() {
   std::vector<Query> queries;
+  if (stopped_) return queries;
   for (size_t p = 0; p < paths_.size(); ++p) {
     Path& path = paths_[p];
     size_t in_flight = InFlight(path);
@@ -87,13 +88,14 @@ Lookup::Entry* Lookup::FindEntry(const NodeId& id, size_t* path) {
 }
 
 void Lookup::OnReply(const NodeId& id, const PublicKey& key, std::span<const WireContact> closer,
-                     TimePoint now) {
+                     std::span<const uint8_t> token, TimePoint now) {
   size_t path = 0;
   Entry* entry = FindEntry(id, &path);
   if (entry == nullptr || entry->state != State::kInFlight) return;
   entry->state = State::kSucceeded;
   entry->contact.public_key = key;
   entry->contact.last_seen = now;
+  entry->token.assign(token.begin(), token.end());
   ++stats_.replies;
   const int hop = entry->hop + 1;
   for (const WireContact& c : closer) {
@@ -115,6 +117,7 @@ void Lookup::OnFailure(const NodeId& id) {
 }
 
 bool Lookup::done() const {
+  if (stopped_) return true;
   bool waiting = false;
   bool all_done = true;
   for (const Path& path : paths_) {
@@ -138,7 +141,10 @@ LookupResult Lookup::Result(TimePoint now) const {
     return CloserTo(target_, a->contact.id, b->contact.id);
   });
   if (answered.size() > params_.k) answered.resize(params_.k);
-  for (const Entry* e : answered) result.closest.push_back(e->contact);
+  for (const Entry* e : answered) {
+    result.closest.push_back(e->contact);
+    result.tokens.push_back(e->token);
+  }
   result.stats = stats_;
   result.stats.hops = answered.empty() ? 0 : answered.front()->hop;
   result.stats.duration = now - started_;

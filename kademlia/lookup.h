@@ -43,6 +43,8 @@ struct LookupResult {
   Key target;
   // Up to k contacts that answered, closest first.
   std::vector<Contact> closest;
+  // The write token each of `closest` handed out (empty if none), in the same order.
+  std::vector<std::vector<uint8_t>> tokens;
   LookupStats stats;
   TimePoint finished = kTimeZero;
 };
@@ -64,7 +66,9 @@ class Lookup {
   std::vector<Query> NextQueries();
   // `id` answered with contacts closer to the target (unverified: id and address only).
   void OnReply(const NodeId& id, const PublicKey& key, std::span<const WireContact> closer,
-               TimePoint now);
+               std::span<const uint8_t> token, TimePoint now);
+  // Ends the lookup now with what it has (a value lookup that found enough).
+  void Stop() { stopped_ = true; }
   // `id` timed out or refused.
   void OnFailure(const NodeId& id);
 
@@ -78,6 +82,7 @@ class Lookup {
     Contact contact;
     State state = State::kCandidate;
     int hop = 1;
+    std::vector<uint8_t> token;
   };
   struct Path {
     std::vector<Entry> entries;  // closest first
@@ -95,6 +100,7 @@ class Lookup {
   std::vector<Path> paths_;
   std::unordered_set<NodeId> seen_;  // every id any path has learnt (membership only)
   LookupStats stats_;
+  bool stopped_ = false;
 };
 
 }  // namespace skillnode::kademlia

@@ -5,6 +5,22 @@
 #include <utility>
 
 namespace skillnode::kademlia {
+namespace {
+
+// The contacts closer to a target that a lookup reply carries, or null if it carries none.
+const std::vector<WireContact>* CloserNodes(const Body& body) {
+  if (const auto* nodes = std::get_if<NodesBody>(&body)) return &nodes->nodes;
+  if (const auto* values = std::get_if<ValuesBody>(&body)) return &values->nodes;
+  return nullptr;
+}
+
+std::span<const uint8_t> TokenOf(const Body& body) {
+  if (const auto* nodes = std::get_if<NodesBody>(&body)) return nodes->token;
+  if (const auto* values = std::get_if<ValuesBody>(&body)) return values->token;
+  return {};
+}
+
+}  // namespace
 
 Node::Node(const KademliaConfig& config, const Identity& identity, Transport& transport, Rng& rng,
            Logger& logger, TimePoint now)
@@ -15,7 +31,8 @@ Node::Node(const KademliaConfig& config, const Identity& identity, Transport& tr
       logger_(logger),
       routing_(identity.node_id(), config.routing),
       rpcs_(config.rpcs_in_flight_max),
-      rate_limiter_(config.rate_limit, now) {}
+      rate_limiter_(config.rate_limit, now),
+      tokens_(rng, now, config.token_rotation) {}
 
 void Node::Drop(DropReason reason, const Endpoint& from, std::string_view detail) {
   ++stats_.dropped[static_cast<size_t>(reason)];
@@ -72,7 +89,11 @@ void Node::HandleRequest(TimePoint now, const Endpoint& from, const Message& req
       if (nodes.nodes.size() == config_.routing.bucket_size) break;
       nodes.nodes.push_back(WireContact{c.id, c.endpoint});
     }
+    nodes.token = tokens_.For(from.address());
     SendReply(from, request, std::move(nodes));
+  } else if (auto body =
+                 handler_ != nullptr ? handler_->OnRequest(now, from, request) : std::nullopt) {
+    SendReply(from, request, std::move(*body));
   } else {
     const std::string text = "unknown request type " + std::to_string(request.type());
     SendReply(from, request, ErrorBody{static_cast<uint16_t>(ErrorReplyCode::kUnknownType), text});
@@ -92,6 +113,9 @@ void Node::ConsiderRequester(TimePoint now, const Endpoint& from, const Header& 
     Contact contact{header.sender_id, from, header.sender_key, now, 0};
     auto inserted = routing_.Heard(contact, now);
     if (inserted.ping) PingOldest(now, *inserted.ping);
+    if (inserted.outcome == InsertOutcome::kAdded && handler_ != nullptr) {
+      handler_->OnContactAdded(now, contact);
+    }
     return;
   }
   // Unproven: ask it to sign a reply to our own random transaction id before trusting it.
@@ -125,6 +149,9 @@ void Node::NoteVerified(TimePoint now, const Endpoint& from, const Header& heade
   Contact contact{header.sender_id, from, header.sender_key, now, 0};
   auto result = routing_.Heard(contact, now);
   if (result.ping) PingOldest(now, *result.ping);
+  if (result.outcome == InsertOutcome::kAdded && handler_ != nullptr) {
+    handler_->OnContactAdded(now, contact);
+  }
 }
 
 void Node::Forget(const NodeId& id) {
@@ -257,6 +284,8 @@ void Node::OnTimer(TimePoint now) {
     }
     if (rpc.done) rpc.done(RpcResult{RpcStatus::kTimedOut, nullptr, rpc.to, now - rpc.sent, now});
   }
+  if (tokens_.next_rotation() <= now) tokens_.Rotate(now);
+  if (handler_ != nullptr && handler_->NextDeadline() <= now) handler_->OnTimer(now);
   if (routing_.NextRefreshDue() <= now) {
     for (const Key& target : routing_.RefreshTargets(now, rng_)) {
       if (!FindNode(now, target, nullptr)) break;
@@ -266,7 +295,8 @@ void Node::OnTimer(TimePoint now) {
 
 TimePoint Node::NextDeadline() const {
   if (shut_down_) return kTimeNever;
-  TimePoint next = rpcs_.NextDeadline();
+  TimePoint next = std::min(rpcs_.NextDeadline(), tokens_.next_rotation());
+  if (handler_ != nullptr) next = std::min(next, handler_->NextDeadline());
   if (routing_.size() > 0) next = std::min(next, routing_.NextRefreshDue());
   return next;
 }
@@ -276,6 +306,16 @@ bool Node::Ping(TimePoint now, const Endpoint& to, RpcCallback done) {
 }
 
 bool Node::FindNode(TimePoint now, const Key& target, LookupCallback done) {
+  return StartLookup(now, target, LookupOptions{}, std::move(done));
+}
+
+bool Node::Request(TimePoint now, const Endpoint& to, const NodeId& to_id, Body body,
+                   RpcCallback done) {
+  return SendRequest(now, to, to_id, std::move(body), std::move(done));
+}
+
+bool Node::StartLookup(TimePoint now, const Key& target, LookupOptions options,
+                       LookupCallback done) {
   if (shut_down_ || lookups_.size() >= config_.lookups_max) {
     ++stats_.lookups_refused;
     return false;
@@ -285,8 +325,8 @@ bool Node::FindNode(TimePoint now, const Key& target, LookupCallback done) {
                       config_.lookup_requests_max};
   const auto start = routing_.Closest(target, config_.routing.bucket_size);
   const uint64_t lookup_id = next_lookup_id_++;
-  lookups_.emplace(lookup_id,
-                   ActiveLookup{Lookup(target, id(), params, start, now), std::move(done)});
+  lookups_.emplace(lookup_id, ActiveLookup{Lookup(target, id(), params, start, now),
+                                           std::move(options), std::move(done)});
   StepLookup(now, lookup_id);
   return true;
 }
@@ -295,34 +335,49 @@ void Node::StepLookup(TimePoint now, uint64_t lookup_id) {
   auto it = lookups_.find(lookup_id);
   if (it == lookups_.end()) return;
   Lookup& lookup = it->second.lookup;
+  const LookupOptions& options = it->second.options;
   // Sending can fail only when the in-flight table is full; such a query counts as failed and
   // the loop asks the lookup again, so a full table ends the lookup instead of stalling it.
   for (auto queries = lookup.NextQueries(); !queries.empty(); queries = lookup.NextQueries()) {
     for (const Lookup::Query& q : queries) {
+      Body body =
+          options.request ? options.request(lookup.target()) : FindNodeBody{lookup.target()};
       const NodeId queried = q.id;
-      const bool sent = SendRequest(
-          now, q.endpoint, q.id, FindNodeBody{lookup.target()},
-          [this, lookup_id, queried](const RpcResult& result) {
-            auto found = lookups_.find(lookup_id);
-            if (found == lookups_.end()) return;
-            const auto* nodes =
-                result.reply != nullptr ? std::get_if<NodesBody>(&result.reply->body) : nullptr;
-            if (nodes != nullptr && result.reply->header.sender_id == queried) {
-              found->second.lookup.OnReply(queried, result.reply->header.sender_key, nodes->nodes,
-                                           result.now);
-            } else {
-              found->second.lookup.OnFailure(queried);
-            }
-            if (found->second.lookup.done()) {
-              FinishLookup(result.now, lookup_id);
-            } else {
-              StepLookup(result.now, lookup_id);
-            }
-          });
+      const bool sent = SendRequest(now, q.endpoint, q.id, std::move(body),
+                                    [this, lookup_id, queried](const RpcResult& result) {
+                                      OnLookupReply(lookup_id, queried, result);
+                                    });
       if (!sent) lookup.OnFailure(q.id);
     }
   }
   if (lookup.done()) FinishLookup(now, lookup_id);
+}
+
+void Node::OnLookupReply(uint64_t lookup_id, const NodeId& queried, const RpcResult& result) {
+  auto found = lookups_.find(lookup_id);
+  if (found == lookups_.end()) return;
+  Lookup& lookup = found->second.lookup;
+  const Message* reply = result.reply;
+  const std::vector<WireContact>* closer = reply != nullptr ? CloserNodes(reply->body) : nullptr;
+  if (closer == nullptr || reply->header.sender_id != queried) {
+    lookup.OnFailure(queried);
+  } else {
+    lookup.OnReply(queried, reply->header.sender_key, *closer, TokenOf(reply->body), result.now);
+    const auto& on_reply = found->second.options.on_reply;
+    const Contact from{queried, result.from, reply->header.sender_key, result.now, 0};
+    // The hook may start or finish other lookups; look this one up again afterwards.
+    if (on_reply && on_reply(result.now, from, *reply)) {
+      found = lookups_.find(lookup_id);
+      if (found != lookups_.end()) found->second.lookup.Stop();
+    }
+  }
+  found = lookups_.find(lookup_id);
+  if (found == lookups_.end()) return;
+  if (found->second.lookup.done()) {
+    FinishLookup(result.now, lookup_id);
+  } else {
+    StepLookup(result.now, lookup_id);
+  }
 }
 
 void Node::FinishLookup(TimePoint now, uint64_t lookup_id) {

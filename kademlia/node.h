@@ -32,9 +32,11 @@
 #include "kademlia/lookup.h"
 #include "kademlia/node_stats.h"
 #include "kademlia/rate_limiter.h"
+#include "kademlia/request_handler.h"
 #include "kademlia/routing_table.h"
 #include "kademlia/rpc_table.h"
 #include "kademlia/wire.h"
+#include "kademlia/write_token.h"
 #include "transport/logger.h"
 #include "transport/rng.h"
 #include "transport/transport.h"
@@ -44,6 +46,14 @@ namespace skillnode::kademlia {
 using LookupCallback = std::function<void(const LookupResult&)>;
 // Called when joining finished: how many contacts the routing table holds.
 using JoinCallback = std::function<void(size_t contacts)>;
+
+// What an iterative lookup sends and how it treats replies (FIND_NODE when left empty).
+struct LookupOptions {
+  // The request body for each contact asked.
+  std::function<Body(const Key& target)> request;
+  // Sees every verified reply; returns true to end the lookup at once (found enough).
+  std::function<bool(TimePoint now, const Contact& from, const Message& reply)> on_reply;
+};
 
 class Node {
  public:
@@ -64,6 +74,13 @@ class Node {
   // Starts an iterative lookup for the k closest nodes to `target`. Returns false (and never
   // calls `done`) when lookups_max lookups are running.
   bool FindNode(TimePoint now, const Key& target, LookupCallback done);
+  // The same lookup with another request (e.g. FIND_VALUE) and a hook on every reply.
+  bool StartLookup(TimePoint now, const Key& target, LookupOptions options, LookupCallback done);
+  // Sends one request to a contact and calls `done` with the reply or the timeout. Returns
+  // false (and never calls `done`) when too many requests are in flight.
+  bool Request(TimePoint now, const Endpoint& to, const NodeId& to_id, Body body, RpcCallback done);
+  // Requests of types the core does not know go to `handler` (not owned; may be null).
+  void SetRequestHandler(RequestHandler* handler) { handler_ = handler; }
   // Joins through `seeds`: pings them, looks up our own id, then refreshes the buckets
   // farther away. `done` runs after the own-id lookup (or at once if no seed answered).
   void Join(TimePoint now, std::span<const Endpoint> seeds, JoinCallback done);
@@ -77,6 +94,7 @@ class Node {
   const RoutingTable& routing_table() const { return routing_; }
   RoutingTable& mutable_routing_table() { return routing_; }
   const NodeStats& stats() const { return stats_; }
+  const WriteTokens& tokens() const { return tokens_; }
   size_t active_lookups() const { return lookups_.size(); }
   size_t rpcs_in_flight() const { return rpcs_.size(); }
   // Our address as the last peer to answer us saw it (NAT discovery), if any.
@@ -85,6 +103,7 @@ class Node {
  private:
   struct ActiveLookup {
     Lookup lookup;
+    LookupOptions options;
     LookupCallback done;
   };
   struct VerifiedPeer {
@@ -108,6 +127,7 @@ class Node {
   uint64_t NewTxid();
 
   void StepLookup(TimePoint now, uint64_t lookup_id);
+  void OnLookupReply(uint64_t lookup_id, const NodeId& queried, const RpcResult& result);
   void FinishLookup(TimePoint now, uint64_t lookup_id);
   void PingOldest(TimePoint now, const Contact& oldest);
   void RefreshFartherBuckets(TimePoint now);
@@ -123,6 +143,8 @@ class Node {
   RttEstimator rtt_;
   RequestRateLimiter rate_limiter_;
   NodeStats stats_;
+  WriteTokens tokens_;
+  RequestHandler* handler_ = nullptr;
 
   std::map<uint64_t, ActiveLookup> lookups_;
   uint64_t next_lookup_id_ = 1;

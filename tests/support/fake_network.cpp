@@ -1,6 +1,5 @@
 #include "support/fake_network.h"
 
-
 namespace skillnode::testing {
 
 struct FakeNetwork::Host : public Transport {
@@ -20,6 +19,7 @@ struct FakeNetwork::Host : public Transport {
   bool silent = false;
   Rng rng;
   kademlia::Node node;
+  std::unique_ptr<kademlia::SkillDht> dht;
 };
 
 FakeNetwork::FakeNetwork(uint64_t seed, Duration latency) : latency_(latency), rng_(seed) {}
@@ -44,6 +44,16 @@ kademlia::Node& FakeNetwork::AddNode(const kademlia::KademliaConfig& config) {
 }
 
 kademlia::Node& FakeNetwork::node(size_t index) { return hosts_.at(index)->node; }
+
+kademlia::SkillDht& FakeNetwork::AddDhtNode(const kademlia::KademliaConfig& config,
+                                            const kademlia::DhtConfig& dht_config) {
+  AddNode(config);
+  Host& host = *hosts_.back();
+  host.dht = std::make_unique<kademlia::SkillDht>(host.node, dht_config);
+  return *host.dht;
+}
+
+kademlia::SkillDht& FakeNetwork::dht(size_t index) { return *hosts_.at(index)->dht; }
 
 Endpoint FakeNetwork::endpoint(size_t index) const { return endpoints_.at(index); }
 

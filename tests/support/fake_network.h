@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "kademlia/node.h"
+#include "kademlia/skill_dht.h"
 #include "transport/logger.h"
 #include "transport/rng.h"
 #include "transport/transport.h"
@@ -32,6 +33,10 @@ class FakeNetwork {
   // A node at 10.a.b.c:6881 (a private address, exempt from diversity limits) whose identity
   // comes from the network's seeded generator.
   kademlia::Node& AddNode(const kademlia::KademliaConfig& config);
+  // The same, with the skill store running on the node.
+  kademlia::SkillDht& AddDhtNode(const kademlia::KademliaConfig& config,
+                                 const kademlia::DhtConfig& dht_config);
+  kademlia::SkillDht& dht(size_t index);
   size_t size() const { return hosts_.size(); }
   kademlia::Node& node(size_t index);
   Endpoint endpoint(size_t index) const;

@@ -1,0 +1,34 @@
+// RequestHandler: how a service built on the Kademlia core (the skill store) answers the
+// request types the core does not know, and learns about new contacts.
+#ifndef SKILLNODE_KADEMLIA_REQUEST_HANDLER_H_
+#define SKILLNODE_KADEMLIA_REQUEST_HANDLER_H_
+
+#include <optional>
+
+#include "kademlia/contact.h"
+#include "kademlia/wire.h"
+#include "transport/clock.h"
+#include "transport/endpoint.h"
+
+namespace skillnode::kademlia {
+
+class RequestHandler {
+ public:
+  virtual ~RequestHandler() = default;
+
+  // A request the core does not handle itself, already checked (network, id, rate limit).
+  // Returns the reply body, or nullopt for the node to answer ERROR "unknown type".
+  virtual std::optional<Body> OnRequest(TimePoint now, const Endpoint& from,
+                                        const Message& request) = 0;
+
+  // A verified contact has just entered the routing table (for handing records over).
+  virtual void OnContactAdded(TimePoint now, const Contact& contact) = 0;
+
+  // The node's timer: called from Node::OnTimer, and its deadline joins Node::NextDeadline.
+  virtual void OnTimer(TimePoint now) = 0;
+  virtual TimePoint NextDeadline() const = 0;
+};
+
+}  // namespace skillnode::kademlia
+
+#endif  // SKILLNODE_KADEMLIA_REQUEST_HANDLER_H_

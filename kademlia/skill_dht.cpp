@@ -1,0 +1,347 @@
+#include "kademlia/skill_dht.h"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+namespace skillnode::kademlia {
+namespace {
+
+// Pages one get follows at most (records per key are bounded by the holders' quotas too).
+constexpr size_t kGetPagesMax = 256;
+
+WireRecord ToWire(const SignedRecord& record) { return {record.encoded, record.signature}; }
+
+bool BelongsUnder(const SkillRecord& record, const Key& key) {
+  const auto keys = RecordKeys(record);
+  return std::binary_search(keys.begin(), keys.end(), key);
+}
+
+// A header as large as any reply's, to measure how many records fit in a page.
+Header LargestReplyHeader() {
+  Header header;
+  header.proof = Signature{};
+  header.observed = Endpoint(*Address::Parse("ffff::ffff"), 65535);
+  header.txid = UINT64_MAX;
+  header.network_id = UINT32_MAX;
+  return header;
+}
+
+ErrorReplyCode CodeFor(StoreRefusal refusal) {
+  switch (refusal) {
+    case StoreRefusal::kStale:
+      return ErrorReplyCode::kStale;
+    case StoreRefusal::kQuotaKey:
+      return ErrorReplyCode::kQuotaKey;
+    case StoreRefusal::kQuotaIp:
+      return ErrorReplyCode::kQuotaIp;
+    default:
+      return ErrorReplyCode::kQuotaTotal;
+  }
+}
+
+}  // namespace
+
+struct SkillDht::GetState {
+  Key key;
+  GetOptions options;
+  GetCallback done;
+  std::map<RecordIdentity, SignedRecord> newest;
+  size_t rejected = 0;
+  size_t pending_pages = 0;
+  size_t pages = 0;
+  bool lookup_done = false;
+  bool finished = false;
+  LookupStats stats;
+
+  size_t live() const {
+    return static_cast<size_t>(std::count_if(newest.begin(), newest.end(), [](const auto& entry) {
+      return !entry.second.record.tombstone;
+    }));
+  }
+  bool enough() const { return options.records_wanted > 0 && live() >= options.records_wanted; }
+  void Merge(const SignedRecord& record) {
+    auto [it, inserted] = newest.try_emplace(IdentityOf(record.record), record);
+    if (!inserted && record.record.sequence > it->second.record.sequence) it->second = record;
+  }
+};
+
+SkillDht::SkillDht(Node& node, const DhtConfig& config)
+    : node_(node), config_(config), store_(config.limits) {
+  node_.SetRequestHandler(this);
+}
+
+SkillDht::~SkillDht() { node_.SetRequestHandler(nullptr); }
+
+std::optional<Body> SkillDht::OnRequest(TimePoint now, const Endpoint& from,
+                                        const Message& request) {
+  if (const auto* find = std::get_if<FindValueBody>(&request.body)) {
+    return HandleFindValue(now, from, *find);
+  }
+  if (const auto* store = std::get_if<StoreBody>(&request.body)) {
+    return HandleStore(now, from, *store);
+  }
+  return std::nullopt;
+}
+
+Body SkillDht::HandleFindValue(TimePoint, const Endpoint& from, const FindValueBody& find) {
+  ++stats_.find_value_served;
+  ValuesBody values;
+  values.token = node_.tokens().For(from.address());
+  const auto held = store_.Get(find.target);
+  values.total = static_cast<uint32_t>(held.size());
+  Message probe{LargestReplyHeader(), ValuesBody{}};
+  size_t next = find.cursor;
+  while (next < held.size() && values.records.size() < kRecordsPerReplyMax) {
+    values.records.push_back(ToWire(held[next]->value));
+    probe.body = values;
+    auto size = Encode(probe);
+    if (!size) {
+      values.records.pop_back();
+      // A record that cannot fit even alone is skipped rather than blocking the key.
+      if (values.records.empty()) ++next;
+      break;
+    }
+    ++next;
+  }
+  if (next < held.size()) values.next = static_cast<uint32_t>(next);
+  // Closer contacts fill what room is left; EncodeFitting drops the farthest that do not fit.
+  for (const Contact& c :
+       node_.routing_table().Closest(find.target, node_.config().routing.bucket_size)) {
+    if (c.endpoint != from) values.nodes.push_back(WireContact{c.id, c.endpoint});
+  }
+  return values;
+}
+
+Body SkillDht::Refuse(ErrorReplyCode code, const std::string& why) {
+  ++stats_.store_refused[static_cast<size_t>(code)];
+  return ErrorBody{static_cast<uint16_t>(code), why.substr(0, kErrorTextSizeMax)};
+}
+
+Body SkillDht::HandleStore(TimePoint now, const Endpoint& from, const StoreBody& store) {
+  if (!node_.tokens().Check(store.token, from.address())) {
+    return Refuse(ErrorReplyCode::kBadToken, "write token missing, wrong or expired");
+  }
+  auto verified = VerifyRecord(store.record.encoded, store.record.signature);
+  if (!verified) {
+    return Refuse(verified.error().code == ErrorCode::kCrypto ? ErrorReplyCode::kBadSignature
+                                                              : ErrorReplyCode::kBadRecord,
+                  verified.error().message);
+  }
+  if (!BelongsUnder(verified->record, store.target)) {
+    return Refuse(ErrorReplyCode::kWrongKey,
+                  "the record does not belong under key " + store.target.ShortHex());
+  }
+  if (store.lifetime_seconds == 0 || store.lifetime_seconds > verified->record.ttl_seconds) {
+    return Refuse(ErrorReplyCode::kBadLifetime,
+                  "lifetime " + std::to_string(store.lifetime_seconds) + " s is outside 1.." +
+                      std::to_string(verified->record.ttl_seconds) + " s");
+  }
+  const auto put =
+      store_.Put(store.target, *verified, from.address(), now, Seconds(store.lifetime_seconds));
+  if (put.refusal != StoreRefusal::kNone) {
+    return Refuse(CodeFor(put.refusal), std::string(StoreRefusalName(put.refusal)));
+  }
+  ++stats_.stores_accepted;
+  return StoredBody{};
+}
+
+// Counts the outstanding lookups and stores of one Publish; the last one calls `done`.
+struct SkillDht::PublishState {
+  PublishResult result;
+  size_t pending = 0;
+  PublishCallback done;
+
+  void Start() { ++pending; }
+  void Finish() {
+    if (--pending == 0 && done) done(result);
+  }
+};
+
+void SkillDht::Publish(TimePoint now, const SignedRecord& record, PublishCallback done) {
+  ++stats_.publishes_started;
+  const Duration ttl = Seconds(record.record.ttl_seconds);
+  published_.insert_or_assign(IdentityOf(record.record),
+                              Published{record, now + config_.republish_interval,
+                                        record.record.tombstone ? now + ttl : kTimeNever});
+  auto state = std::make_shared<PublishState>();
+  state->done = std::move(done);
+  const auto keys = RecordKeys(record.record);
+  state->result.keys = keys.size();
+  state->Start();  // held until every lookup below has started
+  for (const Key& key : keys) {
+    state->Start();
+    const bool started =
+        node_.FindNode(now, key, [this, key, record, state](const LookupResult& closest) {
+          StoreOn(closest.finished, key, closest, record, state);
+          state->Finish();
+        });
+    if (!started) {
+      ++state->result.failed;
+      state->Finish();
+    }
+  }
+  state->Finish();
+}
+
+void SkillDht::StoreOn(TimePoint now, const Key& key, const LookupResult& closest,
+                       const SignedRecord& record, const std::shared_ptr<PublishState>& state) {
+  const uint32_t lifetime = record.record.ttl_seconds;
+  size_t copies = 0;
+  // We are one of the r closest ourselves when fewer than r others are closer: keep a copy.
+  const size_t closer_than_us = static_cast<size_t>(
+      std::count_if(closest.closest.begin(), closest.closest.end(),
+                    [&](const Contact& c) { return CloserTo(key, c.id, node_.id()); }));
+  if (closer_than_us < config_.replication) {
+    const auto put = store_.Put(key, record, Address(), now, Seconds(lifetime));
+    if (put.refusal == StoreRefusal::kNone) {
+      ++copies;
+      ++state->result.stored;
+    } else {
+      ++state->result.refused;
+    }
+  }
+  for (size_t i = 0; i < closest.closest.size() && copies < config_.replication; ++i) {
+    if (closest.tokens[i].empty()) continue;
+    const Contact& c = closest.closest[i];
+    ++copies;
+    state->Start();
+    const bool sent = node_.Request(
+        now, c.endpoint, c.id, StoreBody{key, closest.tokens[i], ToWire(record), lifetime},
+        [state](const RpcResult& result) {
+          if (result.status != RpcStatus::kReplied) {
+            ++state->result.failed;
+          } else if (std::holds_alternative<StoredBody>(result.reply->body)) {
+            ++state->result.stored;
+          } else {
+            ++state->result.refused;
+          }
+          state->Finish();
+        });
+    if (!sent) {
+      ++state->result.failed;
+      state->Finish();
+    }
+  }
+}
+
+void SkillDht::Forget(const RecordIdentity& identity) { published_.erase(identity); }
+
+bool SkillDht::Get(TimePoint now, const Key& key, const GetOptions& options, GetCallback done) {
+  ++stats_.gets_started;
+  auto get = std::make_shared<GetState>();
+  get->key = key;
+  get->options = options;
+  get->done = std::move(done);
+  for (const StoredRecord* held : store_.Get(key)) get->Merge(held->value);
+  LookupOptions lookup;
+  lookup.request = [key](const Key&) { return FindValueBody{key, 0}; };
+  lookup.on_reply = [this, get](TimePoint at, const Contact& from, const Message& reply) {
+    if (const auto* values = std::get_if<ValuesBody>(&reply.body)) OnValues(get, at, from, *values);
+    return get->enough();
+  };
+  return node_.StartLookup(now, key, std::move(lookup), [this, get](const LookupResult& result) {
+    get->lookup_done = true;
+    get->stats = result.stats;
+    FinishGetIfDone(get);
+  });
+}
+
+void SkillDht::OnValues(const std::shared_ptr<GetState>& get, TimePoint now, const Contact& from,
+                        const ValuesBody& values) {
+  for (const WireRecord& wire : values.records) {
+    auto verified = VerifyRecord(wire.encoded, wire.signature);
+    if (!verified || !BelongsUnder(verified->record, get->key)) {
+      ++get->rejected;
+      continue;
+    }
+    get->Merge(*verified);
+  }
+  if (!values.next || get->enough() || get->pages >= kGetPagesMax || get->finished) return;
+  ++get->pages;
+  ++get->pending_pages;
+  const bool sent =
+      node_.Request(now, from.endpoint, from.id, FindValueBody{get->key, *values.next},
+                    [this, get, from](const RpcResult& result) {
+                      --get->pending_pages;
+                      if (result.status == RpcStatus::kReplied) {
+                        if (const auto* more = std::get_if<ValuesBody>(&result.reply->body)) {
+                          OnValues(get, result.now, from, *more);
+                        }
+                      }
+                      FinishGetIfDone(get);
+                    });
+  if (!sent) --get->pending_pages;
+}
+
+void SkillDht::FinishGetIfDone(const std::shared_ptr<GetState>& get) {
+  if (get->finished || !get->lookup_done || get->pending_pages > 0) return;
+  get->finished = true;
+  GetResult result;
+  result.key = get->key;
+  result.rejected = get->rejected;
+  result.stats = get->stats;
+  for (auto& [identity, record] : get->newest) result.records.push_back(record);
+  if (get->done) get->done(result);
+}
+
+void SkillDht::OnContactAdded(TimePoint now, const Contact& contact) {
+  // The keys closer to the newcomer than to us share its first d + 1 bits, where d is the
+  // length of the prefix it shares with us: one contiguous range of the ordered store.
+  const int d = node_.id().CommonPrefixLength(contact.id);
+  if (d >= Key::kBits) return;
+  Key first = contact.id, last = contact.id;
+  for (int bit = d + 1; bit < Key::kBits; ++bit) {
+    if (first.Bit(bit)) first = first.WithBitFlipped(bit);
+    if (!last.Bit(bit)) last = last.WithBitFlipped(bit);
+  }
+  for (const Key& key : store_.KeysBetween(first, last, config_.handoff_keys_max)) {
+    // A FIND_NODE to the newcomer earns the write token the STOREs need.
+    node_.Request(now, contact.endpoint, contact.id, FindNodeBody{key},
+                  [this, contact, key](const RpcResult& result) {
+                    if (result.status != RpcStatus::kReplied) return;
+                    if (const auto* nodes = std::get_if<NodesBody>(&result.reply->body)) {
+                      HandOff(result.now, contact, key, nodes->token);
+                    }
+                  });
+  }
+}
+
+void SkillDht::HandOff(TimePoint now, const Contact& contact, const Key& key,
+                       const std::vector<uint8_t>& token) {
+  if (token.empty()) return;
+  size_t sent = 0;
+  for (const StoredRecord* held : store_.Get(key)) {
+    if (sent++ == config_.handoff_records_max || held->expires_at <= now) break;
+    const auto remaining = std::chrono::duration_cast<std::chrono::seconds>(held->expires_at - now);
+    const auto lifetime = static_cast<uint32_t>(
+        std::clamp<int64_t>(remaining.count(), 1, held->value.record.ttl_seconds));
+    ++stats_.handoff_records;
+    node_.Request(now, contact.endpoint, contact.id,
+                  StoreBody{key, token, ToWire(held->value), lifetime}, nullptr);
+  }
+}
+
+void SkillDht::OnTimer(TimePoint now) {
+  stats_.records_expired += store_.Expire(now).size();
+  std::vector<SignedRecord> due;
+  for (auto it = published_.begin(); it != published_.end();) {
+    if (it->second.until <= now) {
+      it = published_.erase(it);
+      continue;
+    }
+    if (it->second.next_republish <= now) due.push_back(it->second.record);
+    ++it;
+  }
+  for (const SignedRecord& record : due) Publish(now, record, nullptr);
+}
+
+TimePoint SkillDht::NextDeadline() const {
+  TimePoint next = store_.NextExpiry();
+  for (const auto& [identity, p] : published_) {
+    next = std::min({next, p.next_republish, p.until});
+  }
+  return next;
+}
+
+}  // namespace skillnode::kademlia

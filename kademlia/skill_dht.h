@@ -1,0 +1,133 @@
+// SkillDht: the SHA-256 keyed skill store on top of a Kademlia Node.
+//
+// Holder side: answers FIND_VALUE with a page of the records under a key (plus closer
+// contacts and a write token) and STORE after checking the write token, the record's
+// signature and limits, that the record belongs under the key, and the store's quotas; every
+// refusal is an ERROR reply with a reason code and a counter, and changes nothing. Expired
+// records are dropped. When a new contact closer to some of our keys joins, we hand it those
+// records.
+//
+// Publisher side: Publish stores a signed record on the r closest nodes of each of its keys and
+// republishes it every republish_interval while it is published; Unpublish publishes a signed
+// tombstone the same way and keeps republishing it until the record's TTL has passed, so a stale
+// copy cannot come back. Get runs a FIND_VALUE lookup, verifies every record, follows pages and
+// merges to the newest version per identity.
+//
+// Driven by the Node (RequestHandler); no I/O of its own. Not thread-safe.
+#ifndef SKILLNODE_KADEMLIA_SKILL_DHT_H_
+#define SKILLNODE_KADEMLIA_SKILL_DHT_H_
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "kademlia/node.h"
+#include "kademlia/request_handler.h"
+#include "kademlia/skill_record.h"
+#include "kademlia/value_store.h"
+
+namespace skillnode::kademlia {
+
+struct DhtConfig {
+  // r: nodes each record is stored on, per key (the seed's dht.replicationFactor).
+  size_t replication = 3;
+  // How often the publisher stores its records again; well inside the record TTL so that a
+  // missed round or two does not let records expire.
+  Duration republish_interval = Seconds(20 * 60);
+  StoreLimits limits;
+  // Keys (and records) handed to one new contact at most, so a join cannot trigger a flood.
+  size_t handoff_keys_max = 64;
+  size_t handoff_records_max = 256;
+};
+
+struct GetOptions {
+  // Stop once this many distinct live records are known; 0 runs the lookup to the end.
+  size_t records_wanted = 0;
+};
+
+struct GetResult {
+  Key key;
+  // The newest version per identity, tombstones included (callers usually skip them).
+  std::vector<SignedRecord> records;
+  size_t rejected = 0;  // records that failed verification or did not belong under the key
+  LookupStats stats;
+};
+using GetCallback = std::function<void(const GetResult&)>;
+
+struct PublishResult {
+  size_t keys = 0;
+  size_t stored = 0;   // STORE acknowledged
+  size_t refused = 0;  // STORE answered with ERROR
+  size_t failed = 0;   // STORE timed out or could not be sent
+};
+using PublishCallback = std::function<void(const PublishResult&)>;
+
+struct DhtStats {
+  std::array<uint64_t, 19> store_refused{};  // by ErrorReplyCode value (10..18 used)
+  uint64_t stores_accepted = 0;
+  uint64_t find_value_served = 0;
+  uint64_t records_expired = 0;
+  uint64_t handoff_records = 0;
+  uint64_t gets_started = 0;
+  uint64_t publishes_started = 0;
+};
+
+class SkillDht final : public RequestHandler {
+ public:
+  SkillDht(Node& node, const DhtConfig& config);
+  ~SkillDht() override;
+  SkillDht(const SkillDht&) = delete;
+  SkillDht& operator=(const SkillDht&) = delete;
+
+  // RequestHandler.
+  std::optional<Body> OnRequest(TimePoint now, const Endpoint& from,
+                                const Message& request) override;
+  void OnContactAdded(TimePoint now, const Contact& contact) override;
+  void OnTimer(TimePoint now) override;
+  TimePoint NextDeadline() const override;
+
+  // Publishes `record` (a live record or a tombstone) under all its keys and keeps it alive.
+  void Publish(TimePoint now, const SignedRecord& record, PublishCallback done);
+  // Stops republishing the record of this identity (after a tombstone, Publish it first).
+  void Forget(const RecordIdentity& identity);
+  // Runs a FIND_VALUE lookup for `key`. Returns false when the node refuses more lookups.
+  bool Get(TimePoint now, const Key& key, const GetOptions& options, GetCallback done);
+
+  const ValueStore& store() const { return store_; }
+  const DhtStats& stats() const { return stats_; }
+  size_t published() const { return published_.size(); }
+
+ private:
+  struct Published {
+    SignedRecord record;
+    TimePoint next_republish;
+    TimePoint until;  // tombstones: when the record would have expired; live: never
+  };
+  struct GetState;
+  struct PublishState;
+
+  Body HandleFindValue(TimePoint now, const Endpoint& from, const FindValueBody& find);
+  Body HandleStore(TimePoint now, const Endpoint& from, const StoreBody& store);
+  Body Refuse(ErrorReplyCode code, const std::string& why);
+  void StoreOn(TimePoint now, const Key& key, const LookupResult& closest,
+               const SignedRecord& record, const std::shared_ptr<PublishState>& state);
+  void OnValues(const std::shared_ptr<GetState>& get, TimePoint now, const Contact& from,
+                const ValuesBody& values);
+  void FinishGetIfDone(const std::shared_ptr<GetState>& get);
+  void HandOff(TimePoint now, const Contact& contact, const Key& key,
+               const std::vector<uint8_t>& token);
+
+  Node& node_;
+  DhtConfig config_;
+  ValueStore store_;
+  DhtStats stats_;
+  std::map<RecordIdentity, Published> published_;
+};
+
+}  // namespace skillnode::kademlia
+
+#endif  // SKILLNODE_KADEMLIA_SKILL_DHT_H_

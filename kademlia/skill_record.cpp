@@ -1,0 +1,421 @@
+#include "kademlia/skill_record.h"
+
+#include <algorithm>
+#include <exception>
+#include <msgpack.hpp>
+
+#include "kademlia/encoding.h"
+
+namespace skillnode::kademlia {
+namespace {
+
+// The first element of every canonical encoding: names the format so that a signature over
+// a record can never be mistaken for one over anything else.
+constexpr std::string_view kRecordTag = "skillnode-record-v1";
+constexpr uint32_t kRecordFields = 16;
+constexpr uint32_t kDescriptorFields = 9;
+// msgpack::unpack limits for a record (it is at most kRecordEncodedSizeMax bytes).
+constexpr size_t kUnpackElementsMax = 64;
+constexpr size_t kUnpackDepthMax = 4;
+
+constexpr std::array<std::string_view, 4> kStatusNames = {"HEALTHY", "DEGRADED", "UNHEALTHY",
+                                                          "MAINTENANCE"};
+constexpr std::array<std::string_view, 5> kReasonNames = {"NONE", "SHUTDOWN", "ERROR",
+                                                          "MAINTENANCE", "UPGRADE"};
+
+// ---- Validation ------------------------------------------------------------------------
+
+tl::unexpected<Error> Invalid(std::string_view field, const std::string& reason) {
+  return Fail(ErrorCode::kInvalidArgument, std::string(field) + ": " + reason);
+}
+
+// Characters the seed's text messages use as separators, and control characters.
+bool IsTextSafe(std::string_view text) {
+  return std::none_of(text.begin(), text.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return c == ';' || c == ',' || c == '|' || u < 0x20 || u == 0x7f;
+  });
+}
+
+Result<void> CheckText(std::string_view field, std::string_view text, size_t max, bool required,
+                       bool separators_allowed = false) {
+  if (required && text.empty()) return Invalid(field, "is required");
+  if (text.size() > max) {
+    return Invalid(field, "is " + std::to_string(text.size()) + " characters, more than " +
+                              std::to_string(max));
+  }
+  if (!separators_allowed && !IsTextSafe(text)) {
+    return Invalid(field, "contains ';', ',', '|' or a control character");
+  }
+  return {};
+}
+
+Result<void> CheckList(std::string_view field, const std::vector<std::string>& items,
+                       size_t count_max, size_t length_max, bool separators_allowed = false) {
+  if (items.size() > count_max) {
+    return Invalid(field, "has " + std::to_string(items.size()) + " entries, more than " +
+                              std::to_string(count_max));
+  }
+  for (size_t i = 0; i < items.size(); ++i) {
+    const std::string name = std::string(field) + "[" + std::to_string(i) + "]";
+    if (auto ok = CheckText(name, items[i], length_max, true, separators_allowed); !ok) return ok;
+    if (std::find(items.begin(), items.begin() + static_cast<long>(i), items[i]) !=
+        items.begin() + static_cast<long>(i)) {
+      return Invalid(name, "'" + items[i] + "' is listed twice");
+    }
+  }
+  return {};
+}
+
+Result<void> CheckDescriptor(const SkillDescriptor& d) {
+  for (auto [field, text, max] :
+       {std::tuple{"descriptor.name", &d.name, kTitleLengthMax},
+        {"descriptor.capability_type", &d.capability_type, kTitleLengthMax},
+        {"descriptor.access", &d.access, kTitleLengthMax}}) {
+    if (auto ok = CheckText(field, *text, max, false); !ok) return ok;
+  }
+  // Free text may hold separators: it never travels in the seed's text messages.
+  for (auto [field, text, max] :
+       {std::tuple{"descriptor.description", &d.description, kDescriptionLengthMax},
+        {"descriptor.input_schema", &d.input_schema, kSchemaLengthMax},
+        {"descriptor.output_schema", &d.output_schema, kSchemaLengthMax}}) {
+    if (text->size() > max) {
+      return Invalid(field, "is " + std::to_string(text->size()) + " characters, more than " +
+                                std::to_string(max));
+    }
+  }
+  if (auto ok = CheckList("descriptor.tags", d.tags, kTagsMax, kNameLengthMax); !ok) return ok;
+  return CheckList("descriptor.examples", d.examples, kExamplesMax, kExampleLengthMax, true);
+}
+
+// ---- Canonical encoding ----------------------------------------------------------------
+
+class VectorSink {
+ public:
+  explicit VectorSink(std::vector<uint8_t>* out) : out_(out) {}
+  void write(const char* data, size_t size) {
+    out_->insert(out_->end(), reinterpret_cast<const uint8_t*>(data),
+                 reinterpret_cast<const uint8_t*>(data) + size);
+  }
+
+ private:
+  std::vector<uint8_t>* out_;
+};
+using Packer = msgpack::packer<VectorSink>;
+
+void PackText(Packer& p, std::string_view text) {
+  p.pack_str(static_cast<uint32_t>(text.size()));
+  p.pack_str_body(text.data(), static_cast<uint32_t>(text.size()));
+}
+
+void PackBytes(Packer& p, std::span<const uint8_t> bytes) {
+  p.pack_bin(static_cast<uint32_t>(bytes.size()));
+  p.pack_bin_body(reinterpret_cast<const char*>(bytes.data()), static_cast<uint32_t>(bytes.size()));
+}
+
+void PackList(Packer& p, const std::vector<std::string>& items) {
+  p.pack_array(static_cast<uint32_t>(items.size()));
+  for (const auto& item : items) PackText(p, item);
+}
+
+void PackDescriptor(Packer& p, const SkillDescriptor& d) {
+  p.pack_array(kDescriptorFields);
+  PackText(p, d.name);
+  PackText(p, d.description);
+  PackText(p, d.capability_type);
+  PackText(p, d.access);
+  PackList(p, d.tags);
+  PackText(p, d.input_schema);
+  PackText(p, d.output_schema);
+  PackList(p, d.examples);
+  if (d.skill_md_sha256) {
+    PackBytes(p, *d.skill_md_sha256);
+  } else {
+    p.pack_nil();
+  }
+}
+
+// ---- Decoding --------------------------------------------------------------------------
+
+// Reads the fields of a record array in order; keeps the first problem.
+class Reader {
+ public:
+  explicit Reader(const msgpack::object& array) : array_(array) {}
+  bool ok() const { return error_.empty(); }
+  const std::string& error() const { return error_; }
+
+  const msgpack::object* Next(std::string_view field) {
+    if (!ok()) return nullptr;
+    if (index_ >= array_.via.array.size) {
+      error_ = std::string(field) + ": missing";
+      return nullptr;
+    }
+    return &array_.via.array.ptr[index_++];
+  }
+  std::string Text(std::string_view field) {
+    const msgpack::object* o = Next(field);
+    if (o == nullptr) return {};
+    if (o->type != msgpack::type::STR) return Wrong(field, "str");
+    return std::string(o->via.str.ptr, o->via.str.size);
+  }
+  uint64_t Uint(std::string_view field, uint64_t max) {
+    const msgpack::object* o = Next(field);
+    if (o == nullptr) return 0;
+    if (o->type != msgpack::type::POSITIVE_INTEGER) return Wrong(field, "uint"), 0;
+    if (o->via.u64 > max) return error_ = std::string(field) + ": out of range", 0;
+    return o->via.u64;
+  }
+  bool Bool(std::string_view field) {
+    const msgpack::object* o = Next(field);
+    if (o == nullptr) return false;
+    if (o->type != msgpack::type::BOOLEAN) return Wrong(field, "bool"), false;
+    return o->via.boolean;
+  }
+  std::vector<std::string> List(std::string_view field) {
+    const msgpack::object* o = Next(field);
+    std::vector<std::string> out;
+    if (o == nullptr) return out;
+    if (o->type != msgpack::type::ARRAY) return Wrong(field, "array"), out;
+    for (uint32_t i = 0; i < o->via.array.size; ++i) {
+      const msgpack::object& item = o->via.array.ptr[i];
+      if (item.type != msgpack::type::STR) return Wrong(field, "array of str"), out;
+      out.emplace_back(item.via.str.ptr, item.via.str.size);
+    }
+    return out;
+  }
+  template <size_t N>
+  std::optional<std::array<uint8_t, N>> Bytes(std::string_view field, bool nil_allowed) {
+    const msgpack::object* o = Next(field);
+    if (o == nullptr) return std::nullopt;
+    if (nil_allowed && o->type == msgpack::type::NIL) return std::nullopt;
+    if (o->type != msgpack::type::BIN || o->via.bin.size != N) {
+      return Wrong(field, "bin of " + std::to_string(N) + " bytes"), std::nullopt;
+    }
+    std::array<uint8_t, N> out{};
+    std::copy_n(reinterpret_cast<const uint8_t*>(o->via.bin.ptr), N, out.begin());
+    return out;
+  }
+  std::string Wrong(std::string_view field, const std::string& expected) {
+    if (ok()) error_ = std::string(field) + ": expected " + expected;
+    return {};
+  }
+
+ private:
+  const msgpack::object& array_;
+  uint32_t index_ = 0;
+  std::string error_;
+};
+
+std::optional<SkillDescriptor> ReadDescriptor(Reader& outer) {
+  const msgpack::object* o = outer.Next("descriptor");
+  if (o == nullptr || o->type == msgpack::type::NIL) return std::nullopt;
+  if (o->type != msgpack::type::ARRAY || o->via.array.size != kDescriptorFields) {
+    outer.Wrong("descriptor", "nil or an array of " + std::to_string(kDescriptorFields));
+    return std::nullopt;
+  }
+  Reader r(*o);
+  SkillDescriptor d;
+  d.name = r.Text("descriptor.name");
+  d.description = r.Text("descriptor.description");
+  d.capability_type = r.Text("descriptor.capability_type");
+  d.access = r.Text("descriptor.access");
+  d.tags = r.List("descriptor.tags");
+  d.input_schema = r.Text("descriptor.input_schema");
+  d.output_schema = r.Text("descriptor.output_schema");
+  d.examples = r.List("descriptor.examples");
+  d.skill_md_sha256 = r.Bytes<32>("descriptor.skill_md_sha256", true);
+  if (!r.ok()) outer.Wrong("descriptor", "valid fields (" + r.error() + ")");
+  return d;
+}
+
+}  // namespace
+
+std::string_view SkillStatusName(SkillStatus status) {
+  return kStatusNames.at(static_cast<size_t>(status));
+}
+
+Result<SkillStatus> ParseSkillStatus(std::string_view text) {
+  for (size_t i = 0; i < kStatusNames.size(); ++i) {
+    if (kStatusNames[i] == text) return static_cast<SkillStatus>(i);
+  }
+  return Fail(
+      ErrorCode::kInvalidArgument,
+      "status '" + std::string(text) + "' is not one of HEALTHY, DEGRADED, UNHEALTHY, MAINTENANCE");
+}
+
+std::string_view UnregisterReasonName(UnregisterReason reason) {
+  return kReasonNames.at(static_cast<size_t>(reason));
+}
+
+Result<UnregisterReason> ParseUnregisterReason(std::string_view text) {
+  for (size_t i = 1; i < kReasonNames.size(); ++i) {
+    if (kReasonNames[i] == text) return static_cast<UnregisterReason>(i);
+  }
+  return Fail(
+      ErrorCode::kInvalidArgument,
+      "reason '" + std::string(text) + "' is not one of SHUTDOWN, ERROR, MAINTENANCE, UPGRADE");
+}
+
+RecordIdentity IdentityOf(const SkillRecord& record) {
+  return RecordIdentity{record.publisher, record.agent_id, record.skill_id};
+}
+
+Result<void> ValidateRecord(const SkillRecord& r) {
+  for (auto [field, text, max] : {std::tuple{"agentId", &r.agent_id, kIdLengthMax},
+                                  {"skillId", &r.skill_id, kIdLengthMax},
+                                  {"version", &r.version, kVersionLengthMax},
+                                  {"skillType", &r.skill_type, kSkillTypeLengthMax},
+                                  {"endpoint", &r.endpoint, kEndpointLengthMax}}) {
+    if (auto ok = CheckText(field, *text, max, !r.tombstone); !ok) return ok;
+  }
+  if (auto ok = CheckList("capabilities", r.capabilities, kCapabilitiesMax, kNameLengthMax); !ok) {
+    return ok;
+  }
+  if (!r.tombstone && r.capabilities.empty()) return Invalid("capabilities", "needs at least one");
+  if (auto ok = CheckList("scenes", r.scenes, kScenesMax, kNameLengthMax); !ok) return ok;
+  if (r.ttl_seconds < kRecordTtlMinSeconds || r.ttl_seconds > kRecordTtlMaxSeconds) {
+    return Invalid("ttl", std::to_string(r.ttl_seconds) + " s is outside " +
+                              std::to_string(kRecordTtlMinSeconds) + ".." +
+                              std::to_string(kRecordTtlMaxSeconds) + " s");
+  }
+  if (r.tombstone == (r.reason == UnregisterReason::kNone)) {
+    return Invalid(
+        "reason", r.tombstone ? "a tombstone needs a reason" : "only a tombstone carries a reason");
+  }
+  if (r.descriptor) {
+    if (auto ok = CheckDescriptor(*r.descriptor); !ok) return ok;
+  }
+  const size_t size = EncodeRecord(r).size();
+  if (size > kRecordEncodedSizeMax) {
+    return Invalid("record", "encodes to " + std::to_string(size) + " bytes, more than " +
+                                 std::to_string(kRecordEncodedSizeMax));
+  }
+  return {};
+}
+
+Key CapabilityKey(std::string_view capability) {
+  return Key::Sha256("capability:" + std::string(capability));
+}
+Key SceneKey(std::string_view scene) { return Key::Sha256("scene:" + std::string(scene)); }
+Key SkillKey(std::string_view skill_id) { return Key::Sha256("skill:" + std::string(skill_id)); }
+Key SkillCapabilityKey(std::string_view skill_id, std::string_view capability) {
+  return Key::Sha256(std::string(skill_id) + ":" + std::string(capability));
+}
+
+std::vector<Key> RecordKeys(const SkillRecord& record) {
+  std::vector<Key> keys;
+  for (const auto& c : record.capabilities) {
+    keys.push_back(SkillCapabilityKey(record.skill_id, c));
+    keys.push_back(CapabilityKey(c));
+  }
+  for (const auto& s : record.scenes) keys.push_back(SceneKey(s));
+  keys.push_back(SkillKey(record.skill_id));
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  return keys;
+}
+
+std::vector<uint8_t> EncodeRecord(const SkillRecord& r) {
+  std::vector<uint8_t> out;
+  VectorSink sink(&out);
+  Packer p(sink);
+  p.pack_array(kRecordFields);
+  PackText(p, kRecordTag);
+  PackText(p, r.agent_id);
+  PackText(p, r.skill_id);
+  PackText(p, r.version);
+  PackText(p, r.skill_type);
+  PackText(p, r.endpoint);
+  PackList(p, r.capabilities);
+  PackList(p, r.scenes);
+  p.pack_uint8(static_cast<uint8_t>(r.status));
+  p.pack_uint64(r.timestamp_ms);
+  p.pack_uint64(r.sequence);
+  p.pack_uint32(r.ttl_seconds);
+  if (r.tombstone) {
+    p.pack_true();
+  } else {
+    p.pack_false();
+  }
+  p.pack_uint8(static_cast<uint8_t>(r.reason));
+  if (r.descriptor) {
+    PackDescriptor(p, *r.descriptor);
+  } else {
+    p.pack_nil();
+  }
+  PackBytes(p, r.publisher);
+  return out;
+}
+
+Result<SkillRecord> DecodeRecord(std::span<const uint8_t> encoded) {
+  if (encoded.size() > kRecordEncodedSizeMax) {
+    return Fail(ErrorCode::kParse, "record is " + std::to_string(encoded.size()) +
+                                       " bytes, more than " +
+                                       std::to_string(kRecordEncodedSizeMax));
+  }
+  msgpack::object_handle handle;
+  try {
+    size_t offset = 0;
+    const msgpack::unpack_limit limits(kUnpackElementsMax, kUnpackElementsMax,
+                                       kRecordEncodedSizeMax, kRecordEncodedSizeMax, 0,
+                                       kUnpackDepthMax);
+    handle = msgpack::unpack(reinterpret_cast<const char*>(encoded.data()), encoded.size(), offset,
+                             nullptr, nullptr, limits);
+    if (offset != encoded.size()) return Fail(ErrorCode::kParse, "trailing bytes after record");
+  } catch (const std::exception& e) {
+    return Fail(ErrorCode::kParse, std::string("record is not valid msgpack: ") + e.what());
+  } catch (...) {
+    return Fail(ErrorCode::kParse, "record is not valid msgpack");
+  }
+  const msgpack::object& array = handle.get();
+  if (array.type != msgpack::type::ARRAY || array.via.array.size != kRecordFields) {
+    return Fail(ErrorCode::kParse,
+                "record: expected an array of " + std::to_string(kRecordFields) + " fields");
+  }
+  Reader r(array);
+  SkillRecord record;
+  if (r.Text("tag") != kRecordTag) r.Wrong("tag", "'" + std::string(kRecordTag) + "'");
+  record.agent_id = r.Text("agentId");
+  record.skill_id = r.Text("skillId");
+  record.version = r.Text("version");
+  record.skill_type = r.Text("skillType");
+  record.endpoint = r.Text("endpoint");
+  record.capabilities = r.List("capabilities");
+  record.scenes = r.List("scenes");
+  record.status = static_cast<SkillStatus>(r.Uint("status", kStatusNames.size() - 1));
+  record.timestamp_ms = r.Uint("timestamp", UINT64_MAX);
+  record.sequence = r.Uint("sequence", UINT64_MAX);
+  record.ttl_seconds = static_cast<uint32_t>(r.Uint("ttl", UINT32_MAX));
+  record.tombstone = r.Bool("tombstone");
+  record.reason = static_cast<UnregisterReason>(r.Uint("reason", kReasonNames.size() - 1));
+  record.descriptor = ReadDescriptor(r);
+  if (auto key = r.Bytes<32>("publisher", false)) record.publisher = *key;
+  if (!r.ok()) return Fail(ErrorCode::kParse, "record field " + r.error());
+  return record;
+}
+
+Result<SignedRecord> SignRecord(SkillRecord record, const Identity& publisher) {
+  record.publisher = publisher.public_key();
+  if (auto ok = ValidateRecord(record); !ok) return tl::unexpected(ok.error());
+  SignedRecord out;
+  out.encoded = EncodeRecord(record);
+  out.signature = publisher.Sign(out.encoded);
+  out.record = std::move(record);
+  return out;
+}
+
+Result<SignedRecord> VerifyRecord(std::span<const uint8_t> encoded, const Signature& signature) {
+  auto record = DecodeRecord(encoded);
+  if (!record) return tl::unexpected(record.error());
+  if (!VerifySignature(record->publisher, encoded, signature)) {
+    return Fail(ErrorCode::kCrypto, "record signature does not verify");
+  }
+  if (auto ok = ValidateRecord(*record); !ok) return tl::unexpected(ok.error());
+  // Canonical means one encoding per record: anything else was not made by EncodeRecord.
+  if (EncodeRecord(*record) != std::vector<uint8_t>(encoded.begin(), encoded.end())) {
+    return Fail(ErrorCode::kParse, "record is not in canonical form");
+  }
+  return SignedRecord{{encoded.begin(), encoded.end()}, signature, std::move(*record)};
+}
+
+}  // namespace skillnode::kademlia

@@ -1,0 +1,264 @@
+#include "kademlia/skill_dht.h"
+
+#include <catch2/catch.hpp>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "support/fake_network.h"
+#include "support/peer.h"
+#include "support/records.h"
+
+namespace skillnode::kademlia {
+namespace {
+
+using testing::FakeNetwork;
+using testing::Peer;
+using testing::Publisher;
+using testing::RecordingTransport;
+using testing::SampleRecord;
+using testing::Signed;
+
+// One node with the skill store, driven by hand.
+struct DhtFixture {
+  DhtFixture()
+      : node(KademliaConfig{}, Identity::FromSeed(Key::Sha256("dht-node").bytes()), transport, rng,
+             logger, now),
+        dht(node, DhtConfig{}) {}
+
+  // Sends `body` from `peer` and returns the node's reply to it.
+  Message Ask(const Peer& peer, Body body, uint64_t txid = 1) {
+    transport.Take();
+    node.OnDatagram(now, peer.endpoint, Peer::Bytes(peer.Request(std::move(body), txid, false)));
+    for (const auto& sent : transport.Take()) {
+      const Message m = sent.Decoded();
+      if (sent.to == peer.endpoint && m.header.txid == txid) return m;
+    }
+    FAIL("no reply");
+    return {};
+  }
+  std::vector<uint8_t> TokenFor(const Peer& peer) {
+    return std::get<NodesBody>(Ask(peer, FindNodeBody{Key::Sha256("t")}, 99).body).token;
+  }
+  uint16_t ErrorCodeOf(const Message& reply) {
+    const auto* error = std::get_if<ErrorBody>(&reply.body);
+    return error != nullptr ? error->code : 0;
+  }
+
+  TimePoint now = kTimeZero + Seconds(10);
+  RecordingTransport transport;
+  Rng rng{3};
+  NullLogger logger;
+  Node node;
+  SkillDht dht;
+};
+
+WireRecord Wire(const SignedRecord& s) { return {s.encoded, s.signature}; }
+
+TEST_CASE("a STORE with a valid token and record is stored and acknowledged", "[unit]") {
+  DhtFixture f;
+  Peer peer("a", "10.0.0.2:6881");
+  const SignedRecord record = Signed(SampleRecord(), Publisher());
+  const Key key = CapabilityKey("user-auth");
+  const Message reply = f.Ask(peer, StoreBody{key, f.TokenFor(peer), Wire(record), 600});
+  CHECK(std::holds_alternative<StoredBody>(reply.body));
+  REQUIRE(f.dht.store().Get(key).size() == 1);
+  CHECK(f.dht.store().Get(key)[0]->value == record);
+}
+
+TEST_CASE("STORE refusals are ERROR replies with a reason and change nothing", "[unit]") {
+  DhtFixture f;
+  Peer peer("a", "10.0.0.2:6881");
+  Peer other("b", "10.0.0.3:6881");
+  const Key key = CapabilityKey("user-auth");
+  SkillRecord v2 = SampleRecord();
+  v2.sequence = 2;
+  const SignedRecord held = Signed(v2, Publisher());
+  REQUIRE(std::holds_alternative<StoredBody>(
+      f.Ask(peer, StoreBody{key, f.TokenFor(peer), Wire(held), 600}).body));
+  const auto token = f.TokenFor(peer);
+  SignedRecord flipped = Signed(SampleRecord("agent-x"), Publisher());
+  flipped.encoded[flipped.encoded.size() - 10] ^= 1;  // inside the publisher key
+  SignedRecord forged = Signed(SampleRecord("agent-y"), Publisher());
+  forged.signature[5] ^= 1;
+
+  struct Case {
+    const char* what;
+    StoreBody body;
+    ErrorReplyCode code;
+  };
+  const Case cases[] = {
+      {"no token", {key, {}, Wire(held), 600}, ErrorReplyCode::kBadToken},
+      {"a token made for another address",
+       {key, f.TokenFor(other), Wire(held), 600},
+       ErrorReplyCode::kBadToken},
+      {"a wrong token",
+       {key, std::vector<uint8_t>(16, 7), Wire(held), 600},
+       ErrorReplyCode::kBadToken},
+      {"a flipped bit in the record",
+       {key, token, Wire(flipped), 600},
+       ErrorReplyCode::kBadSignature},
+      {"a bad signature", {key, token, Wire(forged), 600}, ErrorReplyCode::kBadSignature},
+      {"not a record", {key, token, WireRecord{{1, 2, 3}, {}}, 600}, ErrorReplyCode::kBadRecord},
+      {"another key", {CapabilityKey("other"), token, Wire(held), 600}, ErrorReplyCode::kWrongKey},
+      {"an older sequence",
+       {key, token, Wire(Signed(SampleRecord(), Publisher())), 600},
+       ErrorReplyCode::kStale},
+      {"a lifetime over the TTL", {key, token, Wire(held), 7200}, ErrorReplyCode::kBadLifetime},
+  };
+  for (const Case& c : cases) {
+    INFO(c.what);
+    CHECK(f.ErrorCodeOf(f.Ask(peer, c.body, 7)) == static_cast<uint16_t>(c.code));
+    REQUIRE(f.dht.store().records() == 1);
+    CHECK(f.dht.store().Get(key)[0]->value == held);
+  }
+  CHECK(f.dht.stats().store_refused[static_cast<size_t>(ErrorReplyCode::kBadToken)] == 3);
+}
+
+TEST_CASE("a write token expires after two rotations", "[unit]") {
+  DhtFixture f;
+  Peer peer("a", "10.0.0.2:6881");
+  const auto token = f.TokenFor(peer);
+  const SignedRecord record = Signed(SampleRecord(), Publisher());
+  const Key key = SkillKey("skill-org-feishu");
+  f.now += Seconds(6 * 60);  // one rotation: the previous secret still counts
+  f.node.OnTimer(f.now);
+  CHECK(std::holds_alternative<StoredBody>(
+      f.Ask(peer, StoreBody{key, token, Wire(record), 60}).body));
+  f.now += Seconds(6 * 60);  // two rotations: gone
+  f.node.OnTimer(f.now);
+  CHECK(f.ErrorCodeOf(f.Ask(peer, StoreBody{key, token, Wire(record), 60})) ==
+        static_cast<uint16_t>(ErrorReplyCode::kBadToken));
+}
+
+TEST_CASE("FIND_VALUE pages a key with 500 records across datagrams", "[unit]") {
+  DhtFixture f;
+  Peer peer("a", "10.0.0.2:6881");
+  const Key key = CapabilityKey("popular");
+  const Identity publisher = Publisher();
+  for (int i = 0; i < 500; ++i) {
+    SkillRecord r = SampleRecord("agent-" + std::to_string(i), "skill-x");
+    r.capabilities = {"popular"};
+    REQUIRE(const_cast<ValueStore&>(f.dht.store())
+                .Put(key, Signed(r, publisher), Address(), f.now, Seconds(600))
+                .changed);
+  }
+  std::set<std::string> agents;
+  std::optional<uint32_t> cursor = 0;
+  size_t pages = 0;
+  while (cursor) {
+    f.transport.Take();
+    f.node.OnDatagram(f.now, peer.endpoint,
+                      Peer::Bytes(peer.Request(FindValueBody{key, *cursor}, 50 + pages, false)));
+    const auto sent = f.transport.Take();
+    REQUIRE_FALSE(sent.empty());
+    CHECK(sent[0].bytes.size() <= kDatagramSizeMax);
+    const auto values = std::get<ValuesBody>(sent[0].Decoded().body);
+    CHECK(values.total == 500);
+    REQUIRE_FALSE(values.records.empty());
+    for (const auto& w : values.records) {
+      auto verified = VerifyRecord(w.encoded, w.signature);
+      REQUIRE(verified);
+      agents.insert(verified->record.agent_id);
+    }
+    cursor = values.next;
+    ++pages;
+  }
+  CHECK(agents.size() == 500);
+  CHECK(pages > 1);
+}
+
+// A network of `count` nodes with the skill store, joined through node 0.
+void BuildDhtNetwork(FakeNetwork& net, size_t count, const DhtConfig& dht_config) {
+  KademliaConfig config;
+  config.routing.bucket_size = 8;
+  net.AddDhtNode(config, dht_config);
+  const Endpoint seed = net.endpoint(0);
+  for (size_t i = 1; i < count; ++i) {
+    net.AddDhtNode(config, dht_config);
+    net.node(i).Join(net.now(), std::span(&seed, 1), nullptr);
+    if (i % 10 == 0) net.RunFor(Seconds(1));
+  }
+  net.RunFor(Seconds(60));
+}
+
+// Each host gets every record key from `keys`; returns how many (host, key) gets found all
+// the identities in `expected`.
+size_t GetEverywhere(FakeNetwork& net, const Key& key, const std::set<std::string>& expected,
+                     size_t* asked) {
+  std::vector<std::optional<GetResult>> results(net.size());
+  for (size_t i = 0; i < net.size(); ++i) {
+    if (net.silent(i)) continue;
+    REQUIRE(net.dht(i).Get(net.now(), key, GetOptions{},
+                           [&results, i](const GetResult& r) { results[i] = r; }));
+  }
+  net.RunFor(Seconds(30));
+  size_t complete = 0;
+  *asked = 0;
+  for (size_t i = 0; i < net.size(); ++i) {
+    if (net.silent(i)) continue;
+    ++*asked;
+    REQUIRE(results[i].has_value());
+    std::set<std::string> found;
+    for (const auto& r : results[i]->records) {
+      if (!r.record.tombstone) found.insert(r.record.agent_id);
+    }
+    complete += found == expected;
+  }
+  return complete;
+}
+
+TEST_CASE("records published by one node are found by every other, and survive 30% leaving",
+          "[sim]") {
+  FakeNetwork net(/*seed=*/21);
+  DhtConfig dht_config;
+  dht_config.republish_interval = Seconds(10 * 60);
+  BuildDhtNetwork(net, 100, dht_config);
+  const Identity publisher = Publisher();
+  std::set<std::string> agents;
+  for (int i = 0; i < 10; ++i) {
+    SkillRecord r = SampleRecord("agent-" + std::to_string(i));
+    net.dht(static_cast<size_t>(i) * 7).Publish(net.now(), Signed(r, publisher), nullptr);
+    agents.insert(r.agent_id);
+  }
+  net.RunFor(Seconds(30));
+  size_t asked = 0;
+  CHECK(GetEverywhere(net, CapabilityKey("user-auth"), agents, &asked) == asked);
+
+  // 30% leave at once (never a publisher), then one republish round runs.
+  Rng rng(22);
+  size_t gone = 0;
+  while (gone < 30) {
+    const auto victim = static_cast<size_t>(rng.Below(net.size()));
+    if (victim % 7 == 0 || net.silent(victim)) continue;
+    net.SetSilent(victim, true);
+    ++gone;
+  }
+  net.RunFor(Seconds(11 * 60));
+  CHECK(GetEverywhere(net, SceneKey("auth"), agents, &asked) == asked);
+  CHECK(asked == 70);
+}
+
+TEST_CASE("a tombstone removes a record everywhere before it expires", "[sim]") {
+  FakeNetwork net(/*seed=*/23);
+  BuildDhtNetwork(net, 40, DhtConfig{});
+  const Identity publisher = Publisher();
+  SkillRecord live = SampleRecord();
+  net.dht(3).Publish(net.now(), Signed(live, publisher), nullptr);
+  net.RunFor(Seconds(20));
+  SkillRecord gone = live;
+  gone.sequence = 2;
+  gone.tombstone = true;
+  gone.reason = UnregisterReason::kShutdown;
+  std::optional<PublishResult> published;
+  net.dht(3).Publish(net.now(), Signed(gone, publisher),
+                     [&](const PublishResult& r) { published = r; });
+  net.RunFor(Seconds(20));
+  REQUIRE(published.has_value());
+  CHECK(published->stored > 0);
+  size_t asked = 0;
+  CHECK(GetEverywhere(net, SkillKey("skill-org-feishu"), {}, &asked) == asked);
+}
+
+}  // namespace
+}  // namespace skillnode::kademlia

@@ -1,0 +1,200 @@
+#include "kademlia/skill_record.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "support/records.h"
+
+namespace skillnode::kademlia {
+namespace {
+
+using testing::Publisher;
+using testing::SampleRecord;
+using testing::Signed;
+
+SkillRecord FullRecord() {
+  SkillRecord r = SampleRecord();
+  SkillDescriptor d;
+  d.name = "Feishu Organization Service";
+  d.description = "Reads the organisation chart; answers user-auth challenges.";
+  d.capability_type = "data";
+  d.access = "public";
+  d.tags = {"org", "feishu"};
+  d.input_schema = R"({"type":"object"})";
+  d.output_schema = R"({"type":"array"})";
+  d.examples = {R"({"dept":"sales"})"};
+  d.skill_md_sha256 = Key::Sha256("# SKILL.md").bytes();
+  r.descriptor = d;
+  r.status = SkillStatus::kDegraded;
+  return r;
+}
+
+TEST_CASE("a record round-trips through its canonical encoding", "[unit]") {
+  for (const SkillRecord& original : {SampleRecord(), FullRecord()}) {
+    SkillRecord r = original;
+    r.publisher = Publisher().public_key();
+    const auto bytes = EncodeRecord(r);
+    auto back = DecodeRecord(bytes);
+    REQUIRE(back);
+    CHECK(*back == r);
+    CHECK(EncodeRecord(*back) == bytes);  // the same record always encodes the same way
+  }
+}
+
+TEST_CASE("a signed record verifies and keeps its bytes", "[unit]") {
+  const Identity publisher = Publisher();
+  const SignedRecord s = Signed(FullRecord(), publisher);
+  CHECK(s.record.publisher == publisher.public_key());
+  auto verified = VerifyRecord(s.encoded, s.signature);
+  REQUIRE(verified);
+  CHECK(verified->record == s.record);
+  CHECK(*verified == s);
+}
+
+TEST_CASE("a record with one flipped bit anywhere is refused", "[unit]") {
+  const SignedRecord s = Signed(FullRecord(), Publisher());
+  for (size_t bit = 0; bit < s.encoded.size() * 8; ++bit) {
+    auto bytes = s.encoded;
+    bytes[bit / 8] ^= static_cast<uint8_t>(1u << (bit % 8));
+    INFO("bit " << bit);
+    CHECK_FALSE(VerifyRecord(bytes, s.signature));
+  }
+  for (size_t bit = 0; bit < s.signature.size() * 8; bit += 7) {
+    Signature sig = s.signature;
+    sig[bit / 8] ^= static_cast<uint8_t>(1u << (bit % 8));
+    CHECK_FALSE(VerifyRecord(s.encoded, sig));
+  }
+}
+
+TEST_CASE("a record signed by another key than it names is refused", "[unit]") {
+  SignedRecord s = Signed(SampleRecord(), Publisher("a"));
+  s.signature = Publisher("b").Sign(s.encoded);
+  auto verified = VerifyRecord(s.encoded, s.signature);
+  REQUIRE_FALSE(verified);
+  CHECK_THAT(verified.error().message, Catch::Contains("signature"));
+}
+
+TEST_CASE("records over any limit are refused with the field named", "[unit]") {
+  struct Case {
+    const char* says;
+    void (*mutate)(SkillRecord&);
+  };
+  const Case cases[] = {
+      {"agentId: is required", [](SkillRecord& r) { r.agent_id.clear(); }},
+      {"skillId: is 129", [](SkillRecord& r) { r.skill_id = std::string(129, 's'); }},
+      {"agentId: contains", [](SkillRecord& r) { r.agent_id = "a;b"; }},
+      {"skillId: contains", [](SkillRecord& r) { r.skill_id = "a,b"; }},
+      {"endpoint: contains", [](SkillRecord& r) { r.endpoint = "h|p"; }},
+      {"version: contains", [](SkillRecord& r) { r.version = "1.0\n"; }},
+      {"capabilities: has 17",
+       [](SkillRecord& r) {
+         r.capabilities.clear();
+         for (int i = 0; i < 17; ++i) r.capabilities.push_back("c" + std::to_string(i));
+       }},
+      {"capabilities: needs at least one", [](SkillRecord& r) { r.capabilities.clear(); }},
+      {"capabilities[1]: 'x' is listed twice",
+       [](SkillRecord& r) {
+         r.capabilities = {"x", "x"};
+       }},
+      {"scenes[0]: is 65", [](SkillRecord& r) { r.scenes = {std::string(65, 'e')}; }},
+      {"ttl: 10 s", [](SkillRecord& r) { r.ttl_seconds = 10; }},
+      {"reason: only a tombstone", [](SkillRecord& r) { r.reason = UnregisterReason::kError; }},
+      {"reason: a tombstone needs", [](SkillRecord& r) { r.tombstone = true; }},
+      {"descriptor.description: is 513",
+       [](SkillRecord& r) {
+         r.descriptor = SkillDescriptor{};
+         r.descriptor->description = std::string(513, 'd');
+       }},
+      {"record: encodes to",
+       [](SkillRecord& r) {
+         r.descriptor = SkillDescriptor{};
+         r.descriptor->description = std::string(500, 'd');
+         r.descriptor->input_schema = std::string(500, 'i');
+       }},
+  };
+  for (const Case& c : cases) {
+    SkillRecord r = SampleRecord();
+    c.mutate(r);
+    INFO(c.says);
+    auto signed_record = SignRecord(r, Publisher());
+    REQUIRE_FALSE(signed_record);
+    CHECK_THAT(signed_record.error().message, Catch::Contains(c.says));
+  }
+}
+
+TEST_CASE("a tombstone needs no content but a reason", "[unit]") {
+  SkillRecord r = SampleRecord();
+  r.tombstone = true;
+  r.reason = UnregisterReason::kShutdown;
+  r.endpoint.clear();
+  r.version.clear();
+  CHECK(SignRecord(r, Publisher()));
+}
+
+TEST_CASE("malformed record bytes are errors, never exceptions", "[unit]") {
+  const SignedRecord s = Signed(FullRecord(), Publisher());
+  for (size_t n = 0; n < s.encoded.size(); ++n) {
+    CHECK_FALSE(DecodeRecord(std::span(s.encoded).first(n)));
+  }
+  auto trailing = s.encoded;
+  trailing.push_back(0xc0);
+  CHECK_FALSE(DecodeRecord(trailing));
+  const std::vector<uint8_t> map_not_array = {0x80};
+  CHECK_FALSE(DecodeRecord(map_not_array));
+  const std::vector<uint8_t> huge_array = {0xdd, 0xff, 0xff, 0xff, 0xff};
+  CHECK_FALSE(DecodeRecord(huge_array));
+  CHECK_FALSE(DecodeRecord(std::vector<uint8_t>(kRecordEncodedSizeMax + 1, 0x90)));
+}
+
+TEST_CASE("a non-canonical encoding of a valid record is refused", "[unit]") {
+  // msgpack allows a small number in several widths; the canonical encoding uses the shortest.
+  // Re-encode the sequence number 1 (fixint 0x01) as uint8 (0xcc 0x01): the same values,
+  // other bytes, so a second signature over the same record would exist.
+  const Identity publisher = Publisher();
+  SkillRecord r = SampleRecord();
+  r.publisher = publisher.public_key();
+  auto bytes = EncodeRecord(r);
+  const std::vector<uint8_t> sequence_then_ttl = {0x01, 0xcd, 0x0e, 0x10};  // 1, then 3600
+  auto at =
+      std::search(bytes.begin(), bytes.end(), sequence_then_ttl.begin(), sequence_then_ttl.end());
+  REQUIRE(at != bytes.end());
+  bytes.insert(at, 0xcc);
+  REQUIRE(DecodeRecord(bytes));  // still decodes to the same values
+  CHECK(*DecodeRecord(bytes) == r);
+  auto verified = VerifyRecord(bytes, publisher.Sign(bytes));
+  REQUIRE_FALSE(verified);
+  CHECK_THAT(verified.error().message, Catch::Contains("canonical"));
+}
+
+TEST_CASE(
+    "a record is published under the seed's keys and the capability, scene and skill "
+    "keys",
+    "[unit]") {
+  const SkillRecord r = SampleRecord();
+  const auto keys = RecordKeys(r);
+  CHECK(keys.size() == 6);  // 2 x (skill:cap, capability:cap) + scene + skill
+  const Key seed_key = Key::Sha256("skill-org-feishu:org-data-read");
+  CHECK(std::find(keys.begin(), keys.end(), seed_key) != keys.end());
+  CHECK(SkillCapabilityKey("skill-org-feishu", "org-data-read") == seed_key);
+  CHECK(std::find(keys.begin(), keys.end(), Key::Sha256("capability:user-auth")) != keys.end());
+  CHECK(std::find(keys.begin(), keys.end(), Key::Sha256("scene:auth")) != keys.end());
+  CHECK(std::find(keys.begin(), keys.end(), Key::Sha256("skill:skill-org-feishu")) != keys.end());
+  CHECK(std::is_sorted(keys.begin(), keys.end()));
+}
+
+TEST_CASE("status and reason names parse both ways and reject others", "[unit]") {
+  for (auto s : {SkillStatus::kHealthy, SkillStatus::kDegraded, SkillStatus::kUnhealthy,
+                 SkillStatus::kMaintenance}) {
+    CHECK(*ParseSkillStatus(SkillStatusName(s)) == s);
+  }
+  for (auto r : {UnregisterReason::kShutdown, UnregisterReason::kError,
+                 UnregisterReason::kMaintenance, UnregisterReason::kUpgrade}) {
+    CHECK(*ParseUnregisterReason(UnregisterReasonName(r)) == r);
+  }
+  CHECK_FALSE(ParseSkillStatus("healthy"));
+  CHECK_FALSE(ParseUnregisterReason("NONE"));
+  CHECK_THAT(ParseUnregisterReason("BYE").error().message, Catch::Contains("SHUTDOWN"));
+}
+
+}  // namespace
+}  // namespace skillnode::kademlia

@@ -1,0 +1,38 @@
+// Test helpers for skill records: a valid record to start from and a signed copy.
+#ifndef SKILLNODE_TESTS_SUPPORT_RECORDS_H_
+#define SKILLNODE_TESTS_SUPPORT_RECORDS_H_
+
+#include <string>
+
+#include "kademlia/skill_record.h"
+
+namespace skillnode::testing {
+
+inline kademlia::SkillRecord SampleRecord(const std::string& agent = "agent-001",
+                                          const std::string& skill = "skill-org-feishu") {
+  kademlia::SkillRecord r;
+  r.agent_id = agent;
+  r.skill_id = skill;
+  r.version = "0.7.0";
+  r.skill_type = "enterprise-skill";
+  r.endpoint = "192.168.1.100:8080";
+  r.capabilities = {"org-data-read", "user-auth"};
+  r.scenes = {"auth"};
+  r.timestamp_ms = 1707868800000;
+  r.sequence = 1;
+  r.ttl_seconds = 3600;
+  return r;
+}
+
+inline kademlia::Identity Publisher(const std::string& name = "publisher") {
+  return kademlia::Identity::FromSeed(kademlia::Key::Sha256("publisher-seed:" + name).bytes());
+}
+
+inline kademlia::SignedRecord Signed(const kademlia::SkillRecord& record,
+                                     const kademlia::Identity& publisher) {
+  return kademlia::SignRecord(record, publisher).value();
+}
+
+}  // namespace skillnode::testing
+
+#endif  // SKILLNODE_TESTS_SUPPORT_RECORDS_H_
