@@ -48,6 +48,14 @@ TypeSlot SlotOf(uint8_t type) {
       return TypeSlot::kStore;
     case 8:
       return TypeSlot::kStored;
+    case 9:
+      return TypeSlot::kListen;
+    case 10:
+      return TypeSlot::kListening;
+    case 11:
+      return TypeSlot::kPush;
+    case 12:
+      return TypeSlot::kPushAck;
     case 127:
       return TypeSlot::kError;
     default:
@@ -57,8 +65,9 @@ TypeSlot SlotOf(uint8_t type) {
 
 std::string_view TypeSlotName(TypeSlot slot) {
   static constexpr std::array<std::string_view, static_cast<size_t>(TypeSlot::kCount)> kNames = {
-      "ping",   "pong",  "find_node", "nodes", "find_value",
-      "values", "store", "stored",    "error", "unknown"};
+      "ping",   "pong",   "find_node", "nodes", "find_value", "values", "store",
+      "stored", "listen", "listening", "push",  "push_ack",   "error",  "unknown"};
+  static_assert(kNames.back() == "unknown", "one name per slot");
   return kNames[static_cast<size_t>(slot)];
 }
 

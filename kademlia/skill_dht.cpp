@@ -53,6 +53,8 @@ struct SkillDht::GetState {
   bool lookup_done = false;
   bool finished = false;
   LookupStats stats;
+  std::vector<Contact> closest;
+  TimePoint last_event = kTimeZero;
 
   size_t live() const {
     return static_cast<size_t>(std::count_if(newest.begin(), newest.end(), [](const auto& entry) {
@@ -81,6 +83,10 @@ std::optional<Body> SkillDht::OnRequest(TimePoint now, const Endpoint& from,
   if (const auto* store = std::get_if<StoreBody>(&request.body)) {
     return HandleStore(now, from, *store);
   }
+  if (const auto* listen = std::get_if<ListenBody>(&request.body)) {
+    return HandleListen(now, from, request.header.sender_id, *listen);
+  }
+  if (const auto* push = std::get_if<PushBody>(&request.body)) return HandlePush(now, *push);
   return std::nullopt;
 }
 
@@ -143,6 +149,7 @@ Body SkillDht::HandleStore(TimePoint now, const Endpoint& from, const StoreBody&
     return Refuse(CodeFor(put.refusal), std::string(StoreRefusalName(put.refusal)));
   }
   ++stats_.stores_accepted;
+  if (put.changed) Notify(now, store.target, PushBody{store.target, store.record, std::nullopt});
   return StoredBody{};
 }
 
@@ -195,6 +202,7 @@ void SkillDht::StoreOn(TimePoint now, const Key& key, const LookupResult& closes
   if (closer_than_us < config_.replication) {
     const auto put = store_.Put(key, record, Address(), now, Seconds(lifetime));
     if (put.refusal == StoreRefusal::kNone) {
+      if (put.changed) Notify(now, key, PushBody{key, ToWire(record), std::nullopt});
       ++copies;
       ++state->result.stored;
     } else {
@@ -243,6 +251,8 @@ bool SkillDht::Get(TimePoint now, const Key& key, const GetOptions& options, Get
   return node_.StartLookup(now, key, std::move(lookup), [this, get](const LookupResult& result) {
     get->lookup_done = true;
     get->stats = result.stats;
+    get->closest = result.closest;
+    get->last_event = std::max(get->last_event, result.finished);
     FinishGetIfDone(get);
   });
 }
@@ -281,11 +291,19 @@ void SkillDht::FinishGetIfDone(const std::shared_ptr<GetState>& get) {
   result.key = get->key;
   result.rejected = get->rejected;
   result.stats = get->stats;
+  result.closest = get->closest;
+  result.finished = get->last_event;
   for (auto& [identity, record] : get->newest) result.records.push_back(record);
   if (get->done) get->done(result);
 }
 
 void SkillDht::OnContactAdded(TimePoint now, const Contact& contact) {
+  // A newcomer closer to a subscribed key than we are may hold it now: move the subscription.
+  for (auto& [id, subscription] : subscriptions_) {
+    if (!subscription.renewing && CloserTo(subscription.key, contact.id, node_.id())) {
+      subscription.next_renewal = std::min(subscription.next_renewal, now);
+    }
+  }
   // The keys closer to the newcomer than to us share its first d + 1 bits, where d is the
   // length of the prefix it shares with us: one contiguous range of the ordered store.
   const int d = node_.id().CommonPrefixLength(contact.id);
@@ -323,7 +341,26 @@ void SkillDht::HandOff(TimePoint now, const Contact& contact, const Key& key,
 }
 
 void SkillDht::OnTimer(TimePoint now) {
-  stats_.records_expired += store_.Expire(now).size();
+  for (const auto& gone : store_.Expire(now)) {
+    ++stats_.records_expired;
+    Notify(now, gone.key,
+           PushBody{gone.key, std::nullopt,
+                    GoneRecord{gone.identity.publisher, gone.identity.agent_id,
+                               gone.identity.skill_id, gone.sequence}});
+  }
+  // Listeners whose subscription ran out without renewal.
+  for (auto it = listeners_.begin(); it != listeners_.end();) {
+    auto& list = it->second;
+    const size_t before = list.size();
+    std::erase_if(list, [now](const Listener& l) { return l.expires <= now; });
+    listener_count_ -= before - list.size();
+    it = list.empty() ? listeners_.erase(it) : std::next(it);
+  }
+  std::vector<uint64_t> renew;
+  for (const auto& [id, subscription] : subscriptions_) {
+    if (!subscription.renewing && subscription.next_renewal <= now) renew.push_back(id);
+  }
+  for (uint64_t id : renew) Renew(now, id);
   std::vector<SignedRecord> due;
   for (auto it = published_.begin(); it != published_.end();) {
     if (it->second.until <= now) {
@@ -340,6 +377,12 @@ TimePoint SkillDht::NextDeadline() const {
   TimePoint next = store_.NextExpiry();
   for (const auto& [identity, p] : published_) {
     next = std::min({next, p.next_republish, p.until});
+  }
+  for (const auto& [key, list] : listeners_) {
+    for (const Listener& l : list) next = std::min(next, l.expires);
+  }
+  for (const auto& [id, subscription] : subscriptions_) {
+    if (!subscription.renewing) next = std::min(next, subscription.next_renewal);
   }
   return next;
 }

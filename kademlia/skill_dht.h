@@ -42,7 +42,25 @@ struct DhtConfig {
   // Keys (and records) handed to one new contact at most, so a join cannot trigger a flood.
   size_t handoff_keys_max = 64;
   size_t handoff_records_max = 256;
+  // Listen: how long a subscription lasts before the listener must renew it (it renews at half
+  // that), and the bounds on what a holder and a listener keep.
+  Duration listen_lifetime = Seconds(5 * 60);
+  size_t listeners_per_key_max = 64;
+  size_t listeners_max = 4096;
+  size_t subscriptions_max = 256;
+  // A push is sent this many times in all before the holder gives the listener up (it will
+  // notice and subscribe again).
+  size_t push_attempts_max = 3;
 };
+
+// A change seen by a listener.
+struct ListenEvent {
+  enum class Kind { kAdded, kChanged, kRemoved };
+  Kind kind = Kind::kAdded;
+  Key key;
+  SignedRecord record;  // for kRemoved: the last version the listener knew
+};
+using ListenCallback = std::function<void(const ListenEvent&)>;
 
 struct GetOptions {
   // Stop once this many distinct live records are known; 0 runs the lookup to the end.
@@ -55,6 +73,8 @@ struct GetResult {
   std::vector<SignedRecord> records;
   size_t rejected = 0;  // records that failed verification or did not belong under the key
   LookupStats stats;
+  std::vector<Contact> closest;  // the nodes closest to the key that answered
+  TimePoint finished = kTimeZero;
 };
 using GetCallback = std::function<void(const GetResult&)>;
 
@@ -74,6 +94,11 @@ struct DhtStats {
   uint64_t handoff_records = 0;
   uint64_t gets_started = 0;
   uint64_t publishes_started = 0;
+  uint64_t pushes_sent = 0;
+  uint64_t pushes_retried = 0;
+  uint64_t pushes_received = 0;
+  uint64_t listeners_dropped = 0;  // gave up after push_attempts_max
+  uint64_t subscriptions_renewed = 0;
 };
 
 class SkillDht final : public RequestHandler {
@@ -97,7 +122,16 @@ class SkillDht final : public RequestHandler {
   // Runs a FIND_VALUE lookup for `key`. Returns false when the node refuses more lookups.
   bool Get(TimePoint now, const Key& key, const GetOptions& options, GetCallback done);
 
+  // Subscribes to changes under `key`: the current records arrive as kAdded events first, then
+  // every change. Returns a subscription id, or 0 when subscriptions_max are running.
+  uint64_t Listen(TimePoint now, const Key& key, ListenCallback on_change);
+  void Unlisten(uint64_t subscription);
+  // The records a subscription currently knows (live ones, newest per identity).
+  std::vector<SignedRecord> ListenView(uint64_t subscription) const;
+
   const ValueStore& store() const { return store_; }
+  // Listeners this node holds for others, over all keys.
+  size_t listeners() const { return listener_count_; }
   const DhtStats& stats() const { return stats_; }
   size_t published() const { return published_.size(); }
 
@@ -109,6 +143,18 @@ class SkillDht final : public RequestHandler {
   };
   struct GetState;
   struct PublishState;
+  struct Listener {
+    Endpoint endpoint;
+    NodeId id;
+    TimePoint expires;
+  };
+  struct Subscription {
+    Key key;
+    ListenCallback on_change;
+    std::map<RecordIdentity, SignedRecord> view;  // tombstones kept to refuse older copies
+    TimePoint next_renewal = kTimeZero;
+    bool renewing = false;
+  };
 
   Body HandleFindValue(TimePoint now, const Endpoint& from, const FindValueBody& find);
   Body HandleStore(TimePoint now, const Endpoint& from, const StoreBody& store);
@@ -120,12 +166,26 @@ class SkillDht final : public RequestHandler {
   void FinishGetIfDone(const std::shared_ptr<GetState>& get);
   void HandOff(TimePoint now, const Contact& contact, const Key& key,
                const std::vector<uint8_t>& token);
+  // Listen, holder side.
+  Body HandleListen(TimePoint now, const Endpoint& from, const NodeId& id,
+                    const ListenBody& listen);
+  void Notify(TimePoint now, const Key& key, const PushBody& push);
+  void SendPush(TimePoint now, const Listener& listener, const PushBody& push, size_t attempt);
+  // Listen, listener side.
+  Body HandlePush(TimePoint now, const PushBody& push);
+  void Renew(TimePoint now, uint64_t subscription);
+  void Reconcile(uint64_t subscription, const GetResult& result);
+  void Apply(Subscription& subscription, const SignedRecord& record);
 
   Node& node_;
   DhtConfig config_;
   ValueStore store_;
   DhtStats stats_;
   std::map<RecordIdentity, Published> published_;
+  std::map<Key, std::vector<Listener>> listeners_;
+  size_t listener_count_ = 0;
+  std::map<uint64_t, Subscription> subscriptions_;
+  uint64_t next_subscription_ = 1;
 };
 
 }  // namespace skillnode::kademlia

@@ -145,11 +145,12 @@ std::vector<const StoredRecord*> ValueStore::Get(const Key& key) const {
   return out;
 }
 
-std::vector<std::pair<Key, RecordIdentity>> ValueStore::Expire(TimePoint now) {
-  std::vector<std::pair<Key, RecordIdentity>> expired;
+std::vector<ValueStore::Expired> ValueStore::Expire(TimePoint now) {
+  std::vector<Expired> expired;
   while (!by_expiry_.empty() && by_expiry_.begin()->first <= now) {
     const auto [key, id] = by_expiry_.begin()->second;
-    expired.emplace_back(key, IdentityOf(keys_.at(key).records.at(id).value.record));
+    const SkillRecord& record = keys_.at(key).records.at(id).value.record;
+    expired.push_back(Expired{key, IdentityOf(record), record.sequence});
     Erase(key, id);
   }
   return expired;

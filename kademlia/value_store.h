@@ -83,8 +83,13 @@ class ValueStore {
   std::vector<const StoredRecord*> Get(const Key& key) const;
   bool Has(const Key& key) const { return keys_.contains(key); }
 
-  // Drops every record whose time is up; returns what was dropped (key and identity).
-  std::vector<std::pair<Key, RecordIdentity>> Expire(TimePoint now);
+  struct Expired {
+    Key key;
+    RecordIdentity identity;
+    uint64_t sequence = 0;
+  };
+  // Drops every record whose time is up; returns what was dropped.
+  std::vector<Expired> Expire(TimePoint now);
   TimePoint NextExpiry() const;
 
   // All keys held, in order.

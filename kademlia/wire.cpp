@@ -47,6 +47,9 @@ constexpr std::string_view kKeyTotal = "tt";
 constexpr std::string_view kKeyNext = "nx";
 constexpr std::string_view kKeyRecord = "rc";
 constexpr std::string_view kKeyLifetime = "lt";
+constexpr std::string_view kKeyGone = "gn";
+// Text limits inside a "gn" entry (skill_record.h allows 128 characters per id).
+constexpr size_t kGoneIdSizeMax = 256;
 // A record's canonical encoding is at most kRecordEncodedSizeMax (skill_record.h) bytes; the
 // wire accepts up to a datagram, and the record decoder applies the exact limit.
 constexpr size_t kWireRecordSizeMax = kDatagramSizeMax;
@@ -60,6 +63,10 @@ constexpr uint8_t kTypeFindValue = 5;
 constexpr uint8_t kTypeValues = 6;
 constexpr uint8_t kTypeStore = 7;
 constexpr uint8_t kTypeStored = 8;
+constexpr uint8_t kTypeListen = 9;
+constexpr uint8_t kTypeListening = 10;
+constexpr uint8_t kTypePush = 11;
+constexpr uint8_t kTypePushAck = 12;
 
 constexpr uint8_t TypeNumber(MessageType type) { return static_cast<uint8_t>(type); }
 // Fields every header carries: v, n, t, y, id, k, a.
@@ -124,6 +131,10 @@ bool IsKnownType(uint8_t type) {
     case MessageType::kValues:
     case MessageType::kStore:
     case MessageType::kStored:
+    case MessageType::kListen:
+    case MessageType::kListening:
+    case MessageType::kPush:
+    case MessageType::kPushAck:
     case MessageType::kError:
       return true;
   }
@@ -259,6 +270,24 @@ void PackValues(const ValuesBody& body, Packer& packer) {
   }
 }
 
+void PackPush(const PushBody& push, Packer& packer) {
+  packer.pack_map(1 + (push.record ? 1 : 0) + (push.gone ? 1 : 0));
+  PackStr(packer, kKeyTarget);
+  PackBin(packer, push.target.bytes());
+  if (push.record) {
+    PackStr(packer, kKeyRecord);
+    PackRecord(*push.record, packer);
+  }
+  if (push.gone) {
+    PackStr(packer, kKeyGone);
+    packer.pack_array(4);
+    PackBin(packer, push.gone->publisher);
+    PackStr(packer, push.gone->agent_id);
+    PackStr(packer, push.gone->skill_id);
+    packer.pack_uint64(push.gone->sequence);
+  }
+}
+
 void PackBody(const Body& body, Packer& packer) {
   PackStr(packer, kKeyBody);
   std::visit(Overloaded{
@@ -276,6 +305,19 @@ void PackBody(const Body& body, Packer& packer) {
                    packer.pack_uint32(find.cursor);
                  },
                  [&](const ValuesBody& values) { PackValues(values, packer); },
+                 [&](const ListenBody& listen) {
+                   packer.pack_map(2);
+                   PackStr(packer, kKeyTarget);
+                   PackBin(packer, listen.target.bytes());
+                   PackStr(packer, kKeyLifetime);
+                   packer.pack_uint32(listen.lifetime_seconds);
+                 },
+                 [&](const ListeningBody& listening) {
+                   packer.pack_map(1);
+                   PackStr(packer, kKeyLifetime);
+                   packer.pack_uint32(listening.lifetime_seconds);
+                 },
+                 [&](const PushBody& push) { PackPush(push, packer); },
                  [&](const StoreBody& store) {
                    packer.pack_map(4);
                    PackStr(packer, kKeyTarget);
@@ -593,6 +635,24 @@ ValuesBody ReadValues(const msgpack::object& map, FieldReader& reader) {
   return values;
 }
 
+std::optional<GoneRecord> ReadGone(const msgpack::object* object, FieldReader& reader) {
+  const msgpack::object* array = reader.Container(object, "a.gn", msgpack::type::ARRAY, 4);
+  if (!array) return std::nullopt;
+  if (array->via.array.size != 4) {
+    reader.Problem("a.gn", "expected [publisher, agentId, skillId, sequence]");
+    return std::nullopt;
+  }
+  const msgpack::object* items = array->via.array.ptr;
+  GoneRecord gone;
+  gone.publisher = ToArray<kPublicKeySize>(reader.Bin(&items[0], "a.gn[0]", kPublicKeySize));
+  const auto agent = reader.Bytes(&items[1], "a.gn[1]", msgpack::type::STR, kGoneIdSizeMax);
+  gone.agent_id.assign(agent.begin(), agent.end());
+  const auto skill = reader.Bytes(&items[2], "a.gn[2]", msgpack::type::STR, kGoneIdSizeMax);
+  gone.skill_id.assign(skill.begin(), skill.end());
+  gone.sequence = reader.Uint(&items[3], "a.gn[3]", std::numeric_limits<uint64_t>::max());
+  return gone;
+}
+
 // The body of a known type; `object` is the value of "a".
 Body ReadBody(MessageType type, const msgpack::object* object, FieldReader& reader) {
   const msgpack::object* map = reader.Container(object, kKeyBody, msgpack::type::MAP);
@@ -642,6 +702,29 @@ Body ReadBody(MessageType type, const msgpack::object* object, FieldReader& read
     }
     case MessageType::kStored:
       return StoredBody{};
+    case MessageType::kListen: {
+      const auto fields = reader.Index<2>(*map, {kKeyTarget, kKeyLifetime}, "a.");
+      ListenBody listen;
+      listen.target = Key(ToArray<Key::kSize>(reader.Bin(fields[0], "a.tg", Key::kSize)));
+      listen.lifetime_seconds = static_cast<uint32_t>(
+          reader.Uint(fields[1], "a.lt", std::numeric_limits<uint32_t>::max()));
+      return listen;
+    }
+    case MessageType::kListening: {
+      const auto fields = reader.Index<1>(*map, {kKeyLifetime}, "a.");
+      return ListeningBody{static_cast<uint32_t>(
+          reader.Uint(fields[0], "a.lt", std::numeric_limits<uint32_t>::max()))};
+    }
+    case MessageType::kPush: {
+      const auto fields = reader.Index<3>(*map, {kKeyTarget, kKeyRecord, kKeyGone}, "a.");
+      PushBody push;
+      push.target = Key(ToArray<Key::kSize>(reader.Bin(fields[0], "a.tg", Key::kSize)));
+      if (fields[1]) push.record = ReadRecord(fields[1], "a.rc", reader);
+      if (fields[2]) push.gone = ReadGone(fields[2], reader);
+      return push;
+    }
+    case MessageType::kPushAck:
+      return PushAckBody{};
     case MessageType::kError: {
       const auto fields = reader.Index<2>(*map, {kKeyErrorCode, kKeyErrorText}, "a.");
       ErrorBody error;
@@ -697,6 +780,8 @@ bool IsRequest(uint8_t type) {
     case TypeNumber(MessageType::kError):
     case kTypeValues:
     case kTypeStored:
+    case kTypeListening:
+    case kTypePushAck:
       return false;
     default:
       return true;
@@ -723,6 +808,14 @@ std::string_view MessageTypeName(uint8_t type) {
       return "store";
     case kTypeStored:
       return "stored";
+    case kTypeListen:
+      return "listen";
+    case kTypeListening:
+      return "listening";
+    case kTypePush:
+      return "push";
+    case kTypePushAck:
+      return "push_ack";
     default:
       return "unknown";
   }
@@ -738,6 +831,10 @@ uint8_t Message::type() const {
                         [](const ValuesBody&) { return kTypeValues; },
                         [](const StoreBody&) { return kTypeStore; },
                         [](const StoredBody&) { return kTypeStored; },
+                        [](const ListenBody&) { return kTypeListen; },
+                        [](const ListeningBody&) { return kTypeListening; },
+                        [](const PushBody&) { return kTypePush; },
+                        [](const PushAckBody&) { return kTypePushAck; },
                         [](const ErrorBody&) { return TypeNumber(MessageType::kError); },
                         [](const UnknownBody& unknown) { return unknown.type; },
                     },

@@ -18,6 +18,10 @@
 //           "nx": uint (next cursor, when more pages follow)}
 //   STORE {"tg": bin 32, "tk": bin, "rc": [bin record, bin 64 signature], "lt": uint seconds}
 //   STORED {}
+//   LISTEN {"tg": bin 32, "lt": uint seconds}       LISTENING {"lt": uint seconds granted}
+//   PUSH {"tg": bin 32, "rc": [bin, bin] (new or newer record),
+//         "gn": [bin 32 publisher, str agentId, str skillId, uint sequence] (record gone)}
+//   PUSH_ACK {}
 //   ERROR {"c": uint, "m": str}
 // A contact in "ns" is id (32 bytes) + address (4 or 16 bytes) + port (2 bytes, big-endian).
 // Types 9..126 are for later use. A message of a type this version does not know decodes to
@@ -72,6 +76,10 @@ enum class MessageType : uint8_t {
   kValues = 6,
   kStore = 7,
   kStored = 8,
+  kListen = 9,
+  kListening = 10,
+  kPush = 11,
+  kPushAck = 12,
   kError = 127,
 };
 
@@ -89,15 +97,16 @@ enum class ErrorReplyCode : uint16_t {
   kRateLimited = 3,  // reserved; rate-limited requests are dropped silently
   kServerError = 4,
   // STORE refusals: each names why nothing was stored.
-  kBadToken = 10,      // no write token, or not one we gave to this address recently
-  kBadRecord = 11,     // the record does not decode or breaks a limit
-  kBadSignature = 12,  // the record's signature does not verify
-  kWrongKey = 13,      // the record does not belong under the key it was sent to
-  kStale = 14,         // we hold an equal or newer version
-  kQuotaKey = 15,      // the key holds too many records or bytes
-  kQuotaIp = 16,       // the sender's address filled its share of our store
-  kQuotaTotal = 17,    // our store is full
-  kBadLifetime = 18,   // lifetime outside what the record's TTL allows
+  kBadToken = 10,       // no write token, or not one we gave to this address recently
+  kBadRecord = 11,      // the record does not decode or breaks a limit
+  kBadSignature = 12,   // the record's signature does not verify
+  kWrongKey = 13,       // the record does not belong under the key it was sent to
+  kStale = 14,          // we hold an equal or newer version
+  kQuotaKey = 15,       // the key holds too many records or bytes
+  kQuotaIp = 16,        // the sender's address filled its share of our store
+  kQuotaTotal = 17,     // our store is full
+  kBadLifetime = 18,    // lifetime outside what the record's TTL allows
+  kListenersFull = 19,  // no room for another listener on this key or node
 };
 
 // Maximum write token length accepted on the wire.
@@ -169,6 +178,34 @@ struct StoreBody {
 struct StoredBody {
   bool operator==(const StoredBody&) const = default;
 };
+// Subscribes the sender to changes under `target` for `lifetime_seconds`.
+struct ListenBody {
+  Key target;
+  uint32_t lifetime_seconds = 0;
+  bool operator==(const ListenBody&) const = default;
+};
+struct ListeningBody {
+  uint32_t lifetime_seconds = 0;  // granted (may be shorter than asked)
+  bool operator==(const ListeningBody&) const = default;
+};
+// A record that left a holder without a tombstone (expired or evicted).
+struct GoneRecord {
+  PublicKey publisher{};
+  std::string agent_id;
+  std::string skill_id;
+  uint64_t sequence = 0;
+  bool operator==(const GoneRecord&) const = default;
+};
+// A change under a key a listener subscribed to: a new or newer record, or a record gone.
+struct PushBody {
+  Key target;
+  std::optional<WireRecord> record;
+  std::optional<GoneRecord> gone;
+  bool operator==(const PushBody&) const = default;
+};
+struct PushAckBody {
+  bool operator==(const PushAckBody&) const = default;
+};
 
 struct ErrorBody {
   uint16_t code = 0;
@@ -182,7 +219,8 @@ struct UnknownBody {
 };
 
 using Body = std::variant<PingBody, PongBody, FindNodeBody, NodesBody, FindValueBody, ValuesBody,
-                          StoreBody, StoredBody, ErrorBody, UnknownBody>;
+                          StoreBody, StoredBody, ListenBody, ListeningBody, PushBody, PushAckBody,
+                          ErrorBody, UnknownBody>;
 
 struct Header {
   uint32_t version = kProtocolVersion;

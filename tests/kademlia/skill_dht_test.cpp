@@ -262,3 +262,87 @@ TEST_CASE("a tombstone removes a record everywhere before it expires", "[sim]") 
 
 }  // namespace
 }  // namespace skillnode::kademlia
+
+namespace skillnode::kademlia {
+namespace {
+
+TEST_CASE("a listener sees a status change within one round trip plus one retry interval",
+          "[sim]") {
+  FakeNetwork net(/*seed=*/31);  // 10 ms one way
+  BuildDhtNetwork(net, 60, DhtConfig{});
+  const Identity publisher = Publisher();
+  std::vector<ListenEvent> events;
+  std::vector<TimePoint> event_times;
+  const Key key = CapabilityKey("user-auth");
+  REQUIRE(net.dht(40).Listen(net.now(), key, [&](const ListenEvent& e) {
+    events.push_back(e);
+    event_times.push_back(net.now());
+  }) != 0);
+  net.RunFor(Seconds(10));
+  SkillRecord r = SampleRecord();
+  net.dht(7).Publish(net.now(), Signed(r, publisher), nullptr);
+  net.RunFor(Seconds(10));
+  REQUIRE(events.size() == 1);
+  CHECK(events[0].kind == ListenEvent::Kind::kAdded);
+
+  r.sequence = 2;
+  r.status = SkillStatus::kDegraded;
+  std::optional<TimePoint> stored_at;
+  net.dht(7).Publish(net.now(), Signed(r, publisher),
+                     [&](const PublishResult&) { stored_at = net.now(); });
+  net.RunFor(Seconds(10));
+  REQUIRE(stored_at.has_value());
+  REQUIRE(events.size() == 2);
+  CHECK(events[1].kind == ListenEvent::Kind::kChanged);
+  CHECK(events[1].record.record.status == SkillStatus::kDegraded);
+  // The holders push as they store; the publisher learns of the store one way later.
+  const Duration round_trip = Millis(20);
+  CHECK(event_times[1] <= *stored_at + round_trip + KademliaConfig{}.rpc_timeout);
+}
+
+TEST_CASE("a listener cut off for a while ends with exactly the current records", "[sim]") {
+  FakeNetwork net(/*seed=*/33);
+  DhtConfig dht_config;
+  BuildDhtNetwork(net, 60, dht_config);
+  const Identity publisher = Publisher();
+  const Key key = SceneKey("auth");
+  const size_t listener = 50;
+  const uint64_t subscription = net.dht(listener).Listen(net.now(), key, nullptr);
+  REQUIRE(subscription != 0);
+  auto publish = [&](SkillRecord r) {
+    net.dht(5).Publish(net.now(), Signed(r, publisher), nullptr);
+  };
+  SkillRecord stays = SampleRecord("stays"), changes = SampleRecord("changes"),
+              leaves = SampleRecord("leaves"), expires = SampleRecord("expires");
+  expires.ttl_seconds = 120;
+  for (const auto& r : {stays, changes, leaves, expires}) publish(r);
+  net.RunFor(Seconds(20));
+  REQUIRE(net.dht(listener).ListenView(subscription).size() == 4);
+
+  net.SetSilent(listener, true);
+  changes.sequence = 2;
+  changes.status = SkillStatus::kMaintenance;
+  publish(changes);
+  leaves.sequence = 2;
+  leaves.tombstone = true;
+  leaves.reason = UnregisterReason::kUpgrade;
+  publish(leaves);
+  net.dht(5).Forget(IdentityOf(Signed(expires, publisher).record));  // no republish: it expires
+  publish(SampleRecord("arrives"));
+  net.RunFor(Seconds(5 * 60));
+  net.SetSilent(listener, false);
+  // Cut off, it evicted its contacts; the daemon's bootstrap joins it again.
+  const Endpoint seed = net.endpoint(0);
+  net.node(listener).Join(net.now(), std::span(&seed, 1), nullptr);
+  net.RunFor(Seconds(5 * 60));  // at least one renewal
+
+  std::map<std::string, uint64_t> view;
+  for (const auto& r : net.dht(listener).ListenView(subscription)) {
+    view[r.record.agent_id] = r.record.sequence;
+  }
+  const std::map<std::string, uint64_t> truth = {{"stays", 1}, {"changes", 2}, {"arrives", 1}};
+  CHECK(view == truth);
+}
+
+}  // namespace
+}  // namespace skillnode::kademlia

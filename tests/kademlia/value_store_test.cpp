@@ -86,8 +86,9 @@ TEST_CASE("records expire at their time and report what went", "[unit]") {
   CHECK(store.Expire(kNow + Seconds(59)).empty());
   auto gone = store.Expire(kNow + Seconds(60));
   REQUIRE(gone.size() == 1);
-  CHECK(gone[0].first == CapabilityKey("a"));
-  CHECK(gone[0].second.agent_id == "x");
+  CHECK(gone[0].key == CapabilityKey("a"));
+  CHECK(gone[0].identity.agent_id == "x");
+  CHECK(gone[0].sequence == 1);
   CHECK(store.records() == 1);
   CHECK(store.Expire(kNow + Seconds(500)).size() == 1);
   CHECK(store.records() == 0);

@@ -72,8 +72,13 @@ std::vector<Body> EveryBody() {
           StoreBody{},
           StoreBody{Key::Sha256("skill"), {7}, {{8, 9}, Filled<64>(1)}, 3600},
           StoredBody{},
+          ListenBody{Key::Sha256("scene:auth"), 300},
+          ListeningBody{150},
+          PushBody{Key::Sha256("k"), WireRecord{{1, 2}, Filled<64>(3)}, std::nullopt},
+          PushBody{Key::Sha256("k"), std::nullopt, GoneRecord{Filled<32>(4), "agent", "skill", 7}},
+          PushAckBody{},
           UnknownBody{0},
-          UnknownBody{9},
+          UnknownBody{42},
           UnknownBody{200}};
 }
 
@@ -269,7 +274,7 @@ TEST_CASE("Encode writes exactly the documented keys", "[unit]") {
     return keys;
   };
   CHECK(body(EncodeOk({MinimalHeader(), PingBody{}})).empty());
-  CHECK(body(EncodeOk({MinimalHeader(), UnknownBody{9}})).empty());
+  CHECK(body(EncodeOk({MinimalHeader(), UnknownBody{42}})).empty());
   CHECK(body(EncodeOk({MinimalHeader(), FindNodeBody{}})) == V{"tg"});
   CHECK(body(EncodeOk({MinimalHeader(), NodesBody{}})) == V{"ns"});
   CHECK(body(EncodeOk({MinimalHeader(), NodesBody{{}, {1}}})) == V{"ns", "tk"});
@@ -390,7 +395,7 @@ TEST_CASE("keys that are not strings are ignored", "[unit]") {
 }
 
 TEST_CASE("an unknown type decodes to UnknownBody whatever its body", "[unit]") {
-  for (uint64_t type : {0, 9, 100, 126, 128, 255}) {
+  for (uint64_t type : {0, 42, 100, 126, 128, 255}) {
     INFO("type " << type);
     CHECK(std::get<UnknownBody>(DecodeOk(PackMap(HeaderFields(type))).body).type == type);
     CHECK(DecodeOk(PackMap(With(HeaderFields(type), "a", Str("not a map")))).type() == type);
@@ -430,10 +435,12 @@ TEST_CASE("Message::type derives the wire type from the body", "[unit]") {
 
 TEST_CASE("message types have names and request or reply roles", "[unit]") {
   const std::vector<std::tuple<uint8_t, std::string, bool>> expected = {
-      {1, "ping", true},    {2, "pong", false},      {3, "find_node", true},
-      {4, "nodes", false},  {5, "find_value", true}, {6, "values", false},
-      {7, "store", true},   {8, "stored", false},    {127, "error", false},
-      {0, "unknown", true}, {9, "unknown", true},    {255, "unknown", true}};
+      {1, "ping", true},        {2, "pong", false},      {3, "find_node", true},
+      {4, "nodes", false},      {5, "find_value", true}, {6, "values", false},
+      {7, "store", true},       {8, "stored", false},    {9, "listen", true},
+      {10, "listening", false}, {11, "push", true},      {12, "push_ack", false},
+      {127, "error", false},    {0, "unknown", true},    {42, "unknown", true},
+      {255, "unknown", true}};
   for (const auto& [type, name, request] : expected) {
     INFO("type " << int(type));
     CHECK(MessageTypeName(type) == name);
