@@ -4,6 +4,8 @@
 // Prints absolute rates (they depend on the machine) and ratios measured in the same run,
 // which do not: handling cost relative to bare decoding, FIND_NODE relative to PING, and
 // verification relative to handling. Usage: kademlia_bench [seconds-per-case]
+#include <malloc.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "kademlia/node.h"
+#include "kademlia/skill_dht.h"
 #include "kademlia/wire.h"
 #include "transport/logger.h"
 
@@ -70,6 +73,87 @@ std::vector<uint8_t> RequestBytes(const Peer& peer, uint64_t txid, Body body) {
   message.header.sender_key = peer.identity.public_key();
   message.body = std::move(body);
   return Encode(message).value();
+}
+
+SkillRecord BenchRecord(size_t i) {
+  SkillRecord r;
+  r.agent_id = "agent-" + std::to_string(i);
+  r.skill_id = "skill-org-feishu";
+  r.version = "0.7.0";
+  r.skill_type = "enterprise-skill";
+  r.endpoint = "192.168.1.100:8080";
+  r.capabilities = {"org-data-read", "user-auth"};
+  r.scenes = {"auth"};
+  r.timestamp_ms = 1707868800000;
+  r.sequence = 1;
+  r.ttl_seconds = 3600;
+  return r;
+}
+
+// The skill store: records verified per second, memory per stored record against its encoded
+// size, and STORE and FIND_VALUE handled per second by one node.
+void StoreBench(double seconds, const KademliaConfig& config, const std::vector<Peer>& peers) {
+  const Identity publisher = Identity::FromSeed(Key::Sha256("bench-publisher").bytes());
+  std::vector<SignedRecord> records;
+  for (size_t i = 0; i < 20000; ++i)
+    records.push_back(SignRecord(BenchRecord(i), publisher).value());
+  const double verify_rate = Rate(seconds, [&](uint64_t i) {
+    const SignedRecord& r = records[i % records.size()];
+    if (!VerifyRecord(r.encoded, r.signature)) std::abort();
+  });
+
+  const size_t before = mallinfo2().uordblks;
+  {
+    ValueStore store({});
+    for (size_t i = 0; i < records.size(); ++i) {
+      if (!store
+               .Put(CapabilityKey("user-auth-" + std::to_string(i % 100)), records[i], Address(),
+                    kTimeZero, Seconds(3600))
+               .changed) {
+        std::abort();
+      }
+    }
+    const size_t used = mallinfo2().uordblks - before;
+    const double encoded =
+        static_cast<double>(store.bytes()) / static_cast<double>(store.records());
+    const double per_record = static_cast<double>(used) / static_cast<double>(store.records());
+    std::printf("stored record: %.0f bytes of memory for %.0f bytes encoded + signature (%.2fx)\n",
+                per_record, encoded, per_record / encoded);
+  }
+
+  NullTransport transport;
+  Rng rng(2);
+  NullLogger logger;
+  TimePoint now = kTimeZero + Seconds(1);
+  Node node(config, Identity::FromSeed(Key::Sha256("bench-holder").bytes()), transport, rng, logger,
+            now);
+  DhtConfig dht_config;
+  dht_config.limits.records_per_key_max = records.size();
+  dht_config.limits.per_ip_share_max = 1.0;
+  SkillDht dht(node, dht_config);
+  const Key key = CapabilityKey("user-auth");
+  std::vector<std::vector<uint8_t>> stores, finds;
+  for (size_t i = 0; i < records.size(); ++i) {
+    const Peer& p = peers[i % peers.size()];
+    StoreBody store{key, node.tokens().For(p.endpoint.address()),
+                    WireRecord{records[i].encoded, records[i].signature}, 3600};
+    stores.push_back(RequestBytes(p, i + 1, store));
+    finds.push_back(RequestBytes(p, i + 1, FindValueBody{key, static_cast<uint32_t>(i % 64)}));
+  }
+  const double store_rate = Rate(seconds, [&](uint64_t i) {
+    const size_t n = i % stores.size();
+    node.OnDatagram(now, peers[n % peers.size()].endpoint, stores[n]);
+  });
+  const double find_rate = Rate(seconds, [&](uint64_t i) {
+    const size_t n = i % finds.size();
+    node.OnDatagram(now, peers[n % peers.size()].endpoint, finds[n]);
+  });
+  std::printf("records verified:              %10.0f /s\n", verify_rate);
+  std::printf("STORE decoded + handled:       %10.0f msg/s (%llu accepted)\n", store_rate,
+              static_cast<unsigned long long>(dht.stats().stores_accepted));
+  std::printf("FIND_VALUE decoded + handled:  %10.0f msg/s (%zu records under the key)\n",
+              find_rate, dht.store().Get(key).size());
+  std::printf("ratio STORE / records verified:       %.2f\n", store_rate / verify_rate);
 }
 
 int Main(int argc, char** argv) {
@@ -149,6 +233,7 @@ int Main(int argc, char** argv) {
   std::printf("ratio PING handled / decode only:     %.2f\n", ping_rate / decode_rate);
   std::printf("ratio FIND_NODE / PING handled:       %.2f\n", find_rate / ping_rate);
   std::printf("ratio verifications / PING handled:   %.2f\n", verify_rate / ping_rate);
+  StoreBench(seconds, config, peers);
   std::printf("replies sent: %llu, dropped: %llu\n",
               static_cast<unsigned long long>(transport.sent),
               static_cast<unsigned long long>(node.stats().dropped_total()));
