@@ -9,6 +9,10 @@ namespace {
 
 // Pages one get follows at most (records per key are bounded by the holders' quotas too).
 constexpr size_t kGetPagesMax = 256;
+// msgpack framing of one record in a VALUES page: a fixarray byte and two bin16 headers.
+constexpr size_t kRecordEntryOverhead = 1 + 3 + 3;
+// The records array header may grow from one byte (fixarray) to three (array16).
+constexpr size_t kArrayHeaderSlack = 2;
 
 WireRecord ToWire(const SignedRecord& record) { return {record.encoded, record.signature}; }
 
@@ -94,23 +98,30 @@ Body SkillDht::HandleFindValue(TimePoint, const Endpoint& from, const FindValueB
   ++stats_.find_value_served;
   ValuesBody values;
   values.token = node_.tokens().For(from.address());
-  const auto held = store_.Get(find.target);
-  values.total = static_cast<uint32_t>(held.size());
-  Message probe{LargestReplyHeader(), ValuesBody{}};
+  const size_t total = store_.Count(find.target);
+  const auto page = store_.Page(find.target, find.cursor, kRecordsPerReplyMax);
+  values.total = static_cast<uint32_t>(total);
+  // One encode of the page's frame (with the widest cursor and total), then arithmetic: each
+  // record adds an array header, two bin headers, its bytes and its signature.
+  ValuesBody frame = values;
+  frame.next = UINT32_MAX;
+  frame.total = UINT32_MAX;
+  const size_t frame_size = Encode(Message{LargestReplyHeader(), frame}).value().size();
+  size_t room = kDatagramSizeMax - frame_size - kArrayHeaderSlack;
   size_t next = find.cursor;
-  while (next < held.size() && values.records.size() < kRecordsPerReplyMax) {
-    values.records.push_back(ToWire(held[next]->value));
-    probe.body = values;
-    auto size = Encode(probe);
-    if (!size) {
-      values.records.pop_back();
+  for (const StoredRecord* held : page) {
+    const SignedRecord& record = held->value;
+    const size_t cost = kRecordEntryOverhead + record.encoded.size() + record.signature.size();
+    if (cost > room) {
       // A record that cannot fit even alone is skipped rather than blocking the key.
       if (values.records.empty()) ++next;
       break;
     }
+    room -= cost;
+    values.records.push_back(ToWire(record));
     ++next;
   }
-  if (next < held.size()) values.next = static_cast<uint32_t>(next);
+  if (next < total) values.next = static_cast<uint32_t>(next);
   // Closer contacts fill what room is left; EncodeFitting drops the farthest that do not fit.
   for (const Contact& c :
        node_.routing_table().Closest(find.target, node_.config().routing.bucket_size)) {

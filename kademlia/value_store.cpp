@@ -145,6 +145,22 @@ std::vector<const StoredRecord*> ValueStore::Get(const Key& key) const {
   return out;
 }
 
+std::vector<const StoredRecord*> ValueStore::Page(const Key& key, size_t cursor, size_t max) const {
+  std::vector<const StoredRecord*> out;
+  auto it = keys_.find(key);
+  if (it == keys_.end() || cursor >= it->second.records.size()) return out;
+  auto record = std::next(it->second.records.begin(), static_cast<std::ptrdiff_t>(cursor));
+  for (; record != it->second.records.end() && out.size() < max; ++record) {
+    out.push_back(&record->second);
+  }
+  return out;
+}
+
+size_t ValueStore::Count(const Key& key) const {
+  auto it = keys_.find(key);
+  return it == keys_.end() ? 0 : it->second.records.size();
+}
+
 std::vector<ValueStore::Expired> ValueStore::Expire(TimePoint now) {
   std::vector<Expired> expired;
   while (!by_expiry_.empty() && by_expiry_.begin()->first <= now) {

@@ -82,6 +82,10 @@ class ValueStore {
   // Records under `key`, ordered by identity (stable across calls, for pagination).
   std::vector<const StoredRecord*> Get(const Key& key) const;
   bool Has(const Key& key) const { return keys_.contains(key); }
+  // At most `max` records under `key` from position `cursor` on, in Get's order.
+  std::vector<const StoredRecord*> Page(const Key& key, size_t cursor, size_t max) const;
+  // How many records `key` holds.
+  size_t Count(const Key& key) const;
 
   struct Expired {
     Key key;
