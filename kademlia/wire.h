@@ -10,44 +10,58 @@
 //   "s"  (replies) Ed25519 signature over ProofBytes(...), proving the sender holds "k" now
 //   "o"  (replies) the requester's address as the responder saw it (bin 6 or 18)
 //   "a"  the body: a map whose keys depend on the type (below)
-// Bodies:
-//   PING {}                     PONG {}
-//   FIND_NODE {"tg": bin 32}    NODES {"ns": [bin 38 | bin 50 ...], "tk": bin (write token)}
-//   FIND_VALUE {"tg": bin 32, "cu": uint (cursor, optional)}
-//   VALUES {"ns": [...], "tk": bin, "rs": [[bin record, bin 64 signature] ...], "tt": uint,
-//           "nx": uint (next cursor, when more pages follow)}
-//   STORE {"tg": bin 32, "tk": bin, "rc": [bin record, bin 64 signature], "lt": uint seconds}
-//   STORED {}
-//   LISTEN {"tg": bin 32, "lt": uint seconds}       LISTENING {"lt": uint seconds granted}
-//   PUSH {"tg": bin 32, "rc": [bin, bin] (new or newer record),
-//         "gn": [bin 32 publisher, str agentId, str skillId, uint sequence] (record gone)}
-//   PUSH_ACK {}
-//   ERROR {"c": uint, "m": str}
-// A contact in "ns" is id (32 bytes) + address (4 or 16 bytes) + port (2 bytes, big-endian).
-// Types 9..126 are for later use. A message of a type this version does not know decodes to
-// UnknownBody so the node can answer ERROR.
+// Bodies ("a"), by type number; "?" marks a field Decode treats as optional:
+//   1 PING {}                              2 PONG {}
+//   3 FIND_NODE {"tg": bin 32 target}
+//   4 NODES {"ns": [contact ...], "tk"?: bin write token}
+//   5 FIND_VALUE {"tg": bin 32, "cu"?: uint32 cursor, the first record wanted (absent: 0)}
+//   6 VALUES {"ns": [contact ...], "tk"?: bin, "rs": [record ...] (one page, at most
+//            kRecordsPerReplyMax), "tt": uint32 records held under the key,
+//            "nx"?: uint32 cursor of the next page, when more pages follow}
+//   7 STORE {"tg": bin 32, "tk": bin write token, "rc": record, "lt": uint32 lifetime seconds}
+//   8 STORED {}
+//   9 LISTEN {"tg": bin 32, "lt": uint32 seconds asked}
+//  10 LISTENING {"lt": uint32 seconds granted}
+//  11 PUSH {"tg": bin 32, "rc"?: record (new or newer),
+//           "gn"?: [bin 32 publisher, str agentId, str skillId, uint64 sequence] (record gone)}
+//  12 PUSH_ACK {}
+// 127 ERROR {"c": uint16 code (ErrorReplyCode), "m": str text}
+// A contact in "ns" is a bin of id (32 bytes) + address (4 or 16 bytes) + port (2 bytes,
+// big-endian): 38 or 50 bytes. A record in "rs" or "rc" is [bin canonical encoding, bin 64
+// signature] (skill_record.h); the wire checks only its shape, the node decodes and verifies it.
+// Types 13..126 and 128..255 are for later use. A message of a type this version does not
+// know decodes to UnknownBody so the node can answer ERROR.
 //
 // Encode writes exactly these keys, in the order above, with msgpack's smallest encodings:
-// "p" only when true, "s" and "o" only when set, "tk" only when the token is not empty, and
-// "a" always (an empty map for PING, PONG and unknown types).
+// "p" only when true, "s" and "o" only when set, "a" always (an empty map for PING, PONG,
+// STORED, PUSH_ACK and unknown types). In bodies it writes every field listed, except "tk" in
+// NODES and VALUES only when the token is not empty (STORE always writes it), "nx" only when
+// set, and "rc" and "gn" in PUSH only when set ("cu" is always written).
 //
 // Decode never throws and never trusts a length: whatever the bytes, it returns a Message or
 // an Error (code kParse) naming the field and what was wrong, e.g.
 // "field 'id': expected bin of 32 bytes, got 31". Its rules:
 //   - the datagram is at most kDatagramSizeMax bytes and holds exactly one msgpack map, with
 //     no trailing bytes; containers nest at most kNestingDepthMax deep;
-//   - "v", "n", "t", "y", "id", "k" are required, and "a" is required for known types; each
+//   - "v", "n", "t", "y", "id", "k" are required, and "a" is required for known types and
+//     must be a map (its contents are ignored for PING, PONG, STORED and PUSH_ACK); each
 //     field must have exactly its type and length (an integer must fit its range, a bool is
 //     a msgpack bool; "p": false is accepted and means the same as no "p");
-//   - body fields "tg", "ns", "c" and "m" are required; "tk" is optional;
+//   - body fields are required unless marked "?" above: "tk" is optional in NODES and VALUES
+//     but required in STORE; "cu", "nx", and PUSH's "rc" and "gn" are optional (a PUSH may
+//     carry both or neither);
+//   - limits: "tk" at most kTokenSizeMax bytes, "ns" at most kNodesPerReplyMax contacts, "rs"
+//     at most kRecordsPerReplyMax records, a record's encoding at most kDatagramSizeMax bytes,
+//     "m" at most kErrorTextSizeMax bytes, agentId and skillId in "gn" at most 256 bytes;
+//     "rc" and each "rs" entry are an array of exactly 2, "gn" an array of exactly 4;
 //   - a known key given twice in one map is an error (two readers must never disagree on
 //     which one counts); keys that are not strings, and unknown keys, are ignored;
 //   - a contact or observed address with port 0 is an error; other address checks
 //     (unspecified, multicast, private) are policy and left to the node;
-//   - an unknown type decodes to UnknownBody whatever its "a" holds.
-// It checks form only: that "id" is SHA-256 of "k", that "s" verifies, and that the network
-// id and type suit the context, are the node's checks. ERROR text is not checked for UTF-8:
-// escape it before logging.
+//   - an unknown type decodes to UnknownBody whatever its "a" holds (or without one).
+// It checks form only: that "id" is SHA-256 of "k", that "s" verifies, that records decode and
+// verify, and that the network id and type suit the context, are the node's checks. ERROR
+// text and the ids in "gn" are not checked for UTF-8: escape them before logging.
 #ifndef SKILLNODE_KADEMLIA_WIRE_H_
 #define SKILLNODE_KADEMLIA_WIRE_H_
 
@@ -83,12 +97,13 @@ enum class MessageType : uint8_t {
   kError = 127,
 };
 
-// True for types that expect a reply: PING, FIND_NODE, the reserved FIND_VALUE (5) and STORE
-// (7), and every unknown type (UnknownBody), so the node answers those with ERROR. False for
-// PONG, NODES, ERROR and the reserved VALUES (6) and STORED (8).
+// True for types that expect a reply: PING, FIND_NODE, FIND_VALUE, STORE, LISTEN, PUSH, and
+// every unknown type (UnknownBody), so the node answers those with ERROR. False for PONG,
+// NODES, VALUES, STORED, LISTENING, PUSH_ACK and ERROR.
 bool IsRequest(uint8_t type);
-// "ping", "pong", "find_node", "nodes", "error", "find_value", "values", "store", "stored",
-// or "unknown": a fixed set of names, safe as log fields and metric labels.
+// "ping", "pong", "find_node", "nodes", "find_value", "values", "store", "stored", "listen",
+// "listening", "push", "push_ack", "error", or "unknown": a fixed set of names, safe as log
+// fields and metric labels.
 std::string_view MessageTypeName(uint8_t type);
 
 enum class ErrorReplyCode : uint16_t {
@@ -244,9 +259,10 @@ struct Message {
 };
 
 // Encodes a message. Fails (kInvalidArgument) if it would exceed kDatagramSizeMax, if a field
-// is over its limit (token > kTokenSizeMax, ERROR text > kErrorTextSizeMax, contacts >
-// kNodesPerReplyMax), if a contact or the observed address has port 0, or if an UnknownBody
-// carries a type this version knows. Whatever Decode returns, Encode accepts.
+// is over its limit (token > kTokenSizeMax, ERROR text > kErrorTextSizeMax, contacts in NODES
+// or VALUES > kNodesPerReplyMax, records in VALUES > kRecordsPerReplyMax), if a contact in
+// NODES or VALUES or the observed address has port 0, or if an UnknownBody carries a type this
+// version knows. Whatever Decode returns, Encode accepts.
 [[nodiscard]] Result<std::vector<uint8_t>> Encode(const Message& message);
 
 // As Encode, but a NODES body keeps only its first kNodesPerReplyMax contacts and then drops
