@@ -8,7 +8,7 @@ BUILD_FUZZ ?= build/fuzz
 MESON_SETUP = if [ -f $(1)/build.ninja ]; then meson setup --reconfigure $(1) $(2) >/dev/null; \
               else meson setup $(1) $(2); fi
 
-.PHONY: all deps build run test format fuzz clean
+.PHONY: all deps build run test bench format fuzz clean
 
 all: build
 
@@ -35,6 +35,11 @@ test: deps
 	meson compile -C $(BUILD_TEST)
 	@meson test -C $(BUILD_TEST) --print-errorlogs --num-processes 2 || true
 	@python3 tests/summarize.py $(BUILD_TEST)
+
+# Release build, then the daemon benchmark: FIND_NODE answers per second as a ratio to a bare
+# libuv UDP echo server in the same run, and a node's idle memory (bench/daemon_bench.py).
+bench: build
+	python3 bench/daemon_bench.py $(BUILD_RUN)
 
 format: deps
 	find node kademlia transport discovery bootstrap tests sim bench -name '*.h' -o -name '*.cpp' \

@@ -1,0 +1,125 @@
+// Bootstrapper: gets a node into the network and back into it whenever it falls out.
+//
+// A step function like kademlia::Node: the Env calls OnTimer(now) at NextDeadline() and never
+// anything else on a clock; DNS answers and join results that arrive in between are recorded
+// and acted on at the next OnTimer (NextDeadline() then says "now"). So it runs unchanged on
+// libuv and in the simulator, and tests drive it with a virtual clock.
+//
+// An attempt first joins through remembered contacts (the saved routing table at start, the
+// last contacts seen when the table has since emptied), then, if none answered, through the
+// configured bootstrap peers: literal addresses directly, names resolved through the injected
+// Resolver (IPv4 and IPv6). When nothing answers, the next attempt waits for an exponential
+// back-off with jitter (backoff.h). Once joined, the routing table is checked every
+// `table_check_interval`; an empty table starts a new attempt. With no peers and no
+// remembered contacts the node is standalone: it waits for others to join through it.
+//
+// Every log line about a peer names it. Not thread-safe.
+#ifndef SKILLNODE_BOOTSTRAP_BOOTSTRAPPER_H_
+#define SKILLNODE_BOOTSTRAP_BOOTSTRAPPER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bootstrap/backoff.h"
+#include "kademlia/contact.h"
+#include "kademlia/node.h"
+#include "transport/endpoint.h"
+#include "transport/logger.h"
+#include "transport/resolver.h"
+#include "transport/rng.h"
+
+namespace skillnode::bootstrap {
+
+// Remembered contacts pinged in one attempt: one live contact is enough to rejoin, and 64
+// random ones find one even when most of a saved table has gone.
+constexpr size_t kRememberedContactsTriedMax = 64;
+
+struct BootstrapConfig {
+  std::vector<HostPort> peers;
+  BackoffConfig backoff;
+  // How often a joined node checks that its routing table still holds someone.
+  Duration table_check_interval = Seconds(5);
+  // When a joined node repeats its own-id lookup: long enough for peers that joined with it
+  // to have been verified by the others (a few round trips), short enough to matter.
+  Duration settle_delay = Seconds(3);
+  size_t remembered_tried_max = kRememberedContactsTriedMax;
+};
+
+enum class BootstrapPhase {
+  kIdle,        // Start() not called yet
+  kRemembered,  // joining through remembered contacts
+  kResolving,   // resolving bootstrap peer names
+  kJoining,     // joining through bootstrap peers
+  kWaiting,     // the last attempt failed; waiting to retry
+  kJoined,      // the routing table holds contacts
+  kStandalone,  // nobody to join through; waiting to be contacted
+  kStopped,
+};
+std::string_view BootstrapPhaseName(BootstrapPhase phase);
+
+class Bootstrapper {
+ public:
+  Bootstrapper(BootstrapConfig config, kademlia::Node& node, Resolver& resolver, Rng& rng,
+               Logger& logger);
+  Bootstrapper(const Bootstrapper&) = delete;
+  Bootstrapper& operator=(const Bootstrapper&) = delete;
+  ~Bootstrapper();
+
+  // Begins with `saved` (the saved routing table, possibly empty).
+  void Start(TimePoint now, std::span<const kademlia::Contact> saved);
+  void OnTimer(TimePoint now);
+  // kTimeZero when something is ready to act on now; kTimeNever when idle or stopped.
+  TimePoint NextDeadline() const;
+  // No more attempts; callbacks still in flight are ignored.
+  void Stop();
+
+  BootstrapPhase phase() const { return phase_; }
+  // Attempts through the bootstrap peers so far, and joins that found contacts.
+  uint64_t attempts() const { return attempts_; }
+  uint64_t joins() const { return joins_; }
+  // When the next attempt starts (phase kWaiting), else kTimeNever.
+  TimePoint retry_at() const { return phase_ == BootstrapPhase::kWaiting ? retry_at_ : kTimeNever; }
+
+ private:
+  void JoinRemembered(TimePoint now);
+  void BeginPeerAttempt(TimePoint now);
+  void JoinResolved(TimePoint now);
+  void Join(TimePoint now, std::vector<Endpoint> seeds, BootstrapPhase phase);
+  void OnJoinResult(TimePoint now, size_t contacts);
+  void Joined(TimePoint now, size_t contacts);
+  void ScheduleRetry(TimePoint now, const std::string& reason);
+  void CheckTable(TimePoint now);
+  void Remember();
+  void Log(LogLevel level, const std::string& message);
+
+  BootstrapConfig config_;
+  kademlia::Node& node_;
+  Resolver& resolver_;
+  Rng& rng_;
+  Logger& logger_;
+  Backoff backoff_;
+  // Shared with callbacks, which do nothing once it is false (Stop or destruction).
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+
+  BootstrapPhase phase_ = BootstrapPhase::kIdle;
+  uint64_t generation_ = 0;  // bumped per join/resolve round; stale callbacks are ignored
+  uint64_t attempts_ = 0;
+  uint64_t joins_ = 0;
+  std::vector<Endpoint> remembered_;
+  std::vector<Endpoint> resolved_;
+  size_t resolves_pending_ = 0;
+  std::optional<size_t> join_result_;
+  TimePoint retry_at_ = kTimeNever;
+  TimePoint next_check_ = kTimeNever;
+  TimePoint settle_at_ = kTimeNever;
+};
+
+}  // namespace skillnode::bootstrap
+
+#endif  // SKILLNODE_BOOTSTRAP_BOOTSTRAPPER_H_

@@ -1,0 +1,230 @@
+#include "node/daemon.h"
+
+#include <signal.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <utility>
+
+#include "node/spd_logger.h"
+
+namespace skillnode::node {
+namespace {
+
+std::string JoinEndpoints(const std::vector<Endpoint>& endpoints) {
+  std::string text;
+  for (const Endpoint& e : endpoints) text += (text.empty() ? "" : ", ") + e.ToString();
+  return text.empty() ? std::string("no socket") : text;
+}
+
+}  // namespace
+
+Daemon::Daemon(const Config& config, Logger& logger, uint64_t seed)
+    : config_(config),
+      logger_(logger),
+      env_(logger, seed),
+      resolver_(env_.loop()),
+      http_(env_.loop(), config.node.http, router_, http_metrics_, logger),
+      sigint_(env_.loop()),
+      sigterm_(env_.loop()),
+      shutdown_timer_(env_.loop()) {
+  config_.node.kademlia.network_id = config_.node.network_id;
+}
+
+Result<std::unique_ptr<Daemon>> Daemon::Create(const Config& config, Logger& logger) {
+  std::unique_ptr<Daemon> daemon(new Daemon(config, logger, UvEnv::RandomSeed()));
+  auto opened = daemon->Open();
+  if (!opened) return tl::unexpected(opened.error());  // the destructor closes what was opened
+  return daemon;
+}
+
+Daemon::~Daemon() {
+  if (phase_ == Phase::kClosed) return;
+  // Create() failed, or Run() was never called: close what is open and let libuv free it.
+  if (bootstrapper_ != nullptr) bootstrapper_->Stop();
+  if (node_ != nullptr) node_->Shutdown(Now());
+  CloseHandles();
+  env_.loop().Run();
+  const LoopCloseReport report = env_.CloseLoop();
+  if (!report.clean()) {
+    LogAt(logger_, LogLevel::kError, "event loop did not close cleanly after a failed start");
+  }
+}
+
+Result<void> Daemon::Open() {
+  const int64_t wall_seconds = static_cast<int64_t>(std::time(nullptr));
+  auto data_dir = bootstrap::DataDir::Open(config_.node.data_dir);
+  if (!data_dir) return Fail(data_dir.error().code, data_dir.error().message);
+  data_dir_.emplace(std::move(*data_dir));
+  auto identity = data_dir_->LoadIdentity(wall_seconds, logger_);
+  if (!identity) return Fail(identity.error().code, "identity: " + identity.error().message);
+  auto node = OpenNode(*identity);
+  if (!node) return node;
+  auto listening = http_.Listen();
+  if (!listening) return Fail(listening.error().code, "HTTP API: " + listening.error().message);
+  RegisterRoutes();
+  for (auto* signal : {&sigint_, &sigterm_}) {
+    auto watched = signal->Start(signal == &sigint_ ? SIGINT : SIGTERM,
+                                 [this](int signum) { OnSignal(signum); });
+    if (!watched) return watched;
+  }
+  bootstrap::BootstrapConfig bootstrap;
+  bootstrap.peers = config_.discovery.dht.bootstrap_nodes;
+  bootstrap.backoff.initial = config_.node.bootstrap.retry_initial;
+  bootstrap.backoff.max = config_.node.bootstrap.retry_max;
+  bootstrapper_ =
+      std::make_unique<bootstrap::Bootstrapper>(bootstrap, *node_, resolver_, env_.rng(), logger_);
+  started_at_ = Now();
+  next_save_ = started_at_ + config_.node.state_save_interval;
+  env_.AddStepper(
+      {[this] { return node_->NextDeadline(); }, [this](TimePoint now) { node_->OnTimer(now); }});
+  env_.AddStepper({[this] { return bootstrapper_->NextDeadline(); },
+                   [this](TimePoint now) { bootstrapper_->OnTimer(now); }});
+  env_.AddStepper({[this] { return next_save_; },
+                   [this](TimePoint now) {
+                     next_save_ = now + config_.node.state_save_interval;
+                     SaveState("periodic");
+                   }});
+  if (config_.discovery.dht.enabled) {
+    const auto saved = data_dir_->LoadContacts(config_.node.network_id, wall_seconds, logger_);
+    bootstrapper_->Start(Now(), saved);
+  }
+  env_.Start();
+  return {};
+}
+
+Result<void> Daemon::OpenNode(const kademlia::Identity& identity) {
+  node_ = std::make_unique<kademlia::Node>(config_.node.kademlia, identity, env_.udp(), env_.rng(),
+                                           logger_, Now());
+  if (!config_.discovery.dht.enabled) {
+    LogAt(logger_, LogLevel::kInfo, "DHT disabled (discovery.dht.enabled: false): no UDP socket");
+    return {};
+  }
+  UdpOptions options;
+  options.bind_v4 = config_.node.bind_ipv4;
+  options.bind_v6 = config_.node.bind_ipv6;
+  options.port = config_.node.port;
+  // IPv6 is optional only when it was left at its default (any address).
+  options.ipv6_optional = config_.node.bind_ipv6 && config_.node.bind_ipv6->IsUnspecified();
+  options.datagram_size_max = kademlia::kDatagramSizeMax;
+  auto opened =
+      env_.udp().Open(options, [this](const Endpoint& from, std::span<const uint8_t> datagram) {
+        node_->OnDatagram(Now(), from, datagram);
+      });
+  if (!opened) return Fail(opened.error().code, "DHT: " + opened.error().message);
+  return {};
+}
+
+int Daemon::Run() {
+  phase_ = Phase::kRunning;
+  LogAt(logger_, LogLevel::kInfo,
+        "skillnode node " + node_->id().ToHex() + " on network " +
+            std::to_string(config_.node.network_id) + "; DHT on udp " +
+            JoinEndpoints(env_.udp().local_endpoints()) +
+            (env_.udp().batched_receive() ? " (recvmmsg)" : "") + "; data in " + data_dir_->path());
+  LogAt(logger_, LogLevel::kInfo, "HTTP API listening on " + http_url());
+  env_.loop().Run();
+  const LoopCloseReport report = env_.CloseLoop();
+  phase_ = Phase::kClosed;
+  if (!report.clean()) {
+    std::string leaked;
+    for (const std::string& type : report.leaked_handles) leaked += " " + type;
+    LogAt(logger_, LogLevel::kError,
+          "event loop did not close cleanly: uv_loop_close returned " +
+              std::to_string(report.close_result) + "; handles left open:" + leaked);
+    return 1;
+  }
+  LogAt(logger_, LogLevel::kInfo, "stopped: every handle closed, uv_loop_close returned 0");
+  return 0;
+}
+
+void Daemon::RequestStop() { BeginShutdown("stop requested"); }
+
+void Daemon::OnSignal(int signum) {
+  const std::string name = signum == SIGINT ? "SIGINT" : "SIGTERM";
+  if (phase_ != Phase::kRunning) {
+    LogAt(logger_, LogLevel::kWarn, "received " + name + " again: exiting at once");
+    std::_Exit(128 + signum);
+  }
+  BeginShutdown("received " + name);
+}
+
+void Daemon::BeginShutdown(const std::string& why) {
+  if (phase_ != Phase::kRunning) return;
+  phase_ = Phase::kStopping;
+  LogAt(logger_, LogLevel::kInfo, why + ": shutting down");
+  http_.StopAccepting();
+  // One count held while the steps start, so a step that finishes at once cannot end the
+  // shutdown before the others have started.
+  steps_pending_ = shutdown_steps_.size() + 1;
+  shutdown_timer_.Start(kShutdownStepsBudget, [this] {
+    LogAt(logger_, LogLevel::kWarn,
+          std::to_string(steps_pending_) + " shutdown steps still running after " +
+              std::to_string(kShutdownStepsBudget.count() / 1000) + " ms: going on without them");
+    FinishShutdown();
+  });
+  for (auto& [name, step] : shutdown_steps_) {
+    auto finished = std::make_shared<bool>(false);
+    step([this, finished, step_name = name] {
+      if (*finished || phase_ != Phase::kStopping) return;
+      *finished = true;
+      LogAt(logger_, LogLevel::kDebug, "shutdown step " + step_name + " done");
+      if (--steps_pending_ == 0) FinishShutdown();
+    });
+  }
+  if (phase_ == Phase::kStopping && --steps_pending_ == 0) FinishShutdown();
+}
+
+void Daemon::FinishShutdown() {
+  if (phase_ != Phase::kStopping) return;
+  phase_ = Phase::kClosing;
+  bootstrapper_->Stop();
+  SaveState("at shutdown");
+  node_->Shutdown(Now());
+  CloseHandles();
+}
+
+void Daemon::CloseHandles() {
+  resolver_.Close();
+  http_.Close();
+  sigint_.Close();
+  sigterm_.Close();
+  shutdown_timer_.Close();
+  env_.Close();
+}
+
+void Daemon::SaveState(const char* when) {
+  if (!config_.discovery.dht.enabled || !data_dir_ || node_ == nullptr) return;
+  const auto contacts = node_->routing_table().Export();
+  auto saved = data_dir_->SaveContacts(config_.node.network_id, contacts);
+  if (!saved) {
+    ++save_failures_;
+    LogAt(logger_, LogLevel::kWarn,
+          std::string("cannot save contacts ") + when + ": " + saved.error().message);
+    return;
+  }
+  ++saves_;
+  const LogLevel level = std::strcmp(when, "periodic") == 0 ? LogLevel::kDebug : LogLevel::kInfo;
+  if (*saved == bootstrap::SaveOutcome::kKeptOlder) {
+    LogAt(logger_, level, std::string("routing table empty ") + when + ": kept the saved contacts");
+  } else {
+    LogAt(logger_, level,
+          "saved " + std::to_string(contacts.size()) + " contacts " + when + " to " +
+              data_dir_->contacts_path());
+  }
+}
+
+void Daemon::AddNodeInfo(std::string key, NodeInfoSection section) {
+  info_sections_.emplace_back(std::move(key), std::move(section));
+}
+
+void Daemon::AddMetrics(MetricsSection section) { metrics_sections_.push_back(std::move(section)); }
+
+void Daemon::AddShutdownStep(std::string name, ShutdownStep step) {
+  shutdown_steps_.emplace_back(std::move(name), std::move(step));
+}
+
+std::string Daemon::http_url() const { return "http://" + http_.local_endpoint().ToString(); }
+
+}  // namespace skillnode::node

@@ -1,0 +1,136 @@
+// Daemon: one running skillnode (`skillnode run`): the libuv Env, the Kademlia node,
+// bootstrap and saved state, the HTTP API, and process life.
+//
+// Create() does everything that can fail at start, and fails with a message that names what
+// failed: the data directory (identity, saved contacts), the UDP sockets, the HTTP listener.
+// Later parts of the node (the skill store, the registry) attach between Create() and Run()
+// through the extension points below, e.g.
+//
+//   auto daemon = Daemon::Create(config, logger);
+//   daemon->router().Add("GET", "/api/skills/{id}", handler);
+//   daemon->AddNodeInfo("store", [&] { return store.Summary(); });      // in GET /api/node
+//   daemon->AddMetrics([&](PrometheusWriter& out) { store.Write(out); });  // in /metrics
+//   daemon->AddShutdownStep("unpublish", [&](auto done) { store.Unpublish(done); });
+//   daemon->AddStepper({[&] { return store.NextDeadline(); },
+//                       [&](TimePoint now) { store.OnTimer(now); }});
+//   return (*daemon)->Run();
+//
+// Shutdown, on the first SIGINT or SIGTERM (or RequestStop()): the HTTP listener closes; the
+// shutdown steps run, all at once, for at most kShutdownStepsBudget (the node keeps
+// running meanwhile, so steps may send datagrams and wait for answers); then the routing table
+// is saved, the node shut down (its callbacks get kCancelled), every handle closed, and the
+// loop runs dry. Run() returns 0 when uv_loop_close() returned 0 with no handle left open,
+// else 1. A second signal exits at once (status 128 + signal).
+#ifndef SKILLNODE_NODE_DAEMON_H_
+#define SKILLNODE_NODE_DAEMON_H_
+
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bootstrap/bootstrapper.h"
+#include "bootstrap/data_dir.h"
+#include "kademlia/node.h"
+#include "node/config.h"
+#include "node/http_metrics.h"
+#include "node/http_server.h"
+#include "node/prometheus.h"
+#include "node/router.h"
+#include "transport/uv_env.h"
+#include "transport/uv_resolver.h"
+#include "transport/uv_signal.h"
+#include "transport/uv_timer.h"
+
+namespace skillnode::node {
+
+// Time the shutdown steps get in total; with the rest of the shutdown (a save, closing
+// handles: milliseconds) the process exits well within the 2 s a supervisor allows.
+constexpr Duration kShutdownStepsBudget = Millis(1200);
+
+using ShutdownStep = std::function<void(std::function<void()> done)>;
+using NodeInfoSection = std::function<nlohmann::json()>;
+using MetricsSection = std::function<void(PrometheusWriter&)>;
+
+class Daemon {
+ public:
+  [[nodiscard]] static Result<std::unique_ptr<Daemon>> Create(const Config& config, Logger& logger);
+  Daemon(const Daemon&) = delete;
+  Daemon& operator=(const Daemon&) = delete;
+  ~Daemon();
+
+  // Runs until shut down; returns the process exit status.
+  int Run();
+  // Starts the shutdown as SIGTERM would.
+  void RequestStop();
+
+  // Extension points, for use between Create() and Run() (or from the loop thread).
+  Router& router() { return router_; }
+  kademlia::Node& node() { return *node_; }
+  UvEnv& env() { return env_; }
+  TimePoint Now() const { return env_.Now(); }
+  Logger& logger() { return logger_; }
+  const Config& config() const { return config_; }
+  const kademlia::Identity& identity() const { return node_->identity(); }
+  // Adds `key` to the GET /api/node object.
+  void AddNodeInfo(std::string key, NodeInfoSection section);
+  // Appends families to GET /metrics.
+  void AddMetrics(MetricsSection section);
+  // Runs at shutdown before the node stops; `done` must be called once (late calls are
+  // ignored once kShutdownStepsBudget has passed).
+  void AddShutdownStep(std::string name, ShutdownStep step);
+  void AddStepper(Stepper stepper) { env_.AddStepper(std::move(stepper)); }
+
+  // The HTTP API's address ("http://127.0.0.1:7070").
+  std::string http_url() const;
+
+ private:
+  Daemon(const Config& config, Logger& logger, uint64_t seed);
+
+  Result<void> Open();
+  Result<void> OpenNode(const kademlia::Identity& identity);
+  void RegisterRoutes();
+  void OnSignal(int signum);
+  void BeginShutdown(const std::string& why);
+  void FinishShutdown();
+  void CloseHandles();
+  void SaveState(const char* when);
+
+  nlohmann::json NodeInfo() const;
+  nlohmann::json Addresses() const;
+  std::string Metrics() const;
+  void HandleLookup(const HttpRequest& request, Responder responder);
+
+  Config config_;
+  Logger& logger_;
+  UvEnv env_;
+  UvResolver resolver_;
+  std::optional<bootstrap::DataDir> data_dir_;
+  std::unique_ptr<kademlia::Node> node_;
+  std::unique_ptr<bootstrap::Bootstrapper> bootstrapper_;
+  Router router_;
+  HttpMetrics http_metrics_;
+  HttpServer http_;
+  UvSignal sigint_;
+  UvSignal sigterm_;
+  UvTimer shutdown_timer_;
+
+  std::vector<std::pair<std::string, NodeInfoSection>> info_sections_;
+  std::vector<MetricsSection> metrics_sections_;
+  std::vector<std::pair<std::string, ShutdownStep>> shutdown_steps_;
+
+  enum class Phase { kCreated, kRunning, kStopping, kClosing, kClosed };
+  Phase phase_ = Phase::kCreated;
+  size_t steps_pending_ = 0;
+  TimePoint started_at_ = kTimeZero;
+  TimePoint next_save_ = kTimeNever;
+  uint64_t saves_ = 0;
+  uint64_t save_failures_ = 0;
+};
+
+}  // namespace skillnode::node
+
+#endif  // SKILLNODE_NODE_DAEMON_H_

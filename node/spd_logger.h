@@ -1,0 +1,52 @@
+// SpdLogger: the daemon's Logger (transport/logger.h), written through spdlog to stderr.
+//
+// Two formats: text lines for people ("2024-05-01 12:00:00.123 info  message") and JSON
+// lines for log collectors ({"ts":"2024-05-01T12:00:00.123Z","level":"info","msg":"..."}),
+// one object per line, any invalid UTF-8 in a message replaced so every line stays valid
+// JSON. The spdlog logger is owned here, never registered in spdlog's global registry (no
+// globals, HOUSE_STYLE). Loop thread only (spdlog's single-threaded sinks).
+#ifndef SKILLNODE_NODE_SPD_LOGGER_H_
+#define SKILLNODE_NODE_SPD_LOGGER_H_
+
+#include <memory>
+#include <string_view>
+
+#include "node/config.h"
+#include "transport/logger.h"
+
+namespace spdlog {
+class logger;
+namespace sinks {
+class sink;
+}  // namespace sinks
+}  // namespace spdlog
+
+namespace skillnode::node {
+
+class SpdLogger final : public Logger {
+ public:
+  // Writes to stderr (coloured text when stderr is a terminal).
+  explicit SpdLogger(const LogConfig& config);
+  // Writes to `sink` (tests use an ostream sink).
+  SpdLogger(std::shared_ptr<spdlog::sinks::sink> sink, const LogConfig& config);
+  SpdLogger(const SpdLogger&) = delete;
+  SpdLogger& operator=(const SpdLogger&) = delete;
+  ~SpdLogger() override;
+
+  bool Enabled(LogLevel level) const override;
+  void Log(LogLevel level, std::string_view message) override;
+  void Flush();
+
+ private:
+  std::shared_ptr<spdlog::logger> logger_;
+  LogLevel level_;
+};
+
+// Shorthand for the daemon's own lines: checks Enabled before the message is used.
+inline void LogAt(Logger& logger, LogLevel level, std::string_view message) {
+  if (logger.Enabled(level)) logger.Log(level, message);
+}
+
+}  // namespace skillnode::node
+
+#endif  // SKILLNODE_NODE_SPD_LOGGER_H_

@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""[uv] Many skillnode processes on 127.0.0.1: joining, rejoining from saved state, shutdown.
+
+1. A bootstrap node and 20 nodes that join through it: every routing table reaches the
+   others (GET /api/node until routing_table.contacts >= 19).
+2. kill -9 of one node and of the bootstrap node; the killed node restarts with its data
+   directory and rejoins from its saved contacts although no bootstrap peer answers.
+3. SIGTERM: exit status 0 in under 2 s, with the event loop closed cleanly.
+Run: SKILLNODE=build/daemon/node/skillnode python3 tests/node/cluster_test.py
+"""
+import os
+import signal
+import time
+
+from skillnode_harness import (Node, check, finish, require_binary, wait_for)
+
+JOINERS = 20
+JOIN_TIMEOUT_S = 120
+# Saved every second here (default: a minute) so that a kill -9 finds recent contacts.
+CONFIG = """
+node:
+  stateSaveInterval: 1000
+  http: {listen: "127.0.0.1:0"}
+"""
+
+
+def saved_contacts(node):
+    try:
+        with open(os.path.join(node.data_dir, "contacts")) as f:
+            return max(0, len(f.read().splitlines()) - 2)
+    except OSError:
+        return 0
+
+
+def join_everyone():
+    bootstrap = Node("bootstrap", ["--port", "0"], config=CONFIG).start()
+    seed = f"127.0.0.1:{bootstrap.udp_port()}"
+    print(f"bootstrap node at udp {seed}, {bootstrap.url}", flush=True)
+    nodes = [Node(f"n{i}", ["--port", "0", "--bootstrap", seed], config=CONFIG).start()
+             for i in range(JOINERS)]
+    everyone = [bootstrap] + nodes
+    started = time.monotonic()
+    done = wait_for(lambda: all(n.contacts() >= JOINERS - 1 for n in everyone), JOIN_TIMEOUT_S,
+                    interval=0.2)
+    counts = [n.contacts() for n in everyone]
+    check(done, f"all {len(everyone)} routing tables hold >= {JOINERS - 1} contacts "
+                f"(min {min(counts)}, max {max(counts)}, after {time.monotonic() - started:.1f} s)",
+          f"contacts per node: {counts}")
+    phases = {n.info()["dht"]["bootstrap_phase"] for n in nodes}
+    check(phases == {"joined"}, "every joiner reports bootstrap phase 'joined'", str(phases))
+    return bootstrap, nodes
+
+
+def restart_from_saved_state(bootstrap, nodes):
+    victim = nodes[5]
+    port = victim.udp_port()
+    node_id = victim.info()["id"]
+    check(wait_for(lambda: saved_contacts(victim) >= JOINERS - 1, 10),
+          f"{victim.name} has saved its contacts ({saved_contacts(victim)}) before the kill")
+    victim.kill9()
+    bootstrap.kill9()
+    print(f"killed {victim.name} and the bootstrap node with SIGKILL", flush=True)
+    restarted = Node(victim.name + "-restarted", victim.args[:1] + [str(port)] + victim.args[2:],
+                     data_dir=victim.data_dir, config=CONFIG).start()
+    check(restarted.info()["id"] == node_id, "the restarted node kept its identity")
+    rejoined = wait_for(lambda: restarted.contacts() > 0, 30, interval=0.1)
+    info = restarted.info()
+    check(rejoined, f"the restarted node rejoined with no bootstrap peer up "
+                    f"({info['routing_table']['contacts']} contacts)")
+    check(wait_for(lambda: restarted.info()["dht"]["bootstrap_phase"] == "joined", 10),
+          "it joined through its remembered contacts", str(restarted.info()["dht"]))
+    check("joining through" in restarted.log_text() and "remembered contacts" in
+          restarted.log_text(), "its log says it joined through remembered contacts")
+    status, lookup = restarted.get_json("/api/dht/lookup?key=" + nodes[0].info()["id"])
+    check(status == 200 and lookup["closest"] and lookup["closest"][0]["id"] == nodes[0].info()["id"],
+          "a lookup from the restarted node finds another node by its id")
+    return restarted
+
+
+def sigterm_is_clean(node):
+    code, seconds = node.stop(timeout=10)
+    check(code == 0, f"SIGTERM: {node.name} exits with status 0", f"status {code}")
+    check(seconds < 2.0, f"SIGTERM: {node.name} exits within 2 s ({seconds:.2f} s)")
+    log = node.log_text()
+    check("uv_loop_close returned 0" in log, "SIGTERM: the log confirms uv_loop_close returned 0")
+    check("saved" in log and "at shutdown" in log, "SIGTERM: contacts were saved at shutdown")
+
+
+def second_signal_exits_at_once(node):
+    node.signal(signal.SIGTERM)
+    node.signal(signal.SIGTERM)
+    code = node.wait(5)
+    check(code is not None, f"two SIGTERMs in a row: {node.name} exits promptly (status {code})")
+
+
+def main():
+    require_binary()
+    bootstrap, nodes = join_everyone()
+    restarted = restart_from_saved_state(bootstrap, nodes)
+    sigterm_is_clean(restarted)
+    sigterm_is_clean(nodes[0])
+    second_signal_exits_at_once(nodes[1])
+    for node in nodes[2:]:
+        if node is not nodes[5]:
+            node.stop(timeout=10)
+    finish()
+
+
+if __name__ == "__main__":
+    main()

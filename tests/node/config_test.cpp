@@ -1,0 +1,398 @@
+// Reading configuration files: the seed's shape, every kind of bad value named by its path.
+#include "node/config.h"
+
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "node/cli.h"
+#include "node/config_yaml.h"
+#include "support/temp_dir.h"
+
+namespace skillnode::node {
+namespace {
+
+using Catch::Contains;
+
+// The error text of a configuration that must be refused.
+std::string ErrorOf(const std::string& yaml) {
+  auto config = ParseConfig(yaml);
+  REQUIRE_FALSE(config);
+  return config.error().message;
+}
+
+TEST_CASE("an empty configuration file gives the embedded defaults", "[unit]") {
+  for (const char* text : {"", "# nothing\n", "node:\ndiscovery:\n"}) {
+    auto config = ParseConfig(text);
+    REQUIRE(config);
+    CHECK(config->node.port == 6881);
+    CHECK(config->node.http.listen.ToString() == "127.0.0.1:7070");
+    CHECK(config->discovery.dht.enabled);
+    CHECK(config->discovery.dht.bootstrap_nodes.empty());
+    CHECK(config->discovery.dht.replication_factor == 3);
+    CHECK(config->node.kademlia.routing.bucket_size == 20);
+    CHECK(config->node.log.level == LogLevel::kInfo);
+  }
+}
+
+TEST_CASE("the seed's configuration reference (13.2) parses as written", "[unit]") {
+  const char* seed = R"(
+discovery:
+  udp:
+    enabled: true
+    multicastGroup: 224.0.0.1
+    port: 54321
+    broadcastInterval: 5000
+    timeout: 30000
+
+  dht:
+    enabled: true
+    bootstrapNodes:
+      - host: dht1.ooder.net
+        port: 6881
+    replicationFactor: 3
+
+  skillCenter:
+    enabled: true
+    url: https://skillcenter.ooder.net
+    timeout: 10000
+    cache:
+      enabled: true
+      ttl: 300000
+
+  healthCheck:
+    heartbeatInterval: 5000
+    timeout: 30000
+    retryCount: 3
+    unhealthyThreshold: 3
+)";
+  auto config = ParseConfig(seed);
+  REQUIRE(config);
+  REQUIRE(config->discovery.dht.bootstrap_nodes.size() == 1);
+  CHECK(config->discovery.dht.bootstrap_nodes[0].ToString() == "dht1.ooder.net:6881");
+  CHECK(config->discovery.skill_center.enabled);
+  CHECK(config->discovery.skill_center.url == "https://skillcenter.ooder.net");
+  CHECK(config->discovery.skill_center.cache_ttl == Millis(300000));
+  CHECK(config->discovery.health_check.unhealthy_threshold == 3);
+  CHECK(config->discovery.udp.port == 54321);
+}
+
+TEST_CASE("the node section sets ports, addresses, logs, limits and kademlia tunables", "[unit]") {
+  auto config = ParseConfig(R"(
+node:
+  port: 7000
+  bindIPv4: 127.0.0.1
+  bindIPv6: ""
+  networkId: 42
+  dataDir: /var/lib/skillnode
+  stateSaveInterval: 5000
+  log: {level: debug, format: json}
+  http: {listen: "[::1]:8080", maxConnections: 10, maxHeaderBytes: 2048, maxBodyBytes: 100,
+         idleTimeout: 1000, requestTimeout: 500, responseTimeout: 2000}
+  bootstrap: {retryInitial: 200, retryMax: 10000}
+  kademlia:
+    k: 8
+    alpha: 4
+    disjointPaths: 2
+    rpcTimeout: 2000
+    rpcTimeoutMin: 50
+    staleFailuresMax: 5
+    bucketRefreshInterval: 60000
+    rateLimit: {perIp: 100.5, perIpBurst: 200, global: 1000, globalBurst: 2000}
+discovery:
+  dht: {replicationFactor: 8}
+)");
+  REQUIRE(config);
+  const auto& n = config->node;
+  CHECK(n.port == 7000);
+  CHECK(n.bind_ipv4->ToString() == "127.0.0.1");
+  CHECK_FALSE(n.bind_ipv6.has_value());
+  CHECK(n.network_id == 42);
+  CHECK(n.data_dir == "/var/lib/skillnode");
+  CHECK(n.log.level == LogLevel::kDebug);
+  CHECK(n.log.format == LogFormat::kJson);
+  CHECK(n.http.listen.ToString() == "[::1]:8080");
+  CHECK(n.http.connections_max == 10);
+  CHECK(n.http.request_timeout == Millis(500));
+  CHECK(n.bootstrap.retry_initial == Millis(200));
+  CHECK(n.kademlia.routing.bucket_size == 8);
+  CHECK(n.kademlia.alpha == 4);
+  CHECK(n.kademlia.disjoint_paths == 2);
+  CHECK(n.kademlia.rpc_timeout_min == Millis(50));
+  CHECK(n.kademlia.routing.stale_failures_max == 5);
+  CHECK(n.kademlia.rate_limit.per_ip_rate == 100.5);
+  CHECK(CrossCheck(*config).empty());
+}
+
+TEST_CASE("unknown keys are refused with their path and the keys that are known", "[unit]") {
+  CHECK_THAT(ErrorOf("discovery:\n  dht:\n    replicationFactr: 3\n"),
+             Contains("discovery.dht.replicationFactr: unknown key (expected one of: enabled, "
+                      "bootstrapNodes, replicationFactor) (line 3)"));
+  CHECK_THAT(ErrorOf("nodes:\n  port: 1\n"), Contains("nodes: unknown key"));
+  CHECK_THAT(ErrorOf("node:\n  http:\n    listne: 1.2.3.4:5\n"),
+             Contains("node.http.listne: unknown key"));
+  CHECK_THAT(ErrorOf("node:\n  kademlia:\n    rateLimit:\n      perIP: 5\n"),
+             Contains("node.kademlia.rateLimit.perIP: unknown key"));
+}
+
+TEST_CASE("values of the wrong type are refused with their path", "[unit]") {
+  CHECK_THAT(ErrorOf("discovery:\n  dht:\n    replicationFactor: three\n"),
+             Contains("discovery.dht.replicationFactor: expected an integer, got 'three'"));
+  CHECK_THAT(ErrorOf("discovery:\n  dht:\n    replicationFactor: \"3\"\n"),
+             Contains("discovery.dht.replicationFactor: expected an integer, got '3'"));
+  CHECK_THAT(ErrorOf("discovery:\n  udp:\n    enabled: yes\n"),
+             Contains("discovery.udp.enabled: expected true or false, got 'yes'"));
+  CHECK_THAT(ErrorOf("node: [1, 2]\n"), Contains("node: expected a map, got a list"));
+  CHECK_THAT(ErrorOf("node:\n  port: {a: 1}\n"),
+             Contains("node.port: expected an integer, got a map"));
+  CHECK_THAT(ErrorOf("discovery:\n  dht:\n    bootstrapNodes: 5\n"),
+             Contains("discovery.dht.bootstrapNodes: expected a list of {host, port}, got '5'"));
+  CHECK_THAT(ErrorOf("node:\n  kademlia:\n    rateLimit: {perIp: fast}\n"),
+             Contains("node.kademlia.rateLimit.perIp: expected a number, got 'fast'"));
+  CHECK_THAT(ErrorOf("node:\n  log: {level: loud}\n"),
+             Contains("node.log.level: expected trace, debug, info, warn or error, got 'loud'"));
+  CHECK_THAT(ErrorOf("node:\n  log: {format: xml}\n"),
+             Contains("node.log.format: expected text or json, got 'xml'"));
+  CHECK_THAT(ErrorOf("42\n"), Contains("configuration: expected a map, got '42'"));
+}
+
+TEST_CASE("values out of range are refused with the range and the value", "[unit]") {
+  CHECK_THAT(ErrorOf("discovery:\n  dht:\n    replicationFactor: 0\n"),
+             Contains("discovery.dht.replicationFactor: must be between 1 and 20, got 0"));
+  CHECK_THAT(ErrorOf("discovery:\n  dht:\n    replicationFactor: 21\n"),
+             Contains("must be between 1 and 20, got 21"));
+  CHECK_THAT(ErrorOf("node:\n  port: 70000\n"),
+             Contains("node.port: must be between 0 and 65535, got 70000"));
+  CHECK_THAT(ErrorOf("node:\n  port: -1\n"), Contains("node.port: must be between 0 and 65535"));
+  CHECK_THAT(ErrorOf("node:\n  kademlia: {k: 0}\n"),
+             Contains("node.kademlia.k: must be between 1 and 32, got 0"));
+  CHECK_THAT(ErrorOf("node:\n  http: {maxConnections: 0}\n"),
+             Contains("node.http.maxConnections: must be between 1 and 100000, got 0"));
+  CHECK_THAT(ErrorOf("node:\n  networkId: 4294967296\n"),
+             Contains("node.networkId: must be between 0 and 4294967295"));
+  CHECK_THAT(ErrorOf("node:\n  port: 99999999999999999999999\n"),
+             Contains("node.port: expected an integer"));
+}
+
+TEST_CASE("bad bootstrap peers are refused with the entry's index and field", "[unit]") {
+  CHECK_THAT(ErrorOf("discovery:\n  dht:\n    bootstrapNodes:\n      - {host: a.example, port: "
+                     "1}\n      - {host: 'bad host', port: 6881}\n"),
+             Contains("discovery.dht.bootstrapNodes[1].host: 'bad host:6881': 'bad host' is "
+                      "neither an address nor a valid host name"));
+  CHECK_THAT(
+      ErrorOf("discovery:\n  dht:\n    bootstrapNodes:\n      - {host: a.example, port: 0}\n"),
+      Contains("discovery.dht.bootstrapNodes[0].port: must be between 1 and 65535, got 0"));
+  CHECK_THAT(ErrorOf("discovery:\n  dht:\n    bootstrapNodes:\n      - {port: 6881}\n"),
+             Contains("discovery.dht.bootstrapNodes[0].host: required"));
+  CHECK_THAT(ErrorOf("discovery:\n  dht:\n    bootstrapNodes:\n      - {host: a.example}\n"),
+             Contains("discovery.dht.bootstrapNodes[0].port: required"));
+  CHECK_THAT(ErrorOf("discovery:\n  dht:\n    bootstrapNodes:\n      - {host: a, port: 1, x: 2}\n"),
+             Contains("discovery.dht.bootstrapNodes[0].x: unknown key"));
+  CHECK_THAT(ErrorOf("discovery:\n  dht:\n    bootstrapNodes: ['a.example:99999']\n"),
+             Contains("discovery.dht.bootstrapNodes[0]: "));
+  CHECK_THAT(ErrorOf("discovery:\n  dht:\n    bootstrapNodes: [[1]]\n"),
+             Contains("discovery.dht.bootstrapNodes[0]: expected {host, port} or 'host:port', "
+                      "got a list"));
+}
+
+TEST_CASE("bootstrap peers may be names, IPv4, IPv6, in map or host:port form", "[unit]") {
+  auto config = ParseConfig(R"(
+discovery:
+  dht:
+    bootstrapNodes:
+      - {host: dht1.example.net, port: 6881}
+      - {host: "::1", port: 6882}
+      - 10.0.0.1:6883
+      - "[2001:db8::1]:6884"
+)");
+  REQUIRE(config);
+  const auto& peers = config->discovery.dht.bootstrap_nodes;
+  REQUIRE(peers.size() == 4);
+  CHECK(peers[0].ToString() == "dht1.example.net:6881");
+  CHECK(peers[1].ToString() == "[::1]:6882");
+  CHECK(peers[2].AsEndpoint()->ToString() == "10.0.0.1:6883");
+  CHECK(peers[3].ToString() == "[2001:db8::1]:6884");
+}
+
+TEST_CASE("every problem in a file is reported at once, one per line", "[unit]") {
+  const std::string text =
+      ErrorOf("node:\n  port: x\n  colour: red\ndiscovery:\n  dht:\n    replicationFactor: 0\n");
+  CHECK_THAT(text, Contains("node.port: expected an integer, got 'x' (line 2)"));
+  CHECK_THAT(text, Contains("node.colour: unknown key"));
+  CHECK_THAT(text, Contains("discovery.dht.replicationFactor: must be between 1 and 20, got 0 "
+                            "(line 6)"));
+  CHECK(std::count(text.begin(), text.end(), '\n') == 2);
+}
+
+TEST_CASE("malformed YAML and duplicate keys are refused with a line number", "[unit]") {
+  CHECK_THAT(ErrorOf("node:\n  port: [1, 2\n"), Contains("line "));
+  CHECK_THAT(ErrorOf("node:\n  port: 1\n  port: 2\n"), Contains("line 3: duplicate key 'port'"));
+}
+
+TEST_CASE("bind addresses must match their family; an empty one turns it off", "[unit]") {
+  CHECK_THAT(ErrorOf("node:\n  bindIPv6: 1.2.3.4\n"),
+             Contains("node.bindIPv6: expected an IPv6 address or \"\" (off), got '1.2.3.4'"));
+  CHECK_THAT(ErrorOf("node:\n  bindIPv4: \"::\"\n"), Contains("node.bindIPv4: expected an IPv4"));
+  auto off = ParseConfig("node:\n  bindIPv4: \"\"\n  bindIPv6: \"\"\n");
+  REQUIRE(off);
+  CHECK_THAT(CrossCheck(*off).at(0), Contains("node.bindIPv4: IPv4 and IPv6 are both off"));
+}
+
+TEST_CASE("settings that contradict each other are refused by the cross-checks", "[unit]") {
+  auto config = ParseConfig(
+      "node:\n  kademlia: {k: 4, rpcTimeout: 100, rpcTimeoutMin: 200}\n"
+      "discovery:\n  dht: {replicationFactor: 5}\n  skillCenter: {enabled: true}\n"
+      "  cache: {ttl: 1000, refreshBeforeExpiry: 1000}\n");
+  REQUIRE(config);
+  const auto errors = CrossCheck(*config);
+  std::string all;
+  for (const auto& e : errors) all += e + "\n";
+  CHECK_THAT(all, Contains("discovery.dht.replicationFactor: must not exceed node.kademlia.k (4), "
+                           "got 5"));
+  CHECK_THAT(all, Contains("node.kademlia.rpcTimeoutMin: must not exceed"));
+  CHECK_THAT(all, Contains("discovery.skillCenter.url: required when"));
+  CHECK_THAT(all, Contains("discovery.cache.refreshBeforeExpiry: must be less than"));
+}
+
+TEST_CASE("the default data directory follows XDG_DATA_HOME, then HOME", "[unit]") {
+  auto env = [](const char* xdg, const char* home) {
+    return [xdg, home](const char* name) -> const char* {
+      return std::string(name) == "XDG_DATA_HOME" ? xdg
+             : std::string(name) == "HOME"        ? home
+                                                  : nullptr;
+    };
+  };
+  CHECK(DefaultDataDir(env("/xdg", "/home/u")) == "/xdg/skillnode");
+  CHECK(DefaultDataDir(env(nullptr, "/home/u")) == "/home/u/.local/share/skillnode");
+  CHECK(DefaultDataDir(env("relative", "/home/u")) == "/home/u/.local/share/skillnode");
+  CHECK(DefaultDataDir(env(nullptr, nullptr)).empty());
+  CHECK(ExpandHome("~/data", env(nullptr, "/home/u")) == "/home/u/data");
+  CHECK(ExpandHome("/abs/~", env(nullptr, "/home/u")) == "/abs/~");
+}
+
+TEST_CASE("command-line flags override the file and are checked like it", "[unit]") {
+  testing::TempDir dir;
+  const std::string file = dir.File("config.yaml");
+  std::ofstream(file) << "node:\n  port: 7000\n  dataDir: ~/sn\ndiscovery:\n  dht:\n"
+                         "    bootstrapNodes: [a.example:1]\n";
+  auto env = [](const char* name) -> const char* {
+    return std::string(name) == "HOME" ? "/home/u" : nullptr;
+  };
+  RunFlags flags;
+  auto from_file = BuildConfig(file, flags, env);
+  REQUIRE(from_file);
+  CHECK(from_file->node.port == 7000);
+  CHECK(from_file->node.data_dir == "/home/u/sn");
+  flags.port = 7001;
+  flags.http = "0.0.0.0:9000";
+  flags.bootstrap = {"b.example:2", "[::1]:3"};
+  flags.network_id = 9;
+  flags.log_level = "warn";
+  flags.log_format = "json";
+  flags.data_dir = "/tmp/x";
+  auto config = BuildConfig(file, flags, env);
+  REQUIRE(config);
+  CHECK(config->node.port == 7001);
+  CHECK(config->node.http.listen.ToString() == "0.0.0.0:9000");
+  REQUIRE(config->discovery.dht.bootstrap_nodes.size() == 2);  // replaced, not appended
+  CHECK(config->discovery.dht.bootstrap_nodes[1].ToString() == "[::1]:3");
+  CHECK(config->node.network_id == 9);
+  CHECK(config->node.log.level == LogLevel::kWarn);
+  CHECK(config->node.log.format == LogFormat::kJson);
+  CHECK(config->node.data_dir == "/tmp/x");
+
+  flags.http = "nowhere";
+  flags.bootstrap = {"bad host:1"};
+  auto bad = BuildConfig(file, flags, env);
+  REQUIRE_FALSE(bad);
+  CHECK_THAT(bad.error().message, Contains("--http: expected ADDRESS:PORT"));
+  CHECK_THAT(bad.error().message, Contains("--bootstrap: expected HOST:PORT"));
+}
+
+TEST_CASE("a missing configuration file is an error that names it", "[unit]") {
+  auto config = LoadConfigFile("/nonexistent/skillnode.yaml");
+  REQUIRE_FALSE(config);
+  CHECK_THAT(config.error().message, Contains("/nonexistent/skillnode.yaml does not exist"));
+}
+
+}  // namespace
+}  // namespace skillnode::node
+
+namespace skillnode::node {
+namespace {
+
+// The ```yaml block after "## Configuration" in README.md.
+std::string ReadmeDefaults() {
+  std::ifstream file(std::string(SKILLNODE_SOURCE_ROOT) + "/README.md");
+  std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  const size_t section = text.find("## Configuration");
+  REQUIRE(section != std::string::npos);
+  const size_t start = text.find("```yaml\n", section);
+  REQUIRE(start != std::string::npos);
+  const size_t end = text.find("```", start + 8);
+  return text.substr(start + 8, end - start - 8);
+}
+
+TEST_CASE("README's configuration reference parses and is exactly the embedded default", "[unit]") {
+  auto documented = ParseConfig(ReadmeDefaults());
+  REQUIRE(documented);
+  const Config defaults;
+  const Config& d = *documented;
+  CHECK(d.node.port == defaults.node.port);
+  CHECK(d.node.bind_ipv4 == defaults.node.bind_ipv4);
+  CHECK(d.node.bind_ipv6 == defaults.node.bind_ipv6);
+  CHECK(d.node.network_id == defaults.node.network_id);
+  CHECK(d.node.data_dir == defaults.node.data_dir);
+  CHECK(d.node.state_save_interval == defaults.node.state_save_interval);
+  CHECK(d.node.log.level == defaults.node.log.level);
+  CHECK(d.node.log.format == defaults.node.log.format);
+  const auto &h = d.node.http, &dh = defaults.node.http;
+  CHECK(h.listen == dh.listen);
+  CHECK(h.connections_max == dh.connections_max);
+  CHECK(h.header_bytes_max == dh.header_bytes_max);
+  CHECK(h.body_bytes_max == dh.body_bytes_max);
+  CHECK(h.idle_timeout == dh.idle_timeout);
+  CHECK(h.request_timeout == dh.request_timeout);
+  CHECK(h.response_timeout == dh.response_timeout);
+  CHECK(d.node.bootstrap.retry_initial == defaults.node.bootstrap.retry_initial);
+  CHECK(d.node.bootstrap.retry_max == defaults.node.bootstrap.retry_max);
+  const auto &k = d.node.kademlia, &dk = defaults.node.kademlia;
+  CHECK(k.routing.bucket_size == dk.routing.bucket_size);
+  CHECK(k.alpha == dk.alpha);
+  CHECK(k.disjoint_paths == dk.disjoint_paths);
+  CHECK(k.rpc_timeout == dk.rpc_timeout);
+  CHECK(k.rpc_timeout_min == dk.rpc_timeout_min);
+  CHECK(k.routing.stale_failures_max == dk.routing.stale_failures_max);
+  CHECK(k.routing.bucket_refresh_interval == dk.routing.bucket_refresh_interval);
+  CHECK(k.rate_limit.per_ip_rate == dk.rate_limit.per_ip_rate);
+  CHECK(k.rate_limit.per_ip_burst == dk.rate_limit.per_ip_burst);
+  CHECK(k.rate_limit.global_rate == dk.rate_limit.global_rate);
+  CHECK(k.rate_limit.global_burst == dk.rate_limit.global_burst);
+  const auto &v = d.discovery, &dv = defaults.discovery;
+  CHECK(v.udp.enabled == dv.udp.enabled);
+  CHECK(v.udp.multicast_group == dv.udp.multicast_group);
+  CHECK(v.udp.port == dv.udp.port);
+  CHECK(v.udp.broadcast_interval == dv.udp.broadcast_interval);
+  CHECK(v.udp.timeout == dv.udp.timeout);
+  CHECK(v.dht.enabled == dv.dht.enabled);
+  CHECK(v.dht.bootstrap_nodes == dv.dht.bootstrap_nodes);
+  CHECK(v.dht.replication_factor == dv.dht.replication_factor);
+  CHECK(v.skill_center.enabled == dv.skill_center.enabled);
+  CHECK(v.skill_center.url == dv.skill_center.url);
+  CHECK(v.skill_center.timeout == dv.skill_center.timeout);
+  CHECK(v.skill_center.cache_enabled == dv.skill_center.cache_enabled);
+  CHECK(v.skill_center.cache_ttl == dv.skill_center.cache_ttl);
+  CHECK(v.health_check.heartbeat_interval == dv.health_check.heartbeat_interval);
+  CHECK(v.health_check.timeout == dv.health_check.timeout);
+  CHECK(v.health_check.retry_count == dv.health_check.retry_count);
+  CHECK(v.health_check.unhealthy_threshold == dv.health_check.unhealthy_threshold);
+  CHECK(v.cache.enabled == dv.cache.enabled);
+  CHECK(v.cache.ttl == dv.cache.ttl);
+  CHECK(v.cache.size_max == dv.cache.size_max);
+  CHECK(v.cache.refresh_before_expiry == dv.cache.refresh_before_expiry);
+  CHECK(CrossCheck(d).empty());
+}
+
+}  // namespace
+}  // namespace skillnode::node

@@ -1,0 +1,260 @@
+"""Helpers for tests that run real skillnode processes (tests/node/*_test.py).
+
+Every process and temporary directory a test makes is registered here and removed at exit,
+also when the test fails, raises or is interrupted (SIGINT/SIGTERM). Checks print one line
+each ("ok - ..." or "FAIL - ...") so the log says what was checked; finish() exits 1 if any
+failed. Waiting is always polling with a deadline, never a fixed sleep.
+"""
+import atexit
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+BINARY = os.environ.get("SKILLNODE", "")
+_processes = []
+_dirs = []
+_failures = []
+
+LISTEN_RE = re.compile(r"HTTP API listening on (http://\S+)")
+
+
+def check(condition, what, detail=""):
+    """Records and prints one check."""
+    if condition:
+        print(f"ok - {what}", flush=True)
+    else:
+        print(f"FAIL - {what}" + (f": {detail}" if detail else ""), flush=True)
+        _failures.append(what)
+    return condition
+
+
+def finish():
+    cleanup()
+    print(f"{'FAILED' if _failures else 'PASSED'}: {len(_failures)} failed check(s)", flush=True)
+    sys.exit(1 if _failures else 0)
+
+
+def skip(reason):
+    print(f"SKIP: {reason}", flush=True)
+    cleanup()
+    sys.exit(77)  # meson's "skipped"
+
+
+def require_binary():
+    if not BINARY or not os.access(BINARY, os.X_OK):
+        print(f"SKILLNODE must name the skillnode binary (got {BINARY!r})", flush=True)
+        sys.exit(1)
+
+
+def temp_dir(prefix="skillnode-test-"):
+    path = tempfile.mkdtemp(prefix=prefix)
+    _dirs.append(path)
+    return path
+
+
+def cleanup():
+    for proc in _processes:
+        if proc.poll() is None:
+            try:
+                proc.kill()
+            except OSError:
+                pass
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                pass
+    _processes.clear()
+    for path in _dirs:
+        if os.path.isdir(path):
+            shutil.rmtree(path, ignore_errors=True)
+        elif os.path.exists(path):
+            os.remove(path)
+    _dirs.clear()
+
+
+def _on_signal(signum, _frame):
+    cleanup()
+    sys.exit(128 + signum)
+
+
+atexit.register(cleanup)
+signal.signal(signal.SIGTERM, _on_signal)
+signal.signal(signal.SIGINT, _on_signal)
+
+
+def wait_for(predicate, timeout, interval=0.05):
+    """Polls `predicate` until it returns something truthy or `timeout` seconds pass."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value or time.monotonic() >= deadline:
+            return value
+        time.sleep(interval)
+
+
+def run(args, env=None, timeout=30, prefix=None):
+    """Runs a skillnode command to completion; returns CompletedProcess (text)."""
+    command = (prefix or []) + [BINARY] + args
+    return subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env)
+
+
+def http_get(url, timeout=5):
+    """(status, body text, headers) of GET url; status 0 when unreachable."""
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as answer:
+            return answer.status, answer.read().decode(), dict(answer.headers)
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode(), dict(error.headers)
+    except (urllib.error.URLError, OSError):
+        return 0, "", {}
+
+
+class Node:
+    """One skillnode process with its own data directory and log file."""
+
+    def __init__(self, name, args=(), data_dir=None, config=None, prefix=None, env=None,
+                 pass_data_dir=True):
+        """pass_data_dir=False runs without --data-dir (the default directory is then used;
+        `data_dir` should name it)."""
+        self.name = name
+        self.data_dir = data_dir or temp_dir(f"skillnode-{name}-")
+        self.pass_data_dir = pass_data_dir
+        self.log_path = os.path.join(temp_dir(f"skillnode-log-{name}-"), "stderr.log")
+        self.args = list(args)
+        self.config_path = None
+        if config is not None:
+            self.config_path = os.path.join(self.data_dir + ".config.yaml")
+            with open(self.config_path, "w") as f:
+                f.write(config)
+            _dirs.append(self.config_path)
+        self.prefix = prefix or []
+        self.env = env
+        self.proc = None
+        self.url = None
+
+    def start(self, wait=True, timeout=30):
+        command = self.prefix + [BINARY, "run"]
+        if self.pass_data_dir:
+            command += ["--data-dir", self.data_dir]
+        command += self.args
+        if self.config_path:
+            command += ["--config", self.config_path]
+        self.log = open(self.log_path, "a")
+        self.proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=self.log,
+                                     env=self.env)
+        _processes.append(self.proc)
+        if wait:
+            self.url = wait_for(self._listening_url, timeout)
+            if not self.url:
+                raise RuntimeError(f"{self.name} did not start; log:\n{self.log_text()}")
+        return self
+
+    def _listening_url(self):
+        if self.proc.poll() is not None:
+            raise RuntimeError(f"{self.name} exited with {self.proc.returncode}; log:\n"
+                               f"{self.log_text()}")
+        matches = LISTEN_RE.findall(self.log_text())
+        return matches[-1] if matches else None
+
+    def log_text(self):
+        try:
+            with open(self.log_path) as f:
+                return f.read()
+        except OSError:
+            return ""
+
+    def get(self, path, timeout=5):
+        return http_get(self.url + path, timeout)
+
+    def get_json(self, path, timeout=5):
+        status, body, _ = self.get(path, timeout)
+        try:
+            return status, json.loads(body) if body else None
+        except json.JSONDecodeError:
+            return status, None
+
+    def info(self):
+        status, info = self.get_json("/api/node")
+        return info if status == 200 else None
+
+    def contacts(self):
+        info = self.info()
+        return info["routing_table"]["contacts"] if info else -1
+
+    def udp_port(self):
+        return int(self.info()["listen"][0].rsplit(":", 1)[1])
+
+    def http_address(self):
+        return self.url[len("http://"):]
+
+    def signal(self, signum):
+        self.proc.send_signal(signum)
+
+    def wait(self, timeout):
+        try:
+            return self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def stop(self, timeout=10):
+        """SIGTERM; returns (exit status or None, seconds taken)."""
+        start = time.monotonic()
+        self.signal(signal.SIGTERM)
+        code = self.wait(timeout)
+        return code, time.monotonic() - start
+
+    def kill9(self):
+        self.proc.kill()
+        self.proc.wait(timeout=10)
+
+
+def free_port(kind=socket.SOCK_STREAM):
+    with socket.socket(socket.AF_INET, kind) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+METRIC_SAMPLE = re.compile(
+    r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{([a-zA-Z_][a-zA-Z0-9_]*="(\\.|[^"\\])*",?)*\})? '
+    r'(-?[0-9.e+-]+|\+Inf|-Inf|NaN)$')
+
+
+def metrics_problems(text):
+    """Problems with a Prometheus text page (empty list: valid)."""
+    problems, types, done, current = [], {}, set(), None
+    for line in text.splitlines():
+        if line.startswith("# HELP "):
+            continue
+        if line.startswith("# TYPE "):
+            _, _, name, kind = line.split(" ", 3)
+            if name in types:
+                problems.append(f"second TYPE for {name}")
+            types[name] = kind
+            continue
+        m = METRIC_SAMPLE.match(line)
+        if not m:
+            problems.append(f"malformed line: {line!r}")
+            continue
+        family = m.group(1)
+        for suffix in ("_bucket", "_sum", "_count"):
+            base = family[:-len(suffix)]
+            if family.endswith(suffix) and types.get(base) == "histogram":
+                family = base
+        if family not in types:
+            problems.append(f"no TYPE for {family}")
+        if family != current:
+            if family in done:
+                problems.append(f"samples of {family} are not together")
+            if current:
+                done.add(current)
+            current = family
+    return problems
