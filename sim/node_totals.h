@@ -1,0 +1,52 @@
+// NodeTotals: the kademlia::NodeStats counters of every node that ran in one simulation,
+// added up (nodes that left are added when they leave). Reported under "node_stats" in
+// summary.json; the drop reasons and timeouts are where simulator-found bugs show first.
+#ifndef SKILLNODE_SIM_NODE_TOTALS_H_
+#define SKILLNODE_SIM_NODE_TOTALS_H_
+
+#include <array>
+#include <cstdint>
+
+#include "kademlia/node_stats.h"
+
+namespace skillnode::sim {
+
+struct NodeTotals {
+  uint64_t nodes = 0;
+  uint64_t datagrams_received = 0;
+  uint64_t datagrams_sent = 0;
+  uint64_t send_failures = 0;
+  std::array<uint64_t, static_cast<size_t>(kademlia::DropReason::kCount)> dropped{};
+  uint64_t rpcs_sent = 0;
+  kademlia::NodeStats::PerType<uint64_t> rpcs_sent_by_type{};
+  kademlia::NodeStats::PerType<uint64_t> requests_received_by_type{};
+  uint64_t rpcs_timed_out = 0;
+  uint64_t rpcs_refused = 0;
+  uint64_t signatures_verified = 0;
+  uint64_t verification_cache_hits = 0;
+  uint64_t lookups_started = 0;
+  uint64_t lookups_refused = 0;
+
+  void Add(const kademlia::NodeStats& s) {
+    ++nodes;
+    datagrams_received += s.datagrams_received;
+    datagrams_sent += s.datagrams_sent;
+    send_failures += s.send_failures;
+    for (size_t i = 0; i < dropped.size(); ++i) dropped[i] += s.dropped[i];
+    for (size_t i = 0; i < rpcs_sent_by_type.size(); ++i) {
+      rpcs_sent += s.rpcs_sent[i];
+      rpcs_sent_by_type[i] += s.rpcs_sent[i];
+      requests_received_by_type[i] += s.requests_received[i];
+    }
+    for (uint64_t n : s.rpcs_timed_out) rpcs_timed_out += n;
+    rpcs_refused += s.rpcs_refused;
+    signatures_verified += s.signatures_verified;
+    verification_cache_hits += s.verification_cache_hits;
+    lookups_started += s.lookups_started;
+    lookups_refused += s.lookups_refused;
+  }
+};
+
+}  // namespace skillnode::sim
+
+#endif  // SKILLNODE_SIM_NODE_TOTALS_H_

@@ -1,0 +1,207 @@
+#include "sim/report.h"
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "sim/trace_hash.h"
+#include "sim/yaml_reader.h"
+
+namespace skillnode::sim {
+namespace {
+
+using nlohmann::json;
+
+std::string_view StatusName(LookupStatus status) {
+  switch (status) {
+    case LookupStatus::kPending:
+      return "pending";
+    case LookupStatus::kCompleted:
+      return "completed";
+    case LookupStatus::kRefused:
+      return "refused";
+    case LookupStatus::kInterrupted:
+      return "interrupted";
+    case LookupStatus::kUnfinished:
+      return "unfinished";
+  }
+  return "unknown";
+}
+
+// A swept value as JSON: a number when it reads as one.
+json SweptJson(const std::string& text) {
+  if (auto n = YamlReader::ParseInteger(text)) return *n;
+  if (auto n = YamlReader::ParseNumber(text)) return *n;
+  return text;
+}
+
+json NodeTotalsJson(const NodeTotals& t) {
+  json dropped = json::object();
+  for (size_t i = 0; i < t.dropped.size(); ++i) {
+    dropped[std::string(kademlia::DropReasonName(static_cast<kademlia::DropReason>(i)))] =
+        t.dropped[i];
+  }
+  json sent = json::object(), received = json::object();
+  for (size_t i = 0; i < t.rpcs_sent_by_type.size(); ++i) {
+    const std::string name(kademlia::TypeSlotName(static_cast<kademlia::TypeSlot>(i)));
+    if (t.rpcs_sent_by_type[i] > 0) sent[name] = t.rpcs_sent_by_type[i];
+    if (t.requests_received_by_type[i] > 0) received[name] = t.requests_received_by_type[i];
+  }
+  return json{{"nodes", t.nodes},
+              {"datagrams_sent", t.datagrams_sent},
+              {"datagrams_received", t.datagrams_received},
+              {"send_failures", t.send_failures},
+              {"dropped", dropped},
+              {"rpcs_sent", t.rpcs_sent},
+              {"rpcs_sent_by_type", sent},
+              {"requests_received_by_type", received},
+              {"rpcs_timed_out", t.rpcs_timed_out},
+              {"rpcs_refused", t.rpcs_refused},
+              {"signatures_verified", t.signatures_verified},
+              {"verification_cache_hits", t.verification_cache_hits},
+              {"lookups_started", t.lookups_started},
+              {"lookups_refused", t.lookups_refused}};
+}
+
+json RunJson(const RunSummary& s) {
+  const LookupSummary& l = s.lookups;
+  json out = {
+      {"seed", s.seed},
+      {"nodes", s.nodes},
+      {"honest_nodes", s.honest},
+      {"adversary_nodes", s.adversaries},
+      {"slots", s.slots},
+      {"lookups", l.lookups},
+      {"lookups_completed", l.completed},
+      {"lookups_refused", l.refused},
+      {"lookups_interrupted", l.interrupted},
+      {"lookups_unfinished", l.unfinished},
+      {"success_rate", l.success_rate},
+      {"oracle_mismatches", l.oracle_mismatches},
+      {"overlap_mean", l.overlap_mean},
+      {"dead_in_results", l.dead_in_results},
+      {"hops_mean", l.hops_mean},
+      {"hops_p99", l.hops_p99},
+      {"hops_predicted", s.hops_predicted},
+      {"messages_per_lookup", l.messages_per_lookup},
+      {"failures_per_lookup", l.failures_per_lookup},
+      {"latency_ms_mean", l.latency_ms_mean},
+      {"latency_ms_p50", l.latency_ms_p50},
+      {"latency_ms_p99", l.latency_ms_p99},
+      {"rtt_mean_ms", s.rtt_mean_ms},
+      {"latency_floor_ms", s.latency_floor_ms},
+      {"records_status", s.records_status},
+      {"trace_hash", TraceHash::Hex(s.trace_hash)},
+      {"sim_seconds", s.sim_seconds},
+      {"wall_seconds", s.wall_seconds},
+      {"peak_rss_mb", s.peak_rss_mb},
+      {"events", s.events},
+      {"network",
+       {{"sent", s.network.sent},
+        {"delivered", s.network.delivered},
+        {"lost", s.network.lost},
+        {"partitioned", s.network.partitioned},
+        {"duplicated", s.network.duplicated},
+        {"reordered", s.network.reordered},
+        {"unroutable", s.network.unroutable},
+        {"to_offline", s.network.to_offline},
+        {"bytes_delivered", s.network.bytes_delivered}}},
+      {"churn",
+       {{"arrivals", s.churn.arrivals},
+        {"joins_completed", s.churn.joins_completed},
+        {"crashes", s.churn.crashes},
+        {"graceful", s.churn.graceful}}},
+      {"join_retries", s.join_retries},
+      {"adversary",
+       {{"eclipse_replies", s.adversary.eclipse_replies},
+        {"storage_requests_dropped", s.adversary.storage_requests_dropped},
+        {"forge_opportunities", s.adversary.forge_opportunities}}},
+      {"node_stats", NodeTotalsJson(s.node_totals)},
+  };
+  if (s.records_available_rate) out["records_available_rate"] = *s.records_available_rate;
+  return out;
+}
+
+}  // namespace
+
+RunSummary CombineRuns(const std::vector<PointResult>& points, double wall_seconds) {
+  if (points.size() == 1) {
+    RunSummary one = points.front().summary;
+    one.wall_seconds = wall_seconds;
+    one.peak_rss_mb = PeakRssMb();
+    return one;
+  }
+  RunSummary total;
+  std::vector<LookupRecord> pooled;
+  TraceHash chain;
+  for (const PointResult& p : points) {
+    const RunSummary& s = p.summary;
+    pooled.insert(pooled.end(), p.lookups.begin(), p.lookups.end());
+    chain.Add(s.trace_hash);
+    total.nodes = std::max(total.nodes, s.nodes);
+    total.honest = std::max(total.honest, s.honest);
+    total.adversaries = std::max(total.adversaries, s.adversaries);
+    total.slots = std::max(total.slots, s.slots);
+    total.sim_seconds += s.sim_seconds;
+    total.events += s.events;
+    total.rtt_mean_ms = s.rtt_mean_ms;
+    total.records_status = s.records_status;
+  }
+  total.seed = points.empty() ? 0 : points.front().summary.seed;
+  total.lookups = Summarize(pooled);
+  total.latency_floor_ms = total.lookups.hops_mean * total.rtt_mean_ms;
+  total.trace_hash = chain.value();
+  total.wall_seconds = wall_seconds;
+  total.peak_rss_mb = PeakRssMb();
+  return total;
+}
+
+Result<std::string> SummaryJson(const ScenarioPlan& plan, const std::vector<PointResult>& points,
+                                const RunSummary& total) {
+  try {
+    json out = RunJson(total);
+    out["scenario"] = plan.base.name;
+    if (!plan.swept.empty()) {
+      out["swept"] = plan.swept;
+      json list = json::array();
+      for (size_t i = 0; i < points.size(); ++i) {
+        json point = RunJson(points[i].summary);
+        point["point"] = i;
+        for (const SweptValue& v : points[i].swept) point[v.path] = SweptJson(v.value);
+        list.push_back(std::move(point));
+      }
+      out["points"] = std::move(list);
+    }
+    return out.dump(2) + "\n";
+  } catch (const json::exception& e) {
+    return Fail(ErrorCode::kInternal, std::string("summary.json: ") + e.what());
+  }
+}
+
+Result<bool> WriteReport(const std::string& dir, const ScenarioPlan& plan,
+                         const std::vector<PointResult>& points, const RunSummary& total) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Fail(ErrorCode::kIo, dir + ": " + ec.message());
+  auto text = SummaryJson(plan, points, total);
+  if (!text) return tl::unexpected(text.error());
+  std::ofstream summary(dir + "/summary.json", std::ios::trunc);
+  summary << *text;
+  std::ofstream csv(dir + "/lookups.csv", std::ios::trunc);
+  csv << "point,start_s,asker,status,success,exact,overlap,truth_size,result_size,dead,hops,"
+         "messages,failures,latency_ms\n";
+  for (size_t i = 0; i < points.size(); ++i) {
+    for (const LookupRecord& r : points[i].lookups) {
+      csv << i << ',' << r.start_s << ',' << r.asker << ',' << StatusName(r.status) << ','
+          << r.success << ',' << r.exact << ',' << int{r.overlap} << ',' << int{r.truth_size} << ','
+          << int{r.result_size} << ',' << int{r.dead} << ',' << r.hops << ',' << r.messages << ','
+          << r.failures << ',' << r.latency_ms << '\n';
+    }
+  }
+  summary.flush();
+  csv.flush();
+  if (!summary || !csv) return Fail(ErrorCode::kIo, dir + ": cannot write the report");
+  return true;
+}
+
+}  // namespace skillnode::sim

@@ -1,0 +1,271 @@
+#include "sim/simulation.h"
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cmath>
+#include <optional>
+
+#include "sim/addressing.h"
+#include "sim/builder.h"
+#include "sim/churn.h"
+#include "sim/event_queue.h"
+#include "sim/latency.h"
+#include "sim/network.h"
+#include "sim/population.h"
+#include "sim/trace_hash.h"
+#include "sim/workload.h"
+
+namespace skillnode::sim {
+namespace {
+
+// Simulated time starts here rather than at zero, where a TimePoint means "never seen".
+constexpr TimePoint kEpoch = kTimeZero + Seconds(1);
+// A static network's first lookup, after the oracle build.
+constexpr Duration kStaticStartDelay = Seconds(1);
+// An eclipse adversary announces itself this long after the joins it needs have started.
+constexpr Duration kAnnounceDelay = Seconds(1);
+// Events between progress callbacks (a cheap counter test in the hot loop).
+constexpr uint64_t kProgressEveryEvents = 4096;
+
+Duration SecondsOf(double s) { return Duration(static_cast<int64_t>(std::llround(s * 1e6))); }
+double SecondsSince(TimePoint t) { return ToMillis(t - kEpoch) / 1000; }
+
+}  // namespace
+
+double PeakRssMb() {
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // Linux reports KiB
+}
+
+struct Simulation::State {
+  State(const Scenario& s, ProgressFn p)
+      : scenario(s),
+        progress(std::move(p)),
+        rng(s.seed),
+        latency(s.network.latency),
+        adversary_slots(static_cast<size_t>(
+            std::llround(s.adversaries.fraction * static_cast<double>(s.nodes)))),
+        honest_live(s.nodes - adversary_slots),
+        honest_slots(s.churn.enabled ? ChurnSlots(s.churn, honest_live) : honest_live) {
+    latency.Place(honest_slots + adversary_slots, rng);
+    network.emplace(s.network, latency, queue, kEpoch, rng.Next64());
+    population.emplace(s, honest_slots, adversary_slots, queue, *network, now, rng.Next64());
+    workload.emplace(s, *population, queue, now, kEpoch, rng.Next64(), trace);
+    const uint64_t churn_seed = rng.Next64();
+    if (s.churn.enabled) {
+      churn.emplace(s, *population, *workload, queue, now, kEpoch, churn_seed);
+    }
+  }
+
+  void BuildFromOracle();
+  TimePoint ScheduleJoins(TimePoint first);
+  void StartAdversaries();
+  void Announce(uint32_t slot);
+  void OnJoinEvent(uint32_t slot);
+  TimePoint Setup();
+  void Dispatch(const Event& event);
+  RunSummary Summarize(double wall_seconds) const;
+
+  const Scenario& scenario;
+  ProgressFn progress;
+  Rng rng;
+  LatencyModel latency;
+  size_t adversary_slots;
+  size_t honest_live;
+  size_t honest_slots;
+  TimePoint now = kEpoch;
+  EventQueue queue;
+  TraceHash trace;
+  std::optional<Network> network;
+  std::optional<Population> population;
+  std::optional<Workload> workload;
+  std::optional<Churn> churn;
+  uint64_t events = 0;
+  bool stopped = false;
+};
+
+void Simulation::State::StartAdversaries() {
+  for (uint32_t slot = static_cast<uint32_t>(honest_slots); slot < population->size(); ++slot) {
+    Host& host = population->Start(slot);
+    if (host.kind() == HostKind::kEclipse) population->MarkJoined(slot);
+  }
+  population->IndexAdversaries();
+}
+
+void Simulation::State::BuildFromOracle() {
+  const size_t total = population->size();
+  for (uint32_t slot = 0; slot < total; ++slot) {
+    population->Start(slot);
+    if (progress && (slot + 1) % 1024 == 0) {
+      progress(
+          ProgressInfo{"identities", static_cast<double>(slot + 1), static_cast<double>(total), 0});
+    }
+  }
+  population->IndexAdversaries();
+  population->MarkAllJoined();
+  FillRoutingTablesFromOracle(*population, rng, now, [&](size_t done, size_t all) {
+    if (progress) {
+      progress(ProgressInfo{"tables", static_cast<double>(done), static_cast<double>(all), 0});
+    }
+  });
+  for (uint32_t slot = 0; slot < total; ++slot) population->Reschedule(slot);
+}
+
+// Schedules a join for every slot that runs a node and is not churning; returns the time of
+// the last one.
+TimePoint Simulation::State::ScheduleJoins(TimePoint first) {
+  const Duration interval = SecondsOf(scenario.network.join_interval_ms / 1000);
+  TimePoint at = first;
+  TimePoint last = first;
+  const uint32_t begin = scenario.churn.enabled ? static_cast<uint32_t>(honest_slots) : 0;
+  for (uint32_t slot = begin; slot < population->size(); ++slot) {
+    if (population->slot(slot).kind == HostKind::kEclipse) continue;
+    queue.Push(at, EventKind::kJoin, slot, 0);
+    last = at;
+    at += interval;
+  }
+  return last;
+}
+
+void Simulation::State::OnJoinEvent(uint32_t slot) {
+  if (!population->online(slot)) population->Start(slot);
+  if (population->slot(slot).host->node() != nullptr) {
+    population->Join(slot, nullptr);
+  } else {
+    population->MarkJoined(slot);
+  }
+}
+
+void Simulation::State::Announce(uint32_t slot) {
+  Host* host = population->slot(slot).host.get();
+  if (host == nullptr) return;
+  const size_t k = scenario.kademlia.routing.bucket_size;
+  std::vector<Endpoint> peers;
+  for (const OracleEntry& e : population->live().Closest(host->id(), k, [&](const OracleEntry& e) {
+         return population->slot(e.slot).kind == HostKind::kHonest;
+       })) {
+    peers.push_back(EndpointOfSlot(e.slot));
+  }
+  host->Announce(peers);
+}
+
+TimePoint Simulation::State::Setup() {
+  const WorkloadSpec& w = scenario.workload;
+  TimePoint joins_done = kEpoch;
+  if (scenario.network.build == BuildMode::kOracle) {
+    BuildFromOracle();
+    workload->ScheduleStatic(kEpoch + kStaticStartDelay);
+  } else {
+    // Eclipse adversaries start now; the others join like honest nodes.
+    for (uint32_t slot = static_cast<uint32_t>(honest_slots); slot < population->size(); ++slot) {
+      if (population->slot(slot).kind == HostKind::kEclipse) {
+        population->Start(slot);
+        population->MarkJoined(slot);
+      }
+    }
+    population->IndexAdversaries();
+    if (churn) {
+      joins_done = churn->Begin();
+      joins_done = std::max(joins_done, ScheduleJoins(joins_done));
+      workload->SetWindow(kEpoch + SecondsOf(w.warmup_s),
+                          kEpoch + SecondsOf(w.warmup_s + w.measure_s));
+    } else {
+      joins_done = ScheduleJoins(kEpoch);
+      workload->ScheduleStatic(joins_done + SecondsOf(scenario.network.settle_s));
+    }
+    for (uint32_t slot = static_cast<uint32_t>(honest_slots); slot < population->size(); ++slot) {
+      if (population->slot(slot).kind == HostKind::kEclipse) {
+        queue.Push(joins_done + kAnnounceDelay, EventKind::kAnnounce, slot, 0);
+      }
+    }
+  }
+  const TimePoint end = workload->last_start() + SecondsOf(w.drain_s);
+  queue.Push(end, EventKind::kStop, 0, 0);
+  return end;
+}
+
+void Simulation::State::Dispatch(const Event& e) {
+  switch (e.kind) {
+    case EventKind::kDeliver:
+      return population->Deliver(e.slot, e.arg, trace);
+    case EventKind::kTimer:
+      return population->OnTimer(e.slot, e.arg);
+    case EventKind::kStaticLookup:
+      return workload->OnStaticLookup();
+    case EventKind::kNodeLookup:
+      return workload->OnNodeLookup(e.slot, e.arg);
+    case EventKind::kJoin:
+      return OnJoinEvent(e.slot);
+    case EventKind::kJoinRetry:
+      return population->OnJoinRetry(e.slot, e.arg);
+    case EventKind::kOnline:
+      return churn->OnOnline(e.slot);
+    case EventKind::kOffline:
+      return churn->OnOffline(e.slot, e.arg);
+    case EventKind::kAnnounce:
+      return Announce(e.slot);
+    case EventKind::kStop:
+      stopped = true;
+      return;
+  }
+}
+
+RunSummary Simulation::State::Summarize(double wall_seconds) const {
+  RunSummary s;
+  s.seed = scenario.seed;
+  s.nodes = scenario.nodes;
+  s.honest = honest_live;
+  s.adversaries = adversary_slots;
+  s.slots = population->size();
+  s.lookups = sim::Summarize(workload->records());
+  const double k = static_cast<double>(scenario.kademlia.routing.bucket_size);
+  s.hops_predicted = std::log2(static_cast<double>(scenario.nodes)) / (1.333 + std::log2(k));
+  s.rtt_mean_ms = latency.MeanRttMs();
+  s.latency_floor_ms = s.lookups.hops_mean * s.rtt_mean_ms;
+  s.records_status = scenario.records.enabled
+                         ? "not simulated: needs the skill store (STORE/FIND_VALUE) in kademlia/"
+                         : "no records in this scenario";
+  s.trace_hash = trace.value();
+  s.sim_seconds = SecondsSince(now);
+  s.wall_seconds = wall_seconds;
+  s.peak_rss_mb = PeakRssMb();
+  s.events = events;
+  s.network = network->counters();
+  s.node_totals = population->Totals();
+  s.adversary = population->adversary_counters();
+  if (churn) s.churn = churn->counters();
+  s.join_retries = population->join_retries();
+  return s;
+}
+
+Simulation::Simulation(const Scenario& scenario, ProgressFn progress)
+    : state_(std::make_unique<State>(scenario, std::move(progress))) {}
+
+Simulation::~Simulation() = default;
+
+PointResult Simulation::Run() {
+  State& s = *state_;
+  const auto wall_start = std::chrono::steady_clock::now();
+  const TimePoint end = s.Setup();
+  while (!s.queue.empty() && !s.stopped) {
+    const Event event = s.queue.Pop();
+    s.now = std::max(s.now, event.at);
+    s.Dispatch(event);
+    ++s.events;
+    if (s.workload->Settled() && s.now >= s.workload->last_start()) break;
+    if (s.progress && s.events % kProgressEveryEvents == 0) {
+      s.progress(ProgressInfo{"run", SecondsSince(s.now), SecondsSince(end),
+                              s.workload->records().size()});
+    }
+  }
+  s.workload->Close();
+  const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - wall_start;
+  PointResult result;
+  result.summary = s.Summarize(wall.count());
+  result.lookups = s.workload->records();
+  return result;
+}
+
+}  // namespace skillnode::sim

@@ -1,0 +1,46 @@
+// Simulation: one scenario point, run from its seed to its summary.
+//
+// It owns the virtual clock, the event queue, the network, the population of hosts, the
+// workload and the churn driver, and runs events in (time, sequence) order until the
+// workload is settled or the scenario's end. The clock only moves when an event runs; real
+// time is read only to report wall_seconds and to pace progress lines, never to decide
+// anything, so a scenario and seed give the same trace hash on any machine and with any
+// number of threads running other points. Not thread-safe: one thread per Simulation.
+#ifndef SKILLNODE_SIM_SIMULATION_H_
+#define SKILLNODE_SIM_SIMULATION_H_
+
+#include <functional>
+#include <memory>
+
+#include "sim/scenario.h"
+#include "sim/summary.h"
+
+namespace skillnode::sim {
+
+struct ProgressInfo {
+  const char* phase = "";  // "build" or "run"
+  double done = 0;         // build: nodes; run: simulated seconds
+  double total = 0;
+  size_t lookups = 0;  // measured so far
+};
+using ProgressFn = std::function<void(const ProgressInfo&)>;
+
+class Simulation {
+ public:
+  // The scenario must outlive the simulation.
+  explicit Simulation(const Scenario& scenario, ProgressFn progress = {});
+  ~Simulation();
+  Simulation(const Simulation&) = delete;
+  Simulation& operator=(const Simulation&) = delete;
+
+  // Runs to the end; call once.
+  PointResult Run();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace skillnode::sim
+
+#endif  // SKILLNODE_SIM_SIMULATION_H_

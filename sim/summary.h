@@ -1,0 +1,57 @@
+// RunSummary: the numbers one simulation (one sweep point) produces, as written to
+// summary.json by report.h.
+#ifndef SKILLNODE_SIM_SUMMARY_H_
+#define SKILLNODE_SIM_SUMMARY_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/adversary.h"
+#include "sim/churn.h"
+#include "sim/lookup_log.h"
+#include "sim/network.h"
+#include "sim/node_totals.h"
+#include "sim/scenario.h"
+
+namespace skillnode::sim {
+
+struct RunSummary {
+  uint64_t seed = 0;
+  size_t nodes = 0;  // live nodes asked for (honest + adversaries)
+  size_t honest = 0;
+  size_t adversaries = 0;
+  size_t slots = 0;  // hosts' places, online or not (more than nodes under churn)
+  LookupSummary lookups;
+  // Stutzbach & Rejaie (2006): about log2(N) / (1.333 + log2 k) hops to the closest node.
+  double hops_predicted = 0;
+  double rtt_mean_ms = 0;       // mean RTT between two random nodes under the latency model
+  double latency_floor_ms = 0;  // hops_mean x rtt_mean_ms: lookup latency with no waiting
+  // Records are not simulated until the skill store exists; see records_status.
+  std::optional<double> records_available_rate;
+  std::string records_status;
+  uint64_t trace_hash = 0;
+  double sim_seconds = 0;
+  double wall_seconds = 0;
+  double peak_rss_mb = 0;
+  uint64_t events = 0;
+  NetworkCounters network;
+  NodeTotals node_totals;
+  AdversaryCounters adversary;
+  ChurnCounters churn;
+  uint64_t join_retries = 0;
+};
+
+struct PointResult {
+  std::vector<SweptValue> swept;
+  RunSummary summary;
+  std::vector<LookupRecord> lookups;
+};
+
+// Peak resident set size of this process so far, in MiB.
+double PeakRssMb();
+
+}  // namespace skillnode::sim
+
+#endif  // SKILLNODE_SIM_SUMMARY_H_

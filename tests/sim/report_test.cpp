@@ -1,0 +1,76 @@
+// What a run writes: summary.json with the promised keys, one CSV row per lookup, plots.
+#include "sim/report.h"
+
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "sim/plots.h"
+#include "sim_util.h"
+#include "support/temp_dir.h"
+
+namespace skillnode::sim {
+namespace {
+
+std::string Read(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+TEST_CASE("a run writes summary.json with every promised key, the CSV and the plots", "[sim]") {
+  const ScenarioPlan plan = testing::Plan(R"(
+name: tiny
+seed: 4
+nodes: 40
+kademlia: {k: 4}
+network: {latency: {model: constant, rtt_ms: 30}}
+workload: {lookups: 20, lookup_rate_per_s: 20}
+sweep:
+  kademlia.alpha: [1, 3]
+)");
+  const auto points = RunPlan(plan, RunOptions{});
+  const RunSummary total = CombineRuns(points, 1.5);
+  skillnode::testing::TempDir dir;
+  REQUIRE(WriteReport(dir.path().string(), plan, points, total));
+
+  const auto summary = nlohmann::json::parse(Read(dir.File("summary.json")));
+  for (const char* key : {"nodes", "lookups", "success_rate", "oracle_mismatches", "hops_mean",
+                          "hops_p99", "messages_per_lookup", "latency_ms_p50", "latency_ms_p99",
+                          "trace_hash", "sim_seconds", "wall_seconds", "peak_rss_mb", "points"}) {
+    INFO(key);
+    CHECK(summary.contains(key));
+  }
+  CHECK_FALSE(summary.contains("records_available_rate"));  // no records were simulated
+  CHECK(summary["lookups"] == 40);
+  CHECK(summary["nodes"] == 40);
+  CHECK(summary["wall_seconds"] == 1.5);
+  REQUIRE(summary["points"].size() == 2);
+  CHECK(summary["points"][1]["kademlia.alpha"] == 3);
+  CHECK(summary["points"][1]["lookups"] == 20);
+  CHECK(summary["points"][0]["trace_hash"].get<std::string>().size() == 16);
+
+  const std::string csv = Read(dir.File("lookups.csv"));
+  CHECK(std::count(csv.begin(), csv.end(), '\n') == 41);  // header + one row per lookup
+  CHECK(csv.rfind("point,start_s,asker,status,success,exact,", 0) == 0);
+
+  auto plots = WritePlots(dir.path().string(), plan, points);
+  if (!plots && plots.error().code == ErrorCode::kNotFound) {
+    WARN("gnuplot is not installed: plots not checked");
+    return;
+  }
+  REQUIRE(plots);
+  CHECK(plots->size() == 4);
+  for (const std::string& png : *plots) {
+    INFO(png);
+    const std::string bytes = Read(dir.File(png));
+    CHECK(bytes.size() > 1000);
+    CHECK(bytes.substr(1, 3) == "PNG");
+  }
+}
+
+}  // namespace
+}  // namespace skillnode::sim

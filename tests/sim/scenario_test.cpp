@@ -1,0 +1,153 @@
+// Scenario files: the shipped experiments parse, and every kind of mistake is refused with
+// the key path that holds it.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <string>
+
+#include "sim/scenario_parser.h"
+
+namespace skillnode::sim {
+namespace {
+
+std::string ErrorOf(const std::string& yaml, const ScenarioOverrides& overrides = {}) {
+  auto plan = ParseScenario(yaml, "test.yaml", overrides);
+  if (plan) return "no error";
+  return plan.error().message;
+}
+
+TEST_CASE("the shipped experiment scenarios parse into their sweeps", "[unit]") {
+  const std::string dir = SKILLSIM_SCENARIO_DIR;
+  auto e1 = LoadScenarioFile(dir + "/e1-skademlia.yaml");
+  INFO((e1 ? "" : e1.error().message));
+  REQUIRE(e1);
+  CHECK(e1->points.size() == 44);
+  CHECK(e1->points[0].scenario.nodes == 10000);
+  CHECK(e1->points[0].scenario.kademlia.routing.bucket_size == 16);
+  CHECK(e1->points[0].scenario.adversaries.model == AdversaryModel::kEclipse);
+  CHECK(e1->points[43].scenario.kademlia.disjoint_paths == 8);
+  CHECK(e1->points[43].scenario.adversaries.fraction == 0.5);
+
+  auto e2 = LoadScenarioFile(dir + "/e2-hops.yaml");
+  REQUIRE(e2);
+  REQUIRE(e2->points.size() == 6);
+  CHECK(e2->points[5].scenario.nodes == 100000);
+  CHECK(e2->points[5].scenario.kademlia.routing.bucket_size == 20);
+
+  auto e3 = LoadScenarioFile(dir + "/e3-churn.yaml");
+  REQUIRE(e3);
+  REQUIRE(e3->points.size() == 1);
+  const Scenario& churn = e3->points[0].scenario;
+  CHECK(churn.churn.enabled);
+  CHECK(churn.network.build == BuildMode::kJoin);
+  CHECK(churn.churn.session.kind == DistributionKind::kWeibull);
+  CHECK(churn.churn.session.scale_s == Approx(5000));  // mean 10,000 s / Gamma(3)
+  CHECK(churn.churn.downtime.mean_s == churn.churn.session.mean_s);
+  CHECK(churn.network.latency.regions.size() == 6);
+}
+
+TEST_CASE("an unknown key is refused with its full path", "[unit]") {
+  CHECK(ErrorOf("network:\n  lattency: {model: constant}\n") ==
+        "test.yaml: network.lattency: unknown key");
+  CHECK(ErrorOf("nodse: 10\n") == "test.yaml: nodse: unknown key");
+  CHECK(ErrorOf("network:\n  partitions:\n    - {start_s: 1, heal_s: 2, side: 3}\n") ==
+        "test.yaml: network.partitions[0].side: unknown key");
+}
+
+TEST_CASE("a value of the wrong type or out of range is refused with its key path", "[unit]") {
+  CHECK(ErrorOf("nodes: many\n") == "test.yaml: nodes: expected a whole number, got 'many'");
+  CHECK(ErrorOf("network: {loss: 2}\n") ==
+        "test.yaml: network.loss: must be between 0 and 1, got '2'");
+  CHECK(ErrorOf("network: {latency: {model: fast}}\n") ==
+        "test.yaml: network.latency.model: expected one of constant, uniform, regions, got "
+        "'fast'");
+  CHECK(ErrorOf("kademlia: {k: 0}\n") ==
+        "test.yaml: kademlia.k: must be between 1 and 32, got '0'");
+  CHECK(ErrorOf("kademlia: [1, 2]\n") == "test.yaml: kademlia: expected a map");
+  CHECK(ErrorOf("network: {loss: [1]}\n") == "test.yaml: network.loss: expected a single value");
+}
+
+TEST_CASE("inconsistent settings are refused", "[unit]") {
+  CHECK(ErrorOf("churn: {session: {distribution: exponential, mean_s: 100}}\n") ==
+        "test.yaml: network.build: a churning network needs real joins: set it to join");
+  CHECK(ErrorOf("network: {build: join}\nchurn: {graceful_fraction: 0.5}\n") ==
+        "test.yaml: churn.session: missing: a churn block needs a session distribution");
+  CHECK(ErrorOf("network: {build: join}\nchurn:\n  session: {distribution: weibull, shape: 0.5, "
+                "mean_s: 10, scale_s: 5}\n") ==
+        "test.yaml: churn.session.mean_s: give exactly one of mean_s and scale_s for a Weibull "
+        "distribution");
+  CHECK(ErrorOf("network:\n  partitions: [{start_s: 5, heal_s: 5}]\n") ==
+        "test.yaml: network.partitions[0].heal_s: must be after start_s");
+  CHECK(ErrorOf("network:\n  latency: {model: regions}\n  partitions: [{start_s: 1, heal_s: 2, "
+                "regions: [mars]}]\n") ==
+        "test.yaml: network.partitions[0].regions: unknown region 'mars'");
+  CHECK(ErrorOf("network:\n  latency:\n    model: regions\n    regions: [{name: a}, {name: b}]\n"
+                "    rtt_matrix_ms: [[1, 2], [3, 1]]\n") ==
+        "test.yaml: network.latency.regions: rtt_matrix_ms must be symmetric (row 1, column 0)");
+  CHECK(ErrorOf("nodes: 10\nadversaries: {fraction: 0.9}\n") ==
+        "test.yaml: nodes: fewer than 2 honest nodes");
+}
+
+TEST_CASE("malformed YAML is refused with its line", "[unit]") {
+  const std::string error = ErrorOf("nodes: 10\nnetwork: {loss: [\n");
+  CHECK(error.rfind("test.yaml: line ", 0) == 0);
+  CHECK(ErrorOf("- 1\n- 2\n") == "test.yaml: expected a map at the top");
+}
+
+TEST_CASE("a sweep is the Cartesian product, last key fastest, point i with seed + i", "[unit]") {
+  auto plan = ParseScenario(
+      "seed: 10\nsweep:\n  kademlia.k: [8, 20]\n  adversaries.fraction: [0, 0.1, 0.2]\n",
+      "test.yaml");
+  REQUIRE(plan);
+  REQUIRE(plan->points.size() == 6);
+  REQUIRE(plan->swept == std::vector<std::string>{"kademlia.k", "adversaries.fraction"});
+  CHECK(plan->points[1].scenario.kademlia.routing.bucket_size == 8);
+  CHECK(plan->points[1].scenario.adversaries.fraction == 0.1);
+  CHECK(plan->points[3].scenario.kademlia.routing.bucket_size == 20);
+  CHECK(plan->points[3].scenario.adversaries.fraction == 0);
+  CHECK(plan->points[4].swept[1].value == "0.1");
+  for (size_t i = 0; i < plan->points.size(); ++i) CHECK(plan->points[i].scenario.seed == 10 + i);
+}
+
+TEST_CASE("flags override the file: --nodes replaces a sweep over nodes, --seed the seed",
+          "[unit]") {
+  ScenarioOverrides overrides;
+  overrides.nodes = 77;
+  overrides.seed = 5;
+  auto plan = ParseScenario(
+      "seed: 1\nnodes: 10\nsweep:\n  nodes: [100, 1000]\n  kademlia.k: [8, "
+      "20]\nplot: {x: nodes}\n",
+      "test.yaml", overrides);
+  INFO((plan ? "" : plan.error().message));
+  REQUIRE(plan);
+  REQUIRE(plan->points.size() == 2);
+  CHECK(plan->points[0].scenario.nodes == 77);
+  CHECK(plan->points[0].scenario.seed == 5);
+  CHECK(plan->points[1].scenario.seed == 6);
+  CHECK(plan->base.plot.x.empty());
+}
+
+TEST_CASE("a bad sweep is refused naming the point or the key", "[unit]") {
+  CHECK(ErrorOf("sweep:\n  network.loss: [0.1, 3]\n") ==
+        "test.yaml: sweep point 1 (network.loss=3): network.loss: must be between 0 and 1, got "
+        "'3'");
+  CHECK(ErrorOf("sweep:\n  network.lost: [0.1]\n") ==
+        "test.yaml: sweep point 0 (network.lost=0.1): network.lost: unknown key");
+  CHECK(ErrorOf("sweep:\n  seed: [1, 2]\n") ==
+        "test.yaml: sweep.seed: cannot be swept (point i already runs with seed + i)");
+  CHECK(ErrorOf("sweep:\n  nodes: []\n") ==
+        "test.yaml: sweep.nodes: expected a non-empty list of values");
+  CHECK(ErrorOf("sweep:\n  nodes: [10]\nplot: {x: kademlia.k}\n") ==
+        "test.yaml: plot: 'kademlia.k' is not a swept key path");
+}
+
+TEST_CASE("the records block is carried for when the skill store lands", "[unit]") {
+  auto plan = ParseScenario("records: {replication: 5, republish_s: 600}\n", "test.yaml");
+  REQUIRE(plan);
+  CHECK(plan->points[0].scenario.records.enabled);
+  CHECK(plan->points[0].scenario.records.replication == 5);
+  CHECK(ErrorOf("records: {replication: 0}\n") ==
+        "test.yaml: records.replication: must be between 1 and 32, got '0'");
+}
+
+}  // namespace
+}  // namespace skillnode::sim

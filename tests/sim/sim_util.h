@@ -1,0 +1,32 @@
+// Helpers for the simulator tests: run a scenario written inline as YAML.
+#ifndef SKILLNODE_TESTS_SIM_SIM_UTIL_H_
+#define SKILLNODE_TESTS_SIM_SIM_UTIL_H_
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "sim/runner.h"
+#include "sim/scenario_parser.h"
+#include "sim/simulation.h"
+
+namespace skillnode::sim::testing {
+
+inline ScenarioPlan Plan(const std::string& yaml, const ScenarioOverrides& overrides = {}) {
+  auto plan = ParseScenario(yaml, "test.yaml", overrides);
+  INFO((plan ? std::string("parsed") : plan.error().message));
+  REQUIRE(plan);
+  return *plan;
+}
+
+// Runs a scenario without a sweep; returns its only point.
+inline PointResult RunOne(const std::string& yaml, const ScenarioOverrides& overrides = {}) {
+  const ScenarioPlan plan = Plan(yaml, overrides);
+  REQUIRE(plan.points.size() == 1);
+  Simulation simulation(plan.points.front().scenario);
+  return simulation.Run();
+}
+
+}  // namespace skillnode::sim::testing
+
+#endif  // SKILLNODE_TESTS_SIM_SIM_UTIL_H_
