@@ -97,6 +97,9 @@ Result<void> Daemon::Open() {
 Result<void> Daemon::OpenNode(const kademlia::Identity& identity) {
   node_ = std::make_unique<kademlia::Node>(config_.node.kademlia, identity, env_.udp(), env_.rng(),
                                            logger_, Now());
+  kademlia::DhtConfig dht;
+  dht.replication = static_cast<size_t>(config_.discovery.dht.replication_factor);
+  dht_ = std::make_unique<kademlia::SkillDht>(*node_, dht);
   if (!config_.discovery.dht.enabled) {
     LogAt(logger_, LogLevel::kInfo, "DHT disabled (discovery.dht.enabled: false): no UDP socket");
     return {};

@@ -35,6 +35,7 @@
 #include "bootstrap/bootstrapper.h"
 #include "bootstrap/data_dir.h"
 #include "kademlia/node.h"
+#include "kademlia/skill_dht.h"
 #include "node/config.h"
 #include "node/http_metrics.h"
 #include "node/http_server.h"
@@ -70,6 +71,7 @@ class Daemon {
   // Extension points, for use between Create() and Run() (or from the loop thread).
   Router& router() { return router_; }
   kademlia::Node& node() { return *node_; }
+  kademlia::SkillDht& dht() { return *dht_; }
   UvEnv& env() { return env_; }
   TimePoint Now() const { return env_.Now(); }
   Logger& logger() { return logger_; }
@@ -110,6 +112,9 @@ class Daemon {
   UvResolver resolver_;
   std::optional<bootstrap::DataDir> data_dir_;
   std::unique_ptr<kademlia::Node> node_;
+  // The skill store: answers STORE and FIND_VALUE for the keys this node is close to. Declared
+  // after node_ so that it detaches from the node before the node goes.
+  std::unique_ptr<kademlia::SkillDht> dht_;
   std::unique_ptr<bootstrap::Bootstrapper> bootstrapper_;
   Router router_;
   HttpMetrics http_metrics_;

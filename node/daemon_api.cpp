@@ -124,6 +124,12 @@ nlohmann::json Daemon::NodeInfo() const {
                            : nlohmann::json(RoundedMillis(retry_at - Now()) / 1000.0)},
         {"lookups_active", node_->active_lookups()},
         {"rpcs_in_flight", node_->rpcs_in_flight()}}},
+      {"store",
+       {{"records", dht_->store().records()},
+        {"bytes", dht_->store().bytes()},
+        {"keys", dht_->store().keys()},
+        {"published", dht_->published()},
+        {"listeners", dht_->listeners()}}},
   };
   for (const auto& [key, section] : info_sections_) info[key] = section();
   return info;
@@ -148,6 +154,7 @@ std::string Daemon::Metrics() const {
               static_cast<double>(saves_));
   out.Counter("skillnode_state_save_failures_total", "Routing table saves that failed.",
               static_cast<double>(save_failures_));
+  WriteStoreMetrics(out, *dht_);
   http_metrics_.Write(out, http_.connections());
   for (const MetricsSection& section : metrics_sections_) section(out);
   return out.Take();

@@ -133,4 +133,76 @@ void WriteNodeMetrics(PrometheusWriter& out, const kademlia::Node& node, const U
   WriteRouting(out, node);
 }
 
+namespace {
+
+// The label of a STORE refusal, from its ERROR reply code (kademlia/wire.h).
+std::string RefusalLabel(size_t code) {
+  using kademlia::ErrorReplyCode;
+  switch (static_cast<ErrorReplyCode>(code)) {
+    case ErrorReplyCode::kBadToken:
+      return "bad_token";
+    case ErrorReplyCode::kBadRecord:
+      return "bad_record";
+    case ErrorReplyCode::kBadSignature:
+      return "bad_signature";
+    case ErrorReplyCode::kWrongKey:
+      return "wrong_key";
+    case ErrorReplyCode::kStale:
+      return "stale";
+    case ErrorReplyCode::kQuotaKey:
+      return "quota_key";
+    case ErrorReplyCode::kQuotaIp:
+      return "quota_ip";
+    case ErrorReplyCode::kQuotaTotal:
+      return "quota_total";
+    case ErrorReplyCode::kBadLifetime:
+      return "bad_lifetime";
+    default:
+      return "code_" + std::to_string(code);
+  }
+}
+
+}  // namespace
+
+void WriteStoreMetrics(PrometheusWriter& out, const kademlia::SkillDht& dht) {
+  const kademlia::ValueStore& store = dht.store();
+  const kademlia::DhtStats& stats = dht.stats();
+  out.Gauge("skillnode_store_records", "Skill records this node holds for the DHT.",
+            static_cast<double>(store.records()));
+  out.Gauge("skillnode_store_bytes", "Bytes of the skill records this node holds.",
+            static_cast<double>(store.bytes()));
+  out.Gauge("skillnode_store_keys", "DHT keys this node holds records under.",
+            static_cast<double>(store.keys()));
+  out.Gauge("skillnode_store_published", "Records this node publishes and republishes.",
+            static_cast<double>(dht.published()));
+  out.Gauge("skillnode_store_listeners", "Listeners this node holds for other nodes.",
+            static_cast<double>(dht.listeners()));
+  out.Family("skillnode_store_requests_total", "counter",
+             "STORE requests answered, by result (accepted or the refusal's reason).");
+  out.Sample("skillnode_store_requests_total", {{"result", "accepted"}},
+             static_cast<double>(stats.stores_accepted));
+  for (size_t code = 0; code < stats.store_refused.size(); ++code) {
+    if (stats.store_refused[code] == 0) continue;
+    out.Sample("skillnode_store_requests_total", {{"result", RefusalLabel(code)}},
+               static_cast<double>(stats.store_refused[code]));
+  }
+  out.Counter("skillnode_find_value_served_total", "FIND_VALUE requests answered.",
+              static_cast<double>(stats.find_value_served));
+  out.Counter("skillnode_store_expired_total", "Stored records dropped at expiry.",
+              static_cast<double>(stats.records_expired));
+  out.Counter("skillnode_store_evicted_total", "Stored records evicted to make room.",
+              static_cast<double>(store.evicted()));
+  out.Counter("skillnode_store_handoff_records_total",
+              "Records handed to newly joined nodes closer to their keys.",
+              static_cast<double>(stats.handoff_records));
+  out.Counter("skillnode_store_gets_total", "FIND_VALUE lookups this node started.",
+              static_cast<double>(stats.gets_started));
+  out.Counter("skillnode_store_publishes_total", "Publishes this node started.",
+              static_cast<double>(stats.publishes_started));
+  out.Counter("skillnode_listen_pushes_sent_total", "Changes pushed to listeners.",
+              static_cast<double>(stats.pushes_sent));
+  out.Counter("skillnode_listen_pushes_received_total", "Changes pushed to this node.",
+              static_cast<double>(stats.pushes_received));
+}
+
 }  // namespace skillnode::node

@@ -8,12 +8,17 @@
 #define SKILLNODE_NODE_NODE_METRICS_H_
 
 #include "kademlia/node.h"
+#include "kademlia/skill_dht.h"
 #include "node/prometheus.h"
 #include "transport/udp_transport.h"
 
 namespace skillnode::node {
 
 void WriteNodeMetrics(PrometheusWriter& out, const kademlia::Node& node, const UdpStats& udp);
+
+// The skill store's: records, bytes and keys held for others, STOREs accepted and refused by
+// reason, FIND_VALUE served, expiry, handoff, publishing and listen counters.
+void WriteStoreMetrics(PrometheusWriter& out, const kademlia::SkillDht& dht);
 
 }  // namespace skillnode::node
 

@@ -228,8 +228,15 @@ def metrics(node):
                    'skillnode_http_timeouts_total{kind="request"} 1',
                    'skillnode_datagrams_dropped_total{reason="malformed"}',
                    'skillnode_rpcs_total{type="find_node",result="replied"}',
-                   'skillnode_lookup_duration_seconds_count']:
+                   'skillnode_lookup_duration_seconds_count',
+                   'skillnode_store_records 0', 'skillnode_store_bytes 0',
+                   'skillnode_store_requests_total{result="accepted"} 0',
+                   'skillnode_find_value_served_total 0']:
         check(needle in text, f"/metrics has {needle}")
+    info = node.info()
+    store = (info or {}).get("store", {})
+    check(store.get("records") == 0 and store.get("bytes") == 0 and store.get("published") == 0,
+          "/api/node has the skill store's counts (empty on a new node)", json.dumps(store))
 
 
 def garbage_datagrams(node):
