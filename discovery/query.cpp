@@ -1,0 +1,162 @@
+#include "discovery/query.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace skillnode::discovery {
+namespace {
+
+using kademlia::SkillRecord;
+using kademlia::SkillStatus;
+
+char LowerAscii(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+
+std::string Lower(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(), LowerAscii);
+  return out;
+}
+
+// `needle` must already be lowercase.
+bool ContainsFolded(std::string_view haystack, const std::string& needle) {
+  return Lower(haystack).find(needle) != std::string::npos;
+}
+
+bool HasAll(const std::vector<std::string>& have, const std::vector<std::string>& wanted) {
+  return std::all_of(wanted.begin(), wanted.end(), [&have](const std::string& w) {
+    return std::find(have.begin(), have.end(), w) != have.end();
+  });
+}
+
+bool KeywordMatches(const SkillRecord& r, const std::string& keyword) {
+  const std::string needle = Lower(keyword);
+  auto contains = [&needle](std::string_view text) { return ContainsFolded(text, needle); };
+  if (contains(r.skill_id)) return true;
+  if (std::any_of(r.capabilities.begin(), r.capabilities.end(), contains)) return true;
+  if (!r.descriptor) return false;
+  const kademlia::SkillDescriptor& d = *r.descriptor;
+  return contains(d.name) || contains(d.description) ||
+         std::any_of(d.tags.begin(), d.tags.end(), contains);
+}
+
+// Lower is better.
+int StatusRank(SkillStatus status) {
+  switch (status) {
+    case SkillStatus::kHealthy:
+      return 0;
+    case SkillStatus::kDegraded:
+      return 1;
+    case SkillStatus::kMaintenance:
+      return 2;
+    case SkillStatus::kUnhealthy:
+      return 3;
+  }
+  return 4;
+}
+
+// Escapes the separators CanonicalQueryKey uses, so values cannot forge structure.
+void AppendEscaped(std::string& out, std::string_view value) {
+  for (const char c : value) {
+    if (c == '\\' || c == ',' || c == ';' || c == '=') out += '\\';
+    out += c;
+  }
+}
+
+void AppendList(std::string& out, std::string_view name, std::vector<std::string> values) {
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+  out += name;
+  out += '=';
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) out += ',';
+    AppendEscaped(out, values[i]);
+  }
+  out += ';';
+}
+
+void AppendOptional(std::string& out, std::string_view name,
+                    const std::optional<std::string>& value) {
+  out += name;
+  if (value) {
+    out += '=';
+    AppendEscaped(out, *value);
+  }
+  out += ';';
+}
+
+}  // namespace
+
+bool Matches(const SkillQuery& query, const SkillRecord& record) {
+  if (record.tombstone) return false;
+  if (query.agent_id && record.agent_id != *query.agent_id) return false;
+  if (query.skill_id && record.skill_id != *query.skill_id) return false;
+  if (query.status && record.status != *query.status) return false;
+  if (!HasAll(record.capabilities, query.capabilities)) return false;
+  if (!HasAll(record.scenes, query.scenes)) return false;
+  if (!query.types.empty() &&
+      std::find(query.types.begin(), query.types.end(), record.skill_type) == query.types.end()) {
+    return false;
+  }
+  for (const std::string& keyword : query.keywords) {
+    if (!KeywordMatches(record, keyword)) return false;
+  }
+  if (query.version && !query.version->Satisfies(std::string_view(record.version))) return false;
+  return true;
+}
+
+void Rank(std::vector<SkillRecord>& records) {
+  // Parse every version once, then sort indices.
+  std::vector<std::optional<SemVer>> versions;
+  versions.reserve(records.size());
+  for (const SkillRecord& r : records) {
+    auto parsed = SemVer::Parse(r.version);
+    versions.push_back(parsed ? std::optional<SemVer>(std::move(*parsed)) : std::nullopt);
+  }
+  std::vector<size_t> order(records.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  auto better = [&](size_t a, size_t b) {
+    const SkillRecord& ra = records[a];
+    const SkillRecord& rb = records[b];
+    const int sa = StatusRank(ra.status);
+    const int sb = StatusRank(rb.status);
+    if (sa != sb) return sa < sb;
+    const auto& va = versions[a];
+    const auto& vb = versions[b];
+    if (va.has_value() != vb.has_value()) return va.has_value();
+    if (va && vb) {
+      const int c = CompareSemVer(*va, *vb);
+      if (c != 0) return c > 0;
+    }
+    if (ra.skill_id != rb.skill_id) return ra.skill_id < rb.skill_id;
+    if (ra.agent_id != rb.agent_id) return ra.agent_id < rb.agent_id;
+    return ra.version < rb.version;
+  };
+  std::stable_sort(order.begin(), order.end(), better);
+  std::vector<SkillRecord> sorted;
+  sorted.reserve(records.size());
+  for (const size_t i : order) sorted.push_back(std::move(records[i]));
+  records = std::move(sorted);
+}
+
+std::string CanonicalQueryKey(const SkillQuery& query) {
+  std::string key;
+  AppendList(key, "capabilities", query.capabilities);
+  AppendList(key, "scenes", query.scenes);
+  AppendList(key, "types", query.types);
+  std::vector<std::string> keywords;
+  keywords.reserve(query.keywords.size());
+  for (const std::string& k : query.keywords) keywords.push_back(Lower(k));
+  AppendList(key, "keywords", std::move(keywords));
+  AppendOptional(
+      key, "version",
+      query.version ? std::optional<std::string>(query.version->ToString()) : std::nullopt);
+  AppendOptional(key, "agent", query.agent_id);
+  AppendOptional(key, "skill", query.skill_id);
+  AppendOptional(key, "status",
+                 query.status ? std::optional<std::string>(
+                                    std::string(kademlia::SkillStatusName(*query.status)))
+                              : std::nullopt);
+  return key;
+}
+
+}  // namespace skillnode::discovery

@@ -1,0 +1,50 @@
+// SkillQuery: the filters of a skill search (spec section 7.2) and the order results are
+// returned in.
+//
+// Matches() applies the filters to one record; Rank() sorts results best first;
+// CanonicalQueryKey() names a query for the cache (section 11) so that queries that differ only
+// in list order, duplicates or keyword case share one entry. Pure functions over
+// kademlia::SkillRecord; no I/O.
+#ifndef SKILLNODE_DISCOVERY_QUERY_H_
+#define SKILLNODE_DISCOVERY_QUERY_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "discovery/semver.h"
+#include "kademlia/skill_record.h"
+
+namespace skillnode::discovery {
+
+struct SkillQuery {
+  std::vector<std::string> capabilities;  // the record has ALL of them
+  std::vector<std::string> scenes;        // the record has ALL of them
+  std::vector<std::string> types;         // the record's skill_type is ANY of them
+  // Each keyword, case-insensitively, is a substring of the skill id, the descriptor's name,
+  // description or a tag, or a capability.
+  std::vector<std::string> keywords;
+  std::optional<SemverRange> version;  // the record's version satisfies it
+  std::optional<std::string> agent_id;
+  std::optional<std::string> skill_id;
+  std::optional<kademlia::SkillStatus> status;
+};
+
+// True when the record passes every filter the query sets (an empty list or an unset optional
+// filters nothing). A record whose version does not parse fails a version filter. Tombstones
+// never match.
+bool Matches(const SkillQuery& query, const kademlia::SkillRecord& record);
+
+// Best first: HEALTHY, DEGRADED, MAINTENANCE, UNHEALTHY; within a status the highest version
+// (unparsable versions last); then skill_id and agent_id ascending, then the version text, so
+// the order never depends on the input order of distinct records.
+void Rank(std::vector<kademlia::SkillRecord>& records);
+
+// A deterministic text naming the query: lists sorted and deduplicated, keywords lowercased,
+// the version range in its desugared form, and every value escaped so that no two different
+// queries share a key.
+std::string CanonicalQueryKey(const SkillQuery& query);
+
+}  // namespace skillnode::discovery
+
+#endif  // SKILLNODE_DISCOVERY_QUERY_H_

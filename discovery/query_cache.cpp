@@ -1,0 +1,89 @@
+#include "discovery/query_cache.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace skillnode::discovery {
+
+QueryCache::QueryCache(const CacheConfig& config) : config_(config) {
+  assert(!config_.enabled || config_.ttl > Duration::zero());
+  assert(config_.refresh_before_expiry >= Duration::zero());
+}
+
+std::optional<QueryCache::Hit> QueryCache::Get(TimePoint now, const std::string& key) {
+  const auto found = index_.find(key);
+  if (!config_.enabled || found == index_.end()) {
+    ++stats_.misses;
+    return std::nullopt;
+  }
+  const Lru::iterator slot = found->second;
+  if (now >= slot->entry.expires) {
+    Erase(slot);
+    ++stats_.expired;
+    ++stats_.misses;
+    return std::nullopt;
+  }
+  ++stats_.hits;
+  lru_.splice(lru_.begin(), lru_, slot);
+  const Entry& entry = slot->entry;
+  return Hit{&entry, now >= entry.expires - config_.refresh_before_expiry};
+}
+
+void QueryCache::Put(TimePoint now, const std::string& key,
+                     std::vector<kademlia::SkillRecord> records) {
+  if (!config_.enabled || config_.size_max == 0) return;
+  Entry entry{std::move(records), now, now + config_.ttl};
+  const auto found = index_.find(key);
+  if (found != index_.end()) {
+    found->second->entry = std::move(entry);
+    lru_.splice(lru_.begin(), lru_, found->second);
+    return;
+  }
+  lru_.push_front(Slot{key, std::move(entry)});
+  index_.emplace(key, lru_.begin());
+  while (index_.size() > config_.size_max) {
+    Erase(std::prev(lru_.end()));
+    ++stats_.evictions;
+  }
+}
+
+void QueryCache::InvalidateSkill(std::string_view skill_id) {
+  for (auto slot = lru_.begin(); slot != lru_.end();) {
+    const auto& records = slot->entry.records;
+    const bool holds = std::any_of(records.begin(), records.end(),
+                                   [skill_id](const auto& r) { return r.skill_id == skill_id; });
+    const auto next = std::next(slot);
+    if (holds) {
+      Erase(slot);
+      ++stats_.invalidations;
+    }
+    slot = next;
+  }
+}
+
+size_t QueryCache::RemoveExpired(TimePoint now) {
+  size_t removed = 0;
+  for (auto slot = lru_.begin(); slot != lru_.end();) {
+    const auto next = std::next(slot);
+    if (now >= slot->entry.expires) {
+      Erase(slot);
+      ++removed;
+    }
+    slot = next;
+  }
+  stats_.expired += removed;
+  return removed;
+}
+
+void QueryCache::Clear() {
+  stats_.invalidations += index_.size();
+  index_.clear();
+  lru_.clear();
+}
+
+void QueryCache::Erase(Lru::iterator slot) {
+  index_.erase(slot->key);
+  lru_.erase(slot);
+}
+
+}  // namespace skillnode::discovery

@@ -1,0 +1,95 @@
+// QueryCache: recent search results, keyed by CanonicalQueryKey (spec section 11).
+//
+// An entry lives for `ttl` after it is stored; once `refresh_before_expiry` or less remains, a
+// hit says so, and the caller may refresh it in the background while still answering from it.
+// Beyond `size_max` entries the least recently used is evicted. Invalidation (section 11.2):
+// TTL expiry here; unregistration and health changes through InvalidateSkill; a manual refresh
+// through Clear.
+//
+// Pure: the caller passes `now`; no timers. Not thread-safe (one loop, one thread).
+#ifndef SKILLNODE_DISCOVERY_QUERY_CACHE_H_
+#define SKILLNODE_DISCOVERY_QUERY_CACHE_H_
+
+#include <cstdint>
+#include <functional>
+#include <list>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kademlia/skill_record.h"
+#include "transport/clock.h"
+
+namespace skillnode::discovery {
+
+// The seed's defaults (spec section 11.1).
+constexpr Duration kCacheTtlDefault = Seconds(300);
+constexpr size_t kCacheSizeMaxDefault = 1000;
+constexpr Duration kCacheRefreshBeforeExpiryDefault = Seconds(60);
+
+struct CacheConfig {
+  bool enabled = true;
+  Duration ttl = kCacheTtlDefault;  // > 0 when enabled
+  size_t size_max = kCacheSizeMaxDefault;
+  Duration refresh_before_expiry = kCacheRefreshBeforeExpiryDefault;
+};
+
+struct CacheStats {
+  uint64_t hits = 0;
+  uint64_t misses = 0;         // includes lookups that found an expired entry
+  uint64_t expired = 0;        // entries dropped because their TTL passed
+  uint64_t evictions = 0;      // entries dropped to stay within size_max
+  uint64_t invalidations = 0;  // entries dropped by InvalidateSkill or Clear
+};
+
+class QueryCache {
+ public:
+  explicit QueryCache(const CacheConfig& config);
+
+  struct Entry {
+    std::vector<kademlia::SkillRecord> records;
+    TimePoint stored;
+    TimePoint expires;
+  };
+  struct Hit {
+    const Entry* entry;  // valid until the next call that is not const
+    bool refresh_due;    // now >= expires - refresh_before_expiry
+  };
+
+  // A live entry for `key`, now most recently used. Counts a hit or a miss; an expired entry
+  // is removed and counts as a miss. A disabled cache always misses.
+  std::optional<Hit> Get(TimePoint now, const std::string& key);
+  // Stores (or replaces) the entry for `key`, expiring at now + ttl, as most recently used;
+  // evicts the least recently used entries beyond size_max. A disabled cache stores nothing.
+  void Put(TimePoint now, const std::string& key, std::vector<kademlia::SkillRecord> records);
+  // Drops every entry holding a record of `skill_id` (any agent).
+  void InvalidateSkill(std::string_view skill_id);
+  // Drops expired entries; returns how many. Get drops them too; this bounds memory in between.
+  size_t RemoveExpired(TimePoint now);
+  // Drops every entry (a manual refresh).
+  void Clear();
+
+  size_t size() const { return index_.size(); }
+  const CacheStats& stats() const { return stats_; }
+  const CacheConfig& config() const { return config_; }
+
+ private:
+  struct Slot {
+    std::string key;
+    Entry entry;
+  };
+  using Lru = std::list<Slot>;  // most recently used first
+
+  void Erase(Lru::iterator slot);
+
+  CacheConfig config_;
+  Lru lru_;
+  std::map<std::string, Lru::iterator, std::less<>> index_;
+  CacheStats stats_;
+};
+
+}  // namespace skillnode::discovery
+
+#endif  // SKILLNODE_DISCOVERY_QUERY_CACHE_H_
