@@ -61,6 +61,17 @@ void QueryCache::InvalidateSkill(std::string_view skill_id) {
   }
 }
 
+void QueryCache::InvalidatePrefix(std::string_view prefix) {
+  for (auto slot = lru_.begin(); slot != lru_.end();) {
+    const auto next = std::next(slot);
+    if (std::string_view(slot->key).starts_with(prefix)) {
+      Erase(slot);
+      ++stats_.invalidations;
+    }
+    slot = next;
+  }
+}
+
 size_t QueryCache::RemoveExpired(TimePoint now) {
   size_t removed = 0;
   for (auto slot = lru_.begin(); slot != lru_.end();) {

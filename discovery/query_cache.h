@@ -66,6 +66,9 @@ class QueryCache {
   void Put(TimePoint now, const std::string& key, std::vector<kademlia::SkillRecord> records);
   // Drops every entry holding a record of `skill_id` (any agent).
   void InvalidateSkill(std::string_view skill_id);
+  // Drops every entry whose key starts with `prefix` (the searcher prefixes its keys with the
+  // DHT key an answer came from, so that news under that key drops the answers it fed).
+  void InvalidatePrefix(std::string_view prefix);
   // Drops expired entries; returns how many. Get drops them too; this bounds memory in between.
   size_t RemoveExpired(TimePoint now);
   // Drops every entry (a manual refresh).

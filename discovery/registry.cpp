@@ -1,0 +1,250 @@
+#include "discovery/registry.h"
+
+#include <algorithm>
+#include <cassert>
+#include <memory>
+
+namespace skillnode::discovery {
+
+using kademlia::SkillRecord;
+using kademlia::SkillStatus;
+using kademlia::UnregisterReason;
+
+std::string_view RegisterStatusName(RegisterStatus status) {
+  switch (status) {
+    case RegisterStatus::kSuccess:
+      return "SUCCESS";
+    case RegisterStatus::kDuplicate:
+      return "DUPLICATE";
+    case RegisterStatus::kInvalid:
+      return "INVALID";
+    case RegisterStatus::kUnauthorized:
+      return "UNAUTHORIZED";
+  }
+  return "INVALID";
+}
+
+bool SameContent(const SkillRecord& a, const SkillRecord& b) {
+  return a.agent_id == b.agent_id && a.skill_id == b.skill_id && a.version == b.version &&
+         a.skill_type == b.skill_type && a.endpoint == b.endpoint &&
+         a.capabilities == b.capabilities && a.scenes == b.scenes && a.descriptor == b.descriptor;
+}
+
+namespace {
+
+// "capabilities: too many (17, at most 16)" -> "capabilities"; ValidateRecord's messages start
+// with the field's name.
+std::string FieldOf(const std::string& message) {
+  const size_t colon = message.find(':');
+  std::string field = colon == std::string::npos ? std::string() : message.substr(0, colon);
+  const size_t bracket = field.find('[');
+  if (bracket != std::string::npos) field.resize(bracket);
+  return field;
+}
+
+}  // namespace
+
+Registry::Registry(kademlia::SkillDht& dht, const kademlia::Identity& publisher,
+                   const RegistryConfig& config, WallClockMs wall_clock_ms)
+    : dht_(dht), publisher_(publisher), config_(config), wall_clock_ms_(std::move(wall_clock_ms)) {}
+
+RegisterOutcome Registry::Register(TimePoint now, SkillRecord fields) {
+  RegisterOutcome out;
+  fields.status = SkillStatus::kHealthy;
+  fields.tombstone = false;
+  fields.reason = UnregisterReason::kNone;
+  fields.ttl_seconds = config_.record_ttl_seconds;
+  fields.publisher = publisher_.public_key();
+  fields.timestamp_ms = wall_clock_ms_();
+  fields.sequence = last_sequence_ + 1;  // validated as it will be published
+  if (auto valid = kademlia::ValidateRecord(fields); !valid) {
+    ++stats_.invalid;
+    out.status = RegisterStatus::kInvalid;
+    out.message = valid.error().message;
+    out.field = FieldOf(out.message);
+    return out;
+  }
+  const Id id{fields.skill_id, fields.agent_id};
+  auto it = registrations_.find(id);
+  if (it != registrations_.end() && SameContent(it->second.record, fields) &&
+      !it->second.health.expired()) {
+    ++stats_.duplicates;
+    // A repeated registration also proves the skill is alive.
+    if (it->second.health.OnHeartbeat(now, SkillStatus::kHealthy) ==
+        HealthMachine::Change::kStatusChanged) {
+      it->second.record.status = it->second.health.status();
+      PublishVersion(now, it->second.record, nullptr);
+      Notify(RegistryEvent::Kind::kStatusChanged, it->second.record);
+    }
+    out.status = RegisterStatus::kDuplicate;
+    out.message = "already registered with the same content";
+    out.record = it->second.record;
+    return out;
+  }
+  if (it == registrations_.end()) {
+    if (registrations_.size() >= config_.registrations_max) {
+      ++stats_.refused_full;
+      out.status = RegisterStatus::kInvalid;
+      out.field = "skillId";
+      out.message = "this node holds its maximum of " + std::to_string(config_.registrations_max) +
+                    " registrations";
+      return out;
+    }
+    auto agent = per_agent_.find(fields.agent_id);
+    if (agent != per_agent_.end() && agent->second >= config_.registrations_per_agent_max) {
+      ++stats_.refused_full;
+      out.status = RegisterStatus::kInvalid;
+      out.field = "agentId";
+      out.message = "agent " + fields.agent_id + " has its maximum of " +
+                    std::to_string(config_.registrations_per_agent_max) + " registrations";
+      return out;
+    }
+    ++per_agent_[fields.agent_id];
+    it = registrations_.emplace(id, Registration{fields, HealthMachine(config_.health, now)}).first;
+    ++stats_.registered;
+  } else {
+    out.updated = true;
+    it->second.record = fields;
+    it->second.health = HealthMachine(config_.health, now);
+    ++stats_.updated;
+  }
+  PublishVersion(now, it->second.record, nullptr);
+  Notify(out.updated ? RegistryEvent::Kind::kUpdated : RegistryEvent::Kind::kRegistered,
+         it->second.record);
+  out.status = RegisterStatus::kSuccess;
+  out.message = out.updated ? "registration updated" : "registered";
+  out.record = it->second.record;
+  return out;
+}
+
+Result<SkillRecord> Registry::Heartbeat(TimePoint now, std::string_view agent_id,
+                                        std::string_view skill_id, SkillStatus status) {
+  auto it = registrations_.find(Id{std::string(skill_id), std::string(agent_id)});
+  if (it == registrations_.end()) {
+    ++stats_.heartbeats_unknown;
+    return Fail(ErrorCode::kNotFound, "no registration of skill " + std::string(skill_id) +
+                                          " by agent " + std::string(agent_id) +
+                                          " on this node (register first)");
+  }
+  ++stats_.heartbeats;
+  if (it->second.health.OnHeartbeat(now, status) == HealthMachine::Change::kStatusChanged) {
+    ++stats_.status_changes;
+    it->second.record.status = it->second.health.status();
+    PublishVersion(now, it->second.record, nullptr);
+    Notify(RegistryEvent::Kind::kStatusChanged, it->second.record);
+  }
+  return it->second.record;
+}
+
+Result<SkillRecord> Registry::Unregister(TimePoint now, std::string_view agent_id,
+                                         std::string_view skill_id, UnregisterReason reason) {
+  auto it = registrations_.find(Id{std::string(skill_id), std::string(agent_id)});
+  if (it == registrations_.end()) {
+    return Fail(ErrorCode::kNotFound, "no registration of skill " + std::string(skill_id) +
+                                          " by agent " + std::string(agent_id) + " on this node");
+  }
+  SkillRecord last = it->second.record;
+  ++stats_.unregistered;
+  Remove(now, it, reason, RegistryEvent::Kind::kUnregistered, nullptr);
+  return last;
+}
+
+void Registry::UnregisterAll(TimePoint now, UnregisterReason reason, std::function<void()> done) {
+  auto pending = std::make_shared<size_t>(registrations_.size() + 1);
+  auto finish = [pending, done = std::move(done)] {
+    if (--*pending == 0 && done) done();
+  };
+  while (!registrations_.empty()) {
+    ++stats_.unregistered;
+    Remove(now, registrations_.begin(), reason, RegistryEvent::Kind::kUnregistered, finish);
+  }
+  finish();
+}
+
+void Registry::Remove(TimePoint now, std::map<Id, Registration>::iterator it,
+                      UnregisterReason reason, RegistryEvent::Kind kind,
+                      std::function<void()> done) {
+  SkillRecord tombstone = it->second.record;
+  tombstone.tombstone = true;
+  tombstone.reason = reason;
+  auto agent = per_agent_.find(tombstone.agent_id);
+  if (agent != per_agent_.end() && --agent->second == 0) per_agent_.erase(agent);
+  registrations_.erase(it);
+  PublishVersion(now, tombstone, std::move(done));
+  Notify(kind, tombstone);
+}
+
+void Registry::OnTimer(TimePoint now) {
+  for (auto it = registrations_.begin(); it != registrations_.end();) {
+    auto current = it++;
+    switch (current->second.health.OnTimer(now)) {
+      case HealthMachine::Change::kNone:
+        break;
+      case HealthMachine::Change::kStatusChanged:
+        ++stats_.status_changes;
+        current->second.record.status = current->second.health.status();
+        PublishVersion(now, current->second.record, nullptr);
+        Notify(RegistryEvent::Kind::kStatusChanged, current->second.record);
+        break;
+      case HealthMachine::Change::kExpired:
+        ++stats_.expired;
+        Remove(now, current, UnregisterReason::kError, RegistryEvent::Kind::kExpired, nullptr);
+        break;
+    }
+  }
+}
+
+TimePoint Registry::NextDeadline() const {
+  TimePoint next = kTimeNever;
+  for (const auto& [id, registration] : registrations_) {
+    next = std::min(next, registration.health.NextDeadline());
+  }
+  return next;
+}
+
+std::vector<SkillRecord> Registry::Records() const {
+  std::vector<SkillRecord> out;
+  out.reserve(registrations_.size());
+  for (const auto& [id, registration] : registrations_) out.push_back(registration.record);
+  return out;
+}
+
+std::array<size_t, 4> Registry::CountByStatus() const {
+  std::array<size_t, 4> counts{};
+  for (const auto& [id, registration] : registrations_) {
+    ++counts[static_cast<size_t>(registration.record.status)];
+  }
+  return counts;
+}
+
+uint64_t Registry::NextSequence() {
+  last_sequence_ = std::max(last_sequence_ + 1, wall_clock_ms_());
+  return last_sequence_;
+}
+
+void Registry::PublishVersion(TimePoint now, SkillRecord& record, std::function<void()> done) {
+  record.sequence = NextSequence();
+  record.timestamp_ms = wall_clock_ms_();
+  auto signed_record = kademlia::SignRecord(record, publisher_);
+  // Register validated the same fields; only a programmer error can fail here.
+  assert(signed_record.has_value());
+  if (!signed_record) {
+    if (done) done();
+    return;
+  }
+  record = signed_record->record;
+  // A tombstone is republished by the DHT until the record's TTL has passed; the registry
+  // keeps nothing of it.
+  dht_.Publish(now, *signed_record,
+               [this, done = std::move(done)](const kademlia::PublishResult& result) {
+                 if (result.stored == 0) ++stats_.publish_failures;
+                 if (done) done();
+               });
+}
+
+void Registry::Notify(RegistryEvent::Kind kind, const SkillRecord& record) {
+  const RegistryEvent event{kind, record};
+  for (const RegistryObserver& observer : observers_) observer(event);
+}
+
+}  // namespace skillnode::discovery

@@ -1,0 +1,157 @@
+// Registry: the skills registered with this node (the node on their own host), kept published
+// in the DHT while their heartbeats arrive.
+//
+// Register validates the fields (kademlia::ValidateRecord: limits and the seed's text format),
+// answers with the seed's statuses (SUCCESS, DUPLICATE for the same content registered again,
+// INVALID naming the field), signs the record with the node's identity and publishes it under
+// all its DHT keys. A changed registration of the same (agentId, skillId) is an update: a new
+// version with a higher sequence number replaces the old one everywhere.
+//
+// Each registration has one HealthMachine. Every change of its status is published at once (a
+// new version of the record), so holders push it to their listeners; a registration whose
+// heartbeats stop for `timeout` is unpublished with a tombstone (reason ERROR). Unregister
+// publishes a tombstone with the given reason. UnregisterAll does so for every registration
+// (the daemon's shutdown step).
+//
+// Sequence numbers come from the injected wall clock (milliseconds), and are at least one more
+// than the last one this node used, so a version published after a restart still replaces the
+// one published before it.
+//
+// Driven by its owner: OnTimer(now) at NextDeadline(). No I/O of its own. Not thread-safe.
+#ifndef SKILLNODE_DISCOVERY_REGISTRY_H_
+#define SKILLNODE_DISCOVERY_REGISTRY_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "discovery/health.h"
+#include "kademlia/identity.h"
+#include "kademlia/skill_dht.h"
+#include "kademlia/skill_record.h"
+#include "transport/clock.h"
+#include "transport/result.h"
+
+namespace skillnode::discovery {
+
+struct RegistryConfig {
+  HealthPolicy health;
+  // How long holders keep a record after it is stored; the DHT republishes well inside it.
+  uint32_t record_ttl_seconds = 3600;
+  // Registrations this node accepts in all, and from one agent.
+  size_t registrations_max = 50000;
+  size_t registrations_per_agent_max = 1000;
+};
+
+// The seed's acknowledgement statuses (spec §2.3).
+enum class RegisterStatus { kSuccess, kDuplicate, kInvalid, kUnauthorized };
+std::string_view RegisterStatusName(RegisterStatus status);
+
+struct RegisterOutcome {
+  RegisterStatus status = RegisterStatus::kInvalid;
+  std::string message;
+  std::string field;             // kInvalid: the field at fault
+  bool updated = false;          // kSuccess: an existing registration changed
+  kademlia::SkillRecord record;  // kSuccess / kDuplicate: the record as published
+};
+
+// What a change of a registration looks like to observers (watchers, the cache).
+struct RegistryEvent {
+  enum class Kind { kRegistered, kUpdated, kStatusChanged, kUnregistered, kExpired };
+  Kind kind = Kind::kRegistered;
+  kademlia::SkillRecord record;
+};
+using RegistryObserver = std::function<void(const RegistryEvent&)>;
+
+using WallClockMs = std::function<uint64_t()>;
+
+class Registry {
+ public:
+  Registry(kademlia::SkillDht& dht, const kademlia::Identity& publisher,
+           const RegistryConfig& config, WallClockMs wall_clock_ms);
+  Registry(const Registry&) = delete;
+  Registry& operator=(const Registry&) = delete;
+
+  // `fields` holds what the skill sent; status, timestamp, sequence, ttl, publisher and
+  // tombstone are set here.
+  RegisterOutcome Register(TimePoint now, kademlia::SkillRecord fields);
+
+  // A heartbeat with the status the skill reports. kNotFound for an unknown registration
+  // (never registered, unregistered, or expired: it must register again).
+  [[nodiscard]] Result<kademlia::SkillRecord> Heartbeat(TimePoint now, std::string_view agent_id,
+                                                        std::string_view skill_id,
+                                                        kademlia::SkillStatus status);
+
+  // Publishes a tombstone and forgets the registration. kNotFound if there is none.
+  [[nodiscard]] Result<kademlia::SkillRecord> Unregister(TimePoint now, std::string_view agent_id,
+                                                         std::string_view skill_id,
+                                                         kademlia::UnregisterReason reason);
+
+  // Unregisters everything with `reason`; `done` runs once every tombstone's publish has
+  // finished (at once when there is nothing to unregister).
+  void UnregisterAll(TimePoint now, kademlia::UnregisterReason reason, std::function<void()> done);
+
+  void OnTimer(TimePoint now);
+  TimePoint NextDeadline() const;
+
+  // The current records of every registration, in (skillId, agentId) order.
+  std::vector<kademlia::SkillRecord> Records() const;
+  size_t size() const { return registrations_.size(); }
+  // Observers are called after every change, in the order added.
+  void AddObserver(RegistryObserver observer) { observers_.push_back(std::move(observer)); }
+
+  struct Stats {
+    uint64_t registered = 0;
+    uint64_t updated = 0;
+    uint64_t duplicates = 0;
+    uint64_t invalid = 0;
+    uint64_t refused_full = 0;
+    uint64_t heartbeats = 0;
+    uint64_t heartbeats_unknown = 0;
+    uint64_t status_changes = 0;
+    uint64_t unregistered = 0;
+    uint64_t expired = 0;
+    uint64_t publish_failures = 0;  // versions that reached no holder at all
+  };
+  const Stats& stats() const { return stats_; }
+  // Registrations by current status, indexed by kademlia::SkillStatus.
+  std::array<size_t, 4> CountByStatus() const;
+
+ private:
+  using Id = std::pair<std::string, std::string>;  // (skillId, agentId)
+  struct Registration {
+    kademlia::SkillRecord record;
+    HealthMachine health;
+  };
+
+  // Signs and publishes a new version of `record` (a live one or a tombstone).
+  void PublishVersion(TimePoint now, kademlia::SkillRecord& record, std::function<void()> done);
+  uint64_t NextSequence();
+  void Notify(RegistryEvent::Kind kind, const kademlia::SkillRecord& record);
+  void Remove(TimePoint now, std::map<Id, Registration>::iterator it,
+              kademlia::UnregisterReason reason, RegistryEvent::Kind kind,
+              std::function<void()> done);
+
+  kademlia::SkillDht& dht_;
+  const kademlia::Identity& publisher_;
+  RegistryConfig config_;
+  WallClockMs wall_clock_ms_;
+  std::map<Id, Registration> registrations_;
+  std::map<std::string, size_t, std::less<>> per_agent_;
+  std::vector<RegistryObserver> observers_;
+  uint64_t last_sequence_ = 0;
+  Stats stats_;
+};
+
+// True when two registrations carry the same content (what the skill sent; status, sequence
+// and timestamps aside): registering it again is a DUPLICATE.
+bool SameContent(const kademlia::SkillRecord& a, const kademlia::SkillRecord& b);
+
+}  // namespace skillnode::discovery
+
+#endif  // SKILLNODE_DISCOVERY_REGISTRY_H_

@@ -1,0 +1,360 @@
+#include "discovery/search.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace skillnode::discovery {
+
+using kademlia::Key;
+using kademlia::RecordIdentity;
+using kademlia::SkillRecord;
+
+std::string_view DiscCode(DiscError error) {
+  switch (error) {
+    case DiscError::kTimeout:
+      return "DISC_001";
+    case DiscError::kNoSkills:
+      return "DISC_002";
+    case DiscError::kRegistrationFailed:
+      return "DISC_003";
+    case DiscError::kVerification:
+      return "DISC_004";
+    case DiscError::kNetwork:
+      return "DISC_005";
+    case DiscError::kUnavailable:
+      return "DISC_006";
+  }
+  return "DISC_005";
+}
+
+int DiscHttpStatus(DiscError error) {
+  switch (error) {
+    case DiscError::kTimeout:
+      return 504;
+    case DiscError::kNoSkills:
+      return 404;
+    case DiscError::kRegistrationFailed:
+      return 400;
+    case DiscError::kVerification:
+      return 502;
+    case DiscError::kNetwork:
+    case DiscError::kUnavailable:
+      return 503;
+  }
+  return 503;
+}
+
+struct Searcher::Pending {
+  SkillQuery query;
+  SearchOptions options;
+  SearchCallback done;
+  std::string cache_key;
+  Key dht_key;
+  TimePoint started = kTimeZero;
+  TimePoint dht_deadline = kTimeNever;
+  bool dht_done = false;
+  bool dht_timed_out = false;
+  bool dht_unreachable = false;
+  bool answered = false;
+  // Newest version per identity; tombstones kept so that they beat older live copies.
+  std::map<RecordIdentity, Found> merged;
+  std::vector<StageReport> stages;
+
+  void Add(const SkillRecord& record, Source source) {
+    auto [it, inserted] = merged.try_emplace(kademlia::IdentityOf(record), Found{record, source});
+    if (inserted) return;
+    if (record.sequence > it->second.record.sequence) {
+      it->second = Found{record, source};
+    } else if (record.sequence == it->second.record.sequence && source == Source::kLocal) {
+      it->second.source = Source::kLocal;  // our own registration: say so
+    }
+  }
+  void Report(std::string stage, std::string outcome, size_t records, TimePoint now) {
+    stages.push_back(
+        StageReport{std::move(stage), std::move(outcome), records, ToMillis(now - started)});
+  }
+};
+
+Searcher::Searcher(kademlia::SkillDht& dht, const Registry& registry, const SearchConfig& config,
+                   const CacheConfig& cache_config)
+    : dht_(dht), registry_(registry), config_(config), cache_(cache_config) {}
+
+Searcher::~Searcher() {
+  for (auto& [key, watched] : watched_) dht_.Unlisten(watched.subscription);
+}
+
+std::optional<Key> Searcher::QueryKey(const SkillQuery& query) {
+  if (query.skill_id && !query.capabilities.empty()) {
+    return kademlia::SkillCapabilityKey(*query.skill_id, query.capabilities.front());
+  }
+  if (!query.capabilities.empty()) return kademlia::CapabilityKey(query.capabilities.front());
+  if (!query.scenes.empty()) return kademlia::SceneKey(query.scenes.front());
+  if (query.skill_id) return kademlia::SkillKey(*query.skill_id);
+  return std::nullopt;
+}
+
+void Searcher::Search(TimePoint now, const SkillQuery& query, const SearchOptions& options,
+                      SearchCallback done) {
+  ++stats_.searches;
+  auto pending = std::make_shared<Pending>();
+  pending->query = query;
+  pending->options = options;
+  pending->done = std::move(done);
+  pending->started = now;
+  const std::optional<Key> key = QueryKey(query);
+  pending->cache_key = key ? CacheKey(*key, query) : CanonicalQueryKey(query);
+
+  size_t local = 0;
+  for (const SkillRecord& record : registry_.Records()) {
+    if (!Matches(query, record)) continue;
+    pending->Add(record, Source::kLocal);
+    ++local;
+  }
+  pending->Report("local", local > 0 ? "found" : "none", local, now);
+
+  if (options.use_cache) {
+    if (auto hit = cache_.Get(now, pending->cache_key)) {
+      for (const SkillRecord& record : hit->entry->records) pending->Add(record, Source::kCache);
+      pending->Report("cache", "found", hit->entry->records.size(), now);
+      const bool refresh = hit->refresh_due;
+      Finish(pending, now);
+      if (!refresh) return;  // else refresh in the background: the DHT answer replaces it
+    } else {
+      pending->Report("cache", "none", 0, now);
+    }
+  }
+
+  if (!key) {
+    ScanStore(pending);
+    pending->Report("dht", "found", pending->merged.size() - local, now);
+    Finish(pending, now);
+    return;
+  }
+  StartDht(now, pending, *key);
+}
+
+void Searcher::StartDht(TimePoint now, const std::shared_ptr<Pending>& pending, const Key& key) {
+  pending->dht_key = key;
+  bool started = false;
+  if (pending_.size() < config_.searches_in_flight_max) {
+    std::weak_ptr<int> alive = alive_;
+    started = dht_.Get(now, key, kademlia::GetOptions{},
+                       [this, alive, pending](const kademlia::GetResult& result) {
+                         if (alive.expired() || pending->dht_done) return;
+                         FinishDht(pending, result.finished, &result);
+                       });
+  }
+  if (!started) {
+    ++stats_.busy;
+    pending->dht_done = true;
+    pending->Report("dht", "skipped", 0, now);
+    FinishDht(pending, now, nullptr);
+    return;
+  }
+  ++stats_.dht_gets;
+  if (!pending->dht_done) {
+    pending->dht_deadline = now + config_.dht_timeout;
+    pending_.push_back(pending);
+  }
+}
+
+void Searcher::FinishDht(const std::shared_ptr<Pending>& pending, TimePoint now,
+                         const kademlia::GetResult* result) {
+  if (!pending->dht_done) {
+    pending->dht_done = true;
+    std::erase(pending_, pending);
+    if (result == nullptr) {
+      pending->dht_timed_out = true;
+      ++stats_.dht_timeouts;
+      pending->Report("dht", "timeout", 0, now);
+    } else {
+      // Messages sent and not one answer: no node could be reached (a lone node sends none).
+      pending->dht_unreachable = result->stats.messages > 0 && result->stats.replies == 0;
+      if (pending->dht_unreachable) ++stats_.dht_failures;
+      std::vector<SkillRecord> live;
+      for (const auto& signed_record : result->records) {
+        pending->Add(signed_record.record, Source::kDht);
+        if (!signed_record.record.tombstone && Matches(pending->query, signed_record.record)) {
+          live.push_back(signed_record.record);
+        }
+      }
+      pending->Report("dht",
+                      pending->dht_unreachable ? "failed"
+                      : live.empty()           ? "none"
+                                               : "found",
+                      live.size(), now);
+      if (!pending->dht_unreachable) {
+        if (WatchedKey* watched = WatchForCache(now, pending->dht_key)) {
+          for (const SkillRecord& record : live) {
+            watched->cached_versions[kademlia::IdentityOf(record)] = record.sequence;
+          }
+          cache_.Put(now, pending->cache_key, std::move(live));
+        }
+      }
+    }
+  }
+  if (pending->answered) return;
+  if (pending->dht_timed_out || pending->dht_unreachable) {
+    if (auto hit = cache_.Get(now, pending->cache_key)) {
+      ++stats_.stale_answers;
+      for (const SkillRecord& record : hit->entry->records) pending->Add(record, Source::kCache);
+      pending->Report("stale", "found", hit->entry->records.size(), now);
+    } else {
+      pending->Report("stale", "none", 0, now);
+    }
+  }
+  Finish(pending, now);
+}
+
+void Searcher::ScanStore(const std::shared_ptr<Pending>& pending) {
+  const kademlia::ValueStore& store = dht_.store();
+  for (const Key& key : store.Keys()) {
+    for (const kademlia::StoredRecord* held : store.Get(key)) {
+      const SkillRecord& record = held->value.record;
+      if (record.tombstone || Matches(pending->query, record)) pending->Add(record, Source::kDht);
+    }
+  }
+}
+
+void Searcher::Finish(const std::shared_ptr<Pending>& pending, TimePoint now) {
+  (void)now;
+  if (pending->answered) return;
+  pending->answered = true;
+  std::vector<SkillRecord> records;
+  std::map<RecordIdentity, Source> sources;
+  for (const auto& [identity, found] : pending->merged) {
+    if (found.record.tombstone || !Matches(pending->query, found.record)) continue;
+    records.push_back(found.record);
+    sources[identity] = found.source;
+  }
+  Rank(records);
+  if (records.size() > config_.results_max) records.resize(config_.results_max);
+  SearchResult result;
+  result.stages = pending->stages;
+  for (SkillRecord& record : records) {
+    const Source source = sources[kademlia::IdentityOf(record)];
+    result.skills.push_back(Found{std::move(record), source});
+  }
+  if (result.skills.empty()) {
+    ++stats_.not_found;
+    if (pending->dht_timed_out) {
+      result.error = DiscError::kTimeout;
+      result.message = "the DHT lookup did not finish within " +
+                       std::to_string(config_.dht_timeout.count() / 1000) + " ms";
+    } else if (pending->dht_unreachable) {
+      result.error = DiscError::kNetwork;
+      result.message = "no DHT node answered, and no cached answer is available";
+    } else {
+      result.error = DiscError::kNoSkills;
+      result.message = "no skill matches the query";
+    }
+  }
+  SearchCallback done = std::move(pending->done);
+  pending->done = nullptr;
+  if (done) done(std::move(result));
+}
+
+void Searcher::OnTimer(TimePoint now) {
+  std::vector<std::shared_ptr<Pending>> due;
+  for (const auto& pending : pending_) {
+    if (pending->dht_deadline <= now) due.push_back(pending);
+  }
+  for (const auto& pending : due) FinishDht(pending, now, nullptr);
+}
+
+TimePoint Searcher::NextDeadline() const {
+  TimePoint next = kTimeNever;
+  for (const auto& pending : pending_) next = std::min(next, pending->dht_deadline);
+  return next;
+}
+
+Searcher::WatchedKey* Searcher::WatchForCache(TimePoint now, const Key& key) {
+  WatchedKey* watched = Subscribe(now, key);
+  if (watched != nullptr) watched->for_cache = true;
+  return watched;
+}
+
+std::string Searcher::CacheKey(const Key& key, const SkillQuery& query) {
+  return key.ToHex() + "|" + CanonicalQueryKey(query);
+}
+
+Searcher::WatchedKey* Searcher::Subscribe(TimePoint now, const Key& key) {
+  if (auto it = watched_.find(key); it != watched_.end()) {
+    it->second.last_used = now;
+    return &it->second;
+  }
+  if (watched_.size() >= config_.watched_keys_max) {
+    // Make room by dropping the least recently used key that only the cache needs; the
+    // cached answers that relied on it go too.
+    auto victim = watched_.end();
+    for (auto it = watched_.begin(); it != watched_.end(); ++it) {
+      if (!it->second.watchers.empty()) continue;
+      if (victim == watched_.end() || it->second.last_used < victim->second.last_used) victim = it;
+    }
+    if (victim == watched_.end()) return nullptr;
+    cache_.Clear();
+    DropKey(victim);
+  }
+  auto [it, inserted] = watched_.try_emplace(key);
+  it->second.last_used = now;
+  it->second.subscription = dht_.Listen(
+      now, key, [this, key](const kademlia::ListenEvent& event) { OnKeyChange(key, event); });
+  if (it->second.subscription == 0) {
+    watched_.erase(it);
+    return nullptr;
+  }
+  return &it->second;
+}
+
+void Searcher::OnKeyChange(const Key& key, const kademlia::ListenEvent& event) {
+  auto it = watched_.find(key);
+  if (it == watched_.end()) return;
+  if (it->second.for_cache) {
+    const SkillRecord& record = event.record.record;
+    auto known = it->second.cached_versions.find(kademlia::IdentityOf(record));
+    const bool news = event.kind == kademlia::ListenEvent::Kind::kRemoved ||
+                      known == it->second.cached_versions.end() || known->second != record.sequence;
+    if (news) {
+      ++stats_.invalidations;
+      it->second.cached_versions.clear();
+      cache_.InvalidatePrefix(key.ToHex());
+      cache_.InvalidateSkill(record.skill_id);
+    }
+  }
+  // Copies: a watcher may unwatch (or watch) from its callback.
+  std::vector<WatchCallback> callbacks;
+  for (const auto& [id, callback] : it->second.watchers) callbacks.push_back(callback);
+  for (const WatchCallback& callback : callbacks) callback(event);
+}
+
+void Searcher::DropKey(std::map<Key, WatchedKey>::iterator it) {
+  dht_.Unlisten(it->second.subscription);
+  for (const auto& [id, callback] : it->second.watchers) watchers_.erase(id);
+  watched_.erase(it);
+}
+
+uint64_t Searcher::Watch(TimePoint now, const Key& key, WatchCallback on_change) {
+  if (watchers_.size() >= config_.watchers_max) return 0;
+  WatchedKey* watched = Subscribe(now, key);
+  if (watched == nullptr) return 0;
+  const uint64_t id = next_watch_++;
+  watched->watchers.emplace(id, std::move(on_change));
+  watchers_.emplace(id, key);
+  // The subscription may already know the current records: replay them to the newcomer.
+  for (const auto& record : dht_.ListenView(watched->subscription)) {
+    watched->watchers[id](kademlia::ListenEvent{kademlia::ListenEvent::Kind::kAdded, key, record});
+  }
+  return id;
+}
+
+void Searcher::Unwatch(uint64_t watch) {
+  auto it = watchers_.find(watch);
+  if (it == watchers_.end()) return;
+  auto key = watched_.find(it->second);
+  watchers_.erase(it);
+  if (key == watched_.end()) return;
+  key->second.watchers.erase(watch);
+  if (key->second.watchers.empty() && !key->second.for_cache) DropKey(key);
+}
+
+}  // namespace skillnode::discovery

@@ -1,0 +1,176 @@
+// Searcher: answers a discovery query through the fallback chain of spec §12.2.
+//
+// The chain is a list of stages, tried in order, each with its own timeout:
+//   local  the skills registered with this node (always, at once);
+//   cache  a fresh cached answer to the same query (read-through; spec §11), when allowed;
+//   dht    a FIND_VALUE lookup of the query's most selective DHT key (capability, then scene,
+//          then skill id; DESIGN "DHT keys"), verified and merged; a query with no such key
+//          scans what this node's store holds;
+//   stale  the cache again, when the DHT stage failed (timeout or no reachable node).
+// (The LAN and SkillCenter stages join the list in their own issues.) Results merge to the
+// newest version per (publisher, agentId, skillId), keep only what matches every filter, and
+// are ranked HEALTHY first, then highest version. Each result says which stage found it.
+// Failure answers carry the seed's codes: DISC_001 timeout, DISC_002 nothing found, DISC_005
+// network error (no node reachable).
+//
+// The cache is kept honest by DHT listen: once an answer for a key is cached, the searcher
+// listens on that key, and any record added, changed or removed under it drops the cached
+// answers holding that skill. The same subscriptions feed watchers (Server-Sent Events).
+//
+// No I/O of its own: the owner calls OnTimer(now) at NextDeadline(). Not thread-safe.
+#ifndef SKILLNODE_DISCOVERY_SEARCH_H_
+#define SKILLNODE_DISCOVERY_SEARCH_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "discovery/query.h"
+#include "discovery/query_cache.h"
+#include "discovery/registry.h"
+#include "discovery/skill_json.h"
+#include "kademlia/skill_dht.h"
+
+namespace skillnode::discovery {
+
+struct SearchConfig {
+  // The DHT stage's own timeout; past it the chain goes on to the stale cache.
+  Duration dht_timeout = Millis(3000);
+  // Searches waiting for the DHT at once; one more is answered at once from local and cache.
+  size_t searches_in_flight_max = 256;
+  // DHT keys the searcher listens on (for the cache and for watchers) at once.
+  size_t watched_keys_max = 128;
+  // Watchers (SSE streams) in all.
+  size_t watchers_max = 256;
+  // Skills one answer holds at most.
+  size_t results_max = 1000;
+};
+
+// The seed's discovery error codes (spec §12.1).
+enum class DiscError {
+  kTimeout,
+  kNoSkills,
+  kRegistrationFailed,
+  kVerification,
+  kNetwork,
+  kUnavailable
+};
+std::string_view DiscCode(DiscError error);  // "DISC_001" ...
+int DiscHttpStatus(DiscError error);         // 504, 404, 400, 502, 503, 503
+
+struct StageReport {
+  std::string stage;    // local, cache, dht, stale
+  std::string outcome;  // found, none, timeout, failed, skipped
+  size_t records = 0;
+  double duration_ms = 0;
+};
+
+struct Found {
+  kademlia::SkillRecord record;
+  Source source = Source::kLocal;
+};
+
+struct SearchResult {
+  std::vector<Found> skills;  // ranked
+  std::vector<StageReport> stages;
+  std::optional<DiscError> error;  // set when nothing could be found
+  std::string message;
+};
+using SearchCallback = std::function<void(SearchResult)>;
+
+struct SearchOptions {
+  bool use_cache = true;  // false: skip the read-through cache stage (a fresh answer)
+};
+
+// A change under a watched key.
+using WatchCallback = std::function<void(const kademlia::ListenEvent&)>;
+
+class Searcher {
+ public:
+  Searcher(kademlia::SkillDht& dht, const Registry& registry, const SearchConfig& config,
+           const CacheConfig& cache_config);
+  Searcher(const Searcher&) = delete;
+  Searcher& operator=(const Searcher&) = delete;
+  ~Searcher();
+
+  // Runs the chain; `done` is called exactly once, possibly before Search returns.
+  void Search(TimePoint now, const SkillQuery& query, const SearchOptions& options,
+              SearchCallback done);
+
+  // Calls `on_change` for every change under `key` (the current records first, as kAdded).
+  // Returns a watch id, or 0 when watchers_max or watched_keys_max are reached.
+  uint64_t Watch(TimePoint now, const kademlia::Key& key, WatchCallback on_change);
+  void Unwatch(uint64_t watch);
+  size_t watchers() const { return watchers_.size(); }
+  size_t watched_keys() const { return watched_.size(); }
+
+  // Drops every cached answer (POST /api/cache/refresh) and those holding `skill_id`.
+  void ClearCache() { cache_.Clear(); }
+  void InvalidateSkill(std::string_view skill_id) { cache_.InvalidateSkill(skill_id); }
+  const QueryCache& cache() const { return cache_; }
+
+  void OnTimer(TimePoint now);
+  TimePoint NextDeadline() const;
+
+  struct Stats {
+    uint64_t searches = 0;
+    uint64_t dht_gets = 0;
+    uint64_t dht_timeouts = 0;
+    uint64_t dht_failures = 0;
+    uint64_t stale_answers = 0;
+    uint64_t not_found = 0;
+    uint64_t busy = 0;
+    uint64_t invalidations = 0;
+  };
+  const Stats& stats() const { return stats_; }
+
+  // The DHT key a query is looked up under, if any.
+  static std::optional<kademlia::Key> QueryKey(const SkillQuery& query);
+
+ private:
+  struct Pending;
+  struct WatchedKey {
+    uint64_t subscription = 0;
+    std::map<uint64_t, WatchCallback> watchers;  // by watch id
+    bool for_cache = false;
+    // The versions the cached answers under this key hold: an event that only repeats one of
+    // them (the subscription's first sync) is no news and keeps the answers.
+    std::map<kademlia::RecordIdentity, uint64_t> cached_versions;
+    TimePoint last_used = kTimeZero;
+  };
+
+  void StartDht(TimePoint now, const std::shared_ptr<Pending>& pending, const kademlia::Key& key);
+  void FinishDht(const std::shared_ptr<Pending>& pending, TimePoint now,
+                 const kademlia::GetResult* result);
+  void ScanStore(const std::shared_ptr<Pending>& pending);
+  void Finish(const std::shared_ptr<Pending>& pending, TimePoint now);
+  // Listens on `key` so cached answers under it stay honest; false when no room.
+  WatchedKey* WatchForCache(TimePoint now, const kademlia::Key& key);
+  // Cache keys start with the DHT key the answer came from.
+  static std::string CacheKey(const kademlia::Key& key, const SkillQuery& query);
+  WatchedKey* Subscribe(TimePoint now, const kademlia::Key& key);
+  void OnKeyChange(const kademlia::Key& key, const kademlia::ListenEvent& event);
+  void DropKey(std::map<kademlia::Key, WatchedKey>::iterator it);
+
+  kademlia::SkillDht& dht_;
+  const Registry& registry_;
+  SearchConfig config_;
+  QueryCache cache_;
+  std::vector<std::shared_ptr<Pending>> pending_;
+  std::map<kademlia::Key, WatchedKey> watched_;
+  std::map<uint64_t, kademlia::Key> watchers_;
+  uint64_t next_watch_ = 1;
+  Stats stats_;
+  // Lookups that finish after the searcher is gone find this expired and do nothing.
+  std::shared_ptr<int> alive_ = std::make_shared<int>(0);
+};
+
+}  // namespace skillnode::discovery
+
+#endif  // SKILLNODE_DISCOVERY_SEARCH_H_

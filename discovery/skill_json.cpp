@@ -1,0 +1,221 @@
+#include "discovery/skill_json.h"
+
+#include <set>
+#include <vector>
+
+#include "discovery/semver.h"
+#include "kademlia/encoding.h"
+
+namespace skillnode::discovery {
+namespace {
+
+using nlohmann::json;
+
+tl::unexpected<FieldError> Bad(std::string field, std::string message) {
+  return tl::unexpected<FieldError>(FieldError{std::move(field), std::move(message)});
+}
+
+std::string TypeName(const json& value) { return value.type_name(); }
+
+Parsed<std::string> Text(const json& object, const char* key, bool required) {
+  auto it = object.find(key);
+  if (it == object.end() || it->is_null()) {
+    if (required) return Bad(key, "is required");
+    return std::string();
+  }
+  if (!it->is_string()) return Bad(key, "must be a string, not " + TypeName(*it));
+  return it->get<std::string>();
+}
+
+// An array of strings, or the seed's comma-separated form ("a,b").
+Parsed<std::vector<std::string>> List(const json& object, const std::string& key, bool required) {
+  std::vector<std::string> out;
+  auto it = object.find(key);
+  if (it == object.end() || it->is_null()) {
+    if (required) return Bad(key, "is required");
+    return out;
+  }
+  if (it->is_string()) {
+    const std::string text = it->get<std::string>();
+    size_t start = 0;
+    while (start <= text.size() && !text.empty()) {
+      const size_t comma = std::min(text.find(',', start), text.size());
+      out.push_back(text.substr(start, comma - start));
+      start = comma + 1;
+    }
+  } else if (it->is_array()) {
+    for (size_t i = 0; i < it->size(); ++i) {
+      const json& item = (*it)[i];
+      if (!item.is_string()) {
+        return Bad(key + "[" + std::to_string(i) + "]", "must be a string, not " + TypeName(item));
+      }
+      out.push_back(item.get<std::string>());
+    }
+  } else {
+    return Bad(key,
+               "must be an array of strings or a comma-separated string, not " + TypeName(*it));
+  }
+  std::set<std::string> seen;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (out[i].empty()) return Bad(key + "[" + std::to_string(i) + "]", "is empty");
+    if (!seen.insert(out[i]).second) {
+      return Bad(key + "[" + std::to_string(i) + "]", "repeats '" + out[i] + "'");
+    }
+  }
+  if (required && out.empty()) return Bad(key, "needs at least one entry");
+  return out;
+}
+
+Parsed<void> OnlyKnownKeys(const json& object, const std::set<std::string>& known,
+                           const std::string& prefix) {
+  for (const auto& [key, value] : object.items()) {
+    if (!known.contains(key)) return Bad(prefix + key, "is not a known field");
+  }
+  return {};
+}
+
+// A JSON Schema given as an object (kept as compact JSON text) or as text.
+Parsed<std::string> Schema(const json& object, const char* key) {
+  auto it = object.find(key);
+  if (it == object.end() || it->is_null()) return std::string();
+  if (it->is_string()) return it->get<std::string>();
+  if (it->is_object()) return it->dump();
+  return Bad(std::string("descriptor.") + key, "must be an object or a string");
+}
+
+Parsed<kademlia::SkillDescriptor> Descriptor(const json& d) {
+  if (!d.is_object()) return Bad("descriptor", "must be an object, not " + TypeName(d));
+  static const std::set<std::string> kKnown = {"name",         "description", "capabilityType",
+                                               "access",       "tags",        "inputSchema",
+                                               "outputSchema", "examples",    "skillMdSha256"};
+  if (auto ok = OnlyKnownKeys(d, kKnown, "descriptor."); !ok) return tl::unexpected(ok.error());
+  kademlia::SkillDescriptor out;
+  for (auto [key, field] : {std::pair{"name", &out.name},
+                            {"description", &out.description},
+                            {"capabilityType", &out.capability_type},
+                            {"access", &out.access}}) {
+    auto text = Text(d, key, false);
+    if (!text) return Bad("descriptor." + text.error().field, text.error().message);
+    *field = std::move(*text);
+  }
+  if (!out.access.empty() && out.access != "public" && out.access != "restricted" &&
+      out.access != "private") {
+    return Bad("descriptor.access", "must be public, restricted or private");
+  }
+  for (auto [key, field] : {std::pair{"tags", &out.tags}, {"examples", &out.examples}}) {
+    auto list = List(d, key, false);
+    if (!list) return Bad("descriptor." + list.error().field, list.error().message);
+    *field = std::move(*list);
+  }
+  for (auto [key, field] :
+       {std::pair{"inputSchema", &out.input_schema}, {"outputSchema", &out.output_schema}}) {
+    auto schema = Schema(d, key);
+    if (!schema) return tl::unexpected(schema.error());
+    *field = std::move(*schema);
+  }
+  auto hash = Text(d, "skillMdSha256", false);
+  if (!hash) return Bad("descriptor.skillMdSha256", hash.error().message);
+  if (!hash->empty()) {
+    auto bytes = kademlia::HexDecode(*hash);
+    if (!bytes || bytes->size() != 32) {
+      return Bad("descriptor.skillMdSha256", "must be 64 hex digits (a SHA-256)");
+    }
+    std::array<uint8_t, 32> digest{};
+    std::copy(bytes->begin(), bytes->end(), digest.begin());
+    out.skill_md_sha256 = digest;
+  }
+  return out;
+}
+
+}  // namespace
+
+Parsed<json> ParseJsonObject(std::string_view text) {
+  json body = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (body.is_discarded()) return Bad("", "the body is not valid JSON");
+  if (!body.is_object()) return Bad("", "the body must be a JSON object, not " + TypeName(body));
+  return body;
+}
+
+Parsed<kademlia::SkillRecord> RegistrationFromJson(const json& body) {
+  static const std::set<std::string> kKnown = {"agentId",   "skillId",    "version",
+                                               "skillType", "endpoint",   "capabilities",
+                                               "scenes",    "descriptor", "timestamp"};
+  if (auto ok = OnlyKnownKeys(body, kKnown, ""); !ok) return tl::unexpected(ok.error());
+  kademlia::SkillRecord r;
+  for (auto [key, field] : {std::pair{"agentId", &r.agent_id},
+                            {"skillId", &r.skill_id},
+                            {"version", &r.version},
+                            {"skillType", &r.skill_type},
+                            {"endpoint", &r.endpoint}}) {
+    auto text = Text(body, key, true);
+    if (!text) return tl::unexpected(text.error());
+    if (text->empty()) return Bad(key, "is empty");
+    *field = std::move(*text);
+  }
+  if (auto version = SemVer::Parse(r.version); !version) {
+    return Bad("version",
+               "'" + r.version + "' is not a semantic version (" + version.error().message + ")");
+  }
+  auto capabilities = List(body, "capabilities", true);
+  if (!capabilities) return tl::unexpected(capabilities.error());
+  r.capabilities = std::move(*capabilities);
+  auto scenes = List(body, "scenes", false);
+  if (!scenes) return tl::unexpected(scenes.error());
+  r.scenes = std::move(*scenes);
+  if (auto it = body.find("descriptor"); it != body.end() && !it->is_null()) {
+    auto descriptor = Descriptor(*it);
+    if (!descriptor) return tl::unexpected(descriptor.error());
+    r.descriptor = std::move(*descriptor);
+  }
+  if (auto it = body.find("timestamp");
+      it != body.end() && !it->is_null() && !it->is_number_unsigned()) {
+    return Bad("timestamp", "must be epoch milliseconds (a non-negative integer)");
+  }
+  return r;
+}
+
+std::string_view SourceName(Source source) {
+  switch (source) {
+    case Source::kLocal:
+      return "local";
+    case Source::kLan:
+      return "lan";
+    case Source::kDht:
+      return "dht";
+    case Source::kSkillCenter:
+      return "skillcenter";
+    case Source::kCache:
+      return "cache";
+  }
+  return "local";
+}
+
+json SkillJson(const kademlia::SkillRecord& r, Source source) {
+  json out = {
+      {"id", r.skill_id},
+      {"skillId", r.skill_id},
+      {"agentId", r.agent_id},
+      {"name", r.descriptor && !r.descriptor->name.empty() ? r.descriptor->name : r.skill_id},
+      {"version", r.version},
+      {"type", r.skill_type},
+      {"capabilities", r.capabilities},
+      {"scenes", r.scenes},
+      {"endpoint", r.endpoint},
+      {"status", kademlia::SkillStatusName(r.status)},
+      {"provider", kademlia::NodeIdOf(r.publisher).ToHex()},
+      {"updatedAt", r.timestamp_ms},
+      {"sequence", r.sequence},
+      {"source", SourceName(source)},
+  };
+  if (r.descriptor) {
+    out["description"] = r.descriptor->description;
+    out["tags"] = r.descriptor->tags;
+    if (!r.descriptor->capability_type.empty()) {
+      out["capabilityType"] = r.descriptor->capability_type;
+    }
+    if (!r.descriptor->access.empty()) out["access"] = r.descriptor->access;
+  }
+  return out;
+}
+
+}  // namespace skillnode::discovery
