@@ -74,7 +74,18 @@ void HttpConnection::Close() {
   if (closing_) return;
   closing_ = true;
   timer_.Close();
-  if (auto slot = slot_.lock()) slot->deliver = nullptr;  // a late answer goes nowhere
+  if (auto slot = slot_.lock()) {  // a late answer goes nowhere
+    slot->deliver = nullptr;
+    slot->start_stream = nullptr;
+  }
+  if (stream_ != nullptr) {
+    auto stream = std::move(stream_);
+    stream->write = nullptr;
+    stream->end = nullptr;
+    auto closed = std::move(stream->on_closed);
+    stream->on_closed = nullptr;
+    if (closed) closed();
+  }
   if (!tcp_initialized_) {
     server_.Forget(this);  // libuv never knew the handle: nothing to wait for
     return;
@@ -108,6 +119,7 @@ void HttpConnection::OnAlloc(uv_handle_t* handle, size_t /*suggested*/, uv_buf_t
 void HttpConnection::OnRead(uv_stream_t* stream, ssize_t nread, const uv_buf_t* buf) {
   auto* self = static_cast<HttpConnection*>(stream->data);
   if (self->closing_ || nread == 0) return;
+  if (nread > 0 && self->state_ == State::kStreaming) return;  // nothing more is expected
   if (nread > 0) {
     self->pending_.append(buf->base, static_cast<size_t>(nread));
     self->last_activity_ = self->server_.loop().Now();
@@ -140,7 +152,7 @@ void HttpConnection::Consume() {
   }
   consuming_ = false;
   if (closing_) return;
-  SetReading(state_ == State::kReading);
+  SetReading(state_ == State::kReading || state_ == State::kStreaming);
   ArmTimer();
 }
 
@@ -151,10 +163,42 @@ void HttpConnection::Dispatch(HttpRequest request) {
   current_.peer = peer_;
   auto slot = std::make_shared<ResponseSlot>();
   slot->deliver = [this](HttpResponse response) { Deliver(std::move(response)); };
+  slot->start_stream = [this] { return StartStream(); };
   slot_ = slot;
   SetReading(false);
   ArmTimer();
   server_.Route(current_, Responder(std::move(slot)));
+}
+
+std::shared_ptr<StreamSlot> HttpConnection::StartStream() {
+  if (closing_ || state_ != State::kHandling) return nullptr;
+  slot_.reset();
+  server_.metrics().Record(current_.method, current_.route, 200,
+                           server_.loop().Now() - request_complete_);
+  Write(
+      "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
+      "Connection: close\r\nX-Accel-Buffering: no\r\n\r\n");
+  state_ = State::kStreaming;
+  stream_ = std::make_shared<StreamSlot>();
+  stream_->write = [this](std::string bytes) { StreamWrite(std::move(bytes)); };
+  stream_->end = [this] {
+    stream_.reset();
+    CloseAfterWrites();
+  };
+  SetReading(true);  // to see the client go
+  ArmTimer();
+  return stream_;
+}
+
+void HttpConnection::StreamWrite(std::string bytes) {
+  if (closing_ || state_ != State::kStreaming) return;
+  const size_t queued = uv_stream_get_write_queue_size(reinterpret_cast<uv_stream_t*>(&tcp_));
+  if (queued + bytes.size() > kEventStreamQueueBytesMax) {
+    LogAt(server_.logger(), LogLevel::kInfo,
+          "event stream to " + peer_.ToString() + " dropped: the client reads too slowly");
+    return Close();
+  }
+  Write(std::move(bytes));
 }
 
 void HttpConnection::Deliver(HttpResponse response) {
@@ -225,6 +269,9 @@ void HttpConnection::ArmTimer() {
   if (state_ == State::kHandling) {
     deadline = request_complete_ + config.response_timeout;
     kind = "response";
+  } else if (state_ == State::kStreaming) {
+    deadline = now + kEventStreamKeepAlive;
+    kind = "keepalive";
   } else if (state_ == State::kReading) {
     deadline = last_activity_ + config.idle_timeout;
     kind = "idle";
@@ -240,6 +287,10 @@ void HttpConnection::OnTimeout(std::string_view kind) {
   if (closing_) return;
   const HttpConfig& config = server_.config();
   if (kind == "drain") return Close();
+  if (kind == "keepalive") {
+    StreamWrite(": keep-alive\n\n");
+    return ArmTimer();
+  }
   server_.metrics().CountTimeout(kind);
   if (kind == "idle") {
     LogAt(server_.logger(), LogLevel::kDebug,

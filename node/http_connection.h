@@ -10,7 +10,9 @@
 //
 // Owned by HttpServer. The object holds its uv_tcp_t and lives until that handle's close
 // callback, which asks the server to delete it (memory freed in the close callback; write
-// callbacks, even cancelled ones, run before it). Non-copyable, non-movable; loop thread only.
+// callbacks, even cancelled ones, run before it). A handler may instead turn its answer into a
+// Server-Sent Events stream (event_stream.h), which stays open until either side ends it; while
+// it is open, whatever the client sends is ignored. Non-copyable, non-movable; loop thread only.
 #ifndef SKILLNODE_NODE_HTTP_CONNECTION_H_
 #define SKILLNODE_NODE_HTTP_CONNECTION_H_
 
@@ -50,9 +52,10 @@ class HttpConnection {
 
  private:
   enum class State {
-    kReading,   // waiting for (more of) a request
-    kHandling,  // a handler has the request; not reading
-    kDraining,  // the last answer is being written; close when it is out
+    kReading,    // waiting for (more of) a request
+    kHandling,   // a handler has the request; not reading
+    kDraining,   // the last answer is being written; close when it is out
+    kStreaming,  // an event stream is open: events go out as the handler sends them
   };
   struct WriteRequest;
 
@@ -63,6 +66,8 @@ class HttpConnection {
 
   void Consume();
   void Dispatch(HttpRequest request);
+  std::shared_ptr<StreamSlot> StartStream();
+  void StreamWrite(std::string bytes);
   void Deliver(HttpResponse response);
   void FailRequest(int status, std::string_view code, const std::string& message);
   void Write(std::string bytes);
@@ -87,6 +92,8 @@ class HttpConnection {
   // The request being handled, and the handler's answer slot (weak: the handler owns it).
   HttpRequest current_;
   std::weak_ptr<ResponseSlot> slot_;
+  // The open event stream (kStreaming), shared with the handler's EventStream.
+  std::shared_ptr<StreamSlot> stream_;
   TimePoint request_started_ = kTimeZero;   // first byte of the request being read
   TimePoint request_complete_ = kTimeZero;  // last byte of the request being handled
   TimePoint last_activity_ = kTimeZero;

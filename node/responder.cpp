@@ -23,6 +23,15 @@ void Responder::Send(HttpResponse response) {
   }
 }
 
+EventStream Responder::StartEventStream() {
+  if (slot_ == nullptr || slot_->answered) return EventStream();
+  slot_->answered = true;
+  auto start = std::move(slot_->start_stream);
+  slot_->start_stream = nullptr;
+  slot_->deliver = nullptr;
+  return start ? EventStream(start()) : EventStream();
+}
+
 void Responder::Json(int status, const nlohmann::json& body) {
   Send(HttpResponse::Json(status, body));
 }

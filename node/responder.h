@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
+#include "node/event_stream.h"
 #include "node/http_message.h"
 
 namespace skillnode::node {
@@ -22,6 +23,8 @@ namespace skillnode::node {
 // closes.
 struct ResponseSlot {
   std::function<void(HttpResponse)> deliver;
+  // Turns the answer into an event stream (nullptr when the connection cannot).
+  std::function<std::shared_ptr<StreamSlot>()> start_stream;
   bool answered = false;
   ~ResponseSlot();
 };
@@ -37,6 +40,10 @@ class Responder {
   // The API's error shape: {"error": code, "message": message, "details": details}.
   void Error(int status, std::string_view code, std::string_view message,
              nlohmann::json details = nlohmann::json::object());
+
+  // Answers with a Server-Sent Events stream instead (event_stream.h); the returned stream is
+  // not open if the request was answered already or the client has gone.
+  EventStream StartEventStream();
 
   bool answered() const { return slot_ == nullptr || slot_->answered; }
   // False once the connection has closed (the answer would go nowhere).
