@@ -9,6 +9,8 @@
 #include "bootstrap/identity_file.h"
 #include "node/config_yaml.h"
 #include "node/daemon.h"
+#include "node/skill_cli.h"
+#include "node/skill_service.h"
 #include "node/spd_logger.h"
 #include "node/status_client.h"
 
@@ -93,6 +95,7 @@ int Run(const std::string& config_file, const std::string& check_file, const Run
     logger.Log(LogLevel::kError, "cannot start: " + daemon.error().message);
     return kExitFailure;
   }
+  SkillService skills(**daemon);
   return (*daemon)->Run();
 }
 
@@ -317,6 +320,8 @@ int RunCli(int argc, char** argv) {
   AddRun(app, run);
   AddStatus(app, status);
   AddKeygen(app, keygen);
+  SkillCommands skills;
+  skills.Add(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Error& e) {
@@ -325,6 +330,7 @@ int RunCli(int argc, char** argv) {
   }
   if (run.app->parsed()) return Run(run);
   if (keygen.app->parsed()) return Keygen(keygen.out, keygen.data_dir, keygen.force);
+  if (int rc = 0; skills.RunParsed(rc)) return rc;
   return Status(status);
 }
 

@@ -45,11 +45,25 @@ std::string Text(const nlohmann::json& value) {
 }  // namespace
 
 Result<HttpGetResult> HttpGet(const std::string& url, Duration timeout) {
+  return HttpCall("GET", url, std::nullopt, timeout);
+}
+
+Result<HttpGetResult> HttpCall(const std::string& method, const std::string& url,
+                               const std::optional<std::string>& json_body, Duration timeout) {
   std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), &curl_easy_cleanup);
   if (!curl) return Fail(ErrorCode::kInternal, "cannot start libcurl");
   HttpGetResult result;
   char error[CURL_ERROR_SIZE] = {0};
+  std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headers(nullptr,
+                                                                      &curl_slist_free_all);
   curl_easy_setopt(curl.get(), CURLOPT_URL, url.c_str());
+  if (method != "GET") curl_easy_setopt(curl.get(), CURLOPT_CUSTOMREQUEST, method.c_str());
+  if (json_body) {
+    headers.reset(curl_slist_append(nullptr, "Content-Type: application/json"));
+    curl_easy_setopt(curl.get(), CURLOPT_HTTPHEADER, headers.get());
+    curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDS, json_body->c_str());
+    curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDSIZE, static_cast<long>(json_body->size()));
+  }
   curl_easy_setopt(curl.get(), CURLOPT_TIMEOUT_MS, static_cast<long>(timeout.count() / 1000));
   curl_easy_setopt(curl.get(), CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, &Append);

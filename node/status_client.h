@@ -5,6 +5,7 @@
 #define SKILLNODE_NODE_STATUS_CLIENT_H_
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "transport/clock.h"
@@ -19,6 +20,10 @@ struct HttpGetResult {
 
 // GET `url`, giving up after `timeout`.
 [[nodiscard]] Result<HttpGetResult> HttpGet(const std::string& url, Duration timeout);
+// Any method, with an optional JSON body; the status and body of whatever answer came.
+[[nodiscard]] Result<HttpGetResult> HttpCall(const std::string& method, const std::string& url,
+                                             const std::optional<std::string>& json_body,
+                                             Duration timeout);
 
 // The GET /api/node object as aligned "key  value" lines.
 std::string FormatStatus(const std::string& base_url, const nlohmann::json& info);

@@ -1,0 +1,317 @@
+#include "node/skill_cli.h"
+
+#include <signal.h>
+
+#include <cctype>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "node/status_client.h"
+#include "transport/endpoint.h"
+
+namespace skillnode::node {
+namespace {
+
+using nlohmann::json;
+
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+
+struct Common {
+  std::string http = "127.0.0.1:7070";
+  int timeout_ms = 10000;
+  bool json = false;
+};
+
+void AddCommon(CLI::App* app, Common& common) {
+  app->add_option("--http", common.http, "The node's HTTP API address (default 127.0.0.1:7070)")
+      ->type_name("ADDR:PORT");
+  app->add_option("--timeout", common.timeout_ms, "Give up after this many milliseconds")
+      ->check(CLI::Range(1, 600000))
+      ->type_name("MS");
+  app->add_flag("--json", common.json, "Print the node's JSON answer as it is");
+}
+
+std::string PercentEncode(const std::string& text) {
+  static const char* kHex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : text) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
+// Sends one request; prints the node's error (or the JSON with --json) and returns the exit
+// status, with the parsed answer in `answer` on success.
+int Call(const Common& common, const std::string& method, const std::string& path,
+         const std::optional<json>& body, json* answer) {
+  auto endpoint = Endpoint::Parse(common.http);
+  if (!endpoint) {
+    std::cerr << "skillnode: --http: expected ADDRESS:PORT, " << endpoint.error().message << "\n";
+    return kExitUsage;
+  }
+  const std::string host = endpoint->address().is_v4() ? endpoint->address().ToString()
+                                                       : "[" + endpoint->address().ToString() + "]";
+  const std::string url = "http://" + host + ":" + std::to_string(endpoint->port()) + path;
+  auto result =
+      HttpCall(method, url, body ? std::optional<std::string>(body->dump()) : std::nullopt,
+               Millis(common.timeout_ms));
+  if (!result) {
+    std::cerr << "skillnode: cannot reach the node at " << common.http << ": "
+              << result.error().message << "\n";
+    return kExitFailure;
+  }
+  json parsed = json::parse(result->body, nullptr, false);
+  if (parsed.is_discarded()) {
+    std::cerr << "skillnode: the node answered " << result->status << " with a body that is not "
+              << "JSON\n";
+    return kExitFailure;
+  }
+  if (common.json) std::cout << parsed.dump(2) << "\n";
+  if (result->status >= 400) {
+    if (!common.json) {
+      std::cerr << "skillnode: " << parsed.value("error", std::string("ERROR")) << ": "
+                << parsed.value("message", std::string()) << "\n";
+    }
+    return kExitFailure;
+  }
+  if (answer != nullptr) *answer = std::move(parsed);
+  return 0;
+}
+
+std::string Text(const json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_array()) {
+    std::string out;
+    for (const auto& item : value) out += (out.empty() ? "" : ",") + Text(item);
+    return out.empty() ? "-" : out;
+  }
+  return value.is_null() ? "-" : value.dump();
+}
+
+volatile sig_atomic_t g_stop = 0;  // set by SIGINT/SIGTERM during `heartbeat --every`
+void OnStopSignal(int) { g_stop = 1; }
+
+}  // namespace
+
+struct SkillCommands::State {
+  CLI::App* register_app = nullptr;
+  CLI::App* heartbeat_app = nullptr;
+  CLI::App* unregister_app = nullptr;
+  CLI::App* discover_app = nullptr;
+  Common register_common, heartbeat_common, unregister_common, discover_common;
+  // register
+  std::string agent, skill, version, type, endpoint, name, description, file;
+  std::vector<std::string> capabilities, scenes, tags;
+  // heartbeat / unregister
+  std::string status = "HEALTHY", reason = "SHUTDOWN";
+  int every_ms = 0;
+  // discover
+  std::vector<std::string> q_capabilities, q_scenes, q_types, q_keywords;
+  std::string q_version;
+  bool fresh = false;
+
+  int Register();
+  int Heartbeat();
+  int Unregister();
+  int Discover();
+};
+
+SkillCommands::SkillCommands() : state_(std::make_unique<State>()) {}
+SkillCommands::~SkillCommands() = default;
+
+void SkillCommands::Add(CLI::App& app) {
+  State& s = *state_;
+  s.register_app = app.add_subcommand(
+      "register", "Register a skill with the node on this host (POST /api/skills).");
+  auto* r = s.register_app;
+  r->add_option("--file", s.file, "Read the registration JSON from FILE ('-': standard input)")
+      ->type_name("FILE");
+  r->add_option("-a,--agent", s.agent, "agentId")->type_name("ID");
+  r->add_option("-s,--skill", s.skill, "skillId")->type_name("ID");
+  r->add_option("-V,--skill-version", s.version, "The skill's semantic version")
+      ->type_name("SEMVER");
+  r->add_option("-t,--type", s.type, "skillType, e.g. tool-skill")->type_name("TYPE");
+  r->add_option("-e,--endpoint", s.endpoint, "host:port or URL where the skill answers")
+      ->type_name("ENDPOINT");
+  r->add_option("-C,--capability", s.capabilities, "A capability; repeat for several")
+      ->type_name("NAME");
+  r->add_option("-S,--scene", s.scenes, "A scene; repeat for several")->type_name("NAME");
+  r->add_option("--name", s.name, "Descriptor name")->type_name("TEXT");
+  r->add_option("--description", s.description, "Descriptor description")->type_name("TEXT");
+  r->add_option("--tag", s.tags, "Descriptor tag; repeat for several")->type_name("TAG");
+  AddCommon(r, s.register_common);
+
+  s.heartbeat_app = app.add_subcommand(
+      "heartbeat", "Send a registered skill's heartbeat (POST /api/skills/{id}/heartbeat).");
+  auto* h = s.heartbeat_app;
+  h->add_option("-a,--agent", s.agent, "agentId")->required()->type_name("ID");
+  h->add_option("-s,--skill", s.skill, "skillId")->required()->type_name("ID");
+  h->add_option("--status", s.status, "HEALTHY, DEGRADED, UNHEALTHY or MAINTENANCE")
+      ->check(CLI::IsMember({"HEALTHY", "DEGRADED", "UNHEALTHY", "MAINTENANCE"}));
+  h->add_option("--every", s.every_ms, "Keep sending one every MS milliseconds until interrupted")
+      ->check(CLI::Range(100, 3600000))
+      ->type_name("MS");
+  AddCommon(h, s.heartbeat_common);
+
+  s.unregister_app = app.add_subcommand(
+      "unregister", "Unregister a skill from the node on this host (DELETE /api/skills/{id}).");
+  auto* u = s.unregister_app;
+  u->add_option("-a,--agent", s.agent, "agentId")->required()->type_name("ID");
+  u->add_option("-s,--skill", s.skill, "skillId")->required()->type_name("ID");
+  u->add_option("--reason", s.reason, "SHUTDOWN, ERROR, MAINTENANCE or UPGRADE")
+      ->check(CLI::IsMember({"SHUTDOWN", "ERROR", "MAINTENANCE", "UPGRADE"}));
+  AddCommon(u, s.unregister_common);
+
+  s.discover_app = app.add_subcommand(
+      "discover", "Find skills anywhere on the network (POST /api/skills/search).");
+  auto* d = s.discover_app;
+  d->add_option("-C,--capability", s.q_capabilities, "Required capability; repeat: all of them")
+      ->type_name("NAME");
+  d->add_option("-S,--scene", s.q_scenes, "Required scene")->type_name("NAME");
+  d->add_option("-t,--type", s.q_types, "Skill type; repeat: any of them")->type_name("TYPE");
+  d->add_option("-k,--keyword", s.q_keywords, "Keyword in id, name, description or tags")
+      ->type_name("WORD");
+  d->add_option("-V,--version", s.q_version, "Version range, node-semver syntax (^1.2, >=0.7)")
+      ->type_name("RANGE");
+  d->add_flag("--fresh", s.fresh, "Skip the node's cache");
+  AddCommon(d, s.discover_common);
+}
+
+bool SkillCommands::RunParsed(int& status) {
+  State& s = *state_;
+  if (s.register_app->parsed()) {
+    status = s.Register();
+  } else if (s.heartbeat_app->parsed()) {
+    status = s.Heartbeat();
+  } else if (s.unregister_app->parsed()) {
+    status = s.Unregister();
+  } else if (s.discover_app->parsed()) {
+    status = s.Discover();
+  } else {
+    return false;
+  }
+  return true;
+}
+
+int SkillCommands::State::Register() {
+  json body;
+  if (!file.empty()) {
+    std::string text;
+    if (file == "-") {
+      text.assign(std::istreambuf_iterator<char>(std::cin), {});
+    } else {
+      FILE* f = std::fopen(file.c_str(), "rb");
+      if (f == nullptr) {
+        std::cerr << "skillnode: cannot read " << file << "\n";
+        return kExitUsage;
+      }
+      char buffer[4096];
+      size_t n = 0;
+      while ((n = std::fread(buffer, 1, sizeof(buffer), f)) > 0) text.append(buffer, n);
+      std::fclose(f);
+    }
+    body = json::parse(text, nullptr, false);
+    if (body.is_discarded() || !body.is_object()) {
+      std::cerr << "skillnode: " << file << " is not a JSON object\n";
+      return kExitUsage;
+    }
+  } else {
+    for (auto [flag, value] : {std::pair{"--agent", &agent},
+                               {"--skill", &skill},
+                               {"--skill-version", &version},
+                               {"--type", &type},
+                               {"--endpoint", &endpoint}}) {
+      if (value->empty()) {
+        std::cerr << "skillnode register: " << flag << " is required (or --file)\n";
+        return kExitUsage;
+      }
+    }
+    body = {{"agentId", agent},  {"skillId", skill},     {"version", version},
+            {"skillType", type}, {"endpoint", endpoint}, {"capabilities", capabilities},
+            {"scenes", scenes}};
+    if (!name.empty() || !description.empty() || !tags.empty()) {
+      body["descriptor"] = {{"name", name}, {"description", description}, {"tags", tags}};
+    }
+  }
+  json answer;
+  const int rc = Call(register_common, "POST", "/api/skills", body, &answer);
+  if (rc == 0 && !register_common.json) {
+    std::cout << answer.value("status", std::string()) << ": " << Text(answer["skillId"])
+              << " of agent " << Text(answer["agentId"]) << " ("
+              << answer.value("message", std::string()) << ")\n";
+  }
+  return rc;
+}
+
+int SkillCommands::State::Heartbeat() {
+  const std::string path = "/api/skills/" + PercentEncode(skill) + "/heartbeat";
+  const json body = {{"agentId", agent}, {"status", status}};
+  if (every_ms == 0) {
+    json answer;
+    const int rc = Call(heartbeat_common, "POST", path, body, &answer);
+    if (rc == 0 && !heartbeat_common.json) {
+      std::cout << Text(answer["skillId"]) << ": " << Text(answer["status"]) << "\n";
+    }
+    return rc;
+  }
+  signal(SIGINT, &OnStopSignal);
+  signal(SIGTERM, &OnStopSignal);
+  int rc = 0;
+  while (g_stop == 0) {
+    rc = Call(heartbeat_common, "POST", path, body, nullptr);
+    if (rc != 0) return rc;
+    for (int waited = 0; waited < every_ms && g_stop == 0; waited += 50) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  }
+  return 0;
+}
+
+int SkillCommands::State::Unregister() {
+  const std::string path = "/api/skills/" + PercentEncode(skill) +
+                           "?agentId=" + PercentEncode(agent) + "&reason=" + PercentEncode(reason);
+  json answer;
+  const int rc = Call(unregister_common, "DELETE", path, std::nullopt, &answer);
+  if (rc == 0 && !unregister_common.json) {
+    std::cout << "UNREGISTERED: " << Text(answer["skillId"]) << " of agent "
+              << Text(answer["agentId"]) << " (" << Text(answer["reason"]) << ")\n";
+  }
+  return rc;
+}
+
+int SkillCommands::State::Discover() {
+  json body = json::object();
+  if (!q_capabilities.empty()) body["capabilities"] = q_capabilities;
+  if (!q_scenes.empty()) body["scenes"] = q_scenes;
+  if (!q_types.empty()) body["types"] = q_types;
+  if (!q_keywords.empty()) body["keywords"] = q_keywords;
+  if (!q_version.empty()) body["version"] = q_version;
+  if (fresh) body["fresh"] = true;
+  json answer;
+  const int rc = Call(discover_common, "POST", "/api/skills/search", body, &answer);
+  if (rc != 0 || discover_common.json) return rc;
+  std::printf("%-28s %-16s %-10s %-11s %-26s %s\n", "SKILL", "AGENT", "VERSION", "STATUS",
+              "ENDPOINT", "SOURCE");
+  for (const auto& skill_json : answer["skills"]) {
+    std::printf("%-28s %-16s %-10s %-11s %-26s %s\n", Text(skill_json["id"]).c_str(),
+                Text(skill_json["agentId"]).c_str(), Text(skill_json["version"]).c_str(),
+                Text(skill_json["status"]).c_str(), Text(skill_json["endpoint"]).c_str(),
+                Text(skill_json["source"]).c_str());
+  }
+  std::printf("%zu skill(s)\n", answer["skills"].size());
+  return 0;
+}
+
+}  // namespace skillnode::node

@@ -1,0 +1,386 @@
+// SkillService's HTTP handlers (the routes are listed in skill_service.h).
+#include <uv.h>
+
+#include <array>
+#include <charconv>
+#include <cstring>
+#include <set>
+
+#include "discovery/connection_info.h"
+#include "kademlia/encoding.h"
+#include "node/skill_service.h"
+
+namespace skillnode::node {
+namespace {
+
+using discovery::SkillQuery;
+using nlohmann::json;
+
+// Answers a FieldError: 400 with the field named.
+void BadField(Responder& responder, const discovery::FieldError& error, std::string_view code) {
+  const std::string message =
+      error.field.empty() ? error.message : error.field + ": " + error.message;
+  responder.Error(400, code, message, {{"field", error.field}});
+}
+
+void DiscoveryError(Responder& responder, const discovery::SearchResult& result) {
+  const discovery::DiscError error = *result.error;
+  json stages = json::array();
+  for (const auto& stage : result.stages) {
+    stages.push_back({{"stage", stage.stage}, {"outcome", stage.outcome}});
+  }
+  responder.Error(discovery::DiscHttpStatus(error), discovery::DiscCode(error), result.message,
+                  {{"stages", std::move(stages)}});
+}
+
+json StagesJson(const discovery::SearchResult& result) {
+  json stages = json::array();
+  for (const auto& stage : result.stages) {
+    stages.push_back({{"stage", stage.stage},
+                      {"outcome", stage.outcome},
+                      {"records", stage.records},
+                      {"ms", stage.duration_ms}});
+  }
+  return stages;
+}
+
+json SourcesJson(const discovery::SearchResult& result) {
+  std::set<std::string> sources;
+  for (const auto& found : result.skills) {
+    sources.insert(std::string(discovery::SourceName(found.source)));
+  }
+  return json(std::vector<std::string>(sources.begin(), sources.end()));
+}
+
+// A non-negative integer query parameter with a default and a maximum.
+discovery::Parsed<size_t> SizeParam(const HttpRequest& request, const char* name, size_t fallback,
+                                    size_t max) {
+  const auto text = request.Query(name);
+  if (!text) return fallback;
+  size_t value = 0;
+  const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
+  if (ec != std::errc() || end != text->data() + text->size() || value > max) {
+    return tl::unexpected(discovery::FieldError{
+        name, "'" + *text + "' is not an integer from 0 to " + std::to_string(max)});
+  }
+  return value;
+}
+
+bool IsThisHost(const Address& peer) {
+  if (peer.IsLoopback()) return true;
+  uv_interface_address_t* interfaces = nullptr;
+  int count = 0;
+  if (uv_interface_addresses(&interfaces, &count) != 0) return false;
+  bool found = false;
+  for (int i = 0; i < count && !found; ++i) {
+    std::array<uint8_t, 16> bytes{};
+    if (interfaces[i].address.address4.sin_family == AF_INET) {
+      std::memcpy(bytes.data(), &interfaces[i].address.address4.sin_addr, 4);
+      found = Address::V4({bytes[0], bytes[1], bytes[2], bytes[3]}) == peer;
+    } else {
+      std::memcpy(bytes.data(), &interfaces[i].address.address6.sin6_addr, 16);
+      found = Address::V6(bytes) == peer;
+    }
+  }
+  uv_free_interface_addresses(interfaces, count);
+  return found;
+}
+
+json SkillWithProviders(const std::string& id, const discovery::SearchResult& result) {
+  const auto& best = result.skills.front().record;
+  json providers = json::array();
+  for (const auto& found : result.skills) {
+    providers.push_back(discovery::SkillJson(found.record, found.source));
+  }
+  json out = discovery::SkillJson(best, result.skills.front().source);
+  out["id"] = id;
+  out["providers"] = std::move(providers);
+  out["sources"] = SourcesJson(result);
+  return out;
+}
+
+}  // namespace
+
+void SkillService::AddRoutes() {
+  Router& router = daemon_.router();
+  auto bind = [this](void (SkillService::*handler)(const HttpRequest&, Responder)) {
+    return [this, handler](const HttpRequest& request, Responder responder) {
+      (this->*handler)(request, std::move(responder));
+    };
+  };
+  router.Add("POST", "/api/skills", bind(&SkillService::HandleRegister));
+  router.Add("GET", "/api/skills", bind(&SkillService::HandleList));
+  router.Add("POST", "/api/skills/search", bind(&SkillService::HandleSearch));
+  router.Add("POST", "/api/skills/{skillId}/heartbeat", bind(&SkillService::HandleHeartbeat));
+  router.Add("DELETE", "/api/skills/{skillId}", bind(&SkillService::HandleUnregister));
+  router.Add("GET", "/api/skills/{id}", [this](const HttpRequest& request, Responder responder) {
+    HandleGetSkill(request, std::move(responder), false);
+  });
+  router.Add("GET", "/api/skills/{id}/download",
+             [this](const HttpRequest& request, Responder responder) {
+               HandleGetSkill(request, std::move(responder), true);
+             });
+  router.Add("POST", "/api/scenes/{scene}/join", bind(&SkillService::HandleSceneJoin));
+  router.Add("GET", "/api/v1/watch", bind(&SkillService::HandleWatch));
+  router.Add("POST", "/api/cache/refresh", [this](const HttpRequest&, Responder responder) {
+    const size_t entries = searcher_.cache().size();
+    searcher_.ClearCache();
+    responder.Json(200, {{"cleared", entries}});
+  });
+}
+
+bool SkillService::FromThisHost(const HttpRequest& request, Responder& responder,
+                                std::string_view what) {
+  if (IsThisHost(request.peer.address())) return true;
+  responder.Error(403, "UNAUTHORIZED",
+                  std::string(what) + " is accepted only from this node's own host; " +
+                      request.peer.address().ToString() + " is not",
+                  {{"status", "UNAUTHORIZED"}, {"peer", request.peer.address().ToString()}});
+  return false;
+}
+
+void SkillService::HandleRegister(const HttpRequest& request, Responder responder) {
+  if (!FromThisHost(request, responder, "registration")) return;
+  auto body = discovery::ParseJsonObject(request.body);
+  if (!body) return BadField(responder, body.error(), "INVALID");
+  auto fields = discovery::RegistrationFromJson(*body);
+  if (!fields) return BadField(responder, fields.error(), "INVALID");
+  const auto outcome = registry_.Register(daemon_.Now(), std::move(*fields));
+  const std::string status(discovery::RegisterStatusName(outcome.status));
+  if (outcome.status == discovery::RegisterStatus::kInvalid) {
+    return responder.Error(400, "INVALID", outcome.message,
+                           {{"field", outcome.field}, {"status", status}});
+  }
+  json answer = {{"status", status},
+                 {"agentId", outcome.record.agent_id},
+                 {"skillId", outcome.record.skill_id},
+                 {"message", outcome.message},
+                 {"timestamp", outcome.record.timestamp_ms},
+                 {"skill", discovery::SkillJson(outcome.record, discovery::Source::kLocal)}};
+  const bool created = outcome.status == discovery::RegisterStatus::kSuccess && !outcome.updated;
+  responder.Json(created ? 201 : 200, answer);
+}
+
+void SkillService::HandleHeartbeat(const HttpRequest& request, Responder responder) {
+  if (!FromThisHost(request, responder, "a heartbeat")) return;
+  auto body = discovery::ParseJsonObject(request.body.empty() ? "{}" : request.body);
+  if (!body) return BadField(responder, body.error(), "BAD_REQUEST");
+  for (const auto& [key, value] : body->items()) {
+    if (key != "agentId" && key != "status" && key != "timestamp") {
+      return responder.Error(400, "BAD_REQUEST", key + ": is not a known field", {{"field", key}});
+    }
+  }
+  const auto agent = body->find("agentId");
+  if (agent == body->end() || !agent->is_string() || agent->get<std::string>().empty()) {
+    return responder.Error(400, "BAD_REQUEST", "agentId: is required (a string)",
+                           {{"field", "agentId"}});
+  }
+  kademlia::SkillStatus status = kademlia::SkillStatus::kHealthy;
+  if (auto it = body->find("status"); it != body->end() && !it->is_null()) {
+    auto parsed = it->is_string() ? kademlia::ParseSkillStatus(it->get<std::string>())
+                                  : Fail(ErrorCode::kInvalidArgument, "must be a string");
+    if (!parsed) {
+      return responder.Error(400, "BAD_REQUEST", "status: " + parsed.error().message,
+                             {{"field", "status"}});
+    }
+    status = *parsed;
+  }
+  const std::string& skill_id = *request.Param("skillId");
+  auto record = registry_.Heartbeat(daemon_.Now(), agent->get<std::string>(), skill_id, status);
+  if (!record) {
+    return responder.Error(404, "NOT_REGISTERED", record.error().message,
+                           {{"field", "skillId"}, {"skillId", skill_id}});
+  }
+  responder.Json(200, {{"agentId", record->agent_id},
+                       {"skillId", record->skill_id},
+                       {"status", kademlia::SkillStatusName(record->status)}});
+}
+
+void SkillService::HandleUnregister(const HttpRequest& request, Responder responder) {
+  if (!FromThisHost(request, responder, "unregistration")) return;
+  const auto agent = request.Query("agentId");
+  if (!agent || agent->empty()) {
+    return responder.Error(400, "BAD_REQUEST", "agentId: query parameter is required",
+                           {{"field", "agentId"}});
+  }
+  kademlia::UnregisterReason reason = kademlia::UnregisterReason::kShutdown;
+  if (const auto text = request.Query("reason")) {
+    auto parsed = kademlia::ParseUnregisterReason(*text);
+    if (!parsed) {
+      return responder.Error(400, "BAD_REQUEST", "reason: " + parsed.error().message,
+                             {{"field", "reason"}});
+    }
+    reason = *parsed;
+  }
+  const std::string& skill_id = *request.Param("skillId");
+  auto record = registry_.Unregister(daemon_.Now(), *agent, skill_id, reason);
+  if (!record) {
+    return responder.Error(404, "NOT_REGISTERED", record.error().message,
+                           {{"field", "skillId"}, {"skillId", skill_id}});
+  }
+  responder.Json(200, {{"status", "UNREGISTERED"},
+                       {"agentId", record->agent_id},
+                       {"skillId", record->skill_id},
+                       {"reason", kademlia::UnregisterReasonName(reason)}});
+}
+
+void SkillService::HandleList(const HttpRequest& request, Responder responder) {
+  auto query = QueryFromParams(request);
+  if (!query) return BadField(responder, query.error(), "BAD_REQUEST");
+  auto limit = SizeParam(request, "limit", kPageLimitDefault, kPageLimitMax);
+  if (!limit) return BadField(responder, limit.error(), "BAD_REQUEST");
+  auto offset = SizeParam(request, "offset", 0, SIZE_MAX / 2);
+  if (!offset) return BadField(responder, offset.error(), "BAD_REQUEST");
+  discovery::SearchOptions options;
+  options.use_cache = request.Query("fresh").value_or("false") != "true";
+  searcher_.Search(
+      daemon_.Now(), *query, options,
+      [responder, limit = *limit, offset = *offset](discovery::SearchResult result) mutable {
+        if (result.error && result.error != discovery::DiscError::kNoSkills) {
+          return DiscoveryError(responder, result);
+        }
+        json skills = json::array();
+        for (size_t i = offset; i < result.skills.size() && i < offset + limit; ++i) {
+          skills.push_back(discovery::SkillJson(result.skills[i].record, result.skills[i].source));
+        }
+        responder.Json(200, {{"total", result.skills.size()},
+                             {"offset", offset},
+                             {"limit", limit},
+                             {"skills", std::move(skills)},
+                             {"sources", SourcesJson(result)},
+                             {"stages", StagesJson(result)}});
+      });
+}
+
+void SkillService::HandleSearch(const HttpRequest& request, Responder responder) {
+  auto body = discovery::ParseJsonObject(request.body);
+  if (!body) return BadField(responder, body.error(), "BAD_REQUEST");
+  auto query = QueryFromJson(*body);
+  if (!query) return BadField(responder, query.error(), "BAD_REQUEST");
+  size_t limit = kPageLimitDefault;
+  size_t offset = 0;
+  for (auto [name, field, max] :
+       {std::tuple{"limit", &limit, kPageLimitMax}, {"offset", &offset, SIZE_MAX / 2}}) {
+    auto it = body->find(name);
+    if (it == body->end()) continue;
+    if (!it->is_number_unsigned() || it->get<size_t>() > max) {
+      return responder.Error(
+          400, "BAD_REQUEST",
+          std::string(name) + ": must be an integer from 0 to " + std::to_string(max),
+          {{"field", name}});
+    }
+    *field = it->get<size_t>();
+  }
+  discovery::SearchOptions options;
+  if (auto it = body->find("fresh"); it != body->end() && it->is_boolean()) {
+    options.use_cache = !it->get<bool>();
+  }
+  searcher_.Search(
+      daemon_.Now(), *query, options,
+      [responder, limit, offset](discovery::SearchResult result) mutable {
+        if (result.error) return DiscoveryError(responder, result);
+        json skills = json::array();
+        for (size_t i = offset; i < result.skills.size() && i < offset + limit; ++i) {
+          skills.push_back(discovery::SkillJson(result.skills[i].record, result.skills[i].source));
+        }
+        responder.Json(200, {{"total", result.skills.size()},
+                             {"skills", std::move(skills)},
+                             {"sources", SourcesJson(result)},
+                             {"stages", StagesJson(result)}});
+      });
+}
+
+void SkillService::HandleGetSkill(const HttpRequest& request, Responder responder, bool download) {
+  const std::string id = *request.Param("id");
+  SkillQuery query;
+  query.skill_id = id;
+  searcher_.Search(daemon_.Now(), query, discovery::SearchOptions{},
+                   [responder, id, download](discovery::SearchResult result) mutable {
+                     if (result.error) {
+                       if (result.error == discovery::DiscError::kNoSkills) {
+                         result.message = "no skill with id " + id + " is registered";
+                       }
+                       return DiscoveryError(responder, result);
+                     }
+                     if (download) {
+                       // Packages (SKILL.md folders) are published by a later part of the
+                       // registry; no skill has one yet.
+                       return responder.Error(
+                           404, "DISC_002", "skill " + id + " has no package to download",
+                           {{"skillId", id}, {"providers", result.skills.size()}});
+                     }
+                     responder.Json(200, SkillWithProviders(id, result));
+                   });
+}
+
+void SkillService::HandleSceneJoin(const HttpRequest& request, Responder responder) {
+  const std::string scene = *request.Param("scene");
+  auto body = discovery::ParseJsonObject(request.body.empty() ? "{}" : request.body);
+  if (!body) return BadField(responder, body.error(), "BAD_REQUEST");
+  SkillQuery query;
+  query.scenes = {scene};
+  query.status = kademlia::SkillStatus::kHealthy;
+  for (const auto& [key, value] : body->items()) {
+    if (key == "capabilities") {
+      if (!value.is_array()) {
+        return responder.Error(400, "BAD_REQUEST", "capabilities: must be an array of strings",
+                               {{"field", "capabilities"}});
+      }
+      for (size_t i = 0; i < value.size(); ++i) {
+        if (!value[i].is_string()) {
+          const std::string field = "capabilities[" + std::to_string(i) + "]";
+          return responder.Error(400, "BAD_REQUEST", field + ": must be a string",
+                                 {{"field", field}});
+        }
+        query.capabilities.push_back(value[i].get<std::string>());
+      }
+    } else if (key != "requesterId") {
+      return responder.Error(400, "BAD_REQUEST", key + ": is not a known field", {{"field", key}});
+    }
+  }
+  searcher_.Search(
+      daemon_.Now(), query, discovery::SearchOptions{},
+      [responder, scene,
+       capabilities = query.capabilities](discovery::SearchResult result) mutable {
+        if (result.error && result.error != discovery::DiscError::kNoSkills) {
+          return DiscoveryError(responder, result);
+        }
+        if (result.skills.empty()) {
+          return responder.Error(
+              404, "SCENE_NOT_FOUND",
+              "no healthy skill of scene " + scene + " offers every requested capability",
+              {{"code", "DISC_002"}, {"scene", scene}, {"capabilities", capabilities}});
+        }
+        const kademlia::SkillRecord& chosen = result.skills.front().record;
+        json connection = {{"endpoint", chosen.endpoint}};
+        if (auto info = discovery::ParseEndpoint(chosen.endpoint)) {
+          connection = {{"protocol", info->protocol},
+                        {"host", info->host},
+                        {"port", info->port},
+                        {"basePath", info->base_path},
+                        {"endpoint", chosen.endpoint}};
+        }
+        const std::string provider = kademlia::NodeIdOf(chosen.publisher).ToHex();
+        json members = json::array();
+        for (const auto& found : result.skills) {
+          members.push_back({{"skillId", found.record.skill_id},
+                             {"agentId", found.record.agent_id},
+                             {"endpoint", found.record.endpoint}});
+        }
+        responder.Json(200, {{"joined", true},
+                             {"sceneId", scene},
+                             {"groupId", "group-" + scene},
+                             {"connectionInfo", std::move(connection)},
+                             {"skillInfo",
+                              {{"skillId", chosen.skill_id},
+                               {"agentId", chosen.agent_id},
+                               {"version", chosen.version},
+                               {"capabilities", chosen.capabilities},
+                               {"status", kademlia::SkillStatusName(chosen.status)},
+                               {"provider", provider}}},
+                             {"members", std::move(members)},
+                             {"source", discovery::SourceName(result.skills.front().source)}});
+      });
+}
+
+}  // namespace skillnode::node

@@ -1,0 +1,239 @@
+// SkillService wiring: the registry and searcher on the daemon's loop, their node info,
+// metrics and shutdown step, and the query readers. The route handlers are in skill_routes.cpp.
+#include "node/skill_service.h"
+
+#include <chrono>
+#include <set>
+
+#include "node/spd_logger.h"
+
+namespace skillnode::node {
+namespace {
+
+using discovery::FieldError;
+using discovery::Parsed;
+using discovery::SkillQuery;
+
+uint64_t WallClockMs() {
+  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                   std::chrono::system_clock::now().time_since_epoch())
+                                   .count());
+}
+
+discovery::RegistryConfig RegistryConfigOf(const Config& config) {
+  discovery::RegistryConfig out;
+  out.health.heartbeat_interval = config.discovery.health_check.heartbeat_interval;
+  out.health.timeout = config.discovery.health_check.timeout;
+  out.health.unhealthy_threshold = config.discovery.health_check.unhealthy_threshold;
+  return out;
+}
+
+discovery::CacheConfig CacheConfigOf(const Config& config) {
+  discovery::CacheConfig out;
+  out.enabled = config.discovery.cache.enabled;
+  out.ttl = config.discovery.cache.ttl;
+  out.size_max = config.discovery.cache.size_max;
+  out.refresh_before_expiry = config.discovery.cache.refresh_before_expiry;
+  return out;
+}
+
+tl::unexpected<FieldError> Bad(std::string field, std::string message) {
+  return tl::unexpected<FieldError>(FieldError{std::move(field), std::move(message)});
+}
+
+// "a,b" -> {"a", "b"}; empty parts dropped.
+std::vector<std::string> SplitCommas(const std::string& text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    if (comma > start) out.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
+Parsed<void> SetVersion(SkillQuery& query, const std::string& text) {
+  auto range = discovery::SemverRange::Parse(text);
+  if (!range) {
+    return Bad("version", "'" + text + "' is not a valid version range: " + range.error().message);
+  }
+  query.version = std::move(*range);
+  return {};
+}
+
+Parsed<void> SetStatus(SkillQuery& query, const std::string& text) {
+  auto status = kademlia::ParseSkillStatus(text);
+  if (!status) return Bad("status", status.error().message);
+  query.status = *status;
+  return {};
+}
+
+}  // namespace
+
+SkillService::SkillService(Daemon& daemon)
+    : daemon_(daemon),
+      registry_(daemon.dht(), daemon.identity(), RegistryConfigOf(daemon.config()), &WallClockMs),
+      searcher_(daemon.dht(), registry_, discovery::SearchConfig{},
+                CacheConfigOf(daemon.config())) {
+  // A registration that changes on this node makes cached answers about that skill stale.
+  registry_.AddObserver([this](const discovery::RegistryEvent& event) {
+    searcher_.InvalidateSkill(event.record.skill_id);
+    LogAt(daemon_.logger(), LogLevel::kInfo,
+          "skill " + event.record.skill_id + " of agent " + event.record.agent_id + ": " +
+              std::string(kademlia::SkillStatusName(event.record.status)) +
+              (event.record.tombstone
+                   ? " (unpublished: " +
+                         std::string(kademlia::UnregisterReasonName(event.record.reason)) + ")"
+                   : ""));
+  });
+  daemon_.AddStepper({[this] { return registry_.NextDeadline(); },
+                      [this](TimePoint now) { registry_.OnTimer(now); }});
+  daemon_.AddStepper({[this] { return searcher_.NextDeadline(); },
+                      [this](TimePoint now) { searcher_.OnTimer(now); }});
+  daemon_.AddNodeInfo("registry", [this] { return Info(); });
+  daemon_.AddMetrics([this](PrometheusWriter& out) { WriteMetrics(out); });
+  daemon_.AddShutdownStep("unregister skills", [this](std::function<void()> done) {
+    const size_t count = registry_.size();
+    if (count > 0) {
+      LogAt(daemon_.logger(), LogLevel::kInfo,
+            "unpublishing " + std::to_string(count) + " registered skill(s) at shutdown");
+    }
+    registry_.UnregisterAll(daemon_.Now(), kademlia::UnregisterReason::kShutdown, std::move(done));
+  });
+  AddRoutes();
+}
+
+nlohmann::json SkillService::Info() const {
+  const auto counts = registry_.CountByStatus();
+  const auto& cache = searcher_.cache().stats();
+  return {
+      {"registrations", registry_.size()},
+      {"healthy", counts[0]},
+      {"degraded", counts[1]},
+      {"unhealthy", counts[2]},
+      {"maintenance", counts[3]},
+      {"watchers", searcher_.watchers()},
+      {"watched_keys", searcher_.watched_keys()},
+      {"cache",
+       {{"entries", searcher_.cache().size()}, {"hits", cache.hits}, {"misses", cache.misses}}}};
+}
+
+void SkillService::WriteMetrics(PrometheusWriter& out) const {
+  const auto counts = registry_.CountByStatus();
+  out.Family("skillnode_registry_skills", "gauge", "Skills registered with this node, by health.");
+  for (size_t i = 0; i < counts.size(); ++i) {
+    out.Sample(
+        "skillnode_registry_skills",
+        {{"status", std::string(kademlia::SkillStatusName(static_cast<kademlia::SkillStatus>(i)))}},
+        static_cast<double>(counts[i]));
+  }
+  const auto& r = registry_.stats();
+  out.Family("skillnode_registry_operations_total", "counter",
+             "Registry operations by kind and result.");
+  for (const auto& [op, result, value] : {std::tuple{"register", "success", r.registered},
+                                          {"register", "updated", r.updated},
+                                          {"register", "duplicate", r.duplicates},
+                                          {"register", "invalid", r.invalid},
+                                          {"register", "full", r.refused_full},
+                                          {"heartbeat", "ok", r.heartbeats},
+                                          {"heartbeat", "unknown", r.heartbeats_unknown},
+                                          {"unregister", "ok", r.unregistered},
+                                          {"expire", "ok", r.expired}}) {
+    out.Sample("skillnode_registry_operations_total", {{"op", op}, {"result", result}},
+               static_cast<double>(value));
+  }
+  out.Counter("skillnode_registry_status_changes_total", "Health changes published.",
+              static_cast<double>(r.status_changes));
+  out.Counter("skillnode_registry_publish_failures_total",
+              "Record versions whose publish reached no holder.",
+              static_cast<double>(r.publish_failures));
+  const auto& s = searcher_.stats();
+  out.Counter("skillnode_discovery_searches_total", "Discovery queries answered.",
+              static_cast<double>(s.searches));
+  out.Family("skillnode_discovery_dht_total", "counter", "DHT stage outcomes.");
+  for (const auto& [result, value] : {std::pair{"started", s.dht_gets},
+                                      {"timeout", s.dht_timeouts},
+                                      {"unreachable", s.dht_failures},
+                                      {"busy", s.busy}}) {
+    out.Sample("skillnode_discovery_dht_total", {{"result", result}}, static_cast<double>(value));
+  }
+  out.Counter("skillnode_discovery_stale_answers_total",
+              "Answers taken from the cache after the DHT failed.",
+              static_cast<double>(s.stale_answers));
+  out.Counter("skillnode_discovery_not_found_total", "Queries that found no skill.",
+              static_cast<double>(s.not_found));
+  const auto& c = searcher_.cache().stats();
+  out.Counter("skillnode_cache_hits_total", "Discovery cache hits.", static_cast<double>(c.hits));
+  out.Counter("skillnode_cache_misses_total", "Discovery cache misses.",
+              static_cast<double>(c.misses));
+  out.Counter("skillnode_cache_invalidations_total",
+              "Cached answers dropped by unregistration, health change or refresh.",
+              static_cast<double>(c.invalidations));
+  out.Gauge("skillnode_cache_entries", "Cached discovery answers.",
+            static_cast<double>(searcher_.cache().size()));
+  out.Gauge("skillnode_discovery_watchers", "Open watch streams.",
+            static_cast<double>(searcher_.watchers()));
+}
+
+Parsed<SkillQuery> QueryFromParams(const HttpRequest& request) {
+  SkillQuery query;
+  for (auto [name, list] : {std::pair{"capability", &query.capabilities},
+                            {"scene", &query.scenes},
+                            {"type", &query.types},
+                            {"keyword", &query.keywords}}) {
+    if (auto value = request.Query(name)) *list = SplitCommas(*value);
+  }
+  if (auto value = request.Query("version"); value && !value->empty()) {
+    if (auto ok = SetVersion(query, *value); !ok) return tl::unexpected(ok.error());
+  }
+  if (auto value = request.Query("agentId")) query.agent_id = *value;
+  if (auto value = request.Query("skillId")) query.skill_id = *value;
+  if (auto value = request.Query("status")) {
+    if (auto ok = SetStatus(query, *value); !ok) return tl::unexpected(ok.error());
+  }
+  return query;
+}
+
+Parsed<SkillQuery> QueryFromJson(const nlohmann::json& body) {
+  static const std::set<std::string> kKnown = {"capabilities", "scenes",  "types",   "keywords",
+                                               "version",      "agentId", "skillId", "status",
+                                               "limit",        "offset",  "fresh"};
+  for (const auto& [key, value] : body.items()) {
+    if (!kKnown.contains(key)) return Bad(key, "is not a known search field");
+  }
+  SkillQuery query;
+  for (auto [name, list] : {std::pair{"capabilities", &query.capabilities},
+                            {"scenes", &query.scenes},
+                            {"types", &query.types},
+                            {"keywords", &query.keywords}}) {
+    auto it = body.find(name);
+    if (it == body.end() || it->is_null()) continue;
+    if (!it->is_array()) return Bad(name, "must be an array of strings");
+    for (size_t i = 0; i < it->size(); ++i) {
+      if (!(*it)[i].is_string()) {
+        return Bad(std::string(name) + "[" + std::to_string(i) + "]", "must be a string");
+      }
+      list->push_back((*it)[i].get<std::string>());
+    }
+  }
+  for (auto [name, field] :
+       {std::pair{"version", 0}, {"agentId", 1}, {"skillId", 2}, {"status", 3}}) {
+    auto it = body.find(name);
+    if (it == body.end() || it->is_null()) continue;
+    if (!it->is_string()) return Bad(name, "must be a string");
+    const std::string text = it->get<std::string>();
+    if (field == 0) {
+      if (auto ok = SetVersion(query, text); !ok) return tl::unexpected(ok.error());
+    } else if (field == 1) {
+      query.agent_id = text;
+    } else if (field == 2) {
+      query.skill_id = text;
+    } else if (auto ok = SetStatus(query, text); !ok) {
+      return tl::unexpected(ok.error());
+    }
+  }
+  return query;
+}
+
+}  // namespace skillnode::node

@@ -1,0 +1,74 @@
+// SkillService: the skill registry on a running node — the Registry (skills registered with
+// this node), the Searcher (discovery through local, cache and DHT), and their HTTP routes:
+//
+//   POST   /api/skills                         register (the seed's SKILL_REGISTER fields)
+//   POST   /api/skills/{skillId}/heartbeat     {agentId, status}
+//   DELETE /api/skills/{skillId}?agentId=&reason=
+//   GET    /api/skills?capability=&scene=&type=&keyword=&version=&agentId=&status=&limit=&offset=
+//   POST   /api/skills/search                  {capabilities, scenes, types, keywords, version}
+//   GET    /api/skills/{id}                    the skill with each provider
+//   GET    /api/skills/{id}/download           the skill's package (none yet: DISC_002)
+//   POST   /api/scenes/{scene}/join            {capabilities}: the §4.3 SceneJoinResult
+//   POST   /api/cache/refresh                  drop every cached answer
+//   GET    /api/v1/watch?scene=|capability=|skill=   Server-Sent Events: added, changed and
+//                                              removed skills under that DHT key
+//
+// Registration, heartbeats and unregistration are accepted only from this host (a skill
+// registers with the node on its own host; DESIGN "Registration"); from anywhere else they are
+// answered UNAUTHORIZED. At shutdown every registration is unpublished with a tombstone
+// (reason SHUTDOWN). docs/api.md documents every route with its errors.
+#ifndef SKILLNODE_NODE_SKILL_SERVICE_H_
+#define SKILLNODE_NODE_SKILL_SERVICE_H_
+
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "discovery/registry.h"
+#include "discovery/search.h"
+#include "node/daemon.h"
+
+namespace skillnode::node {
+
+// Skills one page of GET /api/skills holds by default and at most.
+constexpr size_t kPageLimitDefault = 100;
+constexpr size_t kPageLimitMax = 1000;
+
+class SkillService {
+ public:
+  // Attaches to `daemon` (routes, timers, metrics, node info, shutdown step). `daemon` must
+  // outlive the service; create it between Daemon::Create() and Run().
+  explicit SkillService(Daemon& daemon);
+  SkillService(const SkillService&) = delete;
+  SkillService& operator=(const SkillService&) = delete;
+
+  discovery::Registry& registry() { return registry_; }
+  discovery::Searcher& searcher() { return searcher_; }
+
+ private:
+  void AddRoutes();
+  void HandleRegister(const HttpRequest& request, Responder responder);
+  void HandleHeartbeat(const HttpRequest& request, Responder responder);
+  void HandleUnregister(const HttpRequest& request, Responder responder);
+  void HandleList(const HttpRequest& request, Responder responder);
+  void HandleSearch(const HttpRequest& request, Responder responder);
+  void HandleGetSkill(const HttpRequest& request, Responder responder, bool download);
+  void HandleSceneJoin(const HttpRequest& request, Responder responder);
+  void HandleWatch(const HttpRequest& request, Responder responder);
+  // False (and answered UNAUTHORIZED) when the request does not come from this host.
+  bool FromThisHost(const HttpRequest& request, Responder& responder, std::string_view what);
+  nlohmann::json Info() const;
+  void WriteMetrics(PrometheusWriter& out) const;
+
+  Daemon& daemon_;
+  discovery::Registry registry_;
+  discovery::Searcher searcher_;
+};
+
+// Reads a query from GET /api/skills parameters or a POST /api/skills/search body; the error
+// names the field (an invalid version range included).
+[[nodiscard]] discovery::Parsed<discovery::SkillQuery> QueryFromParams(const HttpRequest& request);
+[[nodiscard]] discovery::Parsed<discovery::SkillQuery> QueryFromJson(const nlohmann::json& body);
+
+}  // namespace skillnode::node
+
+#endif  // SKILLNODE_NODE_SKILL_SERVICE_H_
