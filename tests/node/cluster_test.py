@@ -3,9 +3,10 @@
 
 1. A bootstrap node and 20 nodes that join through it: every routing table reaches the
    others (GET /api/node until routing_table.contacts >= 19).
-2. kill -9 of one node and of the bootstrap node; the killed node restarts with its data
+2. A skill registered through one node is found through every other node.
+3. kill -9 of one node and of the bootstrap node; the killed node restarts with its data
    directory and rejoins from its saved contacts although no bootstrap peer answers.
-3. SIGTERM: exit status 0 in under 2 s, with the event loop closed cleanly.
+4. SIGTERM: exit status 0 in under 2 s, with the event loop closed cleanly.
 Run: SKILLNODE=build/daemon/node/skillnode python3 tests/node/cluster_test.py
 """
 import os
@@ -49,6 +50,26 @@ def join_everyone():
     phases = {n.info()["dht"]["bootstrap_phase"] for n in nodes}
     check(phases == {"joined"}, "every joiner reports bootstrap phase 'joined'", str(phases))
     return bootstrap, nodes
+
+
+def record_found_everywhere(bootstrap, nodes):
+    """A skill registered through one node is found through every other."""
+    skill = {"agentId": "agent-cluster", "skillId": "skill-cluster", "version": "1.0.0",
+             "skillType": "tool-skill", "endpoint": "127.0.0.1:9000",
+             "capabilities": ["cluster-check"], "scenes": ["ops"]}
+    status, answer = nodes[0].call("POST", "/api/skills", skill)
+    check(status == 201, "a skill registers with n0", f"{status} {answer}")
+
+    def finds(node):
+        status, answer = node.call("POST", "/api/skills/search",
+                                   {"capabilities": ["cluster-check"], "fresh": True})
+        return status == 200 and any(s["skillId"] == "skill-cluster" for s in answer["skills"])
+
+    others = [bootstrap] + nodes[1:]
+    found = wait_for(lambda: all(finds(n) for n in others), 10, 0.1)
+    missing = [n.name for n in others if not finds(n)]
+    check(found, f"the record stored through n0 is found through all {len(others)} other nodes",
+          f"not found on {missing}")
 
 
 def restart_from_saved_state(bootstrap, nodes):
@@ -96,6 +117,7 @@ def second_signal_exits_at_once(node):
 def main():
     require_binary()
     bootstrap, nodes = join_everyone()
+    record_found_everywhere(bootstrap, nodes)
     restarted = restart_from_saved_state(bootstrap, nodes)
     sigterm_is_clean(restarted)
     sigterm_is_clean(nodes[0])

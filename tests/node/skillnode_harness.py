@@ -118,6 +118,28 @@ def http_get(url, timeout=5):
         return 0, "", {}
 
 
+def http_call(method, url, body=None, timeout=5):
+    """(status, parsed JSON or None) of one request with an optional JSON body (a dict, or a
+    str sent as it is); status 0 when unreachable."""
+    data = None
+    headers = {}
+    if body is not None:
+        data = (body if isinstance(body, str) else json.dumps(body)).encode()
+        headers["Content-Type"] = "application/json"
+    request = urllib.request.Request(url, data=data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as answer:
+            status, text = answer.status, answer.read().decode()
+    except urllib.error.HTTPError as error:
+        status, text = error.code, error.read().decode()
+    except (urllib.error.URLError, OSError):
+        return 0, None
+    try:
+        return status, json.loads(text) if text else None
+    except json.JSONDecodeError:
+        return status, None
+
+
 class Node:
     """One skillnode process with its own data directory and log file."""
 
@@ -181,6 +203,9 @@ class Node:
             return status, json.loads(body) if body else None
         except json.JSONDecodeError:
             return status, None
+
+    def call(self, method, path, body=None, timeout=5):
+        return http_call(method, self.url + path, body, timeout)
 
     def info(self):
         status, info = self.get_json("/api/node")
