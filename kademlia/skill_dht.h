@@ -59,6 +59,8 @@ struct ListenEvent {
   Kind kind = Kind::kAdded;
   Key key;
   SignedRecord record;  // for kRemoved: the last version the listener knew
+  // kRemoved by a tombstone: its reason (kNone when the record expired or vanished).
+  UnregisterReason reason = UnregisterReason::kNone;
 };
 using ListenCallback = std::function<void(const ListenEvent&)>;
 

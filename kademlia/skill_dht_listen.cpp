@@ -155,6 +155,7 @@ void SkillDht::Apply(Subscription& subscription, const SignedRecord& record) {
     if (record.record.tombstone) {
       event.record = it->second;
       event.kind = ListenEvent::Kind::kRemoved;
+      event.reason = record.record.reason;
     } else {
       event.kind = was_live ? ListenEvent::Kind::kChanged : ListenEvent::Kind::kAdded;
     }

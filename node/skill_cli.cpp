@@ -1,5 +1,6 @@
 #include "node/skill_cli.h"
 
+#include <curl/curl.h>
 #include <signal.h>
 
 #include <cctype>
@@ -100,8 +101,60 @@ std::string Text(const json& value) {
   return value.is_null() ? "-" : value.dump();
 }
 
-volatile sig_atomic_t g_stop = 0;  // set by SIGINT/SIGTERM during `heartbeat --every`
+volatile sig_atomic_t g_stop = 0;  // set by SIGINT/SIGTERM during `heartbeat --every`, `watch`
 void OnStopSignal(int) { g_stop = 1; }
+
+// An event stream's bytes, split into events as they arrive and printed at once.
+struct WatchPrinter {
+  bool as_json = false;
+  std::string buffer;
+  std::string event;
+  size_t events = 0;
+
+  void Feed(std::string_view bytes) {
+    buffer.append(bytes);
+    size_t newline = 0;
+    while ((newline = buffer.find('\n')) != std::string::npos) {
+      std::string line = buffer.substr(0, newline);
+      buffer.erase(0, newline + 1);
+      if (line.rfind("event: ", 0) == 0) {
+        event = line.substr(7);
+      } else if (line.rfind("data: ", 0) == 0) {
+        Print(event, line.substr(6));
+      }
+    }
+  }
+  void Print(const std::string& name, const std::string& data) {
+    ++events;
+    if (as_json) {
+      std::cout
+          << nlohmann::json{{"event", name}, {"data", json::parse(data, nullptr, false)}}.dump()
+          << std::endl;
+      return;
+    }
+    const json d = json::parse(data, nullptr, false);
+    if (d.is_discarded() || !d.is_object()) return;
+    if (name == "ready") {
+      std::cout << "watching " << d.dump() << std::endl;
+    } else if (name == "error") {
+      std::cout << "error: " << Text(d["message"]) << std::endl;
+    } else {
+      std::printf("%-8s %-28s %-16s %-10s %-11s %s\n", name.c_str(), Text(d["id"]).c_str(),
+                  Text(d["agentId"]).c_str(), Text(d["version"]).c_str(), Text(d["status"]).c_str(),
+                  Text(d["endpoint"]).c_str());
+      std::fflush(stdout);
+    }
+  }
+};
+
+size_t OnWatchBytes(char* data, size_t size, size_t count, void* user) {
+  static_cast<WatchPrinter*>(user)->Feed(std::string_view(data, size * count));
+  return g_stop != 0 ? 0 : size * count;  // 0 aborts the transfer
+}
+
+int OnWatchProgress(void*, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+  return g_stop != 0 ? 1 : 0;
+}
 
 }  // namespace
 
@@ -110,7 +163,9 @@ struct SkillCommands::State {
   CLI::App* heartbeat_app = nullptr;
   CLI::App* unregister_app = nullptr;
   CLI::App* discover_app = nullptr;
-  Common register_common, heartbeat_common, unregister_common, discover_common;
+  CLI::App* watch_app = nullptr;
+  Common register_common, heartbeat_common, unregister_common, discover_common, watch_common;
+  std::string w_scene, w_capability, w_skill;
   // register
   std::string agent, skill, version, type, endpoint, name, description, file;
   std::vector<std::string> capabilities, scenes, tags;
@@ -126,6 +181,7 @@ struct SkillCommands::State {
   int Heartbeat();
   int Unregister();
   int Discover();
+  int Watch();
 };
 
 SkillCommands::SkillCommands() : state_(std::make_unique<State>()) {}
@@ -187,6 +243,22 @@ void SkillCommands::Add(CLI::App& app) {
       ->type_name("RANGE");
   d->add_flag("--fresh", s.fresh, "Skip the node's cache");
   AddCommon(d, s.discover_common);
+
+  s.watch_app = app.add_subcommand(
+      "watch",
+      "Print skills added, changed and removed under a scene, capability or skill id, as they "
+      "happen anywhere on the network (GET /api/v1/watch); runs until interrupted.");
+  auto* w = s.watch_app;
+  auto* scene = w->add_option("-S,--scene", s.w_scene, "Watch a scene")->type_name("NAME");
+  auto* capability =
+      w->add_option("-C,--capability", s.w_capability, "Watch a capability")->type_name("NAME");
+  auto* skill = w->add_option("-s,--skill", s.w_skill, "Watch a skill id")->type_name("ID");
+  scene->excludes(capability)->excludes(skill);
+  capability->excludes(skill);
+  w->add_option("--http", s.watch_common.http,
+                "The node's HTTP API address (default 127.0.0.1:7070)")
+      ->type_name("ADDR:PORT");
+  w->add_flag("--json", s.watch_common.json, "Print each event as one JSON object per line");
 }
 
 bool SkillCommands::RunParsed(int& status) {
@@ -199,6 +271,8 @@ bool SkillCommands::RunParsed(int& status) {
     status = s.Unregister();
   } else if (s.discover_app->parsed()) {
     status = s.Discover();
+  } else if (s.watch_app->parsed()) {
+    status = s.Watch();
   } else {
     return false;
   }
@@ -312,6 +386,53 @@ int SkillCommands::State::Discover() {
   }
   std::printf("%zu skill(s)\n", answer["skills"].size());
   return 0;
+}
+
+}  // namespace skillnode::node
+
+namespace skillnode::node {
+
+int SkillCommands::State::Watch() {
+  std::string query;
+  if (!w_scene.empty()) query = "scene=" + PercentEncode(w_scene);
+  if (!w_capability.empty()) query = "capability=" + PercentEncode(w_capability);
+  if (!w_skill.empty()) query = "skill=" + PercentEncode(w_skill);
+  if (query.empty()) {
+    std::cerr << "skillnode watch: give one of --scene, --capability, --skill\n";
+    return kExitUsage;
+  }
+  auto endpoint = Endpoint::Parse(watch_common.http);
+  if (!endpoint) {
+    std::cerr << "skillnode: --http: expected ADDRESS:PORT, " << endpoint.error().message << "\n";
+    return kExitUsage;
+  }
+  const std::string host = endpoint->address().is_v4() ? endpoint->address().ToString()
+                                                       : "[" + endpoint->address().ToString() + "]";
+  const std::string url =
+      "http://" + host + ":" + std::to_string(endpoint->port()) + "/api/v1/watch?" + query;
+  signal(SIGINT, &OnStopSignal);
+  signal(SIGTERM, &OnStopSignal);
+  std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), &curl_easy_cleanup);
+  if (!curl) return kExitFailure;
+  WatchPrinter printer;
+  printer.as_json = watch_common.json;
+  char error[CURL_ERROR_SIZE] = {0};
+  curl_easy_setopt(curl.get(), CURLOPT_URL, url.c_str());
+  curl_easy_setopt(curl.get(), CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(curl.get(), CURLOPT_CONNECTTIMEOUT_MS, 5000L);
+  curl_easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, &OnWatchBytes);
+  curl_easy_setopt(curl.get(), CURLOPT_WRITEDATA, &printer);
+  curl_easy_setopt(curl.get(), CURLOPT_XFERINFOFUNCTION, &OnWatchProgress);
+  curl_easy_setopt(curl.get(), CURLOPT_NOPROGRESS, 0L);
+  curl_easy_setopt(curl.get(), CURLOPT_ERRORBUFFER, error);
+  curl_easy_setopt(curl.get(), CURLOPT_FAILONERROR, 1L);
+  const CURLcode rc = curl_easy_perform(curl.get());
+  if (g_stop != 0) return 0;
+  if (rc != CURLE_OK) {
+    std::cerr << "skillnode watch: " << (error[0] != '\0' ? error : curl_easy_strerror(rc)) << "\n";
+    return kExitFailure;
+  }
+  return 0;  // the node ended the stream (it shut down)
 }
 
 }  // namespace skillnode::node

@@ -3,6 +3,7 @@
 //   skillnode heartbeat  --agent A --skill S [--status HEALTHY] [--every MS]
 //   skillnode unregister --agent A --skill S [--reason SHUTDOWN]
 //   skillnode discover   [--capability X] [--scene Y] [--type Z] [--keyword K] [--version R]
+//   skillnode watch      --scene Y | --capability X | --skill S    (until interrupted)
 // Each takes --http ADDR:PORT (default 127.0.0.1:7070), --timeout MS and --json (print the
 // node's answer as it is). Exit status: 0 done; 1 the node refused or could not be reached
 // (its error is printed); 2 usage.

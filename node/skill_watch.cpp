@@ -44,8 +44,10 @@ void SkillService::HandleWatch(const HttpRequest& request, Responder responder) 
                            : event.kind == kademlia::ListenEvent::Kind::kChanged ? "changed"
                                                                                  : "removed";
         nlohmann::json skill = discovery::SkillJson(event.record.record, discovery::Source::kDht);
-        if (event.record.record.tombstone) {
-          skill["reason"] = kademlia::UnregisterReasonName(event.record.record.reason);
+        if (event.kind == kademlia::ListenEvent::Kind::kRemoved) {
+          skill["reason"] = event.reason == kademlia::UnregisterReason::kNone
+                                ? std::string_view("EXPIRED")
+                                : kademlia::UnregisterReasonName(event.reason);
         }
         stream->Send(name, skill);
       });

@@ -269,9 +269,11 @@ TEST_CASE("a cached answer is used, then dropped when the skill's health changes
 TEST_CASE("a watch sees a skill added, changed and removed", "[unit]") {
   Cluster c;
   std::vector<std::pair<kademlia::ListenEvent::Kind, SkillStatus>> events;
+  auto reason = kademlia::UnregisterReason::kNone;
   const uint64_t watch = c.searcher->Watch(c.net.now(), kademlia::SceneKey("auth"),
-                                           [&events](const kademlia::ListenEvent& e) {
+                                           [&](const kademlia::ListenEvent& e) {
                                              events.emplace_back(e.kind, e.record.record.status);
+                                             reason = e.reason;
                                            });
   REQUIRE(watch != 0);
   c.Advance(Millis(300));
@@ -289,6 +291,7 @@ TEST_CASE("a watch sees a skill added, changed and removed", "[unit]") {
   CHECK(std::count(events.begin(), events.end(),
                    std::pair{Kind::kChanged, SkillStatus::kDegraded}) == 1);
   CHECK(events.back().first == Kind::kRemoved);
+  CHECK(reason == kademlia::UnregisterReason::kShutdown);
   c.searcher->Unwatch(watch);
   CHECK(c.searcher->watchers() == 0);
 }

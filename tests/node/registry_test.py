@@ -9,9 +9,13 @@ A's connection info; bad requests get a 4xx naming the field and change nothing;
 unpublishes what A registered.
 Run: SKILLNODE=build/release/node/skillnode python3 tests/node/registry_test.py
 """
+import json
+import subprocess
+import threading
 import time
 
-from skillnode_harness import Node, check, finish, require_binary, wait_for
+import skillnode_harness
+from skillnode_harness import BINARY, Node, check, finish, require_binary, run, wait_for
 
 INTERVAL_MS = 500
 THRESHOLD = 3
@@ -57,6 +61,28 @@ def status_seen(node, skill_id):
         if sid == skill_id:
             return status
     return None
+
+
+class Watcher:
+    """`skillnode watch --json` on a node, its events collected as they arrive."""
+
+    def __init__(self, node, *args):
+        self.events = []
+        self.proc = subprocess.Popen([BINARY, "watch", "--http", node.http_address(), "--json",
+                                      *args], stdout=subprocess.PIPE, text=True)
+        skillnode_harness._processes.append(self.proc)
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            try:
+                self.events.append(json.loads(line))
+            except json.JSONDecodeError:
+                self.events.append({"event": "unparsable", "data": line})
+
+    def seen(self, event, skill_id, **fields):
+        return any(e["event"] == event and e["data"].get("skillId") == skill_id and
+                   all(e["data"].get(k) == v for k, v in fields.items()) for e in self.events)
 
 
 def start_cluster():
@@ -219,14 +245,67 @@ def shutdown_unpublishes(a, c):
         "after A's shutdown C no longer finds it (tombstone)")
 
 
+def watch_saw_everything(watcher):
+    """The watch on C, opened before anything was registered, saw every change made on A."""
+    expected = [("added", "skill-org-feishu", {"status": "HEALTHY"}),
+                ("changed", "skill-org-feishu", {"status": "DEGRADED"}),
+                ("changed", "skill-org-feishu", {"status": "UNHEALTHY"}),
+                ("removed", "skill-org-feishu", {"reason": "ERROR"}),
+                ("added", "skill-org-dingding", {}),
+                ("removed", "skill-org-dingding", {"reason": "SHUTDOWN"})]
+    for event, skill, fields in expected:
+        check(wait_for(lambda: watcher.seen(event, skill, **fields), 2.0, 0.05),
+              f"`skillnode watch --scene auth` on C: {event} {skill} {fields}",
+              json.dumps(watcher.events)[-600:])
+    check(watcher.events and watcher.events[0]["event"] == "ready",
+          "the stream starts with a ready event")
+
+
+def cli_round_trip(a, c):
+    """The client subcommands against real nodes."""
+    result = run(["register", "--http", a.http_address(), "--agent", "agent-cli",
+                  "--skill", "skill-cli", "--skill-version", "2.1.0", "--type", "tool-skill",
+                  "--endpoint", "127.0.0.1:7777", "--capability", "cli-check", "--scene", "ops"])
+    check(result.returncode == 0 and "SUCCESS" in result.stdout,
+          "`skillnode register` on A: SUCCESS", result.stdout + result.stderr)
+    found = wait_for(lambda: "skill-cli" in run(["discover", "--http", c.http_address(),
+                                                 "--capability", "cli-check", "--version",
+                                                 "^2"]).stdout, 1.0, 0.05)
+    result = run(["discover", "--http", c.http_address(), "--capability", "cli-check",
+                  "--version", "^2"])
+    check(found and "agent-cli" in result.stdout and "1 skill(s)" in result.stdout,
+          "`skillnode discover --capability --version` on C lists it", result.stdout)
+    result = run(["discover", "--http", c.http_address(), "--capability", "cli-check",
+                  "--version", "^3"])
+    check(result.returncode == 1 and "DISC_002" in result.stderr,
+          "`skillnode discover` with an unmatched range exits 1 naming DISC_002", result.stderr)
+    result = run(["heartbeat", "--http", a.http_address(), "--agent", "agent-cli",
+                  "--skill", "skill-cli", "--status", "MAINTENANCE"])
+    check(result.returncode == 0 and "MAINTENANCE" in result.stdout,
+          "`skillnode heartbeat --status MAINTENANCE` on A", result.stdout + result.stderr)
+    result = run(["unregister", "--http", a.http_address(), "--agent", "agent-cli",
+                  "--skill", "skill-cli", "--reason", "UPGRADE"])
+    check(result.returncode == 0 and "UNREGISTERED" in result.stdout,
+          "`skillnode unregister --reason UPGRADE` on A", result.stdout + result.stderr)
+    result = run(["register", "--http", a.http_address(), "--agent", "a;b",
+                  "--skill", "s", "--skill-version", "1.0.0", "--type", "t", "--endpoint",
+                  "h:1", "--capability", "c"])
+    check(result.returncode == 1 and "INVALID" in result.stderr and "agentId" in result.stderr,
+          "`skillnode register` with a bad agentId exits 1 naming the field", result.stderr)
+
+
 def main():
     require_binary()
     a, b, c = start_cluster()
+    watcher = Watcher(c, "--scene", "auth")
+    check(wait_for(lambda: watcher.events, 5.0, 0.05), "the watch stream on C is open")
     register_and_find(a, b, c)
     scene_join(a, c)
     bad_input(a)
     health_over_time(a, c)
     delete_everywhere(a, b, c)
+    watch_saw_everything(watcher)
+    cli_round_trip(a, c)
     shutdown_unpublishes(a, c)
     metrics = c.get("/metrics")[1]
     check("skillnode_cache_hits_total" in metrics and "skillnode_discovery_searches_total" in
