@@ -76,7 +76,8 @@ ValueStore::PutResult ValueStore::Put(const Key& key, const SignedRecord& value,
       static_cast<size_t>(static_cast<double>(limits_.bytes_total_max) * limits_.per_ip_share_max);
   const size_t ip_bytes =
       bytes_from(source) - (held != nullptr && held->source == source ? held_size : 0);
-  if (ip_bytes + size > ip_max) return {StoreRefusal::kQuotaIp, false};
+  // The node's own records (no source address) are bounded by its registry's limits instead.
+  if (!source.IsUnspecified() && ip_bytes + size > ip_max) return {StoreRefusal::kQuotaIp, false};
   if (bytes_ - held_size + size > limits_.bytes_total_max &&
       !EvictForRoom(bytes_ - held_size + size - limits_.bytes_total_max, source)) {
     return {StoreRefusal::kQuotaTotal, false};

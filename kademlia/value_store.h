@@ -39,6 +39,7 @@ struct StoreLimits {
   size_t bytes_total_max = 64 * 1024 * 1024;
   // The part of bytes_total_max one source IP may fill: a quarter, so that many nodes behind
   // one address (or on one test host) still fit while one flooder cannot take everything.
+  // The node's own records (stored with an unspecified source) are not counted against it.
   double per_ip_share_max = 0.25;
 };
 

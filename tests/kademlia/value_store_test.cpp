@@ -137,6 +137,21 @@ TEST_CASE("one source IP may fill only its share of the store", "[unit]") {
   CHECK(store.Put(CapabilityKey("c0"), Version(1, "z"), Ip("10.0.0.2"), kNow, kHour).changed);
 }
 
+TEST_CASE("the node's own records are not held to one source's share", "[unit]") {
+  const size_t one = Version(1).encoded.size() + 64;
+  StoreLimits limits;
+  limits.bytes_total_max = one * 8;
+  limits.per_ip_share_max = 0.25;
+  ValueStore store(limits);
+  for (int i = 0; i < 5; ++i) {
+    CHECK(store
+              .Put(CapabilityKey("c" + std::to_string(i)), Version(1, "a" + std::to_string(i)),
+                   Address(), kNow, kHour)
+              .changed);
+  }
+  CHECK(store.records() == 5);
+}
+
 TEST_CASE("a full store evicts the oldest record of the heaviest source, never the newcomer's",
           "[unit]") {
   const size_t one = Version(1).encoded.size() + 64;
