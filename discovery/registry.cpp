@@ -76,6 +76,7 @@ RegisterOutcome Registry::Register(TimePoint now, SkillRecord fields) {
       PublishVersion(now, it->second.record, nullptr);
       Notify(RegistryEvent::Kind::kStatusChanged, it->second.record);
     }
+    Schedule(it);
     out.status = RegisterStatus::kDuplicate;
     out.message = "already registered with the same content";
     out.record = it->second.record;
@@ -100,14 +101,19 @@ RegisterOutcome Registry::Register(TimePoint now, SkillRecord fields) {
       return out;
     }
     ++per_agent_[fields.agent_id];
-    it = registrations_.emplace(id, Registration{fields, HealthMachine(config_.health, now)}).first;
+    it = registrations_
+             .emplace(id, Registration{fields, HealthMachine(config_.health, now), kTimeNever})
+             .first;
     ++stats_.registered;
   } else {
     out.updated = true;
+    RemoveFromIndexes(it->second);
     it->second.record = fields;
     it->second.health = HealthMachine(config_.health, now);
     ++stats_.updated;
   }
+  AddToIndexes(it->second);
+  Schedule(it);
   PublishVersion(now, it->second.record, nullptr);
   Notify(out.updated ? RegistryEvent::Kind::kUpdated : RegistryEvent::Kind::kRegistered,
          it->second.record);
@@ -133,6 +139,7 @@ Result<SkillRecord> Registry::Heartbeat(TimePoint now, std::string_view agent_id
     PublishVersion(now, it->second.record, nullptr);
     Notify(RegistryEvent::Kind::kStatusChanged, it->second.record);
   }
+  Schedule(it);
   return it->second.record;
 }
 
@@ -169,22 +176,28 @@ void Registry::Remove(TimePoint now, std::map<Id, Registration>::iterator it,
   tombstone.reason = reason;
   auto agent = per_agent_.find(tombstone.agent_id);
   if (agent != per_agent_.end() && --agent->second == 0) per_agent_.erase(agent);
+  due_.erase({it->second.scheduled, it->first});
+  RemoveFromIndexes(it->second);
   registrations_.erase(it);
   PublishVersion(now, tombstone, std::move(done));
   Notify(kind, tombstone);
 }
 
 void Registry::OnTimer(TimePoint now) {
-  for (auto it = registrations_.begin(); it != registrations_.end();) {
-    auto current = it++;
+  while (!due_.empty() && due_.begin()->first <= now) {
+    auto current = registrations_.find(due_.begin()->second);
+    due_.erase(due_.begin());
+    current->second.scheduled = kTimeNever;
     switch (current->second.health.OnTimer(now)) {
       case HealthMachine::Change::kNone:
+        Schedule(current);
         break;
       case HealthMachine::Change::kStatusChanged:
         ++stats_.status_changes;
         current->second.record.status = current->second.health.status();
         PublishVersion(now, current->second.record, nullptr);
         Notify(RegistryEvent::Kind::kStatusChanged, current->second.record);
+        Schedule(current);
         break;
       case HealthMachine::Change::kExpired:
         ++stats_.expired;
@@ -194,12 +207,60 @@ void Registry::OnTimer(TimePoint now) {
   }
 }
 
-TimePoint Registry::NextDeadline() const {
-  TimePoint next = kTimeNever;
-  for (const auto& [id, registration] : registrations_) {
-    next = std::min(next, registration.health.NextDeadline());
+TimePoint Registry::NextDeadline() const { return due_.empty() ? kTimeNever : due_.begin()->first; }
+
+void Registry::Schedule(std::map<Id, Registration>::iterator it) {
+  due_.erase({it->second.scheduled, it->first});
+  it->second.scheduled = it->second.health.NextDeadline();
+  if (it->second.scheduled != kTimeNever) due_.insert({it->second.scheduled, it->first});
+}
+
+void Registry::AddToIndexes(const Registration& registration) {
+  const SkillRecord& record = registration.record;
+  for (const std::string& c : record.capabilities) by_capability_[c].insert(&registration);
+  for (const std::string& s : record.scenes) by_scene_[s].insert(&registration);
+  by_skill_[record.skill_id].insert(&registration);
+}
+
+void Registry::RemoveFromIndexes(const Registration& registration) {
+  auto drop = [&registration](Index& index, const std::string& name) {
+    auto it = index.find(name);
+    if (it == index.end()) return;
+    it->second.erase(&registration);
+    if (it->second.empty()) index.erase(it);
+  };
+  const SkillRecord& record = registration.record;
+  for (const std::string& c : record.capabilities) drop(by_capability_, c);
+  for (const std::string& s : record.scenes) drop(by_scene_, s);
+  drop(by_skill_, record.skill_id);
+}
+
+std::vector<SkillRecord> Registry::Find(const SkillQuery& query) const {
+  const Index* index = nullptr;
+  std::string_view name;
+  if (!query.capabilities.empty()) {
+    index = &by_capability_;
+    name = query.capabilities.front();
+  } else if (!query.scenes.empty()) {
+    index = &by_scene_;
+    name = query.scenes.front();
+  } else if (query.skill_id) {
+    index = &by_skill_;
+    name = *query.skill_id;
   }
-  return next;
+  std::vector<SkillRecord> out;
+  if (index != nullptr) {
+    auto it = index->find(name);
+    if (it == index->end()) return out;
+    for (const Registration* registration : it->second) {
+      if (Matches(query, registration->record)) out.push_back(registration->record);
+    }
+    return out;
+  }
+  for (const auto& [id, registration] : registrations_) {
+    if (Matches(query, registration.record)) out.push_back(registration.record);
+  }
+  return out;
 }
 
 std::vector<SkillRecord> Registry::Records() const {

@@ -21,16 +21,19 @@
 #ifndef SKILLNODE_DISCOVERY_REGISTRY_H_
 #define SKILLNODE_DISCOVERY_REGISTRY_H_
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "discovery/health.h"
+#include "discovery/query.h"
 #include "kademlia/identity.h"
 #include "kademlia/skill_dht.h"
 #include "kademlia/skill_record.h"
@@ -101,6 +104,9 @@ class Registry {
 
   // The current records of every registration, in (skillId, agentId) order.
   std::vector<kademlia::SkillRecord> Records() const;
+  // The current records that match `query`, found through the registry's indexes (by
+  // capability, scene or skill id) rather than by walking every registration.
+  std::vector<kademlia::SkillRecord> Find(const SkillQuery& query) const;
   size_t size() const { return registrations_.size(); }
   // Observers are called after every change, in the order added.
   void AddObserver(RegistryObserver observer) { observers_.push_back(std::move(observer)); }
@@ -127,7 +133,11 @@ class Registry {
   struct Registration {
     kademlia::SkillRecord record;
     HealthMachine health;
+    TimePoint scheduled = kTimeNever;  // its entry in due_
   };
+  // Registrations by capability, scene or skill id; map values never move, so the index
+  // holds pointers to them.
+  using Index = std::map<std::string, std::set<const Registration*>, std::less<>>;
 
   // Signs and publishes a new version of `record` (a live one or a tombstone).
   void PublishVersion(TimePoint now, kademlia::SkillRecord& record, std::function<void()> done);
@@ -136,6 +146,10 @@ class Registry {
   void Remove(TimePoint now, std::map<Id, Registration>::iterator it,
               kademlia::UnregisterReason reason, RegistryEvent::Kind kind,
               std::function<void()> done);
+  // Keeps due_ at the registration's next health deadline.
+  void Schedule(std::map<Id, Registration>::iterator it);
+  void AddToIndexes(const Registration& registration);
+  void RemoveFromIndexes(const Registration& registration);
 
   kademlia::SkillDht& dht_;
   const kademlia::Identity& publisher_;
@@ -143,6 +157,10 @@ class Registry {
   WallClockMs wall_clock_ms_;
   std::map<Id, Registration> registrations_;
   std::map<std::string, size_t, std::less<>> per_agent_;
+  std::set<std::pair<TimePoint, Id>> due_;  // (next health deadline, registration)
+  Index by_capability_;
+  Index by_scene_;
+  Index by_skill_;
   std::vector<RegistryObserver> observers_;
   uint64_t last_sequence_ = 0;
   Stats stats_;

@@ -105,8 +105,7 @@ void Searcher::Search(TimePoint now, const SkillQuery& query, const SearchOption
   pending->cache_key = key ? CacheKey(*key, query) : CanonicalQueryKey(query);
 
   size_t local = 0;
-  for (const SkillRecord& record : registry_.Records()) {
-    if (!Matches(query, record)) continue;
+  for (const SkillRecord& record : registry_.Find(query)) {
     pending->Add(record, Source::kLocal);
     ++local;
   }
@@ -188,6 +187,7 @@ void Searcher::FinishDht(const std::shared_ptr<Pending>& pending, TimePoint now,
           for (const SkillRecord& record : live) {
             watched->cached_versions[kademlia::IdentityOf(record)] = record.sequence;
           }
+          watched->has_cached_answers = true;
           cache_.Put(now, pending->cache_key, std::move(live));
         }
       }
@@ -292,7 +292,7 @@ Searcher::WatchedKey* Searcher::Subscribe(TimePoint now, const Key& key) {
       if (victim == watched_.end() || it->second.last_used < victim->second.last_used) victim = it;
     }
     if (victim == watched_.end()) return nullptr;
-    cache_.Clear();
+    cache_.InvalidatePrefix(victim->first.ToHex());
     DropKey(victim);
   }
   auto [it, inserted] = watched_.try_emplace(key);
@@ -309,7 +309,7 @@ Searcher::WatchedKey* Searcher::Subscribe(TimePoint now, const Key& key) {
 void Searcher::OnKeyChange(const Key& key, const kademlia::ListenEvent& event) {
   auto it = watched_.find(key);
   if (it == watched_.end()) return;
-  if (it->second.for_cache) {
+  if (it->second.for_cache && it->second.has_cached_answers) {
     const SkillRecord& record = event.record.record;
     auto known = it->second.cached_versions.find(kademlia::IdentityOf(record));
     const bool news = event.kind == kademlia::ListenEvent::Kind::kRemoved ||
@@ -317,14 +317,25 @@ void Searcher::OnKeyChange(const Key& key, const kademlia::ListenEvent& event) {
     if (news) {
       ++stats_.invalidations;
       it->second.cached_versions.clear();
+      it->second.has_cached_answers = false;
       cache_.InvalidatePrefix(key.ToHex());
-      cache_.InvalidateSkill(record.skill_id);
     }
   }
   // Copies: a watcher may unwatch (or watch) from its callback.
   std::vector<WatchCallback> callbacks;
   for (const auto& [id, callback] : it->second.watchers) callbacks.push_back(callback);
   for (const WatchCallback& callback : callbacks) callback(event);
+}
+
+void Searcher::InvalidateRecord(const SkillRecord& record) {
+  for (const Key& key : kademlia::RecordKeys(record)) {
+    auto it = watched_.find(key);
+    if (it == watched_.end() || !it->second.has_cached_answers) continue;
+    ++stats_.invalidations;
+    it->second.has_cached_answers = false;
+    it->second.cached_versions.clear();
+    cache_.InvalidatePrefix(key.ToHex());
+  }
 }
 
 void Searcher::DropKey(std::map<Key, WatchedKey>::iterator it) {

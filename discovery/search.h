@@ -44,8 +44,10 @@ struct SearchConfig {
   Duration dht_timeout = Millis(3000);
   // Searches waiting for the DHT at once; one more is answered at once from local and cache.
   size_t searches_in_flight_max = 256;
-  // DHT keys the searcher listens on (for the cache and for watchers) at once.
-  size_t watched_keys_max = 128;
+  // DHT keys the searcher listens on (for the cache and for watchers) at once; an answer
+  // whose key cannot be listened on is not cached. As many as cache.maxSize's default, so
+  // that a full cache of distinct keys stays honest.
+  size_t watched_keys_max = 1024;
   // Watchers (SSE streams) in all.
   size_t watchers_max = 256;
   // Skills one answer holds at most.
@@ -110,9 +112,10 @@ class Searcher {
   size_t watchers() const { return watchers_.size(); }
   size_t watched_keys() const { return watched_.size(); }
 
-  // Drops every cached answer (POST /api/cache/refresh) and those holding `skill_id`.
+  // Drops every cached answer (POST /api/cache/refresh).
   void ClearCache() { cache_.Clear(); }
-  void InvalidateSkill(std::string_view skill_id) { cache_.InvalidateSkill(skill_id); }
+  // Drops the cached answers that `record` could be part of: those looked up under its keys.
+  void InvalidateRecord(const kademlia::SkillRecord& record);
   const QueryCache& cache() const { return cache_; }
 
   void OnTimer(TimePoint now);
@@ -139,6 +142,7 @@ class Searcher {
     uint64_t subscription = 0;
     std::map<uint64_t, WatchCallback> watchers;  // by watch id
     bool for_cache = false;
+    bool has_cached_answers = false;  // answers under this key are in the cache
     // The versions the cached answers under this key hold: an event that only repeats one of
     // them (the subscription's first sync) is no news and keeps the answers.
     std::map<kademlia::RecordIdentity, uint64_t> cached_versions;

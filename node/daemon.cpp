@@ -99,6 +99,8 @@ Result<void> Daemon::OpenNode(const kademlia::Identity& identity) {
                                            logger_, Now());
   kademlia::DhtConfig dht;
   dht.replication = static_cast<size_t>(config_.discovery.dht.replication_factor);
+  // The registry listens on the keys of its cached answers and of its watch streams.
+  dht.subscriptions_max = kDhtSubscriptionsMax;
   dht_ = std::make_unique<kademlia::SkillDht>(*node_, dht);
   if (!config_.discovery.dht.enabled) {
     LogAt(logger_, LogLevel::kInfo, "DHT disabled (discovery.dht.enabled: false): no UDP socket");

@@ -51,6 +51,9 @@ namespace skillnode::node {
 // Time the shutdown steps get in total; with the rest of the shutdown (a save, closing
 // handles: milliseconds) the process exits well within the 2 s a supervisor allows.
 constexpr Duration kShutdownStepsBudget = Millis(1200);
+// DHT listen subscriptions this node may hold: the discovery cache's keys (SearchConfig's
+// watched_keys_max, 1,024) plus watch streams.
+constexpr size_t kDhtSubscriptionsMax = 2048;
 
 using ShutdownStep = std::function<void(std::function<void()> done)>;
 using NodeInfoSection = std::function<nlohmann::json()>;

@@ -78,7 +78,7 @@ SkillService::SkillService(Daemon& daemon)
                 CacheConfigOf(daemon.config())) {
   // A registration that changes on this node makes cached answers about that skill stale.
   registry_.AddObserver([this](const discovery::RegistryEvent& event) {
-    searcher_.InvalidateSkill(event.record.skill_id);
+    searcher_.InvalidateRecord(event.record);
     LogAt(daemon_.logger(), LogLevel::kInfo,
           "skill " + event.record.skill_id + " of agent " + event.record.agent_id + ": " +
               std::string(kademlia::SkillStatusName(event.record.status)) +

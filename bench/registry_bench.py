@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+"""registry_bench: the skill registry's HTTP API under load, and a node's memory with many
+stored records.
+
+Usage: python3 bench/registry_bench.py [BUILD_DIR] [--agents N] [--skills-per-agent N]
+       [--seconds N] [--connections N]
+(BUILD_DIR defaults to build/release; `make bench` builds it and runs this.)
+
+One standalone node, pinned to one core (taskset), gets AGENTS x SKILLS registrations
+(default 1,000 x 20) over POST /api/skills. Each skill has 2 of 200 capabilities and 1 of 50
+scenes, so it is stored under 6 DHT keys: 20,000 registrations are 120,000 stored records.
+Then wrk (Debian's package), on the other core, drives:
+  - POST /api/skills/search by capability, the capability drawn at random per request, with
+    the node's cache as configured (answers cached for cache.ttl);
+  - the same with "fresh": true (every request runs the whole chain: local, DHT stage);
+  - GET /api/skills?capability=...&limit=20.
+It prints requests per second and p99 latency for each, the node's RSS idle, after the
+registrations, and after the load. The figures are for this machine in this run; compare them
+with each other (cache against fresh), not with another machine's.
+"""
+import argparse
+import http.client
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+CAPABILITIES = 200
+SCENES = 50
+CONFIG = """
+node:
+  port: 0
+  http: {listen: "127.0.0.1:0", maxConnections: 1024}
+  log: {level: warn}
+discovery:
+  healthCheck: {heartbeatInterval: 600000, timeout: 3600000, unhealthyThreshold: 3}
+"""
+
+processes = []
+scratch = tempfile.mkdtemp(prefix="skillnode-registry-bench-")
+
+
+def cleanup():
+    for p in processes:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    shutil.rmtree(scratch, ignore_errors=True)
+
+
+def start_node(binary):
+    path = os.path.join(scratch, "node.yaml")
+    with open(path, "w") as f:
+        f.write(CONFIG)
+    log = open(os.path.join(scratch, "node.log"), "w+")
+    command = [binary, "run", "--config", path, "--data-dir", os.path.join(scratch, "data"),
+               "--log-level", "info"]
+    if shutil.which("taskset") and os.cpu_count() and os.cpu_count() > 1:
+        command = ["taskset", "-c", "0"] + command
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log)
+    processes.append(proc)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        log.seek(0)
+        m = re.search(r"HTTP API listening on http://(\S+)", log.read())
+        if m:
+            return proc, m.group(1)
+        time.sleep(0.05)
+    raise RuntimeError("the node did not start")
+
+
+def rss_mib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0
+
+
+def registrations(agents, per_agent):
+    rng = random.Random(7)
+    for a in range(agents):
+        for j in range(per_agent):
+            caps = rng.sample(range(CAPABILITIES), 2)
+            yield {"agentId": f"agent-{a:04d}", "skillId": f"skill-{(a * per_agent + j) % 2000:04d}",
+                   "version": f"{rng.randint(0, 3)}.{rng.randint(0, 9)}.{rng.randint(0, 9)}",
+                   "skillType": rng.choice(["tool-skill", "enterprise-skill", "integration-skill"]),
+                   "endpoint": f"10.{a // 256}.{a % 256}.{j + 1}:8080",
+                   "capabilities": [f"cap-{c:03d}" for c in caps],
+                   "scenes": [f"scene-{rng.randrange(SCENES):02d}"]}
+
+
+def register_all(address, bodies, workers=8):
+    host, port = address.rsplit(":", 1)
+    bodies = list(bodies)
+    failures = []
+    lock = threading.Lock()
+
+    def work(chunk):
+        conn = http.client.HTTPConnection(host, int(port), timeout=30)
+        for body in chunk:
+            conn.request("POST", "/api/skills", json.dumps(body),
+                         {"Content-Type": "application/json"})
+            answer = conn.getresponse()
+            answer.read()
+            if answer.status not in (200, 201):
+                with lock:
+                    failures.append(answer.status)
+        conn.close()
+
+    threads = [threading.Thread(target=work, args=(bodies[i::workers],)) for i in range(workers)]
+    started = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return len(bodies), failures, time.monotonic() - started
+
+
+LUA_SEARCH = """
+math.randomseed(11)
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+request = function()
+  local c = string.format("cap-%03d", math.random(0, MAXCAP))
+  return wrk.format(nil, "/api/skills/search", nil,
+    '{"capabilities": ["' .. c .. '"], "limit": 20EXTRA}')
+end
+"""
+LUA_LIST = """
+math.randomseed(13)
+request = function()
+  local c = string.format("cap-%03d", math.random(0, MAXCAP))
+  return wrk.format("GET", "/api/skills?capability=" .. c .. "&limit=20")
+end
+"""
+
+
+def run_wrk(address, script, seconds, connections):
+    path = os.path.join(scratch, f"script-{abs(hash(script))}.lua")
+    with open(path, "w") as f:
+        f.write(script)
+    command = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", path,
+               f"http://{address}"]
+    if shutil.which("taskset") and os.cpu_count() and os.cpu_count() > 1:
+        command = ["taskset", "-c", "1"] + command
+    out = subprocess.run(command, capture_output=True, text=True, timeout=seconds + 60).stdout
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
+    scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}[p99.group(2)]
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return rate, float(p99.group(1)) * scale, int(non2xx.group(1)) if non2xx else 0
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("build", nargs="?", default="build/release")
+    parser.add_argument("--agents", type=int, default=1000)
+    parser.add_argument("--skills-per-agent", type=int, default=20)
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--connections", type=int, default=16)
+    args = parser.parse_args()
+    if not shutil.which("wrk"):
+        sys.exit("wrk is not installed (apt-get install wrk; `make bench` installs it)")
+    binary = os.path.join(args.build, "node", "skillnode")
+    proc, address = start_node(binary)
+    time.sleep(1)
+    idle = rss_mib(proc.pid)
+    count, failures, took = register_all(address, registrations(args.agents,
+                                                                args.skills_per_agent))
+    conn = http.client.HTTPConnection(*address.rsplit(":", 1))
+    conn.request("GET", "/api/node")
+    info = json.loads(conn.getresponse().read())
+    registered_rss = rss_mib(proc.pid)
+    results = {}
+    top = str(CAPABILITIES - 1)
+    scripts = {
+        "search (cache)": LUA_SEARCH.replace("MAXCAP", top).replace("EXTRA", ""),
+        "search (fresh)": LUA_SEARCH.replace("MAXCAP", top).replace("EXTRA", ', "fresh": true'),
+        "list GET /api/skills": LUA_LIST.replace("MAXCAP", top),
+    }
+    for name, script in scripts.items():
+        results[name] = run_wrk(address, script, args.seconds, args.connections)
+    loaded = rss_mib(proc.pid)
+    print(f"registrations: {count} ({args.agents} agents x {args.skills_per_agent} skills) in "
+          f"{took:.1f} s = {count / took:,.0f}/s over {8} connections, {len(failures)} refused")
+    print(f"stored records: {info['store']['records']:,} under {info['store']['keys']:,} keys, "
+          f"{info['store']['bytes'] / 1e6:.1f} MB of records")
+    print(f"node pinned to one core; wrk: 1 thread, {args.connections} connections, "
+          f"{args.seconds} s each, a random one of {CAPABILITIES} capabilities per request")
+    for name, (rate, p99, errors) in results.items():
+        print(f"{name:24s} {rate:10,.0f} requests/s   p99 {p99:7.2f} ms   non-2xx {errors}")
+    cached, fresh = results["search (cache)"][0], results["search (fresh)"][0]
+    print(f"ratio cached / fresh search: {cached / fresh:.2f}")
+    print(f"RSS idle {idle:.1f} MiB; after registrations {registered_rss:.1f} MiB; "
+          f"after the load {loaded:.1f} MiB")
+    print(f"RSS per stored record: "
+          f"{(registered_rss - idle) * 1024 * 1024 / max(1, info['store']['records']):.0f} bytes")
+    proc.send_signal(signal.SIGTERM)
+    proc.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    finally:
+        cleanup()
