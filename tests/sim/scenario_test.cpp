@@ -140,13 +140,15 @@ TEST_CASE("a bad sweep is refused naming the point or the key", "[unit]") {
         "test.yaml: plot: 'kademlia.k' is not a swept key path");
 }
 
-TEST_CASE("the records block is carried for when the skill store lands", "[unit]") {
+TEST_CASE("the records block is parsed with its bounds", "[unit]") {
   auto plan = ParseScenario("records: {replication: 5, republish_s: 600}\n", "test.yaml");
   REQUIRE(plan);
   CHECK(plan->points[0].scenario.records.enabled);
   CHECK(plan->points[0].scenario.records.replication == 5);
   CHECK(ErrorOf("records: {replication: 0}\n") ==
         "test.yaml: records.replication: must be between 1 and 32, got '0'");
+  CHECK(ErrorOf("records: {gets_per_node_per_min: 0}\n").find("records.gets_per_node_per_min") !=
+        std::string::npos);
 }
 
 }  // namespace
