@@ -43,6 +43,15 @@ TEST_CASE("the shipped experiment scenarios parse into their sweeps", "[unit]") 
   CHECK(churn.churn.session.scale_s == Approx(5000));  // mean 10,000 s / Gamma(3)
   CHECK(churn.churn.downtime.mean_s == churn.churn.session.mean_s);
   CHECK(churn.network.latency.regions.size() == 6);
+
+  auto e3r = LoadScenarioFile(dir + "/e3-records.yaml");
+  INFO((e3r ? "" : e3r.error().message));
+  REQUIRE(e3r);
+  REQUIRE(e3r->points.size() == 6);
+  CHECK(e3r->points[0].scenario.records.enabled);
+  CHECK(e3r->points[4].scenario.records.replication == 8);
+  CHECK(e3r->points[4].scenario.records.republish_s == 600);
+  CHECK(e3r->points[5].scenario.records.republish_s == 3600);
 }
 
 TEST_CASE("an unknown key is refused with its full path", "[unit]") {
