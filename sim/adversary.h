@@ -7,8 +7,8 @@
 //       to the target than itself (the colluding set is known to all adversaries, as in the
 //       S/Kademlia evaluation), answers PING, ignores everything else a node would answer;
 //   (b) drop_storage: a real Node that never sees STORE or FIND_VALUE (they are dropped);
-//   (c) forge_records: a real Node; its FIND_VALUE answers are to be forged once the skill
-//       store exists (until then it routes honestly and counts the FIND_VALUEs it saw).
+//   (c) forge_records: a real Node and SkillDht whose VALUES replies carry forged records
+//       instead of the genuine ones (forger.h).
 #ifndef SKILLNODE_SIM_ADVERSARY_H_
 #define SKILLNODE_SIM_ADVERSARY_H_
 
@@ -22,15 +22,15 @@
 
 namespace skillnode::sim {
 
-// Wire type numbers of the skill store's requests, reserved in kademlia/wire.h; they become
-// kademlia::MessageType values when the store lands.
-constexpr uint8_t kTypeFindValue = 5;
-constexpr uint8_t kTypeStore = 7;
+// Wire type numbers of the skill store's requests (kademlia::MessageType).
+constexpr uint8_t kTypeFindValue = static_cast<uint8_t>(kademlia::MessageType::kFindValue);
+constexpr uint8_t kTypeStore = static_cast<uint8_t>(kademlia::MessageType::kStore);
 
 struct AdversaryCounters {
   uint64_t eclipse_replies = 0;           // FIND_NODE answered with adversaries only
   uint64_t storage_requests_dropped = 0;  // (b)
   uint64_t forge_opportunities = 0;       // (c): FIND_VALUE requests seen
+  uint64_t records_forged = 0;            // (c): forged records sent in VALUES replies
 };
 
 // The eclipse adversary's answer to `request` from `from`: a signed reply message, or nullopt

@@ -77,6 +77,7 @@ void Churn::OnOnline(uint32_t slot) {
   population_.Join(slot, [this](uint32_t joined) {
     ++counters_.joins_completed;
     workload_.StartPeriodic(joined);
+    if (on_joined_) on_joined_(joined);
   });
 }
 

@@ -12,6 +12,7 @@
 #define SKILLNODE_SIM_CHURN_H_
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "sim/distribution.h"
@@ -42,6 +43,8 @@ class Churn {
   TimePoint Begin();
   void OnOnline(uint32_t slot);
   void OnOffline(uint32_t slot, uint64_t incarnation);
+  // Also runs, after the lookup workload starts, whenever a slot's join completes.
+  void SetOnJoined(std::function<void(uint32_t)> on_joined) { on_joined_ = std::move(on_joined); }
 
   const ChurnCounters& counters() const { return counters_; }
 
@@ -60,6 +63,7 @@ class Churn {
   DurationDistribution downtime_;
   std::vector<Duration> first_session_;  // per slot: the residual session of an initial node
   ChurnCounters counters_;
+  std::function<void(uint32_t)> on_joined_;
 };
 
 }  // namespace skillnode::sim

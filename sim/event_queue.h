@@ -25,6 +25,8 @@ enum class EventKind : uint8_t {
   kOnline,        // a churning slot comes online
   kOffline,       // arg: incarnation; a churning slot's session ends
   kAnnounce,      // an eclipse adversary makes itself known
+  kPublishAll,    // static networks with records: every joined honest node publishes
+  kRecordGet,     // arg: incarnation; the slot's periodic record get
   kStop,          // the end of the run
 };
 

@@ -16,6 +16,12 @@ Host::Host(HostKind kind, uint32_t slot, const kademlia::KademliaConfig& config,
     identity_.emplace(identity);
   } else {
     node_.emplace(config, identity, *this, rng_, *context_.logger, *context_.now);
+    if (context_.dht != nullptr) {
+      dht_.emplace(*node_, *context_.dht);
+      if (kind_ == HostKind::kForgeRecords) {
+        forger_.emplace(*node_, *dht_, node_->identity(), *context_.counters);
+      }
+    }
   }
 }
 

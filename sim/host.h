@@ -4,7 +4,9 @@
 // kademlia::Node and is that node's Env: its Transport (datagrams go to the simulated
 // Network), its seeded Rng, the shared Logger, and the virtual clock's `now`, which the
 // simulation hands to every call. An eclipse adversary has no Node: it answers requests with
-// EclipseAnswer (adversary.h). Hosts are heap-allocated and never move: the Node holds
+// EclipseAnswer (adversary.h). When the scenario has records, every node runs the real
+// kademlia::SkillDht as its request handler, as the daemon does; a forge_records adversary
+// puts a Forger (forger.h) in front of it. Hosts are heap-allocated and never move: the Node holds
 // references to the host's Rng and Transport. Not thread-safe.
 #ifndef SKILLNODE_SIM_HOST_H_
 #define SKILLNODE_SIM_HOST_H_
@@ -14,7 +16,9 @@
 #include <span>
 
 #include "kademlia/node.h"
+#include "kademlia/skill_dht.h"
 #include "sim/adversary.h"
+#include "sim/forger.h"
 #include "sim/network.h"
 #include "sim/oracle.h"
 #include "transport/logger.h"
@@ -32,6 +36,8 @@ struct HostContext {
   Logger* logger = nullptr;
   const Oracle* adversaries = nullptr;  // the colluding set (eclipse model)
   AdversaryCounters* counters = nullptr;
+  // The skill store every node runs when the scenario has records; null: no store.
+  const kademlia::DhtConfig* dht = nullptr;
 };
 
 class Host final : public Transport {
@@ -60,6 +66,9 @@ class Host final : public Transport {
   // Null for an eclipse adversary.
   kademlia::Node* node() { return node_ ? &*node_ : nullptr; }
   const kademlia::Node* node() const { return node_ ? &*node_ : nullptr; }
+  // The node's skill store; null for an eclipse adversary or a scenario without records.
+  kademlia::SkillDht* dht() { return dht_ ? &*dht_ : nullptr; }
+  const kademlia::SkillDht* dht() const { return dht_ ? &*dht_ : nullptr; }
 
  private:
   void EclipseDatagram(const Endpoint& from, std::span<const uint8_t> datagram);
@@ -72,6 +81,9 @@ class Host final : public Transport {
   size_t k_;
   std::optional<kademlia::Identity> identity_;  // eclipse only: a Node keeps its own
   std::optional<kademlia::Node> node_;
+  // Declared after node_: destroyed first, they hand the node's request handler back.
+  std::optional<kademlia::SkillDht> dht_;
+  std::optional<Forger> forger_;  // forge_records only
 };
 
 }  // namespace skillnode::sim

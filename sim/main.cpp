@@ -61,10 +61,6 @@ int main(int argc, char** argv) {
     std::cerr << "skillsim: " << plan.error().message << "\n";
     return 1;
   }
-  if (plan->base.records.enabled) {
-    std::cerr << "skillsim: note: records are parsed but not simulated until the skill store "
-                 "(STORE/FIND_VALUE) lands; records_available_rate is left out\n";
-  }
   const auto start = std::chrono::steady_clock::now();
   skillnode::sim::RunOptions options;
   options.threads = threads;

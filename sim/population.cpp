@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 
 #include "sim/addressing.h"
 
@@ -43,6 +44,12 @@ Population::Population(const Scenario& scenario, size_t honest_slots, size_t adv
   context_.logger = &logger_;
   context_.adversaries = &adversaries_;
   context_.counters = &adversary_counters_;
+  if (scenario_.records.enabled) {
+    dht_config_.replication = scenario_.records.replication;
+    dht_config_.republish_interval =
+        Duration(static_cast<int64_t>(std::llround(scenario_.records.republish_s * 1e6)));
+    context_.dht = &dht_config_;
+  }
   slots_.resize(honest_slots + adversary_slots);
   position_.assign(slots_.size(), -1);
   for (size_t i = 0; i < slots_.size(); ++i) {
@@ -76,6 +83,7 @@ Host& Population::Start(uint32_t i) {
 void Population::Stop(uint32_t i, bool graceful) {
   Slot& slot = slots_[i];
   if (!slot.host) return;
+  if (stop_hook_) stop_hook_(i);
   if (slot.joined_at != kTimeNever) {
     live_.Erase(slot.host->id());
     if (slot.kind == HostKind::kHonest) RemoveJoinedHonest(i);

@@ -60,6 +60,8 @@ class Population {
   // Ends the slot's host. Graceful: Node::Shutdown runs first (its lookups finish with what
   // they have); otherwise the host vanishes mid-operation, as in a crash.
   void Stop(uint32_t i, bool graceful);
+  // Runs at the start of every Stop of a running host (the record workload notes the time).
+  void SetStopHook(std::function<void(uint32_t)> hook) { stop_hook_ = std::move(hook); }
   // Joins through up to kJoinSeeds random joined honest nodes, as bootstrap/ does with its
   // bootstrap peers. A join that ends with an empty routing table (every seed gone or its
   // datagrams lost) is retried with new seeds after a back-off, as bootstrap/ does; only the
@@ -109,6 +111,8 @@ class Population {
   NullLogger logger_;
   AdversaryCounters adversary_counters_;
   HostContext context_;
+  kademlia::DhtConfig dht_config_;  // the skill store's, when the scenario has records
+  std::function<void(uint32_t)> stop_hook_;
   std::vector<Slot> slots_;
   Oracle live_;
   Oracle adversaries_;

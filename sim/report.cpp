@@ -115,10 +115,24 @@ json RunJson(const RunSummary& s) {
       {"adversary",
        {{"eclipse_replies", s.adversary.eclipse_replies},
         {"storage_requests_dropped", s.adversary.storage_requests_dropped},
-        {"forge_opportunities", s.adversary.forge_opportunities}}},
+        {"forge_opportunities", s.adversary.forge_opportunities},
+        {"records_forged", s.adversary.records_forged}}},
       {"node_stats", NodeTotalsJson(s.node_totals)},
   };
   if (s.records_available_rate) out["records_available_rate"] = *s.records_available_rate;
+  if (s.records_status == "simulated") {
+    const RecordCounters& r = s.records;
+    out["records"] = {{"published", r.published},
+                      {"publishes_done", r.publishes_done},
+                      {"gets", r.gets},
+                      {"gets_refused", r.gets_refused},
+                      {"gets_interrupted", r.gets_interrupted},
+                      {"gets_checked", r.gets_checked},
+                      {"gets_found", r.gets_found},
+                      {"gets_no_target", r.gets_no_target},
+                      {"records_rejected", r.records_rejected},
+                      {"records_unknown", r.records_unknown}};
+  }
   return out;
 }
 
@@ -146,10 +160,26 @@ RunSummary CombineRuns(const std::vector<PointResult>& points, double wall_secon
     total.events += s.events;
     total.rtt_mean_ms = s.rtt_mean_ms;
     total.records_status = s.records_status;
+    RecordCounters& r = total.records;
+    r.published += s.records.published;
+    r.publishes_done += s.records.publishes_done;
+    r.gets += s.records.gets;
+    r.gets_refused += s.records.gets_refused;
+    r.gets_interrupted += s.records.gets_interrupted;
+    r.gets_checked += s.records.gets_checked;
+    r.gets_found += s.records.gets_found;
+    r.gets_no_target += s.records.gets_no_target;
+    r.records_rejected += s.records.records_rejected;
+    r.records_unknown += s.records.records_unknown;
+    total.adversary.records_forged += s.adversary.records_forged;
   }
   total.seed = points.empty() ? 0 : points.front().summary.seed;
   total.lookups = Summarize(pooled);
   total.latency_floor_ms = total.lookups.hops_mean * total.rtt_mean_ms;
+  if (total.records.gets_checked > 0) {
+    total.records_available_rate = static_cast<double>(total.records.gets_found) /
+                                   static_cast<double>(total.records.gets_checked);
+  }
   total.trace_hash = chain.value();
   total.wall_seconds = wall_seconds;
   total.peak_rss_mb = PeakRssMb();

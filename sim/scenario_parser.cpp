@@ -17,6 +17,8 @@ constexpr double kMillisMax = 24.0 * 3600 * 1000;
 constexpr uint64_t kCountMax = 1'000'000'000;
 // Adversaries above this share leave too few honest nodes to measure anything.
 constexpr double kAdversaryFractionMax = 0.95;
+// Record gets: at least one per node in 1000 minutes (the get interval is 60 / this).
+constexpr double kGetsPerMinuteMin = 1e-3;
 
 Duration MillisOf(double ms) { return Duration(static_cast<int64_t>(std::llround(ms * 1000))); }
 
@@ -149,7 +151,8 @@ void ReadRecords(YamlReader r, RecordsSpec& s) {
   s.replication = r.Integer("replication", s.replication, 1, kademlia::kNodesPerReplyMax);
   s.records_per_node = r.Number("records_per_node", s.records_per_node, 0, 1e6);
   s.republish_s = r.Number("republish_s", s.republish_s, 1, kSecondsMax);
-  s.gets_per_node_per_min = r.Number("gets_per_node_per_min", s.gets_per_node_per_min, 0, 1e6);
+  s.gets_per_node_per_min =
+      r.Number("gets_per_node_per_min", s.gets_per_node_per_min, kGetsPerMinuteMin, 1e6);
   r.Finish();
 }
 

@@ -13,6 +13,7 @@
 #include "sim/latency.h"
 #include "sim/network.h"
 #include "sim/population.h"
+#include "sim/record_workload.h"
 #include "sim/trace_hash.h"
 #include "sim/workload.h"
 
@@ -25,6 +26,9 @@ constexpr TimePoint kEpoch = kTimeZero + Seconds(1);
 constexpr Duration kStaticStartDelay = Seconds(1);
 // An eclipse adversary announces itself this long after the joins it needs have started.
 constexpr Duration kAnnounceDelay = Seconds(1);
+// Static networks with records: every node publishes at the first lookup; gets are measured
+// from this long after, once the first publishes have finished.
+constexpr Duration kStaticPublishSettle = Seconds(30);
 // Events between progress callbacks (a cheap counter test in the hot loop).
 constexpr uint64_t kProgressEveryEvents = 4096;
 
@@ -57,6 +61,12 @@ struct Simulation::State {
     if (s.churn.enabled) {
       churn.emplace(s, *population, *workload, queue, now, kEpoch, churn_seed);
     }
+    if (s.records.enabled) {
+      // Drawn after the others, so that scenarios without records keep their trace hashes.
+      records.emplace(s, *population, queue, now, rng.Next64(), trace);
+      population->SetStopHook([this](uint32_t slot) { records->OnStopped(slot); });
+      if (churn) churn->SetOnJoined([this](uint32_t slot) { records->OnJoined(slot); });
+    }
   }
 
   void BuildFromOracle();
@@ -65,6 +75,8 @@ struct Simulation::State {
   void Announce(uint32_t slot);
   void OnJoinEvent(uint32_t slot);
   TimePoint Setup();
+  void StartStaticRecords(TimePoint publish);
+  bool Settled() const;
   void Dispatch(const Event& event);
   RunSummary Summarize(double wall_seconds) const;
 
@@ -82,6 +94,7 @@ struct Simulation::State {
   std::optional<Population> population;
   std::optional<Workload> workload;
   std::optional<Churn> churn;
+  std::optional<RecordWorkload> records;
   uint64_t events = 0;
   bool stopped = false;
 };
@@ -157,6 +170,7 @@ TimePoint Simulation::State::Setup() {
   if (scenario.network.build == BuildMode::kOracle) {
     BuildFromOracle();
     workload->ScheduleStatic(kEpoch + kStaticStartDelay);
+    StartStaticRecords(kEpoch + kStaticStartDelay);
   } else {
     // Eclipse adversaries start now; the others join like honest nodes.
     for (uint32_t slot = static_cast<uint32_t>(honest_slots); slot < population->size(); ++slot) {
@@ -171,9 +185,14 @@ TimePoint Simulation::State::Setup() {
       joins_done = std::max(joins_done, ScheduleJoins(joins_done));
       workload->SetWindow(kEpoch + SecondsOf(w.warmup_s),
                           kEpoch + SecondsOf(w.warmup_s + w.measure_s));
+      if (records) {
+        records->SetWindow(kEpoch + SecondsOf(w.warmup_s),
+                           kEpoch + SecondsOf(w.warmup_s + w.measure_s));
+      }
     } else {
       joins_done = ScheduleJoins(kEpoch);
       workload->ScheduleStatic(joins_done + SecondsOf(scenario.network.settle_s));
+      StartStaticRecords(joins_done + SecondsOf(scenario.network.settle_s));
     }
     for (uint32_t slot = static_cast<uint32_t>(honest_slots); slot < population->size(); ++slot) {
       if (population->slot(slot).kind == HostKind::kEclipse) {
@@ -181,9 +200,26 @@ TimePoint Simulation::State::Setup() {
       }
     }
   }
-  const TimePoint end = workload->last_start() + SecondsOf(w.drain_s);
+  TimePoint last = workload->last_start();
+  if (records) last = std::max(last, records->window_end());
+  const TimePoint end = last + SecondsOf(w.drain_s);
   queue.Push(end, EventKind::kStop, 0, 0);
   return end;
+}
+
+// Static networks: every node publishes at `publish`; gets are measured for measure_s after
+// kStaticPublishSettle.
+void Simulation::State::StartStaticRecords(TimePoint publish) {
+  if (!records) return;
+  const TimePoint begin = publish + kStaticPublishSettle;
+  records->SetWindow(begin, begin + SecondsOf(scenario.workload.measure_s));
+  queue.Push(publish, EventKind::kPublishAll, 0, 0);
+}
+
+bool Simulation::State::Settled() const {
+  const TimePoint lookups_end = workload->last_start();
+  if (!workload->Settled() || now < lookups_end) return false;
+  return !records || records->Settled();
 }
 
 void Simulation::State::Dispatch(const Event& e) {
@@ -206,6 +242,10 @@ void Simulation::State::Dispatch(const Event& e) {
       return churn->OnOffline(e.slot, e.arg);
     case EventKind::kAnnounce:
       return Announce(e.slot);
+    case EventKind::kPublishAll:
+      return records->OnPublishAll();
+    case EventKind::kRecordGet:
+      return records->OnGet(e.slot, e.arg);
     case EventKind::kStop:
       stopped = true;
       return;
@@ -224,9 +264,11 @@ RunSummary Simulation::State::Summarize(double wall_seconds) const {
   s.hops_predicted = std::log2(static_cast<double>(scenario.nodes)) / (1.333 + std::log2(k));
   s.rtt_mean_ms = latency.MeanRttMs();
   s.latency_floor_ms = s.lookups.hops_mean * s.rtt_mean_ms;
-  s.records_status = scenario.records.enabled
-                         ? "not simulated: needs the skill store (STORE/FIND_VALUE) in kademlia/"
-                         : "no records in this scenario";
+  s.records_status = records ? "simulated" : "no records in this scenario";
+  if (records) {
+    s.records = records->counters();
+    s.records_available_rate = records->available_rate();
+  }
   s.trace_hash = trace.value();
   s.sim_seconds = SecondsSince(now);
   s.wall_seconds = wall_seconds;
@@ -254,7 +296,7 @@ PointResult Simulation::Run() {
     s.now = std::max(s.now, event.at);
     s.Dispatch(event);
     ++s.events;
-    if (s.workload->Settled() && s.now >= s.workload->last_start()) break;
+    if (s.Settled()) break;
     if (s.progress && s.events % kProgressEveryEvents == 0) {
       s.progress(ProgressInfo{"run", SecondsSince(s.now), SecondsSince(end),
                               s.workload->records().size()});

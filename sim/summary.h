@@ -13,6 +13,7 @@
 #include "sim/lookup_log.h"
 #include "sim/network.h"
 #include "sim/node_totals.h"
+#include "sim/record_workload.h"
 #include "sim/scenario.h"
 
 namespace skillnode::sim {
@@ -28,8 +29,9 @@ struct RunSummary {
   double hops_predicted = 0;
   double rtt_mean_ms = 0;       // mean RTT between two random nodes under the latency model
   double latency_floor_ms = 0;  // hops_mean x rtt_mean_ms: lookup latency with no waiting
-  // Records are not simulated until the skill store exists; see records_status.
+  // Scenarios with records: gets that found their record / gets checked (record_workload.h).
   std::optional<double> records_available_rate;
+  RecordCounters records;
   std::string records_status;
   uint64_t trace_hash = 0;
   double sim_seconds = 0;

@@ -43,6 +43,15 @@ TEST_CASE("the shipped experiment scenarios parse into their sweeps", "[unit]") 
   CHECK(churn.churn.session.scale_s == Approx(5000));  // mean 10,000 s / Gamma(3)
   CHECK(churn.churn.downtime.mean_s == churn.churn.session.mean_s);
   CHECK(churn.network.latency.regions.size() == 6);
+
+  auto e3r = LoadScenarioFile(dir + "/e3-records.yaml");
+  INFO((e3r ? "" : e3r.error().message));
+  REQUIRE(e3r);
+  REQUIRE(e3r->points.size() == 6);
+  CHECK(e3r->points[0].scenario.records.enabled);
+  CHECK(e3r->points[4].scenario.records.replication == 8);
+  CHECK(e3r->points[4].scenario.records.republish_s == 600);
+  CHECK(e3r->points[5].scenario.records.republish_s == 3600);
 }
 
 TEST_CASE("an unknown key is refused with its full path", "[unit]") {
@@ -140,13 +149,15 @@ TEST_CASE("a bad sweep is refused naming the point or the key", "[unit]") {
         "test.yaml: plot: 'kademlia.k' is not a swept key path");
 }
 
-TEST_CASE("the records block is carried for when the skill store lands", "[unit]") {
+TEST_CASE("the records block is parsed with its bounds", "[unit]") {
   auto plan = ParseScenario("records: {replication: 5, republish_s: 600}\n", "test.yaml");
   REQUIRE(plan);
   CHECK(plan->points[0].scenario.records.enabled);
   CHECK(plan->points[0].scenario.records.replication == 5);
   CHECK(ErrorOf("records: {replication: 0}\n") ==
         "test.yaml: records.replication: must be between 1 and 32, got '0'");
+  CHECK(ErrorOf("records: {gets_per_node_per_min: 0}\n").find("records.gets_per_node_per_min") !=
+        std::string::npos);
 }
 
 }  // namespace

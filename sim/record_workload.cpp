@@ -1,0 +1,188 @@
+#include "sim/record_workload.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace skillnode::sim {
+namespace {
+
+Duration SecondsOf(double s) { return Duration(static_cast<int64_t>(std::llround(s * 1e6))); }
+
+uint32_t TtlSeconds(double republish_s) {
+  const double ttl = std::ceil(republish_s * kRecordTtlPerRepublish);
+  return static_cast<uint32_t>(std::clamp(ttl, double{kademlia::kRecordTtlMinSeconds},
+                                          double{kademlia::kRecordTtlMaxSeconds}));
+}
+
+uint64_t Prefix(const kademlia::Key& key) {
+  uint64_t word = 0;
+  for (size_t i = 0; i < 8; ++i) word = (word << 8) | key.bytes()[i];
+  return word;
+}
+
+}  // namespace
+
+RecordWorkload::RecordWorkload(const Scenario& scenario, Population& population, EventQueue& queue,
+                               const TimePoint& now, uint64_t seed, TraceHash& trace)
+    : scenario_(scenario),
+      population_(population),
+      queue_(queue),
+      now_(now),
+      trace_(trace),
+      rng_(seed),
+      get_interval_(SecondsOf(60 / scenario.records.gets_per_node_per_min)),
+      republish_(SecondsOf(scenario.records.republish_s)),
+      ttl_seconds_(TtlSeconds(scenario.records.republish_s)),
+      by_slot_(population.size()) {}
+
+void RecordWorkload::SetWindow(TimePoint begin, TimePoint end) {
+  window_begin_ = begin;
+  window_end_ = end;
+}
+
+TimePoint RecordWorkload::ttl_end_after_stop(TimePoint stopped) const {
+  return stopped + Seconds(ttl_seconds_) - std::min<Duration>(republish_, Seconds(ttl_seconds_));
+}
+
+bool RecordWorkload::Expected(const Entry& e) const {
+  return e.available_from <= now_ && now_ < e.expected_until;
+}
+
+void RecordWorkload::OnJoined(uint32_t slot) {
+  if (population_.slot(slot).kind != HostKind::kHonest) return;
+  Publish(slot);
+  const TimePoint first = now_ + SecondsOf(rng_.NextDouble() * ToMillis(get_interval_) / 1000);
+  queue_.Push(first, EventKind::kRecordGet, slot, population_.slot(slot).incarnation);
+}
+
+void RecordWorkload::OnPublishAll() {
+  for (uint32_t slot = 0; slot < population_.honest_slots(); ++slot) {
+    if (population_.joined(slot)) OnJoined(slot);
+  }
+}
+
+void RecordWorkload::Publish(uint32_t slot) {
+  Population::Slot& s = population_.slot(slot);
+  kademlia::SkillDht* dht = s.host ? s.host->dht() : nullptr;
+  if (dht == nullptr) return;
+  const double wanted = scenario_.records.records_per_node;
+  size_t count = static_cast<size_t>(std::floor(wanted));
+  if (rng_.Chance(wanted - std::floor(wanted))) ++count;
+  by_slot_[slot].clear();
+  for (size_t i = 0; i < count; ++i) {
+    kademlia::SkillRecord record;
+    record.agent_id = "agent-" + std::to_string(slot);
+    record.skill_id = "skill-" + std::to_string(slot) + "-" + std::to_string(i);
+    record.version = "1.0.0";
+    record.skill_type = "tool-skill";
+    record.endpoint = "10.0.0.1:7000";
+    record.capabilities = {"sim"};
+    record.sequence = s.incarnation;
+    record.ttl_seconds = ttl_seconds_;
+    auto signed_record = kademlia::SignRecord(std::move(record), s.host->node()->identity());
+    if (!signed_record) continue;  // cannot happen for these fields; nothing to publish
+    Entry e;
+    e.slot = slot;
+    e.incarnation = s.incarnation;
+    e.key = kademlia::SkillKey(signed_record->record.skill_id);
+    e.identity = kademlia::IdentityOf(signed_record->record);
+    e.sequence = signed_record->record.sequence;
+    const size_t index = entries_.size();
+    entries_.push_back(e);
+    by_slot_[slot].push_back(index);
+    by_identity_[e.identity] = index;
+    ++counters_.published;
+    dht->Publish(now_, *signed_record, [this, index](const kademlia::PublishResult& done) {
+      if (done.stored == 0) return;  // nowhere stored: the republish will try again
+      Entry& entry = entries_[index];
+      if (entry.available_from == kTimeNever) {
+        entry.available_from = now_;
+        ++counters_.publishes_done;
+      }
+    });
+  }
+  population_.Reschedule(slot);
+}
+
+void RecordWorkload::OnStopped(uint32_t slot) {
+  for (size_t index : by_slot_[slot]) {
+    Entry& e = entries_[index];
+    e.expected_until = e.available_from == kTimeNever ? now_ : ttl_end_after_stop(now_);
+  }
+  by_slot_[slot].clear();
+}
+
+std::optional<size_t> RecordWorkload::PickExpected() {
+  if (entries_.empty()) return std::nullopt;
+  for (int attempt = 0; attempt < kRecordPickAttemptsMax; ++attempt) {
+    const size_t index = static_cast<size_t>(rng_.Below(entries_.size()));
+    if (Expected(entries_[index])) return index;
+  }
+  return std::nullopt;
+}
+
+void RecordWorkload::OnGet(uint32_t slot, uint64_t incarnation) {
+  Population::Slot& s = population_.slot(slot);
+  if (!population_.joined(slot) || s.incarnation != incarnation) return;
+  const TimePoint next = now_ + get_interval_;
+  if (next < window_end_) queue_.Push(next, EventKind::kRecordGet, slot, incarnation);
+  const bool measured = now_ >= window_begin_ && now_ < window_end_;
+  const auto picked = PickExpected();
+  if (!picked) {
+    counters_.gets_no_target += measured;
+    return;
+  }
+  kademlia::SkillDht* dht = s.host->dht();
+  const size_t entry = *picked;
+  if (measured) {
+    ++counters_.gets;
+    ++pending_;
+  }
+  const bool started =
+      dht->Get(now_, entries_[entry].key, kademlia::GetOptions{},
+               [this, slot, incarnation, entry, measured](const kademlia::GetResult& result) {
+                 trace_.Add(static_cast<uint64_t>(result.finished.time_since_epoch().count()));
+                 trace_.Add((uint64_t{slot} << 32) | result.records.size());
+                 trace_.Add(Prefix(result.key) ^ result.rejected);
+                 counters_.records_rejected += result.rejected;
+                 if (!measured) return;
+                 --pending_;
+                 const Population::Slot& asker = population_.slot(slot);
+                 if (asker.leaving || !asker.host || asker.incarnation != incarnation) {
+                   ++counters_.gets_interrupted;
+                   return;
+                 }
+                 Check(entry, result);
+               });
+  if (!started && measured) {
+    ++counters_.gets_refused;
+    --pending_;
+  }
+  population_.Reschedule(slot);
+}
+
+void RecordWorkload::Check(size_t index, const kademlia::GetResult& result) {
+  const Entry& wanted = entries_[index];
+  ++counters_.gets_checked;
+  bool found = false;
+  for (const kademlia::SignedRecord& r : result.records) {
+    const auto known = by_identity_.find(kademlia::IdentityOf(r.record));
+    if (known == by_identity_.end() || r.record.sequence > entries_[known->second].sequence) {
+      ++counters_.records_unknown;
+      continue;
+    }
+    if (known->second == index || (kademlia::IdentityOf(r.record) == wanted.identity &&
+                                   r.record.sequence >= wanted.sequence)) {
+      found = found || !r.record.tombstone;
+    }
+  }
+  counters_.gets_found += found;
+}
+
+std::optional<double> RecordWorkload::available_rate() const {
+  if (counters_.gets_checked == 0) return std::nullopt;
+  return static_cast<double>(counters_.gets_found) / static_cast<double>(counters_.gets_checked);
+}
+
+}  // namespace skillnode::sim

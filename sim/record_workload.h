@@ -1,0 +1,113 @@
+// RecordWorkload: the skill-store workload of a scenario with `records`, and its oracle.
+//
+// Every honest node publishes records_per_node records through its real kademlia::SkillDht
+// once it has joined (the fractional part is drawn per node), and the store republishes them
+// every republish_s while the node runs. Each record has one capability, so it is stored under
+// three keys (kademlia::RecordKeys); gets ask for its skill key SHA256("skill:" + skillId). Every
+// joined honest node runs a get every 60 / gets_per_node_per_min seconds for a record drawn
+// uniformly from the records that should exist at that moment:
+//
+//   a record should exist from the moment its first publish finished, while its publisher runs
+//   the incarnation that published it, and for (ttl - republish_s) after that incarnation
+//   stopped: the last republish was at most republish_s before the stop, and its copies live
+//   for the record's TTL.
+//
+// A get is a hit when its result holds the record's identity with at least the published
+// sequence. records_available_rate = hits / checked gets (measured: started inside the window,
+// finished while the asker still ran). Every record a get returns must be one an honest node
+// published; any other is an oracle mismatch (a forgery that passed verification). Records
+// rejected by verification are summed (the forge_records adversary's forgeries). Not
+// thread-safe.
+#ifndef SKILLNODE_SIM_RECORD_WORKLOAD_H_
+#define SKILLNODE_SIM_RECORD_WORKLOAD_H_
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "kademlia/skill_dht.h"
+#include "sim/event_queue.h"
+#include "sim/population.h"
+#include "sim/scenario.h"
+#include "sim/trace_hash.h"
+
+namespace skillnode::sim {
+
+// A record lives for this many republish intervals at its holders (its TTL), clamped to the
+// record format's TTL bounds: one missed republish does not let it expire.
+constexpr double kRecordTtlPerRepublish = 2.0;
+// Draws of a random record before a get gives up finding one that should exist.
+constexpr int kRecordPickAttemptsMax = 64;
+
+struct RecordCounters {
+  uint64_t published = 0;         // records handed to Publish
+  uint64_t publishes_done = 0;    // first publish finished with at least one STORE acknowledged
+  uint64_t gets = 0;              // measured gets started
+  uint64_t gets_refused = 0;      // the node refused the lookup
+  uint64_t gets_interrupted = 0;  // the asker stopped before the answer
+  uint64_t gets_checked = 0;      // measured, finished, checked against the oracle
+  uint64_t gets_found = 0;        // ... and the record was in the answer
+  uint64_t gets_no_target = 0;    // no record should exist yet: nothing to ask for
+  uint64_t records_rejected = 0;  // records that failed verification, over all gets
+  uint64_t records_unknown = 0;   // accepted records no honest node published (mismatches)
+};
+
+class RecordWorkload {
+ public:
+  RecordWorkload(const Scenario& scenario, Population& population, EventQueue& queue,
+                 const TimePoint& now, uint64_t seed, TraceHash& trace);
+
+  // Gets started in [begin, end) are measured.
+  void SetWindow(TimePoint begin, TimePoint end);
+  // `slot` has joined: it publishes its records and its periodic gets begin.
+  void OnJoined(uint32_t slot);
+  // Every joined honest node (static networks, kPublishAll).
+  void OnPublishAll();
+  void OnGet(uint32_t slot, uint64_t incarnation);
+  // The host of `slot` is stopping.
+  void OnStopped(uint32_t slot);
+
+  bool Settled() const { return pending_ == 0 && now_ >= window_end_; }
+  TimePoint window_end() const { return window_end_; }
+  const RecordCounters& counters() const { return counters_; }
+  // hits / checked gets; nullopt when no get was checked.
+  std::optional<double> available_rate() const;
+  TimePoint ttl_end_after_stop(TimePoint stopped) const;
+
+ private:
+  struct Entry {
+    uint32_t slot = 0;
+    uint32_t incarnation = 0;
+    kademlia::Key key;
+    kademlia::RecordIdentity identity;
+    uint64_t sequence = 0;
+    TimePoint available_from = kTimeNever;  // first publish finished
+    TimePoint expected_until = kTimeNever;  // set when its incarnation stops
+  };
+
+  bool Expected(const Entry& e) const;
+  std::optional<size_t> PickExpected();
+  void Publish(uint32_t slot);
+  void Check(size_t entry, const kademlia::GetResult& result);
+
+  const Scenario& scenario_;
+  Population& population_;
+  EventQueue& queue_;
+  const TimePoint& now_;
+  TraceHash& trace_;
+  Rng rng_;
+  Duration get_interval_;
+  Duration republish_;
+  uint32_t ttl_seconds_;
+  TimePoint window_begin_ = kTimeZero;
+  TimePoint window_end_ = kTimeZero;
+  std::vector<Entry> entries_;
+  std::vector<std::vector<size_t>> by_slot_;                // the running incarnation's entries
+  std::map<kademlia::RecordIdentity, size_t> by_identity_;  // the latest entry per identity
+  uint64_t pending_ = 0;
+  RecordCounters counters_;
+};
+
+}  // namespace skillnode::sim
+
+#endif  // SKILLNODE_SIM_RECORD_WORKLOAD_H_

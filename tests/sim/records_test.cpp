@@ -1,0 +1,106 @@
+// Simulated hosts run the real SkillDht: records are published, republished and fetched, and
+// every get is checked against the records that should exist (sim/record_workload.h).
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "sim_util.h"
+
+namespace skillnode::sim {
+namespace {
+
+using testing::RunOne;
+
+const std::string kStatic = R"(
+seed: 21
+nodes: 60
+kademlia: {k: 8, alpha: 3}
+network: {latency: {model: constant, rtt_ms: 50}}
+workload: {lookups: 20, lookup_rate_per_s: 10, measure_s: 120, drain_s: 30}
+records: {replication: 3, records_per_node: 1, republish_s: 600, gets_per_node_per_min: 2}
+)";
+
+TEST_CASE("in a static network every get finds the record it asks for", "[sim]") {
+  const PointResult run = RunOne(kStatic);
+  const RunSummary& s = run.summary;
+  CHECK(s.records_status == "simulated");
+  CHECK(s.records.published == 60);
+  CHECK(s.records.publishes_done == 60);
+  CHECK(s.records.gets_checked > 150);
+  CHECK(s.records.gets_checked == s.records.gets);
+  CHECK(s.records.records_unknown == 0);
+  CHECK(s.records.records_rejected == 0);
+  REQUIRE(s.records_available_rate);
+  CHECK(*s.records_available_rate == 1.0);
+  CHECK(s.node_totals.requests_received_by_type[static_cast<size_t>(kademlia::TypeSlot::kStore)] >
+        0);
+}
+
+const std::string kChurn = R"(
+seed: 22
+nodes: 50
+kademlia: {k: 8, alpha: 3}
+network:
+  build: join
+  join_interval_ms: 50
+  latency: {model: regions}
+  loss: 0.01
+churn:
+  session: {distribution: weibull, shape: 0.5, mean_s: 600}
+  rejoin: lose
+workload: {lookup_interval_s: 60, warmup_s: 120, measure_s: 240, drain_s: 30}
+records: {replication: 5, records_per_node: 1, republish_s: 60, gets_per_node_per_min: 2}
+)";
+
+TEST_CASE("under churn records stay available and a seed reproduces the gets", "[sim]") {
+  const PointResult first = RunOne(kChurn);
+  const RunSummary& s = first.summary;
+  CHECK(s.churn.crashes > 0);
+  CHECK(s.records.published > 50);  // new nodes publish their own
+  CHECK(s.records.gets_checked > 100);
+  CHECK(s.records.records_unknown == 0);
+  REQUIRE(s.records_available_rate);
+  CHECK(*s.records_available_rate > 0.9);
+  const PointResult second = RunOne(kChurn);
+  CHECK(second.summary.trace_hash == s.trace_hash);
+  CHECK(second.summary.records.gets_found == s.records.gets_found);
+}
+
+std::string WithAdversaries(const std::string& model, double fraction, int replication) {
+  return R"(
+seed: 23
+nodes: 60
+kademlia: {k: 8, alpha: 3}
+network: {latency: {model: constant, rtt_ms: 50}}
+workload: {lookups: 20, lookup_rate_per_s: 10, measure_s: 120, drain_s: 30}
+adversaries: {fraction: )" +
+         std::to_string(fraction) + ", model: " + model + R"(}
+records: {replication: )" +
+         std::to_string(replication) +
+         R"(, records_per_node: 1, republish_s: 600, gets_per_node_per_min: 2}
+)";
+}
+
+TEST_CASE("drop_storage adversaries cost availability that replication buys back", "[sim]") {
+  const PointResult single = RunOne(WithAdversaries("drop_storage", 0.4, 1));
+  const PointResult eight = RunOne(WithAdversaries("drop_storage", 0.4, 8));
+  CHECK(single.summary.adversary.storage_requests_dropped > 0);
+  REQUIRE(single.summary.records_available_rate);
+  REQUIRE(eight.summary.records_available_rate);
+  CHECK(*single.summary.records_available_rate < 0.9);
+  CHECK(*eight.summary.records_available_rate > 0.95);
+  CHECK(single.summary.records.records_unknown == 0);
+}
+
+TEST_CASE("forged records are rejected by verification and never reach a get's result", "[sim]") {
+  const PointResult run = RunOne(WithAdversaries("forge_records", 0.3, 5));
+  const RunSummary& s = run.summary;
+  CHECK(s.adversary.records_forged > 0);
+  CHECK(s.records.records_rejected > 0);
+  CHECK(s.records.records_rejected <= s.adversary.records_forged);
+  CHECK(s.records.records_unknown == 0);
+  REQUIRE(s.records_available_rate);
+  CHECK(*s.records_available_rate > 0.95);
+}
+
+}  // namespace
+}  // namespace skillnode::sim
