@@ -179,9 +179,8 @@ struct SkillDht::PublishState {
 void SkillDht::Publish(TimePoint now, const SignedRecord& record, PublishCallback done) {
   ++stats_.publishes_started;
   const Duration ttl = Seconds(record.record.ttl_seconds);
-  published_.insert_or_assign(IdentityOf(record.record),
-                              Published{record, now + config_.republish_interval,
-                                        record.record.tombstone ? now + ttl : kTimeNever});
+  SetPublished(Published{record, now + config_.republish_interval,
+                         record.record.tombstone ? now + ttl : kTimeNever});
   auto state = std::make_shared<PublishState>();
   state->done = std::move(done);
   const auto keys = RecordKeys(record.record);
@@ -244,7 +243,24 @@ void SkillDht::StoreOn(TimePoint now, const Key& key, const LookupResult& closes
   }
 }
 
-void SkillDht::Forget(const RecordIdentity& identity) { published_.erase(identity); }
+void SkillDht::Forget(const RecordIdentity& identity) {
+  auto it = published_.find(identity);
+  if (it == published_.end()) return;
+  published_due_.erase({it->second.Due(), identity});
+  published_.erase(it);
+}
+
+void SkillDht::SetPublished(Published published) {
+  const RecordIdentity identity = IdentityOf(published.record.record);
+  auto it = published_.find(identity);
+  if (it != published_.end()) {
+    published_due_.erase({it->second.Due(), identity});
+    it->second = std::move(published);
+  } else {
+    it = published_.emplace(identity, std::move(published)).first;
+  }
+  published_due_.insert({it->second.Due(), identity});
+}
 
 bool SkillDht::Get(TimePoint now, const Key& key, const GetOptions& options, GetCallback done) {
   ++stats_.gets_started;
@@ -372,23 +388,24 @@ void SkillDht::OnTimer(TimePoint now) {
     if (!subscription.renewing && subscription.next_renewal <= now) renew.push_back(id);
   }
   for (uint64_t id : renew) Renew(now, id);
+  // Published records in the order of their next event; only those due are visited.
   std::vector<SignedRecord> due;
-  for (auto it = published_.begin(); it != published_.end();) {
+  while (!published_due_.empty() && published_due_.begin()->first <= now) {
+    const RecordIdentity identity = published_due_.begin()->second;
+    published_due_.erase(published_due_.begin());
+    auto it = published_.find(identity);
     if (it->second.until <= now) {
-      it = published_.erase(it);
-      continue;
+      published_.erase(it);
+    } else {
+      due.push_back(it->second.record);  // Publish below sets its next event
     }
-    if (it->second.next_republish <= now) due.push_back(it->second.record);
-    ++it;
   }
   for (const SignedRecord& record : due) Publish(now, record, nullptr);
 }
 
 TimePoint SkillDht::NextDeadline() const {
   TimePoint next = store_.NextExpiry();
-  for (const auto& [identity, p] : published_) {
-    next = std::min({next, p.next_republish, p.until});
-  }
+  if (!published_due_.empty()) next = std::min(next, published_due_.begin()->first);
   for (const auto& [key, list] : listeners_) {
     for (const Listener& l : list) next = std::min(next, l.expires);
   }

@@ -17,12 +17,14 @@
 #ifndef SKILLNODE_KADEMLIA_SKILL_DHT_H_
 #define SKILLNODE_KADEMLIA_SKILL_DHT_H_
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "kademlia/node.h"
@@ -142,6 +144,7 @@ class SkillDht final : public RequestHandler {
     SignedRecord record;
     TimePoint next_republish;
     TimePoint until;  // tombstones: when the record would have expired; live: never
+    TimePoint Due() const { return std::min(next_republish, until); }
   };
   struct GetState;
   struct PublishState;
@@ -183,7 +186,13 @@ class SkillDht final : public RequestHandler {
   DhtConfig config_;
   ValueStore store_;
   DhtStats stats_;
+  // Adds or replaces a published record, keeping published_due_ in step.
+  void SetPublished(Published published);
+
   std::map<RecordIdentity, Published> published_;
+  // (next event, identity) of every published record: NextDeadline and OnTimer look only at
+  // the front, so thousands of registrations cost nothing per loop turn.
+  std::set<std::pair<TimePoint, RecordIdentity>> published_due_;
   std::map<Key, std::vector<Listener>> listeners_;
   size_t listener_count_ = 0;
   std::map<uint64_t, Subscription> subscriptions_;
