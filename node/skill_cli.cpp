@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -53,18 +54,25 @@ std::string PercentEncode(const std::string& text) {
   return out;
 }
 
+// "http://127.0.0.1:7070" for --http's ADDRESS:PORT; nullopt (and a message) when malformed.
+std::optional<std::string> BaseUrl(const std::string& http) {
+  auto endpoint = Endpoint::Parse(http);
+  if (!endpoint) {
+    std::cerr << "skillnode: --http: expected ADDRESS:PORT, " << endpoint.error().message << "\n";
+    return std::nullopt;
+  }
+  const std::string host = endpoint->address().is_v4() ? endpoint->address().ToString()
+                                                       : "[" + endpoint->address().ToString() + "]";
+  return "http://" + host + ":" + std::to_string(endpoint->port());
+}
+
 // Sends one request; prints the node's error (or the JSON with --json) and returns the exit
 // status, with the parsed answer in `answer` on success.
 int Call(const Common& common, const std::string& method, const std::string& path,
          const std::optional<json>& body, json* answer) {
-  auto endpoint = Endpoint::Parse(common.http);
-  if (!endpoint) {
-    std::cerr << "skillnode: --http: expected ADDRESS:PORT, " << endpoint.error().message << "\n";
-    return kExitUsage;
-  }
-  const std::string host = endpoint->address().is_v4() ? endpoint->address().ToString()
-                                                       : "[" + endpoint->address().ToString() + "]";
-  const std::string url = "http://" + host + ":" + std::to_string(endpoint->port()) + path;
+  const auto base = BaseUrl(common.http);
+  if (!base) return kExitUsage;
+  const std::string url = *base + path;
   auto result =
       HttpCall(method, url, body ? std::optional<std::string>(body->dump()) : std::nullopt,
                Millis(common.timeout_ms));
@@ -401,15 +409,9 @@ int SkillCommands::State::Watch() {
     std::cerr << "skillnode watch: give one of --scene, --capability, --skill\n";
     return kExitUsage;
   }
-  auto endpoint = Endpoint::Parse(watch_common.http);
-  if (!endpoint) {
-    std::cerr << "skillnode: --http: expected ADDRESS:PORT, " << endpoint.error().message << "\n";
-    return kExitUsage;
-  }
-  const std::string host = endpoint->address().is_v4() ? endpoint->address().ToString()
-                                                       : "[" + endpoint->address().ToString() + "]";
-  const std::string url =
-      "http://" + host + ":" + std::to_string(endpoint->port()) + "/api/v1/watch?" + query;
+  const auto base = BaseUrl(watch_common.http);
+  if (!base) return kExitUsage;
+  const std::string url = *base + "/api/v1/watch?" + query;
   signal(SIGINT, &OnStopSignal);
   signal(SIGTERM, &OnStopSignal);
   std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), &curl_easy_cleanup);
