@@ -15,13 +15,13 @@ share this machine's cores, so the ratio, not the absolute rate, is the result.
 import argparse
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
+
+from benchlib import cleanup, processes, rss_kib, start_node
 
 CONFIG = """
 node:
@@ -38,37 +38,6 @@ node:
   log: {level: info}
 """
 
-processes = []
-scratch = tempfile.mkdtemp(prefix="skillnode-bench-")
-
-
-def cleanup():
-    for p in processes:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-    shutil.rmtree(scratch, ignore_errors=True)
-
-
-def start_node(binary, name, config, extra=()):
-    path = os.path.join(scratch, name + ".yaml")
-    with open(path, "w") as f:
-        f.write(config)
-    log = open(os.path.join(scratch, name + ".log"), "w+")
-    proc = subprocess.Popen([binary, "run", "--config", path, "--data-dir",
-                             os.path.join(scratch, name), "--log-level", "info", *extra],
-                            stdout=subprocess.DEVNULL, stderr=log)
-    processes.append(proc)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        log.seek(0)
-        m = re.search(r"HTTP API listening on (http://\S+)", log.read())
-        if m:
-            return proc, m.group(1)
-        time.sleep(0.05)
-    raise RuntimeError(f"{name} did not start")
-
-
 def node_json(url):
     import json
     with urllib.request.urlopen(url + "/api/node", timeout=5) as answer:
@@ -77,14 +46,6 @@ def node_json(url):
 
 def udp_port(url):
     return int(node_json(url)["listen"][0].rsplit(":", 1)[1])
-
-
-def rss_kib(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
 
 
 def load(udp_load, target, seconds, proof=False):

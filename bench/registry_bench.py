@@ -28,9 +28,10 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
+
+from benchlib import cleanup, rss_kib, scratch, start_node
 
 CAPABILITIES = 200
 SCENES = 50
@@ -43,45 +44,15 @@ discovery:
   healthCheck: {heartbeatInterval: 600000, timeout: 3600000, unhealthyThreshold: 3}
 """
 
-processes = []
-scratch = tempfile.mkdtemp(prefix="skillnode-registry-bench-")
-
-
-def cleanup():
-    for p in processes:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-    shutil.rmtree(scratch, ignore_errors=True)
-
-
-def start_node(binary):
-    path = os.path.join(scratch, "node.yaml")
-    with open(path, "w") as f:
-        f.write(CONFIG)
-    log = open(os.path.join(scratch, "node.log"), "w+")
-    command = [binary, "run", "--config", path, "--data-dir", os.path.join(scratch, "data"),
-               "--log-level", "info"]
-    if shutil.which("taskset") and os.cpu_count() and os.cpu_count() > 1:
-        command = ["taskset", "-c", "0"] + command
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log)
-    processes.append(proc)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        log.seek(0)
-        m = re.search(r"HTTP API listening on http://(\S+)", log.read())
-        if m:
-            return proc, m.group(1)
-        time.sleep(0.05)
-    raise RuntimeError("the node did not start")
+def start_pinned_node(binary):
+    """The node under test, on core 0 (wrk takes core 1) when there are two cores."""
+    pin = ["taskset", "-c", "0"] if shutil.which("taskset") and (os.cpu_count() or 1) > 1 else []
+    proc, url = start_node(binary, "node", CONFIG, prefix=pin)
+    return proc, url[len("http://"):]
 
 
 def rss_mib(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0
+    return rss_kib(pid) / 1024
 
 
 def registrations(agents, per_agent):
@@ -170,7 +141,7 @@ def main():
     if not shutil.which("wrk"):
         sys.exit("wrk is not installed (apt-get install wrk; `make bench` installs it)")
     binary = os.path.join(args.build, "node", "skillnode")
-    proc, address = start_node(binary)
+    proc, address = start_pinned_node(binary)
     time.sleep(1)
     idle = rss_mib(proc.pid)
     count, failures, took = register_all(address, registrations(args.agents,
