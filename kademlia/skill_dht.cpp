@@ -160,7 +160,9 @@ Body SkillDht::HandleStore(TimePoint now, const Endpoint& from, const StoreBody&
     return Refuse(CodeFor(put.refusal), std::string(StoreRefusalName(put.refusal)));
   }
   ++stats_.stores_accepted;
-  if (put.changed) Notify(now, store.target, PushBody{store.target, store.record, std::nullopt});
+  if (put.changed) {
+    Notify(now, store.target, PushBody{store.target, store.record, std::nullopt}, &*verified);
+  }
   return StoredBody{};
 }
 
@@ -212,7 +214,7 @@ void SkillDht::StoreOn(TimePoint now, const Key& key, const LookupResult& closes
   if (closer_than_us < config_.replication) {
     const auto put = store_.Put(key, record, Address(), now, Seconds(lifetime));
     if (put.refusal == StoreRefusal::kNone) {
-      if (put.changed) Notify(now, key, PushBody{key, ToWire(record), std::nullopt});
+      if (put.changed) Notify(now, key, PushBody{key, ToWire(record), std::nullopt}, &record);
       ++copies;
       ++state->result.stored;
     } else {
@@ -373,7 +375,8 @@ void SkillDht::OnTimer(TimePoint now) {
     Notify(now, gone.key,
            PushBody{gone.key, std::nullopt,
                     GoneRecord{gone.identity.publisher, gone.identity.agent_id,
-                               gone.identity.skill_id, gone.sequence}});
+                               gone.identity.skill_id, gone.sequence}},
+           nullptr);
   }
   // Listeners whose subscription ran out without renewal.
   for (auto it = listeners_.begin(); it != listeners_.end();) {

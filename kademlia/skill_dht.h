@@ -174,7 +174,13 @@ class SkillDht final : public RequestHandler {
   // Listen, holder side.
   Body HandleListen(TimePoint now, const Endpoint& from, const NodeId& id,
                     const ListenBody& listen);
-  void Notify(TimePoint now, const Key& key, const PushBody& push);
+  // Tells the listeners of `key` (remote ones by PUSH, this node's own subscriptions at once)
+  // that its records changed: `push` names the new record (`record`, already verified) or the
+  // one that is gone.
+  void Notify(TimePoint now, const Key& key, const PushBody& push, const SignedRecord* record);
+  // Applies a change under `key` to this node's own subscriptions on it.
+  void DeliverToSubscriptions(const Key& key, const SignedRecord* record,
+                              const std::optional<GoneRecord>& gone);
   void SendPush(TimePoint now, const Listener& listener, const PushBody& push, size_t attempt);
   // Listen, listener side.
   Body HandlePush(TimePoint now, const PushBody& push);

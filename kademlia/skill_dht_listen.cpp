@@ -52,7 +52,10 @@ Body SkillDht::HandleListen(TimePoint now, const Endpoint& from, const NodeId& i
   return ListeningBody{granted};
 }
 
-void SkillDht::Notify(TimePoint now, const Key& key, const PushBody& push) {
+void SkillDht::Notify(TimePoint now, const Key& key, const PushBody& push,
+                      const SignedRecord* record) {
+  // Our own subscriptions learn a change to our own store here: no holder pushes it to us.
+  DeliverToSubscriptions(key, record, push.gone);
   auto it = listeners_.find(key);
   if (it == listeners_.end()) return;
   const std::vector<Listener> targets = it->second;  // SendPush may drop listeners
@@ -199,22 +202,33 @@ Body SkillDht::HandlePush(TimePoint, const PushBody& push) {
     }
     record = std::move(*verified);
   }
-  for (auto& [id, subscription] : subscriptions_) {
-    if (subscription.key != push.target) continue;
-    if (record) Apply(subscription, *record);
-    if (push.gone) {
-      const RecordIdentity identity{push.gone->publisher, push.gone->agent_id, push.gone->skill_id};
-      auto held = subscription.view.find(identity);
-      if (held != subscription.view.end() && held->second.record.sequence <= push.gone->sequence) {
-        SignedRecord last = held->second;
-        subscription.view.erase(held);
-        if (!last.record.tombstone && subscription.on_change) {
-          subscription.on_change(ListenEvent{ListenEvent::Kind::kRemoved, push.target, last});
-        }
+  DeliverToSubscriptions(push.target, record ? &*record : nullptr, push.gone);
+  return PushAckBody{};
+}
+
+void SkillDht::DeliverToSubscriptions(const Key& key, const SignedRecord* record,
+                                      const std::optional<GoneRecord>& gone) {
+  // Ids first: a callback may subscribe or unsubscribe.
+  std::vector<uint64_t> ids;
+  for (const auto& [id, subscription] : subscriptions_) {
+    if (subscription.key == key) ids.push_back(id);
+  }
+  for (uint64_t id : ids) {
+    auto it = subscriptions_.find(id);
+    if (it == subscriptions_.end()) continue;
+    Subscription& subscription = it->second;
+    if (record != nullptr) Apply(subscription, *record);
+    if (!gone) continue;
+    const RecordIdentity identity{gone->publisher, gone->agent_id, gone->skill_id};
+    auto held = subscription.view.find(identity);
+    if (held != subscription.view.end() && held->second.record.sequence <= gone->sequence) {
+      SignedRecord last = held->second;
+      subscription.view.erase(held);
+      if (!last.record.tombstone && subscription.on_change) {
+        subscription.on_change(ListenEvent{ListenEvent::Kind::kRemoved, key, last});
       }
     }
   }
-  return PushAckBody{};
 }
 
 }  // namespace skillnode::kademlia

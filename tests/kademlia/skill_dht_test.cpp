@@ -346,3 +346,37 @@ TEST_CASE("a listener cut off for a while ends with exactly the current records"
 
 }  // namespace
 }  // namespace skillnode::kademlia
+
+namespace skillnode::kademlia {
+namespace {
+
+TEST_CASE("a node's own subscription sees changes to records it holds itself", "[unit]") {
+  FakeNetwork net(5);
+  net.AddDhtNode(KademliaConfig{}, DhtConfig{});  // alone: it holds every record
+  const Identity publisher = Publisher();
+  SkillRecord record = SampleRecord();
+  const Key key = SceneKey("auth");
+  std::vector<std::pair<ListenEvent::Kind, UnregisterReason>> events;
+  REQUIRE(net.dht(0).Listen(net.now(), key, [&](const ListenEvent& e) {
+    events.emplace_back(e.kind, e.reason);
+  }) != 0);
+  net.RunFor(Seconds(1));
+  net.dht(0).Publish(net.now(), Signed(record, publisher), nullptr);
+  net.RunFor(Seconds(1));
+  record.sequence = 2;
+  record.status = SkillStatus::kDegraded;
+  net.dht(0).Publish(net.now(), Signed(record, publisher), nullptr);
+  net.RunFor(Seconds(1));
+  record.sequence = 3;
+  record.tombstone = true;
+  record.reason = UnregisterReason::kUpgrade;
+  net.dht(0).Publish(net.now(), Signed(record, publisher), nullptr);
+  net.RunFor(Seconds(1));
+  REQUIRE(events.size() == 3);
+  CHECK(events[0].first == ListenEvent::Kind::kAdded);
+  CHECK(events[1].first == ListenEvent::Kind::kChanged);
+  CHECK(events[2] == std::pair{ListenEvent::Kind::kRemoved, UnregisterReason::kUpgrade});
+}
+
+}  // namespace
+}  // namespace skillnode::kademlia
