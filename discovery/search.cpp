@@ -55,6 +55,7 @@ struct Searcher::Pending {
   bool dht_done = false;
   bool dht_timed_out = false;
   bool dht_unreachable = false;
+  bool dht_busy = false;  // the DHT stage could not start: too many lookups running
   bool answered = false;
   // Newest version per identity; tombstones kept so that they beat older live copies.
   std::map<RecordIdentity, Found> merged;
@@ -146,6 +147,7 @@ void Searcher::StartDht(TimePoint now, const std::shared_ptr<Pending>& pending, 
   if (!started) {
     ++stats_.busy;
     pending->dht_done = true;
+    pending->dht_busy = true;
     pending->Report("dht", "skipped", 0, now);
     FinishDht(pending, now, nullptr);
     return;
@@ -194,7 +196,7 @@ void Searcher::FinishDht(const std::shared_ptr<Pending>& pending, TimePoint now,
     }
   }
   if (pending->answered) return;
-  if (pending->dht_timed_out || pending->dht_unreachable) {
+  if (pending->dht_timed_out || pending->dht_unreachable || pending->dht_busy) {
     if (auto hit = cache_.Get(now, pending->cache_key)) {
       ++stats_.stale_answers;
       for (const SkillRecord& record : hit->entry->records) pending->Add(record, Source::kCache);
@@ -244,6 +246,9 @@ void Searcher::Finish(const std::shared_ptr<Pending>& pending, TimePoint now) {
     } else if (pending->dht_unreachable) {
       result.error = DiscError::kNetwork;
       result.message = "no DHT node answered, and no cached answer is available";
+    } else if (pending->dht_busy) {
+      result.error = DiscError::kNetwork;
+      result.message = "this node runs its maximum of DHT lookups; try again shortly";
     } else {
       result.error = DiscError::kNoSkills;
       result.message = "no skill matches the query";
