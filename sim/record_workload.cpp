@@ -77,7 +77,7 @@ void RecordWorkload::Publish(uint32_t slot) {
     record.version = "1.0.0";
     record.skill_type = "tool-skill";
     record.endpoint = "10.0.0.1:7000";
-    record.capabilities = {"sim"};
+    record.capabilities = DrawCapabilities();
     record.sequence = s.incarnation;
     record.ttl_seconds = ttl_seconds_;
     auto signed_record = kademlia::SignRecord(std::move(record), s.host->node()->identity());
@@ -87,6 +87,7 @@ void RecordWorkload::Publish(uint32_t slot) {
     e.incarnation = s.incarnation;
     e.key = kademlia::SkillKey(signed_record->record.skill_id);
     e.identity = kademlia::IdentityOf(signed_record->record);
+    e.capabilities = signed_record->record.capabilities;
     e.sequence = signed_record->record.sequence;
     const size_t index = entries_.size();
     entries_.push_back(e);
@@ -103,6 +104,26 @@ void RecordWorkload::Publish(uint32_t slot) {
     });
   }
   population_.Reschedule(slot);
+}
+
+std::vector<std::string> RecordWorkload::DrawCapabilities() {
+  const size_t pool = scenario_.records.capabilities;
+  if (pool == 0) return {"sim"};  // draws nothing: scenarios without a pool keep their streams
+  const uint64_t first = rng_.Below(pool);
+  std::vector<std::string> names = {"cap-" + std::to_string(first)};
+  if (pool > 1 && rng_.Chance(kRecordSecondCapabilityChance)) {
+    const uint64_t second = (first + 1 + rng_.Below(pool - 1)) % pool;  // never the first
+    names.push_back("cap-" + std::to_string(second));
+  }
+  return names;
+}
+
+kademlia::Key RecordWorkload::GetKey(const Entry& entry) {
+  if (scenario_.records.get_by == GetBy::kSkill) return entry.key;
+  const size_t which = entry.capabilities.size() > 1
+                           ? static_cast<size_t>(rng_.Below(entry.capabilities.size()))
+                           : 0;
+  return kademlia::CapabilityKey(entry.capabilities[which]);
 }
 
 void RecordWorkload::OnStopped(uint32_t slot) {
@@ -140,7 +161,7 @@ void RecordWorkload::OnGet(uint32_t slot, uint64_t incarnation) {
     ++pending_;
   }
   const bool started =
-      dht->Get(now_, entries_[entry].key, kademlia::GetOptions{},
+      dht->Get(now_, GetKey(entries_[entry]), kademlia::GetOptions{},
                [this, slot, incarnation, entry, measured](const kademlia::GetResult& result) {
                  trace_.Add(static_cast<uint64_t>(result.finished.time_since_epoch().count()));
                  trace_.Add((uint64_t{slot} << 32) | result.records.size());

@@ -2,10 +2,12 @@
 //
 // Every honest node publishes records_per_node records through its real kademlia::SkillDht
 // once it has joined (the fractional part is drawn per node), and the store republishes them
-// every republish_s while the node runs. Each record has one capability, so it is stored under
-// three keys (kademlia::RecordKeys); gets ask for its skill key SHA256("skill:" + skillId). Every
-// joined honest node runs a get every 60 / gets_per_node_per_min seconds for a record drawn
-// uniformly from the records that should exist at that moment:
+// every republish_s while the node runs. Each record has the capability "sim", or, with a
+// capability pool of `capabilities` names, one or two capabilities drawn from it; it is stored
+// under all its keys (kademlia::RecordKeys). Every joined honest node runs a get every
+// 60 / gets_per_node_per_min seconds for a record drawn uniformly from the records that should
+// exist at that moment, asking for its skill key SHA256("skill:" + skillId) or (get_by:
+// capability) the key SHA256("capability:" + c) of one of its capabilities, drawn uniformly:
 //
 //   a record should exist from the moment its first publish finished, while its publisher runs
 //   the incarnation that published it, and for (ttl - republish_s) after that incarnation
@@ -13,16 +15,17 @@
 //   for the record's TTL.
 //
 // A get is a hit when its result holds the record's identity with at least the published
-// sequence. records_available_rate = hits / checked gets (measured: started inside the window,
-// finished while the asker still ran). Every record a get returns must be one an honest node
-// published; any other is an oracle mismatch (a forgery that passed verification). Records
-// rejected by verification are summed (the forge_records adversary's forgeries). Not
-// thread-safe.
+// sequence, whatever else the key holds. records_available_rate = hits / checked gets
+// (measured: started inside the window, finished while the asker still ran). Every record a
+// get returns must be one an honest node published; any other is an oracle mismatch (a forgery
+// that passed verification). Records rejected by verification are summed (the forge_records
+// adversary's forgeries). Not thread-safe.
 #ifndef SKILLNODE_SIM_RECORD_WORKLOAD_H_
 #define SKILLNODE_SIM_RECORD_WORKLOAD_H_
 
 #include <cstdint>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "kademlia/skill_dht.h"
@@ -38,6 +41,9 @@ namespace skillnode::sim {
 constexpr double kRecordTtlPerRepublish = 2.0;
 // Draws of a random record before a get gives up finding one that should exist.
 constexpr int kRecordPickAttemptsMax = 64;
+// With a capability pool, the share of records that get a second capability (the rest have
+// one): each record has 1..2 capabilities, 1.5 on average.
+constexpr double kRecordSecondCapabilityChance = 0.5;
 
 struct RecordCounters {
   uint64_t published = 0;         // records handed to Publish
@@ -78,8 +84,9 @@ class RecordWorkload {
   struct Entry {
     uint32_t slot = 0;
     uint32_t incarnation = 0;
-    kademlia::Key key;
+    kademlia::Key key;  // the skill key
     kademlia::RecordIdentity identity;
+    std::vector<std::string> capabilities;
     uint64_t sequence = 0;
     TimePoint available_from = kTimeNever;  // first publish finished
     TimePoint expected_until = kTimeNever;  // set when its incarnation stops
@@ -88,6 +95,9 @@ class RecordWorkload {
   bool Expected(const Entry& e) const;
   std::optional<size_t> PickExpected();
   void Publish(uint32_t slot);
+  std::vector<std::string> DrawCapabilities();
+  // The key a get for `entry` asks for (get_by).
+  kademlia::Key GetKey(const Entry& entry);
   void Check(size_t entry, const kademlia::GetResult& result);
 
   const Scenario& scenario_;

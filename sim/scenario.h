@@ -29,6 +29,10 @@ enum class TargetKind { kRandomKey, kRandomNode };
 // What a node that comes back after leaving still has: its identity and its saved routing
 // table (a restarted daemon), or nothing (a new node with a new identity in that slot).
 enum class RejoinState { kKeep, kLose };
+// Which key a record get asks for: the record's skill key SHA256("skill:" + skillId), or the
+// capability key SHA256("capability:" + c) of one of its capabilities, which other records
+// share.
+enum class GetBy { kSkill, kCapability };
 
 struct DistributionSpec {
   DistributionKind kind = DistributionKind::kExponential;
@@ -109,6 +113,10 @@ struct RecordsSpec {
   double records_per_node = 1;  // published by each honest node
   double republish_s = 3600;    // origin republishes this often
   double gets_per_node_per_min = 1;
+  GetBy get_by = GetBy::kSkill;
+  // Size of the pool each record draws its one or two capabilities from; 0: every record has
+  // the one capability "sim".
+  size_t capabilities = 0;
 };
 
 struct PlotSpec {

@@ -19,6 +19,8 @@ constexpr uint64_t kCountMax = 1'000'000'000;
 constexpr double kAdversaryFractionMax = 0.95;
 // Record gets: at least one per node in 1000 minutes (the get interval is 60 / this).
 constexpr double kGetsPerMinuteMin = 1e-3;
+// A capability pool larger than this gives almost every record capabilities of its own.
+constexpr uint64_t kCapabilityPoolMax = 1'000'000;
 
 Duration MillisOf(double ms) { return Duration(static_cast<int64_t>(std::llround(ms * 1000))); }
 
@@ -153,6 +155,9 @@ void ReadRecords(YamlReader r, RecordsSpec& s) {
   s.republish_s = r.Number("republish_s", s.republish_s, 1, kSecondsMax);
   s.gets_per_node_per_min =
       r.Number("gets_per_node_per_min", s.gets_per_node_per_min, kGetsPerMinuteMin, 1e6);
+  s.get_by =
+      static_cast<GetBy>(r.Choice("get_by", {"skill", "capability"}, static_cast<int>(s.get_by)));
+  s.capabilities = r.Integer("capabilities", s.capabilities, 0, kCapabilityPoolMax);
   r.Finish();
 }
 

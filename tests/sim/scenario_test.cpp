@@ -158,6 +158,30 @@ TEST_CASE("the records block is parsed with its bounds", "[unit]") {
         "test.yaml: records.replication: must be between 1 and 32, got '0'");
   CHECK(ErrorOf("records: {gets_per_node_per_min: 0}\n").find("records.gets_per_node_per_min") !=
         std::string::npos);
+  // Gets by skill id from records that all have the capability "sim", unless the file says.
+  CHECK(plan->points[0].scenario.records.get_by == GetBy::kSkill);
+  CHECK(plan->points[0].scenario.records.capabilities == 0);
+  auto by_capability =
+      ParseScenario("records: {get_by: capability, capabilities: 40}\n", "test.yaml");
+  REQUIRE(by_capability);
+  CHECK(by_capability->points[0].scenario.records.get_by == GetBy::kCapability);
+  CHECK(by_capability->points[0].scenario.records.capabilities == 40);
+  CHECK(ErrorOf("records: {get_by: tag}\n") ==
+        "test.yaml: records.get_by: expected one of skill, capability, got 'tag'");
+  CHECK(ErrorOf("records: {capabilities: -1}\n").find("records.capabilities") != std::string::npos);
+}
+
+TEST_CASE("the registry scenario has 2,000 nodes, 5,000 skills and gets by capability", "[unit]") {
+  auto plan = LoadScenarioFile(std::string(SKILLSIM_SCENARIO_DIR) + "/registry-churn.yaml");
+  INFO((plan ? "" : plan.error().message));
+  REQUIRE(plan);
+  REQUIRE(plan->points.size() == 1);
+  const Scenario& s = plan->points[0].scenario;
+  CHECK(s.nodes == 2000);
+  CHECK(s.churn.enabled);
+  CHECK(static_cast<double>(s.nodes) * s.records.records_per_node == 5000);
+  CHECK(s.records.get_by == GetBy::kCapability);
+  CHECK(s.records.capabilities > 1);
 }
 
 }  // namespace

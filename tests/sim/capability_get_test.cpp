@@ -1,0 +1,104 @@
+// Gets by capability (records.get_by: capability): a record is asked for under the capability
+// key of one of its capabilities, which it shares with other records of the pool, and the get is
+// a hit when the answer holds it (sim/record_workload.h).
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "sim_util.h"
+
+namespace skillnode::sim {
+namespace {
+
+using testing::RunOne;
+
+// 60 nodes x 2.5 records, 1.5 capabilities each from a pool of 8: about 28 records per
+// capability key, several pages of FIND_VALUE answers.
+std::string StaticNetwork(const std::string& get_by) {
+  return R"(
+seed: 31
+nodes: 60
+kademlia: {k: 8, alpha: 3}
+network: {latency: {model: constant, rtt_ms: 50}}
+workload: {lookups: 20, lookup_rate_per_s: 10, measure_s: 120, drain_s: 30}
+records:
+  replication: 3
+  records_per_node: 2.5
+  republish_s: 600
+  gets_per_node_per_min: 2
+  capabilities: 8
+  get_by: )" +
+         get_by + "\n";
+}
+
+TEST_CASE("in a static network every get by capability finds the record it asks for", "[sim]") {
+  const PointResult run = RunOne(StaticNetwork("capability"));
+  const RunSummary& s = run.summary;
+  CHECK(s.records_status == "simulated");
+  // 2.5 records per node: the half record is drawn per node (mean 150, sd 3.9).
+  CHECK(s.records.published >= 130);
+  CHECK(s.records.published <= 170);
+  CHECK(s.records.publishes_done == s.records.published);
+  CHECK(s.records.gets_checked > 150);
+  CHECK(s.records.gets_checked == s.records.gets);
+  CHECK(s.records.records_unknown == 0);
+  CHECK(s.records.records_rejected == 0);
+  REQUIRE(s.records_available_rate);
+  CHECK(*s.records_available_rate == 1.0);
+}
+
+TEST_CASE("gets by capability ask for other keys than gets by skill id", "[sim]") {
+  const PointResult by_capability = RunOne(StaticNetwork("capability"));
+  const PointResult by_skill = RunOne(StaticNetwork("skill"));
+  // The same records are published (the capability draws come before the gets) ...
+  CHECK(by_skill.summary.records.published == by_capability.summary.records.published);
+  REQUIRE(by_skill.summary.records_available_rate);
+  CHECK(*by_skill.summary.records_available_rate == 1.0);
+  // ... but the FIND_VALUE lookups go to other keys and bring back more records.
+  CHECK(by_skill.summary.trace_hash != by_capability.summary.trace_hash);
+  const auto find_value = static_cast<size_t>(kademlia::TypeSlot::kFindValue);
+  CHECK(by_capability.summary.node_totals.requests_received_by_type[find_value] >
+        by_skill.summary.node_totals.requests_received_by_type[find_value]);
+}
+
+// Churn at a 600 s mean session, as records_test.cpp's churn case, with gets by capability.
+const std::string kChurn = R"(
+seed: 32
+nodes: 50
+kademlia: {k: 8, alpha: 3}
+network:
+  build: join
+  join_interval_ms: 50
+  latency: {model: regions}
+  loss: 0.01
+churn:
+  session: {distribution: weibull, shape: 0.5, mean_s: 600}
+  rejoin: lose
+workload: {lookup_interval_s: 60, warmup_s: 120, measure_s: 240, drain_s: 30}
+records:
+  replication: 5
+  records_per_node: 2.5
+  republish_s: 60
+  gets_per_node_per_min: 2
+  capabilities: 10
+  get_by: capability
+)";
+
+// Availability bound under this churn: records_test.cpp's gets by skill id stay above it too.
+constexpr double kChurnAvailabilityMin = 0.9;
+
+TEST_CASE("under churn gets by capability find live records and a seed reproduces them", "[sim]") {
+  const PointResult first = RunOne(kChurn);
+  const RunSummary& s = first.summary;
+  CHECK(s.churn.crashes > 0);
+  CHECK(s.records.published > 125);  // new nodes publish their own
+  CHECK(s.records.gets_checked > 100);
+  CHECK(s.records.records_unknown == 0);
+  REQUIRE(s.records_available_rate);
+  CHECK(*s.records_available_rate > kChurnAvailabilityMin);
+  const PointResult second = RunOne(kChurn);
+  CHECK(second.summary.trace_hash == s.trace_hash);
+  CHECK(second.summary.records.gets_found == s.records.gets_found);
+}
+
+}  // namespace
+}  // namespace skillnode::sim
