@@ -59,8 +59,10 @@ struct KademliaConfig {
   size_t alpha = 3;
   // Disjoint paths per lookup (S/Kademlia d); 1 is a plain Kademlia lookup.
   size_t disjoint_paths = 1;
-  // Initial request timeout; the adaptive timeout (RTT mean + 4 deviations, RFC 6298) never
-  // goes above it or below rpc_timeout_min.
+  // A request unanswered for rpc_timeout has failed (the peer counts a failure). A lookup
+  // stops waiting for a query sooner, after the adaptive timeout (twice the 95th percentile
+  // of recent RTTs, rpc_table.h RttEstimator, within [rpc_timeout_min, rpc_timeout]), and
+  // still takes its reply if it comes before rpc_timeout.
   Duration rpc_timeout = Seconds(1);
   Duration rpc_timeout_min = Millis(100);
   // Requests awaiting a reply at once; beyond that new requests fail at once.

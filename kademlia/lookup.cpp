@@ -47,14 +47,14 @@ size_t Lookup::InFlight(const Path& path) const {
 bool Lookup::PathDone(const Path& path) const {
   size_t live = 0;
   for (const Entry& e : path.entries) {
-    if (e.state == State::kFailed) continue;
+    if (e.state == State::kFailed || e.state == State::kSlow) continue;
     if (e.state != State::kSucceeded) return false;
     if (++live == params_.k) return true;
   }
   return true;  // fewer than k live contacts exist and all have answered
 }
 
-std::vector<Lookup::Query> Lookup::NextQueries() {
+std::vector<Lookup::Query> Lookup::NextQueries(TimePoint now, Duration slow_after) {
   std::vector<Query> queries;
   if (stopped_) return queries;
   for (size_t p = 0; p < paths_.size(); ++p) {
@@ -63,10 +63,11 @@ std::vector<Lookup::Query> Lookup::NextQueries() {
     size_t live = 0;
     for (Entry& e : path.entries) {
       if (in_flight >= params_.alpha || stats_.messages >= params_.requests_max) break;
-      if (e.state == State::kFailed) continue;
+      if (e.state == State::kFailed || e.state == State::kSlow) continue;
       if (++live > params_.k) break;
       if (e.state != State::kCandidate) continue;
       e.state = State::kInFlight;
+      e.slow_at = slow_after >= kTimeNever - now ? kTimeNever : now + slow_after;
       ++in_flight;
       ++stats_.messages;
       queries.push_back(Query{e.contact.id, e.contact.endpoint, p});
@@ -91,7 +92,9 @@ void Lookup::OnReply(const NodeId& id, const PublicKey& key, std::span<const Wir
                      std::span<const uint8_t> token, TimePoint now) {
   size_t path = 0;
   Entry* entry = FindEntry(id, &path);
-  if (entry == nullptr || entry->state != State::kInFlight) return;
+  if (entry == nullptr || (entry->state != State::kInFlight && entry->state != State::kSlow)) {
+    return;
+  }
   entry->state = State::kSucceeded;
   entry->contact.public_key = key;
   entry->contact.last_seen = now;
@@ -111,9 +114,36 @@ void Lookup::OnReply(const NodeId& id, const PublicKey& key, std::span<const Wir
 void Lookup::OnFailure(const NodeId& id) {
   size_t path = 0;
   Entry* entry = FindEntry(id, &path);
-  if (entry == nullptr || entry->state != State::kInFlight) return;
+  if (entry == nullptr || (entry->state != State::kInFlight && entry->state != State::kSlow)) {
+    return;
+  }
   entry->state = State::kFailed;
   ++stats_.failures;
+}
+
+bool Lookup::ExpireSlow(TimePoint now) {
+  bool any = false;
+  for (Path& path : paths_) {
+    for (Entry& e : path.entries) {
+      if (e.state == State::kInFlight && e.slow_at <= now) {
+        e.state = State::kSlow;
+        ++stats_.slow;
+        any = true;
+      }
+    }
+  }
+  return any;
+}
+
+TimePoint Lookup::NextSlowDeadline() const {
+  TimePoint next = kTimeNever;
+  if (stopped_) return next;
+  for (const Path& path : paths_) {
+    for (const Entry& e : path.entries) {
+      if (e.state == State::kInFlight) next = std::min(next, e.slow_at);
+    }
+  }
+  return next;
 }
 
 bool Lookup::done() const {

@@ -6,6 +6,11 @@
 // closest live contacts have all answered (a timed-out contact is marked failed and the next
 // one moves up, so one silent peer never stalls a lookup).
 //
+// Each query also has a soft deadline, sooner than its request's timeout: a contact that has
+// not answered by then is "slow" — it no longer holds one of the alpha slots or keeps the
+// lookup waiting, but its reply still counts if it comes before the request times out. The
+// lookup moves on at the pace of the answering peers without declaring far ones dead.
+//
 // With d > 1 the lookup runs over d disjoint paths (Baumgart & Mies, S/Kademlia 2007): the
 // starting contacts are dealt round-robin to the paths and a contact learnt by one path is
 // never queried by another, so d - 1 adversarial paths cannot hide the target.
@@ -36,6 +41,7 @@ struct LookupStats {
   size_t messages = 0;  // requests sent
   size_t replies = 0;
   size_t failures = 0;  // requests that timed out or were refused
+  size_t slow = 0;      // queries past their soft deadline (some answered later)
   Duration duration{};
 };
 
@@ -62,9 +68,14 @@ class Lookup {
 
   const Key& target() const { return target_; }
 
-  // Contacts to query now; they are marked in flight.
-  std::vector<Query> NextQueries();
-  // `id` answered with contacts closer to the target (unverified: id and address only).
+  // Contacts to query now; they are marked in flight, slow from `now + slow_after` on.
+  std::vector<Query> NextQueries(TimePoint now = kTimeZero, Duration slow_after = Duration::max());
+  // Marks in-flight queries whose soft deadline has passed as slow; true if any was.
+  bool ExpireSlow(TimePoint now);
+  // The earliest soft deadline of a query in flight (kTimeNever if none).
+  TimePoint NextSlowDeadline() const;
+  // `id` answered with contacts closer to the target (unverified: id and address only); a
+  // slow contact's late answer counts too.
   void OnReply(const NodeId& id, const PublicKey& key, std::span<const WireContact> closer,
                std::span<const uint8_t> token, TimePoint now);
   // Ends the lookup now with what it has (a value lookup that found enough).
@@ -77,12 +88,13 @@ class Lookup {
   LookupResult Result(TimePoint now) const;
 
  private:
-  enum class State { kCandidate, kInFlight, kSucceeded, kFailed };
+  enum class State { kCandidate, kInFlight, kSlow, kSucceeded, kFailed };
   struct Entry {
     Contact contact;
     State state = State::kCandidate;
     int hop = 1;
     std::vector<uint8_t> token;
+    TimePoint slow_at = kTimeNever;  // in flight: when it becomes slow
   };
   struct Path {
     std::vector<Entry> entries;  // closest first

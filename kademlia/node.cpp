@@ -23,9 +23,10 @@ std::span<const uint8_t> TokenOf(const Body& body) {
 }  // namespace
 
 Node::Node(const KademliaConfig& config, const Identity& identity, Transport& transport, Rng& rng,
-           Logger& logger, TimePoint now)
+           Logger& logger, TimePoint now, const SignatureScheme& signatures)
     : config_(config),
       identity_(identity),
+      signatures_(signatures),
       transport_(transport),
       rng_(rng),
       logger_(logger),
@@ -58,7 +59,10 @@ void Node::OnDatagram(TimePoint now, const Endpoint& from, std::span<const uint8
   if (header.network_id != config_.network_id) {
     return Drop(DropReason::kWrongNetwork, from, "network " + std::to_string(header.network_id));
   }
-  if (NodeIdOf(header.sender_key) != header.sender_id) {
+  // A peer already verified under this id and key passed this check before: skip the hash.
+  const auto known = verified_.find(header.sender_id);
+  const bool known_key = known != verified_.end() && known->second.key == header.sender_key;
+  if (!known_key && NodeIdOf(header.sender_key) != header.sender_id) {
     return Drop(DropReason::kIdMismatch, from, header.sender_id.ShortHex());
   }
   if (header.sender_id == id()) return Drop(DropReason::kFromSelf, from, "");
@@ -172,7 +176,7 @@ void Node::HandleReply(TimePoint now, const Endpoint& from, const Message& reply
     if (!header.proof) return Drop(DropReason::kBadProof, from, "no signature");
     ++stats_.signatures_verified;
     const auto signed_bytes = ProofBytes(config_.network_id, txid, header.sender_id, id());
-    if (!VerifySignature(header.sender_key, signed_bytes, *header.proof)) {
+    if (!signatures_.Verify(header.sender_key, signed_bytes, *header.proof)) {
       return Drop(DropReason::kBadProof, from, "signature does not verify");
     }
   } else {
@@ -229,7 +233,9 @@ bool Node::SendRequest(TimePoint now, const Endpoint& to, std::optional<NodeId> 
   rpc.type = message.type();
   rpc.proof_wanted = message.header.proof_wanted;
   rpc.sent = now;
-  rpc.deadline = now + rtt_.Timeout(config_.rpc_timeout_min, config_.rpc_timeout);
+  // The full timeout for every request: only then is a peer counted as failed. Lookups stop
+  // waiting sooner (their soft deadline, StepLookup) but still take a late reply.
+  rpc.deadline = now + config_.rpc_timeout;
   rpc.done = std::move(done);
   ++stats_.rpcs_sent[static_cast<size_t>(SlotOf(rpc.type))];
   rpcs_.Add(message.header.txid, std::move(rpc));
@@ -241,7 +247,8 @@ void Node::SendReply(const Endpoint& to, const Message& request, Body body) {
   Message reply{MakeHeader(request.header.txid), std::move(body)};
   reply.header.observed = to;
   if (request.header.proof_wanted) {
-    reply.header.proof = identity_.Sign(
+    reply.header.proof = signatures_.Sign(
+        identity_,
         ProofBytes(config_.network_id, request.header.txid, id(), request.header.sender_id));
   }
   SendMessage(to, reply);
@@ -284,6 +291,20 @@ void Node::OnTimer(TimePoint now) {
     }
     if (rpc.done) rpc.done(RpcResult{RpcStatus::kTimedOut, nullptr, rpc.to, now - rpc.sent, now});
   }
+  // Lookups whose queries turned slow move on to other contacts.
+  std::vector<uint64_t> slow;
+  for (auto& [lookup_id, active] : lookups_) {
+    if (active.lookup.ExpireSlow(now)) slow.push_back(lookup_id);
+  }
+  for (uint64_t lookup_id : slow) {
+    auto it = lookups_.find(lookup_id);
+    if (it == lookups_.end()) continue;
+    if (it->second.lookup.done()) {
+      FinishLookup(now, lookup_id);
+    } else {
+      StepLookup(now, lookup_id);
+    }
+  }
   if (tokens_.next_rotation() <= now) tokens_.Rotate(now);
   if (handler_ != nullptr && handler_->NextDeadline() <= now) handler_->OnTimer(now);
   if (routing_.NextRefreshDue() <= now) {
@@ -298,6 +319,9 @@ TimePoint Node::NextDeadline() const {
   TimePoint next = std::min(rpcs_.NextDeadline(), tokens_.next_rotation());
   if (handler_ != nullptr) next = std::min(next, handler_->NextDeadline());
   if (routing_.size() > 0) next = std::min(next, routing_.NextRefreshDue());
+  for (const auto& [lookup_id, active] : lookups_) {
+    next = std::min(next, active.lookup.NextSlowDeadline());
+  }
   return next;
 }
 
@@ -338,7 +362,9 @@ void Node::StepLookup(TimePoint now, uint64_t lookup_id) {
   const LookupOptions& options = it->second.options;
   // Sending can fail only when the in-flight table is full; such a query counts as failed and
   // the loop asks the lookup again, so a full table ends the lookup instead of stalling it.
-  for (auto queries = lookup.NextQueries(); !queries.empty(); queries = lookup.NextQueries()) {
+  const Duration slow_after = rtt_.Timeout(config_.rpc_timeout_min, config_.rpc_timeout);
+  for (auto queries = lookup.NextQueries(now, slow_after); !queries.empty();
+       queries = lookup.NextQueries(now, slow_after)) {
     for (const Lookup::Query& q : queries) {
       Body body =
           options.request ? options.request(lookup.target()) : FindNodeBody{lookup.target()};

@@ -35,6 +35,7 @@
 #include "kademlia/request_handler.h"
 #include "kademlia/routing_table.h"
 #include "kademlia/rpc_table.h"
+#include "kademlia/signature_scheme.h"
 #include "kademlia/wire.h"
 #include "kademlia/write_token.h"
 #include "transport/logger.h"
@@ -57,8 +58,9 @@ struct LookupOptions {
 
 class Node {
  public:
+  // `signatures` signs this node's reply proofs and checks its peers'; it must outlive the node.
   Node(const KademliaConfig& config, const Identity& identity, Transport& transport, Rng& rng,
-       Logger& logger, TimePoint now);
+       Logger& logger, TimePoint now, const SignatureScheme& signatures = Ed25519Signatures());
   Node(const Node&) = delete;
   Node& operator=(const Node&) = delete;
 
@@ -90,6 +92,7 @@ class Node {
 
   const NodeId& id() const { return identity_.node_id(); }
   const Identity& identity() const { return identity_; }
+  const SignatureScheme& signatures() const { return signatures_; }
   const KademliaConfig& config() const { return config_; }
   const RoutingTable& routing_table() const { return routing_; }
   RoutingTable& mutable_routing_table() { return routing_; }
@@ -134,6 +137,7 @@ class Node {
 
   KademliaConfig config_;
   Identity identity_;
+  const SignatureScheme& signatures_;
   Transport& transport_;
   Rng& rng_;
   Logger& logger_;

@@ -48,19 +48,19 @@ TimePoint RpcTable::NextDeadline() const {
 
 void RttEstimator::Sample(Duration rtt) {
   const double r = static_cast<double>(rtt.count());
-  if (samples_++ == 0) {
-    srtt_us_ = r;
-    rttvar_us_ = r / 2;
-    return;
-  }
-  // RFC 6298 section 2.3 with alpha = 1/8, beta = 1/4.
-  rttvar_us_ = 0.75 * rttvar_us_ + 0.25 * std::abs(srtt_us_ - r);
-  srtt_us_ = 0.875 * srtt_us_ + 0.125 * r;
+  srtt_us_ = samples_ == 0 ? r : 0.875 * srtt_us_ + 0.125 * r;
+  window_us_[samples_ % kRttWindow] = rtt.count();
+  ++samples_;
 }
 
 Duration RttEstimator::Timeout(Duration floor, Duration ceiling) const {
-  if (samples_ == 0) return ceiling;
-  const auto us = static_cast<int64_t>(srtt_us_ + 4 * rttvar_us_);
+  if (samples_ < kRttSamplesMin) return ceiling;
+  const size_t n = static_cast<size_t>(std::min<uint64_t>(samples_, kRttWindow));
+  std::array<int64_t, kRttWindow> sorted = window_us_;
+  const size_t rank = static_cast<size_t>(kRttTimeoutPercentile * static_cast<double>(n - 1));
+  std::nth_element(sorted.begin(), sorted.begin() + static_cast<ptrdiff_t>(rank),
+                   sorted.begin() + static_cast<ptrdiff_t>(n));
+  const auto us = static_cast<int64_t>(kRttTimeoutFactor * static_cast<double>(sorted[rank]));
   return std::clamp(Duration(us), floor, ceiling);
 }
 

@@ -16,9 +16,20 @@ constexpr size_t kArrayHeaderSlack = 2;
 
 WireRecord ToWire(const SignedRecord& record) { return {record.encoded, record.signature}; }
 
+// One of RecordKeys(record), hashed one at a time until a match: gets and stores ask about
+// capability keys most, so those come first.
 bool BelongsUnder(const SkillRecord& record, const Key& key) {
-  const auto keys = RecordKeys(record);
-  return std::binary_search(keys.begin(), keys.end(), key);
+  for (const auto& c : record.capabilities) {
+    if (CapabilityKey(c) == key) return true;
+  }
+  if (SkillKey(record.skill_id) == key) return true;
+  for (const auto& s : record.scenes) {
+    if (SceneKey(s) == key) return true;
+  }
+  for (const auto& c : record.capabilities) {
+    if (SkillCapabilityKey(record.skill_id, c) == key) return true;
+  }
+  return false;
 }
 
 // A header as large as any reply's, to measure how many records fit in a page.
@@ -139,7 +150,7 @@ Body SkillDht::HandleStore(TimePoint now, const Endpoint& from, const StoreBody&
   if (!node_.tokens().Check(store.token, from.address())) {
     return Refuse(ErrorReplyCode::kBadToken, "write token missing, wrong or expired");
   }
-  auto verified = VerifyRecord(store.record.encoded, store.record.signature);
+  auto verified = VerifyRecord(store.record.encoded, store.record.signature, node_.signatures());
   if (!verified) {
     return Refuse(verified.error().code == ErrorCode::kCrypto ? ErrorReplyCode::kBadSignature
                                                               : ErrorReplyCode::kBadRecord,
@@ -289,7 +300,7 @@ bool SkillDht::Get(TimePoint now, const Key& key, const GetOptions& options, Get
 void SkillDht::OnValues(const std::shared_ptr<GetState>& get, TimePoint now, const Contact& from,
                         const ValuesBody& values) {
   for (const WireRecord& wire : values.records) {
-    auto verified = VerifyRecord(wire.encoded, wire.signature);
+    auto verified = VerifyRecord(wire.encoded, wire.signature, node_.signatures());
     if (!verified || !BelongsUnder(verified->record, get->key)) {
       ++get->rejected;
       continue;

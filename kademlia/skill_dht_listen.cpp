@@ -195,7 +195,7 @@ Body SkillDht::HandlePush(TimePoint, const PushBody& push) {
   ++stats_.pushes_received;
   std::optional<SignedRecord> record;
   if (push.record) {
-    auto verified = VerifyRecord(push.record->encoded, push.record->signature);
+    auto verified = VerifyRecord(push.record->encoded, push.record->signature, node_.signatures());
     if (!verified || !Belongs(verified->record, push.target)) {
       return Refuse(verified ? ErrorReplyCode::kWrongKey : ErrorReplyCode::kBadRecord,
                     "pushed record refused");

@@ -394,20 +394,22 @@ Result<SkillRecord> DecodeRecord(std::span<const uint8_t> encoded) {
   return record;
 }
 
-Result<SignedRecord> SignRecord(SkillRecord record, const Identity& publisher) {
+Result<SignedRecord> SignRecord(SkillRecord record, const Identity& publisher,
+                                const SignatureScheme& signatures) {
   record.publisher = publisher.public_key();
   if (auto ok = ValidateRecord(record); !ok) return tl::unexpected(ok.error());
   SignedRecord out;
   out.encoded = EncodeRecord(record);
-  out.signature = publisher.Sign(out.encoded);
+  out.signature = signatures.Sign(publisher, out.encoded);
   out.record = std::move(record);
   return out;
 }
 
-Result<SignedRecord> VerifyRecord(std::span<const uint8_t> encoded, const Signature& signature) {
+Result<SignedRecord> VerifyRecord(std::span<const uint8_t> encoded, const Signature& signature,
+                                  const SignatureScheme& signatures) {
   auto record = DecodeRecord(encoded);
   if (!record) return tl::unexpected(record.error());
-  if (!VerifySignature(record->publisher, encoded, signature)) {
+  if (!signatures.Verify(record->publisher, encoded, signature)) {
     return Fail(ErrorCode::kCrypto, "record signature does not verify");
   }
   if (auto ok = ValidateRecord(*record); !ok) return tl::unexpected(ok.error());

@@ -24,6 +24,7 @@
 
 #include "kademlia/identity.h"
 #include "kademlia/key.h"
+#include "kademlia/signature_scheme.h"
 #include "transport/result.h"
 
 namespace skillnode::kademlia {
@@ -130,11 +131,14 @@ struct SignedRecord {
 
 // Validates, encodes canonically and signs with `publisher` (whose public key must be the
 // record's publisher field; Sign sets it).
-[[nodiscard]] Result<SignedRecord> SignRecord(SkillRecord record, const Identity& publisher);
+[[nodiscard]] Result<SignedRecord> SignRecord(
+    SkillRecord record, const Identity& publisher,
+    const SignatureScheme& signatures = Ed25519Signatures());
 
 // Decodes canonical bytes and verifies the signature and every limit. Never throws.
-[[nodiscard]] Result<SignedRecord> VerifyRecord(std::span<const uint8_t> encoded,
-                                                const Signature& signature);
+[[nodiscard]] Result<SignedRecord> VerifyRecord(
+    std::span<const uint8_t> encoded, const Signature& signature,
+    const SignatureScheme& signatures = Ed25519Signatures());
 
 // The canonical encoding alone (no validation); exposed for tests and tools.
 std::vector<uint8_t> EncodeRecord(const SkillRecord& record);
