@@ -6,8 +6,10 @@
 
 namespace skillnode::sim {
 
-kademlia::Message SignedReply(const kademlia::Identity& self, const kademlia::Message& request,
-                              const Endpoint& from, kademlia::Body body, uint32_t network_id) {
+kademlia::Message SignedReply(const kademlia::Identity& self,
+                              const kademlia::SignatureScheme& signatures,
+                              const kademlia::Message& request, const Endpoint& from,
+                              kademlia::Body body, uint32_t network_id) {
   kademlia::Message reply;
   reply.header.network_id = network_id;
   reply.header.txid = request.header.txid;
@@ -15,14 +17,16 @@ kademlia::Message SignedReply(const kademlia::Identity& self, const kademlia::Me
   reply.header.sender_key = self.public_key();
   reply.header.observed = from;
   if (request.header.proof_wanted) {
-    reply.header.proof = self.Sign(kademlia::ProofBytes(network_id, request.header.txid,
-                                                        self.node_id(), request.header.sender_id));
+    reply.header.proof =
+        signatures.Sign(self, kademlia::ProofBytes(network_id, request.header.txid, self.node_id(),
+                                                   request.header.sender_id));
   }
   reply.body = std::move(body);
   return reply;
 }
 
 std::optional<kademlia::Message> EclipseAnswer(const kademlia::Identity& self,
+                                               const kademlia::SignatureScheme& signatures,
                                                const kademlia::Message& request,
                                                const Endpoint& from, const Oracle& adversaries,
                                                size_t k, uint32_t network_id) {
@@ -30,7 +34,7 @@ std::optional<kademlia::Message> EclipseAnswer(const kademlia::Identity& self,
     return std::nullopt;
   }
   if (std::holds_alternative<kademlia::PingBody>(request.body)) {
-    return SignedReply(self, request, from, kademlia::PongBody{}, network_id);
+    return SignedReply(self, signatures, request, from, kademlia::PongBody{}, network_id);
   }
   const auto* find = std::get_if<kademlia::FindNodeBody>(&request.body);
   if (find == nullptr) return std::nullopt;
@@ -46,7 +50,7 @@ std::optional<kademlia::Message> EclipseAnswer(const kademlia::Identity& self,
     if (e.id == asker) continue;
     nodes.nodes.push_back(kademlia::WireContact{e.id, EndpointOfSlot(e.slot)});
   }
-  return SignedReply(self, request, from, std::move(nodes), network_id);
+  return SignedReply(self, signatures, request, from, std::move(nodes), network_id);
 }
 
 }  // namespace skillnode::sim

@@ -16,6 +16,7 @@
 #include <optional>
 
 #include "kademlia/identity.h"
+#include "kademlia/signature_scheme.h"
 #include "kademlia/wire.h"
 #include "sim/oracle.h"
 #include "transport/endpoint.h"
@@ -36,13 +37,16 @@ struct AdversaryCounters {
 // The eclipse adversary's answer to `request` from `from`: a signed reply message, or nullopt
 // to stay silent. `adversaries` lists every adversary; `k` is the reply size.
 std::optional<kademlia::Message> EclipseAnswer(const kademlia::Identity& self,
+                                               const kademlia::SignatureScheme& signatures,
                                                const kademlia::Message& request,
                                                const Endpoint& from, const Oracle& adversaries,
                                                size_t k, uint32_t network_id);
 
 // A reply to `request` from `self` with `body`, with the proof signature when asked for.
-kademlia::Message SignedReply(const kademlia::Identity& self, const kademlia::Message& request,
-                              const Endpoint& from, kademlia::Body body, uint32_t network_id);
+kademlia::Message SignedReply(const kademlia::Identity& self,
+                              const kademlia::SignatureScheme& signatures,
+                              const kademlia::Message& request, const Endpoint& from,
+                              kademlia::Body body, uint32_t network_id);
 
 // (b): true for the requests a drop_storage adversary never answers.
 inline bool IsStorageRequest(uint8_t type) { return type == kTypeFindValue || type == kTypeStore; }

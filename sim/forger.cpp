@@ -6,7 +6,8 @@ namespace skillnode::sim {
 namespace {
 
 // The adversary's own record: a minimal valid skill, signed with the adversary's key.
-std::optional<kademlia::SignedRecord> OwnRecord(const kademlia::Identity& self) {
+std::optional<kademlia::SignedRecord> OwnRecord(const kademlia::Identity& self,
+                                                const kademlia::SignatureScheme& signatures) {
   kademlia::SkillRecord record;
   record.agent_id = "forger";
   record.skill_id = "forged-skill";
@@ -16,7 +17,7 @@ std::optional<kademlia::SignedRecord> OwnRecord(const kademlia::Identity& self) 
   record.capabilities = {"forged"};
   record.sequence = 1;
   record.ttl_seconds = kademlia::kRecordTtlMaxSeconds;
-  auto signed_record = kademlia::SignRecord(std::move(record), self);
+  auto signed_record = kademlia::SignRecord(std::move(record), self, signatures);
   if (!signed_record) return std::nullopt;
   return std::move(*signed_record);
 }
@@ -25,7 +26,7 @@ std::optional<kademlia::SignedRecord> OwnRecord(const kademlia::Identity& self) 
 
 Forger::Forger(kademlia::Node& node, kademlia::SkillDht& dht, const kademlia::Identity& self,
                AdversaryCounters& counters)
-    : node_(node), dht_(dht), counters_(counters), own_(OwnRecord(self)) {
+    : node_(node), dht_(dht), counters_(counters), own_(OwnRecord(self, node.signatures())) {
   node_.SetRequestHandler(this);
 }
 

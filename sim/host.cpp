@@ -12,10 +12,12 @@ Host::Host(HostKind kind, uint32_t slot, const kademlia::KademliaConfig& config,
       rng_(rng_seed),
       network_id_(config.network_id),
       k_(config.routing.bucket_size) {
+  if (context_.ideal != nullptr) context_.ideal->Register(identity);
   if (kind_ == HostKind::kEclipse) {
     identity_.emplace(identity);
   } else {
-    node_.emplace(config, identity, *this, rng_, *context_.logger, *context_.now);
+    node_.emplace(config, identity, *this, rng_, *context_.logger, *context_.now,
+                  *context_.signatures);
     if (context_.dht != nullptr) {
       dht_.emplace(*node_, *context_.dht);
       if (kind_ == HostKind::kForgeRecords) {
@@ -59,7 +61,8 @@ void Host::OnDatagram(TimePoint now, const Endpoint& from, std::span<const uint8
 void Host::EclipseDatagram(const Endpoint& from, std::span<const uint8_t> datagram) {
   const auto request = kademlia::Decode(datagram);
   if (!request) return;
-  auto reply = EclipseAnswer(*identity_, *request, from, *context_.adversaries, k_, network_id_);
+  auto reply = EclipseAnswer(*identity_, *context_.signatures, *request, from,
+                             *context_.adversaries, k_, network_id_);
   if (!reply) return;
   if (std::holds_alternative<kademlia::NodesBody>(reply->body)) {
     ++context_.counters->eclipse_replies;

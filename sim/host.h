@@ -19,6 +19,7 @@
 #include "kademlia/skill_dht.h"
 #include "sim/adversary.h"
 #include "sim/forger.h"
+#include "sim/ideal_signatures.h"
 #include "sim/network.h"
 #include "sim/oracle.h"
 #include "transport/logger.h"
@@ -38,6 +39,10 @@ struct HostContext {
   AdversaryCounters* counters = nullptr;
   // The skill store every node runs when the scenario has records; null: no store.
   const kademlia::DhtConfig* dht = nullptr;
+  // How every host signs and verifies (crypto: ed25519 or ideal); `ideal` is set for the
+  // ideal scheme, which learns each host's identity as the host starts.
+  const kademlia::SignatureScheme* signatures = &kademlia::Ed25519Signatures();
+  IdealSignatures* ideal = nullptr;
 };
 
 class Host final : public Transport {

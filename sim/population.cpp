@@ -44,6 +44,10 @@ Population::Population(const Scenario& scenario, size_t honest_slots, size_t adv
   context_.logger = &logger_;
   context_.adversaries = &adversaries_;
   context_.counters = &adversary_counters_;
+  if (scenario_.crypto == CryptoKind::kIdeal) {
+    context_.signatures = &ideal_signatures_;
+    context_.ideal = &ideal_signatures_;
+  }
   if (scenario_.records.enabled) {
     dht_config_.replication = scenario_.records.replication;
     dht_config_.republish_interval =

@@ -111,7 +111,8 @@ class Population {
   NullLogger logger_;
   AdversaryCounters adversary_counters_;
   HostContext context_;
-  kademlia::DhtConfig dht_config_;  // the skill store's, when the scenario has records
+  IdealSignatures ideal_signatures_;  // crypto: ideal
+  kademlia::DhtConfig dht_config_;    // the skill store's, when the scenario has records
   std::function<void(uint32_t)> stop_hook_;
   std::vector<Slot> slots_;
   Oracle live_;

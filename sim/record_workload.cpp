@@ -80,7 +80,8 @@ void RecordWorkload::Publish(uint32_t slot) {
     record.capabilities = DrawCapabilities();
     record.sequence = s.incarnation;
     record.ttl_seconds = ttl_seconds_;
-    auto signed_record = kademlia::SignRecord(std::move(record), s.host->node()->identity());
+    auto signed_record = kademlia::SignRecord(std::move(record), s.host->node()->identity(),
+                                              s.host->node()->signatures());
     if (!signed_record) continue;  // cannot happen for these fields; nothing to publish
     Entry e;
     e.slot = slot;
@@ -199,6 +200,41 @@ void RecordWorkload::Check(size_t index, const kademlia::GetResult& result) {
     }
   }
   counters_.gets_found += found;
+  if (!found) ClassifyMiss(wanted, result);
+}
+
+void RecordWorkload::ClassifyMiss(const Entry& wanted, const kademlia::GetResult& result) {
+  const kademlia::Key& key = result.key;
+  const size_t k = scenario_.kademlia.routing.bucket_size;
+  const auto near = population_.live().Closest(key, k);
+  bool held = false;
+  bool near_held = false;
+  for (const OracleEntry& live : population_.live().entries()) {
+    const Population::Slot& s = population_.slot(live.slot);
+    const kademlia::SkillDht* dht = s.host ? s.host->dht() : nullptr;
+    if (dht == nullptr) continue;
+    for (const kademlia::StoredRecord* r : dht->store().Get(key)) {
+      if (r->expires_at <= now_ || r->value.record.tombstone ||
+          kademlia::IdentityOf(r->value.record) != wanted.identity ||
+          r->value.record.sequence < wanted.sequence) {
+        continue;
+      }
+      held = true;
+      if (std::any_of(result.closest.begin(), result.closest.end(),
+                      [&](const kademlia::Contact& c) { return c.id == live.id; })) {
+        ++counters_.missed_asked;
+        return;
+      }
+      near_held = near_held || std::any_of(near.begin(), near.end(), [&](const OracleEntry& n) {
+                    return n.slot == live.slot;
+                  });
+    }
+  }
+  if (near_held) {
+    ++counters_.missed_near;
+  } else {
+    ++(held ? counters_.missed_far : counters_.missed_lost);
+  }
 }
 
 std::optional<double> RecordWorkload::available_rate() const {

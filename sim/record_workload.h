@@ -53,7 +53,13 @@ struct RecordCounters {
   uint64_t gets_interrupted = 0;  // the asker stopped before the answer
   uint64_t gets_checked = 0;      // measured, finished, checked against the oracle
   uint64_t gets_found = 0;        // ... and the record was in the answer
-  uint64_t gets_no_target = 0;    // no record should exist yet: nothing to ask for
+  // Why the others missed, by where the record was when the get finished (oracle's view):
+  uint64_t missed_asked = 0;    // a live holder answered the get's lookup, yet it was not in the
+                                // answer (paging or merging lost it)
+  uint64_t missed_near = 0;     // a live holder was among the k nodes closest to the key
+  uint64_t missed_far = 0;      // live holders, all outside the k closest: lookups cannot reach it
+  uint64_t missed_lost = 0;     // no live node held it under the key
+  uint64_t gets_no_target = 0;  // no record should exist yet: nothing to ask for
   uint64_t records_rejected = 0;  // records that failed verification, over all gets
   uint64_t records_unknown = 0;   // accepted records no honest node published (mismatches)
 };
@@ -99,6 +105,8 @@ class RecordWorkload {
   // The key a get for `entry` asks for (get_by).
   kademlia::Key GetKey(const Entry& entry);
   void Check(size_t entry, const kademlia::GetResult& result);
+  // Counts a miss under missed_asked, missed_near, missed_far or missed_lost.
+  void ClassifyMiss(const Entry& wanted, const kademlia::GetResult& result);
 
   const Scenario& scenario_;
   Population& population_;

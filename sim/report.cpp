@@ -129,6 +129,10 @@ json RunJson(const RunSummary& s) {
                       {"gets_interrupted", r.gets_interrupted},
                       {"gets_checked", r.gets_checked},
                       {"gets_found", r.gets_found},
+                      {"missed_lost", r.missed_lost},
+                      {"missed_near", r.missed_near},
+                      {"missed_asked", r.missed_asked},
+                      {"missed_far", r.missed_far},
                       {"gets_no_target", r.gets_no_target},
                       {"records_rejected", r.records_rejected},
                       {"records_unknown", r.records_unknown}};
@@ -168,6 +172,10 @@ RunSummary CombineRuns(const std::vector<PointResult>& points, double wall_secon
     r.gets_interrupted += s.records.gets_interrupted;
     r.gets_checked += s.records.gets_checked;
     r.gets_found += s.records.gets_found;
+    r.missed_lost += s.records.missed_lost;
+    r.missed_near += s.records.missed_near;
+    r.missed_asked += s.records.missed_asked;
+    r.missed_far += s.records.missed_far;
     r.gets_no_target += s.records.gets_no_target;
     r.records_rejected += s.records.records_rejected;
     r.records_unknown += s.records.records_unknown;

@@ -33,6 +33,8 @@ enum class RejoinState { kKeep, kLose };
 // capability key SHA256("capability:" + c) of one of its capabilities, which other records
 // share.
 enum class GetBy { kSkill, kCapability };
+// How hosts sign and verify: the ideal-signature oracle (sim/ideal_signatures.h) or Ed25519.
+enum class CryptoKind { kIdeal, kEd25519 };
 
 struct DistributionSpec {
   DistributionKind kind = DistributionKind::kExponential;
@@ -129,6 +131,7 @@ struct Scenario {
   std::string description;
   uint64_t seed = 1;
   size_t nodes = 1000;
+  CryptoKind crypto = CryptoKind::kIdeal;
   kademlia::KademliaConfig kademlia;
   NetworkSpec network;
   ChurnSpec churn;

@@ -182,6 +182,8 @@ Scenario ReadScenario(YamlReader& root) {
   s.description = root.String("description", "");
   s.seed = root.Integer("seed", s.seed, 0, std::numeric_limits<uint64_t>::max());
   s.nodes = root.Integer("nodes", s.nodes, 2, kSlotsMax / 4);
+  s.crypto = static_cast<CryptoKind>(
+      root.Choice("crypto", {"ideal", "ed25519"}, static_cast<int>(s.crypto)));
   ReadKademlia(root.Map("kademlia"), s.kademlia);
   ReadNetwork(root.Map("network"), s.network);
   YamlReader churn = root.Map("churn");

@@ -42,7 +42,7 @@ TEST_CASE("an eclipse adversary answers FIND_NODE only with closer adversaries, 
   for (int i = 0; i < 60; ++i) {
     const Identity& me = adversaries[static_cast<size_t>(i)];
     const auto request = Request(honest, kademlia::FindNodeBody{target}, true);
-    const auto reply = EclipseAnswer(me, request, from, set, 8, 0);
+    const auto reply = EclipseAnswer(me, kademlia::Ed25519Signatures(), request, from, set, 8, 0);
     REQUIRE(reply);
     CHECK(reply->header.txid == 42);
     CHECK(reply->header.sender_id == me.node_id());
@@ -70,13 +70,16 @@ TEST_CASE("an eclipse adversary answers PING, and ignores replies and foreign ne
   Oracle set;
   set.Assign({OracleEntry{me.node_id(), 0}});
   const auto ping = Request(honest, kademlia::PingBody{}, false);
-  const auto pong = EclipseAnswer(me, ping, EndpointOfSlot(1), set, 8, 0);
+  const auto pong =
+      EclipseAnswer(me, kademlia::Ed25519Signatures(), ping, EndpointOfSlot(1), set, 8, 0);
   REQUIRE(pong);
   CHECK(std::holds_alternative<kademlia::PongBody>(pong->body));
   CHECK_FALSE(pong->header.proof);  // not asked for
-  CHECK_FALSE(EclipseAnswer(me, Request(honest, kademlia::PongBody{}, false), EndpointOfSlot(1),
-                            set, 8, 0));
-  CHECK_FALSE(EclipseAnswer(me, ping, EndpointOfSlot(1), set, 8, 99));
+  CHECK_FALSE(EclipseAnswer(me, kademlia::Ed25519Signatures(),
+                            Request(honest, kademlia::PongBody{}, false), EndpointOfSlot(1), set, 8,
+                            0));
+  CHECK_FALSE(
+      EclipseAnswer(me, kademlia::Ed25519Signatures(), ping, EndpointOfSlot(1), set, 8, 99));
 }
 
 TEST_CASE("a drop_storage adversary drops exactly STORE and FIND_VALUE", "[unit]") {
