@@ -22,8 +22,7 @@ build: deps
 # Starts a node on the embedded default configuration.
 run: build
 	@if [ ! -x $(BUILD_RUN)/node/skillnode ]; then \
-	  echo "skillnode is not built yet: the daemon arrives with the issue 'skillnode daemon'."; \
-	  echo "Until then 'make test' builds and tests the libraries that exist."; \
+	  echo "$(BUILD_RUN)/node/skillnode is missing after the build; see the errors above."; \
 	  exit 1; \
 	fi
 	$(BUILD_RUN)/node/skillnode run
