@@ -26,12 +26,17 @@ std::vector<Contact> ThreeContacts(const Key& target) {
   return contacts;
 }
 
+// A lookup with k = 2 and alpha = 1 over three contacts.
+struct ThreeContactLookup {
+  Key target = Key::Sha256("target");
+  std::vector<Contact> contacts = ThreeContacts(target);
+  Lookup lookup{target, Key::Sha256("self"), LookupParams{2, 1, 1, 50}, contacts, kStart};
+};
+
 TEST_CASE("a query past its soft deadline frees its slot, and its late answer still counts",
           "[unit]") {
-  const Key target = Key::Sha256("target");
-  const NodeId self = Key::Sha256("self");
-  const auto contacts = ThreeContacts(target);
-  Lookup lookup(target, self, LookupParams{2, 1, 1, 50}, contacts, kStart);
+  ThreeContactLookup t;
+  auto& [target, contacts, lookup] = t;
 
   auto first = lookup.NextQueries(kStart, Millis(300));
   REQUIRE(first.size() == 1);
@@ -62,10 +67,8 @@ TEST_CASE("a query past its soft deadline frees its slot, and its late answer st
 
 TEST_CASE("a slow query that then times out is one failure and the lookup ends without it",
           "[unit]") {
-  const Key target = Key::Sha256("target");
-  const NodeId self = Key::Sha256("self");
-  const auto contacts = ThreeContacts(target);
-  Lookup lookup(target, self, LookupParams{2, 1, 1, 50}, contacts, kStart);
+  ThreeContactLookup t;
+  auto& [target, contacts, lookup] = t;
 
   REQUIRE(lookup.NextQueries(kStart, Millis(200)).size() == 1);
   REQUIRE(lookup.ExpireSlow(kStart + Millis(200)));
@@ -86,9 +89,8 @@ TEST_CASE("a slow query that then times out is one failure and the lookup ends w
 
 TEST_CASE("without a soft deadline a query stays in flight until it is answered or fails",
           "[unit]") {
-  const Key target = Key::Sha256("target");
-  const auto contacts = ThreeContacts(target);
-  Lookup lookup(target, Key::Sha256("self"), LookupParams{2, 1, 1, 50}, contacts, kStart);
+  ThreeContactLookup t;
+  auto& lookup = t.lookup;
   REQUIRE(lookup.NextQueries().size() == 1);
   CHECK(lookup.NextSlowDeadline() == kTimeNever);
   CHECK_FALSE(lookup.ExpireSlow(kTimeNever - Seconds(1)));
