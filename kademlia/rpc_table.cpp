@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cassert>
-#include <cmath>
 
 namespace skillnode::kademlia {
 
@@ -47,8 +46,6 @@ TimePoint RpcTable::NextDeadline() const {
 }
 
 void RttEstimator::Sample(Duration rtt) {
-  const double r = static_cast<double>(rtt.count());
-  srtt_us_ = samples_ == 0 ? r : 0.875 * srtt_us_ + 0.125 * r;
   window_us_[samples_ % kRttWindow] = rtt.count();
   ++samples_;
 }

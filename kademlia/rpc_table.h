@@ -82,8 +82,9 @@ class RpcTable {
   std::map<std::pair<TimePoint, uint64_t>, uint64_t> by_deadline_;  // (deadline, seq) -> txid
 };
 
-// Round-trip times of a node's recent replies, over all its peers, and the request timeout
-// derived from them.
+// Round-trip times of a node's recent replies, over all its peers, and the timeout derived
+// from them: how long a lookup waits for a query before it moves on (Lookup's soft deadline;
+// the request itself stays open until rpc_timeout, so a slow answer still arrives as a sample).
 //
 // A node talks to near and far peers alike, so its RTTs are a mix, not one path's jittery
 // delay: RFC 6298's SRTT + 4 * RTTVAR follows a run of near peers down and then times out
@@ -101,12 +102,8 @@ class RttEstimator {
 
   void Sample(Duration rtt);
   Duration Timeout(Duration floor, Duration ceiling) const;
-  bool has_samples() const { return samples_ > 0; }
-  // RFC 6298 SRTT (1/8 gain), for reporting.
-  Duration smoothed() const { return Duration(static_cast<int64_t>(srtt_us_)); }
 
  private:
-  double srtt_us_ = 0;
   uint64_t samples_ = 0;
   std::array<int64_t, kRttWindow> window_us_{};  // ring; samples_ % kRttWindow is next
 };
