@@ -124,6 +124,9 @@ std::optional<Contact> RoutingTable::AskPing(Bucket& bucket, TimePoint now) {
     return std::nullopt;
   }
   const Contact& oldest = bucket.contacts.front();
+  if (oldest.failures == 0 && now - oldest.last_seen < config_.ping_oldest_after) {
+    return std::nullopt;
+  }
   bucket.ping_pending = oldest.id;
   bucket.ping_asked_at = now;
   return oldest;

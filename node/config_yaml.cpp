@@ -78,6 +78,7 @@ void ReadKademlia(ConfigSection section, kademlia::KademliaConfig& kad) {
   section.Millis("rpcTimeoutMin", 1, 60000, kad.rpc_timeout_min);
   section.Int("staleFailuresMax", 1, 100, Store(kad.routing.stale_failures_max));
   section.Millis("bucketRefreshInterval", 1000, kDayMs, kad.routing.bucket_refresh_interval);
+  section.Millis("pingOldestAfter", 0, kDayMs, kad.routing.ping_oldest_after);
   ConfigSection rate = section.Sub("rateLimit");
   rate.Double("perIp", 1, 1e7, kad.rate_limit.per_ip_rate);
   rate.Double("perIpBurst", 1, 1e7, kad.rate_limit.per_ip_burst);

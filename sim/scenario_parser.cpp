@@ -41,6 +41,9 @@ void ReadKademlia(YamlReader r, kademlia::KademliaConfig& c) {
   const double refresh_s = r.Number(
       "bucket_refresh_s", ToMillis(c.routing.bucket_refresh_interval) / 1000, 1, kSecondsMax);
   c.routing.bucket_refresh_interval = MillisOf(refresh_s * 1000);
+  const double ping_s =
+      r.Number("ping_oldest_after_s", ToMillis(c.routing.ping_oldest_after) / 1000, 0, kSecondsMax);
+  c.routing.ping_oldest_after = MillisOf(ping_s * 1000);
   c.lookup_requests_max = r.Integer("lookup_requests_max", c.lookup_requests_max, 1, 100'000);
   c.lookups_max = r.Integer("lookups_max", c.lookups_max, 1, 1'000'000);
   c.rpcs_in_flight_max = r.Integer("rpcs_in_flight_max", c.rpcs_in_flight_max, 1, 1'000'000);

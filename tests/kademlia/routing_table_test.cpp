@@ -183,6 +183,31 @@ TEST_CASE("a full bucket asks to ping its least-recently-seen contact, one ping 
   CHECK(later.ping->id == Far(1).id);
 }
 
+TEST_CASE("a full bucket pings its oldest contact only once it has been silent or failed",
+          "[unit]") {
+  RoutingConfig config = SmallConfig();
+  config.ping_oldest_after = Seconds(15 * 60);
+  RoutingTable table(Self(), config);
+  FillFar(table, kStart);
+  // Heard a minute ago: alive, so the newcomer only waits in the replacement cache.
+  const InsertResult fresh = table.Heard(Far(100), kStart + Seconds(60));
+  CHECK(fresh.outcome == InsertOutcome::kReplacementCached);
+  CHECK_FALSE(fresh.ping);
+  // One timeout makes it questionable at once.
+  CHECK_FALSE(table.Failed(Far(0).id));
+  const InsertResult failed = table.Heard(Far(101), kStart + Seconds(61));
+  REQUIRE(failed.ping);
+  CHECK(failed.ping->id == Far(0).id);
+  // It answers; now Far(1) is the oldest, last heard at kStart + 2 s. Silent for just under
+  // the window: no ping; for the whole window: a ping.
+  CHECK(table.Heard(Far(0), kStart + Seconds(62)).outcome == InsertOutcome::kUpdated);
+  const TimePoint far1_heard = kStart + Seconds(2);
+  CHECK_FALSE(table.Heard(Far(102), far1_heard + Seconds(15 * 60 - 1)).ping);
+  const InsertResult silent = table.Heard(Far(103), far1_heard + Seconds(15 * 60));
+  REQUIRE(silent.ping);
+  CHECK(silent.ping->id == Far(1).id);
+}
+
 TEST_CASE("stale_failures_max timeouts evict a contact and promote the newest replacement",
           "[unit]") {
   RoutingTable table(Self(), SmallConfig());

@@ -54,6 +54,7 @@ inline RoutingConfig SmallConfig() {
   RoutingConfig config;
   config.bucket_size = 4;
   config.replacement_cache_size = 3;
+  config.ping_oldest_after = Seconds(0);  // every newcomer to a full bucket asks for a ping
   return config;
 }
 
