@@ -122,7 +122,12 @@ void Node::ConsiderRequester(TimePoint now, const Endpoint& from, const Header& 
     }
     return;
   }
-  // Unproven: ask it to sign a reply to our own random transaction id before trusting it.
+  // Unproven: ask it to sign a reply to our own random transaction id before trusting it,
+  // unless the table has no use for it.
+  if (!routing_.Wants(header.sender_id, now)) {
+    ++stats_.verifications_skipped;
+    return;
+  }
   if (verifying_.contains(header.sender_id) || verifying_endpoints_.contains(from) ||
       verifying_.size() >= config_.verifications_in_flight_max) {
     return;

@@ -72,6 +72,8 @@ struct NodeStats {
 
   uint64_t signatures_verified = 0;  // Ed25519 checks actually run
   uint64_t verification_cache_hits = 0;
+  // Unknown requesters not verified: the routing table had no use for them (Wants).
+  uint64_t verifications_skipped = 0;
 
   uint64_t lookups_started = 0;
   uint64_t lookups_completed = 0;

@@ -70,6 +70,17 @@ InsertResult RoutingTable::Heard(const Contact& contact, TimePoint now) {
   return Insert(index, fresh, now);
 }
 
+bool RoutingTable::Wants(const NodeId& id, TimePoint now) const {
+  if (id == self_) return false;
+  const size_t index = IndexOf(id);
+  const Bucket& bucket = buckets_[index];
+  if (bucket.contacts.size() < config_.bucket_size) return true;
+  if (FindId(bucket.contacts, id) != bucket.contacts.end()) return true;
+  if (CanSplit(index, id)) return true;
+  const Contact& oldest = bucket.contacts.front();
+  return oldest.failures > 0 || now - oldest.last_seen >= config_.ping_oldest_after;
+}
+
 InsertResult RoutingTable::Refresh(Bucket& bucket, std::vector<Contact>::iterator it,
                                    const Contact& contact, TimePoint now) {
   const bool moved = it->endpoint.address() != contact.endpoint.address();

@@ -65,6 +65,13 @@ class RoutingTable {
   // cached one is dropped from the cache).
   InsertResult Heard(const Contact& contact, TimePoint now);
 
+  // Whether a message from `id`, once its key is verified, could change the buckets at
+  // `now`: it is in one already, its bucket has room or would split for it, or that bucket's
+  // oldest contact is due for a ping (silent for ping_oldest_after, or failing), which a
+  // newcomer triggers. A node spends a verification round trip only on such a requester;
+  // one that could only wait in a full bucket's replacement cache is not worth one.
+  bool Wants(const NodeId& id, TimePoint now) const;
+
   // A request to `id` timed out. After stale_failures_max consecutive failures the contact
   // is evicted and the bucket's most recently seen replacement takes its place. A contact in
   // a replacement cache is dropped at its first failure. Returns true when the contact was

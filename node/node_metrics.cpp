@@ -122,6 +122,9 @@ void WriteRouting(PrometheusWriter& out, const kademlia::Node& node) {
   out.Gauge("skillnode_lookups_active", "Lookups running.", D(node.active_lookups()));
   out.Counter("skillnode_signatures_verified_total", "Ed25519 signatures checked on replies.",
               D(node.stats().signatures_verified));
+  out.Counter("skillnode_verifications_skipped_total",
+              "Unknown requesters not asked to prove their key: the routing table had no room.",
+              D(node.stats().verifications_skipped));
 }
 
 }  // namespace

@@ -24,6 +24,7 @@ struct NodeTotals {
   uint64_t rpcs_refused = 0;
   uint64_t signatures_verified = 0;
   uint64_t verification_cache_hits = 0;
+  uint64_t verifications_skipped = 0;
   uint64_t lookups_started = 0;
   uint64_t lookups_refused = 0;
 
@@ -42,6 +43,7 @@ struct NodeTotals {
     rpcs_refused += s.rpcs_refused;
     signatures_verified += s.signatures_verified;
     verification_cache_hits += s.verification_cache_hits;
+    verifications_skipped += s.verifications_skipped;
     lookups_started += s.lookups_started;
     lookups_refused += s.lookups_refused;
   }

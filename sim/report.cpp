@@ -59,6 +59,7 @@ json NodeTotalsJson(const NodeTotals& t) {
               {"rpcs_refused", t.rpcs_refused},
               {"signatures_verified", t.signatures_verified},
               {"verification_cache_hits", t.verification_cache_hits},
+              {"verifications_skipped", t.verifications_skipped},
               {"lookups_started", t.lookups_started},
               {"lookups_refused", t.lookups_refused}};
 }

@@ -114,6 +114,50 @@ TEST_CASE("an unknown requester enters the routing table only after it signs a r
   }
 }
 
+TEST_CASE("an unknown requester the routing table cannot use is answered but not verified",
+          "[unit]") {
+  KademliaConfig config;
+  config.routing.bucket_size = 1;
+  config.routing.ping_oldest_after = Seconds(15 * 60);
+  Fixture f(config);
+  // Peers named so that `near` shares our id's first bit and `a` and `b` do not: after `near`
+  // and `a` the far half's bucket is full and cannot split (one contact is closer).
+  auto first_bit_differs = [&](const Peer& p) { return Distance(p.id(), f.node.id()).Bit(0); };
+  auto named = [&](const std::string& stem, bool far, int skip) {
+    for (int i = 0;; ++i) {
+      Peer p(stem + std::to_string(i), "10.0.0.2:6881");
+      if (first_bit_differs(p) == far && skip-- == 0) return p;
+    }
+  };
+  Peer near = named("n", false, 0);
+  Peer a = named("f", true, 0);
+  Peer b = named("f", true, 1);
+  near.endpoint = *Endpoint::Parse("10.0.0.3:6881");
+  b.endpoint = *Endpoint::Parse("10.0.0.4:6881");
+  f.Verify(near);
+  f.Verify(a);
+  f.Deliver(b, b.Request(FindNodeBody{Key::Sha256("x")}, 1));
+  auto sent = f.transport.Take();
+  REQUIRE(sent.size() == 1);  // the NODES reply only
+  CHECK(std::holds_alternative<NodesBody>(sent[0].Decoded().body));
+  CHECK(f.node.stats().verifications_skipped == 1);
+  CHECK(f.node.routing_table().Find(b.id()) == nullptr);
+  // Once `a` has been silent for ping_oldest_after, a newcomer is worth verifying: it would
+  // make the bucket ping `a`.
+  f.now += Seconds(15 * 60);
+  f.Deliver(b, b.Request(FindNodeBody{Key::Sha256("x")}, 2));
+  sent = f.transport.Take();
+  REQUIRE(sent.size() == 2);
+  const Message verify = sent[1].Decoded();
+  REQUIRE(std::holds_alternative<PingBody>(verify.body));
+  CHECK(verify.header.proof_wanted);
+  f.Deliver(b, b.Reply(verify, PongBody{}));
+  sent = f.transport.Take();
+  REQUIRE(sent.size() == 1);  // the bucket's ping to its oldest contact
+  CHECK(sent[0].to == a.endpoint);
+  CHECK(std::holds_alternative<PingBody>(sent[0].Decoded().body));
+}
+
 TEST_CASE("a verified peer is not asked to sign again, and its unsigned replies are accepted",
           "[unit]") {
   Fixture f;

@@ -208,6 +208,29 @@ TEST_CASE("a full bucket pings its oldest contact only once it has been silent o
   CHECK(silent.ping->id == Far(1).id);
 }
 
+TEST_CASE("the table wants a requester only where it could change a bucket", "[unit]") {
+  RoutingConfig config = SmallConfig();
+  config.ping_oldest_after = Seconds(15 * 60);
+  RoutingTable table(Self(), config);
+  CHECK_FALSE(table.Wants(Self(), kStart));
+  CHECK(table.Wants(Far(0).id, kStart));  // room in the only bucket
+  FillFar(table, kStart);
+  const TimePoint soon = kStart + Seconds(60);
+  CHECK(table.Wants(Far(1).id, soon));  // already in a bucket
+  // Full far bucket, k closer contacts, fresh oldest: a newcomer could only be cached.
+  CHECK_FALSE(table.Wants(Far(100).id, soon));
+  CHECK(table.Heard(Far(100), soon).outcome == InsertOutcome::kReplacementCached);
+  // A near newcomer would split its bucket.
+  CHECK(table.Wants(AtDistance(Self(), "00001", "near"), soon));
+  // The far bucket's oldest contact fails once: a newcomer would now trigger its ping.
+  CHECK_FALSE(table.Failed(Far(0).id));
+  CHECK(table.Wants(Far(101).id, soon));
+  // Or it has been silent for the whole window.
+  CHECK(table.Heard(Far(0), soon).outcome == InsertOutcome::kUpdated);
+  CHECK_FALSE(table.Wants(Far(101).id, soon));
+  CHECK(table.Wants(Far(101).id, kStart + Seconds(2) + Seconds(15 * 60)));
+}
+
 TEST_CASE("stale_failures_max timeouts evict a contact and promote the newest replacement",
           "[unit]") {
   RoutingTable table(Self(), SmallConfig());
