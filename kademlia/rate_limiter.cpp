@@ -1,6 +1,7 @@
 #include "kademlia/rate_limiter.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace skillnode::kademlia {
 
@@ -16,9 +17,22 @@ bool TokenBucket::Take(TimePoint now, double rate, double burst) {
 }
 
 RequestRateLimiter::RequestRateLimiter(const RateLimitConfig& config, TimePoint now)
-    : config_(config), global_(config.global_burst, now) {}
+    : config_(config),
+      refill_(static_cast<int64_t>(std::ceil(config.per_ip_burst / config.per_ip_rate * 1e6))),
+      global_(config.global_burst, now) {}
+
+void RequestRateLimiter::ForgetIdle(TimePoint now, size_t max) {
+  for (size_t i = 0; i < max && !recency_.empty(); ++i) {
+    auto it = per_ip_.find(recency_.back());
+    if (now - it->second.bucket.updated() < refill_) return;
+    per_ip_.erase(it);
+    recency_.pop_back();
+  }
+}
 
 RateVerdict RequestRateLimiter::Admit(const Address& source, TimePoint now) {
+  // Two at a time: every source is added once and forgotten at most once, so this keeps up.
+  ForgetIdle(now, 2);
   auto it = per_ip_.find(source);
   if (it == per_ip_.end()) {
     if (per_ip_.size() >= config_.tracked_ips_max && !recency_.empty()) {

@@ -2,7 +2,10 @@
 //
 // Excess requests are dropped (and counted by the caller), never answered: answering would
 // make the node an amplifier. Tracking is bounded: past tracked_ips_max source addresses the
-// least recently active one is forgotten. Not thread-safe.
+// least recently active one is forgotten. A source idle long enough for its bucket to be full
+// again (per_ip_burst / per_ip_rate, 2 s by default) is forgotten too: a new bucket starts
+// full, so this changes no verdict, and the table holds only the sources active in the last
+// few seconds instead of every one ever heard. Not thread-safe.
 #ifndef SKILLNODE_KADEMLIA_RATE_LIMITER_H_
 #define SKILLNODE_KADEMLIA_RATE_LIMITER_H_
 
@@ -23,6 +26,8 @@ class TokenBucket {
 
   // Refills for the time since the last call, then takes one token if there is one.
   bool Take(TimePoint now, double rate, double burst);
+  // When the bucket last refilled (the last Take).
+  TimePoint updated() const { return updated_; }
 
  private:
   double tokens_ = 0;
@@ -45,7 +50,11 @@ class RequestRateLimiter {
     std::list<Address>::iterator recency;
   };
 
+  // Forgets up to `max` least recently active sources whose buckets are full again.
+  void ForgetIdle(TimePoint now, size_t max);
+
   RateLimitConfig config_;
+  Duration refill_;  // how long an idle per-IP bucket takes to fill from empty
   TokenBucket global_;
   std::unordered_map<Address, Entry> per_ip_;
   std::list<Address> recency_;  // most recently active first

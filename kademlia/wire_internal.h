@@ -212,10 +212,13 @@ class FieldReader {
     for (uint32_t i = 0; i < map.via.map.size && ok(); ++i) {
       const msgpack::object_kv& pair = map.via.map.ptr[i];
       if (pair.key.type != msgpack::type::STR) continue;
+      const std::string_view key = StrOf(pair.key);
       for (size_t k = 0; k < N; ++k) {
-        if (StrOf(pair.key) != keys[k]) continue;
+        // Keys are one or two characters: compare the first one before the whole key.
+        if (key.empty() || key[0] != keys[k][0] || key != keys[k]) continue;
         if (fields[k]) Problem(std::string(prefix) + std::string(keys[k]), "given twice");
         fields[k] = &pair.val;
+        break;  // the keys are distinct
       }
     }
     return fields;

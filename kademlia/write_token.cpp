@@ -4,8 +4,6 @@
 
 #include <algorithm>
 
-#include "kademlia/encoding.h"
-
 namespace skillnode::kademlia {
 
 WriteTokens::WriteTokens(Rng& rng, TimePoint now, Duration rotation)
@@ -14,18 +12,23 @@ WriteTokens::WriteTokens(Rng& rng, TimePoint now, Duration rotation)
   rng_.Fill(previous_);
 }
 
-std::vector<uint8_t> WriteTokens::Make(const Secret& secret, const Address& requester) const {
-  std::vector<uint8_t> input(secret.begin(), secret.end());
-  input.push_back(static_cast<uint8_t>(requester.family()));
+static_assert(WriteTokens::kTokenSize == crypto_shorthash_siphashx24_BYTES);
+
+WriteTokens::Token WriteTokens::Make(const Secret& secret, const Address& requester) {
+  static_assert(sizeof(Secret) == crypto_shorthash_siphashx24_KEYBYTES);
+  std::array<uint8_t, 1 + 16> input{};  // family, then up to 16 address bytes
+  input[0] = static_cast<uint8_t>(requester.family());
   const auto address = requester.bytes();
-  input.insert(input.end(), address.begin(), address.end());
-  std::array<uint8_t, 32> digest{};
-  Sha256Into(input, digest);
-  return {digest.begin(), digest.begin() + kTokenSize};
+  const size_t length = std::min(address.size(), input.size() - 1);
+  std::copy_n(address.begin(), length, input.begin() + 1);
+  Token token{};
+  crypto_shorthash_siphashx24(token.data(), input.data(), 1 + length, secret.data());
+  return token;
 }
 
 std::vector<uint8_t> WriteTokens::For(const Address& requester) const {
-  return Make(current_, requester);
+  const Token token = Make(current_, requester);
+  return {token.begin(), token.end()};
 }
 
 bool WriteTokens::Check(std::span<const uint8_t> token, const Address& requester) const {

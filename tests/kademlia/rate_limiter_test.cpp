@@ -1,0 +1,84 @@
+#include "kademlia/rate_limiter.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+
+namespace skillnode::kademlia {
+namespace {
+
+const TimePoint kStart = kTimeZero + Seconds(100);
+
+Address Ip(int i) { return *Address::Parse("10.0.0." + std::to_string(i)); }
+
+RateLimitConfig Small() {
+  RateLimitConfig config;
+  config.per_ip_rate = 10;  // a full per-IP bucket of 5 refills in 0.5 s
+  config.per_ip_burst = 5;
+  config.global_rate = 1000;
+  config.global_burst = 1000;
+  config.tracked_ips_max = 3;
+  return config;
+}
+
+TEST_CASE("a source gets its burst, then its rate", "[unit]") {
+  RequestRateLimiter limiter(Small(), kStart);
+  for (int i = 0; i < 5; ++i) CHECK(limiter.Admit(Ip(1), kStart) == RateVerdict::kAllowed);
+  CHECK(limiter.Admit(Ip(1), kStart) == RateVerdict::kPerIpExceeded);
+  CHECK(limiter.Admit(Ip(2), kStart) == RateVerdict::kAllowed);  // others are unaffected
+  // 0.1 s at 10 per second: one more token.
+  CHECK(limiter.Admit(Ip(1), kStart + Millis(100)) == RateVerdict::kAllowed);
+  CHECK(limiter.Admit(Ip(1), kStart + Millis(100)) == RateVerdict::kPerIpExceeded);
+}
+
+TEST_CASE("the global bucket caps all sources together", "[unit]") {
+  RateLimitConfig config = Small();
+  config.global_rate = 1;
+  config.global_burst = 3;
+  config.tracked_ips_max = 100;
+  RequestRateLimiter limiter(config, kStart);
+  for (int i = 1; i <= 3; ++i) CHECK(limiter.Admit(Ip(i), kStart) == RateVerdict::kAllowed);
+  CHECK(limiter.Admit(Ip(4), kStart) == RateVerdict::kGlobalExceeded);
+  CHECK(limiter.Admit(Ip(4), kStart + Seconds(1)) == RateVerdict::kAllowed);
+}
+
+TEST_CASE("tracking is bounded: past tracked_ips_max the least recently active is forgotten",
+          "[unit]") {
+  RequestRateLimiter limiter(Small(), kStart);
+  for (int i = 0; i < 5; ++i) REQUIRE(limiter.Admit(Ip(1), kStart) == RateVerdict::kAllowed);
+  limiter.Admit(Ip(2), kStart);
+  limiter.Admit(Ip(3), kStart);
+  CHECK(limiter.tracked_ips() == 3);
+  limiter.Admit(Ip(4), kStart);  // Ip(1) was the least recently active
+  CHECK(limiter.tracked_ips() == 3);
+  // Forgotten, Ip(1) starts over with a full bucket although its old one was empty.
+  CHECK(limiter.Admit(Ip(1), kStart) == RateVerdict::kAllowed);
+}
+
+TEST_CASE("a source idle until its bucket is full again is forgotten without changing verdicts",
+          "[unit]") {
+  RateLimitConfig config = Small();
+  config.tracked_ips_max = 100;
+  RequestRateLimiter limiter(config, kStart);
+  for (int i = 0; i < 5; ++i) REQUIRE(limiter.Admit(Ip(1), kStart) == RateVerdict::kAllowed);
+  REQUIRE(limiter.Admit(Ip(1), kStart) == RateVerdict::kPerIpExceeded);
+  limiter.Admit(Ip(2), kStart + Millis(100));
+  CHECK(limiter.tracked_ips() == 2);
+  // Ip(1)'s empty bucket needs 0.5 s to fill: at 0.4 s it is still tracked.
+  limiter.Admit(Ip(3), kStart + Millis(400));
+  CHECK(limiter.tracked_ips() == 3);
+  // At 0.5 s it is full again and forgotten; Ip(2) (0.4 s idle) is kept.
+  limiter.Admit(Ip(3), kStart + Millis(500));
+  CHECK(limiter.tracked_ips() == 2);
+  // Coming back, it gets exactly the burst a remembered full bucket would give: 5, then no more.
+  for (int i = 0; i < 5; ++i) {
+    CHECK(limiter.Admit(Ip(1), kStart + Millis(500)) == RateVerdict::kAllowed);
+  }
+  CHECK(limiter.Admit(Ip(1), kStart + Millis(500)) == RateVerdict::kPerIpExceeded);
+  // Many idle sources are forgotten as traffic goes on, so the table follows the active ones.
+  for (int i = 10; i < 60; ++i) limiter.Admit(Ip(i), kStart + Seconds(1));
+  for (int i = 0; i < 30; ++i) limiter.Admit(Ip(200), kStart + Seconds(2));
+  CHECK(limiter.tracked_ips() == 1);
+}
+
+}  // namespace
+}  // namespace skillnode::kademlia
