@@ -46,9 +46,9 @@ std::vector<Axis> ReadAxes(const YAML::Node& sweep, const ScenarioOverrides& ove
   for (const auto& entry : sweep) {
     Axis axis{entry.first.Scalar(), {}};
     const std::string where = "sweep." + axis.path;
-    if (axis.path == "seed" || axis.path == "sweep" || axis.path.starts_with("plot") ||
-        axis.path == "name" || SplitPath(axis.path).empty()) {
-      sink.Record(where + ": cannot be swept (point i already runs with seed + i)");
+    if (axis.path == "sweep" || axis.path.starts_with("plot") || axis.path == "name" ||
+        SplitPath(axis.path).empty()) {
+      sink.Record(where + ": cannot be swept");
       return {};
     }
     if (!entry.second.IsSequence() || entry.second.size() == 0) {
@@ -63,6 +63,7 @@ std::vector<Axis> ReadAxes(const YAML::Node& sweep, const ScenarioOverrides& ove
       axis.values.push_back(entry.second[i]);
     }
     if (axis.path == "nodes" && overrides.nodes) continue;  // --nodes replaces the sweep
+    if (axis.path == "seed" && overrides.seed) continue;    // and --seed too
     axes.push_back(std::move(axis));
   }
   return axes;
@@ -78,6 +79,9 @@ Result<ScenarioPlan> Expand(const YAML::Node& root, const std::string& source,
   base.remove("sweep");
   if (overrides.seed) base["seed"] = *overrides.seed;
   if (overrides.nodes) base["nodes"] = *overrides.nodes;
+
+  const YAML::Node sweep = root["sweep"];
+  const bool seed_fixed = sweep.IsDefined() && sweep.IsMap() && sweep["seed"].IsDefined();
 
   ScenarioPlan plan;
   YamlReader base_reader(base, "", &sink);
@@ -125,7 +129,10 @@ Result<ScenarioPlan> Expand(const YAML::Node& root, const std::string& source,
                                                    " (" + where +
                                                    "): " + point_sink.error()->message);
     }
-    point.scenario.seed = plan.base.seed + index;
+    // Point i runs with seed + i, an independent sample, unless the seed is swept (each point
+    // runs with its swept seed, so points that share one share their churn and workload
+    // draws) or the sweep over it was replaced by --seed (every point runs with that seed).
+    if (!seed_fixed) point.scenario.seed = plan.base.seed + index;
     plan.points.push_back(std::move(point));
   }
   return plan;

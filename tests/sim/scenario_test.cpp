@@ -135,14 +135,34 @@ TEST_CASE("flags override the file: --nodes replaces a sweep over nodes, --seed 
   CHECK(plan->base.plot.x.empty());
 }
 
+TEST_CASE("a swept seed gives each point its own value, and --seed replaces it for all", "[unit]") {
+  const std::string text = "seed: 10\nsweep:\n  records.replication: [3, 5]\n  seed: [1, 2]\n";
+  auto plan = ParseScenario(text, "test.yaml");
+  REQUIRE(plan);
+  REQUIRE(plan->points.size() == 4);
+  // Points that share a seed share their churn and workload draws: only r differs.
+  CHECK(plan->points[0].scenario.seed == 1);
+  CHECK(plan->points[1].scenario.seed == 2);
+  CHECK(plan->points[2].scenario.seed == 1);
+  CHECK(plan->points[2].scenario.records.replication == 5);
+  CHECK(plan->points[3].scenario.seed == 2);
+  CHECK(plan->points[3].swept[1].path == "seed");
+  ScenarioOverrides overrides;
+  overrides.seed = 7;
+  plan = ParseScenario(text, "test.yaml", overrides);
+  REQUIRE(plan);
+  REQUIRE(plan->points.size() == 2);
+  CHECK(plan->swept == std::vector<std::string>{"records.replication"});
+  for (const auto& point : plan->points) CHECK(point.scenario.seed == 7);
+}
+
 TEST_CASE("a bad sweep is refused naming the point or the key", "[unit]") {
   CHECK(ErrorOf("sweep:\n  network.loss: [0.1, 3]\n") ==
         "test.yaml: sweep point 1 (network.loss=3): network.loss: must be between 0 and 1, got "
         "'3'");
   CHECK(ErrorOf("sweep:\n  network.lost: [0.1]\n") ==
         "test.yaml: sweep point 0 (network.lost=0.1): network.lost: unknown key");
-  CHECK(ErrorOf("sweep:\n  seed: [1, 2]\n") ==
-        "test.yaml: sweep.seed: cannot be swept (point i already runs with seed + i)");
+  CHECK(ErrorOf("sweep:\n  name: [a, b]\n") == "test.yaml: sweep.name: cannot be swept");
   CHECK(ErrorOf("sweep:\n  nodes: []\n") ==
         "test.yaml: sweep.nodes: expected a non-empty list of values");
   CHECK(ErrorOf("sweep:\n  nodes: [10]\nplot: {x: kademlia.k}\n") ==
