@@ -199,7 +199,9 @@ void Node::HandleReply(TimePoint now, const Endpoint& from, const Message& reply
   if (header.observed) observed_ = header.observed;
   if (rpc.to_id && *rpc.to_id != header.sender_id) {
     // Someone else answers at that address now: the peer we meant is gone from it.
-    routing_.Failed(*rpc.to_id);
+    if (routing_.Failed(*rpc.to_id) && handler_ != nullptr) {
+      handler_->OnContactEvicted(now, *rpc.to_id);
+    }
     Forget(*rpc.to_id);
   }
   NoteVerified(now, from, header);
@@ -291,7 +293,9 @@ void Node::OnTimer(TimePoint now) {
   for (PendingRpc& rpc : rpcs_.TakeExpired(now)) {
     ++stats_.rpcs_timed_out[static_cast<size_t>(SlotOf(rpc.type))];
     if (rpc.to_id) {
-      routing_.Failed(*rpc.to_id);
+      if (routing_.Failed(*rpc.to_id) && handler_ != nullptr) {
+        handler_->OnContactEvicted(now, *rpc.to_id);
+      }
       Forget(*rpc.to_id);
     }
     if (rpc.done) rpc.done(RpcResult{RpcStatus::kTimedOut, nullptr, rpc.to, now - rpc.sent, now});

@@ -23,6 +23,9 @@ class RequestHandler {
 
   // A verified contact has just entered the routing table (for handing records over).
   virtual void OnContactAdded(TimePoint now, const Contact& contact) = 0;
+  // A contact has just been evicted from the routing table: it stopped answering (for
+  // restoring the copies of records it held beside us).
+  virtual void OnContactEvicted(TimePoint now, const NodeId& id) = 0;
 
   // The node's timer: called from Node::OnTimer, and its deadline joins Node::NextDeadline.
   virtual void OnTimer(TimePoint now) = 0;

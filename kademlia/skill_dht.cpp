@@ -309,15 +309,25 @@ void SkillDht::OnValues(const std::shared_ptr<GetState>& get, TimePoint now, con
   }
   if (!values.next || get->enough() || get->pages >= kGetPagesMax || get->finished) return;
   ++get->pages;
+  RequestPage(get, now, from, *values.next, 1);
+}
+
+void SkillDht::RequestPage(const std::shared_ptr<GetState>& get, TimePoint now, const Contact& from,
+                           uint32_t cursor, size_t attempt) {
   ++get->pending_pages;
   const bool sent =
-      node_.Request(now, from.endpoint, from.id, FindValueBody{get->key, *values.next},
-                    [this, get, from](const RpcResult& result) {
+      node_.Request(now, from.endpoint, from.id, FindValueBody{get->key, cursor},
+                    [this, get, from, cursor, attempt](const RpcResult& result) {
                       --get->pending_pages;
                       if (result.status == RpcStatus::kReplied) {
                         if (const auto* more = std::get_if<ValuesBody>(&result.reply->body)) {
                           OnValues(get, result.now, from, *more);
                         }
+                      } else if (result.status == RpcStatus::kTimedOut &&
+                                 attempt < config_.page_attempts_max && !get->finished) {
+                        // A lost page would lose its records for this get: ask again.
+                        ++stats_.pages_retried;
+                        RequestPage(get, result.now, from, cursor, attempt + 1);
                       }
                       FinishGetIfDone(get);
                     });
@@ -354,15 +364,45 @@ void SkillDht::OnContactAdded(TimePoint now, const Contact& contact) {
     if (!last.Bit(bit)) last = last.WithBitFlipped(bit);
   }
   for (const Key& key : store_.KeysBetween(first, last, config_.handoff_keys_max)) {
-    // A FIND_NODE to the newcomer earns the write token the STOREs need.
-    node_.Request(now, contact.endpoint, contact.id, FindNodeBody{key},
-                  [this, contact, key](const RpcResult& result) {
-                    if (result.status != RpcStatus::kReplied) return;
-                    if (const auto* nodes = std::get_if<NodesBody>(&result.reply->body)) {
-                      HandOff(result.now, contact, key, nodes->token);
-                    }
-                  });
+    HandOffVia(now, contact, key);
   }
+}
+
+void SkillDht::OnContactEvicted(TimePoint now, const NodeId& gone) {
+  // For each held key, the r closest nodes we know, counting us, are its holders as far as we
+  // can tell. If `gone` was closer to the key than the farthest of them, it was a holder, and
+  // that farthest one moved up into the r in its place: it gets a copy. Every surviving holder
+  // does the same; a copy that arrives twice is stored once.
+  const size_t r = config_.replication;
+  if (r < 2) return;
+  Key lowest, highest;
+  highest.mutable_bytes().fill(0xff);
+  size_t handed = 0;
+  for (const Key& key : store_.KeysBetween(lowest, highest, config_.repair_keys_max)) {
+    if (handed == config_.handoff_keys_max) break;
+    const std::vector<Contact> closest = node_.routing_table().Closest(key, r);
+    if (closest.size() < r) continue;  // too few nodes known for anyone to have moved up
+    // r others closer than us: we are not a holder by our own count; the holders repair.
+    if (CloserTo(key, closest.back().id, node_.id())) continue;
+    // The holders now: us and the r - 1 closest others. If the farthest of them is not us and
+    // `gone` was closer than it, it has just moved up.
+    const Contact& moved_up = closest[r - 2];
+    if (!CloserTo(key, node_.id(), moved_up.id) || !CloserTo(key, gone, moved_up.id)) continue;
+    ++stats_.repair_keys;
+    ++handed;
+    HandOffVia(now, moved_up, key);
+  }
+}
+
+void SkillDht::HandOffVia(TimePoint now, const Contact& contact, const Key& key) {
+  // A FIND_NODE to the contact earns the write token the STOREs need.
+  node_.Request(now, contact.endpoint, contact.id, FindNodeBody{key},
+                [this, contact, key](const RpcResult& result) {
+                  if (result.status != RpcStatus::kReplied) return;
+                  if (const auto* nodes = std::get_if<NodesBody>(&result.reply->body)) {
+                    HandOff(result.now, contact, key, nodes->token);
+                  }
+                });
 }
 
 void SkillDht::HandOff(TimePoint now, const Contact& contact, const Key& key,

@@ -5,7 +5,9 @@
 // signature and limits, that the record belongs under the key, and the store's quotas; every
 // refusal is an ERROR reply with a reason code and a counter, and changes nothing. Expired
 // records are dropped. When a new contact closer to some of our keys joins, we hand it those
-// records.
+// records; when a contact that held some of our keys with us is evicted, we give a copy to the
+// node that now ranks among the r closest in its place (replica repair), so a record does not
+// wait for its publisher's republish to get back to r copies.
 //
 // Publisher side: Publish stores a signed record on the r closest nodes of each of its keys and
 // republishes it every republish_interval while it is published; Unpublish publishes a signed
@@ -44,6 +46,11 @@ struct DhtConfig {
   // Keys (and records) handed to one new contact at most, so a join cannot trigger a flood.
   size_t handoff_keys_max = 64;
   size_t handoff_records_max = 256;
+  // Replica repair: when a contact is evicted, the held keys checked for a lost copy (those
+  // past this are not checked for that eviction; the publisher's republish restores them).
+  size_t repair_keys_max = 4096;
+  // A FIND_VALUE page request that times out is sent again, up to this many times in all.
+  size_t page_attempts_max = 2;
   // Listen: how long a subscription lasts before the listener must renew it (it renews at half
   // that), and the bounds on what a holder and a listener keep.
   Duration listen_lifetime = Seconds(5 * 60);
@@ -96,6 +103,8 @@ struct DhtStats {
   uint64_t find_value_served = 0;
   uint64_t records_expired = 0;
   uint64_t handoff_records = 0;
+  uint64_t repair_keys = 0;  // keys whose copy on an evicted contact we restored elsewhere
+  uint64_t pages_retried = 0;
   uint64_t gets_started = 0;
   uint64_t publishes_started = 0;
   uint64_t pushes_sent = 0;
@@ -116,6 +125,7 @@ class SkillDht final : public RequestHandler {
   std::optional<Body> OnRequest(TimePoint now, const Endpoint& from,
                                 const Message& request) override;
   void OnContactAdded(TimePoint now, const Contact& contact) override;
+  void OnContactEvicted(TimePoint now, const NodeId& id) override;
   void OnTimer(TimePoint now) override;
   TimePoint NextDeadline() const override;
 
@@ -171,6 +181,10 @@ class SkillDht final : public RequestHandler {
   void FinishGetIfDone(const std::shared_ptr<GetState>& get);
   void HandOff(TimePoint now, const Contact& contact, const Key& key,
                const std::vector<uint8_t>& token);
+  // A FIND_NODE to `contact` for the write token, then HandOff.
+  void HandOffVia(TimePoint now, const Contact& contact, const Key& key);
+  void RequestPage(const std::shared_ptr<GetState>& get, TimePoint now, const Contact& from,
+                   uint32_t cursor, size_t attempt);
   // Listen, holder side.
   Body HandleListen(TimePoint now, const Endpoint& from, const NodeId& id,
                     const ListenBody& listen);

@@ -196,8 +196,15 @@ void WriteStoreMetrics(PrometheusWriter& out, const kademlia::SkillDht& dht) {
   out.Counter("skillnode_store_evicted_total", "Stored records evicted to make room.",
               static_cast<double>(store.evicted()));
   out.Counter("skillnode_store_handoff_records_total",
-              "Records handed to newly joined nodes closer to their keys.",
+              "Records handed to newly joined nodes closer to their keys, or to nodes that "
+              "replace an evicted holder.",
               static_cast<double>(stats.handoff_records));
+  out.Counter("skillnode_store_repair_keys_total",
+              "Held keys given to a new holder after a holder beside us was evicted.",
+              static_cast<double>(stats.repair_keys));
+  out.Counter("skillnode_store_pages_retried_total",
+              "FIND_VALUE page requests sent again after a timeout.",
+              static_cast<double>(stats.pages_retried));
   out.Counter("skillnode_store_gets_total", "FIND_VALUE lookups this node started.",
               static_cast<double>(stats.gets_started));
   out.Counter("skillnode_store_publishes_total", "Publishes this node started.",

@@ -65,6 +65,10 @@ void Forger::OnContactAdded(TimePoint now, const kademlia::Contact& contact) {
   dht_.OnContactAdded(now, contact);
 }
 
+void Forger::OnContactEvicted(TimePoint now, const kademlia::NodeId& id) {
+  dht_.OnContactEvicted(now, id);
+}
+
 void Forger::OnTimer(TimePoint now) { dht_.OnTimer(now); }
 
 TimePoint Forger::NextDeadline() const { return dht_.NextDeadline(); }

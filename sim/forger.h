@@ -38,6 +38,7 @@ class Forger final : public kademlia::RequestHandler {
   std::optional<kademlia::Body> OnRequest(TimePoint now, const Endpoint& from,
                                           const kademlia::Message& request) override;
   void OnContactAdded(TimePoint now, const kademlia::Contact& contact) override;
+  void OnContactEvicted(TimePoint now, const kademlia::NodeId& id) override;
   void OnTimer(TimePoint now) override;
   TimePoint NextDeadline() const override;
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "kademlia/node_stats.h"
+#include "kademlia/skill_dht.h"
 
 namespace skillnode::sim {
 
@@ -27,6 +28,16 @@ struct NodeTotals {
   uint64_t verifications_skipped = 0;
   uint64_t lookups_started = 0;
   uint64_t lookups_refused = 0;
+  // From the skill store (kademlia::DhtStats), when the scenario has records.
+  uint64_t handoff_records = 0;
+  uint64_t repair_keys = 0;
+  uint64_t pages_retried = 0;
+
+  void AddDht(const kademlia::DhtStats& s) {
+    handoff_records += s.handoff_records;
+    repair_keys += s.repair_keys;
+    pages_retried += s.pages_retried;
+  }
 
   void Add(const kademlia::NodeStats& s) {
     ++nodes;

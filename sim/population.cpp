@@ -98,6 +98,7 @@ void Population::Stop(uint32_t i, bool graceful) {
     if (graceful) node->Shutdown(now_);
     if (scenario_.churn.rejoin == RejoinState::kKeep) slot.saved = node->routing_table().Export();
     retired_.Add(node->stats());
+    if (slot.host->dht() != nullptr) retired_.AddDht(slot.host->dht()->stats());
     slot.leaving = false;
   }
   slot.host.reset();
@@ -252,6 +253,7 @@ NodeTotals Population::Totals() const {
   NodeTotals totals = retired_;
   for (const Slot& slot : slots_) {
     if (slot.host && slot.host->node() != nullptr) totals.Add(slot.host->node()->stats());
+    if (slot.host && slot.host->dht() != nullptr) totals.AddDht(slot.host->dht()->stats());
   }
   return totals;
 }

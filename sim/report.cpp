@@ -61,7 +61,10 @@ json NodeTotalsJson(const NodeTotals& t) {
               {"verification_cache_hits", t.verification_cache_hits},
               {"verifications_skipped", t.verifications_skipped},
               {"lookups_started", t.lookups_started},
-              {"lookups_refused", t.lookups_refused}};
+              {"lookups_refused", t.lookups_refused},
+              {"handoff_records", t.handoff_records},
+              {"repair_keys", t.repair_keys},
+              {"pages_retried", t.pages_retried}};
 }
 
 json RunJson(const RunSummary& s) {

@@ -168,6 +168,50 @@ TEST_CASE("FIND_VALUE pages a key with 500 records across datagrams", "[unit]") 
   CHECK(pages > 1);
 }
 
+TEST_CASE("a get asks again for a page whose request was lost", "[unit]") {
+  DhtFixture f;
+  Peer holder("holder", "10.0.0.2:6881");
+  f.node.mutable_routing_table().Heard(
+      Contact{holder.id(), holder.endpoint, holder.identity.public_key(), f.now, 0}, f.now);
+  const Key key = CapabilityKey("popular");
+  const Identity publisher = Publisher();
+  auto record = [&](int i) {
+    SkillRecord r = SampleRecord("agent-" + std::to_string(i), "skill-x");
+    r.capabilities = {"popular"};
+    return Wire(Signed(r, publisher));
+  };
+  std::optional<GetResult> result;
+  REQUIRE(f.dht.Get(f.now, key, GetOptions{}, [&](const GetResult& r) { result = r; }));
+  // The lookup's FIND_VALUE: the holder answers with the first page and a cursor.
+  auto sent = f.transport.Take();
+  REQUIRE(sent.size() == 1);
+  const Message first = sent[0].Decoded();
+  REQUIRE(std::holds_alternative<FindValueBody>(first.body));
+  ValuesBody page1;
+  page1.records = {record(0), record(1)};
+  page1.total = 3;
+  page1.next = 2;
+  f.node.OnDatagram(f.now, holder.endpoint, Peer::Bytes(holder.Reply(first, page1)));
+  // The request for page 2 is lost; after rpc_timeout the get sends it again.
+  sent = f.transport.Take();
+  REQUIRE(sent.size() == 1);
+  CHECK(std::get<FindValueBody>(sent[0].Decoded().body).cursor == 2);
+  f.now += Seconds(1);
+  f.node.OnTimer(f.now);
+  sent = f.transport.Take();
+  REQUIRE(sent.size() == 1);
+  const Message again = sent[0].Decoded();
+  CHECK(std::get<FindValueBody>(again.body).cursor == 2);
+  CHECK(f.dht.stats().pages_retried == 1);
+  ValuesBody page2;
+  page2.records = {record(2)};
+  page2.total = 3;
+  f.node.OnDatagram(f.now, holder.endpoint, Peer::Bytes(holder.Reply(again, page2)));
+  f.node.OnTimer(f.now);
+  REQUIRE(result);
+  CHECK(result->records.size() == 3);
+}
+
 // A network of `count` nodes with the skill store, joined through node 0.
 void BuildDhtNetwork(FakeNetwork& net, size_t count, const DhtConfig& dht_config) {
   KademliaConfig config;
@@ -237,6 +281,50 @@ TEST_CASE("records published by one node are found by every other, and survive 3
   net.RunFor(Seconds(11 * 60));
   CHECK(GetEverywhere(net, SceneKey("auth"), agents, &asked) == asked);
   CHECK(asked == 70);
+}
+
+// Hosts (not silent) holding a record under `key`.
+std::vector<size_t> Holders(FakeNetwork& net, const Key& key) {
+  std::vector<size_t> holders;
+  for (size_t i = 0; i < net.size(); ++i) {
+    if (!net.silent(i) && !net.dht(i).store().Get(key).empty()) holders.push_back(i);
+  }
+  return holders;
+}
+
+TEST_CASE("when a holder is evicted, the others give its copy to the node in its place", "[sim]") {
+  FakeNetwork net(/*seed=*/31);
+  BuildDhtNetwork(net, 40, DhtConfig{});  // r = 3, republish every 20 minutes
+  net.dht(0).Publish(net.now(), Signed(SampleRecord(), Publisher()), nullptr);
+  net.RunFor(Seconds(30));
+  const Key key = CapabilityKey("user-auth");
+  const std::vector<size_t> before = Holders(net, key);
+  REQUIRE(before.size() >= 3);
+  // The holder farthest from the key goes silent; no republish is due for 19 minutes.
+  const size_t gone = before.back() == 0 ? before.front() : before.back();
+  net.SetSilent(gone, true);
+  REQUIRE(Holders(net, key).size() == before.size() - 1);
+  // Each other holder's requests to it time out stale_failures_max (3) times: it is evicted.
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    for (size_t holder : before) {
+      if (holder == gone) continue;
+      net.node(holder).Request(net.now(), net.endpoint(gone), net.node(gone).id(), PingBody{},
+                               nullptr);
+    }
+    net.RunFor(Seconds(2));
+  }
+  net.RunFor(Seconds(5));
+  for (size_t holder : before) {
+    if (holder != gone)
+      CHECK(net.node(holder).routing_table().Find(net.node(gone).id()) == nullptr);
+  }
+  uint64_t repaired = 0;
+  for (size_t i = 0; i < net.size(); ++i) repaired += net.dht(i).stats().repair_keys;
+  CHECK(repaired >= 1);
+  // Back to as many live copies as before, long before the publisher's next republish.
+  const std::vector<size_t> after = Holders(net, key);
+  CHECK(after.size() == before.size());
+  CHECK(std::find(after.begin(), after.end(), gone) == after.end());
 }
 
 TEST_CASE("a tombstone removes a record everywhere before it expires", "[sim]") {
