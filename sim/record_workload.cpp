@@ -200,6 +200,10 @@ void RecordWorkload::Check(size_t index, const kademlia::GetResult& result) {
     }
   }
   counters_.gets_found += found;
+  if (wanted.expected_until == kTimeNever) {
+    ++counters_.gets_checked_publisher_up;
+    counters_.gets_found_publisher_up += found;
+  }
   if (!found) ClassifyMiss(wanted, result);
 }
 
@@ -235,6 +239,12 @@ void RecordWorkload::ClassifyMiss(const Entry& wanted, const kademlia::GetResult
   } else {
     ++(held ? counters_.missed_far : counters_.missed_lost);
   }
+}
+
+std::optional<double> RecordWorkload::available_rate_publisher_up() const {
+  if (counters_.gets_checked_publisher_up == 0) return std::nullopt;
+  return static_cast<double>(counters_.gets_found_publisher_up) /
+         static_cast<double>(counters_.gets_checked_publisher_up);
 }
 
 std::optional<double> RecordWorkload::available_rate() const {

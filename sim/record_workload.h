@@ -53,6 +53,11 @@ struct RecordCounters {
   uint64_t gets_interrupted = 0;  // the asker stopped before the answer
   uint64_t gets_checked = 0;      // measured, finished, checked against the oracle
   uint64_t gets_found = 0;        // ... and the record was in the answer
+  // The same two for the gets whose record's publisher was still running when the get ended:
+  // a live skill, registered on a node that is up (the oracle also expects the records of a
+  // publisher that left less than TTL - republish_s ago).
+  uint64_t gets_checked_publisher_up = 0;
+  uint64_t gets_found_publisher_up = 0;
   // Why the others missed, by where the record was when the get finished (oracle's view):
   uint64_t missed_asked = 0;    // a live holder answered the get's lookup, yet it was not in the
                                 // answer (paging or merging lost it)
@@ -84,6 +89,8 @@ class RecordWorkload {
   const RecordCounters& counters() const { return counters_; }
   // hits / checked gets; nullopt when no get was checked.
   std::optional<double> available_rate() const;
+  // The same over the gets whose publisher was up (gets_found_publisher_up / ..._checked_...).
+  std::optional<double> available_rate_publisher_up() const;
   TimePoint ttl_end_after_stop(TimePoint stopped) const;
 
  private:

@@ -124,6 +124,9 @@ json RunJson(const RunSummary& s) {
       {"node_stats", NodeTotalsJson(s.node_totals)},
   };
   if (s.records_available_rate) out["records_available_rate"] = *s.records_available_rate;
+  if (s.records_available_rate_publisher_up) {
+    out["records_available_rate_publisher_up"] = *s.records_available_rate_publisher_up;
+  }
   if (s.records_status == "simulated") {
     const RecordCounters& r = s.records;
     out["records"] = {{"published", r.published},
@@ -133,6 +136,8 @@ json RunJson(const RunSummary& s) {
                       {"gets_interrupted", r.gets_interrupted},
                       {"gets_checked", r.gets_checked},
                       {"gets_found", r.gets_found},
+                      {"gets_checked_publisher_up", r.gets_checked_publisher_up},
+                      {"gets_found_publisher_up", r.gets_found_publisher_up},
                       {"missed_lost", r.missed_lost},
                       {"missed_near", r.missed_near},
                       {"missed_asked", r.missed_asked},
@@ -176,6 +181,8 @@ RunSummary CombineRuns(const std::vector<PointResult>& points, double wall_secon
     r.gets_interrupted += s.records.gets_interrupted;
     r.gets_checked += s.records.gets_checked;
     r.gets_found += s.records.gets_found;
+    r.gets_checked_publisher_up += s.records.gets_checked_publisher_up;
+    r.gets_found_publisher_up += s.records.gets_found_publisher_up;
     r.missed_lost += s.records.missed_lost;
     r.missed_near += s.records.missed_near;
     r.missed_asked += s.records.missed_asked;
@@ -191,6 +198,11 @@ RunSummary CombineRuns(const std::vector<PointResult>& points, double wall_secon
   if (total.records.gets_checked > 0) {
     total.records_available_rate = static_cast<double>(total.records.gets_found) /
                                    static_cast<double>(total.records.gets_checked);
+  }
+  if (total.records.gets_checked_publisher_up > 0) {
+    total.records_available_rate_publisher_up =
+        static_cast<double>(total.records.gets_found_publisher_up) /
+        static_cast<double>(total.records.gets_checked_publisher_up);
   }
   total.trace_hash = chain.value();
   total.wall_seconds = wall_seconds;

@@ -268,6 +268,7 @@ RunSummary Simulation::State::Summarize(double wall_seconds) const {
   if (records) {
     s.records = records->counters();
     s.records_available_rate = records->available_rate();
+    s.records_available_rate_publisher_up = records->available_rate_publisher_up();
   }
   s.trace_hash = trace.value();
   s.sim_seconds = SecondsSince(now);

@@ -31,6 +31,7 @@ struct RunSummary {
   double latency_floor_ms = 0;  // hops_mean x rtt_mean_ms: lookup latency with no waiting
   // Scenarios with records: gets that found their record / gets checked (record_workload.h).
   std::optional<double> records_available_rate;
+  std::optional<double> records_available_rate_publisher_up;
   RecordCounters records;
   std::string records_status;
   uint64_t trace_hash = 0;

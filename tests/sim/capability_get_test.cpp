@@ -97,6 +97,11 @@ TEST_CASE("under churn gets by capability find live records and a seed reproduce
   CHECK(s.records.missed_asked + s.records.missed_near + s.records.missed_far +
             s.records.missed_lost ==
         0);
+  // Most checked gets want a skill whose publisher is still up; those are found too.
+  CHECK(s.records.gets_checked_publisher_up > s.records.gets_checked / 2);
+  CHECK(s.records.gets_checked_publisher_up < s.records.gets_checked);
+  REQUIRE(s.records_available_rate_publisher_up);
+  CHECK(*s.records_available_rate_publisher_up == 1.0);
   const PointResult second = RunOne(kChurn);
   CHECK(second.summary.trace_hash == s.trace_hash);
   CHECK(second.summary.records.gets_found == s.records.gets_found);
