@@ -111,9 +111,10 @@ void HopsHistogram(std::ostream& data, std::ostream& script,
   }
 }
 
-// Lines of (x, value) per series value, for success_vs_<x> and hops_vs_<x>.
+// Lines of (x, value) per series value, for success_vs_<x>, hops_vs_<x> and, when records were
+// simulated, availability_vs_<x>.
 void Sweep(const ScenarioPlan& plan, const std::vector<PointResult>& points, std::ostream& success,
-           std::ostream& hops, std::ostream& script) {
+           std::ostream& hops, std::ostream* availability, std::ostream& script) {
   const std::string x = plan.base.plot.x.empty() ? plan.swept.front() : plan.base.plot.x;
   std::string series = plan.base.plot.series;
   if (series.empty()) {
@@ -144,9 +145,13 @@ void Sweep(const ScenarioPlan& plan, const std::vector<PointResult>& points, std
       success << x_value << ' ' << s.lookups.success_rate << '\n';
       hops << x_value << ' ' << s.lookups.hops_mean << ' ' << s.hops_predicted << ' '
            << s.lookups.messages_per_lookup << '\n';
+      if (availability != nullptr && s.records_available_rate) {
+        *availability << x_value << ' ' << *s.records_available_rate << '\n';
+      }
     }
     success << "\n\n";
     hops << "\n\n";
+    if (availability != nullptr) *availability << "\n\n";
     titles.push_back(title);
   }
   const std::string name = ShortKey(x);
@@ -162,6 +167,13 @@ void Sweep(const ScenarioPlan& plan, const std::vector<PointResult>& points, std
          << measured << ", for [i=0:" << titles.size() - 1
          << "] 'hops.dat' index i using 1:3 with lines dt 2 lw 2 lc i+1 notitle\n";
   if (name == "nodes") script << "unset logscale x\n";
+  if (availability != nullptr) {
+    // Rates crowd just under 1: let gnuplot fit the range, with a margin above and below.
+    script << Header("availability_vs_" + name + ".png", "Records found by gets", name,
+                     "records_available_rate")
+           << "set autoscale y\nset offsets graph 0.02, graph 0.02, graph 0.1, graph 0.1\n"
+           << PlotLine("availability.dat", titles, "with linespoints lw 2");
+  }
 }
 
 void OverTime(const PointResult& p, std::ostream& data, std::ostream& script) {
@@ -216,10 +228,16 @@ Result<std::vector<std::string>> WritePlots(const std::string& dir, const Scenar
     if (!plan.swept.empty()) {
       std::ofstream success(dir + "/success.dat", std::ios::trunc);
       std::ofstream hops_sweep(dir + "/hops.dat", std::ios::trunc);
-      Sweep(plan, points, success, hops_sweep, script);
+      const bool records = std::any_of(points.begin(), points.end(), [](const PointResult& p) {
+        return p.summary.records_available_rate.has_value();
+      });
+      std::ofstream availability;
+      if (records) availability.open(dir + "/availability.dat", std::ios::trunc);
+      Sweep(plan, points, success, hops_sweep, records ? &availability : nullptr, script);
       const std::string x = plan.base.plot.x.empty() ? plan.swept.front() : plan.base.plot.x;
       pngs.push_back("success_vs_" + ShortKey(x) + ".png");
       pngs.push_back("hops_vs_" + ShortKey(x) + ".png");
+      if (records) pngs.push_back("availability_vs_" + ShortKey(x) + ".png");
     } else if (plan.base.churn.enabled && !points.empty()) {
       std::ofstream over_time(dir + "/success_over_time.dat", std::ios::trunc);
       OverTime(points.front(), over_time, script);

@@ -72,5 +72,39 @@ sweep:
   }
 }
 
+TEST_CASE("a sweep with records also plots record availability against the swept key", "[sim]") {
+  const ScenarioPlan plan = testing::Plan(R"(
+name: tiny-records
+seed: 5
+nodes: 40
+kademlia: {k: 8, alpha: 3}
+network: {latency: {model: constant, rtt_ms: 50}}
+workload: {lookups: 10, lookup_rate_per_s: 10, measure_s: 60, drain_s: 30}
+records: {replication: 3, records_per_node: 1, republish_s: 600, gets_per_node_per_min: 2}
+sweep:
+  records.replication: [1, 3]
+)");
+  const auto points = RunPlan(plan, RunOptions{});
+  skillnode::testing::TempDir dir;
+  auto plots = WritePlots(dir.path().string(), plan, points);
+  if (!plots && plots.error().code == ErrorCode::kNotFound) {
+    WARN("gnuplot is not installed: plots not checked");
+    return;
+  }
+  REQUIRE(plots);
+  REQUIRE(plots->size() == 5);
+  CHECK(plots->back() == "availability_vs_replication.png");
+  CHECK(Read(dir.File("availability_vs_replication.png")).substr(1, 3) == "PNG");
+  // One line per series, one row per point: x, then records_available_rate.
+  std::istringstream data(Read(dir.File("availability.dat")));
+  double x = 0, rate = 0;
+  REQUIRE(data >> x >> rate);
+  CHECK(x == 1);
+  CHECK(rate == *points[0].summary.records_available_rate);
+  REQUIRE(data >> x >> rate);
+  CHECK(x == 3);
+  CHECK(rate == *points[1].summary.records_available_rate);
+}
+
 }  // namespace
 }  // namespace skillnode::sim
