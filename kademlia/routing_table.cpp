@@ -77,8 +77,7 @@ bool RoutingTable::Wants(const NodeId& id, TimePoint now) const {
   if (bucket.contacts.size() < config_.bucket_size) return true;
   if (FindId(bucket.contacts, id) != bucket.contacts.end()) return true;
   if (CanSplit(index, id)) return true;
-  const Contact& oldest = bucket.contacts.front();
-  return oldest.failures > 0 || now - oldest.last_seen >= config_.ping_oldest_after;
+  return OldestDuePing(bucket, now);
 }
 
 InsertResult RoutingTable::Refresh(Bucket& bucket, std::vector<Contact>::iterator it,
@@ -128,6 +127,11 @@ InsertResult RoutingTable::CacheReplacement(Bucket& bucket, const Contact& conta
   return {InsertOutcome::kReplacementCached, AskPing(bucket, now)};
 }
 
+bool RoutingTable::OldestDuePing(const Bucket& bucket, TimePoint now) const {
+  const Contact& oldest = bucket.contacts.front();
+  return oldest.failures > 0 || now - oldest.last_seen >= config_.ping_oldest_after;
+}
+
 std::optional<Contact> RoutingTable::AskPing(Bucket& bucket, TimePoint now) {
   // One ping per bucket at a time: a flood of newcomers must not turn into a flood of pings
   // at the same oldest contact. Heard() and Failed() on the pinged contact end the wait.
@@ -135,9 +139,7 @@ std::optional<Contact> RoutingTable::AskPing(Bucket& bucket, TimePoint now) {
     return std::nullopt;
   }
   const Contact& oldest = bucket.contacts.front();
-  if (oldest.failures == 0 && now - oldest.last_seen < config_.ping_oldest_after) {
-    return std::nullopt;
-  }
+  if (!OldestDuePing(bucket, now)) return std::nullopt;
   bucket.ping_pending = oldest.id;
   bucket.ping_asked_at = now;
   return oldest;

@@ -142,6 +142,8 @@ class RoutingTable {
   InsertResult Insert(size_t index, const Contact& contact, TimePoint now);
   InsertResult CacheReplacement(Bucket& bucket, const Contact& contact, TimePoint now);
   std::optional<Contact> AskPing(Bucket& bucket, TimePoint now);
+  // A full bucket's least-recently-seen contact has failed or been silent ping_oldest_after.
+  bool OldestDuePing(const Bucket& bucket, TimePoint now) const;
   bool CanSplit(size_t index, const NodeId& newcomer) const;
   void Split(size_t index);
   void Promote(Bucket& bucket);

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "sim/plots.h"
 #include "sim_util.h"
@@ -19,6 +20,13 @@ std::string Read(const std::string& path) {
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+// True (with a warning) when the plots could not be made because gnuplot is not installed.
+bool GnuplotMissing(const Result<std::vector<std::string>>& plots) {
+  if (plots || plots.error().code != ErrorCode::kNotFound) return false;
+  WARN("gnuplot is not installed: plots not checked");
+  return true;
 }
 
 TEST_CASE("a run writes summary.json with every promised key, the CSV and the plots", "[sim]") {
@@ -58,10 +66,7 @@ sweep:
   CHECK(csv.rfind("point,start_s,asker,status,success,exact,", 0) == 0);
 
   auto plots = WritePlots(dir.path().string(), plan, points);
-  if (!plots && plots.error().code == ErrorCode::kNotFound) {
-    WARN("gnuplot is not installed: plots not checked");
-    return;
-  }
+  if (GnuplotMissing(plots)) return;
   REQUIRE(plots);
   CHECK(plots->size() == 4);
   for (const std::string& png : *plots) {
@@ -87,10 +92,7 @@ sweep:
   const auto points = RunPlan(plan, RunOptions{});
   skillnode::testing::TempDir dir;
   auto plots = WritePlots(dir.path().string(), plan, points);
-  if (!plots && plots.error().code == ErrorCode::kNotFound) {
-    WARN("gnuplot is not installed: plots not checked");
-    return;
-  }
+  if (GnuplotMissing(plots)) return;
   REQUIRE(plots);
   REQUIRE(plots->size() == 5);
   CHECK(plots->back() == "availability_vs_replication.png");
