@@ -186,6 +186,9 @@ void Searcher::FinishDht(const std::shared_ptr<Pending>& pending, TimePoint now,
                       live.size(), now);
       if (!pending->dht_unreachable) {
         if (WatchedKey* watched = WatchForCache(now, pending->dht_key)) {
+          // The subscription starts from what this read saw (its own first read may still be
+          // running), so a removal that follows is reported and drops the answer cached here.
+          dht_.Observe(watched->subscription, result->records);
           for (const SkillRecord& record : live) {
             watched->cached_versions[kademlia::IdentityOf(record)] = record.sequence;
           }

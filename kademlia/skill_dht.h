@@ -27,6 +27,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <vector>
 
 #include "kademlia/node.h"
@@ -140,6 +141,11 @@ class SkillDht final : public RequestHandler {
   // every change. Returns a subscription id, or 0 when subscriptions_max are running.
   uint64_t Listen(TimePoint now, const Key& key, ListenCallback on_change);
   void Unlisten(uint64_t subscription);
+  // Tells a subscription about records its owner has just read from the key (a get of its
+  // own), as a push would: newer ones raise events. A subscription whose first read is still
+  // running would otherwise meet a later tombstone before the record it removes, and report
+  // nothing.
+  void Observe(uint64_t subscription, std::span<const SignedRecord> records);
   // The records a subscription currently knows (live ones, newest per identity).
   std::vector<SignedRecord> ListenView(uint64_t subscription) const;
 

@@ -95,6 +95,14 @@ uint64_t SkillDht::Listen(TimePoint now, const Key& key, ListenCallback on_chang
 
 void SkillDht::Unlisten(uint64_t subscription) { subscriptions_.erase(subscription); }
 
+void SkillDht::Observe(uint64_t subscription, std::span<const SignedRecord> records) {
+  for (const SignedRecord& record : records) {
+    auto it = subscriptions_.find(subscription);  // a callback may have unsubscribed
+    if (it == subscriptions_.end()) return;
+    Apply(it->second, record);
+  }
+}
+
 std::vector<SignedRecord> SkillDht::ListenView(uint64_t subscription) const {
   std::vector<SignedRecord> out;
   auto it = subscriptions_.find(subscription);

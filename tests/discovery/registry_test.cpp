@@ -31,14 +31,14 @@ kademlia::SkillRecord Fields(const std::string& skill = "skill-org-feishu",
   return r;
 }
 
-// kNodes nodes; node 0 runs the registry, node kNodes - 1 searches.
+// `nodes` nodes; node 0 runs the registry, the last node searches.
 struct Cluster {
-  Cluster() : net(7) {
+  explicit Cluster(size_t nodes = kNodes) : net(7) {
     kademlia::KademliaConfig config;
     config.routing.bucket_size = 8;
     net.AddDhtNode(config, kademlia::DhtConfig{});
     const Endpoint seed = net.endpoint(0);
-    for (size_t i = 1; i < kNodes; ++i) {
+    for (size_t i = 1; i < nodes; ++i) {
       net.AddDhtNode(config, kademlia::DhtConfig{});
       net.node(i).Join(net.now(), std::span(&seed, 1), nullptr);
     }
@@ -47,13 +47,13 @@ struct Cluster {
     registry_config.health = HealthPolicy{kInterval, kTimeout, kThreshold};
     registry_config.registrations_per_agent_max = 3;
     registry.emplace(net.dht(0), publisher, registry_config, [this] { return WallMs(); });
-    remote_registry.emplace(net.dht(kNodes - 1), remote_publisher, registry_config,
+    remote_registry.emplace(net.dht(nodes - 1), remote_publisher, registry_config,
                             [this] { return WallMs(); });
     CacheConfig cache;
     cache.ttl = Seconds(300);
     cache.size_max = 100;
     cache.refresh_before_expiry = Seconds(60);
-    searcher.emplace(net.dht(kNodes - 1), *remote_registry, SearchConfig{}, cache);
+    searcher.emplace(net.dht(nodes - 1), *remote_registry, SearchConfig{}, cache);
   }
 
   uint64_t WallMs() const {
@@ -264,6 +264,41 @@ TEST_CASE("a cached answer is used, then dropped when the skill's health changes
   c.Advance(Millis(300));  // the holders push the change to the searcher's subscription
   CHECK(c.StatusSeen("skill-org-feishu", /*use_cache=*/true) == SkillStatus::kDegraded);
   CHECK(c.searcher->stats().invalidations > 0);
+}
+
+TEST_CASE("a cached answer goes when the skill is unregistered as its subscription starts",
+          "[unit]") {
+  // The answer is cached the moment the get finishes, while the key's listen subscription is
+  // still reading the key. A tombstone that reaches the holders in that gap is the first thing
+  // the subscription sees, so it must start from the records the cached answer holds. The
+  // unregistration is started at a range of moments around the end of the get to hit the gap;
+  // with three nodes every node holds every record, the searcher's own store included.
+  SkillQuery query;
+  query.capabilities = {"org-data-read"};
+  size_t cached_live = 0;
+  for (int delay_ms = 0; delay_ms <= 60; delay_ms += 2) {
+    Cluster c(3);
+    REQUIRE(c.registry->Register(c.net.now(), Fields()).status == RegisterStatus::kSuccess);
+    c.Advance(Millis(200));
+    std::optional<SearchResult> first;
+    c.searcher->Search(c.net.now(), query, SearchOptions{/*use_cache=*/true},
+                       [&first](SearchResult r) { first = std::move(r); });
+    for (int ms = 0; ms < 1000 && (!first || ms <= delay_ms); ++ms) {
+      if (ms == delay_ms) {
+        REQUIRE(c.registry->Unregister(c.net.now(), "agent-001", "skill-org-feishu",
+                                       kademlia::UnregisterReason::kShutdown));
+      }
+      c.net.RunFor(Millis(1));
+      c.searcher->OnTimer(c.net.now());
+    }
+    REQUIRE(first.has_value());
+    if (first->skills.empty()) continue;  // the get already met the tombstone
+    ++cached_live;
+    c.Advance(Millis(500));
+    INFO("unregistered " << delay_ms << " ms after the search started");
+    CHECK_FALSE(c.StatusSeen("skill-org-feishu", /*use_cache=*/true).has_value());
+  }
+  CHECK(cached_live > 0);
 }
 
 TEST_CASE("a watch sees a skill added, changed and removed", "[unit]") {
