@@ -172,8 +172,17 @@ void Searcher::FinishDht(const std::shared_ptr<Pending>& pending, TimePoint now,
       // Messages sent and not one answer: no node could be reached (a lone node sends none).
       pending->dht_unreachable = result->stats.messages > 0 && result->stats.replies == 0;
       if (pending->dht_unreachable) ++stats_.dht_failures;
+      // A reachable DHT's answer is cached, and the key watched so that the cache learns of
+      // changes. The subscription starts from what this read saw (its own first read may still
+      // be running), so a removal that follows is reported; and what it already knows to be
+      // newer, a tombstone that came while this read ran, replaces what the read saw.
+      WatchedKey* watched =
+          pending->dht_unreachable ? nullptr : WatchForCache(now, pending->dht_key);
+      const std::vector<kademlia::SignedRecord> current =
+          watched != nullptr ? dht_.Observe(watched->subscription, result->records)
+                             : result->records;
       std::vector<SkillRecord> live;
-      for (const auto& signed_record : result->records) {
+      for (const auto& signed_record : current) {
         pending->Add(signed_record.record, Source::kDht);
         if (!signed_record.record.tombstone && Matches(pending->query, signed_record.record)) {
           live.push_back(signed_record.record);
@@ -184,17 +193,12 @@ void Searcher::FinishDht(const std::shared_ptr<Pending>& pending, TimePoint now,
                       : live.empty()           ? "none"
                                                : "found",
                       live.size(), now);
-      if (!pending->dht_unreachable) {
-        if (WatchedKey* watched = WatchForCache(now, pending->dht_key)) {
-          // The subscription starts from what this read saw (its own first read may still be
-          // running), so a removal that follows is reported and drops the answer cached here.
-          dht_.Observe(watched->subscription, result->records);
-          for (const SkillRecord& record : live) {
-            watched->cached_versions[kademlia::IdentityOf(record)] = record.sequence;
-          }
-          watched->has_cached_answers = true;
-          cache_.Put(now, pending->cache_key, std::move(live));
+      if (watched != nullptr) {
+        for (const SkillRecord& record : live) {
+          watched->cached_versions[kademlia::IdentityOf(record)] = record.sequence;
         }
+        watched->has_cached_answers = true;
+        cache_.Put(now, pending->cache_key, std::move(live));
       }
     }
   }

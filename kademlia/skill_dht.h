@@ -144,8 +144,10 @@ class SkillDht final : public RequestHandler {
   // Tells a subscription about records its owner has just read from the key (a get of its
   // own), as a push would: newer ones raise events. A subscription whose first read is still
   // running would otherwise meet a later tombstone before the record it removes, and report
-  // nothing.
-  void Observe(uint64_t subscription, std::span<const SignedRecord> records);
+  // nothing. Returns the newest version the subscription knows of each record's identity: the
+  // record itself, a later version, or a tombstone, for a read that began before a change the
+  // subscription has already seen.
+  std::vector<SignedRecord> Observe(uint64_t subscription, std::span<const SignedRecord> records);
   // The records a subscription currently knows (live ones, newest per identity).
   std::vector<SignedRecord> ListenView(uint64_t subscription) const;
 

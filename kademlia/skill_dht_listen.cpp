@@ -95,12 +95,24 @@ uint64_t SkillDht::Listen(TimePoint now, const Key& key, ListenCallback on_chang
 
 void SkillDht::Unlisten(uint64_t subscription) { subscriptions_.erase(subscription); }
 
-void SkillDht::Observe(uint64_t subscription, std::span<const SignedRecord> records) {
+std::vector<SignedRecord> SkillDht::Observe(uint64_t subscription,
+                                            std::span<const SignedRecord> records) {
   for (const SignedRecord& record : records) {
     auto it = subscriptions_.find(subscription);  // a callback may have unsubscribed
-    if (it == subscriptions_.end()) return;
+    if (it == subscriptions_.end()) break;
     Apply(it->second, record);
   }
+  auto it = subscriptions_.find(subscription);
+  if (it == subscriptions_.end()) return {records.begin(), records.end()};
+  std::vector<SignedRecord> current;
+  current.reserve(records.size());
+  for (const SignedRecord& record : records) {
+    auto known = it->second.view.find(IdentityOf(record.record));
+    const bool newer =
+        known != it->second.view.end() && known->second.record.sequence > record.record.sequence;
+    current.push_back(newer ? known->second : record);
+  }
+  return current;
 }
 
 std::vector<SignedRecord> SkillDht::ListenView(uint64_t subscription) const {

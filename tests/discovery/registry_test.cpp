@@ -301,6 +301,30 @@ TEST_CASE("a cached answer goes when the skill is unregistered as its subscripti
   CHECK(cached_live > 0);
 }
 
+TEST_CASE("a get that read a record before its unregistration does not cache it", "[unit]") {
+  // The skill is registered on the searching node itself. Its tombstone reaches the node's
+  // own store (and so the key's subscription) before the other holders; a get that read them
+  // before the tombstone came and finishes after must not put the removed record back in the
+  // cache. The get is started at a range of moments after the unregistration.
+  SkillQuery query;
+  query.capabilities = {"org-data-read"};
+  for (int delay_ms = 0; delay_ms <= 40; delay_ms += 2) {
+    Cluster c(3);
+    REQUIRE(c.remote_registry->Register(c.net.now(), Fields()).status == RegisterStatus::kSuccess);
+    c.Advance(Millis(200));
+    REQUIRE(c.Search(query, /*use_cache=*/true).skills.size() == 1);
+    c.Advance(Millis(500));  // the subscription settles
+    REQUIRE(c.remote_registry->Unregister(c.net.now(), "agent-001", "skill-org-feishu",
+                                          kademlia::UnregisterReason::kShutdown));
+    c.net.RunFor(Millis(delay_ms));
+    c.searcher->Search(c.net.now(), query, SearchOptions{/*use_cache=*/false},
+                       [](const SearchResult&) {});
+    c.Advance(Millis(500));
+    INFO("the get started " << delay_ms << " ms after the unregistration");
+    CHECK_FALSE(c.StatusSeen("skill-org-feishu", /*use_cache=*/true).has_value());
+  }
+}
+
 TEST_CASE("a watch sees a skill added, changed and removed", "[unit]") {
   Cluster c;
   std::vector<std::pair<kademlia::ListenEvent::Kind, SkillStatus>> events;
