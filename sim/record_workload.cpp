@@ -23,12 +23,28 @@ uint64_t Prefix(const kademlia::Key& key) {
 
 }  // namespace
 
+std::string_view MissKindName(MissKind kind) {
+  switch (kind) {
+    case MissKind::kAsked:
+      return "asked";
+    case MissKind::kNear:
+      return "near";
+    case MissKind::kFar:
+      return "far";
+    case MissKind::kLost:
+      return "lost";
+  }
+  return "lost";
+}
+
 RecordWorkload::RecordWorkload(const Scenario& scenario, Population& population, EventQueue& queue,
-                               const TimePoint& now, uint64_t seed, TraceHash& trace)
+                               const TimePoint& now, TimePoint epoch, uint64_t seed,
+                               TraceHash& trace)
     : scenario_(scenario),
       population_(population),
       queue_(queue),
       now_(now),
+      epoch_(epoch),
       trace_(trace),
       rng_(seed),
       get_interval_(SecondsOf(60 / scenario.records.gets_per_node_per_min)),
@@ -175,7 +191,7 @@ void RecordWorkload::OnGet(uint32_t slot, uint64_t incarnation) {
                    ++counters_.gets_interrupted;
                    return;
                  }
-                 Check(entry, result);
+                 Check(slot, entry, result);
                });
   if (!started && measured) {
     ++counters_.gets_refused;
@@ -184,7 +200,7 @@ void RecordWorkload::OnGet(uint32_t slot, uint64_t incarnation) {
   population_.Reschedule(slot);
 }
 
-void RecordWorkload::Check(size_t index, const kademlia::GetResult& result) {
+void RecordWorkload::Check(uint32_t asker, size_t index, const kademlia::GetResult& result) {
   const Entry& wanted = entries_[index];
   ++counters_.gets_checked;
   bool found = false;
@@ -204,15 +220,16 @@ void RecordWorkload::Check(size_t index, const kademlia::GetResult& result) {
     ++counters_.gets_checked_publisher_up;
     counters_.gets_found_publisher_up += found;
   }
-  if (!found) ClassifyMiss(wanted, result);
+  if (!found) ClassifyMiss(asker, wanted, result);
 }
 
-void RecordWorkload::ClassifyMiss(const Entry& wanted, const kademlia::GetResult& result) {
+void RecordWorkload::ClassifyMiss(uint32_t asker, const Entry& wanted,
+                                  const kademlia::GetResult& result) {
   const kademlia::Key& key = result.key;
   const size_t k = scenario_.kademlia.routing.bucket_size;
   const auto near = population_.live().Closest(key, k);
-  bool held = false;
-  bool near_held = false;
+  size_t held = 0, near_held = 0;
+  bool asked = false;
   for (const OracleEntry& live : population_.live().entries()) {
     const Population::Slot& s = population_.slot(live.slot);
     const kademlia::SkillDht* dht = s.host ? s.host->dht() : nullptr;
@@ -223,22 +240,40 @@ void RecordWorkload::ClassifyMiss(const Entry& wanted, const kademlia::GetResult
           r->value.record.sequence < wanted.sequence) {
         continue;
       }
-      held = true;
-      if (std::any_of(result.closest.begin(), result.closest.end(),
-                      [&](const kademlia::Contact& c) { return c.id == live.id; })) {
-        ++counters_.missed_asked;
-        return;
-      }
-      near_held = near_held || std::any_of(near.begin(), near.end(), [&](const OracleEntry& n) {
-                    return n.slot == live.slot;
-                  });
+      ++held;
+      asked = asked || std::any_of(result.closest.begin(), result.closest.end(),
+                                   [&](const kademlia::Contact& c) { return c.id == live.id; });
+      near_held += std::any_of(near.begin(), near.end(),
+                               [&](const OracleEntry& n) { return n.slot == live.slot; });
     }
   }
-  if (near_held) {
-    ++counters_.missed_near;
-  } else {
-    ++(held ? counters_.missed_far : counters_.missed_lost);
-  }
+  const MissKind kind = asked           ? MissKind::kAsked
+                        : near_held > 0 ? MissKind::kNear
+                        : held > 0      ? MissKind::kFar
+                                        : MissKind::kLost;
+  ++(kind == MissKind::kAsked  ? counters_.missed_asked
+     : kind == MissKind::kNear ? counters_.missed_near
+     : kind == MissKind::kFar  ? counters_.missed_far
+                               : counters_.missed_lost);
+  if (misses_.size() >= kRecordMissesLoggedMax) return;
+  const auto narrow = [](size_t n) {
+    return static_cast<uint16_t>(std::min<size_t>(n, UINT16_MAX));
+  };
+  RecordMiss miss;
+  miss.finished_s = ToMillis(now_ - epoch_) / 1000;
+  miss.asker = asker;
+  miss.publisher = wanted.slot;
+  miss.publisher_up = wanted.expected_until == kTimeNever;
+  miss.published_for_s = ToMillis(now_ - wanted.available_from) / 1000;
+  miss.kind = kind;
+  miss.live_holders = narrow(held);
+  miss.near_holders = narrow(near_held);
+  miss.answered = narrow(result.closest.size());
+  miss.records = narrow(result.records.size());
+  miss.messages = static_cast<uint32_t>(result.stats.messages);
+  miss.replies = static_cast<uint32_t>(result.stats.replies);
+  miss.failures = static_cast<uint32_t>(result.stats.failures);
+  misses_.push_back(miss);
 }
 
 std::optional<double> RecordWorkload::available_rate_publisher_up() const {

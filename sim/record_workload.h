@@ -41,6 +41,8 @@ namespace skillnode::sim {
 constexpr double kRecordTtlPerRepublish = 2.0;
 // Draws of a random record before a get gives up finding one that should exist.
 constexpr int kRecordPickAttemptsMax = 64;
+// record_misses.csv keeps at most this many rows per run; later misses are only counted.
+constexpr size_t kRecordMissesLoggedMax = 100'000;
 // With a capability pool, the share of records that get a second capability (the rest have
 // one): each record has 1..2 capabilities, 1.5 on average.
 constexpr double kRecordSecondCapabilityChance = 0.5;
@@ -69,10 +71,31 @@ struct RecordCounters {
   uint64_t records_unknown = 0;   // accepted records no honest node published (mismatches)
 };
 
+enum class MissKind : uint8_t { kAsked, kNear, kFar, kLost };
+std::string_view MissKindName(MissKind kind);
+
+// One get that missed its record, as record_misses.csv has it.
+struct RecordMiss {
+  double finished_s = 0;  // since the simulation's epoch
+  uint32_t asker = 0;     // slots
+  uint32_t publisher = 0;
+  bool publisher_up = false;   // the record's publisher still ran its incarnation
+  double published_for_s = 0;  // since its first publish finished
+  MissKind kind = MissKind::kLost;
+  uint16_t live_holders = 0;  // live nodes that held it under the key
+  uint16_t near_holders = 0;  // ... among the k live nodes closest to the key
+  uint16_t answered = 0;      // nodes in the get's result (closest that answered)
+  uint16_t records = 0;       // records the get returned
+  uint32_t messages = 0;
+  uint32_t replies = 0;
+  uint32_t failures = 0;
+};
+
 class RecordWorkload {
  public:
+  // Times in the miss log count from `epoch`.
   RecordWorkload(const Scenario& scenario, Population& population, EventQueue& queue,
-                 const TimePoint& now, uint64_t seed, TraceHash& trace);
+                 const TimePoint& now, TimePoint epoch, uint64_t seed, TraceHash& trace);
 
   // Gets started in [begin, end) are measured.
   void SetWindow(TimePoint begin, TimePoint end);
@@ -87,6 +110,8 @@ class RecordWorkload {
   bool Settled() const { return pending_ == 0 && now_ >= window_end_; }
   TimePoint window_end() const { return window_end_; }
   const RecordCounters& counters() const { return counters_; }
+  // The measured misses, in the order they happened (at most kRecordMissesLoggedMax).
+  const std::vector<RecordMiss>& misses() const { return misses_; }
   // hits / checked gets; nullopt when no get was checked.
   std::optional<double> available_rate() const;
   // The same over the gets whose publisher was up (gets_found_publisher_up / ..._checked_...).
@@ -111,14 +136,15 @@ class RecordWorkload {
   std::vector<std::string> DrawCapabilities();
   // The key a get for `entry` asks for (get_by).
   kademlia::Key GetKey(const Entry& entry);
-  void Check(size_t entry, const kademlia::GetResult& result);
-  // Counts a miss under missed_asked, missed_near, missed_far or missed_lost.
-  void ClassifyMiss(const Entry& wanted, const kademlia::GetResult& result);
+  void Check(uint32_t asker, size_t entry, const kademlia::GetResult& result);
+  // Counts a miss under missed_asked, missed_near, missed_far or missed_lost, and logs it.
+  void ClassifyMiss(uint32_t asker, const Entry& wanted, const kademlia::GetResult& result);
 
   const Scenario& scenario_;
   Population& population_;
   EventQueue& queue_;
   const TimePoint& now_;
+  TimePoint epoch_;
   TraceHash& trace_;
   Rng rng_;
   Duration get_interval_;
@@ -131,6 +157,7 @@ class RecordWorkload {
   std::map<kademlia::RecordIdentity, size_t> by_identity_;  // the latest entry per identity
   uint64_t pending_ = 0;
   RecordCounters counters_;
+  std::vector<RecordMiss> misses_;
 };
 
 }  // namespace skillnode::sim

@@ -255,6 +255,20 @@ Result<bool> WriteReport(const std::string& dir, const ScenarioPlan& plan,
   summary.flush();
   csv.flush();
   if (!summary || !csv) return Fail(ErrorCode::kIo, dir + ": cannot write the report");
+  if (total.records_status != "simulated") return true;
+  std::ofstream misses(dir + "/record_misses.csv", std::ios::trunc);
+  misses << "point,finished_s,asker,publisher,publisher_up,published_for_s,kind,live_holders,"
+            "near_holders,answered,records,messages,replies,failures\n";
+  for (size_t i = 0; i < points.size(); ++i) {
+    for (const RecordMiss& m : points[i].record_misses) {
+      misses << i << ',' << m.finished_s << ',' << m.asker << ',' << m.publisher << ','
+             << m.publisher_up << ',' << m.published_for_s << ',' << MissKindName(m.kind) << ','
+             << m.live_holders << ',' << m.near_holders << ',' << m.answered << ',' << m.records
+             << ',' << m.messages << ',' << m.replies << ',' << m.failures << '\n';
+    }
+  }
+  misses.flush();
+  if (!misses) return Fail(ErrorCode::kIo, dir + ": cannot write record_misses.csv");
   return true;
 }
 

@@ -1,4 +1,5 @@
-// Report: what a run writes to --out — summary.json, lookups.csv and the plots.
+// Report: what a run writes to --out — summary.json, lookups.csv, record_misses.csv and the
+// plots.
 //
 // summary.json holds the figures of the whole run (a sweep's points pooled) and, for a
 // sweep, "points": one object per point with its swept values and the same keys. Keys that
@@ -27,7 +28,8 @@ RunSummary CombineRuns(const std::vector<PointResult>& points, double wall_secon
                                               const std::vector<PointResult>& points,
                                               const RunSummary& total);
 
-// Writes summary.json and lookups.csv into `dir` (created if missing).
+// Writes summary.json and lookups.csv into `dir` (created if missing), and, when records were
+// simulated, record_misses.csv: one row per measured get that missed its record.
 [[nodiscard]] Result<bool> WriteReport(const std::string& dir, const ScenarioPlan& plan,
                                        const std::vector<PointResult>& points,
                                        const RunSummary& total);

@@ -63,7 +63,7 @@ struct Simulation::State {
     }
     if (s.records.enabled) {
       // Drawn after the others, so that scenarios without records keep their trace hashes.
-      records.emplace(s, *population, queue, now, rng.Next64(), trace);
+      records.emplace(s, *population, queue, now, kEpoch, rng.Next64(), trace);
       population->SetStopHook([this](uint32_t slot) { records->OnStopped(slot); });
       if (churn) churn->SetOnJoined([this](uint32_t slot) { records->OnJoined(slot); });
     }
@@ -308,6 +308,7 @@ PointResult Simulation::Run() {
   PointResult result;
   result.summary = s.Summarize(wall.count());
   result.lookups = s.workload->records();
+  if (s.records) result.record_misses = s.records->misses();
   return result;
 }
 

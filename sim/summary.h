@@ -50,6 +50,7 @@ struct PointResult {
   std::vector<SweptValue> swept;
   RunSummary summary;
   std::vector<LookupRecord> lookups;
+  std::vector<RecordMiss> record_misses;  // scenarios with records
 };
 
 // Peak resident set size of this process so far, in MiB.

@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -106,6 +107,49 @@ sweep:
   REQUIRE(data >> x >> rate);
   CHECK(x == 3);
   CHECK(rate == *points[1].summary.records_available_rate);
+}
+
+TEST_CASE("a run with records lists every missed get in record_misses.csv", "[sim]") {
+  // One copy per record under churn: a crashed holder takes its records with it until the
+  // publisher's next republish, so some gets miss.
+  const ScenarioPlan plan = testing::Plan(R"(
+name: lossy-records
+seed: 9
+nodes: 40
+kademlia: {k: 8, alpha: 3}
+network: {build: join, join_interval_ms: 50, latency: {model: constant, rtt_ms: 50}}
+churn: {session: {distribution: exponential, mean_s: 300}, rejoin: lose}
+workload: {lookup_interval_s: 60, warmup_s: 60, measure_s: 300, drain_s: 30}
+records: {replication: 1, records_per_node: 1, republish_s: 600, gets_per_node_per_min: 2}
+)");
+  const auto points = RunPlan(plan, RunOptions{});
+  const RecordCounters& c = points[0].summary.records;
+  const uint64_t missed = c.missed_asked + c.missed_near + c.missed_far + c.missed_lost;
+  REQUIRE(missed > 0);
+  CHECK(missed == c.gets_checked - c.gets_found);
+  skillnode::testing::TempDir dir;
+  REQUIRE(WriteReport(dir.path().string(), plan, points, CombineRuns(points, 1.0)));
+  std::istringstream csv(Read(dir.File("record_misses.csv")));
+  std::string line;
+  REQUIRE(std::getline(csv, line));
+  CHECK(line.rfind("point,finished_s,asker,publisher,publisher_up,published_for_s,kind,", 0) == 0);
+  std::map<std::string, uint64_t> kinds;
+  uint64_t rows = 0, up = 0;
+  while (std::getline(csv, line)) {
+    std::vector<std::string> fields;
+    std::istringstream row(line);
+    for (std::string field; std::getline(row, field, ',');) fields.push_back(field);
+    REQUIRE(fields.size() == 14);
+    ++rows;
+    ++kinds[fields[6]];
+    up += fields[4] == "1";
+  }
+  CHECK(rows == missed);
+  CHECK(kinds["asked"] == c.missed_asked);
+  CHECK(kinds["near"] == c.missed_near);
+  CHECK(kinds["far"] == c.missed_far);
+  CHECK(kinds["lost"] == c.missed_lost);
+  CHECK(up == c.gets_checked_publisher_up - c.gets_found_publisher_up);
 }
 
 }  // namespace
