@@ -13,6 +13,13 @@ namespace {
 constexpr Duration kPingReportWaitMax = Seconds(10);
 
 // `key` with every bit from `depth` on cleared.
+// The key's first 64 bits, most significant first: XOR distances compare on them first.
+uint64_t FirstWord(const Key& key) {
+  uint64_t word = 0;
+  for (size_t i = 0; i < 8; ++i) word = (word << 8) | key.bytes()[i];
+  return word;
+}
+
 Key Masked(const Key& key, int depth) {
   Key out = key;
   auto& bytes = out.mutable_bytes();
@@ -257,35 +264,63 @@ const Contact* RoutingTable::Find(const NodeId& id) const {
   return nullptr;
 }
 
-std::vector<Contact> RoutingTable::Closest(const Key& target, size_t count) const {
-  if (count == 0) return {};
+std::vector<size_t> RoutingTable::BucketsByDistance(const Key& target) const {
   // Bucket ranges are disjoint prefix ranges, so their distances to `target` are disjoint
-  // intervals too: ordering buckets by their lowest distance to `target` orders their contacts.
+  // intervals too, each starting at the bucket's prefix XOR target masked to its depth.
+  // Buckets no deeper than 64 bits (every table short of astronomically many nodes) are told
+  // apart by the first 64 bits of that lowest distance alone.
+  std::vector<size_t> out;
+  out.reserve(buckets_.size());
+  const bool shallow =
+      std::all_of(buckets_.begin(), buckets_.end(), [](const Bucket& b) { return b.depth <= 64; });
+  if (shallow) {
+    std::vector<std::pair<uint64_t, size_t>> order;
+    order.reserve(buckets_.size());
+    const uint64_t target_word = FirstWord(target) ^ FirstWord(self_);
+    for (size_t i = 0; i < buckets_.size(); ++i) {
+      const Bucket& b = buckets_[i];
+      const uint64_t mask = b.depth == 0 ? 0 : ~uint64_t{0} << (64 - b.depth);
+      order.emplace_back((FirstWord(b.distance_prefix) ^ target_word) & mask, i);
+    }
+    std::sort(order.begin(), order.end());
+    for (const auto& [low, i] : order) out.push_back(i);
+    return out;
+  }
   std::vector<std::pair<Key, size_t>> order;
   order.reserve(buckets_.size());
   for (size_t i = 0; i < buckets_.size(); ++i) {
     const Bucket& b = buckets_[i];
-    const Key low = Masked(Distance(Distance(self_, b.distance_prefix), target), b.depth);
-    order.emplace_back(low, i);
+    order.emplace_back(Masked(Distance(Distance(self_, b.distance_prefix), target), b.depth), i);
   }
   std::sort(order.begin(), order.end());
+  for (const auto& [low, i] : order) out.push_back(i);
+  return out;
+}
+
+std::vector<Contact> RoutingTable::Closest(const Key& target, size_t count) const {
+  if (count == 0) return {};
   // Every contact of a later bucket is farther than every contact of an earlier one, so once
-  // `count` healthy contacts are gathered no later contact can enter the result.
-  std::vector<const Contact*> gathered;
+  // `count` healthy contacts are gathered no later contact can enter the result. Contacts sort
+  // on the first 64 bits of their distance, then on the rest where those tie.
+  std::vector<std::pair<uint64_t, const Contact*>> gathered;
   size_t healthy = 0;
-  for (const auto& [low, i] : order) {
+  const uint64_t target_word = FirstWord(target);
+  for (size_t i : BucketsByDistance(target)) {
     if (healthy >= count) break;
     for (const Contact& c : buckets_[i].contacts) {
-      gathered.push_back(&c);
+      gathered.emplace_back(FirstWord(c.id) ^ target_word, &c);
       if (c.failures == 0) ++healthy;
     }
   }
-  std::sort(gathered.begin(), gathered.end(),
-            [&](const Contact* a, const Contact* b) { return CloserTo(target, a->id, b->id); });
+  std::sort(gathered.begin(), gathered.end(), [&](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first < b.first : CloserTo(target, a.second->id, b.second->id);
+  });
+  // Failing contacts only take the places healthy ones cannot fill.
   const size_t failing_max = healthy < count ? count - healthy : 0;
   size_t healthy_taken = 0, failing_taken = 0;
   std::vector<Contact> out;
-  for (const Contact* c : gathered) {
+  out.reserve(std::min(count, gathered.size()));
+  for (const auto& [word, c] : gathered) {
     if (out.size() == count) break;
     size_t& taken = c->failures == 0 ? healthy_taken : failing_taken;
     if (taken < (c->failures == 0 ? count : failing_max)) {

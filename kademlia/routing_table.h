@@ -137,6 +137,8 @@ class RoutingTable {
   };
 
   size_t IndexOf(const Key& key) const;
+  // Bucket indexes, the bucket whose contacts are closest to `target` first.
+  std::vector<size_t> BucketsByDistance(const Key& target) const;
   InsertResult Refresh(Bucket& bucket, std::vector<Contact>::iterator it, const Contact& contact,
                        TimePoint now);
   InsertResult Insert(size_t index, const Contact& contact, TimePoint now);
