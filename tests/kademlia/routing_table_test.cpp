@@ -99,6 +99,33 @@ TEST_CASE("our k closest contacts stay exact while thousands of random ids arriv
   CHECK(table.size() < inserted.size());
 }
 
+TEST_CASE("Closest stays exact in a table with buckets deeper than 64 bits", "[unit]") {
+  // Contacts that share 60 to 79 leading bits with us split our bucket past depth 64, where
+  // bucket order can no longer be read off the first 64 bits of a distance.
+  const Key self = Self();
+  RoutingTable table(self, SmallConfig());
+  for (int zeros = 60; zeros < 80; ++zeros) {
+    for (int i = 0; i < 2; ++i) {
+      const std::string bits = std::string(static_cast<size_t>(zeros), '0') + "1";
+      const Key id =
+          AtDistance(self, bits, "deep-" + std::to_string(zeros) + "-" + std::to_string(i));
+      table.Heard(MakeContact(id, "127.0.0.1", static_cast<uint16_t>(2000 + 2 * zeros + i)),
+                  kStart);
+    }
+  }
+  for (int i = 0; i < 20; ++i) table.Heard(Far(i, "127.0.0.1"), kStart);
+  REQUIRE(table.bucket_count() > 65);
+  std::vector<Key> targets = {self, AtDistance(self, std::string(70, '0'), "t70"),
+                              AtDistance(self, std::string(63, '0') + "1", "t63")};
+  for (int i = 0; i < 10; ++i) targets.push_back(Key::Sha256("target-" + std::to_string(i)));
+  for (const Key& target : targets) {
+    for (size_t count : {size_t{1}, size_t{4}, size_t{9}}) {
+      REQUIRE(Ids(table.Closest(target, count)) ==
+              BruteForceClosest(BucketIds(table), target, count));
+    }
+  }
+}
+
 TEST_CASE("contacts in a bucket are kept least-recently-seen first", "[unit]") {
   RoutingTable table(Self(), SmallConfig());
   FillFar(table, kStart);
