@@ -68,12 +68,20 @@ std::vector<Lookup::Query> Lookup::NextQueries(TimePoint now, Duration slow_afte
       if (e.state != State::kCandidate) continue;
       e.state = State::kInFlight;
       e.slow_at = slow_after >= kTimeNever - now ? kTimeNever : now + slow_after;
+      stats_.retries += e.sent > 0;
+      ++e.sent;
+      ++e.open;
       ++in_flight;
       ++stats_.messages;
       queries.push_back(Query{e.contact.id, e.contact.endpoint, p});
     }
   }
   return queries;
+}
+
+bool Lookup::Waiting(const Entry& e) {
+  return e.state == State::kInFlight || e.state == State::kSlow ||
+         (e.state == State::kCandidate && e.open > 0);
 }
 
 Lookup::Entry* Lookup::FindEntry(const NodeId& id, size_t* path) {
@@ -92,9 +100,7 @@ void Lookup::OnReply(const NodeId& id, const PublicKey& key, std::span<const Wir
                      std::span<const uint8_t> token, TimePoint now) {
   size_t path = 0;
   Entry* entry = FindEntry(id, &path);
-  if (entry == nullptr || (entry->state != State::kInFlight && entry->state != State::kSlow)) {
-    return;
-  }
+  if (entry == nullptr || !Waiting(*entry)) return;
   entry->state = State::kSucceeded;
   entry->contact.public_key = key;
   entry->contact.last_seen = now;
@@ -114,9 +120,10 @@ void Lookup::OnReply(const NodeId& id, const PublicKey& key, std::span<const Wir
 void Lookup::OnFailure(const NodeId& id) {
   size_t path = 0;
   Entry* entry = FindEntry(id, &path);
-  if (entry == nullptr || (entry->state != State::kInFlight && entry->state != State::kSlow)) {
-    return;
-  }
+  if (entry == nullptr || !Waiting(*entry)) return;
+  if (entry->open > 0) --entry->open;
+  // An earlier request's timeout while the retry is out (or about to go): wait for that one.
+  if (entry->open > 0 || entry->state == State::kCandidate) return;
   entry->state = State::kFailed;
   ++stats_.failures;
 }
@@ -124,11 +131,18 @@ void Lookup::OnFailure(const NodeId& id) {
 bool Lookup::ExpireSlow(TimePoint now) {
   bool any = false;
   for (Path& path : paths_) {
+    size_t live = 0;  // rank among the contacts that may still answer
     for (Entry& e : path.entries) {
-      if (e.state == State::kInFlight && e.slow_at <= now) {
+      if (e.state == State::kFailed || e.state == State::kSlow) continue;
+      ++live;
+      if (e.state != State::kInFlight || e.slow_at > now) continue;
+      any = true;
+      if (live <= params_.k && e.sent <= params_.slow_retries) {
+        e.state = State::kCandidate;  // NextQueries sends it again
+        e.slow_at = kTimeNever;
+      } else {
         e.state = State::kSlow;
         ++stats_.slow;
-        any = true;
       }
     }
   }

@@ -9,7 +9,10 @@
 // Each query also has a soft deadline, sooner than its request's timeout: a contact that has
 // not answered by then is "slow" — it no longer holds one of the alpha slots or keeps the
 // lookup waiting, but its reply still counts if it comes before the request times out. The
-// lookup moves on at the pace of the answering peers without declaring far ones dead.
+// lookup moves on at the pace of the answering peers without declaring far ones dead. A
+// lookup with slow_retries > 0 (a get, which must reach the nodes that hold the value) first
+// asks a slow contact again when it is one of the k closest it knows and waits for it once
+// more: a lost datagram then costs one soft deadline, not the contact's answer.
 //
 // With d > 1 the lookup runs over d disjoint paths (Baumgart & Mies, S/Kademlia 2007): the
 // starting contacts are dealt round-robin to the paths and a contact learnt by one path is
@@ -34,6 +37,9 @@ struct LookupParams {
   size_t alpha = 3;
   size_t paths = 1;
   size_t requests_max = 200;
+  // Times a slow query to one of the k closest is sent again (and waited for) before the
+  // contact counts as slow.
+  size_t slow_retries = 0;
 };
 
 struct LookupStats {
@@ -42,6 +48,7 @@ struct LookupStats {
   size_t replies = 0;
   size_t failures = 0;  // requests that timed out or were refused
   size_t slow = 0;      // queries past their soft deadline (some answered later)
+  size_t retries = 0;   // slow queries sent again (slow_retries); counted in messages too
   Duration duration{};
 };
 
@@ -70,7 +77,8 @@ class Lookup {
 
   // Contacts to query now; they are marked in flight, slow from `now + slow_after` on.
   std::vector<Query> NextQueries(TimePoint now = kTimeZero, Duration slow_after = Duration::max());
-  // Marks in-flight queries whose soft deadline has passed as slow; true if any was.
+  // Marks in-flight queries whose soft deadline has passed as slow, or, within slow_retries,
+  // as due to be sent again by NextQueries; true if any was.
   bool ExpireSlow(TimePoint now);
   // The earliest soft deadline of a query in flight (kTimeNever if none).
   TimePoint NextSlowDeadline() const;
@@ -80,7 +88,8 @@ class Lookup {
                std::span<const uint8_t> token, TimePoint now);
   // Ends the lookup now with what it has (a value lookup that found enough).
   void Stop() { stopped_ = true; }
-  // `id` timed out or refused.
+  // A request to `id` timed out or was refused; the contact fails unless another request to it
+  // is still open (or due to be sent).
   void OnFailure(const NodeId& id);
 
   // Finished: every path is done, or the request budget is spent with nothing in flight.
@@ -95,12 +104,16 @@ class Lookup {
     int hop = 1;
     std::vector<uint8_t> token;
     TimePoint slow_at = kTimeNever;  // in flight: when it becomes slow
+    uint8_t sent = 0;                // requests sent to it
+    uint8_t open = 0;                // ... not yet answered, timed out or refused
   };
   struct Path {
     std::vector<Entry> entries;  // closest first
   };
 
   Entry* FindEntry(const NodeId& id, size_t* path);
+  // True while a request to `e` is open: a reply or failure for it is still expected.
+  static bool Waiting(const Entry& e);
   void Insert(size_t path, const Contact& contact, int hop);
   bool PathDone(const Path& path) const;
   size_t InFlight(const Path& path) const;

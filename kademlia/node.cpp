@@ -355,7 +355,7 @@ bool Node::StartLookup(TimePoint now, const Key& target, LookupOptions options,
   }
   ++stats_.lookups_started;
   LookupParams params{config_.routing.bucket_size, config_.alpha, config_.disjoint_paths,
-                      config_.lookup_requests_max};
+                      config_.lookup_requests_max, options.slow_retries};
   const auto start = routing_.Closest(target, config_.routing.bucket_size);
   const uint64_t lookup_id = next_lookup_id_++;
   lookups_.emplace(lookup_id, ActiveLookup{Lookup(target, id(), params, start, now),

@@ -54,6 +54,9 @@ struct LookupOptions {
   std::function<Body(const Key& target)> request;
   // Sees every verified reply; returns true to end the lookup at once (found enough).
   std::function<bool(TimePoint now, const Contact& from, const Message& reply)> on_reply;
+  // Times a slow query to one of the k closest is sent again before the lookup moves on
+  // without it (LookupParams::slow_retries).
+  size_t slow_retries = 0;
 };
 
 class Node {

@@ -97,5 +97,87 @@ TEST_CASE("without a soft deadline a query stays in flight until it is answered 
   CHECK(lookup.NextQueries().empty());
 }
 
+// The same with slow_retries = 1, as a get runs.
+struct RetryingLookup {
+  Key target = Key::Sha256("target");
+  std::vector<Contact> contacts = ThreeContacts(target);
+  Lookup lookup{target, Key::Sha256("self"), LookupParams{2, 1, 1, 50, 1}, contacts, kStart};
+};
+
+TEST_CASE("a slow query to one of the k closest is sent again and waited for", "[unit]") {
+  RetryingLookup t;
+  auto& [target, contacts, lookup] = t;
+  REQUIRE(lookup.NextQueries(kStart, Millis(300)).size() == 1);
+  // Its datagram was lost: at the soft deadline the same contact is asked again ...
+  CHECK(lookup.ExpireSlow(kStart + Millis(300)));
+  auto again = lookup.NextQueries(kStart + Millis(300), Millis(300));
+  REQUIRE(again.size() == 1);
+  CHECK(again[0].id == contacts[0].id);
+  CHECK_FALSE(lookup.done());
+  // ... and answers; the first request's timeout later changes nothing.
+  lookup.OnReply(contacts[0].id, {}, {}, {}, kStart + Millis(400));
+  lookup.OnFailure(contacts[0].id);
+  auto next = lookup.NextQueries(kStart + Millis(400), Millis(300));
+  REQUIRE(next.size() == 1);
+  CHECK(next[0].id == contacts[1].id);
+  lookup.OnReply(contacts[1].id, {}, {}, {}, kStart + Millis(450));
+  REQUIRE(lookup.done());
+  const LookupResult result = lookup.Result(kStart + Millis(450));
+  REQUIRE(result.closest.size() == 2);
+  CHECK(result.closest[0].id == contacts[0].id);
+  CHECK(result.stats.retries == 1);
+  CHECK(result.stats.messages == 3);
+  CHECK(result.stats.failures == 0);
+  CHECK(result.stats.slow == 0);
+}
+
+TEST_CASE("a retried contact that never answers turns slow, then fails once at its last timeout",
+          "[unit]") {
+  RetryingLookup t;
+  auto& [target, contacts, lookup] = t;
+  REQUIRE(lookup.NextQueries(kStart, Millis(300)).size() == 1);
+  REQUIRE(lookup.ExpireSlow(kStart + Millis(300)));
+  REQUIRE(lookup.NextQueries(kStart + Millis(300), Millis(300)).size() == 1);
+  // The retry is slow too: no third request; the lookup moves on and ends without it.
+  REQUIRE(lookup.ExpireSlow(kStart + Millis(600)));
+  auto next = lookup.NextQueries(kStart + Millis(600), Millis(300));
+  REQUIRE(next.size() == 1);
+  CHECK(next[0].id == contacts[1].id);
+  lookup.OnReply(contacts[1].id, {}, {}, {}, kStart + Millis(650));
+  REQUIRE(lookup.NextQueries(kStart + Millis(650), Millis(300)).size() == 1);
+  lookup.OnReply(contacts[2].id, {}, {}, {}, kStart + Millis(700));
+  CHECK(lookup.done());
+  lookup.OnFailure(contacts[0].id);  // the first request times out: the retry is still open
+  CHECK(lookup.Result(kStart + Millis(1000)).stats.failures == 0);
+  lookup.OnFailure(contacts[0].id);  // and so does the retry
+  const LookupResult result = lookup.Result(kStart + Millis(1300));
+  CHECK(result.stats.failures == 1);
+  CHECK(result.stats.slow == 1);
+  CHECK(result.stats.retries == 1);
+  CHECK(result.stats.messages == 4);
+}
+
+TEST_CASE("a slow query to a contact no longer among the k closest is not sent again", "[unit]") {
+  const Key target = Key::Sha256("target");
+  const std::vector<Contact> contacts = ThreeContacts(target);
+  Lookup lookup{target, Key::Sha256("self"), LookupParams{2, 2, 1, 50, 1},
+                std::span(contacts).first(2), kStart};
+  REQUIRE(lookup.NextQueries(kStart, Millis(300)).size() == 2);
+  // The closest answers with two contacts closer still: the other one drops to third place.
+  std::vector<WireContact> closer;
+  for (int i = 0; closer.size() < 2; ++i) {
+    const Key id = Key::Sha256("closer-" + std::to_string(i));
+    if (CloserTo(target, id, contacts[0].id)) {
+      closer.push_back(WireContact{id, Endpoint(*Address::Parse("10.0.1.1"), 6881)});
+    }
+  }
+  lookup.OnReply(contacts[0].id, {}, closer, {}, kStart + Millis(100));
+  REQUIRE(lookup.NextQueries(kStart + Millis(100), Millis(300)).size() == 1);  // alpha = 2
+  REQUIRE(lookup.ExpireSlow(kStart + Millis(300)));
+  const auto next = lookup.NextQueries(kStart + Millis(300), Millis(300));
+  for (const auto& q : next) CHECK(q.id != contacts[1].id);
+  CHECK(lookup.Result(kStart + Millis(300)).stats.slow == 1);
+}
+
 }  // namespace
 }  // namespace skillnode::kademlia
