@@ -13,6 +13,16 @@ constexpr size_t kGetPagesMax = 256;
 constexpr size_t kRecordEntryOverhead = 1 + 3 + 3;
 // The records array header may grow from one byte (fixarray) to three (array16).
 constexpr size_t kArrayHeaderSlack = 2;
+// The "lf" key and its array header, and one lifetime (a uint32 at most).
+constexpr size_t kLifetimesFrameSize = 3 + 3;
+constexpr size_t kLifetimeEntrySizeMax = 5;
+
+// Seconds a held record has left, within [1, its TTL].
+uint32_t SecondsLeft(const StoredRecord& held, TimePoint now) {
+  const auto left = std::chrono::duration_cast<std::chrono::seconds>(held.expires_at - now);
+  return static_cast<uint32_t>(
+      std::clamp<int64_t>(left.count(), 1, std::max<uint32_t>(1, held.value.record.ttl_seconds)));
+}
 
 WireRecord ToWire(const SignedRecord& record) { return {record.encoded, record.signature}; }
 
@@ -62,6 +72,11 @@ struct SkillDht::GetState {
   GetOptions options;
   GetCallback done;
   std::map<RecordIdentity, SignedRecord> newest;
+  // For read repair: the seconds the newest version of each record has left, as its holders
+  // told (the longest), what each answering node held, and which answered in full.
+  std::map<RecordIdentity, uint32_t> seconds_left;
+  std::map<NodeId, std::vector<std::pair<RecordIdentity, uint64_t>>> held_by;
+  std::set<NodeId> answered_in_full;
   size_t rejected = 0;
   size_t pending_pages = 0;
   size_t pages = 0;
@@ -69,6 +84,7 @@ struct SkillDht::GetState {
   bool finished = false;
   LookupStats stats;
   std::vector<Contact> closest;
+  std::vector<std::vector<uint8_t>> tokens;  // closest's write tokens
   TimePoint last_event = kTimeZero;
 
   size_t live() const {
@@ -77,9 +93,18 @@ struct SkillDht::GetState {
     }));
   }
   bool enough() const { return options.records_wanted > 0 && live() >= options.records_wanted; }
-  void Merge(const SignedRecord& record) {
-    auto [it, inserted] = newest.try_emplace(IdentityOf(record.record), record);
-    if (!inserted && record.record.sequence > it->second.record.sequence) it->second = record;
+  void Merge(const SignedRecord& record, std::optional<uint32_t> left = std::nullopt) {
+    const RecordIdentity identity = IdentityOf(record.record);
+    auto [it, inserted] = newest.try_emplace(identity, record);
+    const bool newer = !inserted && record.record.sequence > it->second.record.sequence;
+    if (newer) {
+      it->second = record;
+      seconds_left.erase(identity);
+    }
+    if (left && record.record.sequence == it->second.record.sequence) {
+      uint32_t& known = seconds_left[identity];
+      known = std::max(known, *left);
+    }
   }
 };
 
@@ -105,7 +130,7 @@ std::optional<Body> SkillDht::OnRequest(TimePoint now, const Endpoint& from,
   return std::nullopt;
 }
 
-Body SkillDht::HandleFindValue(TimePoint, const Endpoint& from, const FindValueBody& find) {
+Body SkillDht::HandleFindValue(TimePoint now, const Endpoint& from, const FindValueBody& find) {
   ++stats_.find_value_served;
   ValuesBody values;
   values.token = node_.tokens().For(from.address());
@@ -118,11 +143,12 @@ Body SkillDht::HandleFindValue(TimePoint, const Endpoint& from, const FindValueB
   frame.next = UINT32_MAX;
   frame.total = UINT32_MAX;
   const size_t frame_size = Encode(Message{LargestReplyHeader(), frame}).value().size();
-  size_t room = kDatagramSizeMax - frame_size - kArrayHeaderSlack;
+  size_t room = kDatagramSizeMax - frame_size - kArrayHeaderSlack - kLifetimesFrameSize;
   size_t next = find.cursor;
   for (const StoredRecord* held : page) {
     const SignedRecord& record = held->value;
-    const size_t cost = kRecordEntryOverhead + record.encoded.size() + record.signature.size();
+    const size_t cost = kRecordEntryOverhead + record.encoded.size() + record.signature.size() +
+                        kLifetimeEntrySizeMax;
     if (cost > room) {
       // A record that cannot fit even alone is skipped rather than blocking the key.
       if (values.records.empty()) ++next;
@@ -130,6 +156,7 @@ Body SkillDht::HandleFindValue(TimePoint, const Endpoint& from, const FindValueB
     }
     room -= cost;
     values.records.push_back(ToWire(record));
+    values.lifetimes.push_back(SecondsLeft(*held, now));
     ++next;
   }
   if (next < total) values.next = static_cast<uint32_t>(next);
@@ -281,9 +308,10 @@ bool SkillDht::Get(TimePoint now, const Key& key, const GetOptions& options, Get
   get->key = key;
   get->options = options;
   get->done = std::move(done);
-  for (const StoredRecord* held : store_.Get(key)) get->Merge(held->value);
+  for (const StoredRecord* held : store_.Get(key)) get->Merge(held->value, SecondsLeft(*held, now));
   LookupOptions lookup;
   lookup.request = [key](const Key&) { return FindValueBody{key, 0}; };
+  lookup.slow_retries = config_.get_slow_retries;
   lookup.on_reply = [this, get](TimePoint at, const Contact& from, const Message& reply) {
     if (const auto* values = std::get_if<ValuesBody>(&reply.body)) OnValues(get, at, from, *values);
     return get->enough();
@@ -292,6 +320,7 @@ bool SkillDht::Get(TimePoint now, const Key& key, const GetOptions& options, Get
     get->lookup_done = true;
     get->stats = result.stats;
     get->closest = result.closest;
+    get->tokens = result.tokens;
     get->last_event = std::max(get->last_event, result.finished);
     FinishGetIfDone(get);
   });
@@ -299,14 +328,19 @@ bool SkillDht::Get(TimePoint now, const Key& key, const GetOptions& options, Get
 
 void SkillDht::OnValues(const std::shared_ptr<GetState>& get, TimePoint now, const Contact& from,
                         const ValuesBody& values) {
-  for (const WireRecord& wire : values.records) {
+  auto& held = get->held_by[from.id];
+  for (size_t i = 0; i < values.records.size(); ++i) {
+    const WireRecord& wire = values.records[i];
     auto verified = VerifyRecord(wire.encoded, wire.signature, node_.signatures());
     if (!verified || !BelongsUnder(verified->record, get->key)) {
       ++get->rejected;
       continue;
     }
-    get->Merge(*verified);
+    held.emplace_back(IdentityOf(verified->record), verified->record.sequence);
+    get->Merge(*verified,
+               i < values.lifetimes.size() ? std::optional(values.lifetimes[i]) : std::nullopt);
   }
+  if (!values.next) get->answered_in_full.insert(from.id);
   if (!values.next || get->enough() || get->pages >= kGetPagesMax || get->finished) return;
   ++get->pages;
   RequestPage(get, now, from, *values.next, 1);
@@ -344,7 +378,35 @@ void SkillDht::FinishGetIfDone(const std::shared_ptr<GetState>& get) {
   result.closest = get->closest;
   result.finished = get->last_event;
   for (auto& [identity, record] : get->newest) result.records.push_back(record);
+  ReadRepair(get, get->last_event);
   if (get->done) get->done(result);
+}
+
+void SkillDht::ReadRepair(const std::shared_ptr<GetState>& get, TimePoint now) {
+  if (config_.read_repair_stores_max == 0 || get->enough()) return;  // stopped short: partial
+  // The r closest nodes that answered should hold every record under the key; when we are
+  // closer than the r-th of them, we are one of the r ourselves.
+  size_t places = std::min(config_.replication, get->closest.size());
+  if (places > 0 && CloserTo(get->key, node_.id(), get->closest[places - 1].id)) --places;
+  size_t stores = 0;
+  for (size_t i = 0; i < places && i < get->tokens.size(); ++i) {
+    const Contact& node = get->closest[i];
+    if (get->tokens[i].empty() || !get->answered_in_full.contains(node.id)) continue;
+    const auto& held = get->held_by[node.id];
+    for (const auto& [identity, record] : get->newest) {
+      auto left = get->seconds_left.find(identity);
+      if (left == get->seconds_left.end()) continue;  // no holder said how long it has left
+      const uint64_t sequence = record.record.sequence;
+      if (std::any_of(held.begin(), held.end(),
+                      [&](const auto& h) { return h.first == identity && h.second >= sequence; })) {
+        continue;
+      }
+      if (stores++ == config_.read_repair_stores_max) return;
+      ++stats_.read_repairs;
+      node_.Request(now, node.endpoint, node.id,
+                    StoreBody{get->key, get->tokens[i], ToWire(record), left->second}, nullptr);
+    }
+  }
 }
 
 void SkillDht::OnContactAdded(TimePoint now, const Contact& contact) {
@@ -411,12 +473,9 @@ void SkillDht::HandOff(TimePoint now, const Contact& contact, const Key& key,
   size_t sent = 0;
   for (const StoredRecord* held : store_.Get(key)) {
     if (sent++ == config_.handoff_records_max || held->expires_at <= now) break;
-    const auto remaining = std::chrono::duration_cast<std::chrono::seconds>(held->expires_at - now);
-    const auto lifetime = static_cast<uint32_t>(
-        std::clamp<int64_t>(remaining.count(), 1, held->value.record.ttl_seconds));
     ++stats_.handoff_records;
     node_.Request(now, contact.endpoint, contact.id,
-                  StoreBody{key, token, ToWire(held->value), lifetime}, nullptr);
+                  StoreBody{key, token, ToWire(held->value), SecondsLeft(*held, now)}, nullptr);
   }
 }
 

@@ -52,6 +52,13 @@ struct DhtConfig {
   size_t repair_keys_max = 4096;
   // A FIND_VALUE page request that times out is sent again, up to this many times in all.
   size_t page_attempts_max = 2;
+  // A get asks one of the k closest nodes again when its query turns slow, this many times,
+  // and waits for it: one lost datagram must not hide the records that node holds.
+  size_t get_slow_retries = 1;
+  // Read repair (Kademlia, section 2.3): after a get, each of the r closest nodes that
+  // answered in full but lacked a record it found is sent that record, for the lifetime its
+  // holders reported (never longer), up to this many STOREs per get; 0 turns it off.
+  size_t read_repair_stores_max = 16;
   // Listen: how long a subscription lasts before the listener must renew it (it renews at half
   // that), and the bounds on what a holder and a listener keep.
   Duration listen_lifetime = Seconds(5 * 60);
@@ -106,6 +113,7 @@ struct DhtStats {
   uint64_t handoff_records = 0;
   uint64_t repair_keys = 0;  // keys whose copy on an evicted contact we restored elsewhere
   uint64_t pages_retried = 0;
+  uint64_t read_repairs = 0;  // records a get stored on a close node that lacked them
   uint64_t gets_started = 0;
   uint64_t publishes_started = 0;
   uint64_t pushes_sent = 0;
@@ -187,6 +195,7 @@ class SkillDht final : public RequestHandler {
   void OnValues(const std::shared_ptr<GetState>& get, TimePoint now, const Contact& from,
                 const ValuesBody& values);
   void FinishGetIfDone(const std::shared_ptr<GetState>& get);
+  void ReadRepair(const std::shared_ptr<GetState>& get, TimePoint now);
   void HandOff(TimePoint now, const Contact& contact, const Key& key,
                const std::vector<uint8_t>& token);
   // A FIND_NODE to `contact` for the write token, then HandOff.

@@ -53,6 +53,10 @@ Result<void> CheckEncodable(const Message& message) {
                      " contacts, " + std::to_string(values->records.size()) + " records, token " +
                      std::to_string(values->token.size()) + " bytes)");
     }
+    if (!values->lifetimes.empty() && values->lifetimes.size() != values->records.size()) {
+      return Invalid("field 'a.lf': " + std::to_string(values->lifetimes.size()) +
+                     " lifetimes for " + std::to_string(values->records.size()) + " records");
+    }
     // Decode refuses a port-0 contact in VALUES as in NODES, so Encode must refuse it too.
     if (auto checked = CheckContacts(values->nodes); !checked) return checked;
   } else if (const auto* store = std::get_if<StoreBody>(&message.body)) {
@@ -136,7 +140,8 @@ void PackRecord(const WireRecord& record, Packer& packer) {
 }
 
 void PackValues(const ValuesBody& body, Packer& packer) {
-  packer.pack_map(3 + (body.token.empty() ? 0 : 1) + (body.next ? 1 : 0));
+  packer.pack_map(3 + (body.token.empty() ? 0 : 1) + (body.lifetimes.empty() ? 0 : 1) +
+                  (body.next ? 1 : 0));
   PackStr(packer, kKeyNodes);
   packer.pack_array(static_cast<uint32_t>(body.nodes.size()));
   std::vector<uint8_t> contact;
@@ -152,6 +157,11 @@ void PackValues(const ValuesBody& body, Packer& packer) {
   PackStr(packer, kKeyRecords);
   packer.pack_array(static_cast<uint32_t>(body.records.size()));
   for (const WireRecord& record : body.records) PackRecord(record, packer);
+  if (!body.lifetimes.empty()) {
+    PackStr(packer, kKeyLifetimes);
+    packer.pack_array(static_cast<uint32_t>(body.lifetimes.size()));
+    for (uint32_t lifetime : body.lifetimes) packer.pack_uint32(lifetime);
+  }
   PackStr(packer, kKeyTotal);
   packer.pack_uint32(body.total);
   if (body.next) {

@@ -16,7 +16,8 @@
 //   4 NODES {"ns": [contact ...], "tk"?: bin write token}
 //   5 FIND_VALUE {"tg": bin 32, "cu"?: uint32 cursor, the first record wanted (absent: 0)}
 //   6 VALUES {"ns": [contact ...], "tk"?: bin, "rs": [record ...] (one page, at most
-//            kRecordsPerReplyMax), "tt": uint32 records held under the key,
+//            kRecordsPerReplyMax), "lf"?: [uint32 ...] seconds each record of "rs" has left
+//            at the holder, "tt": uint32 records held under the key,
 //            "nx"?: uint32 cursor of the next page, when more pages follow}
 //   7 STORE {"tg": bin 32, "tk": bin write token, "rc": record, "lt": uint32 lifetime seconds}
 //   8 STORED {}
@@ -35,8 +36,9 @@
 // Encode writes exactly these keys, in the order above, with msgpack's smallest encodings:
 // "p" only when true, "s" and "o" only when set, "a" always (an empty map for PING, PONG,
 // STORED, PUSH_ACK and unknown types). In bodies it writes every field listed, except "tk" in
-// NODES and VALUES only when the token is not empty (STORE always writes it), "nx" only when
-// set, and "rc" and "gn" in PUSH only when set ("cu" is always written).
+// NODES and VALUES only when the token is not empty (STORE always writes it), "lf" only when
+// not empty, "nx" only when set, and "rc" and "gn" in PUSH only when set ("cu" is always
+// written).
 //
 // Decode never throws and never trusts a length: whatever the bytes, it returns a Message or
 // an Error (code kParse) naming the field and what was wrong, e.g.
@@ -48,8 +50,8 @@
 //     field must have exactly its type and length (an integer must fit its range, a bool is
 //     a msgpack bool; "p": false is accepted and means the same as no "p");
 //   - body fields are required unless marked "?" above: "tk" is optional in NODES and VALUES
-//     but required in STORE; "cu", "nx", and PUSH's "rc" and "gn" are optional (a PUSH may
-//     carry both or neither);
+//     but required in STORE; "cu", "lf", "nx", and PUSH's "rc" and "gn" are optional (a PUSH
+//     may carry both or neither); "lf", when given, has exactly as many entries as "rs";
 //   - limits: "tk" at most kTokenSizeMax bytes, "ns" at most kNodesPerReplyMax contacts, "rs"
 //     at most kRecordsPerReplyMax records, a record's encoding at most kDatagramSizeMax bytes,
 //     "m" at most kErrorTextSizeMax bytes, agentId and skillId in "gn" at most 256 bytes;
@@ -181,6 +183,8 @@ struct ValuesBody {
   std::vector<WireRecord> records;  // one page, from the request's cursor on
   uint32_t total = 0;               // records held under the key
   std::optional<uint32_t> next;     // cursor of the next page, if any
+  // Seconds each of `records` has left at the holder (empty: not told; else one per record).
+  std::vector<uint32_t> lifetimes;
   bool operator==(const ValuesBody&) const = default;
 };
 struct StoreBody {

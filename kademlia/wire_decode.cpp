@@ -102,8 +102,8 @@ WireRecord ReadRecord(const msgpack::object* object, std::string_view field, Fie
 }
 
 ValuesBody ReadValues(const msgpack::object& map, FieldReader& reader) {
-  const auto fields =
-      reader.Index<5>(map, {kKeyNodes, kKeyToken, kKeyRecords, kKeyTotal, kKeyNext}, "a.");
+  const auto fields = reader.Index<6>(
+      map, {kKeyNodes, kKeyToken, kKeyRecords, kKeyLifetimes, kKeyTotal, kKeyNext}, "a.");
   constexpr uint64_t kUint32Max = std::numeric_limits<uint32_t>::max();
   ValuesBody values;
   values.nodes = ReadContacts(fields[0], reader);
@@ -117,8 +117,21 @@ ValuesBody ReadValues(const msgpack::object& map, FieldReader& reader) {
     values.records.push_back(
         ReadRecord(&records->via.array.ptr[i], "a.rs[" + std::to_string(i) + "]", reader));
   }
-  values.total = static_cast<uint32_t>(reader.Uint(fields[3], "a.tt", kUint32Max));
-  if (fields[4]) values.next = static_cast<uint32_t>(reader.Uint(fields[4], "a.nx", kUint32Max));
+  if (fields[3] && reader.ok()) {
+    const msgpack::object* lifetimes =
+        reader.Container(fields[3], "a.lf", msgpack::type::ARRAY, kRecordsPerReplyMax);
+    if (lifetimes != nullptr && lifetimes->via.array.size != values.records.size()) {
+      reader.Problem("a.lf", std::to_string(lifetimes->via.array.size) + " lifetimes for " +
+                                 std::to_string(values.records.size()) + " records");
+    }
+    for (uint32_t i = 0; lifetimes != nullptr && i < lifetimes->via.array.size && reader.ok();
+         ++i) {
+      values.lifetimes.push_back(static_cast<uint32_t>(reader.Uint(
+          &lifetimes->via.array.ptr[i], "a.lf[" + std::to_string(i) + "]", kUint32Max)));
+    }
+  }
+  values.total = static_cast<uint32_t>(reader.Uint(fields[4], "a.tt", kUint32Max));
+  if (fields[5]) values.next = static_cast<uint32_t>(reader.Uint(fields[5], "a.nx", kUint32Max));
   return values;
 }
 

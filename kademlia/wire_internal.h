@@ -51,6 +51,7 @@ inline constexpr std::string_view kKeyCursor = "cu";
 inline constexpr std::string_view kKeyRecords = "rs";
 inline constexpr std::string_view kKeyTotal = "tt";
 inline constexpr std::string_view kKeyNext = "nx";
+inline constexpr std::string_view kKeyLifetimes = "lf";
 inline constexpr std::string_view kKeyRecord = "rc";
 inline constexpr std::string_view kKeyLifetime = "lt";
 inline constexpr std::string_view kKeyGone = "gn";

@@ -202,6 +202,9 @@ void WriteStoreMetrics(PrometheusWriter& out, const kademlia::SkillDht& dht) {
   out.Counter("skillnode_store_repair_keys_total",
               "Held keys given to a new holder after a holder beside us was evicted.",
               static_cast<double>(stats.repair_keys));
+  out.Counter("skillnode_store_read_repairs_total",
+              "Records a get stored on one of the r closest nodes that answered without them.",
+              static_cast<double>(stats.read_repairs));
   out.Counter("skillnode_store_pages_retried_total",
               "FIND_VALUE page requests sent again after a timeout.",
               static_cast<double>(stats.pages_retried));

@@ -32,8 +32,10 @@ struct NodeTotals {
   uint64_t handoff_records = 0;
   uint64_t repair_keys = 0;
   uint64_t pages_retried = 0;
+  uint64_t read_repairs = 0;
 
   void AddDht(const kademlia::DhtStats& s) {
+    read_repairs += s.read_repairs;
     handoff_records += s.handoff_records;
     repair_keys += s.repair_keys;
     pages_retried += s.pages_retried;

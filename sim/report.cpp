@@ -64,7 +64,8 @@ json NodeTotalsJson(const NodeTotals& t) {
               {"lookups_refused", t.lookups_refused},
               {"handoff_records", t.handoff_records},
               {"repair_keys", t.repair_keys},
-              {"pages_retried", t.pages_retried}};
+              {"pages_retried", t.pages_retried},
+              {"read_repairs", t.read_repairs}};
 }
 
 json RunJson(const RunSummary& s) {

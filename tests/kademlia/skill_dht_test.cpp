@@ -327,6 +327,56 @@ TEST_CASE("when a holder is evicted, the others give its copy to the node in its
   CHECK(std::find(after.begin(), after.end(), gone) == after.end());
 }
 
+TEST_CASE("a get gives a record to a close node that lacks it, for no longer than it has left",
+          "[sim]") {
+  FakeNetwork net(/*seed=*/32);
+  BuildDhtNetwork(net, 40, DhtConfig{});  // r = 3
+  const Key key = CapabilityKey("user-auth");
+  // The node closest to the key (not the publisher) is away while the record is published.
+  size_t closest = 1;
+  for (size_t i = 2; i < net.size(); ++i) {
+    if (CloserTo(key, net.node(i).id(), net.node(closest).id())) closest = i;
+  }
+  net.SetSilent(closest, true);
+  net.dht(0).Publish(net.now(), Signed(SampleRecord(), Publisher()), nullptr);
+  net.RunFor(Seconds(30));
+  net.SetSilent(closest, false);
+  const std::vector<size_t> before = Holders(net, key);
+  REQUIRE(before.size() >= 3);
+  REQUIRE(std::find(before.begin(), before.end(), closest) == before.end());
+  TimePoint latest_expiry = kTimeZero;
+  for (size_t holder : before) {
+    latest_expiry = std::max(latest_expiry, net.dht(holder).store().Get(key)[0]->expires_at);
+  }
+  net.RunFor(Seconds(60));
+  // A get from a node that holds nothing reaches the closest node, which answers in full
+  // without the record: the get stores it there.
+  size_t asker = 1;
+  while (asker == closest || std::find(before.begin(), before.end(), asker) != before.end()) {
+    ++asker;
+  }
+  std::optional<GetResult> result;
+  REQUIRE(net.dht(asker).Get(net.now(), key, GetOptions{},
+                             [&result](const GetResult& r) { result = r; }));
+  net.RunFor(Seconds(10));
+  REQUIRE(result.has_value());
+  REQUIRE(result->records.size() == 1);
+  CHECK(net.dht(asker).stats().read_repairs >= 1);
+  const auto repaired = net.dht(closest).store().Get(key);
+  REQUIRE(repaired.size() == 1);
+  // Not a fresh TTL: the copy expires when the others do (to the second).
+  CHECK(repaired[0]->expires_at <= latest_expiry + Seconds(1));
+  CHECK(repaired[0]->expires_at >= latest_expiry - Seconds(1));
+  // Every close node now holds it: another get repairs nothing.
+  const uint64_t repairs = net.dht(asker).stats().read_repairs;
+  result.reset();
+  REQUIRE(net.dht(asker).Get(net.now(), key, GetOptions{},
+                             [&result](const GetResult& r) { result = r; }));
+  net.RunFor(Seconds(10));
+  REQUIRE(result.has_value());
+  CHECK(net.dht(asker).stats().read_repairs == repairs);
+}
+
 TEST_CASE("a tombstone removes a record everywhere before it expires", "[sim]") {
   FakeNetwork net(/*seed=*/23);
   BuildDhtNetwork(net, 40, DhtConfig{});

@@ -398,6 +398,15 @@ TEST_CASE("the bodies of FIND_VALUE, VALUES, STORE, LISTEN and PUSH follow their
       "field 'a.rs': 17 items, more than the limit of 16");
   CheckDecodeFails(PackMap(HeaderFields(6, With(values, "rs", ArrayOf({ArrayOf({Bin(3)})})))),
                    "field 'a.rs[0]': expected [record, signature]");
+  CHECK(std::get<ValuesBody>(
+            DecodeOk(PackMap(HeaderFields(6, With(values, "lf", ArrayOf({Uint(90)}))))).body)
+            .lifetimes == std::vector<uint32_t>{90});
+  CheckDecodeFails(PackMap(HeaderFields(6, With(values, "lf", ArrayOf({Uint(1), Uint(2)})))),
+                   "field 'a.lf': 2 lifetimes for 1 records");
+  CheckDecodeFails(PackMap(HeaderFields(6, With(values, "lf", ArrayOf({Str("9")})))),
+                   "field 'a.lf[0]': expected uint, got str");
+  CheckDecodeFails(PackMap(HeaderFields(6, With(values, "lf", Uint(9)))),
+                   "field 'a.lf': expected array");
   CheckDecodeFails(PackMap(HeaderFields(7, With(store, "rc", ArrayOf({Bin(3), Bin(63)})))),
                    "field 'a.rc': expected bin of 64 bytes, got 63");
   CheckDecodeFails(PackMap(HeaderFields(7, With(store, "rc", ArrayOf({Str("r"), Bin(64)})))),

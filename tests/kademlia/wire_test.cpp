@@ -73,6 +73,7 @@ std::vector<Body> EveryBody() {
           FindValueBody{Key::Sha256("skill"), 0xffffffff},
           ValuesBody{},
           ValuesBody{{Contact(1, true)}, {4, 5}, {{{1, 2, 3}, Filled<64>(6)}, {{}, {}}}, 9, 2},
+          ValuesBody{{}, {}, {{{1, 2, 3}, Filled<64>(6)}, {{}, {}}}, 2, {}, {1, 0xffffffff}},
           ValuesBody{Contacts(2, false),
                      {},
                      std::vector<WireRecord>(12, {{1}, Filled<64>(2)}),
@@ -195,6 +196,8 @@ TEST_CASE("Encode writes exactly the documented keys", "[unit]") {
   CHECK(body(EncodeOk({MinimalHeader(), ValuesBody{}})) == V{"ns", "rs", "tt"});
   CHECK(body(EncodeOk({MinimalHeader(), ValuesBody{{}, {1}, {}, 0, 3}})) ==
         V{"ns", "tk", "rs", "tt", "nx"});
+  CHECK(body(EncodeOk({MinimalHeader(), ValuesBody{{}, {1}, {{{1}, {}}}, 1, 3, {60}}})) ==
+        V{"ns", "tk", "rs", "lf", "tt", "nx"});
   CHECK(body(EncodeOk({MinimalHeader(), StoreBody{}})) == V{"tg", "tk", "rc", "lt"});
   CHECK(body(EncodeOk({MinimalHeader(), StoredBody{}})).empty());
   CHECK(body(EncodeOk({MinimalHeader(), ListenBody{}})) == V{"tg", "lt"});
@@ -300,6 +303,8 @@ TEST_CASE("Encode refuses fields over their limits and invalid values", "[unit]"
        "'a.ns[1]': port 0"},
       {{MinimalHeader(), StoreBody{{}, std::vector<uint8_t>(kTokenSizeMax + 1, 1), {}, 0}},
        "'a.tk'"},
+      {{MinimalHeader(), ValuesBody{{}, {}, {{{1}, {}}, {{2}, {}}}, 2, {}, {60}}},
+       "'a.lf': 1 lifetimes for 2 records"},
   };
   for (const Case& c : cases) {
     auto bytes = Encode(c.message);
