@@ -48,16 +48,20 @@ TimePoint RpcTable::NextDeadline() const {
 void RttEstimator::Sample(Duration rtt) {
   window_us_[samples_ % kRttWindow] = rtt.count();
   ++samples_;
+  percentile_us_ = -1;
 }
 
 Duration RttEstimator::Timeout(Duration floor, Duration ceiling) const {
   if (samples_ < kRttSamplesMin) return ceiling;
-  const size_t n = static_cast<size_t>(std::min<uint64_t>(samples_, kRttWindow));
-  std::array<int64_t, kRttWindow> sorted = window_us_;
-  const size_t rank = static_cast<size_t>(kRttTimeoutPercentile * static_cast<double>(n - 1));
-  std::nth_element(sorted.begin(), sorted.begin() + static_cast<ptrdiff_t>(rank),
-                   sorted.begin() + static_cast<ptrdiff_t>(n));
-  const auto us = static_cast<int64_t>(kRttTimeoutFactor * static_cast<double>(sorted[rank]));
+  if (percentile_us_ < 0) {
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(samples_, kRttWindow));
+    std::array<int64_t, kRttWindow> sorted = window_us_;
+    const size_t rank = static_cast<size_t>(kRttTimeoutPercentile * static_cast<double>(n - 1));
+    std::nth_element(sorted.begin(), sorted.begin() + static_cast<ptrdiff_t>(rank),
+                     sorted.begin() + static_cast<ptrdiff_t>(n));
+    percentile_us_ = sorted[rank];
+  }
+  const auto us = static_cast<int64_t>(kRttTimeoutFactor * static_cast<double>(percentile_us_));
   return std::clamp(Duration(us), floor, ceiling);
 }
 

@@ -106,6 +106,8 @@ class RttEstimator {
  private:
   uint64_t samples_ = 0;
   std::array<int64_t, kRttWindow> window_us_{};  // ring; samples_ % kRttWindow is next
+  // The window's percentile, computed at the first Timeout after a Sample (-1: not yet).
+  mutable int64_t percentile_us_ = -1;
 };
 
 }  // namespace skillnode::kademlia

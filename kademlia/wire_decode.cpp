@@ -4,6 +4,8 @@
 // msgpack-cxx reports malformed input by throwing; the one call that can throw on input,
 // msgpack::unpack, sits in UnpackDatagram's try block, so no exception leaves this file.
 // After unpacking, fields are read with FieldReader, which never throws.
+#include <array>
+#include <charconv>
 #include <exception>
 #include <limits>
 #include <string>
@@ -73,8 +75,12 @@ std::vector<WireContact> ReadContacts(const msgpack::object* object, FieldReader
   if (!array) return {};
   std::vector<WireContact> contacts;
   contacts.reserve(array->via.array.size);
+  // "a.ns[i]", written in place: a reply carries up to kNodesPerReplyMax contacts.
+  std::array<char, 16> label = {'a', '.', 'n', 's', '['};
   for (uint32_t i = 0; i < array->via.array.size && reader.ok(); ++i) {
-    const std::string field = "a.ns[" + std::to_string(i) + "]";
+    char* end = std::to_chars(label.data() + 5, label.data() + label.size() - 1, i).ptr;
+    *end++ = ']';
+    const std::string_view field(label.data(), static_cast<size_t>(end - label.data()));
     const auto bytes = reader.Bin(&array->via.array.ptr[i], field, kContactSizeV4, kContactSizeV6);
     const auto endpoint =
         reader.EndpointOf(bytes.subspan(std::min(bytes.size(), Key::kSize)), field);
@@ -240,20 +246,20 @@ Body ReadBody(MessageType type, const msgpack::object* object, FieldReader& read
 
 // The one place msgpack-cxx may throw on input: every exception becomes an Error here.
 // Strings and bins in the result point into `datagram` (no copies), which must outlive it.
-Result<msgpack::object_handle> UnpackDatagram(std::span<const uint8_t> datagram) {
+Result<msgpack::object> UnpackDatagram(std::span<const uint8_t> datagram, msgpack::zone& zone) {
   constexpr auto kReferenceInput = [](msgpack::type::object_type, size_t, void*) { return true; };
   const msgpack::unpack_limit limits(kArrayElementsMax, kMapPairsMax, kBytesMax, kBytesMax,
                                      kBytesMax, kNestingDepthMax);
   size_t offset = 0;
   try {
-    msgpack::object_handle handle =
-        msgpack::unpack(reinterpret_cast<const char*>(datagram.data()), datagram.size(), offset,
-                        +kReferenceInput, nullptr, limits);
+    msgpack::object object =
+        msgpack::unpack(zone, reinterpret_cast<const char*>(datagram.data()), datagram.size(),
+                        offset, +kReferenceInput, nullptr, limits);
     if (offset != datagram.size()) {
       return Fail(ErrorCode::kParse,
                   std::to_string(datagram.size() - offset) + " trailing bytes after the message");
     }
-    return handle;
+    return object;
   } catch (const msgpack::insufficient_bytes&) {
     return Fail(ErrorCode::kParse, "truncated: the datagram ends inside the message");
   } catch (const msgpack::depth_size_overflow&) {
@@ -278,9 +284,13 @@ Result<Message> Decode(std::span<const uint8_t> datagram) {
                                        " bytes, more than the " + std::to_string(kDatagramSizeMax) +
                                        "-byte limit");
   }
-  auto handle = UnpackDatagram(datagram);
-  if (!handle) return tl::unexpected(handle.error());
-  const msgpack::object& root = handle->get();
+  // The unpacked objects live in one zone per thread, emptied before each datagram; the zone
+  // keeps its first chunk, so decoding a datagram allocates nothing for them.
+  thread_local msgpack::zone zone;
+  zone.clear();
+  auto unpacked = UnpackDatagram(datagram, zone);
+  if (!unpacked) return tl::unexpected(unpacked.error());
+  const msgpack::object& root = *unpacked;
   if (root.type != msgpack::type::MAP) {
     return Fail(ErrorCode::kParse,
                 "expected a map at the top level, got " + std::string(ObjectTypeName(root)));
