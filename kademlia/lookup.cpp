@@ -79,6 +79,15 @@ std::vector<Lookup::Query> Lookup::NextQueries(TimePoint now, Duration slow_afte
   return queries;
 }
 
+bool Lookup::Answered(const NodeId& id) const {
+  for (const Path& path : paths_) {
+    for (const Entry& e : path.entries) {
+      if (e.contact.id == id) return e.state == State::kSucceeded;
+    }
+  }
+  return false;
+}
+
 bool Lookup::Waiting(const Entry& e) {
   return e.state == State::kInFlight || e.state == State::kSlow ||
          (e.state == State::kCandidate && e.open > 0);

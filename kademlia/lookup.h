@@ -86,6 +86,8 @@ class Lookup {
   // slow contact's late answer counts too.
   void OnReply(const NodeId& id, const PublicKey& key, std::span<const WireContact> closer,
                std::span<const uint8_t> token, TimePoint now);
+  // True once `id` has answered (a second answer, to a query sent again, changes nothing).
+  bool Answered(const NodeId& id) const;
   // Ends the lookup now with what it has (a value lookup that found enough).
   void Stop() { stopped_ = true; }
   // A request to `id` timed out or was refused; the contact fails unless another request to it

@@ -396,6 +396,8 @@ void Node::OnLookupReply(uint64_t lookup_id, const NodeId& queried, const RpcRes
   const std::vector<WireContact>* closer = reply != nullptr ? CloserNodes(reply->body) : nullptr;
   if (closer == nullptr || reply->header.sender_id != queried) {
     lookup.OnFailure(queried);
+  } else if (lookup.Answered(queried)) {
+    return;  // the answer to a query sent again (slow_retries), after the other one's
   } else {
     lookup.OnReply(queried, reply->header.sender_key, *closer, TokenOf(reply->body), result.now);
     const auto& on_reply = found->second.options.on_reply;

@@ -114,8 +114,11 @@ TEST_CASE("a slow query to one of the k closest is sent again and waited for", "
   REQUIRE(again.size() == 1);
   CHECK(again[0].id == contacts[0].id);
   CHECK_FALSE(lookup.done());
-  // ... and answers; the first request's timeout later changes nothing.
+  // ... and answers; the first request's timeout later changes nothing, and the node sees
+  // that a second answer (to the other request) is one it already has.
+  CHECK_FALSE(lookup.Answered(contacts[0].id));
   lookup.OnReply(contacts[0].id, {}, {}, {}, kStart + Millis(400));
+  CHECK(lookup.Answered(contacts[0].id));
   lookup.OnFailure(contacts[0].id);
   auto next = lookup.NextQueries(kStart + Millis(400), Millis(300));
   REQUIRE(next.size() == 1);
