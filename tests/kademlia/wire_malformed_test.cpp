@@ -80,7 +80,7 @@ std::vector<Message> MessagesWithRecords() {
   const WireRecord record{{0x9f, 1, 2, 3}, Filled<64>(5)};
   return {
       {header, NodesBody{{Contact(1, false), Contact(2, true)}, std::vector<uint8_t>(4, 1)}},
-      {header, ValuesBody{{Contact(1, false)}, {1, 2}, {record, record}, 5, 2}},
+      {header, ValuesBody{{Contact(1, false)}, {1, 2}, {record, record}, 5, 2, {}}},
       {MinimalHeader(), StoreBody{Key::Sha256("s"), {3, 4}, record, 600}},
       {MinimalHeader(),
        PushBody{Key::Sha256("p"), record, GoneRecord{Filled<32>(8), "agent", "skill", 300}}},

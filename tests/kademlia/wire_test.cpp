@@ -72,13 +72,14 @@ std::vector<Body> EveryBody() {
           FindValueBody{Key::Sha256("skill"), 0},
           FindValueBody{Key::Sha256("skill"), 0xffffffff},
           ValuesBody{},
-          ValuesBody{{Contact(1, true)}, {4, 5}, {{{1, 2, 3}, Filled<64>(6)}, {{}, {}}}, 9, 2},
+          ValuesBody{{Contact(1, true)}, {4, 5}, {{{1, 2, 3}, Filled<64>(6)}, {{}, {}}}, 9, 2, {}},
           ValuesBody{{}, {}, {{{1, 2, 3}, Filled<64>(6)}, {{}, {}}}, 2, {}, {1, 0xffffffff}},
           ValuesBody{Contacts(2, false),
                      {},
                      std::vector<WireRecord>(12, {{1}, Filled<64>(2)}),
                      0xffffffff,
-                     std::nullopt},
+                     std::nullopt,
+                     {}},
           StoreBody{},
           StoreBody{Key::Sha256("skill"), {7}, {{8, 9}, Filled<64>(1)}, 3600},
           StoreBody{Key::Sha256("skill"),
@@ -194,7 +195,7 @@ TEST_CASE("Encode writes exactly the documented keys", "[unit]") {
   CHECK(body(EncodeOk({MinimalHeader(), ErrorBody{}})) == V{"c", "m"});
   CHECK(body(EncodeOk({MinimalHeader(), FindValueBody{}})) == V{"tg", "cu"});
   CHECK(body(EncodeOk({MinimalHeader(), ValuesBody{}})) == V{"ns", "rs", "tt"});
-  CHECK(body(EncodeOk({MinimalHeader(), ValuesBody{{}, {1}, {}, 0, 3}})) ==
+  CHECK(body(EncodeOk({MinimalHeader(), ValuesBody{{}, {1}, {}, 0, 3, {}}})) ==
         V{"ns", "tk", "rs", "tt", "nx"});
   CHECK(body(EncodeOk({MinimalHeader(), ValuesBody{{}, {1}, {{{1}, {}}}, 1, 3, {60}}})) ==
         V{"ns", "tk", "rs", "lf", "tt", "nx"});
@@ -292,14 +293,14 @@ TEST_CASE("Encode refuses fields over their limits and invalid values", "[unit]"
       {observed_port_zero, "'o': port 0"},
       {{MinimalHeader(), UnknownBody{1}}, "type 1 (ping)"},
       {{MinimalHeader(), UnknownBody{127}}, "type 127 (error)"},
-      {{MinimalHeader(), ValuesBody{Contacts(kNodesPerReplyMax + 1, false), {}, {}, 0, {}}},
+      {{MinimalHeader(), ValuesBody{Contacts(kNodesPerReplyMax + 1, false), {}, {}, 0, {}, {}}},
        "VALUES over its limits"},
       {{MinimalHeader(),
-        ValuesBody{{}, {}, std::vector<WireRecord>(kRecordsPerReplyMax + 1), 0, {}}},
+        ValuesBody{{}, {}, std::vector<WireRecord>(kRecordsPerReplyMax + 1), 0, {}, {}}},
        "VALUES over its limits"},
       {{MinimalHeader(),
         ValuesBody{
-            {Contact(1, false), {Key(), Endpoint(Ep("[::1]:1").address(), 0)}}, {}, {}, 0, {}}},
+            {Contact(1, false), {Key(), Endpoint(Ep("[::1]:1").address(), 0)}}, {}, {}, 0, {}, {}}},
        "'a.ns[1]': port 0"},
       {{MinimalHeader(), StoreBody{{}, std::vector<uint8_t>(kTokenSizeMax + 1, 1), {}, 0}},
        "'a.tk'"},
@@ -321,7 +322,8 @@ TEST_CASE("Encode and EncodeFitting refuse a port-0 contact in VALUES, as Decode
                                   {1, 2},
                                   {{{1}, Filled<64>(2)}},
                                   1,
-                                  std::nullopt}};
+                                  std::nullopt,
+                                  {}}};
   auto bytes = Encode(values);
   REQUIRE_FALSE(bytes);
   CHECK(bytes.error().code == ErrorCode::kInvalidArgument);
