@@ -244,12 +244,12 @@ void PackBody(const Body& body, Packer& packer) {
 
 // Packs a message whose fields are within their limits; the size is not checked.
 std::vector<uint8_t> PackMessage(const Message& message) {
-  std::vector<uint8_t> out;
-  out.reserve(kDatagramSizeMax);
+  std::vector<uint8_t> out(kDatagramSizeMax);  // most messages fit: one allocation
   VectorSink sink(&out);
   Packer packer(sink);
   PackHeader(message.header, message.type(), packer);
   PackBody(message.body, packer);
+  sink.Finish();
   return out;
 }
 

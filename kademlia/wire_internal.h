@@ -12,6 +12,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <span>
 #include <string>
@@ -82,16 +83,22 @@ inline constexpr uint32_t kHeaderFieldsAlways = 7;
 // ---- Encoding helpers ------------------------------------------------------------------
 
 // The stream msgpack::packer writes to: appends to a vector we own (no copy at the end).
+// Writes into `out` from byte 0 on; the caller may size `out` ahead. The vector grows
+// (doubling) only when a write does not fit, and is written with memcpy, since msgpack writes
+// in many small pieces; Finish() trims it to what was written.
 class VectorSink {
  public:
   explicit VectorSink(std::vector<uint8_t>* out) : out_(out) {}
   void write(const char* data, size_t size) {
-    const auto* bytes = reinterpret_cast<const uint8_t*>(data);
-    out_->insert(out_->end(), bytes, bytes + size);
+    if (used_ + size > out_->size()) out_->resize(std::max(out_->size() * 2, used_ + size));
+    std::memcpy(out_->data() + used_, data, size);
+    used_ += size;
   }
+  void Finish() { out_->resize(used_); }
 
  private:
   std::vector<uint8_t>* out_;
+  size_t used_ = 0;
 };
 using Packer = msgpack::packer<VectorSink>;
 
