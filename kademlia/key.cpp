@@ -55,6 +55,12 @@ Key Key::WithBitFlipped(int i) const {
   return out;
 }
 
+uint64_t Key::FirstWord() const {
+  uint64_t word = 0;
+  for (size_t i = 0; i < 8; ++i) word = (word << 8) | bytes_[i];
+  return word;
+}
+
 int Key::CommonPrefixLength(const Key& other) const {
   for (size_t i = 0; i < kSize; ++i) {
     const uint8_t x = bytes_[i] ^ other.bytes_[i];

@@ -47,6 +47,9 @@ class Key {
   bool Bit(int i) const;
   // The key with bit i inverted.
   Key WithBitFlipped(int i) const;
+  // The first 64 bits as a number, most significant first: XOR distances that differ there
+  // compare as these words do.
+  uint64_t FirstWord() const;
 
   // Number of leading bits this key shares with `other`: 256 when equal. This is the bucket
   // index of `other` in a routing table whose own id is this key.

@@ -13,13 +13,6 @@ namespace {
 constexpr Duration kPingReportWaitMax = Seconds(10);
 
 // `key` with every bit from `depth` on cleared.
-// The key's first 64 bits, most significant first: XOR distances compare on them first.
-uint64_t FirstWord(const Key& key) {
-  uint64_t word = 0;
-  for (size_t i = 0; i < 8; ++i) word = (word << 8) | key.bytes()[i];
-  return word;
-}
-
 Key Masked(const Key& key, int depth) {
   Key out = key;
   auto& bytes = out.mutable_bytes();
@@ -276,11 +269,11 @@ std::vector<size_t> RoutingTable::BucketsByDistance(const Key& target) const {
   if (shallow) {
     std::vector<std::pair<uint64_t, size_t>> order;
     order.reserve(buckets_.size());
-    const uint64_t target_word = FirstWord(target) ^ FirstWord(self_);
+    const uint64_t target_word = target.FirstWord() ^ self_.FirstWord();
     for (size_t i = 0; i < buckets_.size(); ++i) {
       const Bucket& b = buckets_[i];
       const uint64_t mask = b.depth == 0 ? 0 : ~uint64_t{0} << (64 - b.depth);
-      order.emplace_back((FirstWord(b.distance_prefix) ^ target_word) & mask, i);
+      order.emplace_back((b.distance_prefix.FirstWord() ^ target_word) & mask, i);
     }
     std::sort(order.begin(), order.end());
     for (const auto& [low, i] : order) out.push_back(i);
@@ -304,11 +297,11 @@ std::vector<Contact> RoutingTable::Closest(const Key& target, size_t count) cons
   // on the first 64 bits of their distance, then on the rest where those tie.
   std::vector<std::pair<uint64_t, const Contact*>> gathered;
   size_t healthy = 0;
-  const uint64_t target_word = FirstWord(target);
+  const uint64_t target_word = target.FirstWord();
   for (size_t i : BucketsByDistance(target)) {
     if (healthy >= count) break;
     for (const Contact& c : buckets_[i].contacts) {
-      gathered.emplace_back(FirstWord(c.id) ^ target_word, &c);
+      gathered.emplace_back(c.id.FirstWord() ^ target_word, &c);
       if (c.failures == 0) ++healthy;
     }
   }

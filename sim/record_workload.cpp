@@ -15,12 +15,6 @@ uint32_t TtlSeconds(double republish_s) {
                                           double{kademlia::kRecordTtlMaxSeconds}));
 }
 
-uint64_t Prefix(const kademlia::Key& key) {
-  uint64_t word = 0;
-  for (size_t i = 0; i < 8; ++i) word = (word << 8) | key.bytes()[i];
-  return word;
-}
-
 }  // namespace
 
 std::string_view MissKindName(MissKind kind) {
@@ -182,7 +176,7 @@ void RecordWorkload::OnGet(uint32_t slot, uint64_t incarnation) {
                [this, slot, incarnation, entry, measured](const kademlia::GetResult& result) {
                  trace_.Add(static_cast<uint64_t>(result.finished.time_since_epoch().count()));
                  trace_.Add((uint64_t{slot} << 32) | result.records.size());
-                 trace_.Add(Prefix(result.key) ^ result.rejected);
+                 trace_.Add(result.key.FirstWord() ^ result.rejected);
                  counters_.records_rejected += result.rejected;
                  if (!measured) return;
                  --pending_;

@@ -8,12 +8,6 @@ namespace {
 
 Duration SecondsOf(double s) { return Duration(static_cast<int64_t>(std::llround(s * 1e6))); }
 
-uint64_t Prefix(const kademlia::Key& key) {
-  uint64_t word = 0;
-  for (size_t i = 0; i < 8; ++i) word = (word << 8) | key.bytes()[i];
-  return word;
-}
-
 uint16_t Clamp16(size_t value) { return static_cast<uint16_t>(std::min<size_t>(value, 65535)); }
 
 }  // namespace
@@ -108,8 +102,8 @@ void Workload::Launch(uint32_t slot, bool measured) {
 void Workload::Complete(size_t index, uint32_t slot, const kademlia::LookupResult& result) {
   trace_.Add(static_cast<uint64_t>(result.finished.time_since_epoch().count()));
   trace_.Add((uint64_t{slot} << 32) | static_cast<uint32_t>(result.stats.hops));
-  trace_.Add(Prefix(result.target) ^ result.stats.messages);
-  for (const kademlia::Contact& c : result.closest) trace_.Add(Prefix(c.id));
+  trace_.Add(result.target.FirstWord() ^ result.stats.messages);
+  for (const kademlia::Contact& c : result.closest) trace_.Add(c.id.FirstWord());
   if (index == kUnmeasured) return;
   LookupRecord& record = records_[index];
   --pending_;
