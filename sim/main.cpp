@@ -12,6 +12,7 @@
 #include <iostream>
 #include <thread>
 
+#include "sim/huge_pages.h"
 #include "sim/plots.h"
 #include "sim/report.h"
 #include "sim/runner.h"
@@ -37,6 +38,7 @@ void PrintSummary(const std::string& name, size_t points, const RunSummary& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  skillnode::sim::ReexecWithHugePages(argv);
   CLI::App app{"skillsim: deterministic Kademlia network simulator (docs/simulation.md)"};
   std::string scenario_path, out_dir;
   skillnode::sim::ScenarioOverrides overrides;

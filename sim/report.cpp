@@ -4,6 +4,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "sim/huge_pages.h"
 #include "sim/trace_hash.h"
 #include "sim/yaml_reader.h"
 
@@ -100,6 +101,8 @@ json RunJson(const RunSummary& s) {
       {"sim_seconds", s.sim_seconds},
       {"wall_seconds", s.wall_seconds},
       {"peak_rss_mb", s.peak_rss_mb},
+      {"malloc_huge_pages", s.malloc_huge_pages},
+      {"huge_pages_mb", s.huge_pages_mb},
       {"events", s.events},
       {"network",
        {{"sent", s.network.sent},
@@ -157,6 +160,7 @@ RunSummary CombineRuns(const std::vector<PointResult>& points, double wall_secon
     RunSummary one = points.front().summary;
     one.wall_seconds = wall_seconds;
     one.peak_rss_mb = PeakRssMb();
+    one.huge_pages_mb = AnonHugePagesMb();
     return one;
   }
   RunSummary total;
@@ -208,6 +212,8 @@ RunSummary CombineRuns(const std::vector<PointResult>& points, double wall_secon
   total.trace_hash = chain.value();
   total.wall_seconds = wall_seconds;
   total.peak_rss_mb = PeakRssMb();
+  total.malloc_huge_pages = MallocHugePagesRequested();
+  total.huge_pages_mb = AnonHugePagesMb();
   return total;
 }
 

@@ -10,6 +10,7 @@
 #include "sim/builder.h"
 #include "sim/churn.h"
 #include "sim/event_queue.h"
+#include "sim/huge_pages.h"
 #include "sim/latency.h"
 #include "sim/network.h"
 #include "sim/population.h"
@@ -274,6 +275,8 @@ RunSummary Simulation::State::Summarize(double wall_seconds) const {
   s.sim_seconds = SecondsSince(now);
   s.wall_seconds = wall_seconds;
   s.peak_rss_mb = PeakRssMb();
+  s.malloc_huge_pages = MallocHugePagesRequested();
+  s.huge_pages_mb = AnonHugePagesMb();
   s.events = events;
   s.network = network->counters();
   s.node_totals = population->Totals();

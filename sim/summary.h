@@ -38,6 +38,10 @@ struct RunSummary {
   double sim_seconds = 0;
   double wall_seconds = 0;
   double peak_rss_mb = 0;
+  // Whether malloc asked for transparent huge pages, and how much of the heap had them at the
+  // end (sim/huge_pages.h).
+  bool malloc_huge_pages = false;
+  double huge_pages_mb = 0;
   uint64_t events = 0;
   NetworkCounters network;
   NodeTotals node_totals;
