@@ -23,9 +23,9 @@ RequestRateLimiter::RequestRateLimiter(const RateLimitConfig& config, TimePoint 
 
 void RequestRateLimiter::ForgetIdle(TimePoint now, size_t max) {
   for (size_t i = 0; i < max && !recency_.empty(); ++i) {
-    auto it = per_ip_.find(recency_.back());
-    if (now - it->second.bucket.updated() < refill_) return;
-    per_ip_.erase(it);
+    const Source& oldest = recency_.back();
+    if (now - oldest.bucket.updated() < refill_) return;
+    per_ip_.erase(oldest.address);
     recency_.pop_back();
   }
 }
@@ -36,17 +36,17 @@ RateVerdict RequestRateLimiter::Admit(const Address& source, TimePoint now) {
   auto it = per_ip_.find(source);
   if (it == per_ip_.end()) {
     if (per_ip_.size() >= config_.tracked_ips_max && !recency_.empty()) {
-      per_ip_.erase(recency_.back());
+      per_ip_.erase(recency_.back().address);
       recency_.pop_back();
     }
-    recency_.push_front(source);
-    it = per_ip_.emplace(source, Entry{TokenBucket(config_.per_ip_burst, now), recency_.begin()})
-             .first;
+    recency_.push_front(Source{source, TokenBucket(config_.per_ip_burst, now)});
+    it = per_ip_.emplace(source, recency_.begin()).first;
   } else {
-    recency_.splice(recency_.begin(), recency_, it->second.recency);
+    recency_.splice(recency_.begin(), recency_, it->second);
   }
+  TokenBucket& bucket = it->second->bucket;
   // The per-IP bucket is checked first so that one noisy source cannot drain the global budget.
-  if (!it->second.bucket.Take(now, config_.per_ip_rate, config_.per_ip_burst)) {
+  if (!bucket.Take(now, config_.per_ip_rate, config_.per_ip_burst)) {
     return RateVerdict::kPerIpExceeded;
   }
   if (!global_.Take(now, config_.global_rate, config_.global_burst)) {

@@ -45,9 +45,11 @@ class RequestRateLimiter {
   size_t tracked_ips() const { return per_ip_.size(); }
 
  private:
-  struct Entry {
+  // A tracked source. The bucket lives in the recency list, so that finding the least
+  // recently active source idle (ForgetIdle, on every Admit) reads the list's tail alone.
+  struct Source {
+    Address address;
     TokenBucket bucket;
-    std::list<Address>::iterator recency;
   };
 
   // Forgets up to `max` least recently active sources whose buckets are full again.
@@ -56,8 +58,8 @@ class RequestRateLimiter {
   RateLimitConfig config_;
   Duration refill_;  // how long an idle per-IP bucket takes to fill from empty
   TokenBucket global_;
-  std::unordered_map<Address, Entry> per_ip_;
-  std::list<Address> recency_;  // most recently active first
+  std::list<Source> recency_;  // most recently active first
+  std::unordered_map<Address, std::list<Source>::iterator> per_ip_;
 };
 
 }  // namespace skillnode::kademlia
