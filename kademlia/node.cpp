@@ -87,6 +87,7 @@ void Node::HandleRequest(TimePoint now, const Endpoint& from, const Message& req
     SendReply(from, request, PongBody{});
   } else if (const auto* find = std::get_if<FindNodeBody>(&request.body)) {
     NodesBody nodes;
+    nodes.nodes.reserve(config_.routing.bucket_size);
     // One extra so that the requester itself can be left out and k still remain.
     for (const Contact& c : routing_.Closest(find->target, config_.routing.bucket_size + 1)) {
       if (c.id == request.header.sender_id) continue;

@@ -257,17 +257,19 @@ const Contact* RoutingTable::Find(const NodeId& id) const {
   return nullptr;
 }
 
-std::vector<size_t> RoutingTable::BucketsByDistance(const Key& target) const {
+void RoutingTable::BucketsByDistance(const Key& target, std::vector<size_t>& out) const {
   // Bucket ranges are disjoint prefix ranges, so their distances to `target` are disjoint
   // intervals too, each starting at the bucket's prefix XOR target masked to its depth.
   // Buckets no deeper than 64 bits (every table short of astronomically many nodes) are told
   // apart by the first 64 bits of that lowest distance alone.
-  std::vector<size_t> out;
+  out.clear();
   out.reserve(buckets_.size());
   const bool shallow =
       std::all_of(buckets_.begin(), buckets_.end(), [](const Bucket& b) { return b.depth <= 64; });
   if (shallow) {
-    std::vector<std::pair<uint64_t, size_t>> order;
+    // Reused between calls: this runs for every FIND_NODE answered.
+    thread_local std::vector<std::pair<uint64_t, size_t>> order;
+    order.clear();
     order.reserve(buckets_.size());
     const uint64_t target_word = target.FirstWord() ^ self_.FirstWord();
     for (size_t i = 0; i < buckets_.size(); ++i) {
@@ -277,7 +279,7 @@ std::vector<size_t> RoutingTable::BucketsByDistance(const Key& target) const {
     }
     std::sort(order.begin(), order.end());
     for (const auto& [low, i] : order) out.push_back(i);
-    return out;
+    return;
   }
   std::vector<std::pair<Key, size_t>> order;
   order.reserve(buckets_.size());
@@ -287,7 +289,6 @@ std::vector<size_t> RoutingTable::BucketsByDistance(const Key& target) const {
   }
   std::sort(order.begin(), order.end());
   for (const auto& [low, i] : order) out.push_back(i);
-  return out;
 }
 
 std::vector<Contact> RoutingTable::Closest(const Key& target, size_t count) const {
@@ -295,10 +296,14 @@ std::vector<Contact> RoutingTable::Closest(const Key& target, size_t count) cons
   // Every contact of a later bucket is farther than every contact of an earlier one, so once
   // `count` healthy contacts are gathered no later contact can enter the result. Contacts sort
   // on the first 64 bits of their distance, then on the rest where those tie.
-  std::vector<std::pair<uint64_t, const Contact*>> gathered;
+  // Scratch space reused between calls on this thread: Closest runs for every FIND_NODE.
+  thread_local std::vector<size_t> buckets;
+  thread_local std::vector<std::pair<uint64_t, const Contact*>> gathered;
+  BucketsByDistance(target, buckets);
+  gathered.clear();
   size_t healthy = 0;
   const uint64_t target_word = target.FirstWord();
-  for (size_t i : BucketsByDistance(target)) {
+  for (size_t i : buckets) {
     if (healthy >= count) break;
     for (const Contact& c : buckets_[i].contacts) {
       gathered.emplace_back(c.id.FirstWord() ^ target_word, &c);

@@ -137,8 +137,9 @@ class RoutingTable {
   };
 
   size_t IndexOf(const Key& key) const;
-  // Bucket indexes, the bucket whose contacts are closest to `target` first.
-  std::vector<size_t> BucketsByDistance(const Key& target) const;
+  // Fills `out` with the bucket indexes, the bucket whose contacts are closest to `target`
+  // first.
+  void BucketsByDistance(const Key& target, std::vector<size_t>& out) const;
   InsertResult Refresh(Bucket& bucket, std::vector<Contact>::iterator it, const Contact& contact,
                        TimePoint now);
   InsertResult Insert(size_t index, const Contact& contact, TimePoint now);

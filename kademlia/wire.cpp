@@ -110,6 +110,7 @@ void PackHeader(const Header& header, uint8_t type, Packer& packer) {
   }
   if (header.observed) {
     std::vector<uint8_t> observed;
+    observed.reserve(kEndpointBytesMax);
     AppendEndpoint(*header.observed, observed);
     PackStr(packer, kKeyObserved);
     PackBin(packer, observed);
@@ -122,6 +123,7 @@ void PackNodes(const NodesBody& body, Packer& packer) {
   PackStr(packer, kKeyNodes);
   packer.pack_array(static_cast<uint32_t>(body.nodes.size()));
   std::vector<uint8_t> contact;
+  contact.reserve(Key::kSize + kEndpointBytesMax);
   for (const WireContact& node : body.nodes) {
     contact.assign(node.id.bytes().begin(), node.id.bytes().end());
     AppendEndpoint(node.endpoint, contact);
@@ -145,6 +147,7 @@ void PackValues(const ValuesBody& body, Packer& packer) {
   PackStr(packer, kKeyNodes);
   packer.pack_array(static_cast<uint32_t>(body.nodes.size()));
   std::vector<uint8_t> contact;
+  contact.reserve(Key::kSize + kEndpointBytesMax);
   for (const WireContact& node : body.nodes) {
     contact.assign(node.id.bytes().begin(), node.id.bytes().end());
     AppendEndpoint(node.endpoint, contact);
@@ -364,15 +367,14 @@ Result<std::vector<uint8_t>> EncodeFitting(Message message) {
 
 // ---- Proof ------------------------------------------------------------------------------
 
-std::vector<uint8_t> ProofBytes(uint32_t network_id, uint64_t txid, const NodeId& responder,
-                                const NodeId& requester) {
-  std::vector<uint8_t> out(kProofDomainTag.begin(), kProofDomainTag.end());
-  out.reserve(kProofBytesSize);
-  for (int shift = 24; shift >= 0; shift -= 8)
-    out.push_back(static_cast<uint8_t>(network_id >> shift));
-  for (int shift = 56; shift >= 0; shift -= 8) out.push_back(static_cast<uint8_t>(txid >> shift));
-  out.insert(out.end(), responder.bytes().begin(), responder.bytes().end());
-  out.insert(out.end(), requester.bytes().begin(), requester.bytes().end());
+std::array<uint8_t, kProofBytesSize> ProofBytes(uint32_t network_id, uint64_t txid,
+                                                const NodeId& responder, const NodeId& requester) {
+  std::array<uint8_t, kProofBytesSize> out{};
+  auto at = std::copy(kProofDomainTag.begin(), kProofDomainTag.end(), out.begin());
+  for (int shift = 24; shift >= 0; shift -= 8) *at++ = static_cast<uint8_t>(network_id >> shift);
+  for (int shift = 56; shift >= 0; shift -= 8) *at++ = static_cast<uint8_t>(txid >> shift);
+  at = std::copy(responder.bytes().begin(), responder.bytes().end(), at);
+  std::copy(requester.bytes().begin(), requester.bytes().end(), at);
   return out;
 }
 

@@ -67,6 +67,7 @@
 #ifndef SKILLNODE_KADEMLIA_WIRE_H_
 #define SKILLNODE_KADEMLIA_WIRE_H_
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -288,8 +289,8 @@ constexpr size_t kProofBytesSize = kProofDomainTag.size() + 4 + 8 + Key::kSize +
 // valid signature proves the responder holds its key now. Layout (kProofBytesSize = 94):
 //   kProofDomainTag (18 ASCII bytes, no terminator) | network id (4, big-endian) |
 //   txid (8, big-endian) | responder id (32) | requester id (32)
-std::vector<uint8_t> ProofBytes(uint32_t network_id, uint64_t txid, const NodeId& responder,
-                                const NodeId& requester);
+std::array<uint8_t, kProofBytesSize> ProofBytes(uint32_t network_id, uint64_t txid,
+                                                const NodeId& responder, const NodeId& requester);
 
 }  // namespace skillnode::kademlia
 

@@ -113,6 +113,9 @@ inline void PackBin(Packer& packer, std::span<const uint8_t> bytes) {
                        static_cast<uint32_t>(bytes.size()));
 }
 
+// The most bytes AppendEndpoint writes: an IPv6 address and a port.
+inline constexpr size_t kEndpointBytesMax = 16 + 2;
+
 inline void AppendEndpoint(const Endpoint& endpoint, std::vector<uint8_t>& out) {
   const auto address = endpoint.address().bytes();
   out.insert(out.end(), address.begin(), address.end());
