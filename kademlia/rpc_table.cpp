@@ -5,11 +5,28 @@
 
 namespace skillnode::kademlia {
 
+bool RpcTable::Live(const Deadline& d) const {
+  auto it = by_txid_.find(d.txid);
+  return it != by_txid_.end() && it->second.sequence == d.sequence;
+}
+
+void RpcTable::DropTaken() {
+  const auto later = std::greater<Deadline>();
+  while (!by_deadline_.empty() && !Live(by_deadline_.front())) {
+    std::pop_heap(by_deadline_.begin(), by_deadline_.end(), later);
+    by_deadline_.pop_back();
+  }
+  if (by_deadline_.size() <= 2 * by_txid_.size() + kTakenSlack) return;
+  std::erase_if(by_deadline_, [this](const Deadline& d) { return !Live(d); });
+  std::make_heap(by_deadline_.begin(), by_deadline_.end(), later);
+}
+
 void RpcTable::Add(uint64_t txid, PendingRpc rpc) {
   assert(!full() && !contains(txid));
-  const std::pair<TimePoint, uint64_t> order{rpc.deadline, sequence_++};
-  by_deadline_.emplace(order, txid);
-  by_txid_.emplace(txid, Entry{std::move(rpc), order});
+  const uint64_t sequence = sequence_++;
+  by_deadline_.push_back(Deadline{rpc.deadline, sequence, txid});
+  std::push_heap(by_deadline_.begin(), by_deadline_.end(), std::greater<Deadline>());
+  by_txid_.emplace(txid, Entry{std::move(rpc), sequence});
 }
 
 const PendingRpc* RpcTable::Find(uint64_t txid) const {
@@ -21,28 +38,27 @@ std::optional<PendingRpc> RpcTable::Take(uint64_t txid) {
   auto it = by_txid_.find(txid);
   if (it == by_txid_.end()) return std::nullopt;
   PendingRpc rpc = std::move(it->second.rpc);
-  by_deadline_.erase(it->second.order);
   by_txid_.erase(it);
+  DropTaken();
   return rpc;
 }
 
 std::vector<PendingRpc> RpcTable::TakeExpired(TimePoint now) {
   std::vector<PendingRpc> expired;
-  while (!by_deadline_.empty() && by_deadline_.begin()->first.first <= now) {
-    const uint64_t txid = by_deadline_.begin()->second;
-    expired.push_back(*Take(txid));
+  while (!by_deadline_.empty() && by_deadline_.front().at <= now) {
+    expired.push_back(*Take(by_deadline_.front().txid));
   }
   return expired;
 }
 
 std::vector<PendingRpc> RpcTable::TakeAll() {
   std::vector<PendingRpc> all;
-  while (!by_deadline_.empty()) all.push_back(*Take(by_deadline_.begin()->second));
+  while (!by_deadline_.empty()) all.push_back(*Take(by_deadline_.front().txid));
   return all;
 }
 
 TimePoint RpcTable::NextDeadline() const {
-  return by_deadline_.empty() ? kTimeNever : by_deadline_.begin()->first.first;
+  return by_deadline_.empty() ? kTimeNever : by_deadline_.front().at;
 }
 
 void RttEstimator::Sample(Duration rtt) {

@@ -9,7 +9,6 @@
 #include <array>
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <optional>
 #include <unordered_map>
 #include <utility>
@@ -54,6 +53,10 @@ struct PendingRpc {
 
 class RpcTable {
  public:
+  // Taken requests the deadline heap may hold beyond twice the pending ones before it is
+  // rebuilt.
+  static constexpr size_t kTakenSlack = 64;
+
   explicit RpcTable(size_t in_flight_max) : in_flight_max_(in_flight_max) {}
 
   bool full() const { return by_txid_.size() >= in_flight_max_; }
@@ -69,17 +72,37 @@ class RpcTable {
   std::vector<PendingRpc> TakeExpired(TimePoint now);
   std::vector<PendingRpc> TakeAll();
   TimePoint NextDeadline() const;
+  // Entries in the deadline heap, pending or taken (never above 2 x size() + kTakenSlack);
+  // for tests.
+  size_t deadline_entries() const { return by_deadline_.size(); }
 
  private:
   struct Entry {
     PendingRpc rpc;
-    std::pair<TimePoint, uint64_t> order;
+    uint64_t sequence = 0;  // its place in by_deadline_
   };
+  struct Deadline {
+    TimePoint at;
+    uint64_t sequence;  // ties: the order they were added
+    uint64_t txid;
+    bool operator>(const Deadline& o) const {
+      return at != o.at ? at > o.at : sequence > o.sequence;
+    }
+  };
+
+  // Whether the heap entry is still a pending request (not taken since).
+  bool Live(const Deadline& d) const;
+  // Pops taken requests off the top of the heap, so that its top is always pending; rebuilds
+  // the heap from the pending requests when taken ones make up most of it.
+  void DropTaken();
 
   size_t in_flight_max_;
   uint64_t sequence_ = 0;
   std::unordered_map<uint64_t, Entry> by_txid_;
-  std::map<std::pair<TimePoint, uint64_t>, uint64_t> by_deadline_;  // (deadline, seq) -> txid
+  // A min-heap on (deadline, sequence). Take leaves its entry in place (no search); entries
+  // of taken requests are skipped when they reach the top, and the heap is rebuilt once they
+  // are more than half of it, so it never holds more than 2 x in_flight_max_ + kSlack.
+  std::vector<Deadline> by_deadline_;
 };
 
 // Round-trip times of a node's recent replies, over all its peers, and the timeout derived

@@ -1,0 +1,88 @@
+// RpcTable on its own: requests expire earliest first (ties in the order they were added),
+// a taken request never expires, and the deadline heap stays bounded however requests are
+// taken.
+#include "kademlia/rpc_table.h"
+
+#include <catch2/catch.hpp>
+#include <vector>
+
+namespace skillnode::kademlia {
+namespace {
+
+const TimePoint kStart = kTimeZero + Seconds(100);
+
+PendingRpc Request(TimePoint deadline, uint8_t type = 0) {
+  PendingRpc rpc;
+  rpc.type = type;
+  rpc.sent = kStart;
+  rpc.deadline = deadline;
+  return rpc;
+}
+
+std::vector<uint8_t> Types(const std::vector<PendingRpc>& rpcs) {
+  std::vector<uint8_t> out;
+  for (const PendingRpc& r : rpcs) out.push_back(r.type);
+  return out;
+}
+
+TEST_CASE("requests expire earliest deadline first, ties in the order added", "[kademlia]") {
+  RpcTable table(16);
+  table.Add(10, Request(kStart + Seconds(3), 1));
+  table.Add(11, Request(kStart + Seconds(1), 2));
+  table.Add(12, Request(kStart + Seconds(3), 3));
+  table.Add(13, Request(kStart + Seconds(1), 4));
+  table.Add(14, Request(kStart + Seconds(9), 5));
+  CHECK(table.NextDeadline() == kStart + Seconds(1));
+  CHECK(table.TakeExpired(kStart).empty());
+  CHECK(Types(table.TakeExpired(kStart + Seconds(3))) == std::vector<uint8_t>{2, 4, 1, 3});
+  CHECK(table.size() == 1);
+  CHECK(table.NextDeadline() == kStart + Seconds(9));
+  CHECK(Types(table.TakeAll()) == std::vector<uint8_t>{5});
+  CHECK(table.NextDeadline() == kTimeNever);
+}
+
+TEST_CASE("a taken request does not expire, and the next deadline skips it", "[kademlia]") {
+  RpcTable table(16);
+  table.Add(1, Request(kStart + Seconds(1), 1));
+  table.Add(2, Request(kStart + Seconds(2), 2));
+  table.Add(3, Request(kStart + Seconds(3), 3));
+  REQUIRE(table.Take(2));
+  CHECK_FALSE(table.Take(2));
+  CHECK(table.Find(2) == nullptr);
+  REQUIRE(table.Take(1));
+  CHECK(table.NextDeadline() == kStart + Seconds(3));
+  CHECK(Types(table.TakeExpired(kStart + Seconds(5))) == std::vector<uint8_t>{3});
+  CHECK(table.size() == 0);
+}
+
+TEST_CASE("a txid used again after Take expires at its new deadline only", "[kademlia]") {
+  RpcTable table(16);
+  table.Add(7, Request(kStart + Seconds(1), 1));
+  REQUIRE(table.Take(7));
+  table.Add(7, Request(kStart + Seconds(5), 2));
+  CHECK(table.NextDeadline() == kStart + Seconds(5));
+  CHECK(table.TakeExpired(kStart + Seconds(2)).empty());
+  REQUIRE(table.Find(7) != nullptr);
+  CHECK(table.Find(7)->type == 2);
+  CHECK(Types(table.TakeExpired(kStart + Seconds(5))) == std::vector<uint8_t>{2});
+}
+
+TEST_CASE("the deadline heap stays bounded when replies come out of deadline order", "[kademlia]") {
+  // Each round adds a request and answers the newest one still open except the oldest: the
+  // oldest request's entry stays on top, so taken entries pile up under it unless the heap
+  // is rebuilt.
+  RpcTable table(16);
+  table.Add(0, Request(kStart + Seconds(1000)));
+  size_t largest = 0;
+  for (uint64_t txid = 1; txid < 10'000; ++txid) {
+    table.Add(txid, Request(kStart + Seconds(1000) + Millis(static_cast<int64_t>(txid))));
+    REQUIRE(table.Take(txid));
+    largest = std::max(largest, table.deadline_entries());
+  }
+  CHECK(table.size() == 1);
+  CHECK(largest <= 2 * 2 + RpcTable::kTakenSlack);
+  CHECK(table.NextDeadline() == kStart + Seconds(1000));
+}
+
+}  // namespace
+}  // namespace skillnode::kademlia
