@@ -20,8 +20,7 @@ Lookup::Lookup(const Key& target, const NodeId& self, const LookupParams& params
   std::sort(sorted.begin(), sorted.end(),
             [&](const Contact& a, const Contact& b) { return CloserTo(target_, a.id, b.id); });
   for (const Contact& contact : sorted) {
-    if (contact.id == self_ || seen_.contains(contact.id)) continue;
-    seen_.insert(contact.id);
+    if (contact.id == self_ || !Learn(contact.id)) continue;
     Insert(next_path, contact, 1);
     next_path = (next_path + 1) % paths_.size();
   }
@@ -105,6 +104,13 @@ Lookup::Entry* Lookup::FindEntry(const NodeId& id, size_t* path) {
   return nullptr;
 }
 
+bool Lookup::Learn(const NodeId& id) {
+  auto at = std::lower_bound(seen_.begin(), seen_.end(), id);
+  if (at != seen_.end() && *at == id) return false;
+  seen_.insert(at, id);
+  return true;
+}
+
 void Lookup::OnReply(const NodeId& id, const PublicKey& key, std::span<const WireContact> closer,
                      std::span<const uint8_t> token, TimePoint now) {
   size_t path = 0;
@@ -117,8 +123,7 @@ void Lookup::OnReply(const NodeId& id, const PublicKey& key, std::span<const Wir
   ++stats_.replies;
   const int hop = entry->hop + 1;
   for (const WireContact& c : closer) {
-    if (c.id == self_ || seen_.contains(c.id)) continue;
-    seen_.insert(c.id);
+    if (c.id == self_ || !Learn(c.id)) continue;
     Contact contact;
     contact.id = c.id;
     contact.endpoint = c.endpoint;

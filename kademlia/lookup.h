@@ -22,7 +22,6 @@
 
 #include <cstddef>
 #include <span>
-#include <unordered_set>
 #include <vector>
 
 #include "kademlia/contact.h"
@@ -114,6 +113,8 @@ class Lookup {
   };
 
   Entry* FindEntry(const NodeId& id, size_t* path);
+  // Adds `id` to seen_; false when it was there already.
+  bool Learn(const NodeId& id);
   // True while a request to `e` is open: a reply or failure for it is still expected.
   static bool Waiting(const Entry& e);
   void Insert(size_t path, const Contact& contact, int hop);
@@ -125,7 +126,9 @@ class Lookup {
   LookupParams params_;
   TimePoint started_;
   std::vector<Path> paths_;
-  std::unordered_set<NodeId> seen_;  // every id any path has learnt (membership only)
+  // Every id any path has learnt, sorted: a lookup learns a few dozen to a few hundred, and a
+  // sorted vector finds them with no allocation per id and no pointer to follow.
+  std::vector<NodeId> seen_;
   LookupStats stats_;
   bool stopped_ = false;
 };
