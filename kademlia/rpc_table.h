@@ -100,8 +100,8 @@ class RpcTable {
   uint64_t sequence_ = 0;
   std::unordered_map<uint64_t, Entry> by_txid_;
   // A min-heap on (deadline, sequence). Take leaves its entry in place (no search); entries
-  // of taken requests are skipped when they reach the top, and the heap is rebuilt once they
-  // are more than half of it, so it never holds more than 2 x in_flight_max_ + kSlack.
+  // of taken requests are dropped when they reach the top, and the heap is rebuilt from the
+  // pending ones once it holds more than 2 x pending + kTakenSlack entries.
   std::vector<Deadline> by_deadline_;
 };
 
