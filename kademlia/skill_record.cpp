@@ -5,6 +5,7 @@
 #include <msgpack.hpp>
 
 #include "kademlia/encoding.h"
+#include "kademlia/msgpack_out.h"
 
 namespace skillnode::kademlia {
 namespace {
@@ -90,46 +91,23 @@ Result<void> CheckDescriptor(const SkillDescriptor& d) {
 
 // ---- Canonical encoding ----------------------------------------------------------------
 
-class VectorSink {
- public:
-  explicit VectorSink(std::vector<uint8_t>* out) : out_(out) {}
-  void write(const char* data, size_t size) {
-    out_->insert(out_->end(), reinterpret_cast<const uint8_t*>(data),
-                 reinterpret_cast<const uint8_t*>(data) + size);
-  }
-
- private:
-  std::vector<uint8_t>* out_;
-};
-using Packer = msgpack::packer<VectorSink>;
-
-void PackText(Packer& p, std::string_view text) {
-  p.pack_str(static_cast<uint32_t>(text.size()));
-  p.pack_str_body(text.data(), static_cast<uint32_t>(text.size()));
-}
-
-void PackBytes(Packer& p, std::span<const uint8_t> bytes) {
-  p.pack_bin(static_cast<uint32_t>(bytes.size()));
-  p.pack_bin_body(reinterpret_cast<const char*>(bytes.data()), static_cast<uint32_t>(bytes.size()));
-}
-
 void PackList(Packer& p, const std::vector<std::string>& items) {
   p.pack_array(static_cast<uint32_t>(items.size()));
-  for (const auto& item : items) PackText(p, item);
+  for (const auto& item : items) PackStr(p, item);
 }
 
 void PackDescriptor(Packer& p, const SkillDescriptor& d) {
   p.pack_array(kDescriptorFields);
-  PackText(p, d.name);
-  PackText(p, d.description);
-  PackText(p, d.capability_type);
-  PackText(p, d.access);
+  PackStr(p, d.name);
+  PackStr(p, d.description);
+  PackStr(p, d.capability_type);
+  PackStr(p, d.access);
   PackList(p, d.tags);
-  PackText(p, d.input_schema);
-  PackText(p, d.output_schema);
+  PackStr(p, d.input_schema);
+  PackStr(p, d.output_schema);
   PackList(p, d.examples);
   if (d.skill_md_sha256) {
-    PackBytes(p, *d.skill_md_sha256);
+    PackBin(p, *d.skill_md_sha256);
   } else {
     p.pack_nil();
   }
@@ -320,12 +298,12 @@ std::vector<uint8_t> EncodeRecord(const SkillRecord& r) {
   VectorSink sink(&out);
   Packer p(sink);
   p.pack_array(kRecordFields);
-  PackText(p, kRecordTag);
-  PackText(p, r.agent_id);
-  PackText(p, r.skill_id);
-  PackText(p, r.version);
-  PackText(p, r.skill_type);
-  PackText(p, r.endpoint);
+  PackStr(p, kRecordTag);
+  PackStr(p, r.agent_id);
+  PackStr(p, r.skill_id);
+  PackStr(p, r.version);
+  PackStr(p, r.skill_type);
+  PackStr(p, r.endpoint);
   PackList(p, r.capabilities);
   PackList(p, r.scenes);
   p.pack_uint8(static_cast<uint8_t>(r.status));
@@ -343,7 +321,8 @@ std::vector<uint8_t> EncodeRecord(const SkillRecord& r) {
   } else {
     p.pack_nil();
   }
-  PackBytes(p, r.publisher);
+  PackBin(p, r.publisher);
+  sink.Finish();
   return out;
 }
 

@@ -27,6 +27,7 @@
 #include <msgpack.hpp>
 
 #include "kademlia/encoding.h"
+#include "kademlia/msgpack_out.h"
 #include "kademlia/wire.h"
 
 namespace skillnode::kademlia::wire_internal {
@@ -82,36 +83,11 @@ inline constexpr uint32_t kHeaderFieldsAlways = 7;
 
 // ---- Encoding helpers ------------------------------------------------------------------
 
-// The stream msgpack::packer writes to: appends to a vector we own (no copy at the end).
-// Writes into `out` from byte 0 on; the caller may size `out` ahead. The vector grows
-// (doubling) only when a write does not fit, and is written with memcpy, since msgpack writes
-// in many small pieces; Finish() trims it to what was written.
-class VectorSink {
- public:
-  explicit VectorSink(std::vector<uint8_t>* out) : out_(out) {}
-  void write(const char* data, size_t size) {
-    if (used_ + size > out_->size()) out_->resize(std::max(out_->size() * 2, used_ + size));
-    std::memcpy(out_->data() + used_, data, size);
-    used_ += size;
-  }
-  void Finish() { out_->resize(used_); }
-
- private:
-  std::vector<uint8_t>* out_;
-  size_t used_ = 0;
-};
-using Packer = msgpack::packer<VectorSink>;
-
-inline void PackStr(Packer& packer, std::string_view text) {
-  packer.pack_str(static_cast<uint32_t>(text.size()));
-  packer.pack_str_body(text.data(), static_cast<uint32_t>(text.size()));
-}
-
-inline void PackBin(Packer& packer, std::span<const uint8_t> bytes) {
-  packer.pack_bin(static_cast<uint32_t>(bytes.size()));
-  packer.pack_bin_body(reinterpret_cast<const char*>(bytes.data()),
-                       static_cast<uint32_t>(bytes.size()));
-}
+// VectorSink, Packer, PackStr and PackBin are in kademlia/msgpack_out.h.
+using kademlia::PackBin;
+using kademlia::Packer;
+using kademlia::PackStr;
+using kademlia::VectorSink;
 
 // The most bytes AppendEndpoint writes: an IPv6 address and a port.
 inline constexpr size_t kEndpointBytesMax = 16 + 2;
