@@ -1,6 +1,7 @@
 #include "kademlia/lookup.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace skillnode::kademlia {
 namespace {
@@ -79,12 +80,9 @@ std::vector<Lookup::Query> Lookup::NextQueries(TimePoint now, Duration slow_afte
 }
 
 bool Lookup::Answered(const NodeId& id) const {
-  for (const Path& path : paths_) {
-    for (const Entry& e : path.entries) {
-      if (e.contact.id == id) return e.state == State::kSucceeded;
-    }
-  }
-  return false;
+  size_t path = 0;
+  const Entry* entry = FindEntry(id, &path);
+  return entry != nullptr && entry->state == State::kSucceeded;
 }
 
 bool Lookup::Waiting(const Entry& e) {
@@ -92,9 +90,9 @@ bool Lookup::Waiting(const Entry& e) {
          (e.state == State::kCandidate && e.open > 0);
 }
 
-Lookup::Entry* Lookup::FindEntry(const NodeId& id, size_t* path) {
+const Lookup::Entry* Lookup::FindEntry(const NodeId& id, size_t* path) const {
   for (size_t p = 0; p < paths_.size(); ++p) {
-    for (Entry& e : paths_[p].entries) {
+    for (const Entry& e : paths_[p].entries) {
       if (e.contact.id == id) {
         *path = p;
         return &e;
@@ -102,6 +100,10 @@ Lookup::Entry* Lookup::FindEntry(const NodeId& id, size_t* path) {
     }
   }
   return nullptr;
+}
+
+Lookup::Entry* Lookup::FindEntry(const NodeId& id, size_t* path) {
+  return const_cast<Entry*>(std::as_const(*this).FindEntry(id, path));
 }
 
 bool Lookup::Learn(const NodeId& id) {

@@ -112,6 +112,8 @@ class Lookup {
     std::vector<Entry> entries;  // closest first
   };
 
+  // The entry for `id` and its path, or null.
+  const Entry* FindEntry(const NodeId& id, size_t* path) const;
   Entry* FindEntry(const NodeId& id, size_t* path);
   // Adds `id` to seen_; false when it was there already.
   bool Learn(const NodeId& id);
