@@ -4,7 +4,6 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "sim/huge_pages.h"
 #include "sim/trace_hash.h"
 #include "sim/yaml_reader.h"
 
@@ -159,8 +158,7 @@ RunSummary CombineRuns(const std::vector<PointResult>& points, double wall_secon
   if (points.size() == 1) {
     RunSummary one = points.front().summary;
     one.wall_seconds = wall_seconds;
-    one.peak_rss_mb = PeakRssMb();
-    one.huge_pages_mb = AnonHugePagesMb();
+    RecordMemory(one);
     return one;
   }
   RunSummary total;
@@ -211,9 +209,7 @@ RunSummary CombineRuns(const std::vector<PointResult>& points, double wall_secon
   }
   total.trace_hash = chain.value();
   total.wall_seconds = wall_seconds;
-  total.peak_rss_mb = PeakRssMb();
-  total.malloc_huge_pages = MallocHugePagesRequested();
-  total.huge_pages_mb = AnonHugePagesMb();
+  RecordMemory(total);
   return total;
 }
 

@@ -44,6 +44,12 @@ double PeakRssMb() {
   return static_cast<double>(usage.ru_maxrss) / 1024.0;  // Linux reports KiB
 }
 
+void RecordMemory(RunSummary& summary) {
+  summary.peak_rss_mb = PeakRssMb();
+  summary.malloc_huge_pages = MallocHugePagesRequested();
+  summary.huge_pages_mb = AnonHugePagesMb();
+}
+
 struct Simulation::State {
   State(const Scenario& s, ProgressFn p)
       : scenario(s),
@@ -274,9 +280,7 @@ RunSummary Simulation::State::Summarize(double wall_seconds) const {
   s.trace_hash = trace.value();
   s.sim_seconds = SecondsSince(now);
   s.wall_seconds = wall_seconds;
-  s.peak_rss_mb = PeakRssMb();
-  s.malloc_huge_pages = MallocHugePagesRequested();
-  s.huge_pages_mb = AnonHugePagesMb();
+  RecordMemory(s);
   s.events = events;
   s.network = network->counters();
   s.node_totals = population->Totals();

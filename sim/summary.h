@@ -60,6 +60,10 @@ struct PointResult {
 // Peak resident set size of this process so far, in MiB.
 double PeakRssMb();
 
+// Sets the summary's memory figures from this process now: peak_rss_mb, malloc_huge_pages
+// and huge_pages_mb.
+void RecordMemory(RunSummary& summary);
+
 }  // namespace skillnode::sim
 
 #endif  // SKILLNODE_SIM_SUMMARY_H_
