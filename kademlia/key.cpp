@@ -55,12 +55,6 @@ Key Key::WithBitFlipped(int i) const {
   return out;
 }
 
-uint64_t Key::FirstWord() const {
-  uint64_t word = 0;
-  for (size_t i = 0; i < 8; ++i) word = (word << 8) | bytes_[i];
-  return word;
-}
-
 int Key::CommonPrefixLength(const Key& other) const {
   for (size_t i = 0; i < kSize; ++i) {
     const uint8_t x = bytes_[i] ^ other.bytes_[i];
@@ -85,11 +79,3 @@ bool CloserTo(const Key& target, const Key& a, const Key& b) {
 }
 
 }  // namespace skillnode::kademlia
-
-size_t std::hash<skillnode::kademlia::Key>::operator()(
-    const skillnode::kademlia::Key& key) const noexcept {
-  // Keys are uniformly distributed hashes already; any 8 bytes make a good hash.
-  size_t h = 0;
-  std::memcpy(&h, key.bytes().data(), sizeof(h));
-  return h;
-}

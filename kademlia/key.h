@@ -7,9 +7,11 @@
 #define SKILLNODE_KADEMLIA_KEY_H_
 
 #include <array>
+#include <bit>
 #include <compare>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <span>
 #include <string>
@@ -49,7 +51,12 @@ class Key {
   Key WithBitFlipped(int i) const;
   // The first 64 bits as a number, most significant first: XOR distances that differ there
   // compare as these words do.
-  uint64_t FirstWord() const;
+  uint64_t FirstWord() const {
+    uint64_t word = 0;
+    std::memcpy(&word, bytes_.data(), sizeof word);
+    if constexpr (std::endian::native == std::endian::little) word = __builtin_bswap64(word);
+    return word;
+  }
 
   // Number of leading bits this key shares with `other`: 256 when equal. This is the bucket
   // index of `other` in a routing table whose own id is this key.
@@ -57,6 +64,15 @@ class Key {
 
   // Numeric order of the big-endian value, which is also the order of distances.
   auto operator<=>(const Key&) const = default;
+  // Equality word by word: keys are compared in every table lookup, and a library memcmp
+  // call costs more than the four loads.
+  bool operator==(const Key& other) const {
+    uint64_t a[kSize / 8];
+    uint64_t b[kSize / 8];
+    std::memcpy(a, bytes_.data(), kSize);
+    std::memcpy(b, other.bytes_.data(), kSize);
+    return ((a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) | (a[3] ^ b[3])) == 0;
+  }
 
  private:
   std::array<uint8_t, kSize> bytes_{};
@@ -74,7 +90,12 @@ bool CloserTo(const Key& target, const Key& a, const Key& b);
 
 template <>
 struct std::hash<skillnode::kademlia::Key> {
-  size_t operator()(const skillnode::kademlia::Key& key) const noexcept;
+  // Keys are uniformly distributed hashes already; any 8 bytes make a good hash.
+  size_t operator()(const skillnode::kademlia::Key& key) const noexcept {
+    size_t h = 0;
+    std::memcpy(&h, key.bytes().data(), sizeof h);
+    return h;
+  }
 };
 
 #endif  // SKILLNODE_KADEMLIA_KEY_H_
