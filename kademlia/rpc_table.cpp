@@ -62,22 +62,28 @@ TimePoint RpcTable::NextDeadline() const {
 }
 
 void RttEstimator::Sample(Duration rtt) {
-  window_us_[samples_ % kRttWindow] = rtt.count();
+  const size_t n = static_cast<size_t>(std::min<uint64_t>(samples_, kRttWindow));
+  int64_t* const begin = sorted_us_.data();
+  int64_t* end = begin + n;
+  int64_t& slot = window_us_[samples_ % kRttWindow];
+  if (n == kRttWindow) {
+    // The oldest sample leaves the window: take one copy of its value out of the order.
+    int64_t* const old = std::lower_bound(begin, end, slot);
+    std::copy(old + 1, end, old);
+    --end;
+  }
+  slot = rtt.count();
+  int64_t* const at = std::upper_bound(begin, end, slot);
+  std::copy_backward(at, end, end + 1);
+  *at = slot;
   ++samples_;
-  percentile_us_ = -1;
 }
 
 Duration RttEstimator::Timeout(Duration floor, Duration ceiling) const {
   if (samples_ < kRttSamplesMin) return ceiling;
-  if (percentile_us_ < 0) {
-    const size_t n = static_cast<size_t>(std::min<uint64_t>(samples_, kRttWindow));
-    std::array<int64_t, kRttWindow> sorted = window_us_;
-    const size_t rank = static_cast<size_t>(kRttTimeoutPercentile * static_cast<double>(n - 1));
-    std::nth_element(sorted.begin(), sorted.begin() + static_cast<ptrdiff_t>(rank),
-                     sorted.begin() + static_cast<ptrdiff_t>(n));
-    percentile_us_ = sorted[rank];
-  }
-  const auto us = static_cast<int64_t>(kRttTimeoutFactor * static_cast<double>(percentile_us_));
+  const size_t n = static_cast<size_t>(std::min<uint64_t>(samples_, kRttWindow));
+  const size_t rank = static_cast<size_t>(kRttTimeoutPercentile * static_cast<double>(n - 1));
+  const auto us = static_cast<int64_t>(kRttTimeoutFactor * static_cast<double>(sorted_us_[rank]));
   return std::clamp(Duration(us), floor, ceiling);
 }
 

@@ -129,8 +129,9 @@ class RttEstimator {
  private:
   uint64_t samples_ = 0;
   std::array<int64_t, kRttWindow> window_us_{};  // ring; samples_ % kRttWindow is next
-  // The window's percentile, computed at the first Timeout after a Sample (-1: not yet).
-  mutable int64_t percentile_us_ = -1;
+  // The same samples in ascending order (the first min(samples_, kRttWindow)): a Sample moves
+  // a few of them, and Timeout reads its percentile directly, once per lookup step.
+  std::array<int64_t, kRttWindow> sorted_us_{};
 };
 
 }  // namespace skillnode::kademlia

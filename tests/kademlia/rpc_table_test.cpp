@@ -1,10 +1,14 @@
 // RpcTable on its own: requests expire earliest first (ties in the order they were added),
 // a taken request never expires, and the deadline heap stays bounded however requests are
-// taken.
+// taken. RttEstimator's timeout follows the percentile of its last kRttWindow samples.
 #include "kademlia/rpc_table.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <deque>
 #include <vector>
+
+#include "transport/rng.h"
 
 namespace skillnode::kademlia {
 namespace {
@@ -82,6 +86,32 @@ TEST_CASE("the deadline heap stays bounded when replies come out of deadline ord
   CHECK(table.size() == 1);
   CHECK(largest <= 2 * 2 + RpcTable::kTakenSlack);
   CHECK(table.NextDeadline() == kStart + Seconds(1000));
+}
+
+TEST_CASE("the RTT timeout is twice the 95th percentile of the last 64 samples", "[unit]") {
+  constexpr Duration kFloor = Millis(1);
+  constexpr Duration kCeiling = Seconds(100);
+  RttEstimator rtt;
+  std::deque<int64_t> window;
+  Rng rng(5);
+  for (int i = 0; i < 2000; ++i) {
+    INFO("sample " << i);
+    // Repeats and a drift from short to long and back, so that old samples leave the order.
+    const int64_t drift = i < 1000 ? i * 100 : (2000 - i) * 100;
+    const int64_t us = drift + static_cast<int64_t>(rng.Below(8)) * 1000;
+    rtt.Sample(Duration(us));
+    window.push_back(us);
+    if (window.size() > RttEstimator::kRttWindow) window.pop_front();
+    if (window.size() < RttEstimator::kRttSamplesMin) {
+      REQUIRE(rtt.Timeout(kFloor, kCeiling) == kCeiling);
+      continue;
+    }
+    std::vector<int64_t> sorted(window.begin(), window.end());
+    std::sort(sorted.begin(), sorted.end());
+    const auto rank = static_cast<size_t>(0.95 * static_cast<double>(sorted.size() - 1));
+    const Duration expected = std::clamp(Duration(2 * sorted[rank]), kFloor, kCeiling);
+    REQUIRE(rtt.Timeout(kFloor, kCeiling) == expected);
+  }
 }
 
 }  // namespace
