@@ -1,6 +1,8 @@
 #include "sim/latency.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace skillnode::sim {
 namespace {
@@ -110,6 +112,21 @@ Duration LatencyModel::OneWay(uint32_t from, uint32_t to, Rng& rng) const {
   double one_way_us = rtt_ms * 500.0;
   if (spec_.jitter > 0) one_way_us *= 1.0 + spec_.jitter * (2.0 * rng.NextDouble() - 1.0);
   return Duration(static_cast<int64_t>(std::llround(one_way_us)));
+}
+
+Duration LatencyModel::MinOneWay() const {
+  double rtt_ms = spec_.rtt_ms;
+  if (spec_.kind == LatencyKind::kUniform) {
+    rtt_ms = spec_.rtt_min_ms;
+  } else if (spec_.kind == LatencyKind::kRegions) {
+    rtt_ms = std::numeric_limits<double>::infinity();
+    for (const std::vector<double>& row : spec_.rtt_matrix_ms) {
+      for (const double entry : row) rtt_ms = std::min(rtt_ms, entry);
+    }
+    if (!std::isfinite(rtt_ms)) rtt_ms = 0;
+  }
+  const double one_way_us = rtt_ms * 500.0 * (1.0 - std::max(0.0, spec_.jitter));
+  return Duration(std::max<int64_t>(0, static_cast<int64_t>(std::floor(one_way_us))));
 }
 
 double LatencyModel::MeanRttMs() const {

@@ -49,6 +49,8 @@ class LatencyModel {
 
   // One datagram's delay from `from` to `to`.
   Duration OneWay(uint32_t from, uint32_t to, Rng& rng) const;
+  // No delay OneWay gives is shorter than this.
+  Duration MinOneWay() const;
   // The mean RTT between two random hosts (by region weight), in ms: the "RTT" of a hop.
   double MeanRttMs() const;
   const LatencySpec& spec() const { return spec_; }

@@ -51,7 +51,9 @@ int main(int argc, char** argv) {
       app.add_option("--nodes", nodes, "live nodes (overrides the file's, and a sweep over it)")
           ->check(CLI::Range(uint64_t{2}, uint64_t{4'000'000}));
   app.add_option("--out", out_dir, "directory for summary.json, lookups.csv and plots");
-  app.add_option("--threads", threads, "sweep points run in parallel")->check(CLI::Range(1u, 64u));
+  app.add_option("--threads", threads,
+                 "threads: sweep points run side by side, and a lone point's two event lanes")
+      ->check(CLI::Range(1u, 64u));
   app.add_flag("--quiet", quiet, "no progress lines");
   app.add_flag("--no-plots", no_plots, "do not run gnuplot");
   CLI11_PARSE(app, argc, argv);

@@ -30,29 +30,34 @@ HostKind AdversaryKind(AdversaryModel model) {
 }  // namespace
 
 Population::Population(const Scenario& scenario, size_t honest_slots, size_t adversary_slots,
-                       EventQueue& queue, Network& network, const TimePoint& now, uint64_t seed)
+                       EventQueue& queue, Network& network, const TimePoint& now,
+                       const LaneClocks& clocks, uint64_t seed)
     : scenario_(scenario),
       honest_slots_(honest_slots),
       queue_(queue),
       network_(network),
       now_(now),
+      clocks_(clocks),
       identity_rng_(seed),
       host_rng_(identity_rng_.Fork()),
       join_rng_(identity_rng_.Fork()) {
-  context_.network = &network_;
-  context_.now = &now_;
-  context_.logger = &logger_;
-  context_.adversaries = &adversaries_;
-  context_.counters = &adversary_counters_;
-  if (scenario_.crypto == CryptoKind::kIdeal) {
-    context_.signatures = &ideal_signatures_;
-    context_.ideal = &ideal_signatures_;
-  }
   if (scenario_.records.enabled) {
     dht_config_.replication = scenario_.records.replication;
     dht_config_.republish_interval =
         Duration(static_cast<int64_t>(std::llround(scenario_.records.republish_s * 1e6)));
-    context_.dht = &dht_config_;
+  }
+  for (size_t lane = 0; lane < EventQueue::kLanes; ++lane) {
+    HostContext& context = contexts_[lane];
+    context.network = &network_;
+    context.now = &clocks_[lane];
+    context.logger = &logger_;
+    context.adversaries = &adversaries_;
+    context.counters = &adversary_counters_[lane];
+    if (scenario_.crypto == CryptoKind::kIdeal) {
+      context.signatures = &ideal_signatures_;
+      context.ideal = &ideal_signatures_;
+    }
+    if (scenario_.records.enabled) context.dht = &dht_config_;
   }
   slots_.resize(honest_slots + adversary_slots);
   position_.assign(slots_.size(), -1);
@@ -73,9 +78,9 @@ Host& Population::Start(uint32_t i) {
   }
   ++slot.incarnation;
   slot.joined_at = kTimeNever;
-  slot.host =
-      std::make_unique<Host>(slot.kind, i, scenario_.kademlia,
-                             kademlia::Identity::FromSeed(slot.seed), host_rng_.Next64(), context_);
+  slot.host = std::make_unique<Host>(slot.kind, i, scenario_.kademlia,
+                                     kademlia::Identity::FromSeed(slot.seed), host_rng_.Next64(),
+                                     contexts_[EventQueue::LaneOf(i)]);
   if (!slot.saved.empty() && slot.host->node() != nullptr) {
     slot.host->node()->mutable_routing_table().Import(slot.saved, now_);
     slot.saved.clear();
@@ -129,18 +134,17 @@ void Population::StartJoin(uint32_t i) {
   const bool alone = seeds.empty();
   ++slot.join_attempts;
   const uint32_t incarnation = slot.incarnation;
+  // This runs in the slot's lane, so it only schedules what happens next.
   node->Join(now_, seeds, [this, i, incarnation, alone](size_t contacts) {
     Slot& s = slots_[i];
     if (!s.host || s.incarnation != incarnation || s.leaving) return;
     if (contacts == 0 && !alone) {
       const int doublings = std::min(s.join_attempts - 1, 5);
       const Duration delay = std::min(kJoinRetryDelay * (1 << doublings), kJoinRetryDelayMax);
-      queue_.Push(now_ + delay, EventKind::kJoinRetry, i, incarnation);
+      queue_.Push(Clock(i) + delay, EventKind::kJoinRetry, i, incarnation);
       return;
     }
-    MarkJoined(i);
-    if (auto joined = std::move(s.on_joined)) joined(i);
-    s.on_joined = nullptr;
+    queue_.Push(Clock(i), EventKind::kJoined, i, incarnation);
   });
   Reschedule(i);
 }
@@ -150,6 +154,30 @@ void Population::OnJoinRetry(uint32_t i, uint64_t incarnation) {
   if (!slot.host || slot.incarnation != incarnation || joined(i)) return;
   ++retried_joins_;
   StartJoin(i);
+}
+
+void Population::OnJoined(uint32_t i, uint64_t incarnation) {
+  Slot& slot = slots_[i];
+  if (!slot.host || slot.incarnation != incarnation || slot.leaving || joined(i)) return;
+  MarkJoined(i);
+  if (auto joined = std::move(slot.on_joined)) joined(i);
+  slot.on_joined = nullptr;
+}
+
+const TimePoint& Population::Now() const {
+  const auto lane = queue_.running_lane();
+  return lane ? clocks_[*lane] : now_;
+}
+
+AdversaryCounters Population::adversary_counters() const {
+  AdversaryCounters sum;
+  for (const AdversaryCounters& lane : adversary_counters_) {
+    sum.eclipse_replies += lane.eclipse_replies;
+    sum.storage_requests_dropped += lane.storage_requests_dropped;
+    sum.forge_opportunities += lane.forge_opportunities;
+    sum.records_forged += lane.records_forged;
+  }
+  return sum;
 }
 
 void Population::MarkJoined(uint32_t i) {
@@ -215,7 +243,7 @@ void Population::Reschedule(uint32_t i) {
   slot.timer_at = next;
   ++slot.timer_generation;
   if (next != kTimeNever) {
-    queue_.Push(std::max(next, now_), EventKind::kTimer, i, slot.timer_generation);
+    queue_.Push(std::max(next, Clock(i)), EventKind::kTimer, i, slot.timer_generation);
   }
 }
 
@@ -223,7 +251,7 @@ void Population::OnTimer(uint32_t i, uint64_t generation) {
   Slot& slot = slots_[i];
   if (!slot.host || generation != slot.timer_generation) return;
   slot.timer_at = kTimeNever;
-  slot.host->OnTimer(now_);
+  slot.host->OnTimer(Clock(i));
   Reschedule(i);
 }
 
@@ -231,20 +259,18 @@ void Population::Deliver(uint32_t to, uint64_t packet, TraceHash& trace) {
   const Network::Packet& p = network_.packet(packet);
   Slot& slot = slots_[to];
   if (!slot.host) {
-    ++network_.counters().to_offline;
+    ++network_.running_counters().to_offline;
     network_.Release(packet);
     return;
   }
-  ++network_.counters().delivered;
-  network_.counters().bytes_delivered += p.bytes.size();
-  trace.Add(static_cast<uint64_t>(now_.time_since_epoch().count()));
+  ++network_.running_counters().delivered;
+  network_.running_counters().bytes_delivered += p.bytes.size();
+  const TimePoint now = Clock(to);
+  trace.Add(static_cast<uint64_t>(now.time_since_epoch().count()));
   trace.Add((uint64_t{p.from} << 32) | to);
   trace.AddBytes(p.bytes);
-  // The host may send while handling this and the pool may grow, moving its Packets; moving
-  // a Packet keeps its byte buffer where it is, so `bytes` stays valid until Release.
-  const uint32_t from = p.from;
-  const std::span<const uint8_t> bytes(p.bytes);
-  slot.host->OnDatagram(now_, EndpointOfSlot(from), bytes);
+  // The packet stays where it is until Release, whatever the host sends meanwhile.
+  slot.host->OnDatagram(now, EndpointOfSlot(p.from), p.bytes);
   network_.Release(packet);
   Reschedule(to);
 }

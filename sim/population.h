@@ -5,10 +5,18 @@
 // slot is offline (no host) or runs one incarnation of a host; an incarnation enters the
 // oracle when its join completes and leaves it when the host stops. The population keeps one
 // timer event per host in the queue at the host's NextDeadline() (stale ones are skipped by
-// generation), and delivers datagrams to hosts. Not thread-safe.
+// generation), and delivers datagrams to hosts.
+//
+// The event queue's lanes run side by side (event_queue.h). Each lane has its own clock, and
+// a host's node reads the clock of its slot's lane; between batches every clock shows the
+// simulation's `now`. Deliver, OnTimer and Reschedule may run in a lane for that lane's slots;
+// they change nothing shared. So a join that finishes in a lane only schedules a kJoined
+// control event, and the slot enters the oracle when that runs (OnJoined), after the batch.
+// Everything else runs between batches.
 #ifndef SKILLNODE_SIM_POPULATION_H_
 #define SKILLNODE_SIM_POPULATION_H_
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -42,9 +50,13 @@ class Population {
     int join_attempts = 0;
   };
 
-  // `now` is the simulation's virtual clock; it must outlive the population.
+  using LaneClocks = std::array<TimePoint, EventQueue::kLanes>;
+
+  // `now` is the simulation's virtual clock and `clocks` its lanes'; both must outlive the
+  // population.
   Population(const Scenario& scenario, size_t honest_slots, size_t adversary_slots,
-             EventQueue& queue, Network& network, const TimePoint& now, uint64_t seed);
+             EventQueue& queue, Network& network, const TimePoint& now, const LaneClocks& clocks,
+             uint64_t seed);
   ~Population();
 
   size_t size() const { return slots_.size(); }
@@ -72,10 +84,16 @@ class Population {
   void OnJoinRetry(uint32_t i, uint64_t incarnation);
   // The slot's host is part of the network from now on (enters the oracle).
   void MarkJoined(uint32_t i);
+  // EventKind::kJoined: the join of that incarnation finished; it is marked joined and the
+  // Join caller's `joined` runs.
+  void OnJoined(uint32_t i, uint64_t incarnation);
   // Every online host is joined at once (the oracle-built static network).
   void MarkAllJoined();
   // Lists every online adversary in adversaries() (they collude: each knows all the others).
   void IndexAdversaries();
+
+  // The time of the event running on this thread: its lane's clock in a batch, else `now`.
+  const TimePoint& Now() const;
 
   void Reschedule(uint32_t i);
   void OnTimer(uint32_t i, uint64_t generation);
@@ -92,10 +110,11 @@ class Population {
 
   // Node counters of all hosts that ran (live ones included when asked).
   NodeTotals Totals() const;
-  AdversaryCounters& adversary_counters() { return adversary_counters_; }
-  const AdversaryCounters& adversary_counters() const { return adversary_counters_; }
+  // Summed over the lanes.
+  AdversaryCounters adversary_counters() const;
 
  private:
+  const TimePoint& Clock(uint32_t i) const { return clocks_[EventQueue::LaneOf(i)]; }
   void StartJoin(uint32_t i);
   void AddJoinedHonest(uint32_t i);
   void RemoveJoinedHonest(uint32_t i);
@@ -105,14 +124,15 @@ class Population {
   EventQueue& queue_;
   Network& network_;
   const TimePoint& now_;
+  const LaneClocks& clocks_;
   Rng identity_rng_;
   Rng host_rng_;
   Rng join_rng_;
   NullLogger logger_;
-  AdversaryCounters adversary_counters_;
-  HostContext context_;
-  IdealSignatures ideal_signatures_;  // crypto: ideal
-  kademlia::DhtConfig dht_config_;    // the skill store's, when the scenario has records
+  std::array<AdversaryCounters, EventQueue::kLanes> adversary_counters_{};
+  std::array<HostContext, EventQueue::kLanes> contexts_{};  // a host gets its slot's lane's
+  IdealSignatures ideal_signatures_;                        // crypto: ideal
+  kademlia::DhtConfig dht_config_;  // the skill store's, when the scenario has records
   std::function<void(uint32_t)> stop_hook_;
   std::vector<Slot> slots_;
   Oracle live_;

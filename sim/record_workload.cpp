@@ -56,13 +56,14 @@ TimePoint RecordWorkload::ttl_end_after_stop(TimePoint stopped) const {
 }
 
 bool RecordWorkload::Expected(const Entry& e) const {
-  return e.available_from <= now_ && now_ < e.expected_until;
+  return e.available_from <= population_.Now() && population_.Now() < e.expected_until;
 }
 
 void RecordWorkload::OnJoined(uint32_t slot) {
   if (population_.slot(slot).kind != HostKind::kHonest) return;
   Publish(slot);
-  const TimePoint first = now_ + SecondsOf(rng_.NextDouble() * ToMillis(get_interval_) / 1000);
+  const TimePoint first =
+      population_.Now() + SecondsOf(rng_.NextDouble() * ToMillis(get_interval_) / 1000);
   queue_.Push(first, EventKind::kRecordGet, slot, population_.slot(slot).incarnation);
 }
 
@@ -105,14 +106,15 @@ void RecordWorkload::Publish(uint32_t slot) {
     by_slot_[slot].push_back(index);
     by_identity_[e.identity] = index;
     ++counters_.published;
-    dht->Publish(now_, *signed_record, [this, index](const kademlia::PublishResult& done) {
-      if (done.stored == 0) return;  // nowhere stored: the republish will try again
-      Entry& entry = entries_[index];
-      if (entry.available_from == kTimeNever) {
-        entry.available_from = now_;
-        ++counters_.publishes_done;
-      }
-    });
+    dht->Publish(population_.Now(), *signed_record,
+                 [this, index](const kademlia::PublishResult& done) {
+                   if (done.stored == 0) return;  // nowhere stored: the republish will try again
+                   Entry& entry = entries_[index];
+                   if (entry.available_from == kTimeNever) {
+                     entry.available_from = population_.Now();
+                     ++counters_.publishes_done;
+                   }
+                 });
   }
   population_.Reschedule(slot);
 }
@@ -140,7 +142,8 @@ kademlia::Key RecordWorkload::GetKey(const Entry& entry) {
 void RecordWorkload::OnStopped(uint32_t slot) {
   for (size_t index : by_slot_[slot]) {
     Entry& e = entries_[index];
-    e.expected_until = e.available_from == kTimeNever ? now_ : ttl_end_after_stop(now_);
+    e.expected_until =
+        e.available_from == kTimeNever ? population_.Now() : ttl_end_after_stop(population_.Now());
   }
   by_slot_[slot].clear();
 }
@@ -157,9 +160,9 @@ std::optional<size_t> RecordWorkload::PickExpected() {
 void RecordWorkload::OnGet(uint32_t slot, uint64_t incarnation) {
   Population::Slot& s = population_.slot(slot);
   if (!population_.joined(slot) || s.incarnation != incarnation) return;
-  const TimePoint next = now_ + get_interval_;
+  const TimePoint next = population_.Now() + get_interval_;
   if (next < window_end_) queue_.Push(next, EventKind::kRecordGet, slot, incarnation);
-  const bool measured = now_ >= window_begin_ && now_ < window_end_;
+  const bool measured = population_.Now() >= window_begin_ && population_.Now() < window_end_;
   const auto picked = PickExpected();
   if (!picked) {
     counters_.gets_no_target += measured;
@@ -172,7 +175,7 @@ void RecordWorkload::OnGet(uint32_t slot, uint64_t incarnation) {
     ++pending_;
   }
   const bool started =
-      dht->Get(now_, GetKey(entries_[entry]), kademlia::GetOptions{},
+      dht->Get(population_.Now(), GetKey(entries_[entry]), kademlia::GetOptions{},
                [this, slot, incarnation, entry, measured](const kademlia::GetResult& result) {
                  trace_.Add(static_cast<uint64_t>(result.finished.time_since_epoch().count()));
                  trace_.Add((uint64_t{slot} << 32) | result.records.size());
@@ -229,7 +232,7 @@ void RecordWorkload::ClassifyMiss(uint32_t asker, const Entry& wanted,
     const kademlia::SkillDht* dht = s.host ? s.host->dht() : nullptr;
     if (dht == nullptr) continue;
     for (const kademlia::StoredRecord* r : dht->store().Get(key)) {
-      if (r->expires_at <= now_ || r->value.record.tombstone ||
+      if (r->expires_at <= population_.Now() || r->value.record.tombstone ||
           kademlia::IdentityOf(r->value.record) != wanted.identity ||
           r->value.record.sequence < wanted.sequence) {
         continue;
@@ -254,11 +257,11 @@ void RecordWorkload::ClassifyMiss(uint32_t asker, const Entry& wanted,
     return static_cast<uint16_t>(std::min<size_t>(n, UINT16_MAX));
   };
   RecordMiss miss;
-  miss.finished_s = ToMillis(now_ - epoch_) / 1000;
+  miss.finished_s = ToMillis(population_.Now() - epoch_) / 1000;
   miss.asker = asker;
   miss.publisher = wanted.slot;
   miss.publisher_up = wanted.expected_until == kTimeNever;
-  miss.published_for_s = ToMillis(now_ - wanted.available_from) / 1000;
+  miss.published_for_s = ToMillis(population_.Now() - wanted.available_from) / 1000;
   miss.kind = kind;
   miss.live_holders = narrow(held);
   miss.near_holders = narrow(near_held);

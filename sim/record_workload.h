@@ -91,6 +91,9 @@ struct RecordMiss {
   uint32_t failures = 0;
 };
 
+// Its callbacks run in the lanes of the askers' and publishers' slots and change the
+// workload's own state, so a scenario with records runs its lanes on one thread
+// (Simulation). Times taken in a callback are its lane's clock (Population::Now).
 class RecordWorkload {
  public:
   // Times in the miss log count from `epoch`.

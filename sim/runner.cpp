@@ -83,20 +83,22 @@ class Scheduler {
 std::vector<PointResult> RunPlan(const ScenarioPlan& plan, const RunOptions& options) {
   std::vector<PointResult> results(plan.points.size());
   Scheduler scheduler(plan, options);
+  const unsigned threads =
+      std::max(1u, std::min<unsigned>(options.threads, static_cast<unsigned>(plan.points.size())));
+  // Threads no point needs go to the points' event queue lanes (one point on two threads).
+  const unsigned lane_threads = std::max(1u, options.threads / threads);
   auto work = [&] {
     for (long index = scheduler.Take(); index >= 0; index = scheduler.Take()) {
       const auto i = static_cast<size_t>(index);
       const ScenarioPoint& point = plan.points[i];
-      Simulation simulation(point.scenario, [&scheduler, i](const ProgressInfo& info) {
-        scheduler.Progress(i, info);
-      });
+      Simulation simulation(
+          point.scenario,
+          [&scheduler, i](const ProgressInfo& info) { scheduler.Progress(i, info); }, lane_threads);
       results[i] = simulation.Run();
       results[i].swept = point.swept;
       scheduler.Done(i);
     }
   };
-  const unsigned threads =
-      std::max(1u, std::min<unsigned>(options.threads, static_cast<unsigned>(plan.points.size())));
   std::vector<std::thread> workers;
   for (unsigned t = 1; t < threads; ++t) workers.emplace_back(work);
   work();

@@ -2,6 +2,9 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
+#include <array>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <optional>
@@ -11,6 +14,7 @@
 #include "sim/churn.h"
 #include "sim/event_queue.h"
 #include "sim/huge_pages.h"
+#include "sim/lane_worker.h"
 #include "sim/latency.h"
 #include "sim/network.h"
 #include "sim/population.h"
@@ -51,9 +55,11 @@ void RecordMemory(RunSummary& summary) {
 }
 
 struct Simulation::State {
-  State(const Scenario& s, ProgressFn p)
+  State(const Scenario& s, ProgressFn p, unsigned threads)
       : scenario(s),
         progress(std::move(p)),
+        // The record workload's callbacks share its state (record_workload.h).
+        lane_threads(s.records.enabled ? 1 : std::clamp<unsigned>(threads, 1, EventQueue::kLanes)),
         rng(s.seed),
         latency(s.network.latency),
         adversary_slots(static_cast<size_t>(
@@ -61,9 +67,12 @@ struct Simulation::State {
         honest_live(s.nodes - adversary_slots),
         honest_slots(s.churn.enabled ? ChurnSlots(s.churn, honest_live) : honest_live) {
     latency.Place(honest_slots + adversary_slots, rng);
+    clocks.fill(now);
     network.emplace(s.network, latency, queue, kEpoch, rng.Next64());
-    population.emplace(s, honest_slots, adversary_slots, queue, *network, now, rng.Next64());
-    workload.emplace(s, *population, queue, now, kEpoch, rng.Next64(), trace);
+    lookahead = network->min_delay();
+    population.emplace(s, honest_slots, adversary_slots, queue, *network, now, clocks,
+                       rng.Next64());
+    workload.emplace(s, *population, queue, now, kEpoch, rng.Next64(), lane_traces);
     const uint64_t churn_seed = rng.Next64();
     if (s.churn.enabled) {
       churn.emplace(s, *population, *workload, queue, now, kEpoch, churn_seed);
@@ -85,18 +94,33 @@ struct Simulation::State {
   void StartStaticRecords(TimePoint publish);
   bool Settled() const;
   void Dispatch(const Event& event);
+  void RunBatch(TimePoint horizon);
+  void RunLane(size_t lane, TimePoint horizon);
+  void TakeLanes();
+  uint64_t TraceValue() const;
   RunSummary Summarize(double wall_seconds) const;
 
   const Scenario& scenario;
   ProgressFn progress;
+  unsigned lane_threads;
   Rng rng;
   LatencyModel latency;
   size_t adversary_slots;
   size_t honest_live;
   size_t honest_slots;
   TimePoint now = kEpoch;
+  Population::LaneClocks clocks;
+  // How far past the earliest host event a batch runs: the network's shortest delay.
+  Duration lookahead{1};
   EventQueue queue;
-  TraceHash trace;
+  TraceHash trace;  // the control side's; each lane keeps its own
+  Workload::LaneTraces lane_traces;
+  std::array<uint64_t, EventQueue::kLanes> lane_events{};
+  // The running batch: its horizon, and the next lane no thread has taken yet.
+  TimePoint batch_horizon = kTimeNever;
+  std::atomic<size_t> next_lane = 0;
+  // The threads beyond the simulation's own, which take lanes too (lane_threads - 1).
+  std::vector<std::unique_ptr<LaneWorker>> workers;
   std::optional<Network> network;
   std::optional<Population> population;
   std::optional<Workload> workload;
@@ -232,9 +256,11 @@ bool Simulation::State::Settled() const {
 void Simulation::State::Dispatch(const Event& e) {
   switch (e.kind) {
     case EventKind::kDeliver:
-      return population->Deliver(e.slot, e.arg, trace);
+      return population->Deliver(e.slot, e.arg, lane_traces[EventQueue::LaneOf(e.slot)]);
     case EventKind::kTimer:
       return population->OnTimer(e.slot, e.arg);
+    case EventKind::kJoined:
+      return population->OnJoined(e.slot, e.arg);
     case EventKind::kStaticLookup:
       return workload->OnStaticLookup();
     case EventKind::kNodeLookup:
@@ -259,6 +285,55 @@ void Simulation::State::Dispatch(const Event& e) {
   }
 }
 
+// One lane's events due before `horizon`, on this thread.
+void Simulation::State::RunLane(size_t lane, TimePoint horizon) {
+  const EventQueue::LaneScope scope(queue, lane);
+  EventHeap& heap = queue.lane(lane);
+  TimePoint& clock = clocks[lane];
+  uint64_t ran = 0;
+  while (!heap.empty() && heap.top().at < horizon) {
+    const Event event = heap.Pop();
+    clock = std::max(clock, event.at);
+    Dispatch(event);
+    ++ran;
+  }
+  lane_events[lane] = ran;
+}
+
+// Runs lanes of the current batch until none is left to take.
+void Simulation::State::TakeLanes() {
+  for (size_t lane = next_lane.fetch_add(1, std::memory_order_relaxed); lane < EventQueue::kLanes;
+       lane = next_lane.fetch_add(1, std::memory_order_relaxed)) {
+    RunLane(lane, batch_horizon);
+  }
+}
+
+// Every lane's host events due before `horizon`. The threads take lanes as they get free, so
+// a lane heavy in this batch does not hold the others back. No event a lane runs can schedule
+// another lane's event before the horizon (event_queue.h), so which thread ran which lane, and
+// in what order, changes nothing.
+void Simulation::State::RunBatch(TimePoint horizon) {
+  batch_horizon = horizon;
+  next_lane.store(0, std::memory_order_relaxed);
+  for (const auto& worker : workers) worker->Start();
+  TakeLanes();
+  for (const auto& worker : workers) worker->Wait();
+  queue.MergeOutboxes();
+  network->FlushReleases();
+  for (size_t lane = 0; lane < EventQueue::kLanes; ++lane) {
+    now = std::max(now, clocks[lane]);
+    events += lane_events[lane];
+  }
+  clocks.fill(now);
+}
+
+// The control side's digest, then each lane's.
+uint64_t Simulation::State::TraceValue() const {
+  TraceHash combined = trace;
+  for (const TraceHash& lane : lane_traces) combined.Add(lane.value());
+  return combined.value();
+}
+
 RunSummary Simulation::State::Summarize(double wall_seconds) const {
   RunSummary s;
   s.seed = scenario.seed;
@@ -277,7 +352,7 @@ RunSummary Simulation::State::Summarize(double wall_seconds) const {
     s.records_available_rate = records->available_rate();
     s.records_available_rate_publisher_up = records->available_rate_publisher_up();
   }
-  s.trace_hash = trace.value();
+  s.trace_hash = TraceValue();
   s.sim_seconds = SecondsSince(now);
   s.wall_seconds = wall_seconds;
   RecordMemory(s);
@@ -290,8 +365,8 @@ RunSummary Simulation::State::Summarize(double wall_seconds) const {
   return s;
 }
 
-Simulation::Simulation(const Scenario& scenario, ProgressFn progress)
-    : state_(std::make_unique<State>(scenario, std::move(progress))) {}
+Simulation::Simulation(const Scenario& scenario, ProgressFn progress, unsigned threads)
+    : state_(std::make_unique<State>(scenario, std::move(progress), threads)) {}
 
 Simulation::~Simulation() = default;
 
@@ -299,17 +374,32 @@ PointResult Simulation::Run() {
   State& s = *state_;
   const auto wall_start = std::chrono::steady_clock::now();
   const TimePoint end = s.Setup();
-  while (!s.queue.empty() && !s.stopped) {
-    const Event event = s.queue.Pop();
-    s.now = std::max(s.now, event.at);
-    s.Dispatch(event);
-    ++s.events;
+  for (unsigned t = 1; t < s.lane_threads; ++t) {
+    s.workers.push_back(std::make_unique<LaneWorker>([&s] { s.TakeLanes(); }));
+  }
+  uint64_t progress_block = 0;
+  while (!s.stopped) {
+    // Control events one at a time; host events in batches up to the next control event.
+    const TimePoint host_next = s.queue.next_host_event();
+    const TimePoint control_next = s.queue.control().next();
+    if (host_next == kTimeNever && control_next == kTimeNever) break;
+    if (control_next <= host_next) {
+      const Event event = s.queue.control().Pop();
+      s.now = std::max(s.now, event.at);
+      s.clocks.fill(s.now);
+      s.Dispatch(event);
+      ++s.events;
+    } else {
+      s.RunBatch(std::min(host_next + s.lookahead, control_next));
+    }
     if (s.Settled()) break;
-    if (s.progress && s.events % kProgressEveryEvents == 0) {
-      s.progress(ProgressInfo{"run", SecondsSince(s.now), SecondsSince(end),
-                              s.workload->records().size()});
+    if (s.progress && s.events / kProgressEveryEvents != progress_block) {
+      progress_block = s.events / kProgressEveryEvents;
+      s.progress(
+          ProgressInfo{"run", SecondsSince(s.now), SecondsSince(end), s.workload->measured()});
     }
   }
+  s.workers.clear();
   s.workload->Close();
   const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - wall_start;
   PointResult result;

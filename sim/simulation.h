@@ -1,11 +1,13 @@
 // Simulation: one scenario point, run from its seed to its summary.
 //
 // It owns the virtual clock, the event queue, the network, the population of hosts, the
-// workload and the churn driver, and runs events in (time, sequence) order until the
-// workload is settled or the scenario's end. The clock only moves when an event runs; real
-// time is read only to report wall_seconds and to pace progress lines, never to decide
-// anything, so a scenario and seed give the same trace hash on any machine and with any
-// number of threads running other points. Not thread-safe: one thread per Simulation.
+// workload and the churn driver. It runs control events one at a time and host events in
+// batches, each lane's in (time, sequence) order, its two lanes on two threads when asked
+// (event_queue.h), until the workload is settled or the scenario's end. The clock only moves
+// when an event runs; real time is read only to report wall_seconds and to pace progress
+// lines, never to decide anything, so a scenario and seed give the same trace hash on any
+// machine, on one thread or two, and with any number of threads running other points. Run is
+// called from one thread.
 #ifndef SKILLNODE_SIM_SIMULATION_H_
 #define SKILLNODE_SIM_SIMULATION_H_
 
@@ -27,8 +29,9 @@ using ProgressFn = std::function<void(const ProgressInfo&)>;
 
 class Simulation {
  public:
-  // The scenario must outlive the simulation.
-  explicit Simulation(const Scenario& scenario, ProgressFn progress = {});
+  // The scenario must outlive the simulation. `threads` (1 or 2) run the event queue's lanes;
+  // the run is the same on either.
+  explicit Simulation(const Scenario& scenario, ProgressFn progress = {}, unsigned threads = 1);
   ~Simulation();
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;

@@ -13,14 +13,16 @@ uint16_t Clamp16(size_t value) { return static_cast<uint16_t>(std::min<size_t>(v
 }  // namespace
 
 Workload::Workload(const Scenario& scenario, Population& population, EventQueue& queue,
-                   const TimePoint& now, TimePoint epoch, uint64_t seed, TraceHash& trace)
+                   const TimePoint& now, TimePoint epoch, uint64_t seed, LaneTraces& traces)
     : scenario_(scenario),
       population_(population),
       queue_(queue),
       now_(now),
       epoch_(epoch),
-      trace_(trace),
-      rng_(seed) {}
+      traces_(traces),
+      rng_(seed) {
+  for (size_t lane = 0; lane < EventQueue::kLanes; ++lane) lane_rngs_.push_back(rng_.Fork());
+}
 
 void Workload::SetWindow(TimePoint begin, TimePoint end) {
   window_begin_ = begin;
@@ -55,57 +57,65 @@ void Workload::StartPeriodic(uint32_t slot) {
               population_.slot(slot).incarnation);
 }
 
+// Runs in the slot's lane.
 void Workload::OnNodeLookup(uint32_t slot, uint64_t incarnation) {
   const Population::Slot& s = population_.slot(slot);
   if (!population_.joined(slot) || s.incarnation != incarnation) return;
-  Launch(slot, now_ >= window_begin_ && now_ < window_end_);
-  const TimePoint next = now_ + SecondsOf(scenario_.workload.lookup_interval_s);
+  const TimePoint now = population_.Now();
+  Launch(slot, now >= window_begin_ && now < window_end_);
+  const TimePoint next = now + SecondsOf(scenario_.workload.lookup_interval_s);
   if (next < window_end_) queue_.Push(next, EventKind::kNodeLookup, slot, incarnation);
 }
 
-kademlia::Key Workload::PickTarget(uint32_t asker) {
+kademlia::Key Workload::PickTarget(uint32_t asker, Rng& rng) {
   kademlia::Key target;
   if (scenario_.workload.targets == TargetKind::kRandomNode) {
-    if (auto node = population_.RandomJoinedHonest(rng_, asker)) {
+    if (auto node = population_.RandomJoinedHonest(rng, asker)) {
       return population_.slot(*node).host->id();
     }
   }
-  rng_.Fill(target.mutable_bytes());
+  rng.Fill(target.mutable_bytes());
   return target;
 }
 
+// Runs in the asker's lane (periodic lookups) or on the control side (static ones).
 void Workload::Launch(uint32_t slot, bool measured) {
   Population::Slot& s = population_.slot(slot);
   kademlia::Node* node = s.host->node();
-  const kademlia::Key target = PickTarget(slot);
+  const std::optional<size_t> lane = queue_.running_lane();
+  const size_t side = lane.value_or(EventQueue::kLanes);
+  const kademlia::Key target = PickTarget(slot, lane ? lane_rngs_[*lane] : rng_);
+  const TimePoint now = population_.Now();
+  std::vector<LookupRecord>& records = started_[side];
   size_t index = kUnmeasured;
   if (measured) {
-    index = records_.size();
+    index = (size_t{side} << kSideShift) | records.size();
     LookupRecord record;
-    record.started = now_;
-    record.start_s = ToMillis(now_ - epoch_) / 1000;
+    record.started = now;
+    record.start_s = ToMillis(now - epoch_) / 1000;
     record.asker = slot;
     record.incarnation = s.incarnation;
-    records_.push_back(record);
+    records.push_back(record);
     ++pending_;
   }
   const bool started = node->FindNode(
-      now_, target,
+      now, target,
       [this, index, slot](const kademlia::LookupResult& result) { Complete(index, slot, result); });
   if (!started && measured) {
-    records_[index].status = LookupStatus::kRefused;
+    records.back().status = LookupStatus::kRefused;
     --pending_;
   }
   population_.Reschedule(slot);
 }
 
 void Workload::Complete(size_t index, uint32_t slot, const kademlia::LookupResult& result) {
-  trace_.Add(static_cast<uint64_t>(result.finished.time_since_epoch().count()));
-  trace_.Add((uint64_t{slot} << 32) | static_cast<uint32_t>(result.stats.hops));
-  trace_.Add(result.target.FirstWord() ^ result.stats.messages);
-  for (const kademlia::Contact& c : result.closest) trace_.Add(c.id.FirstWord());
+  TraceHash& trace = traces_[EventQueue::LaneOf(slot)];
+  trace.Add(static_cast<uint64_t>(result.finished.time_since_epoch().count()));
+  trace.Add((uint64_t{slot} << 32) | static_cast<uint32_t>(result.stats.hops));
+  trace.Add(result.target.FirstWord() ^ result.stats.messages);
+  for (const kademlia::Contact& c : result.closest) trace.Add(c.id.FirstWord());
   if (index == kUnmeasured) return;
-  LookupRecord& record = records_[index];
+  LookupRecord& record = started_[index >> kSideShift][index & ((size_t{1} << kSideShift) - 1)];
   --pending_;
   const Population::Slot& s = population_.slot(slot);
   if (s.leaving || !s.host || s.incarnation != record.incarnation) {
@@ -157,13 +167,28 @@ bool Workload::Settled() const {
   return static_issued_ >= scenario_.workload.lookups;
 }
 
+size_t Workload::measured() const {
+  size_t n = 0;
+  for (const std::vector<LookupRecord>& side : started_) n += side.size();
+  return n;
+}
+
 void Workload::Close() {
-  for (LookupRecord& record : records_) {
-    if (record.status != LookupStatus::kPending) continue;
-    const Population::Slot& s = population_.slot(record.asker);
-    const bool gone = !s.host || s.incarnation != record.incarnation;
-    record.status = gone ? LookupStatus::kInterrupted : LookupStatus::kUnfinished;
+  for (std::vector<LookupRecord>& side : started_) {
+    for (LookupRecord& record : side) {
+      if (record.status == LookupStatus::kPending) {
+        const Population::Slot& s = population_.slot(record.asker);
+        const bool gone = !s.host || s.incarnation != record.incarnation;
+        record.status = gone ? LookupStatus::kInterrupted : LookupStatus::kUnfinished;
+      }
+      records_.push_back(record);
+    }
+    side.clear();
   }
+  std::stable_sort(records_.begin(), records_.end(),
+                   [](const LookupRecord& a, const LookupRecord& b) {
+                     return a.started != b.started ? a.started < b.started : a.asker < b.asker;
+                   });
   pending_ = 0;
 }
 

@@ -9,6 +9,8 @@
 #ifndef SKILLNODE_SIM_WORKLOAD_H_
 #define SKILLNODE_SIM_WORKLOAD_H_
 
+#include <array>
+#include <atomic>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -24,8 +26,11 @@ namespace skillnode::sim {
 
 class Workload {
  public:
+  using LaneTraces = std::array<TraceHash, EventQueue::kLanes>;
+
+  // A lookup's result goes into the trace of its asker's lane: lookups finish in lanes.
   Workload(const Scenario& scenario, Population& population, EventQueue& queue,
-           const TimePoint& now, TimePoint epoch, uint64_t seed, TraceHash& trace);
+           const TimePoint& now, TimePoint epoch, uint64_t seed, LaneTraces& traces);
 
   // Lookups started in [begin, end) are measured.
   void SetWindow(TimePoint begin, TimePoint end);
@@ -41,31 +46,41 @@ class Workload {
   // The run ends: records still pending become interrupted (asker gone) or unfinished.
   void Close();
 
+  // Every measured lookup by start time (then asker), once Close has run.
   const std::vector<LookupRecord>& records() const { return records_; }
+  // Measured lookups started so far.
+  size_t measured() const;
   // When the last measured lookup may start (for the run's end).
   TimePoint last_start() const;
 
  private:
   static constexpr size_t kUnmeasured = std::numeric_limits<size_t>::max();
 
+  // A record's place: the side that started the lookup, above kSideShift, and its index there.
+  static constexpr int kSideShift = 48;
+
   void Launch(uint32_t slot, bool measured);
   void Complete(size_t record, uint32_t slot, const kademlia::LookupResult& result);
   void Check(LookupRecord& record, const kademlia::NodeId& asker,
              const kademlia::LookupResult& result);
-  kademlia::Key PickTarget(uint32_t asker);
+  kademlia::Key PickTarget(uint32_t asker, Rng& rng);
 
   const Scenario& scenario_;
   Population& population_;
   EventQueue& queue_;
   const TimePoint& now_;
   TimePoint epoch_;
-  TraceHash& trace_;
-  Rng rng_;
+  LaneTraces& traces_;
+  Rng rng_;                     // the control side's draws
+  std::vector<Rng> lane_rngs_;  // the draws of lookups started in each lane
   TimePoint window_begin_ = kTimeZero;
   TimePoint window_end_ = kTimeNever;
   TimePoint static_start_ = kTimeZero;
   uint64_t static_issued_ = 0;
-  uint64_t pending_ = 0;
+  std::atomic<uint64_t> pending_ = 0;  // lookups finish in lanes, side by side
+  // Periodic lookups start in their asker's lane, static ones on the control side: each side
+  // keeps the records of the lookups it started until Close merges them into records_.
+  std::array<std::vector<LookupRecord>, EventQueue::kLanes + 1> started_;
   std::vector<LookupRecord> records_;
 };
 

@@ -21,7 +21,9 @@ TEST_CASE("an oracle-built table holds the true k closest and k contacts per far
   EventQueue queue;
   LatencyModel latency(scenario.network.latency);
   Network network(scenario.network, latency, queue, now, 1);
-  Population population(scenario, scenario.nodes, 0, queue, network, now, 2);
+  Population::LaneClocks clocks;
+  clocks.fill(now);
+  Population population(scenario, scenario.nodes, 0, queue, network, now, clocks, 2);
   for (uint32_t i = 0; i < scenario.nodes; ++i) population.Start(i);
   population.MarkAllJoined();
   Rng rng(3);

@@ -69,7 +69,7 @@ TEST_CASE("loss drops the configured share and duplication adds copies", "[unit]
   EventQueue queue;
   Network network(spec, latency, queue, kStart, 7);
   const auto deliveries = SendMany(network, queue, kStart, 10000);
-  const auto& c = network.counters();
+  const NetworkCounters c = network.counters();
   CHECK(c.sent == 10000);
   CHECK(c.lost > 800);
   CHECK(c.lost < 1200);
@@ -130,6 +130,81 @@ TEST_CASE("datagrams to addresses no host has are counted as unroutable", "[unit
   network.Send(kStart, 0, *Endpoint::Parse("8.8.8.8:53"), bytes);
   CHECK(network.counters().unroutable == 1);
   CHECK(queue.empty());
+}
+
+TEST_CASE("each lane sends from its own stream and pool, and counts on its own side", "[unit]") {
+  NetworkSpec spec;
+  spec.latency.rtt_ms = 40;
+  spec.loss = 0.5;
+  LatencyModel latency(spec.latency);
+  // Which of 64 datagrams from `from` are lost: the fates of one lane's stream.
+  auto fates = [&](uint32_t from, bool interleave) {
+    EventQueue queue;
+    Network network(spec, latency, queue, kStart, 9);
+    const std::vector<uint8_t> bytes = {7};
+    std::vector<bool> lost;
+    for (int i = 0; i < 64; ++i) {
+      // Sends from the other lane in between must not change this lane's fates.
+      if (interleave) network.Send(kStart, from ^ 1, EndpointOfSlot(5), bytes);
+      const uint64_t before = network.counters().lost;
+      network.Send(kStart, from, EndpointOfSlot(5), bytes);
+      lost.push_back(network.counters().lost > before);
+    }
+    return lost;
+  };
+  CHECK(fates(0, false) == fates(0, true));
+  CHECK(fates(1, false) == fates(1, true));
+  CHECK(fates(0, false) != fates(1, false));
+
+  EventQueue queue;
+  Network network(spec, latency, queue, kStart, 9);
+  const std::vector<uint8_t> bytes = {1, 2};
+  {
+    const EventQueue::LaneScope scope(queue, 1);
+    for (int i = 0; i < 10; ++i) network.Send(kStart, 1, EndpointOfSlot(4), bytes);
+    CHECK(network.running_counters().sent == 10);
+  }
+  CHECK(network.running_counters().sent == 0);  // the control side's
+  network.Send(kStart, 2, EndpointOfSlot(4), bytes);
+  CHECK(network.counters().sent == 11);
+  CHECK(network.counters().lost + queue.size() == 11);
+}
+
+TEST_CASE("a datagram another lane delivered goes back to its pool after the batch", "[unit]") {
+  NetworkSpec spec;
+  spec.latency.rtt_ms = 40;
+  LatencyModel latency(spec.latency);
+  EventQueue queue;
+  Network network(spec, latency, queue, kStart, 10);
+  const std::vector<uint8_t> bytes = {1, 2, 3};
+  network.Send(kStart, 0, EndpointOfSlot(1), bytes);  // lane 0's pool, for lane 1
+  const uint64_t first = queue.Pop().arg;
+  {
+    // Lane 1 delivers it: lane 0 may be sending meanwhile, so the packet stays put.
+    const EventQueue::LaneScope scope(queue, 1);
+    CHECK(network.packet(first).bytes == bytes);
+    network.Release(first);
+  }
+  network.Send(kStart, 0, EndpointOfSlot(1), bytes);
+  const uint64_t second = queue.Pop().arg;
+  CHECK(second != first);
+  CHECK(network.packet(first).bytes == bytes);  // not reused yet
+  network.FlushReleases();
+  network.Release(second);  // between batches: at once
+  network.Send(kStart, 0, EndpointOfSlot(1), bytes);
+  CHECK(queue.Pop().arg == second);  // the last freed is reused first
+  network.Send(kStart, 0, EndpointOfSlot(1), bytes);
+  CHECK(queue.Pop().arg == first);
+  // A lane releasing a packet of its own pool frees it at once.
+  network.Send(kStart, 1, EndpointOfSlot(0), bytes);
+  const uint64_t own = queue.Pop().arg;
+  {
+    const EventQueue::LaneScope scope(queue, 1);
+    network.Release(own);
+    network.Send(kStart, 1, EndpointOfSlot(0), bytes);
+  }
+  queue.MergeOutboxes();
+  CHECK(queue.Pop().arg == own);
 }
 
 }  // namespace

@@ -19,11 +19,12 @@ inline ScenarioPlan Plan(const std::string& yaml, const ScenarioOverrides& overr
   return *plan;
 }
 
-// Runs a scenario without a sweep; returns its only point.
-inline PointResult RunOne(const std::string& yaml, const ScenarioOverrides& overrides = {}) {
+// Runs a scenario without a sweep, its event lanes on `threads` threads; returns its only point.
+inline PointResult RunOne(const std::string& yaml, const ScenarioOverrides& overrides = {},
+                          unsigned threads = 1) {
   const ScenarioPlan plan = Plan(yaml, overrides);
   REQUIRE(plan.points.size() == 1);
-  Simulation simulation(plan.points.front().scenario);
+  Simulation simulation(plan.points.front().scenario, {}, threads);
   return simulation.Run();
 }
 
