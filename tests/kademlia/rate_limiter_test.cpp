@@ -1,7 +1,12 @@
 #include "kademlia/rate_limiter.h"
 
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <list>
+#include <map>
 #include <string>
+
+#include "transport/rng.h"
 
 namespace skillnode::kademlia {
 namespace {
@@ -78,6 +83,77 @@ TEST_CASE("a source idle until its bucket is full again is forgotten without cha
   for (int i = 10; i < 60; ++i) limiter.Admit(Ip(i), kStart + Seconds(1));
   for (int i = 0; i < 30; ++i) limiter.Admit(Ip(200), kStart + Seconds(2));
   CHECK(limiter.tracked_ips() == 1);
+}
+
+// The limiter's rules written the plain way: a recency list and a map.
+class ReferenceLimiter {
+ public:
+  explicit ReferenceLimiter(const RateLimitConfig& config, TimePoint now)
+      : config_(config),
+        refill_(Duration(
+            static_cast<int64_t>(std::ceil(config.per_ip_burst / config.per_ip_rate * 1e6)))),
+        global_(config.global_burst, now) {}
+
+  RateVerdict Admit(const Address& source, TimePoint now) {
+    for (int i = 0; i < 2 && !recency_.empty(); ++i) {
+      if (now - recency_.back().second.updated() < refill_) break;
+      by_address_.erase(recency_.back().first);
+      recency_.pop_back();
+    }
+    auto it = by_address_.find(source);
+    if (it == by_address_.end()) {
+      if (by_address_.size() >= config_.tracked_ips_max && !recency_.empty()) {
+        by_address_.erase(recency_.back().first);
+        recency_.pop_back();
+      }
+      recency_.emplace_front(source, TokenBucket(config_.per_ip_burst, now));
+      it = by_address_.emplace(source, recency_.begin()).first;
+    } else {
+      recency_.splice(recency_.begin(), recency_, it->second);
+    }
+    if (!it->second->second.Take(now, config_.per_ip_rate, config_.per_ip_burst)) {
+      return RateVerdict::kPerIpExceeded;
+    }
+    if (!global_.Take(now, config_.global_rate, config_.global_burst)) {
+      return RateVerdict::kGlobalExceeded;
+    }
+    return RateVerdict::kAllowed;
+  }
+  size_t tracked_ips() const { return by_address_.size(); }
+
+ private:
+  using Entry = std::pair<Address, TokenBucket>;
+  RateLimitConfig config_;
+  Duration refill_;
+  TokenBucket global_;
+  std::list<Entry> recency_;
+  std::map<Address, std::list<Entry>::iterator> by_address_;
+};
+
+TEST_CASE("the flat table gives the verdicts of a plain list and map, request by request",
+          "[unit]") {
+  // Bursts from a few busy sources among many one-off ones, at a pace that lets some go idle:
+  // the index grows, wraps, and shifts entries back on removal.
+  for (const size_t tracked_max : {size_t{3}, size_t{50}, size_t{4096}}) {
+    RateLimitConfig config = Small();
+    config.tracked_ips_max = tracked_max;
+    config.global_rate = 2000;
+    config.global_burst = 40;
+    RequestRateLimiter limiter(config, kStart);
+    ReferenceLimiter reference(config, kStart);
+    Rng rng(tracked_max);
+    TimePoint now = kStart;
+    for (int i = 0; i < 20000; ++i) {
+      INFO("tracked_ips_max " << tracked_max << ", request " << i);
+      now += Duration(static_cast<int64_t>(rng.Below(2000)));
+      const int who = rng.Chance(0.3) ? static_cast<int>(rng.Below(4))
+                                      : 1000 + static_cast<int>(rng.Below(3000));
+      const Address source = *Address::Parse("10." + std::to_string(who / 256) + "." +
+                                             std::to_string(who % 256) + ".1");
+      REQUIRE(limiter.Admit(source, now) == reference.Admit(source, now));
+      REQUIRE(limiter.tracked_ips() == reference.tracked_ips());
+    }
+  }
 }
 
 }  // namespace
