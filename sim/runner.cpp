@@ -1,5 +1,7 @@
 #include "sim/runner.h"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <condition_variable>
 #include <cstdio>
@@ -91,11 +93,18 @@ std::vector<PointResult> RunPlan(const ScenarioPlan& plan, const RunOptions& opt
     for (long index = scheduler.Take(); index >= 0; index = scheduler.Take()) {
       const auto i = static_cast<size_t>(index);
       const ScenarioPoint& point = plan.points[i];
-      Simulation simulation(
-          point.scenario,
-          [&scheduler, i](const ProgressInfo& info) { scheduler.Progress(i, info); }, lane_threads);
-      results[i] = simulation.Run();
-      results[i].swept = point.swept;
+      {
+        Simulation simulation(
+            point.scenario,
+            [&scheduler, i](const ProgressInfo& info) { scheduler.Progress(i, info); },
+            lane_threads);
+        results[i] = simulation.Run();
+        results[i].swept = point.swept;
+      }
+      // The point's heap goes back to the system before the next point starts: glibc keeps
+      // freed memory in the thread's arena, which would add one point's peak to the next one's
+      // on another thread (a 100,000-node sweep peaked at 7.1 GB for 2.4 and 5.2 GB points).
+      malloc_trim(0);
       scheduler.Done(i);
     }
   };
