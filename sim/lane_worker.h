@@ -1,5 +1,5 @@
-// LaneWorker: a thread that runs one lane of every batch while the simulation's own thread
-// runs the other (event_queue.h, Simulation).
+// LaneWorker: a thread that takes lanes of every batch alongside the simulation's own thread
+// (event_queue.h, Simulation).
 //
 // A batch holds tens of events and lasts tens of microseconds, far less than waking a
 // sleeping thread takes, so the worker waits for the next batch spinning, then yielding, and

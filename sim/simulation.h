@@ -2,7 +2,7 @@
 //
 // It owns the virtual clock, the event queue, the network, the population of hosts, the
 // workload and the churn driver. It runs control events one at a time and host events in
-// batches, each lane's in (time, sequence) order, its two lanes on two threads when asked
+// batches, each lane's in (time, sequence) order, the lanes spread over the threads asked for
 // (event_queue.h), until the workload is settled or the scenario's end. The clock only moves
 // when an event runs; real time is read only to report wall_seconds and to pace progress
 // lines, never to decide anything, so a scenario and seed give the same trace hash on any
@@ -29,8 +29,8 @@ using ProgressFn = std::function<void(const ProgressInfo&)>;
 
 class Simulation {
  public:
-  // The scenario must outlive the simulation. `threads` (1 or 2) run the event queue's lanes;
-  // the run is the same on either.
+  // The scenario must outlive the simulation. `threads` (1 to EventQueue::kLanes) run the
+  // event queue's lanes; the run is the same on any number.
   explicit Simulation(const Scenario& scenario, ProgressFn progress = {}, unsigned threads = 1);
   ~Simulation();
   Simulation(const Simulation&) = delete;
