@@ -60,8 +60,9 @@ void Node::OnDatagram(TimePoint now, const Endpoint& from, std::span<const uint8
     return Drop(DropReason::kWrongNetwork, from, "network " + std::to_string(header.network_id));
   }
   // A peer already verified under this id and key passed this check before: skip the hash.
-  const auto known = verified_.find(header.sender_id);
-  const bool known_key = known != verified_.end() && known->second.key == header.sender_key;
+  const auto known = verified_.Find(header.sender_id);
+  const bool known_key =
+      known != verified_.kNone && verified_.value(known).key == header.sender_key;
   if (!known_key && NodeIdOf(header.sender_key) != header.sender_id) {
     return Drop(DropReason::kIdMismatch, from, header.sender_id.ShortHex());
   }
@@ -107,13 +108,14 @@ void Node::HandleRequest(TimePoint now, const Endpoint& from, const Message& req
 }
 
 bool Node::IsVerified(const NodeId& id, const Endpoint& at) const {
-  auto it = verified_.find(id);
-  return it != verified_.end() && it->second.endpoint == at;
+  const auto known = verified_.Find(id);
+  return known != verified_.kNone && verified_.value(known).endpoint == at;
 }
 
 void Node::ConsiderRequester(TimePoint now, const Endpoint& from, const Header& header) {
-  auto it = verified_.find(header.sender_id);
-  if (it != verified_.end() && it->second.endpoint == from && it->second.key == header.sender_key) {
+  const auto known = verified_.Find(header.sender_id);
+  if (known != verified_.kNone && verified_.value(known).endpoint == from &&
+      verified_.value(known).key == header.sender_key) {
     ++stats_.verification_cache_hits;
     Contact contact{header.sender_id, from, header.sender_key, now, 0};
     auto inserted = routing_.Heard(contact, now);
@@ -147,14 +149,10 @@ void Node::ConsiderRequester(TimePoint now, const Endpoint& from, const Header& 
 }
 
 void Node::NoteVerified(TimePoint now, const Endpoint& from, const Header& header) {
-  auto [it, inserted] = verified_.try_emplace(header.sender_id);
-  it->second = VerifiedPeer{from, header.sender_key};
+  const auto [peer, inserted] = verified_.Emplace(header.sender_id);
+  verified_.value(peer) = VerifiedPeer{from, header.sender_key};
   if (inserted) {
-    verified_order_.push_back(header.sender_id);
-    while (verified_.size() > config_.verified_peers_max && !verified_order_.empty()) {
-      verified_.erase(verified_order_.front());
-      verified_order_.pop_front();
-    }
+    while (verified_.size() > config_.verified_peers_max) verified_.Erase(verified_.oldest());
   }
   Contact contact{header.sender_id, from, header.sender_key, now, 0};
   auto result = routing_.Heard(contact, now);
@@ -164,9 +162,7 @@ void Node::NoteVerified(TimePoint now, const Endpoint& from, const Header& heade
   }
 }
 
-void Node::Forget(const NodeId& id) {
-  verified_.erase(id);  // its stale entry in verified_order_ is skipped when it comes up
-}
+void Node::Forget(const NodeId& id) { verified_.Erase(id); }
 
 void Node::HandleReply(TimePoint now, const Endpoint& from, const Message& reply) {
   const uint64_t txid = reply.header.txid;

@@ -17,17 +17,16 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <map>
 #include <optional>
 #include <span>
 #include <string_view>
-#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 #include "kademlia/config.h"
+#include "kademlia/flat_linked_map.h"
 #include "kademlia/identity.h"
 #include "kademlia/lookup.h"
 #include "kademlia/node_stats.h"
@@ -156,10 +155,9 @@ class Node {
   std::map<uint64_t, ActiveLookup> lookups_;
   uint64_t next_lookup_id_ = 1;
 
-  // Peers that proved their key at an address, most recent last; bounded by
-  // verified_peers_max (oldest forgotten first).
-  std::unordered_map<NodeId, VerifiedPeer> verified_;
-  std::deque<NodeId> verified_order_;
+  // Peers that proved their key at an address, in the order they were first verified; bounded
+  // by verified_peers_max (oldest forgotten first). Probed for every datagram, so flat.
+  FlatLinkedMap<NodeId, VerifiedPeer> verified_;
   // Requesters we are verifying with a ping, and contacts we are pinging before eviction.
   std::unordered_set<NodeId> verifying_;
   std::unordered_set<Endpoint> verifying_endpoints_;

@@ -8,17 +8,16 @@
 // few seconds instead of every one ever heard.
 //
 // Most sources of a busy node are heard once and forgotten two seconds later, so the table
-// adds and removes an entry for nearly every request. It is therefore flat: sources live in a
-// slab threaded by a recency list of indices, found through an open-addressing index (linear
-// probing, deletion by backward shift), and steady traffic allocates nothing. Not
+// adds and removes an entry for nearly every request. It is therefore a FlatLinkedMap (one
+// slab, a recency list, an open-addressing index): steady traffic allocates nothing. Not
 // thread-safe.
 #ifndef SKILLNODE_KADEMLIA_RATE_LIMITER_H_
 #define SKILLNODE_KADEMLIA_RATE_LIMITER_H_
 
 #include <cstdint>
-#include <vector>
 
 #include "kademlia/config.h"
+#include "kademlia/flat_linked_map.h"
 #include "transport/clock.h"
 #include "transport/endpoint.h"
 
@@ -48,43 +47,17 @@ class RequestRateLimiter {
 
   RateVerdict Admit(const Address& source, TimePoint now);
 
-  size_t tracked_ips() const { return tracked_; }
+  size_t tracked_ips() const { return sources_.size(); }
 
  private:
-  static constexpr uint32_t kNone = UINT32_MAX;
-  // The index starts with this many places and doubles to stay at most half full.
-  static constexpr size_t kIndexMin = 16;
-
-  // A tracked source, in the slab: its bucket, and its neighbours in the recency list.
-  struct Source {
-    Address address;
-    TokenBucket bucket;
-    uint32_t hash = 0;       // of the address, so that moving it in the index rehashes nothing
-    uint32_t newer = kNone;  // towards the most recently active
-    uint32_t older = kNone;
-  };
-
   // Forgets up to `max` least recently active sources whose buckets are full again.
   void ForgetIdle(TimePoint now, size_t max);
-  // The slab index of `address`'s source, or kNone.
-  uint32_t Find(const Address& address, uint32_t hash) const;
-  // A new most recently active source with a full bucket.
-  uint32_t Add(const Address& address, uint32_t hash, TimePoint now);
-  void Remove(uint32_t source);
-  void MakeNewest(uint32_t source);
-  void Unlink(uint32_t source);
-  void Grow();
-  size_t Home(uint32_t hash) const { return hash & (index_.size() - 1); }
 
   RateLimitConfig config_;
   Duration refill_;  // how long an idle per-IP bucket takes to fill from empty
   TokenBucket global_;
-  std::vector<Source> slab_;
-  std::vector<uint32_t> free_;   // slab places not in use
-  std::vector<uint32_t> index_;  // power-of-two size; slab indices or kNone
-  size_t tracked_ = 0;
-  uint32_t newest_ = kNone;
-  uint32_t oldest_ = kNone;
+  // Tracked sources' buckets, least recently active first.
+  FlatLinkedMap<Address, TokenBucket> sources_;
 };
 
 }  // namespace skillnode::kademlia

@@ -175,6 +175,26 @@ TEST_CASE("a verified peer is not asked to sign again, and its unsigned replies 
   CHECK(f.node.active_lookups() == 0);
 }
 
+TEST_CASE("the verified-peer cache holds verified_peers_max peers, forgetting the oldest first",
+          "[unit]") {
+  KademliaConfig config;
+  config.verified_peers_max = 2;
+  Fixture f(config);
+  Peer a("a", "10.0.0.2:6881"), b("b", "10.0.0.3:6881"), c("c", "10.0.0.4:6881");
+  f.Verify(a);
+  f.Verify(b);
+  f.Verify(c);  // `a`, verified first, is forgotten; it stays in the routing table
+  REQUIRE(f.node.FindNode(f.now, Key::Sha256("target"), nullptr));
+  auto sent = f.transport.Take();
+  REQUIRE(sent.size() == 3);  // alpha FIND_NODEs, one to each contact
+  for (const auto& datagram : sent) {
+    const Message find = datagram.Decoded();
+    REQUIRE(std::holds_alternative<FindNodeBody>(find.body));
+    INFO("to " << datagram.to.ToString());
+    CHECK(find.header.proof_wanted == (datagram.to == a.endpoint));
+  }
+}
+
 TEST_CASE("a message whose id is not the hash of its key is dropped and counted", "[unit]") {
   Fixture f;
   Peer peer("a", "10.0.0.2:6881");

@@ -1,0 +1,174 @@
+// FlatLinkedMap: a hash map whose entries also form a list from oldest to newest, in one slab
+// with an open-addressing index beside it.
+//
+// It serves the per-node tables probed for nearly every datagram: the rate limiter's sources
+// (kademlia/rate_limiter.h, a recency list) and the verified-peer cache (kademlia/node.h, an
+// insertion-order list). Nothing is allocated per entry. A probe reads the index, where each
+// place holds the entry's 32-bit hash beside its slab place, and then touches the one slab
+// entry whose hash matches; a node-based map walks a bucket chain through separately allocated
+// nodes instead. Erasing by key or handle and taking the oldest entry are O(1): the index uses
+// backward-shift deletion (no tombstones), and the list is linked by slab places.
+//
+// The index doubles to stay at most half full. Erased slab places are reused before the slab
+// grows. A handle (slab place) stays valid until its entry is erased. Not thread-safe.
+#ifndef SKILLNODE_KADEMLIA_FLAT_LINKED_MAP_H_
+#define SKILLNODE_KADEMLIA_FLAT_LINKED_MAP_H_
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <utility>
+#include <vector>
+
+namespace skillnode::kademlia {
+
+template <typename K, typename V, typename Hash = std::hash<K>>
+class FlatLinkedMap {
+ public:
+  using Handle = uint32_t;
+  static constexpr Handle kNone = UINT32_MAX;
+
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  // Ends of the list; kNone when empty.
+  Handle oldest() const { return oldest_; }
+  Handle newest() const { return newest_; }
+  // The neighbour towards the newest end; kNone at the newest entry.
+  Handle newer(Handle h) const { return slab_[h].newer; }
+
+  const K& key(Handle h) const { return slab_[h].key; }
+  V& value(Handle h) { return slab_[h].value; }
+  const V& value(Handle h) const { return slab_[h].value; }
+
+  // The entry for `key`, or kNone.
+  Handle Find(const K& key) const {
+    if (index_.empty()) return kNone;
+    const uint32_t hash = HashOf(key);
+    const size_t mask = index_.size() - 1;
+    for (size_t at = hash & mask;; at = (at + 1) & mask) {
+      const Place place = index_[at];
+      if (place.entry == kNone) return kNone;
+      if (place.hash == hash && slab_[place.entry].key == key) return place.entry;
+    }
+  }
+
+  // The entry for `key`, and false; or, when there is none, a new newest entry holding V{},
+  // and true.
+  std::pair<Handle, bool> Emplace(const K& key) {
+    const Handle found = Find(key);
+    if (found != kNone) return {found, false};
+    if ((size_ + 1) * 2 > index_.size()) Grow();
+    Handle h = free_;
+    if (h != kNone) {
+      free_ = slab_[h].older;
+      slab_[h].value = V{};
+    } else {
+      h = static_cast<Handle>(slab_.size());
+      slab_.emplace_back();
+    }
+    Entry& e = slab_[h];
+    e.key = key;
+    e.hash = HashOf(key);
+    const size_t mask = index_.size() - 1;
+    size_t at = e.hash & mask;
+    while (index_[at].entry != kNone) at = (at + 1) & mask;
+    index_[at] = Place{e.hash, h};
+    ++size_;
+    e.newer = e.older = kNone;
+    Link(h);
+    return {h, true};
+  }
+
+  // Removes the entry for `key`; false when there was none.
+  bool Erase(const K& key) {
+    const Handle h = Find(key);
+    if (h == kNone) return false;
+    Erase(h);
+    return true;
+  }
+
+  void Erase(Handle h) {
+    const size_t mask = index_.size() - 1;
+    size_t hole = slab_[h].hash & mask;
+    while (index_[hole].entry != h) hole = (hole + 1) & mask;
+    // Backward shift: every later place of the probe run whose home is not between the hole
+    // and itself moves into the hole, so that no probe meets an empty place before its entry.
+    for (size_t next = (hole + 1) & mask; index_[next].entry != kNone; next = (next + 1) & mask) {
+      const size_t home = index_[next].hash & mask;
+      const bool stays =
+          hole <= next ? (hole < home && home <= next) : (hole < home || home <= next);
+      if (stays) continue;
+      index_[hole] = index_[next];
+      hole = next;
+    }
+    index_[hole] = Place{};
+    --size_;
+    Unlink(h);
+    slab_[h].older = free_;
+    free_ = h;
+  }
+
+  // Moves the entry to the newest end of the list.
+  void MakeNewest(Handle h) {
+    if (h == newest_) return;
+    Unlink(h);
+    Link(h);
+  }
+
+ private:
+  static constexpr size_t kIndexMin = 16;
+
+  struct Place {
+    uint32_t hash = 0;
+    Handle entry = kNone;
+  };
+  struct Entry {
+    K key{};
+    V value{};
+    uint32_t hash = 0;
+    Handle newer = kNone;  // towards the newest end
+    Handle older = kNone;  // towards the oldest end; the next free place when erased
+  };
+
+  static uint32_t HashOf(const K& key) { return static_cast<uint32_t>(Hash{}(key)); }
+
+  void Link(Handle h) {
+    Entry& e = slab_[h];
+    e.older = newest_;
+    e.newer = kNone;
+    if (newest_ != kNone) slab_[newest_].newer = h;
+    newest_ = h;
+    if (oldest_ == kNone) oldest_ = h;
+  }
+
+  void Unlink(Handle h) {
+    Entry& e = slab_[h];
+    (e.newer != kNone ? slab_[e.newer].older : newest_) = e.older;
+    (e.older != kNone ? slab_[e.older].newer : oldest_) = e.newer;
+    e.newer = e.older = kNone;
+  }
+
+  void Grow() {
+    std::vector<Place> old = std::move(index_);
+    index_.assign(std::max(kIndexMin, old.size() * 2), Place{});
+    const size_t mask = index_.size() - 1;
+    for (const Place& place : old) {
+      if (place.entry == kNone) continue;
+      size_t at = place.hash & mask;
+      while (index_[at].entry != kNone) at = (at + 1) & mask;
+      index_[at] = place;
+    }
+  }
+
+  std::vector<Entry> slab_;
+  std::vector<Place> index_;  // power-of-two size
+  size_t size_ = 0;
+  Handle newest_ = kNone;
+  Handle oldest_ = kNone;
+  Handle free_ = kNone;  // erased slab places, linked through `older`
+};
+
+}  // namespace skillnode::kademlia
+
+#endif  // SKILLNODE_KADEMLIA_FLAT_LINKED_MAP_H_
