@@ -12,7 +12,10 @@
 #include <iostream>
 #include <thread>
 
-#include "sim/huge_pages.h"
+#include "sim/heap.h"
+#ifdef SKILLNODE_SIM_MIMALLOC
+#include "sim/mimalloc_heap.h"
+#endif
 #include "sim/plots.h"
 #include "sim/report.h"
 #include "sim/runner.h"
@@ -38,7 +41,9 @@ void PrintSummary(const std::string& name, size_t points, const RunSummary& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  skillnode::sim::ReexecWithHugePages(argv);
+#ifdef SKILLNODE_SIM_MIMALLOC
+  skillnode::sim::UseMimalloc();
+#endif
   CLI::App app{"skillsim: deterministic Kademlia network simulator (docs/simulation.md)"};
   std::string scenario_path, out_dir;
   skillnode::sim::ScenarioOverrides overrides;

@@ -100,6 +100,7 @@ json RunJson(const RunSummary& s) {
       {"sim_seconds", s.sim_seconds},
       {"wall_seconds", s.wall_seconds},
       {"peak_rss_mb", s.peak_rss_mb},
+      {"allocator", s.allocator},
       {"malloc_huge_pages", s.malloc_huge_pages},
       {"huge_pages_mb", s.huge_pages_mb},
       {"events", s.events},
@@ -159,7 +160,8 @@ RunSummary CombineRuns(const std::vector<PointResult>& points, double wall_secon
   if (points.size() == 1) {
     RunSummary one = points.front().summary;
     one.wall_seconds = wall_seconds;
-    RecordMemory(one);
+    // Huge pages stay as the run measured them: its heap has been given back since.
+    one.peak_rss_mb = PeakRssMb();
     return one;
   }
   RunSummary total;
@@ -177,6 +179,9 @@ RunSummary CombineRuns(const std::vector<PointResult>& points, double wall_secon
     total.events += s.events;
     total.rtt_mean_ms = s.rtt_mean_ms;
     total.records_status = s.records_status;
+    total.allocator = s.allocator;
+    total.malloc_huge_pages = s.malloc_huge_pages;
+    total.huge_pages_mb = std::max(total.huge_pages_mb, s.huge_pages_mb);
     RecordCounters& r = total.records;
     r.published += s.records.published;
     r.publishes_done += s.records.publishes_done;
@@ -210,7 +215,7 @@ RunSummary CombineRuns(const std::vector<PointResult>& points, double wall_secon
   }
   total.trace_hash = chain.value();
   total.wall_seconds = wall_seconds;
-  RecordMemory(total);
+  total.peak_rss_mb = PeakRssMb();
   return total;
 }
 

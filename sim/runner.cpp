@@ -1,7 +1,5 @@
 #include "sim/runner.h"
 
-#include <malloc.h>
-
 #include <algorithm>
 #include <condition_variable>
 #include <cstdio>
@@ -10,6 +8,7 @@
 #include <string>
 #include <thread>
 
+#include "sim/heap.h"
 #include "sim/simulation.h"
 
 namespace skillnode::sim {
@@ -101,10 +100,11 @@ std::vector<PointResult> RunPlan(const ScenarioPlan& plan, const RunOptions& opt
         results[i] = simulation.Run();
         results[i].swept = point.swept;
       }
-      // The point's heap goes back to the system before the next point starts: glibc keeps
-      // freed memory in the thread's arena, which would add one point's peak to the next one's
-      // on another thread (a 100,000-node sweep peaked at 7.1 GB for 2.4 and 5.2 GB points).
-      malloc_trim(0);
+      // The point's heap goes back to the system before the next point starts: an allocator
+      // keeps freed memory for the thread that freed it, which would add one point's peak to
+      // the next one's on another thread (a 100,000-node sweep peaked at 7.1 GB for 2.4 and
+      // 5.2 GB points).
+      ReleaseFreeMemory();
       scheduler.Done(i);
     }
   };

@@ -13,7 +13,7 @@
 #include "sim/builder.h"
 #include "sim/churn.h"
 #include "sim/event_queue.h"
-#include "sim/huge_pages.h"
+#include "sim/heap.h"
 #include "sim/lane_worker.h"
 #include "sim/latency.h"
 #include "sim/network.h"
@@ -50,7 +50,8 @@ double PeakRssMb() {
 
 void RecordMemory(RunSummary& summary) {
   summary.peak_rss_mb = PeakRssMb();
-  summary.malloc_huge_pages = MallocHugePagesRequested();
+  summary.allocator = CurrentHeapSetup().allocator;
+  summary.malloc_huge_pages = CurrentHeapSetup().huge_pages;
   summary.huge_pages_mb = AnonHugePagesMb();
 }
 

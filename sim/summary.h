@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/adversary.h"
@@ -38,8 +39,9 @@ struct RunSummary {
   double sim_seconds = 0;
   double wall_seconds = 0;
   double peak_rss_mb = 0;
-  // Whether malloc asked for transparent huge pages, and how much of the heap had them at the
-  // end (sim/huge_pages.h).
+  // The allocator, whether it asked for transparent huge pages, and how much of the heap had
+  // them at the end of the run (sim/heap.h).
+  std::string_view allocator = "system";
   bool malloc_huge_pages = false;
   double huge_pages_mb = 0;
   uint64_t events = 0;
@@ -60,8 +62,8 @@ struct PointResult {
 // Peak resident set size of this process so far, in MiB.
 double PeakRssMb();
 
-// Sets the summary's memory figures from this process now: peak_rss_mb, malloc_huge_pages
-// and huge_pages_mb.
+// Sets the summary's memory figures from this process now: peak_rss_mb, allocator,
+// malloc_huge_pages and huge_pages_mb. A run calls it before its heap is freed.
 void RecordMemory(RunSummary& summary);
 
 }  // namespace skillnode::sim

@@ -2,9 +2,8 @@
 """[sim] The skillsim binary as a user runs it: --scenario with --out writes summary.json,
 lookups.csv and the plots; the last line is the trace hash, the same on a second run and in
 summary.json; --seed and --nodes override the file; a bad scenario is refused with a message
-that names the key; and the heap asks for transparent huge pages (glibc.malloc.hugetlb=1, by
-re-executing itself) without changing the trace, unless the user's GLIBC_TUNABLES says
-otherwise.
+that names the key; and, in a build without sanitizers, the heap is mimalloc's on transparent
+huge pages, without changing the trace, unless MIMALLOC_LARGE_OS_PAGES=0 says otherwise.
 Run: SKILLSIM=build/release/sim/skillsim python3 tests/sim/skillsim_cli_test.py
 """
 import json
@@ -40,13 +39,13 @@ workload:
 
 SUMMARY_KEYS = ["nodes", "lookups", "success_rate", "oracle_mismatches", "hops_mean", "hops_p99",
                 "messages_per_lookup", "latency_ms_p50", "latency_ms_p99", "trace_hash",
-                "sim_seconds", "wall_seconds", "peak_rss_mb", "malloc_huge_pages",
-                "huge_pages_mb"]
+                "sim_seconds", "wall_seconds", "peak_rss_mb", "allocator",
+                "malloc_huge_pages", "huge_pages_mb"]
 
 
 def skillsim(args, env=None):
     full_env = dict(os.environ)
-    full_env.pop("GLIBC_TUNABLES", None)
+    full_env.pop("MIMALLOC_LARGE_OS_PAGES", None)
     full_env.update(env or {})
     return subprocess.run([SKILLSIM] + args, capture_output=True, text=True, env=full_env,
                           timeout=600)
@@ -121,28 +120,34 @@ def main():
     check(sized.returncode == 0 and sized_nodes == 60, "--nodes 60 overrides the file's nodes",
           str(sized_nodes))
 
-    # Huge pages: asked for by default, refused when the user sets the tunable to 0, and the
-    # simulation is the same either way.
-    check(summary.get("malloc_huge_pages") is True,
-          "by default malloc asks for transparent huge pages (glibc.malloc.hugetlb=1)")
-    plain = skillsim(["--scenario", scenario, "--quiet"],
-                     env={"GLIBC_TUNABLES": "glibc.malloc.hugetlb=0"})
-    plain_summary = stdout_summary(plain)
-    check(plain_summary.get("malloc_huge_pages") is False,
-          "GLIBC_TUNABLES=glibc.malloc.hugetlb=0 is respected (no re-exec over it)")
-    check(trace_line(plain) == trace_line(first), "huge pages do not change the trace hash",
-          f"{trace_line(plain)} vs {trace_line(first)}")
-    if thp_mode() == "madvise" and not sanitized():
-        # 400 nodes: a heap of about 18 MB holds several aligned 2 MiB pages wherever it
-        # starts (120 nodes' 4 MB may hold none, depending on where the heap lands).
-        big = stdout_summary(skillsim(["--scenario", scenario, "--quiet", "--nodes", "400"]))
-        check(big.get("huge_pages_mb", 0) > 0,
-              "with THP in madvise mode the heap is backed by huge pages",
-              str(big.get("huge_pages_mb")))
-        big_plain = stdout_summary(skillsim(["--scenario", scenario, "--quiet", "--nodes", "400"],
-                                            env={"GLIBC_TUNABLES": "glibc.malloc.hugetlb=0"}))
-        check(big_plain.get("huge_pages_mb") == 0,
-              "without the tunable no huge pages are used", str(big_plain.get("huge_pages_mb")))
+    # The heap. A sanitizer brings its own allocator; otherwise skillsim runs on mimalloc with
+    # huge pages, refuses them when the user sets MIMALLOC_LARGE_OS_PAGES=0, and the simulation
+    # is the same either way.
+    if sanitized():
+        check(summary.get("allocator") == "system" and summary.get("malloc_huge_pages") is False,
+              "a sanitized build reports the system allocator without huge pages",
+              f'{summary.get("allocator")} {summary.get("malloc_huge_pages")}')
+    else:
+        check(summary.get("allocator") == "mimalloc", "skillsim's allocator is mimalloc",
+              str(summary.get("allocator")))
+        check(summary.get("malloc_huge_pages") is True,
+              "by default the allocator asks for transparent huge pages")
+        plain = skillsim(["--scenario", scenario, "--quiet"],
+                         env={"MIMALLOC_LARGE_OS_PAGES": "0"})
+        plain_summary = stdout_summary(plain)
+        check(plain_summary.get("malloc_huge_pages") is False,
+              "MIMALLOC_LARGE_OS_PAGES=0 is respected")
+        check(trace_line(plain) == trace_line(first), "huge pages do not change the trace hash",
+              f"{trace_line(plain)} vs {trace_line(first)}")
+        if thp_mode() == "madvise":
+            big = stdout_summary(skillsim(["--scenario", scenario, "--quiet", "--nodes", "400"]))
+            check(big.get("huge_pages_mb", 0) > 0,
+                  "with THP in madvise mode the heap is backed by huge pages",
+                  str(big.get("huge_pages_mb")))
+            big_plain = stdout_summary(skillsim(["--scenario", scenario, "--quiet", "--nodes",
+                                                 "400"], env={"MIMALLOC_LARGE_OS_PAGES": "0"}))
+            check(big_plain.get("huge_pages_mb") == 0,
+                  "without large pages no huge pages are used", str(big_plain.get("huge_pages_mb")))
 
     bad = os.path.join(work, "bad.yaml")
     with open(bad, "w") as f:
