@@ -32,6 +32,14 @@ struct AdversaryCounters {
   uint64_t storage_requests_dropped = 0;  // (b)
   uint64_t forge_opportunities = 0;       // (c): FIND_VALUE requests seen
   uint64_t records_forged = 0;            // (c): forged records sent in VALUES replies
+
+  AdversaryCounters& operator+=(const AdversaryCounters& o) {
+    eclipse_replies += o.eclipse_replies;
+    storage_requests_dropped += o.storage_requests_dropped;
+    forge_opportunities += o.forge_opportunities;
+    records_forged += o.records_forged;
+    return *this;
+  }
 };
 
 // The eclipse adversary's answer to `request` from `from`: a signed reply message, or nullopt

@@ -6,31 +6,17 @@
 namespace skillnode::sim {
 namespace {
 
-// The lane this thread is running, and whose queue it belongs to. Read on every send and
-// delivery: initial-exec (the library is linked into executables only) makes it one load
-// instead of a __tls_get_addr call.
-struct Running {
-  const EventQueue* queue = nullptr;
-  size_t lane = 0;
-};
-[[gnu::tls_model("initial-exec")]] thread_local Running running;
-
 // The scheduling side sits above the counter, so sequences of different sides never collide.
 constexpr int kSideShift = 56;
 
 }  // namespace
 
 EventQueue::LaneScope::LaneScope(EventQueue& queue, size_t lane) {
-  assert(running.queue == nullptr && lane < kLanes);
-  running = Running{&queue, lane};
+  assert(running_.queue == nullptr && lane < kLanes);
+  running_ = Running{&queue, lane};
 }
 
-EventQueue::LaneScope::~LaneScope() { running = Running{}; }
-
-std::optional<size_t> EventQueue::running_lane() const {
-  if (running.queue != this) return std::nullopt;
-  return running.lane;
-}
+EventQueue::LaneScope::~LaneScope() { running_ = Running{}; }
 
 void EventQueue::Push(TimePoint at, EventKind kind, uint32_t slot, uint64_t arg) {
   const std::optional<size_t> lane = running_lane();

@@ -104,7 +104,10 @@ class EventQueue {
   void Push(TimePoint at, EventKind kind, uint32_t slot, uint64_t arg);
 
   // The lane running on this thread, if this queue's batch is running here.
-  std::optional<size_t> running_lane() const;
+  std::optional<size_t> running_lane() const {
+    if (running_.queue != this) return std::nullopt;
+    return running_.lane;
+  }
 
   EventHeap& control() { return control_; }
   EventHeap& lane(size_t i) { return lanes_[i].heap; }
@@ -113,12 +116,23 @@ class EventQueue {
   // After a batch: every lane's outbox, in lane order, into the heaps.
   void MergeOutboxes();
 
-  // The whole agenda as one queue (setup code and tests): the earliest event of any heap.
+  // The whole agenda as one queue, for tests: the earliest event of any heap.
   bool empty() const;
   size_t size() const;
   Event Pop();
 
  private:
+  // The lane this thread is running, and whose queue it belongs to. Read on every send and
+  // delivery, so inline; initial-exec (the library is linked into executables only) makes it
+  // one load instead of a __tls_get_addr call.
+  // (No member initializers: GCC needs them complete before the static member below. A
+  // thread_local starts zeroed.)
+  struct Running {
+    const EventQueue* queue;
+    size_t lane;
+  };
+  [[gnu::tls_model("initial-exec")]] static inline thread_local Running running_;
+
   struct Lane {
     EventHeap heap;
     std::vector<Event> outbox;

@@ -171,12 +171,7 @@ const TimePoint& Population::Now() const {
 
 AdversaryCounters Population::adversary_counters() const {
   AdversaryCounters sum;
-  for (const AdversaryCounters& lane : adversary_counters_) {
-    sum.eclipse_replies += lane.eclipse_replies;
-    sum.storage_requests_dropped += lane.storage_requests_dropped;
-    sum.forge_opportunities += lane.forge_opportunities;
-    sum.records_forged += lane.records_forged;
-  }
+  for (const AdversaryCounters& lane : adversary_counters_) sum += lane;
   return sum;
 }
 
@@ -258,13 +253,14 @@ void Population::OnTimer(uint32_t i, uint64_t generation) {
 void Population::Deliver(uint32_t to, uint64_t packet, TraceHash& trace) {
   const Network::Packet& p = network_.packet(packet);
   Slot& slot = slots_[to];
+  NetworkCounters& counters = network_.running_counters();
   if (!slot.host) {
-    ++network_.running_counters().to_offline;
+    ++counters.to_offline;
     network_.Release(packet);
     return;
   }
-  ++network_.running_counters().delivered;
-  network_.running_counters().bytes_delivered += p.bytes.size();
+  ++counters.delivered;
+  counters.bytes_delivered += p.bytes.size();
   const TimePoint now = Clock(to);
   trace.Add(static_cast<uint64_t>(now.time_since_epoch().count()));
   trace.Add((uint64_t{p.from} << 32) | to);

@@ -199,7 +199,7 @@ RunSummary CombineRuns(const std::vector<PointResult>& points, double wall_secon
     r.gets_no_target += s.records.gets_no_target;
     r.records_rejected += s.records.records_rejected;
     r.records_unknown += s.records.records_unknown;
-    total.adversary.records_forged += s.adversary.records_forged;
+    total.adversary += s.adversary;
   }
   total.seed = points.empty() ? 0 : points.front().summary.seed;
   total.lookups = Summarize(pooled);

@@ -49,7 +49,8 @@ sweep:
   const auto summary = nlohmann::json::parse(Read(dir.File("summary.json")));
   for (const char* key : {"nodes", "lookups", "success_rate", "oracle_mismatches", "hops_mean",
                           "hops_p99", "messages_per_lookup", "latency_ms_p50", "latency_ms_p99",
-                          "trace_hash", "sim_seconds", "wall_seconds", "peak_rss_mb", "points"}) {
+                          "trace_hash", "sim_seconds", "wall_seconds", "peak_rss_mb", "allocator",
+                          "malloc_huge_pages", "huge_pages_mb", "points"}) {
     INFO(key);
     CHECK(summary.contains(key));
   }
@@ -150,6 +151,38 @@ records: {replication: 1, records_per_node: 1, republish_s: 600, gets_per_node_p
   CHECK(kinds["far"] == c.missed_far);
   CHECK(kinds["lost"] == c.missed_lost);
   CHECK(up == c.gets_checked_publisher_up - c.gets_found_publisher_up);
+}
+
+TEST_CASE("a sweep's summary adds up its points' counters and keeps their memory figures",
+          "[sim]") {
+  std::vector<PointResult> points(2);
+  points[0].summary.adversary = {.eclipse_replies = 3,
+                                 .storage_requests_dropped = 5,
+                                 .forge_opportunities = 7,
+                                 .records_forged = 11};
+  points[1].summary.adversary = {.eclipse_replies = 30,
+                                 .storage_requests_dropped = 50,
+                                 .forge_opportunities = 70,
+                                 .records_forged = 110};
+  points[0].summary.huge_pages_mb = 40;
+  points[1].summary.huge_pages_mb = 12;
+  for (PointResult& p : points) {
+    p.summary.allocator = "test-allocator";
+    p.summary.malloc_huge_pages = true;
+  }
+  const RunSummary total = CombineRuns(points, 2.0);
+  CHECK(total.adversary.eclipse_replies == 33);
+  CHECK(total.adversary.storage_requests_dropped == 55);
+  CHECK(total.adversary.forge_opportunities == 77);
+  CHECK(total.adversary.records_forged == 121);
+  // Each point measured its heap before giving it back; the sweep reports the largest.
+  CHECK(total.huge_pages_mb == 40);
+  CHECK(total.allocator == "test-allocator");
+  CHECK(total.malloc_huge_pages);
+  // A lone point keeps its own figure too, not one measured after its heap was freed.
+  const RunSummary one = CombineRuns({points[0]}, 1.0);
+  CHECK(one.huge_pages_mb == 40);
+  CHECK(one.adversary.records_forged == 11);
 }
 
 }  // namespace
