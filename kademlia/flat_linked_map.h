@@ -11,10 +11,17 @@
 //
 // The index doubles to stay at most half full. Erased slab places are reused before the slab
 // grows. A handle (slab place) stays valid until its entry is erased. Not thread-safe.
+//
+// The hash is 32 bits, and an entry's home place is its low bits. The default, MixedHash,
+// mixes std::hash's 64 bits first: a node id's std::hash is its first 8 bytes, and the ids of
+// a node's nearest peers share their leading bits, which would otherwise share a home. (Like
+// any unkeyed hash it can be ground: an attacker who makes many identities can lengthen one
+// probe run, up to the map's bound, verified_peers_max for the verified-peer cache.)
 #ifndef SKILLNODE_KADEMLIA_FLAT_LINKED_MAP_H_
 #define SKILLNODE_KADEMLIA_FLAT_LINKED_MAP_H_
 
 #include <algorithm>
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -23,7 +30,22 @@
 
 namespace skillnode::kademlia {
 
-template <typename K, typename V, typename Hash = std::hash<K>>
+// std::hash through the 64-bit finaliser of MurmurHash3 (fmix64): every output bit depends on
+// every input bit.
+template <typename K>
+struct MixedHash {
+  uint32_t operator()(const K& key) const {
+    auto h = static_cast<uint64_t>(std::hash<K>{}(key));
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return static_cast<uint32_t>(h);
+  }
+};
+
+template <typename K, typename V, typename Hash = MixedHash<K>>
 class FlatLinkedMap {
  public:
   using Handle = uint32_t;
@@ -44,21 +66,19 @@ class FlatLinkedMap {
   // The entry for `key`, or kNone.
   Handle Find(const K& key) const {
     if (index_.empty()) return kNone;
-    const uint32_t hash = HashOf(key);
-    const size_t mask = index_.size() - 1;
-    for (size_t at = hash & mask;; at = (at + 1) & mask) {
-      const Place place = index_[at];
-      if (place.entry == kNone) return kNone;
-      if (place.hash == hash && slab_[place.entry].key == key) return place.entry;
-    }
+    return index_[Probe(key, HashOf(key))].entry;
   }
 
   // The entry for `key`, and false; or, when there is none, a new newest entry holding V{},
   // and true.
   std::pair<Handle, bool> Emplace(const K& key) {
-    const Handle found = Find(key);
-    if (found != kNone) return {found, false};
-    if ((size_ + 1) * 2 > index_.size()) Grow();
+    const uint32_t hash = HashOf(key);
+    size_t at = index_.empty() ? 0 : Probe(key, hash);
+    if (!index_.empty() && index_[at].entry != kNone) return {index_[at].entry, false};
+    if ((size_ + 1) * 2 > index_.size()) {
+      Grow();
+      at = Probe(key, hash);
+    }
     Handle h = free_;
     if (h != kNone) {
       free_ = slab_[h].older;
@@ -69,11 +89,8 @@ class FlatLinkedMap {
     }
     Entry& e = slab_[h];
     e.key = key;
-    e.hash = HashOf(key);
-    const size_t mask = index_.size() - 1;
-    size_t at = e.hash & mask;
-    while (index_[at].entry != kNone) at = (at + 1) & mask;
-    index_[at] = Place{e.hash, h};
+    e.hash = hash;
+    index_[at] = Place{hash, h};
     ++size_;
     e.newer = e.older = kNone;
     Link(h);
@@ -91,7 +108,10 @@ class FlatLinkedMap {
   void Erase(Handle h) {
     const size_t mask = index_.size() - 1;
     size_t hole = slab_[h].hash & mask;
-    while (index_[hole].entry != h) hole = (hole + 1) & mask;
+    while (index_[hole].entry != h) {
+      assert(index_[hole].entry != kNone && "Erase of a handle not in the map");
+      hole = (hole + 1) & mask;
+    }
     // Backward shift: every later place of the probe run whose home is not between the hole
     // and itself moves into the hole, so that no probe meets an empty place before its entry.
     for (size_t next = (hole + 1) & mask; index_[next].entry != kNone; next = (next + 1) & mask) {
@@ -132,6 +152,17 @@ class FlatLinkedMap {
   };
 
   static uint32_t HashOf(const K& key) { return static_cast<uint32_t>(Hash{}(key)); }
+
+  // The place holding `key`, or else the empty place ending its probe run. The index is not
+  // empty.
+  size_t Probe(const K& key, uint32_t hash) const {
+    const size_t mask = index_.size() - 1;
+    for (size_t at = hash & mask;; at = (at + 1) & mask) {
+      const Place place = index_[at];
+      if (place.entry == kNone) return at;
+      if (place.hash == hash && slab_[place.entry].key == key) return at;
+    }
+  }
 
   void Link(Handle h) {
     Entry& e = slab_[h];

@@ -155,8 +155,9 @@ class Node {
   std::map<uint64_t, ActiveLookup> lookups_;
   uint64_t next_lookup_id_ = 1;
 
-  // Peers that proved their key at an address, in the order they were first verified; bounded
-  // by verified_peers_max (oldest forgotten first). Probed for every datagram, so flat.
+  // Peers that proved their key at an address, in the order they were verified (a forgotten
+  // peer verified again is new); bounded by verified_peers_max (oldest forgotten first).
+  // Probed for every datagram, so flat.
   FlatLinkedMap<NodeId, VerifiedPeer> verified_;
   // Requesters we are verifying with a ping, and contacts we are pinging before eviction.
   std::unordered_set<NodeId> verifying_;

@@ -32,13 +32,14 @@ void RequestRateLimiter::ForgetIdle(TimePoint now, size_t max) {
 RateVerdict RequestRateLimiter::Admit(const Address& source, TimePoint now) {
   // Two at a time: every source is added once and forgotten at most once, so this keeps up.
   ForgetIdle(now, 2);
-  auto found = sources_.Find(source);
-  if (found == sources_.kNone) {
-    if (sources_.size() >= config_.tracked_ips_max && !sources_.empty()) {
+  const auto [found, added] = sources_.Emplace(source);
+  if (added) {
+    sources_.value(found) = TokenBucket(config_.per_ip_burst, now);
+    // Past the bound the least recently active other source is forgotten (a bound of 0
+    // still tracks the one source at hand).
+    if (sources_.size() > std::max<size_t>(config_.tracked_ips_max, 1)) {
       sources_.Erase(sources_.oldest());
     }
-    found = sources_.Emplace(source).first;
-    sources_.value(found) = TokenBucket(config_.per_ip_burst, now);
   } else {
     sources_.MakeNewest(found);
   }

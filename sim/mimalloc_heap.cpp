@@ -16,8 +16,13 @@ void UseMimalloc() {
     // threads); skillsim has a few threads, each with a large heap.
     mi_option_set(mi_option_eager_commit_delay, 0);
     // Freed pages stay committed for the next allocation instead of going back to the kernel,
-    // which would split their huge pages and zero them again when they are reused.
+    // which would split their huge pages and zero them again when they are reused. (mimalloc
+    // 2.1 replaced decommitting with purging.)
+#if MI_MALLOC_VERSION >= 210
+    mi_option_set(mi_option_purge_delay, -1);
+#else
     mi_option_disable(mi_option_allow_decommit);
+#endif
   }
   void* probe = std::malloc(64);
   const bool serves_malloc = mi_is_in_heap_region(probe);

@@ -1,6 +1,7 @@
 #include "kademlia/flat_linked_map.h"
 
 #include <algorithm>
+#include <array>
 #include <catch2/catch.hpp>
 #include <list>
 #include <map>
@@ -12,10 +13,11 @@
 namespace skillnode::kademlia {
 namespace {
 
-// Few distinct hashes: long probe runs that wrap around the index's end, which is where
+// Five distinct hashes at the top of the 32-bit range: their homes are the last places of the
+// index at every size, so probe runs are long and wrap around the index's end, which is where
 // backward-shift deletion can go wrong.
 struct CollidingHash {
-  size_t operator()(int key) const { return static_cast<size_t>(key % 5) * 0x9e3779b9U; }
+  uint32_t operator()(int key) const { return UINT32_MAX - static_cast<uint32_t>(key % 5); }
 };
 
 using Map = FlatLinkedMap<int, int, CollidingHash>;
@@ -50,6 +52,12 @@ TEST_CASE("a flat linked map finds, lists oldest first and erases by key or hand
   map.Erase(map.oldest());
   CHECK(Listed(map) == std::vector<std::pair<int, int>>{{4, 40}, {2, 20}});
   CHECK(map.size() == 2);
+  // Erasing a middle entry by its handle relinks its neighbours.
+  map.value(map.Emplace(5).first) = 50;
+  map.Erase(map.Find(2));
+  CHECK(Listed(map) == std::vector<std::pair<int, int>>{{4, 40}, {5, 50}});
+  CHECK(map.Find(2) == Map::kNone);
+  map.Erase(map.Find(5));
   // An erased place is reused, and its value starts afresh.
   const auto [reused, fresh] = map.Emplace(7);
   CHECK(fresh);
@@ -111,6 +119,22 @@ TEST_CASE("a flat linked map agrees with a list and a map over 200,000 random op
   REQUIRE(Listed(map) == std::vector<std::pair<int, int>>(order.begin(), order.end()));
   // Every key the model holds is found, and no other.
   for (int key = 0; key < 300; ++key) CHECK((map.Find(key) != Map::kNone) == model.contains(key));
+}
+
+TEST_CASE("node ids that share their leading bytes get different hashes", "[unit]") {
+  // std::hash of an id is its first 8 bytes, and a node's nearest peers share its leading
+  // bits: the default hash must spread them, or they would all share one probe run.
+  std::vector<uint32_t> hashes;
+  for (int i = 0; i < 64; ++i) {
+    std::array<uint8_t, Key::kSize> bytes{};
+    bytes[0] = 0xab;
+    bytes[1] = 0xcd;
+    bytes[7] = static_cast<uint8_t>(i);                   // differs only in the eighth byte
+    hashes.push_back(MixedHash<Key>{}(Key(bytes)) & 63);  // a 64-place index
+  }
+  std::sort(hashes.begin(), hashes.end());
+  const auto homes = std::unique(hashes.begin(), hashes.end()) - hashes.begin();
+  CHECK(homes > 32);  // without mixing: 1
 }
 
 TEST_CASE("a flat linked map keyed by node ids finds every id after growing", "[unit]") {

@@ -195,6 +195,35 @@ TEST_CASE("the verified-peer cache holds verified_peers_max peers, forgetting th
   }
 }
 
+TEST_CASE("a peer forgotten and verified again counts as newly verified in the cache", "[unit]") {
+  KademliaConfig config;
+  config.verified_peers_max = 2;
+  Fixture f(config);
+  Peer a("a", "10.0.0.2:6881"), b("b", "10.0.0.3:6881"), c("c", "10.0.0.4:6881");
+  f.Verify(a);
+  f.Verify(b);
+  // A lookup asks both; b answers and a's request times out, so a is forgotten.
+  REQUIRE(f.node.FindNode(f.now, Key::Sha256("target"), nullptr));
+  auto sent = f.transport.Take();
+  REQUIRE(sent.size() == 2);
+  for (const auto& datagram : sent) {
+    if (datagram.to == b.endpoint) f.Deliver(b, b.Reply(datagram.Decoded(), NodesBody{}));
+  }
+  f.now += Seconds(60);
+  f.node.OnTimer(f.now);
+  REQUIRE(f.node.stats().rpcs_timed_out[static_cast<size_t>(TypeSlot::kFindNode)] == 1);
+  f.transport.Take();
+  f.Verify(a);  // a proves its key again: now the newest, after b
+  f.Verify(c);  // over the bound: b, the oldest, is forgotten, not a
+  REQUIRE(f.node.FindNode(f.now, Key::Sha256("target"), nullptr));
+  sent = f.transport.Take();
+  REQUIRE(sent.size() == 3);
+  for (const auto& datagram : sent) {
+    INFO("to " << datagram.to.ToString());
+    CHECK(datagram.Decoded().header.proof_wanted == (datagram.to == b.endpoint));
+  }
+}
+
 TEST_CASE("a message whose id is not the hash of its key is dropped and counted", "[unit]") {
   Fixture f;
   Peer peer("a", "10.0.0.2:6881");
