@@ -175,53 +175,60 @@ TEST_CASE("a verified peer is not asked to sign again, and its unsigned replies 
   CHECK(f.node.active_lookups() == 0);
 }
 
+// A node whose verified-peer cache holds two peers, and three peers to verify.
+struct TwoPeerCache : Fixture {
+  TwoPeerCache() : Fixture(Config()) {}
+  static KademliaConfig Config() {
+    KademliaConfig config;
+    config.verified_peers_max = 2;
+    return config;
+  }
+  // Starts a lookup, expects `requests` FIND_NODEs, and returns where they asked for a signed
+  // reply: the contacts not in the cache.
+  std::vector<Endpoint> AskedToSign(size_t requests) {
+    REQUIRE(node.FindNode(now, Key::Sha256("target"), nullptr));
+    const auto sent = transport.Take();
+    REQUIRE(sent.size() == requests);
+    std::vector<Endpoint> asked;
+    for (const auto& datagram : sent) {
+      const Message find = datagram.Decoded();
+      REQUIRE(std::holds_alternative<FindNodeBody>(find.body));
+      if (find.header.proof_wanted) asked.push_back(datagram.to);
+    }
+    return asked;
+  }
+  Peer a{"a", "10.0.0.2:6881"};
+  Peer b{"b", "10.0.0.3:6881"};
+  Peer c{"c", "10.0.0.4:6881"};
+};
+
 TEST_CASE("the verified-peer cache holds verified_peers_max peers, forgetting the oldest first",
           "[unit]") {
-  KademliaConfig config;
-  config.verified_peers_max = 2;
-  Fixture f(config);
-  Peer a("a", "10.0.0.2:6881"), b("b", "10.0.0.3:6881"), c("c", "10.0.0.4:6881");
-  f.Verify(a);
-  f.Verify(b);
-  f.Verify(c);  // `a`, verified first, is forgotten; it stays in the routing table
-  REQUIRE(f.node.FindNode(f.now, Key::Sha256("target"), nullptr));
-  auto sent = f.transport.Take();
-  REQUIRE(sent.size() == 3);  // alpha FIND_NODEs, one to each contact
-  for (const auto& datagram : sent) {
-    const Message find = datagram.Decoded();
-    REQUIRE(std::holds_alternative<FindNodeBody>(find.body));
-    INFO("to " << datagram.to.ToString());
-    CHECK(find.header.proof_wanted == (datagram.to == a.endpoint));
-  }
+  TwoPeerCache f;
+  f.Verify(f.a);
+  f.Verify(f.b);
+  f.Verify(f.c);  // `a`, verified first, is forgotten; it stays in the routing table
+  CHECK(f.AskedToSign(3) == std::vector<Endpoint>{f.a.endpoint});
 }
 
 TEST_CASE("a peer forgotten and verified again counts as newly verified in the cache", "[unit]") {
-  KademliaConfig config;
-  config.verified_peers_max = 2;
-  Fixture f(config);
-  Peer a("a", "10.0.0.2:6881"), b("b", "10.0.0.3:6881"), c("c", "10.0.0.4:6881");
-  f.Verify(a);
-  f.Verify(b);
+  TwoPeerCache f;
+  f.Verify(f.a);
+  f.Verify(f.b);
   // A lookup asks both; b answers and a's request times out, so a is forgotten.
   REQUIRE(f.node.FindNode(f.now, Key::Sha256("target"), nullptr));
-  auto sent = f.transport.Take();
+  const auto sent = f.transport.Take();
   REQUIRE(sent.size() == 2);
   for (const auto& datagram : sent) {
-    if (datagram.to == b.endpoint) f.Deliver(b, b.Reply(datagram.Decoded(), NodesBody{}));
+    if (datagram.to == f.b.endpoint) f.Deliver(f.b, f.b.Reply(datagram.Decoded(), NodesBody{}));
   }
   f.now += Seconds(60);
   f.node.OnTimer(f.now);
   REQUIRE(f.node.stats().rpcs_timed_out[static_cast<size_t>(TypeSlot::kFindNode)] == 1);
   f.transport.Take();
-  f.Verify(a);  // a proves its key again: now the newest, after b
-  f.Verify(c);  // over the bound: b, the oldest, is forgotten, not a
-  REQUIRE(f.node.FindNode(f.now, Key::Sha256("target"), nullptr));
-  sent = f.transport.Take();
-  REQUIRE(sent.size() == 3);
-  for (const auto& datagram : sent) {
-    INFO("to " << datagram.to.ToString());
-    CHECK(datagram.Decoded().header.proof_wanted == (datagram.to == b.endpoint));
-  }
+  f.Verify(f.a);  // a proves its key again: now the newest, after b
+  f.Verify(f.c);  // over the bound: b, the oldest, is forgotten, not a
+  CHECK(f.AskedToSign(3) == std::vector<Endpoint>{f.b.endpoint});
 }
 
 TEST_CASE("a message whose id is not the hash of its key is dropped and counted", "[unit]") {
