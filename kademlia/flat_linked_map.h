@@ -68,6 +68,11 @@ class FlatLinkedMap {
     if (index_.empty()) return kNone;
     return index_[Probe(key, HashOf(key))].entry;
   }
+  // The value for `key`, or nullptr.
+  const V* Get(const K& key) const {
+    const Handle h = Find(key);
+    return h == kNone ? nullptr : &slab_[h].value;
+  }
 
   // The entry for `key`, and false; or, when there is none, a new newest entry holding V{},
   // and true.
@@ -99,34 +104,21 @@ class FlatLinkedMap {
 
   // Removes the entry for `key`; false when there was none.
   bool Erase(const K& key) {
-    const Handle h = Find(key);
-    if (h == kNone) return false;
-    Erase(h);
+    if (index_.empty()) return false;
+    const size_t at = Probe(key, HashOf(key));
+    if (index_[at].entry == kNone) return false;
+    ErasePlace(at);
     return true;
   }
 
   void Erase(Handle h) {
     const size_t mask = index_.size() - 1;
-    size_t hole = slab_[h].hash & mask;
-    while (index_[hole].entry != h) {
-      assert(index_[hole].entry != kNone && "Erase of a handle not in the map");
-      hole = (hole + 1) & mask;
+    size_t at = slab_[h].hash & mask;
+    while (index_[at].entry != h) {
+      assert(index_[at].entry != kNone && "Erase of a handle not in the map");
+      at = (at + 1) & mask;
     }
-    // Backward shift: every later place of the probe run whose home is not between the hole
-    // and itself moves into the hole, so that no probe meets an empty place before its entry.
-    for (size_t next = (hole + 1) & mask; index_[next].entry != kNone; next = (next + 1) & mask) {
-      const size_t home = index_[next].hash & mask;
-      const bool stays =
-          hole <= next ? (hole < home && home <= next) : (hole < home || home <= next);
-      if (stays) continue;
-      index_[hole] = index_[next];
-      hole = next;
-    }
-    index_[hole] = Place{};
-    --size_;
-    Unlink(h);
-    slab_[h].older = free_;
-    free_ = h;
+    ErasePlace(at);
   }
 
   // Moves the entry to the newest end of the list.
@@ -150,6 +142,27 @@ class FlatLinkedMap {
     Handle newer = kNone;  // towards the newest end
     Handle older = kNone;  // towards the oldest end; the next free place when erased
   };
+
+  // Removes the entry at index place `hole`.
+  void ErasePlace(size_t hole) {
+    const Handle h = index_[hole].entry;
+    const size_t mask = index_.size() - 1;
+    // Backward shift: every later place of the probe run whose home is not between the hole
+    // and itself moves into the hole, so that no probe meets an empty place before its entry.
+    for (size_t next = (hole + 1) & mask; index_[next].entry != kNone; next = (next + 1) & mask) {
+      const size_t home = index_[next].hash & mask;
+      const bool stays =
+          hole <= next ? (hole < home && home <= next) : (hole < home || home <= next);
+      if (stays) continue;
+      index_[hole] = index_[next];
+      hole = next;
+    }
+    index_[hole] = Place{};
+    --size_;
+    Unlink(h);
+    slab_[h].older = free_;
+    free_ = h;
+  }
 
   static uint32_t HashOf(const K& key) { return static_cast<uint32_t>(Hash{}(key)); }
 

@@ -60,9 +60,8 @@ void Node::OnDatagram(TimePoint now, const Endpoint& from, std::span<const uint8
     return Drop(DropReason::kWrongNetwork, from, "network " + std::to_string(header.network_id));
   }
   // A peer already verified under this id and key passed this check before: skip the hash.
-  const auto known = verified_.Find(header.sender_id);
-  const bool known_key =
-      known != verified_.kNone && verified_.value(known).key == header.sender_key;
+  const VerifiedPeer* known = verified_.Get(header.sender_id);
+  const bool known_key = known != nullptr && known->key == header.sender_key;
   if (!known_key && NodeIdOf(header.sender_key) != header.sender_id) {
     return Drop(DropReason::kIdMismatch, from, header.sender_id.ShortHex());
   }
@@ -108,14 +107,13 @@ void Node::HandleRequest(TimePoint now, const Endpoint& from, const Message& req
 }
 
 bool Node::IsVerified(const NodeId& id, const Endpoint& at) const {
-  const auto known = verified_.Find(id);
-  return known != verified_.kNone && verified_.value(known).endpoint == at;
+  const VerifiedPeer* known = verified_.Get(id);
+  return known != nullptr && known->endpoint == at;
 }
 
 void Node::ConsiderRequester(TimePoint now, const Endpoint& from, const Header& header) {
-  const auto known = verified_.Find(header.sender_id);
-  if (known != verified_.kNone && verified_.value(known).endpoint == from &&
-      verified_.value(known).key == header.sender_key) {
+  const VerifiedPeer* known = verified_.Get(header.sender_id);
+  if (known != nullptr && known->endpoint == from && known->key == header.sender_key) {
     ++stats_.verification_cache_hits;
     Contact contact{header.sender_id, from, header.sender_key, now, 0};
     auto inserted = routing_.Heard(contact, now);

@@ -1,7 +1,7 @@
 // skillsim's heap: which allocator serves it and whether it asks for transparent huge pages.
 //
 // A large churn run keeps every node's routing table, RPC table, verified-peer cache and store
-// on the heap (1.6 GB for 10,000 nodes), and each event touches a different node's, so with
+// on the heap (1.7 GB for 10,000 nodes), and each event touches a different node's, so with
 // 4 KiB pages nearly every access misses the TLB as well as the cache. The skillsim executable
 // of a build without sanitizers links mimalloc (sim/mimalloc_heap.h), which serves every
 // thread from 2 MiB-aligned segments that it asks the kernel to back with huge pages. The

@@ -4,7 +4,6 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "sim/heap.h"
 #include "sim/trace_hash.h"
 #include "sim/yaml_reader.h"
 
@@ -166,8 +165,6 @@ RunSummary CombineRuns(const std::vector<PointResult>& points, double wall_secon
     return one;
   }
   RunSummary total;
-  total.allocator = CurrentHeapSetup().allocator;
-  total.malloc_huge_pages = CurrentHeapSetup().huge_pages;
   std::vector<LookupRecord> pooled;
   TraceHash chain;
   for (const PointResult& p : points) {

@@ -44,6 +44,9 @@ TEST_CASE("a flat linked map finds, lists oldest first and erases by key or hand
   const auto [again, added] = map.Emplace(2);
   CHECK_FALSE(added);
   CHECK(map.value(again) == 20);
+  REQUIRE(map.Get(2) != nullptr);
+  CHECK(*map.Get(2) == 20);
+  CHECK(map.Get(9) == nullptr);
   CHECK(Listed(map) == std::vector<std::pair<int, int>>{{1, 10}, {2, 20}, {3, 30}, {4, 40}});
   map.MakeNewest(map.Find(2));
   CHECK(Listed(map) == std::vector<std::pair<int, int>>{{1, 10}, {3, 30}, {4, 40}, {2, 20}});
