@@ -20,7 +20,7 @@
 
 #include "kademlia/identity.h"
 #include "kademlia/wire.h"
-#include "transport/sockaddr.h"
+#include "transport/uv/sockaddr.h"
 
 namespace {
 

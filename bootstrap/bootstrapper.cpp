@@ -256,6 +256,39 @@ TimePoint Bootstrapper::NextDeadline() const {
   return kTimeNever;
 }
 
+bool Bootstrapper::OnLanPeer(TimePoint now, const Endpoint& peer) {
+  if (std::find(lan_peers_.begin(), lan_peers_.end(), peer) != lan_peers_.end()) return false;
+  if (lan_peers_.size() >= kLanPeersMax) lan_peers_.erase(lan_peers_.begin());
+  lan_peers_.push_back(peer);
+  AddUnique(remembered_, peer);
+  switch (phase_) {
+    case BootstrapPhase::kIdle:
+    case BootstrapPhase::kStopped:
+    case BootstrapPhase::kResolving:
+    case BootstrapPhase::kRemembered:
+    case BootstrapPhase::kJoining:
+      return false;  // not started, stopped, or an attempt is running (it may find the peer)
+    case BootstrapPhase::kWaiting:
+    case BootstrapPhase::kStandalone:
+      if (node_.routing_table().size() == 0) {
+        ++lan_joins_;
+        Log(LogLevel::kInfo, "joining through " + peer.ToString() + ", heard on the LAN");
+        Join(now, {peer}, BootstrapPhase::kJoining);
+        return true;
+      }
+      break;
+    case BootstrapPhase::kJoined:
+      break;
+  }
+  // Already in a network: look our own id up through the newcomer too, so that its group and
+  // ours learn of each other. The answer changes nothing here.
+  ++lan_joins_;
+  Log(LogLevel::kDebug, "meeting " + peer.ToString() + ", heard on the LAN");
+  const Endpoint seeds[] = {peer};
+  node_.Join(now, seeds, [](size_t) {});
+  return true;
+}
+
 void Bootstrapper::Stop() {
   phase_ = BootstrapPhase::kStopped;
   *alive_ = false;

@@ -39,6 +39,8 @@ namespace skillnode::bootstrap {
 // Remembered contacts pinged in one attempt: one live contact is enough to rejoin, and 64
 // random ones find one even when most of a saved table has gone.
 constexpr size_t kRememberedContactsTriedMax = 64;
+// LAN peers remembered for later attempts: a LAN of this many nodes is plenty to rejoin by.
+constexpr size_t kLanPeersMax = 64;
 
 struct BootstrapConfig {
   std::vector<HostPort> peers;
@@ -78,6 +80,13 @@ class Bootstrapper {
   TimePoint NextDeadline() const;
   // No more attempts; callbacks still in flight are ignored.
   void Stop();
+  // A node heard on the LAN (zero configuration: its DHT endpoint from a SKILLNODE_HELLO).
+  // A node with an empty routing table that is not in the middle of an attempt (standalone, or
+  // waiting to retry) joins through it at once; a node with contacts joins through it too, once
+  // per new peer, so that two groups that formed apart on one LAN meet. Returns true when it
+  // started a join. At most kLanPeersMax peers are remembered for later attempts.
+  bool OnLanPeer(TimePoint now, const Endpoint& peer);
+  uint64_t lan_joins() const { return lan_joins_; }
 
   BootstrapPhase phase() const { return phase_; }
   // Attempts through the bootstrap peers so far, and joins that found contacts.
@@ -112,6 +121,8 @@ class Bootstrapper {
   uint64_t attempts_ = 0;
   uint64_t joins_ = 0;
   std::vector<Endpoint> remembered_;
+  std::vector<Endpoint> lan_peers_;
+  uint64_t lan_joins_ = 0;
   std::vector<Endpoint> resolved_;
   size_t resolves_pending_ = 0;
   std::optional<size_t> join_result_;

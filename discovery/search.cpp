@@ -1,6 +1,7 @@
 #include "discovery/search.h"
 
 #include <algorithm>
+#include <set>
 #include <utility>
 
 namespace skillnode::discovery {
@@ -57,6 +58,7 @@ struct Searcher::Pending {
   bool dht_unreachable = false;
   bool dht_busy = false;  // the DHT stage could not start: too many lookups running
   bool answered = false;
+  bool lan_waiting = false;  // a SKILL_DISCOVER round is running
   // Newest version per identity; tombstones kept so that they beat older live copies.
   std::map<RecordIdentity, Found> merged;
   std::vector<StageReport> stages;
@@ -112,6 +114,16 @@ void Searcher::Search(TimePoint now, const SkillQuery& query, const SearchOption
   }
   pending->Report("local", local > 0 ? "found" : "none", local, now);
 
+  const bool use_lan = lan_ != nullptr && options.use_lan;
+  size_t lan_found = 0;
+  if (use_lan) {
+    for (const SkillRecord& record : lan_->FindOnLan(query)) {
+      pending->Add(record, Source::kLan);
+      ++lan_found;
+    }
+    pending->Report("lan", lan_found > 0 ? "found" : "none", lan_found, now);
+  }
+
   if (options.use_cache) {
     if (auto hit = cache_.Get(now, pending->cache_key)) {
       for (const SkillRecord& record : hit->entry->records) pending->Add(record, Source::kCache);
@@ -124,13 +136,35 @@ void Searcher::Search(TimePoint now, const SkillQuery& query, const SearchOption
     }
   }
 
+  if (use_lan && lan_found == 0) StartLan(now, pending);
   if (!key) {
+    const size_t before = pending->merged.size();
     ScanStore(pending);
-    pending->Report("dht", "found", pending->merged.size() - local, now);
-    Finish(pending, now);
+    pending->Report("dht", "found", pending->merged.size() - before, now);
+    pending->dht_done = true;
+    if (!pending->lan_waiting) Finish(pending, now);
     return;
   }
   StartDht(now, pending, *key);
+}
+
+void Searcher::StartLan(TimePoint now, const std::shared_ptr<Pending>& pending) {
+  std::weak_ptr<int> alive = alive_;
+  pending->lan_waiting = true;
+  const bool started = lan_->DiscoverOnLan(
+      now, pending->query, [this, alive, pending](TimePoint at, std::vector<SkillRecord> records) {
+        if (alive.expired() || !pending->lan_waiting) return;
+        pending->lan_waiting = false;
+        for (const SkillRecord& record : records) pending->Add(record, Source::kLan);
+        pending->Report("lan-discover", records.empty() ? "none" : "found", records.size(), at);
+        if (pending->dht_done) Finish(pending, at);
+      });
+  if (started) {
+    ++stats_.lan_rounds;
+  } else if (pending->lan_waiting) {
+    pending->lan_waiting = false;
+    pending->Report("lan-discover", "skipped", 0, now);
+  }
 }
 
 void Searcher::StartDht(TimePoint now, const std::shared_ptr<Pending>& pending, const Key& key) {
@@ -212,7 +246,7 @@ void Searcher::FinishDht(const std::shared_ptr<Pending>& pending, TimePoint now,
       pending->Report("stale", "none", 0, now);
     }
   }
-  Finish(pending, now);
+  if (!pending->lan_waiting) Finish(pending, now);
 }
 
 void Searcher::ScanStore(const std::shared_ptr<Pending>& pending) {
@@ -231,8 +265,17 @@ void Searcher::Finish(const std::shared_ptr<Pending>& pending, TimePoint now) {
   pending->answered = true;
   std::vector<SkillRecord> records;
   std::map<RecordIdentity, Source> sources;
+  // What a signed record (local, DHT, cache) says of a skill beats what the LAN heard of it.
+  std::set<std::pair<std::string, std::string>> signed_skills;
+  for (const auto& [identity, found] : pending->merged) {
+    if (found.source != Source::kLan) signed_skills.emplace(identity.agent_id, identity.skill_id);
+  }
   for (const auto& [identity, found] : pending->merged) {
     if (found.record.tombstone || !Matches(pending->query, found.record)) continue;
+    if (found.source == Source::kLan &&
+        signed_skills.contains({identity.agent_id, identity.skill_id})) {
+      continue;
+    }
     records.push_back(found.record);
     sources[identity] = found.source;
   }

@@ -2,14 +2,17 @@
 //
 // The chain is a list of stages, tried in order, each with its own timeout:
 //   local  the skills registered with this node (always, at once);
+//   lan    the skills heard on the LAN (the LAN table, at once); when the table has none, a
+//          SKILL_DISCOVER round that runs beside the DHT stage for the LAN's discover window;
 //   cache  a fresh cached answer to the same query (read-through; spec §11), when allowed;
 //   dht    a FIND_VALUE lookup of the query's most selective DHT key (capability, then scene,
 //          then skill id; DESIGN "DHT keys"), verified and merged; a query with no such key
 //          scans what this node's store holds;
 //   stale  the cache again, when the DHT stage failed (timeout or no reachable node).
-// (The LAN and SkillCenter stages join the list in their own issues.) Results merge to the
-// newest version per (publisher, agentId, skillId), keep only what matches every filter, and
-// are ranked HEALTHY first, then highest version. Each result says which stage found it.
+// (The SkillCenter stage joins the list in its own issue.) Results merge to the newest version
+// per (publisher, agentId, skillId), keep only what matches every filter, and are ranked
+// HEALTHY first, then highest version; a LAN result is dropped when a signed record of the same
+// (agentId, skillId) was found. Each result says which stage found it.
 // Failure answers carry the seed's codes: DISC_001 timeout, DISC_002 nothing found, DISC_005
 // network error (no node reachable).
 //
@@ -88,6 +91,21 @@ using SearchCallback = std::function<void(SearchResult)>;
 
 struct SearchOptions {
   bool use_cache = true;  // false: skip the read-through cache stage (a fresh answer)
+  bool use_lan = true;    // false: skip the LAN stage
+};
+
+// The LAN stage (discovery/lan): what this node has heard on the LAN, and a SKILL_DISCOVER
+// round for when that is nothing.
+class LanStage {
+ public:
+  virtual ~LanStage() = default;
+  // Skills from the LAN table matching `query`, at once.
+  virtual std::vector<kademlia::SkillRecord> FindOnLan(const SkillQuery& query) const = 0;
+  // Sends SKILL_DISCOVER and calls `done` once with what answered within the stage's window
+  // (or at once with nothing, returning false, when no round can start).
+  virtual bool DiscoverOnLan(
+      TimePoint now, const SkillQuery& query,
+      std::function<void(TimePoint, std::vector<kademlia::SkillRecord>)> done) = 0;
 };
 
 // A change under a watched key.
@@ -100,6 +118,10 @@ class Searcher {
   Searcher(const Searcher&) = delete;
   Searcher& operator=(const Searcher&) = delete;
   ~Searcher();
+
+  // Adds the LAN stage after the local one (not owned; null: none). It must outlive the
+  // searcher or be unset first.
+  void SetLanStage(LanStage* lan) { lan_ = lan; }
 
   // Runs the chain; `done` is called exactly once, possibly before Search returns.
   void Search(TimePoint now, const SkillQuery& query, const SearchOptions& options,
@@ -130,6 +152,7 @@ class Searcher {
     uint64_t not_found = 0;
     uint64_t busy = 0;
     uint64_t invalidations = 0;
+    uint64_t lan_rounds = 0;  // SKILL_DISCOVER rounds the LAN stage started
   };
   const Stats& stats() const { return stats_; }
 
@@ -153,6 +176,7 @@ class Searcher {
   void FinishDht(const std::shared_ptr<Pending>& pending, TimePoint now,
                  const kademlia::GetResult* result);
   void ScanStore(const std::shared_ptr<Pending>& pending);
+  void StartLan(TimePoint now, const std::shared_ptr<Pending>& pending);
   void Finish(const std::shared_ptr<Pending>& pending, TimePoint now);
   // Listens on `key` so cached answers under it stay honest; false when no room.
   WatchedKey* WatchForCache(TimePoint now, const kademlia::Key& key);
@@ -164,6 +188,7 @@ class Searcher {
 
   kademlia::SkillDht& dht_;
   const Registry& registry_;
+  LanStage* lan_ = nullptr;
   SearchConfig config_;
   QueryCache cache_;
   std::vector<std::shared_ptr<Pending>> pending_;

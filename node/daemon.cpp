@@ -3,7 +3,6 @@
 #include <signal.h>
 
 #include <cstdlib>
-#include <cstring>
 #include <ctime>
 #include <utility>
 
@@ -28,7 +27,8 @@ Daemon::Daemon(const Config& config, Logger& logger, uint64_t seed)
       http_(env_.loop(), config.node.http, router_, http_metrics_, logger),
       sigint_(env_.loop()),
       sigterm_(env_.loop()),
-      shutdown_timer_(env_.loop()) {
+      shutdown_timer_(env_.loop()),
+      dnssd_(env_.loop(), logger) {
   config_.node.kademlia.network_id = config_.node.network_id;
 }
 
@@ -64,6 +64,7 @@ Result<void> Daemon::Open() {
   auto listening = http_.Listen();
   if (!listening) return Fail(listening.error().code, "HTTP API: " + listening.error().message);
   RegisterRoutes();
+  StartDnsSd();
   for (auto* signal : {&sigint_, &sigterm_}) {
     auto watched = signal->Start(signal == &sigint_ ? SIGINT : SIGTERM,
                                  [this](int signum) { OnSignal(signum); });
@@ -77,6 +78,7 @@ Result<void> Daemon::Open() {
       std::make_unique<bootstrap::Bootstrapper>(bootstrap, *node_, resolver_, env_.rng(), logger_);
   started_at_ = Now();
   next_save_ = started_at_ + config_.node.state_save_interval;
+  next_table_check_ = started_at_ + kTableCheckInterval;
   env_.AddStepper(
       {[this] { return node_->NextDeadline(); }, [this](TimePoint now) { node_->OnTimer(now); }});
   env_.AddStepper({[this] { return bootstrapper_->NextDeadline(); },
@@ -84,7 +86,12 @@ Result<void> Daemon::Open() {
   env_.AddStepper({[this] { return next_save_; },
                    [this](TimePoint now) {
                      next_save_ = now + config_.node.state_save_interval;
-                     SaveState("periodic");
+                     SaveState("periodic", LogLevel::kDebug);
+                   }});
+  env_.AddStepper({[this] { return next_table_check_; },
+                   [this](TimePoint now) {
+                     next_table_check_ = now + kTableCheckInterval;
+                     CheckTable();
                    }});
   if (config_.discovery.dht.enabled) {
     const auto saved = data_dir_->LoadContacts(config_.node.network_id, wall_seconds, logger_);
@@ -185,22 +192,59 @@ void Daemon::FinishShutdown() {
   if (phase_ != Phase::kStopping) return;
   phase_ = Phase::kClosing;
   bootstrapper_->Stop();
-  SaveState("at shutdown");
+  SaveState("at shutdown", LogLevel::kInfo);
   node_->Shutdown(Now());
   CloseHandles();
 }
 
 void Daemon::CloseHandles() {
+  for (const auto& hook : close_hooks_) hook();
   resolver_.Close();
   http_.Close();
   sigint_.Close();
   sigterm_.Close();
   shutdown_timer_.Close();
+  dnssd_.Close();
   env_.Close();
 }
 
-void Daemon::SaveState(const char* when) {
+void Daemon::StartDnsSd() {
+  if (!config_.discovery.mdns.enabled) return;
+  const auto& sockets = env_.udp().local_endpoints();
+  if (sockets.empty()) {
+    LogAt(logger_, LogLevel::kInfo, "DNS-SD: not advertised: the DHT has no UDP socket");
+    return;
+  }
+  DnsSdService service;
+  service.node_id_hex = node_->id().ToHex();
+  service.network_id = config_.node.network_id;
+  service.dht_port = sockets.front().port();  // the IPv4 and IPv6 sockets share it
+  service.http_url = http_url();
+  service.version = kVersion;
+  dnssd_.Start(std::move(service));
+}
+
+// Between periodic saves: the first contact after start (a node that joined and is then killed
+// keeps what it learned), and big changes. The change is estimated from counters, not by
+// comparing contact lists: the size difference plus evictions and promotions since the save.
+void Daemon::CheckTable() {
+  if (phase_ != Phase::kRunning) return;
+  const kademlia::RoutingTableStats now = node_->routing_table().stats();
+  if (now.contacts == 0) return;  // an empty table never replaces saved contacts anyway
+  if (!saved_table_) return SaveState("after joining", LogLevel::kInfo);
+  const size_t grown = now.contacts > saved_table_->contacts
+                           ? now.contacts - saved_table_->contacts
+                           : saved_table_->contacts - now.contacts;
+  const size_t changed =
+      grown + (now.evicted - saved_table_->evicted) + (now.promoted - saved_table_->promoted);
+  if (changed * kTableChangedFraction > saved_table_->contacts) {
+    SaveState("after the table changed", LogLevel::kDebug);
+  }
+}
+
+void Daemon::SaveState(const char* when, LogLevel level) {
   if (!config_.discovery.dht.enabled || !data_dir_ || node_ == nullptr) return;
+  const kademlia::RoutingTableStats table = node_->routing_table().stats();
   const auto contacts = node_->routing_table().Export();
   auto saved = data_dir_->SaveContacts(config_.node.network_id, contacts);
   if (!saved) {
@@ -210,14 +254,14 @@ void Daemon::SaveState(const char* when) {
     return;
   }
   ++saves_;
-  const LogLevel level = std::strcmp(when, "periodic") == 0 ? LogLevel::kDebug : LogLevel::kInfo;
   if (*saved == bootstrap::SaveOutcome::kKeptOlder) {
     LogAt(logger_, level, std::string("routing table empty ") + when + ": kept the saved contacts");
-  } else {
-    LogAt(logger_, level,
-          "saved " + std::to_string(contacts.size()) + " contacts " + when + " to " +
-              data_dir_->contacts_path());
+    return;
   }
+  if (table.contacts > 0) saved_table_ = table;
+  LogAt(logger_, level,
+        "saved " + std::to_string(contacts.size()) + " contacts " + when + " to " +
+            data_dir_->contacts_path());
 }
 
 void Daemon::AddNodeInfo(std::string key, NodeInfoSection section) {

@@ -15,6 +15,12 @@
 //                       [&](TimePoint now) { store.OnTimer(now); }});
 //   return (*daemon)->Run();
 //
+// Saved state: the routing table goes to the data directory every stateSaveInterval, at
+// shutdown, within kTableCheckInterval of first holding a contact, and when more than a quarter
+// of it changed since the last save (so a kill -9 soon after joining still leaves contacts to
+// rejoin through). With discovery.mdns.enabled the node advertises itself on the LAN through the
+// host's Avahi daemon (DNS-SD, node/lan/dns_sd.h), or says in one line that it cannot.
+//
 // Shutdown, on the first SIGINT or SIGTERM (or RequestStop()): the HTTP listener closes; the
 // shutdown steps run, all at once, for at most kShutdownStepsBudget (the node keeps
 // running meanwhile, so steps may send datagrams and wait for answers); then the routing table
@@ -36,24 +42,34 @@
 #include "bootstrap/data_dir.h"
 #include "kademlia/node.h"
 #include "kademlia/skill_dht.h"
-#include "node/config.h"
-#include "node/http_metrics.h"
-#include "node/http_server.h"
-#include "node/prometheus.h"
-#include "node/router.h"
-#include "transport/uv_env.h"
-#include "transport/uv_resolver.h"
-#include "transport/uv_signal.h"
-#include "transport/uv_timer.h"
+#include "node/config/config.h"
+#include "node/http/http_metrics.h"
+#include "node/http/http_server.h"
+#include "node/http/prometheus.h"
+#include "node/http/router.h"
+#include "node/lan/dns_sd.h"
+#include "transport/uv/uv_env.h"
+#include "transport/uv/uv_resolver.h"
+#include "transport/uv/uv_signal.h"
+#include "transport/uv/uv_timer.h"
 
 namespace skillnode::node {
 
+// This build's version: GET /api/node, /metrics and the DNS-SD TXT record.
+constexpr const char* kVersion = "0.1.0";
 // Time the shutdown steps get in total; with the rest of the shutdown (a save, closing
 // handles: milliseconds) the process exits well within the 2 s a supervisor allows.
 constexpr Duration kShutdownStepsBudget = Millis(1200);
 // DHT listen subscriptions this node may hold: the discovery cache's keys (SearchConfig's
 // watched_keys_max, 1,024) plus watch streams.
 constexpr size_t kDhtSubscriptionsMax = 2048;
+// How often the routing table is checked for a save besides the periodic one: a node killed a
+// second after it joined must find its contacts on disk; a check is one stats() call.
+constexpr Duration kTableCheckInterval = Seconds(1);
+// Saved early when more than 1/kTableChangedFraction of the contacts changed since the last
+// save (a quarter): a restart then finds most of today's table, and a growing table is saved
+// O(log size) times, not on every new contact.
+constexpr size_t kTableChangedFraction = 4;
 
 using ShutdownStep = std::function<void(std::function<void()> done)>;
 using NodeInfoSection = std::function<nlohmann::json()>;
@@ -88,6 +104,11 @@ class Daemon {
   // ignored once kShutdownStepsBudget has passed).
   void AddShutdownStep(std::string name, ShutdownStep step);
   void AddStepper(Stepper stepper) { env_.AddStepper(std::move(stepper)); }
+  // Runs when the daemon closes its handles (after the shutdown steps), so that a part with
+  // handles of its own (the LAN sockets) closes them with the rest.
+  void AddCloseHook(std::function<void()> hook) { close_hooks_.push_back(std::move(hook)); }
+  // Joins the DHT; the LAN adapter hands it the peers it hears.
+  bootstrap::Bootstrapper& bootstrapper() { return *bootstrapper_; }
 
   // The HTTP API's address ("http://127.0.0.1:7070").
   std::string http_url() const;
@@ -102,7 +123,9 @@ class Daemon {
   void BeginShutdown(const std::string& why);
   void FinishShutdown();
   void CloseHandles();
-  void SaveState(const char* when);
+  void StartDnsSd();
+  void CheckTable();
+  void SaveState(const char* when, LogLevel level);
 
   nlohmann::json NodeInfo() const;
   nlohmann::json Addresses() const;
@@ -125,16 +148,21 @@ class Daemon {
   UvSignal sigint_;
   UvSignal sigterm_;
   UvTimer shutdown_timer_;
+  DnsSdAdvertiser dnssd_;
 
   std::vector<std::pair<std::string, NodeInfoSection>> info_sections_;
   std::vector<MetricsSection> metrics_sections_;
   std::vector<std::pair<std::string, ShutdownStep>> shutdown_steps_;
+  std::vector<std::function<void()>> close_hooks_;
 
   enum class Phase { kCreated, kRunning, kStopping, kClosing, kClosed };
   Phase phase_ = Phase::kCreated;
   size_t steps_pending_ = 0;
   TimePoint started_at_ = kTimeZero;
   TimePoint next_save_ = kTimeNever;
+  TimePoint next_table_check_ = kTimeNever;
+  // The routing table at the last save of a non-empty one (none yet: nothing saved this run).
+  std::optional<kademlia::RoutingTableStats> saved_table_;
   uint64_t saves_ = 0;
   uint64_t save_failures_ = 0;
 };

@@ -13,8 +13,6 @@
 namespace skillnode::node {
 namespace {
 
-constexpr const char* kVersion = "0.1.0";
-
 int64_t WholeSeconds(Duration d) {
   return std::chrono::duration_cast<std::chrono::seconds>(d).count();
 }
@@ -130,6 +128,7 @@ nlohmann::json Daemon::NodeInfo() const {
         {"keys", dht_->store().keys()},
         {"published", dht_->published()},
         {"listeners", dht_->listeners()}}},
+      {"dnssd", dnssd_.Info()},
   };
   for (const auto& [key, section] : info_sections_) info[key] = section();
   return info;
@@ -155,6 +154,7 @@ std::string Daemon::Metrics() const {
   out.Counter("skillnode_state_save_failures_total", "Routing table saves that failed.",
               static_cast<double>(save_failures_));
   WriteStoreMetrics(out, *dht_);
+  dnssd_.WriteMetrics(out);
   http_metrics_.Write(out, http_.connections());
   for (const MetricsSection& section : metrics_sections_) section(out);
   return out.Take();

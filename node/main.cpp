@@ -2,7 +2,7 @@
 // `skillnode run` does.
 #include <signal.h>
 
-#include "node/cli.h"
+#include "node/cli/cli.h"
 
 int main(int argc, char** argv) {
   // A write to an HTTP client that has gone must fail with EPIPE, not kill the process.

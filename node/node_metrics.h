@@ -9,8 +9,8 @@
 
 #include "kademlia/node.h"
 #include "kademlia/skill_dht.h"
-#include "node/prometheus.h"
-#include "transport/udp_transport.h"
+#include "node/http/prometheus.h"
+#include "transport/uv/udp_transport.h"
 
 namespace skillnode::node {
 

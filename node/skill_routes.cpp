@@ -233,6 +233,7 @@ void SkillService::HandleList(const HttpRequest& request, Responder responder) {
   if (!offset) return BadField(responder, offset.error(), "BAD_REQUEST");
   discovery::SearchOptions options;
   options.use_cache = request.Query("fresh").value_or("false") != "true";
+  options.use_lan = request.Query("lan").value_or("true") != "false";
   searcher_.Search(
       daemon_.Now(), *query, options,
       [responder, limit = *limit, offset = *offset](discovery::SearchResult result) mutable {
@@ -272,8 +273,15 @@ void SkillService::HandleSearch(const HttpRequest& request, Responder responder)
     *field = it->get<size_t>();
   }
   discovery::SearchOptions options;
-  if (auto it = body->find("fresh"); it != body->end() && it->is_boolean()) {
-    options.use_cache = !it->get<bool>();
+  for (auto [name, field, inverted] :
+       {std::tuple{"fresh", &options.use_cache, true}, {"lan", &options.use_lan, false}}) {
+    auto it = body->find(name);
+    if (it == body->end()) continue;
+    if (!it->is_boolean()) {
+      return responder.Error(400, "BAD_REQUEST", std::string(name) + ": must be true or false",
+                             {{"field", name}});
+    }
+    *field = it->get<bool>() != inverted;
   }
   searcher_.Search(
       daemon_.Now(), *query, options,

@@ -198,7 +198,7 @@ Parsed<SkillQuery> QueryFromParams(const HttpRequest& request) {
 Parsed<SkillQuery> QueryFromJson(const nlohmann::json& body) {
   static const std::set<std::string> kKnown = {"capabilities", "scenes",  "types",   "keywords",
                                                "version",      "agentId", "skillId", "status",
-                                               "limit",        "offset",  "fresh"};
+                                               "limit",        "offset",  "fresh",   "lan"};
   for (const auto& [key, value] : body.items()) {
     if (!kKnown.contains(key)) return Bad(key, "is not a known search field");
   }

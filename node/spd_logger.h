@@ -11,7 +11,7 @@
 #include <memory>
 #include <string_view>
 
-#include "node/config.h"
+#include "node/config/config.h"
 #include "transport/logger.h"
 
 namespace spdlog {

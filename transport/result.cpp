@@ -22,6 +22,8 @@ std::string_view ErrorCodeName(ErrorCode code) {
       return "cancelled";
     case ErrorCode::kInternal:
       return "internal";
+    case ErrorCode::kUnsupported:
+      return "unsupported";
   }
   return "unknown";
 }

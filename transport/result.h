@@ -24,6 +24,7 @@ enum class ErrorCode {
   kTimeout,
   kCancelled,  // shutdown cancelled an operation
   kInternal,
+  kUnsupported,  // a well-formed thing of a kind this version does not know (skipped)
 };
 
 std::string_view ErrorCodeName(ErrorCode code);

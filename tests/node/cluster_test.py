@@ -7,6 +7,9 @@
 3. kill -9 of one node and of the bootstrap node; the killed node restarts with its data
    directory and rejoins from its saved contacts although no bootstrap peer answers.
 4. SIGTERM: exit status 0 in under 2 s, with the event loop closed cleanly.
+5. Saved soon after joining (default stateSaveInterval, a minute): B joins through A, is killed
+   with kill -9 within 2 s, A is killed too; B restarts with A down, and its saved contacts
+   hold A, and its log says it loaded them and joined through them.
 Run: SKILLNODE=build/daemon/node/skillnode python3 tests/node/cluster_test.py
 """
 import os
@@ -24,6 +27,15 @@ node:
   http: {listen: "127.0.0.1:0"}
 """
 
+# The default save interval (a minute): only the save right after joining can beat the kill.
+EARLY_SAVE_CONFIG = """
+node:
+  http: {listen: "127.0.0.1:0"}
+"""
+# The daemon saves within kTableCheckInterval (1 s) of the first contact; the rest is slack for
+# a loaded machine.
+EARLY_SAVE_DEADLINE_S = 2.0
+
 
 def saved_contacts(node):
     try:
@@ -31,6 +43,41 @@ def saved_contacts(node):
             return max(0, len(f.read().splitlines()) - 2)
     except OSError:
         return 0
+
+
+def saved_ids(node):
+    """The node ids in the node's saved contacts file (after its two header lines)."""
+    try:
+        with open(os.path.join(node.data_dir, "contacts")) as f:
+            return {line.split()[0] for line in f.read().splitlines()[2:] if line.strip()}
+    except OSError:
+        return set()
+
+
+def saved_soon_after_join():
+    a = Node("early-a", ["--port", "0"], config=EARLY_SAVE_CONFIG).start()
+    a_id, a_port = a.info()["id"], a.udp_port()
+    b_args = ["--port", "0", "--bootstrap", f"127.0.0.1:{a_port}"]
+    b = Node("early-b", b_args, config=EARLY_SAVE_CONFIG).start()
+    check(wait_for(lambda: b.contacts() >= 1, 15, interval=0.02), "B joins through A")
+    joined = time.monotonic()
+    saved = wait_for(lambda: a_id in saved_ids(b), EARLY_SAVE_DEADLINE_S, interval=0.02)
+    check(saved, f"B saved A to its contacts file {time.monotonic() - joined:.2f} s after joining"
+                 f" (deadline {EARLY_SAVE_DEADLINE_S} s; stateSaveInterval is a minute)")
+    check("contacts after joining" in b.log_text(), "B's log says it saved after joining")
+    b.kill9()
+    a.kill9()
+    print("killed B and then A with SIGKILL", flush=True)
+    check(a_id in saved_ids(b), "B's saved contacts hold A after the kill")
+    restarted = Node("early-b-restarted", b_args, data_dir=b.data_dir,
+                     config=EARLY_SAVE_CONFIG).start()
+    log = restarted.log_text()
+    check("loaded 1 saved contacts" in log, "restarted with A down, B loads its saved contact")
+    check(f"joining through 1 remembered contacts: 127.0.0.1:{a_port}" in log,
+          "and tries to join through A, remembered, not only through --bootstrap")
+    code, _ = restarted.stop()
+    check(code == 0, "the restarted B exits 0 on SIGTERM", f"status {code}")
+    check(a_id in saved_ids(restarted), "an empty table at shutdown kept A in the saved contacts")
 
 
 def join_everyone():
@@ -116,6 +163,7 @@ def second_signal_exits_at_once(node):
 
 def main():
     require_binary()
+    saved_soon_after_join()
     bootstrap, nodes = join_everyone()
     record_found_everywhere(bootstrap, nodes)
     restarted = restart_from_saved_state(bootstrap, nodes)

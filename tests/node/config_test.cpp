@@ -1,13 +1,13 @@
 // Reading configuration files: the seed's shape, every kind of bad value named by its path.
-#include "node/config.h"
+#include "node/config/config.h"
 
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <iterator>
 #include <string>
 
-#include "node/cli.h"
-#include "node/config_yaml.h"
+#include "node/cli/cli.h"
+#include "node/config/config_yaml.h"
 #include "support/temp_dir.h"
 
 namespace skillnode::node {

@@ -1,11 +1,11 @@
 // Parsing requests from bytes: keep-alive, pipelining, split reads, limits and bad input.
-#include "node/http_request_reader.h"
+#include "node/http/http_request_reader.h"
 
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
-#include "node/http_message.h"
+#include "node/http/http_message.h"
 
 namespace skillnode::node {
 namespace {

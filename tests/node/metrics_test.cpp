@@ -8,9 +8,9 @@
 #include <string>
 
 #include "kademlia/node.h"
-#include "node/http_metrics.h"
+#include "node/http/http_metrics.h"
+#include "node/http/prometheus.h"
 #include "node/node_metrics.h"
-#include "node/prometheus.h"
 
 namespace skillnode::node {
 namespace {

@@ -1,5 +1,5 @@
 // The router: patterns with parameters, specificity, 404/405, HEAD, and answers now or later.
-#include "node/router.h"
+#include "node/http/router.h"
 
 #include <catch2/catch.hpp>
 #include <memory>

@@ -144,9 +144,10 @@ class Node:
     """One skillnode process with its own data directory and log file."""
 
     def __init__(self, name, args=(), data_dir=None, config=None, prefix=None, env=None,
-                 pass_data_dir=True):
+                 pass_data_dir=True, lan=False):
         """pass_data_dir=False runs without --data-dir (the default directory is then used;
-        `data_dir` should name it)."""
+        `data_dir` should name it). lan=False adds --no-lan: a test on this host's own network
+        must not multicast onto the machine's real interfaces; LAN tests run in namespaces."""
         self.name = name
         self.data_dir = data_dir or temp_dir(f"skillnode-{name}-")
         self.pass_data_dir = pass_data_dir
@@ -159,6 +160,7 @@ class Node:
                 f.write(config)
             _dirs.append(self.config_path)
         self.prefix = prefix or []
+        self.lan = lan
         self.env = env
         self.proc = None
         self.url = None
@@ -168,6 +170,8 @@ class Node:
         if self.pass_data_dir:
             command += ["--data-dir", self.data_dir]
         command += self.args
+        if not self.lan:
+            command += ["--no-lan"]
         if self.config_path:
             command += ["--config", self.config_path]
         self.log = open(self.log_path, "a")

@@ -7,11 +7,11 @@
 #include <vector>
 
 #include "kademlia/node.h"
-#include "transport/udp_transport.h"
-#include "transport/uv_env.h"
-#include "transport/uv_loop.h"
-#include "transport/uv_resolver.h"
-#include "transport/uv_timer.h"
+#include "transport/uv/udp_transport.h"
+#include "transport/uv/uv_env.h"
+#include "transport/uv/uv_loop.h"
+#include "transport/uv/uv_resolver.h"
+#include "transport/uv/uv_timer.h"
 
 namespace skillnode {
 namespace {

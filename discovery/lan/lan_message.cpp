@@ -1,0 +1,596 @@
+// The LAN text codec. Each message type's layout is written down once (Fields below) and read
+// by three visitors: Reader cuts a datagram into the struct, Checker applies each field's rule,
+// Writer produces the text. Parse is Reader then Checker, so whatever Parse accepts Validate
+// accepts; Writer writes exactly the layout Reader reads, and the rules forbid the characters
+// that would make a field ambiguous, so Encode and Parse are inverse on valid messages.
+#include "discovery/lan/lan_message.h"
+
+#include <algorithm>
+#include <array>
+#include <cassert>
+#include <charconv>
+#include <concepts>
+#include <limits>
+#include <type_traits>
+#include <utility>
+
+namespace skillnode::discovery::lan {
+namespace {
+
+// In LanType order, which is also the order of LanMessage's alternatives.
+constexpr std::array<std::string_view, 10> kTypeNames = {
+    "SKILL_REGISTER",          "SKILL_REGISTER_ACK", "SKILL_UNREGISTER", "SKILL_DISCOVER",
+    "SKILL_DISCOVER_RESPONSE", "SKILL_HEARTBEAT",    "SKILL_STATUS",     "CHALLENGE",
+    "CHALLENGE_RESPONSE",      "SKILLNODE_HELLO"};
+static_assert(std::variant_size_v<LanMessage> == kTypeNames.size());
+static_assert(std::is_same_v<std::variant_alternative_t<9, LanMessage>, Hello>);
+
+// ---- Field rules -------------------------------------------------------------------------
+
+enum class Chars {
+  kName,        // UTF-8 without ';', ',', '|' or control characters (ids, names, endpoints)
+  kText,        // UTF-8 without ';' or control characters
+  kUpper,       // A-Z and '_' (the seed's enumerations)
+  kBase64,      // A-Z a-z 0-9 + / =
+  kBase64List,  // non-empty base64 items separated by ','
+  kHex,         // 0-9 a-f
+  kSignature,   // printable ASCII but ';' and '|': base64, and the spec's "MEUCIQDxxx..."
+};
+
+struct Rule {
+  size_t length_min;  // 0: may be empty
+  size_t length_max;  // in bytes
+  Chars chars;
+};
+
+// Ids, versions, types and endpoints are also what a DISCOVER_RESPONSE lists and what the DHT
+// record holds, so they obey the record's rule (no ',' or '|') wherever they travel.
+constexpr Rule kIdRule{1, kLanIdLengthMax, Chars::kName};
+constexpr Rule kVersionRule{1, kLanVersionLengthMax, Chars::kName};
+constexpr Rule kSkillTypeRule{1, kLanTypeLengthMax, Chars::kName};
+constexpr Rule kEndpointRule{1, kLanEndpointLengthMax, Chars::kName};
+constexpr Rule kEnumRule{1, kLanNameLengthMax, Chars::kUpper};
+constexpr Rule kMessageRule{0, kLanMessageTextMax, Chars::kText};
+constexpr Rule kNameFilterRule{0, kLanNameLengthMax, Chars::kName};
+constexpr Rule kTypeFilterRule{0, kLanTypeLengthMax, Chars::kName};
+constexpr Rule kItemRule{1, kLanNameLengthMax, Chars::kName};
+constexpr Rule kNonceRule{1, kLanNonceLengthMax, Chars::kBase64};
+constexpr Rule kCertificatesRule{0, kLanCertificatesLengthMax, Chars::kBase64List};
+constexpr Rule kNodeIdRule{64, 64, Chars::kHex};
+constexpr Rule kHttpUrlRule{0, kLanEndpointLengthMax, Chars::kText};
+constexpr Rule kSignatureRule{0, kLanSignatureLengthMax, Chars::kSignature};
+
+// Text for an error message: printable ASCII as is, other bytes as \xNN, at most 40 bytes.
+std::string Quote(std::string_view text) {
+  constexpr size_t kShownMax = 40;
+  std::string out = "'";
+  for (size_t i = 0; i < text.size() && i < kShownMax; ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      constexpr char kHexDigits[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHexDigits[c >> 4];
+      out += kHexDigits[c & 0xf];
+    }
+  }
+  if (text.size() > kShownMax) out += "...";
+  return out + "'";
+}
+
+// Well-formed UTF-8: no overlong forms, surrogates or code points above U+10FFFF.
+bool IsUtf8(std::string_view text) {
+  constexpr uint32_t kMin[] = {0, 0x80, 0x800, 0x10000};
+  size_t i = 0;
+  while (i < text.size()) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    size_t tail = 0;
+    uint32_t point = lead;
+    if (lead >= 0x80) {
+      if ((lead & 0xe0) == 0xc0) {
+        tail = 1, point = lead & 0x1f;
+      } else if ((lead & 0xf0) == 0xe0) {
+        tail = 2, point = lead & 0x0f;
+      } else if ((lead & 0xf8) == 0xf0) {
+        tail = 3, point = lead & 0x07;
+      } else {
+        return false;
+      }
+      if (tail >= text.size() - i) return false;
+      for (size_t k = 1; k <= tail; ++k) {
+        const auto next = static_cast<unsigned char>(text[i + k]);
+        if ((next & 0xc0) != 0x80) return false;
+        point = (point << 6) | (next & 0x3f);
+      }
+      if (point < kMin[tail] || point > 0x10ffff || (point >= 0xd800 && point <= 0xdfff)) {
+        return false;
+      }
+    }
+    i += tail + 1;
+  }
+  return true;
+}
+
+// Whether `c` may stand in a field of class `chars` (UTF-8 is checked on the whole text).
+bool Allowed(unsigned char c, Chars chars) {
+  if (c < 0x20 || c == 0x7f) return false;
+  const bool base64 = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                      c == '+' || c == '/' || c == '=';
+  switch (chars) {
+    case Chars::kName:
+      return c != ';' && c != ',' && c != '|';
+    case Chars::kText:
+      return c != ';';
+    case Chars::kUpper:
+      return (c >= 'A' && c <= 'Z') || c == '_';
+    case Chars::kBase64:
+      return base64;
+    case Chars::kBase64List:
+      return base64 || c == ',';
+    case Chars::kHex:
+      return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+    case Chars::kSignature:
+      return c > 0x20 && c < 0x7f && c != ';' && c != '|';
+  }
+  return false;
+}
+
+// What a field of each class may hold, for error messages; in Chars order.
+constexpr std::array<std::string_view, 7> kCharsAllowed = {
+    "UTF-8 text without ';', ',', '|' or control characters",
+    "UTF-8 text without ';' or control characters",
+    "A-Z and '_'",
+    "base64 characters",
+    "base64 characters and ','",
+    "lowercase hex digits",
+    "printable ASCII other than space, ';' and '|'"};
+
+// Why `text` breaks `rule`, or nullopt when it keeps it.
+std::optional<std::string> TextProblem(std::string_view text, const Rule& rule) {
+  if (text.size() < rule.length_min) {
+    if (text.empty()) return std::string("is empty");
+    return "is " + std::to_string(text.size()) + " bytes, expected " +
+           std::to_string(rule.length_min);
+  }
+  if (text.size() > rule.length_max) {
+    return "is " + std::to_string(text.size()) + " bytes, more than " +
+           std::to_string(rule.length_max);
+  }
+  for (const char c : text) {
+    if (!Allowed(static_cast<unsigned char>(c), rule.chars)) {
+      return "contains " + Quote(std::string_view(&c, 1)) +
+             "; allowed: " + std::string(kCharsAllowed[static_cast<size_t>(rule.chars)]);
+    }
+  }
+  if ((rule.chars == Chars::kName || rule.chars == Chars::kText) && !IsUtf8(text)) {
+    return std::string("is not valid UTF-8");
+  }
+  if (rule.chars == Chars::kBase64List && !text.empty()) {
+    const bool empty_item =
+        text.front() == ',' || text.back() == ',' || text.find(",,") != std::string_view::npos;
+    if (empty_item) return std::string("has an empty item");
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string_view> Split(std::string_view text, char separator) {
+  std::vector<std::string_view> parts;
+  size_t start = 0;
+  size_t end = text.find(separator);
+  while (end != std::string_view::npos) {
+    parts.push_back(text.substr(start, end - start));
+    start = end + 1;
+    end = text.find(separator, start);
+  }
+  parts.push_back(text.substr(start));
+  return parts;
+}
+
+// Canonical decimal: digits only, no sign, no leading zero (so that it re-encodes the same).
+template <typename T>
+std::optional<T> ParseDecimal(std::string_view text) {
+  if (text.empty() || (text.size() > 1 && text.front() == '0')) return std::nullopt;
+  if (!std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    return std::nullopt;
+  }
+  T value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+// ---- Layouts -------------------------------------------------------------------------------
+// Every visitor has Text, List, Timestamp, Number, Signature (string or optional) and Skills.
+
+template <typename T, typename U>
+concept Is = std::same_as<std::remove_const_t<T>, U>;
+
+template <typename V, Is<Register> M>
+void Fields(V& v, M& m) {
+  v.Text("agentId", m.agent_id, kIdRule);
+  v.Text("skillId", m.skill_id, kIdRule);
+  v.Text("version", m.version, kVersionRule);
+  v.Text("skillType", m.skill_type, kSkillTypeRule);
+  v.Text("endpoint", m.endpoint, kEndpointRule);
+  v.List("capabilities", m.capabilities, kLanCapabilitiesMax);
+  v.List("scenes", m.scenes, kLanScenesMax);
+  v.Timestamp(m.timestamp_ms);
+  v.Signature(m.signature);
+}
+
+template <typename V, Is<RegisterAck> M>
+void Fields(V& v, M& m) {
+  v.Text("agentId", m.agent_id, kIdRule);
+  v.Text("status", m.status, kEnumRule);
+  v.Text("message", m.message, kMessageRule);
+  v.Timestamp(m.timestamp_ms);
+  v.Signature(m.signature);
+}
+
+template <typename V, Is<Unregister> M>
+void Fields(V& v, M& m) {
+  v.Text("agentId", m.agent_id, kIdRule);
+  v.Text("skillId", m.skill_id, kIdRule);
+  v.Text("reason", m.reason, kEnumRule);
+  v.Timestamp(m.timestamp_ms);
+  v.Signature(m.signature);
+}
+
+template <typename V, Is<Discover> M>
+void Fields(V& v, M& m) {
+  v.Text("requesterId", m.requester_id, kIdRule);
+  v.Text("capabilityFilter", m.capability_filter, kNameFilterRule);
+  v.Text("sceneFilter", m.scene_filter, kNameFilterRule);
+  v.Text("typeFilter", m.type_filter, kTypeFilterRule);
+  v.Timestamp(m.timestamp_ms);
+  v.Signature(m.signature);
+}
+
+// One skill of a DISCOVER_RESPONSE; its parts are separated by '|'.
+template <typename V, Is<DiscoveredSkill> M>
+void Fields(V& v, M& m) {
+  v.Text("skillId", m.skill_id, kIdRule);
+  v.Text("version", m.version, kVersionRule);
+  v.Text("endpoint", m.endpoint, kEndpointRule);
+  v.List("capabilities", m.capabilities, kLanCapabilitiesMax);
+  v.List("scenes", m.scenes, kLanScenesMax);
+}
+
+template <typename V, Is<DiscoverResponse> M>
+void Fields(V& v, M& m) {
+  v.Text("requesterId", m.requester_id, kIdRule);
+  v.Skills(m.skills);
+  v.Timestamp(m.timestamp_ms);
+  v.Signature(m.signature);
+}
+
+template <typename V, typename M>
+void HeartbeatFields(V& v, M& m) {
+  v.Text("agentId", m.agent_id, kIdRule);
+  v.Text("skillId", m.skill_id, kIdRule);
+  v.Text("status", m.status, kEnumRule);
+  v.Timestamp(m.timestamp_ms);
+  v.Signature(m.signature);
+}
+template <typename V, Is<Heartbeat> M>
+void Fields(V& v, M& m) {
+  HeartbeatFields(v, m);
+}
+template <typename V, Is<Status> M>
+void Fields(V& v, M& m) {
+  HeartbeatFields(v, m);
+}
+
+template <typename V, Is<Challenge> M>
+void Fields(V& v, M& m) {
+  v.Text("agentId", m.agent_id, kIdRule);
+  v.Text("nonce", m.nonce, kNonceRule);
+  v.Timestamp(m.timestamp_ms);
+  v.Signature(m.signature);
+}
+
+template <typename V, Is<ChallengeResponse> M>
+void Fields(V& v, M& m) {
+  v.Text("agentId", m.agent_id, kIdRule);
+  v.Text("nonce", m.nonce, kNonceRule);
+  v.Text("certificates", m.certificates, kCertificatesRule);
+  v.Timestamp(m.timestamp_ms);
+  v.Signature(m.signature);
+}
+
+template <typename V, Is<Hello> M>
+void Fields(V& v, M& m) {
+  v.Text("nodeId", m.node_id, kNodeIdRule);
+  v.Number("networkId", m.network_id);
+  v.Number("dhtPort", m.dht_port);
+  v.Text("httpUrl", m.http_url, kHttpUrlRule);
+  v.Text("certificates", m.certificates, kCertificatesRule);
+  v.Timestamp(m.timestamp_ms);
+  v.Signature(m.signature);
+}
+
+// ---- Reader: text to struct (shape only; Checker applies the rules) ------------------------
+
+class Reader {
+ public:
+  // `prefix` names the message ("SKILL_REGISTER", "SKILL_DISCOVER_RESPONSE skill 2").
+  Reader(std::string prefix, std::string_view text, char separator)
+      : prefix_(std::move(prefix)), separator_(separator), fields_(Split(text, separator)) {}
+
+  void Text(std::string_view name, std::string& out, const Rule&) {
+    if (auto field = Next(name)) out = *field;
+  }
+  void List(std::string_view name, std::vector<std::string>& out, size_t) {
+    const auto field = Next(name);
+    if (!field || field->empty()) return;  // the empty field is the empty list
+    for (std::string_view item : Split(*field, ',')) out.emplace_back(item);
+  }
+  void Timestamp(uint64_t& out) { Decimal("timestamp", out, "epoch milliseconds"); }
+  template <typename T>
+  void Number(std::string_view name, T& out) {
+    Decimal(name, out, "a decimal number up to " + std::to_string(std::numeric_limits<T>::max()));
+  }
+  void Signature(std::string& out) { Text("signature", out, kSignatureRule); }
+  void Signature(std::optional<std::string>& out) {
+    if (ok() && index_ < fields_.size()) out = std::string(fields_[index_++]);
+  }
+  // Skills are the fields that hold '|', or one empty field when there are none.
+  void Skills(std::vector<DiscoveredSkill>& out) {
+    if (!ok()) return;
+    if (index_ < fields_.size() && fields_[index_].empty()) {
+      ++index_;
+      return;
+    }
+    while (ok() && index_ < fields_.size() && fields_[index_].find('|') != std::string_view::npos) {
+      if (out.size() == kLanSkillsPerResponseMax) {
+        return SetError("skills", "more than " + std::to_string(kLanSkillsPerResponseMax));
+      }
+      Reader part(prefix_ + " skill " + std::to_string(out.size() + 1), fields_[index_++], '|');
+      Fields(part, out.emplace_back());
+      if (auto finished = part.Finish(); !finished) error_ = finished.error().message;
+    }
+    if (ok() && out.empty()) {
+      if (index_ == fields_.size()) return SetError("skills", "missing");
+      SetError("skills", "expected skillId|version|endpoint|capabilities|scenes or an empty " +
+                             std::string("field, got ") + Quote(fields_[index_]));
+    }
+  }
+
+  // Fails when a field was malformed or missing, or when fields are left over.
+  Result<void> Finish() const {
+    if (!ok()) return Fail(ErrorCode::kParse, error_);
+    if (index_ < fields_.size()) {
+      const std::string unit = separator_ == ';' ? " fields" : " '|'-separated parts";
+      return Fail(ErrorCode::kParse, prefix_ + ": " + std::to_string(fields_.size()) + unit +
+                                         ", more than " + std::to_string(index_));
+    }
+    return {};
+  }
+
+ private:
+  bool ok() const { return error_.empty(); }
+  void SetError(std::string_view name, const std::string& reason) {
+    if (ok()) error_ = prefix_ + " " + std::string(name) + ": " + reason;
+  }
+  std::optional<std::string_view> Next(std::string_view name) {
+    if (!ok()) return std::nullopt;
+    if (index_ == fields_.size()) {
+      SetError(name, "missing (" + std::to_string(fields_.size()) +
+                         (separator_ == ';' ? " field" : " part") +
+                         (fields_.size() == 1 ? ")" : "s)"));
+      return std::nullopt;
+    }
+    return fields_[index_++];
+  }
+  template <typename T>
+  void Decimal(std::string_view name, T& out, const std::string& expected) {
+    const auto field = Next(name);
+    if (!field) return;
+    if (const auto value = ParseDecimal<T>(*field)) {
+      out = *value;
+    } else if (field->size() > 1 && field->front() == '0') {
+      SetError(name, "expected " + expected + " without leading zeros, got " + Quote(*field));
+    } else {
+      SetError(name, "expected " + expected + ", got " + Quote(*field));
+    }
+  }
+
+  std::string prefix_;
+  char separator_;
+  std::vector<std::string_view> fields_;
+  size_t index_ = 0;
+  std::string error_;
+};
+
+// ---- Checker: the rules --------------------------------------------------------------------
+
+class Checker {
+ public:
+  explicit Checker(std::string prefix) : prefix_(std::move(prefix)) {}
+  bool ok() const { return error_.empty(); }
+  const std::string& error() const { return error_; }
+
+  void Text(std::string_view name, const std::string& text, const Rule& rule) {
+    if (!ok()) return;
+    if (auto problem = TextProblem(text, rule)) SetError(name, *problem);
+  }
+  void List(std::string_view name, const std::vector<std::string>& items, size_t count_max) {
+    if (!ok()) return;
+    if (items.size() > count_max) {
+      return SetError(
+          name, std::to_string(items.size()) + " items, more than " + std::to_string(count_max));
+    }
+    for (size_t i = 0; i < items.size() && ok(); ++i) {
+      if (auto problem = TextProblem(items[i], kItemRule)) {
+        SetError(name, "item " + std::to_string(i + 1) + " " + *problem);
+      }
+    }
+  }
+  void Timestamp(uint64_t) {}  // every value has a canonical text
+  template <typename T>
+  void Number(std::string_view, T) {}
+  void Signature(const std::string& signature) { Text("signature", signature, kSignatureRule); }
+  void Signature(const std::optional<std::string>& signature) {
+    if (signature) Signature(*signature);
+  }
+  void Skills(const std::vector<DiscoveredSkill>& skills) {
+    if (!ok()) return;
+    if (skills.size() > kLanSkillsPerResponseMax) {
+      return SetError("skills", std::to_string(skills.size()) + ", more than " +
+                                    std::to_string(kLanSkillsPerResponseMax));
+    }
+    for (size_t i = 0; i < skills.size() && ok(); ++i) {
+      Checker part(prefix_ + " skill " + std::to_string(i + 1));
+      Fields(part, skills[i]);
+      error_ = part.error();
+    }
+  }
+
+ private:
+  void SetError(std::string_view name, const std::string& reason) {
+    error_ = prefix_ + " " + std::string(name) + ": " + reason;
+  }
+
+  std::string prefix_;
+  std::string error_;
+};
+
+// ---- Writer: struct to text ----------------------------------------------------------------
+
+class Writer {
+ public:
+  Writer(std::string& out, char separator) : out_(out), separator_(separator) {}
+
+  void Text(std::string_view, const std::string& text, const Rule&) { Field(text); }
+  void List(std::string_view, const std::vector<std::string>& items, size_t) {
+    Separate();
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (i > 0) out_ += ',';
+      out_ += items[i];
+    }
+  }
+  void Timestamp(uint64_t value) { Number("timestamp", value); }
+  template <typename T>
+  void Number(std::string_view, T value) {
+    Field(std::to_string(value));
+  }
+  void Signature(const std::string& signature) { Field(signature); }
+  void Signature(const std::optional<std::string>& signature) {
+    if (signature) Field(*signature);
+  }
+  void Skills(const std::vector<DiscoveredSkill>& skills) {
+    if (skills.empty()) return Field("");
+    for (const DiscoveredSkill& skill : skills) {
+      Separate();
+      Writer part(out_, '|');
+      Fields(part, skill);
+    }
+  }
+
+ private:
+  void Separate() {
+    if (!first_) out_ += separator_;
+    first_ = false;
+  }
+  void Field(std::string_view text) {
+    Separate();
+    out_ += text;
+  }
+
+  std::string& out_;
+  char separator_;
+  bool first_ = true;
+};
+
+template <size_t... I>
+LanMessage MakeAlternative(size_t index, std::index_sequence<I...>) {
+  LanMessage message;
+  ((index == I ? static_cast<void>(message.emplace<I>()) : void()), ...);
+  return message;
+}
+
+// The rules without the size check: for Parse, whose input already fits.
+Result<void> CheckFields(const LanMessage& message, ErrorCode code) {
+  Checker checker{std::string(LanTypeName(TypeOf(message)))};
+  std::visit([&checker](const auto& m) { Fields(checker, m); }, message);
+  if (!checker.ok()) return Fail(code, checker.error());
+  return {};
+}
+
+}  // namespace
+
+std::string_view LanTypeName(LanType type) {
+  assert(static_cast<size_t>(type) < kTypeNames.size());
+  return kTypeNames[static_cast<size_t>(type)];
+}
+
+LanType TypeOf(const LanMessage& message) { return static_cast<LanType>(message.index()); }
+
+Result<LanMessage> Parse(std::string_view datagram) {
+  if (datagram.size() > kLanDatagramMax) {
+    return Fail(ErrorCode::kParse, "datagram: " + std::to_string(datagram.size()) +
+                                       " bytes, more than " + std::to_string(kLanDatagramMax));
+  }
+  const size_t colon = datagram.find(':');
+  if (colon == std::string_view::npos) {
+    return Fail(ErrorCode::kParse, "datagram: no ':' after the message type in " + Quote(datagram));
+  }
+  const std::string_view type = datagram.substr(0, colon);
+  const auto known = std::find(kTypeNames.begin(), kTypeNames.end(), type);
+  if (known == kTypeNames.end()) {
+    return Fail(ErrorCode::kUnsupported, "message type " + Quote(type) + " is not known");
+  }
+  LanMessage message = MakeAlternative(static_cast<size_t>(known - kTypeNames.begin()),
+                                       std::make_index_sequence<kTypeNames.size()>());
+  Reader reader(std::string(type), datagram.substr(colon + 1), ';');
+  std::visit([&reader](auto& m) { Fields(reader, m); }, message);
+  if (auto read = reader.Finish(); !read) return tl::unexpected(read.error());
+  if (auto checked = CheckFields(message, ErrorCode::kParse); !checked) {
+    return tl::unexpected(checked.error());
+  }
+  return message;
+}
+
+Result<void> Validate(const LanMessage& message) {
+  if (auto checked = CheckFields(message, ErrorCode::kInvalidArgument); !checked) return checked;
+  const size_t size = Encode(message).size();
+  if (size > kLanDatagramMax) {
+    return Fail(ErrorCode::kInvalidArgument,
+                std::string(LanTypeName(TypeOf(message))) + ": encodes to " + std::to_string(size) +
+                    " bytes, more than " + std::to_string(kLanDatagramMax));
+  }
+  return {};
+}
+
+std::string Encode(const LanMessage& message) {
+  std::string out(LanTypeName(TypeOf(message)));
+  out += ':';
+  Writer writer(out, ';');
+  std::visit([&writer](const auto& m) { Fields(writer, m); }, message);
+  return out;
+}
+
+std::string_view SignedBytes(std::string_view datagram) {
+  const size_t last = datagram.rfind(';');
+  return last == std::string_view::npos ? datagram : datagram.substr(0, last);
+}
+
+std::string_view SignatureOf(const LanMessage& message) {
+  return std::visit(
+      [](const auto& m) -> std::string_view {
+        if constexpr (std::is_same_v<std::decay_t<decltype(m.signature)>,
+                                     std::optional<std::string>>) {
+          return m.signature ? std::string_view(*m.signature) : std::string_view();
+        } else {
+          return m.signature;
+        }
+      },
+      message);
+}
+
+void SetSignature(LanMessage& message, std::string signature) {
+  std::visit([&signature](auto& m) { m.signature = std::move(signature); }, message);
+}
+
+}  // namespace skillnode::discovery::lan

@@ -1,0 +1,34 @@
+// The skill subcommands of the command line, all clients of a running node's HTTP API:
+//   skillnode register   --agent A --skill S --version V --type T --endpoint E --capability C...
+//   skillnode heartbeat  --agent A --skill S [--status HEALTHY] [--every MS]
+//   skillnode unregister --agent A --skill S [--reason SHUTDOWN]
+//   skillnode discover   [--capability X] [--scene Y] [--type Z] [--keyword K] [--version R]
+//   skillnode watch      --scene Y | --capability X | --skill S    (until interrupted)
+// Each takes --http ADDR:PORT (default 127.0.0.1:7070), --timeout MS and --json (print the
+// node's answer as it is). Exit status: 0 done; 1 the node refused or could not be reached
+// (its error is printed); 2 usage.
+#ifndef SKILLNODE_NODE_CLI_SKILL_CLI_H_
+#define SKILLNODE_NODE_CLI_SKILL_CLI_H_
+
+#include <CLI/CLI.hpp>
+#include <memory>
+
+namespace skillnode::node {
+
+class SkillCommands {
+ public:
+  SkillCommands();
+  ~SkillCommands();
+  // Adds the subcommands to `app`.
+  void Add(CLI::App& app);
+  // If one of them was parsed, runs it and returns true with its exit status in `status`.
+  bool RunParsed(int& status);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace skillnode::node
+
+#endif  // SKILLNODE_NODE_CLI_SKILL_CLI_H_

@@ -1,0 +1,134 @@
+#include "node/cli/status_client.h"
+
+#include <curl/curl.h>
+
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <set>
+
+namespace skillnode::node {
+namespace {
+
+// A status answer is a few KiB; more is not a skillnode.
+constexpr size_t kStatusBodyMax = 4 * 1024 * 1024;
+
+size_t Append(char* data, size_t size, size_t count, void* user) {
+  auto* body = static_cast<std::string*>(user);
+  if (body->size() + size * count > kStatusBodyMax) return 0;  // aborts the transfer
+  body->append(data, size * count);
+  return size * count;
+}
+
+std::string Uptime(int64_t seconds) {
+  char text[64];
+  std::snprintf(text, sizeof(text), "%lldh %02lldm %02llds", static_cast<long long>(seconds / 3600),
+                static_cast<long long>(seconds / 60 % 60), static_cast<long long>(seconds % 60));
+  return text;
+}
+
+std::string Join(const nlohmann::json& list) {
+  std::string text;
+  if (!list.is_array()) return list.dump();
+  for (const auto& item : list) {
+    text += (text.empty() ? "" : ", ") + (item.is_string() ? item.get<std::string>() : item.dump());
+  }
+  return text.empty() ? "-" : text;
+}
+
+std::string Text(const nlohmann::json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_null()) return "-";
+  return value.dump();
+}
+
+}  // namespace
+
+Result<HttpGetResult> HttpGet(const std::string& url, Duration timeout) {
+  return HttpCall("GET", url, std::nullopt, timeout);
+}
+
+Result<HttpGetResult> HttpCall(const std::string& method, const std::string& url,
+                               const std::optional<std::string>& json_body, Duration timeout) {
+  std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), &curl_easy_cleanup);
+  if (!curl) return Fail(ErrorCode::kInternal, "cannot start libcurl");
+  HttpGetResult result;
+  char error[CURL_ERROR_SIZE] = {0};
+  std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headers(nullptr,
+                                                                      &curl_slist_free_all);
+  curl_easy_setopt(curl.get(), CURLOPT_URL, url.c_str());
+  if (method != "GET") curl_easy_setopt(curl.get(), CURLOPT_CUSTOMREQUEST, method.c_str());
+  if (json_body) {
+    headers.reset(curl_slist_append(nullptr, "Content-Type: application/json"));
+    curl_easy_setopt(curl.get(), CURLOPT_HTTPHEADER, headers.get());
+    curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDS, json_body->c_str());
+    curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDSIZE, static_cast<long>(json_body->size()));
+  }
+  curl_easy_setopt(curl.get(), CURLOPT_TIMEOUT_MS, static_cast<long>(timeout.count() / 1000));
+  curl_easy_setopt(curl.get(), CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, &Append);
+  curl_easy_setopt(curl.get(), CURLOPT_WRITEDATA, &result.body);
+  curl_easy_setopt(curl.get(), CURLOPT_ERRORBUFFER, error);
+  const CURLcode rc = curl_easy_perform(curl.get());
+  if (rc != CURLE_OK) {
+    return Fail(rc == CURLE_OPERATION_TIMEDOUT ? ErrorCode::kTimeout : ErrorCode::kIo,
+                error[0] != '\0' ? error : curl_easy_strerror(rc));
+  }
+  curl_easy_getinfo(curl.get(), CURLINFO_RESPONSE_CODE, &result.status);
+  return result;
+}
+
+std::string FormatStatus(const std::string& base_url, const nlohmann::json& info) {
+  std::string out = "skillnode at " + base_url + "\n";
+  auto line = [&out](const std::string& key, const std::string& value) {
+    char prefix[32];
+    std::snprintf(prefix, sizeof(prefix), "  %-12s", key.c_str());
+    out += prefix + value + "\n";
+  };
+  const auto& table = info.value("routing_table", nlohmann::json::object());
+  const auto& dht = info.value("dht", nlohmann::json::object());
+  line("node id", Text(info.value("id", nlohmann::json())));
+  line("version", Text(info.value("version", nlohmann::json())) + " (network " +
+                      Text(info.value("network_id", nlohmann::json())) + ")");
+  line("uptime", Uptime(info.value("uptime_s", int64_t{0})));
+  line("DHT", Text(dht.value("bootstrap_phase", nlohmann::json())) + ": " +
+                  Text(table.value("contacts", nlohmann::json())) + " contacts in " +
+                  Text(table.value("buckets", nlohmann::json())) + " buckets");
+  line("listening", Join(info.value("listen", nlohmann::json::array())));
+  line("addresses", Join(info.value("addresses", nlohmann::json::array())));
+  line("observed", Text(info.value("observed_address", nlohmann::json())));
+  line("data", Text(info.value("data_dir", nlohmann::json())));
+  // Sections added by later parts of the node, shown as compact JSON.
+  static const std::set<std::string> kShown = {
+      "id",     "version",   "network_id",       "uptime_s", "routing_table", "dht",
+      "listen", "addresses", "observed_address", "data_dir", "http"};
+  for (const auto& [key, value] : info.items()) {
+    if (!kShown.contains(key)) line(key, value.dump());
+  }
+  return out;
+}
+
+int RunStatus(const std::string& base_url, bool json, Duration timeout) {
+  curl_global_init(CURL_GLOBAL_DEFAULT);
+  auto got = HttpGet(base_url + "/api/node", timeout);
+  curl_global_cleanup();
+  if (!got) {
+    std::cerr << "skillnode: cannot reach a node at " << base_url << ": " << got.error().message
+              << " (is `skillnode run` running there? see --http)\n";
+    return 1;
+  }
+  nlohmann::json info = nlohmann::json::parse(got->body, nullptr, false);
+  if (got->status != 200 || info.is_discarded() || !info.is_object()) {
+    std::cerr << "skillnode: " << base_url << "/api/node answered " << got->status
+              << (info.is_discarded() ? " with something that is not JSON" : "") << "\n";
+    return 1;
+  }
+  if (json) {
+    std::cout << info.dump(2) << "\n";
+  } else {
+    std::cout << FormatStatus(base_url, info);
+  }
+  return 0;
+}
+
+}  // namespace skillnode::node

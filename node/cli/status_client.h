@@ -1,0 +1,36 @@
+// `skillnode status`: asks a running node's HTTP API (GET /api/node) how it is, with libcurl,
+// and prints the answer for people or as JSON. A blocking client: it runs in its own short
+// process, not in a node's loop.
+#ifndef SKILLNODE_NODE_CLI_STATUS_CLIENT_H_
+#define SKILLNODE_NODE_CLI_STATUS_CLIENT_H_
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "transport/clock.h"
+#include "transport/result.h"
+
+namespace skillnode::node {
+
+struct HttpGetResult {
+  long status = 0;
+  std::string body;
+};
+
+// GET `url`, giving up after `timeout`.
+[[nodiscard]] Result<HttpGetResult> HttpGet(const std::string& url, Duration timeout);
+// Any method, with an optional JSON body; the status and body of whatever answer came.
+[[nodiscard]] Result<HttpGetResult> HttpCall(const std::string& method, const std::string& url,
+                                             const std::optional<std::string>& json_body,
+                                             Duration timeout);
+
+// The GET /api/node object as aligned "key  value" lines.
+std::string FormatStatus(const std::string& base_url, const nlohmann::json& info);
+
+// Runs the subcommand against `base_url` ("http://127.0.0.1:7070"); returns the exit status.
+int RunStatus(const std::string& base_url, bool json, Duration timeout);
+
+}  // namespace skillnode::node
+
+#endif  // SKILLNODE_NODE_CLI_STATUS_CLIENT_H_

@@ -1,0 +1,184 @@
+// Config: every setting of a skillnode process, with its default, in one struct.
+//
+// Filled in three layers: these defaults (the embedded configuration: a standalone node with
+// its HTTP API on 127.0.0.1:7070), then a YAML file in the shape of the seed's configuration
+// reference (section 13.2) plus a `node:` section (config_yaml.h), then command-line flags
+// (cli.h). README "Configuration" documents every key; keep the two in step. Durations are
+// milliseconds in the file, as in the seed. The discovery sections other than `dht` are
+// parsed and validated now and used by later issues (LAN adapter, SkillCenter, health, cache).
+#ifndef SKILLNODE_NODE_CONFIG_CONFIG_H_
+#define SKILLNODE_NODE_CONFIG_CONFIG_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kademlia/config.h"
+#include "transport/clock.h"
+#include "transport/endpoint.h"
+#include "transport/logger.h"
+
+namespace skillnode::node {
+
+// The default ports: 6881 is the DHT port of the seed's examples (and of BitTorrent's DHT);
+// 7070 for the HTTP API is unassigned by IANA and clear of common development ports.
+constexpr uint16_t kDefaultDhtPort = 6881;
+constexpr uint16_t kDefaultHttpPort = 7070;
+
+enum class LogFormat { kText, kJson };
+
+struct LogConfig {
+  LogLevel level = LogLevel::kInfo;
+  LogFormat format = LogFormat::kText;
+};
+
+// Limits of the HTTP server; each one bounds what a misbehaving client can hold.
+struct HttpConfig {
+  Endpoint listen{Address::Loopback4(), kDefaultHttpPort};
+  // Open connections at once; one more is answered 503 and closed.
+  size_t connections_max = 256;
+  // Request line plus headers; more is answered 431 (nginx's default large buffer is 8 KiB).
+  size_t header_bytes_max = 8 * 1024;
+  // Request body; more is answered 413. Skill records are a few KiB.
+  size_t body_bytes_max = 1024 * 1024;
+  // A keep-alive connection with no request in progress is closed after this.
+  Duration idle_timeout = Seconds(30);
+  // A request must arrive completely within this of its first byte, else 408 (slowloris).
+  Duration request_timeout = Seconds(10);
+  // A handler that has not answered by then gets a 504 sent for it (a stuck lookup).
+  Duration response_timeout = Seconds(30);
+};
+
+struct BootstrapTuning {
+  Duration retry_initial = Seconds(1);
+  Duration retry_max = Seconds(5 * 60);
+};
+
+struct NodeSection {
+  uint16_t port = kDefaultDhtPort;                     // DHT UDP port; 0 picks a free one
+  std::optional<Address> bind_ipv4 = Address();        // 0.0.0.0; nullopt: no IPv4 socket
+  std::optional<Address> bind_ipv6 = Address::V6({});  // ::; nullopt: no IPv6 socket
+  uint32_t network_id = 0;
+  std::string data_dir;  // empty: DefaultDataDir()
+  Duration state_save_interval = Seconds(60);
+  LogConfig log;
+  HttpConfig http;
+  BootstrapTuning bootstrap;
+  kademlia::KademliaConfig kademlia;  // its network_id is set from network_id above
+};
+
+struct UdpDiscoveryConfig {
+  bool enabled = true;
+  Address multicast_group = Address::V4({224, 0, 0, 1});
+  uint16_t port = 54321;
+  Duration broadcast_interval = Millis(5000);
+  Duration timeout = Millis(30000);
+  // Interface names or IPv4 addresses to join the group on; empty: every multicast-capable
+  // IPv4 interface that is up.
+  std::vector<std::string> interfaces;
+  // How long the LAN stage of a search waits for SKILL_DISCOVER_RESPONSEs when the LAN table
+  // has nothing for the query.
+  Duration discover_window = Millis(300);
+  // Entries of the LAN table (skills heard from other hosts); more are refused and counted.
+  size_t table_max = 10000;
+  // Datagrams taken from one source address per second, and its burst; more are dropped.
+  double per_source_rate = 200;
+  double per_source_burst = 400;
+};
+
+// DNS-SD advertisement through the host's Avahi daemon (skill-discovery-protocol §1.2).
+struct MdnsConfig {
+  bool enabled = true;
+};
+
+struct DhtConfig {
+  bool enabled = true;
+  std::vector<HostPort> bootstrap_nodes;  // empty: standalone until others join through us
+  int replication_factor = 3;
+};
+
+struct SkillCenterConfig {
+  bool enabled = false;  // the seed's example URL is not a real service
+  std::string url;
+  Duration timeout = Millis(10000);
+  bool cache_enabled = true;
+  Duration cache_ttl = Millis(300000);
+};
+
+struct HealthCheckConfig {
+  Duration heartbeat_interval = Millis(5000);
+  Duration timeout = Millis(30000);
+  int retry_count = 3;
+  int unhealthy_threshold = 3;
+};
+
+struct CacheConfig {
+  bool enabled = true;
+  Duration ttl = Millis(300000);
+  size_t size_max = 1000;
+  Duration refresh_before_expiry = Millis(60000);
+};
+
+struct DiscoveryConfig {
+  UdpDiscoveryConfig udp;
+  MdnsConfig mdns;
+  DhtConfig dht;
+  SkillCenterConfig skill_center;
+  HealthCheckConfig health_check;
+  CacheConfig cache;
+};
+
+// How LAN messages are authenticated (skill-discovery-protocol §10; docs/protocol.md "LAN").
+enum class SecurityMode {
+  kOff,      // nothing is checked
+  kVerify,   // what is signed is checked; the unsigned is taken from this host only
+  kRequire,  // everything must be signed; the rest is answered UNAUTHORIZED and counted
+};
+
+struct SecurityConfig {
+  SecurityMode mode = SecurityMode::kOff;
+  std::string shared_key;                  // HMAC-SHA256 key (text); empty: none
+  std::string shared_key_file;             // or a file holding it
+  std::vector<std::string> trusted_roots;  // PEM files of the root CAs certificates chain to
+  std::string certificate;  // PEM: this node's certificate, then intermediates; empty: none
+  std::string private_key;  // PEM: its key (EC P-256 or Ed25519)
+  // A signed message whose timestamp is further than this from the node's clock is a replay.
+  Duration replay_window = Millis(30000);
+};
+
+struct Config {
+  NodeSection node;
+  DiscoveryConfig discovery;
+  SecurityConfig security;
+};
+
+// Range limits shared by the file reader and the flags.
+constexpr int kReplicationFactorMax = 20;
+constexpr size_t kBucketSizeMax = 32;  // kademlia::kNodesPerReplyMax: a NODES reply holds k
+
+// Reads an environment variable; injected so that tests need not change the environment.
+using GetEnv = std::function<const char*(const char*)>;
+
+// $XDG_DATA_HOME/skillnode if XDG_DATA_HOME is set to an absolute path, else
+// $HOME/.local/share/skillnode (XDG Base Directory spec); "" when neither is known.
+std::string DefaultDataDir(const GetEnv& get_env);
+// "~" or "~/..." with $HOME put in; other paths unchanged.
+std::string ExpandHome(const std::string& path, const GetEnv& get_env);
+
+// Checks between settings (one key against another); each problem is "<path>: <reason>".
+std::vector<std::string> CrossCheck(const Config& config);
+
+std::string_view LogLevelName(LogLevel level);
+std::optional<LogLevel> ParseLogLevel(std::string_view name);  // trace|debug|info|warn|error
+std::string_view LogFormatName(LogFormat format);
+std::optional<LogFormat> ParseLogFormat(std::string_view name);  // text|json
+std::string_view SecurityModeName(SecurityMode mode);
+std::optional<SecurityMode> ParseSecurityMode(std::string_view name);  // off|verify|require
+
+}  // namespace skillnode::node
+
+#endif  // SKILLNODE_NODE_CONFIG_CONFIG_H_

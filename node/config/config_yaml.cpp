@@ -1,0 +1,280 @@
+#include "node/config/config_yaml.h"
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "bootstrap/atomic_file.h"
+#include "node/config/config_reader.h"
+#include "node/config/yaml_tree.h"
+
+namespace skillnode::node {
+namespace {
+
+constexpr int64_t kHourMs = 3600 * 1000;
+constexpr int64_t kDayMs = 24 * kHourMs;
+
+template <typename T>
+std::function<void(int64_t)> Store(T& out) {
+  return [&out](int64_t value) { out = static_cast<T>(value); };
+}
+
+// "" turns the socket off; otherwise a literal address of the given family.
+std::function<std::optional<std::string>(const std::string&)> BindAddress(
+    std::optional<Address>& out, bool v4) {
+  return [&out, v4](const std::string& text) -> std::optional<std::string> {
+    if (text.empty()) {
+      out.reset();
+      return std::nullopt;
+    }
+    auto address = Address::Parse(text);
+    if (!address || address->is_v4() != v4) {
+      return std::string("expected an ") + (v4 ? "IPv4" : "IPv6") + " address or \"\" (off), " +
+             "got '" + text + "'";
+    }
+    out = *address;
+    return std::nullopt;
+  };
+}
+
+void ReadLog(ConfigSection section, LogConfig& log) {
+  section.Text("level", [&log](const std::string& text) -> std::optional<std::string> {
+    auto level = ParseLogLevel(text);
+    if (!level) return "expected trace, debug, info, warn or error, got '" + text + "'";
+    log.level = *level;
+    return std::nullopt;
+  });
+  section.Text("format", [&log](const std::string& text) -> std::optional<std::string> {
+    auto format = ParseLogFormat(text);
+    if (!format) return "expected text or json, got '" + text + "'";
+    log.format = *format;
+    return std::nullopt;
+  });
+  section.Finish();
+}
+
+void ReadHttp(ConfigSection section, HttpConfig& http) {
+  section.Text("listen", [&http](const std::string& text) -> std::optional<std::string> {
+    auto endpoint = Endpoint::ParseListen(text);
+    if (!endpoint)
+      return "expected ADDRESS:PORT (e.g. 127.0.0.1:7070), " + endpoint.error().message;
+    http.listen = *endpoint;
+    return std::nullopt;
+  });
+  section.Int("maxConnections", 1, 100000, Store(http.connections_max));
+  section.Int("maxHeaderBytes", 1024, 1024 * 1024, Store(http.header_bytes_max));
+  section.Int("maxBodyBytes", 0, 64 * 1024 * 1024, Store(http.body_bytes_max));
+  section.Millis("idleTimeout", 100, kHourMs, http.idle_timeout);
+  section.Millis("requestTimeout", 100, kHourMs, http.request_timeout);
+  section.Millis("responseTimeout", 100, kHourMs, http.response_timeout);
+  section.Finish();
+}
+
+void ReadKademlia(ConfigSection section, kademlia::KademliaConfig& kad) {
+  section.Int("k", 1, static_cast<int64_t>(kBucketSizeMax), Store(kad.routing.bucket_size));
+  section.Int("alpha", 1, 16, Store(kad.alpha));
+  section.Int("disjointPaths", 1, 8, Store(kad.disjoint_paths));
+  section.Millis("rpcTimeout", 10, 60000, kad.rpc_timeout);
+  section.Millis("rpcTimeoutMin", 1, 60000, kad.rpc_timeout_min);
+  section.Int("staleFailuresMax", 1, 100, Store(kad.routing.stale_failures_max));
+  section.Millis("bucketRefreshInterval", 1000, kDayMs, kad.routing.bucket_refresh_interval);
+  section.Millis("pingOldestAfter", 0, kDayMs, kad.routing.ping_oldest_after);
+  ConfigSection rate = section.Sub("rateLimit");
+  rate.Double("perIp", 1, 1e7, kad.rate_limit.per_ip_rate);
+  rate.Double("perIpBurst", 1, 1e7, kad.rate_limit.per_ip_burst);
+  rate.Double("global", 1, 1e8, kad.rate_limit.global_rate);
+  rate.Double("globalBurst", 1, 1e8, kad.rate_limit.global_burst);
+  rate.Finish();
+  section.Finish();
+}
+
+void ReadNode(ConfigSection section, NodeSection& node) {
+  section.Int("port", 0, 65535, Store(node.port));
+  section.Text("bindIPv4", BindAddress(node.bind_ipv4, true));
+  section.Text("bindIPv6", BindAddress(node.bind_ipv6, false));
+  section.Int("networkId", 0, std::numeric_limits<uint32_t>::max(), Store(node.network_id));
+  section.String("dataDir", node.data_dir);
+  section.Millis("stateSaveInterval", 1000, kDayMs, node.state_save_interval);
+  ReadLog(section.Sub("log"), node.log);
+  ReadHttp(section.Sub("http"), node.http);
+  ConfigSection bootstrap = section.Sub("bootstrap");
+  bootstrap.Millis("retryInitial", 100, kHourMs, node.bootstrap.retry_initial);
+  bootstrap.Millis("retryMax", 1000, kDayMs, node.bootstrap.retry_max);
+  bootstrap.Finish();
+  ReadKademlia(section.Sub("kademlia"), node.kademlia);
+  section.Finish();
+}
+
+void ReadBootstrapEntry(ConfigSection& dht, const std::string& key, const YamlValue& item,
+                        std::vector<std::string>& errors, std::vector<HostPort>& out) {
+  std::string text;
+  std::string problem_key = key;
+  if (item.kind == YamlValue::Kind::kScalar) {
+    text = item.scalar;
+  } else if (item.kind == YamlValue::Kind::kMap) {
+    ConfigSection entry(&item, dht.PathOf(key), errors);
+    std::string host;
+    int64_t port = -1;
+    entry.String("host", host);
+    entry.Int("port", 1, 65535, [&port](int64_t value) { port = value; });
+    entry.Finish();
+    if (item.Find("host") == nullptr) return dht.Error(key + ".host", "required", &item);
+    if (item.Find("port") == nullptr) return dht.Error(key + ".port", "required", &item);
+    if (port < 0) return;  // reported by Int
+    const bool v6 = host.find(':') != std::string::npos;
+    text = (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
+    problem_key = key + ".host";
+  } else {
+    return dht.Error(key, "expected {host, port} or 'host:port', got " + item.Describe(), &item);
+  }
+  auto parsed = HostPort::Parse(text);
+  if (!parsed) return dht.Error(problem_key, parsed.error().message, &item);
+  out.push_back(*parsed);
+}
+
+void ReadDht(ConfigSection section, DhtConfig& dht, std::vector<std::string>& errors) {
+  section.Bool("enabled", dht.enabled);
+  if (const YamlValue* list = section.Raw("bootstrapNodes")) {
+    if (list->kind == YamlValue::Kind::kSequence && list->items.size() <= kBootstrapNodesMax) {
+      dht.bootstrap_nodes.clear();
+      for (size_t i = 0; i < list->items.size(); ++i) {
+        const std::string key = "bootstrapNodes[" + std::to_string(i) + "]";
+        ReadBootstrapEntry(section, key, list->items[i], errors, dht.bootstrap_nodes);
+      }
+    } else if (list->kind == YamlValue::Kind::kSequence) {
+      section.Error("bootstrapNodes",
+                    "at most " + std::to_string(kBootstrapNodesMax) + " entries, got " +
+                        std::to_string(list->items.size()),
+                    list);
+    } else if (list->kind != YamlValue::Kind::kNull) {
+      section.Error("bootstrapNodes", "expected a list of {host, port}, got " + list->Describe(),
+                    list);
+    }
+  }
+  section.Int("replicationFactor", 1, kReplicationFactorMax, Store(dht.replication_factor));
+  section.Finish();
+}
+
+void ReadUdp(ConfigSection section, UdpDiscoveryConfig& udp) {
+  section.Bool("enabled", udp.enabled);
+  section.Text("multicastGroup", [&udp](const std::string& text) -> std::optional<std::string> {
+    auto address = Address::Parse(text);
+    if (!address || !address->IsMulticast()) {
+      return "expected a multicast address (224.0.0.0/4 or ff00::/8), got '" + text + "'";
+    }
+    udp.multicast_group = *address;
+    return std::nullopt;
+  });
+  section.Int("port", 1, 65535, Store(udp.port));
+  section.Millis("broadcastInterval", 100, kHourMs, udp.broadcast_interval);
+  section.Millis("timeout", 100, kDayMs, udp.timeout);
+  section.StringList(
+      "interfaces", kLanInterfacesMax,
+      [](const std::string& text) -> std::optional<std::string> {
+        if (text.empty() || text.size() > 64) return "expected an interface name or IPv4 address";
+        return std::nullopt;
+      },
+      udp.interfaces);
+  section.Millis("discoverWindow", 0, 10000, udp.discover_window);
+  section.Int("maxEntries", 1, 1000000, Store(udp.table_max));
+  ConfigSection rate = section.Sub("rateLimit");
+  rate.Double("perSource", 1, 1e6, udp.per_source_rate);
+  rate.Double("perSourceBurst", 1, 1e6, udp.per_source_burst);
+  rate.Finish();
+  section.Finish();
+}
+
+void ReadSecurity(ConfigSection section, SecurityConfig& security) {
+  section.Text("mode", [&security](const std::string& text) -> std::optional<std::string> {
+    auto mode = ParseSecurityMode(text);
+    if (!mode) return "expected off, verify or require, got '" + text + "'";
+    security.mode = *mode;
+    return std::nullopt;
+  });
+  section.String("sharedKey", security.shared_key);
+  section.String("sharedKeyFile", security.shared_key_file);
+  section.StringList(
+      "trustedRoots", kTrustedRootsMax,
+      [](const std::string& text) -> std::optional<std::string> {
+        if (text.empty()) return "expected the path of a PEM file";
+        return std::nullopt;
+      },
+      security.trusted_roots);
+  section.String("certificate", security.certificate);
+  section.String("privateKey", security.private_key);
+  section.Millis("replayWindow", 1000, kHourMs, security.replay_window);
+  section.Finish();
+}
+
+void ReadSkillCenter(ConfigSection section, SkillCenterConfig& center) {
+  section.Bool("enabled", center.enabled);
+  section.Text("url", [&center](const std::string& text) -> std::optional<std::string> {
+    if (!text.empty() && !text.starts_with("http://") && !text.starts_with("https://")) {
+      return "expected an http:// or https:// URL, got '" + text + "'";
+    }
+    center.url = text;
+    return std::nullopt;
+  });
+  section.Millis("timeout", 100, 600000, center.timeout);
+  ConfigSection cache = section.Sub("cache");
+  cache.Bool("enabled", center.cache_enabled);
+  cache.Millis("ttl", 0, kDayMs, center.cache_ttl);
+  cache.Finish();
+  section.Finish();
+}
+
+void ReadDiscovery(ConfigSection section, DiscoveryConfig& discovery,
+                   std::vector<std::string>& errors) {
+  ReadUdp(section.Sub("udp"), discovery.udp);
+  ConfigSection mdns = section.Sub("mdns");
+  mdns.Bool("enabled", discovery.mdns.enabled);
+  mdns.Finish();
+  ReadDht(section.Sub("dht"), discovery.dht, errors);
+  ReadSkillCenter(section.Sub("skillCenter"), discovery.skill_center);
+  ConfigSection health = section.Sub("healthCheck");
+  health.Millis("heartbeatInterval", 100, kHourMs, discovery.health_check.heartbeat_interval);
+  health.Millis("timeout", 100, kDayMs, discovery.health_check.timeout);
+  health.Int("retryCount", 0, 100, Store(discovery.health_check.retry_count));
+  health.Int("unhealthyThreshold", 1, 100, Store(discovery.health_check.unhealthy_threshold));
+  health.Finish();
+  ConfigSection cache = section.Sub("cache");
+  cache.Bool("enabled", discovery.cache.enabled);
+  cache.Millis("ttl", 1000, kDayMs, discovery.cache.ttl);
+  cache.Int("maxSize", 0, 1000000, Store(discovery.cache.size_max));
+  cache.Millis("refreshBeforeExpiry", 0, kDayMs, discovery.cache.refresh_before_expiry);
+  cache.Finish();
+  section.Finish();
+}
+
+std::string JoinLines(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const std::string& line : lines) text += (text.empty() ? "" : "\n") + line;
+  return text;
+}
+
+}  // namespace
+
+Result<Config> ParseConfig(std::string_view yaml, const Config& base) {
+  auto tree = ParseYaml(yaml);
+  if (!tree) return Fail(ErrorCode::kParse, tree.error().message);
+  Config config = base;
+  std::vector<std::string> errors;
+  ConfigSection root(&*tree, "", errors);
+  ReadNode(root.Sub("node"), config.node);
+  ReadDiscovery(root.Sub("discovery"), config.discovery, errors);
+  ReadSecurity(root.Sub("security"), config.security);
+  root.Finish();
+  if (!errors.empty()) return Fail(ErrorCode::kInvalidArgument, JoinLines(errors));
+  return config;
+}
+
+Result<Config> LoadConfigFile(const std::string& path, const Config& base) {
+  auto bytes = bootstrap::ReadWholeFile(path, kConfigFileSizeMax);
+  if (!bytes) return Fail(bytes.error().code, bytes.error().message);
+  const std::string_view text(reinterpret_cast<const char*>(bytes->data()), bytes->size());
+  auto config = ParseConfig(text, base);
+  if (!config) return Fail(config.error().code, config.error().message);
+  return config;
+}
+
+}  // namespace skillnode::node

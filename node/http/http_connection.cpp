@@ -1,0 +1,316 @@
+#include "node/http/http_connection.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <utility>
+
+#include "node/http/http_server.h"
+#include "node/spd_logger.h"
+#include "transport/uv/sockaddr.h"
+
+namespace skillnode::node {
+namespace {
+
+constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+// A client that does not read our last answer is dropped after this.
+constexpr Duration kDrainTimeout = Seconds(5);
+
+std::string MillisText(Duration d) { return std::to_string(d.count() / 1000); }
+
+// "0.37" (milliseconds, two decimals) for log lines.
+std::string MillisDecimal(Duration d) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.2f", ToMillis(d));
+  return text;
+}
+
+}  // namespace
+
+struct HttpConnection::WriteRequest {
+  uv_write_t request{};
+  std::string bytes;
+};
+
+HttpConnection::HttpConnection(HttpServer& server)
+    : server_(server),
+      timer_(server.loop()),
+      reader_(server.config().header_bytes_max, server.config().body_bytes_max) {}
+
+HttpConnection::~HttpConnection() = default;
+
+bool HttpConnection::Accept(uv_stream_t* listener) {
+  if (uv_tcp_init(server_.loop().get(), &tcp_) != 0) {
+    Close();
+    return false;
+  }
+  tcp_initialized_ = true;
+  tcp_.data = this;
+  if (uv_accept(listener, reinterpret_cast<uv_stream_t*>(&tcp_)) != 0) {
+    Close();
+    return false;
+  }
+  uv_tcp_nodelay(&tcp_, 1);
+  sockaddr_storage address{};
+  int length = sizeof(address);
+  if (uv_tcp_getpeername(&tcp_, reinterpret_cast<sockaddr*>(&address), &length) == 0) {
+    if (auto endpoint = FromSockaddr(reinterpret_cast<sockaddr*>(&address))) peer_ = *endpoint;
+  }
+  last_activity_ = server_.loop().Now();
+  return true;
+}
+
+void HttpConnection::Start() {
+  SetReading(true);
+  ArmTimer();
+}
+
+void HttpConnection::Reject(const HttpResponse& response) {
+  server_.metrics().Record("-", kUnmatchedRoute, response.status, Duration(0));
+  Write(SerializeResponse(response, false, false));
+  CloseAfterWrites();
+}
+
+void HttpConnection::Close() {
+  if (closing_) return;
+  closing_ = true;
+  timer_.Close();
+  if (auto slot = slot_.lock()) {  // a late answer goes nowhere
+    slot->deliver = nullptr;
+    slot->start_stream = nullptr;
+  }
+  if (stream_ != nullptr) {
+    auto stream = std::move(stream_);
+    stream->write = nullptr;
+    stream->end = nullptr;
+    auto closed = std::move(stream->on_closed);
+    stream->on_closed = nullptr;
+    if (closed) closed();
+  }
+  if (!tcp_initialized_) {
+    server_.Forget(this);  // libuv never knew the handle: nothing to wait for
+    return;
+  }
+  uv_close(reinterpret_cast<uv_handle_t*>(&tcp_), &HttpConnection::OnClosed);
+}
+
+void HttpConnection::OnClosed(uv_handle_t* handle) {
+  auto* self = static_cast<HttpConnection*>(handle->data);
+  self->server_.Forget(self);  // deletes self
+}
+
+void HttpConnection::SetReading(bool reading) {
+  if (closing_ || reading == reading_) return;
+  auto* stream = reinterpret_cast<uv_stream_t*>(&tcp_);
+  if (reading) {
+    if (uv_read_start(stream, &HttpConnection::OnAlloc, &HttpConnection::OnRead) != 0) {
+      return Close();
+    }
+  } else {
+    uv_read_stop(stream);
+  }
+  reading_ = reading;
+}
+
+void HttpConnection::OnAlloc(uv_handle_t* handle, size_t /*suggested*/, uv_buf_t* buf) {
+  auto* self = static_cast<HttpConnection*>(handle->data);
+  *buf = uv_buf_init(self->server_.read_buffer(), kHttpReadBufferBytes);
+}
+
+void HttpConnection::OnRead(uv_stream_t* stream, ssize_t nread, const uv_buf_t* buf) {
+  auto* self = static_cast<HttpConnection*>(stream->data);
+  if (self->closing_ || nread == 0) return;
+  if (nread > 0 && self->state_ == State::kStreaming) return;  // nothing more is expected
+  if (nread > 0) {
+    self->pending_.append(buf->base, static_cast<size_t>(nread));
+    self->last_activity_ = self->server_.loop().Now();
+    self->Consume();
+    return;
+  }
+  // End of stream or a reset: answers already queued still go out on a clean end.
+  self->SetReading(false);
+  if (nread == UV_EOF && self->writes_in_flight_ > 0) return self->CloseAfterWrites();
+  self->Close();
+}
+
+void HttpConnection::Consume() {
+  consuming_ = true;
+  while (state_ == State::kReading && !closing_ && !pending_.empty()) {
+    const bool was_idle = reader_.state() == HttpRequestReader::State::kIdle;
+    const size_t used = reader_.Feed(pending_);
+    pending_.erase(0, used);
+    if (was_idle && reader_.state() != HttpRequestReader::State::kIdle) {
+      request_started_ = server_.loop().Now();
+    }
+    if (reader_.TakeContinue()) Write(std::string(kContinue));
+    if (reader_.state() == HttpRequestReader::State::kFailed) {
+      const HttpReadError& error = reader_.error();
+      FailRequest(error.status, error.code, error.message);
+      break;
+    }
+    if (reader_.state() != HttpRequestReader::State::kComplete) break;  // needs more bytes
+    Dispatch(reader_.Take());  // a synchronous answer puts us back in kReading
+  }
+  consuming_ = false;
+  if (closing_) return;
+  SetReading(state_ == State::kReading || state_ == State::kStreaming);
+  ArmTimer();
+}
+
+void HttpConnection::Dispatch(HttpRequest request) {
+  state_ = State::kHandling;
+  request_complete_ = server_.loop().Now();
+  current_ = std::move(request);
+  current_.peer = peer_;
+  auto slot = std::make_shared<ResponseSlot>();
+  slot->deliver = [this](HttpResponse response) { Deliver(std::move(response)); };
+  slot->start_stream = [this] { return StartStream(); };
+  slot_ = slot;
+  SetReading(false);
+  ArmTimer();
+  server_.Route(current_, Responder(std::move(slot)));
+}
+
+std::shared_ptr<StreamSlot> HttpConnection::StartStream() {
+  if (closing_ || state_ != State::kHandling) return nullptr;
+  slot_.reset();
+  server_.metrics().Record(current_.method, current_.route, 200,
+                           server_.loop().Now() - request_complete_);
+  Write(
+      "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
+      "Connection: close\r\nX-Accel-Buffering: no\r\n\r\n");
+  state_ = State::kStreaming;
+  stream_ = std::make_shared<StreamSlot>();
+  stream_->write = [this](std::string bytes) { StreamWrite(std::move(bytes)); };
+  stream_->end = [this] {
+    stream_.reset();
+    CloseAfterWrites();
+  };
+  SetReading(true);  // to see the client go
+  ArmTimer();
+  return stream_;
+}
+
+void HttpConnection::StreamWrite(std::string bytes) {
+  if (closing_ || state_ != State::kStreaming) return;
+  const size_t queued = uv_stream_get_write_queue_size(reinterpret_cast<uv_stream_t*>(&tcp_));
+  if (queued + bytes.size() > kEventStreamQueueBytesMax) {
+    LogAt(server_.logger(), LogLevel::kInfo,
+          "event stream to " + peer_.ToString() + " dropped: the client reads too slowly");
+    return Close();
+  }
+  Write(std::move(bytes));
+}
+
+void HttpConnection::Deliver(HttpResponse response) {
+  if (closing_ || state_ != State::kHandling) return;
+  slot_.reset();
+  const Duration latency = server_.loop().Now() - request_complete_;
+  server_.metrics().Record(current_.method, current_.route, response.status, latency);
+  Logger& logger = server_.logger();
+  if (logger.Enabled(LogLevel::kDebug)) {
+    logger.Log(LogLevel::kDebug, "HTTP " + current_.method + " " + current_.target + " -> " +
+                                     std::to_string(response.status) + " in " +
+                                     MillisDecimal(latency) + " ms for " + peer_.ToString());
+  }
+  const bool keep_alive = current_.keep_alive && !server_.stopping();
+  Write(SerializeResponse(response, keep_alive, current_.method == "HEAD"));
+  current_ = HttpRequest();
+  if (!keep_alive) return CloseAfterWrites();
+  state_ = State::kReading;
+  last_activity_ = server_.loop().Now();
+  if (!consuming_) Consume();  // pipelined requests already read, then read on
+}
+
+void HttpConnection::FailRequest(int status, std::string_view code, const std::string& message) {
+  server_.metrics().Record(current_.method.empty() ? "-" : current_.method, kUnmatchedRoute, status,
+                           Duration(0));
+  LogAt(server_.logger(), LogLevel::kDebug,
+        "HTTP " + std::to_string(status) + " to " + peer_.ToString() + ": " + message);
+  Write(SerializeResponse(HttpResponse::Error(status, code, message), false, false));
+  CloseAfterWrites();
+}
+
+void HttpConnection::Write(std::string bytes) {
+  if (closing_) return;
+  auto request = std::make_unique<WriteRequest>();
+  request->bytes = std::move(bytes);
+  request->request.data = request.get();
+  uv_buf_t buf = uv_buf_init(request->bytes.data(), static_cast<unsigned>(request->bytes.size()));
+  if (uv_write(&request->request, reinterpret_cast<uv_stream_t*>(&tcp_), &buf, 1,
+               &HttpConnection::OnWritten) != 0) {
+    return Close();
+  }
+  request.release();  // owned by libuv until OnWritten
+  ++writes_in_flight_;
+}
+
+void HttpConnection::OnWritten(uv_write_t* request, int status) {
+  std::unique_ptr<WriteRequest> owned(static_cast<WriteRequest*>(request->data));
+  auto* self = static_cast<HttpConnection*>(request->handle->data);
+  --self->writes_in_flight_;
+  if (self->closing_) return;
+  if (status < 0) return self->Close();
+  if (self->state_ == State::kDraining && self->writes_in_flight_ == 0) self->Close();
+}
+
+void HttpConnection::CloseAfterWrites() {
+  state_ = State::kDraining;
+  SetReading(false);
+  if (writes_in_flight_ == 0) return Close();
+  ArmTimer();
+}
+
+void HttpConnection::ArmTimer() {
+  if (closing_) return;
+  const HttpConfig& config = server_.config();
+  const TimePoint now = server_.loop().Now();
+  TimePoint deadline = now + kDrainTimeout;
+  std::string_view kind = "drain";
+  if (state_ == State::kHandling) {
+    deadline = request_complete_ + config.response_timeout;
+    kind = "response";
+  } else if (state_ == State::kStreaming) {
+    deadline = now + kEventStreamKeepAlive;
+    kind = "keepalive";
+  } else if (state_ == State::kReading) {
+    deadline = last_activity_ + config.idle_timeout;
+    kind = "idle";
+    if (reader_.state() == HttpRequestReader::State::kPartial) {
+      deadline = std::min(deadline, request_started_ + config.request_timeout);
+      kind = "request";
+    }
+  }
+  timer_.Start(deadline - now, [this, kind] { OnTimeout(kind); });
+}
+
+void HttpConnection::OnTimeout(std::string_view kind) {
+  if (closing_) return;
+  const HttpConfig& config = server_.config();
+  if (kind == "drain") return Close();
+  if (kind == "keepalive") {
+    StreamWrite(": keep-alive\n\n");
+    return ArmTimer();
+  }
+  server_.metrics().CountTimeout(kind);
+  if (kind == "idle") {
+    LogAt(server_.logger(), LogLevel::kDebug,
+          "HTTP connection from " + peer_.ToString() + " idle, closed");
+    return Close();
+  }
+  if (kind == "request") {
+    return FailRequest(
+        408, "REQUEST_TIMEOUT",
+        "request not received completely within " + MillisText(config.request_timeout) + " ms");
+  }
+  // A handler that never answered: answer for it and close (it may still be working).
+  if (auto slot = slot_.lock()) {
+    slot->answered = true;
+    slot->deliver = nullptr;
+  }
+  current_.keep_alive = false;
+  Deliver(HttpResponse::Error(504, "TIMEOUT",
+                              "no answer within " + MillisText(config.response_timeout) + " ms",
+                              {{"path", current_.path}}));
+}
+
+}  // namespace skillnode::node

@@ -1,0 +1,104 @@
+// HttpConnection: one accepted TCP connection of the HTTP server.
+//
+// Reads requests with HttpRequestReader and hands them one at a time to the server's router;
+// while a handler works (possibly asynchronously) the connection stops reading, so pipelined
+// requests wait in the kernel and are answered in order. Keep-alive per HTTP/1.1. Timeouts:
+// an idle connection closes after idle_timeout; a request that has not fully arrived within
+// request_timeout of its first byte is answered 408 and closed (slowloris); a handler that
+// has not answered within response_timeout is answered 504 for it. Malformed or oversized
+// requests are answered with the JSON error and the connection closes.
+//
+// Owned by HttpServer. The object holds its uv_tcp_t and lives until that handle's close
+// callback, which asks the server to delete it (memory freed in the close callback; write
+// callbacks, even cancelled ones, run before it). A handler may instead turn its answer into a
+// Server-Sent Events stream (event_stream.h), which stays open until either side ends it; while
+// it is open, whatever the client sends is ignored. Non-copyable, non-movable; loop thread only.
+#ifndef SKILLNODE_NODE_HTTP_HTTP_CONNECTION_H_
+#define SKILLNODE_NODE_HTTP_HTTP_CONNECTION_H_
+
+#include <uv.h>
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "node/http/http_message.h"
+#include "node/http/http_request_reader.h"
+#include "node/http/responder.h"
+#include "transport/clock.h"
+#include "transport/uv/uv_timer.h"
+
+namespace skillnode::node {
+
+class HttpServer;
+
+class HttpConnection {
+ public:
+  explicit HttpConnection(HttpServer& server);
+  HttpConnection(const HttpConnection&) = delete;
+  HttpConnection& operator=(const HttpConnection&) = delete;
+  ~HttpConnection();
+
+  // Accepts from `listener`. On failure the connection closes itself and returns false.
+  bool Accept(uv_stream_t* listener);
+  // Starts reading and the idle timer.
+  void Start();
+  // Sends `response` and closes (used when over the connection limit).
+  void Reject(const HttpResponse& response);
+  // Closes at once; queued writes are cancelled. Idempotent.
+  void Close();
+
+  const Endpoint& peer() const { return peer_; }
+
+ private:
+  enum class State {
+    kReading,    // waiting for (more of) a request
+    kHandling,   // a handler has the request; not reading
+    kDraining,   // the last answer is being written; close when it is out
+    kStreaming,  // an event stream is open: events go out as the handler sends them
+  };
+  struct WriteRequest;
+
+  static void OnAlloc(uv_handle_t* handle, size_t suggested, uv_buf_t* buf);
+  static void OnRead(uv_stream_t* stream, ssize_t nread, const uv_buf_t* buf);
+  static void OnWritten(uv_write_t* request, int status);
+  static void OnClosed(uv_handle_t* handle);
+
+  void Consume();
+  void Dispatch(HttpRequest request);
+  std::shared_ptr<StreamSlot> StartStream();
+  void StreamWrite(std::string bytes);
+  void Deliver(HttpResponse response);
+  void FailRequest(int status, std::string_view code, const std::string& message);
+  void Write(std::string bytes);
+  void CloseAfterWrites();
+  void SetReading(bool reading);
+  void ArmTimer();
+  void OnTimeout(std::string_view kind);
+
+  HttpServer& server_;
+  uv_tcp_t tcp_{};
+  bool tcp_initialized_ = false;
+  UvTimer timer_;
+  HttpRequestReader reader_;
+  std::string pending_;  // bytes read but not parsed yet
+  State state_ = State::kReading;
+  bool closing_ = false;
+  bool reading_ = false;
+  bool consuming_ = false;
+  size_t writes_in_flight_ = 0;
+  Endpoint peer_;
+
+  // The request being handled, and the handler's answer slot (weak: the handler owns it).
+  HttpRequest current_;
+  std::weak_ptr<ResponseSlot> slot_;
+  // The open event stream (kStreaming), shared with the handler's EventStream.
+  std::shared_ptr<StreamSlot> stream_;
+  TimePoint request_started_ = kTimeZero;   // first byte of the request being read
+  TimePoint request_complete_ = kTimeZero;  // last byte of the request being handled
+  TimePoint last_activity_ = kTimeZero;
+};
+
+}  // namespace skillnode::node
+
+#endif  // SKILLNODE_NODE_HTTP_HTTP_CONNECTION_H_

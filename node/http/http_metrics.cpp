@@ -1,0 +1,56 @@
+#include "node/http/http_metrics.h"
+
+namespace skillnode::node {
+
+void HttpMetrics::Record(std::string_view method, std::string_view route, int status,
+                         Duration latency) {
+  const std::string route_label(route.empty() ? kUnmatchedRoute : route);
+  ++by_route_[{std::string(method), route_label, status}];
+  ++requests_;
+  auto it = latency_.find(route_label);
+  if (it == latency_.end()) it = latency_.emplace(route_label, Histogram{}).first;
+  const double seconds = ToMillis(latency) / 1000.0;
+  size_t bucket = 0;
+  while (bucket < kHttpLatencyBoundsSeconds.size() && seconds > kHttpLatencyBoundsSeconds[bucket]) {
+    ++bucket;
+  }
+  ++it->second.counts[bucket];
+  it->second.sum_seconds += seconds;
+}
+
+void HttpMetrics::CountTimeout(std::string_view kind) {
+  auto it = timeouts_.find(kind);
+  if (it == timeouts_.end()) it = timeouts_.emplace(std::string(kind), 0).first;
+  ++it->second;
+}
+
+void HttpMetrics::Write(PrometheusWriter& out, size_t open_connections) const {
+  out.Family("skillnode_http_requests_total", "counter",
+             "HTTP requests answered, by method, route pattern and status.");
+  for (const auto& [key, count] : by_route_) {
+    const auto& [method, route, status] = key;
+    out.Sample("skillnode_http_requests_total",
+               {{"method", method}, {"route", route}, {"status", std::to_string(status)}},
+               static_cast<double>(count));
+  }
+  out.Family("skillnode_http_request_duration_seconds", "histogram",
+             "Time from a request's last byte to its answer, by route pattern.");
+  for (const auto& [route, histogram] : latency_) {
+    out.Histogram("skillnode_http_request_duration_seconds", {{"route", route}},
+                  kHttpLatencyBoundsSeconds, histogram.counts, histogram.sum_seconds);
+  }
+  out.Gauge("skillnode_http_connections", "Open HTTP connections.",
+            static_cast<double>(open_connections));
+  out.Counter("skillnode_http_connections_rejected_total",
+              "HTTP connections refused with 503 because the connection limit was reached.",
+              static_cast<double>(connections_rejected_));
+  out.Family("skillnode_http_timeouts_total", "counter",
+             "HTTP connections or requests timed out, by kind (idle, request, response).");
+  for (const char* kind : {"idle", "request", "response"}) {
+    auto it = timeouts_.find(kind);
+    out.Sample("skillnode_http_timeouts_total", {{"kind", kind}},
+               it == timeouts_.end() ? 0.0 : static_cast<double>(it->second));
+  }
+}
+
+}  // namespace skillnode::node

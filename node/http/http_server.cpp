@@ -1,0 +1,99 @@
+#include "node/http/http_server.h"
+
+#include <cassert>
+#include <string>
+#include <vector>
+
+#include "node/spd_logger.h"
+#include "transport/uv/sockaddr.h"
+
+namespace skillnode::node {
+namespace {
+
+std::string UvError(int rc) { return std::string(uv_err_name(rc)) + " (" + uv_strerror(rc) + ")"; }
+
+}  // namespace
+
+HttpServer::HttpServer(UvLoop& loop, const HttpConfig& config, const Router& router,
+                       HttpMetrics& metrics, Logger& logger)
+    : loop_(loop),
+      config_(config),
+      router_(router),
+      metrics_(metrics),
+      logger_(logger),
+      read_buffer_(new char[kHttpReadBufferBytes]) {}
+
+HttpServer::~HttpServer() {
+  // Connections are deleted in their close callbacks; the loop must have run them.
+  assert(connections_.empty() && "HttpServer destroyed before its connections closed");
+}
+
+Result<void> HttpServer::Listen() {
+  const std::string where = config_.listen.ToString();
+  int rc = uv_tcp_init(loop_.get(), listener_.get());
+  if (rc != 0) return Fail(ErrorCode::kIo, "cannot open a TCP socket: " + UvError(rc));
+  listener_.Initialized(this);
+  const sockaddr_storage address = ToSockaddr(config_.listen);
+  const unsigned flags =
+      config_.listen.address().is_v4() ? 0u : static_cast<unsigned>(UV_TCP_IPV6ONLY);
+  rc = uv_tcp_bind(listener_.get(), reinterpret_cast<const sockaddr*>(&address), flags);
+  if (rc == 0) {
+    rc = uv_listen(reinterpret_cast<uv_stream_t*>(listener_.get()), kHttpListenBacklog,
+                   &HttpServer::OnConnection);
+  }
+  if (rc != 0) return Fail(ErrorCode::kIo, "cannot listen on " + where + ": " + UvError(rc));
+  sockaddr_storage bound{};
+  int length = sizeof(bound);
+  rc = uv_tcp_getsockname(listener_.get(), reinterpret_cast<sockaddr*>(&bound), &length);
+  auto endpoint = rc == 0 ? FromSockaddr(reinterpret_cast<sockaddr*>(&bound)) : std::nullopt;
+  if (!endpoint) return Fail(ErrorCode::kIo, "cannot read the address of " + where);
+  local_ = *endpoint;
+  return {};
+}
+
+void HttpServer::OnConnection(uv_stream_t* listener, int status) {
+  auto* self = static_cast<HttpServer*>(listener->data);
+  if (self == nullptr) return;
+  if (status < 0) {
+    LogAt(self->logger_, LogLevel::kWarn, "HTTP accept failed: " + UvError(status));
+    return;
+  }
+  auto owned = std::make_unique<HttpConnection>(*self);
+  HttpConnection* connection = owned.get();
+  self->connections_.emplace(connection, std::move(owned));
+  if (!connection->Accept(listener)) return;  // it closed itself
+  if (self->connections_.size() > self->config_.connections_max) {
+    self->metrics_.CountRejectedConnection();
+    LogAt(self->logger_, LogLevel::kDebug,
+          "HTTP connection from " + connection->peer().ToString() +
+              " refused: " + std::to_string(self->config_.connections_max) + " connections open");
+    connection->Reject(HttpResponse::Error(503, "TOO_MANY_CONNECTIONS",
+                                           "the server has " +
+                                               std::to_string(self->config_.connections_max) +
+                                               " connections open; try again later",
+                                           {{"connections_max", self->config_.connections_max}}));
+    return;
+  }
+  connection->Start();
+}
+
+void HttpServer::Route(HttpRequest& request, Responder responder) const {
+  router_.Dispatch(request, std::move(responder));
+}
+
+void HttpServer::StopAccepting() {
+  stopping_ = true;
+  listener_.Close();
+}
+
+void HttpServer::Close() {
+  StopAccepting();
+  std::vector<HttpConnection*> open;
+  open.reserve(connections_.size());
+  for (const auto& [connection, owned] : connections_) open.push_back(connection);
+  for (HttpConnection* connection : open) connection->Close();
+}
+
+void HttpServer::Forget(HttpConnection* connection) { connections_.erase(connection); }
+
+}  // namespace skillnode::node

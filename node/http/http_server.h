@@ -1,0 +1,77 @@
+// HttpServer: the node's HTTP/1.1 API server, on the daemon's libuv loop.
+//
+// Listens on one TCP address, accepts connections up to connections_max (one more is answered
+// 503 and closed) and hands each request to the Router. Every limit comes from HttpConfig.
+// StopAccepting() closes the listener (shutdown begins; answers then carry Connection: close);
+// Close() also closes every connection. Both must be followed by running the loop, which
+// frees the connections in their close callbacks. Non-copyable, non-movable; loop thread only.
+#ifndef SKILLNODE_NODE_HTTP_HTTP_SERVER_H_
+#define SKILLNODE_NODE_HTTP_HTTP_SERVER_H_
+
+#include <uv.h>
+
+#include <memory>
+#include <unordered_map>
+
+#include "node/config/config.h"
+#include "node/http/http_connection.h"
+#include "node/http/http_metrics.h"
+#include "node/http/router.h"
+#include "transport/logger.h"
+#include "transport/result.h"
+#include "transport/uv/uv_handle.h"
+#include "transport/uv/uv_loop.h"
+
+namespace skillnode::node {
+
+// Bytes read from a socket at once; shared by all connections (each read is consumed
+// before the next).
+constexpr size_t kHttpReadBufferBytes = 64 * 1024;
+// Pending connections the kernel queues for accept().
+constexpr int kHttpListenBacklog = 128;
+
+class HttpServer {
+ public:
+  HttpServer(UvLoop& loop, const HttpConfig& config, const Router& router, HttpMetrics& metrics,
+             Logger& logger);
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+  ~HttpServer();
+
+  // Binds and listens on config.listen; the error names the address.
+  [[nodiscard]] Result<void> Listen();
+  // The bound address (the real port when config.listen had port 0).
+  const Endpoint& local_endpoint() const { return local_; }
+  void StopAccepting();
+  void Close();
+  size_t connections() const { return connections_.size(); }
+  bool stopping() const { return stopping_; }
+
+  // For HttpConnection.
+  UvLoop& loop() { return loop_; }
+  const HttpConfig& config() const { return config_; }
+  HttpMetrics& metrics() { return metrics_; }
+  Logger& logger() { return logger_; }
+  void Route(HttpRequest& request, Responder responder) const;
+  char* read_buffer() { return read_buffer_.get(); }
+  // Deletes a connection whose handle has closed.
+  void Forget(HttpConnection* connection);
+
+ private:
+  static void OnConnection(uv_stream_t* listener, int status);
+
+  UvLoop& loop_;
+  HttpConfig config_;
+  const Router& router_;
+  HttpMetrics& metrics_;
+  Logger& logger_;
+  UvHandle<uv_tcp_t> listener_;
+  Endpoint local_;
+  bool stopping_ = false;
+  std::unique_ptr<char[]> read_buffer_;
+  std::unordered_map<HttpConnection*, std::unique_ptr<HttpConnection>> connections_;
+};
+
+}  // namespace skillnode::node
+
+#endif  // SKILLNODE_NODE_HTTP_HTTP_SERVER_H_

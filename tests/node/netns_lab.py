@@ -1,0 +1,95 @@
+"""Hosts in network namespaces on one bridge, for the [netns] tests.
+
+A Lab makes a bridge namespace and `hosts` host namespaces, each with an eth0 on a
+10.<octet>.<n>.0/24 subnet that only it uses (and a default route on eth0, so that a program
+sending to a multicast group without choosing an interface reaches the bridge), and removes all
+of it at exit, also on failure. Nothing it makes touches the machine's own interfaces: the
+bridge lives in its own namespace.
+"""
+import atexit
+import json
+import os
+import subprocess
+
+from skillnode_harness import skip
+
+
+def sh(*args, check_rc=True, input_text=None):
+    result = subprocess.run(list(args), capture_output=True, text=True, input=input_text)
+    if check_rc and result.returncode != 0:
+        raise RuntimeError(f"{' '.join(args)}: {result.stderr.strip()}")
+    return result
+
+
+def require_namespaces(tag):
+    """Skips the test (exit 77) with the reason when namespaces cannot be made here."""
+    if os.geteuid() != 0:
+        skip("network namespaces need root (run the [netns] tests as root)")
+    probe = sh("ip", "netns", "add", f"snprobe-{tag}", check_rc=False)
+    if probe.returncode != 0:
+        skip(f"cannot create network namespaces here: {probe.stderr.strip()}")
+    sh("ip", "netns", "del", f"snprobe-{tag}", check_rc=False)
+
+
+class Lab:
+    def __init__(self, prefix, hosts, octet):
+        self.tag = str(os.getpid() % 100000)
+        self.prefix = prefix
+        self.subnet = f"10.{octet}.{os.getpid() % 250}"
+        self.bridge_ns = f"{prefix}b-{self.tag}"
+        self.hosts = hosts
+        self.namespaces = []
+        atexit.register(self.teardown)
+
+    def ns(self, i):
+        return f"{self.prefix}{i}-{self.tag}"
+
+    def address(self, i):
+        return f"{self.subnet}.{i + 1}"
+
+    def _make(self, name):
+        sh("ip", "netns", "add", name)
+        self.namespaces.append(name)
+        sh("ip", "-n", name, "link", "set", "lo", "up")
+
+    def build(self):
+        self._make(self.bridge_ns)
+        sh("ip", "-n", self.bridge_ns, "link", "add", "br0", "type", "bridge")
+        sh("ip", "-n", self.bridge_ns, "link", "set", "br0", "up")
+        for i in range(self.hosts):
+            ns = self.ns(i)
+            self._make(ns)
+            sh("ip", "link", "add", "eth0", "netns", ns, "type", "veth", "peer", "name",
+               f"p{i}", "netns", self.bridge_ns)
+            sh("ip", "-n", self.bridge_ns, "link", "set", f"p{i}", "master", "br0")
+            sh("ip", "-n", self.bridge_ns, "link", "set", f"p{i}", "up")
+            sh("ip", "-n", ns, "addr", "add", f"{self.address(i)}/24", "dev", "eth0")
+            sh("ip", "-n", ns, "link", "set", "eth0", "up")
+            sh("ip", "-n", ns, "route", "add", "default", "dev", "eth0")
+        return self
+
+    def run(self, i, *args, input_text=None):
+        """Runs a command inside host i; returns CompletedProcess."""
+        return sh("ip", "netns", "exec", self.ns(i), *args, check_rc=False, input_text=input_text)
+
+    def prefix_of(self, i):
+        return ["ip", "netns", "exec", self.ns(i)]
+
+    def curl_json(self, i, url, method="GET", body=None):
+        """(HTTP status, parsed JSON or None) of a request made from inside host i."""
+        args = ["curl", "-s", "-m", "10", "-o", "-", "-w", "\n%{http_code}", "-X", method]
+        if body is not None:
+            args += ["-H", "Content-Type: application/json", "--data-binary", json.dumps(body)]
+        result = self.run(i, *args, url)
+        if result.returncode != 0:
+            return 0, None
+        text, _, code = result.stdout.rpartition("\n")
+        try:
+            return int(code), json.loads(text) if text else None
+        except (ValueError, json.JSONDecodeError):
+            return int(code or 0), None
+
+    def teardown(self):
+        for ns in reversed(self.namespaces):
+            sh("ip", "netns", "del", ns, check_rc=False)
+        self.namespaces.clear()
