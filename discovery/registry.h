@@ -49,6 +49,8 @@ struct RegistryConfig {
   // Registrations this node accepts in all, and from one agent.
   size_t registrations_max = 50000;
   size_t registrations_per_agent_max = 1000;
+  // The publisher's certificate (DER) put into every record; empty: none.
+  std::vector<uint8_t> publisher_certificate;
 };
 
 // The seed's acknowledgement statuses (spec §2.3).

@@ -183,6 +183,11 @@ Body SkillDht::HandleStore(TimePoint now, const Endpoint& from, const StoreBody&
                                                               : ErrorReplyCode::kBadRecord,
                   verified.error().message);
   }
+  if (policy_) {
+    if (auto taken = policy_(*verified); !taken) {
+      return Refuse(ErrorReplyCode::kUncertified, taken.error().message);
+    }
+  }
   if (!BelongsUnder(verified->record, store.target)) {
     return Refuse(ErrorReplyCode::kWrongKey,
                   "the record does not belong under key " + store.target.ShortHex());
@@ -334,6 +339,11 @@ void SkillDht::OnValues(const std::shared_ptr<GetState>& get, TimePoint now, con
     auto verified = VerifyRecord(wire.encoded, wire.signature, node_.signatures());
     if (!verified || !BelongsUnder(verified->record, get->key)) {
       ++get->rejected;
+      continue;
+    }
+    if (policy_ && !policy_(*verified)) {
+      ++get->rejected;
+      ++stats_.records_uncertified;
       continue;
     }
     held.emplace_back(IdentityOf(verified->record), verified->record.sequence);

@@ -106,7 +106,9 @@ struct PublishResult {
 using PublishCallback = std::function<void(const PublishResult&)>;
 
 struct DhtStats {
-  std::array<uint64_t, 19> store_refused{};  // by ErrorReplyCode value (10..18 used)
+  // By ErrorReplyCode value (10..20 used).
+  std::array<uint64_t, kErrorReplyCodesEnd> store_refused{};
+  uint64_t records_uncertified = 0;  // records in answers and pushes the policy refused
   uint64_t stores_accepted = 0;
   uint64_t find_value_served = 0;
   uint64_t records_expired = 0;
@@ -122,6 +124,11 @@ struct DhtStats {
   uint64_t listeners_dropped = 0;  // gave up after push_attempts_max
   uint64_t subscriptions_renewed = 0;
 };
+
+// Decides whether a verified record is taken at all: a network's rule on its publishers, such
+// as "only publishers with a certificate" (node/lan: docs/security.md). A refused STORE is
+// answered kUncertified; refused records in get answers and pushes are dropped and counted.
+using RecordPolicy = std::function<Result<void>(const SignedRecord&)>;
 
 class SkillDht final : public RequestHandler {
  public:
@@ -163,9 +170,12 @@ class SkillDht final : public RequestHandler {
   // Listeners this node holds for others, over all keys.
   size_t listeners() const { return listener_count_; }
   const DhtStats& stats() const { return stats_; }
+  // Null (the default): every verified record is taken.
+  void SetRecordPolicy(RecordPolicy policy) { policy_ = std::move(policy); }
   size_t published() const { return published_.size(); }
 
  private:
+  RecordPolicy policy_;
   struct Published {
     SignedRecord record;
     TimePoint next_republish;

@@ -220,6 +220,10 @@ Body SkillDht::HandlePush(TimePoint, const PushBody& push) {
       return Refuse(verified ? ErrorReplyCode::kWrongKey : ErrorReplyCode::kBadRecord,
                     "pushed record refused");
     }
+    if (policy_ && !policy_(*verified)) {
+      ++stats_.records_uncertified;
+      return Refuse(ErrorReplyCode::kUncertified, "pushed record's publisher is not certified");
+    }
     record = std::move(*verified);
   }
   DeliverToSubscriptions(push.target, record ? &*record : nullptr, push.gone);

@@ -14,6 +14,8 @@ namespace {
 // a record can never be mistaken for one over anything else.
 constexpr std::string_view kRecordTag = "skillnode-record-v1";
 constexpr uint32_t kRecordFields = 16;
+// ... and one more, the publisher's certificate, on a record that carries one.
+constexpr uint32_t kRecordFieldsWithCertificate = kRecordFields + 1;
 constexpr uint32_t kDescriptorFields = 9;
 // msgpack::unpack limits for a record (it is at most kRecordEncodedSizeMax bytes).
 constexpr size_t kUnpackElementsMax = 64;
@@ -173,6 +175,15 @@ class Reader {
     std::copy_n(reinterpret_cast<const uint8_t*>(o->via.bin.ptr), N, out.begin());
     return out;
   }
+  std::vector<uint8_t> Bin(std::string_view field, size_t max) {
+    const msgpack::object* o = Next(field);
+    if (o == nullptr) return {};
+    if (o->type != msgpack::type::BIN || o->via.bin.size == 0 || o->via.bin.size > max) {
+      return Wrong(field, "bin of 1.." + std::to_string(max) + " bytes"), std::vector<uint8_t>{};
+    }
+    const auto* bytes = reinterpret_cast<const uint8_t*>(o->via.bin.ptr);
+    return std::vector<uint8_t>(bytes, bytes + o->via.bin.size);
+  }
   std::string Wrong(std::string_view field, const std::string& expected) {
     if (ok()) error_ = std::string(field) + ": expected " + expected;
     return {};
@@ -263,6 +274,11 @@ Result<void> ValidateRecord(const SkillRecord& r) {
   if (r.descriptor) {
     if (auto ok = CheckDescriptor(*r.descriptor); !ok) return ok;
   }
+  if (r.publisher_certificate.size() > kPublisherCertificateMax) {
+    return Invalid("publisherCertificate", std::to_string(r.publisher_certificate.size()) +
+                                               " bytes, more than " +
+                                               std::to_string(kPublisherCertificateMax));
+  }
   const size_t size = EncodeRecord(r).size();
   if (size > kRecordEncodedSizeMax) {
     return Invalid("record", "encodes to " + std::to_string(size) + " bytes, more than " +
@@ -297,7 +313,7 @@ std::vector<uint8_t> EncodeRecord(const SkillRecord& r) {
   std::vector<uint8_t> out;
   VectorSink sink(&out);
   Packer p(sink);
-  p.pack_array(kRecordFields);
+  p.pack_array(r.publisher_certificate.empty() ? kRecordFields : kRecordFieldsWithCertificate);
   PackStr(p, kRecordTag);
   PackStr(p, r.agent_id);
   PackStr(p, r.skill_id);
@@ -322,6 +338,7 @@ std::vector<uint8_t> EncodeRecord(const SkillRecord& r) {
     p.pack_nil();
   }
   PackBin(p, r.publisher);
+  if (!r.publisher_certificate.empty()) PackBin(p, r.publisher_certificate);
   sink.Finish();
   return out;
 }
@@ -347,9 +364,12 @@ Result<SkillRecord> DecodeRecord(std::span<const uint8_t> encoded) {
     return Fail(ErrorCode::kParse, "record is not valid msgpack");
   }
   const msgpack::object& array = handle.get();
-  if (array.type != msgpack::type::ARRAY || array.via.array.size != kRecordFields) {
-    return Fail(ErrorCode::kParse,
-                "record: expected an array of " + std::to_string(kRecordFields) + " fields");
+  if (array.type != msgpack::type::ARRAY ||
+      (array.via.array.size != kRecordFields &&
+       array.via.array.size != kRecordFieldsWithCertificate)) {
+    return Fail(ErrorCode::kParse, "record: expected an array of " + std::to_string(kRecordFields) +
+                                       " or " + std::to_string(kRecordFieldsWithCertificate) +
+                                       " fields");
   }
   Reader r(array);
   SkillRecord record;
@@ -369,6 +389,9 @@ Result<SkillRecord> DecodeRecord(std::span<const uint8_t> encoded) {
   record.reason = static_cast<UnregisterReason>(r.Uint("reason", kReasonNames.size() - 1));
   record.descriptor = ReadDescriptor(r);
   if (auto key = r.Bytes<32>("publisher", false)) record.publisher = *key;
+  if (array.via.array.size == kRecordFieldsWithCertificate) {
+    record.publisher_certificate = r.Bin("publisherCertificate", kPublisherCertificateMax);
+  }
   if (!r.ok()) return Fail(ErrorCode::kParse, "record field " + r.error());
   return record;
 }

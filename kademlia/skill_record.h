@@ -46,6 +46,9 @@ constexpr size_t kExampleLengthMax = 256;
 // The whole canonical encoding: it must fit, with signature, token and message header, in one
 // 1280-byte datagram. Large schemas belong in the SKILL.md the record names by hash.
 constexpr size_t kRecordEncodedSizeMax = 960;
+// A publisher's X.509 certificate (DER) a record may carry: an Ed25519 leaf whose key is the
+// publisher key, as a network that accepts only certified publishers asks (docs/security.md).
+constexpr size_t kPublisherCertificateMax = 512;
 // Lifetime bounds: records must be republished; tombstones live as long as the record would.
 constexpr uint32_t kRecordTtlMinSeconds = 60;
 constexpr uint32_t kRecordTtlMaxSeconds = 24 * 3600;
@@ -93,6 +96,9 @@ struct SkillRecord {
   UnregisterReason reason = UnregisterReason::kNone;  // set on tombstones
   std::optional<SkillDescriptor> descriptor;
   PublicKey publisher{};
+  // The publisher's certificate (DER), empty when it has none; encoded only when present, so
+  // records without one encode as they always have.
+  std::vector<uint8_t> publisher_certificate;
   bool operator==(const SkillRecord&) const = default;
 };
 

@@ -125,7 +125,10 @@ enum class ErrorReplyCode : uint16_t {
   kQuotaTotal = 17,     // our store is full
   kBadLifetime = 18,    // lifetime outside what the record's TTL allows
   kListenersFull = 19,  // no room for another listener on this key or node
+  kUncertified = 20,    // the network takes records only from certified publishers
 };
+// One more than the highest ErrorReplyCode: the size of tables indexed by code.
+constexpr size_t kErrorReplyCodesEnd = 21;
 
 // Maximum write token length accepted on the wire.
 constexpr size_t kTokenSizeMax = 32;

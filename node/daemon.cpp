@@ -228,7 +228,9 @@ void Daemon::StartDnsSd() {
 // keeps what it learned), and big changes. The change is estimated from counters, not by
 // comparing contact lists: the size difference plus evictions and promotions since the save.
 void Daemon::CheckTable() {
-  if (phase_ != Phase::kRunning) return;
+  // After a failed save (a full disk, say) only the periodic saves try again: one warning a
+  // stateSaveInterval, not one a second.
+  if (phase_ != Phase::kRunning || last_save_failed_) return;
   const kademlia::RoutingTableStats now = node_->routing_table().stats();
   if (now.contacts == 0) return;  // an empty table never replaces saved contacts anyway
   if (!saved_table_) return SaveState("after joining", LogLevel::kInfo);
@@ -247,6 +249,7 @@ void Daemon::SaveState(const char* when, LogLevel level) {
   const kademlia::RoutingTableStats table = node_->routing_table().stats();
   const auto contacts = node_->routing_table().Export();
   auto saved = data_dir_->SaveContacts(config_.node.network_id, contacts);
+  last_save_failed_ = !saved;
   if (!saved) {
     ++save_failures_;
     LogAt(logger_, LogLevel::kWarn,

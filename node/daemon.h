@@ -163,6 +163,7 @@ class Daemon {
   TimePoint next_table_check_ = kTimeNever;
   // The routing table at the last save of a non-empty one (none yet: nothing saved this run).
   std::optional<kademlia::RoutingTableStats> saved_table_;
+  bool last_save_failed_ = false;
   uint64_t saves_ = 0;
   uint64_t save_failures_ = 0;
 };

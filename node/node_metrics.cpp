@@ -158,6 +158,8 @@ std::string RefusalLabel(size_t code) {
       return "quota_ip";
     case ErrorReplyCode::kQuotaTotal:
       return "quota_total";
+    case ErrorReplyCode::kUncertified:
+      return "uncertified";
     case ErrorReplyCode::kBadLifetime:
       return "bad_lifetime";
     default:
@@ -189,6 +191,9 @@ void WriteStoreMetrics(PrometheusWriter& out, const kademlia::SkillDht& dht) {
     out.Sample("skillnode_store_requests_total", {{"result", RefusalLabel(code)}},
                static_cast<double>(stats.store_refused[code]));
   }
+  out.Counter("skillnode_store_uncertified_total",
+              "Records in get answers and pushes refused: their publisher is not certified.",
+              static_cast<double>(stats.records_uncertified));
   out.Counter("skillnode_find_value_served_total", "FIND_VALUE requests answered.",
               static_cast<double>(stats.find_value_served));
   out.Counter("skillnode_store_expired_total", "Stored records dropped at expiry.",

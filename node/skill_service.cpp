@@ -20,8 +20,10 @@ uint64_t WallClockMs() {
                                    .count());
 }
 
-discovery::RegistryConfig RegistryConfigOf(const Config& config) {
+discovery::RegistryConfig RegistryConfigOf(const Config& config,
+                                           std::vector<uint8_t> publisher_certificate) {
   discovery::RegistryConfig out;
+  out.publisher_certificate = std::move(publisher_certificate);
   out.health.heartbeat_interval = config.discovery.health_check.heartbeat_interval;
   out.health.timeout = config.discovery.health_check.timeout;
   out.health.unhealthy_threshold = config.discovery.health_check.unhealthy_threshold;
@@ -71,9 +73,10 @@ Parsed<void> SetStatus(SkillQuery& query, const std::string& text) {
 
 }  // namespace
 
-SkillService::SkillService(Daemon& daemon)
+SkillService::SkillService(Daemon& daemon, std::vector<uint8_t> publisher_certificate)
     : daemon_(daemon),
-      registry_(daemon.dht(), daemon.identity(), RegistryConfigOf(daemon.config()), &WallClockMs),
+      registry_(daemon.dht(), daemon.identity(),
+                RegistryConfigOf(daemon.config(), std::move(publisher_certificate)), &WallClockMs),
       searcher_(daemon.dht(), registry_, discovery::SearchConfig{},
                 CacheConfigOf(daemon.config())) {
   // A registration that changes on this node makes cached answers about that skill stale.

@@ -37,7 +37,8 @@ class SkillService {
  public:
   // Attaches to `daemon` (routes, timers, metrics, node info, shutdown step). `daemon` must
   // outlive the service; create it between Daemon::Create() and Run().
-  explicit SkillService(Daemon& daemon);
+  // `publisher_certificate` (DER, may be empty) goes into every record this node publishes.
+  explicit SkillService(Daemon& daemon, std::vector<uint8_t> publisher_certificate = {});
   SkillService(const SkillService&) = delete;
   SkillService& operator=(const SkillService&) = delete;
 

@@ -8,23 +8,6 @@
 namespace skillnode::discovery::lan {
 namespace {
 
-std::string Join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const std::string& item : items) out += (out.empty() ? "" : ",") + item;
-  return out;
-}
-
-std::vector<std::string> Split(const std::string& text) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= text.size()) {
-    const size_t comma = std::min(text.find(',', start), text.size());
-    if (comma > start) out.push_back(text.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return out;
-}
-
 DiscoveredSkill DiscoveredOf(const kademlia::SkillRecord& record) {
   return DiscoveredSkill{record.skill_id, record.version, record.endpoint, record.capabilities,
                          record.scenes};
@@ -34,9 +17,10 @@ DiscoveredSkill DiscoveredOf(const kademlia::SkillRecord& record) {
 
 void LanAgent::Answer(const Discover& discover, const Endpoint& from) {
   SkillQuery query;
-  query.capabilities = Split(discover.capability_filter);
-  query.scenes = Split(discover.scene_filter);
-  query.types = Split(discover.type_filter);
+  // Each filter is one name, or empty for any (section 3.1).
+  if (!discover.capability_filter.empty()) query.capabilities = {discover.capability_filter};
+  if (!discover.scene_filter.empty()) query.scenes = {discover.scene_filter};
+  if (!discover.type_filter.empty()) query.types = {discover.type_filter};
   std::vector<kademlia::SkillRecord> skills = registry_.Find(query);
   if (skills.size() < config_.answer_skills_max) {
     for (auto& record : table_.Find(query, config_.answer_skills_max - skills.size())) {
@@ -97,9 +81,11 @@ bool LanAgent::DiscoverOnLan(
   if (!started_ || rounds_.size() >= config_.discovers_max) return false;
   Discover discover;
   discover.requester_id = requester_id_;
-  discover.capability_filter = Join(query.capabilities);
-  discover.scene_filter = Join(query.scenes);
-  discover.type_filter = Join(query.types);
+  // The seed's filters are one name each: ask for the first capability and scene (and the
+  // type when there is one); the answers are filtered by the whole query when they arrive.
+  discover.capability_filter = query.capabilities.empty() ? "" : query.capabilities.front();
+  discover.scene_filter = query.scenes.empty() ? "" : query.scenes.front();
+  discover.type_filter = query.types.size() == 1 ? query.types.front() : "";
   discover.timestamp_ms = wall_ms_();
   if (!Validate(discover)) return false;
   ++stats_.discover_rounds;

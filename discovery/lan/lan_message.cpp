@@ -8,11 +8,12 @@
 #include <algorithm>
 #include <array>
 #include <cassert>
-#include <charconv>
 #include <concepts>
 #include <limits>
 #include <type_traits>
 #include <utility>
+
+#include "discovery/lan/lan_text.h"
 
 namespace skillnode::discovery::lan {
 namespace {
@@ -24,181 +25,6 @@ constexpr std::array<std::string_view, 10> kTypeNames = {
     "CHALLENGE_RESPONSE",      "SKILLNODE_HELLO"};
 static_assert(std::variant_size_v<LanMessage> == kTypeNames.size());
 static_assert(std::is_same_v<std::variant_alternative_t<9, LanMessage>, Hello>);
-
-// ---- Field rules -------------------------------------------------------------------------
-
-enum class Chars {
-  kName,        // UTF-8 without ';', ',', '|' or control characters (ids, names, endpoints)
-  kText,        // UTF-8 without ';' or control characters
-  kUpper,       // A-Z and '_' (the seed's enumerations)
-  kBase64,      // A-Z a-z 0-9 + / =
-  kBase64List,  // non-empty base64 items separated by ','
-  kHex,         // 0-9 a-f
-  kSignature,   // printable ASCII but ';' and '|': base64, and the spec's "MEUCIQDxxx..."
-};
-
-struct Rule {
-  size_t length_min;  // 0: may be empty
-  size_t length_max;  // in bytes
-  Chars chars;
-};
-
-// Ids, versions, types and endpoints are also what a DISCOVER_RESPONSE lists and what the DHT
-// record holds, so they obey the record's rule (no ',' or '|') wherever they travel.
-constexpr Rule kIdRule{1, kLanIdLengthMax, Chars::kName};
-constexpr Rule kVersionRule{1, kLanVersionLengthMax, Chars::kName};
-constexpr Rule kSkillTypeRule{1, kLanTypeLengthMax, Chars::kName};
-constexpr Rule kEndpointRule{1, kLanEndpointLengthMax, Chars::kName};
-constexpr Rule kEnumRule{1, kLanNameLengthMax, Chars::kUpper};
-constexpr Rule kMessageRule{0, kLanMessageTextMax, Chars::kText};
-constexpr Rule kNameFilterRule{0, kLanNameLengthMax, Chars::kName};
-constexpr Rule kTypeFilterRule{0, kLanTypeLengthMax, Chars::kName};
-constexpr Rule kItemRule{1, kLanNameLengthMax, Chars::kName};
-constexpr Rule kNonceRule{1, kLanNonceLengthMax, Chars::kBase64};
-constexpr Rule kCertificatesRule{0, kLanCertificatesLengthMax, Chars::kBase64List};
-constexpr Rule kNodeIdRule{64, 64, Chars::kHex};
-constexpr Rule kHttpUrlRule{0, kLanEndpointLengthMax, Chars::kText};
-constexpr Rule kSignatureRule{0, kLanSignatureLengthMax, Chars::kSignature};
-
-// Text for an error message: printable ASCII as is, other bytes as \xNN, at most 40 bytes.
-std::string Quote(std::string_view text) {
-  constexpr size_t kShownMax = 40;
-  std::string out = "'";
-  for (size_t i = 0; i < text.size() && i < kShownMax; ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 && c < 0x7f) {
-      out += static_cast<char>(c);
-    } else {
-      constexpr char kHexDigits[] = "0123456789abcdef";
-      out += "\\x";
-      out += kHexDigits[c >> 4];
-      out += kHexDigits[c & 0xf];
-    }
-  }
-  if (text.size() > kShownMax) out += "...";
-  return out + "'";
-}
-
-// Well-formed UTF-8: no overlong forms, surrogates or code points above U+10FFFF.
-bool IsUtf8(std::string_view text) {
-  constexpr uint32_t kMin[] = {0, 0x80, 0x800, 0x10000};
-  size_t i = 0;
-  while (i < text.size()) {
-    const auto lead = static_cast<unsigned char>(text[i]);
-    size_t tail = 0;
-    uint32_t point = lead;
-    if (lead >= 0x80) {
-      if ((lead & 0xe0) == 0xc0) {
-        tail = 1, point = lead & 0x1f;
-      } else if ((lead & 0xf0) == 0xe0) {
-        tail = 2, point = lead & 0x0f;
-      } else if ((lead & 0xf8) == 0xf0) {
-        tail = 3, point = lead & 0x07;
-      } else {
-        return false;
-      }
-      if (tail >= text.size() - i) return false;
-      for (size_t k = 1; k <= tail; ++k) {
-        const auto next = static_cast<unsigned char>(text[i + k]);
-        if ((next & 0xc0) != 0x80) return false;
-        point = (point << 6) | (next & 0x3f);
-      }
-      if (point < kMin[tail] || point > 0x10ffff || (point >= 0xd800 && point <= 0xdfff)) {
-        return false;
-      }
-    }
-    i += tail + 1;
-  }
-  return true;
-}
-
-// Whether `c` may stand in a field of class `chars` (UTF-8 is checked on the whole text).
-bool Allowed(unsigned char c, Chars chars) {
-  if (c < 0x20 || c == 0x7f) return false;
-  const bool base64 = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-                      c == '+' || c == '/' || c == '=';
-  switch (chars) {
-    case Chars::kName:
-      return c != ';' && c != ',' && c != '|';
-    case Chars::kText:
-      return c != ';';
-    case Chars::kUpper:
-      return (c >= 'A' && c <= 'Z') || c == '_';
-    case Chars::kBase64:
-      return base64;
-    case Chars::kBase64List:
-      return base64 || c == ',';
-    case Chars::kHex:
-      return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-    case Chars::kSignature:
-      return c > 0x20 && c < 0x7f && c != ';' && c != '|';
-  }
-  return false;
-}
-
-// What a field of each class may hold, for error messages; in Chars order.
-constexpr std::array<std::string_view, 7> kCharsAllowed = {
-    "UTF-8 text without ';', ',', '|' or control characters",
-    "UTF-8 text without ';' or control characters",
-    "A-Z and '_'",
-    "base64 characters",
-    "base64 characters and ','",
-    "lowercase hex digits",
-    "printable ASCII other than space, ';' and '|'"};
-
-// Why `text` breaks `rule`, or nullopt when it keeps it.
-std::optional<std::string> TextProblem(std::string_view text, const Rule& rule) {
-  if (text.size() < rule.length_min) {
-    if (text.empty()) return std::string("is empty");
-    return "is " + std::to_string(text.size()) + " bytes, expected " +
-           std::to_string(rule.length_min);
-  }
-  if (text.size() > rule.length_max) {
-    return "is " + std::to_string(text.size()) + " bytes, more than " +
-           std::to_string(rule.length_max);
-  }
-  for (const char c : text) {
-    if (!Allowed(static_cast<unsigned char>(c), rule.chars)) {
-      return "contains " + Quote(std::string_view(&c, 1)) +
-             "; allowed: " + std::string(kCharsAllowed[static_cast<size_t>(rule.chars)]);
-    }
-  }
-  if ((rule.chars == Chars::kName || rule.chars == Chars::kText) && !IsUtf8(text)) {
-    return std::string("is not valid UTF-8");
-  }
-  if (rule.chars == Chars::kBase64List && !text.empty()) {
-    const bool empty_item =
-        text.front() == ',' || text.back() == ',' || text.find(",,") != std::string_view::npos;
-    if (empty_item) return std::string("has an empty item");
-  }
-  return std::nullopt;
-}
-
-std::vector<std::string_view> Split(std::string_view text, char separator) {
-  std::vector<std::string_view> parts;
-  size_t start = 0;
-  size_t end = text.find(separator);
-  while (end != std::string_view::npos) {
-    parts.push_back(text.substr(start, end - start));
-    start = end + 1;
-    end = text.find(separator, start);
-  }
-  parts.push_back(text.substr(start));
-  return parts;
-}
-
-// Canonical decimal: digits only, no sign, no leading zero (so that it re-encodes the same).
-template <typename T>
-std::optional<T> ParseDecimal(std::string_view text) {
-  if (text.empty() || (text.size() > 1 && text.front() == '0')) return std::nullopt;
-  if (!std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-    return std::nullopt;
-  }
-  T value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  return value;
-}
 
 // ---- Layouts -------------------------------------------------------------------------------
 // Every visitor has Text, List, Timestamp, Number, Signature (string or optional) and Skills.

@@ -7,6 +7,8 @@
 
 #include "bootstrap/data_dir.h"
 #include "bootstrap/identity_file.h"
+#include "node/certified_publishers.h"
+#include "node/cli/identity_cli.h"
 #include "node/cli/skill_cli.h"
 #include "node/cli/status_client.h"
 #include "node/config/config_yaml.h"
@@ -99,7 +101,12 @@ int Run(const std::string& config_file, const std::string& check_file, const Run
     logger.Log(LogLevel::kError, "cannot start: " + daemon.error().message);
     return kExitFailure;
   }
-  SkillService skills(**daemon);
+  auto publishers = SetUpCertifiedPublishers(**daemon);
+  if (!publishers) {
+    logger.Log(LogLevel::kError, "cannot start: " + publishers.error().message);
+    return kExitFailure;
+  }
+  SkillService skills(**daemon, publishers->own_certificate);
   std::unique_ptr<LanService> lan;
   if (config->discovery.udp.enabled) {
     auto opened = LanService::Create(**daemon, skills);
@@ -110,38 +117,6 @@ int Run(const std::string& config_file, const std::string& check_file, const Run
     lan = std::move(*opened);
   }
   return (*daemon)->Run();
-}
-
-int Keygen(const std::string& out, const std::string& data_dir_flag, bool force) {
-  std::string path = out;
-  if (path.empty()) {
-    std::string dir = data_dir_flag.empty() ? DefaultDataDir(&GetEnvironment)
-                                            : ExpandHome(data_dir_flag, &GetEnvironment);
-    if (dir.empty()) {
-      std::cerr << "skillnode: no data directory: give --out or --data-dir (HOME is not set)\n";
-      return kExitFailure;
-    }
-    auto data_dir = bootstrap::DataDir::Open(dir);  // created with mode 0700, as by `run`
-    if (!data_dir) {
-      std::cerr << "skillnode: " << data_dir.error().message << "\n";
-      return kExitFailure;
-    }
-    path = data_dir->identity_path();
-  }
-  if (std::filesystem::exists(path) && !force) {
-    std::cerr << "skillnode: " << path
-              << " exists; --force replaces it (the node then has a new id)\n";
-    return kExitFailure;
-  }
-  const kademlia::Identity identity = kademlia::Identity::Generate();
-  auto saved = bootstrap::SaveIdentity(path, identity);
-  if (!saved) {
-    std::cerr << "skillnode: " << saved.error().message << "\n";
-    return kExitFailure;
-  }
-  std::cerr << "wrote " << path << " (mode 0600)\n";
-  std::cout << identity.node_id().ToHex() << "\n";
-  return 0;
 }
 
 // The base URL for `status`: a listen address of "any" is reached over loopback.
@@ -194,11 +169,6 @@ struct StatusCommand {
   bool json = false;
   int64_t timeout_ms = kStatusTimeoutMsDefault;
   CLI::Option* http_flag = nullptr;
-};
-struct KeygenCommand {
-  CLI::App* app = nullptr;
-  std::string out, data_dir;
-  bool force = false;
 };
 
 void AddRun(CLI::App& app, RunCommand& c) {
@@ -285,20 +255,6 @@ void AddStatus(CLI::App& app, StatusCommand& c) {
       ->type_name("MS");
 }
 
-void AddKeygen(CLI::App& app, KeygenCommand& c) {
-  c.app = app.add_subcommand(
-      "keygen", "Create a node identity (Ed25519 key, file mode 0600) and print its node id.");
-  c.app->footer(kFooter);
-  c.app->add_option("-o,--out", c.out, "Identity file to write (default: <data dir>/identity)")
-      ->type_name("FILE");
-  c.app
-      ->add_option("--data-dir", c.data_dir,
-                   "Data directory whose identity file to write "
-                   "(default as for run)")
-      ->type_name("DIR");
-  c.app->add_flag("-f,--force", c.force, "Replace an existing identity file (a new node id)");
-}
-
 int Run(const RunCommand& c) {
   RunFlags flags;
   if (c.port_flag->count() > 0) flags.port = static_cast<uint16_t>(std::stoul(c.port));
@@ -346,10 +302,10 @@ int RunCli(int argc, char** argv) {
   app.footer(kFooter);
   RunCommand run;
   StatusCommand status;
-  KeygenCommand keygen;
   AddRun(app, run);
   AddStatus(app, status);
-  AddKeygen(app, keygen);
+  IdentityCommands identity;
+  identity.Add(app);
   SkillCommands skills;
   skills.Add(app);
   try {
@@ -359,7 +315,7 @@ int RunCli(int argc, char** argv) {
     return code == 0 ? 0 : kExitUsage;
   }
   if (run.app->parsed()) return Run(run);
-  if (keygen.app->parsed()) return Keygen(keygen.out, keygen.data_dir, keygen.force);
+  if (int rc = 0; identity.RunParsed(rc)) return rc;
   if (int rc = 0; skills.RunParsed(rc)) return rc;
   return Status(status);
 }

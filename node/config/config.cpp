@@ -90,6 +90,11 @@ std::vector<std::string> CrossCheck(const Config& config) {
                      ": required with security." +
                      (security.certificate.empty() ? "privateKey" : "certificate"));
   }
+  if (security.require_certified_publishers && security.trusted_roots.empty()) {
+    errors.push_back(
+        "security.requireCertifiedPublishers: needs security.trustedRoots to check "
+        "publishers' certificates against");
+  }
   const bool has_key = !security.shared_key.empty() || !security.shared_key_file.empty();
   if (security.mode != SecurityMode::kOff && !has_key && security.trusted_roots.empty()) {
     errors.push_back("security.mode: " + std::string(SecurityModeName(security.mode)) +

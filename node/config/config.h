@@ -148,6 +148,11 @@ struct SecurityConfig {
   std::string private_key;  // PEM: its key (EC P-256 or Ed25519)
   // A signed message whose timestamp is further than this from the node's clock is a replay.
   Duration replay_window = Millis(30000);
+  // PEM: a certificate for this node's Ed25519 identity key (`skillnode csr`), carried in every
+  // record it publishes; empty: none.
+  std::string identity_certificate;
+  // Take DHT records only from publishers whose certificate chains to trusted_roots.
+  bool require_certified_publishers = false;
 };
 
 struct Config {

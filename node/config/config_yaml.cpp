@@ -203,6 +203,8 @@ void ReadSecurity(ConfigSection section, SecurityConfig& security) {
   section.String("certificate", security.certificate);
   section.String("privateKey", security.private_key);
   section.Millis("replayWindow", 1000, kHourMs, security.replay_window);
+  section.String("identityCertificate", security.identity_certificate);
+  section.Bool("requireCertifiedPublishers", security.require_certified_publishers);
   section.Finish();
 }
 

@@ -115,6 +115,29 @@ TEST_CASE("STORE refusals are ERROR replies with a reason and change nothing", "
   CHECK(f.dht.stats().store_refused[static_cast<size_t>(ErrorReplyCode::kBadToken)] == 3);
 }
 
+TEST_CASE("a record policy refuses STOREs with their own reply code and keeps nothing", "[unit]") {
+  DhtFixture f;
+  Peer peer("a", "10.0.0.2:6881");
+  f.dht.SetRecordPolicy([](const SignedRecord& record) -> Result<void> {
+    if (record.record.publisher_certificate.empty()) {
+      return Fail(ErrorCode::kRefused, "no certificate");
+    }
+    return {};
+  });
+  const Key key = CapabilityKey("user-auth");
+  const Message refused =
+      f.Ask(peer, StoreBody{key, f.TokenFor(peer), Wire(Signed(SampleRecord(), Publisher())), 600});
+  CHECK(f.ErrorCodeOf(refused) == static_cast<uint16_t>(ErrorReplyCode::kUncertified));
+  CHECK(f.dht.store().records() == 0);
+  CHECK(f.dht.stats().store_refused[static_cast<size_t>(ErrorReplyCode::kUncertified)] == 1);
+  SkillRecord certified = SampleRecord();
+  certified.publisher_certificate = {0x30, 0x82};
+  const Message stored =
+      f.Ask(peer, StoreBody{key, f.TokenFor(peer), Wire(Signed(certified, Publisher())), 600});
+  CHECK(std::holds_alternative<StoredBody>(stored.body));
+  CHECK(f.dht.store().records() == 1);
+}
+
 TEST_CASE("a write token expires after two rotations", "[unit]") {
   DhtFixture f;
   Peer peer("a", "10.0.0.2:6881");

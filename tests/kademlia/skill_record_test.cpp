@@ -198,3 +198,35 @@ TEST_CASE("status and reason names parse both ways and reject others", "[unit]")
 
 }  // namespace
 }  // namespace skillnode::kademlia
+
+namespace skillnode::kademlia {
+namespace {
+
+TEST_CASE("a publisher certificate travels in the record, and records without one are unchanged",
+          "[unit]") {
+  SkillRecord plain = SampleRecord();
+  plain.publisher = Publisher().public_key();
+  const std::vector<uint8_t> plain_bytes = EncodeRecord(plain);
+  // An array of 16 fields: the encoding records without a certificate have always had.
+  REQUIRE(plain_bytes.size() > 3);
+  CHECK((plain_bytes[0] == 0xdc && plain_bytes[1] == 0 && plain_bytes[2] == 16));
+  SkillRecord certified = plain;
+  certified.publisher_certificate = std::vector<uint8_t>(400, 0x30);
+  const std::vector<uint8_t> bytes = EncodeRecord(certified);
+  CHECK(bytes.size() > plain_bytes.size() + 400);
+  CHECK((bytes[0] == 0xdc && bytes[1] == 0 && bytes[2] == 17));
+  auto back = DecodeRecord(bytes);
+  REQUIRE(back);
+  CHECK(back->publisher_certificate == certified.publisher_certificate);
+  CHECK(*back == certified);
+  auto signed_record = SignRecord(certified, Publisher());
+  REQUIRE(signed_record);
+  CHECK(VerifyRecord(signed_record->encoded, signed_record->signature));
+  certified.publisher_certificate.resize(kPublisherCertificateMax + 1);
+  auto too_big = ValidateRecord(certified);
+  REQUIRE_FALSE(too_big);
+  CHECK(too_big.error().message.starts_with("publisherCertificate: "));
+}
+
+}  // namespace
+}  // namespace skillnode::kademlia

@@ -24,6 +24,7 @@ import sys
 import time
 
 from netns_lab import Lab, require_namespaces
+from test_pki import Pki
 from skillnode_harness import (BINARY, Node, check, finish, require_binary, run, temp_dir,
                                wait_for)
 
@@ -151,76 +152,35 @@ def zero_configuration():
     stop_all()
 
 
-def openssl(*args, cwd):
-    subprocess.run(["openssl", *args], cwd=cwd, check=True, capture_output=True)
-
-
-def make_pki(directory):
-    """root -> SkillCenter CA -> agent-001 and node certificates; a foreign root -> agent-002."""
-    os.makedirs(directory)
-    ext = os.path.join(directory, "ext.cnf")
-    with open(ext, "w") as f:
-        f.write("[ca]\nbasicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n"
-                "[leaf]\nbasicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\n")
-
-    def key(name):
-        openssl("ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", f"{name}.key",
-                cwd=directory)
-
-    def issue(name, cn, issuer, section):
-        openssl("req", "-new", "-key", f"{name}.key", "-subj", f"/CN={cn}", "-out", f"{name}.csr",
-                cwd=directory)
-        args = ["x509", "-req", "-in", f"{name}.csr", "-days", "30", "-out", f"{name}.pem",
-                "-extfile", ext, "-extensions", section]
-        args += (["-CA", f"{issuer}.pem", "-CAkey", f"{issuer}.key", "-CAcreateserial"]
-                 if issuer else ["-signkey", f"{name}.key"])
-        openssl(*args, cwd=directory)
-
-    for name, cn, issuer, section in (("root", "Root CA", None, "ca"),
-                                      ("inter", "SkillCenter CA", "root", "ca"),
-                                      ("agent", "agent-001", "inter", "leaf"),
-                                      ("foreign", "Foreign CA", None, "ca"),
-                                      ("stranger", "agent-002", "foreign", "leaf")):
-        key(name)
-        issue(name, cn, issuer, section)
-    return directory
-
-
 def node_certificate(pki, i, node_id):
-    name = f"node{i}"
-    openssl("ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", f"{name}.key", cwd=pki)
-    openssl("req", "-new", "-key", f"{name}.key", "-subj", f"/CN={node_id}", "-out",
-            f"{name}.csr", cwd=pki)
-    openssl("x509", "-req", "-in", f"{name}.csr", "-days", "30", "-out", f"{name}.leaf.pem",
-            "-extfile", os.path.join(pki, "ext.cnf"), "-extensions", "leaf", "-CA", "inter.pem",
-            "-CAkey", "inter.key", "-CAcreateserial", cwd=pki)
-    with open(os.path.join(pki, f"{name}.pem"), "w") as out:
-        for part in (f"{name}.leaf.pem", "inter.pem"):
-            with open(os.path.join(pki, part)) as f:
-                out.write(f.read())
+    """node<i>.key and node<i>-chain.pem (its leaf, CN = the node id, then the intermediate)."""
+    pki.key(f"node{i}")
+    pki.issue(f"node{i}", node_id, "inter")
+    pki.chain(f"node{i}", "inter")
 
 
 def required_signatures(directory):
-    pki = make_pki(os.path.join(directory, "pki"))
+    pki = Pki(os.path.join(directory, "pki"))
     for i in (0, 2):
         data = os.path.join(directory, f"secure{i}")
         node_id = run(["keygen", "--data-dir", data]).stdout.strip()
         node_certificate(pki, i, node_id)
         config = ("discovery:\n  dht: {enabled: false}\n" + FAST +
-                  f"security:\n  mode: require\n  trustedRoots: [{pki}/root.pem]\n"
-                  f"  certificate: {pki}/node{i}.pem\n  privateKey: {pki}/node{i}.key\n")
+                  f"security:\n  mode: require\n  trustedRoots: [{pki.path('root.pem')}]\n"
+                  f"  certificate: {pki.path(f'node{i}-chain.pem')}\n"
+                  f"  privateKey: {pki.path(f'node{i}.key')}\n")
         start(i, config, "secure", data_dir=data)
     register = "SKILL_REGISTER:{agent};skill-secure;1.0.0;tool-skill;10.0.0.1:9000;secure-cap;;{now};"
     good = client(0, register.replace("{agent}", "agent-001"), wait_ms=3000,
-                  extra=["--sign", f"{pki}/agent.key", "--chain",
-                         f"{pki}/agent.pem,{pki}/inter.pem", "--until-ack"])
+                  extra=["--sign", pki.path("agent.key"), "--chain",
+                         f"{pki.path('agent.pem')},{pki.path('inter.pem')}", "--until-ack"])
     texts = [d["text"] for d in good]
     check(any(t.startswith("CHALLENGE:agent-001;") for t in texts)
           and texts and texts[-1].startswith("SKILL_REGISTER_ACK:agent-001;SUCCESS;"),
           "require mode: a signed registration is challenged, answered, and accepted", str(texts))
     foreign = client(0, register.replace("{agent}", "agent-002"), wait_ms=3000,
-                     extra=["--sign", f"{pki}/stranger.key", "--chain", f"{pki}/stranger.pem",
-                            "--until-ack"])
+                     extra=["--sign", pki.path("stranger.key"), "--chain",
+                            pki.path("stranger.pem"), "--until-ack"])
     texts = [d["text"] for d in foreign]
     check(texts and texts[-1].startswith("SKILL_REGISTER_ACK:agent-002;UNAUTHORIZED;"),
           "require mode: a certificate from a foreign root is answered UNAUTHORIZED", str(texts))

@@ -81,8 +81,9 @@ class Host:
         self.pid = holder.pid
 
     def enter(self):
-        """The prefix that runs a command on this host, with its /run and hostname."""
-        return ["nsenter", "-t", str(self.pid), "-m", "-u", "-n", "--"]
+        """The prefix that runs a command on this host, with its /run and hostname. Entering a
+        mount namespace moves to its root directory: --wd keeps relative paths (SKILLNODE)."""
+        return ["nsenter", "-t", str(self.pid), "-m", "-u", "-n", f"--wd={os.getcwd()}", "--"]
 
     def path(self, inside):
         return f"/proc/{self.pid}/root{inside}"
@@ -126,8 +127,10 @@ def read(path):
 
 
 def start_node(host, name):
+    # lan=True: a node as configured by default (the namespaces keep its multicast in), and
+    # whatever --no-lan may come to turn off cannot hide DNS-SD from this test.
     node = Node(name, ["--port", str(DHT_PORT), "--http", "127.0.0.1:0", "--network-id",
-                       str(NETWORK_ID)], prefix=host.enter())
+                       str(NETWORK_ID)], prefix=host.enter(), lan=True)
     return node.start()
 
 

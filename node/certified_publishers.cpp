@@ -1,0 +1,44 @@
+#include "node/certified_publishers.h"
+
+#include <chrono>
+
+#include "node/spd_logger.h"
+
+namespace skillnode::node {
+namespace {
+
+uint64_t WallMs() {
+  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                   std::chrono::system_clock::now().time_since_epoch())
+                                   .count());
+}
+
+}  // namespace
+
+Result<CertifiedPublishers> SetUpCertifiedPublishers(Daemon& daemon) {
+  const SecurityConfig& security = daemon.config().security;
+  CertifiedPublishers out;
+  if (!security.identity_certificate.empty()) {
+    auto der = discovery::lan::ReadIdentityCertificate(security.identity_certificate,
+                                                       daemon.identity().public_key());
+    if (!der) {
+      return Fail(der.error().code, "security.identityCertificate: " + der.error().message);
+    }
+    out.own_certificate = std::move(*der);
+  }
+  if (!security.require_certified_publishers) return out;
+  auto roots = discovery::lan::TrustStore::FromPemFiles(security.trusted_roots);
+  if (!roots) return Fail(roots.error().code, "security.trustedRoots: " + roots.error().message);
+  out.policy = std::make_unique<discovery::lan::PublisherPolicy>(std::move(*roots), &WallMs);
+  discovery::lan::PublisherPolicy* policy = out.policy.get();
+  daemon.dht().SetRecordPolicy(
+      [policy](const kademlia::SignedRecord& record) { return policy->Check(record); });
+  LogAt(daemon.logger(), LogLevel::kInfo,
+        std::string("DHT records are taken only from certified publishers") +
+            (out.own_certificate.empty()
+                 ? "; this node has no identity certificate, so others will refuse its records"
+                 : ""));
+  return out;
+}
+
+}  // namespace skillnode::node
