@@ -71,13 +71,16 @@ Check LanAuthenticator::Verify(const LanMessage& message, std::string_view datag
     }
     return Fresh(message, signed_bytes, now_ms);
   }
-  const VerifiedCertificate* signer = nullptr;
+  // The agent's own certificate, or that of the node the datagram comes from (a node announces
+  // the skills registered with it, signed with its own key).
+  std::vector<const VerifiedCertificate*> signers;
   if (auto it = agent_certs_.find(Principal(message)); it != agent_certs_.end()) {
-    signer = it->second.certificate.get();
-  } else if (auto node = node_certs_.find(from.ToString()); node != node_certs_.end()) {
-    signer = node->second.certificate.get();
+    signers.push_back(it->second.certificate.get());
   }
-  if (signer == nullptr) {
+  if (auto node = node_certs_.find(from.ToString()); node != node_certs_.end()) {
+    signers.push_back(node->second.certificate.get());
+  }
+  if (signers.empty()) {
     if (std::holds_alternative<Register>(message) && from_this_host && config_.roots) {
       return Check{Verdict::kChallenge, {}, {}};
     }
@@ -85,12 +88,13 @@ Check LanAuthenticator::Verify(const LanMessage& message, std::string_view datag
                   "no certificate known for " + std::string(Principal(message)) + " or " +
                       from.ToString());
   }
-  if (signer->not_after_ms() < now_ms) {
-    return Refuse("bad_signature", "the signer's certificate has expired");
-  }
-  if (!signer->Verify(signed_bytes, *signature)) {
+  const bool verified = std::any_of(signers.begin(), signers.end(), [&](const auto* signer) {
+    return signer->not_after_ms() >= now_ms && signer->Verify(signed_bytes, *signature);
+  });
+  if (!verified) {
     return Refuse("bad_signature", "signature does not verify with the certificate of " +
-                                       signer->common_name());
+                                       signers.front()->common_name() +
+                                       " (or it has expired)");
   }
   return Fresh(message, signed_bytes, now_ms);
 }

@@ -1,18 +1,19 @@
-// The LAN text codec. Each message type's layout is written down once (Fields below) and read
-// by three visitors: Reader cuts a datagram into the struct, Checker applies each field's rule,
-// Writer produces the text. Parse is Reader then Checker, so whatever Parse accepts Validate
-// accepts; Writer writes exactly the layout Reader reads, and the rules forbid the characters
-// that would make a field ambiguous, so Encode and Parse are inverse on valid messages.
+// The reader side of the LAN text codec. Each message type's layout is written down once
+// (Fields in lan_fields.h) and read by three visitors: Reader here cuts a datagram into the
+// struct, Checker here applies each field's rule, and Writer (lan_encode.cpp) produces the text.
+// Parse is Reader then Checker, so whatever Parse accepts Validate accepts; Writer writes exactly
+// the layout Reader reads, and the rules forbid the characters that would make a field
+// ambiguous, so Encode and Parse are inverse on valid messages.
 #include "discovery/lan/lan_message.h"
 
 #include <algorithm>
 #include <array>
 #include <cassert>
-#include <concepts>
 #include <limits>
 #include <type_traits>
 #include <utility>
 
+#include "discovery/lan/lan_fields.h"
 #include "discovery/lan/lan_text.h"
 
 namespace skillnode::discovery::lan {
@@ -25,116 +26,6 @@ constexpr std::array<std::string_view, 10> kTypeNames = {
     "CHALLENGE_RESPONSE",      "SKILLNODE_HELLO"};
 static_assert(std::variant_size_v<LanMessage> == kTypeNames.size());
 static_assert(std::is_same_v<std::variant_alternative_t<9, LanMessage>, Hello>);
-
-// ---- Layouts -------------------------------------------------------------------------------
-// Every visitor has Text, List, Timestamp, Number, Signature (string or optional) and Skills.
-
-template <typename T, typename U>
-concept Is = std::same_as<std::remove_const_t<T>, U>;
-
-template <typename V, Is<Register> M>
-void Fields(V& v, M& m) {
-  v.Text("agentId", m.agent_id, kIdRule);
-  v.Text("skillId", m.skill_id, kIdRule);
-  v.Text("version", m.version, kVersionRule);
-  v.Text("skillType", m.skill_type, kSkillTypeRule);
-  v.Text("endpoint", m.endpoint, kEndpointRule);
-  v.List("capabilities", m.capabilities, kLanCapabilitiesMax);
-  v.List("scenes", m.scenes, kLanScenesMax);
-  v.Timestamp(m.timestamp_ms);
-  v.Signature(m.signature);
-}
-
-template <typename V, Is<RegisterAck> M>
-void Fields(V& v, M& m) {
-  v.Text("agentId", m.agent_id, kIdRule);
-  v.Text("status", m.status, kEnumRule);
-  v.Text("message", m.message, kMessageRule);
-  v.Timestamp(m.timestamp_ms);
-  v.Signature(m.signature);
-}
-
-template <typename V, Is<Unregister> M>
-void Fields(V& v, M& m) {
-  v.Text("agentId", m.agent_id, kIdRule);
-  v.Text("skillId", m.skill_id, kIdRule);
-  v.Text("reason", m.reason, kEnumRule);
-  v.Timestamp(m.timestamp_ms);
-  v.Signature(m.signature);
-}
-
-template <typename V, Is<Discover> M>
-void Fields(V& v, M& m) {
-  v.Text("requesterId", m.requester_id, kIdRule);
-  v.Text("capabilityFilter", m.capability_filter, kNameFilterRule);
-  v.Text("sceneFilter", m.scene_filter, kNameFilterRule);
-  v.Text("typeFilter", m.type_filter, kTypeFilterRule);
-  v.Timestamp(m.timestamp_ms);
-  v.Signature(m.signature);
-}
-
-// One skill of a DISCOVER_RESPONSE; its parts are separated by '|'.
-template <typename V, Is<DiscoveredSkill> M>
-void Fields(V& v, M& m) {
-  v.Text("skillId", m.skill_id, kIdRule);
-  v.Text("version", m.version, kVersionRule);
-  v.Text("endpoint", m.endpoint, kEndpointRule);
-  v.List("capabilities", m.capabilities, kLanCapabilitiesMax);
-  v.List("scenes", m.scenes, kLanScenesMax);
-}
-
-template <typename V, Is<DiscoverResponse> M>
-void Fields(V& v, M& m) {
-  v.Text("requesterId", m.requester_id, kIdRule);
-  v.Skills(m.skills);
-  v.Timestamp(m.timestamp_ms);
-  v.Signature(m.signature);
-}
-
-template <typename V, typename M>
-void HeartbeatFields(V& v, M& m) {
-  v.Text("agentId", m.agent_id, kIdRule);
-  v.Text("skillId", m.skill_id, kIdRule);
-  v.Text("status", m.status, kEnumRule);
-  v.Timestamp(m.timestamp_ms);
-  v.Signature(m.signature);
-}
-template <typename V, Is<Heartbeat> M>
-void Fields(V& v, M& m) {
-  HeartbeatFields(v, m);
-}
-template <typename V, Is<Status> M>
-void Fields(V& v, M& m) {
-  HeartbeatFields(v, m);
-}
-
-template <typename V, Is<Challenge> M>
-void Fields(V& v, M& m) {
-  v.Text("agentId", m.agent_id, kIdRule);
-  v.Text("nonce", m.nonce, kNonceRule);
-  v.Timestamp(m.timestamp_ms);
-  v.Signature(m.signature);
-}
-
-template <typename V, Is<ChallengeResponse> M>
-void Fields(V& v, M& m) {
-  v.Text("agentId", m.agent_id, kIdRule);
-  v.Text("nonce", m.nonce, kNonceRule);
-  v.Text("certificates", m.certificates, kCertificatesRule);
-  v.Timestamp(m.timestamp_ms);
-  v.Signature(m.signature);
-}
-
-template <typename V, Is<Hello> M>
-void Fields(V& v, M& m) {
-  v.Text("nodeId", m.node_id, kNodeIdRule);
-  v.Number("networkId", m.network_id);
-  v.Number("dhtPort", m.dht_port);
-  v.Text("httpUrl", m.http_url, kHttpUrlRule);
-  v.Text("certificates", m.certificates, kCertificatesRule);
-  v.Timestamp(m.timestamp_ms);
-  v.Signature(m.signature);
-}
 
 // ---- Reader: text to struct (shape only; Checker applies the rules) ------------------------
 
@@ -282,53 +173,6 @@ class Checker {
   std::string error_;
 };
 
-// ---- Writer: struct to text ----------------------------------------------------------------
-
-class Writer {
- public:
-  Writer(std::string& out, char separator) : out_(out), separator_(separator) {}
-
-  void Text(std::string_view, const std::string& text, const Rule&) { Field(text); }
-  void List(std::string_view, const std::vector<std::string>& items, size_t) {
-    Separate();
-    for (size_t i = 0; i < items.size(); ++i) {
-      if (i > 0) out_ += ',';
-      out_ += items[i];
-    }
-  }
-  void Timestamp(uint64_t value) { Number("timestamp", value); }
-  template <typename T>
-  void Number(std::string_view, T value) {
-    Field(std::to_string(value));
-  }
-  void Signature(const std::string& signature) { Field(signature); }
-  void Signature(const std::optional<std::string>& signature) {
-    if (signature) Field(*signature);
-  }
-  void Skills(const std::vector<DiscoveredSkill>& skills) {
-    if (skills.empty()) return Field("");
-    for (const DiscoveredSkill& skill : skills) {
-      Separate();
-      Writer part(out_, '|');
-      Fields(part, skill);
-    }
-  }
-
- private:
-  void Separate() {
-    if (!first_) out_ += separator_;
-    first_ = false;
-  }
-  void Field(std::string_view text) {
-    Separate();
-    out_ += text;
-  }
-
-  std::string& out_;
-  char separator_;
-  bool first_ = true;
-};
-
 template <size_t... I>
 LanMessage MakeAlternative(size_t index, std::index_sequence<I...>) {
   LanMessage message;
@@ -389,14 +233,6 @@ Result<void> Validate(const LanMessage& message) {
   return {};
 }
 
-std::string Encode(const LanMessage& message) {
-  std::string out(LanTypeName(TypeOf(message)));
-  out += ':';
-  Writer writer(out, ';');
-  std::visit([&writer](const auto& m) { Fields(writer, m); }, message);
-  return out;
-}
-
 std::string_view SignedBytes(std::string_view datagram) {
   const size_t last = datagram.rfind(';');
   return last == std::string_view::npos ? datagram : datagram.substr(0, last);
@@ -413,10 +249,6 @@ std::string_view SignatureOf(const LanMessage& message) {
         }
       },
       message);
-}
-
-void SetSignature(LanMessage& message, std::string signature) {
-  std::visit([&signature](auto& m) { m.signature = std::move(signature); }, message);
 }
 
 }  // namespace skillnode::discovery::lan
