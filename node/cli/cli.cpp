@@ -54,7 +54,10 @@ std::vector<std::string> ApplyFlags(const RunFlags& flags, Config& config) {
   if (flags.network_id) config.node.network_id = *flags.network_id;
   if (flags.log_level) config.node.log.level = ParseLogLevel(*flags.log_level).value();
   if (flags.log_format) config.node.log.format = ParseLogFormat(*flags.log_format).value();
-  if (flags.no_lan) config.discovery.udp.enabled = false;
+  if (flags.no_lan) {
+    config.discovery.udp.enabled = false;
+    config.discovery.mdns.enabled = false;
+  }
   if (!flags.lan_interfaces.empty()) config.discovery.udp.interfaces = flags.lan_interfaces;
   if (flags.lan_port) config.discovery.udp.port = *flags.lan_port;
   return errors;
@@ -223,7 +226,9 @@ void AddRun(CLI::App& app, RunCommand& c) {
                                    "default text)")
                       ->check(CLI::IsMember({"text", "json"}))
                       ->type_name("FORMAT");
-  c.app->add_flag("--no-lan", c.no_lan, "No LAN multicast adapter (discovery.udp.enabled: false)");
+  c.app->add_flag("--no-lan", c.no_lan,
+                  "No LAN presence: no multicast adapter and no DNS-SD (discovery.udp.enabled and "
+                  "discovery.mdns.enabled: false)");
   c.app
       ->add_option("--lan-interface", c.lan_interfaces,
                    "Join the LAN group on this interface (name or IPv4 address); repeat for "

@@ -17,14 +17,14 @@ namespace skillnode::node {
 
 // The flags of `skillnode run` that override the configuration file.
 struct RunFlags {
-  std::optional<uint16_t> port;             // --port: node.port
-  std::optional<std::string> http;          // --http: node.http.listen
-  std::optional<std::string> data_dir;      // --data-dir: node.dataDir
-  std::vector<std::string> bootstrap;       // --bootstrap (repeated): discovery.dht.bootstrapNodes
-  std::optional<uint32_t> network_id;       // --network-id: node.networkId
-  std::optional<std::string> log_level;     // --log-level: node.log.level
-  std::optional<std::string> log_format;    // --log-format: node.log.format
-  bool no_lan = false;                      // --no-lan: discovery.udp.enabled false
+  std::optional<uint16_t> port;           // --port: node.port
+  std::optional<std::string> http;        // --http: node.http.listen
+  std::optional<std::string> data_dir;    // --data-dir: node.dataDir
+  std::vector<std::string> bootstrap;     // --bootstrap (repeated): discovery.dht.bootstrapNodes
+  std::optional<uint32_t> network_id;     // --network-id: node.networkId
+  std::optional<std::string> log_level;   // --log-level: node.log.level
+  std::optional<std::string> log_format;  // --log-format: node.log.format
+  bool no_lan = false;  // --no-lan: discovery.udp.enabled and discovery.mdns.enabled false
   std::vector<std::string> lan_interfaces;  // --lan-interface (repeated): discovery.udp.interfaces
   std::optional<uint16_t> lan_port;         // --lan-port: discovery.udp.port
 };

@@ -147,7 +147,8 @@ class Node:
                  pass_data_dir=True, lan=False):
         """pass_data_dir=False runs without --data-dir (the default directory is then used;
         `data_dir` should name it). lan=False adds --no-lan: a test on this host's own network
-        must not multicast onto the machine's real interfaces; LAN tests run in namespaces."""
+        must not multicast or advertise (DNS-SD) onto the machine's real network; LAN tests
+        run in namespaces."""
         self.name = name
         self.data_dir = data_dir or temp_dir(f"skillnode-{name}-")
         self.pass_data_dir = pass_data_dir
