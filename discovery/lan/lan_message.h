@@ -54,7 +54,8 @@
 namespace skillnode::discovery::lan {
 
 // Limits. A datagram over kLanDatagramMax is dropped unread; what a node sends stays within
-// kLanSendMax (one Ethernet frame) except CHALLENGE_RESPONSE, whose certificates may need more.
+// kLanSendMax (one Ethernet frame) except CHALLENGE_RESPONSE and a SKILLNODE_HELLO with a
+// certificate chain, which may need more (IP fragments on a LAN; docs/protocol.md "LAN").
 constexpr size_t kLanDatagramMax = 4096;
 constexpr size_t kLanSendMax = 1400;
 constexpr size_t kLanIdLengthMax = 128;  // agentId, skillId, requesterId (nodeId: 64 hex)
