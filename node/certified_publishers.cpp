@@ -3,18 +3,9 @@
 #include <chrono>
 
 #include "node/spd_logger.h"
+#include "node/wall_clock.h"
 
 namespace skillnode::node {
-namespace {
-
-uint64_t WallMs() {
-  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                   std::chrono::system_clock::now().time_since_epoch())
-                                   .count());
-}
-
-}  // namespace
-
 Result<CertifiedPublishers> SetUpCertifiedPublishers(Daemon& daemon) {
   const SecurityConfig& security = daemon.config().security;
   CertifiedPublishers out;
@@ -29,7 +20,7 @@ Result<CertifiedPublishers> SetUpCertifiedPublishers(Daemon& daemon) {
   if (!security.require_certified_publishers) return out;
   auto roots = discovery::lan::TrustStore::FromPemFiles(security.trusted_roots);
   if (!roots) return Fail(roots.error().code, "security.trustedRoots: " + roots.error().message);
-  out.policy = std::make_unique<discovery::lan::PublisherPolicy>(std::move(*roots), &WallMs);
+  out.policy = std::make_unique<discovery::lan::PublisherPolicy>(std::move(*roots), &WallClockMs);
   discovery::lan::PublisherPolicy* policy = out.policy.get();
   daemon.dht().SetRecordPolicy(
       [policy](const kademlia::SignedRecord& record) { return policy->Check(record); });

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "node/spd_logger.h"
+#include "node/wall_clock.h"
 
 namespace skillnode::node {
 namespace {
@@ -13,12 +14,6 @@ namespace {
 using discovery::FieldError;
 using discovery::Parsed;
 using discovery::SkillQuery;
-
-uint64_t WallClockMs() {
-  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                   std::chrono::system_clock::now().time_since_epoch())
-                                   .count());
-}
 
 discovery::RegistryConfig RegistryConfigOf(const Config& config,
                                            std::vector<uint8_t> publisher_certificate) {

@@ -8,18 +8,13 @@
 #include "bootstrap/atomic_file.h"
 #include "kademlia/encoding.h"
 #include "node/spd_logger.h"
+#include "node/wall_clock.h"
 
 namespace skillnode::node {
 namespace {
 
 // A shared key or PEM file is a few KiB at most.
 constexpr size_t kSecurityFileSizeMax = 256 * 1024;
-
-uint64_t WallMs() {
-  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                   std::chrono::system_clock::now().time_since_epoch())
-                                   .count());
-}
 
 Result<std::string> ReadText(const std::string& key, const std::string& path) {
   auto bytes = bootstrap::ReadWholeFile(path, kSecurityFileSizeMax);
@@ -99,10 +94,9 @@ Result<void> LanService::Open() {
   options.port = udp.port;
   options.interfaces = std::move(*interfaces);
   options.datagram_size_max = discovery::lan::kLanDatagramMax;
-  auto opened = multicast_.Open(options, [this](const Endpoint& from,
-                                                std::span<const uint8_t> datagram, bool) {
-    OnDatagram(from, datagram);
-  });
+  auto opened =
+      multicast_.Open(options, [this](const Endpoint& from, std::span<const uint8_t> datagram,
+                                      bool) { OnDatagram(from, datagram); });
   if (!opened) return Fail(opened.error().code, "LAN: " + opened.error().message);
   own_ = multicast_.send_endpoints();
   local_ = LocalAddresses();
@@ -120,7 +114,7 @@ Result<void> LanService::Open() {
   config.http_url = daemon_.http_url();
   discovery::lan::LanOutput& output = *this;
   agent_ = std::make_unique<discovery::lan::LanAgent>(config, skills_.registry(), auth_, output,
-                                                     daemon_.env().rng(), &WallMs);
+                                                      daemon_.env().rng(), &WallClockMs);
   agent_->OnNewPeer([this](TimePoint now, const discovery::lan::LanPeer& peer) {
     LogAt(daemon_.logger(), LogLevel::kInfo,
           "LAN: heard node " + peer.node_id.substr(0, 16) + " at " + peer.lan.address().ToString() +
@@ -164,10 +158,10 @@ void LanService::OnDatagram(const Endpoint& from, std::span<const uint8_t> datag
   const bool from_this_host =
       from.address().IsLoopback() ||
       std::find(local_.begin(), local_.end(), from.address()) != local_.end();
-  agent_->OnDatagram(daemon_.Now(), from,
-                     std::string_view(reinterpret_cast<const char*>(datagram.data()),
-                                      datagram.size()),
-                     from_this_host);
+  agent_->OnDatagram(
+      daemon_.Now(), from,
+      std::string_view(reinterpret_cast<const char*>(datagram.data()), datagram.size()),
+      from_this_host);
 }
 
 void LanService::SendToGroup(std::string_view datagram) {
@@ -229,9 +223,9 @@ void LanService::WriteMetrics(PrometheusWriter& out) const {
               static_cast<double>(s.discovers_answered));
   out.Family("skillnode_lan_challenges_total", "counter",
              "Certificate challenges (spec 10.3) by outcome.");
-  for (const auto& [outcome, count] :
-       {std::pair{"started", s.challenges}, {"passed", s.challenges_passed},
-        {"failed", s.challenges_failed}}) {
+  for (const auto& [outcome, count] : {std::pair{"started", s.challenges},
+                                       {"passed", s.challenges_passed},
+                                       {"failed", s.challenges_failed}}) {
     out.Sample("skillnode_lan_challenges_total", {{"outcome", outcome}},
                static_cast<double>(count));
   }
