@@ -1,11 +1,10 @@
 #include "node/certified_publishers.h"
 
-#include <chrono>
-
 #include "node/spd_logger.h"
 #include "node/wall_clock.h"
 
 namespace skillnode::node {
+
 Result<CertifiedPublishers> SetUpCertifiedPublishers(Daemon& daemon) {
   const SecurityConfig& security = daemon.config().security;
   CertifiedPublishers out;
