@@ -51,10 +51,9 @@ bool LanAgent::Admit(TimePoint now, const Address& source) {
   auto it = buckets_.find(source);
   if (it == buckets_.end()) {
     if (buckets_.size() >= config_.sources_max) {
-      auto oldest = std::min_element(buckets_.begin(), buckets_.end(), [](const auto& a,
-                                                                         const auto& b) {
-        return a.second.last < b.second.last;
-      });
+      auto oldest = std::min_element(
+          buckets_.begin(), buckets_.end(),
+          [](const auto& a, const auto& b) { return a.second.last < b.second.last; });
       buckets_.erase(oldest);
     }
     it = buckets_.emplace(source, Bucket{config_.per_source_burst, now}).first;
@@ -85,15 +84,15 @@ void LanAgent::OnDatagram(TimePoint now, const Endpoint& from, std::string_view 
       const bool printable = std::all_of(agent.begin(), agent.end(), [](char c) {
         return static_cast<unsigned char>(c) > 0x20 && c != ',' && c != '|' && c != 0x7f;
       });
-      Ack(from, printable ? std::string(agent) : std::string(), "INVALID",
-          parsed.error().message);
+      Ack(from, printable ? std::string(agent) : std::string(), "INVALID", parsed.error().message);
     }
     return;
   }
   const LanMessage& message = *parsed;
   ++stats_.received[std::string(LanTypeName(TypeOf(message)))];
   // A program on this host that is not a node: its messages are registrations with this node.
-  const bool local_program = from_this_host && !peers_.contains(from.ToString());
+  const bool local_program = from_this_host && !peers_.contains(from.ToString()) &&
+                             !foreign_nodes_.contains(from.ToString());
   if (const auto* response = std::get_if<ChallengeResponse>(&message)) {
     return OnChallengeResponse(now, *response, datagram, from);
   }
@@ -171,9 +170,15 @@ void LanAgent::Ack(const Endpoint& to, const std::string& agent_id, std::string_
   RegisterAck ack;
   ack.agent_id = agent_id;
   ack.status = std::string(status);
-  // The ACK's message field may hold neither ';' nor control characters.
-  for (char c : message.substr(0, kLanMessageTextMax)) {
-    ack.message += (c == ';' || static_cast<unsigned char>(c) < 0x20) ? ',' : c;
+  // The ACK's message field may hold neither ';' nor control characters, and is cut to its
+  // limit between UTF-8 characters, never inside one.
+  for (char c : message) {
+    ack.message += (c == ';' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? ',' : c;
+  }
+  if (ack.message.size() > kLanMessageTextMax) {
+    size_t cut = kLanMessageTextMax;
+    while (cut > 0 && (static_cast<unsigned char>(ack.message[cut]) & 0xc0) == 0x80) --cut;
+    ack.message.resize(cut);
   }
   ack.timestamp_ms = wall_ms_();
   ++stats_.acks[ack.status];
@@ -181,17 +186,20 @@ void LanAgent::Ack(const Endpoint& to, const std::string& agent_id, std::string_
 }
 
 void LanAgent::OnHello(TimePoint now, const Hello& hello, const Endpoint& from) {
-  if (hello.network_id != config_.network_id) return Drop("other_network");
   if (hello.node_id == config_.node_id) return Drop("own");
+  if (hello.network_id != config_.network_id) {
+    // Not a peer, but a node all the same: what it announces is not a registration with us.
+    if (foreign_nodes_.size() < config_.peers_max) foreign_nodes_.insert(from.ToString());
+    return Drop("other_network");
+  }
   const std::string key = from.ToString();
   auto it = peers_.find(key);
   const bool is_new = it == peers_.end();
   if (is_new) {
     if (peers_.size() >= config_.peers_max) {
-      auto oldest = std::min_element(peers_.begin(), peers_.end(), [](const auto& a,
-                                                                     const auto& b) {
-        return a.second.last_heard < b.second.last_heard;
-      });
+      auto oldest = std::min_element(
+          peers_.begin(), peers_.end(),
+          [](const auto& a, const auto& b) { return a.second.last_heard < b.second.last_heard; });
       peers_.erase(oldest);
     }
     it = peers_.emplace(key, LanPeer{}).first;
@@ -261,8 +269,8 @@ void LanAgent::Announce(TimePoint now) {
   Send(hello, nullptr);
   // SKILL_REGISTER again before a listener's entry could expire (half the timeout).
   const uint64_t interval_ms = static_cast<uint64_t>(std::max<int64_t>(
-      1, std::chrono::duration_cast<std::chrono::milliseconds>(config_.broadcast_interval)
-             .count()));
+      1,
+      std::chrono::duration_cast<std::chrono::milliseconds>(config_.broadcast_interval).count()));
   const uint64_t timeout_ms = static_cast<uint64_t>(
       std::chrono::duration_cast<std::chrono::milliseconds>(config_.entry_timeout).count());
   const uint64_t register_every =

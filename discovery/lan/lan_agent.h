@@ -26,6 +26,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,8 +44,8 @@ namespace skillnode::discovery::lan {
 
 struct LanConfig {
   Duration broadcast_interval = Millis(5000);
-  Duration entry_timeout = Millis(30000);    // discovery.udp.timeout
-  Duration discover_window = Millis(300);    // the LAN stage's wait for responses
+  Duration entry_timeout = Millis(30000);  // discovery.udp.timeout
+  Duration discover_window = Millis(300);  // the LAN stage's wait for responses
   size_t table_max = 10000;
   // Per source address: datagrams per second and burst; sources tracked at most (the one heard
   // from least recently is forgotten first).
@@ -85,8 +86,8 @@ using WallMs = std::function<uint64_t()>;
 
 class LanAgent final : public LanStage {
  public:
-  LanAgent(const LanConfig& config, Registry& registry, LanAuthenticator& auth,
-           LanOutput& output, Rng& rng, WallMs wall_ms);
+  LanAgent(const LanConfig& config, Registry& registry, LanAuthenticator& auth, LanOutput& output,
+           Rng& rng, WallMs wall_ms);
   LanAgent(const LanAgent&) = delete;
   LanAgent& operator=(const LanAgent&) = delete;
   ~LanAgent() override;
@@ -107,9 +108,9 @@ class LanAgent final : public LanStage {
 
   // LanStage.
   std::vector<kademlia::SkillRecord> FindOnLan(const SkillQuery& query) const override;
-  bool DiscoverOnLan(TimePoint now, const SkillQuery& query,
-                     std::function<void(TimePoint, std::vector<kademlia::SkillRecord>)> done)
-      override;
+  bool DiscoverOnLan(
+      TimePoint now, const SkillQuery& query,
+      std::function<void(TimePoint, std::vector<kademlia::SkillRecord>)> done) override;
 
   const LanTable& table() const { return table_; }
   std::vector<LanPeer> peers() const;
@@ -168,6 +169,7 @@ class LanAgent final : public LanStage {
   LanTable table_;
   std::map<Address, Bucket> buckets_;
   std::map<std::string, LanPeer> peers_;  // by LAN endpoint text
+  std::set<std::string> foreign_nodes_;   // nodes of other networks heard (at most peers_max)
   std::function<void(TimePoint, const LanPeer&)> on_new_peer_;
   std::map<uint64_t, Round> rounds_;
   uint64_t next_round_ = 1;

@@ -291,6 +291,13 @@ TEST_CASE("a node heard through its SKILLNODE_HELLO is reported once, with its D
   lan.b->Hear(kHostA, "SKILLNODE_HELLO:" + std::string(64, 'a') + ";7;6881;;;1;", false);
   CHECK(lan.b->agent->stats().dropped.at("other_network") == 1);
   CHECK(peers.size() == 1);
+  // A node of another network on this very host: what it announces is not a registration.
+  const Endpoint neighbour(Address::V4({10, 0, 0, 2}), 50077);
+  lan.b->Hear(neighbour, "SKILLNODE_HELLO:" + std::string(64, 'b') + ";7;6881;;;1;", true);
+  lan.b->Hear(neighbour, RegisterText(lan.b->Wall()), true);
+  CHECK(lan.b->registry->size() == 0);
+  CHECK(lan.FoundOnB("user-auth").size() == 1);
+  CHECK(lan.b->out.To(neighbour).empty());  // no ACK: it is not an agent
 }
 
 TEST_CASE("require mode with a shared key takes signed messages and refuses the rest", "[unit]") {
