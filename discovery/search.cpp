@@ -72,6 +72,13 @@ struct Searcher::Pending {
       it->second.source = Source::kLocal;  // our own registration: say so
     }
   }
+  // Whether any stage has found a skill to answer with: the LAN round is then not waited for.
+  bool HasAnswer() const {
+    return std::any_of(merged.begin(), merged.end(), [this](const auto& entry) {
+      return !entry.second.record.tombstone && Matches(query, entry.second.record);
+    });
+  }
+  bool MayFinish() const { return !lan_waiting || HasAnswer(); }
   void Report(std::string stage, std::string outcome, size_t records, TimePoint now) {
     stages.push_back(
         StageReport{std::move(stage), std::move(outcome), records, ToMillis(now - started)});
@@ -142,7 +149,7 @@ void Searcher::Search(TimePoint now, const SkillQuery& query, const SearchOption
     ScanStore(pending);
     pending->Report("dht", "found", pending->merged.size() - before, now);
     pending->dht_done = true;
-    if (!pending->lan_waiting) Finish(pending, now);
+    if (pending->MayFinish()) Finish(pending, now);
     return;
   }
   StartDht(now, pending, *key);
@@ -246,7 +253,7 @@ void Searcher::FinishDht(const std::shared_ptr<Pending>& pending, TimePoint now,
       pending->Report("stale", "none", 0, now);
     }
   }
-  if (!pending->lan_waiting) Finish(pending, now);
+  if (pending->MayFinish()) Finish(pending, now);
 }
 
 void Searcher::ScanStore(const std::shared_ptr<Pending>& pending) {
