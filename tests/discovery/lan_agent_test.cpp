@@ -1,7 +1,8 @@
 // The LAN agent on a fake LAN with a fake clock: registrations by programs on the node's own
 // host (SKILL_REGISTER with its ACKs, heartbeats, unregistration), announcements heard by
 // another host's node, SKILL_DISCOVER answered and split, the search's LAN round, peers from
-// SKILLNODE_HELLO, security modes, rate limits and bad datagrams.
+// SKILLNODE_HELLO, rate limits and bad datagrams. The security modes are tested in
+// lan_agent_security_test.cpp.
 #include "discovery/lan/lan_agent.h"
 
 #include <catch2/catch.hpp>
@@ -9,130 +10,20 @@
 #include <string>
 #include <vector>
 
-#include "discovery/lan/lan_security.h"
-#include "support/fake_network.h"
+#include "lan_fixture.h"
 #include "support/records.h"
-#include "support/test_pki.h"
 
 namespace skillnode::discovery::lan {
 namespace {
 
 using kademlia::SkillStatus;
-using testing::FakeNetwork;
-
-constexpr uint64_t kWallStartMs = 1'800'000'000'000;
-const Endpoint kProgram(Address::V4({10, 0, 0, 1}), 40001);  // an agent on host A
-const Endpoint kHostA(Address::V4({10, 0, 0, 1}), 50001);    // node A's send socket
-const Endpoint kHostB(Address::V4({10, 0, 0, 2}), 50002);    // node B's send socket
-const Endpoint kRemote(Address::V4({10, 0, 0, 9}), 40009);   // a program on another host
-
-struct Sent {
-  std::optional<Endpoint> to;  // nullopt: to the group
-  std::string datagram;
-};
-
-class CapturingOutput final : public LanOutput {
- public:
-  void SendToGroup(std::string_view datagram) override {
-    sent.push_back(Sent{std::nullopt, std::string(datagram)});
-  }
-  void SendTo(const Endpoint& to, std::string_view datagram) override {
-    sent.push_back(Sent{to, std::string(datagram)});
-  }
-  std::vector<std::string> To(const Endpoint& to) const {
-    std::vector<std::string> out;
-    for (const Sent& s : sent) {
-      if (s.to == to) out.push_back(s.datagram);
-    }
-    return out;
-  }
-  std::vector<Sent> sent;
-};
-
-// One host of the LAN: a one-node DHT for its registry, and its LAN agent.
-struct Host {
-  Host(FakeNetwork& net, size_t index, const std::string& name, AuthConfig auth_config,
-       size_t per_agent_max, LanConfig config = {})
-      : net(net), publisher(testing::Publisher(name)), auth(std::move(auth_config)) {
-    RegistryConfig registry_config;
-    registry_config.health = HealthPolicy{Millis(5000), Millis(30000), 3};
-    registry_config.registrations_per_agent_max = per_agent_max;
-    registry.emplace(net.dht(index), publisher, registry_config, [this] { return Wall(); });
-    config.node_id = publisher.node_id().ToHex();
-    config.dht_port = 6881;
-    config.broadcast_interval = Millis(1000);
-    config.entry_timeout = Millis(3000);
-    agent.emplace(config, *registry, auth, out, rng, [this] { return Wall(); });
-    agent->Start(net.now());
-  }
-  uint64_t Wall() const {
-    return kWallStartMs + static_cast<uint64_t>((net.now() - kTimeZero).count() / 1000);
-  }
-  void Hear(const Endpoint& from, const std::string& datagram, bool from_this_host) {
-    agent->OnDatagram(net.now(), from, datagram, from_this_host);
-  }
-
-  FakeNetwork& net;
-  kademlia::Identity publisher;
-  Rng rng{42};
-  LanAuthenticator auth;
-  CapturingOutput out;
-  std::optional<Registry> registry;
-  std::optional<LanAgent> agent;
-};
-
-// Two hosts, A and B, whose group sends reach each other.
-struct Lan {
-  explicit Lan(AuthConfig auth = {}, size_t per_agent_max = 1000) : net(3) {
-    net.AddDhtNode(kademlia::KademliaConfig{}, kademlia::DhtConfig{});
-    net.AddDhtNode(kademlia::KademliaConfig{}, kademlia::DhtConfig{});
-    a.emplace(net, 0, "host-a", auth, per_agent_max);
-    b.emplace(net, 1, "host-b", auth, per_agent_max);
-  }
-  // Delivers what each host sent to the group to the other, then runs their timers.
-  void Advance(Duration duration) {
-    const TimePoint until = net.now() + duration;
-    while (net.now() < until) {
-      Flush();
-      net.RunFor(Millis(10));
-      for (Host* host : {&*a, &*b}) {
-        if (host->agent->NextDeadline() <= net.now()) host->agent->OnTimer(net.now());
-      }
-    }
-    Flush();
-  }
-  void Flush() {
-    for (auto [from, to, at] : {std::tuple{&*a, &*b, kHostA}, std::tuple{&*b, &*a, kHostB}}) {
-      for (size_t i = delivered[from == &*a ? 0 : 1]; i < from->out.sent.size(); ++i) {
-        const Sent s = from->out.sent[i];
-        const Endpoint target = from == &*a ? kHostB : kHostA;
-        if (!s.to || *s.to == target) to->Hear(at, s.datagram, false);
-      }
-      delivered[from == &*a ? 0 : 1] = from->out.sent.size();
-    }
-  }
-  std::vector<kademlia::SkillRecord> FoundOnB(const std::string& capability) {
-    SkillQuery query;
-    query.capabilities = {capability};
-    return b->agent->FindOnLan(query);
-  }
-
-  FakeNetwork net;
-  std::optional<Host> a;
-  std::optional<Host> b;
-  size_t delivered[2] = {0, 0};
-};
-
-std::string RegisterText(uint64_t timestamp, const std::string& skill = "skill-org-feishu") {
-  return "SKILL_REGISTER:agent-001;" + skill +
-         ";0.7.0;enterprise-skill;10.0.0.1:8080;org-data-read,user-auth;auth;" +
-         std::to_string(timestamp) + ";";
-}
-
-std::string LastAck(const Host& host, const Endpoint& to) {
-  const auto acks = host.out.To(to);
-  return acks.empty() ? std::string() : acks.back();
-}
+using lan_test::Host;
+using lan_test::kHostA;
+using lan_test::kProgram;
+using lan_test::kRemote;
+using lan_test::Lan;
+using lan_test::LastAck;
+using lan_test::RegisterText;
 
 TEST_CASE("a program on this host registers by SKILL_REGISTER and is answered with its ACK",
           "[unit]") {
@@ -298,106 +189,6 @@ TEST_CASE("a node heard through its SKILLNODE_HELLO is reported once, with its D
   CHECK(lan.b->registry->size() == 0);
   CHECK(lan.FoundOnB("user-auth").size() == 1);
   CHECK(lan.b->out.To(neighbour).empty());  // no ACK: it is not an agent
-}
-
-TEST_CASE("require mode with a shared key takes signed messages and refuses the rest", "[unit]") {
-  AuthConfig auth;
-  auth.mode = AuthMode::kRequire;
-  const std::string key = "a shared LAN key";
-  auth.shared_key.assign(key.begin(), key.end());
-  Lan lan(auth);
-  Host& a = *lan.a;
-  a.Hear(kProgram, RegisterText(a.Wall()), true);
-  CHECK(LastAck(a, kProgram).starts_with("SKILL_REGISTER_ACK:agent-001;UNAUTHORIZED;unsigned"));
-  CHECK(a.registry->size() == 0);
-
-  std::string text = RegisterText(a.Wall());
-  text.pop_back();
-  const std::string signed_text = text + ";" + HmacSign(auth.shared_key, text);
-  a.Hear(kProgram, signed_text, true);
-  CHECK(LastAck(a, kProgram).starts_with("SKILL_REGISTER_ACK:agent-001;SUCCESS;"));
-  a.Hear(kProgram, signed_text, true);
-  CHECK(a.agent->stats().dropped.at("replayed") == 1);
-  const std::string old = RegisterText(a.Wall() - 60'000);
-  const std::string stale = old.substr(0, old.size() - 1);
-  a.Hear(kProgram, stale + ";" + HmacSign(auth.shared_key, stale), true);
-  CHECK(a.agent->stats().dropped.at("stale") == 1);
-  a.Hear(kProgram, text + ";" + HmacSign(std::vector<uint8_t>(16, 7), text), true);
-  CHECK(a.agent->stats().dropped.at("bad_signature") == 1);
-
-  // Nodes sign what they send, so B hears A's announcements.
-  lan.Advance(Millis(50));
-  CHECK(lan.FoundOnB("org-data-read").size() == 1);
-}
-
-// The datagram `text` (ending with its empty signature field) signed by `signer`.
-std::string SignedBy(const Signer& signer, std::string text) {
-  text.pop_back();
-  return text + ";" + signer.Sign(text);
-}
-
-// Registers agent-001 in certificate mode, answering the node's CHALLENGE with `chain`; returns
-// the SKILL_REGISTER_ACK.
-std::string RegisterWithChallenge(Host& a, const testing::TestIdentity& leaf,
-                                  const std::string& chain_pem, const std::string& chain) {
-  auto signer = Signer::FromPem(leaf.key_pem, chain_pem);
-  REQUIRE(signer);
-  a.Hear(kProgram, SignedBy(**signer, RegisterText(a.Wall())), true);
-  auto challenge = Parse(LastAck(a, kProgram));
-  REQUIRE(challenge);
-  REQUIRE(std::holds_alternative<Challenge>(*challenge));
-  const std::string nonce = std::get<Challenge>(*challenge).nonce;
-  a.Hear(kProgram,
-         SignedBy(**signer, "CHALLENGE_RESPONSE:agent-001;" + nonce + ";" + chain + ";" +
-                                std::to_string(a.Wall()) + ";"),
-         true);
-  return LastAck(a, kProgram);
-}
-
-TEST_CASE("certificate mode challenges a first registration and takes it once answered", "[unit]") {
-  const testing::TestPki& pki = testing::SharedTestPki();
-  AuthConfig auth;
-  auth.mode = AuthMode::kRequire;
-  auth.roots = std::move(TrustStore::FromPem(pki.root.cert_pem).value());
-  Lan lan(auth);
-  Host& a = *lan.a;
-  const std::string ack =
-      RegisterWithChallenge(a, pki.agent, pki.ChainPem(pki.agent), pki.Chain(pki.agent));
-  CHECK(ack.starts_with("SKILL_REGISTER_ACK:agent-001;SUCCESS;"));
-  CHECK(a.registry->size() == 1);
-  CHECK(a.agent->stats().challenges_passed == 1);
-  // The certificate is known now: a signed heartbeat is taken without another challenge.
-  auto signer = Signer::FromPem(pki.agent.key_pem, pki.ChainPem(pki.agent));
-  REQUIRE(signer);
-  a.Hear(kProgram,
-         SignedBy(**signer, "SKILL_HEARTBEAT:agent-001;skill-org-feishu;DEGRADED;" +
-                                std::to_string(a.Wall()) + ";"),
-         true);
-  CHECK(a.registry->Records()[0].status == SkillStatus::kDegraded);
-}
-
-TEST_CASE("certificate mode answers a chain from a foreign root UNAUTHORIZED", "[unit]") {
-  const testing::TestPki& pki = testing::SharedTestPki();
-  AuthConfig auth;
-  auth.mode = AuthMode::kRequire;
-  auth.roots = std::move(TrustStore::FromPem(pki.root.cert_pem).value());
-  Lan lan(auth);
-  const std::string ack = RegisterWithChallenge(*lan.a, pki.foreign_leaf, pki.foreign_leaf.cert_pem,
-                                                pki.foreign_leaf.cert_base64);
-  CHECK(ack.starts_with("SKILL_REGISTER_ACK:agent-001;UNAUTHORIZED;certificate"));
-  CHECK(lan.a->registry->size() == 0);
-  CHECK(lan.a->agent->stats().challenges_failed == 1);
-}
-
-TEST_CASE("verify mode takes the unsigned from this host only", "[unit]") {
-  AuthConfig auth;
-  auth.mode = AuthMode::kVerify;
-  auth.shared_key = {1, 2, 3};
-  Lan lan(auth);
-  lan.a->Hear(kProgram, RegisterText(lan.a->Wall()), true);
-  CHECK(lan.a->registry->size() == 1);
-  lan.b->Hear(kRemote, RegisterText(lan.b->Wall()), false);
-  CHECK(lan.b->agent->stats().dropped.at("unsigned") == 1);
 }
 
 TEST_CASE("datagrams that are not understood, or too many from one source, are counted", "[unit]") {

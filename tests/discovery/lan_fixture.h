@@ -1,0 +1,141 @@
+// The fake LAN shared by the LAN agent's tests (lan_agent_test.cpp and
+// lan_agent_security_test.cpp): two hosts, each a one-node DHT with its registry and LAN agent,
+// whose group sends reach each other, on a fake clock.
+#ifndef SKILLNODE_TESTS_DISCOVERY_LAN_FIXTURE_H_
+#define SKILLNODE_TESTS_DISCOVERY_LAN_FIXTURE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "discovery/lan/lan_agent.h"
+#include "discovery/lan/lan_security.h"
+#include "support/fake_network.h"
+#include "support/records.h"
+
+namespace skillnode::discovery::lan::lan_test {
+
+using testing::FakeNetwork;
+
+inline constexpr uint64_t kWallStartMs = 1'800'000'000'000;
+inline const Endpoint kProgram(Address::V4({10, 0, 0, 1}), 40001);  // an agent on host A
+inline const Endpoint kHostA(Address::V4({10, 0, 0, 1}), 50001);    // node A's send socket
+inline const Endpoint kHostB(Address::V4({10, 0, 0, 2}), 50002);    // node B's send socket
+inline const Endpoint kRemote(Address::V4({10, 0, 0, 9}), 40009);   // a program on another host
+
+struct Sent {
+  std::optional<Endpoint> to;  // nullopt: to the group
+  std::string datagram;
+};
+
+class CapturingOutput final : public LanOutput {
+ public:
+  void SendToGroup(std::string_view datagram) override {
+    sent.push_back(Sent{std::nullopt, std::string(datagram)});
+  }
+  void SendTo(const Endpoint& to, std::string_view datagram) override {
+    sent.push_back(Sent{to, std::string(datagram)});
+  }
+  std::vector<std::string> To(const Endpoint& to) const {
+    std::vector<std::string> out;
+    for (const Sent& s : sent) {
+      if (s.to == to) out.push_back(s.datagram);
+    }
+    return out;
+  }
+  std::vector<Sent> sent;
+};
+
+// One host of the LAN: a one-node DHT for its registry, and its LAN agent.
+struct Host {
+  Host(FakeNetwork& net, size_t index, const std::string& name, AuthConfig auth_config,
+       size_t per_agent_max, LanConfig config = {})
+      : net(net), publisher(testing::Publisher(name)), auth(std::move(auth_config)) {
+    RegistryConfig registry_config;
+    registry_config.health = HealthPolicy{Millis(5000), Millis(30000), 3};
+    registry_config.registrations_per_agent_max = per_agent_max;
+    registry.emplace(net.dht(index), publisher, registry_config, [this] { return Wall(); });
+    config.node_id = publisher.node_id().ToHex();
+    config.dht_port = 6881;
+    config.broadcast_interval = Millis(1000);
+    config.entry_timeout = Millis(3000);
+    agent.emplace(config, *registry, auth, out, rng, [this] { return Wall(); });
+    agent->Start(net.now());
+  }
+  uint64_t Wall() const {
+    return kWallStartMs + static_cast<uint64_t>((net.now() - kTimeZero).count() / 1000);
+  }
+  void Hear(const Endpoint& from, const std::string& datagram, bool from_this_host) {
+    agent->OnDatagram(net.now(), from, datagram, from_this_host);
+  }
+
+  FakeNetwork& net;
+  kademlia::Identity publisher;
+  Rng rng{42};
+  LanAuthenticator auth;
+  CapturingOutput out;
+  std::optional<Registry> registry;
+  std::optional<LanAgent> agent;
+};
+
+// Two hosts, A and B, whose group sends reach each other.
+struct Lan {
+  explicit Lan(AuthConfig auth = {}, size_t per_agent_max = 1000) : net(3) {
+    net.AddDhtNode(kademlia::KademliaConfig{}, kademlia::DhtConfig{});
+    net.AddDhtNode(kademlia::KademliaConfig{}, kademlia::DhtConfig{});
+    a.emplace(net, 0, "host-a", auth, per_agent_max);
+    b.emplace(net, 1, "host-b", auth, per_agent_max);
+  }
+  // Delivers what each host sent to the group to the other, then runs their timers.
+  void Advance(Duration duration) {
+    const TimePoint until = net.now() + duration;
+    while (net.now() < until) {
+      Flush();
+      net.RunFor(Millis(10));
+      for (Host* host : {&*a, &*b}) {
+        if (host->agent->NextDeadline() <= net.now()) host->agent->OnTimer(net.now());
+      }
+    }
+    Flush();
+  }
+  void Flush() {
+    for (auto [from, to, at] : {std::tuple{&*a, &*b, kHostA}, std::tuple{&*b, &*a, kHostB}}) {
+      for (size_t i = delivered[from == &*a ? 0 : 1]; i < from->out.sent.size(); ++i) {
+        const Sent s = from->out.sent[i];
+        const Endpoint target = from == &*a ? kHostB : kHostA;
+        if (!s.to || *s.to == target) to->Hear(at, s.datagram, false);
+      }
+      delivered[from == &*a ? 0 : 1] = from->out.sent.size();
+    }
+  }
+  std::vector<kademlia::SkillRecord> FoundOnB(const std::string& capability) {
+    SkillQuery query;
+    query.capabilities = {capability};
+    return b->agent->FindOnLan(query);
+  }
+
+  FakeNetwork net;
+  std::optional<Host> a;
+  std::optional<Host> b;
+  size_t delivered[2] = {0, 0};
+};
+
+inline std::string RegisterText(uint64_t timestamp, const std::string& skill = "skill-org-feishu") {
+  return "SKILL_REGISTER:agent-001;" + skill +
+         ";0.7.0;enterprise-skill;10.0.0.1:8080;org-data-read,user-auth;auth;" +
+         std::to_string(timestamp) + ";";
+}
+
+inline std::string LastAck(const Host& host, const Endpoint& to) {
+  const auto acks = host.out.To(to);
+  return acks.empty() ? std::string() : acks.back();
+}
+
+}  // namespace skillnode::discovery::lan::lan_test
+
+#endif  // SKILLNODE_TESTS_DISCOVERY_LAN_FIXTURE_H_
