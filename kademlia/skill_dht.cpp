@@ -1,14 +1,21 @@
+// SkillDht's holder side (STORE and FIND_VALUE), publishing, replica hand-off and repair, and
+// timers. The get path is in skill_dht_get.cpp and the listen feature in skill_dht_listen.cpp;
+// helpers shared with skill_dht_get.cpp are in skill_dht_internal.h.
 #include "kademlia/skill_dht.h"
 
 #include <algorithm>
 #include <string>
 #include <utility>
 
+#include "kademlia/skill_dht_internal.h"
+
 namespace skillnode::kademlia {
 namespace {
 
-// Pages one get follows at most (records per key are bounded by the holders' quotas too).
-constexpr size_t kGetPagesMax = 256;
+using skill_dht_internal::BelongsUnder;
+using skill_dht_internal::SecondsLeft;
+using skill_dht_internal::ToWire;
+
 // msgpack framing of one record in a VALUES page: a fixarray byte and two bin16 headers.
 constexpr size_t kRecordEntryOverhead = 1 + 3 + 3;
 // The records array header may grow from one byte (fixarray) to three (array16).
@@ -16,31 +23,6 @@ constexpr size_t kArrayHeaderSlack = 2;
 // The "lf" key and its array header, and one lifetime (a uint32 at most).
 constexpr size_t kLifetimesFrameSize = 3 + 3;
 constexpr size_t kLifetimeEntrySizeMax = 5;
-
-// Seconds a held record has left, within [1, its TTL].
-uint32_t SecondsLeft(const StoredRecord& held, TimePoint now) {
-  const auto left = std::chrono::duration_cast<std::chrono::seconds>(held.expires_at - now);
-  return static_cast<uint32_t>(
-      std::clamp<int64_t>(left.count(), 1, std::max<uint32_t>(1, held.value.record.ttl_seconds)));
-}
-
-WireRecord ToWire(const SignedRecord& record) { return {record.encoded, record.signature}; }
-
-// One of RecordKeys(record), hashed one at a time until a match: gets and stores ask about
-// capability keys most, so those come first.
-bool BelongsUnder(const SkillRecord& record, const Key& key) {
-  for (const auto& c : record.capabilities) {
-    if (CapabilityKey(c) == key) return true;
-  }
-  if (SkillKey(record.skill_id) == key) return true;
-  for (const auto& s : record.scenes) {
-    if (SceneKey(s) == key) return true;
-  }
-  for (const auto& c : record.capabilities) {
-    if (SkillCapabilityKey(record.skill_id, c) == key) return true;
-  }
-  return false;
-}
 
 // A header as large as any reply's, to measure how many records fit in a page.
 Header LargestReplyHeader() {
@@ -66,47 +48,6 @@ ErrorReplyCode CodeFor(StoreRefusal refusal) {
 }
 
 }  // namespace
-
-struct SkillDht::GetState {
-  Key key;
-  GetOptions options;
-  GetCallback done;
-  std::map<RecordIdentity, SignedRecord> newest;
-  // For read repair: the seconds the newest version of each record has left, as its holders
-  // told (the longest), what each answering node held, and which answered in full.
-  std::map<RecordIdentity, uint32_t> seconds_left;
-  std::map<NodeId, std::vector<std::pair<RecordIdentity, uint64_t>>> held_by;
-  std::set<NodeId> answered_in_full;
-  size_t rejected = 0;
-  size_t pending_pages = 0;
-  size_t pages = 0;
-  bool lookup_done = false;
-  bool finished = false;
-  LookupStats stats;
-  std::vector<Contact> closest;
-  std::vector<std::vector<uint8_t>> tokens;  // closest's write tokens
-  TimePoint last_event = kTimeZero;
-
-  size_t live() const {
-    return static_cast<size_t>(std::count_if(newest.begin(), newest.end(), [](const auto& entry) {
-      return !entry.second.record.tombstone;
-    }));
-  }
-  bool enough() const { return options.records_wanted > 0 && live() >= options.records_wanted; }
-  void Merge(const SignedRecord& record, std::optional<uint32_t> left = std::nullopt) {
-    const RecordIdentity identity = IdentityOf(record.record);
-    auto [it, inserted] = newest.try_emplace(identity, record);
-    const bool newer = !inserted && record.record.sequence > it->second.record.sequence;
-    if (newer) {
-      it->second = record;
-      seconds_left.erase(identity);
-    }
-    if (left && record.record.sequence == it->second.record.sequence) {
-      uint32_t& known = seconds_left[identity];
-      known = std::max(known, *left);
-    }
-  }
-};
 
 SkillDht::SkillDht(Node& node, const DhtConfig& config)
     : node_(node), config_(config), store_(config.limits) {
@@ -305,118 +246,6 @@ void SkillDht::SetPublished(Published published) {
     it = published_.emplace(identity, std::move(published)).first;
   }
   published_due_.insert({it->second.Due(), identity});
-}
-
-bool SkillDht::Get(TimePoint now, const Key& key, const GetOptions& options, GetCallback done) {
-  ++stats_.gets_started;
-  auto get = std::make_shared<GetState>();
-  get->key = key;
-  get->options = options;
-  get->done = std::move(done);
-  for (const StoredRecord* held : store_.Get(key)) get->Merge(held->value, SecondsLeft(*held, now));
-  LookupOptions lookup;
-  lookup.request = [key](const Key&) { return FindValueBody{key, 0}; };
-  lookup.slow_retries = config_.get_slow_retries;
-  lookup.on_reply = [this, get](TimePoint at, const Contact& from, const Message& reply) {
-    if (const auto* values = std::get_if<ValuesBody>(&reply.body)) OnValues(get, at, from, *values);
-    return get->enough();
-  };
-  return node_.StartLookup(now, key, std::move(lookup), [this, get](const LookupResult& result) {
-    get->lookup_done = true;
-    get->stats = result.stats;
-    get->closest = result.closest;
-    get->tokens = result.tokens;
-    get->last_event = std::max(get->last_event, result.finished);
-    FinishGetIfDone(get);
-  });
-}
-
-void SkillDht::OnValues(const std::shared_ptr<GetState>& get, TimePoint now, const Contact& from,
-                        const ValuesBody& values) {
-  auto& held = get->held_by[from.id];
-  for (size_t i = 0; i < values.records.size(); ++i) {
-    const WireRecord& wire = values.records[i];
-    auto verified = VerifyRecord(wire.encoded, wire.signature, node_.signatures());
-    if (!verified || !BelongsUnder(verified->record, get->key)) {
-      ++get->rejected;
-      continue;
-    }
-    if (policy_ && !policy_(*verified)) {
-      ++get->rejected;
-      ++stats_.records_uncertified;
-      continue;
-    }
-    held.emplace_back(IdentityOf(verified->record), verified->record.sequence);
-    get->Merge(*verified,
-               i < values.lifetimes.size() ? std::optional(values.lifetimes[i]) : std::nullopt);
-  }
-  if (!values.next) get->answered_in_full.insert(from.id);
-  if (!values.next || get->enough() || get->pages >= kGetPagesMax || get->finished) return;
-  ++get->pages;
-  RequestPage(get, now, from, *values.next, 1);
-}
-
-void SkillDht::RequestPage(const std::shared_ptr<GetState>& get, TimePoint now, const Contact& from,
-                           uint32_t cursor, size_t attempt) {
-  ++get->pending_pages;
-  const bool sent =
-      node_.Request(now, from.endpoint, from.id, FindValueBody{get->key, cursor},
-                    [this, get, from, cursor, attempt](const RpcResult& result) {
-                      --get->pending_pages;
-                      if (result.status == RpcStatus::kReplied) {
-                        if (const auto* more = std::get_if<ValuesBody>(&result.reply->body)) {
-                          OnValues(get, result.now, from, *more);
-                        }
-                      } else if (result.status == RpcStatus::kTimedOut &&
-                                 attempt < config_.page_attempts_max && !get->finished) {
-                        // A lost page would lose its records for this get: ask again.
-                        ++stats_.pages_retried;
-                        RequestPage(get, result.now, from, cursor, attempt + 1);
-                      }
-                      FinishGetIfDone(get);
-                    });
-  if (!sent) --get->pending_pages;
-}
-
-void SkillDht::FinishGetIfDone(const std::shared_ptr<GetState>& get) {
-  if (get->finished || !get->lookup_done || get->pending_pages > 0) return;
-  get->finished = true;
-  GetResult result;
-  result.key = get->key;
-  result.rejected = get->rejected;
-  result.stats = get->stats;
-  result.closest = get->closest;
-  result.finished = get->last_event;
-  for (auto& [identity, record] : get->newest) result.records.push_back(record);
-  ReadRepair(get, get->last_event);
-  if (get->done) get->done(result);
-}
-
-void SkillDht::ReadRepair(const std::shared_ptr<GetState>& get, TimePoint now) {
-  if (config_.read_repair_stores_max == 0 || get->enough()) return;  // stopped short: partial
-  // The r closest nodes that answered should hold every record under the key; when we are
-  // closer than the r-th of them, we are one of the r ourselves.
-  size_t places = std::min(config_.replication, get->closest.size());
-  if (places > 0 && CloserTo(get->key, node_.id(), get->closest[places - 1].id)) --places;
-  size_t stores = 0;
-  for (size_t i = 0; i < places && i < get->tokens.size(); ++i) {
-    const Contact& node = get->closest[i];
-    if (get->tokens[i].empty() || !get->answered_in_full.contains(node.id)) continue;
-    const auto& held = get->held_by[node.id];
-    for (const auto& [identity, record] : get->newest) {
-      auto left = get->seconds_left.find(identity);
-      if (left == get->seconds_left.end()) continue;  // no holder said how long it has left
-      const uint64_t sequence = record.record.sequence;
-      if (std::any_of(held.begin(), held.end(),
-                      [&](const auto& h) { return h.first == identity && h.second >= sequence; })) {
-        continue;
-      }
-      if (stores++ == config_.read_repair_stores_max) return;
-      ++stats_.read_repairs;
-      node_.Request(now, node.endpoint, node.id,
-                    StoreBody{get->key, get->tokens[i], ToWire(record), left->second}, nullptr);
-    }
-  }
 }
 
 void SkillDht::OnContactAdded(TimePoint now, const Contact& contact) {
