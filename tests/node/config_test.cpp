@@ -375,6 +375,12 @@ TEST_CASE("README's configuration reference parses and is exactly the embedded d
   CHECK(v.udp.port == dv.udp.port);
   CHECK(v.udp.broadcast_interval == dv.udp.broadcast_interval);
   CHECK(v.udp.timeout == dv.udp.timeout);
+  CHECK(v.udp.interfaces == dv.udp.interfaces);
+  CHECK(v.udp.discover_window == dv.udp.discover_window);
+  CHECK(v.udp.table_max == dv.udp.table_max);
+  CHECK(v.udp.per_source_rate == dv.udp.per_source_rate);
+  CHECK(v.udp.per_source_burst == dv.udp.per_source_burst);
+  CHECK(v.mdns.enabled == dv.mdns.enabled);
   CHECK(v.dht.enabled == dv.dht.enabled);
   CHECK(v.dht.bootstrap_nodes == dv.dht.bootstrap_nodes);
   CHECK(v.dht.replication_factor == dv.dht.replication_factor);
@@ -391,7 +397,47 @@ TEST_CASE("README's configuration reference parses and is exactly the embedded d
   CHECK(v.cache.ttl == dv.cache.ttl);
   CHECK(v.cache.size_max == dv.cache.size_max);
   CHECK(v.cache.refresh_before_expiry == dv.cache.refresh_before_expiry);
+  const auto &sec = d.security, &dsec = defaults.security;
+  CHECK(sec.mode == dsec.mode);
+  CHECK(sec.shared_key == dsec.shared_key);
+  CHECK(sec.shared_key_file == dsec.shared_key_file);
+  CHECK(sec.trusted_roots == dsec.trusted_roots);
+  CHECK(sec.certificate == dsec.certificate);
+  CHECK(sec.private_key == dsec.private_key);
+  CHECK(sec.replay_window == dsec.replay_window);
+  CHECK(sec.identity_certificate == dsec.identity_certificate);
+  CHECK(sec.require_certified_publishers == dsec.require_certified_publishers);
   CHECK(CrossCheck(d).empty());
+}
+
+TEST_CASE("the LAN and security sections refuse bad values, naming the key", "[unit]") {
+  struct Case {
+    const char* yaml;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"security:\n  mode: paranoid\n", "security.mode: expected off, verify or require"},
+      {"discovery:\n  udp:\n    interfaces: eth0\n", "discovery.udp.interfaces: expected a list"},
+      {"discovery:\n  udp:\n    rateLimit: {perSource: 0}\n",
+       "discovery.udp.rateLimit.perSource: must be between"},
+      {"security:\n  trustedRoots: [\"\"]\n", "security.trustedRoots[0]: expected the path"},
+      {"discovery:\n  mdns: {enabled: maybe}\n", "discovery.mdns.enabled"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.yaml);
+    auto config = ParseConfig(c.yaml);
+    REQUIRE_FALSE(config);
+    CHECK(config.error().message.find(c.message) != std::string::npos);
+  }
+  auto require_without_keys = ParseConfig("security:\n  mode: require\n");
+  REQUIRE(require_without_keys);
+  const auto problems = CrossCheck(*require_without_keys);
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].starts_with("security.mode: require needs"));
+  auto half_a_pair = ParseConfig("security:\n  certificate: node.pem\n");
+  REQUIRE(half_a_pair);
+  CHECK(CrossCheck(*half_a_pair).front() ==
+        "security.privateKey: required with security.certificate");
 }
 
 }  // namespace
