@@ -84,17 +84,15 @@ Check LanAuthenticator::Verify(const LanMessage& message, std::string_view datag
     if (std::holds_alternative<Register>(message) && from_this_host && config_.roots) {
       return Check{Verdict::kChallenge, {}, {}};
     }
-    return Refuse("unknown_signer",
-                  "no certificate known for " + std::string(Principal(message)) + " or " +
-                      from.ToString());
+    return Refuse("unknown_signer", "no certificate known for " + std::string(Principal(message)) +
+                                        " or " + from.ToString());
   }
   const bool verified = std::any_of(signers.begin(), signers.end(), [&](const auto* signer) {
     return signer->not_after_ms() >= now_ms && signer->Verify(signed_bytes, *signature);
   });
   if (!verified) {
     return Refuse("bad_signature", "signature does not verify with the certificate of " +
-                                       signers.front()->common_name() +
-                                       " (or it has expired)");
+                                       signers.front()->common_name() + " (or it has expired)");
   }
   return Fresh(message, signed_bytes, now_ms);
 }
@@ -123,9 +121,8 @@ Check LanAuthenticator::VerifyHello(const Hello& hello, std::string_view signed_
     bound = kademlia::HexEncode(hash) == hello.node_id;
   }
   if (!bound) {
-    return Refuse("bad_certificate",
-                  "the certificate (" + certificate->common_name() + ") does not name node " +
-                      hello.node_id);
+    return Refuse("bad_certificate", "the certificate (" + certificate->common_name() +
+                                         ") does not name node " + hello.node_id);
   }
   if (!certificate->Verify(signed_bytes, signature)) {
     return Refuse("bad_signature", "SKILLNODE_HELLO's signature does not verify");
@@ -157,8 +154,7 @@ Check LanAuthenticator::Fresh(const LanMessage& message, std::string_view signed
 }
 
 void LanAuthenticator::Remember(std::map<std::string, KnownCertificate, std::less<>>& table,
-                                std::string key,
-                                std::shared_ptr<VerifiedCertificate> certificate) {
+                                std::string key, std::shared_ptr<VerifiedCertificate> certificate) {
   table[std::move(key)] = KnownCertificate{std::move(certificate), ++added_};
   while (agent_certs_.size() + node_certs_.size() > config_.certificates_max) {
     auto* oldest_table = &agent_certs_;
@@ -211,8 +207,8 @@ Result<std::string> LanAuthenticator::AnswerChallenge(const ChallengeResponse& r
                                                       const Endpoint& from, uint64_t now_ms) {
   auto it = challenges_.find(response.agent_id);
   if (it == challenges_.end() || it->second.nonce != response.nonce) {
-    return Fail(ErrorCode::kRefused, "no challenge with that nonce is waiting for " +
-                                         response.agent_id);
+    return Fail(ErrorCode::kRefused,
+                "no challenge with that nonce is waiting for " + response.agent_id);
   }
   PendingChallenge pending = std::move(it->second);
   challenges_.erase(it);
@@ -233,7 +229,8 @@ Result<std::string> LanAuthenticator::AnswerChallenge(const ChallengeResponse& r
   }
   auto registration = Parse(pending.datagram);
   const auto* reg = registration ? std::get_if<Register>(&*registration) : nullptr;
-  auto reg_signature = reg ? kademlia::Base64Decode(reg->signature) : Result<std::vector<uint8_t>>{};
+  auto reg_signature =
+      reg ? kademlia::Base64Decode(reg->signature) : Result<std::vector<uint8_t>>{};
   if (reg == nullptr || !reg_signature ||
       !certificate->Verify(SignedBytes(pending.datagram), *reg_signature)) {
     return Fail(ErrorCode::kCrypto, "the registration's signature does not verify with " +

@@ -44,9 +44,9 @@ enum class AuthMode { kOff, kVerify, kRequire };
 
 struct AuthConfig {
   AuthMode mode = AuthMode::kOff;
-  std::vector<uint8_t> shared_key;      // empty: no HMAC
-  std::shared_ptr<TrustStore> roots;    // null: no certificates are accepted
-  std::shared_ptr<Signer> signer;       // this node's key and chain; null: none
+  std::vector<uint8_t> shared_key;    // empty: no HMAC
+  std::shared_ptr<TrustStore> roots;  // null: no certificates are accepted
+  std::shared_ptr<Signer> signer;     // this node's key and chain; null: none
   uint64_t replay_window_ms = 30000;
   // Signed messages remembered to refuse their replay: about 2 minutes of a busy LAN.
   size_t seen_max = 65536;
@@ -96,8 +96,8 @@ class LanAuthenticator {
   // signature, and then the waiting registration's signature by the same key. On success the
   // certificate is remembered for the agent and the registration's datagram is returned.
   [[nodiscard]] Result<std::string> AnswerChallenge(const ChallengeResponse& response,
-                                                    std::string_view datagram,
-                                                    const Endpoint& from, uint64_t now_ms);
+                                                    std::string_view datagram, const Endpoint& from,
+                                                    uint64_t now_ms);
   // Forgets challenges older than challenge_timeout_ms; returns how many.
   size_t ExpireChallenges(uint64_t now_ms);
   size_t challenges() const { return challenges_.size(); }

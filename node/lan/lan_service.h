@@ -48,8 +48,8 @@ class LanService final : private discovery::lan::LanOutput {
   UvMulticast multicast_;
   discovery::lan::LanAuthenticator auth_;
   std::unique_ptr<discovery::lan::LanAgent> agent_;
-  std::vector<Endpoint> own_;       // this node's send sockets
-  std::vector<Address> local_;      // this host's addresses
+  std::vector<Endpoint> own_;   // this node's send sockets
+  std::vector<Address> local_;  // this host's addresses
   uint64_t own_datagrams_ = 0;
   bool closed_ = false;
 };
