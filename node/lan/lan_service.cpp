@@ -100,6 +100,7 @@ Result<void> LanService::Open() {
   if (!opened) return Fail(opened.error().code, "LAN: " + opened.error().message);
   own_ = multicast_.send_endpoints();
   local_ = LocalAddresses();
+  local_read_at_ = daemon_.Now();
 
   discovery::lan::LanConfig config;
   config.broadcast_interval = udp.broadcast_interval;
@@ -155,12 +156,17 @@ void LanService::OnDatagram(const Endpoint& from, std::span<const uint8_t> datag
     ++own_datagrams_;
     return;
   }
+  // The host's addresses change (DHCP, a new interface): read them again now and then.
+  const TimePoint now = daemon_.Now();
+  if (now >= local_read_at_ + kLocalAddressesMaxAge) {
+    local_ = LocalAddresses();
+    local_read_at_ = now;
+  }
   const bool from_this_host =
       from.address().IsLoopback() ||
       std::find(local_.begin(), local_.end(), from.address()) != local_.end();
   agent_->OnDatagram(
-      daemon_.Now(), from,
-      std::string_view(reinterpret_cast<const char*>(datagram.data()), datagram.size()),
+      now, from, std::string_view(reinterpret_cast<const char*>(datagram.data()), datagram.size()),
       from_this_host);
 }
 
@@ -206,6 +212,8 @@ void LanService::WriteMetrics(PrometheusWriter& out) const {
              "unsigned, bad_signature, stale, replayed, ...).");
   out.Sample("skillnode_lan_dropped_total", {{"reason", "oversize"}},
              static_cast<double>(m.dropped_oversize));
+  out.Sample("skillnode_lan_dropped_total", {{"reason", "own"}},
+             static_cast<double>(own_datagrams_));
   for (const auto& [reason, count] : s.dropped) {
     out.Sample("skillnode_lan_dropped_total", {{"reason", reason}}, static_cast<double>(count));
   }

@@ -24,6 +24,9 @@ namespace skillnode::node {
 // trusted roots and this node's certificate and key. The error names the file and the problem.
 [[nodiscard]] Result<discovery::lan::AuthConfig> LoadAuthConfig(const SecurityConfig& security);
 
+// How old this host's list of addresses may get before it is read again.
+constexpr Duration kLocalAddressesMaxAge = Seconds(10);
+
 class LanService final : private discovery::lan::LanOutput {
  public:
   // Opens the LAN sockets and attaches to `daemon` and `skills` (which must outlive it). Fails
@@ -49,7 +52,8 @@ class LanService final : private discovery::lan::LanOutput {
   discovery::lan::LanAuthenticator auth_;
   std::unique_ptr<discovery::lan::LanAgent> agent_;
   std::vector<Endpoint> own_;   // this node's send sockets
-  std::vector<Address> local_;  // this host's addresses
+  std::vector<Address> local_;  // this host's addresses, read at local_read_at_
+  TimePoint local_read_at_ = kTimeZero;
   uint64_t own_datagrams_ = 0;
   bool closed_ = false;
 };
