@@ -3,6 +3,7 @@
 #include <set>
 #include <vector>
 
+#include "discovery/schema/descriptor_schema.h"
 #include "discovery/semver.h"
 #include "kademlia/encoding.h"
 
@@ -83,8 +84,48 @@ Parsed<std::string> Schema(const json& object, const char* key) {
   return Bad(std::string("descriptor.") + key, "must be an object or a string");
 }
 
+// A JSON pointer into the descriptor as a field name: "/tags/0" -> "descriptor.tags[0]".
+std::string DescriptorField(const std::string& pointer) {
+  std::string field = "descriptor";
+  size_t start = 1;
+  while (start <= pointer.size() && !pointer.empty()) {
+    const size_t slash = std::min(pointer.find('/', start), pointer.size());
+    std::string token = pointer.substr(start, slash - start);
+    for (auto [escaped, plain] : {std::pair{"~1", "/"}, {"~0", "~"}}) {
+      for (size_t at = token.find(escaped); at != std::string::npos; at = token.find(escaped, at)) {
+        token.replace(at, 2, plain);
+        at += 1;
+      }
+    }
+    const bool index = !token.empty() && token.find_first_not_of("0123456789") == std::string::npos;
+    field += index ? "[" + token + "]" : "." + token;
+    start = slash + 1;
+  }
+  return field;
+}
+
+// Every schema violation of the descriptor at once (discovery/schema/descriptor_schema.h).
+Parsed<void> DescriptorMatchesSchema(const json& d) {
+  std::vector<schema::SchemaViolation> violations = schema::ValidateDescriptor(d);
+  if (violations.empty()) return {};
+  FieldError error;
+  if (violations.size() == 1) {
+    error.field = DescriptorField(violations[0].pointer);
+    error.message = violations[0].reason;
+  } else {
+    error.field = "descriptor";
+    error.message = std::to_string(violations.size()) + " schema violations: ";
+    for (size_t i = 0; i < violations.size(); ++i) {
+      error.message += (i == 0 ? "" : "; ") + schema::ToString(violations[i]);
+    }
+  }
+  error.violations = std::move(violations);
+  return tl::unexpected(std::move(error));
+}
+
 Parsed<kademlia::SkillDescriptor> Descriptor(const json& d) {
   if (!d.is_object()) return Bad("descriptor", "must be an object, not " + TypeName(d));
+  if (auto ok = DescriptorMatchesSchema(d); !ok) return tl::unexpected(ok.error());
   static const std::set<std::string> kKnown = {"name",         "description", "capabilityType",
                                                "access",       "tags",        "inputSchema",
                                                "outputSchema", "examples",    "skillMdSha256"};
@@ -137,9 +178,9 @@ Parsed<json> ParseJsonObject(std::string_view text) {
 }
 
 Parsed<kademlia::SkillRecord> RegistrationFromJson(const json& body) {
-  static const std::set<std::string> kKnown = {"agentId",   "skillId",    "version",
-                                               "skillType", "endpoint",   "capabilities",
-                                               "scenes",    "descriptor", "timestamp"};
+  static const std::set<std::string> kKnown = {"agentId",   "skillId",     "version", "skillType",
+                                               "endpoint",  "access",      "scenes",  "descriptor",
+                                               "timestamp", "capabilities"};
   if (auto ok = OnlyKnownKeys(body, kKnown, ""); !ok) return tl::unexpected(ok.error());
   kademlia::SkillRecord r;
   for (auto [key, field] : {std::pair{"agentId", &r.agent_id},
@@ -162,10 +203,23 @@ Parsed<kademlia::SkillRecord> RegistrationFromJson(const json& body) {
   auto scenes = List(body, "scenes", false);
   if (!scenes) return tl::unexpected(scenes.error());
   r.scenes = std::move(*scenes);
+  auto access = Text(body, "access", false);
+  if (!access) return tl::unexpected(access.error());
+  if (!access->empty() && *access != "public" && *access != "restricted" && *access != "private") {
+    return Bad("access", "must be public, restricted or private");
+  }
   if (auto it = body.find("descriptor"); it != body.end() && !it->is_null()) {
     auto descriptor = Descriptor(*it);
     if (!descriptor) return tl::unexpected(descriptor.error());
     r.descriptor = std::move(*descriptor);
+  }
+  if (!access->empty()) {
+    if (!r.descriptor) r.descriptor = kademlia::SkillDescriptor{};
+    if (!r.descriptor->access.empty() && r.descriptor->access != *access) {
+      return Bad("access", "is '" + *access + "' but descriptor.access is '" +
+                               r.descriptor->access + "'; they must agree");
+    }
+    r.descriptor->access = *access;
   }
   if (auto it = body.find("timestamp");
       it != body.end() && !it->is_null() && !it->is_number_unsigned()) {
@@ -202,7 +256,9 @@ json SkillJson(const kademlia::SkillRecord& r, Source source) {
       {"scenes", r.scenes},
       {"endpoint", r.endpoint},
       {"status", kademlia::SkillStatusName(r.status)},
-      {"provider", kademlia::NodeIdOf(r.publisher).ToHex()},
+      // An unsigned record (a SkillCenter catalog's) has no publishing node.
+      {"provider",
+       r.publisher == kademlia::PublicKey{} ? "" : kademlia::NodeIdOf(r.publisher).ToHex()},
       {"updatedAt", r.timestamp_ms},
       {"sequence", r.sequence},
       {"source", SourceName(source)},
@@ -214,6 +270,14 @@ json SkillJson(const kademlia::SkillRecord& r, Source source) {
       out["capabilityType"] = r.descriptor->capability_type;
     }
     if (!r.descriptor->access.empty()) out["access"] = r.descriptor->access;
+    // The schemas as JSON objects, for clients that check inputs and outputs (skillnode
+    // invoke); a text that is not JSON (never stored by this node) is left out.
+    for (auto [key, text] : {std::pair{"inputSchema", &r.descriptor->input_schema},
+                             {"outputSchema", &r.descriptor->output_schema}}) {
+      if (text->empty()) continue;
+      json schema = json::parse(*text, nullptr, /*allow_exceptions=*/false);
+      if (!schema.is_discarded()) out[key] = std::move(schema);
+    }
   }
   return out;
 }

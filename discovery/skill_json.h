@@ -3,7 +3,9 @@
 // provider, health and where the answer came from).
 //
 // Parsing never throws: malformed JSON, a missing or mistyped field, an unknown field or a value
-// the seed's text format cannot carry is a FieldError that names the field and the reason.
+// the seed's text format cannot carry is a FieldError that names the field and the reason. A
+// registration's descriptor is checked against the Skill Descriptor's JSON Schema
+// (discovery/schema/descriptor_schema.h) and every violation is returned at once.
 #ifndef SKILLNODE_DISCOVERY_SKILL_JSON_H_
 #define SKILLNODE_DISCOVERY_SKILL_JSON_H_
 
@@ -11,7 +13,9 @@
 #include <string>
 #include <string_view>
 #include <tl/expected.hpp>
+#include <vector>
 
+#include "discovery/schema/json_schema.h"
 #include "kademlia/skill_record.h"
 
 namespace skillnode::discovery {
@@ -19,6 +23,10 @@ namespace skillnode::discovery {
 struct FieldError {
   std::string field;  // "capabilities[2]", "descriptor.tags", "" for the body as a whole
   std::string message;
+  // The descriptor's JSON Schema violations, each with its JSON pointer into the descriptor
+  // ("/tags/0"). With one, `field` names it ("descriptor.tags[0]") and `message` is its reason;
+  // with several, `field` is "descriptor" and `message` is "3 schema violations: /tags/0: ...".
+  std::vector<schema::SchemaViolation> violations = {};
 };
 template <typename T>
 using Parsed = tl::expected<T, FieldError>;
@@ -27,9 +35,13 @@ using Parsed = tl::expected<T, FieldError>;
 [[nodiscard]] Parsed<nlohmann::json> ParseJsonObject(std::string_view text);
 
 // A registration: agentId, skillId, version (semver), skillType, endpoint, capabilities (an
-// array, or the seed's comma-separated string), optional scenes (likewise) and descriptor
-// {name, description, capabilityType, access, tags, inputSchema, outputSchema, examples,
-// skillMdSha256}. Checks the limits of kademlia::ValidateRecord as well.
+// array, or the seed's comma-separated string), optional scenes (likewise), optional access
+// (public, restricted or private; absent means public) and optional descriptor {name,
+// description, capabilityType, access, tags, inputSchema, outputSchema, examples,
+// skillMdSha256}, which must be valid against the Skill Descriptor schema (name and description
+// required; inputSchema and outputSchema valid schemas, kept as compact JSON text). A top-level
+// access is kept in the record's descriptor (made empty if there is none) and must agree with
+// descriptor.access when both are given.
 [[nodiscard]] Parsed<kademlia::SkillRecord> RegistrationFromJson(const nlohmann::json& body);
 
 // Where an answer came from (issue: results say which source answered).

@@ -191,7 +191,9 @@ int SkillCommands::State::Register() {
             {"skillType", type}, {"endpoint", endpoint}, {"capabilities", capabilities},
             {"scenes", scenes}};
     if (!name.empty() || !description.empty() || !tags.empty()) {
-      body["descriptor"] = {{"name", name}, {"description", description}, {"tags", tags}};
+      // The descriptor schema requires a name: the skill id when none is given.
+      body["descriptor"] = {
+          {"name", name.empty() ? skill : name}, {"description", description}, {"tags", tags}};
     }
   }
   json answer;

@@ -1,5 +1,6 @@
 #include "discovery/skill_json.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 namespace skillnode::discovery {
@@ -45,6 +46,7 @@ TEST_CASE("capabilities and scenes may use the seed's comma-separated form", "[u
 TEST_CASE("a descriptor is read with its schema kept as JSON text", "[unit]") {
   json body = Registration();
   body["descriptor"] = {{"name", "Feishu"},
+                        {"description", "Org data from Feishu"},
                         {"tags", {"org"}},
                         {"access", "public"},
                         {"inputSchema", {{"type", "object"}}},
@@ -79,11 +81,85 @@ TEST_CASE("each bad registration names its field", "[unit]") {
   body["colour"] = "blue";
   CHECK(FieldOfError(body) == "colour");
   body = Registration();
-  body["descriptor"] = {{"access", "secret"}};
+  body["descriptor"] = {{"name", "n"}, {"description", "d"}, {"access", "secret"}};
   CHECK(FieldOfError(body) == "descriptor.access");
   body = Registration();
-  body["descriptor"] = {{"skillMdSha256", "abc"}};
+  body["descriptor"] = {{"name", "n"}, {"description", "d"}, {"skillMdSha256", "abc"}};
   CHECK(FieldOfError(body) == "descriptor.skillMdSha256");
+  body = Registration();
+  body["descriptor"] = {{"name", "n"}, {"description", "d"}, {"tags", {"a", "b;c"}}};
+  CHECK(FieldOfError(body) == "descriptor.tags[1]");
+  body = Registration();
+  body["descriptor"] = "Feishu";
+  CHECK(FieldOfError(body) == "descriptor");
+  body = Registration();
+  body["access"] = "secret";
+  CHECK(FieldOfError(body) == "access");
+}
+
+TEST_CASE("a registration's descriptor gets every schema violation at once", "[unit]") {
+  json body = Registration();
+  body["descriptor"] = {{"tags", {"", "ok", "ok"}},
+                        {"access", "secret"},
+                        {"inputSchema", {{"type", "object"}, {"format", "email"}}}};
+  auto parsed = RegistrationFromJson(body);
+  REQUIRE_FALSE(parsed);
+  const FieldError& error = parsed.error();
+  CHECK(error.field == "descriptor");
+  std::vector<std::string> pointers;
+  for (const auto& v : error.violations) pointers.push_back(v.pointer);
+  INFO(error.message);
+  // name and description are required; both missing are reported at the descriptor's root.
+  std::sort(pointers.begin(), pointers.end());
+  CHECK(pointers ==
+        std::vector<std::string>{"", "", "/access", "/inputSchema/format", "/tags", "/tags/0"});
+  CHECK(error.message.starts_with("6 schema violations: "));
+  CHECK(error.message.find("required: Missing required property 'description'") !=
+        std::string::npos);
+  CHECK(error.message.find("/tags/0: minLength: ") != std::string::npos);
+  CHECK(error.message.find("/inputSchema/format: format: 'email' is not checked") !=
+        std::string::npos);
+}
+
+TEST_CASE("a registration without name or description in its descriptor is refused", "[unit]") {
+  json body = Registration();
+  body["descriptor"] = {{"name", "Feishu"}, {"tags", {"org"}}};
+  auto parsed = RegistrationFromJson(body);
+  REQUIRE_FALSE(parsed);
+  CHECK(parsed.error().field == "descriptor");
+  CHECK(parsed.error().message == "required: Missing required property 'description'");
+  REQUIRE(parsed.error().violations.size() == 1);
+}
+
+TEST_CASE("access may be given at the top level; it must agree with the descriptor's", "[unit]") {
+  json body = Registration();
+  body["access"] = "private";
+  auto parsed = RegistrationFromJson(body);
+  REQUIRE(parsed);
+  REQUIRE(parsed->descriptor);
+  CHECK(parsed->descriptor->access == "private");
+  CHECK(parsed->descriptor->name.empty());
+
+  body["descriptor"] = {{"name", "n"}, {"description", "d"}, {"access", "private"}};
+  parsed = RegistrationFromJson(body);
+  REQUIRE(parsed);
+  CHECK(parsed->descriptor->access == "private");
+  CHECK(parsed->descriptor->name == "n");
+
+  body["descriptor"]["access"] = "public";
+  parsed = RegistrationFromJson(body);
+  REQUIRE_FALSE(parsed);
+  CHECK(parsed.error().field == "access");
+  CHECK(parsed.error().message.find("must agree") != std::string::npos);
+
+  body.erase("access");
+  parsed = RegistrationFromJson(body);
+  REQUIRE(parsed);
+  CHECK(parsed->descriptor->access == "public");
+  // Absent everywhere: public, and no descriptor is made up.
+  parsed = RegistrationFromJson(Registration());
+  REQUIRE(parsed);
+  CHECK_FALSE(parsed->descriptor);
 }
 
 TEST_CASE("a body that is not a JSON object is refused", "[unit]") {
