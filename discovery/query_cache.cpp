@@ -30,9 +30,9 @@ std::optional<QueryCache::Hit> QueryCache::Get(TimePoint now, const std::string&
 }
 
 void QueryCache::Put(TimePoint now, const std::string& key,
-                     std::vector<kademlia::SkillRecord> records) {
+                     std::vector<kademlia::SkillRecord> records, std::optional<Duration> ttl) {
   if (!config_.enabled || config_.size_max == 0) return;
-  Entry entry{std::move(records), now, now + config_.ttl};
+  Entry entry{std::move(records), now, now + std::min(ttl.value_or(config_.ttl), config_.ttl)};
   const auto found = index_.find(key);
   if (found != index_.end()) {
     found->second->entry = std::move(entry);

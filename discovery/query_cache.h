@@ -63,7 +63,9 @@ class QueryCache {
   std::optional<Hit> Get(TimePoint now, const std::string& key);
   // Stores (or replaces) the entry for `key`, expiring at now + ttl, as most recently used;
   // evicts the least recently used entries beyond size_max. A disabled cache stores nothing.
-  void Put(TimePoint now, const std::string& key, std::vector<kademlia::SkillRecord> records);
+  // `ttl` shortens the entry's life below the cache's own (a SkillCenter answer's TTL).
+  void Put(TimePoint now, const std::string& key, std::vector<kademlia::SkillRecord> records,
+           std::optional<Duration> ttl = std::nullopt);
   // Drops every entry holding a record of `skill_id` (any agent).
   void InvalidateSkill(std::string_view skill_id);
   // Drops every entry whose key starts with `prefix` (the searcher prefixes its keys with the

@@ -4,6 +4,8 @@
 #include <set>
 #include <utility>
 
+#include "discovery/search_internal.h"
+
 namespace skillnode::discovery {
 
 using kademlia::Key;
@@ -45,46 +47,6 @@ int DiscHttpStatus(DiscError error) {
   return 503;
 }
 
-struct Searcher::Pending {
-  SkillQuery query;
-  SearchOptions options;
-  SearchCallback done;
-  std::string cache_key;
-  Key dht_key;
-  TimePoint started = kTimeZero;
-  TimePoint dht_deadline = kTimeNever;
-  bool dht_done = false;
-  bool dht_timed_out = false;
-  bool dht_unreachable = false;
-  bool dht_busy = false;  // the DHT stage could not start: too many lookups running
-  bool answered = false;
-  bool lan_waiting = false;  // a SKILL_DISCOVER round is running
-  // Newest version per identity; tombstones kept so that they beat older live copies.
-  std::map<RecordIdentity, Found> merged;
-  std::vector<StageReport> stages;
-
-  void Add(const SkillRecord& record, Source source) {
-    auto [it, inserted] = merged.try_emplace(kademlia::IdentityOf(record), Found{record, source});
-    if (inserted) return;
-    if (record.sequence > it->second.record.sequence) {
-      it->second = Found{record, source};
-    } else if (record.sequence == it->second.record.sequence && source == Source::kLocal) {
-      it->second.source = Source::kLocal;  // our own registration: say so
-    }
-  }
-  // Whether any stage has found a skill to answer with: the LAN round is then not waited for.
-  bool HasAnswer() const {
-    return std::any_of(merged.begin(), merged.end(), [this](const auto& entry) {
-      return !entry.second.record.tombstone && Matches(query, entry.second.record);
-    });
-  }
-  bool MayFinish() const { return !lan_waiting || HasAnswer(); }
-  void Report(std::string stage, std::string outcome, size_t records, TimePoint now) {
-    stages.push_back(
-        StageReport{std::move(stage), std::move(outcome), records, ToMillis(now - started)});
-  }
-};
-
 Searcher::Searcher(kademlia::SkillDht& dht, const Registry& registry, const SearchConfig& config,
                    const CacheConfig& cache_config)
     : dht_(dht), registry_(registry), config_(config), cache_(cache_config) {}
@@ -100,6 +62,10 @@ std::optional<Key> Searcher::QueryKey(const SkillQuery& query) {
   if (!query.capabilities.empty()) return kademlia::CapabilityKey(query.capabilities.front());
   if (!query.scenes.empty()) return kademlia::SceneKey(query.scenes.front());
   if (query.skill_id) return kademlia::SkillKey(*query.skill_id);
+  // Types are ANY-of: one key covers the query only when it names one type.
+  if (query.capability_types.size() == 1) {
+    return kademlia::CapabilityTypeKey(query.capability_types.front());
+  }
   return std::nullopt;
 }
 
@@ -149,7 +115,7 @@ void Searcher::Search(TimePoint now, const SkillQuery& query, const SearchOption
     ScanStore(pending);
     pending->Report("dht", "found", pending->merged.size() - before, now);
     pending->dht_done = true;
-    if (pending->MayFinish()) Finish(pending, now);
+    AfterDht(pending, now);
     return;
   }
   StartDht(now, pending, *key);
@@ -164,7 +130,7 @@ void Searcher::StartLan(TimePoint now, const std::shared_ptr<Pending>& pending) 
         pending->lan_waiting = false;
         for (const SkillRecord& record : records) pending->Add(record, Source::kLan);
         pending->Report("lan-discover", records.empty() ? "none" : "found", records.size(), at);
-        if (pending->dht_done) Finish(pending, at);
+        if (pending->dht_done && pending->MayFinish()) Finish(pending, at);
       });
   if (started) {
     ++stats_.lan_rounds;
@@ -239,21 +205,15 @@ void Searcher::FinishDht(const std::shared_ptr<Pending>& pending, TimePoint now,
           watched->cached_versions[kademlia::IdentityOf(record)] = record.sequence;
         }
         watched->has_cached_answers = true;
-        cache_.Put(now, pending->cache_key, std::move(live));
+        // With a SkillCenter stage an empty DHT answer is not cached: the catalog's answer is
+        // (and stays when a background refresh finds nothing in the DHT), and when the catalog
+        // fails the next search must ask again rather than hit a cached "nothing".
+        const bool center = skill_center_ != nullptr && pending->options.use_skillcenter;
+        if (!live.empty() || !center) cache_.Put(now, pending->cache_key, std::move(live));
       }
     }
   }
-  if (pending->answered) return;
-  if (pending->dht_timed_out || pending->dht_unreachable || pending->dht_busy) {
-    if (auto hit = cache_.Get(now, pending->cache_key)) {
-      ++stats_.stale_answers;
-      for (const SkillRecord& record : hit->entry->records) pending->Add(record, Source::kCache);
-      pending->Report("stale", "found", hit->entry->records.size(), now);
-    } else {
-      pending->Report("stale", "none", 0, now);
-    }
-  }
-  if (pending->MayFinish()) Finish(pending, now);
+  AfterDht(pending, now);
 }
 
 void Searcher::ScanStore(const std::shared_ptr<Pending>& pending) {
@@ -272,16 +232,21 @@ void Searcher::Finish(const std::shared_ptr<Pending>& pending, TimePoint now) {
   pending->answered = true;
   std::vector<SkillRecord> records;
   std::map<RecordIdentity, Source> sources;
-  // What a signed record (local, DHT, cache) says of a skill beats what the LAN heard of it.
-  std::set<std::pair<std::string, std::string>> signed_skills;
+  // What a signed record (local, DHT, cache) says of a skill beats what the LAN heard of it,
+  // and what a SkillCenter said of it unless that is newer. The newest signed time per skill:
+  std::map<std::pair<std::string, std::string>, uint64_t> signed_skills;
   for (const auto& [identity, found] : pending->merged) {
-    if (found.source != Source::kLan) signed_skills.emplace(identity.agent_id, identity.skill_id);
+    if (found.source == Source::kLan || Unsigned(found.record)) continue;
+    auto [it, inserted] = signed_skills.try_emplace({identity.agent_id, identity.skill_id},
+                                                    found.record.timestamp_ms);
+    if (!inserted) it->second = std::max(it->second, found.record.timestamp_ms);
   }
   for (const auto& [identity, found] : pending->merged) {
     if (found.record.tombstone || !Matches(pending->query, found.record)) continue;
-    if (found.source == Source::kLan &&
-        signed_skills.contains({identity.agent_id, identity.skill_id})) {
-      continue;
+    const auto signed_it = signed_skills.find({identity.agent_id, identity.skill_id});
+    if (signed_it != signed_skills.end()) {
+      if (found.source == Source::kLan) continue;
+      if (Unsigned(found.record) && signed_it->second >= found.record.timestamp_ms) continue;
     }
     records.push_back(found.record);
     sources[identity] = found.source;
@@ -303,6 +268,12 @@ void Searcher::Finish(const std::shared_ptr<Pending>& pending, TimePoint now) {
     } else if (pending->dht_unreachable) {
       result.error = DiscError::kNetwork;
       result.message = "no DHT node answered, and no cached answer is available";
+    } else if (pending->center_timed_out) {
+      result.error = DiscError::kTimeout;
+      result.message = pending->center_message;
+    } else if (pending->center_failed) {
+      result.error = DiscError::kNetwork;
+      result.message = pending->center_message + ", and no cached answer is available";
     } else if (pending->dht_busy) {
       result.error = DiscError::kNetwork;
       result.message = "this node runs its maximum of DHT lookups; try again shortly";

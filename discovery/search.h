@@ -8,13 +8,17 @@
 //   dht    a FIND_VALUE lookup of the query's most selective DHT key (capability, then scene,
 //          then skill id; DESIGN "DHT keys"), verified and merged; a query with no such key
 //          scans what this node's store holds;
-//   stale  the cache again, when the DHT stage failed (timeout or no reachable node).
-// (The SkillCenter stage joins the list in its own issue.) Results merge to the newest version
-// per (publisher, agentId, skillId), keep only what matches every filter, and are ranked
-// HEALTHY first, then highest version; a LAN result is dropped when a signed record of the same
-// (agentId, skillId) was found. Each result says which stage found it.
-// Failure answers carry the seed's codes: DISC_001 timeout, DISC_002 nothing found, DISC_005
-// network error (no node reachable).
+//   skillcenter  the configured SkillCenter catalog (spec §7, §12.2), when the stages before
+//          found nothing: its answer is cached for the stage's TTL; a catalog that fails is
+//          skipped with back-off by the stage itself (a circuit breaker);
+//   stale  the cache again, when the DHT or SkillCenter stage failed (timeout, no reachable
+//          node, catalog down).
+// Results merge to the newest version per (publisher, agentId, skillId), keep only what matches
+// every filter, and are ranked HEALTHY first, then highest version; a LAN result is dropped when
+// a signed record of the same (agentId, skillId) was found, and a SkillCenter result (unsigned)
+// when a signed one of the same (agentId, skillId) is as new or newer. Each result says which
+// stage found it. Failure answers carry the seed's codes: DISC_001 timeout, DISC_002 nothing
+// found, DISC_005 network error (no node reachable, catalog down).
 //
 // The cache is kept honest by DHT listen: once an answer for a key is cached, the searcher
 // listens on that key, and any record added, changed or removed under it drops the cached
@@ -70,10 +74,12 @@ std::string_view DiscCode(DiscError error);  // "DISC_001" ...
 int DiscHttpStatus(DiscError error);         // 504, 404, 400, 502, 503, 503
 
 struct StageReport {
-  std::string stage;    // local, cache, dht, stale
+  std::string stage;    // local, lan, lan-discover, cache, dht, skillcenter, stale
   std::string outcome;  // found, none, timeout, failed, skipped
   size_t records = 0;
   double duration_ms = 0;
+  std::string code;    // DISC_001 / DISC_005 for a stage that timed out or failed; else empty
+  std::string detail;  // why, for such a stage
 };
 
 struct Found {
@@ -90,8 +96,29 @@ struct SearchResult {
 using SearchCallback = std::function<void(SearchResult)>;
 
 struct SearchOptions {
-  bool use_cache = true;  // false: skip the read-through cache stage (a fresh answer)
-  bool use_lan = true;    // false: skip the LAN stage
+  bool use_cache = true;        // false: skip the read-through cache stage (a fresh answer)
+  bool use_lan = true;          // false: skip the LAN stage
+  bool use_skillcenter = true;  // false: skip the SkillCenter stage
+};
+
+// What the SkillCenter stage found.
+struct SkillCenterAnswer {
+  enum class Outcome { kFound, kNone, kTimeout, kFailed, kSkipped };
+  Outcome outcome = Outcome::kNone;
+  std::vector<kademlia::SkillRecord> records;  // unsigned: publisher all zeros
+  std::string message;                         // why, for kTimeout, kFailed and kSkipped
+};
+
+// The SkillCenter stage (discovery/skillcenter, node/skillcenter): a remote catalog.
+class SkillCenterStage {
+ public:
+  virtual ~SkillCenterStage() = default;
+  // Asks the catalog; `done` is called exactly once: at once when the stage skips the call
+  // (its circuit is open), else when the answer, an error or the stage's timeout comes.
+  virtual void SearchCatalog(TimePoint now, const SkillQuery& query,
+                             std::function<void(TimePoint, SkillCenterAnswer)> done) = 0;
+  // How long its answers are cached; nullopt: not cached.
+  virtual std::optional<Duration> CacheTtl() const = 0;
 };
 
 // The LAN stage (discovery/lan): what this node has heard on the LAN, and a SKILL_DISCOVER
@@ -122,6 +149,8 @@ class Searcher {
   // Adds the LAN stage after the local one (not owned; null: none). It must outlive the
   // searcher or be unset first.
   void SetLanStage(LanStage* lan) { lan_ = lan; }
+  // Adds the SkillCenter stage after the DHT one (not owned; null: none); likewise.
+  void SetSkillCenterStage(SkillCenterStage* center) { skill_center_ = center; }
 
   // Runs the chain; `done` is called exactly once, possibly before Search returns.
   void Search(TimePoint now, const SkillQuery& query, const SearchOptions& options,
@@ -152,7 +181,8 @@ class Searcher {
     uint64_t not_found = 0;
     uint64_t busy = 0;
     uint64_t invalidations = 0;
-    uint64_t lan_rounds = 0;  // SKILL_DISCOVER rounds the LAN stage started
+    uint64_t lan_rounds = 0;         // SKILL_DISCOVER rounds the LAN stage started
+    uint64_t skillcenter_calls = 0;  // searches that went on to the SkillCenter stage
   };
   const Stats& stats() const { return stats_; }
 
@@ -177,6 +207,11 @@ class Searcher {
                  const kademlia::GetResult* result);
   void ScanStore(const std::shared_ptr<Pending>& pending);
   void StartLan(TimePoint now, const std::shared_ptr<Pending>& pending);
+  // After the DHT stage: the SkillCenter stage when nothing was found, then the stale cache
+  // when a remote stage failed, then the answer.
+  void AfterDht(const std::shared_ptr<Pending>& pending, TimePoint now);
+  void FinishSkillCenter(const std::shared_ptr<Pending>& pending, TimePoint now,
+                         SkillCenterAnswer answer);
   void Finish(const std::shared_ptr<Pending>& pending, TimePoint now);
   // Listens on `key` so cached answers under it stay honest; false when no room.
   WatchedKey* WatchForCache(TimePoint now, const kademlia::Key& key);
@@ -189,6 +224,7 @@ class Searcher {
   kademlia::SkillDht& dht_;
   const Registry& registry_;
   LanStage* lan_ = nullptr;
+  SkillCenterStage* skill_center_ = nullptr;
   SearchConfig config_;
   QueryCache cache_;
   std::vector<std::shared_ptr<Pending>> pending_;
