@@ -86,6 +86,60 @@ void AppendOptional(std::string& out, std::string_view name,
 
 }  // namespace
 
+Access AccessOf(const SkillRecord& record) {
+  if (!record.descriptor) return Access::kPublic;
+  if (record.descriptor->access == "private") return Access::kPrivate;
+  if (record.descriptor->access == "restricted") return Access::kRestricted;
+  return Access::kPublic;
+}
+
+std::string_view AccessName(Access access) {
+  switch (access) {
+    case Access::kPublic:
+      return "public";
+    case Access::kRestricted:
+      return "restricted";
+    case Access::kPrivate:
+      return "private";
+  }
+  return "public";
+}
+
+std::string CapabilityTypeOf(const SkillRecord& record) {
+  if (record.descriptor && !record.descriptor->capability_type.empty()) {
+    return record.descriptor->capability_type;
+  }
+  return record.skill_type;
+}
+
+std::string IndexId(const SkillRecord& record) {
+  size_t digits = 0;
+  while (digits < record.version.size() && record.version[digits] >= '0' &&
+         record.version[digits] <= '9') {
+    ++digits;
+  }
+  const std::string major = digits == 0 ? "0" : record.version.substr(0, digits);
+  return record.agent_id + "." + record.skill_id + "-v" + major;
+}
+
+std::vector<std::string> IndexIdSkillCandidates(std::string_view id, size_t candidates_max) {
+  std::vector<std::string> out;
+  const size_t suffix = id.rfind("-v");
+  if (suffix == std::string_view::npos || suffix + 2 == id.size()) return out;
+  for (size_t i = suffix + 2; i < id.size(); ++i) {
+    if (id[i] < '0' || id[i] > '9') return out;
+  }
+  const std::string_view base = id.substr(0, suffix);
+  // Agent ids are not empty, so the first '.' may be at 1 at the earliest; the skill id is
+  // not empty either.
+  for (size_t dot = base.find('.', 1);
+       dot != std::string_view::npos && dot + 1 < base.size() && out.size() < candidates_max;
+       dot = base.find('.', dot + 1)) {
+    out.emplace_back(base.substr(dot + 1));
+  }
+  return out;
+}
+
 bool Matches(const SkillQuery& query, const SkillRecord& record) {
   if (record.tombstone) return false;
   if (query.agent_id && record.agent_id != *query.agent_id) return false;
@@ -95,6 +149,12 @@ bool Matches(const SkillQuery& query, const SkillRecord& record) {
   if (!HasAll(record.scenes, query.scenes)) return false;
   if (!query.types.empty() &&
       std::find(query.types.begin(), query.types.end(), record.skill_type) == query.types.end()) {
+    return false;
+  }
+  if (!query.capability_types.empty() &&
+      (!record.descriptor ||
+       std::find(query.capability_types.begin(), query.capability_types.end(),
+                 record.descriptor->capability_type) == query.capability_types.end())) {
     return false;
   }
   for (const std::string& keyword : query.keywords) {
@@ -143,6 +203,7 @@ std::string CanonicalQueryKey(const SkillQuery& query) {
   AppendList(key, "capabilities", query.capabilities);
   AppendList(key, "scenes", query.scenes);
   AppendList(key, "types", query.types);
+  if (!query.capability_types.empty()) AppendList(key, "ctypes", query.capability_types);
   std::vector<std::string> keywords;
   keywords.reserve(query.keywords.size());
   for (const std::string& k : query.keywords) keywords.push_back(Lower(k));

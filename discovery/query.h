@@ -21,6 +21,8 @@ struct SkillQuery {
   std::vector<std::string> capabilities;  // the record has ALL of them
   std::vector<std::string> scenes;        // the record has ALL of them
   std::vector<std::string> types;         // the record's skill_type is ANY of them
+  // The descriptor's capabilityType is ANY of them (skill-sharing §5.4, §5.6).
+  std::vector<std::string> capability_types;
   // Each keyword, case-insensitively, is a substring of the skill id, the descriptor's name,
   // description or a tag, or a capability.
   std::vector<std::string> keywords;
@@ -29,6 +31,27 @@ struct SkillQuery {
   std::optional<std::string> skill_id;
   std::optional<kademlia::SkillStatus> status;
 };
+
+// Access levels (skill-sharing §5.5): a descriptor's `access`, empty meaning public.
+enum class Access { kPublic, kRestricted, kPrivate };
+// The record's access level; a value other than restricted or private is public (the registry
+// refuses any other value, so only records from elsewhere can carry one).
+Access AccessOf(const kademlia::SkillRecord& record);
+std::string_view AccessName(Access access);  // "public", "restricted", "private"
+inline bool IsPrivate(const kademlia::SkillRecord& record) {
+  return AccessOf(record) == Access::kPrivate;
+}
+// The record's descriptor capabilityType, else its skillType (the index's capability_type).
+std::string CapabilityTypeOf(const kademlia::SkillRecord& record);
+
+// The id of a skill in a Skill Index (skill-sharing §5.7, the recommended form):
+// "{agentId}.{skillId}-v{major}", the major version being the version's leading digits ("0"
+// when it has none).
+std::string IndexId(const kademlia::SkillRecord& record);
+// The skill ids an index id may have been made from: every suffix after a '.' of the part
+// before the final "-v{digits}", longest first, at most `candidates_max` of them. Empty when
+// `id` is not of the form.
+std::vector<std::string> IndexIdSkillCandidates(std::string_view id, size_t candidates_max);
 
 // True when the record passes every filter the query sets (an empty list or an unset optional
 // filters nothing). A record whose version does not parse fails a version filter. Tombstones

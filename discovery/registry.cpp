@@ -65,6 +65,10 @@ RegisterOutcome Registry::Register(TimePoint now, SkillRecord fields) {
     out.field = FieldOf(out.message);
     return out;
   }
+  if (!CheckRegistration(fields, out)) {
+    ++stats_.invalid;
+    return out;
+  }
   const Id id{fields.skill_id, fields.agent_id};
   auto it = registrations_.find(id);
   if (it != registrations_.end() && SameContent(it->second.record, fields) &&
@@ -83,6 +87,7 @@ RegisterOutcome Registry::Register(TimePoint now, SkillRecord fields) {
     out.record = it->second.record;
     return out;
   }
+  bool was_private = false;
   if (it == registrations_.end()) {
     if (registrations_.size() >= config_.registrations_max) {
       ++stats_.refused_full;
@@ -108,6 +113,14 @@ RegisterOutcome Registry::Register(TimePoint now, SkillRecord fields) {
     ++stats_.registered;
   } else {
     out.updated = true;
+    was_private = IsPrivate(it->second.record);
+    if (!was_private && IsPrivate(fields)) {
+      // The public version leaves the DHT before the private one takes its place here.
+      SkillRecord tombstone = it->second.record;
+      tombstone.tombstone = true;
+      tombstone.reason = UnregisterReason::kUpgrade;
+      PublishVersion(now, tombstone, nullptr);
+    }
     RemoveFromIndexes(it->second);
     it->second.record = fields;
     it->second.health = HealthMachine(config_.health, now);
@@ -117,7 +130,7 @@ RegisterOutcome Registry::Register(TimePoint now, SkillRecord fields) {
   Schedule(it);
   PublishVersion(now, it->second.record, nullptr);
   Notify(out.updated ? RegistryEvent::Kind::kUpdated : RegistryEvent::Kind::kRegistered,
-         it->second.record);
+         it->second.record, was_private);
   out.status = RegisterStatus::kSuccess;
   out.message = out.updated ? "registration updated" : "registered";
   out.record = it->second.record;
@@ -216,8 +229,42 @@ void Registry::Schedule(std::map<Id, Registration>::iterator it) {
   if (it->second.scheduled != kTimeNever) due_.insert({it->second.scheduled, it->first});
 }
 
+bool Registry::CheckRegistration(const SkillRecord& fields, RegisterOutcome& out) const {
+  out.status = RegisterStatus::kInvalid;
+  if (fields.descriptor) {
+    const std::string& access = fields.descriptor->access;
+    if (!access.empty() && access != "public" && access != "restricted" && access != "private") {
+      out.field = "descriptor.access";
+      out.message =
+          "descriptor.access: must be public, restricted or private, got '" + access + "'";
+      return false;
+    }
+  }
+  const std::string index_id = IndexId(fields);
+  auto other = by_index_id_.find(index_id);
+  if (other != by_index_id_.end()) {
+    const SkillRecord& taken = other->second->record;
+    if (taken.agent_id != fields.agent_id || taken.skill_id != fields.skill_id) {
+      out.field = "skillId";
+      out.message = "skillId: the index id " + index_id + " of agent " + fields.agent_id +
+                    "'s skill " + fields.skill_id + " is already the id of agent " +
+                    taken.agent_id + "'s skill " + taken.skill_id +
+                    " on this node (ids in a skill index must be unique)";
+      return false;
+    }
+  }
+  out.status = RegisterStatus::kSuccess;
+  return true;
+}
+
+const SkillRecord* Registry::FindByIndexId(std::string_view id) const {
+  auto it = by_index_id_.find(id);
+  return it == by_index_id_.end() ? nullptr : &it->second->record;
+}
+
 void Registry::AddToIndexes(const Registration& registration) {
   const SkillRecord& record = registration.record;
+  by_index_id_[IndexId(record)] = &registration;
   for (const std::string& c : record.capabilities) by_capability_[c].insert(&registration);
   for (const std::string& s : record.scenes) by_scene_[s].insert(&registration);
   by_skill_[record.skill_id].insert(&registration);
@@ -231,6 +278,10 @@ void Registry::RemoveFromIndexes(const Registration& registration) {
     if (it->second.empty()) index.erase(it);
   };
   const SkillRecord& record = registration.record;
+  if (auto it = by_index_id_.find(IndexId(record));
+      it != by_index_id_.end() && it->second == &registration) {
+    by_index_id_.erase(it);
+  }
   for (const std::string& c : record.capabilities) drop(by_capability_, c);
   for (const std::string& s : record.scenes) drop(by_scene_, s);
   drop(by_skill_, record.skill_id);
@@ -295,6 +346,11 @@ void Registry::PublishVersion(TimePoint now, SkillRecord& record, std::function<
     return;
   }
   record = signed_record->record;
+  if (IsPrivate(record)) {
+    // Private skills never leave this node: no DHT record, no tombstone.
+    if (done) done();
+    return;
+  }
   // A tombstone is republished by the DHT until the record's TTL has passed; the registry
   // keeps nothing of it.
   dht_.Publish(now, *signed_record,
@@ -304,8 +360,8 @@ void Registry::PublishVersion(TimePoint now, SkillRecord& record, std::function<
                });
 }
 
-void Registry::Notify(RegistryEvent::Kind kind, const SkillRecord& record) {
-  const RegistryEvent event{kind, record};
+void Registry::Notify(RegistryEvent::Kind kind, const SkillRecord& record, bool was_private) {
+  const RegistryEvent event{kind, record, was_private};
   for (const RegistryObserver& observer : observers_) observer(event);
 }
 

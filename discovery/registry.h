@@ -13,6 +13,16 @@
 // publishes a tombstone with the given reason. UnregisterAll does so for every registration
 // (the daemon's shutdown step).
 //
+// Access levels (skill-sharing §5.5): a registration whose descriptor says `access: private`
+// never leaves this node: it is neither published to the DHT nor tombstoned there (its health
+// and removal stay local), and observers learn of it with the record's access to filter on.
+// An update that makes a published skill private publishes a tombstone (reason UPGRADE) for
+// the public version. The descriptor's access must be empty, public, restricted or private.
+//
+// Index ids (skill-sharing §5.7): every registration has the id IndexId() gives it
+// ("{agentId}.{skillId}-v{major}"); a registration whose id equals another registration's is
+// refused INVALID naming both, so that one node's Skill Index never holds an id twice.
+//
 // Sequence numbers come from the injected wall clock (milliseconds), and are at least one more
 // than the last one this node used, so a version published after a restart still replaces the
 // one published before it.
@@ -70,6 +80,8 @@ struct RegistryEvent {
   enum class Kind { kRegistered, kUpdated, kStatusChanged, kUnregistered, kExpired };
   Kind kind = Kind::kRegistered;
   kademlia::SkillRecord record;
+  // kUpdated: the registration was private before this update.
+  bool was_private = false;
 };
 using RegistryObserver = std::function<void(const RegistryEvent&)>;
 
@@ -109,6 +121,8 @@ class Registry {
   // The current records that match `query`, found through the registry's indexes (by
   // capability, scene or skill id) rather than by walking every registration.
   std::vector<kademlia::SkillRecord> Find(const SkillQuery& query) const;
+  // The registration whose index id is `id` (IndexId), or nullptr.
+  const kademlia::SkillRecord* FindByIndexId(std::string_view id) const;
   size_t size() const { return registrations_.size(); }
   // Observers are called after every change, in the order added.
   void AddObserver(RegistryObserver observer) { observers_.push_back(std::move(observer)); }
@@ -141,10 +155,14 @@ class Registry {
   // holds pointers to them.
   using Index = std::map<std::string, std::set<const Registration*>, std::less<>>;
 
-  // Signs and publishes a new version of `record` (a live one or a tombstone).
+  // Signs and publishes a new version of `record` (a live one or a tombstone); a private
+  // record only gets its new sequence and timestamp (it never leaves the node).
   void PublishVersion(TimePoint now, kademlia::SkillRecord& record, std::function<void()> done);
   uint64_t NextSequence();
-  void Notify(RegistryEvent::Kind kind, const kademlia::SkillRecord& record);
+  void Notify(RegistryEvent::Kind kind, const kademlia::SkillRecord& record,
+              bool was_private = false);
+  // Checks what Register checks beyond ValidateRecord: the access level and the index id.
+  bool CheckRegistration(const kademlia::SkillRecord& fields, RegisterOutcome& out) const;
   void Remove(TimePoint now, std::map<Id, Registration>::iterator it,
               kademlia::UnregisterReason reason, RegistryEvent::Kind kind,
               std::function<void()> done);
@@ -163,6 +181,7 @@ class Registry {
   Index by_capability_;
   Index by_scene_;
   Index by_skill_;
+  std::map<std::string, const Registration*, std::less<>> by_index_id_;
   std::vector<RegistryObserver> observers_;
   uint64_t last_sequence_ = 0;
   Stats stats_;

@@ -38,7 +38,8 @@ inline bool BelongsUnder(const SkillRecord& record, const Key& key) {
   for (const auto& c : record.capabilities) {
     if (SkillCapabilityKey(record.skill_id, c) == key) return true;
   }
-  return false;
+  return record.descriptor && !record.descriptor->capability_type.empty() &&
+         CapabilityTypeKey(record.descriptor->capability_type) == key;
 }
 
 }  // namespace skillnode::kademlia::skill_dht_internal

@@ -184,6 +184,9 @@ Key CapabilityKey(std::string_view capability) {
 }
 Key SceneKey(std::string_view scene) { return Key::Sha256("scene:" + std::string(scene)); }
 Key SkillKey(std::string_view skill_id) { return Key::Sha256("skill:" + std::string(skill_id)); }
+Key CapabilityTypeKey(std::string_view capability_type) {
+  return Key::Sha256("type:" + std::string(capability_type));
+}
 Key SkillCapabilityKey(std::string_view skill_id, std::string_view capability) {
   return Key::Sha256(std::string(skill_id) + ":" + std::string(capability));
 }
@@ -196,6 +199,9 @@ std::vector<Key> RecordKeys(const SkillRecord& record) {
   }
   for (const auto& s : record.scenes) keys.push_back(SceneKey(s));
   keys.push_back(SkillKey(record.skill_id));
+  if (record.descriptor && !record.descriptor->capability_type.empty()) {
+    keys.push_back(CapabilityTypeKey(record.descriptor->capability_type));
+  }
   std::sort(keys.begin(), keys.end());
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
   return keys;

@@ -118,8 +118,11 @@ RecordIdentity IdentityOf(const SkillRecord& record);
 
 // The DHT keys a record is published under (DESIGN "Protocol decisions"):
 // SHA256(skillId + ":" + c) and SHA256("capability:" + c) for each capability c,
-// SHA256("scene:" + s) for each scene s, and SHA256("skill:" + skillId). No duplicates.
+// SHA256("scene:" + s) for each scene s, SHA256("skill:" + skillId), and
+// SHA256("type:" + t) when the descriptor names a capability type t (skill-sharing §5.4's
+// registry query). No duplicates.
 std::vector<Key> RecordKeys(const SkillRecord& record);
+Key CapabilityTypeKey(std::string_view capability_type);
 Key CapabilityKey(std::string_view capability);
 Key SceneKey(std::string_view scene);
 Key SkillKey(std::string_view skill_id);

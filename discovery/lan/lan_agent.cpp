@@ -232,6 +232,18 @@ void LanAgent::OnRegistryEvent(TimePoint now, const RegistryEvent& event) {
   if (!started_) return;
   const uint64_t now_ms = wall_ms_();
   const kademlia::SkillRecord& record = event.record;
+  // Private skills never leave this node; one that just became private is withdrawn from
+  // the LAN as it is from the DHT.
+  if (IsPrivate(record)) {
+    if (event.kind != RegistryEvent::Kind::kUpdated || event.was_private) return;
+    Unregister unregister;
+    unregister.agent_id = record.agent_id;
+    unregister.skill_id = record.skill_id;
+    unregister.reason =
+        std::string(kademlia::UnregisterReasonName(kademlia::UnregisterReason::kUpgrade));
+    unregister.timestamp_ms = now_ms;
+    return Send(unregister, nullptr);
+  }
   switch (event.kind) {
     case RegistryEvent::Kind::kRegistered:
     case RegistryEvent::Kind::kUpdated:
@@ -276,7 +288,8 @@ void LanAgent::Announce(TimePoint now) {
   const uint64_t register_every =
       std::clamp<uint64_t>(timeout_ms / (2 * interval_ms), 1, kRegisterEveryTicksMax);
   const bool full = ticks_++ % register_every == 0;
-  const std::vector<kademlia::SkillRecord> records = registry_.Records();
+  std::vector<kademlia::SkillRecord> records = registry_.Records();
+  std::erase_if(records, [](const kademlia::SkillRecord& record) { return IsPrivate(record); });
   if (records.empty()) return;
   const size_t count = std::min(records.size(), config_.announced_per_interval_max);
   for (size_t i = 0; i < count; ++i) {

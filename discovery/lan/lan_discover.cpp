@@ -22,6 +22,8 @@ void LanAgent::Answer(const Discover& discover, const Endpoint& from) {
   if (!discover.scene_filter.empty()) query.scenes = {discover.scene_filter};
   if (!discover.type_filter.empty()) query.types = {discover.type_filter};
   std::vector<kademlia::SkillRecord> skills = registry_.Find(query);
+  // Private skills are never answered on the LAN (docs/access.md).
+  std::erase_if(skills, [](const kademlia::SkillRecord& record) { return IsPrivate(record); });
   if (skills.size() < config_.answer_skills_max) {
     for (auto& record : table_.Find(query, config_.answer_skills_max - skills.size())) {
       skills.push_back(std::move(record));

@@ -62,6 +62,15 @@ std::vector<std::string> CrossCheck(const Config& config) {
   if (center.enabled && center.url.empty()) {
     errors.push_back("discovery.skillCenter.url: required when discovery.skillCenter.enabled");
   }
+  if (!center.token.empty() && !center.token_file.empty()) {
+    errors.push_back("discovery.skillCenter.tokenFile: give token or tokenFile, not both");
+  }
+  if (center.backoff_max < center.backoff_initial) {
+    errors.push_back(
+        "discovery.skillCenter.backoffMax: must be at least "
+        "discovery.skillCenter.backoffInitial (" +
+        Millis(center.backoff_initial) + "), got " + Millis(center.backoff_max));
+  }
   const auto& cache = config.discovery.cache;
   if (cache.refresh_before_expiry >= cache.ttl) {
     errors.push_back(

@@ -58,6 +58,18 @@ struct BootstrapTuning {
   Duration retry_max = Seconds(5 * 60);
 };
 
+// Bearer tokens for the HTTP API (docs/access.md): who may see private skills.
+struct AuthConfig {
+  // The token file (hashes only, mode 0600); empty: <dataDir>/tokens. "~/" is expanded.
+  std::string tokens_file;
+  // Failed authentications one source address may make per minute; past it every request of
+  // that source carrying a token is answered 429 until its minute ends (guessing stays slow).
+  int failures_per_minute = 10;
+  // Source addresses the failure counter remembers at once; when full, the one whose minute
+  // began first is forgotten (bounds memory under a spray of addresses).
+  size_t failure_sources_max = 4096;
+};
+
 struct NodeSection {
   uint16_t port = kDefaultDhtPort;                     // DHT UDP port; 0 picks a free one
   std::optional<Address> bind_ipv4 = Address();        // 0.0.0.0; nullopt: no IPv4 socket
@@ -68,6 +80,7 @@ struct NodeSection {
   LogConfig log;
   HttpConfig http;
   BootstrapTuning bootstrap;
+  AuthConfig auth;
   kademlia::KademliaConfig kademlia;  // its network_id is set from network_id above
 };
 
@@ -107,6 +120,17 @@ struct SkillCenterConfig {
   Duration timeout = Millis(10000);
   bool cache_enabled = true;
   Duration cache_ttl = Millis(300000);
+  // PEM CA bundle that https catalogs' certificates must chain to; empty: the system's store.
+  std::string ca_file;
+  // Bearer token sent to the catalog (text, or a file holding it; not both); empty: none.
+  std::string token;
+  std::string token_file;
+  // A catalog answer larger than this is refused (1 KiB..64 MiB).
+  size_t response_bytes_max = 1024 * 1024;
+  // After a failed call the catalog is skipped for backoff_initial, doubling per failure up to
+  // backoff_max (a circuit breaker).
+  Duration backoff_initial = Millis(5000);
+  Duration backoff_max = Millis(300000);
 };
 
 struct HealthCheckConfig {
@@ -155,10 +179,17 @@ struct SecurityConfig {
   bool require_certified_publishers = false;
 };
 
+// Who offers the skills of this node's well-known index (skill-sharing §5.2 `provider`).
+struct ProviderConfig {
+  std::string name;  // empty: the node's id in hex
+  std::string url;   // optional http(s) URL; empty: none
+};
+
 struct Config {
   NodeSection node;
   DiscoveryConfig discovery;
   SecurityConfig security;
+  ProviderConfig provider;
 };
 
 // Range limits shared by the file reader and the flags.

@@ -101,8 +101,24 @@ void ReadNode(ConfigSection section, NodeSection& node) {
   bootstrap.Millis("retryInitial", 100, kHourMs, node.bootstrap.retry_initial);
   bootstrap.Millis("retryMax", 1000, kDayMs, node.bootstrap.retry_max);
   bootstrap.Finish();
+  ConfigSection auth = section.Sub("auth");
+  auth.String("tokensFile", node.auth.tokens_file);
+  auth.Int("failuresPerMinute", 1, 100000, Store(node.auth.failures_per_minute));
+  auth.Int("failureSourcesMax", 16, 1000000, Store(node.auth.failure_sources_max));
+  auth.Finish();
   ReadKademlia(section.Sub("kademlia"), node.kademlia);
   section.Finish();
+}
+
+// "" or an http:// or https:// URL.
+std::function<std::optional<std::string>(const std::string&)> HttpUrl(std::string& out) {
+  return [&out](const std::string& text) -> std::optional<std::string> {
+    if (!text.empty() && !text.starts_with("http://") && !text.starts_with("https://")) {
+      return "expected an http:// or https:// URL, got '" + text + "'";
+    }
+    out = text;
+    return std::nullopt;
+  };
 }
 
 void ReadBootstrapEntry(ConfigSection& dht, const std::string& key, const YamlValue& item,
@@ -210,14 +226,14 @@ void ReadSecurity(ConfigSection section, SecurityConfig& security) {
 
 void ReadSkillCenter(ConfigSection section, SkillCenterConfig& center) {
   section.Bool("enabled", center.enabled);
-  section.Text("url", [&center](const std::string& text) -> std::optional<std::string> {
-    if (!text.empty() && !text.starts_with("http://") && !text.starts_with("https://")) {
-      return "expected an http:// or https:// URL, got '" + text + "'";
-    }
-    center.url = text;
-    return std::nullopt;
-  });
+  section.Text("url", HttpUrl(center.url));
   section.Millis("timeout", 100, 600000, center.timeout);
+  section.String("caFile", center.ca_file);
+  section.String("token", center.token);
+  section.String("tokenFile", center.token_file);
+  section.Int("maxResponseBytes", 1024, 64 * 1024 * 1024, Store(center.response_bytes_max));
+  section.Millis("backoffInitial", 100, kHourMs, center.backoff_initial);
+  section.Millis("backoffMax", 100, kDayMs, center.backoff_max);
   ConfigSection cache = section.Sub("cache");
   cache.Bool("enabled", center.cache_enabled);
   cache.Millis("ttl", 0, kDayMs, center.cache_ttl);
@@ -265,6 +281,10 @@ Result<Config> ParseConfig(std::string_view yaml, const Config& base) {
   ReadNode(root.Sub("node"), config.node);
   ReadDiscovery(root.Sub("discovery"), config.discovery, errors);
   ReadSecurity(root.Sub("security"), config.security);
+  ConfigSection provider = root.Sub("provider");
+  provider.String("name", config.provider.name);
+  provider.Text("url", HttpUrl(config.provider.url));
+  provider.Finish();
   root.Finish();
   if (!errors.empty()) return Fail(ErrorCode::kInvalidArgument, JoinLines(errors));
   return config;

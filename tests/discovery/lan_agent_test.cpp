@@ -103,6 +103,47 @@ TEST_CASE("skills registered on one host are heard by the other, with their heal
   CHECK(lan.FoundOnB("org-data-read").empty());
 }
 
+TEST_CASE("a private skill is never announced nor answered; made private it is withdrawn",
+          "[unit]") {
+  Lan lan;
+  Host& a = *lan.a;
+  auto with_access = [](const std::string& skill, const std::string& access) {
+    kademlia::SkillRecord r = testing::SampleRecord("agent-001", skill);
+    r.descriptor = kademlia::SkillDescriptor{};
+    r.descriptor->access = access;
+    return r;
+  };
+  REQUIRE(a.registry->Register(lan.net.now(), with_access("hidden", "private")).status ==
+          RegisterStatus::kSuccess);
+  REQUIRE(a.registry->Register(lan.net.now(), with_access("shown", "public")).status ==
+          RegisterStatus::kSuccess);
+  REQUIRE(a.registry->Heartbeat(lan.net.now(), "agent-001", "hidden", SkillStatus::kDegraded));
+  lan.Advance(Seconds(10));  // several announcement rounds, full SKILL_REGISTERs among them
+  const Endpoint asker(Address::V4({10, 0, 0, 7}), 45000);
+  a.Hear(asker, "SKILL_DISCOVER:agent-002;org-data-read;;;" + std::to_string(a.Wall()), false);
+  REQUIRE(a.registry->Unregister(lan.net.now(), "agent-001", "hidden",
+                                 kademlia::UnregisterReason::kShutdown));
+  lan.Advance(Millis(50));
+  for (const auto& sent : a.out.sent) {
+    CHECK(sent.datagram.find("hidden") == std::string::npos);
+  }
+  const auto found = lan.FoundOnB("org-data-read");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].skill_id == "shown");
+  REQUIRE_FALSE(a.out.To(asker).empty());
+
+  // The public skill made private: B hears a SKILL_UNREGISTER and forgets it.
+  REQUIRE(a.registry->Register(lan.net.now(), with_access("shown", "private")).status ==
+          RegisterStatus::kSuccess);
+  lan.Advance(Millis(50));
+  CHECK(lan.FoundOnB("org-data-read").empty());
+  const size_t before = a.out.sent.size();
+  lan.Advance(Seconds(5));
+  for (size_t i = before; i < a.out.sent.size(); ++i) {
+    CHECK(a.out.sent[i].datagram.find("shown") == std::string::npos);
+  }
+}
+
 TEST_CASE("a skill no longer announced is forgotten after the LAN timeout", "[unit]") {
   Lan lan;
   lan.b->Hear(kRemote, RegisterText(lan.b->Wall()), false);

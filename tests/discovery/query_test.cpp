@@ -179,7 +179,9 @@ TEST_CASE("The canonical key ignores list order, duplicates and keyword case", "
 }
 
 TEST_CASE("Different queries have different canonical keys", "[unit]") {
-  std::vector<SkillQuery> queries(9);
+  std::vector<SkillQuery> queries(11);
+  queries[9].capability_types = {"a"};
+  queries[10].capability_types = {"a", "b"};
   queries[1].capabilities = {"a,b"};
   queries[2].capabilities = {"a", "b"};
   queries[3].scenes = {"a"};
@@ -194,6 +196,50 @@ TEST_CASE("Different queries have different canonical keys", "[unit]") {
       INFO(i << " vs " << j);
       CHECK(CanonicalQueryKey(queries[i]) != CanonicalQueryKey(queries[j]));
     }
+  }
+}
+
+TEST_CASE("A capability type filter matches the descriptor's capabilityType, any of them",
+          "[unit]") {
+  SkillRecord r = Feishu();
+  r.descriptor->capability_type = "api";
+  SkillQuery q;
+  q.capability_types = {"api"};
+  CHECK(Matches(q, r));
+  q.capability_types = {"tool", "api"};
+  CHECK(Matches(q, r));
+  q.capability_types = {"enterprise-skill"};  // the skill type is not the capability type
+  CHECK_FALSE(Matches(q, r));
+  CHECK_FALSE(Matches(q, SampleRecord()));  // no descriptor, no capability type
+  CHECK(CapabilityTypeOf(r) == "api");
+  CHECK(CapabilityTypeOf(SampleRecord()) == "enterprise-skill");
+}
+
+TEST_CASE("Access levels: empty and unknown are public; only private is private", "[unit]") {
+  SkillRecord r = Feishu();
+  CHECK(AccessOf(r) == Access::kPublic);
+  CHECK(AccessOf(SampleRecord()) == Access::kPublic);
+  r.descriptor->access = "restricted";
+  CHECK(AccessOf(r) == Access::kRestricted);
+  CHECK_FALSE(IsPrivate(r));
+  r.descriptor->access = "private";
+  CHECK(IsPrivate(r));
+  CHECK(AccessName(AccessOf(r)) == "private");
+}
+
+TEST_CASE("Index ids are agent.skill-vMAJOR and give back every skill id they may hold", "[unit]") {
+  SkillRecord r = SampleRecord("com.example", "translate");
+  r.version = "12.3.4-rc.1";
+  CHECK(IndexId(r) == "com.example.translate-v12");
+  r.version = "garbage";
+  CHECK(IndexId(r) == "com.example.translate-v0");
+  CHECK(IndexIdSkillCandidates("com.example.translate-v12", 8) ==
+        std::vector<std::string>{"example.translate", "translate"});
+  CHECK(IndexIdSkillCandidates("a.b-c-v1", 8) == std::vector<std::string>{"b-c"});
+  CHECK(IndexIdSkillCandidates("a.b.c.d-v1", 2) == std::vector<std::string>{"b.c.d", "c.d"});
+  for (const char* bad : {"nodot-v1", "a.b", "a.b-v", "a.b-vx", ".b-v1", "a.-v1"}) {
+    INFO(bad);
+    CHECK(IndexIdSkillCandidates(bad, 8).empty());
   }
 }
 

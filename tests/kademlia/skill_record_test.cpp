@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
+#include "kademlia/skill_dht_internal.h"
 #include "support/records.h"
 
 namespace skillnode::kademlia {
@@ -180,6 +181,24 @@ TEST_CASE(
   CHECK(std::find(keys.begin(), keys.end(), Key::Sha256("scene:auth")) != keys.end());
   CHECK(std::find(keys.begin(), keys.end(), Key::Sha256("skill:skill-org-feishu")) != keys.end());
   CHECK(std::is_sorted(keys.begin(), keys.end()));
+}
+
+TEST_CASE("a record whose descriptor names a capability type is also under its type key",
+          "[unit]") {
+  SkillRecord r = SampleRecord();
+  r.descriptor = SkillDescriptor{};
+  CHECK(RecordKeys(r).size() == 6);  // an empty capability type adds no key
+  r.descriptor->capability_type = "api";
+  const auto keys = RecordKeys(r);
+  CHECK(keys.size() == 7);
+  CHECK(CapabilityTypeKey("api") == Key::Sha256("type:api"));
+  CHECK(std::find(keys.begin(), keys.end(), Key::Sha256("type:api")) != keys.end());
+  CHECK(std::is_sorted(keys.begin(), keys.end()));
+  // Holders take the record under every one of its keys, and under no other.
+  for (const Key& key : keys) CHECK(skill_dht_internal::BelongsUnder(r, key));
+  CHECK_FALSE(skill_dht_internal::BelongsUnder(r, CapabilityTypeKey("tool")));
+  r.descriptor->capability_type.clear();
+  CHECK_FALSE(skill_dht_internal::BelongsUnder(r, CapabilityTypeKey("api")));
 }
 
 TEST_CASE("status and reason names parse both ways and reject others", "[unit]") {

@@ -46,6 +46,9 @@ TEST_CASE("README's configuration reference parses and is exactly the embedded d
   CHECK(h.response_timeout == dh.response_timeout);
   CHECK(d.node.bootstrap.retry_initial == defaults.node.bootstrap.retry_initial);
   CHECK(d.node.bootstrap.retry_max == defaults.node.bootstrap.retry_max);
+  CHECK(d.node.auth.tokens_file == defaults.node.auth.tokens_file);
+  CHECK(d.node.auth.failures_per_minute == defaults.node.auth.failures_per_minute);
+  CHECK(d.node.auth.failure_sources_max == defaults.node.auth.failure_sources_max);
   const auto &k = d.node.kademlia, &dk = defaults.node.kademlia;
   CHECK(k.routing.bucket_size == dk.routing.bucket_size);
   CHECK(k.alpha == dk.alpha);
@@ -78,6 +81,12 @@ TEST_CASE("README's configuration reference parses and is exactly the embedded d
   CHECK(v.skill_center.timeout == dv.skill_center.timeout);
   CHECK(v.skill_center.cache_enabled == dv.skill_center.cache_enabled);
   CHECK(v.skill_center.cache_ttl == dv.skill_center.cache_ttl);
+  CHECK(v.skill_center.ca_file == dv.skill_center.ca_file);
+  CHECK(v.skill_center.token == dv.skill_center.token);
+  CHECK(v.skill_center.token_file == dv.skill_center.token_file);
+  CHECK(v.skill_center.response_bytes_max == dv.skill_center.response_bytes_max);
+  CHECK(v.skill_center.backoff_initial == dv.skill_center.backoff_initial);
+  CHECK(v.skill_center.backoff_max == dv.skill_center.backoff_max);
   CHECK(v.health_check.heartbeat_interval == dv.health_check.heartbeat_interval);
   CHECK(v.health_check.timeout == dv.health_check.timeout);
   CHECK(v.health_check.retry_count == dv.health_check.retry_count);
@@ -96,6 +105,8 @@ TEST_CASE("README's configuration reference parses and is exactly the embedded d
   CHECK(sec.replay_window == dsec.replay_window);
   CHECK(sec.identity_certificate == dsec.identity_certificate);
   CHECK(sec.require_certified_publishers == dsec.require_certified_publishers);
+  CHECK(d.provider.name == defaults.provider.name);
+  CHECK(d.provider.url == defaults.provider.url);
   CHECK(CrossCheck(d).empty());
 }
 

@@ -107,10 +107,11 @@ def run(args, env=None, timeout=30, prefix=None):
     return subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env)
 
 
-def http_get(url, timeout=5):
+def http_get(url, timeout=5, headers=None):
     """(status, body text, headers) of GET url; status 0 when unreachable."""
     try:
-        with urllib.request.urlopen(url, timeout=timeout) as answer:
+        request = urllib.request.Request(url, headers=headers or {})
+        with urllib.request.urlopen(request, timeout=timeout) as answer:
             return answer.status, answer.read().decode(), dict(answer.headers)
     except urllib.error.HTTPError as error:
         return error.code, error.read().decode(), dict(error.headers)
@@ -118,11 +119,11 @@ def http_get(url, timeout=5):
         return 0, "", {}
 
 
-def http_call(method, url, body=None, timeout=5):
+def http_call(method, url, body=None, timeout=5, headers=None):
     """(status, parsed JSON or None) of one request with an optional JSON body (a dict, or a
-    str sent as it is); status 0 when unreachable."""
+    str sent as it is) and extra headers; status 0 when unreachable."""
     data = None
-    headers = {}
+    headers = dict(headers or {})
     if body is not None:
         data = (body if isinstance(body, str) else json.dumps(body)).encode()
         headers["Content-Type"] = "application/json"
@@ -199,18 +200,18 @@ class Node:
         except OSError:
             return ""
 
-    def get(self, path, timeout=5):
-        return http_get(self.url + path, timeout)
+    def get(self, path, timeout=5, headers=None):
+        return http_get(self.url + path, timeout, headers)
 
-    def get_json(self, path, timeout=5):
-        status, body, _ = self.get(path, timeout)
+    def get_json(self, path, timeout=5, headers=None):
+        status, body, _ = self.get(path, timeout, headers)
         try:
             return status, json.loads(body) if body else None
         except json.JSONDecodeError:
             return status, None
 
-    def call(self, method, path, body=None, timeout=5):
-        return http_call(method, self.url + path, body, timeout)
+    def call(self, method, path, body=None, timeout=5, headers=None):
+        return http_call(method, self.url + path, body, timeout, headers)
 
     def info(self):
         status, info = self.get_json("/api/node")
