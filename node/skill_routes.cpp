@@ -6,7 +6,6 @@
 #include <cstring>
 #include <set>
 
-#include "discovery/connection_info.h"
 #include "kademlia/encoding.h"
 #include "node/skill_service.h"
 
@@ -16,30 +15,18 @@ namespace {
 using discovery::SkillQuery;
 using nlohmann::json;
 
-// Answers a FieldError: 400 with the field named.
-void BadField(Responder& responder, const discovery::FieldError& error, std::string_view code) {
-  const std::string message =
-      error.field.empty() ? error.message : error.field + ": " + error.message;
-  responder.Error(400, code, message, {{"field", error.field}});
-}
-
-void DiscoveryError(Responder& responder, const discovery::SearchResult& result) {
-  const discovery::DiscError error = *result.error;
-  json stages = json::array();
-  for (const auto& stage : result.stages) {
-    stages.push_back({{"stage", stage.stage}, {"outcome", stage.outcome}});
-  }
-  responder.Error(discovery::DiscHttpStatus(error), discovery::DiscCode(error), result.message,
-                  {{"stages", std::move(stages)}});
-}
-
 json StagesJson(const discovery::SearchResult& result) {
   json stages = json::array();
   for (const auto& stage : result.stages) {
-    stages.push_back({{"stage", stage.stage},
-                      {"outcome", stage.outcome},
-                      {"records", stage.records},
-                      {"ms", stage.duration_ms}});
+    json one = {{"stage", stage.stage},
+                {"outcome", stage.outcome},
+                {"records", stage.records},
+                {"ms", stage.duration_ms}};
+    if (!stage.code.empty()) {
+      one["code"] = stage.code;
+      one["detail"] = stage.detail;
+    }
+    stages.push_back(std::move(one));
   }
   return stages;
 }
@@ -100,6 +87,27 @@ json SkillWithProviders(const std::string& id, const discovery::SearchResult& re
 }
 
 }  // namespace
+
+// Answers a FieldError: 400 with the field named.
+void BadField(Responder& responder, const discovery::FieldError& error, std::string_view code) {
+  const std::string message =
+      error.field.empty() ? error.message : error.field + ": " + error.message;
+  json details = {{"field", error.field}};
+  if (!error.violations.empty()) {
+    json violations = json::array();
+    for (const auto& violation : error.violations) {
+      violations.push_back({{"pointer", violation.pointer}, {"reason", violation.reason}});
+    }
+    details["violations"] = std::move(violations);
+  }
+  responder.Error(400, code, message, details);
+}
+
+void DiscoveryError(Responder& responder, const discovery::SearchResult& result) {
+  const discovery::DiscError error = *result.error;
+  responder.Error(discovery::DiscHttpStatus(error), discovery::DiscCode(error), result.message,
+                  {{"stages", StagesJson(result)}});
+}
 
 void SkillService::AddRoutes() {
   Router& router = daemon_.router();
@@ -225,6 +233,8 @@ void SkillService::HandleUnregister(const HttpRequest& request, Responder respon
 }
 
 void SkillService::HandleList(const HttpRequest& request, Responder responder) {
+  auth::AuthContext context;
+  if (!auth_.Admit(request, responder, context)) return;
   auto query = QueryFromParams(request);
   if (!query) return BadField(responder, query.error(), "BAD_REQUEST");
   auto limit = SizeParam(request, "limit", kPageLimitDefault, kPageLimitMax);
@@ -234,9 +244,12 @@ void SkillService::HandleList(const HttpRequest& request, Responder responder) {
   discovery::SearchOptions options;
   options.use_cache = request.Query("fresh").value_or("false") != "true";
   options.use_lan = request.Query("lan").value_or("true") != "false";
+  options.use_skillcenter = request.Query("skillcenter").value_or("true") != "false";
   searcher_.Search(
       daemon_.Now(), *query, options,
-      [responder, limit = *limit, offset = *offset](discovery::SearchResult result) mutable {
+      [responder, context, limit = *limit,
+       offset = *offset](discovery::SearchResult result) mutable {
+        HidePrivate(result, context);
         if (result.error && result.error != discovery::DiscError::kNoSkills) {
           return DiscoveryError(responder, result);
         }
@@ -254,6 +267,8 @@ void SkillService::HandleList(const HttpRequest& request, Responder responder) {
 }
 
 void SkillService::HandleSearch(const HttpRequest& request, Responder responder) {
+  auth::AuthContext context;
+  if (!auth_.Admit(request, responder, context)) return;
   auto body = discovery::ParseJsonObject(request.body);
   if (!body) return BadField(responder, body.error(), "BAD_REQUEST");
   auto query = QueryFromJson(*body);
@@ -273,8 +288,9 @@ void SkillService::HandleSearch(const HttpRequest& request, Responder responder)
     *field = it->get<size_t>();
   }
   discovery::SearchOptions options;
-  for (auto [name, field, inverted] :
-       {std::tuple{"fresh", &options.use_cache, true}, {"lan", &options.use_lan, false}}) {
+  for (auto [name, field, inverted] : {std::tuple{"fresh", &options.use_cache, true},
+                                       {"lan", &options.use_lan, false},
+                                       {"skillcenter", &options.use_skillcenter, false}}) {
     auto it = body->find(name);
     if (it == body->end()) continue;
     if (!it->is_boolean()) {
@@ -285,7 +301,8 @@ void SkillService::HandleSearch(const HttpRequest& request, Responder responder)
   }
   searcher_.Search(
       daemon_.Now(), *query, options,
-      [responder, limit, offset](discovery::SearchResult result) mutable {
+      [responder, context, limit, offset](discovery::SearchResult result) mutable {
+        HidePrivate(result, context);
         if (result.error) return DiscoveryError(responder, result);
         json skills = json::array();
         for (size_t i = offset; i < result.skills.size() && i < offset + limit; ++i) {
@@ -299,11 +316,14 @@ void SkillService::HandleSearch(const HttpRequest& request, Responder responder)
 }
 
 void SkillService::HandleGetSkill(const HttpRequest& request, Responder responder, bool download) {
+  auth::AuthContext context;
+  if (!auth_.Admit(request, responder, context)) return;
   const std::string id = *request.Param("id");
   SkillQuery query;
   query.skill_id = id;
   searcher_.Search(daemon_.Now(), query, discovery::SearchOptions{},
-                   [responder, id, download](discovery::SearchResult result) mutable {
+                   [responder, context, id, download](discovery::SearchResult result) mutable {
+                     HidePrivate(result, context);
                      if (result.error) {
                        if (result.error == discovery::DiscError::kNoSkills) {
                          result.message = "no skill with id " + id + " is registered";
@@ -319,76 +339,6 @@ void SkillService::HandleGetSkill(const HttpRequest& request, Responder responde
                      }
                      responder.Json(200, SkillWithProviders(id, result));
                    });
-}
-
-void SkillService::HandleSceneJoin(const HttpRequest& request, Responder responder) {
-  const std::string scene = *request.Param("scene");
-  auto body = discovery::ParseJsonObject(request.body.empty() ? "{}" : request.body);
-  if (!body) return BadField(responder, body.error(), "BAD_REQUEST");
-  SkillQuery query;
-  query.scenes = {scene};
-  query.status = kademlia::SkillStatus::kHealthy;
-  for (const auto& [key, value] : body->items()) {
-    if (key == "capabilities") {
-      if (!value.is_array()) {
-        return responder.Error(400, "BAD_REQUEST", "capabilities: must be an array of strings",
-                               {{"field", "capabilities"}});
-      }
-      for (size_t i = 0; i < value.size(); ++i) {
-        if (!value[i].is_string()) {
-          const std::string field = "capabilities[" + std::to_string(i) + "]";
-          return responder.Error(400, "BAD_REQUEST", field + ": must be a string",
-                                 {{"field", field}});
-        }
-        query.capabilities.push_back(value[i].get<std::string>());
-      }
-    } else if (key != "requesterId") {
-      return responder.Error(400, "BAD_REQUEST", key + ": is not a known field", {{"field", key}});
-    }
-  }
-  searcher_.Search(
-      daemon_.Now(), query, discovery::SearchOptions{},
-      [responder, scene,
-       capabilities = query.capabilities](discovery::SearchResult result) mutable {
-        if (result.error && result.error != discovery::DiscError::kNoSkills) {
-          return DiscoveryError(responder, result);
-        }
-        if (result.skills.empty()) {
-          return responder.Error(
-              404, "SCENE_NOT_FOUND",
-              "no healthy skill of scene " + scene + " offers every requested capability",
-              {{"code", "DISC_002"}, {"scene", scene}, {"capabilities", capabilities}});
-        }
-        const kademlia::SkillRecord& chosen = result.skills.front().record;
-        json connection = {{"endpoint", chosen.endpoint}};
-        if (auto info = discovery::ParseEndpoint(chosen.endpoint)) {
-          connection = {{"protocol", info->protocol},
-                        {"host", info->host},
-                        {"port", info->port},
-                        {"basePath", info->base_path},
-                        {"endpoint", chosen.endpoint}};
-        }
-        const std::string provider = kademlia::NodeIdOf(chosen.publisher).ToHex();
-        json members = json::array();
-        for (const auto& found : result.skills) {
-          members.push_back({{"skillId", found.record.skill_id},
-                             {"agentId", found.record.agent_id},
-                             {"endpoint", found.record.endpoint}});
-        }
-        responder.Json(200, {{"joined", true},
-                             {"sceneId", scene},
-                             {"groupId", "group-" + scene},
-                             {"connectionInfo", std::move(connection)},
-                             {"skillInfo",
-                              {{"skillId", chosen.skill_id},
-                               {"agentId", chosen.agent_id},
-                               {"version", chosen.version},
-                               {"capabilities", chosen.capabilities},
-                               {"status", kademlia::SkillStatusName(chosen.status)},
-                               {"provider", provider}}},
-                             {"members", std::move(members)},
-                             {"source", discovery::SourceName(result.skills.front().source)}});
-      });
 }
 
 }  // namespace skillnode::node

@@ -3,6 +3,7 @@
 #include "node/skill_service.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <set>
 
 #include "node/spd_logger.h"
@@ -66,17 +67,51 @@ Parsed<void> SetStatus(SkillQuery& query, const std::string& text) {
   return {};
 }
 
+auth::AuthOptions AuthOptionsOf(const Config& config) {
+  auth::AuthOptions out;
+  out.tokens_file =
+      auth::TokensFilePath(config, [](const char* name) { return std::getenv(name); });
+  out.failures_per_minute = config.node.auth.failures_per_minute;
+  out.failure_sources_max = config.node.auth.failure_sources_max;
+  return out;
+}
+
 }  // namespace
+
+void HidePrivate(discovery::SearchResult& result, const auth::AuthContext& context) {
+  if (context.authenticated) return;
+  const size_t before = result.skills.size();
+  // The stage that found a hidden skill does not count it either: a report of "found 1" over
+  // an empty answer would tell that something private exists.
+  for (const discovery::Found& found : result.skills) {
+    if (!discovery::IsPrivate(found.record)) continue;
+    const std::string_view stage = discovery::SourceName(found.source);
+    for (discovery::StageReport& report : result.stages) {
+      if (report.stage != stage || report.records == 0) continue;
+      if (--report.records == 0 && report.outcome == "found") report.outcome = "none";
+      break;
+    }
+  }
+  std::erase_if(result.skills,
+                [](const discovery::Found& found) { return discovery::IsPrivate(found.record); });
+  if (before > 0 && result.skills.empty() && !result.error) {
+    result.error = discovery::DiscError::kNoSkills;
+    result.message = "no skill matches the query";
+  }
+}
 
 SkillService::SkillService(Daemon& daemon, std::vector<uint8_t> publisher_certificate)
     : daemon_(daemon),
+      auth_(AuthOptionsOf(daemon.config()), daemon.logger(), [&daemon] { return daemon.Now(); }),
       registry_(daemon.dht(), daemon.identity(),
                 RegistryConfigOf(daemon.config(), std::move(publisher_certificate)), &WallClockMs),
-      searcher_(daemon.dht(), registry_, discovery::SearchConfig{},
-                CacheConfigOf(daemon.config())) {
+      searcher_(daemon.dht(), registry_, discovery::SearchConfig{}, CacheConfigOf(daemon.config())),
+      well_known_(daemon, registry_, searcher_, auth_) {
+  auth_.Refresh(/*force=*/true);
   // A registration that changes on this node makes cached answers about that skill stale.
   registry_.AddObserver([this](const discovery::RegistryEvent& event) {
     searcher_.InvalidateRecord(event.record);
+    NotifyPrivateWatchers(event);
     LogAt(daemon_.logger(), LogLevel::kInfo,
           "skill " + event.record.skill_id + " of agent " + event.record.agent_id + ": " +
               std::string(kademlia::SkillStatusName(event.record.status)) +
@@ -90,7 +125,9 @@ SkillService::SkillService(Daemon& daemon, std::vector<uint8_t> publisher_certif
   daemon_.AddStepper({[this] { return searcher_.NextDeadline(); },
                       [this](TimePoint now) { searcher_.OnTimer(now); }});
   daemon_.AddNodeInfo("registry", [this] { return Info(); });
+  daemon_.AddNodeInfo("auth", [this] { return auth_.Info(); });
   daemon_.AddMetrics([this](PrometheusWriter& out) { WriteMetrics(out); });
+  daemon_.AddMetrics([this](PrometheusWriter& out) { auth_.WriteMetrics(out); });
   daemon_.AddShutdownStep("unregister skills", [this](std::function<void()> done) {
     const size_t count = registry_.size();
     if (count > 0) {
@@ -194,9 +231,9 @@ Parsed<SkillQuery> QueryFromParams(const HttpRequest& request) {
 }
 
 Parsed<SkillQuery> QueryFromJson(const nlohmann::json& body) {
-  static const std::set<std::string> kKnown = {"capabilities", "scenes",  "types",   "keywords",
-                                               "version",      "agentId", "skillId", "status",
-                                               "limit",        "offset",  "fresh",   "lan"};
+  static const std::set<std::string> kKnown = {
+      "capabilities", "scenes", "types",  "keywords", "version", "agentId",    "skillId",
+      "status",       "limit",  "offset", "fresh",    "lan",     "skillcenter"};
   for (const auto& [key, value] : body.items()) {
     if (!kKnown.contains(key)) return Bad(key, "is not a known search field");
   }

@@ -12,6 +12,14 @@
 //   POST   /api/cache/refresh                  drop every cached answer
 //   GET    /api/v1/watch?scene=|capability=|skill=   Server-Sent Events: added, changed and
 //                                              removed skills under that DHT key
+// and, through api::WellKnownRoutes, skill-sharing §5's /.well-known/skill-sharing,
+// /skills/{id}/descriptor.json and /skills?type=.
+//
+// Access levels (docs/access.md): every read route admits the request through the
+// Authenticator first (a bad bearer token is answered 401, a source past its failure limit
+// 429); without a valid token no private skill appears in any answer (GET by id answers 404 as
+// for an unknown skill). Authenticated watch streams also carry this node's private skills,
+// which never reach the DHT that feeds the others.
 //
 // Registration, heartbeats and unregistration are accepted only from this host (a skill
 // registers with the node on its own host; DESIGN "Registration"); from anywhere else they are
@@ -20,11 +28,14 @@
 #ifndef SKILLNODE_NODE_SKILL_SERVICE_H_
 #define SKILLNODE_NODE_SKILL_SERVICE_H_
 
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 #include "discovery/registry.h"
 #include "discovery/search.h"
+#include "node/api/well_known_routes.h"
+#include "node/auth/authenticator.h"
 #include "node/daemon.h"
 
 namespace skillnode::node {
@@ -44,6 +55,9 @@ class SkillService {
 
   discovery::Registry& registry() { return registry_; }
   discovery::Searcher& searcher() { return searcher_; }
+  // Bearer tokens: routes that show or invoke restricted and private skills ask it who the
+  // request is (Admit / Require / Authenticated).
+  auth::Authenticator& authenticator() { return auth_; }
 
  private:
   void AddRoutes();
@@ -55,15 +69,38 @@ class SkillService {
   void HandleGetSkill(const HttpRequest& request, Responder responder, bool download);
   void HandleSceneJoin(const HttpRequest& request, Responder responder);
   void HandleWatch(const HttpRequest& request, Responder responder);
+  // Authenticated watch streams: this node's private skills under the watched key, fed by
+  // the registry (the DHT never carries them).
+  struct PrivateWatch {
+    std::string kind;  // scene, capability, skill
+    std::string value;
+    std::shared_ptr<EventStream> stream;
+  };
+  void WatchPrivate(const std::string& kind, const std::string& value,
+                    const std::shared_ptr<EventStream>& stream);
+  void NotifyPrivateWatchers(const discovery::RegistryEvent& event);
   // False (and answered UNAUTHORIZED) when the request does not come from this host.
   bool FromThisHost(const HttpRequest& request, Responder& responder, std::string_view what);
   nlohmann::json Info() const;
   void WriteMetrics(PrometheusWriter& out) const;
 
   Daemon& daemon_;
+  auth::Authenticator auth_;
   discovery::Registry registry_;
   discovery::Searcher searcher_;
+  api::WellKnownRoutes well_known_;
+  std::map<uint64_t, PrivateWatch> private_watches_;
+  uint64_t next_private_watch_ = 1;
 };
+
+// Answers a FieldError: 400 with `code` and the field named.
+void BadField(Responder& responder, const discovery::FieldError& error, std::string_view code);
+// Answers a failed search with its DISC_00x code and the stages it went through.
+void DiscoveryError(Responder& responder, const discovery::SearchResult& result);
+
+// Drops the private skills a request without a valid token may not see; a result that was
+// only private skills becomes "no skills" (DISC_002), as if they did not exist.
+void HidePrivate(discovery::SearchResult& result, const auth::AuthContext& context);
 
 // Reads a query from GET /api/skills parameters or a POST /api/skills/search body; the error
 // names the field (an invalid version range included).

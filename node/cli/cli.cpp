@@ -7,14 +7,19 @@
 
 #include "bootstrap/data_dir.h"
 #include "bootstrap/identity_file.h"
+#include "node/auth/token_cli.h"
 #include "node/certified_publishers.h"
+#include "node/cli/descriptor_cli.h"
 #include "node/cli/identity_cli.h"
+#include "node/cli/invoke_cli.h"
 #include "node/cli/skill_cli.h"
 #include "node/cli/status_client.h"
 #include "node/config/config_yaml.h"
 #include "node/daemon.h"
+#include "node/invoke/invoke_routes.h"
 #include "node/lan/lan_service.h"
 #include "node/skill_service.h"
+#include "node/skillcenter/skill_center_client.h"
 #include "node/spd_logger.h"
 
 namespace skillnode::node {
@@ -110,6 +115,7 @@ int Run(const std::string& config_file, const std::string& check_file, const Run
     return kExitFailure;
   }
   SkillService skills(**daemon, publishers->own_certificate);
+  auto invoke_routes = invoke::AddInvokeRoutes(**daemon, skills);
   std::unique_ptr<LanService> lan;
   if (config->discovery.udp.enabled) {
     auto opened = LanService::Create(**daemon, skills);
@@ -118,6 +124,15 @@ int Run(const std::string& config_file, const std::string& check_file, const Run
       return kExitFailure;
     }
     lan = std::move(*opened);
+  }
+  std::unique_ptr<SkillCenterClient> skill_center;
+  if (config->discovery.skill_center.enabled) {
+    auto created = SkillCenterClient::Create(**daemon, skills);
+    if (!created) {
+      logger.Log(LogLevel::kError, "cannot start: " + created.error().message);
+      return kExitFailure;
+    }
+    skill_center = std::move(*created);
   }
   return (*daemon)->Run();
 }
@@ -313,6 +328,12 @@ int RunCli(int argc, char** argv) {
   identity.Add(app);
   SkillCommands skills;
   skills.Add(app);
+  DescriptorCommands descriptors;
+  descriptors.Add(app);
+  auth::TokenCommands tokens;
+  tokens.Add(app);
+  InvokeCommand invoke_command;
+  invoke_command.Add(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Error& e) {
@@ -322,6 +343,9 @@ int RunCli(int argc, char** argv) {
   if (run.app->parsed()) return Run(run);
   if (int rc = 0; identity.RunParsed(rc)) return rc;
   if (int rc = 0; skills.RunParsed(rc)) return rc;
+  if (int rc = 0; descriptors.RunParsed(rc)) return rc;
+  if (int rc = 0; tokens.RunParsed(rc)) return rc;
+  if (int rc = 0; invoke_command.RunParsed(rc)) return rc;
   return Status(status);
 }
 
