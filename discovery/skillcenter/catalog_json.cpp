@@ -95,6 +95,14 @@ tl::expected<kademlia::SkillRecord, std::string> CatalogRecord(const json& skill
   auto tags = List(skill, "tags");
   if (!tags) return Error(tags.error());
   descriptor.tags = std::move(*tags);
+  // The schemas, as skillnode's own catalog shows them (objects), kept as compact text.
+  for (auto [key, field] : {std::pair{"inputSchema", &descriptor.input_schema},
+                            {"outputSchema", &descriptor.output_schema}}) {
+    auto it = skill.find(key);
+    if (it == skill.end() || it->is_null()) continue;
+    if (!it->is_object()) return Error(std::string(key) + " is not an object");
+    *field = it->dump();
+  }
   if (descriptor != kademlia::SkillDescriptor{}) r.descriptor = std::move(descriptor);
   if (auto valid = kademlia::ValidateRecord(r); !valid) return Error(valid.error().message);
   return r;

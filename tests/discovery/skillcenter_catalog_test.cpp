@@ -71,7 +71,8 @@ TEST_CASE("catalog: bad skills are dropped and counted; private ones too; a boun
 TEST_CASE("catalog: a skill-details answer with providers gives one record each", "[unit]") {
   const std::string body = R"({"id": "s", "providers": [
     {"id": "s", "skillId": "s", "agentId": "a1", "version": "1.0.0", "type": "t",
-     "capabilities": ["c"], "endpoint": "h:1", "status": "DEGRADED", "updatedAt": 1700000000000},
+     "capabilities": ["c"], "endpoint": "h:1", "status": "DEGRADED", "updatedAt": 1700000000000,
+     "inputSchema": {"type": "object"}},
     {"id": "s", "skillId": "s", "agentId": "a2", "version": "1.1.0", "type": "t",
      "capabilities": ["c"], "endpoint": "h:2"}]})";
   auto answer = ParseCatalogAnswer(body, 10);
@@ -80,6 +81,8 @@ TEST_CASE("catalog: a skill-details answer with providers gives one record each"
   CHECK(answer->records[0].agent_id == "a1");
   CHECK(answer->records[0].status == kademlia::SkillStatus::kDegraded);
   CHECK(answer->records[0].timestamp_ms == 1700000000000);
+  REQUIRE(answer->records[0].descriptor);
+  CHECK(answer->records[0].descriptor->input_schema == R"({"type":"object"})");
 }
 
 TEST_CASE("catalog: garbage answers are errors that say so", "[unit]") {
