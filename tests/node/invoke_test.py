@@ -364,6 +364,10 @@ def main():
 node:
   http: {{listen: "127.0.0.1:0", responseTimeout: 8000}}
   auth: {{tokensFile: "{tokens_file}"}}
+discovery:
+  # The skills send no heartbeats: they must outlive the whole test (about 25 s alone, more
+  # under load) rather than expire after the default 30 s.
+  healthCheck: {{timeout: 600000}}
 """
     node = Node("invoke", ["--port", "0"], config=config).start()
     added = run(["token", "add", "invoker", "--config", node.config_path])
