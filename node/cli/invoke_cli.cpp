@@ -10,6 +10,7 @@
 #include <optional>
 #include <sstream>
 
+#include "node/http/http_message.h"
 #include "node/invoke/invoker.h"
 #include "node/invoke/skill_target.h"
 #include "transport/uv/uv_http_client.h"
@@ -251,7 +252,7 @@ int RunInvoke(const InvokeArgs& args) {
   };
 
   HttpClientRequest request;
-  request.url = base + "/api/skills/" + invoke::PercentEncodeSegment(args.skill);
+  request.url = base + "/api/skills/" + PercentEncode(args.skill);
   request.timeout = Millis(args.timeout_ms);
   request.response_bytes_max = kSkillAnswerBytesMax;
   request.bearer_token = token;

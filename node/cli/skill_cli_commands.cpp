@@ -16,6 +16,7 @@
 
 #include "node/cli/skill_cli_internal.h"
 #include "node/cli/status_client.h"
+#include "node/http/http_message.h"
 #include "transport/endpoint.h"
 
 namespace skillnode::node {
@@ -26,21 +27,6 @@ using skill_cli_internal::Common;
 
 constexpr int kExitFailure = 1;
 constexpr int kExitUsage = 2;
-
-std::string PercentEncode(const std::string& text) {
-  static const char* kHex = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : text) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
 
 // "http://127.0.0.1:7070" for --http's ADDRESS:PORT; nullopt (and a message) when malformed.
 std::optional<std::string> BaseUrl(const std::string& http) {

@@ -151,6 +151,21 @@ std::string SerializeResponse(const HttpResponse& response, bool keep_alive, boo
   return out;
 }
 
+std::string PercentEncode(std::string_view text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : text) {
+    if (std::isalnum(c) != 0 || c == '-' || c == '.' || c == '_' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
 std::optional<std::string> PercentDecode(std::string_view text, bool plus_is_space) {
   std::string out;
   out.reserve(text.size());

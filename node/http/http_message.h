@@ -66,6 +66,8 @@ std::string SerializeResponse(const HttpResponse& response, bool keep_alive, boo
 // Percent-decoding; with `plus_is_space`, '+' decodes to ' ' (query strings). nullopt for a
 // malformed escape.
 std::optional<std::string> PercentDecode(std::string_view text, bool plus_is_space);
+// Percent-encoding for one path segment or query value: every byte but A-Z a-z 0-9 - . _ ~.
+std::string PercentEncode(std::string_view text);
 
 }  // namespace skillnode::node
 

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <charconv>
 
+#include "node/http/http_message.h"
+
 namespace skillnode::node::invoke {
 namespace {
 
@@ -52,21 +54,6 @@ bool SplitUrl(std::string_view url, std::string& origin, std::string_view& rest)
 
 }  // namespace
 
-std::string PercentEncodeSegment(std::string_view text) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : text) {
-    if (std::isalnum(c) != 0 || c == '-' || c == '.' || c == '_' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
-
 Checked<EndpointUrl> ParseEndpoint(std::string_view endpoint) {
   EndpointUrl out;
   std::string_view rest;
@@ -87,7 +74,7 @@ Checked<EndpointUrl> ParseEndpoint(std::string_view endpoint) {
 }
 
 std::string DefaultStatusUrl(const EndpointUrl& endpoint, std::string_view execution_id) {
-  return endpoint.base + "/executions/" + PercentEncodeSegment(execution_id);
+  return endpoint.base + "/executions/" + PercentEncode(execution_id);
 }
 
 std::string DefaultResultUrl(const EndpointUrl& endpoint, std::string_view execution_id) {

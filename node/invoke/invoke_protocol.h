@@ -31,9 +31,6 @@ struct EndpointUrl {
 // not (a "host:port" endpoint, another scheme, an empty host).
 [[nodiscard]] Checked<EndpointUrl> ParseEndpoint(std::string_view endpoint);
 
-// `text` as one URL path segment: every byte but A-Z a-z 0-9 - . _ ~ percent-encoded.
-std::string PercentEncodeSegment(std::string_view text);
-
 // "{base}/executions/{id}" and "{base}/executions/{id}/result", the id percent-encoded.
 std::string DefaultStatusUrl(const EndpointUrl& endpoint, std::string_view execution_id);
 std::string DefaultResultUrl(const EndpointUrl& endpoint, std::string_view execution_id);

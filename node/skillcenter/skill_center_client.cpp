@@ -1,24 +1,16 @@
 #include "node/skillcenter/skill_center_client.h"
 
-#include <curl/curl.h>
-
 #include <fstream>
 #include <sstream>
 
 #include "discovery/skillcenter/catalog_json.h"
+#include "node/http/http_message.h"
 
 namespace skillnode::node {
 namespace {
 
 using discovery::SkillCenterAnswer;
 using Outcome = SkillCenterAnswer::Outcome;
-
-std::string PercentEncode(const std::string& text) {
-  char* escaped = curl_easy_escape(nullptr, text.data(), static_cast<int>(text.size()));
-  std::string out = escaped != nullptr ? escaped : "";
-  curl_free(escaped);
-  return out;
-}
 
 // A lookup by skill id and nothing else goes to GET /api/skills/{id}.
 bool ById(const discovery::SkillQuery& q) {
