@@ -164,6 +164,21 @@ bool Matches(const SkillQuery& query, const SkillRecord& record) {
   return true;
 }
 
+bool RankedBefore(const SkillRecord& ra, const std::optional<SemVer>& va, const SkillRecord& rb,
+                  const std::optional<SemVer>& vb) {
+  const int sa = StatusRank(ra.status);
+  const int sb = StatusRank(rb.status);
+  if (sa != sb) return sa < sb;
+  if (va.has_value() != vb.has_value()) return va.has_value();
+  if (va && vb) {
+    const int c = CompareSemVer(*va, *vb);
+    if (c != 0) return c > 0;
+  }
+  if (ra.skill_id != rb.skill_id) return ra.skill_id < rb.skill_id;
+  if (ra.agent_id != rb.agent_id) return ra.agent_id < rb.agent_id;
+  return ra.version < rb.version;
+}
+
 void Rank(std::vector<SkillRecord>& records) {
   // Parse every version once, then sort indices.
   std::vector<std::optional<SemVer>> versions;
@@ -174,24 +189,9 @@ void Rank(std::vector<SkillRecord>& records) {
   }
   std::vector<size_t> order(records.size());
   std::iota(order.begin(), order.end(), size_t{0});
-  auto better = [&](size_t a, size_t b) {
-    const SkillRecord& ra = records[a];
-    const SkillRecord& rb = records[b];
-    const int sa = StatusRank(ra.status);
-    const int sb = StatusRank(rb.status);
-    if (sa != sb) return sa < sb;
-    const auto& va = versions[a];
-    const auto& vb = versions[b];
-    if (va.has_value() != vb.has_value()) return va.has_value();
-    if (va && vb) {
-      const int c = CompareSemVer(*va, *vb);
-      if (c != 0) return c > 0;
-    }
-    if (ra.skill_id != rb.skill_id) return ra.skill_id < rb.skill_id;
-    if (ra.agent_id != rb.agent_id) return ra.agent_id < rb.agent_id;
-    return ra.version < rb.version;
-  };
-  std::stable_sort(order.begin(), order.end(), better);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return RankedBefore(records[a], versions[a], records[b], versions[b]);
+  });
   std::vector<SkillRecord> sorted;
   sorted.reserve(records.size());
   for (const size_t i : order) sorted.push_back(std::move(records[i]));

@@ -62,6 +62,10 @@ bool Matches(const SkillQuery& query, const kademlia::SkillRecord& record);
 // (unparsable versions last); then skill_id and agent_id ascending, then the version text, so
 // the order never depends on the input order of distinct records.
 void Rank(std::vector<kademlia::SkillRecord>& records);
+// Rank()'s order: true when `a` goes before `b`; `va` and `vb` are their versions parsed
+// (nullopt when not semver), so that callers holding parsed versions parse nothing again.
+bool RankedBefore(const kademlia::SkillRecord& a, const std::optional<SemVer>& va,
+                  const kademlia::SkillRecord& b, const std::optional<SemVer>& vb);
 
 // A deterministic text naming the query: lists sorted and deduplicated, keywords lowercased,
 // the version range in its desugared form, and every value escaped so that no two different

@@ -29,10 +29,11 @@ std::optional<QueryCache::Hit> QueryCache::Get(TimePoint now, const std::string&
   return Hit{&entry, now >= entry.expires - config_.refresh_before_expiry};
 }
 
-void QueryCache::Put(TimePoint now, const std::string& key,
-                     std::vector<kademlia::SkillRecord> records, std::optional<Duration> ttl) {
+void QueryCache::Put(TimePoint now, const std::string& key, std::vector<SkillEntryPtr> records,
+                     std::optional<Duration> ttl) {
   if (!config_.enabled || config_.size_max == 0) return;
   Entry entry{std::move(records), now, now + std::min(ttl.value_or(config_.ttl), config_.ttl)};
+  ++changes_;
   const auto found = index_.find(key);
   if (found != index_.end()) {
     found->second->entry = std::move(entry);
@@ -50,8 +51,9 @@ void QueryCache::Put(TimePoint now, const std::string& key,
 void QueryCache::InvalidateSkill(std::string_view skill_id) {
   for (auto slot = lru_.begin(); slot != lru_.end();) {
     const auto& records = slot->entry.records;
-    const bool holds = std::any_of(records.begin(), records.end(),
-                                   [skill_id](const auto& r) { return r.skill_id == skill_id; });
+    const bool holds = std::any_of(records.begin(), records.end(), [skill_id](const auto& r) {
+      return r->record().skill_id == skill_id;
+    });
     const auto next = std::next(slot);
     if (holds) {
       Erase(slot);
@@ -88,11 +90,13 @@ size_t QueryCache::RemoveExpired(TimePoint now) {
 
 void QueryCache::Clear() {
   stats_.invalidations += index_.size();
+  ++changes_;
   index_.clear();
   lru_.clear();
 }
 
 void QueryCache::Erase(Lru::iterator slot) {
+  ++changes_;
   index_.erase(slot->key);
   lru_.erase(slot);
 }

@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "discovery/skill_entry.h"
 #include "kademlia/skill_record.h"
 #include "transport/clock.h"
 
@@ -49,7 +50,7 @@ class QueryCache {
   explicit QueryCache(const CacheConfig& config);
 
   struct Entry {
-    std::vector<kademlia::SkillRecord> records;
+    std::vector<SkillEntryPtr> records;
     TimePoint stored;
     TimePoint expires;
   };
@@ -64,8 +65,10 @@ class QueryCache {
   // Stores (or replaces) the entry for `key`, expiring at now + ttl, as most recently used;
   // evicts the least recently used entries beyond size_max. A disabled cache stores nothing.
   // `ttl` shortens the entry's life below the cache's own (a SkillCenter answer's TTL).
-  void Put(TimePoint now, const std::string& key, std::vector<kademlia::SkillRecord> records,
+  void Put(TimePoint now, const std::string& key, std::vector<SkillEntryPtr> records,
            std::optional<Duration> ttl = std::nullopt);
+  // Counts a hit served from an answer made of an entry (the searcher's reused answers).
+  void CountHit() { ++stats_.hits; }
   // Drops every entry holding a record of `skill_id` (any agent).
   void InvalidateSkill(std::string_view skill_id);
   // Drops every entry whose key starts with `prefix` (the searcher prefixes its keys with the
@@ -77,6 +80,8 @@ class QueryCache {
   void Clear();
 
   size_t size() const { return index_.size(); }
+  // Grows with every entry stored, replaced or dropped.
+  uint64_t changes() const { return changes_; }
   const CacheStats& stats() const { return stats_; }
   const CacheConfig& config() const { return config_; }
 
@@ -93,6 +98,7 @@ class QueryCache {
   Lru lru_;
   std::map<std::string, Lru::iterator, std::less<>> index_;
   CacheStats stats_;
+  uint64_t changes_ = 0;
 };
 
 }  // namespace skillnode::discovery

@@ -78,7 +78,7 @@ RegisterOutcome Registry::Register(TimePoint now, SkillRecord fields) {
     if (it->second.health.OnHeartbeat(now, SkillStatus::kHealthy) ==
         HealthMachine::Change::kStatusChanged) {
       it->second.record.status = it->second.health.status();
-      PublishVersion(now, it->second.record, nullptr);
+      PublishVersion(now, it->second, nullptr);
       Notify(RegistryEvent::Kind::kStatusChanged, it->second.record);
     }
     Schedule(it);
@@ -108,7 +108,8 @@ RegisterOutcome Registry::Register(TimePoint now, SkillRecord fields) {
     }
     ++per_agent_[fields.agent_id];
     it = registrations_
-             .emplace(id, Registration{fields, HealthMachine(config_.health, now), kTimeNever})
+             .emplace(id,
+                      Registration{fields, nullptr, HealthMachine(config_.health, now), kTimeNever})
              .first;
     ++stats_.registered;
   } else {
@@ -128,7 +129,7 @@ RegisterOutcome Registry::Register(TimePoint now, SkillRecord fields) {
   }
   AddToIndexes(it->second);
   Schedule(it);
-  PublishVersion(now, it->second.record, nullptr);
+  PublishVersion(now, it->second, nullptr);
   Notify(out.updated ? RegistryEvent::Kind::kUpdated : RegistryEvent::Kind::kRegistered,
          it->second.record, was_private);
   out.status = RegisterStatus::kSuccess;
@@ -150,7 +151,7 @@ Result<SkillRecord> Registry::Heartbeat(TimePoint now, std::string_view agent_id
   if (it->second.health.OnHeartbeat(now, status) == HealthMachine::Change::kStatusChanged) {
     ++stats_.status_changes;
     it->second.record.status = it->second.health.status();
-    PublishVersion(now, it->second.record, nullptr);
+    PublishVersion(now, it->second, nullptr);
     Notify(RegistryEvent::Kind::kStatusChanged, it->second.record);
   }
   Schedule(it);
@@ -209,7 +210,7 @@ void Registry::OnTimer(TimePoint now) {
       case HealthMachine::Change::kStatusChanged:
         ++stats_.status_changes;
         current->second.record.status = current->second.health.status();
-        PublishVersion(now, current->second.record, nullptr);
+        PublishVersion(now, current->second, nullptr);
         Notify(RegistryEvent::Kind::kStatusChanged, current->second.record);
         Schedule(current);
         break;
@@ -287,7 +288,8 @@ void Registry::RemoveFromIndexes(const Registration& registration) {
   drop(by_skill_, record.skill_id);
 }
 
-std::vector<SkillRecord> Registry::Find(const SkillQuery& query) const {
+template <typename Visit>
+void Registry::ForEachMatch(const SkillQuery& query, Visit visit) const {
   const Index* index = nullptr;
   std::string_view name;
   if (!query.capabilities.empty()) {
@@ -300,18 +302,33 @@ std::vector<SkillRecord> Registry::Find(const SkillQuery& query) const {
     index = &by_skill_;
     name = *query.skill_id;
   }
-  std::vector<SkillRecord> out;
   if (index != nullptr) {
     auto it = index->find(name);
-    if (it == index->end()) return out;
+    if (it == index->end()) return;
+    // A query of one capability, scene or skill id alone is answered by its index entry.
+    const bool exact =
+        query.capabilities.size() + query.scenes.size() + (query.skill_id ? 1 : 0) == 1 &&
+        query.types.empty() && query.capability_types.empty() && query.keywords.empty() &&
+        !query.version && !query.agent_id && !query.status;
     for (const Registration* registration : it->second) {
-      if (Matches(query, registration->record)) out.push_back(registration->record);
+      if (exact || Matches(query, registration->record)) visit(*registration);
     }
-    return out;
+    return;
   }
   for (const auto& [id, registration] : registrations_) {
-    if (Matches(query, registration.record)) out.push_back(registration.record);
+    if (Matches(query, registration.record)) visit(registration);
   }
+}
+
+std::vector<SkillRecord> Registry::Find(const SkillQuery& query) const {
+  std::vector<SkillRecord> out;
+  ForEachMatch(query, [&out](const Registration& r) { out.push_back(r.record); });
+  return out;
+}
+
+std::vector<SkillEntryPtr> Registry::FindEntries(const SkillQuery& query) const {
+  std::vector<SkillEntryPtr> out;
+  ForEachMatch(query, [&out](const Registration& r) { out.push_back(r.entry); });
   return out;
 }
 
@@ -360,7 +377,14 @@ void Registry::PublishVersion(TimePoint now, SkillRecord& record, std::function<
                });
 }
 
+void Registry::PublishVersion(TimePoint now, Registration& registration,
+                              std::function<void()> done) {
+  PublishVersion(now, registration.record, std::move(done));
+  registration.entry = SkillEntry::Make(registration.record);
+}
+
 void Registry::Notify(RegistryEvent::Kind kind, const SkillRecord& record, bool was_private) {
+  ++changes_;
   const RegistryEvent event{kind, record, was_private};
   for (const RegistryObserver& observer : observers_) observer(event);
 }

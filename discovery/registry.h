@@ -44,6 +44,7 @@
 
 #include "discovery/health.h"
 #include "discovery/query.h"
+#include "discovery/skill_entry.h"
 #include "kademlia/identity.h"
 #include "kademlia/skill_dht.h"
 #include "kademlia/skill_record.h"
@@ -121,9 +122,13 @@ class Registry {
   // The current records that match `query`, found through the registry's indexes (by
   // capability, scene or skill id) rather than by walking every registration.
   std::vector<kademlia::SkillRecord> Find(const SkillQuery& query) const;
+  // The same, shared: each registration's current version as one immutable entry.
+  std::vector<SkillEntryPtr> FindEntries(const SkillQuery& query) const;
   // The registration whose index id is `id` (IndexId), or nullptr.
   const kademlia::SkillRecord* FindByIndexId(std::string_view id) const;
   size_t size() const { return registrations_.size(); }
+  // Grows with every change observers are told of.
+  uint64_t changes() const { return changes_; }
   // Observers are called after every change, in the order added.
   void AddObserver(RegistryObserver observer) { observers_.push_back(std::move(observer)); }
 
@@ -148,6 +153,7 @@ class Registry {
   using Id = std::pair<std::string, std::string>;  // (skillId, agentId)
   struct Registration {
     kademlia::SkillRecord record;
+    SkillEntryPtr entry;  // `record` as published, shared with searches and caches
     HealthMachine health;
     TimePoint scheduled = kTimeNever;  // its entry in due_
   };
@@ -158,6 +164,11 @@ class Registry {
   // Signs and publishes a new version of `record` (a live one or a tombstone); a private
   // record only gets its new sequence and timestamp (it never leaves the node).
   void PublishVersion(TimePoint now, kademlia::SkillRecord& record, std::function<void()> done);
+  // The same for a registration's own record, whose entry then follows it.
+  void PublishVersion(TimePoint now, Registration& registration, std::function<void()> done);
+  // Calls visit(registration) for each one matching `query`, through an index when one fits.
+  template <typename Visit>
+  void ForEachMatch(const SkillQuery& query, Visit visit) const;
   uint64_t NextSequence();
   void Notify(RegistryEvent::Kind kind, const kademlia::SkillRecord& record,
               bool was_private = false);
@@ -184,6 +195,7 @@ class Registry {
   std::map<std::string, const Registration*, std::less<>> by_index_id_;
   std::vector<RegistryObserver> observers_;
   uint64_t last_sequence_ = 0;
+  uint64_t changes_ = 0;
   Stats stats_;
 };
 

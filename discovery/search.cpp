@@ -79,10 +79,25 @@ void Searcher::Search(TimePoint now, const SkillQuery& query, const SearchOption
   pending->started = now;
   const std::optional<Key> key = QueryKey(query);
   pending->cache_key = key ? CacheKey(*key, query) : CanonicalQueryKey(query);
+  std::string answer_key;
+  if (options.use_cache && cache_.config().enabled) {
+    answer_key = pending->cache_key + (options.use_lan ? "|lan" : "|-") +
+                 (options.use_skillcenter ? "|center" : "|-");
+    auto answer = answers_.find(answer_key);
+    if (answer != answers_.end() && answer->second.changes == Changes() &&
+        now < answer->second.fresh_until) {
+      ++stats_.answers_reused;
+      cache_.CountHit();
+      // Held here: the callback may search again and drop the answer.
+      const std::shared_ptr<const SearchResult> result = answer->second.result;
+      pending->done(*result);
+      return;
+    }
+  }
 
   size_t local = 0;
-  for (const SkillRecord& record : registry_.Find(query)) {
-    pending->Add(record, Source::kLocal);
+  for (const SkillEntryPtr& entry : registry_.FindEntries(query)) {
+    pending->Add(entry, Source::kLocal, true);
     ++local;
   }
   pending->Report("local", local > 0 ? "found" : "none", local, now);
@@ -99,9 +114,15 @@ void Searcher::Search(TimePoint now, const SkillQuery& query, const SearchOption
 
   if (options.use_cache) {
     if (auto hit = cache_.Get(now, pending->cache_key)) {
-      for (const SkillRecord& record : hit->entry->records) pending->Add(record, Source::kCache);
+      for (const SkillEntryPtr& entry : hit->entry->records) {
+        pending->Add(entry, Source::kCache, true);
+      }
       pending->Report("cache", "found", hit->entry->records.size(), now);
       const bool refresh = hit->refresh_due;
+      if (!refresh) {
+        pending->answer_key = std::move(answer_key);
+        pending->answer_fresh_until = hit->entry->expires - cache_.config().refresh_before_expiry;
+      }
       Finish(pending, now);
       if (!refresh) return;  // else refresh in the background: the DHT answer replaces it
     } else {
@@ -188,11 +209,15 @@ void Searcher::FinishDht(const std::shared_ptr<Pending>& pending, TimePoint now,
       const std::vector<kademlia::SignedRecord> current =
           watched != nullptr ? dht_.Observe(watched->subscription, result->records)
                              : result->records;
-      std::vector<SkillRecord> live;
+      std::vector<SkillEntryPtr> live;
       for (const auto& signed_record : current) {
-        pending->Add(signed_record.record, Source::kDht);
-        if (!signed_record.record.tombstone && Matches(pending->query, signed_record.record)) {
-          live.push_back(signed_record.record);
+        const SkillRecord& record = signed_record.record;
+        pending->Add(record, Source::kDht);
+        if (!record.tombstone && Matches(pending->query, record)) {
+          // The entry the merge holds is shared when it is this very version.
+          const Found& held = pending->merged.at(IdentityView(record)).found;
+          live.push_back(held.record().sequence == record.sequence ? held.entry
+                                                                   : SkillEntry::Make(record));
         }
       }
       pending->Report("dht",
@@ -201,8 +226,9 @@ void Searcher::FinishDht(const std::shared_ptr<Pending>& pending, TimePoint now,
                                                : "found",
                       live.size(), now);
       if (watched != nullptr) {
-        for (const SkillRecord& record : live) {
-          watched->cached_versions[kademlia::IdentityOf(record)] = record.sequence;
+        for (const SkillEntryPtr& entry : live) {
+          watched->cached_versions[kademlia::IdentityOf(entry->record())] =
+              entry->record().sequence;
         }
         watched->has_cached_answers = true;
         // With a SkillCenter stage an empty DHT answer is not cached: the catalog's answer is
@@ -230,35 +256,42 @@ void Searcher::Finish(const std::shared_ptr<Pending>& pending, TimePoint now) {
   (void)now;
   if (pending->answered) return;
   pending->answered = true;
-  std::vector<SkillRecord> records;
-  std::map<RecordIdentity, Source> sources;
   // What a signed record (local, DHT, cache) says of a skill beats what the LAN heard of it,
-  // and what a SkillCenter said of it unless that is newer. The newest signed time per skill:
-  std::map<std::pair<std::string, std::string>, uint64_t> signed_skills;
-  for (const auto& [identity, found] : pending->merged) {
-    if (found.source == Source::kLan || Unsigned(found.record)) continue;
-    auto [it, inserted] = signed_skills.try_emplace({identity.agent_id, identity.skill_id},
-                                                    found.record.timestamp_ms);
-    if (!inserted) it->second = std::max(it->second, found.record.timestamp_ms);
-  }
-  for (const auto& [identity, found] : pending->merged) {
-    if (found.record.tombstone || !Matches(pending->query, found.record)) continue;
-    const auto signed_it = signed_skills.find({identity.agent_id, identity.skill_id});
-    if (signed_it != signed_skills.end()) {
-      if (found.source == Source::kLan) continue;
-      if (Unsigned(found.record) && signed_it->second >= found.record.timestamp_ms) continue;
+  // and what a SkillCenter said of it unless that is newer. The newest signed time per skill,
+  // needed only when the LAN or a SkillCenter found something:
+  std::map<std::pair<std::string_view, std::string_view>, uint64_t> signed_skills;
+  const bool mixed = std::any_of(pending->merged.begin(), pending->merged.end(), [](const auto& m) {
+    return m.second.found.source == Source::kLan || Unsigned(m.second.found.record());
+  });
+  if (mixed) {
+    for (const auto& [identity, merged] : pending->merged) {
+      const Found& found = merged.found;
+      if (found.source == Source::kLan || Unsigned(found.record())) continue;
+      auto [it, inserted] = signed_skills.try_emplace({identity.agent_id, identity.skill_id},
+                                                      found.record().timestamp_ms);
+      if (!inserted) it->second = std::max(it->second, found.record().timestamp_ms);
     }
-    records.push_back(found.record);
-    sources[identity] = found.source;
   }
-  Rank(records);
-  if (records.size() > config_.results_max) records.resize(config_.results_max);
   SearchResult result;
   result.stages = pending->stages;
-  for (SkillRecord& record : records) {
-    const Source source = sources[kademlia::IdentityOf(record)];
-    result.skills.push_back(Found{std::move(record), source});
+  result.skills.reserve(pending->merged.size());
+  for (const auto& [identity, merged] : pending->merged) {
+    const Found& found = merged.found;
+    const SkillRecord& record = found.record();
+    if (record.tombstone || !(merged.matched || Matches(pending->query, record))) continue;
+    if (mixed) {
+      const auto signed_it = signed_skills.find({identity.agent_id, identity.skill_id});
+      if (signed_it != signed_skills.end()) {
+        if (found.source == Source::kLan) continue;
+        if (Unsigned(record) && signed_it->second >= record.timestamp_ms) continue;
+      }
+    }
+    result.skills.push_back(found);
+    if (IsPrivate(record)) ++result.private_skills;
   }
+  std::stable_sort(result.skills.begin(), result.skills.end(),
+                   [](const Found& a, const Found& b) { return RanksBefore(*a.entry, *b.entry); });
+  if (result.skills.size() > config_.results_max) result.skills.resize(config_.results_max);
   if (result.skills.empty()) {
     ++stats_.not_found;
     if (pending->dht_timed_out) {
@@ -282,9 +315,14 @@ void Searcher::Finish(const std::shared_ptr<Pending>& pending, TimePoint now) {
       result.message = "no skill matches the query";
     }
   }
+  if (!pending->answer_key.empty()) {
+    if (answers_.size() >= std::max<size_t>(1, cache_.config().size_max)) answers_.clear();
+    answers_[pending->answer_key] = Answer{std::make_shared<const SearchResult>(result), Changes(),
+                                           pending->answer_fresh_until};
+  }
   SearchCallback done = std::move(pending->done);
   pending->done = nullptr;
-  if (done) done(std::move(result));
+  if (done) done(result);
 }
 
 void Searcher::OnTimer(TimePoint now) {
@@ -299,6 +337,10 @@ TimePoint Searcher::NextDeadline() const {
   TimePoint next = kTimeNever;
   for (const auto& pending : pending_) next = std::min(next, pending->dht_deadline);
   return next;
+}
+
+uint64_t Searcher::Changes() const {
+  return registry_.changes() + cache_.changes() + (lan_ != nullptr ? lan_->LanChanges() : 0);
 }
 
 std::string Searcher::CacheKey(const Key& key, const SkillQuery& query) {

@@ -20,6 +20,10 @@
 // stage found it. Failure answers carry the seed's codes: DISC_001 timeout, DISC_002 nothing
 // found, DISC_005 network error (no node reachable, catalog down).
 //
+// A search answered wholly by the local, LAN and cache stages is kept beside the cache, and the
+// same query asked again is answered with it while nothing those stages hold has changed and
+// its cache entry needs no refresh: the same answer, without merging and ranking again.
+//
 // The cache is kept honest by DHT listen: once an answer for a key is cached, the searcher
 // listens on that key, and any record added, changed or removed under it drops the cached
 // answers holding that skill. The same subscriptions feed watchers (Server-Sent Events).
@@ -41,6 +45,7 @@
 #include "discovery/query.h"
 #include "discovery/query_cache.h"
 #include "discovery/registry.h"
+#include "discovery/skill_entry.h"
 #include "discovery/skill_json.h"
 #include "kademlia/skill_dht.h"
 
@@ -83,17 +88,19 @@ struct StageReport {
 };
 
 struct Found {
-  kademlia::SkillRecord record;
+  SkillEntryPtr entry;
   Source source = Source::kLocal;
+  const kademlia::SkillRecord& record() const { return entry->record(); }
 };
 
 struct SearchResult {
   std::vector<Found> skills;  // ranked
+  size_t private_skills = 0;  // how many of them are private (access levels)
   std::vector<StageReport> stages;
   std::optional<DiscError> error;  // set when nothing could be found
   std::string message;
 };
-using SearchCallback = std::function<void(SearchResult)>;
+using SearchCallback = std::function<void(const SearchResult&)>;
 
 struct SearchOptions {
   bool use_cache = true;        // false: skip the read-through cache stage (a fresh answer)
@@ -128,6 +135,8 @@ class LanStage {
   virtual ~LanStage() = default;
   // Skills from the LAN table matching `query`, at once.
   virtual std::vector<kademlia::SkillRecord> FindOnLan(const SkillQuery& query) const = 0;
+  // Grows with every change of what FindOnLan could answer.
+  virtual uint64_t LanChanges() const = 0;
   // Sends SKILL_DISCOVER and calls `done` once with what answered within the stage's window
   // (or at once with nothing, returning false, when no round can start).
   virtual bool DiscoverOnLan(
@@ -183,6 +192,7 @@ class Searcher {
     uint64_t invalidations = 0;
     uint64_t lan_rounds = 0;         // SKILL_DISCOVER rounds the LAN stage started
     uint64_t skillcenter_calls = 0;  // searches that went on to the SkillCenter stage
+    uint64_t answers_reused = 0;     // searches answered by a complete earlier answer
   };
   const Stats& stats() const { return stats_; }
 
@@ -191,6 +201,13 @@ class Searcher {
 
  private:
   struct Pending;
+  // A complete answer of the cache stage, reused for the same query while nothing it was made
+  // from has changed (Changes()) and its cache entry needs no refresh.
+  struct Answer {
+    std::shared_ptr<const SearchResult> result;
+    uint64_t changes = 0;
+    TimePoint fresh_until = kTimeZero;
+  };
   struct WatchedKey {
     uint64_t subscription = 0;
     std::map<uint64_t, WatchCallback> watchers;  // by watch id
@@ -213,6 +230,9 @@ class Searcher {
   void FinishSkillCenter(const std::shared_ptr<Pending>& pending, TimePoint now,
                          SkillCenterAnswer answer);
   void Finish(const std::shared_ptr<Pending>& pending, TimePoint now);
+  // Grows with every change of what a search from the local, LAN and cache stages could
+  // answer: the registry's, the LAN table's and the cache's changes.
+  uint64_t Changes() const;
   // Listens on `key` so cached answers under it stay honest; false when no room.
   WatchedKey* WatchForCache(TimePoint now, const kademlia::Key& key);
   // Cache keys start with the DHT key the answer came from.
@@ -227,6 +247,8 @@ class Searcher {
   SkillCenterStage* skill_center_ = nullptr;
   SearchConfig config_;
   QueryCache cache_;
+  // By cache key and options; at most cache.maxSize of them (then all are dropped at once).
+  std::map<std::string, Answer, std::less<>> answers_;
   std::vector<std::shared_ptr<Pending>> pending_;
   std::map<kademlia::Key, WatchedKey> watched_;
   std::map<uint64_t, kademlia::Key> watchers_;

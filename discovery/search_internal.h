@@ -20,6 +20,28 @@ inline bool Unsigned(const SkillRecord& record) {
   return record.publisher == kademlia::PublicKey{};
 }
 
+// A record's identity (publisher, agentId, skillId) as views into the record: the merge's key,
+// valid while the record it views is held (the merge keeps the entry beside its key).
+struct IdentityView {
+  const kademlia::PublicKey* publisher;
+  std::string_view agent_id;
+  std::string_view skill_id;
+  explicit IdentityView(const SkillRecord& record)
+      : publisher(&record.publisher), agent_id(record.agent_id), skill_id(record.skill_id) {}
+  bool operator<(const IdentityView& other) const {
+    if (int c = skill_id.compare(other.skill_id); c != 0) return c < 0;
+    if (int c = agent_id.compare(other.agent_id); c != 0) return c < 0;
+    return *publisher < *other.publisher;
+  }
+};
+
+// A merged record and whether it already passed the query's filters (the local, LAN and cache
+// stages hand over only matching records).
+struct Merged {
+  Found found;
+  bool matched = false;
+};
+
 struct Searcher::Pending {
   SkillQuery query;
   SearchOptions options;
@@ -40,23 +62,44 @@ struct Searcher::Pending {
   bool center_failed = false;  // failed or skipped (circuit open)
   std::string center_message;
   bool stale_done = false;
+  // Set when the answer may be reused (the cache stage answered): its key and how long.
+  std::string answer_key;
+  TimePoint answer_fresh_until = kTimeZero;
   // Newest version per identity; tombstones kept so that they beat older live copies.
-  std::map<RecordIdentity, Found> merged;
+  std::map<IdentityView, Merged> merged;
   std::vector<StageReport> stages;
 
-  void Add(const SkillRecord& record, Source source) {
-    auto [it, inserted] = merged.try_emplace(kademlia::IdentityOf(record), Found{record, source});
-    if (inserted) return;
-    if (record.sequence > it->second.record.sequence) {
-      it->second = Found{record, source};
-    } else if (record.sequence == it->second.record.sequence && source == Source::kLocal) {
-      it->second.source = Source::kLocal;  // our own registration: say so
+  // Keeps `entry` unless a newer version of its record is held; an equal version found
+  // locally says so. `matched`: the entry is known to pass the query's filters.
+  void Add(const SkillEntryPtr& entry, Source source, bool matched = false) {
+    const SkillRecord& record = entry->record();
+    auto it = merged.find(IdentityView(record));
+    if (it == merged.end()) {
+      merged.emplace(IdentityView(record), Merged{Found{entry, source}, matched});
+    } else if (record.sequence > it->second.found.record().sequence) {
+      // The key views the record it was made from: replaced with the entry.
+      merged.erase(it);
+      merged.emplace(IdentityView(record), Merged{Found{entry, source}, matched});
+    } else if (record.sequence == it->second.found.record().sequence && source == Source::kLocal) {
+      it->second.found.source = Source::kLocal;  // our own registration: say so
     }
+  }
+  // The same for a record that is not in an entry yet: one is made only when it is news.
+  void Add(const SkillRecord& record, Source source) {
+    auto it = merged.find(IdentityView(record));
+    if (it != merged.end() && record.sequence <= it->second.found.record().sequence) {
+      if (record.sequence == it->second.found.record().sequence && source == Source::kLocal) {
+        it->second.found.source = Source::kLocal;
+      }
+      return;
+    }
+    Add(SkillEntry::Make(record), source);
   }
   // Whether any stage has found a skill to answer with: the LAN round is then not waited for.
   bool HasAnswer() const {
     return std::any_of(merged.begin(), merged.end(), [this](const auto& entry) {
-      return !entry.second.record.tombstone && Matches(query, entry.second.record);
+      const SkillRecord& record = entry.second.found.record();
+      return !record.tombstone && (entry.second.matched || Matches(query, record));
     });
   }
   bool MayFinish() const { return (!lan_waiting && !center_waiting) || HasAnswer(); }

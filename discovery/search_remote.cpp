@@ -27,7 +27,9 @@ void Searcher::AfterDht(const std::shared_ptr<Pending>& pending, TimePoint now) 
     pending->stale_done = true;
     if (auto hit = cache_.Get(now, pending->cache_key)) {
       ++stats_.stale_answers;
-      for (const SkillRecord& record : hit->entry->records) pending->Add(record, Source::kCache);
+      for (const SkillEntryPtr& entry : hit->entry->records) {
+        pending->Add(entry, Source::kCache, true);
+      }
       pending->Report("stale", "found", hit->entry->records.size(), now);
     } else {
       pending->Report("stale", "none", 0, now);
@@ -50,9 +52,11 @@ void Searcher::FinishSkillCenter(const std::shared_ptr<Pending>& pending, TimePo
     case Outcome::kNone: {
       pending->Report("skillcenter", live > 0 ? "found" : "none", live, now);
       if (const std::optional<Duration> ttl = skill_center_->CacheTtl(); ttl && live > 0) {
-        std::vector<SkillRecord> cached;
+        std::vector<SkillEntryPtr> cached;
         for (const SkillRecord& record : answer.records) {
-          if (!record.tombstone && Matches(pending->query, record)) cached.push_back(record);
+          if (!record.tombstone && Matches(pending->query, record)) {
+            cached.push_back(SkillEntry::Make(record));
+          }
         }
         cache_.Put(now, pending->cache_key, std::move(cached), *ttl);
       }

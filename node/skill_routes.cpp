@@ -1,6 +1,7 @@
 // SkillService's HTTP handlers (the routes are listed in skill_service.h).
 #include <uv.h>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstring>
@@ -73,11 +74,35 @@ bool IsThisHost(const Address& peer) {
   return found;
 }
 
+// A page of a search's skills as the API answers it, serialised from each skill's cached JSON
+// text: {"limit", "offset" (when `paged`), "skills", "sources", "stages", "total"}, the keys in
+// the order the API's other answers use (sorted).
+std::string PageJson(const discovery::SearchResult& result, size_t offset, size_t limit,
+                     bool paged) {
+  std::string out;
+  out.reserve(1024 + 700 * std::min(limit, result.skills.size()));
+  out += '{';
+  if (paged) {
+    out += "\"limit\":" + std::to_string(limit) + ",\"offset\":" + std::to_string(offset) + ',';
+  }
+  out += "\"skills\":[";
+  for (size_t i = offset; i < result.skills.size() && i < offset + limit; ++i) {
+    if (i > offset) out += ',';
+    result.skills[i].entry->AppendJson(out, result.skills[i].source);
+  }
+  out += "],\"sources\":";
+  out += SourcesJson(result).dump();
+  out += ",\"stages\":";
+  out += StagesJson(result).dump();
+  out += ",\"total\":" + std::to_string(result.skills.size()) + '}';
+  return out;
+}
+
 json SkillWithProviders(const std::string& id, const discovery::SearchResult& result) {
-  const auto& best = result.skills.front().record;
+  const auto& best = result.skills.front().record();
   json providers = json::array();
   for (const auto& found : result.skills) {
-    providers.push_back(discovery::SkillJson(found.record, found.source));
+    providers.push_back(discovery::SkillJson(found.record(), found.source));
   }
   json out = discovery::SkillJson(best, result.skills.front().source);
   out["id"] = id;
@@ -245,25 +270,17 @@ void SkillService::HandleList(const HttpRequest& request, Responder responder) {
   options.use_cache = request.Query("fresh").value_or("false") != "true";
   options.use_lan = request.Query("lan").value_or("true") != "false";
   options.use_skillcenter = request.Query("skillcenter").value_or("true") != "false";
-  searcher_.Search(
-      daemon_.Now(), *query, options,
-      [responder, context, limit = *limit,
-       offset = *offset](discovery::SearchResult result) mutable {
-        HidePrivate(result, context);
-        if (result.error && result.error != discovery::DiscError::kNoSkills) {
-          return DiscoveryError(responder, result);
-        }
-        json skills = json::array();
-        for (size_t i = offset; i < result.skills.size() && i < offset + limit; ++i) {
-          skills.push_back(discovery::SkillJson(result.skills[i].record, result.skills[i].source));
-        }
-        responder.Json(200, {{"total", result.skills.size()},
-                             {"offset", offset},
-                             {"limit", limit},
-                             {"skills", std::move(skills)},
-                             {"sources", SourcesJson(result)},
-                             {"stages", StagesJson(result)}});
-      });
+  searcher_.Search(daemon_.Now(), *query, options,
+                   [responder, context, limit = *limit,
+                    offset = *offset](const discovery::SearchResult& answer) mutable {
+                     std::optional<discovery::SearchResult> copy;
+                     const discovery::SearchResult& result = Visible(answer, context, copy);
+                     if (result.error && result.error != discovery::DiscError::kNoSkills) {
+                       return DiscoveryError(responder, result);
+                     }
+                     responder.Send(HttpResponse::Text(200, PageJson(result, offset, limit, true),
+                                                       "application/json"));
+                   });
 }
 
 void SkillService::HandleSearch(const HttpRequest& request, Responder responder) {
@@ -301,17 +318,12 @@ void SkillService::HandleSearch(const HttpRequest& request, Responder responder)
   }
   searcher_.Search(
       daemon_.Now(), *query, options,
-      [responder, context, limit, offset](discovery::SearchResult result) mutable {
-        HidePrivate(result, context);
+      [responder, context, limit, offset](const discovery::SearchResult& answer) mutable {
+        std::optional<discovery::SearchResult> copy;
+        const discovery::SearchResult& result = Visible(answer, context, copy);
         if (result.error) return DiscoveryError(responder, result);
-        json skills = json::array();
-        for (size_t i = offset; i < result.skills.size() && i < offset + limit; ++i) {
-          skills.push_back(discovery::SkillJson(result.skills[i].record, result.skills[i].source));
-        }
-        responder.Json(200, {{"total", result.skills.size()},
-                             {"skills", std::move(skills)},
-                             {"sources", SourcesJson(result)},
-                             {"stages", StagesJson(result)}});
+        responder.Send(
+            HttpResponse::Text(200, PageJson(result, offset, limit, false), "application/json"));
       });
 }
 

@@ -78,13 +78,22 @@ auth::AuthOptions AuthOptionsOf(const Config& config) {
 
 }  // namespace
 
+const discovery::SearchResult& Visible(const discovery::SearchResult& result,
+                                       const auth::AuthContext& context,
+                                       std::optional<discovery::SearchResult>& copy) {
+  if (context.authenticated || result.private_skills == 0) return result;
+  copy = result;
+  HidePrivate(*copy, context);
+  return *copy;
+}
+
 void HidePrivate(discovery::SearchResult& result, const auth::AuthContext& context) {
   if (context.authenticated) return;
   const size_t before = result.skills.size();
   // The stage that found a hidden skill does not count it either: a report of "found 1" over
   // an empty answer would tell that something private exists.
   for (const discovery::Found& found : result.skills) {
-    if (!discovery::IsPrivate(found.record)) continue;
+    if (!discovery::IsPrivate(found.record())) continue;
     const std::string_view stage = discovery::SourceName(found.source);
     for (discovery::StageReport& report : result.stages) {
       if (report.stage != stage || report.records == 0) continue;
@@ -93,7 +102,8 @@ void HidePrivate(discovery::SearchResult& result, const auth::AuthContext& conte
     }
   }
   std::erase_if(result.skills,
-                [](const discovery::Found& found) { return discovery::IsPrivate(found.record); });
+                [](const discovery::Found& found) { return discovery::IsPrivate(found.record()); });
+  result.private_skills = 0;
   if (before > 0 && result.skills.empty() && !result.error) {
     result.error = discovery::DiscError::kNoSkills;
     result.message = "no skill matches the query";

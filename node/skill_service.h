@@ -101,6 +101,11 @@ void DiscoveryError(Responder& responder, const discovery::SearchResult& result)
 // Drops the private skills a request without a valid token may not see; a result that was
 // only private skills becomes "no skills" (DISC_002), as if they did not exist.
 void HidePrivate(discovery::SearchResult& result, const auth::AuthContext& context);
+// `result` as `context` may see it: itself when it holds nothing hidden from it, else a copy
+// (in `copy`) with HidePrivate applied.
+const discovery::SearchResult& Visible(const discovery::SearchResult& result,
+                                       const auth::AuthContext& context,
+                                       std::optional<discovery::SearchResult>& copy);
 
 // Reads a query from GET /api/skills parameters or a POST /api/skills/search body; the error
 // names the field (an invalid version range included).

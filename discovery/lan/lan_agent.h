@@ -108,6 +108,7 @@ class LanAgent final : public LanStage {
 
   // LanStage.
   std::vector<kademlia::SkillRecord> FindOnLan(const SkillQuery& query) const override;
+  uint64_t LanChanges() const override { return table_.changes(); }
   bool DiscoverOnLan(
       TimePoint now, const SkillQuery& query,
       std::function<void(TimePoint, std::vector<kademlia::SkillRecord>)> done) override;

@@ -32,6 +32,7 @@ LanTable::Upsert LanTable::Put(TimePoint now, const Register& message, const End
       return Upsert::kFull;
     }
     it = entries_.emplace(id, Entry{std::move(record), from, kTimeNever}).first;
+    ++changes_;
     Renew(now, it);
     return Upsert::kAdded;
   }
@@ -41,6 +42,7 @@ LanTable::Upsert LanTable::Put(TimePoint now, const Register& message, const End
                        record.endpoint != it->second.record.endpoint ||
                        record.capabilities != it->second.record.capabilities ||
                        record.scenes != it->second.record.scenes;
+  if (!(record == it->second.record)) ++changes_;
   it->second.record = std::move(record);
   it->second.from = from;
   Renew(now, it);
@@ -53,6 +55,7 @@ bool LanTable::Touch(TimePoint now, const std::string& agent_id, const std::stri
   if (it == entries_.end()) return false;
   auto parsed = kademlia::ParseSkillStatus(status);
   if (!parsed) return false;
+  if (it->second.record.status != *parsed) ++changes_;
   it->second.record.status = *parsed;
   Renew(now, it);
   return true;
@@ -63,6 +66,7 @@ bool LanTable::Remove(const std::string& agent_id, const std::string& skill_id) 
   if (it == entries_.end()) return false;
   expiry_.erase({it->second.expires, it->first});
   entries_.erase(it);
+  ++changes_;
   return true;
 }
 
@@ -73,6 +77,7 @@ size_t LanTable::Expire(TimePoint now) {
     expiry_.erase(expiry_.begin());
     ++expired;
   }
+  changes_ += expired;
   return expired;
 }
 

@@ -46,6 +46,8 @@ class LanTable {
   std::vector<kademlia::SkillRecord> Find(const SkillQuery& query, size_t limit) const;
   size_t size() const { return entries_.size(); }
   uint64_t refused_full() const { return refused_full_; }
+  // Counts every change of what Find() could answer (added, changed, removed, expired).
+  uint64_t changes() const { return changes_; }
 
  private:
   using Id = std::pair<std::string, std::string>;  // (skillId, agentId)
@@ -61,6 +63,7 @@ class LanTable {
   std::map<Id, Entry> entries_;
   std::set<std::pair<TimePoint, Id>> expiry_;
   uint64_t refused_full_ = 0;
+  uint64_t changes_ = 0;
 };
 
 // The record a SKILL_REGISTER describes (status HEALTHY; no publisher, sequence or TTL).

@@ -50,7 +50,7 @@ void SkillService::HandleSceneJoin(const HttpRequest& request, Responder respond
               "no healthy skill of scene " + scene + " offers every requested capability",
               {{"code", "DISC_002"}, {"scene", scene}, {"capabilities", capabilities}});
         }
-        const kademlia::SkillRecord& chosen = result.skills.front().record;
+        const kademlia::SkillRecord& chosen = result.skills.front().record();
         json connection = {{"endpoint", chosen.endpoint}};
         if (auto info = discovery::ParseEndpoint(chosen.endpoint)) {
           connection = {{"protocol", info->protocol},
@@ -62,9 +62,9 @@ void SkillService::HandleSceneJoin(const HttpRequest& request, Responder respond
         const std::string provider = kademlia::NodeIdOf(chosen.publisher).ToHex();
         json members = json::array();
         for (const auto& found : result.skills) {
-          members.push_back({{"skillId", found.record.skill_id},
-                             {"agentId", found.record.agent_id},
-                             {"endpoint", found.record.endpoint}});
+          members.push_back({{"skillId", found.record().skill_id},
+                             {"agentId", found.record().agent_id},
+                             {"endpoint", found.record().endpoint}});
         }
         responder.Json(200, {{"joined", true},
                              {"sceneId", scene},

@@ -113,8 +113,8 @@ void WellKnownRoutes::HandleDescriptor(const HttpRequest& request, Responder res
         daemon_.Now(), query, options,
         [this, join, id, context, responder, not_found](SearchResult result) mutable {
           for (auto& found : result.skills) {
-            if (discovery::IndexId(found.record) == id && Visible(found.record, context)) {
-              join->found.push_back(std::move(found.record));
+            if (discovery::IndexId(found.record()) == id && Visible(found.record(), context)) {
+              join->found.push_back(found.record());
             }
           }
           if (result.error && result.error != discovery::DiscError::kNoSkills) {
@@ -157,9 +157,9 @@ void WellKnownRoutes::HandleRegistryQuery(const HttpRequest& request, Responder 
         json skills = json::array();
         std::set<std::string> ids;  // the best ranked of each id (two nodes may both hold one)
         for (const auto& found : result.skills) {
-          if (!Visible(found.record, context)) continue;
-          if (!ids.insert(discovery::IndexId(found.record)).second) continue;
-          skills.push_back(IndexEntryJson(found.record, base));
+          if (!Visible(found.record(), context)) continue;
+          if (!ids.insert(discovery::IndexId(found.record())).second) continue;
+          skills.push_back(IndexEntryJson(found.record(), base));
         }
         responder.Json(200, {{"protocol", {{"version", kSkillIndexProtocolVersion}}},
                              {"type", type},

@@ -160,8 +160,8 @@ void InvokeRoutes::Run(std::shared_ptr<Request> call, discovery::SearchResult re
     chosen = nullptr;
     std::string agents;
     for (const discovery::Found& found : result.skills) {
-      if (found.record.agent_id == *call->agent_id) chosen = &found;
-      agents += (agents.empty() ? "" : ", ") + found.record.agent_id;
+      if (found.record().agent_id == *call->agent_id) chosen = &found;
+      agents += (agents.empty() ? "" : ", ") + found.record().agent_id;
     }
     if (chosen == nullptr) {
       return responder.Error(404, "DISC_002",
@@ -170,7 +170,7 @@ void InvokeRoutes::Run(std::shared_ptr<Request> call, discovery::SearchResult re
                              {{"kind", "not_found"}, {"skillId", call->skill_id}});
     }
   }
-  const kademlia::SkillRecord& record = chosen->record;
+  const kademlia::SkillRecord& record = chosen->record();
   const discovery::Access access = discovery::AccessOf(record);
   if (access != discovery::Access::kPublic && !call->context.authenticated &&
       !skills_.authenticator().Require(call->who, responder, call->context)) {

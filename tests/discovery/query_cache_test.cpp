@@ -9,15 +9,21 @@
 namespace skillnode::discovery {
 namespace {
 
-using kademlia::SkillRecord;
 using testing::SampleRecord;
 
 const CacheConfig kConfig{true, Seconds(300), 3, Seconds(60)};
 const TimePoint kStart = kTimeZero + Seconds(1000);
 
-std::vector<SkillRecord> Records(std::vector<std::string> skills) {
-  std::vector<SkillRecord> out;
-  for (const std::string& s : skills) out.push_back(SampleRecord("agent-001", s));
+std::vector<SkillEntryPtr> Records(std::vector<std::string> skills) {
+  std::vector<SkillEntryPtr> out;
+  for (const std::string& s : skills) out.push_back(SkillEntry::Make(SampleRecord("agent-001", s)));
+  return out;
+}
+
+// The skill ids an entry's records hold, in order.
+std::vector<std::string> Skills(const std::vector<SkillEntryPtr>& records) {
+  std::vector<std::string> out;
+  for (const SkillEntryPtr& entry : records) out.push_back(entry->record().skill_id);
   return out;
 }
 
@@ -29,7 +35,7 @@ TEST_CASE("A stored entry is a hit until its TTL passes, then a miss", "[unit]")
   CHECK(cache.size() == 1);
   auto hit = cache.Get(kStart + Seconds(10), "q");
   REQUIRE(hit.has_value());
-  CHECK(hit->entry->records == Records({"skill-a", "skill-b"}));
+  CHECK(Skills(hit->entry->records) == std::vector<std::string>{"skill-a", "skill-b"});
   CHECK(hit->entry->stored == kStart);
   CHECK(hit->entry->expires == kStart + Seconds(300));
   CHECK(cache.stats().hits == 1);
@@ -74,7 +80,7 @@ TEST_CASE("Beyond size_max the least recently used entry is evicted", "[unit]") 
   CHECK_FALSE(cache.Get(kStart, "c").has_value());
   auto a = cache.Get(kStart, "a");
   REQUIRE(a.has_value());
-  CHECK(a->entry->records == Records({"skill-x"}));
+  CHECK(Skills(a->entry->records) == std::vector<std::string>{"skill-x"});
   CHECK(a->entry->stored == kStart + Seconds(1));
 }
 

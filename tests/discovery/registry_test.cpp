@@ -84,7 +84,7 @@ struct Cluster {
     SkillQuery query;
     query.capabilities = {"org-data-read"};
     for (const Found& found : Search(query, use_cache).skills) {
-      if (found.record.skill_id == skill) return found.record.status;
+      if (found.record().skill_id == skill) return found.record().status;
     }
     return std::nullopt;
   }
@@ -107,9 +107,9 @@ TEST_CASE("a registration on one node is found from another by capability and sc
   by_capability.capabilities = {"user-auth"};
   const auto found = c.Search(by_capability);
   REQUIRE(found.skills.size() == 1);
-  CHECK(found.skills[0].record.agent_id == "agent-001");
+  CHECK(found.skills[0].record().agent_id == "agent-001");
   CHECK(found.skills[0].source == Source::kDht);
-  CHECK(found.skills[0].record.publisher == c.publisher.public_key());
+  CHECK(found.skills[0].record().publisher == c.publisher.public_key());
   SkillQuery by_scene;
   by_scene.scenes = {"auth"};
   by_scene.version = SemverRange::Parse("^0.7").value();
@@ -137,7 +137,7 @@ TEST_CASE("the same registration again is a duplicate; a changed one is an updat
   query.capabilities = {"org-data-read"};
   const auto found = c.Search(query);
   REQUIRE(found.skills.size() == 1);
-  CHECK(found.skills[0].record.version == "0.8.0");
+  CHECK(found.skills[0].record().version == "0.8.0");
   CHECK(c.registry->size() == 1);
 }
 

@@ -31,7 +31,10 @@ class FakeLan final : public LanStage {
     pending = std::move(done);
     return true;
   }
+  // Tests change `table` directly: every search sees it as changed.
+  uint64_t LanChanges() const override { return ++changes; }
   std::vector<kademlia::SkillRecord> table;
+  mutable uint64_t changes = 0;
   std::function<void(TimePoint, std::vector<kademlia::SkillRecord>)> pending;
   int rounds = 0;
 };

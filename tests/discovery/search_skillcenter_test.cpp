@@ -189,7 +189,7 @@ TEST_CASE("skillcenter: an unsigned record never beats a signed one that is as n
   REQUIRE(result);
   REQUIRE(result->skills.size() == 1);
   CHECK(result->skills[0].source == Source::kLocal);
-  CHECK(result->skills[0].record.endpoint == fields.endpoint);
+  CHECK(result->skills[0].record().endpoint == fields.endpoint);
 }
 
 }  // namespace
