@@ -206,12 +206,12 @@ void Searcher::FinishDht(const std::shared_ptr<Pending>& pending, TimePoint now,
       // newer, a tombstone that came while this read ran, replaces what the read saw.
       WatchedKey* watched =
           pending->dht_unreachable ? nullptr : WatchForCache(now, pending->dht_key);
-      const std::vector<kademlia::SignedRecord> current =
+      const std::vector<kademlia::SignedRecordPtr> current =
           watched != nullptr ? dht_.Observe(watched->subscription, result->records)
                              : result->records;
       std::vector<SkillEntryPtr> live;
       for (const auto& signed_record : current) {
-        const SkillRecord& record = signed_record.record;
+        const SkillRecord& record = signed_record->record;
         pending->Add(record, Source::kDht);
         if (!record.tombstone && Matches(pending->query, record)) {
           // The entry the merge holds is shared when it is this very version.
@@ -246,7 +246,7 @@ void Searcher::ScanStore(const std::shared_ptr<Pending>& pending) {
   const kademlia::ValueStore& store = dht_.store();
   for (const Key& key : store.Keys()) {
     for (const kademlia::StoredRecord* held : store.Get(key)) {
-      const SkillRecord& record = held->value.record;
+      const SkillRecord& record = held->value->record;
       if (record.tombstone || Matches(pending->query, record)) pending->Add(record, Source::kDht);
     }
   }

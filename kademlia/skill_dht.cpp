@@ -87,7 +87,7 @@ Body SkillDht::HandleFindValue(TimePoint now, const Endpoint& from, const FindVa
   size_t room = kDatagramSizeMax - frame_size - kArrayHeaderSlack - kLifetimesFrameSize;
   size_t next = find.cursor;
   for (const StoredRecord* held : page) {
-    const SignedRecord& record = held->value;
+    const SignedRecord& record = *held->value;
     const size_t cost = kRecordEntryOverhead + record.encoded.size() + record.signature.size() +
                         kLifetimeEntrySizeMax;
     if (cost > room) {
@@ -145,7 +145,7 @@ Body SkillDht::HandleStore(TimePoint now, const Endpoint& from, const StoreBody&
   }
   ++stats_.stores_accepted;
   if (put.changed) {
-    Notify(now, store.target, PushBody{store.target, store.record, std::nullopt}, &*verified);
+    Notify(now, store.target, PushBody{store.target, store.record, std::nullopt}, put.record);
   }
   return StoredBody{};
 }
@@ -198,7 +198,7 @@ void SkillDht::StoreOn(TimePoint now, const Key& key, const LookupResult& closes
   if (closer_than_us < config_.replication) {
     const auto put = store_.Put(key, record, Address(), now, Seconds(lifetime));
     if (put.refusal == StoreRefusal::kNone) {
-      if (put.changed) Notify(now, key, PushBody{key, ToWire(record), std::nullopt}, &record);
+      if (put.changed) Notify(now, key, PushBody{key, ToWire(record), std::nullopt}, put.record);
       ++copies;
       ++state->result.stored;
     } else {
@@ -314,7 +314,7 @@ void SkillDht::HandOff(TimePoint now, const Contact& contact, const Key& key,
     if (sent++ == config_.handoff_records_max || held->expires_at <= now) break;
     ++stats_.handoff_records;
     node_.Request(now, contact.endpoint, contact.id,
-                  StoreBody{key, token, ToWire(held->value), SecondsLeft(*held, now)}, nullptr);
+                  StoreBody{key, token, ToWire(*held->value), SecondsLeft(*held, now)}, nullptr);
   }
 }
 

@@ -89,7 +89,7 @@ struct GetOptions {
 struct GetResult {
   Key key;
   // The newest version per identity, tombstones included (callers usually skip them).
-  std::vector<SignedRecord> records;
+  std::vector<SignedRecordPtr> records;
   size_t rejected = 0;  // records that failed verification or did not belong under the key
   LookupStats stats;
   std::vector<Contact> closest;  // the nodes closest to the key that answered
@@ -162,7 +162,8 @@ class SkillDht final : public RequestHandler {
   // nothing. Returns the newest version the subscription knows of each record's identity: the
   // record itself, a later version, or a tombstone, for a read that began before a change the
   // subscription has already seen.
-  std::vector<SignedRecord> Observe(uint64_t subscription, std::span<const SignedRecord> records);
+  std::vector<SignedRecordPtr> Observe(uint64_t subscription,
+                                       std::span<const SignedRecordPtr> records);
   // The records a subscription currently knows (live ones, newest per identity).
   std::vector<SignedRecord> ListenView(uint64_t subscription) const;
 
@@ -192,7 +193,7 @@ class SkillDht final : public RequestHandler {
   struct Subscription {
     Key key;
     ListenCallback on_change;
-    std::map<RecordIdentity, SignedRecord> view;  // tombstones kept to refuse older copies
+    std::map<RecordIdentity, SignedRecordPtr> view;  // tombstones kept to refuse older copies
     TimePoint next_renewal = kTimeZero;
     bool renewing = false;
   };
@@ -218,16 +219,16 @@ class SkillDht final : public RequestHandler {
   // Tells the listeners of `key` (remote ones by PUSH, this node's own subscriptions at once)
   // that its records changed: `push` names the new record (`record`, already verified) or the
   // one that is gone.
-  void Notify(TimePoint now, const Key& key, const PushBody& push, const SignedRecord* record);
+  void Notify(TimePoint now, const Key& key, const PushBody& push, const SignedRecordPtr& record);
   // Applies a change under `key` to this node's own subscriptions on it.
-  void DeliverToSubscriptions(const Key& key, const SignedRecord* record,
+  void DeliverToSubscriptions(const Key& key, const SignedRecordPtr& record,
                               const std::optional<GoneRecord>& gone);
   void SendPush(TimePoint now, const Listener& listener, const PushBody& push, size_t attempt);
   // Listen, listener side.
   Body HandlePush(TimePoint now, const PushBody& push);
   void Renew(TimePoint now, uint64_t subscription);
   void Reconcile(uint64_t subscription, const GetResult& result);
-  void Apply(Subscription& subscription, const SignedRecord& record);
+  void Apply(Subscription& subscription, const SignedRecordPtr& record);
 
   Node& node_;
   DhtConfig config_;

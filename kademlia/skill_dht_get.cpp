@@ -29,7 +29,7 @@ struct SkillDht::GetState {
   Key key;
   GetOptions options;
   GetCallback done;
-  std::map<RecordIdentity, SignedRecord> newest;
+  std::map<RecordIdentity, SignedRecordPtr> newest;
   // For read repair: the seconds the newest version of each record has left, as its holders
   // told (the longest), what each answering node held, and which answered in full.
   std::map<RecordIdentity, uint32_t> seconds_left;
@@ -47,19 +47,19 @@ struct SkillDht::GetState {
 
   size_t live() const {
     return static_cast<size_t>(std::count_if(newest.begin(), newest.end(), [](const auto& entry) {
-      return !entry.second.record.tombstone;
+      return !entry.second->record.tombstone;
     }));
   }
   bool enough() const { return options.records_wanted > 0 && live() >= options.records_wanted; }
-  void Merge(const SignedRecord& record, std::optional<uint32_t> left = std::nullopt) {
-    const RecordIdentity identity = IdentityOf(record.record);
+  void Merge(const SignedRecordPtr& record, std::optional<uint32_t> left = std::nullopt) {
+    const RecordIdentity identity = IdentityOf(record->record);
     auto [it, inserted] = newest.try_emplace(identity, record);
-    const bool newer = !inserted && record.record.sequence > it->second.record.sequence;
+    const bool newer = !inserted && record->record.sequence > it->second->record.sequence;
     if (newer) {
       it->second = record;
       seconds_left.erase(identity);
     }
-    if (left && record.record.sequence == it->second.record.sequence) {
+    if (left && record->record.sequence == it->second->record.sequence) {
       uint32_t& known = seconds_left[identity];
       known = std::max(known, *left);
     }
@@ -106,7 +106,7 @@ void SkillDht::OnValues(const std::shared_ptr<GetState>& get, TimePoint now, con
       continue;
     }
     held.emplace_back(IdentityOf(verified->record), verified->record.sequence);
-    get->Merge(*verified,
+    get->Merge(std::make_shared<const SignedRecord>(std::move(*verified)),
                i < values.lifetimes.size() ? std::optional(values.lifetimes[i]) : std::nullopt);
   }
   if (!values.next) get->answered_in_full.insert(from.id);
@@ -165,7 +165,7 @@ void SkillDht::ReadRepair(const std::shared_ptr<GetState>& get, TimePoint now) {
     for (const auto& [identity, record] : get->newest) {
       auto left = get->seconds_left.find(identity);
       if (left == get->seconds_left.end()) continue;  // no holder said how long it has left
-      const uint64_t sequence = record.record.sequence;
+      const uint64_t sequence = record->record.sequence;
       // identity is captured through an init-capture: clang before 16 cannot capture a
       // structured binding.
       if (std::any_of(held.begin(), held.end(), [&, &identity = identity](const auto& h) {
@@ -176,7 +176,7 @@ void SkillDht::ReadRepair(const std::shared_ptr<GetState>& get, TimePoint now) {
       if (stores++ == config_.read_repair_stores_max) return;
       ++stats_.read_repairs;
       node_.Request(now, node.endpoint, node.id,
-                    StoreBody{get->key, get->tokens[i], ToWire(record), left->second}, nullptr);
+                    StoreBody{get->key, get->tokens[i], ToWire(*record), left->second}, nullptr);
     }
   }
 }

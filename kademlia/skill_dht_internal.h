@@ -20,7 +20,7 @@ namespace skillnode::kademlia::skill_dht_internal {
 inline uint32_t SecondsLeft(const StoredRecord& held, TimePoint now) {
   const auto left = std::chrono::duration_cast<std::chrono::seconds>(held.expires_at - now);
   return static_cast<uint32_t>(
-      std::clamp<int64_t>(left.count(), 1, std::max<uint32_t>(1, held.value.record.ttl_seconds)));
+      std::clamp<int64_t>(left.count(), 1, std::max<uint32_t>(1, held.value->record.ttl_seconds)));
 }
 
 inline WireRecord ToWire(const SignedRecord& record) { return {record.encoded, record.signature}; }

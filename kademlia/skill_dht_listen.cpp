@@ -44,7 +44,7 @@ Body SkillDht::HandleListen(TimePoint now, const Endpoint& from, const NodeId& i
     for (const StoredRecord* held : store_.Get(listen.target)) {
       if (pushed++ == kListenInitialPushMax) break;
       SendPush(now, listener,
-               PushBody{listen.target, WireRecord{held->value.encoded, held->value.signature},
+               PushBody{listen.target, WireRecord{held->value->encoded, held->value->signature},
                         std::nullopt},
                1);
     }
@@ -53,7 +53,7 @@ Body SkillDht::HandleListen(TimePoint now, const Endpoint& from, const NodeId& i
 }
 
 void SkillDht::Notify(TimePoint now, const Key& key, const PushBody& push,
-                      const SignedRecord* record) {
+                      const SignedRecordPtr& record) {
   // Our own subscriptions learn a change to our own store here: no holder pushes it to us.
   DeliverToSubscriptions(key, record, push.gone);
   auto it = listeners_.find(key);
@@ -95,21 +95,21 @@ uint64_t SkillDht::Listen(TimePoint now, const Key& key, ListenCallback on_chang
 
 void SkillDht::Unlisten(uint64_t subscription) { subscriptions_.erase(subscription); }
 
-std::vector<SignedRecord> SkillDht::Observe(uint64_t subscription,
-                                            std::span<const SignedRecord> records) {
-  for (const SignedRecord& record : records) {
+std::vector<SignedRecordPtr> SkillDht::Observe(uint64_t subscription,
+                                               std::span<const SignedRecordPtr> records) {
+  for (const SignedRecordPtr& record : records) {
     auto it = subscriptions_.find(subscription);  // a callback may have unsubscribed
     if (it == subscriptions_.end()) break;
     Apply(it->second, record);
   }
   auto it = subscriptions_.find(subscription);
   if (it == subscriptions_.end()) return {records.begin(), records.end()};
-  std::vector<SignedRecord> current;
+  std::vector<SignedRecordPtr> current;
   current.reserve(records.size());
-  for (const SignedRecord& record : records) {
-    auto known = it->second.view.find(IdentityOf(record.record));
+  for (const SignedRecordPtr& record : records) {
+    auto known = it->second.view.find(IdentityOf(record->record));
     const bool newer =
-        known != it->second.view.end() && known->second.record.sequence > record.record.sequence;
+        known != it->second.view.end() && known->second->record.sequence > record->record.sequence;
     current.push_back(newer ? known->second : record);
   }
   return current;
@@ -120,7 +120,7 @@ std::vector<SignedRecord> SkillDht::ListenView(uint64_t subscription) const {
   auto it = subscriptions_.find(subscription);
   if (it == subscriptions_.end()) return out;
   for (const auto& [identity, record] : it->second.view) {
-    if (!record.record.tombstone) out.push_back(record);
+    if (!record->record.tombstone) out.push_back(*record);
   }
   return out;
 }
@@ -164,26 +164,27 @@ void SkillDht::Renew(TimePoint now, uint64_t id) {
   }
 }
 
-void SkillDht::Apply(Subscription& subscription, const SignedRecord& record) {
-  auto [it, inserted] = subscription.view.try_emplace(IdentityOf(record.record), record);
+void SkillDht::Apply(Subscription& subscription, const SignedRecordPtr& record) {
+  auto [it, inserted] = subscription.view.try_emplace(IdentityOf(record->record), record);
   ListenEvent event;
   event.key = subscription.key;
-  event.record = record;
   if (inserted) {
-    if (record.record.tombstone) return;
+    if (record->record.tombstone) return;
     event.kind = ListenEvent::Kind::kAdded;
+    event.record = *record;
   } else {
-    if (record.record.sequence <= it->second.record.sequence) return;
-    const bool was_live = !it->second.record.tombstone;
-    if (record.record.tombstone) {
-      event.record = it->second;
+    if (record->record.sequence <= it->second->record.sequence) return;
+    const bool was_live = !it->second->record.tombstone;
+    if (record->record.tombstone) {
+      event.record = *it->second;
       event.kind = ListenEvent::Kind::kRemoved;
-      event.reason = record.record.reason;
+      event.reason = record->record.reason;
     } else {
       event.kind = was_live ? ListenEvent::Kind::kChanged : ListenEvent::Kind::kAdded;
+      event.record = *record;
     }
     it->second = record;
-    if (!was_live && record.record.tombstone) return;
+    if (!was_live && record->record.tombstone) return;
   }
   if (subscription.on_change) subscription.on_change(event);
 }
@@ -193,8 +194,8 @@ void SkillDht::Reconcile(uint64_t id, const GetResult& result) {
   if (it == subscriptions_.end()) return;
   Subscription& subscription = it->second;
   std::map<RecordIdentity, bool> present;
-  for (const SignedRecord& record : result.records) {
-    present[IdentityOf(record.record)] = true;
+  for (const SignedRecordPtr& record : result.records) {
+    present[IdentityOf(record->record)] = true;
     Apply(subscription, record);
   }
   // What the full read no longer has has expired everywhere.
@@ -203,17 +204,17 @@ void SkillDht::Reconcile(uint64_t id, const GetResult& result) {
     if (!present.contains(identity)) gone.push_back(identity);
   }
   for (const RecordIdentity& identity : gone) {
-    SignedRecord last = subscription.view.at(identity);
+    const SignedRecordPtr last = subscription.view.at(identity);
     subscription.view.erase(identity);
-    if (!last.record.tombstone && subscription.on_change) {
-      subscription.on_change(ListenEvent{ListenEvent::Kind::kRemoved, subscription.key, last});
+    if (!last->record.tombstone && subscription.on_change) {
+      subscription.on_change(ListenEvent{ListenEvent::Kind::kRemoved, subscription.key, *last});
     }
   }
 }
 
 Body SkillDht::HandlePush(TimePoint, const PushBody& push) {
   ++stats_.pushes_received;
-  std::optional<SignedRecord> record;
+  SignedRecordPtr record;
   if (push.record) {
     auto verified = VerifyRecord(push.record->encoded, push.record->signature, node_.signatures());
     if (!verified || !Belongs(verified->record, push.target)) {
@@ -224,13 +225,13 @@ Body SkillDht::HandlePush(TimePoint, const PushBody& push) {
       ++stats_.records_uncertified;
       return Refuse(ErrorReplyCode::kUncertified, "pushed record's publisher is not certified");
     }
-    record = std::move(*verified);
+    record = std::make_shared<const SignedRecord>(std::move(*verified));
   }
-  DeliverToSubscriptions(push.target, record ? &*record : nullptr, push.gone);
+  DeliverToSubscriptions(push.target, record, push.gone);
   return PushAckBody{};
 }
 
-void SkillDht::DeliverToSubscriptions(const Key& key, const SignedRecord* record,
+void SkillDht::DeliverToSubscriptions(const Key& key, const SignedRecordPtr& record,
                                       const std::optional<GoneRecord>& gone) {
   // Ids first: a callback may subscribe or unsubscribe.
   std::vector<uint64_t> ids;
@@ -241,15 +242,15 @@ void SkillDht::DeliverToSubscriptions(const Key& key, const SignedRecord* record
     auto it = subscriptions_.find(id);
     if (it == subscriptions_.end()) continue;
     Subscription& subscription = it->second;
-    if (record != nullptr) Apply(subscription, *record);
+    if (record != nullptr) Apply(subscription, record);
     if (!gone) continue;
     const RecordIdentity identity{gone->publisher, gone->agent_id, gone->skill_id};
     auto held = subscription.view.find(identity);
-    if (held != subscription.view.end() && held->second.record.sequence <= gone->sequence) {
-      SignedRecord last = held->second;
+    if (held != subscription.view.end() && held->second->record.sequence <= gone->sequence) {
+      const SignedRecordPtr last = held->second;
       subscription.view.erase(held);
-      if (!last.record.tombstone && subscription.on_change) {
-        subscription.on_change(ListenEvent{ListenEvent::Kind::kRemoved, key, last});
+      if (!last->record.tombstone && subscription.on_change) {
+        subscription.on_change(ListenEvent{ListenEvent::Kind::kRemoved, key, *last});
       }
     }
   }

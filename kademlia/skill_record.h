@@ -16,6 +16,7 @@
 
 #include <compare>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -137,6 +138,9 @@ struct SignedRecord {
     return encoded == other.encoded && signature == other.signature;
   }
 };
+// A verified record is immutable: the store, lookups and subscriptions share one copy of it
+// (a record is stored under several keys, and read far more often than it changes).
+using SignedRecordPtr = std::shared_ptr<const SignedRecord>;
 
 // Validates, encodes canonically and signs with `publisher` (whose public key must be the
 // record's publisher field; Sign sets it).

@@ -50,9 +50,9 @@ ValueStore::PutResult ValueStore::Put(const Key& key, const SignedRecord& value,
     if (it != key_it->second.records.end()) held = &it->second;
   }
   if (held != nullptr) {
-    const uint64_t held_sequence = held->value.record.sequence;
+    const uint64_t held_sequence = held->value->record.sequence;
     if (value.record.sequence < held_sequence ||
-        (value.record.sequence == held_sequence && !(held->value == value))) {
+        (value.record.sequence == held_sequence && !(*held->value == value))) {
       return {StoreRefusal::kStale, false};
     }
     if (value.record.sequence == held_sequence) {
@@ -84,7 +84,8 @@ ValueStore::PutResult ValueStore::Put(const Key& key, const SignedRecord& value,
   }
   if (held != nullptr) Erase(key, id);
   KeyEntry& entry = keys_[key];
-  StoredRecord stored{value, source, now, now + lifetime, size};
+  StoredRecord stored{Share(value), source, now, now + lifetime, size};
+  SignedRecordPtr held_now = stored.value;
   entry.records.emplace(id, std::move(stored));
   entry.bytes += size;
   ++records_;
@@ -92,7 +93,7 @@ ValueStore::PutResult ValueStore::Put(const Key& key, const SignedRecord& value,
   bytes_by_ip_[source] += size;
   by_ip_age_[source].insert({now, Slot{key, id}});
   by_expiry_.insert({now + lifetime, Slot{key, id}});
-  return {StoreRefusal::kNone, true};
+  return {StoreRefusal::kNone, true, std::move(held_now)};
 }
 
 bool ValueStore::EvictForRoom(size_t needed, const Address& newcomer) {
@@ -117,6 +118,19 @@ bool ValueStore::EvictForRoom(size_t needed, const Address& newcomer) {
   return true;
 }
 
+SignedRecordPtr ValueStore::Share(const SignedRecord& value) {
+  Shared& shared = shared_[value.signature];
+  SignedRecordPtr record = shared.record.lock();
+  // The same signature over other bytes cannot verify; a caller that skipped verification
+  // still gets its own copy rather than another record's.
+  if (record == nullptr || !(*record == value)) {
+    record = std::make_shared<const SignedRecord>(value);
+    if (shared.holders == 0) shared.record = record;
+  }
+  ++shared.holders;
+  return record;
+}
+
 void ValueStore::Erase(const Key& key, const IdentityHash& id) {
   auto key_it = keys_.find(key);
   assert(key_it != keys_.end());
@@ -133,6 +147,10 @@ void ValueStore::Erase(const Key& key, const IdentityHash& id) {
   key_it->second.bytes -= stored.bytes;
   bytes_ -= stored.bytes;
   --records_;
+  if (auto shared = shared_.find(stored.value->signature);
+      shared != shared_.end() && --shared->second.holders == 0) {
+    shared_.erase(shared);
+  }
   key_it->second.records.erase(it);
   if (key_it->second.records.empty()) keys_.erase(key_it);
 }
@@ -166,7 +184,7 @@ std::vector<ValueStore::Expired> ValueStore::Expire(TimePoint now) {
   std::vector<Expired> expired;
   while (!by_expiry_.empty() && by_expiry_.begin()->first <= now) {
     const auto [key, id] = by_expiry_.begin()->second;
-    const SkillRecord& record = keys_.at(key).records.at(id).value.record;
+    const SkillRecord& record = keys_.at(key).records.at(id).value->record;
     expired.push_back(Expired{key, IdentityOf(record), record.sequence});
     Erase(key, id);
   }

@@ -54,8 +54,8 @@ enum class StoreRefusal : uint8_t {
 std::string_view StoreRefusalName(StoreRefusal refusal);
 
 struct StoredRecord {
-  SignedRecord value;
-  Address source;  // who stored it (quota accounting)
+  SignedRecordPtr value;  // shared with the same record under its other keys
+  Address source;         // who stored it (quota accounting)
   TimePoint stored_at = kTimeZero;
   TimePoint expires_at = kTimeZero;
   size_t bytes = 0;  // accounted size: encoding + signature
@@ -74,9 +74,11 @@ class ValueStore {
 
   struct PutResult {
     StoreRefusal refusal = StoreRefusal::kNone;
-    bool changed = false;  // new identity or higher sequence (false: a refresh of the same)
+    bool changed = false;    // new identity or higher sequence (false: a refresh of the same)
+    SignedRecordPtr record;  // changed: the record as now held
   };
-  // Stores `value` (already verified by the caller) under `key` until now + lifetime.
+  // Stores `value` (already verified by the caller) under `key` until now + lifetime. A record
+  // already held under another key is not copied again: both keys share it.
   PutResult Put(const Key& key, const SignedRecord& value, const Address& source, TimePoint now,
                 Duration lifetime);
 
@@ -120,9 +122,18 @@ class ValueStore {
   static IdentityHash HashIdentity(const RecordIdentity& identity);
   bool EvictForRoom(size_t needed, const Address& newcomer);
   void Erase(const Key& key, const IdentityHash& id);
+  // The one shared copy of `value`: the one held under another key, or a new one.
+  SignedRecordPtr Share(const SignedRecord& value);
 
   StoreLimits limits_;
   std::map<Key, KeyEntry> keys_;
+  // Every record held, by signature (unique per record version), for sharing across keys,
+  // with how many keys hold it.
+  struct Shared {
+    std::weak_ptr<const SignedRecord> record;
+    size_t holders = 0;
+  };
+  std::map<Signature, Shared> shared_;
   std::set<std::pair<TimePoint, Slot>> by_expiry_;
   std::map<Address, size_t> bytes_by_ip_;
   std::map<Address, std::set<std::pair<TimePoint, Slot>>> by_ip_age_;  // oldest first

@@ -201,7 +201,8 @@ void RecordWorkload::Check(uint32_t asker, size_t index, const kademlia::GetResu
   const Entry& wanted = entries_[index];
   ++counters_.gets_checked;
   bool found = false;
-  for (const kademlia::SignedRecord& r : result.records) {
+  for (const kademlia::SignedRecordPtr& held : result.records) {
+    const kademlia::SignedRecord& r = *held;
     const auto known = by_identity_.find(kademlia::IdentityOf(r.record));
     if (known == by_identity_.end() || r.record.sequence > entries_[known->second].sequence) {
       ++counters_.records_unknown;
@@ -232,9 +233,9 @@ void RecordWorkload::ClassifyMiss(uint32_t asker, const Entry& wanted,
     const kademlia::SkillDht* dht = s.host ? s.host->dht() : nullptr;
     if (dht == nullptr) continue;
     for (const kademlia::StoredRecord* r : dht->store().Get(key)) {
-      if (r->expires_at <= population_.Now() || r->value.record.tombstone ||
-          kademlia::IdentityOf(r->value.record) != wanted.identity ||
-          r->value.record.sequence < wanted.sequence) {
+      if (r->expires_at <= population_.Now() || r->value->record.tombstone ||
+          kademlia::IdentityOf(r->value->record) != wanted.identity ||
+          r->value->record.sequence < wanted.sequence) {
         continue;
       }
       ++held;

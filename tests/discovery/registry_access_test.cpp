@@ -36,7 +36,7 @@ struct Net {
     for (size_t i = 0; i < 6; ++i) {
       const kademlia::ValueStore& store = net.dht(i).store();
       for (const kademlia::StoredRecord* held : store.Get(kademlia::SkillKey(skill))) {
-        out.push_back(held->value.record);
+        out.push_back(held->value->record);
       }
     }
     return out;

@@ -55,7 +55,7 @@ size_t GetEverywhere(FakeNetwork& net, const Key& key, const std::set<std::strin
     REQUIRE(results[i].has_value());
     std::set<std::string> found;
     for (const auto& r : results[i]->records) {
-      if (!r.record.tombstone) found.insert(r.record.agent_id);
+      if (!r->record.tombstone) found.insert(r->record.agent_id);
     }
     complete += found == expected;
   }

@@ -66,7 +66,7 @@ TEST_CASE("a STORE with a valid token and record is stored and acknowledged", "[
   const Message reply = f.Ask(peer, StoreBody{key, f.TokenFor(peer), Wire(record), 600});
   CHECK(std::holds_alternative<StoredBody>(reply.body));
   REQUIRE(f.dht.store().Get(key).size() == 1);
-  CHECK(f.dht.store().Get(key)[0]->value == record);
+  CHECK(*f.dht.store().Get(key)[0]->value == record);
 }
 
 TEST_CASE("STORE refusals are ERROR replies with a reason and change nothing", "[unit]") {
@@ -113,7 +113,7 @@ TEST_CASE("STORE refusals are ERROR replies with a reason and change nothing", "
     INFO(c.what);
     CHECK(f.ErrorCodeOf(f.Ask(peer, c.body, 7)) == static_cast<uint16_t>(c.code));
     REQUIRE(f.dht.store().records() == 1);
-    CHECK(f.dht.store().Get(key)[0]->value == held);
+    CHECK(*f.dht.store().Get(key)[0]->value == held);
   }
   CHECK(f.dht.stats().store_refused[static_cast<size_t>(ErrorReplyCode::kBadToken)] == 3);
 }

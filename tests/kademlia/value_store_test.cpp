@@ -30,10 +30,10 @@ TEST_CASE("a higher sequence replaces a record and a lower one is refused as sta
   CHECK(store.Put(key, Version(2), Ip("10.0.0.1"), kNow, kHour).changed);
   auto stale = store.Put(key, Version(1), Ip("10.0.0.1"), kNow, kHour);
   CHECK(stale.refusal == StoreRefusal::kStale);
-  CHECK(store.Get(key).at(0)->value.record.sequence == 2);
+  CHECK(store.Get(key).at(0)->value->record.sequence == 2);
   CHECK(store.Put(key, Version(3), Ip("10.0.0.2"), kNow, kHour).changed);
   CHECK(store.records() == 1);
-  CHECK(store.Get(key).at(0)->value.record.sequence == 3);
+  CHECK(store.Get(key).at(0)->value->record.sequence == 3);
   CHECK(store.bytes_from(Ip("10.0.0.1")) == 0);  // the replaced copy's bytes are released
 }
 
@@ -72,11 +72,11 @@ TEST_CASE("a tombstone replaces its record and outlives a late stale copy", "[un
   gone.tombstone = true;
   gone.reason = UnregisterReason::kShutdown;
   REQUIRE(store.Put(key, Signed(gone, Publisher()), Ip("10.0.0.1"), kNow, kHour).changed);
-  CHECK(store.Get(key).at(0)->value.record.tombstone);
+  CHECK(store.Get(key).at(0)->value->record.tombstone);
   // A copy of the old record arriving late from elsewhere cannot bring it back.
   CHECK(store.Put(key, Version(1), Ip("10.0.0.7"), kNow + Seconds(10), kHour).refusal ==
         StoreRefusal::kStale);
-  CHECK(store.Get(key).at(0)->value.record.tombstone);
+  CHECK(store.Get(key).at(0)->value->record.tombstone);
 }
 
 TEST_CASE("records expire at their time and report what went", "[unit]") {
@@ -191,6 +191,37 @@ TEST_CASE("records under a key come back in a stable order", "[unit]") {
   REQUIRE(first.size() == 500);
   CHECK(first == second);
   CHECK(store.Keys() == std::vector<Key>{key});
+}
+
+}  // namespace
+}  // namespace skillnode::kademlia
+
+namespace skillnode::kademlia {
+namespace {
+
+TEST_CASE("one record under several keys is held once, shared by the keys", "[unit]") {
+  ValueStore store{StoreLimits{}};
+  const SignedRecord record = Version(1);
+  const Key a = Key::Sha256("a");
+  const Key b = Key::Sha256("b");
+  const auto put_a = store.Put(a, record, Address(), kNow, kHour);
+  REQUIRE(put_a.changed);
+  REQUIRE(put_a.record != nullptr);
+  CHECK(*put_a.record == record);
+  REQUIRE(store.Put(b, record, Ip("10.0.0.1"), kNow, kHour).changed);
+  CHECK(store.Get(a).at(0)->value == store.Get(b).at(0)->value);
+  // A newer version under one key is its own record; the other key keeps the old one.
+  REQUIRE(store.Put(a, Version(2), Address(), kNow, kHour).changed);
+  CHECK(store.Get(a).at(0)->value->record.sequence == 2);
+  CHECK(store.Get(b).at(0)->value->record.sequence == 1);
+  // Once no key holds a record, storing it again makes a new copy, equal to the old.
+  const SignedRecordPtr old = store.Get(b).at(0)->value;
+  store.Expire(kNow + kHour + Seconds(1));
+  REQUIRE(store.records() == 0);
+  const auto again = store.Put(b, record, Address(), kNow + kHour + Seconds(2), kHour);
+  REQUIRE(again.changed);
+  CHECK(again.record != old);
+  CHECK(*again.record == *old);
 }
 
 }  // namespace
