@@ -266,16 +266,16 @@ const SkillRecord* Registry::FindByIndexId(std::string_view id) const {
 void Registry::AddToIndexes(const Registration& registration) {
   const SkillRecord& record = registration.record;
   by_index_id_[IndexId(record)] = &registration;
-  for (const std::string& c : record.capabilities) by_capability_[c].insert(&registration);
-  for (const std::string& s : record.scenes) by_scene_[s].insert(&registration);
-  by_skill_[record.skill_id].insert(&registration);
+  for (const std::string& c : record.capabilities) by_capability_[c].push_back(&registration);
+  for (const std::string& s : record.scenes) by_scene_[s].push_back(&registration);
+  by_skill_[record.skill_id].push_back(&registration);
 }
 
 void Registry::RemoveFromIndexes(const Registration& registration) {
   auto drop = [&registration](Index& index, const std::string& name) {
     auto it = index.find(name);
     if (it == index.end()) return;
-    it->second.erase(&registration);
+    std::erase(it->second, &registration);
     if (it->second.empty()) index.erase(it);
   };
   const SkillRecord& record = registration.record;

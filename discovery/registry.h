@@ -159,7 +159,8 @@ class Registry {
   };
   // Registrations by capability, scene or skill id; map values never move, so the index
   // holds pointers to them.
-  using Index = std::map<std::string, std::set<const Registration*>, std::less<>>;
+  // A flat list per name: searches walk it far more often than registrations change it.
+  using Index = std::map<std::string, std::vector<const Registration*>, std::less<>>;
 
   // Signs and publishes a new version of `record` (a live one or a tombstone); a private
   // record only gets its new sequence and timestamp (it never leaves the node).

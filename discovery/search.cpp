@@ -212,10 +212,9 @@ void Searcher::FinishDht(const std::shared_ptr<Pending>& pending, TimePoint now,
       std::vector<SkillEntryPtr> live;
       for (const auto& signed_record : current) {
         const SkillRecord& record = signed_record->record;
-        pending->Add(record, Source::kDht);
+        const Found& held = pending->Add(record, Source::kDht);
         if (!record.tombstone && Matches(pending->query, record)) {
           // The entry the merge holds is shared when it is this very version.
-          const Found& held = pending->merged.at(IdentityView(record)).found;
           live.push_back(held.record().sequence == record.sequence ? held.entry
                                                                    : SkillEntry::Make(record));
         }

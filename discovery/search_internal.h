@@ -70,30 +70,32 @@ struct Searcher::Pending {
   std::vector<StageReport> stages;
 
   // Keeps `entry` unless a newer version of its record is held; an equal version found
-  // locally says so. `matched`: the entry is known to pass the query's filters.
-  void Add(const SkillEntryPtr& entry, Source source, bool matched = false) {
+  // locally says so. `matched`: the entry is known to pass the query's filters. Returns what
+  // is now held for the record's identity.
+  const Found& Add(const SkillEntryPtr& entry, Source source, bool matched = false) {
     const SkillRecord& record = entry->record();
-    auto it = merged.find(IdentityView(record));
-    if (it == merged.end()) {
-      merged.emplace(IdentityView(record), Merged{Found{entry, source}, matched});
+    auto it = merged.lower_bound(IdentityView(record));
+    if (it == merged.end() || IdentityView(record) < it->first) {
+      it = merged.emplace_hint(it, IdentityView(record), Merged{Found{entry, source}, matched});
     } else if (record.sequence > it->second.found.record().sequence) {
       // The key views the record it was made from: replaced with the entry.
-      merged.erase(it);
-      merged.emplace(IdentityView(record), Merged{Found{entry, source}, matched});
+      it = merged.erase(it);
+      it = merged.emplace_hint(it, IdentityView(record), Merged{Found{entry, source}, matched});
     } else if (record.sequence == it->second.found.record().sequence && source == Source::kLocal) {
       it->second.found.source = Source::kLocal;  // our own registration: say so
     }
+    return it->second.found;
   }
   // The same for a record that is not in an entry yet: one is made only when it is news.
-  void Add(const SkillRecord& record, Source source) {
+  const Found& Add(const SkillRecord& record, Source source) {
     auto it = merged.find(IdentityView(record));
     if (it != merged.end() && record.sequence <= it->second.found.record().sequence) {
       if (record.sequence == it->second.found.record().sequence && source == Source::kLocal) {
         it->second.found.source = Source::kLocal;
       }
-      return;
+      return it->second.found;
     }
-    Add(SkillEntry::Make(record), source);
+    return Add(SkillEntry::Make(record), source);
   }
   // Whether any stage has found a skill to answer with: the LAN round is then not waited for.
   bool HasAnswer() const {

@@ -228,7 +228,9 @@ class SkillDht final : public RequestHandler {
   Body HandlePush(TimePoint now, const PushBody& push);
   void Renew(TimePoint now, uint64_t subscription);
   void Reconcile(uint64_t subscription, const GetResult& result);
-  void Apply(Subscription& subscription, const SignedRecordPtr& record);
+  // Applies `record` to the subscription's view (an event for news) and returns the newest
+  // version the view holds of its identity.
+  SignedRecordPtr Apply(Subscription& subscription, const SignedRecordPtr& record);
 
   Node& node_;
   DhtConfig config_;

@@ -29,10 +29,15 @@ struct SkillDht::GetState {
   Key key;
   GetOptions options;
   GetCallback done;
-  std::map<RecordIdentity, SignedRecordPtr> newest;
-  // For read repair: the seconds the newest version of each record has left, as its holders
-  // told (the longest), what each answering node held, and which answered in full.
-  std::map<RecordIdentity, uint32_t> seconds_left;
+  // The newest version of each record and, for read repair, the seconds it has left as its
+  // holders told (the longest; `told` false when none did).
+  struct Newest {
+    SignedRecordPtr record;
+    uint32_t seconds_left = 0;
+    bool told = false;
+  };
+  std::map<RecordIdentity, Newest> newest;
+  // For read repair too: what each answering node held, and which answered in full.
   std::map<NodeId, std::vector<std::pair<RecordIdentity, uint64_t>>> held_by;
   std::set<NodeId> answered_in_full;
   size_t rejected = 0;
@@ -47,21 +52,18 @@ struct SkillDht::GetState {
 
   size_t live() const {
     return static_cast<size_t>(std::count_if(newest.begin(), newest.end(), [](const auto& entry) {
-      return !entry.second->record.tombstone;
+      return !entry.second.record->record.tombstone;
     }));
   }
   bool enough() const { return options.records_wanted > 0 && live() >= options.records_wanted; }
   void Merge(const SignedRecordPtr& record, std::optional<uint32_t> left = std::nullopt) {
-    const RecordIdentity identity = IdentityOf(record->record);
-    auto [it, inserted] = newest.try_emplace(identity, record);
-    const bool newer = !inserted && record->record.sequence > it->second->record.sequence;
-    if (newer) {
-      it->second = record;
-      seconds_left.erase(identity);
+    auto [it, inserted] = newest.try_emplace(IdentityOf(record->record), Newest{record});
+    if (!inserted && record->record.sequence > it->second.record->record.sequence) {
+      it->second = Newest{record};
     }
-    if (left && record->record.sequence == it->second->record.sequence) {
-      uint32_t& known = seconds_left[identity];
-      known = std::max(known, *left);
+    if (left && record->record.sequence == it->second.record->record.sequence) {
+      it->second.seconds_left = it->second.told ? std::max(it->second.seconds_left, *left) : *left;
+      it->second.told = true;
     }
   }
 };
@@ -146,7 +148,8 @@ void SkillDht::FinishGetIfDone(const std::shared_ptr<GetState>& get) {
   result.stats = get->stats;
   result.closest = get->closest;
   result.finished = get->last_event;
-  for (auto& [identity, record] : get->newest) result.records.push_back(record);
+  result.records.reserve(get->newest.size());
+  for (auto& [identity, newest] : get->newest) result.records.push_back(newest.record);
   ReadRepair(get, get->last_event);
   if (get->done) get->done(result);
 }
@@ -162,10 +165,10 @@ void SkillDht::ReadRepair(const std::shared_ptr<GetState>& get, TimePoint now) {
     const Contact& node = get->closest[i];
     if (get->tokens[i].empty() || !get->answered_in_full.contains(node.id)) continue;
     const auto& held = get->held_by[node.id];
-    for (const auto& [identity, record] : get->newest) {
-      auto left = get->seconds_left.find(identity);
-      if (left == get->seconds_left.end()) continue;  // no holder said how long it has left
-      const uint64_t sequence = record->record.sequence;
+    for (const auto& [identity, newest] : get->newest) {
+      if (!newest.told) continue;  // no holder said how long it has left
+      const SignedRecord& record = *newest.record;
+      const uint64_t sequence = record.record.sequence;
       // identity is captured through an init-capture: clang before 16 cannot capture a
       // structured binding.
       if (std::any_of(held.begin(), held.end(), [&, &identity = identity](const auto& h) {
@@ -176,7 +179,8 @@ void SkillDht::ReadRepair(const std::shared_ptr<GetState>& get, TimePoint now) {
       if (stores++ == config_.read_repair_stores_max) return;
       ++stats_.read_repairs;
       node_.Request(now, node.endpoint, node.id,
-                    StoreBody{get->key, get->tokens[i], ToWire(*record), left->second}, nullptr);
+                    StoreBody{get->key, get->tokens[i], ToWire(record), newest.seconds_left},
+                    nullptr);
     }
   }
 }

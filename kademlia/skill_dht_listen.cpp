@@ -97,20 +97,15 @@ void SkillDht::Unlisten(uint64_t subscription) { subscriptions_.erase(subscripti
 
 std::vector<SignedRecordPtr> SkillDht::Observe(uint64_t subscription,
                                                std::span<const SignedRecordPtr> records) {
-  for (const SignedRecordPtr& record : records) {
-    auto it = subscriptions_.find(subscription);  // a callback may have unsubscribed
-    if (it == subscriptions_.end()) break;
-    Apply(it->second, record);
-  }
-  auto it = subscriptions_.find(subscription);
-  if (it == subscriptions_.end()) return {records.begin(), records.end()};
   std::vector<SignedRecordPtr> current;
   current.reserve(records.size());
   for (const SignedRecordPtr& record : records) {
-    auto known = it->second.view.find(IdentityOf(record->record));
-    const bool newer =
-        known != it->second.view.end() && known->second->record.sequence > record->record.sequence;
-    current.push_back(newer ? known->second : record);
+    auto it = subscriptions_.find(subscription);  // a callback may have unsubscribed
+    if (it == subscriptions_.end()) {
+      current.push_back(record);
+      continue;
+    }
+    current.push_back(Apply(it->second, record));
   }
   return current;
 }
@@ -164,16 +159,16 @@ void SkillDht::Renew(TimePoint now, uint64_t id) {
   }
 }
 
-void SkillDht::Apply(Subscription& subscription, const SignedRecordPtr& record) {
+SignedRecordPtr SkillDht::Apply(Subscription& subscription, const SignedRecordPtr& record) {
   auto [it, inserted] = subscription.view.try_emplace(IdentityOf(record->record), record);
   ListenEvent event;
   event.key = subscription.key;
   if (inserted) {
-    if (record->record.tombstone) return;
+    if (record->record.tombstone) return record;
     event.kind = ListenEvent::Kind::kAdded;
     event.record = *record;
   } else {
-    if (record->record.sequence <= it->second->record.sequence) return;
+    if (record->record.sequence <= it->second->record.sequence) return it->second;
     const bool was_live = !it->second->record.tombstone;
     if (record->record.tombstone) {
       event.record = *it->second;
@@ -184,9 +179,11 @@ void SkillDht::Apply(Subscription& subscription, const SignedRecordPtr& record) 
       event.record = *record;
     }
     it->second = record;
-    if (!was_live && record->record.tombstone) return;
+    if (!was_live && record->record.tombstone) return record;
   }
+  // The callback may change the subscriptions: `record` is what the view now holds.
   if (subscription.on_change) subscription.on_change(event);
+  return record;
 }
 
 void SkillDht::Reconcile(uint64_t id, const GetResult& result) {

@@ -108,7 +108,14 @@ struct RecordIdentity {
   PublicKey publisher{};
   std::string agent_id;
   std::string skill_id;
-  auto operator<=>(const RecordIdentity&) const = default;
+  // Skill and agent first: the records a node holds mostly share a few publishers, whose 32
+  // bytes would otherwise be compared in full at every step of a lookup in an ordered map.
+  std::strong_ordering operator<=>(const RecordIdentity& other) const {
+    if (auto c = skill_id <=> other.skill_id; c != 0) return c;
+    if (auto c = agent_id <=> other.agent_id; c != 0) return c;
+    return publisher <=> other.publisher;
+  }
+  bool operator==(const RecordIdentity&) const = default;
 };
 RecordIdentity IdentityOf(const SkillRecord& record);
 
