@@ -9,14 +9,19 @@ Usage: python3 bench/registry_bench.py [BUILD_DIR] [--agents N] [--skills-per-ag
 One standalone node, pinned to one core (taskset), gets AGENTS x SKILLS registrations
 (default 1,000 x 20) over POST /api/skills. Each skill has 2 of 200 capabilities and 1 of 50
 scenes, so it is stored under 6 DHT keys: 20,000 registrations are 120,000 stored records.
-Then wrk (Debian's package), on the other core, drives:
+The skills of the first SCHEMA_AGENTS agents carry a descriptor with input and output schemas,
+and a quarter of all skills are reasoners. Then wrk (Debian's package), on the other core,
+drives:
+  - GET /health, the trivial route: the HTTP layer's own limit on this machine in this run;
   - POST /api/skills/search by capability, the capability drawn at random per request, with
     the node's cache as configured (answers cached for cache.ttl);
   - the same with "fresh": true (every request runs the whole chain: local, DHT stage);
-  - GET /api/skills?capability=...&limit=20.
-It prints requests per second and p99 latency for each, the node's RSS idle, after the
-registrations, and after the load. The figures are for this machine in this run; compare them
-with each other (cache against fresh), not with another machine's.
+  - GET /api/skills?capability=...&limit=20;
+  - GET /api/v1/discovery/capabilities?agent=... for a random agent, without schemas, and
+    with include_input_schema and include_output_schema for an agent whose skills have them.
+It prints requests per second and p99 latency for each, each rate as a share of the trivial
+route's, and the node's RSS idle, after the registrations, and after the load. The figures are
+for this machine in this run; compare them with each other, not with another machine's.
 """
 import argparse
 import http.client
@@ -35,6 +40,13 @@ from benchlib import cleanup, rss_kib, scratch, start_node
 
 CAPABILITIES = 200
 SCENES = 50
+SCHEMA_AGENTS = 100
+INPUT_SCHEMA = {"type": "object", "required": ["query"],
+                "properties": {"query": {"type": "string", "description": "What to look for"},
+                               "limit": {"type": "integer", "minimum": 1, "maximum": 100,
+                                         "default": 10}}}
+OUTPUT_SCHEMA = {"type": "object", "properties": {"items": {"type": "array"},
+                                                  "score": {"type": "number", "minimum": 0}}}
 CONFIG = """
 node:
   port: 0
@@ -60,12 +72,19 @@ def registrations(agents, per_agent):
     for a in range(agents):
         for j in range(per_agent):
             caps = rng.sample(range(CAPABILITIES), 2)
-            yield {"agentId": f"agent-{a:04d}", "skillId": f"skill-{(a * per_agent + j) % 2000:04d}",
-                   "version": f"{rng.randint(0, 3)}.{rng.randint(0, 9)}.{rng.randint(0, 9)}",
-                   "skillType": rng.choice(["tool-skill", "enterprise-skill", "integration-skill"]),
-                   "endpoint": f"10.{a // 256}.{a % 256}.{j + 1}:8080",
-                   "capabilities": [f"cap-{c:03d}" for c in caps],
-                   "scenes": [f"scene-{rng.randrange(SCENES):02d}"]}
+            body = {"agentId": f"agent-{a:04d}", "skillId": f"skill-{(a * per_agent + j) % 2000:04d}",
+                    "version": f"{rng.randint(0, 3)}.{rng.randint(0, 9)}.{rng.randint(0, 9)}",
+                    "skillType": "reasoner" if j % 4 == 0 else
+                                 rng.choice(["tool-skill", "enterprise-skill", "integration-skill"]),
+                    "endpoint": f"10.{a // 256}.{a % 256}.{j + 1}:8080",
+                    "capabilities": [f"cap-{c:03d}" for c in caps],
+                    "scenes": [f"scene-{rng.randrange(SCENES):02d}"]}
+            if a < SCHEMA_AGENTS:
+                body["descriptor"] = {"name": f"Skill {j} of agent {a}",
+                                      "description": "Finds and ranks what the query names",
+                                      "tags": ["bench", f"tag-{j % 5}"],
+                                      "inputSchema": INPUT_SCHEMA, "outputSchema": OUTPUT_SCHEMA}
+            yield body
 
 
 def register_all(address, bodies, workers=8):
@@ -114,6 +133,18 @@ end
 """
 
 
+LUA_CAPABILITIES = """
+math.randomseed(17)
+request = function()
+  local a = string.format("agent-%04d", math.random(0, MAXAGENT))
+  return wrk.format("GET", "/api/v1/discovery/capabilities?agent=" .. a .. "EXTRA")
+end
+"""
+LUA_HEALTH = """
+request = function() return wrk.format("GET", "/health") end
+"""
+
+
 def run_wrk(address, script, seconds, connections):
     path = os.path.join(scratch, f"script-{abs(hash(script))}.lua")
     with open(path, "w") as f:
@@ -152,10 +183,16 @@ def main():
     registered_rss = rss_mib(proc.pid)
     results = {}
     top = str(CAPABILITIES - 1)
+    schemas = "&include_input_schema=true&include_output_schema=true"
     scripts = {
+        "trivial GET /health": LUA_HEALTH,
         "search (cache)": LUA_SEARCH.replace("MAXCAP", top).replace("EXTRA", ""),
         "search (fresh)": LUA_SEARCH.replace("MAXCAP", top).replace("EXTRA", ', "fresh": true'),
         "list GET /api/skills": LUA_LIST.replace("MAXCAP", top),
+        "capabilities": LUA_CAPABILITIES.replace("MAXAGENT", str(args.agents - 1))
+                                        .replace("EXTRA", ""),
+        "capabilities + schemas": LUA_CAPABILITIES
+            .replace("MAXAGENT", str(min(args.agents, SCHEMA_AGENTS) - 1)).replace("EXTRA", schemas),
     }
     for name, script in scripts.items():
         results[name] = run_wrk(address, script, args.seconds, args.connections)
@@ -166,8 +203,10 @@ def main():
           f"{info['store']['bytes'] / 1e6:.1f} MB of records")
     print(f"node pinned to one core; wrk: 1 thread, {args.connections} connections, "
           f"{args.seconds} s each, a random one of {CAPABILITIES} capabilities per request")
+    trivial = results["trivial GET /health"][0]
     for name, (rate, p99, errors) in results.items():
-        print(f"{name:24s} {rate:10,.0f} requests/s   p99 {p99:7.2f} ms   non-2xx {errors}")
+        print(f"{name:24s} {rate:10,.0f} requests/s   p99 {p99:7.2f} ms   "
+              f"{rate / trivial:5.2f} of trivial   non-2xx {errors}")
     cached, fresh = results["search (cache)"][0], results["search (fresh)"][0]
     print(f"ratio cached / fresh search: {cached / fresh:.2f}")
     print(f"RSS idle {idle:.1f} MiB; after registrations {registered_rss:.1f} MiB; "

@@ -165,8 +165,10 @@ void HttpConnection::Dispatch(HttpRequest request) {
   slot->deliver = [this](HttpResponse response) { Deliver(std::move(response)); };
   slot->start_stream = [this] { return StartStream(); };
   slot_ = slot;
-  SetReading(false);
   ArmTimer();
+  // Reading goes on here: most answers come at once, and stopping and restarting the reads
+  // would cost two epoll_ctl calls per request. Consume() stops it after a request whose
+  // answer waits, so that a client cannot pile up requests meanwhile.
   server_.Route(current_, Responder(std::move(slot)));
 }
 
