@@ -71,20 +71,21 @@ RegisterOutcome Registry::Register(TimePoint now, SkillRecord fields) {
   }
   const Id id{fields.skill_id, fields.agent_id};
   auto it = registrations_.find(id);
-  if (it != registrations_.end() && SameContent(it->second.record, fields) &&
+  if (it != registrations_.end() && SameContent(it->second.record(), fields) &&
       !it->second.health.expired()) {
     ++stats_.duplicates;
     // A repeated registration also proves the skill is alive.
     if (it->second.health.OnHeartbeat(now, SkillStatus::kHealthy) ==
         HealthMachine::Change::kStatusChanged) {
-      it->second.record.status = it->second.health.status();
-      PublishVersion(now, it->second, nullptr);
-      Notify(RegistryEvent::Kind::kStatusChanged, it->second.record);
+      SkillRecord next = it->second.record();
+      next.status = it->second.health.status();
+      PublishVersion(now, it->second, std::move(next), nullptr);
+      Notify(RegistryEvent::Kind::kStatusChanged, it->second.record());
     }
     Schedule(it);
     out.status = RegisterStatus::kDuplicate;
     out.message = "already registered with the same content";
-    out.record = it->second.record;
+    out.record = it->second.record();
     return out;
   }
   bool was_private = false;
@@ -108,33 +109,34 @@ RegisterOutcome Registry::Register(TimePoint now, SkillRecord fields) {
     }
     ++per_agent_[fields.agent_id];
     it = registrations_
-             .emplace(id,
-                      Registration{fields, nullptr, HealthMachine(config_.health, now), kTimeNever})
+             .emplace(id, Registration{SkillEntry::Make(fields), HealthMachine(config_.health, now),
+                                       kTimeNever})
              .first;
     ++stats_.registered;
   } else {
     out.updated = true;
-    was_private = IsPrivate(it->second.record);
+    was_private = IsPrivate(it->second.record());
     if (!was_private && IsPrivate(fields)) {
       // The public version leaves the DHT before the private one takes its place here.
-      SkillRecord tombstone = it->second.record;
+      SkillRecord tombstone = it->second.record();
       tombstone.tombstone = true;
       tombstone.reason = UnregisterReason::kUpgrade;
       PublishVersion(now, tombstone, nullptr);
     }
     RemoveFromIndexes(it->second);
-    it->second.record = fields;
+    // Indexed by its new fields at once; signed and published below.
+    it->second.entry = SkillEntry::Make(fields);
     it->second.health = HealthMachine(config_.health, now);
     ++stats_.updated;
   }
   AddToIndexes(it->second);
   Schedule(it);
-  PublishVersion(now, it->second, nullptr);
+  PublishVersion(now, it->second, std::move(fields), nullptr);
   Notify(out.updated ? RegistryEvent::Kind::kUpdated : RegistryEvent::Kind::kRegistered,
-         it->second.record, was_private);
+         it->second.record(), was_private);
   out.status = RegisterStatus::kSuccess;
   out.message = out.updated ? "registration updated" : "registered";
-  out.record = it->second.record;
+  out.record = it->second.record();
   return out;
 }
 
@@ -150,12 +152,13 @@ Result<SkillRecord> Registry::Heartbeat(TimePoint now, std::string_view agent_id
   ++stats_.heartbeats;
   if (it->second.health.OnHeartbeat(now, status) == HealthMachine::Change::kStatusChanged) {
     ++stats_.status_changes;
-    it->second.record.status = it->second.health.status();
-    PublishVersion(now, it->second, nullptr);
-    Notify(RegistryEvent::Kind::kStatusChanged, it->second.record);
+    SkillRecord next = it->second.record();
+    next.status = it->second.health.status();
+    PublishVersion(now, it->second, std::move(next), nullptr);
+    Notify(RegistryEvent::Kind::kStatusChanged, it->second.record());
   }
   Schedule(it);
-  return it->second.record;
+  return it->second.record();
 }
 
 Result<SkillRecord> Registry::Unregister(TimePoint now, std::string_view agent_id,
@@ -165,7 +168,7 @@ Result<SkillRecord> Registry::Unregister(TimePoint now, std::string_view agent_i
     return Fail(ErrorCode::kNotFound, "no registration of skill " + std::string(skill_id) +
                                           " by agent " + std::string(agent_id) + " on this node");
   }
-  SkillRecord last = it->second.record;
+  SkillRecord last = it->second.record();
   ++stats_.unregistered;
   Remove(now, it, reason, RegistryEvent::Kind::kUnregistered, nullptr);
   return last;
@@ -186,7 +189,7 @@ void Registry::UnregisterAll(TimePoint now, UnregisterReason reason, std::functi
 void Registry::Remove(TimePoint now, std::map<Id, Registration>::iterator it,
                       UnregisterReason reason, RegistryEvent::Kind kind,
                       std::function<void()> done) {
-  SkillRecord tombstone = it->second.record;
+  SkillRecord tombstone = it->second.record();
   tombstone.tombstone = true;
   tombstone.reason = reason;
   auto agent = per_agent_.find(tombstone.agent_id);
@@ -207,13 +210,15 @@ void Registry::OnTimer(TimePoint now) {
       case HealthMachine::Change::kNone:
         Schedule(current);
         break;
-      case HealthMachine::Change::kStatusChanged:
+      case HealthMachine::Change::kStatusChanged: {
         ++stats_.status_changes;
-        current->second.record.status = current->second.health.status();
-        PublishVersion(now, current->second, nullptr);
-        Notify(RegistryEvent::Kind::kStatusChanged, current->second.record);
+        SkillRecord next = current->second.record();
+        next.status = current->second.health.status();
+        PublishVersion(now, current->second, std::move(next), nullptr);
+        Notify(RegistryEvent::Kind::kStatusChanged, current->second.record());
         Schedule(current);
         break;
+      }
       case HealthMachine::Change::kExpired:
         ++stats_.expired;
         Remove(now, current, UnregisterReason::kError, RegistryEvent::Kind::kExpired, nullptr);
@@ -244,7 +249,7 @@ bool Registry::CheckRegistration(const SkillRecord& fields, RegisterOutcome& out
   const std::string index_id = IndexId(fields);
   auto other = by_index_id_.find(index_id);
   if (other != by_index_id_.end()) {
-    const SkillRecord& taken = other->second->record;
+    const SkillRecord& taken = other->second->record();
     if (taken.agent_id != fields.agent_id || taken.skill_id != fields.skill_id) {
       out.field = "skillId";
       out.message = "skillId: the index id " + index_id + " of agent " + fields.agent_id +
@@ -260,11 +265,11 @@ bool Registry::CheckRegistration(const SkillRecord& fields, RegisterOutcome& out
 
 const SkillRecord* Registry::FindByIndexId(std::string_view id) const {
   auto it = by_index_id_.find(id);
-  return it == by_index_id_.end() ? nullptr : &it->second->record;
+  return it == by_index_id_.end() ? nullptr : &it->second->record();
 }
 
 void Registry::AddToIndexes(const Registration& registration) {
-  const SkillRecord& record = registration.record;
+  const SkillRecord& record = registration.record();
   by_index_id_[IndexId(record)] = &registration;
   for (const std::string& c : record.capabilities) by_capability_[c].push_back(&registration);
   for (const std::string& s : record.scenes) by_scene_[s].push_back(&registration);
@@ -278,7 +283,7 @@ void Registry::RemoveFromIndexes(const Registration& registration) {
     std::erase(it->second, &registration);
     if (it->second.empty()) index.erase(it);
   };
-  const SkillRecord& record = registration.record;
+  const SkillRecord& record = registration.record();
   if (auto it = by_index_id_.find(IndexId(record));
       it != by_index_id_.end() && it->second == &registration) {
     by_index_id_.erase(it);
@@ -311,18 +316,18 @@ void Registry::ForEachMatch(const SkillQuery& query, Visit visit) const {
         query.types.empty() && query.capability_types.empty() && query.keywords.empty() &&
         !query.version && !query.agent_id && !query.status;
     for (const Registration* registration : it->second) {
-      if (exact || Matches(query, registration->record)) visit(*registration);
+      if (exact || Matches(query, registration->record())) visit(*registration);
     }
     return;
   }
   for (const auto& [id, registration] : registrations_) {
-    if (Matches(query, registration.record)) visit(registration);
+    if (Matches(query, registration.record())) visit(registration);
   }
 }
 
 std::vector<SkillRecord> Registry::Find(const SkillQuery& query) const {
   std::vector<SkillRecord> out;
-  ForEachMatch(query, [&out](const Registration& r) { out.push_back(r.record); });
+  ForEachMatch(query, [&out](const Registration& r) { out.push_back(r.record()); });
   return out;
 }
 
@@ -335,14 +340,14 @@ std::vector<SkillEntryPtr> Registry::FindEntries(const SkillQuery& query) const 
 std::vector<SkillRecord> Registry::Records() const {
   std::vector<SkillRecord> out;
   out.reserve(registrations_.size());
-  for (const auto& [id, registration] : registrations_) out.push_back(registration.record);
+  for (const auto& [id, registration] : registrations_) out.push_back(registration.record());
   return out;
 }
 
 std::array<size_t, 4> Registry::CountByStatus() const {
   std::array<size_t, 4> counts{};
   for (const auto& [id, registration] : registrations_) {
-    ++counts[static_cast<size_t>(registration.record.status)];
+    ++counts[static_cast<size_t>(registration.record().status)];
   }
   return counts;
 }
@@ -377,10 +382,10 @@ void Registry::PublishVersion(TimePoint now, SkillRecord& record, std::function<
                });
 }
 
-void Registry::PublishVersion(TimePoint now, Registration& registration,
+void Registry::PublishVersion(TimePoint now, Registration& registration, SkillRecord record,
                               std::function<void()> done) {
-  PublishVersion(now, registration.record, std::move(done));
-  registration.entry = SkillEntry::Make(registration.record);
+  PublishVersion(now, record, std::move(done));
+  registration.entry = SkillEntry::Make(std::move(record));
 }
 
 void Registry::Notify(RegistryEvent::Kind kind, const SkillRecord& record, bool was_private) {

@@ -152,10 +152,11 @@ class Registry {
  private:
   using Id = std::pair<std::string, std::string>;  // (skillId, agentId)
   struct Registration {
-    kademlia::SkillRecord record;
-    SkillEntryPtr entry;  // `record` as published, shared with searches and caches
+    // The current version as published, shared with searches and caches.
+    SkillEntryPtr entry;
     HealthMachine health;
     TimePoint scheduled = kTimeNever;  // its entry in due_
+    const kademlia::SkillRecord& record() const { return entry->record(); }
   };
   // Registrations by capability, scene or skill id; map values never move, so the index
   // holds pointers to them.
@@ -165,8 +166,9 @@ class Registry {
   // Signs and publishes a new version of `record` (a live one or a tombstone); a private
   // record only gets its new sequence and timestamp (it never leaves the node).
   void PublishVersion(TimePoint now, kademlia::SkillRecord& record, std::function<void()> done);
-  // The same for a registration's own record, whose entry then follows it.
-  void PublishVersion(TimePoint now, Registration& registration, std::function<void()> done);
+  // The same for a new version of a registration's own record, which becomes its entry.
+  void PublishVersion(TimePoint now, Registration& registration, kademlia::SkillRecord record,
+                      std::function<void()> done);
   // Calls visit(registration) for each one matching `query`, through an index when one fits.
   template <typename Visit>
   void ForEachMatch(const SkillQuery& query, Visit visit) const;
