@@ -32,12 +32,18 @@ json StagesJson(const discovery::SearchResult& result) {
   return stages;
 }
 
+// The sources the skills came from, by name in order.
 json SourcesJson(const discovery::SearchResult& result) {
-  std::set<std::string> sources;
-  for (const auto& found : result.skills) {
-    sources.insert(std::string(discovery::SourceName(found.source)));
+  constexpr discovery::Source kAll[] = {discovery::Source::kLocal, discovery::Source::kLan,
+                                        discovery::Source::kDht, discovery::Source::kSkillCenter,
+                                        discovery::Source::kCache};
+  std::array<bool, std::size(kAll)> seen{};
+  for (const auto& found : result.skills) seen[static_cast<size_t>(found.source)] = true;
+  std::set<std::string_view> names;
+  for (const discovery::Source source : kAll) {
+    if (seen[static_cast<size_t>(source)]) names.insert(discovery::SourceName(source));
   }
-  return json(std::vector<std::string>(sources.begin(), sources.end()));
+  return json(std::vector<std::string>(names.begin(), names.end()));
 }
 
 // A non-negative integer query parameter with a default and a maximum.
