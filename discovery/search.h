@@ -158,6 +158,8 @@ class Searcher {
   // Adds the LAN stage after the local one (not owned; null: none). It must outlive the
   // searcher or be unset first.
   void SetLanStage(LanStage* lan) { lan_ = lan; }
+  // The LAN stage, or null (GET /api/v1/discovery/capabilities lists its table).
+  const LanStage* lan_stage() const { return lan_; }
   // Adds the SkillCenter stage after the DHT one (not owned; null: none); likewise.
   void SetSkillCenterStage(SkillCenterStage* center) { skill_center_ = center; }
 

@@ -7,6 +7,7 @@
 
 #include "bootstrap/data_dir.h"
 #include "bootstrap/identity_file.h"
+#include "node/api/capability_routes.h"
 #include "node/auth/token_cli.h"
 #include "node/certified_publishers.h"
 #include "node/cli/descriptor_cli.h"
@@ -116,6 +117,7 @@ int Run(const std::string& config_file, const std::string& check_file, const Run
   }
   SkillService skills(**daemon, publishers->own_certificate);
   auto invoke_routes = invoke::AddInvokeRoutes(**daemon, skills);
+  api::CapabilityRoutes capability_routes(**daemon, skills);
   std::unique_ptr<LanService> lan;
   if (config->discovery.udp.enabled) {
     auto opened = LanService::Create(**daemon, skills);
