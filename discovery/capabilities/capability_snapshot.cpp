@@ -68,7 +68,7 @@ TakenByAgent Take(const std::vector<Found>& records, size_t items_max, size_t& i
   TakenByAgent by_agent;
   std::set<std::pair<std::string_view, std::string_view>> seen;
   for (const Found& found : records) {
-    const SkillRecord& record = found.record;
+    const SkillRecord& record = found.record();
     if (record.tombstone || !seen.emplace(record.agent_id, record.skill_id).second) continue;
     if (items == items_max) {
       truncated = true;
@@ -88,7 +88,7 @@ CapabilityAgent BuildAgent(const std::string& agent_id,
   agent.agent_id = agent_id;
   std::array<FactsBuilder, 2> facts;
   for (const auto& [key, item_taken] : taken) {
-    const SkillRecord& record = item_taken.found->record;
+    const SkillRecord& record = item_taken.found->record();
     CapabilityItem item;
     item.reasoner = item_taken.reasoner;
     item.is_private = IsPrivate(record);

@@ -87,13 +87,12 @@ std::vector<discovery::Found> CapabilityRoutes::Records(
   query.agent_id = agent_id;
   // This node's registrations first: they win over what the LAN heard of the same skill.
   std::vector<discovery::Found> records;
-  for (kademlia::SkillRecord& record :
-       agent_id ? skills_.registry().Find(query) : skills_.registry().Records()) {
-    records.push_back({std::move(record), discovery::Source::kLocal});
+  for (discovery::SkillEntryPtr& entry : skills_.registry().FindEntries(query)) {
+    records.push_back({std::move(entry), discovery::Source::kLocal});
   }
   if (const discovery::LanStage* lan = skills_.searcher().lan_stage(); lan != nullptr) {
     for (kademlia::SkillRecord& record : lan->FindOnLan(query)) {
-      records.push_back({std::move(record), discovery::Source::kLan});
+      records.push_back({discovery::SkillEntry::Make(std::move(record)), discovery::Source::kLan});
     }
   }
   return records;
@@ -101,8 +100,12 @@ std::vector<discovery::Found> CapabilityRoutes::Records(
 
 const CapabilitySnapshot& CapabilityRoutes::Snapshot() {
   const TimePoint now = daemon_.Now();
-  if (snapshot_ && now - snapshot_built_ >= kCapabilityCacheTtl) {
-    // Registry changes are never missed (the observer); the LAN table's are: read it again.
+  const discovery::LanStage* lan_stage = skills_.searcher().lan_stage();
+  const uint64_t lan_changes = lan_stage != nullptr ? lan_stage->LanChanges() : 0;
+  if (snapshot_ && (now - snapshot_built_ >= kCapabilityCacheTtl || lan_changes != lan_changes_)) {
+    // Registry changes come through the observer; the LAN table's are counted: when it
+    // changed (or the TTL passed), its agents are read again.
+    lan_changes_ = lan_changes;
     for (std::string& id : snapshot_->LanAgentIds()) dirty_.insert(std::move(id));
     if (const discovery::LanStage* lan = skills_.searcher().lan_stage(); lan != nullptr) {
       for (const auto& record : lan->FindOnLan(discovery::SkillQuery{})) {

@@ -71,6 +71,7 @@ class CapabilityRoutes {
   SkillService& skills_;
   std::optional<discovery::capabilities::CapabilitySnapshot> snapshot_;
   TimePoint snapshot_built_ = kTimeZero;
+  uint64_t lan_changes_ = 0;  // the LAN table's changes when its agents were last read
   std::set<std::string, std::less<>> dirty_;  // agents changed since the snapshot was built
   std::map<std::string, discovery::capabilities::Selection, std::less<>> selections_;
   CapabilityMetrics metrics_;

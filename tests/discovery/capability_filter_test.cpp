@@ -77,10 +77,11 @@ TEST_CASE("Agent aliases and lists join into one sorted set", "[unit]") {
 
 TEST_CASE("Too many agent ids, tags or parameters are refused with a named limit", "[unit]") {
   std::string ids;
-  for (size_t i = 0; i <= kAgentIdsMax; ++i) ids += "a" + std::to_string(i) + ",";
+  for (size_t i = 0; i <= kAgentIdsMax; ++i) ids.append("a").append(std::to_string(i)).append(",");
   CHECK(Error({{"agent_ids", ids}}).parameter == "agent_ids");
   std::string tags;
-  for (size_t i = 0; i <= kTagPatternsMax; ++i) tags += "t" + std::to_string(i) + ",";
+  for (size_t i = 0; i <= kTagPatternsMax; ++i)
+    tags.append("t").append(std::to_string(i)).append(",");
   CHECK(Error({{"tags", tags}}).parameter == "tags");
   CHECK(Error({{"skill", std::string(kPatternLengthMax + 1, 'x')}}).parameter == "skill");
   Params many(kParamsMax + 1, {"limit", "1"});

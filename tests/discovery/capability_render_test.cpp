@@ -40,15 +40,18 @@ SkillRecord Item(const std::string& agent, const std::string& id, const std::str
 // agent-b: skill web_scraper (web), DEGRADED; agent-c: a private reasoner only.
 std::vector<Found> Records() {
   std::vector<Found> out;
-  out.push_back({Item("agent-a", "web_search", "tool", {"web", "search"}), Source::kLocal});
-  out.push_back({Item("agent-a", "deep_research", "reasoner", {"research", "ML"}), Source::kLocal});
+  out.push_back(
+      {SkillEntry::Make(Item("agent-a", "web_search", "tool", {"web", "search"})), Source::kLocal});
+  out.push_back({SkillEntry::Make(Item("agent-a", "deep_research", "reasoner", {"research", "ML"})),
+                 Source::kLocal});
   SkillRecord b = Item("agent-b", "web_scraper", "tool", {"web"});
   b.status = kademlia::SkillStatus::kDegraded;
   b.endpoint = "https://b.example:9000/api/x";
   b.version = "2.0.0";
   b.timestamp_ms = 1707868900000;
-  out.push_back({b, Source::kLan});
-  out.push_back({Item("agent-c", "secret_plan", "reasoner", {"ml"}, "private"), Source::kLocal});
+  out.push_back({SkillEntry::Make(b), Source::kLan});
+  out.push_back({SkillEntry::Make(Item("agent-c", "secret_plan", "reasoner", {"ml"}, "private")),
+                 Source::kLocal});
   return out;
 }
 
@@ -194,10 +197,10 @@ TEST_CASE("XML escaping replaces what XML 1.0 cannot hold", "[unit]") {
 TEST_CASE("A later record of the same skill is dropped; tombstones are skipped", "[unit]") {
   std::vector<Found> records = Records();
   SkillRecord lan_copy = Item("agent-a", "web_search", "tool", {"other"});
-  records.push_back({lan_copy, Source::kLan});
+  records.push_back({SkillEntry::Make(lan_copy), Source::kLan});
   SkillRecord gone = Item("agent-z", "gone", "tool", {});
   gone.tombstone = true;
-  records.push_back({gone, Source::kDht});
+  records.push_back({SkillEntry::Make(gone), Source::kDht});
   const CapabilitySnapshot snapshot = CapabilitySnapshot::Build(records, kBuiltAtMs);
   CHECK(snapshot.items() == 4);
   CHECK(snapshot.Find("agent-z") == nullptr);
@@ -210,8 +213,10 @@ TEST_CASE("Replacing agents rebuilds, adds and removes them in place, in order",
   CapabilitySnapshot snapshot = CapabilitySnapshot::Build(Records(), kBuiltAtMs);
   const size_t items = snapshot.items();
   std::vector<Found> records;
-  records.push_back({Item("agent-b", "web_scraper", "tool", {"renamed"}), Source::kLocal});
-  records.push_back({Item("agent-aa", "new_one", "reasoner", {}), Source::kLocal});
+  records.push_back(
+      {SkillEntry::Make(Item("agent-b", "web_scraper", "tool", {"renamed"})), Source::kLocal});
+  records.push_back(
+      {SkillEntry::Make(Item("agent-aa", "new_one", "reasoner", {})), Source::kLocal});
   snapshot.ReplaceAgents(records, {"agent-a", "agent-aa", "agent-b"}, kBuiltAtMs + 1000);
   std::vector<std::string> ids;
   for (const CapabilityAgent& agent : snapshot.agents()) ids.push_back(agent.agent_id);
