@@ -3,7 +3,7 @@
 stored records.
 
 Usage: python3 bench/registry_bench.py [BUILD_DIR] [--agents N] [--skills-per-agent N]
-       [--seconds N] [--connections N]
+       [--seconds N] [--warmup N] [--connections N]
 (BUILD_DIR defaults to build/release; `make bench` builds it and runs this.)
 
 One standalone node, pinned to one core (taskset), gets AGENTS x SKILLS registrations
@@ -19,7 +19,8 @@ drives:
   - GET /api/skills?capability=...&limit=20;
   - GET /api/v1/discovery/capabilities?agent=... for a random agent, without schemas, and
     with include_input_schema and include_output_schema for an agent whose skills have them.
-It prints requests per second and p99 latency for each, each rate as a share of the trivial
+Each runs for --warmup seconds (not counted) and then --seconds. It prints requests per second
+and p99 latency for each, each rate as a share of the trivial
 route's, and the node's RSS idle, after the registrations, and after the load. The figures are
 for this machine in this run; compare them with each other, not with another machine's.
 """
@@ -167,6 +168,7 @@ def main():
     parser.add_argument("--agents", type=int, default=1000)
     parser.add_argument("--skills-per-agent", type=int, default=20)
     parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--connections", type=int, default=16)
     args = parser.parse_args()
     if not shutil.which("wrk"):
@@ -195,6 +197,9 @@ def main():
             .replace("MAXAGENT", str(min(args.agents, SCHEMA_AGENTS) - 1)).replace("EXTRA", schemas),
     }
     for name, script in scripts.items():
+        # A warm-up of the same workload first (not counted): the first request for each key
+        # fills the caches and the capability snapshot; what is measured is the steady state.
+        run_wrk(address, script, args.warmup, args.connections)
         results[name] = run_wrk(address, script, args.seconds, args.connections)
     loaded = rss_mib(proc.pid)
     print(f"registrations: {count} ({args.agents} agents x {args.skills_per_agent} skills) in "

@@ -42,7 +42,7 @@ void AppendItems(std::string& out, const CapabilityAgent& agent, const Capabilit
     if (item.reasoner != reasoners || !ItemMatches(agent, item, request, view)) continue;
     if (!first) out += separator;
     first = false;
-    const ItemText& texts = agent.texts[i];
+    const ItemText& texts = agent.Text(i);
     const Fragments& text = request.format == Format::kXml       ? texts.xml
                             : request.format == Format::kCompact ? texts.compact
                                                                  : texts.json;
@@ -167,7 +167,7 @@ RenderTotals RenderSelection(const CapabilitySnapshot& snapshot, const Selection
 
   out.clear();
   size_t estimate = 512;  // a page holds at most its agents' text in one format (of three)
-  for (const CapabilityAgent* agent : page) estimate += agent->bytes / 2;
+  for (const CapabilityAgent* agent : page) estimate += (agent->bytes + agent->text_bytes()) / 2;
   out.reserve(estimate);
   AppendHeader(out, snapshot, request, totals);
   if (request.format == Format::kCompact) {

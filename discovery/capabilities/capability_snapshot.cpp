@@ -98,11 +98,9 @@ CapabilityAgent BuildAgent(const std::string& agent_id,
       for (const std::string& tag : record.descriptor->tags) agent.tags_lower.push_back(Lower(tag));
     }
     item.tags_end = static_cast<uint32_t>(agent.tags_lower.size());
-    const ItemText& text =
-        agent.texts.emplace_back(ItemFragments(record, item_taken.found->source, item.reasoner));
+    agent.found.push_back(*item_taken.found);
     agent.has_lan = agent.has_lan || item_taken.found->source == Source::kLan;
-    agent.bytes +=
-        TextBytes(text.json) + TextBytes(text.xml) + TextBytes(text.compact) + item.id_lower.size();
+    agent.bytes += item.id_lower.size();
     for (size_t view = 0; view < 2; ++view) {
       if (item.is_private && view == 0) continue;
       facts[view].Add(record);
@@ -163,6 +161,24 @@ void CapabilitySnapshot::ReplaceAgents(const std::vector<Found>& records,
         [](const CapabilityAgent& a, const std::string& key) { return a.agent_id < key; });
     agents_.insert(at, std::move(agent));
   }
+}
+
+const ItemText& CapabilityAgent::Text(size_t i) const {
+  if (texts_.empty()) {
+    texts_.reserve(items.size());
+    for (size_t j = 0; j < items.size(); ++j) {
+      const ItemText& text =
+          texts_.emplace_back(ItemFragments(found[j].record(), found[j].source, items[j].reasoner));
+      text_bytes_ += TextBytes(text.json) + TextBytes(text.xml) + TextBytes(text.compact);
+    }
+  }
+  return texts_[i];
+}
+
+size_t CapabilitySnapshot::bytes() const {
+  size_t total = bytes_;
+  for (const CapabilityAgent& agent : agents_) total += agent.text_bytes();
+  return total;
 }
 
 std::vector<std::string> CapabilitySnapshot::LanAgentIds() const {

@@ -64,11 +64,21 @@ struct CapabilityAgent {
   std::string agent_id;
   std::vector<CapabilityItem> items;  // reasoners, then skills; each group by id
   std::vector<std::string> tags_lower;
-  std::vector<ItemText> texts;  // texts[i] is items[i]'s
+  std::vector<Found> found;  // found[i] is items[i]'s record and source
   // [0]: without private items; [1]: with them.
   std::array<AgentView, 2> views;
-  size_t bytes = 0;      // text held
+  size_t bytes = 0;      // text held, the items' texts aside
   bool has_lan = false;  // an item came from the LAN table
+
+  // Items[i]'s fragments. The texts of an agent's items are made when one is first shown
+  // (then kept): a snapshot of 20,000 items is built in a few milliseconds, and only the
+  // agents that answers show pay for their text.
+  const ItemText& Text(size_t i) const;
+  size_t text_bytes() const { return text_bytes_; }
+
+ private:
+  mutable std::vector<ItemText> texts_;
+  mutable size_t text_bytes_ = 0;
 };
 
 class CapabilitySnapshot {
@@ -90,7 +100,7 @@ class CapabilitySnapshot {
   const std::string& discovered_at() const { return discovered_at_; }
   size_t items() const { return items_; }
   // The text the snapshot holds, roughly (the cache_size_bytes metric).
-  size_t bytes() const { return bytes_; }
+  size_t bytes() const;
   bool truncated() const { return truncated_; }
 
  private:
