@@ -140,6 +140,17 @@ std::vector<std::string> IndexIdSkillCandidates(std::string_view id, size_t cand
   return out;
 }
 
+std::vector<std::string> SplitCommas(std::string_view text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    if (comma > start) out.emplace_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
 bool Matches(const SkillQuery& query, const SkillRecord& record) {
   if (record.tombstone) return false;
   if (query.agent_id && record.agent_id != *query.agent_id) return false;

@@ -53,6 +53,9 @@ std::string IndexId(const kademlia::SkillRecord& record);
 // `id` is not of the form.
 std::vector<std::string> IndexIdSkillCandidates(std::string_view id, size_t candidates_max);
 
+// A comma-separated list (a query parameter's "a,b"): {"a", "b"}, empty parts dropped.
+std::vector<std::string> SplitCommas(std::string_view text);
+
 // True when the record passes every filter the query sets (an empty list or an unset optional
 // filters nothing). A record whose version does not parse fails a version filter. Tombstones
 // never match.

@@ -15,6 +15,7 @@ namespace {
 using discovery::FieldError;
 using discovery::Parsed;
 using discovery::SkillQuery;
+using discovery::SplitCommas;
 
 discovery::RegistryConfig RegistryConfigOf(const Config& config,
                                            std::vector<uint8_t> publisher_certificate) {
@@ -37,18 +38,6 @@ discovery::CacheConfig CacheConfigOf(const Config& config) {
 
 tl::unexpected<FieldError> Bad(std::string field, std::string message) {
   return tl::unexpected<FieldError>(FieldError{std::move(field), std::move(message)});
-}
-
-// "a,b" -> {"a", "b"}; empty parts dropped.
-std::vector<std::string> SplitCommas(const std::string& text) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= text.size()) {
-    const size_t comma = std::min(text.find(',', start), text.size());
-    if (comma > start) out.push_back(text.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return out;
 }
 
 Parsed<void> SetVersion(SkillQuery& query, const std::string& text) {

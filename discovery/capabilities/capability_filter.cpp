@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "discovery/query.h"
+
 namespace skillnode::discovery::capabilities {
 namespace {
 
@@ -27,17 +29,6 @@ tl::expected<Pattern, ParamError> PatternParam(const std::string& name, const st
                "Invalid " + name + " pattern. A '*' may only start or end it: *abc*, abc*, *abc");
   }
   return *pattern;
-}
-
-std::vector<std::string> SplitCommas(std::string_view text) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= text.size()) {
-    const size_t comma = std::min(text.find(',', start), text.size());
-    if (comma > start) out.emplace_back(text.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return out;
 }
 
 tl::expected<size_t, ParamError> SizeParam(const std::string& name, const std::string& text,
