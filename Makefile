@@ -37,8 +37,9 @@ test: deps
 
 # Release build, then the daemon benchmark (FIND_NODE answers per second as a ratio to a bare
 # libuv UDP echo server in the same run, a node's idle memory: bench/daemon_bench.py) and the
-# registry benchmark (search and list requests per second and p99 with 20,000 registrations,
-# memory with 120,000 stored records: bench/registry_bench.py, driven by wrk).
+# registry benchmark (the trivial route, search, list and the capability endpoint: requests
+# per second, p99 and share of the trivial route with 20,000 registrations; memory with 120,000
+# stored records: bench/registry_bench.py, driven by wrk).
 bench: build
 	@.ci/install-deps wrk
 	python3 bench/daemon_bench.py $(BUILD_RUN)
