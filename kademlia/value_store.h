@@ -74,7 +74,7 @@ class ValueStore {
 
   struct PutResult {
     StoreRefusal refusal = StoreRefusal::kNone;
-    bool changed = false;    // new identity or higher sequence (false: a refresh of the same)
+    bool changed = false;  // new identity or higher sequence (false: a refresh of the same)
     SignedRecordPtr record = nullptr;  // changed: the record as now held
   };
   // Stores `value` (already verified by the caller) under `key` until now + lifetime. A record
