@@ -3,23 +3,17 @@
 #include <algorithm>
 #include <numeric>
 
+#include "discovery/ascii.h"
+
 namespace skillnode::discovery {
 namespace {
 
 using kademlia::SkillRecord;
 using kademlia::SkillStatus;
 
-char LowerAscii(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), LowerAscii);
-  return out;
-}
-
 // `needle` must already be lowercase.
 bool ContainsFolded(std::string_view haystack, const std::string& needle) {
-  return Lower(haystack).find(needle) != std::string::npos;
+  return AsciiLower(haystack).find(needle) != std::string::npos;
 }
 
 bool HasAll(const std::vector<std::string>& have, const std::vector<std::string>& wanted) {
@@ -29,7 +23,7 @@ bool HasAll(const std::vector<std::string>& have, const std::vector<std::string>
 }
 
 bool KeywordMatches(const SkillRecord& r, const std::string& keyword) {
-  const std::string needle = Lower(keyword);
+  const std::string needle = AsciiLower(keyword);
   auto contains = [&needle](std::string_view text) { return ContainsFolded(text, needle); };
   if (contains(r.skill_id)) return true;
   if (std::any_of(r.capabilities.begin(), r.capabilities.end(), contains)) return true;
@@ -217,7 +211,7 @@ std::string CanonicalQueryKey(const SkillQuery& query) {
   if (!query.capability_types.empty()) AppendList(key, "ctypes", query.capability_types);
   std::vector<std::string> keywords;
   keywords.reserve(query.keywords.size());
-  for (const std::string& k : query.keywords) keywords.push_back(Lower(k));
+  for (const std::string& k : query.keywords) keywords.push_back(AsciiLower(k));
   AppendList(key, "keywords", std::move(keywords));
   AppendOptional(
       key, "version",

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "discovery/ascii.h"
 #include "discovery/query.h"
 
 namespace skillnode::discovery::capabilities {
@@ -47,7 +48,7 @@ tl::expected<size_t, ParamError> SizeParam(const std::string& name, const std::s
 template <typename T>
 tl::expected<T, ParamError> OneOf(const std::string& name, const std::string& value,
                                   const std::vector<std::pair<std::string, T>>& choices) {
-  const std::string lower = Lower(value);
+  const std::string lower = AsciiLower(value);
   std::vector<std::string> allowed;
   for (const auto& [text, choice] : choices) {
     if (lower == text) return choice;
@@ -151,14 +152,6 @@ tl::expected<bool, ParamError> Apply(CapabilityRequest& out, const std::string& 
 
 }  // namespace
 
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
-
 std::optional<Pattern> Pattern::Parse(std::string_view text) {
   Pattern out;
   const bool leading = !text.empty() && text.front() == '*';
@@ -166,7 +159,7 @@ std::optional<Pattern> Pattern::Parse(std::string_view text) {
   const bool trailing = !text.empty() && text.back() == '*';
   if (trailing) text.remove_suffix(1);
   if (text.find('*') != std::string_view::npos) return std::nullopt;
-  out.text_ = Lower(text);
+  out.text_ = AsciiLower(text);
   if (out.text_.empty()) {
     out.kind_ = Kind::kAll;  // "", "*", "**"
   } else if (leading && trailing) {

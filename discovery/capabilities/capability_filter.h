@@ -47,9 +47,6 @@ class Pattern {
   std::string text_;  // lowercased, without the '*'s
 };
 
-// ASCII lowercase.
-std::string Lower(std::string_view text);
-
 // The §3.2 health states; an agent's is the best of its registrations'.
 enum class Health : uint8_t { kInactive = 0, kDegraded = 1, kActive = 2 };  // worse < better
 std::string_view HealthName(Health health);  // "active", "degraded", "inactive"

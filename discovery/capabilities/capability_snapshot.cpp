@@ -5,6 +5,7 @@
 #include <set>
 #include <utility>
 
+#include "discovery/ascii.h"
 #include "discovery/query.h"
 #include "discovery/semver.h"
 
@@ -92,10 +93,11 @@ CapabilityAgent BuildAgent(const std::string& agent_id,
     CapabilityItem item;
     item.reasoner = item_taken.reasoner;
     item.is_private = IsPrivate(record);
-    item.id_lower = Lower(record.skill_id);
+    item.id_lower = AsciiLower(record.skill_id);
     item.tags_begin = static_cast<uint32_t>(agent.tags_lower.size());
     if (record.descriptor) {
-      for (const std::string& tag : record.descriptor->tags) agent.tags_lower.push_back(Lower(tag));
+      for (const std::string& tag : record.descriptor->tags)
+        agent.tags_lower.push_back(AsciiLower(tag));
     }
     item.tags_end = static_cast<uint32_t>(agent.tags_lower.size());
     agent.found.push_back(*item_taken.found);

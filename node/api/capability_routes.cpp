@@ -1,5 +1,6 @@
 #include "node/api/capability_routes.h"
 
+#include "discovery/ascii.h"
 #include "discovery/capabilities/capability_render.h"
 #include "node/spd_logger.h"
 #include "node/wall_clock.h"
@@ -20,7 +21,7 @@ double SecondsSince(SteadyTime started) {
 size_t FormatIndex(const std::vector<std::pair<std::string, std::string>>& params) {
   for (const auto& [name, value] : params) {
     if (name != "format") continue;
-    const std::string lower = discovery::capabilities::Lower(value);
+    const std::string lower = discovery::AsciiLower(value);
     for (size_t i = 0; i < 3; ++i) {
       if (lower == CapabilityMetrics::kFormats[i]) return i;
     }

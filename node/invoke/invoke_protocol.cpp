@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 
+#include "discovery/ascii.h"
 #include "node/http/http_message.h"
 
 namespace skillnode::node::invoke {
@@ -18,16 +19,9 @@ InvokeError Protocol(std::string message) {
   return InvokeError{InvokeErrorKind::kProtocol, std::move(message), std::nullopt, {}};
 }
 
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 // "http://Host:80" -> "http://host" (the default port dropped) for comparing origins.
 std::string CanonicalOrigin(std::string_view origin) {
-  std::string out = Lower(origin);
+  std::string out = discovery::AsciiLower(origin);
   if (out.starts_with("http://") && out.ends_with(":80")) out.resize(out.size() - 3);
   if (out.starts_with("https://") && out.ends_with(":443")) out.resize(out.size() - 4);
   return out;
@@ -37,7 +31,7 @@ std::string CanonicalOrigin(std::string_view origin) {
 bool SplitUrl(std::string_view url, std::string& origin, std::string_view& rest) {
   std::string_view scheme;
   for (std::string_view s : {"http://", "https://"}) {
-    if (url.size() > s.size() && Lower(url.substr(0, s.size())) == s) scheme = s;
+    if (url.size() > s.size() && discovery::AsciiLower(url.substr(0, s.size())) == s) scheme = s;
   }
   if (scheme.empty()) return false;
   const size_t end = url.find_first_of("/?#", scheme.size());
@@ -47,7 +41,7 @@ bool SplitUrl(std::string_view url, std::string& origin, std::string_view& rest)
   for (unsigned char c : authority) {
     if (c <= ' ' || c >= 0x7f) return false;
   }
-  origin = std::string(scheme) + Lower(authority);
+  origin = std::string(scheme) + discovery::AsciiLower(authority);
   rest = end == std::string_view::npos ? std::string_view() : url.substr(end);
   return true;
 }

@@ -5,13 +5,15 @@
 #include <utility>
 #include <vector>
 
+#include "discovery/ascii.h"
+
 namespace skillnode::discovery::capabilities {
 namespace {
 
 using Params = std::vector<std::pair<std::string, std::string>>;
 
 bool Match(const char* pattern, const char* value) {
-  return Pattern::Parse(pattern).value().Matches(Lower(value));
+  return Pattern::Parse(pattern).value().Matches(AsciiLower(value));
 }
 
 ParamError Error(const Params& params) {
