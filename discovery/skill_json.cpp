@@ -270,6 +270,16 @@ json SkillJson(const kademlia::SkillRecord& r, Source source) {
       out["capabilityType"] = r.descriptor->capability_type;
     }
     if (!r.descriptor->access.empty()) out["access"] = r.descriptor->access;
+    // A SKILL.md and its folder's archive, by digest (GET /api/skills/{id}/skill.md and
+    // /download serve them where this node holds them).
+    if (r.descriptor->skill_md_sha256) {
+      out["skillMdSha256"] = kademlia::HexEncode(*r.descriptor->skill_md_sha256);
+    }
+    if (r.descriptor->archive_sha256) {
+      out["skillMdSize"] = r.descriptor->skill_md_size;
+      out["archiveSha256"] = kademlia::HexEncode(*r.descriptor->archive_sha256);
+      out["archiveSize"] = r.descriptor->archive_size;
+    }
     // The schemas as JSON objects, for clients that check inputs and outputs (skillnode
     // invoke); a text that is not JSON (never stored by this node) is left out.
     for (auto [key, text] : {std::pair{"inputSchema", &r.descriptor->input_schema},

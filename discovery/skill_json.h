@@ -50,7 +50,8 @@ std::string_view SourceName(Source source);
 
 // The skill as the API shows it: the §7.3 keys (id, name, version, type, capabilities, scenes,
 // endpoint) and agentId, status, description, tags, provider (the publishing node's id),
-// updatedAt (ms), sequence, source.
+// updatedAt (ms), sequence, source; and for a skill with a SKILL.md, skillMdSha256, plus
+// skillMdSize, archiveSha256 and archiveSize when it was registered from a folder.
 nlohmann::json SkillJson(const kademlia::SkillRecord& record, Source source);
 
 }  // namespace skillnode::discovery

@@ -14,6 +14,7 @@ namespace skillnode::kademlia {
 namespace {
 
 using skill_record_format::kDescriptorFields;
+using skill_record_format::kDescriptorFieldsWithFolder;
 using skill_record_format::kReasonNames;
 using skill_record_format::kRecordFields;
 using skill_record_format::kRecordFieldsWithCertificate;
@@ -64,6 +65,31 @@ Result<void> CheckList(std::string_view field, const std::vector<std::string>& i
   return {};
 }
 
+// The SKILL.md folder's fields: all or nothing beside skill_md_sha256, sizes within the limits.
+Result<void> CheckFolder(const SkillDescriptor& d) {
+  if (!d.archive_sha256) {
+    if (d.skill_md_size != 0 || d.archive_size != 0) {
+      return Invalid("descriptor.archive_sha256", "is required with skill_md_size or archive_size");
+    }
+    return {};
+  }
+  if (!d.skill_md_sha256) {
+    return Invalid("descriptor.skill_md_sha256", "is required with archive_sha256");
+  }
+  if (d.skill_md_size == 0 || d.skill_md_size > kSkillMdBytesMax) {
+    return Invalid("descriptor.skill_md_size", std::to_string(d.skill_md_size) +
+                                                   " bytes is outside 1.." +
+                                                   std::to_string(kSkillMdBytesMax));
+  }
+  if (d.archive_size <= d.skill_md_size || d.archive_size > kSkillArchiveBytesMax) {
+    return Invalid("descriptor.archive_size",
+                   std::to_string(d.archive_size) + " bytes is outside " +
+                       std::to_string(d.skill_md_size + 1) + ".." +
+                       std::to_string(kSkillArchiveBytesMax) + " (it holds SKILL.md)");
+  }
+  return {};
+}
+
 Result<void> CheckDescriptor(const SkillDescriptor& d) {
   for (auto [field, text, max] :
        {std::tuple{"descriptor.name", &d.name, kTitleLengthMax},
@@ -82,6 +108,7 @@ Result<void> CheckDescriptor(const SkillDescriptor& d) {
     }
   }
   if (auto ok = CheckList("descriptor.tags", d.tags, kTagsMax, kNameLengthMax); !ok) return ok;
+  if (auto ok = CheckFolder(d); !ok) return ok;
   return CheckList("descriptor.examples", d.examples, kExamplesMax, kExampleLengthMax, true);
 }
 
@@ -93,7 +120,7 @@ void PackList(Packer& p, const std::vector<std::string>& items) {
 }
 
 void PackDescriptor(Packer& p, const SkillDescriptor& d) {
-  p.pack_array(kDescriptorFields);
+  p.pack_array(d.archive_sha256 ? kDescriptorFieldsWithFolder : kDescriptorFields);
   PackStr(p, d.name);
   PackStr(p, d.description);
   PackStr(p, d.capability_type);
@@ -106,6 +133,11 @@ void PackDescriptor(Packer& p, const SkillDescriptor& d) {
     PackBin(p, *d.skill_md_sha256);
   } else {
     p.pack_nil();
+  }
+  if (d.archive_sha256) {
+    p.pack_uint64(d.skill_md_size);
+    PackBin(p, *d.archive_sha256);
+    p.pack_uint64(d.archive_size);
   }
 }
 

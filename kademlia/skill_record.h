@@ -50,6 +50,11 @@ constexpr size_t kRecordEncodedSizeMax = 960;
 // A publisher's X.509 certificate (DER) a record may carry: an Ed25519 leaf whose key is the
 // publisher key, as a network that accepts only certified publishers asks (docs/security.md).
 constexpr size_t kPublisherCertificateMax = 512;
+// A SKILL.md folder a descriptor names by digest (discovery/skillmd): the largest SKILL.md and
+// the largest deterministic archive of the folder any holder accepts a record for. A node's own
+// limits (discovery/skillmd/skill_folder.h) may be lower, never higher.
+constexpr uint64_t kSkillMdBytesMax = 1024 * 1024;
+constexpr uint64_t kSkillArchiveBytesMax = 64 * 1024 * 1024;
 // Lifetime bounds: records must be republished; tombstones live as long as the record would.
 constexpr uint32_t kRecordTtlMinSeconds = 60;
 constexpr uint32_t kRecordTtlMaxSeconds = 24 * 3600;
@@ -78,6 +83,13 @@ struct SkillDescriptor {
   std::string output_schema;  // JSON text, may be empty
   std::vector<std::string> examples;
   std::optional<std::array<uint8_t, 32>> skill_md_sha256;
+  // A skill published from a SKILL.md folder: the size of SKILL.md (whose digest is above) and
+  // the digest and size of the folder's deterministic archive. Encoded only when archive_sha256
+  // is present (it then needs skill_md_sha256), so descriptors without a folder encode as they
+  // always have; without it both sizes must be 0.
+  uint64_t skill_md_size = 0;
+  std::optional<std::array<uint8_t, 32>> archive_sha256 = std::nullopt;
+  uint64_t archive_size = 0;
   bool operator==(const SkillDescriptor&) const = default;
 };
 

@@ -19,6 +19,7 @@ namespace skillnode::kademlia {
 namespace {
 
 using skill_record_format::kDescriptorFields;
+using skill_record_format::kDescriptorFieldsWithFolder;
 using skill_record_format::kReasonNames;
 using skill_record_format::kRecordFields;
 using skill_record_format::kRecordFieldsWithCertificate;
@@ -112,8 +113,10 @@ class Reader {
 std::optional<SkillDescriptor> ReadDescriptor(Reader& outer) {
   const msgpack::object* o = outer.Next("descriptor");
   if (o == nullptr || o->type == msgpack::type::NIL) return std::nullopt;
-  if (o->type != msgpack::type::ARRAY || o->via.array.size != kDescriptorFields) {
-    outer.Wrong("descriptor", "nil or an array of " + std::to_string(kDescriptorFields));
+  if (o->type != msgpack::type::ARRAY || (o->via.array.size != kDescriptorFields &&
+                                          o->via.array.size != kDescriptorFieldsWithFolder)) {
+    outer.Wrong("descriptor", "nil or an array of " + std::to_string(kDescriptorFields) + " or " +
+                                  std::to_string(kDescriptorFieldsWithFolder));
     return std::nullopt;
   }
   Reader r(*o);
@@ -127,6 +130,11 @@ std::optional<SkillDescriptor> ReadDescriptor(Reader& outer) {
   d.output_schema = r.Text("descriptor.output_schema");
   d.examples = r.List("descriptor.examples");
   d.skill_md_sha256 = r.Bytes<32>("descriptor.skill_md_sha256", true);
+  if (o->via.array.size == kDescriptorFieldsWithFolder) {
+    d.skill_md_size = r.Uint("descriptor.skill_md_size", kSkillMdBytesMax);
+    d.archive_sha256 = r.Bytes<32>("descriptor.archive_sha256", false);
+    d.archive_size = r.Uint("descriptor.archive_size", kSkillArchiveBytesMax);
+  }
   if (!r.ok()) outer.Wrong("descriptor", "valid fields (" + r.error() + ")");
   return d;
 }

@@ -17,6 +17,9 @@ inline constexpr uint32_t kRecordFields = 16;
 // ... and one more, the publisher's certificate, on a record that carries one.
 inline constexpr uint32_t kRecordFieldsWithCertificate = kRecordFields + 1;
 inline constexpr uint32_t kDescriptorFields = 9;
+// ... and three more, SKILL.md's size and the folder archive's digest and size, on a descriptor
+// of a skill published from a SKILL.md folder.
+inline constexpr uint32_t kDescriptorFieldsWithFolder = kDescriptorFields + 3;
 
 inline constexpr std::array<std::string_view, 4> kStatusNames = {"HEALTHY", "DEGRADED", "UNHEALTHY",
                                                                  "MAINTENANCE"};

@@ -96,6 +96,8 @@ class Daemon {
   Logger& logger() { return logger_; }
   const Config& config() const { return config_; }
   const kademlia::Identity& identity() const { return node_->identity(); }
+  // The node's data directory (node.dataDir, created at Create()).
+  const std::string& data_dir_path() const { return data_dir_->path(); }
   // Adds `key` to the GET /api/node object.
   void AddNodeInfo(std::string key, NodeInfoSection section);
   // Appends families to GET /metrics.

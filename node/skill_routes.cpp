@@ -152,13 +152,7 @@ void SkillService::AddRoutes() {
   router.Add("POST", "/api/skills/search", bind(&SkillService::HandleSearch));
   router.Add("POST", "/api/skills/{skillId}/heartbeat", bind(&SkillService::HandleHeartbeat));
   router.Add("DELETE", "/api/skills/{skillId}", bind(&SkillService::HandleUnregister));
-  router.Add("GET", "/api/skills/{id}", [this](const HttpRequest& request, Responder responder) {
-    HandleGetSkill(request, std::move(responder), false);
-  });
-  router.Add("GET", "/api/skills/{id}/download",
-             [this](const HttpRequest& request, Responder responder) {
-               HandleGetSkill(request, std::move(responder), true);
-             });
+  router.Add("GET", "/api/skills/{id}", bind(&SkillService::HandleGetSkill));
   router.Add("POST", "/api/scenes/{scene}/join", bind(&SkillService::HandleSceneJoin));
   router.Add("GET", "/api/v1/watch", bind(&SkillService::HandleWatch));
   router.Add("POST", "/api/cache/refresh", [this](const HttpRequest&, Responder responder) {
@@ -170,6 +164,10 @@ void SkillService::AddRoutes() {
 
 bool SkillService::FromThisHost(const HttpRequest& request, Responder& responder,
                                 std::string_view what) {
+  return RequestFromThisHost(request, responder, what);
+}
+
+bool RequestFromThisHost(const HttpRequest& request, Responder& responder, std::string_view what) {
   if (IsThisHost(request.peer.address())) return true;
   responder.Error(403, "UNAUTHORIZED",
                   std::string(what) + " is accepted only from this node's own host; " +
@@ -333,27 +331,20 @@ void SkillService::HandleSearch(const HttpRequest& request, Responder responder)
       });
 }
 
-void SkillService::HandleGetSkill(const HttpRequest& request, Responder responder, bool download) {
+void SkillService::HandleGetSkill(const HttpRequest& request, Responder responder) {
   auth::AuthContext context;
   if (!auth_.Admit(request, responder, context)) return;
   const std::string id = *request.Param("id");
   SkillQuery query;
   query.skill_id = id;
   searcher_.Search(daemon_.Now(), query, discovery::SearchOptions{},
-                   [responder, context, id, download](discovery::SearchResult result) mutable {
+                   [responder, context, id](discovery::SearchResult result) mutable {
                      HidePrivate(result, context);
                      if (result.error) {
                        if (result.error == discovery::DiscError::kNoSkills) {
                          result.message = "no skill with id " + id + " is registered";
                        }
                        return DiscoveryError(responder, result);
-                     }
-                     if (download) {
-                       // Packages (SKILL.md folders) are published by a later part of the
-                       // registry; no skill has one yet.
-                       return responder.Error(
-                           404, "DISC_002", "skill " + id + " has no package to download",
-                           {{"skillId", id}, {"providers", result.skills.size()}});
                      }
                      responder.Json(200, SkillWithProviders(id, result));
                    });

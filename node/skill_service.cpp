@@ -105,7 +105,8 @@ SkillService::SkillService(Daemon& daemon, std::vector<uint8_t> publisher_certif
       registry_(daemon.dht(), daemon.identity(),
                 RegistryConfigOf(daemon.config(), std::move(publisher_certificate)), &WallClockMs),
       searcher_(daemon.dht(), registry_, discovery::SearchConfig{}, CacheConfigOf(daemon.config())),
-      well_known_(daemon, registry_, searcher_, auth_) {
+      well_known_(daemon, registry_, searcher_, auth_),
+      folders_(daemon, registry_, searcher_, auth_) {
   auth_.Refresh(/*force=*/true);
   // A registration that changes on this node makes cached answers about that skill stale.
   registry_.AddObserver([this](const discovery::RegistryEvent& event) {
@@ -125,6 +126,7 @@ SkillService::SkillService(Daemon& daemon, std::vector<uint8_t> publisher_certif
                       [this](TimePoint now) { searcher_.OnTimer(now); }});
   daemon_.AddNodeInfo("registry", [this] { return Info(); });
   daemon_.AddNodeInfo("auth", [this] { return auth_.Info(); });
+  daemon_.AddNodeInfo("skillFolders", [this] { return folders_.Info(); });
   daemon_.AddMetrics([this](PrometheusWriter& out) { WriteMetrics(out); });
   daemon_.AddMetrics([this](PrometheusWriter& out) { auth_.WriteMetrics(out); });
   daemon_.AddShutdownStep("unregister skills", [this](std::function<void()> done) {

@@ -7,13 +7,16 @@
 //   GET    /api/skills?capability=&scene=&type=&keyword=&version=&agentId=&status=&limit=&offset=
 //   POST   /api/skills/search                  {capabilities, scenes, types, keywords, version}
 //   GET    /api/skills/{id}                    the skill with each provider
-//   GET    /api/skills/{id}/download           the skill's package (none yet: DISC_002)
+//   POST   /api/skills/folder?...              register from a SKILL.md folder (a tar body)
+//   GET    /api/skills/{id}/skill.md           the skill's SKILL.md, byte for byte
+//   GET    /api/skills/{id}/download           the skill's folder as its deterministic archive
 //   POST   /api/scenes/{scene}/join            {capabilities}: the §4.3 SceneJoinResult
 //   POST   /api/cache/refresh                  drop every cached answer
 //   GET    /api/v1/watch?scene=|capability=|skill=   Server-Sent Events: added, changed and
 //                                              removed skills under that DHT key
 // and, through api::WellKnownRoutes, skill-sharing §5's /.well-known/skill-sharing,
-// /skills/{id}/descriptor.json and /skills?type=.
+// /skills/{id}/descriptor.json and /skills?type=. The SKILL.md folder routes are
+// api::SkillFolderRoutes' (node/api/skill_folder_routes.h).
 //
 // Access levels (docs/access.md): every read route admits the request through the
 // Authenticator first (a bad bearer token is answered 401, a source past its failure limit
@@ -34,6 +37,7 @@
 
 #include "discovery/registry.h"
 #include "discovery/search.h"
+#include "node/api/skill_folder_routes.h"
 #include "node/api/well_known_routes.h"
 #include "node/auth/authenticator.h"
 #include "node/daemon.h"
@@ -66,7 +70,7 @@ class SkillService {
   void HandleUnregister(const HttpRequest& request, Responder responder);
   void HandleList(const HttpRequest& request, Responder responder);
   void HandleSearch(const HttpRequest& request, Responder responder);
-  void HandleGetSkill(const HttpRequest& request, Responder responder, bool download);
+  void HandleGetSkill(const HttpRequest& request, Responder responder);
   void HandleSceneJoin(const HttpRequest& request, Responder responder);
   void HandleWatch(const HttpRequest& request, Responder responder);
   // Authenticated watch streams: this node's private skills under the watched key, fed by
@@ -89,9 +93,14 @@ class SkillService {
   discovery::Registry registry_;
   discovery::Searcher searcher_;
   api::WellKnownRoutes well_known_;
+  api::SkillFolderRoutes folders_;
   std::map<uint64_t, PrivateWatch> private_watches_;
   uint64_t next_private_watch_ = 1;
 };
+
+// True when `request` comes from this node's host; else answers UNAUTHORIZED (403) naming
+// `what` ("registration") and returns false.
+bool RequestFromThisHost(const HttpRequest& request, Responder& responder, std::string_view what);
 
 // Answers a FieldError: 400 with `code` and the field named.
 void BadField(Responder& responder, const discovery::FieldError& error, std::string_view code);

@@ -45,6 +45,13 @@ void SkillCommands::Add(CLI::App& app) {
   r->add_option("--name", s.name, "Descriptor name")->type_name("TEXT");
   r->add_option("--description", s.description, "Descriptor description")->type_name("TEXT");
   r->add_option("--tag", s.tags, "Descriptor tag; repeat for several")->type_name("TAG");
+  r->add_option("--skill-dir", s.skill_dir,
+                "Register from a folder holding SKILL.md (name and description from its front "
+                "matter; --skill defaults to the name), uploaded as a tar archive "
+                "(POST /api/skills/folder)")
+      ->type_name("DIR");
+  r->add_option("--access", s.access, "public, restricted or private (default public)")
+      ->type_name("LEVEL");
   AddCommon(r, s.register_common);
 
   s.heartbeat_app = app.add_subcommand(

@@ -14,7 +14,9 @@
 #include <thread>
 #include <vector>
 
+#include "discovery/skillmd/skill_folder.h"
 #include "node/cli/skill_cli_internal.h"
+#include "node/cli/skill_dir.h"
 #include "node/cli/status_client.h"
 #include "node/http/http_message.h"
 #include "transport/endpoint.h"
@@ -41,15 +43,15 @@ std::optional<std::string> BaseUrl(const std::string& http) {
 }
 
 // Sends one request; prints the node's error (or the JSON with --json) and returns the exit
-// status, with the parsed answer in `answer` on success.
-int Call(const Common& common, const std::string& method, const std::string& path,
-         const std::optional<json>& body, json* answer) {
+// status, with the parsed answer in `answer` on success. The body is JSON unless
+// `content_type` says otherwise.
+int CallRaw(const Common& common, const std::string& method, const std::string& path,
+            const std::optional<std::string>& body, json* answer,
+            const std::string& content_type = "application/json") {
   const auto base = BaseUrl(common.http);
   if (!base) return kExitUsage;
   const std::string url = *base + path;
-  auto result =
-      HttpCall(method, url, body ? std::optional<std::string>(body->dump()) : std::nullopt,
-               Millis(common.timeout_ms));
+  auto result = HttpCall(method, url, body, Millis(common.timeout_ms), content_type);
   if (!result) {
     std::cerr << "skillnode: cannot reach the node at " << common.http << ": "
               << result.error().message << "\n";
@@ -73,6 +75,12 @@ int Call(const Common& common, const std::string& method, const std::string& pat
   return 0;
 }
 
+int Call(const Common& common, const std::string& method, const std::string& path,
+         const std::optional<json>& body, json* answer) {
+  return CallRaw(common, method, path,
+                 body ? std::optional<std::string>(body->dump()) : std::nullopt, answer);
+}
+
 std::string Text(const json& value) {
   if (value.is_string()) return value.get<std::string>();
   if (value.is_array()) {
@@ -81,6 +89,12 @@ std::string Text(const json& value) {
     return out.empty() ? "-" : out;
   }
   return value.is_null() ? "-" : value.dump();
+}
+
+void PrintRegistered(const json& answer) {
+  std::cout << answer.value("status", std::string()) << ": " << Text(answer["skillId"])
+            << " of agent " << Text(answer["agentId"]) << " ("
+            << answer.value("message", std::string()) << ")\n";
 }
 
 volatile sig_atomic_t g_stop = 0;  // set by SIGINT/SIGTERM during `heartbeat --every`, `watch`
@@ -141,6 +155,7 @@ int OnWatchProgress(void*, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
 }  // namespace
 
 int SkillCommands::State::Register() {
+  if (!skill_dir.empty()) return RegisterFolder();
   json body;
   if (!file.empty()) {
     std::string text;
@@ -176,6 +191,7 @@ int SkillCommands::State::Register() {
     body = {{"agentId", agent},  {"skillId", skill},     {"version", version},
             {"skillType", type}, {"endpoint", endpoint}, {"capabilities", capabilities},
             {"scenes", scenes}};
+    if (!access.empty()) body["access"] = access;
     if (!name.empty() || !description.empty() || !tags.empty()) {
       // The descriptor schema requires a name: the skill id when none is given.
       body["descriptor"] = {
@@ -184,10 +200,57 @@ int SkillCommands::State::Register() {
   }
   json answer;
   const int rc = Call(register_common, "POST", "/api/skills", body, &answer);
+  if (rc == 0 && !register_common.json) PrintRegistered(answer);
+  return rc;
+}
+
+int SkillCommands::State::RegisterFolder() {
+  if (!file.empty() || !name.empty() || !description.empty()) {
+    std::cerr << "skillnode register: --skill-dir takes the name and description from SKILL.md; "
+                 "it cannot be combined with --file, --name or --description\n";
+    return kExitUsage;
+  }
+  for (auto [flag, value] : {std::pair{"--agent", &agent},
+                             {"--skill-version", &version},
+                             {"--type", &type},
+                             {"--endpoint", &endpoint}}) {
+    if (value->empty()) {
+      std::cerr << "skillnode register: " << flag << " is required\n";
+      return kExitUsage;
+    }
+  }
+  // The node checks everything again; reading here names the local file at fault early.
+  const discovery::skillmd::FolderLimits limits;
+  auto files = ReadSkillDir(skill_dir, limits);
+  if (!files) {
+    std::cerr << "skillnode register: " << skill_dir << ": " << files.error().Message() << "\n";
+    return kExitUsage;
+  }
+  auto archive = discovery::skillmd::WriteArchive(std::move(*files));
+  if (!archive) {
+    std::cerr << "skillnode register: " << skill_dir << ": " << archive.error().Message() << "\n";
+    return kExitUsage;
+  }
+  std::string query = "agentId=" + PercentEncode(agent) + "&version=" + PercentEncode(version) +
+                      "&skillType=" + PercentEncode(type) + "&endpoint=" + PercentEncode(endpoint);
+  for (auto [key, list] :
+       {std::pair{"capabilities", &capabilities}, {"scenes", &scenes}, {"tags", &tags}}) {
+    std::string joined;
+    for (const auto& item : *list) joined += (joined.empty() ? "" : ",") + item;
+    if (!joined.empty()) query += std::string("&") + key + "=" + PercentEncode(joined);
+  }
+  if (!skill.empty()) query += "&skillId=" + PercentEncode(skill);
+  if (!access.empty()) query += "&access=" + PercentEncode(access);
+  json answer;
+  const int rc = CallRaw(register_common, "POST", "/api/skills/folder?" + query, *archive, &answer,
+                         "application/x-tar");
   if (rc == 0 && !register_common.json) {
-    std::cout << answer.value("status", std::string()) << ": " << Text(answer["skillId"])
-              << " of agent " << Text(answer["agentId"]) << " ("
-              << answer.value("message", std::string()) << ")\n";
+    PrintRegistered(answer);
+    const json& skill_json = answer["skill"];
+    std::cout << "SKILL.md sha256 " << Text(skill_json["skillMdSha256"]) << " ("
+              << Text(skill_json["skillMdSize"]) << " bytes), archive sha256 "
+              << Text(skill_json["archiveSha256"]) << " (" << Text(skill_json["archiveSize"])
+              << " bytes, " << Text(answer["files"]) << " files)\n";
   }
   return rc;
 }

@@ -32,7 +32,7 @@ struct SkillCommands::State {
       watch_common;
   std::string w_scene, w_capability, w_skill;
   // register
-  std::string agent, skill, version, type, endpoint, name, description, file;
+  std::string agent, skill, version, type, endpoint, name, description, file, skill_dir, access;
   std::vector<std::string> capabilities, scenes, tags;
   // heartbeat / unregister
   std::string status = "HEALTHY", reason = "SHUTDOWN";
@@ -43,6 +43,7 @@ struct SkillCommands::State {
   bool fresh = false;
 
   int Register();
+  int RegisterFolder();  // register --skill-dir
   int Heartbeat();
   int Unregister();
   int Discover();

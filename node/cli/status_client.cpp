@@ -49,7 +49,8 @@ Result<HttpGetResult> HttpGet(const std::string& url, Duration timeout) {
 }
 
 Result<HttpGetResult> HttpCall(const std::string& method, const std::string& url,
-                               const std::optional<std::string>& json_body, Duration timeout) {
+                               const std::optional<std::string>& json_body, Duration timeout,
+                               const std::string& content_type) {
   std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), &curl_easy_cleanup);
   if (!curl) return Fail(ErrorCode::kInternal, "cannot start libcurl");
   HttpGetResult result;
@@ -59,7 +60,9 @@ Result<HttpGetResult> HttpCall(const std::string& method, const std::string& url
   curl_easy_setopt(curl.get(), CURLOPT_URL, url.c_str());
   if (method != "GET") curl_easy_setopt(curl.get(), CURLOPT_CUSTOMREQUEST, method.c_str());
   if (json_body) {
-    headers.reset(curl_slist_append(nullptr, "Content-Type: application/json"));
+    headers.reset(curl_slist_append(nullptr, ("Content-Type: " + content_type).c_str()));
+    // A large upload is sent at once, without waiting for a 100 Continue.
+    headers.reset(curl_slist_append(headers.release(), "Expect:"));
     curl_easy_setopt(curl.get(), CURLOPT_HTTPHEADER, headers.get());
     curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDS, json_body->c_str());
     curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDSIZE, static_cast<long>(json_body->size()));

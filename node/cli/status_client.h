@@ -20,10 +20,12 @@ struct HttpGetResult {
 
 // GET `url`, giving up after `timeout`.
 [[nodiscard]] Result<HttpGetResult> HttpGet(const std::string& url, Duration timeout);
-// Any method, with an optional JSON body; the status and body of whatever answer came.
+// Any method, with an optional body (JSON unless `content_type` says otherwise); the status and
+// body of whatever answer came.
 [[nodiscard]] Result<HttpGetResult> HttpCall(const std::string& method, const std::string& url,
                                              const std::optional<std::string>& json_body,
-                                             Duration timeout);
+                                             Duration timeout,
+                                             const std::string& content_type = "application/json");
 
 // The GET /api/node object as aligned "key  value" lines.
 std::string FormatStatus(const std::string& base_url, const nlohmann::json& info);

@@ -70,6 +70,14 @@ struct AuthConfig {
   size_t failure_sources_max = 4096;
 };
 
+// SKILL.md folders registered with this node (docs/api.md "Skills from a SKILL.md folder"):
+// their SKILL.md files and archives, kept by digest in <dataDir>/blobs.
+struct SkillFolderConfig {
+  // All the bytes kept there; an upload that would pass it is refused (507) until
+  // registrations are removed. Room for a few hundred skills at the default folder limits.
+  uint64_t store_bytes_max = 256ull * 1024 * 1024;
+};
+
 struct NodeSection {
   uint16_t port = kDefaultDhtPort;                     // DHT UDP port; 0 picks a free one
   std::optional<Address> bind_ipv4 = Address();        // 0.0.0.0; nullopt: no IPv4 socket
@@ -81,6 +89,7 @@ struct NodeSection {
   HttpConfig http;
   BootstrapTuning bootstrap;
   AuthConfig auth;
+  SkillFolderConfig skills;
   kademlia::KademliaConfig kademlia;  // its network_id is set from network_id above
 };
 

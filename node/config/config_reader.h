@@ -15,10 +15,15 @@
 #include <string_view>
 #include <vector>
 
-#include "node/config/yaml_tree.h"
+#include "discovery/yaml/yaml_tree.h"
 #include "transport/clock.h"
 
 namespace skillnode::node {
+
+// The one YAML reader (discovery/yaml: SKILL.md front matter reads YAML too).
+using discovery::yaml::kYamlDepthMax;
+using discovery::yaml::ParseYaml;
+using discovery::yaml::YamlValue;
 
 class ConfigSection {
  public:

@@ -6,7 +6,6 @@
 
 #include "bootstrap/atomic_file.h"
 #include "node/config/config_reader.h"
-#include "node/config/yaml_tree.h"
 
 namespace skillnode::node {
 namespace {
@@ -106,6 +105,9 @@ void ReadNode(ConfigSection section, NodeSection& node) {
   auth.Int("failuresPerMinute", 1, 100000, Store(node.auth.failures_per_minute));
   auth.Int("failureSourcesMax", 16, 1000000, Store(node.auth.failure_sources_max));
   auth.Finish();
+  ConfigSection skills = section.Sub("skills");
+  skills.Int("maxStoreBytes", 1024 * 1024, int64_t{1} << 40, Store(node.skills.store_bytes_max));
+  skills.Finish();
   ReadKademlia(section.Sub("kademlia"), node.kademlia);
   section.Finish();
 }

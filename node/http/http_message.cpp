@@ -85,6 +85,8 @@ std::string_view StatusReason(int status) {
       return "Accepted";
     case 204:
       return "No Content";
+    case 304:
+      return "Not Modified";
     case 400:
       return "Bad Request";
     case 401:
@@ -123,6 +125,8 @@ std::string_view StatusReason(int status) {
       return "Gateway Timeout";
     case 505:
       return "HTTP Version Not Supported";
+    case 507:
+      return "Insufficient Storage";
     default:
       return "Unknown";
   }

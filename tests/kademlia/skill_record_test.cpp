@@ -1,5 +1,6 @@
 #include "kademlia/skill_record.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
 
@@ -245,6 +246,48 @@ TEST_CASE("a publisher certificate travels in the record, and records without on
   auto too_big = ValidateRecord(certified);
   REQUIRE_FALSE(too_big);
   CHECK(too_big.error().message.starts_with("publisherCertificate: "));
+}
+
+TEST_CASE(
+    "a SKILL.md folder's digests and sizes travel in the descriptor, and descriptors without "
+    "one are unchanged",
+    "[unit]") {
+  SkillRecord plain = FullRecord();
+  plain.publisher = Publisher().public_key();
+  const std::vector<uint8_t> plain_bytes = EncodeRecord(plain);
+  SkillRecord folder = plain;
+  folder.descriptor->skill_md_size = 1234;
+  folder.descriptor->archive_sha256 = Key::Sha256("archive").bytes();
+  folder.descriptor->archive_size = 4096;
+  const std::vector<uint8_t> bytes = EncodeRecord(folder);
+  // The folder adds three fields to the descriptor's array and nothing else changes: a
+  // descriptor without them is the 9-field array it always was (0x99 = fixarray of 9).
+  const auto [at_plain, at_folder] =
+      std::mismatch(plain_bytes.begin(), plain_bytes.end(), bytes.begin(), bytes.end());
+  REQUIRE(at_plain != plain_bytes.end());
+  CHECK(*at_plain == 0x99);   // the descriptor: fixarray of 9, as before
+  CHECK(*at_folder == 0x9c);  // fixarray of 12
+  CHECK(bytes.size() > plain_bytes.size() + 32);
+  auto back = DecodeRecord(bytes);
+  REQUIRE(back);
+  CHECK(*back == folder);
+  auto signed_record = SignRecord(folder, Publisher());
+  REQUIRE(signed_record);
+  CHECK(signed_record->encoded.size() <= kRecordEncodedSizeMax);
+  CHECK(VerifyRecord(signed_record->encoded, signed_record->signature));
+
+  SkillRecord bad = folder;
+  bad.descriptor->skill_md_sha256.reset();
+  CHECK(ValidateRecord(bad).error().message.starts_with("descriptor.skill_md_sha256: "));
+  bad = folder;
+  bad.descriptor->archive_size = bad.descriptor->skill_md_size;
+  CHECK(ValidateRecord(bad).error().message.starts_with("descriptor.archive_size: "));
+  bad = folder;
+  bad.descriptor->skill_md_size = kSkillMdBytesMax + 1;
+  CHECK(ValidateRecord(bad).error().message.starts_with("descriptor.skill_md_size: "));
+  bad = plain;
+  bad.descriptor->archive_size = 10;  // sizes without the archive's digest
+  CHECK(ValidateRecord(bad).error().message.starts_with("descriptor.archive_sha256: "));
 }
 
 }  // namespace

@@ -167,9 +167,9 @@ def walk_without_token(node):
 def walk_with_token(node, token):
     for what, method, path, request_body in ROUTES:
         status, body = request(node, method, path, request_body, token)
-        if what == "download":  # no skill has a package: 404 naming the skill, not "unknown"
-            check(status == 404 and "has no package" in body,
-                  "with a token, download knows the private skill (no package yet)", body)
+        if what == "download":  # registered without a folder: 404 naming the skill, not "unknown"
+            check(status == 404 and "has no SKILL.md folder" in body,
+                  "with a token, download knows the private skill (it has no folder)", body)
             continue
         check(status == 200 and PRIVATE_ID in body,
               f"with a token, {what} shows the private skill ({status})", body[:300])

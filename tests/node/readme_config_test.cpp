@@ -49,6 +49,7 @@ TEST_CASE("README's configuration reference parses and is exactly the embedded d
   CHECK(d.node.auth.tokens_file == defaults.node.auth.tokens_file);
   CHECK(d.node.auth.failures_per_minute == defaults.node.auth.failures_per_minute);
   CHECK(d.node.auth.failure_sources_max == defaults.node.auth.failure_sources_max);
+  CHECK(d.node.skills.store_bytes_max == defaults.node.skills.store_bytes_max);
   const auto &k = d.node.kademlia, &dk = defaults.node.kademlia;
   CHECK(k.routing.bucket_size == dk.routing.bucket_size);
   CHECK(k.alpha == dk.alpha);

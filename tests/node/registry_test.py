@@ -126,7 +126,7 @@ def register_and_find(a, b, c):
           ("dht", "cache"), "GET /api/skills on B lists it, from the DHT", f"{status} {answer}")
     status, answer = c.get_json("/api/skills/skill-org-feishu/download")
     check(status == 404 and answer["error"] == "DISC_002",
-          "download of a skill with no package: 404 DISC_002", f"{status} {answer}")
+          "download of a skill with no SKILL.md folder: 404 DISC_002", f"{status} {answer}")
     status, answer = a.call("POST", "/api/skills", SKILL)
     check(status == 200 and answer["status"] == "DUPLICATE", "the same registration again: "
           "DUPLICATE", f"{status} {answer}")

@@ -1,23 +1,23 @@
-#include "node/config/yaml_tree.h"
+#include "discovery/yaml/yaml_tree.h"
 
 #include <yaml-cpp/yaml.h>
 
 #include <exception>
 #include <string>
 
-namespace skillnode::node {
+namespace skillnode::discovery::yaml {
 namespace {
 
 // Converts yaml-cpp's node (which may throw on access) into our tree; called inside the one
 // try block below.
-Result<YamlValue> Convert(const YAML::Node& node, int depth) {
+Result<YamlValue> Convert(const YAML::Node& node, int depth, int first_line) {
   if (depth > kYamlDepthMax) {
-    return Fail(ErrorCode::kParse, "line " + std::to_string(node.Mark().line + 1) +
+    return Fail(ErrorCode::kParse, "line " + std::to_string(node.Mark().line + first_line) +
                                        ": nested more than " + std::to_string(kYamlDepthMax) +
                                        " levels deep");
   }
   YamlValue value;
-  value.line = node.Mark().line >= 0 ? node.Mark().line + 1 : 0;
+  value.line = node.Mark().line >= 0 ? node.Mark().line + first_line : 0;
   value.column = node.Mark().column >= 0 ? node.Mark().column + 1 : 0;
   switch (node.Type()) {
     case YAML::NodeType::Undefined:
@@ -32,7 +32,7 @@ Result<YamlValue> Convert(const YAML::Node& node, int depth) {
     case YAML::NodeType::Sequence:
       value.kind = YamlValue::Kind::kSequence;
       for (const YAML::Node& item : node) {
-        auto converted = Convert(item, depth + 1);
+        auto converted = Convert(item, depth + 1, first_line);
         if (!converted) return converted;
         value.items.push_back(std::move(*converted));
       }
@@ -41,7 +41,7 @@ Result<YamlValue> Convert(const YAML::Node& node, int depth) {
       value.kind = YamlValue::Kind::kMap;
       for (const auto& entry : node) {
         const YAML::Node& key = entry.first;
-        const int line = key.Mark().line + 1;
+        const int line = key.Mark().line + first_line;
         if (!key.IsScalar()) {
           return Fail(ErrorCode::kParse, "line " + std::to_string(line) + ": a key must be text");
         }
@@ -49,9 +49,12 @@ Result<YamlValue> Convert(const YAML::Node& node, int depth) {
           return Fail(ErrorCode::kParse,
                       "line " + std::to_string(line) + ": duplicate key '" + key.Scalar() + "'");
         }
-        auto converted = Convert(entry.second, depth + 1);
+        auto converted = Convert(entry.second, depth + 1, first_line);
         if (!converted) return converted;
-        if (converted->line == 0) converted->line = line;  // a null value has no mark
+        // A null value has no mark of its own (yaml-cpp puts it where the next token is).
+        if (converted->line == 0 || converted->kind == YamlValue::Kind::kNull) {
+          converted->line = line;
+        }
         value.entries.emplace_back(key.Scalar(), std::move(*converted));
       }
       return value;
@@ -83,17 +86,18 @@ std::string YamlValue::Describe() const {
   return "'" + scalar + "'";
 }
 
-Result<YamlValue> ParseYaml(std::string_view text) {
+Result<YamlValue> ParseYaml(std::string_view text, int first_line) {
   try {
     const YAML::Node root = YAML::Load(std::string(text));
-    return Convert(root, 0);
+    return Convert(root, 0, first_line);
   } catch (const YAML::Exception& e) {
     // e.mark is 0-based; e.msg is the bare message without yaml-cpp's position prefix.
-    return Fail(ErrorCode::kParse, "line " + std::to_string(e.mark.line + 1) + ", column " +
-                                       std::to_string(e.mark.column + 1) + ": " + e.msg);
+    return Fail(ErrorCode::kParse, "line " + std::to_string(e.mark.line + first_line) +
+                                       ", column " + std::to_string(e.mark.column + 1) + ": " +
+                                       e.msg);
   } catch (const std::exception& e) {
     return Fail(ErrorCode::kParse, std::string("YAML: ") + e.what());
   }
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::discovery::yaml

@@ -2,11 +2,13 @@
 //
 // yaml-cpp reports errors by throwing; ParseYaml catches everything at this boundary and
 // returns an error naming the line and column, so no exception crosses into the rest of the
-// daemon (HOUSE_STYLE "Errors"). The tree keeps what the configuration reader needs to name
-// problems precisely: map entries in file order, line and column of every value, and whether
-// a scalar was quoted (so `port: "80"` can be told from `port: 80`).
-#ifndef SKILLNODE_NODE_CONFIG_YAML_TREE_H_
-#define SKILLNODE_NODE_CONFIG_YAML_TREE_H_
+// daemon (HOUSE_STYLE "Errors"). It serves the node's configuration file (node/config) and
+// SKILL.md front matter (discovery/skillmd), so it sits here, below both (DESIGN "Layers").
+// The tree keeps what its readers need to name problems precisely: map entries in file
+// order, line and column of every value, and whether a scalar was quoted (so `port: "80"` can
+// be told from `port: 80`).
+#ifndef SKILLNODE_DISCOVERY_YAML_YAML_TREE_H_
+#define SKILLNODE_DISCOVERY_YAML_YAML_TREE_H_
 
 #include <string>
 #include <string_view>
@@ -15,7 +17,7 @@
 
 #include "transport/result.h"
 
-namespace skillnode::node {
+namespace skillnode::discovery::yaml {
 
 // Nesting deeper than any configuration needs is refused rather than recursed into.
 constexpr int kYamlDepthMax = 32;
@@ -38,9 +40,11 @@ struct YamlValue {
 };
 
 // One YAML document. An empty document is a kNull value. Duplicate keys in a map and keys
-// that are not scalars are errors, as is nesting deeper than kYamlDepthMax.
-[[nodiscard]] Result<YamlValue> ParseYaml(std::string_view text);
+// that are not scalars are errors, as is nesting deeper than kYamlDepthMax. Lines (in values
+// and in errors) count from `first_line`: a document embedded in a larger file (SKILL.md front
+// matter) reports the file's line numbers.
+[[nodiscard]] Result<YamlValue> ParseYaml(std::string_view text, int first_line = 1);
 
-}  // namespace skillnode::node
+}  // namespace skillnode::discovery::yaml
 
-#endif  // SKILLNODE_NODE_CONFIG_YAML_TREE_H_
+#endif  // SKILLNODE_DISCOVERY_YAML_YAML_TREE_H_

@@ -1,0 +1,69 @@
+// The routes of skills registered from a SKILL.md folder (docs/api.md "Skills from a SKILL.md
+// folder"), and the node's store of their bytes:
+//
+//   POST /api/skills/folder?agentId=&skillId=&version=&skillType=&endpoint=&capabilities=
+//        &scenes=&access=&tags=&capabilityType=      body: the folder as a tar archive
+//        registers the skill; name and description come from SKILL.md's front matter, skillId
+//        defaults to the name. Only from this host, as POST /api/skills.
+//   GET  /api/skills/{id}/skill.md[?agentId=]   SKILL.md's bytes exactly (text/markdown)
+//   GET  /api/skills/{id}/download[?agentId=]   the folder's deterministic archive (x-tar)
+//
+// The node trusts nothing of the upload: it reads the tar through libarchive, checks every
+// path, kind, size and the front matter (discovery/skillmd), and remakes the deterministic
+// archive itself, so the digests in the record depend on the files alone. Refusals are 400s in
+// the API's error shape naming the file, line and field. The bytes go into the BlobStore
+// (<dataDir>/blobs) before the record is registered; a refused registration takes back what
+// it wrote.
+//
+// The GET routes serve bytes this node holds, chosen by the digests of the records a search
+// for the skill finds (private skills only with a token, as GET /api/skills/{id}); a skill
+// without a folder, and a skill whose bytes are held only elsewhere, are 404s saying which.
+// ETag is the SHA-256 (If-None-Match answers 304).
+#ifndef SKILLNODE_NODE_API_SKILL_FOLDER_ROUTES_H_
+#define SKILLNODE_NODE_API_SKILL_FOLDER_ROUTES_H_
+
+#include <optional>
+#include <string>
+
+#include "discovery/registry.h"
+#include "discovery/search.h"
+#include "discovery/skillmd/skill_archive.h"
+#include "node/auth/authenticator.h"
+#include "node/blobs/blob_store.h"
+#include "node/daemon.h"
+
+namespace skillnode::node::api {
+
+class SkillFolderRoutes {
+ public:
+  // Opens <dataDir>/blobs and adds the routes to `daemon`'s router; every reference must
+  // outlive this. A store that cannot be opened is logged, and the routes answer 503.
+  SkillFolderRoutes(Daemon& daemon, discovery::Registry& registry, discovery::Searcher& searcher,
+                    auth::Authenticator& auth);
+  SkillFolderRoutes(const SkillFolderRoutes&) = delete;
+  SkillFolderRoutes& operator=(const SkillFolderRoutes&) = delete;
+
+  // For GET /api/node: blobs held, their bytes and the limit.
+  nlohmann::json Info() const;
+
+ private:
+  enum class What { kSkillMd, kArchive };
+  void HandleRegister(const HttpRequest& request, Responder responder);
+  void HandleBytes(const HttpRequest& request, Responder responder, What what);
+  // Answers from the records a search found: the first whose bytes this node holds.
+  void ServeBytes(const HttpRequest& request, Responder& responder, const std::string& id,
+                  const discovery::SearchResult& result, What what);
+  bool StoreAvailable(Responder& responder);
+
+  Daemon& daemon_;
+  discovery::Registry& registry_;
+  discovery::Searcher& searcher_;
+  auth::Authenticator& auth_;
+  discovery::skillmd::FolderLimits limits_;
+  std::optional<blobs::BlobStore> store_;
+  std::string store_error_;  // why store_ is empty
+};
+
+}  // namespace skillnode::node::api
+
+#endif  // SKILLNODE_NODE_API_SKILL_FOLDER_ROUTES_H_

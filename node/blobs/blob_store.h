@@ -1,0 +1,68 @@
+// BlobStore: bytes kept by their SHA-256 in a directory of the node's data directory (the
+// SKILL.md files and folder archives of skills registered from a folder), so a registration
+// sent again after a restart finds them in place.
+//
+//   <dataDir>/blobs/<64 hex digits>   one blob, mode 0600, its name the SHA-256 of its bytes
+//
+// Writes are atomic (bootstrap/atomic_file.h: temporary file, fsync, rename), so a crash never
+// leaves a partial blob under a digest's name. Reads verify the digest: a file whose bytes no
+// longer match (disk corruption, a hand edit) is set aside as "<name>.corrupt" and reported as
+// absent, never served. The store holds at most `bytes_max` bytes in all (config
+// node.skills.maxStoreBytes); a Put past it is refused and stores nothing.
+//
+// Synchronous file I/O on the caller's thread: blobs are bounded by the folder limits
+// (discovery/skillmd/skill_archive.h, a few MiB), written once per registration and read once
+// per download. Not thread-safe.
+#ifndef SKILLNODE_NODE_BLOBS_BLOB_STORE_H_
+#define SKILLNODE_NODE_BLOBS_BLOB_STORE_H_
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "transport/result.h"
+
+namespace skillnode::node::blobs {
+
+using Digest = std::array<uint8_t, 32>;
+
+// A blob larger than this is not one this node wrote (the record's archive limit).
+constexpr uint64_t kBlobBytesMax = 64ull * 1024 * 1024;
+
+class BlobStore {
+ public:
+  // Opens (creating, mode 0700) `directory` and counts the blobs in it; files that are not
+  // blobs (a temporary left by a crash) are removed, unknown names are left alone.
+  [[nodiscard]] static Result<BlobStore> Open(std::string directory, uint64_t bytes_max);
+
+  // Stores `bytes` under `digest`, which must be their SHA-256 (else kInvalidArgument). True
+  // when written, false when already held intact (a corrupt copy is replaced). kRefused when
+  // it would pass bytes_max.
+  [[nodiscard]] Result<bool> Put(const Digest& digest, std::string_view bytes);
+  // The bytes of `digest`, verified. kNotFound when absent or corrupt (set aside).
+  [[nodiscard]] Result<std::string> Get(const Digest& digest);
+  bool Has(const Digest& digest) const { return sizes_.contains(digest); }
+  // Removes a blob (nothing when absent).
+  void Remove(const Digest& digest);
+
+  size_t count() const { return sizes_.size(); }
+  uint64_t bytes() const { return bytes_; }
+  uint64_t bytes_max() const { return bytes_max_; }
+  const std::string& directory() const { return directory_; }
+
+ private:
+  BlobStore(std::string directory, uint64_t bytes_max)
+      : directory_(std::move(directory)), bytes_max_(bytes_max) {}
+  std::string PathOf(const Digest& digest) const;
+
+  std::string directory_;
+  uint64_t bytes_max_ = 0;
+  uint64_t bytes_ = 0;
+  std::map<Digest, uint64_t> sizes_;  // every blob held, with its size
+};
+
+}  // namespace skillnode::node::blobs
+
+#endif  // SKILLNODE_NODE_BLOBS_BLOB_STORE_H_
