@@ -13,12 +13,14 @@
 #include "node/cli/descriptor_cli.h"
 #include "node/cli/identity_cli.h"
 #include "node/cli/invoke_cli.h"
+#include "node/cli/mcp_cli.h"
 #include "node/cli/skill_cli.h"
 #include "node/cli/status_client.h"
 #include "node/config/config_yaml.h"
 #include "node/daemon.h"
 #include "node/invoke/invoke_routes.h"
 #include "node/lan/lan_service.h"
+#include "node/mcp/mcp_routes.h"
 #include "node/skill_service.h"
 #include "node/skillcenter/skill_center_client.h"
 #include "node/spd_logger.h"
@@ -118,6 +120,7 @@ int Run(const std::string& config_file, const std::string& check_file, const Run
   SkillService skills(**daemon, publishers->own_certificate);
   auto invoke_routes = invoke::AddInvokeRoutes(**daemon, skills);
   api::CapabilityRoutes capability_routes(**daemon, skills);
+  auto mcp_routes = mcp::AddMcpRoutes(**daemon, skills);
   std::unique_ptr<LanService> lan;
   if (config->discovery.udp.enabled) {
     auto opened = LanService::Create(**daemon, skills);
@@ -336,6 +339,8 @@ int RunCli(int argc, char** argv) {
   tokens.Add(app);
   InvokeCommand invoke_command;
   invoke_command.Add(app);
+  McpCommand mcp_command;
+  mcp_command.Add(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Error& e) {
@@ -348,6 +353,7 @@ int RunCli(int argc, char** argv) {
   if (int rc = 0; descriptors.RunParsed(rc)) return rc;
   if (int rc = 0; tokens.RunParsed(rc)) return rc;
   if (int rc = 0; invoke_command.RunParsed(rc)) return rc;
+  if (int rc = 0; mcp_command.RunParsed(rc)) return rc;
   return Status(status);
 }
 

@@ -51,7 +51,8 @@ int CallRaw(const Common& common, const std::string& method, const std::string& 
   const auto base = BaseUrl(common.http);
   if (!base) return kExitUsage;
   const std::string url = *base + path;
-  auto result = HttpCall(method, url, body, Millis(common.timeout_ms), content_type);
+  auto result =
+      HttpCall(method, url, body, Millis(common.timeout_ms), {"Content-Type: " + content_type});
   if (!result) {
     std::cerr << "skillnode: cannot reach the node at " << common.http << ": "
               << result.error().message << "\n";

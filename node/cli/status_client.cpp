@@ -50,7 +50,7 @@ Result<HttpGetResult> HttpGet(const std::string& url, Duration timeout) {
 
 Result<HttpGetResult> HttpCall(const std::string& method, const std::string& url,
                                const std::optional<std::string>& json_body, Duration timeout,
-                               const std::string& content_type) {
+                               const std::vector<std::string>& extra_headers) {
   std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), &curl_easy_cleanup);
   if (!curl) return Fail(ErrorCode::kInternal, "cannot start libcurl");
   HttpGetResult result;
@@ -59,11 +59,23 @@ Result<HttpGetResult> HttpCall(const std::string& method, const std::string& url
                                                                       &curl_slist_free_all);
   curl_easy_setopt(curl.get(), CURLOPT_URL, url.c_str());
   if (method != "GET") curl_easy_setopt(curl.get(), CURLOPT_CUSTOMREQUEST, method.c_str());
+  auto add_header = [&headers](const std::string& line) {
+    curl_slist* more = curl_slist_append(headers.get(), line.c_str());
+    if (more != nullptr) {
+      (void)headers.release();
+      headers.reset(more);
+    }
+  };
+  bool typed = false;
+  for (const std::string& line : extra_headers) {
+    typed = typed || line.starts_with("Content-Type:");
+    add_header(line);
+  }
+  if (json_body && !typed) add_header("Content-Type: application/json");
+  // A large upload is sent at once, without waiting for a 100 Continue.
+  if (json_body) add_header("Expect:");
+  if (headers) curl_easy_setopt(curl.get(), CURLOPT_HTTPHEADER, headers.get());
   if (json_body) {
-    headers.reset(curl_slist_append(nullptr, ("Content-Type: " + content_type).c_str()));
-    // A large upload is sent at once, without waiting for a 100 Continue.
-    headers.reset(curl_slist_append(headers.release(), "Expect:"));
-    curl_easy_setopt(curl.get(), CURLOPT_HTTPHEADER, headers.get());
     curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDS, json_body->c_str());
     curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDSIZE, static_cast<long>(json_body->size()));
   }
@@ -78,6 +90,9 @@ Result<HttpGetResult> HttpCall(const std::string& method, const std::string& url
                 error[0] != '\0' ? error : curl_easy_strerror(rc));
   }
   curl_easy_getinfo(curl.get(), CURLINFO_RESPONSE_CODE, &result.status);
+  const char* content_type = nullptr;
+  curl_easy_getinfo(curl.get(), CURLINFO_CONTENT_TYPE, &content_type);
+  if (content_type != nullptr) result.content_type = content_type;
   return result;
 }
 

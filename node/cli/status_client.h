@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "transport/clock.h"
 #include "transport/result.h"
@@ -16,16 +17,18 @@ namespace skillnode::node {
 struct HttpGetResult {
   long status = 0;
   std::string body;
+  std::string content_type;
 };
 
 // GET `url`, giving up after `timeout`.
 [[nodiscard]] Result<HttpGetResult> HttpGet(const std::string& url, Duration timeout);
-// Any method, with an optional body (JSON unless `content_type` says otherwise); the status and
-// body of whatever answer came.
+// Any method, with an optional body (JSON unless a "Content-Type: ..." line in `headers` says
+// otherwise) and extra header lines ("Name: value"); the status, body and Content-Type of
+// whatever answer came.
 [[nodiscard]] Result<HttpGetResult> HttpCall(const std::string& method, const std::string& url,
                                              const std::optional<std::string>& json_body,
                                              Duration timeout,
-                                             const std::string& content_type = "application/json");
+                                             const std::vector<std::string>& headers = {});
 
 // The GET /api/node object as aligned "key  value" lines.
 std::string FormatStatus(const std::string& base_url, const nlohmann::json& info);

@@ -78,6 +78,21 @@ struct SkillFolderConfig {
   uint64_t store_bytes_max = 256ull * 1024 * 1024;
 };
 
+// MCP's Streamable HTTP transport at /mcp (node/mcp/mcp_routes.h): sessions and bodies.
+struct McpConfig {
+  bool enabled = true;  // false: no /mcp route (`skillnode mcp` on stdio still works)
+  // Sessions held at once; a new one past it ends the one idle longest.
+  size_t sessions_max = 256;
+  // A session unused this long is ended; its client gets 404 and initializes again.
+  Duration session_idle_timeout = Seconds(30 * 60);
+  // One POST body (one JSON-RPC message or batch); more is answered 413. Also bounded by
+  // node.http.maxBodyBytes, which the server applies first.
+  size_t body_bytes_max = 1024 * 1024;
+  // Origin header values accepted besides loopback ones (http://localhost:*, 127.0.0.1, [::1]);
+  // a request with any other Origin is refused 403 (DNS rebinding). "*" accepts every origin.
+  std::vector<std::string> allowed_origins;
+};
+
 struct NodeSection {
   uint16_t port = kDefaultDhtPort;                     // DHT UDP port; 0 picks a free one
   std::optional<Address> bind_ipv4 = Address();        // 0.0.0.0; nullopt: no IPv4 socket
@@ -90,6 +105,7 @@ struct NodeSection {
   BootstrapTuning bootstrap;
   AuthConfig auth;
   SkillFolderConfig skills;
+  McpConfig mcp;
   kademlia::KademliaConfig kademlia;  // its network_id is set from network_id above
 };
 

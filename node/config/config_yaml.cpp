@@ -69,6 +69,23 @@ void ReadHttp(ConfigSection section, HttpConfig& http) {
   section.Finish();
 }
 
+void ReadMcp(ConfigSection section, McpConfig& mcp) {
+  section.Bool("enabled", mcp.enabled);
+  section.Int("maxSessions", 1, 1000000, Store(mcp.sessions_max));
+  section.Millis("sessionIdleTimeout", 1000, kDayMs, mcp.session_idle_timeout);
+  section.Int("maxBodyBytes", 1024, 64 * 1024 * 1024, Store(mcp.body_bytes_max));
+  section.StringList(
+      "allowedOrigins", 256,
+      [](const std::string& text) -> std::optional<std::string> {
+        if (text == "*" || text.starts_with("http://") || text.starts_with("https://")) {
+          return std::nullopt;
+        }
+        return "expected \"*\" or an origin such as https://app.example.com, got '" + text + "'";
+      },
+      mcp.allowed_origins);
+  section.Finish();
+}
+
 void ReadKademlia(ConfigSection section, kademlia::KademliaConfig& kad) {
   section.Int("k", 1, static_cast<int64_t>(kBucketSizeMax), Store(kad.routing.bucket_size));
   section.Int("alpha", 1, 16, Store(kad.alpha));
@@ -108,6 +125,7 @@ void ReadNode(ConfigSection section, NodeSection& node) {
   ConfigSection skills = section.Sub("skills");
   skills.Int("maxStoreBytes", 1024 * 1024, int64_t{1} << 40, Store(node.skills.store_bytes_max));
   skills.Finish();
+  ReadMcp(section.Sub("mcp"), node.mcp);
   ReadKademlia(section.Sub("kademlia"), node.kademlia);
   section.Finish();
 }

@@ -50,6 +50,12 @@ TEST_CASE("README's configuration reference parses and is exactly the embedded d
   CHECK(d.node.auth.failures_per_minute == defaults.node.auth.failures_per_minute);
   CHECK(d.node.auth.failure_sources_max == defaults.node.auth.failure_sources_max);
   CHECK(d.node.skills.store_bytes_max == defaults.node.skills.store_bytes_max);
+  const auto &m = d.node.mcp, &dm = defaults.node.mcp;
+  CHECK(m.enabled == dm.enabled);
+  CHECK(m.sessions_max == dm.sessions_max);
+  CHECK(m.session_idle_timeout == dm.session_idle_timeout);
+  CHECK(m.body_bytes_max == dm.body_bytes_max);
+  CHECK(m.allowed_origins == dm.allowed_origins);
   const auto &k = d.node.kademlia, &dk = defaults.node.kademlia;
   CHECK(k.routing.bucket_size == dk.routing.bucket_size);
   CHECK(k.alpha == dk.alpha);

@@ -1,0 +1,28 @@
+// `skillnode mcp [--http NODE] [--token TOKEN] [--timeout MS]`: an MCP server on stdio for the
+// running node at NODE (node/mcp/mcp_stdio.h; README "Using skills from an LLM").
+#ifndef SKILLNODE_NODE_CLI_MCP_CLI_H_
+#define SKILLNODE_NODE_CLI_MCP_CLI_H_
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+
+namespace skillnode::node {
+
+class McpCommand {
+ public:
+  // Adds `mcp` to `app`.
+  void Add(CLI::App& app);
+  // If it was parsed, runs it and returns true with its exit status in `status`.
+  bool RunParsed(int& status);
+
+ private:
+  CLI::App* app_ = nullptr;
+  std::string http_ = "127.0.0.1:7070";
+  std::string token_;  // empty: $SKILLNODE_TOKEN, if set
+  int64_t timeout_ms_ = 60000;
+};
+
+}  // namespace skillnode::node
+
+#endif  // SKILLNODE_NODE_CLI_MCP_CLI_H_

@@ -1,0 +1,246 @@
+#include "node/mcp/mcp_routes.h"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "node/invoke/invoke_routes.h"
+#include "node/mcp/json_rpc.h"
+#include "node/mcp/origin_check.h"
+
+namespace skillnode::node::mcp {
+
+using nlohmann::json;
+
+namespace {
+
+HttpResponse RpcError(int status, int code, const std::string& message) {
+  return HttpResponse::Text(status, Serialize(ErrorResponse(nullptr, code, message)),
+                            "application/json");
+}
+
+bool AcceptsJson(const std::string* accept) {
+  if (accept == nullptr) return true;
+  return accept->find("application/json") != std::string::npos ||
+         accept->find("*/*") != std::string::npos ||
+         accept->find("application/*") != std::string::npos;
+}
+
+}  // namespace
+
+McpRoutes::McpRoutes(Daemon& daemon, SkillService& skills)
+    : daemon_(daemon),
+      skills_(skills),
+      tools_([this](ApiRequest request, ApiDone done) { Fetch(std::move(request), done); }),
+      sessions_(daemon.config().node.mcp.sessions_max,
+                daemon.config().node.mcp.session_idle_timeout) {
+  Router& router = daemon_.router();
+  router.Add("POST", "/mcp", [this](const HttpRequest& request, Responder responder) {
+    HandlePost(request, std::move(responder));
+  });
+  router.Add("DELETE", "/mcp", [this](const HttpRequest& request, Responder responder) {
+    HandleDelete(request, std::move(responder));
+  });
+  router.Add("GET", "/mcp", [](const HttpRequest&, Responder responder) {
+    HttpResponse response =
+        RpcError(405, kInvalidRequest, "this server sends no messages of its own: no GET stream");
+    response.headers.emplace_back("Allow", "POST, DELETE");
+    responder.Send(std::move(response));
+  });
+  daemon_.AddNodeInfo("mcp", [this] { return Info(); });
+  daemon_.AddMetrics([this](PrometheusWriter& out) { WriteMetrics(out); });
+}
+
+// Origin, size and Accept: the checks every POST and DELETE passes first.
+bool McpRoutes::Admit(const HttpRequest& request, Responder& responder) {
+  const McpConfig& config = daemon_.config().node.mcp;
+  if (!OriginAllowed(request.Header("origin"), config.allowed_origins)) {
+    ++counters_.refused_origin;
+    responder.Send(RpcError(
+        403, kInvalidRequest,
+        "Origin " + *request.Header("origin") + " is not allowed (node.mcp.allowedOrigins)"));
+    return false;
+  }
+  if (request.body.size() > config.body_bytes_max) {
+    ++counters_.bad_request;
+    responder.Send(RpcError(413, kInvalidRequest,
+                            "a body of " + std::to_string(request.body.size()) +
+                                " bytes is over node.mcp.maxBodyBytes (" +
+                                std::to_string(config.body_bytes_max) + ")"));
+    return false;
+  }
+  if (!AcceptsJson(request.Header("accept"))) {
+    ++counters_.bad_request;
+    responder.Send(RpcError(406, kInvalidRequest, "Accept must allow application/json"));
+    return false;
+  }
+  if (request.Header("authorization") != nullptr) {
+    auth::AuthContext context;
+    if (!skills_.authenticator().Admit(request, responder, context)) return false;
+  }
+  return true;
+}
+
+CallerInfo McpRoutes::Caller(const HttpRequest& request) const {
+  CallerInfo caller;
+  if (const std::string* header = request.Header("authorization")) caller.authorization = *header;
+  caller.peer = request.peer;
+  const Duration response_timeout = daemon_.config().node.http.response_timeout;
+  const TimePoint arrived = daemon_.Now();
+  const Daemon* daemon = &daemon_;
+  caller.run_timeout_ms = [daemon, arrived, response_timeout]() -> std::optional<int64_t> {
+    const Duration left = response_timeout - kRunMargin - (daemon->Now() - arrived);
+    const Duration most = response_timeout - invoke::kResponseMargin;
+    return std::max<int64_t>(1, static_cast<int64_t>(ToMillis(std::min(left, most))));
+  };
+  return caller;
+}
+
+void McpRoutes::HandlePost(const HttpRequest& request, Responder responder) {
+  if (!Admit(request, responder)) return;
+  ++counters_.messages;
+  const std::string* version = request.Header("mcp-protocol-version");
+  if (version != nullptr && !IsSupportedVersion(*version)) {
+    ++counters_.bad_request;
+    return responder.Send(
+        RpcError(400, kInvalidRequest, "MCP-Protocol-Version " + *version + " is not supported"));
+  }
+  bool too_deep = false;
+  const json message = ParseMessage(request.body, too_deep);
+  if (too_deep || message.is_discarded()) {
+    ++counters_.bad_request;
+    return responder.Send(RpcError(400, too_deep ? kInvalidRequest : kParseError,
+                                   too_deep ? "arrays and objects nest deeper than " +
+                                                  std::to_string(kJsonDepthMax) + " levels"
+                                            : std::string("the body is not JSON")));
+  }
+  const Classified kind = Classify(message);
+  // A batch is answered 200 whatever its items say; a single invalid message 400.
+  const int answer_status = kind.kind == MessageKind::kInvalid && !message.is_array() ? 400 : 200;
+  auto send = [responder, answer_status](std::optional<std::string> text,
+                                         const std::string& session_id) mutable {
+    HttpResponse response;
+    if (text) {
+      response = HttpResponse::Text(answer_status, std::move(*text), "application/json");
+    } else {
+      response.status = 202;
+      response.content_type = "application/json";
+    }
+    if (!session_id.empty()) response.headers.emplace_back("Mcp-Session-Id", session_id);
+    responder.Send(std::move(response));
+  };
+  const std::string* session_id = request.Header("mcp-session-id");
+  const CallerInfo caller = Caller(request);
+  if (session_id == nullptr && kind.kind == MessageKind::kRequest &&
+      message["method"] == "initialize") {
+    auto session = std::make_unique<McpSession>(tools_, SessionOptions{});
+    McpSession& opened = *session;
+    std::optional<std::string> answer;
+    opened.HandleText(
+        request.body, [&answer](std::optional<std::string> text) { answer = text; },
+        &caller);  // initialize answers at once
+    if (!opened.initialized()) return send(std::move(answer), "");
+    const std::string id = sessions_.Create(daemon_.Now(), std::move(session));
+    return send(std::move(answer), id);
+  }
+  if (session_id == nullptr) {
+    ++counters_.bad_request;
+    return responder.Send(RpcError(
+        400, kInvalidRequest, "the Mcp-Session-Id header is required (send initialize first)"));
+  }
+  McpSession* session = sessions_.Find(daemon_.Now(), *session_id);
+  if (session == nullptr) {
+    ++counters_.unknown_session;
+    return responder.Send(
+        RpcError(404, kInvalidRequest, "no session " + *session_id + ": initialize again"));
+  }
+  if (version != nullptr && *version != session->protocol_version()) {
+    ++counters_.bad_request;
+    return responder.Send(RpcError(400, kInvalidRequest,
+                                   "MCP-Protocol-Version " + *version + " is not the session's (" +
+                                       session->protocol_version() + ")"));
+  }
+  session->HandleText(
+      request.body, [send](std::optional<std::string> text) mutable { send(std::move(text), ""); },
+      &caller);
+}
+
+void McpRoutes::HandleDelete(const HttpRequest& request, Responder responder) {
+  if (!Admit(request, responder)) return;
+  const std::string* session_id = request.Header("mcp-session-id");
+  if (session_id == nullptr) {
+    return responder.Send(
+        RpcError(400, kInvalidRequest, "the Mcp-Session-Id header names the session to end"));
+  }
+  if (!sessions_.Erase(*session_id)) {
+    ++counters_.unknown_session;
+    return responder.Send(RpcError(404, kInvalidRequest, "no session " + *session_id));
+  }
+  HttpResponse ended;
+  ended.status = 204;
+  responder.Send(std::move(ended));
+}
+
+void McpRoutes::Fetch(ApiRequest api, ApiDone done) {
+  HttpRequest inner;
+  inner.method = api.method;
+  inner.target = api.target;
+  const size_t question = api.target.find('?');
+  inner.path = api.target.substr(0, question);
+  inner.query = question == std::string::npos ? "" : api.target.substr(question + 1);
+  inner.headers.emplace_back("accept", "application/json, text/markdown");
+  if (!api.body.empty()) inner.headers.emplace_back("content-type", "application/json");
+  if (!api.authorization.empty()) inner.headers.emplace_back("authorization", api.authorization);
+  inner.body = std::move(api.body);
+  inner.peer = api.peer;
+  auto slot = std::make_shared<ResponseSlot>();
+  slot->deliver = [alive = std::weak_ptr<bool>(alive_), done](HttpResponse response) {
+    if (alive.expired()) return;
+    ApiResponse answer;
+    answer.status = response.status;
+    answer.content_type = std::move(response.content_type);
+    answer.body = std::move(response.body);
+    done(std::move(answer));
+  };
+  daemon_.router().Dispatch(inner, Responder(std::move(slot)));
+}
+
+json McpRoutes::Info() const {
+  const McpConfig& config = daemon_.config().node.mcp;
+  return {{"sessions", sessions_.size()},
+          {"sessions_max", config.sessions_max},
+          {"session_idle_timeout_ms", static_cast<int64_t>(ToMillis(config.session_idle_timeout))},
+          {"body_bytes_max", config.body_bytes_max},
+          {"sessions_evicted", sessions_.evicted()},
+          {"sessions_expired", sessions_.expired()},
+          {"messages", counters_.messages},
+          {"refused_origin", counters_.refused_origin}};
+}
+
+void McpRoutes::WriteMetrics(PrometheusWriter& out) const {
+  out.Gauge("skillnode_mcp_sessions", "MCP sessions open at /mcp.",
+            static_cast<double>(sessions_.size()));
+  out.Family("skillnode_mcp_sessions_ended_total", "counter",
+             "MCP sessions ended by the node, by why: evicted (maxSessions) or expired.");
+  out.Sample("skillnode_mcp_sessions_ended_total", {{"reason", "evicted"}},
+             static_cast<double>(sessions_.evicted()));
+  out.Sample("skillnode_mcp_sessions_ended_total", {{"reason", "expired"}},
+             static_cast<double>(sessions_.expired()));
+  out.Family("skillnode_mcp_refused_total", "counter",
+             "POST and DELETE /mcp requests refused before their message was read, by reason.");
+  out.Sample("skillnode_mcp_refused_total", {{"reason", "origin"}},
+             static_cast<double>(counters_.refused_origin));
+  out.Sample("skillnode_mcp_refused_total", {{"reason", "unknown_session"}},
+             static_cast<double>(counters_.unknown_session));
+  out.Sample("skillnode_mcp_refused_total", {{"reason", "bad_request"}},
+             static_cast<double>(counters_.bad_request));
+  out.Counter("skillnode_mcp_messages_total", "Messages POSTed to /mcp past the checks.",
+              static_cast<double>(counters_.messages));
+}
+
+std::unique_ptr<McpRoutes> AddMcpRoutes(Daemon& daemon, SkillService& skills) {
+  if (!daemon.config().node.mcp.enabled) return nullptr;
+  return std::make_unique<McpRoutes>(daemon, skills);
+}
+
+}  // namespace skillnode::node::mcp

@@ -1,0 +1,278 @@
+#include "node/mcp/skill_tools.h"
+
+#include <set>
+#include <utility>
+
+#include "node/http/http_message.h"
+#include "node/mcp/json_rpc.h"
+
+namespace skillnode::node::mcp {
+
+using nlohmann::json;
+
+namespace {
+
+// The skills one search asks the node for: list_skills keeps one per name, so it asks for more
+// than it shows; name resolution looks through a page of them.
+constexpr size_t kSearchPageMax = 1000;
+constexpr size_t kSearchPageFactor = 4;
+
+// `object[key]` when it is a string, else "" (answers come from whatever listens at --http).
+std::string StringField(const json& object, const char* key) {
+  if (!object.is_object()) return "";
+  const auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+// What the node said in its error shape ({"error": code, "message": text}), for a reason.
+std::string NodeSaid(const ApiResponse& answer) {
+  if (answer.status == 0) return "cannot reach the node: " + answer.error;
+  const json body = json::parse(answer.body, nullptr, false);
+  std::string said = "the node answered " + std::to_string(answer.status);
+  if (body.is_object()) {
+    const std::string code = StringField(body, "error");
+    const std::string message = StringField(body, "message");
+    if (!code.empty()) said += " " + code;
+    if (!message.empty()) said += ": " + message;
+  }
+  if (answer.status == 401) said += " (the token was refused)";
+  return said;
+}
+
+// The id of the first (best-ranked) skill whose `field` is `value`.
+std::optional<std::string> FindSkill(const json& skills, const char* field,
+                                     const std::string& value) {
+  for (const json& skill : skills) {
+    if (!skill.is_object() || !skill.contains("id") || !skill["id"].is_string()) continue;
+    const auto it = skill.find(field);
+    if (it != skill.end() && it->is_string() && *it == value) return skill["id"].get<std::string>();
+  }
+  return std::nullopt;
+}
+
+std::string SkillPath(const std::string& id, const char* rest) {
+  return "/api/skills/" + PercentEncode(id) + rest;
+}
+
+}  // namespace
+
+void NameMemory::Remember(const std::string& name, const std::string& id) {
+  auto [it, added] = ids_.insert_or_assign(name, id);
+  if (!added) return;
+  order_.push_back(name);
+  if (order_.size() > kNamesRememberedMax) {
+    ids_.erase(order_.front());
+    order_.pop_front();
+  }
+}
+
+std::optional<std::string> NameMemory::Find(const std::string& name) const {
+  const auto it = ids_.find(name);
+  if (it == ids_.end()) return std::nullopt;
+  return it->second;
+}
+
+json TextResult(std::string text, bool is_error) {
+  return {{"content", json::array({{{"type", "text"}, {"text", std::move(text)}}})},
+          {"isError", is_error}};
+}
+
+bool IsUtf8(std::string_view text) {
+  size_t i = 0;
+  while (i < text.size()) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    size_t length = 0;
+    uint32_t point = 0;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    } else if ((c & 0xE0) == 0xC0) {
+      length = 2;
+      point = c & 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+      length = 3;
+      point = c & 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+      length = 4;
+      point = c & 0x07;
+    } else {
+      return false;
+    }
+    if (i + length > text.size()) return false;
+    for (size_t k = 1; k < length; ++k) {
+      const auto next = static_cast<unsigned char>(text[i + k]);
+      if ((next & 0xC0) != 0x80) return false;
+      point = (point << 6) | (next & 0x3F);
+    }
+    static constexpr uint32_t kMinimum[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (point < kMinimum[length] || point > 0x10FFFF || (point >= 0xD800 && point <= 0xDFFF)) {
+      return false;
+    }
+    i += length;
+  }
+  return true;
+}
+
+void SkillTools::Call(const std::string& name, const json& arguments, const CallContext& context,
+                      ToolCallDone done) {
+  auto invalid = [&done](const std::string& message) {
+    done(tl::unexpected(ToolCallError{kInvalidParams, message}));
+  };
+  if (name == kListSkills) {
+    auto args = ParseListArgs(arguments);
+    if (!args) return invalid(args.error());
+    return ListSkills(*args, context, std::move(done));
+  }
+  if (name == kGetSkillInfo) {
+    auto args = ParseNameArgs(arguments);
+    if (!args) return invalid(args.error());
+    return GetSkillInfo(args->name, context, std::move(done));
+  }
+  if (name == kRunSkill) {
+    auto args = ParseRunArgs(arguments);
+    if (!args) return invalid(args.error());
+    return RunSkill(std::move(*args), context, std::move(done));
+  }
+  invalid("unknown tool '" + name + "' (the tools are list_skills, get_skill_info, run_skill)");
+}
+
+void SkillTools::Search(json query, const CallContext& context,
+                        std::function<void(tl::expected<json, std::string>)> done) {
+  ApiRequest request;
+  request.method = "POST";
+  request.target = "/api/skills/search";
+  request.body = Serialize(query);
+  request.authorization = context.caller.authorization;
+  request.peer = context.caller.peer;
+  fetch_(std::move(request), [done = std::move(done)](ApiResponse answer) {
+    const json body = json::parse(answer.body, nullptr, false);
+    if (answer.status == 404 && StringField(body, "error") == "DISC_002") {
+      return done(json::array());  // nothing matches
+    }
+    if (answer.status != 200 || !body.is_object() || !body.contains("skills") ||
+        !body["skills"].is_array()) {
+      return done(tl::unexpected("the search failed: " + NodeSaid(answer)));
+    }
+    done(body["skills"]);
+  });
+}
+
+void SkillTools::ListSkills(const ListArgs& args, const CallContext& context, ToolCallDone done) {
+  json query = {{"limit", std::min(kSearchPageMax, args.limit * kSearchPageFactor)}};
+  if (!args.keywords.empty()) query["keywords"] = args.keywords;
+  if (args.capability) query["capabilities"] = json::array({*args.capability});
+  if (args.scene) query["scenes"] = json::array({*args.scene});
+  Search(std::move(query), context,
+         [limit = args.limit, names = context.names,
+          done = std::move(done)](tl::expected<json, std::string> found) {
+           if (!found) return done(TextResult(found.error(), true));
+           json skills = json::array();
+           std::set<std::string> seen;
+           for (const json& skill : *found) {
+             if (skills.size() >= limit) break;
+             if (!skill.is_object() || !skill.contains("name") || !skill["name"].is_string()) {
+               continue;
+             }
+             const std::string name = skill["name"].get<std::string>();
+             if (!seen.insert(name).second) continue;
+             const std::string description = StringField(skill, "description");
+             // Only the name and the short description: the selection phase sees no more.
+             skills.push_back({{"name", name}, {"description", description}});
+             if (names && skill.contains("id") && skill["id"].is_string()) {
+               names->Remember(name, skill["id"].get<std::string>());
+             }
+           }
+           json result = TextResult(Serialize(skills), false);
+           result["structuredContent"] = {{"skills", std::move(skills)}};
+           done(std::move(result));
+         });
+}
+
+void SkillTools::Resolve(const std::string& name, const CallContext& context, Resolved done) {
+  if (context.names) {
+    if (auto id = context.names->Find(name)) return done(*id);
+  }
+  Search({{"keywords", json::array({name})}, {"limit", kSearchPageMax}}, context,
+         [this, name, context, done = std::move(done)](tl::expected<json, std::string> found) {
+           if (!found) return done(tl::unexpected(found.error()));
+           if (auto id = FindSkill(*found, "name", name)) return done(*id);
+           if (auto id = FindSkill(*found, "id", name)) return done(*id);
+           ResolveById(name, context, std::move(done));
+         });
+}
+
+void SkillTools::ResolveById(const std::string& name, const CallContext& context, Resolved done) {
+  Search({{"skillId", name}, {"limit", 1}}, context,
+         [name, anonymous = context.caller.authorization.empty(),
+          done = std::move(done)](tl::expected<json, std::string> found) {
+           if (found) {
+             if (auto id = FindSkill(*found, "id", name)) return done(*id);
+           }
+           done(tl::unexpected("no skill named '" + name +
+                               "' is known to this node (list_skills shows the names)" +
+                               (anonymous ? "; private skills are found only with a token" : "") +
+                               (found ? "" : "; looking it up as a skill id: " + found.error())));
+         });
+}
+
+void SkillTools::GetSkillInfo(const std::string& name, const CallContext& context,
+                              ToolCallDone done) {
+  Resolve(
+      name, context,
+      [this, name, context, done = std::move(done)](tl::expected<std::string, std::string> id) {
+        if (!id) return done(TextResult(id.error(), true));
+        ApiRequest request;
+        request.target = SkillPath(*id, "/skill.md");
+        request.authorization = context.caller.authorization;
+        request.peer = context.caller.peer;
+        fetch_(std::move(request), [name, id = *id, done](ApiResponse answer) {
+          if (answer.status == 404) {
+            return done(TextResult("skill '" + name + "' (id " + id +
+                                       ") has no SKILL.md this node can give: " + NodeSaid(answer),
+                                   true));
+          }
+          if (answer.status != 200) {
+            return done(TextResult(
+                "cannot read the SKILL.md of '" + name + "' (id " + id + "): " + NodeSaid(answer),
+                true));
+          }
+          if (!IsUtf8(answer.body)) {
+            // A JSON string cannot carry it unchanged, and changing it is never allowed.
+            return done(TextResult("the SKILL.md of '" + name + "' (id " + id +
+                                       ") is not UTF-8 text, so MCP cannot carry it unchanged",
+                                   true));
+          }
+          done(TextResult(std::move(answer.body), false));  // the bytes, unmodified
+        });
+      });
+}
+
+void SkillTools::RunSkill(RunArgs args, const CallContext& context, ToolCallDone done) {
+  Resolve(args.name, context,
+          [this, name = args.name, input = std::move(args.input), context,
+           done = std::move(done)](tl::expected<std::string, std::string> id) mutable {
+            if (!id) return done(TextResult(id.error(), true));
+            json body = {{"input", std::move(input)}};
+            if (context.caller.run_timeout_ms) {
+              if (const auto timeout = context.caller.run_timeout_ms())
+                body["timeoutMs"] = *timeout;
+            }
+            ApiRequest request;
+            request.method = "POST";
+            request.target = SkillPath(*id, "/invoke");
+            request.body = Serialize(body);
+            request.authorization = context.caller.authorization;
+            request.peer = context.caller.peer;
+            fetch_(std::move(request), [name, done](ApiResponse answer) {
+              const json body = json::parse(answer.body, nullptr, false);
+              if (answer.status != 200 || !body.is_object() || !body.contains("output")) {
+                return done(TextResult("running '" + name + "' failed: " + NodeSaid(answer), true));
+              }
+              const json& output = body["output"];
+              done(TextResult(output.is_string() ? output.get<std::string>() : Serialize(output),
+                              false));
+            });
+          });
+}
+
+}  // namespace skillnode::node::mcp

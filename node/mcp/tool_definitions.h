@@ -1,0 +1,61 @@
+// The three MCP tools of the skill usage protocol (shared/spec/skill-usage-protocol.md) as
+// tools/list shows them, and the checks of their arguments.
+//
+//   list_skills(query?, capability?, scene?, limit?)  selection: name + description only
+//   get_skill_info(name)                               usage: the complete SKILL.md
+//   run_skill(name, input)                             execution
+//
+// The input schemas are fixed and generic. No tool ever carries a skill's own input schema:
+// the model learns a skill's input from its SKILL.md (get_skill_info), as the protocol says.
+#ifndef SKILLNODE_NODE_MCP_TOOL_DEFINITIONS_H_
+#define SKILLNODE_NODE_MCP_TOOL_DEFINITIONS_H_
+
+#include <cstddef>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <tl/expected.hpp>
+#include <vector>
+
+namespace skillnode::node::mcp {
+
+// list_skills answers at most this many skills per call (the schema's maximum), and this
+// many when `limit` is not given: a selection list an LLM can read in one go.
+constexpr size_t kListLimitMax = 100;
+constexpr size_t kListLimitDefault = 20;
+// Longest query, capability, scene and name accepted (a skill name is at most 64 characters,
+// an id or capability at most 128; the rest is room).
+constexpr size_t kToolTextMax = 256;
+// Words of a list_skills query, each a keyword of the node's search (all must match).
+constexpr size_t kQueryWordsMax = 16;
+
+inline constexpr const char* kListSkills = "list_skills";
+inline constexpr const char* kGetSkillInfo = "get_skill_info";
+inline constexpr const char* kRunSkill = "run_skill";
+
+// The "tools" array of a tools/list result: exactly the three tools.
+nlohmann::json ToolDefinitions();
+
+struct ListArgs {
+  std::vector<std::string> keywords;  // the query, split on white space
+  std::optional<std::string> capability;
+  std::optional<std::string> scene;
+  size_t limit = kListLimitDefault;
+};
+struct NameArgs {
+  std::string name;
+};
+struct RunArgs {
+  std::string name;
+  nlohmann::json input;
+};
+
+// Each checks `arguments` (a tools/call's "arguments", null when absent) against its tool's
+// schema; the error names the argument and the reason (an invalid-params error).
+[[nodiscard]] tl::expected<ListArgs, std::string> ParseListArgs(const nlohmann::json& arguments);
+[[nodiscard]] tl::expected<NameArgs, std::string> ParseNameArgs(const nlohmann::json& arguments);
+[[nodiscard]] tl::expected<RunArgs, std::string> ParseRunArgs(const nlohmann::json& arguments);
+
+}  // namespace skillnode::node::mcp
+
+#endif  // SKILLNODE_NODE_MCP_TOOL_DEFINITIONS_H_
