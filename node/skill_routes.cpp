@@ -119,6 +119,26 @@ json SkillWithProviders(const std::string& id, const discovery::SearchResult& re
 
 }  // namespace
 
+bool AnswerRegistration(Responder& responder, const discovery::RegisterOutcome& outcome,
+                        const json& extra) {
+  const std::string status(discovery::RegisterStatusName(outcome.status));
+  if (outcome.status == discovery::RegisterStatus::kInvalid) {
+    responder.Error(400, "INVALID", outcome.message,
+                    {{"field", outcome.field}, {"status", status}});
+    return false;
+  }
+  json answer = {{"status", status},
+                 {"agentId", outcome.record.agent_id},
+                 {"skillId", outcome.record.skill_id},
+                 {"message", outcome.message},
+                 {"timestamp", outcome.record.timestamp_ms},
+                 {"skill", discovery::SkillJson(outcome.record, discovery::Source::kLocal)}};
+  answer.update(extra);
+  const bool created = outcome.status == discovery::RegisterStatus::kSuccess && !outcome.updated;
+  responder.Json(created ? 201 : 200, answer);
+  return true;
+}
+
 // Answers a FieldError: 400 with the field named.
 void BadField(Responder& responder, const discovery::FieldError& error, std::string_view code) {
   const std::string message =
@@ -182,20 +202,7 @@ void SkillService::HandleRegister(const HttpRequest& request, Responder responde
   if (!body) return BadField(responder, body.error(), "INVALID");
   auto fields = discovery::RegistrationFromJson(*body);
   if (!fields) return BadField(responder, fields.error(), "INVALID");
-  const auto outcome = registry_.Register(daemon_.Now(), std::move(*fields));
-  const std::string status(discovery::RegisterStatusName(outcome.status));
-  if (outcome.status == discovery::RegisterStatus::kInvalid) {
-    return responder.Error(400, "INVALID", outcome.message,
-                           {{"field", outcome.field}, {"status", status}});
-  }
-  json answer = {{"status", status},
-                 {"agentId", outcome.record.agent_id},
-                 {"skillId", outcome.record.skill_id},
-                 {"message", outcome.message},
-                 {"timestamp", outcome.record.timestamp_ms},
-                 {"skill", discovery::SkillJson(outcome.record, discovery::Source::kLocal)}};
-  const bool created = outcome.status == discovery::RegisterStatus::kSuccess && !outcome.updated;
-  responder.Json(created ? 201 : 200, answer);
+  AnswerRegistration(responder, registry_.Register(daemon_.Now(), std::move(*fields)));
 }
 
 void SkillService::HandleHeartbeat(const HttpRequest& request, Responder responder) {

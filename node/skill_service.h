@@ -104,6 +104,11 @@ bool RequestFromThisHost(const HttpRequest& request, Responder& responder, std::
 
 // Answers a FieldError: 400 with `code` and the field named.
 void BadField(Responder& responder, const discovery::FieldError& error, std::string_view code);
+// Answers a registration's outcome: 400 INVALID naming the field, or 201 (new) / 200 with the
+// status, ids, message, timestamp and the skill's JSON, plus `extra` fields. True when the
+// registration was accepted.
+bool AnswerRegistration(Responder& responder, const discovery::RegisterOutcome& outcome,
+                        const nlohmann::json& extra = nlohmann::json::object());
 // Answers a failed search with its DISC_00x code and the stages it went through.
 void DiscoveryError(Responder& responder, const discovery::SearchResult& result);
 

@@ -144,22 +144,10 @@ void SkillFolderRoutes::HandleRegister(const HttpRequest& request, Responder res
     }
     if (*put) written.push_back(digest);
   }
-  const auto outcome = registry_.Register(daemon_.Now(), std::move(*fields));
-  const std::string status(discovery::RegisterStatusName(outcome.status));
-  if (outcome.status == discovery::RegisterStatus::kInvalid) {
-    for (const auto& done : written) store_->Remove(done);
-    return responder.Error(400, "INVALID", outcome.message,
-                           {{"field", outcome.field}, {"status", status}});
+  if (!AnswerRegistration(responder, registry_.Register(daemon_.Now(), std::move(*fields)),
+                          {{"files", files->size()}})) {
+    for (const auto& done : written) store_->Remove(done);  // refused: keep nothing of it
   }
-  json answer = {{"status", status},
-                 {"agentId", outcome.record.agent_id},
-                 {"skillId", outcome.record.skill_id},
-                 {"message", outcome.message},
-                 {"timestamp", outcome.record.timestamp_ms},
-                 {"files", files->size()},
-                 {"skill", discovery::SkillJson(outcome.record, discovery::Source::kLocal)}};
-  const bool created = outcome.status == discovery::RegisterStatus::kSuccess && !outcome.updated;
-  responder.Json(created ? 201 : 200, answer);
 }
 
 void SkillFolderRoutes::HandleBytes(const HttpRequest& request, Responder responder, What what) {
