@@ -5,22 +5,6 @@
 #include <utility>
 
 namespace skillnode::kademlia {
-namespace {
-
-// The contacts closer to a target that a lookup reply carries, or null if it carries none.
-const std::vector<WireContact>* CloserNodes(const Body& body) {
-  if (const auto* nodes = std::get_if<NodesBody>(&body)) return &nodes->nodes;
-  if (const auto* values = std::get_if<ValuesBody>(&body)) return &values->nodes;
-  return nullptr;
-}
-
-std::span<const uint8_t> TokenOf(const Body& body) {
-  if (const auto* nodes = std::get_if<NodesBody>(&body)) return nodes->token;
-  if (const auto* values = std::get_if<ValuesBody>(&body)) return values->token;
-  return {};
-}
-
-}  // namespace
 
 Node::Node(const KademliaConfig& config, const Identity& identity, Transport& transport, Rng& rng,
            Logger& logger, TimePoint now, const SignatureScheme& signatures)
@@ -67,7 +51,10 @@ void Node::OnDatagram(TimePoint now, const Endpoint& from, std::span<const uint8
   }
   if (header.sender_id == id()) return Drop(DropReason::kFromSelf, from, "");
   if (IsRequest(message.type())) {
-    switch (rate_limiter_.Admit(from.address(), now)) {
+    // BLOB_GET is metered by the blob service that answers it, by bytes; a transfer's
+    // thousands of chunk requests must not spend the budget of the peer's lookups.
+    const bool metered_elsewhere = message.type() == static_cast<uint8_t>(MessageType::kBlobGet);
+    switch (metered_elsewhere ? RateVerdict::kAllowed : rate_limiter_.Admit(from.address(), now)) {
       case RateVerdict::kPerIpExceeded:
         return Drop(DropReason::kRateLimitedIp, from, "");
       case RateVerdict::kGlobalExceeded:
@@ -96,8 +83,7 @@ void Node::HandleRequest(TimePoint now, const Endpoint& from, const Message& req
     }
     nodes.token = tokens_.For(from.address());
     SendReply(from, request, std::move(nodes));
-  } else if (auto body =
-                 handler_ != nullptr ? handler_->OnRequest(now, from, request) : std::nullopt) {
+  } else if (auto body = HandlerReply(now, from, request)) {
     SendReply(from, request, std::move(*body));
   } else {
     const std::string text = "unknown request type " + std::to_string(request.type());
@@ -105,6 +91,31 @@ void Node::HandleRequest(TimePoint now, const Endpoint& from, const Message& req
   }
   ConsiderRequester(now, from, request.header);
 }
+
+std::optional<Body> Node::HandlerReply(TimePoint now, const Endpoint& from,
+                                       const Message& request) {
+  if (handler_ != nullptr) {
+    if (auto body = handler_->OnRequest(now, from, request)) return body;
+  }
+  for (RequestHandler* service : services_) {
+    if (auto body = service->OnRequest(now, from, request)) return body;
+  }
+  return std::nullopt;
+}
+
+void Node::NotifyAdded(TimePoint now, const Contact& contact) {
+  if (handler_ != nullptr) handler_->OnContactAdded(now, contact);
+  for (RequestHandler* service : services_) service->OnContactAdded(now, contact);
+}
+
+void Node::NotifyEvicted(TimePoint now, const NodeId& id) {
+  if (handler_ != nullptr) handler_->OnContactEvicted(now, id);
+  for (RequestHandler* service : services_) service->OnContactEvicted(now, id);
+}
+
+void Node::AddService(RequestHandler* service) { services_.push_back(service); }
+
+void Node::RemoveService(RequestHandler* service) { std::erase(services_, service); }
 
 bool Node::IsVerified(const NodeId& id, const Endpoint& at) const {
   const VerifiedPeer* known = verified_.Get(id);
@@ -118,9 +129,7 @@ void Node::ConsiderRequester(TimePoint now, const Endpoint& from, const Header& 
     Contact contact{header.sender_id, from, header.sender_key, now, 0};
     auto inserted = routing_.Heard(contact, now);
     if (inserted.ping) PingOldest(now, *inserted.ping);
-    if (inserted.outcome == InsertOutcome::kAdded && handler_ != nullptr) {
-      handler_->OnContactAdded(now, contact);
-    }
+    if (inserted.outcome == InsertOutcome::kAdded) NotifyAdded(now, contact);
     return;
   }
   // Unproven: ask it to sign a reply to our own random transaction id before trusting it,
@@ -155,9 +164,7 @@ void Node::NoteVerified(TimePoint now, const Endpoint& from, const Header& heade
   Contact contact{header.sender_id, from, header.sender_key, now, 0};
   auto result = routing_.Heard(contact, now);
   if (result.ping) PingOldest(now, *result.ping);
-  if (result.outcome == InsertOutcome::kAdded && handler_ != nullptr) {
-    handler_->OnContactAdded(now, contact);
-  }
+  if (result.outcome == InsertOutcome::kAdded) NotifyAdded(now, contact);
 }
 
 void Node::Forget(const NodeId& id) { verified_.Erase(id); }
@@ -171,7 +178,12 @@ void Node::HandleReply(TimePoint now, const Endpoint& from, const Message& reply
   }
   const Header& header = reply.header;
   const bool same_peer = pending->to_id && *pending->to_id == header.sender_id;
-  if (pending->proof_wanted || !same_peer || !IsVerified(header.sender_id, from)) {
+  // A request sent to a verified peer asked for no signature; the answer is taken if it comes
+  // from the key verified then, even if the peer was forgotten since (a timeout of another
+  // request): the answer carries our random txid, and the key was proven at this address.
+  const bool verified_then = pending->verified_key && *pending->verified_key == header.sender_key;
+  if (pending->proof_wanted || !same_peer ||
+      (!verified_then && !IsVerified(header.sender_id, from))) {
     // Without a cached verification the reply must carry a fresh signature.
     if (!header.proof) return Drop(DropReason::kBadProof, from, "no signature");
     ++stats_.signatures_verified;
@@ -194,9 +206,7 @@ void Node::HandleReply(TimePoint now, const Endpoint& from, const Message& reply
   if (header.observed) observed_ = header.observed;
   if (rpc.to_id && *rpc.to_id != header.sender_id) {
     // Someone else answers at that address now: the peer we meant is gone from it.
-    if (routing_.Failed(*rpc.to_id) && handler_ != nullptr) {
-      handler_->OnContactEvicted(now, *rpc.to_id);
-    }
+    if (routing_.Failed(*rpc.to_id)) NotifyEvicted(now, *rpc.to_id);
     Forget(*rpc.to_id);
   }
   NoteVerified(now, from, header);
@@ -234,6 +244,7 @@ bool Node::SendRequest(TimePoint now, const Endpoint& to, std::optional<NodeId> 
   rpc.to_id = to_id;
   rpc.type = message.type();
   rpc.proof_wanted = message.header.proof_wanted;
+  if (!rpc.proof_wanted) rpc.verified_key = verified_.Get(*to_id)->key;
   rpc.sent = now;
   // The full timeout for every request: only then is a peer counted as failed. Lookups stop
   // waiting sooner (their soft deadline, StepLookup) but still take a late reply.
@@ -287,10 +298,12 @@ void Node::OnTimer(TimePoint now) {
   if (shut_down_) return;
   for (PendingRpc& rpc : rpcs_.TakeExpired(now)) {
     ++stats_.rpcs_timed_out[static_cast<size_t>(SlotOf(rpc.type))];
-    if (rpc.to_id) {
-      if (routing_.Failed(*rpc.to_id) && handler_ != nullptr) {
-        handler_->OnContactEvicted(now, *rpc.to_id);
-      }
+    // A lost blob chunk says little about its holder: a transfer under loss loses some while
+    // the holder answers the rest, and the blob service gives up on a holder by itself. Only
+    // other requests count against a contact (and make it prove its key again).
+    const bool chunk = rpc.type == static_cast<uint8_t>(MessageType::kBlobGet);
+    if (rpc.to_id && !chunk) {
+      if (routing_.Failed(*rpc.to_id)) NotifyEvicted(now, *rpc.to_id);
       Forget(*rpc.to_id);
     }
     if (rpc.done) rpc.done(RpcResult{RpcStatus::kTimedOut, nullptr, rpc.to, now - rpc.sent, now});
@@ -311,6 +324,9 @@ void Node::OnTimer(TimePoint now) {
   }
   if (tokens_.next_rotation() <= now) tokens_.Rotate(now);
   if (handler_ != nullptr && handler_->NextDeadline() <= now) handler_->OnTimer(now);
+  for (RequestHandler* service : services_) {
+    if (service->NextDeadline() <= now) service->OnTimer(now);
+  }
   if (routing_.NextRefreshDue() <= now) {
     for (const Key& target : routing_.RefreshTargets(now, rng_)) {
       if (!FindNode(now, target, nullptr)) break;
@@ -322,6 +338,7 @@ TimePoint Node::NextDeadline() const {
   if (shut_down_) return kTimeNever;
   TimePoint next = std::min(rpcs_.NextDeadline(), tokens_.next_rotation());
   if (handler_ != nullptr) next = std::min(next, handler_->NextDeadline());
+  for (const RequestHandler* service : services_) next = std::min(next, service->NextDeadline());
   if (routing_.size() > 0) next = std::min(next, routing_.NextRefreshDue());
   for (const auto& [lookup_id, active] : lookups_) {
     next = std::min(next, active.lookup.NextSlowDeadline());
@@ -333,131 +350,9 @@ bool Node::Ping(TimePoint now, const Endpoint& to, RpcCallback done) {
   return SendRequest(now, to, std::nullopt, PingBody{}, std::move(done));
 }
 
-bool Node::FindNode(TimePoint now, const Key& target, LookupCallback done) {
-  return StartLookup(now, target, LookupOptions{}, std::move(done));
-}
-
 bool Node::Request(TimePoint now, const Endpoint& to, const NodeId& to_id, Body body,
                    RpcCallback done) {
   return SendRequest(now, to, to_id, std::move(body), std::move(done));
-}
-
-bool Node::StartLookup(TimePoint now, const Key& target, LookupOptions options,
-                       LookupCallback done) {
-  if (shut_down_ || lookups_.size() >= config_.lookups_max) {
-    ++stats_.lookups_refused;
-    return false;
-  }
-  ++stats_.lookups_started;
-  LookupParams params{config_.routing.bucket_size, config_.alpha, config_.disjoint_paths,
-                      config_.lookup_requests_max, options.slow_retries};
-  const auto start = routing_.Closest(target, config_.routing.bucket_size);
-  const uint64_t lookup_id = next_lookup_id_++;
-  lookups_.emplace(lookup_id, ActiveLookup{Lookup(target, id(), params, start, now),
-                                           std::move(options), std::move(done)});
-  StepLookup(now, lookup_id);
-  return true;
-}
-
-void Node::StepLookup(TimePoint now, uint64_t lookup_id) {
-  auto it = lookups_.find(lookup_id);
-  if (it == lookups_.end()) return;
-  Lookup& lookup = it->second.lookup;
-  const LookupOptions& options = it->second.options;
-  // Sending can fail only when the in-flight table is full; such a query counts as failed and
-  // the loop asks the lookup again, so a full table ends the lookup instead of stalling it.
-  const Duration slow_after = rtt_.Timeout(config_.rpc_timeout_min, config_.rpc_timeout);
-  for (auto queries = lookup.NextQueries(now, slow_after); !queries.empty();
-       queries = lookup.NextQueries(now, slow_after)) {
-    for (const Lookup::Query& q : queries) {
-      Body body =
-          options.request ? options.request(lookup.target()) : FindNodeBody{lookup.target()};
-      const NodeId queried = q.id;
-      const bool sent = SendRequest(now, q.endpoint, q.id, std::move(body),
-                                    [this, lookup_id, queried](const RpcResult& result) {
-                                      OnLookupReply(lookup_id, queried, result);
-                                    });
-      if (!sent) lookup.OnFailure(q.id);
-    }
-  }
-  if (lookup.done()) FinishLookup(now, lookup_id);
-}
-
-void Node::OnLookupReply(uint64_t lookup_id, const NodeId& queried, const RpcResult& result) {
-  auto found = lookups_.find(lookup_id);
-  if (found == lookups_.end()) return;
-  Lookup& lookup = found->second.lookup;
-  const Message* reply = result.reply;
-  const std::vector<WireContact>* closer = reply != nullptr ? CloserNodes(reply->body) : nullptr;
-  if (closer == nullptr || reply->header.sender_id != queried) {
-    lookup.OnFailure(queried);
-  } else if (lookup.Answered(queried)) {
-    return;  // the answer to a query sent again (slow_retries), after the other one's
-  } else {
-    lookup.OnReply(queried, reply->header.sender_key, *closer, TokenOf(reply->body), result.now);
-    const auto& on_reply = found->second.options.on_reply;
-    const Contact from{queried, result.from, reply->header.sender_key, result.now, 0};
-    // The hook may start or finish other lookups; look this one up again afterwards.
-    if (on_reply && on_reply(result.now, from, *reply)) {
-      found = lookups_.find(lookup_id);
-      if (found != lookups_.end()) found->second.lookup.Stop();
-    }
-  }
-  found = lookups_.find(lookup_id);
-  if (found == lookups_.end()) return;
-  if (found->second.lookup.done()) {
-    FinishLookup(result.now, lookup_id);
-  } else {
-    StepLookup(result.now, lookup_id);
-  }
-}
-
-void Node::FinishLookup(TimePoint now, uint64_t lookup_id) {
-  auto it = lookups_.find(lookup_id);
-  if (it == lookups_.end()) return;
-  ActiveLookup finished = std::move(it->second);
-  lookups_.erase(it);
-  LookupResult result = finished.lookup.Result(now);
-  routing_.Touched(result.target, now);
-  stats_.RecordLookup(result.stats.hops, result.stats.messages, result.stats.duration);
-  if (finished.done) finished.done(result);
-}
-
-void Node::Join(TimePoint now, std::span<const Endpoint> seeds, JoinCallback done) {
-  // Shared by the seed pings: the last one to finish starts the own-id lookup.
-  struct JoinState {
-    size_t pending = 0;
-    JoinCallback done;
-  };
-  auto state = std::make_shared<JoinState>();
-  state->done = std::move(done);
-  auto after_pings = [this, state](TimePoint at) {
-    if (routing_.size() == 0 || shut_down_) {
-      if (state->done) state->done(routing_.size());
-      return;
-    }
-    const bool started = FindNode(at, id(), [this, state](const LookupResult& result) {
-      if (!shut_down_) RefreshFartherBuckets(result.finished);
-      if (state->done) state->done(routing_.size());
-    });
-    if (!started && state->done) state->done(routing_.size());
-  };
-  for (const Endpoint& seed : seeds) {
-    const bool sent = Ping(now, seed, [state, after_pings](const RpcResult& result) {
-      if (--state->pending == 0) after_pings(result.now);
-    });
-    if (sent) ++state->pending;
-  }
-  if (state->pending == 0) after_pings(now);
-}
-
-void Node::RefreshFartherBuckets(TimePoint now) {
-  // Every bucket but the one holding our own id (the last) gets a lookup for a random key
-  // in its range, so the table learns contacts at every distance (Kademlia paper 2.3).
-  const size_t buckets = routing_.bucket_count();
-  for (size_t index = 0; index + 1 < buckets; ++index) {
-    if (!FindNode(now, routing_.RandomKeyInBucket(index, rng_), nullptr)) break;
-  }
 }
 
 void Node::Shutdown(TimePoint now) {

@@ -85,6 +85,11 @@ class Node {
   bool Request(TimePoint now, const Endpoint& to, const NodeId& to_id, Body body, RpcCallback done);
   // Requests of types the core does not know go to `handler` (not owned; may be null).
   void SetRequestHandler(RequestHandler* handler) { handler_ = handler; }
+  // Further services (the blob transfer): asked in the order added for the requests the
+  // handler does not answer, told of every contact added and evicted, and timed with the node.
+  // Not owned; a service removes itself before it goes.
+  void AddService(RequestHandler* service);
+  void RemoveService(RequestHandler* service);
   // Joins through `seeds`: pings them, looks up our own id, then refreshes the buckets
   // farther away. `done` runs after the own-id lookup (or at once if no seed answered).
   void Join(TimePoint now, std::span<const Endpoint> seeds, JoinCallback done);
@@ -102,6 +107,9 @@ class Node {
   const WriteTokens& tokens() const { return tokens_; }
   size_t active_lookups() const { return lookups_.size(); }
   size_t rpcs_in_flight() const { return rpcs_.size(); }
+  // True when `id` proved its key from `at` (signed a reply to us there) and is still
+  // remembered: a peer whose address is known not to be spoofed.
+  bool IsVerified(const NodeId& id, const Endpoint& at) const;
   // Our address as the last peer to answer us saw it (NAT discovery), if any.
   const std::optional<Endpoint>& observed_address() const { return observed_; }
 
@@ -120,8 +128,10 @@ class Node {
   void HandleRequest(TimePoint now, const Endpoint& from, const Message& request);
   void HandleReply(TimePoint now, const Endpoint& from, const Message& reply);
   void ConsiderRequester(TimePoint now, const Endpoint& from, const Header& header);
+  std::optional<Body> HandlerReply(TimePoint now, const Endpoint& from, const Message& request);
+  void NotifyAdded(TimePoint now, const Contact& contact);
+  void NotifyEvicted(TimePoint now, const NodeId& id);
   void NoteVerified(TimePoint now, const Endpoint& from, const Header& header);
-  bool IsVerified(const NodeId& id, const Endpoint& at) const;
   void Forget(const NodeId& id);
 
   bool SendRequest(TimePoint now, const Endpoint& to, std::optional<NodeId> to_id, Body body,
@@ -151,6 +161,7 @@ class Node {
   NodeStats stats_;
   WriteTokens tokens_;
   RequestHandler* handler_ = nullptr;
+  std::vector<RequestHandler*> services_;
 
   std::map<uint64_t, ActiveLookup> lookups_;
   uint64_t next_lookup_id_ = 1;

@@ -56,6 +56,16 @@ TypeSlot SlotOf(uint8_t type) {
       return TypeSlot::kPush;
     case 12:
       return TypeSlot::kPushAck;
+    case 13:
+      return TypeSlot::kBlobFind;
+    case 14:
+      return TypeSlot::kBlobHolders;
+    case 15:
+      return TypeSlot::kBlobAnnounce;
+    case 16:
+      return TypeSlot::kBlobGet;
+    case 17:
+      return TypeSlot::kBlobData;
     case 127:
       return TypeSlot::kError;
     default:
@@ -65,8 +75,9 @@ TypeSlot SlotOf(uint8_t type) {
 
 std::string_view TypeSlotName(TypeSlot slot) {
   static constexpr std::array<std::string_view, static_cast<size_t>(TypeSlot::kCount)> kNames = {
-      "ping",   "pong",   "find_node", "nodes", "find_value", "values", "store",
-      "stored", "listen", "listening", "push",  "push_ack",   "error",  "unknown"};
+      "ping",          "pong",     "find_node", "nodes", "find_value", "values",    "store",
+      "stored",        "listen",   "listening", "push",  "push_ack",   "blob_find", "blob_holders",
+      "blob_announce", "blob_get", "blob_data", "error", "unknown"};
   static_assert(kNames.back() == "unknown", "one name per slot");
   return kNames[static_cast<size_t>(slot)];
 }

@@ -46,6 +46,8 @@ struct PendingRpc {
   std::optional<NodeId> to_id;  // unknown for bootstrap seeds given by address only
   uint8_t type = 0;
   bool proof_wanted = false;
+  // The key `to_id` had proven at `to` when the request went out without asking for a proof.
+  std::optional<PublicKey> verified_key;
   TimePoint sent = kTimeZero;
   TimePoint deadline = kTimeZero;
   RpcCallback done;

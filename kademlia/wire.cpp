@@ -40,6 +40,7 @@ Result<void> CheckEncodable(const Message& message) {
   if (message.header.observed && message.header.observed->port() == 0) {
     return Invalid("field 'o': port 0 is not a valid peer port");
   }
+  if (auto checked = CheckBlobEncodable(message.body); !checked) return checked;
   if (const auto* nodes = std::get_if<NodesBody>(&message.body)) {
     if (auto checked = CheckContacts(nodes->nodes); !checked) return checked;
     if (nodes->token.size() > kTokenSizeMax) {
@@ -121,14 +122,7 @@ void PackHeader(const Header& header, uint8_t type, Packer& packer) {
 void PackNodes(const NodesBody& body, Packer& packer) {
   packer.pack_map(body.token.empty() ? 1 : 2);
   PackStr(packer, kKeyNodes);
-  packer.pack_array(static_cast<uint32_t>(body.nodes.size()));
-  std::vector<uint8_t> contact;
-  contact.reserve(Key::kSize + kEndpointBytesMax);
-  for (const WireContact& node : body.nodes) {
-    contact.assign(node.id.bytes().begin(), node.id.bytes().end());
-    AppendEndpoint(node.endpoint, contact);
-    PackBin(packer, contact);
-  }
+  PackContacts(body.nodes, packer);
   if (!body.token.empty()) {
     PackStr(packer, kKeyToken);
     PackBin(packer, body.token);
@@ -145,14 +139,7 @@ void PackValues(const ValuesBody& body, Packer& packer) {
   packer.pack_map(3 + (body.token.empty() ? 0 : 1) + (body.lifetimes.empty() ? 0 : 1) +
                   (body.next ? 1 : 0));
   PackStr(packer, kKeyNodes);
-  packer.pack_array(static_cast<uint32_t>(body.nodes.size()));
-  std::vector<uint8_t> contact;
-  contact.reserve(Key::kSize + kEndpointBytesMax);
-  for (const WireContact& node : body.nodes) {
-    contact.assign(node.id.bytes().begin(), node.id.bytes().end());
-    AppendEndpoint(node.endpoint, contact);
-    PackBin(packer, contact);
-  }
+  PackContacts(body.nodes, packer);
   if (!body.token.empty()) {
     PackStr(packer, kKeyToken);
     PackBin(packer, body.token);
@@ -193,6 +180,7 @@ void PackPush(const PushBody& push, Packer& packer) {
 
 void PackBody(const Body& body, Packer& packer) {
   PackStr(packer, kKeyBody);
+  if (PackBlobBody(body, packer)) return;
   std::visit(Overloaded{
                  [&](const FindNodeBody& find) {
                    packer.pack_map(1);
@@ -263,6 +251,17 @@ tl::unexpected<Error> TooLarge(size_t size) {
 
 }  // namespace
 
+void wire_internal::PackContacts(const std::vector<WireContact>& contacts, Packer& packer) {
+  packer.pack_array(static_cast<uint32_t>(contacts.size()));
+  std::vector<uint8_t> contact;
+  contact.reserve(Key::kSize + kEndpointBytesMax);
+  for (const WireContact& node : contacts) {
+    contact.assign(node.id.bytes().begin(), node.id.bytes().end());
+    AppendEndpoint(node.endpoint, contact);
+    PackBin(packer, contact);
+  }
+}
+
 // ---- Types -----------------------------------------------------------------------------
 
 bool IsRequest(uint8_t type) {
@@ -274,6 +273,8 @@ bool IsRequest(uint8_t type) {
     case kTypeStored:
     case kTypeListening:
     case kTypePushAck:
+    case TypeNumber(MessageType::kBlobHolders):
+    case TypeNumber(MessageType::kBlobData):
       return false;
     default:
       return true;
@@ -308,29 +309,45 @@ std::string_view MessageTypeName(uint8_t type) {
       return "push";
     case kTypePushAck:
       return "push_ack";
+    case TypeNumber(MessageType::kBlobFind):
+      return "blob_find";
+    case TypeNumber(MessageType::kBlobHolders):
+      return "blob_holders";
+    case TypeNumber(MessageType::kBlobAnnounce):
+      return "blob_announce";
+    case TypeNumber(MessageType::kBlobGet):
+      return "blob_get";
+    case TypeNumber(MessageType::kBlobData):
+      return "blob_data";
     default:
       return "unknown";
   }
 }
 
 uint8_t Message::type() const {
-  return std::visit(Overloaded{
-                        [](const PingBody&) { return TypeNumber(MessageType::kPing); },
-                        [](const PongBody&) { return TypeNumber(MessageType::kPong); },
-                        [](const FindNodeBody&) { return TypeNumber(MessageType::kFindNode); },
-                        [](const NodesBody&) { return TypeNumber(MessageType::kNodes); },
-                        [](const FindValueBody&) { return kTypeFindValue; },
-                        [](const ValuesBody&) { return kTypeValues; },
-                        [](const StoreBody&) { return kTypeStore; },
-                        [](const StoredBody&) { return kTypeStored; },
-                        [](const ListenBody&) { return kTypeListen; },
-                        [](const ListeningBody&) { return kTypeListening; },
-                        [](const PushBody&) { return kTypePush; },
-                        [](const PushAckBody&) { return kTypePushAck; },
-                        [](const ErrorBody&) { return TypeNumber(MessageType::kError); },
-                        [](const UnknownBody& unknown) { return unknown.type; },
-                    },
-                    body);
+  return std::visit(
+      Overloaded{
+          [](const PingBody&) { return TypeNumber(MessageType::kPing); },
+          [](const PongBody&) { return TypeNumber(MessageType::kPong); },
+          [](const FindNodeBody&) { return TypeNumber(MessageType::kFindNode); },
+          [](const NodesBody&) { return TypeNumber(MessageType::kNodes); },
+          [](const FindValueBody&) { return kTypeFindValue; },
+          [](const ValuesBody&) { return kTypeValues; },
+          [](const StoreBody&) { return kTypeStore; },
+          [](const StoredBody&) { return kTypeStored; },
+          [](const ListenBody&) { return kTypeListen; },
+          [](const ListeningBody&) { return kTypeListening; },
+          [](const PushBody&) { return kTypePush; },
+          [](const PushAckBody&) { return kTypePushAck; },
+          [](const BlobFindBody&) { return TypeNumber(MessageType::kBlobFind); },
+          [](const BlobHoldersBody&) { return TypeNumber(MessageType::kBlobHolders); },
+          [](const BlobAnnounceBody&) { return TypeNumber(MessageType::kBlobAnnounce); },
+          [](const BlobGetBody&) { return TypeNumber(MessageType::kBlobGet); },
+          [](const BlobDataBody&) { return TypeNumber(MessageType::kBlobData); },
+          [](const ErrorBody&) { return TypeNumber(MessageType::kError); },
+          [](const UnknownBody& unknown) { return unknown.type; },
+      },
+      body);
 }
 
 // ---- Encode ----------------------------------------------------------------------------
@@ -346,6 +363,7 @@ Result<std::vector<uint8_t>> EncodeFitting(Message message) {
   std::vector<WireContact>* nodes = nullptr;
   if (auto* reply = std::get_if<NodesBody>(&message.body)) nodes = &reply->nodes;
   if (auto* reply = std::get_if<ValuesBody>(&message.body)) nodes = &reply->nodes;
+  if (auto* reply = std::get_if<BlobHoldersBody>(&message.body)) nodes = &reply->nodes;
   if (nodes && nodes->size() > kNodesPerReplyMax) nodes->resize(kNodesPerReplyMax);
   if (auto checked = CheckEncodable(message); !checked) return tl::unexpected(checked.error());
   std::vector<uint8_t> out = PackMessage(message);

@@ -26,17 +26,27 @@
 //  11 PUSH {"tg": bin 32, "rc"?: record (new or newer),
 //           "gn"?: [bin 32 publisher, str agentId, str skillId, uint64 sequence] (record gone)}
 //  12 PUSH_ACK {}
+//  13 BLOB_FIND {"tg": bin 32 BlobKey(digest)}: who holds the bytes of a digest
+//  14 BLOB_HOLDERS {"ns": [contact ...], "tk"?: bin, "hs": [contact ...] holders announced
+//            under the key (at most kBlobHoldersPerReplyMax), "me"?: true when the replier
+//            holds the bytes itself (a holder cannot know the address others reach it at)}
+//  15 BLOB_ANNOUNCE {"tg": bin 32, "tk": bin write token, "lt": uint32 seconds}: the sender
+//            holds the bytes of the key's digest (answered with STORED)
+//  16 BLOB_GET {"dg": bin 32 digest, "of": uint64 offset, "ln": uint32 bytes wanted}
+//  17 BLOB_DATA {"dg": bin 32, "of": uint64, "sz": uint64 size of the whole blob,
+//            "by": bin at most kBlobChunkBytesMax bytes from "of"}
 // 127 ERROR {"c": uint16 code (ErrorReplyCode), "m": str text}
 // A contact in "ns" is a bin of id (32 bytes) + address (4 or 16 bytes) + port (2 bytes,
 // big-endian): 38 or 50 bytes. A record in "rs" or "rc" is [bin canonical encoding, bin 64
 // signature] (skill_record.h); the wire checks only its shape, the node decodes and verifies it.
-// Types 13..126 and 128..255 are for later use. A message of a type this version does not
+// Types 18..126 and 128..255 are for later use. A message of a type this version does not
 // know decodes to UnknownBody so the node can answer ERROR.
 //
 // Encode writes exactly these keys, in the order above, with msgpack's smallest encodings:
 // "p" only when true, "s" and "o" only when set, "a" always (an empty map for PING, PONG,
 // STORED, PUSH_ACK and unknown types). In bodies it writes every field listed, except "tk" in
-// NODES and VALUES only when the token is not empty (STORE always writes it), "lf" only when
+// NODES, VALUES and BLOB_HOLDERS only when the token is not empty (STORE and BLOB_ANNOUNCE
+// always write it), "me" only when true, "lf" only when
 // not empty, "nx" only when set, and "rc" and "gn" in PUSH only when set ("cu" is always
 // written).
 //
@@ -49,13 +59,16 @@
 //     must be a map (its contents are ignored for PING, PONG, STORED and PUSH_ACK); each
 //     field must have exactly its type and length (an integer must fit its range, a bool is
 //     a msgpack bool; "p": false is accepted and means the same as no "p");
-//   - body fields are required unless marked "?" above: "tk" is optional in NODES and VALUES
-//     but required in STORE; "cu", "lf", "nx", and PUSH's "rc" and "gn" are optional (a PUSH
-//     may carry both or neither); "lf", when given, has exactly as many entries as "rs";
+//   - body fields are required unless marked "?" above: "tk" is optional in NODES, VALUES and
+//     BLOB_HOLDERS but required in STORE and BLOB_ANNOUNCE; "cu", "lf", "nx", and PUSH's "rc" and
+//     "gn" are optional (a PUSH may carry both or neither); "lf", when given, has exactly as many
+//     entries as "rs";
 //   - limits: "tk" at most kTokenSizeMax bytes, "ns" at most kNodesPerReplyMax contacts, "rs"
 //     at most kRecordsPerReplyMax records, a record's encoding at most kDatagramSizeMax bytes,
 //     "m" at most kErrorTextSizeMax bytes, agentId and skillId in "gn" at most 256 bytes;
-//     "rc" and each "rs" entry are an array of exactly 2, "gn" an array of exactly 4;
+//     "rc" and each "rs" entry are an array of exactly 2, "gn" an array of exactly 4; "hs" at
+//     most kBlobHoldersPerReplyMax contacts, "by" at most kBlobChunkBytesMax bytes, "dg"
+//     exactly 32 bytes;
 //   - a known key given twice in one map is an error (two readers must never disagree on
 //     which one counts); keys that are not strings, and unknown keys, are ignored;
 //   - a contact or observed address with port 0 is an error; other address checks
@@ -97,15 +110,22 @@ enum class MessageType : uint8_t {
   kListening = 10,
   kPush = 11,
   kPushAck = 12,
+  kBlobFind = 13,
+  kBlobHolders = 14,
+  kBlobAnnounce = 15,
+  kBlobGet = 16,
+  kBlobData = 17,
   kError = 127,
 };
 
-// True for types that expect a reply: PING, FIND_NODE, FIND_VALUE, STORE, LISTEN, PUSH, and
-// every unknown type (UnknownBody), so the node answers those with ERROR. False for PONG,
-// NODES, VALUES, STORED, LISTENING, PUSH_ACK and ERROR.
+// True for types that expect a reply: PING, FIND_NODE, FIND_VALUE, STORE, LISTEN, PUSH,
+// BLOB_FIND, BLOB_ANNOUNCE, BLOB_GET, and every unknown type (UnknownBody), so the node answers
+// those with ERROR. False for PONG, NODES, VALUES, STORED, LISTENING, PUSH_ACK, BLOB_HOLDERS,
+// BLOB_DATA and ERROR.
 bool IsRequest(uint8_t type);
 // "ping", "pong", "find_node", "nodes", "find_value", "values", "store", "stored", "listen",
-// "listening", "push", "push_ack", "error", or "unknown": a fixed set of names, safe as log
+// "listening", "push", "push_ack", "blob_find", "blob_holders", "blob_announce", "blob_get",
+// "blob_data", "error", or "unknown": a fixed set of names, safe as log
 // fields and metric labels.
 std::string_view MessageTypeName(uint8_t type);
 
@@ -126,9 +146,10 @@ enum class ErrorReplyCode : uint16_t {
   kBadLifetime = 18,    // lifetime outside what the record's TTL allows
   kListenersFull = 19,  // no room for another listener on this key or node
   kUncertified = 20,    // the network takes records only from certified publishers
+  kNotHeld = 21,        // BLOB_GET: this node does not hold the digest's bytes (any more)
 };
 // One more than the highest ErrorReplyCode: the size of tables indexed by code.
-constexpr size_t kErrorReplyCodesEnd = 21;
+constexpr size_t kErrorReplyCodesEnd = 22;
 
 // Maximum write token length accepted on the wire.
 constexpr size_t kTokenSizeMax = 32;
@@ -230,6 +251,45 @@ struct PushAckBody {
   bool operator==(const PushAckBody&) const = default;
 };
 
+// Blobs (kademlia/blobs): bytes named by their SHA-256, fetched in chunks from the nodes that
+// hold them. The most bytes one BLOB_DATA carries: with the largest header (a proof and an
+// IPv6 observed address, ~200 bytes) and the body's other fields (~70), it fits a datagram.
+constexpr size_t kBlobChunkBytesMax = 1000;
+// Most holders in one BLOB_HOLDERS reply.
+constexpr size_t kBlobHoldersPerReplyMax = 16;
+using BlobDigest = std::array<uint8_t, 32>;
+
+struct BlobFindBody {
+  Key target;
+  bool operator==(const BlobFindBody&) const = default;
+};
+struct BlobHoldersBody {
+  std::vector<WireContact> nodes;  // closer contacts, as in NODES
+  std::vector<uint8_t> token;
+  std::vector<WireContact> holders;
+  bool holds_too = false;  // "me": the replier holds the bytes as well
+  bool operator==(const BlobHoldersBody&) const = default;
+};
+struct BlobAnnounceBody {
+  Key target;
+  std::vector<uint8_t> token;
+  uint32_t lifetime_seconds = 0;
+  bool operator==(const BlobAnnounceBody&) const = default;
+};
+struct BlobGetBody {
+  BlobDigest digest{};
+  uint64_t offset = 0;
+  uint32_t length = 0;
+  bool operator==(const BlobGetBody&) const = default;
+};
+struct BlobDataBody {
+  BlobDigest digest{};
+  uint64_t offset = 0;
+  uint64_t size = 0;
+  std::vector<uint8_t> bytes;
+  bool operator==(const BlobDataBody&) const = default;
+};
+
 struct ErrorBody {
   uint16_t code = 0;
   std::string message;
@@ -243,7 +303,8 @@ struct UnknownBody {
 
 using Body = std::variant<PingBody, PongBody, FindNodeBody, NodesBody, FindValueBody, ValuesBody,
                           StoreBody, StoredBody, ListenBody, ListeningBody, PushBody, PushAckBody,
-                          ErrorBody, UnknownBody>;
+                          BlobFindBody, BlobHoldersBody, BlobAnnounceBody, BlobGetBody,
+                          BlobDataBody, ErrorBody, UnknownBody>;
 
 struct Header {
   uint32_t version = kProtocolVersion;
@@ -273,7 +334,8 @@ struct Message {
 // version knows. Whatever Decode returns, Encode accepts.
 [[nodiscard]] Result<std::vector<uint8_t>> Encode(const Message& message);
 
-// As Encode, but a NODES body keeps only its first kNodesPerReplyMax contacts and then drops
+// As Encode, but a NODES (VALUES, BLOB_HOLDERS) body keeps only its first kNodesPerReplyMax
+// closer contacts ("ns") and then drops
 // contacts from the end until the datagram fits (callers sort them closest first). Other
 // limits fail as in Encode. A k = 20 reply of IPv6 contacts with a full header and a
 // kTokenSizeMax token fits without dropping any (tested).

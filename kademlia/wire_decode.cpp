@@ -69,28 +69,6 @@ Header ReadHeader(const Fields<kHeaderKeys.size()>& fields, FieldReader& reader)
   return header;
 }
 
-std::vector<WireContact> ReadContacts(const msgpack::object* object, FieldReader& reader) {
-  const msgpack::object* array =
-      reader.Container(object, "a.ns", msgpack::type::ARRAY, kNodesPerReplyMax);
-  if (!array) return {};
-  std::vector<WireContact> contacts;
-  contacts.reserve(array->via.array.size);
-  // "a.ns[i]", written in place: a reply carries up to kNodesPerReplyMax contacts.
-  std::array<char, 16> label = {'a', '.', 'n', 's', '['};
-  for (uint32_t i = 0; i < array->via.array.size && reader.ok(); ++i) {
-    char* end = std::to_chars(label.data() + 5, label.data() + label.size() - 1, i).ptr;
-    *end++ = ']';
-    const std::string_view field(label.data(), static_cast<size_t>(end - label.data()));
-    const auto bytes = reader.Bin(&array->via.array.ptr[i], field, kContactSizeV4, kContactSizeV6);
-    const auto endpoint =
-        reader.EndpointOf(bytes.subspan(std::min(bytes.size(), Key::kSize)), field);
-    if (endpoint) {
-      contacts.push_back({Key(ToArray<Key::kSize>(bytes.first(Key::kSize))), *endpoint});
-    }
-  }
-  return contacts;
-}
-
 WireRecord ReadRecord(const msgpack::object* object, std::string_view field, FieldReader& reader) {
   const msgpack::object* pair = reader.Container(object, field, msgpack::type::ARRAY, 2);
   WireRecord record;
@@ -112,7 +90,7 @@ ValuesBody ReadValues(const msgpack::object& map, FieldReader& reader) {
       map, {kKeyNodes, kKeyToken, kKeyRecords, kKeyLifetimes, kKeyTotal, kKeyNext}, "a.");
   constexpr uint64_t kUint32Max = std::numeric_limits<uint32_t>::max();
   ValuesBody values;
-  values.nodes = ReadContacts(fields[0], reader);
+  values.nodes = ReadContacts(fields[0], "a.ns", kNodesPerReplyMax, reader);
   if (fields[1]) {
     const auto token = reader.Bytes(fields[1], "a.tk", msgpack::type::BIN, kTokenSizeMax);
     values.token.assign(token.begin(), token.end());
@@ -175,7 +153,7 @@ Body ReadBody(MessageType type, const msgpack::object* object, FieldReader& read
     case MessageType::kNodes: {
       const auto fields = reader.Index<2>(*map, {kKeyNodes, kKeyToken}, "a.");
       NodesBody nodes;
-      nodes.nodes = ReadContacts(fields[0], reader);
+      nodes.nodes = ReadContacts(fields[0], "a.ns", kNodesPerReplyMax, reader);
       if (fields[1]) {
         const auto token = reader.Bytes(fields[1], "a.tk", msgpack::type::BIN, kTokenSizeMax);
         nodes.token.assign(token.begin(), token.end());
@@ -231,6 +209,12 @@ Body ReadBody(MessageType type, const msgpack::object* object, FieldReader& read
     }
     case MessageType::kPushAck:
       return PushAckBody{};
+    case MessageType::kBlobFind:
+    case MessageType::kBlobHolders:
+    case MessageType::kBlobAnnounce:
+    case MessageType::kBlobGet:
+    case MessageType::kBlobData:
+      return ReadBlobBody(type, *map, reader);
     case MessageType::kError: {
       const auto fields = reader.Index<2>(*map, {kKeyErrorCode, kKeyErrorText}, "a.");
       ErrorBody error;
@@ -276,6 +260,32 @@ Result<msgpack::object> UnpackDatagram(std::span<const uint8_t> datagram, msgpac
 }
 
 }  // namespace
+
+std::vector<WireContact> wire_internal::ReadContacts(const msgpack::object* object,
+                                                     std::string_view field, size_t max,
+                                                     FieldReader& reader) {
+  const msgpack::object* array = reader.Container(object, field, msgpack::type::ARRAY, max);
+  if (!array) return {};
+  std::vector<WireContact> contacts;
+  contacts.reserve(array->via.array.size);
+  // "<field>[i]", written in place: a reply carries up to kNodesPerReplyMax contacts.
+  std::array<char, 24> label{};
+  const size_t prefix = std::min(field.size(), label.size() - 14);
+  std::copy_n(field.begin(), prefix, label.begin());
+  label[prefix] = '[';
+  for (uint32_t i = 0; i < array->via.array.size && reader.ok(); ++i) {
+    char* end = std::to_chars(label.data() + prefix + 1, label.data() + label.size() - 1, i).ptr;
+    *end++ = ']';
+    const std::string_view name(label.data(), static_cast<size_t>(end - label.data()));
+    const auto bytes = reader.Bin(&array->via.array.ptr[i], name, kContactSizeV4, kContactSizeV6);
+    const auto endpoint =
+        reader.EndpointOf(bytes.subspan(std::min(bytes.size(), Key::kSize)), name);
+    if (endpoint) {
+      contacts.push_back({Key(ToArray<Key::kSize>(bytes.first(Key::kSize))), *endpoint});
+    }
+  }
+  return contacts;
+}
 
 Result<Message> Decode(std::span<const uint8_t> datagram) {
   if (datagram.empty()) return Fail(ErrorCode::kParse, "empty datagram");

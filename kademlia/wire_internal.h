@@ -57,6 +57,13 @@ inline constexpr std::string_view kKeyLifetimes = "lf";
 inline constexpr std::string_view kKeyRecord = "rc";
 inline constexpr std::string_view kKeyLifetime = "lt";
 inline constexpr std::string_view kKeyGone = "gn";
+inline constexpr std::string_view kKeyHolders = "hs";
+inline constexpr std::string_view kKeyDigest = "dg";
+inline constexpr std::string_view kKeyOffset = "of";
+inline constexpr std::string_view kKeyLength = "ln";
+inline constexpr std::string_view kKeySize = "sz";
+inline constexpr std::string_view kKeyBytes = "by";
+inline constexpr std::string_view kKeyHoldsToo = "me";
 // Text limits inside a "gn" entry (skill_record.h allows 128 characters per id).
 inline constexpr size_t kGoneIdSizeMax = 256;
 // A record's canonical encoding is at most kRecordEncodedSizeMax (skill_record.h) bytes; the
@@ -121,6 +128,11 @@ inline bool IsKnownType(uint8_t type) {
     case MessageType::kListening:
     case MessageType::kPush:
     case MessageType::kPushAck:
+    case MessageType::kBlobFind:
+    case MessageType::kBlobHolders:
+    case MessageType::kBlobAnnounce:
+    case MessageType::kBlobGet:
+    case MessageType::kBlobData:
     case MessageType::kError:
       return true;
   }
@@ -310,6 +322,21 @@ class FieldReader {
 
   std::optional<Error> error_;
 };
+
+// ---- Shared by the codec's files ----------------------------------------------------------
+
+// Packs a contact list ("ns", "hs"): each contact a bin of id, address and port (wire.cpp).
+void PackContacts(const std::vector<WireContact>& contacts, Packer& packer);
+// Reads a contact list of at most `max` contacts from `object` (wire_decode.cpp); `field` is
+// the list's name in errors ("a.ns" gives "a.ns[3]").
+std::vector<WireContact> ReadContacts(const msgpack::object* object, std::string_view field,
+                                      size_t max, FieldReader& reader);
+// Refuses what the blob bodies' limits forbid (wire_blobs.cpp); other bodies pass.
+Result<void> CheckBlobEncodable(const Body& body);
+// Packs the body ("a"'s value) of a blob type; false for other bodies (wire_blobs.cpp).
+bool PackBlobBody(const Body& body, Packer& packer);
+// Reads the body of a blob type from its map (wire_blobs.cpp).
+Body ReadBlobBody(MessageType type, const msgpack::object& map, FieldReader& reader);
 
 }  // namespace skillnode::kademlia::wire_internal
 

@@ -81,10 +81,9 @@ std::string Quoted(const blobs::Digest& digest) {
 SkillFolderRoutes::SkillFolderRoutes(Daemon& daemon, discovery::Registry& registry,
                                      discovery::Searcher& searcher, auth::Authenticator& auth)
     : daemon_(daemon), registry_(registry), searcher_(searcher), auth_(auth) {
-  auto store = blobs::BlobStore::Open(daemon.data_dir_path() + "/blobs",
-                                      daemon.config().node.skills.store_bytes_max);
+  auto store = blobs::BlobNetwork::Open(daemon);
   if (store) {
-    store_.emplace(std::move(*store));
+    blobs_ = std::move(*store);
   } else {
     store_error_ = store.error().message;
     LogAt(daemon.logger(), LogLevel::kError,
@@ -103,15 +102,12 @@ SkillFolderRoutes::SkillFolderRoutes(Daemon& daemon, discovery::Registry& regist
 }
 
 json SkillFolderRoutes::Info() const {
-  if (!store_) return {{"available", false}, {"error", store_error_}};
-  return {{"available", true},
-          {"blobs", store_->count()},
-          {"bytes", store_->bytes()},
-          {"bytesMax", store_->bytes_max()}};
+  if (!blobs_) return {{"available", false}, {"error", store_error_}};
+  return blobs_->Info();
 }
 
 bool SkillFolderRoutes::StoreAvailable(Responder& responder) {
-  if (store_) return true;
+  if (blobs_) return true;
   responder.Error(503, "UNAVAILABLE", "skill folders are unavailable: " + store_error_);
   return false;
 }
@@ -135,9 +131,9 @@ void SkillFolderRoutes::HandleRegister(const HttpRequest& request, Responder res
   std::vector<blobs::Digest> written;
   for (const auto& [digest, bytes] : {std::pair{folder->skill_md_sha256, &folder->skill_md},
                                       {folder->archive_sha256, &folder->archive}}) {
-    auto put = store_->Put(digest, *bytes);
+    auto put = blobs_->local().Put(digest, *bytes);
     if (!put) {
-      for (const auto& done : written) store_->Remove(done);
+      for (const auto& done : written) blobs_->local().Remove(done);
       const int status = put.error().code == ErrorCode::kRefused ? 507 : 500;
       return responder.Error(status, status == 507 ? "STORE_FULL" : "STORE_FAILED",
                              put.error().message, {{"status", "INVALID"}});
@@ -146,8 +142,11 @@ void SkillFolderRoutes::HandleRegister(const HttpRequest& request, Responder res
   }
   if (!AnswerRegistration(responder, registry_.Register(daemon_.Now(), std::move(*fields)),
                           {{"files", files->size()}})) {
-    for (const auto& done : written) store_->Remove(done);  // refused: keep nothing of it
+    for (const auto& done : written) blobs_->local().Remove(done);  // refused: keep nothing
+    return;
   }
+  blobs_->Published(folder->skill_md_sha256);
+  blobs_->Published(folder->archive_sha256);
 }
 
 void SkillFolderRoutes::HandleBytes(const HttpRequest& request, Responder responder, What what) {
@@ -175,9 +174,9 @@ void SkillFolderRoutes::ServeBytes(const HttpRequest& request, Responder& respon
                                    const std::string& id, const discovery::SearchResult& result,
                                    What what) {
   const auto agent = request.Query("agentId");
-  const char* noun = what == What::kSkillMd ? "SKILL.md" : "folder archive";
   size_t offered = 0;  // providers left after the agentId filter
-  size_t named = 0;    // ... whose record names the bytes
+  // The records that name the bytes; one whose bytes this node has is served first.
+  std::vector<const kademlia::SkillRecord*> named;
   for (const auto& found : result.skills) {
     const kademlia::SkillRecord& record = found.record();
     if (agent && record.agent_id != *agent) continue;
@@ -186,47 +185,87 @@ void SkillFolderRoutes::ServeBytes(const HttpRequest& request, Responder& respon
     const auto& digest = what == What::kSkillMd ? record.descriptor->skill_md_sha256
                                                 : record.descriptor->archive_sha256;
     if (!digest) continue;
-    ++named;
-    if (!store_ || !store_->Has(*digest)) continue;
-    auto bytes = store_->Get(*digest);
-    if (!bytes) {
-      LogAt(daemon_.logger(), LogLevel::kWarn, "skill " + id + ": " + bytes.error().message);
-      continue;
-    }
-    HttpResponse response;
-    response.headers = {{"ETag", Quoted(*digest)}, {"Cache-Control", "no-cache"}};
-    const std::string* match = request.Header("if-none-match");
-    if (match != nullptr && *match == Quoted(*digest)) {
-      response.status = 304;
-      return responder.Send(std::move(response));
-    }
-    response.body = std::move(*bytes);
-    if (what == What::kSkillMd) {
-      response.content_type = "text/markdown; charset=utf-8";
+    if (blobs_->SizeOf(*digest)) {
+      named.insert(named.begin(), &record);
     } else {
-      response.content_type = "application/x-tar";
-      response.headers.emplace_back("Content-Disposition",
-                                    "attachment; filename=\"" + record.skill_id + ".tar\"");
+      named.push_back(&record);
     }
-    return responder.Send(std::move(response));
   }
   json details = {{"skillId", id}, {"providers", result.skills.size()}};
   if (agent) details["agentId"] = *agent;
   if (offered == 0) {
     return responder.Error(404, "DISC_002", "no agent " + *agent + " offers skill " + id, details);
   }
-  if (named == 0) {
+  if (named.empty()) {
     return responder.Error(404, "DISC_002",
                            "skill " + id + (agent ? " of agent " + *agent : "") + " has no " +
                                (what == What::kSkillMd ? "SKILL.md" : "SKILL.md folder") +
                                " (it was not registered from a folder)",
                            details);
   }
-  responder.Error(404, "NOT_HELD",
-                  "the " + std::string(noun) + " of skill " + id +
-                      " is not held by this node (fetching it from other nodes is not "
-                      "implemented yet)",
-                  details);
+  const kademlia::SkillRecord& record = *named.front();
+  const auto& descriptor = *record.descriptor;
+  const blobs::Digest digest =
+      what == What::kSkillMd ? *descriptor.skill_md_sha256 : *descriptor.archive_sha256;
+  const uint64_t size = what == What::kSkillMd ? descriptor.skill_md_size : descriptor.archive_size;
+  const std::string* match = request.Header("if-none-match");
+  if (match != nullptr && *match == Quoted(digest)) {
+    HttpResponse response;
+    response.status = 304;
+    response.headers = {{"ETag", Quoted(digest)}, {"Cache-Control", "no-cache"}};
+    return responder.Send(std::move(response));
+  }
+  blobs_->Get(digest, size, record.publisher,
+              [responder, digest, what, skill = record.skill_id,
+               details = std::move(details)](const blobs::BlobAnswer& answer) mutable {
+                Answer(responder, answer, digest, what, skill, std::move(details));
+              });
+}
+
+void SkillFolderRoutes::Answer(Responder& responder, const blobs::BlobAnswer& answer,
+                               const blobs::Digest& digest, What what, const std::string& skill,
+                               json details) {
+  using Status = kademlia::blobs::FetchOutcome::Status;
+  const char* noun = what == What::kSkillMd ? "SKILL.md" : "folder archive";
+  if (answer.bytes) {
+    HttpResponse response;
+    response.headers = {{"ETag", Quoted(digest)},
+                        {"Cache-Control", "no-cache"},
+                        {"X-Skillnode-Source", std::string(blobs::SourceName(answer.source))}};
+    if (answer.holder) response.headers.emplace_back("X-Skillnode-Holder", answer.holder->ToHex());
+    response.body = *answer.bytes;
+    if (what == What::kSkillMd) {
+      response.content_type = "text/markdown; charset=utf-8";
+    } else {
+      response.content_type = "application/x-tar";
+      response.headers.emplace_back("Content-Disposition",
+                                    "attachment; filename=\"" + skill + ".tar\"");
+    }
+    return responder.Send(std::move(response));
+  }
+  const auto& failure = answer.failure;
+  json holders = json::array();
+  for (const auto& attempt : failure.attempts) {
+    holders.push_back({{"node", attempt.id.ToHex()},
+                       {"address", attempt.endpoint.ToString()},
+                       {"reason", kademlia::blobs::HolderFailureName(attempt.failure)},
+                       {"detail", attempt.detail}});
+  }
+  details["holders"] = std::move(holders);
+  details["sha256"] = kademlia::HexEncode(digest);
+  const std::string what_failed =
+      "the " + std::string(noun) + " of skill " + skill + " could not be fetched: ";
+  switch (failure.status) {
+    case Status::kNoHolder:
+      return responder.Error(404, "NO_HOLDER", what_failed + failure.error, details);
+    case Status::kBusy:
+      return responder.Error(503, "BUSY", what_failed + failure.error, details);
+    case Status::kOk:
+    case Status::kFailed:
+    case Status::kTooLarge:
+      break;
+  }
+  responder.Error(502, "FETCH_FAILED", what_failed + failure.error, details);
 }
 
 }  // namespace skillnode::node::api

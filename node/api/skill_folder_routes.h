@@ -15,13 +15,17 @@
 // (<dataDir>/blobs) before the record is registered; a refused registration takes back what
 // it wrote.
 //
-// The GET routes serve bytes this node holds, chosen by the digests of the records a search
-// for the skill finds (private skills only with a token, as GET /api/skills/{id}); a skill
-// without a folder, and a skill whose bytes are held only elsewhere, are 404s saying which.
-// ETag is the SHA-256 (If-None-Match answers 304).
+// The GET routes serve the bytes named by the digests of the records a search for the skill
+// finds (private skills only with a token, as GET /api/skills/{id}): from this node's stores,
+// or fetched from the nodes that hold them (node/blobs/blob_network.h) and verified first.
+// X-Skillnode-Source says which (local, cache, network) and X-Skillnode-Holder who served a
+// fetch. A skill without a folder is a 404 (DISC_002), bytes nobody holds a 404 (NO_HOLDER),
+// a fetch every holder failed a 502 (FETCH_FAILED, naming each holder and why), too many
+// fetches at once a 503 (BUSY). ETag is the SHA-256 (If-None-Match answers 304).
 #ifndef SKILLNODE_NODE_API_SKILL_FOLDER_ROUTES_H_
 #define SKILLNODE_NODE_API_SKILL_FOLDER_ROUTES_H_
 
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -29,7 +33,7 @@
 #include "discovery/search.h"
 #include "discovery/skillmd/skill_archive.h"
 #include "node/auth/authenticator.h"
-#include "node/blobs/blob_store.h"
+#include "node/blobs/blob_network.h"
 #include "node/daemon.h"
 
 namespace skillnode::node::api {
@@ -53,6 +57,9 @@ class SkillFolderRoutes {
   // Answers from the records a search found: the first whose bytes this node holds.
   void ServeBytes(const HttpRequest& request, Responder& responder, const std::string& id,
                   const discovery::SearchResult& result, What what);
+  static void Answer(Responder& responder, const blobs::BlobAnswer& answer,
+                     const blobs::Digest& digest, What what, const std::string& skill,
+                     nlohmann::json details);
   bool StoreAvailable(Responder& responder);
 
   Daemon& daemon_;
@@ -60,8 +67,8 @@ class SkillFolderRoutes {
   discovery::Searcher& searcher_;
   auth::Authenticator& auth_;
   discovery::skillmd::FolderLimits limits_;
-  std::optional<blobs::BlobStore> store_;
-  std::string store_error_;  // why store_ is empty
+  std::unique_ptr<blobs::BlobNetwork> blobs_;
+  std::string store_error_;  // why blobs_ is empty
 };
 
 }  // namespace skillnode::node::api

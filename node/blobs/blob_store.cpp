@@ -1,8 +1,11 @@
 // BlobStore: content-addressed files with atomic writes and verified reads.
 #include "node/blobs/blob_store.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -30,13 +33,15 @@ std::optional<Digest> DigestOfName(const std::string& name) {
 
 }  // namespace
 
-Result<BlobStore> BlobStore::Open(std::string directory, uint64_t bytes_max) {
+Result<BlobStore> BlobStore::Open(std::string directory, uint64_t bytes_max, WhenFull when_full) {
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::create_directories(directory, ec);
   if (ec) return Fail(ErrorCode::kIo, "cannot create " + directory + ": " + ec.message());
   fs::permissions(directory, fs::perms::owner_all, fs::perm_options::replace, ec);
-  BlobStore store(directory, bytes_max);
+  BlobStore store(directory, bytes_max, when_full);
+  // Blobs found on disk are "used" in the order of their files' times, oldest first.
+  std::vector<std::pair<fs::file_time_type, Digest>> found;
   for (fs::directory_iterator it(directory, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
     if (name.size() > 64 && name.compare(64, kTemporaryInfix.size(), kTemporaryInfix) == 0) {
@@ -48,10 +53,14 @@ Result<BlobStore> BlobStore::Open(std::string directory, uint64_t bytes_max) {
     if (!digest || !it->is_regular_file(ec)) continue;
     const uint64_t size = it->file_size(ec);
     if (ec) break;
-    store.sizes_[*digest] = size;
+    store.blobs_[*digest] = Held{size, 0};
     store.bytes_ += size;
+    found.emplace_back(it->last_write_time(ec), *digest);
+    ec.clear();
   }
   if (ec) return Fail(ErrorCode::kIo, "cannot list " + directory + ": " + ec.message());
+  std::sort(found.begin(), found.end());
+  for (const auto& [time, digest] : found) store.blobs_[digest].used = ++store.use_clock_;
   return store;
 }
 
@@ -65,7 +74,7 @@ Result<bool> BlobStore::Put(const Digest& digest, std::string_view bytes) {
   }
   // Held already: kept if intact, else (set aside by Get) written again from these bytes.
   if (Has(digest) && Get(digest)) return false;
-  if (bytes.size() > kBlobBytesMax || bytes_ + bytes.size() > bytes_max_) {
+  if (bytes.size() > kBlobBytesMax || !MakeRoom(bytes.size())) {
     return Fail(ErrorCode::kRefused, "the skill store holds " + std::to_string(bytes_) +
                                          " of its " + std::to_string(bytes_max_) +
                                          " bytes (node.skills.maxStoreBytes); " +
@@ -74,9 +83,54 @@ Result<bool> BlobStore::Put(const Digest& digest, std::string_view bytes) {
   auto written =
       bootstrap::WriteFileAtomic(PathOf(digest), kademlia::AsBytes(bytes), kBlobFileMode);
   if (!written) return tl::unexpected(written.error());
-  sizes_[digest] = bytes.size();
+  blobs_[digest] = Held{bytes.size(), ++use_clock_};
   bytes_ += bytes.size();
   return true;
+}
+
+bool BlobStore::MakeRoom(uint64_t incoming) {
+  if (incoming > bytes_max_) return false;
+  while (bytes_ + incoming > bytes_max_) {
+    if (when_full_ == WhenFull::kRefuse || blobs_.empty()) return false;
+    auto oldest = std::min_element(blobs_.begin(), blobs_.end(), [](const auto& a, const auto& b) {
+      return a.second.used < b.second.used;
+    });
+    Remove(oldest->first);
+  }
+  return true;
+}
+
+std::vector<Digest> BlobStore::Digests() const {
+  std::vector<Digest> out;
+  out.reserve(blobs_.size());
+  for (const auto& [digest, held] : blobs_) out.push_back(digest);
+  return out;
+}
+
+std::optional<uint64_t> BlobStore::SizeOf(const Digest& digest) const {
+  auto found = blobs_.find(digest);
+  if (found == blobs_.end()) return std::nullopt;
+  return found->second.size;
+}
+
+std::vector<uint8_t> BlobStore::ReadRange(const Digest& digest, uint64_t offset,
+                                          size_t length) const {
+  auto found = blobs_.find(digest);
+  if (found == blobs_.end() || offset >= found->second.size) return {};
+  length = static_cast<size_t>(std::min<uint64_t>(length, found->second.size - offset));
+  std::vector<uint8_t> out(length);
+  const int fd = ::open(PathOf(digest).c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {};
+  size_t done = 0;
+  while (done < length) {
+    const ssize_t n =
+        ::pread(fd, out.data() + done, length - done, static_cast<off_t>(offset + done));
+    if (n <= 0) break;
+    done += static_cast<size_t>(n);
+  }
+  ::close(fd);
+  if (done != length) return {};
+  return out;
 }
 
 Result<std::string> BlobStore::Get(const Digest& digest) {
@@ -85,23 +139,24 @@ Result<std::string> BlobStore::Get(const Digest& digest) {
   const std::string path = PathOf(digest);
   auto read = bootstrap::ReadWholeFile(path, kBlobBytesMax);
   if (read && kademlia::Key::Sha256(std::span<const uint8_t>(*read)).bytes() == digest) {
+    blobs_[digest].used = ++use_clock_;
     return std::string(read->begin(), read->end());
   }
   // Missing, unreadable or changed since it was written: never served, and forgotten.
   const std::string reason =
       read ? "its bytes no longer match their SHA-256" : read.error().message;
   std::rename(path.c_str(), (path + ".corrupt").c_str());
-  bytes_ -= sizes_[digest];
-  sizes_.erase(digest);
+  bytes_ -= blobs_[digest].size;
+  blobs_.erase(digest);
   return Fail(ErrorCode::kNotFound, "blob " + hex + " was set aside: " + reason);
 }
 
 void BlobStore::Remove(const Digest& digest) {
-  auto it = sizes_.find(digest);
-  if (it == sizes_.end()) return;
+  auto it = blobs_.find(digest);
+  if (it == blobs_.end()) return;
   std::remove(PathOf(digest).c_str());
-  bytes_ -= it->second;
-  sizes_.erase(it);
+  bytes_ -= it->second.size;
+  blobs_.erase(it);
 }
 
 }  // namespace skillnode::node::blobs

@@ -10,17 +10,27 @@
 // absent, never served. The store holds at most `bytes_max` bytes in all (config
 // node.skills.maxStoreBytes); a Put past it is refused and stores nothing.
 //
+// A store opened as a cache (the copies of other nodes' blobs, <dataDir>/blobs/cache) makes
+// room for a Put by removing the blobs least recently put or read, oldest file first after a
+// restart; a plain store refuses instead.
+//
+// ReadRange serves one chunk to another node (node/blobs/blob_network.h) without hashing the
+// whole blob each time: a fetcher verifies the digest of what it assembles, and a blob that
+// rotted on disk is caught there, and here by the next full Get.
+//
 // Synchronous file I/O on the caller's thread: blobs are bounded by the folder limits
-// (discovery/skillmd/skill_archive.h, a few MiB), written once per registration and read once
-// per download. Not thread-safe.
+// (discovery/skillmd/skill_archive.h, a few MiB), written once per registration or fetch, read
+// once per download, and a chunk is one pread. Not thread-safe.
 #ifndef SKILLNODE_NODE_BLOBS_BLOB_STORE_H_
 #define SKILLNODE_NODE_BLOBS_BLOB_STORE_H_
 
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "transport/result.h"
 
@@ -35,32 +45,47 @@ class BlobStore {
  public:
   // Opens (creating, mode 0700) `directory` and counts the blobs in it; files that are not
   // blobs (a temporary left by a crash) are removed, unknown names are left alone.
-  [[nodiscard]] static Result<BlobStore> Open(std::string directory, uint64_t bytes_max);
+  enum class WhenFull { kRefuse, kEvictOldest };
+  [[nodiscard]] static Result<BlobStore> Open(std::string directory, uint64_t bytes_max,
+                                              WhenFull when_full = WhenFull::kRefuse);
 
   // Stores `bytes` under `digest`, which must be their SHA-256 (else kInvalidArgument). True
   // when written, false when already held intact (a corrupt copy is replaced). kRefused when
-  // it would pass bytes_max.
+  // it would pass bytes_max (a cache first removes its least recently used blobs; kRefused only
+  // for a blob larger than bytes_max).
   [[nodiscard]] Result<bool> Put(const Digest& digest, std::string_view bytes);
   // The bytes of `digest`, verified. kNotFound when absent or corrupt (set aside).
   [[nodiscard]] Result<std::string> Get(const Digest& digest);
-  bool Has(const Digest& digest) const { return sizes_.contains(digest); }
+  bool Has(const Digest& digest) const { return blobs_.contains(digest); }
+  std::optional<uint64_t> SizeOf(const Digest& digest) const;
+  // Up to `length` bytes from `offset`, unverified; empty when not held or unreadable.
+  std::vector<uint8_t> ReadRange(const Digest& digest, uint64_t offset, size_t length) const;
   // Removes a blob (nothing when absent).
   void Remove(const Digest& digest);
 
-  size_t count() const { return sizes_.size(); }
+  size_t count() const { return blobs_.size(); }
+  std::vector<Digest> Digests() const;
   uint64_t bytes() const { return bytes_; }
   uint64_t bytes_max() const { return bytes_max_; }
   const std::string& directory() const { return directory_; }
 
  private:
-  BlobStore(std::string directory, uint64_t bytes_max)
-      : directory_(std::move(directory)), bytes_max_(bytes_max) {}
+  struct Held {
+    uint64_t size = 0;
+    uint64_t used = 0;  // use_clock_ at the last put or read
+  };
+  BlobStore(std::string directory, uint64_t bytes_max, WhenFull when_full)
+      : directory_(std::move(directory)), bytes_max_(bytes_max), when_full_(when_full) {}
   std::string PathOf(const Digest& digest) const;
+  // Removes least recently used blobs until `incoming` more bytes fit; false if they cannot.
+  bool MakeRoom(uint64_t incoming);
 
   std::string directory_;
   uint64_t bytes_max_ = 0;
+  WhenFull when_full_ = WhenFull::kRefuse;
   uint64_t bytes_ = 0;
-  std::map<Digest, uint64_t> sizes_;  // every blob held, with its size
+  uint64_t use_clock_ = 0;
+  std::map<Digest, Held> blobs_;  // every blob held
 };
 
 }  // namespace skillnode::node::blobs

@@ -76,6 +76,16 @@ struct SkillFolderConfig {
   // All the bytes kept there; an upload that would pass it is refused (507) until
   // registrations are removed. Room for a few hundred skills at the default folder limits.
   uint64_t store_bytes_max = 256ull * 1024 * 1024;
+  // Other nodes' SKILL.md files and archives, fetched over the DHT (docs/protocol.md "Blobs"),
+  // kept in <dataDir>/blobs/cache; the least recently used go first when it is full.
+  uint64_t cache_bytes_max = 64ull * 1024 * 1024;
+  // A fetch that has not delivered verified bytes by then fails (502), naming every holder
+  // tried; under http.responseTimeout, so the API answers with the reason, not a 504.
+  Duration fetch_timeout = Seconds(25);
+  // Fetches running at once (each holds its blob in memory); more are answered 503.
+  size_t fetches_max = 8;
+  // Chunks (1,000 bytes each) served per second to one source address; twice that in a burst.
+  size_t serve_chunks_per_second = 4000;
 };
 
 // MCP's Streamable HTTP transport at /mcp (node/mcp/mcp_routes.h): sessions and bodies.

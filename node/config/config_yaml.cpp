@@ -124,6 +124,10 @@ void ReadNode(ConfigSection section, NodeSection& node) {
   auth.Finish();
   ConfigSection skills = section.Sub("skills");
   skills.Int("maxStoreBytes", 1024 * 1024, int64_t{1} << 40, Store(node.skills.store_bytes_max));
+  skills.Int("cacheBytes", 1024 * 1024, int64_t{1} << 40, Store(node.skills.cache_bytes_max));
+  skills.Millis("fetchTimeout", 1000, kHourMs, node.skills.fetch_timeout);
+  skills.Int("fetchesMax", 1, 1024, Store(node.skills.fetches_max));
+  skills.Int("serveChunksPerSecond", 10, 1000000, Store(node.skills.serve_chunks_per_second));
   skills.Finish();
   ReadMcp(section.Sub("mcp"), node.mcp);
   ReadKademlia(section.Sub("kademlia"), node.kademlia);

@@ -60,46 +60,55 @@ std::vector<WireContact> Contacts(int count, bool v6) {
 }
 
 std::vector<Body> EveryBody() {
-  return {PingBody{},
-          PongBody{},
-          FindNodeBody{Key::Sha256("target")},
-          NodesBody{},
-          NodesBody{{Contact(1, false), Contact(2, true)}, {1, 2, 3}},
-          NodesBody{Contacts(3, true), std::vector<uint8_t>(kTokenSizeMax, 9)},
-          ErrorBody{},
-          ErrorBody{static_cast<uint16_t>(ErrorReplyCode::kUnknownType), "unknown type 9"},
-          ErrorBody{65535, std::string(kErrorTextSizeMax, 'x')},
-          FindValueBody{Key::Sha256("skill"), 0},
-          FindValueBody{Key::Sha256("skill"), 0xffffffff},
-          ValuesBody{},
-          ValuesBody{{Contact(1, true)}, {4, 5}, {{{1, 2, 3}, Filled<64>(6)}, {{}, {}}}, 9, 2, {}},
-          ValuesBody{{}, {}, {{{1, 2, 3}, Filled<64>(6)}, {{}, {}}}, 2, {}, {1, 0xffffffff}},
-          ValuesBody{Contacts(2, false),
-                     {},
-                     std::vector<WireRecord>(12, {{1}, Filled<64>(2)}),
-                     0xffffffff,
-                     std::nullopt,
-                     {}},
-          StoreBody{},
-          StoreBody{Key::Sha256("skill"), {7}, {{8, 9}, Filled<64>(1)}, 3600},
-          StoreBody{Key::Sha256("skill"),
-                    std::vector<uint8_t>(kTokenSizeMax, 1),
-                    {std::vector<uint8_t>(850, 2), Filled<64>(3)},
-                    0xffffffff},
-          StoredBody{},
-          ListenBody{Key::Sha256("scene:auth"), 300},
-          ListenBody{},
-          ListeningBody{150},
-          ListeningBody{},
-          PushBody{Key::Sha256("k"), WireRecord{{1, 2}, Filled<64>(3)}, std::nullopt},
-          PushBody{Key::Sha256("k"), std::nullopt, GoneRecord{Filled<32>(4), "agent", "skill", 7}},
-          PushBody{Key::Sha256("k"), WireRecord{std::vector<uint8_t>(600, 5), Filled<64>(6)},
-                   GoneRecord{Filled<32>(7), "", std::string(256, 's'), 0xffffffffffffffff}},
-          PushBody{Key::Sha256("k"), std::nullopt, std::nullopt},
-          PushAckBody{},
-          UnknownBody{0},
-          UnknownBody{42},
-          UnknownBody{200}};
+  return {
+      PingBody{},
+      PongBody{},
+      FindNodeBody{Key::Sha256("target")},
+      NodesBody{},
+      NodesBody{{Contact(1, false), Contact(2, true)}, {1, 2, 3}},
+      NodesBody{Contacts(3, true), std::vector<uint8_t>(kTokenSizeMax, 9)},
+      ErrorBody{},
+      ErrorBody{static_cast<uint16_t>(ErrorReplyCode::kUnknownType), "unknown type 9"},
+      ErrorBody{65535, std::string(kErrorTextSizeMax, 'x')},
+      FindValueBody{Key::Sha256("skill"), 0},
+      FindValueBody{Key::Sha256("skill"), 0xffffffff},
+      ValuesBody{},
+      ValuesBody{{Contact(1, true)}, {4, 5}, {{{1, 2, 3}, Filled<64>(6)}, {{}, {}}}, 9, 2, {}},
+      ValuesBody{{}, {}, {{{1, 2, 3}, Filled<64>(6)}, {{}, {}}}, 2, {}, {1, 0xffffffff}},
+      ValuesBody{Contacts(2, false),
+                 {},
+                 std::vector<WireRecord>(12, {{1}, Filled<64>(2)}),
+                 0xffffffff,
+                 std::nullopt,
+                 {}},
+      StoreBody{},
+      StoreBody{Key::Sha256("skill"), {7}, {{8, 9}, Filled<64>(1)}, 3600},
+      StoreBody{Key::Sha256("skill"),
+                std::vector<uint8_t>(kTokenSizeMax, 1),
+                {std::vector<uint8_t>(850, 2), Filled<64>(3)},
+                0xffffffff},
+      StoredBody{},
+      ListenBody{Key::Sha256("scene:auth"), 300},
+      ListenBody{},
+      ListeningBody{150},
+      ListeningBody{},
+      PushBody{Key::Sha256("k"), WireRecord{{1, 2}, Filled<64>(3)}, std::nullopt},
+      PushBody{Key::Sha256("k"), std::nullopt, GoneRecord{Filled<32>(4), "agent", "skill", 7}},
+      PushBody{Key::Sha256("k"), WireRecord{std::vector<uint8_t>(600, 5), Filled<64>(6)},
+               GoneRecord{Filled<32>(7), "", std::string(256, 's'), 0xffffffffffffffff}},
+      PushBody{Key::Sha256("k"), std::nullopt, std::nullopt},
+      PushAckBody{},
+      BlobFindBody{Key::Sha256("blob")},
+      BlobHoldersBody{},
+      BlobHoldersBody{Contacts(4, true), {1, 2}, Contacts(kBlobHoldersPerReplyMax, false)},
+      BlobAnnounceBody{Key::Sha256("blob"), std::vector<uint8_t>(kTokenSizeMax, 3), 1200},
+      BlobGetBody{Filled<32>(9), 0xffffffffffffffff, 1000},
+      BlobGetBody{},
+      BlobDataBody{Filled<32>(8), 1000, 300 * 1024, std::vector<uint8_t>(kBlobChunkBytesMax, 7)},
+      BlobDataBody{Filled<32>(8), 0, 0, {}},
+      UnknownBody{0},
+      UnknownBody{42},
+      UnknownBody{200}};
 }
 
 std::vector<uint8_t> EncodeOk(const Message& message) {
@@ -350,17 +359,24 @@ TEST_CASE("Message::type derives the wire type from the body", "[unit]") {
   CHECK(Message{{}, ListeningBody{}}.type() == 10);
   CHECK(Message{{}, PushBody{}}.type() == 11);
   CHECK(Message{{}, PushAckBody{}}.type() == 12);
+  CHECK(Message{{}, BlobFindBody{}}.type() == 13);
+  CHECK(Message{{}, BlobHoldersBody{}}.type() == 14);
+  CHECK(Message{{}, BlobAnnounceBody{}}.type() == 15);
+  CHECK(Message{{}, BlobGetBody{}}.type() == 16);
+  CHECK(Message{{}, BlobDataBody{}}.type() == 17);
   CHECK(Message{{}, ErrorBody{}}.type() == 127);
   CHECK(Message{{}, UnknownBody{42}}.type() == 42);
 }
 
 TEST_CASE("message types have names and request or reply roles", "[unit]") {
   const std::vector<std::tuple<uint8_t, std::string, bool>> expected = {
-      {1, "ping", true},        {2, "pong", false},      {3, "find_node", true},
-      {4, "nodes", false},      {5, "find_value", true}, {6, "values", false},
-      {7, "store", true},       {8, "stored", false},    {9, "listen", true},
-      {10, "listening", false}, {11, "push", true},      {12, "push_ack", false},
-      {127, "error", false},    {0, "unknown", true},    {42, "unknown", true},
+      {1, "ping", true},        {2, "pong", false},          {3, "find_node", true},
+      {4, "nodes", false},      {5, "find_value", true},     {6, "values", false},
+      {7, "store", true},       {8, "stored", false},        {9, "listen", true},
+      {10, "listening", false}, {11, "push", true},          {12, "push_ack", false},
+      {13, "blob_find", true},  {14, "blob_holders", false}, {15, "blob_announce", true},
+      {16, "blob_get", true},   {17, "blob_data", false},    {18, "unknown", true},
+      {127, "error", false},    {0, "unknown", true},        {42, "unknown", true},
       {255, "unknown", true}};
   for (const auto& [type, name, request] : expected) {
     INFO("type " << int(type));

@@ -62,6 +62,10 @@ void FakeNetwork::SetSilent(size_t index, bool silent) { hosts_.at(index)->silen
 bool FakeNetwork::silent(size_t index) const { return hosts_.at(index)->silent; }
 
 void FakeNetwork::Enqueue(size_t from, const Endpoint& to, std::span<const uint8_t> bytes) {
+  if (loss_ > 0 && rng_.Chance(loss_)) {
+    ++lost_;
+    return;
+  }
   in_flight_.push(Datagram{now_ + latency_, sequence_++, from, to, {bytes.begin(), bytes.end()}});
 }
 

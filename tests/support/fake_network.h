@@ -1,6 +1,7 @@
 // FakeNetwork: many kademlia::Node instances in one process over a simulated network with a
 // virtual clock, for tests. Datagrams arrive after a fixed latency in (time, sequence) order;
-// a host can be made silent (it neither sends nor receives), as a crashed node would be.
+// a host can be made silent (it neither sends nor receives), as a crashed node would be, and
+// the network can drop a share of all datagrams.
 // The full simulator (sim/) adds latency models, loss, churn and adversaries; this is the
 // small deterministic harness the kademlia tests need.
 #ifndef SKILLNODE_TESTS_SUPPORT_FAKE_NETWORK_H_
@@ -53,6 +54,9 @@ class FakeNetwork {
   Rng& rng() { return rng_; }
 
   uint64_t delivered() const { return delivered_; }
+  // Drops each datagram sent from now on with probability `loss` (seeded).
+  void SetLoss(double loss) { loss_ = loss; }
+  uint64_t lost() const { return lost_; }
 
  private:
   struct Datagram {
@@ -83,6 +87,8 @@ class FakeNetwork {
   std::vector<TimePoint> scheduled_;               // each host's entry in timers_
   uint64_t sequence_ = 0;
   uint64_t delivered_ = 0;
+  double loss_ = 0;
+  uint64_t lost_ = 0;
 };
 
 }  // namespace skillnode::testing

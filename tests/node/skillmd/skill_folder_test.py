@@ -8,8 +8,9 @@ them; curl fetches /skill.md (compared byte for byte with the file: CRLF, BOM, C
 100 KiB) and /download (its SHA-256 is the record's; unpacked, it is the folder). Refusals:
 no front matter, malformed YAML (with the line), an empty description, an oversized SKILL.md,
 a path escape and a link in the upload, a link in a folder given to the CLI; each is a 400 in
-the API's error shape and changes nothing stored. A skill without a folder and a skill known
-only from the network answer 404 saying which. After a restart the bytes are still in
+the API's error shape and changes nothing stored. A skill without a folder answers 404; a skill
+known only from the network is fetched from its publisher's node over the DHT (SKILL.md and
+archive byte for byte, then from B's cache). After a restart the bytes are still in
 <dataDir>/blobs, a re-sent registration serves them again, and a blob corrupted on disk is
 never served (the re-sent registration replaces it).
 Run: SKILLNODE=build/test/node/skillnode python3 tests/node/skillmd/skill_folder_test.py
@@ -80,6 +81,15 @@ def foreign_tar(files, extra=()):
         for info, data in extra:
             tar.addfile(info, io.BytesIO(data) if data is not None else None)
     return buffer.getvalue()
+
+
+def raw_get(node, path):
+    """(status, body bytes, headers) of GET path on `node`."""
+    try:
+        with urllib.request.urlopen(node.url + path, timeout=30) as answer:
+            return answer.status, answer.read(), dict(answer.headers)
+    except urllib.error.HTTPError as error:
+        return error.code, error.read(), dict(error.headers)
 
 
 def post_folder(node, query, body):
@@ -320,7 +330,8 @@ def main():
     check(status == 404 and "no skill with id never-registered" in (answer or {}).get("message", ""),
           "skill.md of an unknown skill is 404", f"{status} {answer}")
 
-    # A skill known only from the network: B finds A's record through the DHT, not the bytes.
+    # A skill known only from the network: B finds A's record through the DHT and fetches the
+    # bytes from A over the DHT's UDP socket (docs/protocol.md "Blobs"), verified and cached.
     b = Node("b", ["--port", "0", "--bootstrap", f"127.0.0.1:{a.udp_port()}"],
              config=CONFIG).start()
     check(wait_for(lambda: a.contacts() >= 1 and b.contacts() >= 1, 30, 0.1),
@@ -328,15 +339,28 @@ def main():
     probe = names[0]
     # Published now that B is there, so B holds the record too.
     cli_register(a, os.path.join(FIXTURES, probe), "republish-agent")
+    want = open(os.path.join(FIXTURES, probe, "SKILL.md"), "rb").read()
 
-    def on_b():
-        return b.get_json(f"/api/skills/{probe}/skill.md")
-    wait_for(lambda: (on_b()[1] or {}).get("error") == "NOT_HELD", 15, 0.2)
-    status, answer = on_b()
-    check(status == 404 and (answer or {}).get("error") == "NOT_HELD" and
-          "not held by this node" in answer.get("message", ""),
-          f"B answers 404 for bytes it does not hold: {(answer or {}).get('message')}",
-          f"{status} {answer}")
+    def on_b(path):
+        return raw_get(b, f"/api/skills/{probe}/{path}")
+    # B holds the record once A's publish reached it; the first GET then fetches the bytes.
+    wait_for(lambda: b.get_json(f"/api/skills/{probe}?agentId=republish-agent")[0] == 200, 15,
+             0.2)
+    status, body, headers = on_b("skill.md")
+    check(status == 200 and body == want and headers.get("X-Skillnode-Source") == "network" and
+          headers.get("X-Skillnode-Holder") == a.info()["id"],
+          "B fetches A's SKILL.md over the DHT, byte for byte, and names A as the holder",
+          f"{status} {headers} {body[:200]!r}")
+    status, body, headers = on_b("skill.md")
+    check(status == 200 and body == want and headers.get("X-Skillnode-Source") == "cache",
+          "B answers from its cache the second time", f"{status} {headers}")
+    status, body, headers = on_b("download")
+    _, from_a, _ = raw_get(a, f"/api/skills/{probe}/download?agentId=republish-agent")
+    check(status == 200 and body == from_a and headers.get("ETag") == f'"{sha256(body)}"',
+          "B fetches the folder archive too, identical to A's", f"{status} {headers}")
+    cached = os.path.join(b.data_dir, "blobs", "cache", sha256(want))
+    check(os.path.isfile(cached) and open(cached, "rb").read() == want,
+          "B keeps the fetched SKILL.md in <dataDir>/blobs/cache under its SHA-256", cached)
     b.stop()
 
     # Restart: the blobs stay in <dataDir>/blobs; a re-sent registration serves them again.
@@ -344,7 +368,7 @@ def main():
     code, _ = a.stop()
     check(code == 0, "A stops cleanly", str(code))
     blob_dir = os.path.join(a.data_dir, "blobs")
-    held = sorted(os.listdir(blob_dir))
+    held = sorted(n for n in os.listdir(blob_dir) if n != "cache")
     check(len(held) == before["blobs"] and all(archive_digests[n] in held for n in names),
           f"{len(held)} blobs (every archive among them) are on disk after the stop")
     victim = os.path.join(blob_dir, archive_digests[names[-1]])

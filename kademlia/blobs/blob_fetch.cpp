@@ -1,0 +1,417 @@
+// BlobService's fetcher side: locate holders, move the blob in chunks, verify, fall back.
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "kademlia/blobs/blob_fetching.h"
+#include "kademlia/blobs/blob_service.h"
+#include "kademlia/encoding.h"
+
+namespace skillnode::kademlia::blobs {
+namespace {
+
+std::string ShortHexOf(std::span<const uint8_t> bytes) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (size_t i = 0; i < std::min<size_t>(bytes.size(), 6); ++i) {
+    out += kHex[bytes[i] >> 4];
+    out += kHex[bytes[i] & 0xf];
+  }
+  return out;
+}
+
+std::string Describe(const std::vector<HolderAttempt>& attempts) {
+  std::string out;
+  for (const HolderAttempt& attempt : attempts) {
+    if (!out.empty()) out += "; ";
+    out += "holder " + attempt.id.ShortHex() + " at " + attempt.endpoint.ToString() + ": " +
+           std::string(HolderFailureName(attempt.failure));
+    if (!attempt.detail.empty()) out += " (" + attempt.detail + ")";
+  }
+  return out;
+}
+
+// How long a fetcher waits after a holder asked it to (rate limit, verification), and the
+// longest it sleeps while chunks are in flight.
+constexpr Duration kThrottleWait = Millis(100);
+// A new holder's round-trip time before any answer, and the retransmission timeout's bounds:
+// four smoothed round trips, at least 20 ms (a scheduler's hiccup) and at most 1 s (the RPC
+// timeout, after which the request has failed anyway).
+constexpr Duration kInitialRtt = Millis(100);
+constexpr Duration kRtoMin = Millis(20);
+constexpr Duration kRtoMax = Seconds(1);
+
+Duration RtoOf(Duration srtt) { return std::clamp(srtt * 4, kRtoMin, kRtoMax); }
+// "Wait" answers in a row (no chunk in between) after which a holder counts as gone: 20 full
+// windows, a few seconds of a holder that never serves.
+constexpr size_t kThrottledMax = 640;
+
+// Puts `chunk` back among the chunks to request, which stay in ascending order, so a chunk
+// asked again goes before the later ones and a holder reads its file front to back.
+void Requeue(std::deque<size_t>& wanted, size_t chunk) {
+  wanted.insert(std::upper_bound(wanted.begin(), wanted.end(), chunk), chunk);
+}
+
+// Adds a holder a lookup found, once, and never this node itself.
+void AddFound(BlobService::Fetching& fetching, const WireContact& holder, const NodeId& self) {
+  if (holder.id == self) return;
+  const bool seen = std::any_of(fetching.found.begin(), fetching.found.end(),
+                                [&](const WireContact& c) { return c.id == holder.id; });
+  if (!seen) fetching.found.push_back(holder);
+}
+
+size_t ChunkCount(uint64_t size) {
+  return static_cast<size_t>((size + kBlobChunkBytesMax - 1) / kBlobChunkBytesMax);
+}
+
+}  // namespace
+
+void BlobService::Fetch(TimePoint now, const BlobDigest& digest, uint64_t size,
+                        std::optional<NodeId> publisher, FetchCallback done) {
+  FetchOutcome refused;
+  if (shut_down_) {
+    refused.status = FetchOutcome::Status::kFailed;
+    refused.error = "the node is shutting down";
+    return done(refused);
+  }
+  if (auto running = fetches_.find(digest); running != fetches_.end()) {
+    running->second->waiters.push_back(std::move(done));
+    return;
+  }
+  if (size > config_.fetch_bytes_max) {
+    ++stats_.fetches_refused;
+    refused.status = FetchOutcome::Status::kTooLarge;
+    refused.error = "the blob has " + std::to_string(size) + " bytes, more than this node's " +
+                    std::to_string(config_.fetch_bytes_max) + "-byte fetch limit";
+    return done(refused);
+  }
+  if (fetches_.size() >= config_.fetches_max) {
+    ++stats_.fetches_refused;
+    refused.status = FetchOutcome::Status::kBusy;
+    refused.error = std::to_string(fetches_.size()) + " fetches are running, the most this node " +
+                    "runs at once; try again shortly";
+    return done(refused);
+  }
+  auto fetching = std::make_unique<Fetching>();
+  fetching->size = size;
+  fetching->publisher = publisher;
+  fetching->deadline = now + config_.fetch_timeout;
+  fetching->waiters.push_back(std::move(done));
+  fetches_.emplace(digest, std::move(fetching));
+  Locate(now, digest);
+}
+
+void BlobService::Locate(TimePoint now, const BlobDigest& digest) {
+  Fetching& fetching = *fetches_.at(digest);
+  // Both lookups may finish before StartLookup returns (no contacts): count them first.
+  fetching.lookups_running = 1;
+  const bool ask_publisher = fetching.publisher && *fetching.publisher != node_.id();
+  if (ask_publisher) {
+    if (const Contact* known = node_.routing_table().Find(*fetching.publisher)) {
+      fetching.publisher_contact = WireContact{known->id, known->endpoint};
+    } else {
+      ++fetching.lookups_running;
+    }
+  }
+  auto finished = [this, digest](const LookupResult& result) {
+    auto found = fetches_.find(digest);
+    if (found == fetches_.end()) return;
+    if (--found->second->lookups_running == 0) OnLocated(result.finished, digest);
+  };
+  LookupOptions options;
+  options.request = [](const Key& target) { return Body(BlobFindBody{target}); };
+  const NodeId self = node_.id();
+  options.on_reply = [this, digest, self](TimePoint, const Contact& from, const Message& reply) {
+    auto found = fetches_.find(digest);
+    const auto* holders = std::get_if<BlobHoldersBody>(&reply.body);
+    if (found == fetches_.end() || holders == nullptr) return false;
+    std::vector<WireContact> listed = holders->holders;
+    if (holders->holds_too) listed.push_back(WireContact{from.id, from.endpoint});
+    for (const WireContact& holder : listed) AddFound(*found->second, holder, self);
+    if (!listed.empty()) ++found->second->listing_replies;
+    return found->second->listing_replies >= kListingRepliesEnough;
+  };
+  // This node may be one of the directory nodes for the key itself.
+  for (const WireContact& holder : directory_.Holders(now, BlobKey(digest))) {
+    AddFound(fetching, holder, self);
+  }
+  if (ask_publisher && !fetching.publisher_contact) {
+    const NodeId publisher = *fetching.publisher;
+    const bool started =
+        node_.FindNode(now, publisher, [this, digest, publisher](const LookupResult& result) {
+          auto found = fetches_.find(digest);
+          if (found == fetches_.end()) return;
+          for (const Contact& c : result.closest) {
+            if (c.id == publisher) found->second->publisher_contact = WireContact{c.id, c.endpoint};
+          }
+          if (--found->second->lookups_running == 0) OnLocated(result.finished, digest);
+        });
+    if (!started) --fetches_.at(digest)->lookups_running;
+  }
+  if (!node_.StartLookup(now, BlobKey(digest), std::move(options), finished)) {
+    auto found = fetches_.find(digest);
+    if (found != fetches_.end() && --found->second->lookups_running == 0) OnLocated(now, digest);
+  }
+}
+
+void BlobService::OnLocated(TimePoint now, const BlobDigest& digest) {
+  auto found = fetches_.find(digest);
+  if (found == fetches_.end()) return;
+  Fetching& fetching = *found->second;
+  const std::optional<NodeId> publisher = fetching.publisher;
+  // Copies first, in random order; the publisher's node last.
+  std::vector<WireContact> copies;
+  std::optional<WireContact> origin = fetching.publisher_contact;
+  for (const WireContact& holder : fetching.found) {
+    if (publisher && holder.id == *publisher) {
+      if (!origin) origin = holder;
+      continue;
+    }
+    if (!IsBadHolder(now, digest, holder.id)) copies.push_back(holder);
+  }
+  for (size_t i = copies.size(); i > 1; --i) {
+    std::swap(copies[i - 1], copies[rng_.Below(i)]);
+  }
+  fetching.candidates = std::move(copies);
+  if (origin && !IsBadHolder(now, digest, origin->id)) fetching.candidates.push_back(*origin);
+  if (fetching.candidates.empty()) {
+    FetchOutcome outcome;
+    outcome.status = FetchOutcome::Status::kNoHolder;
+    outcome.error =
+        "no node was found holding the bytes: none announced them and the publisher's node " +
+        std::string(publisher ? "did not answer" : "is not known");
+    return Finish(digest, std::move(outcome));
+  }
+  NextHolder(now, digest);
+}
+
+void BlobService::NextHolder(TimePoint now, const BlobDigest& digest) {
+  auto found = fetches_.find(digest);
+  if (found == fetches_.end()) return;
+  Fetching& fetching = *found->second;
+  if (fetching.next_candidate >= fetching.candidates.size()) {
+    FetchOutcome outcome;
+    outcome.status = FetchOutcome::Status::kFailed;
+    outcome.attempts = fetching.attempts;
+    outcome.error = "every holder found failed: " + Describe(fetching.attempts);
+    return Finish(digest, std::move(outcome));
+  }
+  fetching.holder = fetching.candidates[fetching.next_candidate++];
+  fetching.generation = next_generation_++;
+  const size_t count = ChunkCount(fetching.size);
+  fetching.buffer.assign(static_cast<size_t>(fetching.size), '\0');
+  fetching.chunks.assign(count, Fetching::Chunk::kWanted);
+  fetching.sent.assign(count, 0);
+  fetching.counted.assign(count, 0);
+  fetching.sent_at.assign(count, kTimeZero);
+  fetching.flying.clear();
+  fetching.srtt = kInitialRtt;
+  fetching.rto = RtoOf(kInitialRtt);
+  fetching.wanted.clear();
+  for (size_t i = 0; i < count; ++i) fetching.wanted.push_back(i);
+  fetching.in_flight = 0;
+  fetching.have = 0;
+  fetching.throttled = 0;
+  if (count == 0) return Complete(now, digest);
+  Pump(now, digest);
+}
+
+void BlobService::Pump(TimePoint now, const BlobDigest& digest) {
+  auto found = fetches_.find(digest);
+  if (found == fetches_.end() || !found->second->holder) return;
+  Fetching& fetching = *found->second;
+  const WireContact holder = *fetching.holder;
+  const uint64_t generation = fetching.generation;
+  // Attempts past the retransmission timeout give up their place in the window.
+  std::erase_if(fetching.flying, [&](size_t chunk) {
+    // Each attempt waits twice as long as the one before (up to the RPC timeout), so a holder
+    // that stalls for a moment is not given up after a burst of quick retries.
+    const int doublings = std::min(fetching.sent[chunk] - 1, 6);
+    if (now - fetching.sent_at[chunk] < std::min(fetching.rto * (1 << doublings), kRtoMax)) {
+      return false;
+    }
+    fetching.counted[chunk] = 0;
+    --fetching.in_flight;
+    fetching.chunks[chunk] = Fetching::Chunk::kWanted;
+    Requeue(fetching.wanted, chunk);
+    return true;
+  });
+  while (fetching.in_flight < config_.window && !fetching.wanted.empty()) {
+    const size_t chunk = fetching.wanted.front();
+    if (fetching.sent[chunk] >= config_.chunk_attempts_max) {
+      return DropHolder(now, digest, HolderFailure::kTimeout,
+                        "chunk " + std::to_string(chunk) + " unanswered " +
+                            std::to_string(fetching.sent[chunk]) + " times");
+    }
+    BlobGetBody get;
+    get.digest = digest;
+    get.offset = static_cast<uint64_t>(chunk) * kBlobChunkBytesMax;
+    get.length = static_cast<uint32_t>(kBlobChunkBytesMax);
+    const auto attempt = static_cast<uint8_t>(fetching.sent[chunk] + 1);
+    const bool sent =
+        node_.Request(now, holder.endpoint, holder.id, std::move(get),
+                      [this, digest, generation, chunk, attempt](const RpcResult& result) {
+                        OnChunk(digest, generation, chunk, attempt, result);
+                      });
+    if (!sent) break;  // the request table is full: the next wake-up sends the rest
+    fetching.wanted.pop_front();
+    fetching.chunks[chunk] = Fetching::Chunk::kInFlight;
+    fetching.sent[chunk] = attempt;
+    if (attempt > 1) ++stats_.chunk_retries;
+    fetching.counted[chunk] = attempt;
+    fetching.sent_at[chunk] = now;
+    fetching.flying.push_back(chunk);
+    ++fetching.in_flight;
+  }
+  // Wake up to retransmit what is still unanswered then.
+  if (fetching.in_flight > 0 || !fetching.wanted.empty()) {
+    pump_at_ = std::min(pump_at_, now + std::min(fetching.rto, kThrottleWait));
+  }
+}
+
+void BlobService::OnChunk(const BlobDigest& digest, uint64_t generation, size_t chunk,
+                          uint8_t attempt, const RpcResult& result) {
+  auto found = fetches_.find(digest);
+  if (found == fetches_.end() || found->second->generation != generation) return;
+  Fetching& fetching = *found->second;
+  const TimePoint now = result.now;
+  // Only the attempt that holds the window place frees it; a late answer to an attempt that
+  // was given up still delivers its bytes.
+  const bool live = fetching.counted[chunk] == attempt;
+  if (live) {
+    fetching.counted[chunk] = 0;
+    --fetching.in_flight;
+    std::erase(fetching.flying, chunk);
+  }
+  if (fetching.chunks[chunk] == Fetching::Chunk::kHave) return Pump(now, digest);
+  const Message* reply = result.status == RpcStatus::kReplied ? result.reply : nullptr;
+  if (reply == nullptr) {  // timed out: ask again, before anything new
+    if (live) {
+      fetching.chunks[chunk] = Fetching::Chunk::kWanted;
+      Requeue(fetching.wanted, chunk);
+    }
+    return Pump(now, digest);
+  }
+  if (live && attempt == 1) {  // Karn: time only answers no retransmission could have caused
+    fetching.srtt = (fetching.srtt * 7 + result.rtt) / 8;
+    fetching.rto = RtoOf(fetching.srtt);
+  }
+  if (const auto* error = std::get_if<ErrorBody>(&reply->body)) {
+    if (error->code == static_cast<uint16_t>(ErrorReplyCode::kRateLimited)) {
+      // The holder is busy or verifying us, not gone: ask again shortly (it does not count as
+      // an attempt, but the fetch's deadline still runs).
+      if (++fetching.throttled > kThrottledMax) {
+        return DropHolder(
+            now, digest, HolderFailure::kTimeout,
+            "asked to wait " + std::to_string(fetching.throttled) + " times with no chunk sent");
+      }
+      if (live) {
+        fetching.chunks[chunk] = Fetching::Chunk::kWanted;
+        --fetching.sent[chunk];
+        Requeue(fetching.wanted, chunk);
+      }
+      pump_at_ = std::min(pump_at_, now + kThrottleWait);
+      return;
+    }
+    return DropHolder(now, digest, HolderFailure::kNotHeld, error->message);
+  }
+  const auto* data = std::get_if<BlobDataBody>(&reply->body);
+  const uint64_t offset = static_cast<uint64_t>(chunk) * kBlobChunkBytesMax;
+  if (data == nullptr || data->digest != digest || data->offset != offset) {
+    return DropHolder(now, digest, HolderFailure::kTruncated, "answered another request");
+  }
+  if (data->size != fetching.size) {
+    return DropHolder(now, digest, HolderFailure::kTruncated,
+                      "says the blob has " + std::to_string(data->size) +
+                          " bytes; the record says " + std::to_string(fetching.size));
+  }
+  const uint64_t expected = std::min<uint64_t>(kBlobChunkBytesMax, fetching.size - offset);
+  if (data->bytes.size() != expected) {
+    return DropHolder(now, digest, HolderFailure::kTruncated,
+                      "chunk at " + std::to_string(offset) + " has " +
+                          std::to_string(data->bytes.size()) + " of " + std::to_string(expected) +
+                          " bytes");
+  }
+  std::copy(data->bytes.begin(), data->bytes.end(),
+            fetching.buffer.begin() + static_cast<std::ptrdiff_t>(offset));
+  fetching.chunks[chunk] = Fetching::Chunk::kHave;
+  ++fetching.have;
+  fetching.throttled = 0;
+  ++stats_.chunks_fetched;
+  if (fetching.have == fetching.chunks.size()) return Complete(now, digest);
+  Pump(now, digest);
+}
+
+void BlobService::DropHolder(TimePoint now, const BlobDigest& digest, HolderFailure failure,
+                             std::string detail) {
+  auto found = fetches_.find(digest);
+  if (found == fetches_.end() || !found->second->holder) return;
+  Fetching& fetching = *found->second;
+  ++stats_.holder_failures[static_cast<size_t>(failure)];
+  fetching.attempts.push_back(
+      HolderAttempt{fetching.holder->id, fetching.holder->endpoint, failure, std::move(detail)});
+  fetching.holder.reset();
+  fetching.buffer.clear();
+  fetching.buffer.shrink_to_fit();
+  NextHolder(now, digest);
+}
+
+void BlobService::Complete(TimePoint now, const BlobDigest& digest) {
+  auto found = fetches_.find(digest);
+  if (found == fetches_.end() || !found->second->holder) return;
+  Fetching& fetching = *found->second;
+  BlobDigest actual{};
+  Sha256Into(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(fetching.buffer.data()),
+                                      fetching.buffer.size()),
+             actual);
+  if (actual != digest) {
+    NoteBadHolder(now, digest, fetching.holder->id);
+    return DropHolder(now, digest, HolderFailure::kCorrupt,
+                      "its " + std::to_string(fetching.size) + " bytes hash to " +
+                          ShortHexOf(actual) + "..., not " + ShortHexOf(digest) + "...");
+  }
+  FetchOutcome outcome;
+  outcome.status = FetchOutcome::Status::kOk;
+  outcome.holder = fetching.holder->id;
+  outcome.attempts = fetching.attempts;
+  outcome.bytes = std::make_shared<const std::string>(std::move(fetching.buffer));
+  Finish(digest, std::move(outcome));
+}
+
+void BlobService::Finish(const BlobDigest& digest, FetchOutcome outcome) {
+  auto found = fetches_.find(digest);
+  if (found == fetches_.end()) return;
+  std::unique_ptr<Fetching> fetching = std::move(found->second);
+  fetches_.erase(found);
+  switch (outcome.status) {
+    case FetchOutcome::Status::kOk:
+      ++stats_.fetches_ok;
+      break;
+    case FetchOutcome::Status::kNoHolder:
+      ++stats_.fetches_no_holder;
+      break;
+    case FetchOutcome::Status::kFailed:
+      ++stats_.fetches_failed;
+      break;
+    case FetchOutcome::Status::kBusy:
+    case FetchOutcome::Status::kTooLarge:
+      ++stats_.fetches_refused;
+      break;
+  }
+  for (FetchCallback& waiter : fetching->waiters) waiter(outcome);
+}
+
+bool BlobService::IsBadHolder(TimePoint now, const BlobDigest& digest, const NodeId& id) const {
+  auto found = bad_holders_.find({digest, id});
+  return found != bad_holders_.end() && found->second > now;
+}
+
+void BlobService::NoteBadHolder(TimePoint now, const BlobDigest& digest, const NodeId& id) {
+  if (bad_holders_.size() >= config_.bad_holders_max) {
+    std::erase_if(bad_holders_, [&](const auto& entry) { return entry.second <= now; });
+    if (bad_holders_.size() >= config_.bad_holders_max) bad_holders_.erase(bad_holders_.begin());
+  }
+  bad_holders_[{digest, id}] = now + config_.bad_holder_memory;
+}
+
+}  // namespace skillnode::kademlia::blobs

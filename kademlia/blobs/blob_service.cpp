@@ -1,0 +1,267 @@
+// BlobService's holder, directory and announcer sides; fetching is in blob_fetch.cpp.
+#include "kademlia/blobs/blob_service.h"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "kademlia/blobs/blob_fetching.h"
+
+namespace skillnode::kademlia::blobs {
+namespace {
+
+constexpr Duration kTick = Seconds(1);
+constexpr Duration kSweepInterval = Seconds(60);
+
+ErrorBody Refusal(ErrorReplyCode code, std::string text) {
+  return ErrorBody{static_cast<uint16_t>(code), std::move(text)};
+}
+
+int64_t WholeSeconds(Duration d) {
+  return std::chrono::duration_cast<std::chrono::seconds>(d).count();
+}
+
+RateLimitConfig ServeLimits(const BlobConfig& config) {
+  RateLimitConfig limits;
+  limits.per_ip_rate = config.serve_chunks_per_ip;
+  limits.per_ip_burst = config.serve_chunks_burst;
+  limits.global_rate = config.serve_chunks_global;
+  limits.global_burst = config.serve_chunks_global * 2;
+  limits.tracked_ips_max = config.serve_tracked_ips_max;
+  return limits;
+}
+
+}  // namespace
+
+std::string_view HolderFailureName(HolderFailure failure) {
+  switch (failure) {
+    case HolderFailure::kCorrupt:
+      return "corrupt";
+    case HolderFailure::kTruncated:
+      return "truncated";
+    case HolderFailure::kTimeout:
+      return "timeout";
+    case HolderFailure::kNotHeld:
+      return "not_held";
+    case HolderFailure::kCount:
+      break;
+  }
+  return "unknown";
+}
+
+BlobService::BlobService(Node& node, BlobSource& source, const BlobConfig& config, Rng& rng)
+    : node_(node),
+      source_(source),
+      config_(config),
+      rng_(rng),
+      directory_(config.directory),
+      serve_limiter_(ServeLimits(config), kTimeZero) {
+  node_.AddService(this);
+}
+
+BlobService::~BlobService() {
+  Shutdown();
+  node_.RemoveService(this);
+}
+
+void BlobService::Shutdown() {
+  if (shut_down_) return;
+  shut_down_ = true;
+  announced_.clear();
+  announced_keys_.clear();
+  while (!fetches_.empty()) {
+    FetchOutcome outcome;
+    outcome.status = FetchOutcome::Status::kFailed;
+    outcome.error = "the node is shutting down";
+    Finish(fetches_.begin()->first, std::move(outcome));
+  }
+}
+
+std::optional<Body> BlobService::OnRequest(TimePoint now, const Endpoint& from,
+                                           const Message& request) {
+  if (shut_down_) return std::nullopt;
+  if (const auto* get = std::get_if<BlobGetBody>(&request.body)) {
+    return ServeChunk(now, from, request, *get);
+  }
+  if (const auto* find = std::get_if<BlobFindBody>(&request.body)) {
+    return ServeFind(now, from, request, *find);
+  }
+  if (const auto* announce = std::get_if<BlobAnnounceBody>(&request.body)) {
+    return ServeAnnounce(now, from, request, *announce);
+  }
+  return std::nullopt;
+}
+
+Body BlobService::ServeChunk(TimePoint now, const Endpoint& from, const Message& request,
+                             const BlobGetBody& get) {
+  // A chunk is eight times the size of its request: only a peer that proved its address gets
+  // one, so a forged source address cannot aim the replies at someone else. The node verifies
+  // a new requester with a ping after this request; the fetcher asks again shortly.
+  if (!node_.IsVerified(request.header.sender_id, from)) {
+    ++stats_.serve_unverified;
+    return Refusal(ErrorReplyCode::kRateLimited, "blob chunks: verifying your address first");
+  }
+  if (serve_limiter_.Admit(from.address(), now) != RateVerdict::kAllowed) {
+    ++stats_.serve_rate_limited;
+    // Not silent: the fetcher slows down on this rather than waiting for a timeout.
+    return Refusal(ErrorReplyCode::kRateLimited, "blob chunks: rate limit");
+  }
+  const std::optional<uint64_t> size = source_.SizeOf(get.digest);
+  if (!size) {
+    ++stats_.not_held;
+    return Refusal(ErrorReplyCode::kNotHeld, "blob not held here");
+  }
+  if (get.offset > *size) {
+    return Refusal(ErrorReplyCode::kMalformed, "offset " + std::to_string(get.offset) +
+                                                   " is past the blob's " + std::to_string(*size) +
+                                                   " bytes");
+  }
+  const size_t length =
+      static_cast<size_t>(std::min<uint64_t>({get.length, kBlobChunkBytesMax, *size - get.offset}));
+  BlobDataBody data;
+  data.digest = get.digest;
+  data.offset = get.offset;
+  data.size = *size;
+  if (length > 0) {
+    data.bytes = source_.Read(get.digest, get.offset, length);
+    if (data.bytes.size() != length) {
+      ++stats_.not_held;
+      return Refusal(ErrorReplyCode::kNotHeld, "blob no longer readable here");
+    }
+  }
+  ++stats_.chunks_served;
+  stats_.bytes_served += length;
+  return data;
+}
+
+Body BlobService::ServeFind(TimePoint now, const Endpoint& from, const Message& request,
+                            const BlobFindBody& find) {
+  ++stats_.finds_served;
+  BlobHoldersBody reply;
+  const size_t k = node_.config().routing.bucket_size;
+  for (const Contact& c : node_.routing_table().Closest(find.target, k + 1)) {
+    if (c.id == request.header.sender_id) continue;
+    if (reply.nodes.size() == k) break;
+    reply.nodes.push_back(WireContact{c.id, c.endpoint});
+  }
+  reply.token = node_.tokens().For(from.address());
+  // The node's EncodeFitting drops closer contacts from the end until the holders fit.
+  reply.holders = directory_.Holders(now, find.target);
+  if (auto own = announced_keys_.find(find.target); own != announced_keys_.end()) {
+    reply.holds_too = source_.SizeOf(own->second).has_value();
+  }
+  return reply;
+}
+
+Body BlobService::ServeAnnounce(TimePoint now, const Endpoint& from, const Message& request,
+                                const BlobAnnounceBody& announce) {
+  if (!node_.tokens().Check(announce.token, from.address())) {
+    ++stats_.announces_refused;
+    return Refusal(ErrorReplyCode::kBadToken, "no valid write token for this address");
+  }
+  const WireContact holder{request.header.sender_id, from};
+  switch (directory_.Announce(now, announce.target, holder, Seconds(announce.lifetime_seconds))) {
+    case HolderDirectory::Outcome::kAdded:
+    case HolderDirectory::Outcome::kRenewed:
+      ++stats_.announces_accepted;
+      return StoredBody{};
+    case HolderDirectory::Outcome::kKeyFull:
+      ++stats_.announces_refused;
+      return Refusal(ErrorReplyCode::kQuotaKey, "this blob has all the holders it may list");
+    case HolderDirectory::Outcome::kFull:
+      break;
+  }
+  ++stats_.announces_refused;
+  return Refusal(ErrorReplyCode::kQuotaTotal, "the holder directory is full");
+}
+
+void BlobService::Announce(TimePoint now, const BlobDigest& digest) {
+  if (shut_down_) return;
+  if (!announced_.contains(digest) && announced_.size() >= config_.announced_max) return;
+  announced_keys_[BlobKey(digest)] = digest;
+  Announcing& state = announced_[digest];
+  if (!state.running) StartAnnounce(now, digest);
+}
+
+void BlobService::Withdraw(const BlobDigest& digest) {
+  announced_.erase(digest);
+  announced_keys_.erase(BlobKey(digest));
+}
+
+void BlobService::StartAnnounce(TimePoint now, const BlobDigest& digest) {
+  Announcing& state = announced_[digest];
+  state.running = true;
+  state.due = now + config_.announce_retry;
+  const Key key = BlobKey(digest);
+  LookupOptions options;
+  options.request = [](const Key& target) { return Body(BlobFindBody{target}); };
+  const bool started = node_.StartLookup(
+      now, key, std::move(options), [this, digest, key](const LookupResult& result) {
+        auto found = announced_.find(digest);
+        if (found == announced_.end() || shut_down_) return;
+        found->second.running = false;
+        const auto lifetime = static_cast<uint32_t>(WholeSeconds(config_.announce_interval) * 2);
+        size_t sent = 0;
+        for (size_t i = 0; i < result.closest.size() && sent < config_.announce_replicas; ++i) {
+          if (result.tokens[i].empty()) continue;
+          const Contact& to = result.closest[i];
+          BlobAnnounceBody body{key, result.tokens[i], lifetime};
+          const bool requested = node_.Request(
+              result.finished, to.endpoint, to.id, std::move(body), [this](const RpcResult& reply) {
+                if (reply.status == RpcStatus::kReplied && reply.reply != nullptr &&
+                    std::holds_alternative<StoredBody>(reply.reply->body)) {
+                  ++stats_.announces_sent;
+                }
+              });
+          if (requested) ++sent;
+        }
+        // Told nobody (no contacts yet): try again soon; else renew at the interval.
+        found->second.due =
+            result.finished + (sent > 0 ? config_.announce_interval : config_.announce_retry);
+      });
+  if (!started) state.running = false;
+}
+
+void BlobService::OnTimer(TimePoint now) {
+  if (shut_down_) return;
+  if (pump_at_ <= now) {
+    pump_at_ = kTimeNever;
+    std::vector<BlobDigest> running;
+    for (const auto& [digest, fetching] : fetches_) running.push_back(digest);
+    for (const BlobDigest& digest : running) Pump(now, digest);
+  }
+  if (now < next_tick_) return;
+  next_tick_ = now + kTick;
+  for (auto& [digest, state] : announced_) {
+    if (!state.running && state.due <= now) StartAnnounce(now, digest);
+  }
+  std::vector<BlobDigest> late;
+  for (const auto& [digest, fetching] : fetches_) {
+    if (fetching->deadline <= now) late.push_back(digest);
+  }
+  for (const BlobDigest& digest : late) {
+    auto found = fetches_.find(digest);
+    if (found == fetches_.end()) continue;
+    FetchOutcome outcome;
+    outcome.status = FetchOutcome::Status::kFailed;
+    outcome.attempts = found->second->attempts;
+    outcome.error = "no holder delivered the bytes within " +
+                    std::to_string(WholeSeconds(config_.fetch_timeout)) + " s";
+    Finish(digest, std::move(outcome));
+  }
+  // Transfers a full request table held back are sent now.
+  std::vector<BlobDigest> running;
+  for (const auto& [digest, fetching] : fetches_) running.push_back(digest);
+  for (const BlobDigest& digest : running) Pump(now, digest);
+  if (next_sweep_ <= now) {
+    next_sweep_ = now + kSweepInterval;
+    directory_.Expire(now);
+    std::erase_if(bad_holders_, [&](const auto& entry) { return entry.second <= now; });
+  }
+}
+
+TimePoint BlobService::NextDeadline() const {
+  return shut_down_ ? kTimeNever : std::min(next_tick_, pump_at_);
+}
+
+}  // namespace skillnode::kademlia::blobs

@@ -1,0 +1,231 @@
+// BlobService: bytes named by their SHA-256 (a skill's SKILL.md and folder archive), found and
+// moved over the DHT's own UDP socket (docs/protocol.md "Blobs").
+//
+// Holder side: answers BLOB_GET with one chunk of a blob its BlobSource holds (ERROR kNotHeld
+// otherwise) to peers verified at their address (a chunk is eight times its request: no
+// reflection off forged addresses), metered per source IP in chunks per second (the node's
+// request limiter leaves BLOB_GET to this service, so a transfer does not spend a peer's
+// lookup budget). Both refusals are ERROR kRateLimited, and the fetcher asks again 100 ms on.
+// Directory side: as one of the nodes closest to a blob's key, answers BLOB_FIND with the
+// holders announced under it and BLOB_ANNOUNCE after checking the write token, as STORE does.
+// Announcer side: Announce(digest) tells the r nodes closest to BlobKey(digest) that this node
+// holds the bytes, and renews that every announce_interval until Withdraw.
+//
+// A node answering BLOB_FIND for a blob it announces says it holds it too ("me").
+//
+// Fetcher side: Fetch(digest, size, publisher) finds holders (a BLOB_FIND lookup that ends once
+// kListingRepliesEnough directory nodes listed holders, its own directory, and a
+// FIND_NODE lookup for the publisher's node, whose id is the SHA-256 of the record's publisher
+// key), then moves the blob from one holder at a time in kBlobChunkBytesMax chunks with
+// `window` requests in flight, asking again for a chunk whose request is unanswered after the
+// holder's retransmission timeout (four smoothed round trips, 20 ms to 1 s, doubled per
+// attempt). The bytes are
+// handed out only when their SHA-256 is the digest. A holder that answers with bytes that do
+// not hash to the digest ("corrupt"), a wrong size or a short chunk ("truncated"), "not_held",
+// or stops answering ("timeout") is left for the next one, and a corrupt holder is not asked
+// for that digest again for bad_holder_memory. Holders that are not the publisher are asked
+// first, in random order, so copies spread the load; the publisher's node is the last resort.
+// Fetches of one digest share one transfer.
+//
+// Driven by the Node (a service, Node::AddService); no I/O of its own. Not thread-safe.
+#ifndef SKILLNODE_KADEMLIA_BLOBS_BLOB_SERVICE_H_
+#define SKILLNODE_KADEMLIA_BLOBS_BLOB_SERVICE_H_
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kademlia/blobs/holder_directory.h"
+#include "kademlia/node.h"
+#include "kademlia/rate_limiter.h"
+#include "kademlia/request_handler.h"
+
+namespace skillnode::kademlia::blobs {
+
+// A holder lookup ends once this many replies named holders: an announcer tells
+// announce_replicas directory nodes, and two holders may have told different ones.
+constexpr size_t kListingRepliesEnough = 3;
+
+struct BlobConfig {
+  // Holders announced per blob: the r nodes closest to its key are told.
+  size_t announce_replicas = 4;
+  // How often an announcement is renewed; each lasts twice that at the directory.
+  Duration announce_interval = Seconds(10 * 60);
+  // A blob whose announcement reached no directory node is tried again this soon.
+  Duration announce_retry = Seconds(10);
+  // Blobs this node announces at most (its own and its cached ones).
+  size_t announced_max = 4096;
+  HolderLimits directory;
+  // Fetches running at once (each holds up to its blob's size in memory); more fail at once.
+  size_t fetches_max = 8;
+  // The largest blob a fetch accepts.
+  uint64_t fetch_bytes_max = 64ull * 1024 * 1024;
+  // Chunk requests in flight per transfer (64 KB of answers: well inside a socket's receive
+  // buffer).
+  size_t window = 64;
+  // Requests for one chunk to one holder before that holder counts as gone ("timeout"). A
+  // request unanswered after the retransmission timeout (four smoothed round trips, doubled
+  // for each attempt, at most 1 s) is sent again: a dead holder is given up after about 7 s,
+  // and at 10 % loss each way 12 failures in a row happen once in 400 million chunks.
+  size_t chunk_attempts_max = 12;
+  // A fetch gives up after this long in all, with every holder tried so far in its error.
+  Duration fetch_timeout = Seconds(60);
+  // A holder that served corrupt bytes is not asked for that digest again for this long;
+  // at most bad_holders_max such (digest, holder) pairs are remembered.
+  Duration bad_holder_memory = Seconds(10 * 60);
+  size_t bad_holders_max = 1024;
+  // Chunks served per second to one source IP, and the burst (1,000 bytes each); in total.
+  double serve_chunks_per_ip = 4000;
+  double serve_chunks_burst = 8000;
+  double serve_chunks_global = 16000;
+  size_t serve_tracked_ips_max = 1024;
+};
+
+// Where the holder side reads the blobs this node holds.
+class BlobSource {
+ public:
+  virtual ~BlobSource() = default;
+  // The size of the blob held under `digest`, or nullopt when it is not held.
+  virtual std::optional<uint64_t> SizeOf(const BlobDigest& digest) = 0;
+  // Up to `length` bytes from `offset`; empty when the blob cannot be read (gone since).
+  virtual std::vector<uint8_t> Read(const BlobDigest& digest, uint64_t offset, size_t length) = 0;
+};
+
+enum class HolderFailure : uint8_t { kCorrupt, kTruncated, kTimeout, kNotHeld, kCount };
+std::string_view HolderFailureName(HolderFailure failure);  // "corrupt", "truncated", ...
+
+struct HolderAttempt {
+  NodeId id;
+  Endpoint endpoint;
+  HolderFailure failure = HolderFailure::kTimeout;
+  std::string detail;
+};
+
+struct FetchOutcome {
+  enum class Status {
+    kOk,        // bytes verified
+    kNoHolder,  // nobody was found holding the digest
+    kFailed,    // every holder found failed (attempts says how), or the fetch timed out
+    kBusy,      // fetches_max fetches were running
+    kTooLarge,  // the size named is over fetch_bytes_max
+  };
+  Status status = Status::kFailed;
+  std::shared_ptr<const std::string> bytes;  // kOk: the verified blob
+  NodeId holder;                             // kOk: who served it
+  std::vector<HolderAttempt> attempts;       // holders that failed, in the order tried
+  std::string error;                         // not kOk: one line for people
+};
+using FetchCallback = std::function<void(const FetchOutcome&)>;
+
+struct BlobStats {
+  uint64_t chunks_served = 0;
+  uint64_t bytes_served = 0;
+  uint64_t not_held = 0;
+  uint64_t serve_rate_limited = 0;
+  uint64_t serve_unverified = 0;  // chunk requests from a peer not yet verified at its address
+  uint64_t finds_served = 0;
+  uint64_t announces_accepted = 0;
+  uint64_t announces_refused = 0;
+  uint64_t announces_sent = 0;  // announcements a directory node acknowledged
+  uint64_t fetches_ok = 0;
+  uint64_t fetches_failed = 0;
+  uint64_t fetches_no_holder = 0;
+  uint64_t fetches_refused = 0;  // kBusy and kTooLarge
+  uint64_t chunks_fetched = 0;
+  uint64_t chunk_retries = 0;
+  std::array<uint64_t, static_cast<size_t>(HolderFailure::kCount)> holder_failures{};
+};
+
+class BlobService : public RequestHandler {
+ public:
+  // Adds itself to `node` as a service; `source` must outlive it.
+  BlobService(Node& node, BlobSource& source, const BlobConfig& config, Rng& rng);
+  ~BlobService() override;
+  BlobService(const BlobService&) = delete;
+  BlobService& operator=(const BlobService&) = delete;
+
+  // Starts announcing that this node holds `digest` (at once, then every announce_interval).
+  void Announce(TimePoint now, const BlobDigest& digest);
+  void Withdraw(const BlobDigest& digest);
+  // Fetches `size` bytes that hash to `digest`; `publisher` is the node that published the
+  // record naming it (asked last). `done` is called exactly once, possibly before Fetch
+  // returns when the fetch is refused at once (kBusy, kTooLarge).
+  void Fetch(TimePoint now, const BlobDigest& digest, uint64_t size,
+             std::optional<NodeId> publisher, FetchCallback done);
+  // Ends every fetch (kFailed, "shutting down") and stops announcing.
+  void Shutdown();
+
+  const BlobStats& stats() const { return stats_; }
+  const HolderDirectory& directory() const { return directory_; }
+  size_t fetches_running() const { return fetches_.size(); }
+  size_t announced() const { return announced_.size(); }
+
+  // One fetch's state (kademlia/blobs/blob_fetching.h), opaque here.
+  struct Fetching;
+
+  // RequestHandler.
+  std::optional<Body> OnRequest(TimePoint now, const Endpoint& from,
+                                const Message& request) override;
+  void OnContactAdded(TimePoint, const Contact&) override {}
+  void OnContactEvicted(TimePoint, const NodeId&) override {}
+  void OnTimer(TimePoint now) override;
+  TimePoint NextDeadline() const override;
+
+ private:
+  struct Announcing {
+    TimePoint due = kTimeZero;
+    bool running = false;
+  };
+
+  Body ServeChunk(TimePoint now, const Endpoint& from, const Message& request,
+                  const BlobGetBody& get);
+  Body ServeFind(TimePoint now, const Endpoint& from, const Message& request,
+                 const BlobFindBody& find);
+  Body ServeAnnounce(TimePoint now, const Endpoint& from, const Message& request,
+                     const BlobAnnounceBody& announce);
+  void StartAnnounce(TimePoint now, const BlobDigest& digest);
+
+  // Fetching (blob_fetch.cpp).
+  void Locate(TimePoint now, const BlobDigest& digest);
+  void OnLocated(TimePoint now, const BlobDigest& digest);
+  void NextHolder(TimePoint now, const BlobDigest& digest);
+  void Pump(TimePoint now, const BlobDigest& digest);
+  void OnChunk(const BlobDigest& digest, uint64_t generation, size_t chunk, uint8_t attempt,
+               const RpcResult& result);
+  void DropHolder(TimePoint now, const BlobDigest& digest, HolderFailure failure,
+                  std::string detail);
+  void Complete(TimePoint now, const BlobDigest& digest);
+  void Finish(const BlobDigest& digest, FetchOutcome outcome);
+  bool IsBadHolder(TimePoint now, const BlobDigest& digest, const NodeId& id) const;
+  void NoteBadHolder(TimePoint now, const BlobDigest& digest, const NodeId& id);
+
+  Node& node_;
+  BlobSource& source_;
+  BlobConfig config_;
+  Rng& rng_;
+  HolderDirectory directory_;
+  RequestRateLimiter serve_limiter_;
+  BlobStats stats_;
+  std::map<BlobDigest, Announcing> announced_;
+  std::map<Key, BlobDigest> announced_keys_;  // BlobKey of each of announced_
+  std::map<BlobDigest, std::unique_ptr<Fetching>> fetches_;
+  std::map<std::pair<BlobDigest, NodeId>, TimePoint> bad_holders_;  // until when
+  // The service works on a one-second tick (fetch deadlines, announcements due, the sweep of
+  // the directory and of bad holders), so NextDeadline costs nothing.
+  TimePoint next_tick_ = kTimeZero;
+  // A holder asked us to wait (rate, or verifying our address): transfers resume then.
+  TimePoint pump_at_ = kTimeNever;
+  TimePoint next_sweep_ = kTimeZero;
+  uint64_t next_generation_ = 1;
+  bool shut_down_ = false;
+};
+
+}  // namespace skillnode::kademlia::blobs
+
+#endif  // SKILLNODE_KADEMLIA_BLOBS_BLOB_SERVICE_H_

@@ -1,0 +1,151 @@
+// Node's lookups and joining: the iterative FIND_NODE (or FIND_VALUE, BLOB_FIND) lookup driven
+// by kademlia/lookup.h, and Join. The rest of the node is in node.cpp.
+#include <algorithm>
+#include <memory>
+#include <utility>
+
+#include "kademlia/node.h"
+
+namespace skillnode::kademlia {
+namespace {
+
+// The contacts closer to a target that a lookup reply carries, or null if it carries none.
+const std::vector<WireContact>* CloserNodes(const Body& body) {
+  if (const auto* nodes = std::get_if<NodesBody>(&body)) return &nodes->nodes;
+  if (const auto* values = std::get_if<ValuesBody>(&body)) return &values->nodes;
+  if (const auto* holders = std::get_if<BlobHoldersBody>(&body)) return &holders->nodes;
+  return nullptr;
+}
+
+std::span<const uint8_t> TokenOf(const Body& body) {
+  if (const auto* nodes = std::get_if<NodesBody>(&body)) return nodes->token;
+  if (const auto* values = std::get_if<ValuesBody>(&body)) return values->token;
+  if (const auto* holders = std::get_if<BlobHoldersBody>(&body)) return holders->token;
+  return {};
+}
+
+}  // namespace
+
+bool Node::FindNode(TimePoint now, const Key& target, LookupCallback done) {
+  return StartLookup(now, target, LookupOptions{}, std::move(done));
+}
+
+bool Node::StartLookup(TimePoint now, const Key& target, LookupOptions options,
+                       LookupCallback done) {
+  if (shut_down_ || lookups_.size() >= config_.lookups_max) {
+    ++stats_.lookups_refused;
+    return false;
+  }
+  ++stats_.lookups_started;
+  LookupParams params{config_.routing.bucket_size, config_.alpha, config_.disjoint_paths,
+                      config_.lookup_requests_max, options.slow_retries};
+  const auto start = routing_.Closest(target, config_.routing.bucket_size);
+  const uint64_t lookup_id = next_lookup_id_++;
+  lookups_.emplace(lookup_id, ActiveLookup{Lookup(target, id(), params, start, now),
+                                           std::move(options), std::move(done)});
+  StepLookup(now, lookup_id);
+  return true;
+}
+
+void Node::StepLookup(TimePoint now, uint64_t lookup_id) {
+  auto it = lookups_.find(lookup_id);
+  if (it == lookups_.end()) return;
+  Lookup& lookup = it->second.lookup;
+  const LookupOptions& options = it->second.options;
+  // Sending can fail only when the in-flight table is full; such a query counts as failed and
+  // the loop asks the lookup again, so a full table ends the lookup instead of stalling it.
+  const Duration slow_after = rtt_.Timeout(config_.rpc_timeout_min, config_.rpc_timeout);
+  for (auto queries = lookup.NextQueries(now, slow_after); !queries.empty();
+       queries = lookup.NextQueries(now, slow_after)) {
+    for (const Lookup::Query& q : queries) {
+      Body body =
+          options.request ? options.request(lookup.target()) : FindNodeBody{lookup.target()};
+      const NodeId queried = q.id;
+      const bool sent = SendRequest(now, q.endpoint, q.id, std::move(body),
+                                    [this, lookup_id, queried](const RpcResult& result) {
+                                      OnLookupReply(lookup_id, queried, result);
+                                    });
+      if (!sent) lookup.OnFailure(q.id);
+    }
+  }
+  if (lookup.done()) FinishLookup(now, lookup_id);
+}
+
+void Node::OnLookupReply(uint64_t lookup_id, const NodeId& queried, const RpcResult& result) {
+  auto found = lookups_.find(lookup_id);
+  if (found == lookups_.end()) return;
+  Lookup& lookup = found->second.lookup;
+  const Message* reply = result.reply;
+  const std::vector<WireContact>* closer = reply != nullptr ? CloserNodes(reply->body) : nullptr;
+  if (closer == nullptr || reply->header.sender_id != queried) {
+    lookup.OnFailure(queried);
+  } else if (lookup.Answered(queried)) {
+    return;  // the answer to a query sent again (slow_retries), after the other one's
+  } else {
+    lookup.OnReply(queried, reply->header.sender_key, *closer, TokenOf(reply->body), result.now);
+    const auto& on_reply = found->second.options.on_reply;
+    const Contact from{queried, result.from, reply->header.sender_key, result.now, 0};
+    // The hook may start or finish other lookups; look this one up again afterwards.
+    if (on_reply && on_reply(result.now, from, *reply)) {
+      found = lookups_.find(lookup_id);
+      if (found != lookups_.end()) found->second.lookup.Stop();
+    }
+  }
+  found = lookups_.find(lookup_id);
+  if (found == lookups_.end()) return;
+  if (found->second.lookup.done()) {
+    FinishLookup(result.now, lookup_id);
+  } else {
+    StepLookup(result.now, lookup_id);
+  }
+}
+
+void Node::FinishLookup(TimePoint now, uint64_t lookup_id) {
+  auto it = lookups_.find(lookup_id);
+  if (it == lookups_.end()) return;
+  ActiveLookup finished = std::move(it->second);
+  lookups_.erase(it);
+  LookupResult result = finished.lookup.Result(now);
+  routing_.Touched(result.target, now);
+  stats_.RecordLookup(result.stats.hops, result.stats.messages, result.stats.duration);
+  if (finished.done) finished.done(result);
+}
+
+void Node::Join(TimePoint now, std::span<const Endpoint> seeds, JoinCallback done) {
+  // Shared by the seed pings: the last one to finish starts the own-id lookup.
+  struct JoinState {
+    size_t pending = 0;
+    JoinCallback done;
+  };
+  auto state = std::make_shared<JoinState>();
+  state->done = std::move(done);
+  auto after_pings = [this, state](TimePoint at) {
+    if (routing_.size() == 0 || shut_down_) {
+      if (state->done) state->done(routing_.size());
+      return;
+    }
+    const bool started = FindNode(at, id(), [this, state](const LookupResult& result) {
+      if (!shut_down_) RefreshFartherBuckets(result.finished);
+      if (state->done) state->done(routing_.size());
+    });
+    if (!started && state->done) state->done(routing_.size());
+  };
+  for (const Endpoint& seed : seeds) {
+    const bool sent = Ping(now, seed, [state, after_pings](const RpcResult& result) {
+      if (--state->pending == 0) after_pings(result.now);
+    });
+    if (sent) ++state->pending;
+  }
+  if (state->pending == 0) after_pings(now);
+}
+
+void Node::RefreshFartherBuckets(TimePoint now) {
+  // Every bucket but the one holding our own id (the last) gets a lookup for a random key
+  // in its range, so the table learns contacts at every distance (Kademlia paper 2.3).
+  const size_t buckets = routing_.bucket_count();
+  for (size_t index = 0; index + 1 < buckets; ++index) {
+    if (!FindNode(now, routing_.RandomKeyInBucket(index, rng_), nullptr)) break;
+  }
+}
+
+}  // namespace skillnode::kademlia

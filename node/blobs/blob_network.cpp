@@ -1,0 +1,189 @@
+#include "node/blobs/blob_network.h"
+
+#include <utility>
+
+#include "kademlia/encoding.h"
+#include "kademlia/identity.h"
+#include "node/spd_logger.h"
+
+namespace skillnode::node::blobs {
+namespace {
+
+using kademlia::blobs::FetchOutcome;
+using kademlia::blobs::HolderFailure;
+
+kademlia::blobs::BlobConfig ServiceConfig(const Config& config) {
+  kademlia::blobs::BlobConfig out;
+  out.fetches_max = config.node.skills.fetches_max;
+  out.fetch_timeout = config.node.skills.fetch_timeout;
+  out.serve_chunks_per_ip = static_cast<double>(config.node.skills.serve_chunks_per_second);
+  out.serve_chunks_burst = 2 * out.serve_chunks_per_ip;
+  out.serve_chunks_global = 4 * out.serve_chunks_per_ip;
+  return out;
+}
+
+}  // namespace
+
+std::string_view SourceName(BlobAnswer::Source source) {
+  switch (source) {
+    case BlobAnswer::Source::kLocal:
+      return "local";
+    case BlobAnswer::Source::kCache:
+      return "cache";
+    case BlobAnswer::Source::kNetwork:
+      return "network";
+  }
+  return "local";
+}
+
+Result<std::unique_ptr<BlobNetwork>> BlobNetwork::Open(Daemon& daemon) {
+  const auto& skills = daemon.config().node.skills;
+  const std::string directory = daemon.data_dir_path() + "/blobs";
+  auto local = BlobStore::Open(directory, skills.store_bytes_max);
+  if (!local) return tl::unexpected(local.error());
+  auto cache = BlobStore::Open(directory + "/cache", skills.cache_bytes_max,
+                               BlobStore::WhenFull::kEvictOldest);
+  if (!cache) return tl::unexpected(cache.error());
+  return std::unique_ptr<BlobNetwork>(
+      new BlobNetwork(daemon, std::move(*local), std::move(*cache)));
+}
+
+BlobNetwork::BlobNetwork(Daemon& daemon, BlobStore local, BlobStore cache)
+    : daemon_(daemon), local_(std::move(local)), cache_(std::move(cache)) {
+  service_ = std::make_unique<kademlia::blobs::BlobService>(
+      daemon.node(), *this, ServiceConfig(daemon.config()), daemon.env().rng());
+  const TimePoint now = daemon.Now();
+  for (const Digest& digest : local_.Digests()) service_->Announce(now, digest);
+  for (const Digest& digest : cache_.Digests()) service_->Announce(now, digest);
+  daemon.AddMetrics([this](PrometheusWriter& out) { WriteMetrics(out); });
+  daemon.AddShutdownStep("end blob fetches", [this](std::function<void()> done) {
+    service_->Shutdown();
+    done();
+  });
+}
+
+BlobNetwork::~BlobNetwork() = default;
+
+void BlobNetwork::Published(const Digest& digest) { service_->Announce(daemon_.Now(), digest); }
+
+void BlobNetwork::Get(const Digest& digest, uint64_t size, const kademlia::PublicKey& publisher,
+                      std::function<void(const BlobAnswer&)> done) {
+  BlobAnswer answer;
+  for (auto [store, source] :
+       {std::pair{&local_, BlobAnswer::Source::kLocal}, {&cache_, BlobAnswer::Source::kCache}}) {
+    if (!store->Has(digest)) continue;
+    auto bytes = store->Get(digest);  // verified; a rotten copy is set aside and skipped
+    if (!bytes) {
+      LogAt(daemon_.logger(), LogLevel::kWarn,
+            std::string(SourceName(source)) + " " + bytes.error().message);
+      service_->Withdraw(digest);
+      continue;
+    }
+    answer.bytes = std::make_shared<const std::string>(std::move(*bytes));
+    answer.source = source;
+    return done(answer);
+  }
+  service_->Fetch(daemon_.Now(), digest, size, kademlia::NodeIdOf(publisher),
+                  [this, digest, done = std::move(done)](const FetchOutcome& outcome) {
+                    BlobAnswer answer;
+                    answer.source = BlobAnswer::Source::kNetwork;
+                    if (outcome.status != FetchOutcome::Status::kOk) {
+                      answer.failure = outcome;
+                      return done(answer);
+                    }
+                    answer.bytes = outcome.bytes;
+                    answer.holder = outcome.holder;
+                    for (const auto& attempt : outcome.attempts) {
+                      LogAt(daemon_.logger(), LogLevel::kWarn,
+                            "blob " + kademlia::HexEncode(digest).substr(0, 12) +
+                                ": bypassed holder " + attempt.id.ShortHex() + " at " +
+                                attempt.endpoint.ToString() + ": " +
+                                std::string(kademlia::blobs::HolderFailureName(attempt.failure)) +
+                                (attempt.detail.empty() ? "" : " (" + attempt.detail + ")"));
+                    }
+                    auto kept = cache_.Put(digest, *outcome.bytes);
+                    if (kept) {
+                      service_->Announce(daemon_.Now(), digest);
+                    } else {
+                      ++cache_refused_;
+                      LogAt(daemon_.logger(), LogLevel::kWarn,
+                            "blob " + kademlia::HexEncode(digest).substr(0, 12) +
+                                " fetched but not cached: " + kept.error().message);
+                    }
+                    done(answer);
+                  });
+}
+
+std::optional<uint64_t> BlobNetwork::SizeOf(const kademlia::BlobDigest& digest) {
+  if (auto size = local_.SizeOf(digest)) return size;
+  return cache_.SizeOf(digest);
+}
+
+std::vector<uint8_t> BlobNetwork::Read(const kademlia::BlobDigest& digest, uint64_t offset,
+                                       size_t length) {
+  if (local_.Has(digest)) return local_.ReadRange(digest, offset, length);
+  return cache_.ReadRange(digest, offset, length);
+}
+
+nlohmann::json BlobNetwork::Info() const {
+  const auto& stats = service_->stats();
+  return {{"available", true},
+          {"blobs", local_.count()},
+          {"bytes", local_.bytes()},
+          {"bytesMax", local_.bytes_max()},
+          {"cached", cache_.count()},
+          {"cacheBytes", cache_.bytes()},
+          {"cacheBytesMax", cache_.bytes_max()},
+          {"announced", service_->announced()},
+          {"holdersListed", service_->directory().entries()},
+          {"fetchesRunning", service_->fetches_running()},
+          {"fetched", stats.fetches_ok},
+          {"chunksServed", stats.chunks_served}};
+}
+
+void BlobNetwork::WriteMetrics(PrometheusWriter& out) const {
+  const auto& stats = service_->stats();
+  out.Family("skillnode_blob_fetches_total", "counter",
+             "Fetches of SKILL.md files and archives from other nodes, by outcome.");
+  // "refused": busy (fetchesMax running) or over the size limit, before any holder was asked.
+  const std::pair<const char*, uint64_t> fetches[] = {{"ok", stats.fetches_ok},
+                                                      {"no_holder", stats.fetches_no_holder},
+                                                      {"failed", stats.fetches_failed},
+                                                      {"refused", stats.fetches_refused}};
+  for (const auto& [outcome, count] : fetches) {
+    out.Sample("skillnode_blob_fetches_total", {{"outcome", outcome}}, static_cast<double>(count));
+  }
+  out.Family("skillnode_blob_holder_failures_total", "counter",
+             "Holders a fetch left for the next one, by reason (corrupt: bytes that did not hash "
+             "to the digest).");
+  for (size_t i = 0; i < static_cast<size_t>(HolderFailure::kCount); ++i) {
+    out.Sample("skillnode_blob_holder_failures_total",
+               {{"reason", std::string(HolderFailureName(static_cast<HolderFailure>(i)))}},
+               static_cast<double>(stats.holder_failures[i]));
+  }
+  out.Counter("skillnode_blob_chunks_served_total", "Blob chunks sent to other nodes.",
+              static_cast<double>(stats.chunks_served));
+  out.Counter("skillnode_blob_bytes_served_total", "Blob bytes sent to other nodes.",
+              static_cast<double>(stats.bytes_served));
+  out.Counter("skillnode_blob_serve_refused_total",
+              "Blob chunk requests refused: not held here, or over the per-address rate.",
+              static_cast<double>(stats.not_held + stats.serve_rate_limited));
+  out.Counter("skillnode_blob_chunks_fetched_total", "Blob chunks received from holders.",
+              static_cast<double>(stats.chunks_fetched));
+  out.Counter("skillnode_blob_chunk_retries_total",
+              "Blob chunk requests sent again after a "
+              "timeout.",
+              static_cast<double>(stats.chunk_retries));
+  out.Counter("skillnode_blob_announcements_total",
+              "Announcements of held blobs that a directory node acknowledged.",
+              static_cast<double>(stats.announces_sent));
+  out.Gauge("skillnode_blob_directory_entries",
+            "Holders this node lists for the blob keys it is close to.",
+            static_cast<double>(service_->directory().entries()));
+  out.Gauge("skillnode_blob_cache_bytes", "Bytes of fetched blobs kept in <dataDir>/blobs/cache.",
+            static_cast<double>(cache_.bytes()));
+  out.Gauge("skillnode_blob_store_bytes", "Bytes of this node's own skills' blobs.",
+            static_cast<double>(local_.bytes()));
+}
+
+}  // namespace skillnode::node::blobs
