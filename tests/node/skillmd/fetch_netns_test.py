@@ -3,7 +3,8 @@
 network namespaces on one bridge.
 
 Host A registers a folder (a SKILL.md over 300 KiB: a BOM, CRLF and LF lines, CJK, emoji;
-scripts/run.sh, references/notes.md) with `skillnode register --skill-dir`. Every HTTP API
+scripts/run.sh, references/notes.md, and incompressible assets that make the archive about
+8.1 MB, near the 8 MiB folder limit) with `skillnode register --skill-dir`. Every HTTP API
 listens on 127.0.0.1 inside its namespace, so no other host can reach A's API: the bytes travel
 only over the DHT's UDP socket. Checks:
 1. B gets skill.md (X-Skillnode-Source network, X-Skillnode-Holder A's id, the exact bytes),
@@ -45,7 +46,10 @@ PORT = 6881
 HTTP_PORT = 7070
 API = f"http://127.0.0.1:{HTTP_PORT}"
 # Registrations must outlive the test without heartbeats.
+# The upload of a folder near the 8 MiB archive limit needs a larger body than the default.
 CONFIG = """
+node:
+  http: {maxBodyBytes: 9437184}
 discovery:
   healthCheck:
     heartbeatInterval: 60000
@@ -54,6 +58,7 @@ discovery:
 SKILL = "netns-fetch-large"
 BROKEN = "netns-fetch-broken"
 SKILL_MD_BYTES_MIN = 330 * 1024  # over 300 KiB, under the 512 KiB limit
+ASSET_BYTES = 3_880_000  # two of them: an archive of about 8.1 MB, under the 8 MiB limit
 LOSS_PERCENT = 10
 LOSS_TABLE = "skillnode_loss"
 LOG_TAIL_LINES = 80
@@ -414,7 +419,11 @@ def main():
     md = skill_md()
     files = {"SKILL.md": (md, False),
              "scripts/run.sh": (b"#!/bin/sh\necho \"fetched \xe2\x9c\x93\"\n", True),
-             "references/notes.md": ("# Notes 📝\r\n\r\n参考资料 — 참고 자료\n".encode(), False)}
+             "references/notes.md": ("# Notes 📝\r\n\r\n参考资料 — 참고 자료\n".encode(), False),
+             # Incompressible assets that bring the archive near the 8 MiB folder limit
+             # (each under the 4 MiB per-file limit).
+             "assets/part-1.bin": (random.Random(1).randbytes(ASSET_BYTES), False),
+             "assets/part-2.bin": (random.Random(2).randbytes(ASSET_BYTES), False)}
     folder = write_folder(work, SKILL, files)
     print(f"SKILL.md: {len(md)} bytes, SHA-256 {sha256(md)}", flush=True)
     register(folder)
