@@ -251,7 +251,8 @@ int SkillCommands::State::RegisterFolder() {
     std::cout << "SKILL.md sha256 " << Text(skill_json["skillMdSha256"]) << " ("
               << Text(skill_json["skillMdSize"]) << " bytes), archive sha256 "
               << Text(skill_json["archiveSha256"]) << " (" << Text(skill_json["archiveSize"])
-              << " bytes, " << Text(answer["files"]) << " files)\n";
+              << " bytes, " << Text(answer["files"])
+              << (answer["files"] == 1 ? " file)\n" : " files)\n");
   }
   return rc;
 }
