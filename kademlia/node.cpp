@@ -51,10 +51,9 @@ void Node::OnDatagram(TimePoint now, const Endpoint& from, std::span<const uint8
   }
   if (header.sender_id == id()) return Drop(DropReason::kFromSelf, from, "");
   if (IsRequest(message.type())) {
-    // BLOB_GET is metered by the blob service that answers it, by bytes; a transfer's
-    // thousands of chunk requests must not spend the budget of the peer's lookups.
-    const bool metered_elsewhere = message.type() == static_cast<uint8_t>(MessageType::kBlobGet);
-    switch (metered_elsewhere ? RateVerdict::kAllowed : rate_limiter_.Admit(from.address(), now)) {
+    // A transfer's chunk requests are metered by the blob service (IsChunkRequest).
+    switch (IsChunkRequest(message.type()) ? RateVerdict::kAllowed
+                                           : rate_limiter_.Admit(from.address(), now)) {
       case RateVerdict::kPerIpExceeded:
         return Drop(DropReason::kRateLimitedIp, from, "");
       case RateVerdict::kGlobalExceeded:
@@ -298,11 +297,8 @@ void Node::OnTimer(TimePoint now) {
   if (shut_down_) return;
   for (PendingRpc& rpc : rpcs_.TakeExpired(now)) {
     ++stats_.rpcs_timed_out[static_cast<size_t>(SlotOf(rpc.type))];
-    // A lost blob chunk says little about its holder: a transfer under loss loses some while
-    // the holder answers the rest, and the blob service gives up on a holder by itself. Only
-    // other requests count against a contact (and make it prove its key again).
-    const bool chunk = rpc.type == static_cast<uint8_t>(MessageType::kBlobGet);
-    if (rpc.to_id && !chunk) {
+    // A chunk's timeout says little about its holder (IsChunkRequest).
+    if (rpc.to_id && !IsChunkRequest(rpc.type)) {
       if (routing_.Failed(*rpc.to_id)) NotifyEvicted(now, *rpc.to_id);
       Forget(*rpc.to_id);
     }

@@ -129,6 +129,15 @@ bool IsRequest(uint8_t type);
 // fields and metric labels.
 std::string_view MessageTypeName(uint8_t type);
 
+// True for BLOB_GET, the one request sent by the thousand within one transfer. The node leaves
+// its metering to the blob service (by bytes, not by the per-address request limiter), and a
+// timeout of one neither counts against the contact nor makes it prove its key again: a
+// transfer under loss loses some chunks while the holder answers the rest, and the blob
+// service judges holders itself.
+constexpr bool IsChunkRequest(uint8_t type) {
+  return type == static_cast<uint8_t>(MessageType::kBlobGet);
+}
+
 enum class ErrorReplyCode : uint16_t {
   kUnknownType = 1,  // the request's type is not one this node knows
   kMalformed = 2,    // the request decoded but a field is invalid

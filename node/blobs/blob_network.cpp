@@ -138,6 +138,8 @@ nlohmann::json BlobNetwork::Info() const {
           {"holdersListed", service_->directory().entries()},
           {"fetchesRunning", service_->fetches_running()},
           {"fetched", stats.fetches_ok},
+          {"fetchedNotCached", cache_refused_},
+          {"holderListsServed", stats.finds_served},
           {"chunksServed", stats.chunks_served}};
 }
 
@@ -165,9 +167,11 @@ void BlobNetwork::WriteMetrics(PrometheusWriter& out) const {
               static_cast<double>(stats.chunks_served));
   out.Counter("skillnode_blob_bytes_served_total", "Blob bytes sent to other nodes.",
               static_cast<double>(stats.bytes_served));
-  out.Counter("skillnode_blob_serve_refused_total",
-              "Blob chunk requests refused: not held here, or over the per-address rate.",
-              static_cast<double>(stats.not_held + stats.serve_rate_limited));
+  out.Counter(
+      "skillnode_blob_serve_refused_total",
+      "Blob chunk requests refused: not held here, over the per-address rate, or from a "
+      "peer not yet verified at its address.",
+      static_cast<double>(stats.not_held + stats.serve_rate_limited + stats.serve_unverified));
   out.Counter("skillnode_blob_chunks_fetched_total", "Blob chunks received from holders.",
               static_cast<double>(stats.chunks_fetched));
   out.Counter("skillnode_blob_chunk_retries_total",
@@ -177,6 +181,13 @@ void BlobNetwork::WriteMetrics(PrometheusWriter& out) const {
   out.Counter("skillnode_blob_announcements_total",
               "Announcements of held blobs that a directory node acknowledged.",
               static_cast<double>(stats.announces_sent));
+  out.Family("skillnode_blob_directory_announces_total", "counter",
+             "Announcements of other nodes' blobs this node took into its holder directory, or "
+             "refused (bad token, full).");
+  out.Sample("skillnode_blob_directory_announces_total", {{"outcome", "accepted"}},
+             static_cast<double>(stats.announces_accepted));
+  out.Sample("skillnode_blob_directory_announces_total", {{"outcome", "refused"}},
+             static_cast<double>(stats.announces_refused));
   out.Gauge("skillnode_blob_directory_entries",
             "Holders this node lists for the blob keys it is close to.",
             static_cast<double>(service_->directory().entries()));

@@ -346,58 +346,6 @@ TEST_CASE("Encode and EncodeFitting refuse a port-0 contact in VALUES, as Decode
 
 // ---- Types, names, proof ---------------------------------------------------------------
 
-TEST_CASE("Message::type derives the wire type from the body", "[unit]") {
-  CHECK(Message{{}, PingBody{}}.type() == 1);
-  CHECK(Message{{}, PongBody{}}.type() == 2);
-  CHECK(Message{{}, FindNodeBody{}}.type() == 3);
-  CHECK(Message{{}, NodesBody{}}.type() == 4);
-  CHECK(Message{{}, FindValueBody{}}.type() == 5);
-  CHECK(Message{{}, ValuesBody{}}.type() == 6);
-  CHECK(Message{{}, StoreBody{}}.type() == 7);
-  CHECK(Message{{}, StoredBody{}}.type() == 8);
-  CHECK(Message{{}, ListenBody{}}.type() == 9);
-  CHECK(Message{{}, ListeningBody{}}.type() == 10);
-  CHECK(Message{{}, PushBody{}}.type() == 11);
-  CHECK(Message{{}, PushAckBody{}}.type() == 12);
-  CHECK(Message{{}, BlobFindBody{}}.type() == 13);
-  CHECK(Message{{}, BlobHoldersBody{}}.type() == 14);
-  CHECK(Message{{}, BlobAnnounceBody{}}.type() == 15);
-  CHECK(Message{{}, BlobGetBody{}}.type() == 16);
-  CHECK(Message{{}, BlobDataBody{}}.type() == 17);
-  CHECK(Message{{}, ErrorBody{}}.type() == 127);
-  CHECK(Message{{}, UnknownBody{42}}.type() == 42);
-}
-
-TEST_CASE("message types have names and request or reply roles", "[unit]") {
-  const std::vector<std::tuple<uint8_t, std::string, bool>> expected = {
-      {1, "ping", true},        {2, "pong", false},          {3, "find_node", true},
-      {4, "nodes", false},      {5, "find_value", true},     {6, "values", false},
-      {7, "store", true},       {8, "stored", false},        {9, "listen", true},
-      {10, "listening", false}, {11, "push", true},          {12, "push_ack", false},
-      {13, "blob_find", true},  {14, "blob_holders", false}, {15, "blob_announce", true},
-      {16, "blob_get", true},   {17, "blob_data", false},    {18, "unknown", true},
-      {127, "error", false},    {0, "unknown", true},        {42, "unknown", true},
-      {255, "unknown", true}};
-  for (const auto& [type, name, request] : expected) {
-    INFO("type " << int(type));
-    CHECK(MessageTypeName(type) == name);
-    CHECK(IsRequest(type) == request);
-  }
-}
-
-TEST_CASE("ProofBytes lays out tag, network id, txid and both ids, big-endian", "[unit]") {
-  const NodeId responder = Key::Sha256("responder"), requester = Key::Sha256("requester");
-  const auto bytes = ProofBytes(0x01020304, 0x1112131415161718, responder, requester);
-  REQUIRE(bytes.size() == kProofBytesSize);
-  REQUIRE(bytes.size() == 18 + 4 + 8 + 32 + 32);
-  CHECK(std::string(bytes.begin(), bytes.begin() + 18) == "skillnode-proof-v1");
-  CHECK(std::vector<uint8_t>(bytes.begin() + 18, bytes.begin() + 30) ==
-        std::vector<uint8_t>{1, 2, 3, 4, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18});
-  CHECK(std::equal(responder.bytes().begin(), responder.bytes().end(), bytes.begin() + 30));
-  CHECK(std::equal(requester.bytes().begin(), requester.bytes().end(), bytes.begin() + 62));
-  CHECK(ProofBytes(1, 2, responder, requester) != ProofBytes(1, 2, requester, responder));
-}
-
 TEST_CASE("Encode refuses a PUSH whose gone record has an id Decode would refuse", "[unit]") {
   Message push{
       {},
