@@ -4,7 +4,7 @@
 // exists for the simulator: its hosts run the same node code with a scheme that has the same
 // signature size and the same accept/refuse answers — only the holder of an identity's seed
 // can produce a signature that verifies under its public key — at a small fraction of the
-// cost (sim/ideal_signatures.h). Implementations are stateless from the caller's view and
+// cost (sim/hosts/ideal_signatures.h). Implementations are stateless from the caller's view and
 // must outlive every node that uses them.
 #ifndef SKILLNODE_KADEMLIA_SIGNATURE_SCHEME_H_
 #define SKILLNODE_KADEMLIA_SIGNATURE_SCHEME_H_

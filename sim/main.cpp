@@ -12,15 +12,15 @@
 #include <iostream>
 #include <thread>
 
-#include "sim/heap.h"
+#include "sim/engine/heap.h"
 #ifdef SKILLNODE_SIM_MIMALLOC
-#include "sim/mimalloc_heap.h"
+#include "sim/engine/mimalloc_heap.h"
 #endif
-#include "sim/plots.h"
-#include "sim/report.h"
-#include "sim/runner.h"
-#include "sim/scenario_parser.h"
-#include "sim/trace_hash.h"
+#include "sim/engine/runner.h"
+#include "sim/engine/trace_hash.h"
+#include "sim/report/plots.h"
+#include "sim/report/report.h"
+#include "sim/scenario/scenario_parser.h"
 
 namespace {
 

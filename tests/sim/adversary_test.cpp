@@ -1,11 +1,11 @@
 // Adversaries answer with real, validly signed messages that lead only to other adversaries.
-#include "sim/adversary.h"
+#include "sim/adversaries/adversary.h"
 
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
-#include "sim/addressing.h"
+#include "sim/network/addressing.h"
 
 namespace skillnode::sim {
 namespace {

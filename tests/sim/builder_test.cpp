@@ -1,12 +1,12 @@
 // Oracle-built routing tables look like a converged network's: each holds its node's true k
 // closest nodes and about k contacts per bucket range.
-#include "sim/builder.h"
+#include "sim/hosts/builder.h"
 
 #include <catch2/catch.hpp>
 
-#include "sim/latency.h"
-#include "sim/network.h"
-#include "sim/population.h"
+#include "sim/hosts/population.h"
+#include "sim/network/latency.h"
+#include "sim/network/network.h"
 
 namespace skillnode::sim {
 namespace {

@@ -1,6 +1,6 @@
 // Gets by capability (records.get_by: capability): a record is asked for under the capability
 // key of one of its capabilities, which it shares with other records of the pool, and the get is
-// a hit when the answer holds it (sim/record_workload.h).
+// a hit when the answer holds it (sim/workloads/record_workload.h).
 #include <catch2/catch.hpp>
 #include <string>
 

@@ -4,8 +4,8 @@
 #include <set>
 #include <string>
 
-#include "sim/event_queue.h"
-#include "sim/trace_hash.h"
+#include "sim/engine/event_queue.h"
+#include "sim/engine/trace_hash.h"
 #include "sim_util.h"
 
 namespace skillnode::sim {

@@ -1,5 +1,5 @@
 // Churn distributions: the draws have the mean and median the parameters promise.
-#include "sim/distribution.h"
+#include "sim/hosts/distribution.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>

@@ -1,12 +1,12 @@
 // The event queue's lanes and the worker that runs one of them.
-#include "sim/event_queue.h"
+#include "sim/engine/event_queue.h"
 
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <thread>
 #include <vector>
 
-#include "sim/lane_worker.h"
+#include "sim/engine/lane_worker.h"
 
 namespace skillnode::sim {
 namespace {

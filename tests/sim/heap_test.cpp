@@ -1,9 +1,9 @@
-// [sim] skillsim's heap setup (sim/heap.h): what main() records is what a run reports.
-#include "sim/heap.h"
+// [sim] skillsim's heap setup (sim/engine/heap.h): what main() records is what a run reports.
+#include "sim/engine/heap.h"
 
 #include <catch2/catch.hpp>
 
-#include "sim/summary.h"
+#include "sim/report/summary.h"
 
 namespace skillnode::sim {
 namespace {
@@ -27,7 +27,7 @@ TEST_CASE("a run's summary reports the heap setup main() recorded", "[sim]") {
 }
 
 TEST_CASE("the test binary runs on the system allocator without huge pages", "[sim]") {
-  // Only the skillsim executable links mimalloc and records it (sim/mimalloc_heap.h).
+  // Only the skillsim executable links mimalloc and records it (sim/engine/mimalloc_heap.h).
   CHECK(CurrentHeapSetup().allocator == "system");
   CHECK_FALSE(CurrentHeapSetup().huge_pages);
   CHECK(CurrentHeapSetup().release_free_memory == nullptr);

@@ -1,11 +1,11 @@
 // The simulated network: latency models, loss, duplication, reordering and partitions.
-#include "sim/network.h"
+#include "sim/network/network.h"
 
 #include <catch2/catch.hpp>
 #include <vector>
 
-#include "sim/addressing.h"
-#include "sim/latency.h"
+#include "sim/network/addressing.h"
+#include "sim/network/latency.h"
 
 namespace skillnode::sim {
 namespace {

@@ -1,5 +1,5 @@
 // The oracle's closest-node queries against brute force.
-#include "sim/oracle.h"
+#include "sim/workloads/oracle.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>

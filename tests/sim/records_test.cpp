@@ -1,5 +1,5 @@
 // Simulated hosts run the real SkillDht: records are published, republished and fetched, and
-// every get is checked against the records that should exist (sim/record_workload.h).
+// every get is checked against the records that should exist (sim/workloads/record_workload.h).
 #include <catch2/catch.hpp>
 #include <string>
 

@@ -1,5 +1,5 @@
 // What a run writes: summary.json with the promised keys, one CSV row per lookup, plots.
-#include "sim/report.h"
+#include "sim/report/report.h"
 
 #include <catch2/catch.hpp>
 #include <fstream>
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/plots.h"
+#include "sim/report/plots.h"
 #include "sim_util.h"
 #include "support/temp_dir.h"
 

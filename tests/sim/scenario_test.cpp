@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string>
 
-#include "sim/scenario_parser.h"
+#include "sim/scenario/scenario_parser.h"
 
 namespace skillnode::sim {
 namespace {
@@ -67,8 +67,8 @@ TEST_CASE("a value of the wrong type or out of range is refused with its key pat
   CHECK(ErrorOf("network: {loss: 2}\n") ==
         "test.yaml: network.loss: must be between 0 and 1, got '2'");
   CHECK(ErrorOf("network: {latency: {model: fast}}\n") ==
-        "test.yaml: network.latency.model: expected one of constant, uniform, regions, got "
-        "'fast'");
+        "test.yaml: network.latency.model: expected one of constant, uniform, regions, "
+        "coordinates, got 'fast'");
   CHECK(ErrorOf("kademlia: {k: 0}\n") ==
         "test.yaml: kademlia.k: must be between 1 and 32, got '0'");
   CHECK(ErrorOf("kademlia: [1, 2]\n") == "test.yaml: kademlia: expected a map");
@@ -202,6 +202,40 @@ TEST_CASE("the registry scenario has 2,000 nodes, 5,000 skills and gets by capab
   CHECK(static_cast<double>(s.nodes) * s.records.records_per_node == 5000);
   CHECK(s.records.get_by == GetBy::kCapability);
   CHECK(s.records.capabilities > 1);
+}
+
+TEST_CASE("Heep's conditions parse: lifetime start, coordinates, live-node targets, seeds",
+          "[unit]") {
+  const std::string dir = SKILLSIM_SCENARIO_DIR;
+  auto heep = LoadScenarioFile(dir + "/e3-heep.yaml");
+  INFO((heep ? "" : heep.error().message));
+  REQUIRE(heep);
+  REQUIRE(heep->points.size() == 40);
+  const Scenario& first = heep->points[0].scenario;
+  CHECK(first.churn.start == ChurnStart::kLifetime);
+  CHECK(first.network.latency.kind == LatencyKind::kCoordinates);
+  CHECK(first.network.latency.regions.size() == 6);
+  CHECK(first.workload.targets == TargetKind::kRandomNode);
+  CHECK(first.network.loss == 0);
+  CHECK(first.seed == 1);
+  CHECK(heep->points[39].scenario.network.loss == 0.01);
+  CHECK(heep->points[39].scenario.seed == 20);
+  auto lifetimes = LoadScenarioFile(dir + "/e3-heep-lifetimes.yaml");
+  REQUIRE(lifetimes);
+  REQUIRE(lifetimes->points.size() == 80);
+  // The downtime follows the swept session distribution.
+  CHECK(lifetimes->points[0].scenario.churn.downtime.mean_s == 1000);
+  CHECK(lifetimes->points[79].scenario.churn.session.mean_s == 30000);
+  CHECK(lifetimes->points[79].scenario.churn.downtime.mean_s == 30000);
+
+  CHECK(ErrorOf("network: {build: join}\nchurn:\n  session: {distribution: constant, mean_s: 9}\n"
+                "  start: soon\n") ==
+        "test.yaml: churn.start: expected one of stationary, lifetime, got 'soon'");
+  CHECK(
+      ErrorOf("network:\n  latency: {model: coordinates, access_ms_min: 9, access_ms_max: 3}\n") ==
+      "test.yaml: network.latency.access_ms_max: must not be below access_ms_min");
+  CHECK(ErrorOf("network:\n  latency: {model: coordinates, dimensions: 9}\n") ==
+        "test.yaml: network.latency.dimensions: must be between 1 and 8, got '9'");
 }
 
 }  // namespace

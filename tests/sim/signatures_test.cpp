@@ -1,11 +1,11 @@
 // The simulator's ideal signatures answer as Ed25519 does for everything a simulated host can
-// do, so a scenario measures the same with either (sim/ideal_signatures.h).
+// do, so a scenario measures the same with either (sim/hosts/ideal_signatures.h).
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
 #include "kademlia/skill_record.h"
-#include "sim/ideal_signatures.h"
+#include "sim/hosts/ideal_signatures.h"
 #include "sim_util.h"
 
 namespace skillnode::sim {

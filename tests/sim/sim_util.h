@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "sim/runner.h"
-#include "sim/scenario_parser.h"
-#include "sim/simulation.h"
+#include "sim/engine/runner.h"
+#include "sim/engine/simulation.h"
+#include "sim/scenario/scenario_parser.h"
 
 namespace skillnode::sim::testing {
 

@@ -1,0 +1,56 @@
+#include "sim/adversaries/adversary.h"
+
+#include <utility>
+
+#include "sim/network/addressing.h"
+
+namespace skillnode::sim {
+
+kademlia::Message SignedReply(const kademlia::Identity& self,
+                              const kademlia::SignatureScheme& signatures,
+                              const kademlia::Message& request, const Endpoint& from,
+                              kademlia::Body body, uint32_t network_id) {
+  kademlia::Message reply;
+  reply.header.network_id = network_id;
+  reply.header.txid = request.header.txid;
+  reply.header.sender_id = self.node_id();
+  reply.header.sender_key = self.public_key();
+  reply.header.observed = from;
+  if (request.header.proof_wanted) {
+    reply.header.proof =
+        signatures.Sign(self, kademlia::ProofBytes(network_id, request.header.txid, self.node_id(),
+                                                   request.header.sender_id));
+  }
+  reply.body = std::move(body);
+  return reply;
+}
+
+std::optional<kademlia::Message> EclipseAnswer(const kademlia::Identity& self,
+                                               const kademlia::SignatureScheme& signatures,
+                                               const kademlia::Message& request,
+                                               const Endpoint& from, const Oracle& adversaries,
+                                               size_t k, uint32_t network_id) {
+  if (request.header.network_id != network_id || !kademlia::IsRequest(request.type())) {
+    return std::nullopt;
+  }
+  if (std::holds_alternative<kademlia::PingBody>(request.body)) {
+    return SignedReply(self, signatures, request, from, kademlia::PongBody{}, network_id);
+  }
+  const auto* find = std::get_if<kademlia::FindNodeBody>(&request.body);
+  if (find == nullptr) return std::nullopt;
+  const kademlia::NodeId& me = self.node_id();
+  const kademlia::NodeId& asker = request.header.sender_id;
+  // Only adversaries strictly closer to the target than this one: every step leads deeper
+  // into the colluding set and never back to an honest node. This adversary is in the set,
+  // so those closer come before it in the set's closest-first order: k + 2 entries hold k of
+  // them (or all of them) even after leaving out the asker.
+  kademlia::NodesBody nodes;
+  for (const OracleEntry& e : adversaries.Closest(find->target, k + 2)) {
+    if (e.id == me || nodes.nodes.size() == k) break;
+    if (e.id == asker) continue;
+    nodes.nodes.push_back(kademlia::WireContact{e.id, EndpointOfSlot(e.slot)});
+  }
+  return SignedReply(self, signatures, request, from, std::move(nodes), network_id);
+}
+
+}  // namespace skillnode::sim

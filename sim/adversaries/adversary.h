@@ -1,0 +1,64 @@
+// Adversaries: hosts whose datagrams the simulator writes, never an #ifdef in kademlia/.
+//
+// An adversary has a real Identity, decodes requests with kademlia::Decode and answers with
+// kademlia::Encode, so its replies are validly signed and honest nodes cannot tell it from an
+// honest node by the form of its messages. The models (scenario.h AdversaryModel):
+//   (a) eclipse: no routing of its own; answers FIND_NODE only with other adversaries closer
+//       to the target than itself (the colluding set is known to all adversaries, as in the
+//       S/Kademlia evaluation), answers PING, ignores everything else a node would answer;
+//   (b) drop_storage: a real Node that never sees STORE or FIND_VALUE (they are dropped);
+//   (c) forge_records: a real Node and SkillDht whose VALUES replies carry forged records
+//       instead of the genuine ones (forger.h).
+#ifndef SKILLNODE_SIM_ADVERSARIES_ADVERSARY_H_
+#define SKILLNODE_SIM_ADVERSARIES_ADVERSARY_H_
+
+#include <cstdint>
+#include <optional>
+
+#include "kademlia/identity.h"
+#include "kademlia/signature_scheme.h"
+#include "kademlia/wire.h"
+#include "sim/workloads/oracle.h"
+#include "transport/endpoint.h"
+
+namespace skillnode::sim {
+
+// Wire type numbers of the skill store's requests (kademlia::MessageType).
+constexpr uint8_t kTypeFindValue = static_cast<uint8_t>(kademlia::MessageType::kFindValue);
+constexpr uint8_t kTypeStore = static_cast<uint8_t>(kademlia::MessageType::kStore);
+
+struct AdversaryCounters {
+  uint64_t eclipse_replies = 0;           // FIND_NODE answered with adversaries only
+  uint64_t storage_requests_dropped = 0;  // (b)
+  uint64_t forge_opportunities = 0;       // (c): FIND_VALUE requests seen
+  uint64_t records_forged = 0;            // (c): forged records sent in VALUES replies
+
+  AdversaryCounters& operator+=(const AdversaryCounters& o) {
+    eclipse_replies += o.eclipse_replies;
+    storage_requests_dropped += o.storage_requests_dropped;
+    forge_opportunities += o.forge_opportunities;
+    records_forged += o.records_forged;
+    return *this;
+  }
+};
+
+// The eclipse adversary's answer to `request` from `from`: a signed reply message, or nullopt
+// to stay silent. `adversaries` lists every adversary; `k` is the reply size.
+std::optional<kademlia::Message> EclipseAnswer(const kademlia::Identity& self,
+                                               const kademlia::SignatureScheme& signatures,
+                                               const kademlia::Message& request,
+                                               const Endpoint& from, const Oracle& adversaries,
+                                               size_t k, uint32_t network_id);
+
+// A reply to `request` from `self` with `body`, with the proof signature when asked for.
+kademlia::Message SignedReply(const kademlia::Identity& self,
+                              const kademlia::SignatureScheme& signatures,
+                              const kademlia::Message& request, const Endpoint& from,
+                              kademlia::Body body, uint32_t network_id);
+
+// (b): true for the requests a drop_storage adversary never answers.
+inline bool IsStorageRequest(uint8_t type) { return type == kTypeFindValue || type == kTypeStore; }
+
+}  // namespace skillnode::sim
+
+#endif  // SKILLNODE_SIM_ADVERSARIES_ADVERSARY_H_

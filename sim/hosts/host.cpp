@@ -1,0 +1,92 @@
+#include "sim/hosts/host.h"
+
+#include "sim/network/addressing.h"
+
+namespace skillnode::sim {
+
+Host::Host(HostKind kind, uint32_t slot, const kademlia::KademliaConfig& config,
+           const kademlia::Identity& identity, uint64_t rng_seed, HostContext context)
+    : kind_(kind),
+      slot_(slot),
+      context_(context),
+      rng_(rng_seed),
+      network_id_(config.network_id),
+      k_(config.routing.bucket_size) {
+  if (context_.ideal != nullptr) context_.ideal->Register(identity);
+  if (kind_ == HostKind::kEclipse) {
+    identity_.emplace(identity);
+  } else {
+    node_.emplace(config, identity, *this, rng_, *context_.logger, *context_.now,
+                  *context_.signatures);
+    if (context_.dht != nullptr) {
+      dht_.emplace(*node_, *context_.dht);
+      if (kind_ == HostKind::kForgeRecords) {
+        forger_.emplace(*node_, *dht_, node_->identity(), *context_.counters);
+      }
+    }
+  }
+}
+
+const kademlia::NodeId& Host::id() const { return node_ ? node_->id() : identity_->node_id(); }
+
+const kademlia::PublicKey& Host::public_key() const {
+  return node_ ? node_->identity().public_key() : identity_->public_key();
+}
+
+void Host::Send(const Endpoint& to, std::span<const uint8_t> datagram) {
+  context_.network->Send(*context_.now, slot_, to, datagram);
+}
+
+void Host::OnDatagram(TimePoint now, const Endpoint& from, std::span<const uint8_t> datagram) {
+  switch (kind_) {
+    case HostKind::kEclipse:
+      return EclipseDatagram(from, datagram);
+    case HostKind::kDropStorage:
+    case HostKind::kForgeRecords: {
+      const auto message = kademlia::Decode(datagram);
+      const bool storage = message && IsStorageRequest(message->type());
+      if (storage && kind_ == HostKind::kDropStorage) {
+        ++context_.counters->storage_requests_dropped;
+        return;
+      }
+      if (message && message->type() == kTypeFindValue) ++context_.counters->forge_opportunities;
+      break;
+    }
+    case HostKind::kHonest:
+      break;
+  }
+  node_->OnDatagram(now, from, datagram);
+}
+
+void Host::EclipseDatagram(const Endpoint& from, std::span<const uint8_t> datagram) {
+  const auto request = kademlia::Decode(datagram);
+  if (!request) return;
+  auto reply = EclipseAnswer(*identity_, *context_.signatures, *request, from,
+                             *context_.adversaries, k_, network_id_);
+  if (!reply) return;
+  if (std::holds_alternative<kademlia::NodesBody>(reply->body)) {
+    ++context_.counters->eclipse_replies;
+  }
+  if (auto bytes = kademlia::EncodeFitting(std::move(*reply))) Send(from, *bytes);
+}
+
+void Host::OnTimer(TimePoint now) {
+  if (node_) node_->OnTimer(now);
+}
+
+TimePoint Host::NextDeadline() const { return node_ ? node_->NextDeadline() : kTimeNever; }
+
+void Host::Announce(std::span<const Endpoint> peers) {
+  if (!identity_) return;
+  for (const Endpoint& peer : peers) {
+    kademlia::Message request;
+    request.header.network_id = network_id_;
+    request.header.txid = rng_.Next64() | 1;  // never 0
+    request.header.sender_id = identity_->node_id();
+    request.header.sender_key = identity_->public_key();
+    request.body = kademlia::FindNodeBody{identity_->node_id()};
+    if (auto bytes = kademlia::Encode(request)) Send(peer, *bytes);
+  }
+}
+
+}  // namespace skillnode::sim

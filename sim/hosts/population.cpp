@@ -1,0 +1,285 @@
+#include "sim/hosts/population.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+
+#include "sim/network/addressing.h"
+
+namespace skillnode::sim {
+namespace {
+
+// Seeds a join goes through: a node's configuration lists a few bootstrap peers.
+constexpr size_t kJoinSeeds = 3;
+// Back-off before the first retry of a failed join; doubled per attempt up to the maximum.
+constexpr Duration kJoinRetryDelay = Seconds(10);
+constexpr Duration kJoinRetryDelayMax = Seconds(300);
+
+HostKind AdversaryKind(AdversaryModel model) {
+  switch (model) {
+    case AdversaryModel::kEclipse:
+      return HostKind::kEclipse;
+    case AdversaryModel::kDropStorage:
+      return HostKind::kDropStorage;
+    case AdversaryModel::kForgeRecords:
+      return HostKind::kForgeRecords;
+  }
+  return HostKind::kEclipse;
+}
+
+}  // namespace
+
+Population::Population(const Scenario& scenario, size_t honest_slots, size_t adversary_slots,
+                       EventQueue& queue, Network& network, const TimePoint& now,
+                       const LaneClocks& clocks, uint64_t seed)
+    : scenario_(scenario),
+      honest_slots_(honest_slots),
+      queue_(queue),
+      network_(network),
+      now_(now),
+      clocks_(clocks),
+      identity_rng_(seed),
+      host_rng_(identity_rng_.Fork()),
+      join_rng_(identity_rng_.Fork()) {
+  if (scenario_.records.enabled) {
+    dht_config_.replication = scenario_.records.replication;
+    dht_config_.republish_interval =
+        Duration(static_cast<int64_t>(std::llround(scenario_.records.republish_s * 1e6)));
+  }
+  for (size_t lane = 0; lane < EventQueue::kLanes; ++lane) {
+    HostContext& context = contexts_[lane];
+    context.network = &network_;
+    context.now = &clocks_[lane];
+    context.logger = &logger_;
+    context.adversaries = &adversaries_;
+    context.counters = &adversary_counters_[lane];
+    if (scenario_.crypto == CryptoKind::kIdeal) {
+      context.signatures = &ideal_signatures_;
+      context.ideal = &ideal_signatures_;
+    }
+    if (scenario_.records.enabled) context.dht = &dht_config_;
+  }
+  slots_.resize(honest_slots + adversary_slots);
+  position_.assign(slots_.size(), -1);
+  for (size_t i = 0; i < slots_.size(); ++i) {
+    identity_rng_.Fill(slots_[i].seed);
+    if (i >= honest_slots) slots_[i].kind = AdversaryKind(scenario_.adversaries.model);
+  }
+}
+
+Population::~Population() = default;
+
+Host& Population::Start(uint32_t i) {
+  Slot& slot = slots_[i];
+  assert(!slot.host);
+  if (slot.incarnation > 0 && scenario_.churn.rejoin == RejoinState::kLose) {
+    identity_rng_.Fill(slot.seed);
+    slot.saved.clear();
+  }
+  ++slot.incarnation;
+  online_time_.Change(now_, 1);
+  slot.joined_at = kTimeNever;
+  slot.host = std::make_unique<Host>(slot.kind, i, scenario_.kademlia,
+                                     kademlia::Identity::FromSeed(slot.seed), host_rng_.Next64(),
+                                     contexts_[EventQueue::LaneOf(i)]);
+  if (!slot.saved.empty() && slot.host->node() != nullptr) {
+    slot.host->node()->mutable_routing_table().Import(slot.saved, now_);
+    slot.saved.clear();
+  }
+  Reschedule(i);
+  return *slot.host;
+}
+
+void Population::Stop(uint32_t i, bool graceful) {
+  Slot& slot = slots_[i];
+  if (!slot.host) return;
+  if (stop_hook_) stop_hook_(i);
+  if (slot.joined_at != kTimeNever) {
+    live_.Erase(slot.host->id());
+    if (slot.kind == HostKind::kHonest) RemoveJoinedHonest(i);
+  }
+  kademlia::Node* node = slot.host->node();
+  if (node != nullptr) {
+    slot.leaving = true;
+    if (graceful) node->Shutdown(now_);
+    if (scenario_.churn.rejoin == RejoinState::kKeep) slot.saved = node->routing_table().Export();
+    retired_.Add(node->stats());
+    if (slot.host->dht() != nullptr) retired_.AddDht(slot.host->dht()->stats());
+    slot.leaving = false;
+  }
+  slot.host.reset();
+  online_time_.Change(now_, -1);
+  slot.on_joined = nullptr;
+  slot.joined_at = kTimeNever;
+  slot.timer_at = kTimeNever;
+  ++slot.timer_generation;  // any queued timer event is now stale
+}
+
+void Population::Join(uint32_t i, std::function<void(uint32_t)> joined) {
+  Slot& slot = slots_[i];
+  slot.on_joined = std::move(joined);
+  slot.join_attempts = 0;
+  StartJoin(i);
+}
+
+void Population::StartJoin(uint32_t i) {
+  Slot& slot = slots_[i];
+  kademlia::Node* node = slot.host->node();
+  assert(node != nullptr);
+  std::vector<Endpoint> seeds;
+  for (size_t tries = 0; seeds.size() < kJoinSeeds && tries < 2 * kJoinSeeds; ++tries) {
+    const auto seed = RandomJoinedHonest(join_rng_, i);
+    if (!seed) break;
+    const Endpoint endpoint = EndpointOfSlot(*seed);
+    if (std::find(seeds.begin(), seeds.end(), endpoint) == seeds.end()) seeds.push_back(endpoint);
+  }
+  const bool alone = seeds.empty();
+  ++slot.join_attempts;
+  const uint32_t incarnation = slot.incarnation;
+  // This runs in the slot's lane, so it only schedules what happens next.
+  node->Join(now_, seeds, [this, i, incarnation, alone](size_t contacts) {
+    Slot& s = slots_[i];
+    if (!s.host || s.incarnation != incarnation || s.leaving) return;
+    if (contacts == 0 && !alone) {
+      const int doublings = std::min(s.join_attempts - 1, 5);
+      const Duration delay = std::min(kJoinRetryDelay * (1 << doublings), kJoinRetryDelayMax);
+      queue_.Push(Clock(i) + delay, EventKind::kJoinRetry, i, incarnation);
+      return;
+    }
+    queue_.Push(Clock(i), EventKind::kJoined, i, incarnation);
+  });
+  Reschedule(i);
+}
+
+void Population::OnJoinRetry(uint32_t i, uint64_t incarnation) {
+  const Slot& slot = slots_[i];
+  if (!slot.host || slot.incarnation != incarnation || joined(i)) return;
+  ++retried_joins_;
+  StartJoin(i);
+}
+
+void Population::OnJoined(uint32_t i, uint64_t incarnation) {
+  Slot& slot = slots_[i];
+  if (!slot.host || slot.incarnation != incarnation || slot.leaving || joined(i)) return;
+  MarkJoined(i);
+  if (auto joined = std::move(slot.on_joined)) joined(i);
+  slot.on_joined = nullptr;
+}
+
+const TimePoint& Population::Now() const {
+  const auto lane = queue_.running_lane();
+  return lane ? clocks_[*lane] : now_;
+}
+
+AdversaryCounters Population::adversary_counters() const {
+  AdversaryCounters sum;
+  for (const AdversaryCounters& lane : adversary_counters_) sum += lane;
+  return sum;
+}
+
+void Population::MarkJoined(uint32_t i) {
+  Slot& slot = slots_[i];
+  if (!slot.host || slot.joined_at != kTimeNever) return;
+  slot.joined_at = now_;
+  live_.Insert(slot.host->id(), i);
+  if (slot.kind == HostKind::kHonest) AddJoinedHonest(i);
+}
+
+void Population::MarkAllJoined() {
+  std::vector<OracleEntry> entries;
+  for (uint32_t i = 0; i < slots_.size(); ++i) {
+    Slot& slot = slots_[i];
+    if (!slot.host || slot.joined_at != kTimeNever) continue;
+    slot.joined_at = now_;
+    if (slot.kind == HostKind::kHonest) AddJoinedHonest(i);
+  }
+  for (uint32_t i = 0; i < slots_.size(); ++i) {
+    if (joined(i)) entries.push_back(OracleEntry{slots_[i].host->id(), i});
+  }
+  live_.Assign(std::move(entries));
+}
+
+void Population::IndexAdversaries() {
+  std::vector<OracleEntry> entries;
+  for (uint32_t i = static_cast<uint32_t>(honest_slots_); i < slots_.size(); ++i) {
+    if (online(i)) entries.push_back(OracleEntry{slots_[i].host->id(), i});
+  }
+  adversaries_.Assign(std::move(entries));
+}
+
+void Population::AddJoinedHonest(uint32_t i) {
+  position_[i] = static_cast<int64_t>(joined_honest_.size());
+  joined_honest_.push_back(i);
+}
+
+void Population::RemoveJoinedHonest(uint32_t i) {
+  const int64_t at = position_[i];
+  if (at < 0) return;
+  // Swap-remove: the order changes, but deterministically.
+  const uint32_t last = joined_honest_.back();
+  joined_honest_[static_cast<size_t>(at)] = last;
+  position_[last] = at;
+  joined_honest_.pop_back();
+  position_[i] = -1;
+}
+
+std::optional<uint32_t> Population::RandomJoinedHonest(Rng& rng,
+                                                       std::optional<uint32_t> except) const {
+  const size_t n = joined_honest_.size();
+  const bool skip = except && position_[*except] >= 0;
+  if (n == 0 || (skip && n == 1)) return std::nullopt;
+  size_t pick = static_cast<size_t>(rng.Below(skip ? n - 1 : n));
+  if (skip && pick >= static_cast<size_t>(position_[*except])) ++pick;
+  return joined_honest_[pick];
+}
+
+void Population::Reschedule(uint32_t i) {
+  Slot& slot = slots_[i];
+  const TimePoint next = slot.host ? slot.host->NextDeadline() : kTimeNever;
+  if (next == slot.timer_at) return;
+  slot.timer_at = next;
+  ++slot.timer_generation;
+  if (next != kTimeNever) {
+    queue_.Push(std::max(next, Clock(i)), EventKind::kTimer, i, slot.timer_generation);
+  }
+}
+
+void Population::OnTimer(uint32_t i, uint64_t generation) {
+  Slot& slot = slots_[i];
+  if (!slot.host || generation != slot.timer_generation) return;
+  slot.timer_at = kTimeNever;
+  slot.host->OnTimer(Clock(i));
+  Reschedule(i);
+}
+
+void Population::Deliver(uint32_t to, uint64_t packet, TraceHash& trace) {
+  const Network::Packet& p = network_.packet(packet);
+  Slot& slot = slots_[to];
+  NetworkCounters& counters = network_.running_counters();
+  if (!slot.host) {
+    ++counters.to_offline;
+    network_.Release(packet);
+    return;
+  }
+  ++counters.delivered;
+  counters.bytes_delivered += p.bytes.size();
+  const TimePoint now = Clock(to);
+  trace.Add(static_cast<uint64_t>(now.time_since_epoch().count()));
+  trace.Add((uint64_t{p.from} << 32) | to);
+  trace.AddBytes(p.bytes);
+  // The packet stays where it is until Release, whatever the host sends meanwhile.
+  slot.host->OnDatagram(now, EndpointOfSlot(p.from), p.bytes);
+  network_.Release(packet);
+  Reschedule(to);
+}
+
+NodeTotals Population::Totals() const {
+  NodeTotals totals = retired_;
+  for (const Slot& slot : slots_) {
+    if (slot.host && slot.host->node() != nullptr) totals.Add(slot.host->node()->stats());
+    if (slot.host && slot.host->dht() != nullptr) totals.AddDht(slot.host->dht()->stats());
+  }
+  return totals;
+}
+
+}  // namespace skillnode::sim

@@ -1,0 +1,67 @@
+// NodeTotals: the kademlia::NodeStats counters of every node that ran in one simulation,
+// added up (nodes that left are added when they leave). Reported under "node_stats" in
+// summary.json; the drop reasons and timeouts are where simulator-found bugs show first.
+#ifndef SKILLNODE_SIM_REPORT_NODE_TOTALS_H_
+#define SKILLNODE_SIM_REPORT_NODE_TOTALS_H_
+
+#include <array>
+#include <cstdint>
+
+#include "kademlia/node_stats.h"
+#include "kademlia/skill_dht.h"
+
+namespace skillnode::sim {
+
+struct NodeTotals {
+  uint64_t nodes = 0;
+  uint64_t datagrams_received = 0;
+  uint64_t datagrams_sent = 0;
+  uint64_t send_failures = 0;
+  std::array<uint64_t, static_cast<size_t>(kademlia::DropReason::kCount)> dropped{};
+  uint64_t rpcs_sent = 0;
+  kademlia::NodeStats::PerType<uint64_t> rpcs_sent_by_type{};
+  kademlia::NodeStats::PerType<uint64_t> requests_received_by_type{};
+  uint64_t rpcs_timed_out = 0;
+  uint64_t rpcs_refused = 0;
+  uint64_t signatures_verified = 0;
+  uint64_t verification_cache_hits = 0;
+  uint64_t verifications_skipped = 0;
+  uint64_t lookups_started = 0;
+  uint64_t lookups_refused = 0;
+  // From the skill store (kademlia::DhtStats), when the scenario has records.
+  uint64_t handoff_records = 0;
+  uint64_t repair_keys = 0;
+  uint64_t pages_retried = 0;
+  uint64_t read_repairs = 0;
+
+  void AddDht(const kademlia::DhtStats& s) {
+    read_repairs += s.read_repairs;
+    handoff_records += s.handoff_records;
+    repair_keys += s.repair_keys;
+    pages_retried += s.pages_retried;
+  }
+
+  void Add(const kademlia::NodeStats& s) {
+    ++nodes;
+    datagrams_received += s.datagrams_received;
+    datagrams_sent += s.datagrams_sent;
+    send_failures += s.send_failures;
+    for (size_t i = 0; i < dropped.size(); ++i) dropped[i] += s.dropped[i];
+    for (size_t i = 0; i < rpcs_sent_by_type.size(); ++i) {
+      rpcs_sent += s.rpcs_sent[i];
+      rpcs_sent_by_type[i] += s.rpcs_sent[i];
+      requests_received_by_type[i] += s.requests_received[i];
+    }
+    for (uint64_t n : s.rpcs_timed_out) rpcs_timed_out += n;
+    rpcs_refused += s.rpcs_refused;
+    signatures_verified += s.signatures_verified;
+    verification_cache_hits += s.verification_cache_hits;
+    verifications_skipped += s.verifications_skipped;
+    lookups_started += s.lookups_started;
+    lookups_refused += s.lookups_refused;
+  }
+};
+
+}  // namespace skillnode::sim
+
+#endif  // SKILLNODE_SIM_REPORT_NODE_TOTALS_H_

@@ -1,0 +1,107 @@
+#include "sim/report/seed_groups.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace skillnode::sim {
+namespace {
+
+constexpr std::string_view kSeedKey = "seed";
+
+}  // namespace
+
+const std::vector<std::string_view>& GroupFigureNames() {
+  static const std::vector<std::string_view> names = {
+      "success_rate",   "heep_latency_ms_mean", "heep_failure_rate",    "latency_ms_mean",
+      "latency_ms_p50", "latency_ms_p99",       "latency_floor_ms",     "p50_over_floor",
+      "hops_mean",      "messages_per_lookup",  "bytes_per_node_per_s", "ip_bytes_per_node_per_s",
+  };
+  return names;
+}
+
+double GroupFigure(const RunSummary& s, std::string_view name) {
+  const LookupSummary& l = s.lookups;
+  if (name == "success_rate") return l.success_rate;
+  if (name == "heep_latency_ms_mean") return l.heep_latency_ms_mean;
+  if (name == "heep_failure_rate") {
+    return l.heep_lookups == 0
+               ? 0
+               : static_cast<double>(l.heep_failures) / static_cast<double>(l.heep_lookups);
+  }
+  if (name == "latency_ms_mean") return l.latency_ms_mean;
+  if (name == "latency_ms_p50") return l.latency_ms_p50;
+  if (name == "latency_ms_p99") return l.latency_ms_p99;
+  if (name == "latency_floor_ms") return s.latency_floor_ms;
+  if (name == "p50_over_floor") {
+    return s.latency_floor_ms > 0 ? l.latency_ms_p50 / s.latency_floor_ms : 0;
+  }
+  if (name == "hops_mean") return l.hops_mean;
+  if (name == "messages_per_lookup") return l.messages_per_lookup;
+  if (name == "bytes_per_node_per_s") return s.bytes_per_node_per_s;
+  if (name == "ip_bytes_per_node_per_s") return s.ip_bytes_per_node_per_s;
+  return 0;
+}
+
+double StudentT95(size_t dof) {
+  // Two-sided 95 % (upper 0.975) quantiles for 1..30 degrees of freedom.
+  static constexpr double kT[30] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
+                                    2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120,
+                                    2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+                                    2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
+  if (dof == 0) return 0;
+  return dof <= 30 ? kT[dof - 1] : 1.960;
+}
+
+Estimate Estimate95(const std::vector<double>& values) {
+  Estimate e;
+  if (values.empty()) return e;
+  const auto n = static_cast<double>(values.size());
+  double sum = 0;
+  for (const double v : values) sum += v;
+  e.mean = sum / n;
+  e.min = *std::min_element(values.begin(), values.end());
+  e.max = *std::max_element(values.begin(), values.end());
+  if (values.size() < 2) return e;
+  double squares = 0;
+  for (const double v : values) squares += (v - e.mean) * (v - e.mean);
+  const double sd = std::sqrt(squares / (n - 1));
+  e.ci95 = StudentT95(values.size() - 1) * sd / std::sqrt(n);
+  return e;
+}
+
+std::vector<SeedGroup> GroupBySeed(const ScenarioPlan& plan,
+                                   const std::vector<PointResult>& points) {
+  std::vector<SeedGroup> groups;
+  if (std::find(plan.swept.begin(), plan.swept.end(), kSeedKey) == plan.swept.end()) {
+    return groups;
+  }
+  const auto same = [](const std::vector<SweptValue>& a, const std::vector<SweptValue>& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                      [](const SweptValue& x, const SweptValue& y) {
+                        return x.path == y.path && x.value == y.value;
+                      });
+  };
+  for (size_t i = 0; i < points.size(); ++i) {
+    std::vector<SweptValue> others;
+    for (const SweptValue& v : points[i].swept) {
+      if (v.path != kSeedKey) others.push_back(v);
+    }
+    auto group = std::find_if(groups.begin(), groups.end(),
+                              [&](const SeedGroup& g) { return same(g.swept, others); });
+    if (group == groups.end()) {
+      groups.push_back(SeedGroup{std::move(others), {}, {}});
+      group = groups.end() - 1;
+    }
+    group->points.push_back(i);
+  }
+  for (SeedGroup& g : groups) {
+    for (const std::string_view name : GroupFigureNames()) {
+      std::vector<double> values;
+      for (const size_t i : g.points) values.push_back(GroupFigure(points[i].summary, name));
+      g.figures.push_back(Estimate95(values));
+    }
+  }
+  return groups;
+}
+
+}  // namespace skillnode::sim

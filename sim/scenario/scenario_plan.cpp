@@ -1,0 +1,163 @@
+// The sweep half of scenario_parser.h: expanding `sweep:` into points and applying flags.
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "sim/scenario/scenario_parser.h"
+
+namespace skillnode::sim {
+namespace {
+
+// A sweep of more points than this is a typo (E1 has 44).
+constexpr size_t kSweepPointsMax = 10'000;
+
+struct Axis {
+  std::string path;
+  std::vector<YAML::Node> values;
+};
+
+std::vector<std::string> SplitPath(const std::string& path) {
+  std::vector<std::string> parts;
+  std::stringstream stream(path);
+  for (std::string part; std::getline(stream, part, '.');) parts.push_back(part);
+  return parts;
+}
+
+// Sets root[a][b]...[z] = value, creating maps on the way. yaml-cpp node handles are
+// references, so each level gets a fresh handle instead of reassigning one.
+void SetPath(YAML::Node node, const std::vector<std::string>& parts, size_t i,
+             const YAML::Node& value) {
+  if (i + 1 == parts.size()) {
+    node[parts[i]] = value;
+    return;
+  }
+  if (!node[parts[i]].IsMap()) node[parts[i]] = YAML::Node(YAML::NodeType::Map);
+  SetPath(node[parts[i]], parts, i + 1, value);
+}
+
+std::vector<Axis> ReadAxes(const YAML::Node& sweep, const ScenarioOverrides& overrides,
+                           ErrorSink& sink) {
+  std::vector<Axis> axes;
+  if (!sweep.IsDefined() || sweep.IsNull()) return axes;
+  if (!sweep.IsMap()) {
+    sink.Record("sweep: expected a map of key path to list of values");
+    return axes;
+  }
+  for (const auto& entry : sweep) {
+    Axis axis{entry.first.Scalar(), {}};
+    const std::string where = "sweep." + axis.path;
+    if (axis.path == "sweep" || axis.path.starts_with("plot") || axis.path == "name" ||
+        SplitPath(axis.path).empty()) {
+      sink.Record(where + ": cannot be swept");
+      return {};
+    }
+    if (!entry.second.IsSequence() || entry.second.size() == 0) {
+      sink.Record(where + ": expected a non-empty list of values");
+      return {};
+    }
+    for (size_t i = 0; i < entry.second.size(); ++i) {
+      if (!entry.second[i].IsScalar()) {
+        sink.Record(where + "[" + std::to_string(i) + "]: expected a single value");
+        return {};
+      }
+      axis.values.push_back(entry.second[i]);
+    }
+    if (axis.path == "nodes" && overrides.nodes) continue;  // --nodes replaces the sweep
+    if (axis.path == "seed" && overrides.seed) continue;    // and --seed too
+    axes.push_back(std::move(axis));
+  }
+  return axes;
+}
+
+Result<ScenarioPlan> Expand(const YAML::Node& root, const std::string& source,
+                            const ScenarioOverrides& overrides) {
+  ErrorSink sink;
+  const std::vector<Axis> axes = ReadAxes(root["sweep"], overrides, sink);
+  if (sink.failed())
+    return Fail(ErrorCode::kInvalidArgument, source + ": " + sink.error()->message);
+  YAML::Node base = YAML::Clone(root);
+  base.remove("sweep");
+  if (overrides.seed) base["seed"] = *overrides.seed;
+  if (overrides.nodes) base["nodes"] = *overrides.nodes;
+
+  const YAML::Node sweep = root["sweep"];
+  const bool seed_fixed = sweep.IsDefined() && sweep.IsMap() && sweep["seed"].IsDefined();
+
+  ScenarioPlan plan;
+  YamlReader base_reader(base, "", &sink);
+  plan.base = ReadScenario(base_reader);
+  base_reader.Finish();
+  if (sink.failed())
+    return Fail(ErrorCode::kInvalidArgument, source + ": " + sink.error()->message);
+  size_t total = 1;
+  for (const Axis& axis : axes) {
+    plan.swept.push_back(axis.path);
+    total *= axis.values.size();
+    if (total > kSweepPointsMax) {
+      return Fail(ErrorCode::kInvalidArgument,
+                  source + ": sweep: more than " + std::to_string(kSweepPointsMax) + " points");
+    }
+  }
+  for (std::string* key : {&plan.base.plot.x, &plan.base.plot.series}) {
+    if (*key == "nodes" && overrides.nodes) key->clear();  // that axis gave way to --nodes
+    if (!key->empty() &&
+        std::find(plan.swept.begin(), plan.swept.end(), *key) == plan.swept.end()) {
+      return Fail(ErrorCode::kInvalidArgument,
+                  source + ": plot: '" + *key + "' is not a swept key path");
+    }
+  }
+  for (size_t index = 0; index < total; ++index) {
+    YAML::Node doc = YAML::Clone(base);
+    ScenarioPoint point;
+    size_t rest = index;
+    for (size_t a = axes.size(); a-- > 0;) {  // the last axis varies fastest
+      const YAML::Node& value = axes[a].values[rest % axes[a].values.size()];
+      rest /= axes[a].values.size();
+      SetPath(doc, SplitPath(axes[a].path), 0, value);
+      point.swept.insert(point.swept.begin(), SweptValue{axes[a].path, value.Scalar()});
+    }
+    if (overrides.nodes) doc["nodes"] = *overrides.nodes;
+    ErrorSink point_sink;
+    YamlReader reader(doc, "", &point_sink);
+    point.scenario = ReadScenario(reader);
+    reader.Finish();
+    if (point_sink.failed()) {
+      std::string where;
+      for (const SweptValue& v : point.swept)
+        where += (where.empty() ? "" : ", ") + v.path + "=" + v.value;
+      return Fail(ErrorCode::kInvalidArgument, source + ": sweep point " + std::to_string(index) +
+                                                   " (" + where +
+                                                   "): " + point_sink.error()->message);
+    }
+    // Point i runs with seed + i, an independent sample, unless the seed is swept (each point
+    // runs with its swept seed, so points that share one share their churn and workload
+    // draws) or the sweep over it was replaced by --seed (every point runs with that seed).
+    if (!seed_fixed) point.scenario.seed = plan.base.seed + index;
+    plan.points.push_back(std::move(point));
+  }
+  return plan;
+}
+
+}  // namespace
+
+Result<ScenarioPlan> ParseScenario(const std::string& text, const std::string& source,
+                                   const ScenarioOverrides& overrides) {
+  auto root = LoadYaml(text, source);
+  if (!root) return tl::unexpected(root.error());
+  try {
+    return Expand(*root, source, overrides);
+  } catch (const YAML::Exception& e) {
+    return Fail(ErrorCode::kParse, source + ": " + e.msg);
+  }
+}
+
+Result<ScenarioPlan> LoadScenarioFile(const std::string& path, const ScenarioOverrides& overrides) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Fail(ErrorCode::kIo, path + ": cannot open");
+  std::stringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return Fail(ErrorCode::kIo, path + ": cannot read");
+  return ParseScenario(text.str(), path, overrides);
+}
+
+}  // namespace skillnode::sim

@@ -1,0 +1,168 @@
+// RecordWorkload: the skill-store workload of a scenario with `records`, and its oracle.
+//
+// Every honest node publishes records_per_node records through its real kademlia::SkillDht
+// once it has joined (the fractional part is drawn per node), and the store republishes them
+// every republish_s while the node runs. Each record has the capability "sim", or, with a
+// capability pool of `capabilities` names, one or two capabilities drawn from it; it is stored
+// under all its keys (kademlia::RecordKeys). Every joined honest node runs a get every
+// 60 / gets_per_node_per_min seconds for a record drawn uniformly from the records that should
+// exist at that moment, asking for its skill key SHA256("skill:" + skillId) or (get_by:
+// capability) the key SHA256("capability:" + c) of one of its capabilities, drawn uniformly:
+//
+//   a record should exist from the moment its first publish finished, while its publisher runs
+//   the incarnation that published it, and for (ttl - republish_s) after that incarnation
+//   stopped: the last republish was at most republish_s before the stop, and its copies live
+//   for the record's TTL.
+//
+// A get is a hit when its result holds the record's identity with at least the published
+// sequence, whatever else the key holds. records_available_rate = hits / checked gets
+// (measured: started inside the window, finished while the asker still ran). Every record a
+// get returns must be one an honest node published; any other is an oracle mismatch (a forgery
+// that passed verification). Records rejected by verification are summed (the forge_records
+// adversary's forgeries). Not thread-safe.
+#ifndef SKILLNODE_SIM_WORKLOADS_RECORD_WORKLOAD_H_
+#define SKILLNODE_SIM_WORKLOADS_RECORD_WORKLOAD_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "kademlia/skill_dht.h"
+#include "sim/engine/event_queue.h"
+#include "sim/engine/trace_hash.h"
+#include "sim/hosts/population.h"
+#include "sim/scenario/scenario.h"
+
+namespace skillnode::sim {
+
+// A record lives for this many republish intervals at its holders (its TTL), clamped to the
+// record format's TTL bounds: one missed republish does not let it expire.
+constexpr double kRecordTtlPerRepublish = 2.0;
+// Draws of a random record before a get gives up finding one that should exist.
+constexpr int kRecordPickAttemptsMax = 64;
+// record_misses.csv keeps at most this many rows per run; later misses are only counted.
+constexpr size_t kRecordMissesLoggedMax = 100'000;
+// With a capability pool, the share of records that get a second capability (the rest have
+// one): each record has 1..2 capabilities, 1.5 on average.
+constexpr double kRecordSecondCapabilityChance = 0.5;
+
+struct RecordCounters {
+  uint64_t published = 0;         // records handed to Publish
+  uint64_t publishes_done = 0;    // first publish finished with at least one STORE acknowledged
+  uint64_t gets = 0;              // measured gets started
+  uint64_t gets_refused = 0;      // the node refused the lookup
+  uint64_t gets_interrupted = 0;  // the asker stopped before the answer
+  uint64_t gets_checked = 0;      // measured, finished, checked against the oracle
+  uint64_t gets_found = 0;        // ... and the record was in the answer
+  // The same two for the gets whose record's publisher was still running when the get ended:
+  // a live skill, registered on a node that is up (the oracle also expects the records of a
+  // publisher that left less than TTL - republish_s ago).
+  uint64_t gets_checked_publisher_up = 0;
+  uint64_t gets_found_publisher_up = 0;
+  // Why the others missed, by where the record was when the get finished (oracle's view):
+  uint64_t missed_asked = 0;    // a live holder answered the get's lookup, yet it was not in the
+                                // answer (paging or merging lost it)
+  uint64_t missed_near = 0;     // a live holder was among the k nodes closest to the key
+  uint64_t missed_far = 0;      // live holders, all outside the k closest: lookups cannot reach it
+  uint64_t missed_lost = 0;     // no live node held it under the key
+  uint64_t gets_no_target = 0;  // no record should exist yet: nothing to ask for
+  uint64_t records_rejected = 0;  // records that failed verification, over all gets
+  uint64_t records_unknown = 0;   // accepted records no honest node published (mismatches)
+};
+
+enum class MissKind : uint8_t { kAsked, kNear, kFar, kLost };
+std::string_view MissKindName(MissKind kind);
+
+// One get that missed its record, as record_misses.csv has it.
+struct RecordMiss {
+  double finished_s = 0;  // since the simulation's epoch
+  uint32_t asker = 0;     // slots
+  uint32_t publisher = 0;
+  bool publisher_up = false;   // the record's publisher still ran its incarnation
+  double published_for_s = 0;  // since its first publish finished
+  MissKind kind = MissKind::kLost;
+  uint16_t live_holders = 0;  // live nodes that held it under the key
+  uint16_t near_holders = 0;  // ... among the k live nodes closest to the key
+  uint16_t answered = 0;      // nodes in the get's result (closest that answered)
+  uint16_t records = 0;       // records the get returned
+  uint32_t messages = 0;
+  uint32_t replies = 0;
+  uint32_t failures = 0;
+};
+
+// Its callbacks run in the lanes of the askers' and publishers' slots and change the
+// workload's own state, so a scenario with records runs its lanes on one thread
+// (Simulation). Times taken in a callback are its lane's clock (Population::Now).
+class RecordWorkload {
+ public:
+  // Times in the miss log count from `epoch`.
+  RecordWorkload(const Scenario& scenario, Population& population, EventQueue& queue,
+                 const TimePoint& now, TimePoint epoch, uint64_t seed, TraceHash& trace);
+
+  // Gets started in [begin, end) are measured.
+  void SetWindow(TimePoint begin, TimePoint end);
+  // `slot` has joined: it publishes its records and its periodic gets begin.
+  void OnJoined(uint32_t slot);
+  // Every joined honest node (static networks, kPublishAll).
+  void OnPublishAll();
+  void OnGet(uint32_t slot, uint64_t incarnation);
+  // The host of `slot` is stopping.
+  void OnStopped(uint32_t slot);
+
+  bool Settled() const { return pending_ == 0 && now_ >= window_end_; }
+  TimePoint window_end() const { return window_end_; }
+  const RecordCounters& counters() const { return counters_; }
+  // The measured misses, in the order they happened (at most kRecordMissesLoggedMax).
+  const std::vector<RecordMiss>& misses() const { return misses_; }
+  // hits / checked gets; nullopt when no get was checked.
+  std::optional<double> available_rate() const;
+  // The same over the gets whose publisher was up (gets_found_publisher_up / ..._checked_...).
+  std::optional<double> available_rate_publisher_up() const;
+  TimePoint ttl_end_after_stop(TimePoint stopped) const;
+
+ private:
+  struct Entry {
+    uint32_t slot = 0;
+    uint32_t incarnation = 0;
+    kademlia::Key key;  // the skill key
+    kademlia::RecordIdentity identity;
+    std::vector<std::string> capabilities;
+    uint64_t sequence = 0;
+    TimePoint available_from = kTimeNever;  // first publish finished
+    TimePoint expected_until = kTimeNever;  // set when its incarnation stops
+  };
+
+  bool Expected(const Entry& e) const;
+  std::optional<size_t> PickExpected();
+  void Publish(uint32_t slot);
+  std::vector<std::string> DrawCapabilities();
+  // The key a get for `entry` asks for (get_by).
+  kademlia::Key GetKey(const Entry& entry);
+  void Check(uint32_t asker, size_t entry, const kademlia::GetResult& result);
+  // Counts a miss under missed_asked, missed_near, missed_far or missed_lost, and logs it.
+  void ClassifyMiss(uint32_t asker, const Entry& wanted, const kademlia::GetResult& result);
+
+  const Scenario& scenario_;
+  Population& population_;
+  EventQueue& queue_;
+  const TimePoint& now_;
+  TimePoint epoch_;
+  TraceHash& trace_;
+  Rng rng_;
+  Duration get_interval_;
+  Duration republish_;
+  uint32_t ttl_seconds_;
+  TimePoint window_begin_ = kTimeZero;
+  TimePoint window_end_ = kTimeZero;
+  std::vector<Entry> entries_;
+  std::vector<std::vector<size_t>> by_slot_;                // the running incarnation's entries
+  std::map<kademlia::RecordIdentity, size_t> by_identity_;  // the latest entry per identity
+  uint64_t pending_ = 0;
+  RecordCounters counters_;
+  std::vector<RecordMiss> misses_;
+};
+
+}  // namespace skillnode::sim
+
+#endif  // SKILLNODE_SIM_WORKLOADS_RECORD_WORKLOAD_H_

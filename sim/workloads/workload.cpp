@@ -1,0 +1,292 @@
+#include "sim/workloads/workload.h"
+
+#include <algorithm>
+#include <cmath>
+#include <variant>
+
+#include "kademlia/wire.h"
+
+namespace skillnode::sim {
+namespace {
+
+Duration SecondsOf(double s) { return Duration(static_cast<int64_t>(std::llround(s * 1e6))); }
+
+// How long after a lookup started a late answer from its responsible node is still noted.
+constexpr Duration kLateAnswerWindow = std::chrono::seconds(10);
+
+uint16_t Clamp16(size_t value) { return static_cast<uint16_t>(std::min<size_t>(value, 65535)); }
+
+}  // namespace
+
+Workload::Workload(const Scenario& scenario, Population& population, EventQueue& queue,
+                   const TimePoint& now, TimePoint epoch, uint64_t seed, LaneTraces& traces)
+    : scenario_(scenario),
+      population_(population),
+      queue_(queue),
+      now_(now),
+      epoch_(epoch),
+      traces_(traces),
+      rng_(seed) {
+  for (size_t lane = 0; lane < EventQueue::kLanes; ++lane) lane_rngs_.push_back(rng_.Fork());
+  watching_.resize(population.size());
+}
+
+void Workload::SetWindow(TimePoint begin, TimePoint end) {
+  window_begin_ = begin;
+  window_end_ = end;
+}
+
+void Workload::ScheduleStatic(TimePoint start) {
+  static_start_ = start;
+  static_issued_ = 0;
+  queue_.Push(start, EventKind::kStaticLookup, 0, 0);
+}
+
+TimePoint Workload::last_start() const {
+  if (scenario_.churn.enabled) return window_end_;
+  const double span_s =
+      static_cast<double>(scenario_.workload.lookups - 1) / scenario_.workload.lookup_rate_per_s;
+  return static_start_ + SecondsOf(span_s);
+}
+
+void Workload::OnStaticLookup() {
+  if (auto asker = population_.RandomJoinedHonest(rng_)) Launch(*asker, true);
+  ++static_issued_;
+  if (static_issued_ < scenario_.workload.lookups) {
+    const double at_s = static_cast<double>(static_issued_) / scenario_.workload.lookup_rate_per_s;
+    queue_.Push(static_start_ + SecondsOf(at_s), EventKind::kStaticLookup, 0, 0);
+  }
+}
+
+void Workload::StartPeriodic(uint32_t slot) {
+  const double offset_s = rng_.NextDouble() * scenario_.workload.lookup_interval_s;
+  queue_.Push(now_ + SecondsOf(offset_s), EventKind::kNodeLookup, slot,
+              population_.slot(slot).incarnation);
+}
+
+// Runs in the slot's lane.
+void Workload::OnNodeLookup(uint32_t slot, uint64_t incarnation) {
+  const Population::Slot& s = population_.slot(slot);
+  if (!population_.joined(slot) || s.incarnation != incarnation) return;
+  const TimePoint now = population_.Now();
+  Launch(slot, now >= window_begin_ && now < window_end_);
+  const TimePoint next = now + SecondsOf(scenario_.workload.lookup_interval_s);
+  if (next < window_end_) queue_.Push(next, EventKind::kNodeLookup, slot, incarnation);
+}
+
+kademlia::Key Workload::PickTarget(uint32_t asker, Rng& rng) {
+  kademlia::Key target;
+  if (scenario_.workload.targets == TargetKind::kRandomNode) {
+    if (auto node = population_.RandomJoinedHonest(rng, asker)) {
+      return population_.slot(*node).host->id();
+    }
+  }
+  rng.Fill(target.mutable_bytes());
+  return target;
+}
+
+// Runs in the asker's lane (periodic lookups) or on the control side (static ones).
+void Workload::Launch(uint32_t slot, bool measured) {
+  Population::Slot& s = population_.slot(slot);
+  kademlia::Node* node = s.host->node();
+  const std::optional<size_t> lane = queue_.running_lane();
+  const size_t side = lane.value_or(EventQueue::kLanes);
+  const kademlia::Key target = PickTarget(slot, lane ? lane_rngs_[*lane] : rng_);
+  const TimePoint now = population_.Now();
+  std::vector<LookupRecord>& records = started_[side];
+  size_t index = kUnmeasured;
+  if (measured) {
+    index = (size_t{side} << kSideShift) | records.size();
+    LookupRecord record;
+    record.started = now;
+    record.start_s = ToMillis(now - epoch_) / 1000;
+    record.asker = slot;
+    record.incarnation = s.incarnation;
+    const std::vector<OracleEntry> responsible =
+        population_.live().Closest(target, 1, [&](const OracleEntry& e) {
+          return e.slot != slot && population_.slot(e.slot).kind == HostKind::kHonest;
+        });
+    std::vector<Watch>& watches = watching_[slot];
+    std::erase_if(watches, [&](const Watch& w) {
+      const LookupRecord& r = RecordAt(w.record);
+      return r.status != LookupStatus::kPending && now - r.started > kLateAnswerWindow;
+    });
+    if (!responsible.empty()) {
+      const uint32_t r = responsible.front().slot;
+      record.responsible = r;
+      record.responsible_incarnation = population_.slot(r).incarnation;
+      record.responsible_age_s =
+          static_cast<float>(ToMillis(now - population_.slot(r).joined_at) / 1000);
+      record.responsible_rtt_ms = static_cast<float>(population_.latency().BaseRttMs(slot, r));
+      watches.push_back(Watch{index, record.responsible, target, {}});
+    }
+    records.push_back(record);
+    ++pending_;
+  }
+  const bool started = node->FindNode(
+      now, target,
+      [this, index, slot](const kademlia::LookupResult& result) { Complete(index, slot, result); });
+  if (!started && measured) {
+    records.back().status = LookupStatus::kRefused;
+    Unwatch(slot, index);
+    --pending_;
+  }
+  population_.Reschedule(slot);
+}
+
+void Workload::Complete(size_t index, uint32_t slot, const kademlia::LookupResult& result) {
+  TraceHash& trace = traces_[EventQueue::LaneOf(slot)];
+  trace.Add(static_cast<uint64_t>(result.finished.time_since_epoch().count()));
+  trace.Add((uint64_t{slot} << 32) | static_cast<uint32_t>(result.stats.hops));
+  trace.Add(result.target.FirstWord() ^ result.stats.messages);
+  for (const kademlia::Contact& c : result.closest) trace.Add(c.id.FirstWord());
+  if (index == kUnmeasured) return;
+  LookupRecord& record = RecordAt(index);
+  --pending_;
+  const Population::Slot& s = population_.slot(slot);
+  if (s.leaving || !s.host || s.incarnation != record.incarnation) {
+    record.status = LookupStatus::kInterrupted;
+    return;
+  }
+  record.status = LookupStatus::kCompleted;
+  record.latency_ms = ToMillis(result.stats.duration);
+  record.hops = Clamp16(static_cast<size_t>(std::max(0, result.stats.hops)));
+  record.messages = Clamp16(result.stats.messages);
+  record.failures = Clamp16(result.stats.failures);
+  record.result_size = static_cast<uint8_t>(std::min<size_t>(result.closest.size(), 255));
+  Check(record, s.host->id(), result);
+  if (!record.success) missed_[queue_.running_lane().value_or(EventQueue::kLanes)].push_back(index);
+}
+
+void Workload::AnalyseFailures() {
+  for (std::vector<size_t>& side : missed_) {
+    for (const size_t index : side) {
+      LookupRecord& record = RecordAt(index);
+      if (record.responsible == kNoResponsible) continue;
+      const Population::Slot& r = population_.slot(record.responsible);
+      record.responsible_gone = !r.host || r.incarnation != record.responsible_incarnation;
+      if (record.responsible_gone) continue;
+      const kademlia::NodeId& id = r.host->id();
+      uint32_t tables = 0;
+      for (uint32_t slot = 0; slot < population_.size(); ++slot) {
+        const Population::Slot& s = population_.slot(slot);
+        if (slot == record.responsible || !s.host || s.host->node() == nullptr) continue;
+        tables += s.host->node()->routing_table().Find(id) != nullptr;
+      }
+      record.responsible_tables = tables;
+    }
+    side.clear();
+  }
+}
+
+LookupRecord& Workload::RecordAt(size_t index) {
+  return started_[index >> kSideShift][index & ((size_t{1} << kSideShift) - 1)];
+}
+
+void Workload::Unwatch(uint32_t asker, size_t index) {
+  std::erase_if(watching_[asker], [&](const Watch& w) { return w.record == index; });
+}
+
+void Workload::OnArrival(TimePoint arrival, uint32_t from, uint32_t to,
+                         std::span<const uint8_t> bytes) {
+  if (from >= watching_.size()) return;
+  for (Watch& watch : watching_[from]) {
+    if (watch.responsible != to) continue;
+    const auto message = kademlia::Decode(bytes);
+    if (!message) return;
+    const auto* find = std::get_if<kademlia::FindNodeBody>(&message->body);
+    if (find == nullptr || find->target != watch.target) continue;
+    watch.txids.push_back(message->header.txid);
+    LookupRecord& record = RecordAt(watch.record);
+    const double ms = ToMillis(arrival - record.started);
+    if (record.contact_ms < 0 || ms < record.contact_ms) record.contact_ms = ms;
+  }
+}
+
+void Workload::OnDelivery(uint32_t to, uint32_t from, std::span<const uint8_t> bytes) {
+  if (to >= watching_.size()) return;
+  for (const Watch& watch : watching_[to]) {
+    if (watch.responsible != from || watch.txids.empty()) continue;
+    const auto message = kademlia::Decode(bytes);
+    if (!message) return;
+    if (!std::holds_alternative<kademlia::NodesBody>(message->body)) continue;
+    if (std::find(watch.txids.begin(), watch.txids.end(), message->header.txid) ==
+        watch.txids.end()) {
+      continue;
+    }
+    LookupRecord& record = RecordAt(watch.record);
+    if (record.heep_ms >= 0 || record.late_ms >= 0) continue;
+    const double answered_ms = ToMillis(population_.Now() - record.started);
+    if (record.status == LookupStatus::kPending) {
+      record.heep_ms = answered_ms + population_.latency().BaseRttMs(to, from) / 2;
+    } else {
+      record.late_ms = answered_ms;
+    }
+  }
+}
+
+void Workload::Check(LookupRecord& record, const kademlia::NodeId& asker,
+                     const kademlia::LookupResult& result) {
+  const Oracle& live = population_.live();
+  const TimePoint started = record.started;
+  const auto eligible = [&](const OracleEntry& e) {
+    return e.id != asker && population_.slot(e.slot).joined_at <= started;
+  };
+  const size_t k = scenario_.kademlia.routing.bucket_size;
+  const std::vector<OracleEntry> truth = live.Closest(result.target, k, eligible);
+  const std::vector<OracleEntry> honest = live.Closest(result.target, 1, [&](const OracleEntry& e) {
+    return eligible(e) && population_.slot(e.slot).kind == HostKind::kHonest;
+  });
+  size_t overlap = 0, dead = 0;
+  bool exact = result.closest.size() == truth.size();
+  for (size_t i = 0; i < result.closest.size(); ++i) {
+    const kademlia::NodeId& id = result.closest[i].id;
+    const bool in_truth =
+        std::any_of(truth.begin(), truth.end(), [&](const OracleEntry& e) { return e.id == id; });
+    overlap += in_truth;
+    dead += !live.Contains(id);
+    if (exact && truth[i].id != id) exact = false;
+    if (!honest.empty() && honest.front().id == id) record.success = true;
+  }
+  record.truth_size = static_cast<uint8_t>(truth.size());
+  record.overlap = static_cast<uint8_t>(overlap);
+  record.dead = static_cast<uint8_t>(std::min<size_t>(dead, 255));
+  record.exact = exact;
+  if (honest.empty()) record.success = true;  // nothing to find: an empty answer is right
+}
+
+bool Workload::Settled() const {
+  if (pending_ > 0) return false;
+  if (scenario_.churn.enabled) return now_ >= window_end_;
+  return static_issued_ >= scenario_.workload.lookups;
+}
+
+size_t Workload::measured() const {
+  size_t n = 0;
+  for (const std::vector<LookupRecord>& side : started_) n += side.size();
+  return n;
+}
+
+void Workload::Close() {
+  AnalyseFailures();
+  for (std::vector<LookupRecord>& side : started_) {
+    for (LookupRecord& record : side) {
+      if (record.status == LookupStatus::kPending) {
+        const Population::Slot& s = population_.slot(record.asker);
+        const bool gone = !s.host || s.incarnation != record.incarnation;
+        record.status = gone ? LookupStatus::kInterrupted : LookupStatus::kUnfinished;
+      }
+      ClassifyFailure(record);
+      records_.push_back(record);
+    }
+    side.clear();
+  }
+  for (std::vector<Watch>& watches : watching_) watches.clear();
+  std::stable_sort(records_.begin(), records_.end(),
+                   [](const LookupRecord& a, const LookupRecord& b) {
+                     return a.started != b.started ? a.started < b.started : a.asker < b.asker;
+                   });
+  pending_ = 0;
+}
+
+}  // namespace skillnode::sim
