@@ -145,10 +145,12 @@ void Network::Send(TimePoint now, uint32_t from, const Endpoint& to,
   }
   if (Separated(now, from, *to_slot)) {
     ++counted.partitioned;
+    if (observer_) observer_(kTimeNever, from, *to_slot, bytes);
     return;
   }
   if (spec_.loss > 0 && rng.Chance(spec_.loss)) {
     ++counted.lost;
+    if (observer_) observer_(kTimeNever, from, *to_slot, bytes);
     return;
   }
   Duration delay = latency_.OneWay(from, *to_slot, rng);

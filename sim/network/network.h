@@ -56,8 +56,9 @@ class Network {
     uint32_t from = 0;
     std::vector<uint8_t> bytes;
   };
-  // Told of every datagram that will arrive (not lost, not partitioned, a copy each), when it
-  // is sent: its arrival time, its sender and its receiver. Runs in the sender's lane.
+  // Told of every datagram sent to a simulated host, when it is sent: its arrival time (one
+  // call per copy), or kTimeNever when it is lost or partitioned away; its sender and its
+  // receiver. Runs in the sender's lane.
   using ArrivalObserver =
       std::function<void(TimePoint arrival, uint32_t from, uint32_t to, std::span<const uint8_t>)>;
 

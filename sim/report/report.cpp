@@ -95,6 +95,7 @@ json RunJson(const RunSummary& s) {
        {{"gone", l.failures_by_cause[static_cast<size_t>(FailureCause::kGone)]},
         {"unknown", l.failures_by_cause[static_cast<size_t>(FailureCause::kUnknown)]},
         {"unreached", l.failures_by_cause[static_cast<size_t>(FailureCause::kUnreached)]},
+        {"lost", l.failures_by_cause[static_cast<size_t>(FailureCause::kLost)]},
         {"unanswered", l.failures_by_cause[static_cast<size_t>(FailureCause::kUnanswered)]},
         {"slow", l.failures_by_cause[static_cast<size_t>(FailureCause::kSlow)]},
         {"answered", l.failures_by_cause[static_cast<size_t>(FailureCause::kAnswered)]},

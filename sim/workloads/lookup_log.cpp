@@ -24,6 +24,8 @@ std::string_view FailureCauseName(FailureCause cause) {
       return "unknown";
     case FailureCause::kUnreached:
       return "unreached";
+    case FailureCause::kLost:
+      return "lost";
     case FailureCause::kUnanswered:
       return "unanswered";
     case FailureCause::kSlow:
@@ -41,6 +43,8 @@ void ClassifyFailure(LookupRecord& r) {
   }
   if (r.responsible_gone) {
     r.cause = FailureCause::kGone;
+  } else if (r.contact_ms < 0 && r.responsible_asked) {
+    r.cause = FailureCause::kLost;
   } else if (r.contact_ms < 0) {
     r.cause = r.responsible_tables == 0 ? FailureCause::kUnknown : FailureCause::kUnreached;
   } else if (r.heep_ms >= 0) {

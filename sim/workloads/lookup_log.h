@@ -44,6 +44,7 @@ enum class LookupStatus : uint8_t { kPending, kCompleted, kRefused, kInterrupted
 //   gone        it left before the lookup ended;
 //   unknown     no live routing table held it when the lookup ended (not even the asker's);
 //   unreached   some live tables held it, but the lookup never sent it a request;
+//   lost        the lookup sent it requests, and none arrived;
 //   unanswered  a request reached it, and no answer ever reached the asker;
 //   slow        its first answer reached the asker after the lookup had ended;
 //   answered    its answer came in time, yet the result left it out.
@@ -52,6 +53,7 @@ enum class FailureCause : uint8_t {
   kGone,
   kUnknown,
   kUnreached,
+  kLost,
   kUnanswered,
   kSlow,
   kAnswered
@@ -69,6 +71,7 @@ struct LookupRecord {
   float responsible_age_s = -1;     // since it joined, when the lookup started
   uint32_t responsible_tables = 0;  // failures: live routing tables holding it at the end
   bool responsible_gone = false;    // failures: it left before the lookup ended
+  bool responsible_asked = false;   // the asker sent it a request for the target
   uint32_t asker = 0;
   uint32_t responsible = kNoResponsible;  // its slot
   uint32_t responsible_incarnation = 0;
@@ -116,7 +119,7 @@ struct LookupSummary {
   double heep_latency_ms_p99 = 0;
   // Counted lookups that missed, by FailureCause (index: the cause's value; 0 unused), and
   // the median age of the responsible node over those misses and over all lookups.
-  std::array<uint64_t, 7> failures_by_cause{};
+  std::array<uint64_t, 8> failures_by_cause{};
   double failed_responsible_age_s_p50 = 0;
   double responsible_age_s_p50 = 0;
 };

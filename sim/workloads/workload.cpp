@@ -196,8 +196,10 @@ void Workload::OnArrival(TimePoint arrival, uint32_t from, uint32_t to,
     if (!message) return;
     const auto* find = std::get_if<kademlia::FindNodeBody>(&message->body);
     if (find == nullptr || find->target != watch.target) continue;
-    watch.txids.push_back(message->header.txid);
     LookupRecord& record = RecordAt(watch.record);
+    record.responsible_asked = true;
+    if (arrival == kTimeNever) continue;  // lost on the way
+    watch.txids.push_back(message->header.txid);
     const double ms = ToMillis(arrival - record.started);
     if (record.contact_ms < 0 || ms < record.contact_ms) record.contact_ms = ms;
   }

@@ -42,9 +42,9 @@ class Workload {
   void StartPeriodic(uint32_t slot);
   void OnNodeLookup(uint32_t slot, uint64_t incarnation);
 
-  // Network::ArrivalObserver: a datagram from `from` will arrive at `to` at `arrival`. Notes
-  // the first arrival of a measured lookup's request at its responsible node. Runs in the
-  // sender's lane.
+  // Network::ArrivalObserver: a datagram from `from` will arrive at `to` at `arrival`
+  // (kTimeNever: it is lost). Notes a measured lookup's requests to its responsible node, and
+  // the first one's arrival. Runs in the sender's lane.
   void OnArrival(TimePoint arrival, uint32_t from, uint32_t to, std::span<const uint8_t> bytes);
   // A datagram from `from` is delivered to `to` now. Notes the first answer of a measured
   // lookup's responsible node reaching its asker (Heep's latency). Runs in `to`'s lane.

@@ -109,6 +109,9 @@ workload: {lookups: 400, lookup_rate_per_s: 50, targets: random_node}
   // Nobody leaves a static network, and every node sits in many tables.
   CHECK(l.failures_by_cause[static_cast<size_t>(FailureCause::kGone)] == 0);
   CHECK(l.failures_by_cause[static_cast<size_t>(FailureCause::kUnknown)] == 0);
+  // 30 % loss: requests to the responsible node are lost, and so are its answers.
+  CHECK(l.failures_by_cause[static_cast<size_t>(FailureCause::kLost)] > 0);
+  CHECK(l.failures_by_cause[static_cast<size_t>(FailureCause::kUnanswered)] > 0);
   for (const LookupRecord& record : r.lookups) {
     if (record.success) {
       CHECK(record.cause == FailureCause::kNone);
@@ -121,6 +124,8 @@ workload: {lookups: 400, lookup_rate_per_s: 50, targets: random_node}
     if (record.contact_ms >= 0) {
       CHECK((record.cause == FailureCause::kUnanswered || record.cause == FailureCause::kSlow ||
              record.cause == FailureCause::kAnswered));
+    } else if (record.responsible_asked) {
+      CHECK(record.cause == FailureCause::kLost);
     } else {
       CHECK(record.cause == FailureCause::kUnreached);
     }
