@@ -10,35 +10,54 @@ constexpr std::string_view kSeedKey = "seed";
 
 }  // namespace
 
+namespace {
+
+double HeepFailureRate(const RunSummary& s) {
+  const LookupSummary& l = s.lookups;
+  return l.heep_lookups == 0
+             ? 0
+             : static_cast<double>(l.heep_failures) / static_cast<double>(l.heep_lookups);
+}
+
+double P50OverFloor(const RunSummary& s) {
+  return s.latency_floor_ms > 0 ? s.lookups.latency_ms_p50 / s.latency_floor_ms : 0;
+}
+
+// Every figure a group reports: its name and how to read it from one run.
+struct Figure {
+  std::string_view name;
+  double (*read)(const RunSummary&);
+};
+constexpr Figure kFigures[] = {
+    {"success_rate", [](const RunSummary& s) { return s.lookups.success_rate; }},
+    {"heep_latency_ms_mean", [](const RunSummary& s) { return s.lookups.heep_latency_ms_mean; }},
+    {"heep_failure_rate", HeepFailureRate},
+    {"latency_ms_mean", [](const RunSummary& s) { return s.lookups.latency_ms_mean; }},
+    {"latency_ms_p50", [](const RunSummary& s) { return s.lookups.latency_ms_p50; }},
+    {"latency_ms_p99", [](const RunSummary& s) { return s.lookups.latency_ms_p99; }},
+    {"latency_floor_ms", [](const RunSummary& s) { return s.latency_floor_ms; }},
+    {"p50_over_floor", P50OverFloor},
+    {"hops_mean", [](const RunSummary& s) { return s.lookups.hops_mean; }},
+    {"messages_per_lookup", [](const RunSummary& s) { return s.lookups.messages_per_lookup; }},
+    {"bytes_per_node_per_s", [](const RunSummary& s) { return s.bytes_per_node_per_s; }},
+    {"ip_bytes_per_node_per_s", [](const RunSummary& s) { return s.ip_bytes_per_node_per_s; }},
+};
+
+}  // namespace
+
 const std::vector<std::string_view>& GroupFigureNames() {
-  static const std::vector<std::string_view> names = {
-      "success_rate",   "heep_latency_ms_mean", "heep_failure_rate",    "latency_ms_mean",
-      "latency_ms_p50", "latency_ms_p99",       "latency_floor_ms",     "p50_over_floor",
-      "hops_mean",      "messages_per_lookup",  "bytes_per_node_per_s", "ip_bytes_per_node_per_s",
-  };
+  static const std::vector<std::string_view> names = [] {
+    std::vector<std::string_view> out;
+    for (const Figure& f : kFigures) out.push_back(f.name);
+    return out;
+  }();
   return names;
 }
 
 double GroupFigure(const RunSummary& s, std::string_view name) {
-  const LookupSummary& l = s.lookups;
-  if (name == "success_rate") return l.success_rate;
-  if (name == "heep_latency_ms_mean") return l.heep_latency_ms_mean;
-  if (name == "heep_failure_rate") {
-    return l.heep_lookups == 0
-               ? 0
-               : static_cast<double>(l.heep_failures) / static_cast<double>(l.heep_lookups);
+  for (const Figure& f : kFigures) {
+    if (f.name == name) return f.read(s);
   }
-  if (name == "latency_ms_mean") return l.latency_ms_mean;
-  if (name == "latency_ms_p50") return l.latency_ms_p50;
-  if (name == "latency_ms_p99") return l.latency_ms_p99;
-  if (name == "latency_floor_ms") return s.latency_floor_ms;
-  if (name == "p50_over_floor") {
-    return s.latency_floor_ms > 0 ? l.latency_ms_p50 / s.latency_floor_ms : 0;
-  }
-  if (name == "hops_mean") return l.hops_mean;
-  if (name == "messages_per_lookup") return l.messages_per_lookup;
-  if (name == "bytes_per_node_per_s") return s.bytes_per_node_per_s;
-  if (name == "ip_bytes_per_node_per_s") return s.ip_bytes_per_node_per_s;
   return 0;
 }
 
@@ -95,9 +114,9 @@ std::vector<SeedGroup> GroupBySeed(const ScenarioPlan& plan,
     group->points.push_back(i);
   }
   for (SeedGroup& g : groups) {
-    for (const std::string_view name : GroupFigureNames()) {
+    for (const Figure& f : kFigures) {
       std::vector<double> values;
-      for (const size_t i : g.points) values.push_back(GroupFigure(points[i].summary, name));
+      for (const size_t i : g.points) values.push_back(f.read(points[i].summary));
       g.figures.push_back(Estimate95(values));
     }
   }

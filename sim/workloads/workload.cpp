@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <variant>
 
 #include "kademlia/wire.h"
@@ -190,12 +191,17 @@ void Workload::Unwatch(uint32_t asker, size_t index) {
 void Workload::OnArrival(TimePoint arrival, uint32_t from, uint32_t to,
                          std::span<const uint8_t> bytes) {
   if (from >= watching_.size()) return;
+  std::optional<kademlia::Message> message;  // decoded once, for the first matching watch
   for (Watch& watch : watching_[from]) {
     if (watch.responsible != to) continue;
-    const auto message = kademlia::Decode(bytes);
-    if (!message) return;
+    if (!message) {
+      auto decoded = kademlia::Decode(bytes);
+      if (!decoded) return;
+      message = std::move(*decoded);
+    }
     const auto* find = std::get_if<kademlia::FindNodeBody>(&message->body);
-    if (find == nullptr || find->target != watch.target) continue;
+    if (find == nullptr) return;
+    if (find->target != watch.target) continue;
     LookupRecord& record = RecordAt(watch.record);
     record.responsible_asked = true;
     if (arrival == kTimeNever) continue;  // lost on the way
@@ -207,11 +213,15 @@ void Workload::OnArrival(TimePoint arrival, uint32_t from, uint32_t to,
 
 void Workload::OnDelivery(uint32_t to, uint32_t from, std::span<const uint8_t> bytes) {
   if (to >= watching_.size()) return;
+  std::optional<kademlia::Message> message;  // decoded once, for the first matching watch
   for (const Watch& watch : watching_[to]) {
     if (watch.responsible != from || watch.txids.empty()) continue;
-    const auto message = kademlia::Decode(bytes);
-    if (!message) return;
-    if (!std::holds_alternative<kademlia::NodesBody>(message->body)) continue;
+    if (!message) {
+      auto decoded = kademlia::Decode(bytes);
+      if (!decoded) return;
+      message = std::move(*decoded);
+    }
+    if (!std::holds_alternative<kademlia::NodesBody>(message->body)) return;
     if (std::find(watch.txids.begin(), watch.txids.end(), message->header.txid) ==
         watch.txids.end()) {
       continue;

@@ -48,13 +48,18 @@ TEST_CASE("OverSim's lifetime start has twice the slots and more early departure
   CHECK(misses == l.lookups - l.successes);
 }
 
-const std::string kStatic = R"(
+// A static network of 300 nodes at a constant 100 ms RTT, with 300 lookups of live nodes' ids.
+std::string StaticYaml(double loss) {
+  return R"(
 seed: 8
 nodes: 300
 kademlia: {k: 8, alpha: 3}
-network: {build: oracle, latency: {model: constant, rtt_ms: 100}}
+network: {build: oracle, latency: {model: constant, rtt_ms: 100}, loss: )" +
+         std::to_string(loss) + R"(}
 workload: {lookups: 300, lookup_rate_per_s: 50, targets: random_node}
 )";
+}
+const std::string kStatic = StaticYaml(0);
 
 TEST_CASE("Heep's latency ends at the responsible node's first answer plus the final hop",
           "[sim]") {
@@ -77,13 +82,7 @@ TEST_CASE("Heep's latency ends at the responsible node's first answer plus the f
 }
 
 TEST_CASE("a lookup that never hears from the responsible node counts as 10 s", "[sim]") {
-  const PointResult r = RunOne(R"(
-seed: 8
-nodes: 300
-kademlia: {k: 8, alpha: 3}
-network: {build: oracle, latency: {model: constant, rtt_ms: 100}, loss: 0.4}
-workload: {lookups: 300, lookup_rate_per_s: 50, targets: random_node}
-)");
+  const PointResult r = RunOne(StaticYaml(0.4));
   const LookupSummary& l = r.summary.lookups;
   REQUIRE(l.heep_failures > 0);
   const double failed_share = static_cast<double>(l.heep_failures) / l.heep_lookups;
