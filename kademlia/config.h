@@ -34,6 +34,11 @@ struct RoutingConfig {
   // newcomer waits in the replacement cache (BEP 5: a node is good for 15 minutes after it
   // was last heard from). Pinging for every newcomer made pings 70 % of all requests.
   Duration ping_oldest_after = Seconds(15 * 60);
+  // Proximity neighbour selection: in a full bucket that holds none of our k closest
+  // contacts, a newcomer whose measured RTT is at most this fraction of the slowest measured
+  // contact's takes its place (that one goes to the replacement cache). Early lookup hops
+  // then go to near peers; 0 turns it off and keeps plain Kademlia's oldest-first buckets.
+  double proximity_ratio = 0.5;
   // Sybil resistance: at most this many contacts per bucket from one network prefix.
   size_t diversity_per_bucket_max = 2;
   int diversity_ipv4_prefix_bits = 24;
@@ -64,12 +69,26 @@ struct KademliaConfig {
   size_t alpha = 3;
   // Disjoint paths per lookup (S/Kademlia d); 1 is a plain Kademlia lookup.
   size_t disjoint_paths = 1;
+  // Times a node lookup sends a query again when the closest contact it knows has not
+  // answered by its soft deadline (see rpc_timeout): one lost datagram to the node that holds
+  // the target then costs a soft deadline, not the lookup's answer. Only the closest: waiting
+  // twice for every silent one of the k closest (most of them gone, not lost) made the
+  // lookups that meet one half a second slower.
+  size_t lookup_slow_retries = 1;
+  // Once the closest contact a lookup knows has answered, it asks the rest of the k closest
+  // at once instead of alpha at a time (Kademlia paper 2.3, the last round): no more
+  // messages, and the lookup ends about one round trip after it converged.
+  bool lookup_final_round = true;
   // A request unanswered for rpc_timeout has failed (the peer counts a failure). A lookup
   // stops waiting for a query sooner, after the adaptive timeout (twice the 95th percentile
   // of recent RTTs, rpc_table.h RttEstimator, within [rpc_timeout_min, rpc_timeout]), and
   // still takes its reply if it comes before rpc_timeout.
   Duration rpc_timeout = Seconds(1);
   Duration rpc_timeout_min = Millis(100);
+  // A contact whose RTT has been measured gets a soft deadline of its own: its smoothed RTT
+  // plus four deviations (RFC 6298), within the same bounds. A near peer that went silent is
+  // then given up in a few of its round trips, not in twice the slowest peers' time.
+  bool peer_soft_deadlines = true;
   // Requests awaiting a reply at once; beyond that new requests fail at once.
   size_t rpcs_in_flight_max = 4096;
   // Lookups running at once; beyond that new lookups fail at once.

@@ -19,8 +19,34 @@ struct Contact {
   TimePoint last_seen = kTimeZero;
   // Consecutive requests to this peer that timed out; reset by any valid reply.
   int failures = 0;
+  // Smoothed round-trip time of our requests to this peer and its mean deviation (RFC 6298);
+  // zero until one of our requests was answered. Contacts heard only through their own
+  // requests have none.
+  Duration rtt{};
+  Duration rtt_deviation{};
 
   bool operator==(const Contact& other) const { return id == other.id; }
+
+  bool rtt_known() const { return rtt > Duration::zero(); }
+  // Folds one measured round trip into rtt and rtt_deviation (RFC 6298 section 2: the first
+  // sample sets rtt and half of it as the deviation; later ones move them by 1/8 and 1/4).
+  void AddRttSample(Duration sample) {
+    if (sample <= Duration::zero()) return;
+    if (!rtt_known()) {
+      rtt = sample;
+      rtt_deviation = sample / 2;
+      return;
+    }
+    const Duration error = sample > rtt ? sample - rtt : rtt - sample;
+    rtt_deviation = (3 * rtt_deviation + error) / 4;
+    rtt = (7 * rtt + sample) / 8;
+    if (rtt <= Duration::zero()) rtt = Duration(1);
+  }
+  // How long an answer from this peer may take before it is overdue: rtt + 4 deviations, as
+  // RFC 6298's retransmission timeout; zero when no round trip has been measured.
+  Duration ExpectedReplyWithin() const {
+    return rtt_known() ? rtt + 4 * rtt_deviation : Duration{};
+  }
 };
 
 }  // namespace skillnode::kademlia

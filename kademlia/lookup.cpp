@@ -38,6 +38,14 @@ void Lookup::Insert(size_t path, const Contact& contact, int hop) {
   while (entries.size() > limit && entries.back().state != State::kInFlight) entries.pop_back();
 }
 
+bool Lookup::Converged(const Path& path) {
+  for (const Entry& e : path.entries) {
+    if (e.state == State::kFailed || e.state == State::kSlow) continue;
+    return e.state == State::kSucceeded;  // the closest contact that may still answer
+  }
+  return false;
+}
+
 size_t Lookup::InFlight(const Path& path) const {
   return static_cast<size_t>(
       std::count_if(path.entries.begin(), path.entries.end(),
@@ -55,19 +63,25 @@ bool Lookup::PathDone(const Path& path) const {
 }
 
 std::vector<Lookup::Query> Lookup::NextQueries(TimePoint now, Duration slow_after) {
+  return NextQueries(now, [slow_after](const Contact&) { return slow_after; });
+}
+
+std::vector<Lookup::Query> Lookup::NextQueries(TimePoint now, const SlowAfter& slow_after) {
   std::vector<Query> queries;
   if (stopped_) return queries;
   for (size_t p = 0; p < paths_.size(); ++p) {
     Path& path = paths_[p];
     size_t in_flight = InFlight(path);
+    const size_t parallel = params_.final_round && Converged(path) ? params_.k : params_.alpha;
     size_t live = 0;
     for (Entry& e : path.entries) {
-      if (in_flight >= params_.alpha || stats_.messages >= params_.requests_max) break;
+      if (in_flight >= parallel || stats_.messages >= params_.requests_max) break;
       if (e.state == State::kFailed || e.state == State::kSlow) continue;
       if (++live > params_.k) break;
       if (e.state != State::kCandidate) continue;
       e.state = State::kInFlight;
-      e.slow_at = slow_after >= kTimeNever - now ? kTimeNever : now + slow_after;
+      const Duration wait = slow_after(e.contact);
+      e.slow_at = wait >= kTimeNever - now ? kTimeNever : now + wait;
       stats_.retries += e.sent > 0;
       ++e.sent;
       ++e.open;
@@ -153,7 +167,7 @@ bool Lookup::ExpireSlow(TimePoint now) {
       ++live;
       if (e.state != State::kInFlight || e.slow_at > now) continue;
       any = true;
-      if (live <= params_.k && e.sent <= params_.slow_retries) {
+      if (live <= std::min(params_.k, params_.slow_retry_rank) && e.sent <= params_.slow_retries) {
         e.state = State::kCandidate;  // NextQueries sends it again
         e.slow_at = kTimeNever;
       } else {

@@ -11,8 +11,13 @@
 // lookup waiting, but its reply still counts if it comes before the request times out. The
 // lookup moves on at the pace of the answering peers without declaring far ones dead. A
 // lookup with slow_retries > 0 (a get, which must reach the nodes that hold the value) first
-// asks a slow contact again when it is one of the k closest it knows and waits for it once
-// more: a lost datagram then costs one soft deadline, not the contact's answer.
+// asks a slow contact again when it is one of the k closest it knows (and within
+// slow_retry_rank) and waits for it once more: a lost datagram then costs one soft deadline,
+// not the contact's answer.
+//
+// With final_round, a path whose closest known contact has answered asks the rest of its k
+// closest all at once: the lookup has converged, and waiting for alpha slots to free would
+// only make the end of it k / alpha round trips long. It sends the same queries, sooner.
 //
 // With d > 1 the lookup runs over d disjoint paths (Baumgart & Mies, S/Kademlia 2007): the
 // starting contacts are dealt round-robin to the paths and a contact learnt by one path is
@@ -21,6 +26,8 @@
 #define SKILLNODE_KADEMLIA_LOOKUP_H_
 
 #include <cstddef>
+#include <functional>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -37,8 +44,14 @@ struct LookupParams {
   size_t paths = 1;
   size_t requests_max = 200;
   // Times a slow query to one of the k closest is sent again (and waited for) before the
-  // contact counts as slow.
+  // contact counts as slow ...
   size_t slow_retries = 0;
+  // ... if it is also among the closest this many contacts that may still answer: a get
+  // waits for every holder it can reach, a node lookup only for the closest node.
+  size_t slow_retry_rank = std::numeric_limits<size_t>::max();
+  // Once the closest contact a path knows has answered, the rest of its k closest are asked
+  // at once rather than alpha at a time (the Kademlia paper's last round, section 2.3).
+  bool final_round = false;
 };
 
 struct LookupStats {
@@ -74,8 +87,13 @@ class Lookup {
 
   const Key& target() const { return target_; }
 
+  // How long to wait for one contact before its query counts as slow.
+  using SlowAfter = std::function<Duration(const Contact&)>;
+
   // Contacts to query now; they are marked in flight, slow from `now + slow_after` on.
   std::vector<Query> NextQueries(TimePoint now = kTimeZero, Duration slow_after = Duration::max());
+  // The same with a soft deadline of each contact's own (e.g. from its measured RTT).
+  std::vector<Query> NextQueries(TimePoint now, const SlowAfter& slow_after);
   // Marks in-flight queries whose soft deadline has passed as slow, or, within slow_retries,
   // as due to be sent again by NextQueries; true if any was.
   bool ExpireSlow(TimePoint now);
@@ -122,6 +140,8 @@ class Lookup {
   void Insert(size_t path, const Contact& contact, int hop);
   bool PathDone(const Path& path) const;
   size_t InFlight(const Path& path) const;
+  // The closest contact on the path that may still answer has answered.
+  static bool Converged(const Path& path);
 
   Key target_;
   NodeId self_;

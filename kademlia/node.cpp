@@ -154,14 +154,14 @@ void Node::ConsiderRequester(TimePoint now, const Endpoint& from, const Header& 
   }
 }
 
-void Node::NoteVerified(TimePoint now, const Endpoint& from, const Header& header) {
+void Node::NoteVerified(TimePoint now, const Endpoint& from, const Header& header, Duration rtt) {
   const auto [peer, inserted] = verified_.Emplace(header.sender_id);
   verified_.value(peer) = VerifiedPeer{from, header.sender_key};
   if (inserted) {
     while (verified_.size() > config_.verified_peers_max) verified_.Erase(verified_.oldest());
   }
   Contact contact{header.sender_id, from, header.sender_key, now, 0};
-  auto result = routing_.Heard(contact, now);
+  auto result = routing_.Heard(contact, now, rtt);
   if (result.ping) PingOldest(now, *result.ping);
   if (result.outcome == InsertOutcome::kAdded) NotifyAdded(now, contact);
 }
@@ -208,7 +208,7 @@ void Node::HandleReply(TimePoint now, const Endpoint& from, const Message& reply
     if (routing_.Failed(*rpc.to_id)) NotifyEvicted(now, *rpc.to_id);
     Forget(*rpc.to_id);
   }
-  NoteVerified(now, from, header);
+  NoteVerified(now, from, header, rtt);
   if (rpc.done) rpc.done(RpcResult{RpcStatus::kReplied, &reply, from, rtt, now});
 }
 

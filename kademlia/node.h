@@ -18,6 +18,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <span>
@@ -53,9 +54,10 @@ struct LookupOptions {
   std::function<Body(const Key& target)> request;
   // Sees every verified reply; returns true to end the lookup at once (found enough).
   std::function<bool(TimePoint now, const Contact& from, const Message& reply)> on_reply;
-  // Times a slow query to one of the k closest is sent again before the lookup moves on
-  // without it (LookupParams::slow_retries).
+  // Times a slow query to one of the `slow_retry_rank` closest is sent again before the
+  // lookup moves on without it (LookupParams::slow_retries).
   size_t slow_retries = 0;
+  size_t slow_retry_rank = std::numeric_limits<size_t>::max();
 };
 
 class Node {
@@ -131,7 +133,9 @@ class Node {
   std::optional<Body> HandlerReply(TimePoint now, const Endpoint& from, const Message& request);
   void NotifyAdded(TimePoint now, const Contact& contact);
   void NotifyEvicted(TimePoint now, const NodeId& id);
-  void NoteVerified(TimePoint now, const Endpoint& from, const Header& header);
+  // A message from a verified peer arrived; `rtt` is its round trip when it answered ours.
+  void NoteVerified(TimePoint now, const Endpoint& from, const Header& header,
+                    Duration rtt = Duration{});
   void Forget(const NodeId& id);
 
   bool SendRequest(TimePoint now, const Endpoint& to, std::optional<NodeId> to_id, Body body,

@@ -27,7 +27,10 @@ std::span<const uint8_t> TokenOf(const Body& body) {
 }  // namespace
 
 bool Node::FindNode(TimePoint now, const Key& target, LookupCallback done) {
-  return StartLookup(now, target, LookupOptions{}, std::move(done));
+  LookupOptions options;
+  options.slow_retries = config_.lookup_slow_retries;
+  options.slow_retry_rank = 1;  // the closest node decides a node lookup's success
+  return StartLookup(now, target, std::move(options), std::move(done));
 }
 
 bool Node::StartLookup(TimePoint now, const Key& target, LookupOptions options,
@@ -37,8 +40,14 @@ bool Node::StartLookup(TimePoint now, const Key& target, LookupOptions options,
     return false;
   }
   ++stats_.lookups_started;
-  LookupParams params{config_.routing.bucket_size, config_.alpha, config_.disjoint_paths,
-                      config_.lookup_requests_max, options.slow_retries};
+  LookupParams params;
+  params.k = config_.routing.bucket_size;
+  params.alpha = config_.alpha;
+  params.paths = config_.disjoint_paths;
+  params.requests_max = config_.lookup_requests_max;
+  params.slow_retries = options.slow_retries;
+  params.slow_retry_rank = options.slow_retry_rank;
+  params.final_round = config_.lookup_final_round;
   const auto start = routing_.Closest(target, config_.routing.bucket_size);
   const uint64_t lookup_id = next_lookup_id_++;
   lookups_.emplace(lookup_id, ActiveLookup{Lookup(target, id(), params, start, now),
@@ -54,7 +63,14 @@ void Node::StepLookup(TimePoint now, uint64_t lookup_id) {
   const LookupOptions& options = it->second.options;
   // Sending can fail only when the in-flight table is full; such a query counts as failed and
   // the loop asks the lookup again, so a full table ends the lookup instead of stalling it.
-  const Duration slow_after = rtt_.Timeout(config_.rpc_timeout_min, config_.rpc_timeout);
+  // A contact we have measured gets its own soft deadline; others the node's adaptive one.
+  const Duration adaptive = rtt_.Timeout(config_.rpc_timeout_min, config_.rpc_timeout);
+  const Lookup::SlowAfter slow_after = [this, adaptive](const Contact& contact) {
+    if (!config_.peer_soft_deadlines) return adaptive;
+    const Contact* known = contact.rtt_known() ? &contact : routing_.Find(contact.id);
+    if (known == nullptr || !known->rtt_known()) return adaptive;
+    return std::clamp(known->ExpectedReplyWithin(), config_.rpc_timeout_min, adaptive);
+  };
   for (auto queries = lookup.NextQueries(now, slow_after); !queries.empty();
        queries = lookup.NextQueries(now, slow_after)) {
     for (const Lookup::Query& q : queries) {

@@ -12,17 +12,6 @@ namespace {
 // e.g. at rpcs_in_flight_max), the bucket may ask again, so a lost report never stalls it.
 constexpr Duration kPingReportWaitMax = Seconds(10);
 
-// `key` with every bit from `depth` on cleared.
-Key Masked(const Key& key, int depth) {
-  Key out = key;
-  auto& bytes = out.mutable_bytes();
-  for (size_t i = 0; i < Key::kSize; ++i) {
-    const int keep = std::clamp(depth - static_cast<int>(i) * 8, 0, 8);
-    bytes[i] &= static_cast<uint8_t>(0xff00 >> keep);
-  }
-  return out;
-}
-
 template <typename Contacts>
 auto FindId(Contacts& contacts, const NodeId& id) {
   return std::find_if(contacts.begin(), contacts.end(),
@@ -52,12 +41,12 @@ size_t RoutingTable::IndexOf(const Key& key) const {
   return static_cast<size_t>(it - buckets_.begin());
 }
 
-InsertResult RoutingTable::Heard(const Contact& contact, TimePoint now) {
+InsertResult RoutingTable::Heard(const Contact& contact, TimePoint now, Duration rtt) {
   if (contact.id == self_) return {InsertOutcome::kRejectedSelf, std::nullopt};
   const size_t index = IndexOf(contact.id);
   Bucket& bucket = buckets_[index];
   if (auto it = FindId(bucket.contacts, contact.id); it != bucket.contacts.end()) {
-    return Refresh(bucket, it, contact, now);
+    return Refresh(bucket, it, contact, now, rtt);
   }
   // A cached contact heard again is taken out and offered anew as the newest one.
   std::optional<Contact> cached;
@@ -66,7 +55,12 @@ InsertResult RoutingTable::Heard(const Contact& contact, TimePoint now) {
     bucket.replacements.erase(it);
   }
   Contact fresh = contact;
-  if (cached && !IsKnownKey(fresh.public_key)) fresh.public_key = cached->public_key;
+  if (cached) {
+    if (!IsKnownKey(fresh.public_key)) fresh.public_key = cached->public_key;
+    fresh.rtt = cached->rtt;
+    fresh.rtt_deviation = cached->rtt_deviation;
+  }
+  fresh.AddRttSample(rtt);
   return Insert(index, fresh, now);
 }
 
@@ -81,9 +75,11 @@ bool RoutingTable::Wants(const NodeId& id, TimePoint now) const {
 }
 
 InsertResult RoutingTable::Refresh(Bucket& bucket, std::vector<Contact>::iterator it,
-                                   const Contact& contact, TimePoint now) {
+                                   const Contact& contact, TimePoint now, Duration rtt) {
   const bool moved = it->endpoint.address() != contact.endpoint.address();
   if (moved && !DiversityAllows(bucket.contacts, contact)) return RejectDiversity();
+  if (moved) it->rtt = it->rtt_deviation = Duration{};  // another path: measure it anew
+  it->AddRttSample(rtt);
   it->endpoint = contact.endpoint;
   if (IsKnownKey(contact.public_key)) it->public_key = contact.public_key;
   it->last_seen = now;
@@ -107,10 +103,58 @@ InsertResult RoutingTable::Insert(size_t index, const Contact& contact, TimePoin
       bucket.touched_at = now;
       return {InsertOutcome::kAdded, std::nullopt};
     }
-    if (!CanSplit(index, contact.id)) return CacheReplacement(bucket, contact, now);
+    if (!CanSplit(index, contact.id)) {
+      if (auto displaced = PreferNearer(index, contact, now)) return *displaced;
+      return CacheReplacement(bucket, contact, now);
+    }
     Split(index);
     index = IndexOf(contact.id);
   }
+}
+
+std::optional<InsertResult> RoutingTable::PreferNearer(size_t index, const Contact& newcomer,
+                                                       TimePoint now) {
+  if (config_.proximity_ratio <= 0 || !newcomer.rtt_known()) return std::nullopt;
+  // Our k closest contacts stay whatever their round trip: a lookup for a key near us ends
+  // at them, and they must be exact. Only a bucket with k contacts nearer to us than all of
+  // its own takes part.
+  size_t nearer = 0;
+  for (size_t i = index + 1; i < buckets_.size() && nearer < config_.bucket_size; ++i) {
+    nearer += buckets_[i].contacts.size();
+  }
+  if (nearer < config_.bucket_size) return std::nullopt;
+  Bucket& bucket = buckets_[index];
+  // The slowest contact whose round trip is known and which has not failed since; one never
+  // asked by us keeps its place (Kademlia's preference for old contacts stands for it).
+  auto slowest = bucket.contacts.end();
+  for (auto it = bucket.contacts.begin(); it != bucket.contacts.end(); ++it) {
+    if (!it->rtt_known() || it->failures > 0) continue;
+    if (slowest == bucket.contacts.end() || it->rtt > slowest->rtt) slowest = it;
+  }
+  if (slowest == bucket.contacts.end()) return std::nullopt;
+  const double bound = config_.proximity_ratio * static_cast<double>(slowest->rtt.count());
+  if (static_cast<double>(newcomer.rtt.count()) > bound) return std::nullopt;
+  const Contact displaced = *slowest;
+  const auto at = bucket.contacts.erase(slowest);
+  if (!DiversityAllows(bucket.contacts, newcomer)) {
+    bucket.contacts.insert(at, displaced);
+    return std::nullopt;
+  }
+  Contact added = newcomer;
+  added.last_seen = now;
+  added.failures = 0;
+  bucket.contacts.push_back(added);
+  bucket.touched_at = now;
+  if (bucket.ping_pending == displaced.id) bucket.ping_pending.reset();
+  // The displaced contact is alive: it waits in the cache to come back when one fails.
+  if (config_.replacement_cache_size > 0 && DiversityAllows(bucket.replacements, displaced)) {
+    if (bucket.replacements.size() >= config_.replacement_cache_size) {
+      bucket.replacements.erase(bucket.replacements.begin());
+    }
+    bucket.replacements.push_back(displaced);
+  }
+  ++displaced_;
+  return InsertResult{InsertOutcome::kAdded, std::nullopt};
 }
 
 InsertResult RoutingTable::CacheReplacement(Bucket& bucket, const Contact& contact, TimePoint now) {
@@ -255,149 +299,6 @@ const Contact* RoutingTable::Find(const NodeId& id) const {
     if (auto it = FindId(*list, id); it != list->end()) return &*it;
   }
   return nullptr;
-}
-
-void RoutingTable::BucketsByDistance(const Key& target, std::vector<size_t>& out) const {
-  // Bucket ranges are disjoint prefix ranges, so their distances to `target` are disjoint
-  // intervals too, each starting at the bucket's prefix XOR target masked to its depth.
-  // Buckets no deeper than 64 bits (every table short of astronomically many nodes) are told
-  // apart by the first 64 bits of that lowest distance alone.
-  out.clear();
-  out.reserve(buckets_.size());
-  const bool shallow =
-      std::all_of(buckets_.begin(), buckets_.end(), [](const Bucket& b) { return b.depth <= 64; });
-  if (shallow) {
-    // Reused between calls: this runs for every FIND_NODE answered.
-    thread_local std::vector<std::pair<uint64_t, size_t>> order;
-    order.clear();
-    order.reserve(buckets_.size());
-    const uint64_t target_word = target.FirstWord() ^ self_.FirstWord();
-    for (size_t i = 0; i < buckets_.size(); ++i) {
-      const Bucket& b = buckets_[i];
-      const uint64_t mask = b.depth == 0 ? 0 : ~uint64_t{0} << (64 - b.depth);
-      order.emplace_back((b.distance_prefix.FirstWord() ^ target_word) & mask, i);
-    }
-    std::sort(order.begin(), order.end());
-    for (const auto& [low, i] : order) out.push_back(i);
-    return;
-  }
-  std::vector<std::pair<Key, size_t>> order;
-  order.reserve(buckets_.size());
-  for (size_t i = 0; i < buckets_.size(); ++i) {
-    const Bucket& b = buckets_[i];
-    order.emplace_back(Masked(Distance(Distance(self_, b.distance_prefix), target), b.depth), i);
-  }
-  std::sort(order.begin(), order.end());
-  for (const auto& [low, i] : order) out.push_back(i);
-}
-
-std::vector<Contact> RoutingTable::Closest(const Key& target, size_t count) const {
-  if (count == 0) return {};
-  // Every contact of a later bucket is farther than every contact of an earlier one, so once
-  // `count` healthy contacts are gathered no later contact can enter the result. Contacts sort
-  // on the first 64 bits of their distance, then on the rest where those tie.
-  // Scratch space reused between calls on this thread: Closest runs for every FIND_NODE.
-  thread_local std::vector<size_t> buckets;
-  thread_local std::vector<std::pair<uint64_t, const Contact*>> gathered;
-  BucketsByDistance(target, buckets);
-  gathered.clear();
-  size_t healthy = 0;
-  const uint64_t target_word = target.FirstWord();
-  for (size_t i : buckets) {
-    if (healthy >= count) break;
-    for (const Contact& c : buckets_[i].contacts) {
-      gathered.emplace_back(c.id.FirstWord() ^ target_word, &c);
-      if (c.failures == 0) ++healthy;
-    }
-  }
-  std::sort(gathered.begin(), gathered.end(), [&](const auto& a, const auto& b) {
-    return a.first != b.first ? a.first < b.first : CloserTo(target, a.second->id, b.second->id);
-  });
-  // Failing contacts only take the places healthy ones cannot fill.
-  const size_t failing_max = healthy < count ? count - healthy : 0;
-  size_t healthy_taken = 0, failing_taken = 0;
-  std::vector<Contact> out;
-  out.reserve(std::min(count, gathered.size()));
-  for (const auto& [word, c] : gathered) {
-    if (out.size() == count) break;
-    size_t& taken = c->failures == 0 ? healthy_taken : failing_taken;
-    if (taken < (c->failures == 0 ? count : failing_max)) {
-      ++taken;
-      out.push_back(*c);
-    }
-  }
-  return out;
-}
-
-std::vector<Key> RoutingTable::RefreshTargets(TimePoint now, Rng& rng) {
-  std::vector<Key> targets;
-  for (size_t i = 0; i < buckets_.size(); ++i) {
-    if (now - buckets_[i].touched_at < config_.bucket_refresh_interval) continue;
-    targets.push_back(RandomKeyInBucket(i, rng));
-    buckets_[i].touched_at = now;
-  }
-  return targets;
-}
-
-void RoutingTable::Touched(const Key& target, TimePoint now) {
-  buckets_[IndexOf(target)].touched_at = now;
-}
-
-TimePoint RoutingTable::NextRefreshDue() const {
-  TimePoint earliest = kTimeNever;
-  for (const Bucket& b : buckets_) earliest = std::min(earliest, b.touched_at);
-  return earliest + config_.bucket_refresh_interval;
-}
-
-Key RoutingTable::RandomKeyInBucket(size_t index, Rng& rng) const {
-  assert(index < buckets_.size());
-  const Bucket& bucket = buckets_[index];
-  // The bucket's ids share their first `depth` bits with self_ XOR distance_prefix; the
-  // remaining bits are free.
-  const Key prefix = Distance(self_, bucket.distance_prefix);
-  Key key;
-  rng.Fill(key.mutable_bytes());
-  const Key free_bits = Distance(key, Masked(key, bucket.depth));
-  return Distance(Masked(prefix, bucket.depth), free_bits);
-}
-
-std::vector<Contact> RoutingTable::Export() const {
-  std::vector<Contact> out;
-  for (const Bucket& b : buckets_) out.insert(out.end(), b.contacts.begin(), b.contacts.end());
-  for (const Bucket& b : buckets_) {
-    out.insert(out.end(), b.replacements.begin(), b.replacements.end());
-  }
-  return out;
-}
-
-size_t RoutingTable::Import(std::span<const Contact> contacts, TimePoint now) {
-  size_t kept = 0;
-  for (const Contact& c : contacts) {
-    const InsertOutcome outcome = Heard(c, now).outcome;
-    if (outcome != InsertOutcome::kRejectedDiversity && outcome != InsertOutcome::kRejectedSelf) {
-      ++kept;
-    }
-  }
-  return kept;
-}
-
-size_t RoutingTable::size() const {
-  size_t total = 0;
-  for (const Bucket& b : buckets_) total += b.contacts.size();
-  return total;
-}
-
-size_t RoutingTable::bucket_count() const { return buckets_.size(); }
-
-RoutingTableStats RoutingTable::stats() const {
-  RoutingTableStats s;
-  s.contacts = size();
-  s.buckets = buckets_.size();
-  for (const Bucket& b : buckets_) s.replacements += b.replacements.size();
-  s.rejected_diversity = rejected_diversity_;
-  s.evicted = evicted_;
-  s.promoted = promoted_;
-  return s;
 }
 
 }  // namespace skillnode::kademlia

@@ -4,7 +4,9 @@
 // paper section 2.4). A full bucket whose range holds our own id splits; a full bucket that
 // does not hold it also splits when the newcomer would be among our k closest contacts, so
 // that the k closest neighbours stay exact (the paper's relaxation, section 4.2). Contacts in
-// a bucket are kept least-recently-seen first. Each bucket has a replacement cache.
+// a bucket are kept least-recently-seen first. Each bucket has a replacement cache. Farther
+// buckets prefer contacts with short round trips (PreferNearer), so a lookup's early hops,
+// which have many candidates to choose from, go to near peers.
 //
 // The table never sends anything: when a full bucket meets a newcomer it answers "ping this
 // oldest contact" as data, and the caller reports the outcome with Heard() or Failed().
@@ -50,6 +52,7 @@ struct RoutingTableStats {
   size_t rejected_diversity = 0;  // since construction
   size_t evicted = 0;             // since construction: dropped by Failed()
   size_t promoted = 0;            // since construction: replacements moved into a bucket
+  size_t displaced = 0;           // since construction: moved to the cache for a nearer newcomer
 };
 
 class RoutingTable {
@@ -62,8 +65,11 @@ class RoutingTable {
   // The stored copy gets last_seen = now and failures = 0 whatever `contact` says; an all-zero
   // public_key means "unknown" and never overwrites a known one. A bucket contact that moved
   // to an address its bucket's diversity limit refuses keeps its old entry unchanged (a
-  // cached one is dropped from the cache).
-  InsertResult Heard(const Contact& contact, TimePoint now);
+  // cached one is dropped from the cache). `rtt`, when the message answered one of our
+  // requests, is that round trip: it is folded into the contact's smoothed RTT, and a
+  // newcomer much nearer than a full bucket's slowest contact takes its place
+  // (proximity neighbour selection, RoutingConfig::proximity_ratio).
+  InsertResult Heard(const Contact& contact, TimePoint now, Duration rtt = Duration{});
 
   // Whether a message from `id`, once its key is verified, could change the buckets at
   // `now`: it is in one already, its bucket has room or would split for it, or that bucket's
@@ -141,7 +147,11 @@ class RoutingTable {
   // first.
   void BucketsByDistance(const Key& target, std::vector<size_t>& out) const;
   InsertResult Refresh(Bucket& bucket, std::vector<Contact>::iterator it, const Contact& contact,
-                       TimePoint now);
+                       TimePoint now, Duration rtt);
+  // Proximity neighbour selection: `newcomer` takes the place of the full bucket's slowest
+  // measured contact when its RTT is at most proximity_ratio of that one's; the displaced
+  // contact goes to the replacement cache. Empty when the bucket stays as it is.
+  std::optional<InsertResult> PreferNearer(size_t index, const Contact& newcomer, TimePoint now);
   InsertResult Insert(size_t index, const Contact& contact, TimePoint now);
   InsertResult CacheReplacement(Bucket& bucket, const Contact& contact, TimePoint now);
   std::optional<Contact> AskPing(Bucket& bucket, TimePoint now);
@@ -159,6 +169,7 @@ class RoutingTable {
   size_t rejected_diversity_ = 0;
   size_t evicted_ = 0;
   size_t promoted_ = 0;
+  size_t displaced_ = 0;
 };
 
 }  // namespace skillnode::kademlia

@@ -237,8 +237,9 @@ void Daemon::CheckTable() {
   const size_t grown = now.contacts > saved_table_->contacts
                            ? now.contacts - saved_table_->contacts
                            : saved_table_->contacts - now.contacts;
-  const size_t changed =
-      grown + (now.evicted - saved_table_->evicted) + (now.promoted - saved_table_->promoted);
+  const size_t changed = grown + (now.evicted - saved_table_->evicted) +
+                         (now.promoted - saved_table_->promoted) +
+                         (now.displaced - saved_table_->displaced);
   if (changed * kTableChangedFraction > saved_table_->contacts) {
     SaveState("after the table changed", LogLevel::kDebug);
   }

@@ -116,6 +116,9 @@ void WriteRouting(PrometheusWriter& out, const kademlia::Node& node) {
             D(table.replacements));
   out.Counter("skillnode_routing_table_evicted_total", "Contacts evicted after timeouts.",
               D(table.evicted));
+  out.Counter("skillnode_routing_table_displaced_total",
+              "Contacts moved to a replacement cache for a much nearer newcomer.",
+              D(table.displaced));
   out.Counter("skillnode_routing_table_rejected_diversity_total",
               "Contacts refused by the per-prefix diversity limit.", D(table.rejected_diversity));
   out.Gauge("skillnode_rpcs_in_flight", "RPC requests awaiting a reply.", D(node.rpcs_in_flight()));

@@ -90,8 +90,12 @@ void ReadKademlia(ConfigSection section, kademlia::KademliaConfig& kad) {
   section.Int("k", 1, static_cast<int64_t>(kBucketSizeMax), Store(kad.routing.bucket_size));
   section.Int("alpha", 1, 16, Store(kad.alpha));
   section.Int("disjointPaths", 1, 8, Store(kad.disjoint_paths));
+  section.Int("lookupSlowRetries", 0, 8, Store(kad.lookup_slow_retries));
+  section.Bool("lookupFinalRound", kad.lookup_final_round);
+  section.Double("proximityRatio", 0, 1, kad.routing.proximity_ratio);
   section.Millis("rpcTimeout", 10, 60000, kad.rpc_timeout);
   section.Millis("rpcTimeoutMin", 1, 60000, kad.rpc_timeout_min);
+  section.Bool("peerSoftDeadlines", kad.peer_soft_deadlines);
   section.Int("staleFailuresMax", 1, 100, Store(kad.routing.stale_failures_max));
   section.Millis("bucketRefreshInterval", 1000, kDayMs, kad.routing.bucket_refresh_interval);
   section.Millis("pingOldestAfter", 0, kDayMs, kad.routing.ping_oldest_after);

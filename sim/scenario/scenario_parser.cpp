@@ -29,6 +29,10 @@ void ReadKademlia(YamlReader r, kademlia::KademliaConfig& c) {
   c.routing.bucket_size = r.Integer("k", c.routing.bucket_size, 1, kademlia::kNodesPerReplyMax);
   c.alpha = r.Integer("alpha", c.alpha, 1, 64);
   c.disjoint_paths = r.Integer("disjoint_paths", c.disjoint_paths, 1, 64);
+  c.lookup_slow_retries = r.Integer("lookup_slow_retries", c.lookup_slow_retries, 0, 8);
+  c.routing.proximity_ratio = r.Number("proximity_ratio", c.routing.proximity_ratio, 0, 1);
+  c.peer_soft_deadlines = r.Bool("peer_soft_deadlines", c.peer_soft_deadlines);
+  c.lookup_final_round = r.Bool("lookup_final_round", c.lookup_final_round);
   c.network_id = static_cast<uint32_t>(
       r.Integer("network_id", c.network_id, 0, std::numeric_limits<uint32_t>::max()));
   const double timeout_ms = r.Number("rpc_timeout_ms", ToMillis(c.rpc_timeout), 1, 600'000);

@@ -12,10 +12,10 @@ namespace {
 
 const TimePoint kStart = kTimeZero + Seconds(100);
 
-// Three contacts sorted closest-first to `target`.
-std::vector<Contact> ThreeContacts(const Key& target) {
+// `count` contacts sorted closest-first to `target`.
+std::vector<Contact> SortedContacts(const Key& target, int count) {
   std::vector<Contact> contacts;
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 0; i < count; ++i) {
     Contact c;
     c.id = Key::Sha256("contact-" + std::to_string(i));
     c.endpoint = Endpoint(*Address::Parse("10.0.0." + std::to_string(i + 1)), 6881);
@@ -25,6 +25,8 @@ std::vector<Contact> ThreeContacts(const Key& target) {
             [&](const Contact& a, const Contact& b) { return CloserTo(target, a.id, b.id); });
   return contacts;
 }
+
+std::vector<Contact> ThreeContacts(const Key& target) { return SortedContacts(target, 3); }
 
 // A lookup with k = 2 and alpha = 1 over three contacts.
 struct ThreeContactLookup {
@@ -180,6 +182,57 @@ TEST_CASE("a slow query to a contact no longer among the k closest is not sent a
   const auto next = lookup.NextQueries(kStart + Millis(300), Millis(300));
   for (const auto& q : next) CHECK(q.id != contacts[1].id);
   CHECK(lookup.Result(kStart + Millis(300)).stats.slow == 1);
+}
+
+TEST_CASE("with slow_retry_rank 1 only the closest contact that may answer is sent again",
+          "[unit]") {
+  const Key target = Key::Sha256("target");
+  const std::vector<Contact> contacts = ThreeContacts(target);
+  LookupParams params{3, 3, 1, 50, 1};
+  params.slow_retry_rank = 1;  // as a node lookup runs
+  Lookup lookup(target, Key::Sha256("self"), params, contacts, kStart);
+  REQUIRE(lookup.NextQueries(kStart, Millis(300)).size() == 3);
+  // Nobody answers: the closest is asked again, the other two are only slow.
+  REQUIRE(lookup.ExpireSlow(kStart + Millis(300)));
+  const auto again = lookup.NextQueries(kStart + Millis(300), Millis(300));
+  REQUIRE(again.size() == 1);
+  CHECK(again[0].id == contacts[0].id);
+  CHECK(lookup.Result(kStart + Millis(300)).stats.slow == 2);
+  // Its second silence makes it slow as well; the lookup then waits for none of them.
+  REQUIRE(lookup.ExpireSlow(kStart + Millis(600)));
+  CHECK(lookup.NextQueries(kStart + Millis(600), Millis(300)).empty());
+  CHECK(lookup.done());
+  CHECK(lookup.Result(kStart + Millis(600)).stats.retries == 1);
+}
+
+TEST_CASE("once the closest contact has answered, the rest of the k closest are asked at once",
+          "[unit]") {
+  const Key target = Key::Sha256("target");
+  const std::vector<Contact> contacts = SortedContacts(target, 5);
+  LookupParams params{5, 2, 1, 50};
+  params.final_round = true;
+  Lookup lookup(target, Key::Sha256("self"), params, contacts, kStart);
+  REQUIRE(lookup.NextQueries(kStart).size() == 2);
+  // A farther contact's answer is no reason to widen: the closest may still bring closer
+  // ones, so only the freed slot is used.
+  lookup.OnReply(contacts[1].id, {}, {}, {}, kStart + Millis(10));
+  const auto next = lookup.NextQueries(kStart + Millis(10));
+  REQUIRE(next.size() == 1);
+  CHECK(next[0].id == contacts[2].id);
+  // Once the closest answers, nothing closer is coming: the rest go out together.
+  lookup.OnReply(contacts[0].id, {}, {}, {}, kStart + Millis(20));
+  const auto rest = lookup.NextQueries(kStart + Millis(20));
+  REQUIRE(rest.size() == 2);
+  CHECK(rest[0].id == contacts[3].id);
+  CHECK(rest[1].id == contacts[4].id);
+  // Without final_round the same answers free one slot each.
+  params.final_round = false;
+  Lookup plain(target, Key::Sha256("self"), params, contacts, kStart);
+  REQUIRE(plain.NextQueries(kStart).size() == 2);
+  plain.OnReply(contacts[1].id, {}, {}, {}, kStart + Millis(10));
+  REQUIRE(plain.NextQueries(kStart + Millis(10)).size() == 1);
+  plain.OnReply(contacts[0].id, {}, {}, {}, kStart + Millis(20));
+  CHECK(plain.NextQueries(kStart + Millis(20)).size() == 1);
 }
 
 }  // namespace

@@ -139,6 +139,28 @@ TEST_CASE("lookups still find the true k closest live nodes after 30% of nodes g
   CHECK(healed.exact == healed.lookups);
 }
 
+TEST_CASE("under loss, asking a silent closest contact again keeps lookups finding it", "[sim]") {
+  // The same network (same seed) with and without lookup_slow_retries, then 5 % loss: without
+  // retries a lookup whose one exchange with the closest node loses a datagram misses it.
+  auto run = [](size_t retries) {
+    KademliaConfig config;
+    config.routing.bucket_size = 8;
+    config.alpha = 3;
+    config.lookup_slow_retries = retries;
+    FakeNetwork net(/*seed=*/7);
+    BuildNetwork(net, 150, config);
+    net.SetLoss(0.05);
+    Rng rng(8);
+    return RunLookups(net, 300, config.routing.bucket_size, rng);
+  };
+  const Outcome without = run(0);
+  const Outcome with = run(1);
+  INFO("closest found without retries " << without.closest_found << ", with " << with.closest_found
+                                        << " of 300");
+  CHECK(with.closest_found >= 297);
+  CHECK(without.closest_found + 10 <= with.closest_found);
+}
+
 TEST_CASE("lookups over disjoint paths find the same closest nodes", "[sim]") {
   KademliaConfig config;
   config.routing.bucket_size = 8;

@@ -60,8 +60,12 @@ TEST_CASE("README's configuration reference parses and is exactly the embedded d
   CHECK(k.routing.bucket_size == dk.routing.bucket_size);
   CHECK(k.alpha == dk.alpha);
   CHECK(k.disjoint_paths == dk.disjoint_paths);
+  CHECK(k.lookup_slow_retries == dk.lookup_slow_retries);
+  CHECK(k.lookup_final_round == dk.lookup_final_round);
+  CHECK(k.routing.proximity_ratio == dk.routing.proximity_ratio);
   CHECK(k.rpc_timeout == dk.rpc_timeout);
   CHECK(k.rpc_timeout_min == dk.rpc_timeout_min);
+  CHECK(k.peer_soft_deadlines == dk.peer_soft_deadlines);
   CHECK(k.routing.stale_failures_max == dk.routing.stale_failures_max);
   CHECK(k.routing.bucket_refresh_interval == dk.routing.bucket_refresh_interval);
   CHECK(k.rate_limit.per_ip_rate == dk.rate_limit.per_ip_rate);
