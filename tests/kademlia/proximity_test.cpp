@@ -2,7 +2,6 @@
 // each contact's RTT from the answers to our requests, far buckets prefer near contacts, and
 // a lookup waits for a measured contact only as long as its own RTT warrants.
 #include <catch2/catch.hpp>
-#include <string>
 #include <vector>
 
 #include "kademlia/lookup.h"
@@ -111,8 +110,8 @@ TEST_CASE("our k closest contacts are never displaced for nearer ones", "[unit]"
   RoutingTable table(self, SmallConfig());
   // Four contacts at distance 10..., measured slow, then one at 01...: the table splits once
   // and the far bucket holds three of our four closest contacts.
-  for (int i = 0; i < 4; ++i) {
-    const Contact c = MakeContact(AtDistance(self, "10", "f" + std::to_string(i)));
+  for (const char* seed : {"f0", "f1", "f2", "f3"}) {
+    const Contact c = MakeContact(AtDistance(self, "10", seed));
     REQUIRE(table.Heard(c, kStart, Millis(400)).outcome == InsertOutcome::kAdded);
   }
   REQUIRE(table.Heard(MakeContact(AtDistance(self, "01", "n")), kStart).outcome ==
@@ -128,13 +127,9 @@ TEST_CASE("our k closest contacts are never displaced for nearer ones", "[unit]"
 
 TEST_CASE("a lookup waits for each contact as long as its own RTT warrants", "[unit]") {
   const Key target = Key::Sha256("target");
-  std::vector<Contact> start;
-  for (int i = 0; i < 2; ++i) {
-    Contact c =
-        MakeContact(Key::Sha256("c" + std::to_string(i)), "10.0.0." + std::to_string(i + 1));
-    if (i == 0) c.AddRttSample(Millis(40));  // measured; the other is not
-    start.push_back(c);
-  }
+  std::vector<Contact> start{MakeContact(Key::Sha256("c0"), "10.0.0.1"),
+                             MakeContact(Key::Sha256("c1"), "10.0.0.2")};
+  start[0].AddRttSample(Millis(40));  // measured; the other is not
   Lookup lookup(target, Self(), LookupParams{2, 2, 1, 50}, start, kStart);
   const Lookup::SlowAfter slow_after = [](const Contact& c) {
     return c.rtt_known() ? c.ExpectedReplyWithin() : Millis(500);
