@@ -18,6 +18,13 @@ auto FindId(Contacts& contacts, const NodeId& id) {
                       [&](const Contact& c) { return c.id == id; });
 }
 
+// Appends `contact` as the newest replacement, dropping the oldest when `cache` holds `max`.
+void PushReplacement(std::vector<Contact>& cache, size_t max, const Contact& contact) {
+  if (max == 0) return;
+  if (cache.size() >= max) cache.erase(cache.begin());
+  cache.push_back(contact);
+}
+
 bool IsKnownKey(const PublicKey& key) {
   return std::any_of(key.begin(), key.end(), [](uint8_t b) { return b != 0; });
 }
@@ -147,11 +154,8 @@ std::optional<InsertResult> RoutingTable::PreferNearer(size_t index, const Conta
   bucket.touched_at = now;
   if (bucket.ping_pending == displaced.id) bucket.ping_pending.reset();
   // The displaced contact is alive: it waits in the cache to come back when one fails.
-  if (config_.replacement_cache_size > 0 && DiversityAllows(bucket.replacements, displaced)) {
-    if (bucket.replacements.size() >= config_.replacement_cache_size) {
-      bucket.replacements.erase(bucket.replacements.begin());
-    }
-    bucket.replacements.push_back(displaced);
+  if (DiversityAllows(bucket.replacements, displaced)) {
+    PushReplacement(bucket.replacements, config_.replacement_cache_size, displaced);
   }
   ++displaced_;
   return InsertResult{InsertOutcome::kAdded, std::nullopt};
@@ -159,15 +163,10 @@ std::optional<InsertResult> RoutingTable::PreferNearer(size_t index, const Conta
 
 InsertResult RoutingTable::CacheReplacement(Bucket& bucket, const Contact& contact, TimePoint now) {
   if (!DiversityAllows(bucket.replacements, contact)) return RejectDiversity();
-  if (config_.replacement_cache_size > 0) {
-    if (bucket.replacements.size() >= config_.replacement_cache_size) {
-      bucket.replacements.erase(bucket.replacements.begin());  // drop the oldest
-    }
-    Contact cached = contact;
-    cached.last_seen = now;
-    cached.failures = 0;
-    bucket.replacements.push_back(cached);
-  }
+  Contact cached = contact;
+  cached.last_seen = now;
+  cached.failures = 0;
+  PushReplacement(bucket.replacements, config_.replacement_cache_size, cached);
   return {InsertOutcome::kReplacementCached, AskPing(bucket, now)};
 }
 
