@@ -21,7 +21,7 @@ Lookup::Lookup(const Key& target, const NodeId& self, const LookupParams& params
   std::sort(sorted.begin(), sorted.end(),
             [&](const Contact& a, const Contact& b) { return CloserTo(target_, a.id, b.id); });
   for (const Contact& contact : sorted) {
-    if (contact.id == self_ || !Learn(contact.id)) continue;
+    if (contact.id == self_ || !Learn(contact)) continue;
     Insert(next_path, contact, 1);
     next_path = (next_path + 1) % paths_.size();
   }
@@ -32,7 +32,10 @@ void Lookup::Insert(size_t path, const Contact& contact, int hop) {
   auto at = std::lower_bound(
       entries.begin(), entries.end(), contact.id,
       [&](const Entry& e, const NodeId& id) { return CloserTo(target_, e.contact.id, id); });
-  entries.insert(at, Entry{contact, State::kCandidate, hop, {}});
+  Entry entry;
+  entry.contact = contact;
+  entry.hop = hop;
+  entries.insert(at, std::move(entry));
   const size_t limit = kShortlistFactor * params_.k;
   // Trim the far end, but never forget a contact we are waiting on.
   while (entries.size() > limit && entries.back().state != State::kInFlight) entries.pop_back();
@@ -120,10 +123,44 @@ Lookup::Entry* Lookup::FindEntry(const NodeId& id, size_t* path) {
   return const_cast<Entry*>(std::as_const(*this).FindEntry(id, path));
 }
 
-bool Lookup::Learn(const NodeId& id) {
-  auto at = std::lower_bound(seen_.begin(), seen_.end(), id);
-  if (at != seen_.end() && *at == id) return false;
-  seen_.insert(at, id);
+bool Lookup::Learn(const Contact& contact) {
+  auto at = std::lower_bound(seen_.begin(), seen_.end(), contact.id,
+                             [](const Seen& s, const NodeId& id) { return s.id < id; });
+  if (at == seen_.end() || at->id != contact.id) {
+    seen_.insert(at, Seen{contact.id, contact.endpoint});
+    return true;
+  }
+  // Named again at the address first learnt (the common case): nothing to do.
+  if (at->endpoint != contact.endpoint) AddAlternate(contact.id, contact.endpoint);
+  return false;
+}
+
+void Lookup::AddAlternate(const NodeId& id, const Endpoint& endpoint) {
+  size_t path = 0;
+  Entry* entry = FindEntry(id, &path);
+  if (entry == nullptr || entry->state == State::kSucceeded ||
+      entry->contact.endpoint == endpoint) {
+    return;
+  }
+  auto& alternates = entry->alternates;
+  if (alternates.size() == kAlternatesMax ||
+      std::find(alternates.begin(), alternates.end(), endpoint) != alternates.end()) {
+    return;
+  }
+  alternates.push_back(endpoint);
+  // Already given up at its address: ask at this one now.
+  if (entry->state == State::kFailed && entry->open == 0) TryAlternate(*entry);
+}
+
+bool Lookup::TryAlternate(Entry& entry) {
+  if (entry.alternates.empty()) return false;
+  entry.contact.endpoint = entry.alternates.front();
+  entry.alternates.erase(entry.alternates.begin());
+  entry.contact.rtt = {};
+  entry.contact.rtt_deviation = {};
+  entry.state = State::kCandidate;
+  entry.slow_at = kTimeNever;
+  entry.sent = 0;
   return true;
 }
 
@@ -139,11 +176,11 @@ void Lookup::OnReply(const NodeId& id, const PublicKey& key, std::span<const Wir
   ++stats_.replies;
   const int hop = entry->hop + 1;
   for (const WireContact& c : closer) {
-    if (c.id == self_ || !Learn(c.id)) continue;
+    if (c.id == self_) continue;
     Contact contact;
     contact.id = c.id;
     contact.endpoint = c.endpoint;
-    Insert(path, contact, hop);
+    if (Learn(contact)) Insert(path, contact, hop);
   }
 }
 
@@ -154,8 +191,9 @@ void Lookup::OnFailure(const NodeId& id) {
   if (entry->open > 0) --entry->open;
   // An earlier request's timeout while the retry is out (or about to go): wait for that one.
   if (entry->open > 0 || entry->state == State::kCandidate) return;
-  entry->state = State::kFailed;
   ++stats_.failures;
+  // Named at another address too: ask there, as a new contact.
+  if (!TryAlternate(*entry)) entry->state = State::kFailed;
 }
 
 bool Lookup::ExpireSlow(TimePoint now) {

@@ -22,6 +22,13 @@
 // With d > 1 the lookup runs over d disjoint paths (Baumgart & Mies, S/Kademlia 2007): the
 // starting contacts are dealt round-robin to the paths and a contact learnt by one path is
 // never queried by another, so d - 1 adversarial paths cannot hide the target.
+//
+// A contact is known by its id, and an id can reach the lookup at more than one address: an
+// adversary can name an honest node's id at an address of its own, first, so that the lookup
+// would ask only there (the node rejects the answer: the id is not the hash of the
+// adversary's key). So a contact keeps up to kAlternatesMax other addresses it was named at,
+// and when the request to one fails, it is asked at the next (at once, if it had failed
+// before the next was named).
 #ifndef SKILLNODE_KADEMLIA_LOOKUP_H_
 #define SKILLNODE_KADEMLIA_LOOKUP_H_
 
@@ -76,6 +83,9 @@ struct LookupResult {
 
 class Lookup {
  public:
+  // Other addresses a contact is asked at when the request at one fails.
+  static constexpr size_t kAlternatesMax = 2;
+
   struct Query {
     NodeId id;
     Endpoint endpoint;
@@ -122,9 +132,15 @@ class Lookup {
     State state = State::kCandidate;
     int hop = 1;
     std::vector<uint8_t> token;
-    TimePoint slow_at = kTimeNever;  // in flight: when it becomes slow
-    uint8_t sent = 0;                // requests sent to it
-    uint8_t open = 0;                // ... not yet answered, timed out or refused
+    TimePoint slow_at = kTimeNever;    // in flight: when it becomes slow
+    uint8_t sent = 0;                  // requests sent to it
+    uint8_t open = 0;                  // ... not yet answered, timed out or refused
+    std::vector<Endpoint> alternates;  // other addresses it was named at, first named first
+  };
+  // An id some path has learnt, with the address it was first learnt at.
+  struct Seen {
+    NodeId id;
+    Endpoint endpoint;
   };
   struct Path {
     std::vector<Entry> entries;  // closest first
@@ -133,8 +149,12 @@ class Lookup {
   // The entry for `id` and its path, or null.
   const Entry* FindEntry(const NodeId& id, size_t* path) const;
   Entry* FindEntry(const NodeId& id, size_t* path);
-  // Adds `id` to seen_; false when it was there already.
-  bool Learn(const NodeId& id);
+  // Adds `contact` to seen_; false when its id was there already (then a new address for it
+  // is kept as an alternate).
+  bool Learn(const Contact& contact);
+  void AddAlternate(const NodeId& id, const Endpoint& endpoint);
+  // Moves `entry` to its next alternate address as a new candidate; false if it has none.
+  static bool TryAlternate(Entry& entry);
   // True while a request to `e` is open: a reply or failure for it is still expected.
   static bool Waiting(const Entry& e);
   void Insert(size_t path, const Contact& contact, int hop);
@@ -150,7 +170,7 @@ class Lookup {
   std::vector<Path> paths_;
   // Every id any path has learnt, sorted: a lookup learns a few dozen to a few hundred, and a
   // sorted vector finds them with no allocation per id and no pointer to follow.
-  std::vector<NodeId> seen_;
+  std::vector<Seen> seen_;
   LookupStats stats_;
   bool stopped_ = false;
 };

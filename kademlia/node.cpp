@@ -47,6 +47,7 @@ void Node::OnDatagram(TimePoint now, const Endpoint& from, std::span<const uint8
   const VerifiedPeer* known = verified_.Get(header.sender_id);
   const bool known_key = known != nullptr && known->key == header.sender_key;
   if (!known_key && NodeIdOf(header.sender_key) != header.sender_id) {
+    if (!IsRequest(message.type())) RejectPending(now, from, header);
     return Drop(DropReason::kIdMismatch, from, header.sender_id.ShortHex());
   }
   if (header.sender_id == id()) return Drop(DropReason::kFromSelf, from, "");
@@ -168,6 +169,22 @@ void Node::NoteVerified(TimePoint now, const Endpoint& from, const Header& heade
 
 void Node::Forget(const NodeId& id) { verified_.Erase(id); }
 
+void Node::FailedAt(TimePoint now, const NodeId& id, const Endpoint& at) {
+  const Contact* known = routing_.Find(id);
+  if (known != nullptr && known->endpoint == at && routing_.Failed(id)) NotifyEvicted(now, id);
+  const VerifiedPeer* verified = verified_.Get(id);
+  if (verified != nullptr && verified->endpoint == at) Forget(id);
+}
+
+void Node::RejectPending(TimePoint now, const Endpoint& from, const Header& header) {
+  const PendingRpc* pending = rpcs_.Find(header.txid);
+  if (pending == nullptr || pending->to != from || pending->to_id != header.sender_id) return;
+  PendingRpc rpc = std::move(*rpcs_.Take(header.txid));
+  ++stats_.rpcs_rejected;
+  FailedAt(now, header.sender_id, rpc.to);
+  if (rpc.done) rpc.done(RpcResult{RpcStatus::kRejected, nullptr, rpc.to, now - rpc.sent, now});
+}
+
 void Node::HandleReply(TimePoint now, const Endpoint& from, const Message& reply) {
   const uint64_t txid = reply.header.txid;
   const PendingRpc* pending = rpcs_.Find(txid);
@@ -184,10 +201,14 @@ void Node::HandleReply(TimePoint now, const Endpoint& from, const Message& reply
   if (pending->proof_wanted || !same_peer ||
       (!verified_then && !IsVerified(header.sender_id, from))) {
     // Without a cached verification the reply must carry a fresh signature.
-    if (!header.proof) return Drop(DropReason::kBadProof, from, "no signature");
+    if (!header.proof) {
+      RejectPending(now, from, header);
+      return Drop(DropReason::kBadProof, from, "no signature");
+    }
     ++stats_.signatures_verified;
     const auto signed_bytes = ProofBytes(config_.network_id, txid, header.sender_id, id());
     if (!signatures_.Verify(header.sender_key, signed_bytes, *header.proof)) {
+      RejectPending(now, from, header);
       return Drop(DropReason::kBadProof, from, "signature does not verify");
     }
   } else {
@@ -205,8 +226,7 @@ void Node::HandleReply(TimePoint now, const Endpoint& from, const Message& reply
   if (header.observed) observed_ = header.observed;
   if (rpc.to_id && *rpc.to_id != header.sender_id) {
     // Someone else answers at that address now: the peer we meant is gone from it.
-    if (routing_.Failed(*rpc.to_id)) NotifyEvicted(now, *rpc.to_id);
-    Forget(*rpc.to_id);
+    FailedAt(now, *rpc.to_id, rpc.to);
   }
   NoteVerified(now, from, header, rtt);
   if (rpc.done) rpc.done(RpcResult{RpcStatus::kReplied, &reply, from, rtt, now});
@@ -298,10 +318,7 @@ void Node::OnTimer(TimePoint now) {
   for (PendingRpc& rpc : rpcs_.TakeExpired(now)) {
     ++stats_.rpcs_timed_out[static_cast<size_t>(SlotOf(rpc.type))];
     // A chunk's timeout says little about its holder (IsChunkRequest).
-    if (rpc.to_id && !IsChunkRequest(rpc.type)) {
-      if (routing_.Failed(*rpc.to_id)) NotifyEvicted(now, *rpc.to_id);
-      Forget(*rpc.to_id);
-    }
+    if (rpc.to_id && !IsChunkRequest(rpc.type)) FailedAt(now, *rpc.to_id, rpc.to);
     if (rpc.done) rpc.done(RpcResult{RpcStatus::kTimedOut, nullptr, rpc.to, now - rpc.sent, now});
   }
   // Lookups whose queries turned slow move on to other contacts.

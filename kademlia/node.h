@@ -137,6 +137,12 @@ class Node {
   void NoteVerified(TimePoint now, const Endpoint& from, const Header& header,
                     Duration rtt = Duration{});
   void Forget(const NodeId& id);
+  // A request to `id` at `at` failed: it counts against the contact, and its verification is
+  // forgotten, only where we know `id` at that address (another node may have named it there).
+  void FailedAt(TimePoint now, const NodeId& id, const Endpoint& at);
+  // A reply from `from` with one of our txids failed the id-key binding or its proof: if that
+  // request went to `from` for the id the reply claims, it fails now rather than at its timeout.
+  void RejectPending(TimePoint now, const Endpoint& from, const Header& header);
 
   bool SendRequest(TimePoint now, const Endpoint& to, std::optional<NodeId> to_id, Body body,
                    RpcCallback done);

@@ -74,6 +74,9 @@ struct NodeStats {
   PerType<uint64_t> rpcs_errored{};  // answered with ERROR
   PerType<uint64_t> rpcs_timed_out{};
   uint64_t rpcs_refused = 0;  // not sent: rpcs_in_flight_max reached
+  // Failed at once: the address asked answered with our txid under the id we asked for, but
+  // that id is not the hash of its key or its proof did not verify (an impersonation).
+  uint64_t rpcs_rejected = 0;
 
   uint64_t signatures_verified = 0;  // Ed25519 checks actually run
   uint64_t verification_cache_hits = 0;

@@ -25,6 +25,8 @@ enum class RpcStatus {
   kReplied,    // a valid, verified reply arrived (may be an ERROR reply: check its body)
   kTimedOut,   // no valid reply before the deadline
   kCancelled,  // the node shut down, or the in-flight limit refused the request
+  kRejected,   // the address asked answered with our txid, but not as the node asked for:
+               // its id is not SHA-256 of its key, or its proof did not verify
 };
 
 struct RpcResult {

@@ -35,6 +35,10 @@ void WriteRpcs(PrometheusWriter& out, const NodeStats& s) {
   }
   out.Counter("skillnode_rpcs_refused_total",
               "RPC requests not sent because too many were in flight.", D(s.rpcs_refused));
+  out.Counter("skillnode_rpcs_rejected_total",
+              "RPC requests failed at once: the answer came from the address asked, under the "
+              "id asked for, but that id is not the hash of its key or its proof did not verify.",
+              D(s.rpcs_rejected));
   out.Family("skillnode_requests_received_total", "counter",
              "Requests this node received and answered, by type.");
   for (size_t i = 0; i < static_cast<size_t>(TypeSlot::kCount); ++i) {
