@@ -6,23 +6,29 @@
 
 namespace skillnode::sim {
 
+kademlia::Message ReplyAs(const Claim& claim, const kademlia::Message& request,
+                          const Endpoint& from, kademlia::Body body, uint32_t network_id) {
+  kademlia::Message reply;
+  reply.header.network_id = network_id;
+  reply.header.txid = request.header.txid;
+  reply.header.sender_id = claim.id;
+  reply.header.sender_key = claim.key;
+  reply.header.observed = from;
+  if (request.header.proof_wanted) {
+    reply.header.proof = claim.sign(
+        kademlia::ProofBytes(network_id, request.header.txid, claim.id, request.header.sender_id));
+  }
+  reply.body = std::move(body);
+  return reply;
+}
+
 kademlia::Message SignedReply(const kademlia::Identity& self,
                               const kademlia::SignatureScheme& signatures,
                               const kademlia::Message& request, const Endpoint& from,
                               kademlia::Body body, uint32_t network_id) {
-  kademlia::Message reply;
-  reply.header.network_id = network_id;
-  reply.header.txid = request.header.txid;
-  reply.header.sender_id = self.node_id();
-  reply.header.sender_key = self.public_key();
-  reply.header.observed = from;
-  if (request.header.proof_wanted) {
-    reply.header.proof =
-        signatures.Sign(self, kademlia::ProofBytes(network_id, request.header.txid, self.node_id(),
-                                                   request.header.sender_id));
-  }
-  reply.body = std::move(body);
-  return reply;
+  const Claim claim{self.node_id(), self.public_key(),
+                    [&](std::span<const uint8_t> bytes) { return signatures.Sign(self, bytes); }};
+  return ReplyAs(claim, request, from, std::move(body), network_id);
 }
 
 std::optional<kademlia::Message> EclipseAnswer(const kademlia::Identity& self,

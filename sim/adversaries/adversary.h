@@ -8,11 +8,14 @@
 //       S/Kademlia evaluation), answers PING, ignores everything else a node would answer;
 //   (b) drop_storage: a real Node that never sees STORE or FIND_VALUE (they are dropped);
 //   (c) forge_records: a real Node and SkillDht whose VALUES replies carry forged records
-//       instead of the genuine ones (forger.h).
+//       instead of the genuine ones (forger.h);
+//   (d) sybil and (e) impersonate: S/Kademlia's threat model, with ids computed in advance
+//       and with honest nodes' ids at the adversary's addresses (sybil.h).
 #ifndef SKILLNODE_SIM_ADVERSARIES_ADVERSARY_H_
 #define SKILLNODE_SIM_ADVERSARIES_ADVERSARY_H_
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 
 #include "kademlia/identity.h"
@@ -28,13 +31,16 @@ constexpr uint8_t kTypeFindValue = static_cast<uint8_t>(kademlia::MessageType::k
 constexpr uint8_t kTypeStore = static_cast<uint8_t>(kademlia::MessageType::kStore);
 
 struct AdversaryCounters {
-  uint64_t eclipse_replies = 0;           // FIND_NODE answered with adversaries only
+  uint64_t eclipse_replies = 0;  // FIND_NODE answered by a scripted adversary (eclipse, sybil,
+                                 // impersonate): with adversaries or impersonations only
+  uint64_t impersonations = 0;   // impersonate: requests answered under an honest node's id
   uint64_t storage_requests_dropped = 0;  // (b)
   uint64_t forge_opportunities = 0;       // (c): FIND_VALUE requests seen
   uint64_t records_forged = 0;            // (c): forged records sent in VALUES replies
 
   AdversaryCounters& operator+=(const AdversaryCounters& o) {
     eclipse_replies += o.eclipse_replies;
+    impersonations += o.impersonations;
     storage_requests_dropped += o.storage_requests_dropped;
     forge_opportunities += o.forge_opportunities;
     records_forged += o.records_forged;
@@ -49,6 +55,18 @@ std::optional<kademlia::Message> EclipseAnswer(const kademlia::Identity& self,
                                                const kademlia::Message& request,
                                                const Endpoint& from, const Oracle& adversaries,
                                                size_t k, uint32_t network_id);
+
+// Who answers a request, and how it signs: an identity the adversary holds (its own, or a
+// pool id's) or, for an impersonation, another node's id under the adversary's own key.
+struct Claim {
+  kademlia::NodeId id;
+  kademlia::PublicKey key{};
+  std::function<kademlia::Signature(std::span<const uint8_t>)> sign;
+};
+
+// A reply to `request` from `claim` with `body`, with the proof signature when asked for.
+kademlia::Message ReplyAs(const Claim& claim, const kademlia::Message& request,
+                          const Endpoint& from, kademlia::Body body, uint32_t network_id);
 
 // A reply to `request` from `self` with `body`, with the proof signature when asked for.
 kademlia::Message SignedReply(const kademlia::Identity& self,

@@ -5,7 +5,7 @@ namespace skillnode::sim {
 void Simulation::State::StartAdversaries() {
   for (uint32_t slot = static_cast<uint32_t>(honest_slots); slot < population->size(); ++slot) {
     Host& host = population->Start(slot);
-    if (host.kind() == HostKind::kEclipse) population->MarkJoined(slot);
+    if (IsScripted(host.kind())) population->MarkJoined(slot);
   }
   population->IndexAdversaries();
 }
@@ -37,7 +37,7 @@ TimePoint Simulation::State::ScheduleJoins(TimePoint first) {
   TimePoint last = first;
   const uint32_t begin = scenario.churn.enabled ? static_cast<uint32_t>(honest_slots) : 0;
   for (uint32_t slot = begin; slot < population->size(); ++slot) {
-    if (population->slot(slot).kind == HostKind::kEclipse) continue;
+    if (IsScripted(population->slot(slot).kind)) continue;
     queue.Push(at, EventKind::kJoin, slot, 0);
     last = at;
     at += interval;
@@ -75,9 +75,9 @@ TimePoint Simulation::State::Setup() {
     workload->ScheduleStatic(kEpoch + kStaticStartDelay);
     StartStaticRecords(kEpoch + kStaticStartDelay);
   } else {
-    // Eclipse adversaries start now; the others join like honest nodes.
+    // Scripted adversaries start now; the others join like honest nodes.
     for (uint32_t slot = static_cast<uint32_t>(honest_slots); slot < population->size(); ++slot) {
-      if (population->slot(slot).kind == HostKind::kEclipse) {
+      if (IsScripted(population->slot(slot).kind)) {
         population->Start(slot);
         population->MarkJoined(slot);
       }
@@ -100,7 +100,7 @@ TimePoint Simulation::State::Setup() {
       StartStaticRecords(joins_done + SecondsOf(scenario.network.settle_s));
     }
     for (uint32_t slot = static_cast<uint32_t>(honest_slots); slot < population->size(); ++slot) {
-      if (population->slot(slot).kind == HostKind::kEclipse) {
+      if (IsScripted(population->slot(slot).kind)) {
         queue.Push(joins_done + kAnnounceDelay, EventKind::kAnnounce, slot, 0);
       }
     }

@@ -13,7 +13,7 @@ Host::Host(HostKind kind, uint32_t slot, const kademlia::KademliaConfig& config,
       network_id_(config.network_id),
       k_(config.routing.bucket_size) {
   if (context_.ideal != nullptr) context_.ideal->Register(identity);
-  if (kind_ == HostKind::kEclipse) {
+  if (IsScripted(kind_)) {
     identity_.emplace(identity);
   } else {
     node_.emplace(config, identity, *this, rng_, *context_.logger, *context_.now,
@@ -41,6 +41,9 @@ void Host::OnDatagram(TimePoint now, const Endpoint& from, std::span<const uint8
   switch (kind_) {
     case HostKind::kEclipse:
       return EclipseDatagram(from, datagram);
+    case HostKind::kSybil:
+    case HostKind::kImpersonate:
+      return ScriptedAnswer(from, slot_, OwnClaim(), datagram);
     case HostKind::kDropStorage:
     case HostKind::kForgeRecords: {
       const auto message = kademlia::Decode(datagram);
@@ -68,6 +71,51 @@ void Host::EclipseDatagram(const Endpoint& from, std::span<const uint8_t> datagr
     ++context_.counters->eclipse_replies;
   }
   if (auto bytes = kademlia::EncodeFitting(std::move(*reply))) Send(from, *bytes);
+}
+
+Claim Host::OwnClaim() const {
+  return Claim{identity_->node_id(), identity_->public_key(),
+               [this](std::span<const uint8_t> bytes) {
+                 return context_.signatures->Sign(*identity_, bytes);
+               }};
+}
+
+void Host::OnAliasDatagram(const Endpoint& from, uint32_t address,
+                           std::span<const uint8_t> datagram) {
+  const uint32_t index = address - context_.alias_first;
+  if (kind_ == HostKind::kSybil) {
+    const SybilPool& pool = *context_.sybils;
+    const kademlia::PublicKey key = pool.key(index);
+    const Claim claim{kademlia::NodeIdOf(key), key, [&pool, index](std::span<const uint8_t> bytes) {
+                        return pool.Sign(index, bytes);
+                      }};
+    return ScriptedAnswer(from, address, claim, datagram);
+  }
+  if (kind_ != HostKind::kImpersonate) return;
+  // The honest node this alias stands for, under the adversary's own key and signature.
+  const auto honest = context_.identity_of(index);
+  if (!honest) return;
+  Claim claim = OwnClaim();
+  claim.id = *honest;
+  ++context_.counters->impersonations;
+  ScriptedAnswer(from, address, claim, datagram);
+}
+
+void Host::ScriptedAnswer(const Endpoint& from, uint32_t address, const Claim& claim,
+                          std::span<const uint8_t> datagram) {
+  const auto request = kademlia::Decode(datagram);
+  if (!request) return;
+  auto reply =
+      kind_ == HostKind::kSybil
+          ? SybilAnswer(claim, *request, from, *context_.sybils, k_, network_id_)
+          : ImpersonationAnswer(claim, *request, from, *context_.live, context_.honest_slots,
+                                context_.alias_first, k_, network_id_);
+  if (!reply) return;
+  if (std::holds_alternative<kademlia::NodesBody>(reply->body)) {
+    ++context_.counters->eclipse_replies;
+  }
+  auto bytes = kademlia::EncodeFitting(std::move(*reply));
+  if (bytes) context_.network->SendAs(*context_.now, slot_, address, from, *bytes);
 }
 
 void Host::OnTimer(TimePoint now) {

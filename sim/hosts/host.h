@@ -3,8 +3,9 @@
 // For an honest host (and the drop_storage and forge_records adversaries) it owns a real
 // kademlia::Node and is that node's Env: its Transport (datagrams go to the simulated
 // Network), its seeded Rng, the shared Logger, and the virtual clock's `now`, which the
-// simulation hands to every call. An eclipse adversary has no Node: it answers requests with
-// EclipseAnswer (adversary.h). When the scenario has records, every node runs the real
+// simulation hands to every call. A scripted adversary (eclipse, sybil, impersonate) has no
+// Node: it answers requests with EclipseAnswer (adversary.h), SybilAnswer or
+// ImpersonationAnswer (sybil.h). When the scenario has records, every node runs the real
 // kademlia::SkillDht as its request handler, as the daemon does; a forge_records adversary
 // puts a Forger (forger.h) in front of it. Hosts are heap-allocated and never move: the Node holds
 // references to the host's Rng and Transport. Not thread-safe.
@@ -12,6 +13,7 @@
 #define SKILLNODE_SIM_HOSTS_HOST_H_
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 
@@ -19,6 +21,7 @@
 #include "kademlia/skill_dht.h"
 #include "sim/adversaries/adversary.h"
 #include "sim/adversaries/forger.h"
+#include "sim/adversaries/sybil.h"
 #include "sim/hosts/ideal_signatures.h"
 #include "sim/network/network.h"
 #include "sim/workloads/oracle.h"
@@ -28,7 +31,19 @@
 
 namespace skillnode::sim {
 
-enum class HostKind : uint8_t { kHonest, kEclipse, kDropStorage, kForgeRecords };
+enum class HostKind : uint8_t {
+  kHonest,
+  kEclipse,
+  kDropStorage,
+  kForgeRecords,
+  kSybil,
+  kImpersonate
+};
+
+// Adversaries with no Node: they only answer requests, as their model writes them.
+inline bool IsScripted(HostKind kind) {
+  return kind == HostKind::kEclipse || kind == HostKind::kSybil || kind == HostKind::kImpersonate;
+}
 
 // What every host of one simulation shares. Owned by the simulation; outlives its hosts.
 struct HostContext {
@@ -36,6 +51,14 @@ struct HostContext {
   const TimePoint* now = nullptr;  // the virtual clock
   Logger* logger = nullptr;
   const Oracle* adversaries = nullptr;  // the colluding set (eclipse model)
+  const SybilPool* sybils = nullptr;    // sybil model
+  // impersonate model: the live nodes (slots below honest_slots are honest), whose aliases
+  // start at alias_first.
+  const Oracle* live = nullptr;
+  uint32_t honest_slots = 0;
+  uint32_t alias_first = 0;
+  // impersonate model: the id of the honest node in a slot, when it is online.
+  std::function<std::optional<kademlia::NodeId>(uint32_t slot)> identity_of;
   AdversaryCounters* counters = nullptr;
   // The skill store every node runs when the scenario has records; null: no store.
   const kademlia::DhtConfig* dht = nullptr;
@@ -56,10 +79,12 @@ class Host final : public Transport {
   void Send(const Endpoint& to, std::span<const uint8_t> datagram) override;
 
   void OnDatagram(TimePoint now, const Endpoint& from, std::span<const uint8_t> datagram);
+  // A datagram sent to `address`, one of this adversary's aliases (network.h Aliases).
+  void OnAliasDatagram(const Endpoint& from, uint32_t address, std::span<const uint8_t> datagram);
   void OnTimer(TimePoint now);
   TimePoint NextDeadline() const;
 
-  // An eclipse adversary makes itself known the way a joining node would: it sends
+  // A scripted adversary makes itself known the way a joining node would: it sends
   // FIND_NODE for its own id to `peers`, which verify it and add it to their tables.
   void Announce(std::span<const Endpoint> peers);
 
@@ -68,15 +93,19 @@ class Host final : public Transport {
   uint32_t slot() const { return slot_; }
   const kademlia::NodeId& id() const;
   const kademlia::PublicKey& public_key() const;
-  // Null for an eclipse adversary.
+  // Null for a scripted adversary (IsScripted).
   kademlia::Node* node() { return node_ ? &*node_ : nullptr; }
   const kademlia::Node* node() const { return node_ ? &*node_ : nullptr; }
-  // The node's skill store; null for an eclipse adversary or a scenario without records.
+  // The node's skill store; null for a scripted adversary or a scenario without records.
   kademlia::SkillDht* dht() { return dht_ ? &*dht_ : nullptr; }
   const kademlia::SkillDht* dht() const { return dht_ ? &*dht_ : nullptr; }
 
  private:
   void EclipseDatagram(const Endpoint& from, std::span<const uint8_t> datagram);
+  // sybil and impersonate: the answer under `claim`, sent from address slot `address`.
+  void ScriptedAnswer(const Endpoint& from, uint32_t address, const Claim& claim,
+                      std::span<const uint8_t> datagram);
+  Claim OwnClaim() const;
 
   HostKind kind_;
   uint32_t slot_;
@@ -84,7 +113,7 @@ class Host final : public Transport {
   Rng rng_;
   uint32_t network_id_;
   size_t k_;
-  std::optional<kademlia::Identity> identity_;  // eclipse only: a Node keeps its own
+  std::optional<kademlia::Identity> identity_;  // scripted only: a Node keeps its own
   std::optional<kademlia::Node> node_;
   // Declared after node_: destroyed first, they hand the node's request handler back.
   std::optional<kademlia::SkillDht> dht_;

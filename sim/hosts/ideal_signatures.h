@@ -14,6 +14,7 @@
 #define SKILLNODE_SIM_HOSTS_IDEAL_SIGNATURES_H_
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <unordered_map>
 
@@ -27,6 +28,18 @@ class IdealSignatures final : public kademlia::SignatureScheme {
   void Register(const kademlia::Identity& identity);
   size_t identities() const { return seeds_.size(); }
 
+  // Key pairs an adversary computed in advance (sybil.h), too many to register one by one:
+  // the secret seed of such a public key is DerivedSeed(secret, key). Once accepted, a key
+  // the simulator never registered verifies signatures made with its derived seed. Call
+  // before the run starts.
+  void AcceptDerivedKeys(const kademlia::Seed& secret);
+  static kademlia::Seed DerivedSeed(const kademlia::Seed& secret, const kademlia::PublicKey& key);
+  // A signature under the key pair whose secret seed is `seed`.
+  static kademlia::Signature SignWithSeed(const kademlia::Seed& seed,
+                                          std::span<const uint8_t> message) {
+    return Mac(seed, message);
+  }
+
   kademlia::Signature Sign(const kademlia::Identity& signer,
                            std::span<const uint8_t> message) const override;
   bool Verify(const kademlia::PublicKey& public_key, std::span<const uint8_t> message,
@@ -39,6 +52,7 @@ class IdealSignatures final : public kademlia::SignatureScheme {
   static kademlia::Signature Mac(const kademlia::Seed& seed, std::span<const uint8_t> message);
 
   std::unordered_map<kademlia::PublicKey, kademlia::Seed, KeyHash> seeds_;
+  std::optional<kademlia::Seed> derived_secret_;
 };
 
 }  // namespace skillnode::sim

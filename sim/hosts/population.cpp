@@ -23,6 +23,10 @@ HostKind AdversaryKind(AdversaryModel model) {
       return HostKind::kDropStorage;
     case AdversaryModel::kForgeRecords:
       return HostKind::kForgeRecords;
+    case AdversaryModel::kSybil:
+      return HostKind::kSybil;
+    case AdversaryModel::kImpersonate:
+      return HostKind::kImpersonate;
   }
   return HostKind::kEclipse;
 }
@@ -46,8 +50,33 @@ Population::Population(const Scenario& scenario, size_t honest_slots, size_t adv
     dht_config_.republish_interval =
         Duration(static_cast<int64_t>(std::llround(scenario_.records.republish_s * 1e6)));
   }
+  // Aliases follow the hosts' own addresses: a pool id each (sybil), or one per honest slot
+  // (impersonate), answered by the adversaries in turn.
+  const auto slots = static_cast<uint32_t>(honest_slots + adversary_slots);
+  const AdversaryModel model = scenario_.adversaries.model;
+  if (adversary_slots > 0 && model == AdversaryModel::kSybil) {
+    kademlia::Seed secret;
+    identity_rng_.Fork().Fill(secret);
+    sybils_.emplace(scenario_.adversaries.sybil_ids, secret, slots);
+    ideal_signatures_.AcceptDerivedKeys(secret);
+  }
+  if (adversary_slots > 0 &&
+      (model == AdversaryModel::kSybil || model == AdversaryModel::kImpersonate)) {
+    const size_t aliases = sybils_ ? sybils_->size() : honest_slots;
+    network_.SetAliases(Network::Aliases{slots, static_cast<uint32_t>(aliases),
+                                         static_cast<uint32_t>(honest_slots),
+                                         static_cast<uint32_t>(adversary_slots)});
+  }
   for (size_t lane = 0; lane < EventQueue::kLanes; ++lane) {
     HostContext& context = contexts_[lane];
+    context.sybils = sybils_ ? &*sybils_ : nullptr;
+    context.live = &live_;
+    context.honest_slots = static_cast<uint32_t>(honest_slots);
+    context.alias_first = slots;
+    context.identity_of = [this](uint32_t slot) -> std::optional<kademlia::NodeId> {
+      if (slot >= honest_slots_ || !slots_[slot].host) return std::nullopt;
+      return slots_[slot].host->id();
+    };
     context.network = &network_;
     context.now = &clocks_[lane];
     context.logger = &logger_;
@@ -268,7 +297,14 @@ void Population::Deliver(uint32_t to, uint64_t packet, TraceHash& trace) {
   trace.Add((uint64_t{p.from} << 32) | to);
   trace.AddBytes(p.bytes);
   // The packet stays where it is until Release, whatever the host sends meanwhile.
-  slot.host->OnDatagram(now, EndpointOfSlot(p.from), p.bytes);
+  const Endpoint from = EndpointOfSlot(p.from_address);
+  if (p.from_address != p.from) trace.Add(p.from_address);
+  if (p.to_address != to) {
+    trace.Add(p.to_address);
+    slot.host->OnAliasDatagram(from, p.to_address, p.bytes);
+  } else {
+    slot.host->OnDatagram(now, from, p.bytes);
+  }
   network_.Release(packet);
   Reschedule(to);
 }

@@ -143,6 +143,7 @@ class Population {
   std::vector<Slot> slots_;
   Oracle live_;
   Oracle adversaries_;
+  std::optional<SybilPool> sybils_;  // sybil model
   // Joined honest slots, for uniform random choice; position_ maps slot -> index or -1.
   std::vector<uint32_t> joined_honest_;
   std::vector<int64_t> position_;

@@ -78,7 +78,13 @@ bool Network::Separated(TimePoint now, uint32_t a, uint32_t b) const {
   return false;
 }
 
-void Network::Schedule(TimePoint at, uint32_t from, uint32_t to, std::span<const uint8_t> bytes) {
+uint32_t Network::HostOf(uint32_t slot) const {
+  if (slot < aliases_.first || slot - aliases_.first >= aliases_.count) return slot;
+  return aliases_.owner_first + (slot - aliases_.first) % aliases_.owners;
+}
+
+void Network::Schedule(TimePoint at, uint32_t from, uint32_t to, std::span<const uint8_t> bytes,
+                       uint32_t from_address, uint32_t to_address) {
   const size_t lane = EventQueue::LaneOf(from);
   uint32_t index = 0;
   Packet* packet = lanes_[lane].pool.Acquire(&index);
@@ -87,6 +93,8 @@ void Network::Schedule(TimePoint at, uint32_t from, uint32_t to, std::span<const
     return;
   }
   packet->from = from;
+  packet->from_address = from_address;
+  packet->to_address = to_address;
   packet->bytes.assign(bytes.begin(), bytes.end());
   if (observer_) observer_(at, from, to, bytes);
   queue_.Push(at, EventKind::kDeliver, to, (uint64_t{lane} << 32) | index);
@@ -129,8 +137,8 @@ NetworkCounters Network::counters() const {
   return sum;
 }
 
-void Network::Send(TimePoint now, uint32_t from, const Endpoint& to,
-                   std::span<const uint8_t> bytes) {
+void Network::SendAs(TimePoint now, uint32_t from, uint32_t from_address, const Endpoint& to,
+                     std::span<const uint8_t> bytes) {
   NetworkCounters& counted = running_counters();
   Rng& rng = lanes_[EventQueue::LaneOf(from)].rng;
   ++counted.sent;
@@ -138,30 +146,32 @@ void Network::Send(TimePoint now, uint32_t from, const Endpoint& to,
     ++counted.window_sent;
     counted.window_bytes += bytes.size();
   }
-  const auto to_slot = SlotOfEndpoint(to);
-  if (!to_slot) {
+  const auto to_address = SlotOfEndpoint(to);
+  if (!to_address) {
     ++counted.unroutable;
     return;
   }
-  if (Separated(now, from, *to_slot)) {
+  const uint32_t to_slot = HostOf(*to_address);
+  if (Separated(now, from, to_slot)) {
     ++counted.partitioned;
-    if (observer_) observer_(kTimeNever, from, *to_slot, bytes);
+    if (observer_) observer_(kTimeNever, from, to_slot, bytes);
     return;
   }
   if (spec_.loss > 0 && rng.Chance(spec_.loss)) {
     ++counted.lost;
-    if (observer_) observer_(kTimeNever, from, *to_slot, bytes);
+    if (observer_) observer_(kTimeNever, from, to_slot, bytes);
     return;
   }
-  Duration delay = latency_.OneWay(from, *to_slot, rng);
+  Duration delay = latency_.OneWay(from, to_slot, rng);
   if (spec_.reorder > 0 && rng.Chance(spec_.reorder)) {
     ++counted.reordered;
     delay += SecondsOf(rng.NextDouble() * spec_.reorder_delay_ms / 1000);
   }
-  Schedule(now + delay, from, *to_slot, bytes);
+  Schedule(now + delay, from, to_slot, bytes, from_address, *to_address);
   if (spec_.duplicate > 0 && rng.Chance(spec_.duplicate)) {
     ++counted.duplicated;
-    Schedule(now + latency_.OneWay(from, *to_slot, rng), from, *to_slot, bytes);
+    Schedule(now + latency_.OneWay(from, to_slot, rng), from, to_slot, bytes, from_address,
+             *to_address);
   }
 }
 

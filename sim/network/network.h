@@ -53,8 +53,19 @@ struct NetworkCounters {
 class Network {
  public:
   struct Packet {
-    uint32_t from = 0;
+    uint32_t from = 0;          // the sending host's slot
+    uint32_t from_address = 0;  // the slot whose address the datagram bears (an alias's)
+    uint32_t to_address = 0;    // the slot it was sent to (an alias, or the receiver's own)
     std::vector<uint8_t> bytes;
+  };
+  // Addresses [first, first + count) belong to no host of their own: they are aliases of the
+  // hosts [owner_first, owner_first + owners), alias i of owner_first + i % owners (an
+  // adversary answering under many identities, each at an address of its own).
+  struct Aliases {
+    uint32_t first = 0;
+    uint32_t count = 0;
+    uint32_t owner_first = 0;
+    uint32_t owners = 0;
   };
   // Told of every datagram sent to a simulated host, when it is sent: its arrival time (one
   // call per copy), or kTimeNever when it is lost or partitioned away; its sender and its
@@ -73,8 +84,17 @@ class Network {
   void SetWindow(TimePoint begin, TimePoint end);
   void SetArrivalObserver(ArrivalObserver observer) { observer_ = std::move(observer); }
 
+  void SetAliases(const Aliases& aliases) { aliases_ = aliases; }
+  // The host that answers at address slot `slot`: its owner for an alias, else itself.
+  uint32_t HostOf(uint32_t slot) const;
+
   // One datagram from host `from` to `to`, sent at `now`.
-  void Send(TimePoint now, uint32_t from, const Endpoint& to, std::span<const uint8_t> bytes);
+  void Send(TimePoint now, uint32_t from, const Endpoint& to, std::span<const uint8_t> bytes) {
+    SendAs(now, from, from, to, bytes);
+  }
+  // The same, from one of the host's aliases: it arrives from `from_address`'s endpoint.
+  void SendAs(TimePoint now, uint32_t from, uint32_t from_address, const Endpoint& to,
+              std::span<const uint8_t> bytes);
 
   // A scheduled packet (an EventKind::kDeliver's arg), valid until Release.
   const Packet& packet(uint64_t id) const;
@@ -120,7 +140,8 @@ class Network {
   };
 
   bool OnSideA(size_t partition, uint32_t slot) const;
-  void Schedule(TimePoint at, uint32_t from, uint32_t to, std::span<const uint8_t> bytes);
+  void Schedule(TimePoint at, uint32_t from, uint32_t to, std::span<const uint8_t> bytes,
+                uint32_t from_address, uint32_t to_address);
 
   NetworkSpec spec_;
   const LatencyModel& latency_;
@@ -133,6 +154,7 @@ class Network {
   TimePoint window_begin_ = kTimeNever;
   TimePoint window_end_ = kTimeNever;
   ArrivalObserver observer_;
+  Aliases aliases_;
 };
 
 }  // namespace skillnode::sim

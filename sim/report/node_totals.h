@@ -23,6 +23,7 @@ struct NodeTotals {
   kademlia::NodeStats::PerType<uint64_t> requests_received_by_type{};
   uint64_t rpcs_timed_out = 0;
   uint64_t rpcs_refused = 0;
+  uint64_t rpcs_rejected = 0;
   uint64_t signatures_verified = 0;
   uint64_t verification_cache_hits = 0;
   uint64_t verifications_skipped = 0;
@@ -54,6 +55,7 @@ struct NodeTotals {
     }
     for (uint64_t n : s.rpcs_timed_out) rpcs_timed_out += n;
     rpcs_refused += s.rpcs_refused;
+    rpcs_rejected += s.rpcs_rejected;
     signatures_verified += s.signatures_verified;
     verification_cache_hits += s.verification_cache_hits;
     verifications_skipped += s.verifications_skipped;

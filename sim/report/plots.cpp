@@ -113,41 +113,57 @@ void HopsHistogram(std::ostream& data, std::ostream& script,
 }
 
 // Lines of (x, value) per series value, for success_vs_<x>, hops_vs_<x> and, when records were
-// simulated, availability_vs_<x>.
+// simulated, availability_vs_<x>. Points that differ only in their seed are one point, their
+// mean.
 void Sweep(const ScenarioPlan& plan, const std::vector<PointResult>& points, std::ostream& success,
            std::ostream& hops, std::ostream* availability, std::ostream& script) {
   const std::string x = plan.base.plot.x.empty() ? plan.swept.front() : plan.base.plot.x;
   std::string series = plan.base.plot.series;
   if (series.empty()) {
     for (const std::string& key : plan.swept) {
-      if (key != x && series.empty()) series = key;
+      if (key != x && key != "seed" && series.empty()) series = key;
     }
   }
-  // Series value -> its points, in the order the sweep lists the values.
-  std::vector<std::pair<std::string, std::vector<const PointResult*>>> lines;
+  struct Mean {
+    std::string x;
+    double n = 0, success = 0, reached = 0, hops = 0, predicted = 0, messages = 0;
+    double available = 0, available_n = 0;
+  };
+  // Series value -> its x values' means, in the order the sweep lists them.
+  std::vector<std::pair<std::string, std::vector<Mean>>> lines;
   for (const PointResult& p : points) {
     std::string value = "all";
+    std::string x_value;
     for (const SweptValue& v : p.swept) {
       if (v.path == series) value = ShortKey(series) + "=" + v.value;
+      if (v.path == x) x_value = v.value;
     }
     auto line = std::find_if(lines.begin(), lines.end(),
                              [&](const auto& entry) { return entry.first == value; });
     if (line == lines.end()) line = lines.insert(lines.end(), {value, {}});
-    line->second.push_back(&p);
+    auto mean = std::find_if(line->second.begin(), line->second.end(),
+                             [&](const Mean& m) { return m.x == x_value; });
+    if (mean == line->second.end()) mean = line->second.insert(line->second.end(), {x_value});
+    const auto& s = p.summary;
+    mean->n += 1;
+    mean->success += s.lookups.success_rate;
+    mean->reached += s.lookups.reached_rate;
+    mean->hops += s.lookups.hops_mean;
+    mean->predicted += s.hops_predicted;
+    mean->messages += s.lookups.messages_per_lookup;
+    if (s.records_available_rate) {
+      mean->available += *s.records_available_rate;
+      mean->available_n += 1;
+    }
   }
   std::vector<std::string> titles;
-  for (const auto& [title, members] : lines) {
-    for (const PointResult* p : members) {
-      std::string x_value;
-      for (const SweptValue& v : p->swept) {
-        if (v.path == x) x_value = v.value;
-      }
-      const auto& s = p->summary;
-      success << x_value << ' ' << s.lookups.success_rate << '\n';
-      hops << x_value << ' ' << s.lookups.hops_mean << ' ' << s.hops_predicted << ' '
-           << s.lookups.messages_per_lookup << '\n';
-      if (availability != nullptr && s.records_available_rate) {
-        *availability << x_value << ' ' << *s.records_available_rate << '\n';
+  for (const auto& [title, means] : lines) {
+    for (const Mean& m : means) {
+      success << m.x << ' ' << m.success / m.n << ' ' << m.reached / m.n << '\n';
+      hops << m.x << ' ' << m.hops / m.n << ' ' << m.predicted / m.n << ' ' << m.messages / m.n
+           << '\n';
+      if (availability != nullptr && m.available_n > 0) {
+        *availability << m.x << ' ' << m.available / m.available_n << '\n';
       }
     }
     success << "\n\n";
@@ -156,9 +172,16 @@ void Sweep(const ScenarioPlan& plan, const std::vector<PointResult>& points, std
     titles.push_back(title);
   }
   const std::string name = ShortKey(x);
-  script << Header("success_vs_" + name + ".png", "Lookup success", name, "success rate")
+  // Solid: the result holds the closest honest node; dashed: a path reached it.
+  std::string held = PlotLine("success.dat", titles, "using 1:2 with linespoints lw 2");
+  held.pop_back();
+  script << Header("success_vs_" + name + ".png",
+                   "Lookup success: result holds the closest honest node (solid), a path "
+                   "reached it (dashed)",
+                   name, "success rate")
          << "set yrange [0:1.02]\n"
-         << PlotLine("success.dat", titles, "with linespoints lw 2");
+         << held << ", for [i=0:" << titles.size() - 1
+         << "] 'success.dat' index i using 1:3 with lines dt 2 lw 2 lc i+1 notitle\n";
   script << Header("hops_vs_" + name + ".png", "Hops: measured (lines) and predicted (dashed)",
                    name, "hops to the closest node");
   if (name == "nodes") script << "set logscale x\n";

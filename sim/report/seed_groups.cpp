@@ -32,6 +32,7 @@ constexpr Figure kFigures[] = {
     {"success_rate", [](const RunSummary& s) { return s.lookups.success_rate; }},
     {"heep_latency_ms_mean", [](const RunSummary& s) { return s.lookups.heep_latency_ms_mean; }},
     {"heep_failure_rate", HeepFailureRate},
+    {"reached_rate", [](const RunSummary& s) { return s.lookups.reached_rate; }},
     {"latency_ms_mean", [](const RunSummary& s) { return s.lookups.latency_ms_mean; }},
     {"latency_ms_p50", [](const RunSummary& s) { return s.lookups.latency_ms_p50; }},
     {"latency_ms_p99", [](const RunSummary& s) { return s.lookups.latency_ms_p99; }},

@@ -24,7 +24,7 @@ enum class DistributionKind { kConstant, kExponential, kWeibull };
 // (a) eclipse: answers FIND_NODE only with other adversaries closer to the target (the
 // S/Kademlia model); (b) drop_storage: routes honestly, drops every STORE and FIND_VALUE;
 // (c) forge_records: routes honestly, answers FIND_VALUE with forged records.
-enum class AdversaryModel { kEclipse, kDropStorage, kForgeRecords };
+enum class AdversaryModel { kEclipse, kDropStorage, kForgeRecords, kSybil, kImpersonate };
 enum class TargetKind { kRandomKey, kRandomNode };
 // What a node that comes back after leaving still has: its identity and its saved routing
 // table (a restarted daemon), or nothing (a new node with a new identity in that slot).
@@ -108,6 +108,8 @@ struct ChurnSpec {
 struct AdversarySpec {
   double fraction = 0;  // of all nodes; adversaries never churn
   AdversaryModel model = AdversaryModel::kEclipse;
+  // sybil: key pairs the adversaries computed in advance (sim/adversaries/sybil.h).
+  size_t sybil_ids = size_t{1} << 20;
 };
 
 struct WorkloadSpec {

@@ -18,6 +18,8 @@ constexpr double kMillisMax = 24.0 * 3600 * 1000;
 constexpr uint64_t kCountMax = 1'000'000'000;
 // Adversaries above this share leave too few honest nodes to measure anything.
 constexpr double kAdversaryFractionMax = 0.95;
+// Fewer pre-computed ids than this would not outnumber the honest nodes near most keys.
+constexpr uint64_t kSybilIdsMin = 1024;
 // Record gets: at least one per node in 1000 minutes (the get interval is 60 / this).
 constexpr double kGetsPerMinuteMin = 1e-3;
 // A capability pool larger than this gives almost every record capabilities of its own.
@@ -185,6 +187,22 @@ void Validate(YamlReader& root, Scenario& s) {
   if (s.churn.enabled && s.network.build == BuildMode::kOracle) {
     root.Fail("network.build", "a churning network needs real joins: set it to join");
   }
+  if (s.adversaries.model == AdversaryModel::kSybil && s.crypto != CryptoKind::kIdeal) {
+    // Ed25519 key pairs take tens of microseconds each: a million is a minute per point.
+    root.Fail("adversaries.model", "sybil needs crypto: ideal (its key pairs are derived)");
+  }
+  if (s.adversaries.model == AdversaryModel::kImpersonate && s.churn.enabled) {
+    // Its answers name honest nodes by slot, whose hosts come and go in other event lanes.
+    root.Fail("adversaries.model", "impersonate runs on a static network (no churn)");
+  }
+  // Every slot (churn gives up to twice as many as live nodes) and alias needs an address.
+  const size_t aliases = s.adversaries.model == AdversaryModel::kSybil ? s.adversaries.sybil_ids
+                         : s.adversaries.model == AdversaryModel::kImpersonate ? 3 * s.nodes
+                                                                               : 0;
+  if (3 * s.nodes + aliases > kSlotsMax) {
+    root.Fail("adversaries.sybil_ids", "too many addresses: nodes and their aliases need at most " +
+                                           std::to_string(kSlotsMax));
+  }
   if (!s.churn.enabled && s.workload.lookups == 0) {
     root.Fail("workload.lookups", "a static network needs at least one lookup");
   }
@@ -206,9 +224,11 @@ Scenario ReadScenario(YamlReader& root) {
   if (root.Has("churn")) ReadChurn(churn, s.churn);
   YamlReader adversaries = root.Map("adversaries");
   s.adversaries.fraction = adversaries.Number("fraction", 0, 0, kAdversaryFractionMax);
-  s.adversaries.model = static_cast<AdversaryModel>(
-      adversaries.Choice("model", {"eclipse", "drop_storage", "forge_records"},
-                         static_cast<int>(s.adversaries.model)));
+  s.adversaries.model = static_cast<AdversaryModel>(adversaries.Choice(
+      "model", {"eclipse", "drop_storage", "forge_records", "sybil", "impersonate"},
+      static_cast<int>(s.adversaries.model)));
+  s.adversaries.sybil_ids =
+      adversaries.Integer("sybil_ids", s.adversaries.sybil_ids, kSybilIdsMin, kSlotsMax / 2);
   adversaries.Finish();
   ReadWorkload(root.Map("workload"), s.workload);
   YamlReader records = root.Map("records");

@@ -11,9 +11,11 @@ namespace {
 // A sweep of more points than this is a typo (E1 has 44).
 constexpr size_t kSweepPointsMax = 10'000;
 
+// One swept dimension: a key path and its values, or several key paths that move together
+// ("kademlia.disjoint_paths, kademlia.k": [[1, 2], [2, 4]]), one value of each per step.
 struct Axis {
-  std::string path;
-  std::vector<YAML::Node> values;
+  std::vector<std::string> paths;
+  std::vector<std::vector<YAML::Node>> values;  // per step, one value per path
 };
 
 std::vector<std::string> SplitPath(const std::string& path) {
@@ -44,26 +46,53 @@ std::vector<Axis> ReadAxes(const YAML::Node& sweep, const ScenarioOverrides& ove
     return axes;
   }
   for (const auto& entry : sweep) {
-    Axis axis{entry.first.Scalar(), {}};
-    const std::string where = "sweep." + axis.path;
-    if (axis.path == "sweep" || axis.path.starts_with("plot") || axis.path == "name" ||
-        SplitPath(axis.path).empty()) {
-      sink.Record(where + ": cannot be swept");
-      return {};
+    const std::string key = entry.first.Scalar();
+    const std::string where = "sweep." + key;
+    Axis axis;
+    std::stringstream parts(key);
+    for (std::string part; std::getline(parts, part, ',');) {
+      const size_t begin = part.find_first_not_of(' ');
+      const size_t end = part.find_last_not_of(' ');
+      axis.paths.push_back(begin == std::string::npos ? "" : part.substr(begin, end - begin + 1));
+    }
+    for (const std::string& path : axis.paths) {
+      if (path == "sweep" || path.starts_with("plot") || path == "name" ||
+          SplitPath(path).empty() ||
+          ((path == "nodes" || path == "seed") && axis.paths.size() > 1)) {
+        const bool one = axis.paths.size() == 1;
+        sink.Record(where + ": cannot be swept" + (one ? "" : " together ('" + path + "')"));
+        return {};
+      }
     }
     if (!entry.second.IsSequence() || entry.second.size() == 0) {
       sink.Record(where + ": expected a non-empty list of values");
       return {};
     }
+    const size_t width = axis.paths.size();
     for (size_t i = 0; i < entry.second.size(); ++i) {
-      if (!entry.second[i].IsScalar()) {
-        sink.Record(where + "[" + std::to_string(i) + "]: expected a single value");
+      const YAML::Node& value = entry.second[i];
+      const std::string at = where + "[" + std::to_string(i) + "]";
+      if (width == 1 && value.IsScalar()) {
+        axis.values.push_back({value});
+      } else if (width > 1 && value.IsSequence() && value.size() == width) {
+        std::vector<YAML::Node> step;
+        for (size_t j = 0; j < width; ++j) {
+          if (!value[j].IsScalar()) {
+            sink.Record(at + "[" + std::to_string(j) + "]: expected a single value");
+            return {};
+          }
+          step.push_back(value[j]);
+        }
+        axis.values.push_back(std::move(step));
+      } else {
+        sink.Record(at + (width == 1 ? ": expected a single value"
+                                     : ": expected a list of " + std::to_string(width) +
+                                           " values, one per key path"));
         return {};
       }
-      axis.values.push_back(entry.second[i]);
     }
-    if (axis.path == "nodes" && overrides.nodes) continue;  // --nodes replaces the sweep
-    if (axis.path == "seed" && overrides.seed) continue;    // and --seed too
+    if (axis.paths.front() == "nodes" && overrides.nodes) continue;  // --nodes replaces it
+    if (axis.paths.front() == "seed" && overrides.seed) continue;    // and --seed too
     axes.push_back(std::move(axis));
   }
   return axes;
@@ -91,7 +120,7 @@ Result<ScenarioPlan> Expand(const YAML::Node& root, const std::string& source,
     return Fail(ErrorCode::kInvalidArgument, source + ": " + sink.error()->message);
   size_t total = 1;
   for (const Axis& axis : axes) {
-    plan.swept.push_back(axis.path);
+    plan.swept.insert(plan.swept.end(), axis.paths.begin(), axis.paths.end());
     total *= axis.values.size();
     if (total > kSweepPointsMax) {
       return Fail(ErrorCode::kInvalidArgument,
@@ -111,10 +140,12 @@ Result<ScenarioPlan> Expand(const YAML::Node& root, const std::string& source,
     ScenarioPoint point;
     size_t rest = index;
     for (size_t a = axes.size(); a-- > 0;) {  // the last axis varies fastest
-      const YAML::Node& value = axes[a].values[rest % axes[a].values.size()];
+      const std::vector<YAML::Node>& step = axes[a].values[rest % axes[a].values.size()];
       rest /= axes[a].values.size();
-      SetPath(doc, SplitPath(axes[a].path), 0, value);
-      point.swept.insert(point.swept.begin(), SweptValue{axes[a].path, value.Scalar()});
+      for (size_t j = axes[a].paths.size(); j-- > 0;) {
+        SetPath(doc, SplitPath(axes[a].paths[j]), 0, step[j]);
+        point.swept.insert(point.swept.begin(), SweptValue{axes[a].paths[j], step[j].Scalar()});
+      }
     }
     if (overrides.nodes) doc["nodes"] = *overrides.nodes;
     ErrorSink point_sink;

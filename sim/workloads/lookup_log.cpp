@@ -108,6 +108,8 @@ LookupSummary Summarize(std::span<const LookupRecord> records) {
   }
   s.heep_lookups = heep.size();
   if (!heep.empty()) {
+    s.reached_rate =
+        static_cast<double>(s.heep_lookups - s.heep_failures) / static_cast<double>(s.heep_lookups);
     double heep_sum = 0;
     for (double h : heep) heep_sum += h;
     s.heep_latency_ms_mean = heep_sum / static_cast<double>(heep.size());

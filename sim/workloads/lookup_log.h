@@ -114,6 +114,10 @@ struct LookupSummary {
   // failure as kHeepFailureMs, its percentiles (the same way), and the failures.
   uint64_t heep_lookups = 0;
   uint64_t heep_failures = 0;
+  // The share of those the responsible node answered: the lookup reached the closest honest
+  // node, which (since an adversary never leads back to an honest node, sim/adversaries/)
+  // only a path free of adversaries can do. S/Kademlia's success measure.
+  double reached_rate = 0;
   double heep_latency_ms_mean = 0;
   double heep_latency_ms_p50 = 0;
   double heep_latency_ms_p99 = 0;

@@ -209,3 +209,50 @@ TEST_CASE("a datagram another lane delivered goes back to its pool after the bat
 
 }  // namespace
 }  // namespace skillnode::sim
+
+namespace skillnode::sim {
+namespace {
+
+TEST_CASE("a datagram to an alias reaches its owner, and one sent as an alias comes from it",
+          "[unit]") {
+  LatencySpec spec;
+  spec.kind = LatencyKind::kConstant;
+  spec.rtt_ms = 20;
+  LatencyModel latency(spec);
+  Rng rng(1);
+  latency.Place(10, rng);
+  EventQueue queue;
+  Network network(NetworkSpec{}, latency, queue, kStart, 3);
+  // Addresses 10..109 belong to hosts 7, 8 and 9 in turn.
+  network.SetAliases(Network::Aliases{10, 100, 7, 3});
+  CHECK(network.HostOf(3) == 3);
+  CHECK(network.HostOf(10) == 7);
+  CHECK(network.HostOf(14) == 8);
+  CHECK(network.HostOf(109) == 7);
+  CHECK(network.HostOf(110) == 110);
+  const std::vector<uint8_t> bytes = {9};
+  network.Send(kStart, 0, EndpointOfSlot(14), bytes);
+  network.SendAs(kStart, 8, 14, EndpointOfSlot(0), bytes);
+  std::vector<Network::Packet> delivered;
+  std::vector<uint32_t> to;
+  while (!queue.empty()) {
+    const Event e = queue.Pop();
+    to.push_back(e.slot);
+    delivered.push_back(network.packet(e.arg));
+    network.Release(e.arg);
+  }
+  REQUIRE(delivered.size() == 2);
+  const size_t request = to[0] == 8 ? 0 : 1;
+  const size_t answer = 1 - request;
+  CHECK(to[request] == 8);  // the owner receives it, addressed to the alias
+  CHECK(delivered[request].from == 0);
+  CHECK(delivered[request].from_address == 0);
+  CHECK(delivered[request].to_address == 14);
+  CHECK(to[answer] == 0);  // and answers from the alias's address
+  CHECK(delivered[answer].from == 8);
+  CHECK(delivered[answer].from_address == 14);
+  CHECK(delivered[answer].to_address == 0);
+}
+
+}  // namespace
+}  // namespace skillnode::sim

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "sim/scenario/scenario_parser.h"
 
@@ -17,15 +18,26 @@ std::string ErrorOf(const std::string& yaml, const ScenarioOverrides& overrides 
 
 TEST_CASE("the shipped experiment scenarios parse into their sweeps", "[unit]") {
   const std::string dir = SKILLSIM_SCENARIO_DIR;
-  auto e1 = LoadScenarioFile(dir + "/e1-skademlia.yaml");
-  INFO((e1 ? "" : e1.error().message));
-  REQUIRE(e1);
-  CHECK(e1->points.size() == 44);
-  CHECK(e1->points[0].scenario.nodes == 10000);
-  CHECK(e1->points[0].scenario.kademlia.routing.bucket_size == 16);
-  CHECK(e1->points[0].scenario.adversaries.model == AdversaryModel::kEclipse);
-  CHECK(e1->points[43].scenario.kademlia.disjoint_paths == 8);
-  CHECK(e1->points[43].scenario.adversaries.fraction == 0.5);
+  const std::pair<const char*, AdversaryModel> e1_files[] = {
+      {"/e1-skademlia.yaml", AdversaryModel::kEclipse},
+      {"/e1-sybil.yaml", AdversaryModel::kSybil},
+      {"/e1-impersonate.yaml", AdversaryModel::kImpersonate}};
+  for (const auto& [file, model] : e1_files) {
+    auto e1 = LoadScenarioFile(dir + file);
+    INFO(file << ": " << (e1 ? "" : e1.error().message));
+    REQUIRE(e1);
+    // S/Kademlia's series: k = 2d, adversaries up to 90 %, three seeds each.
+    REQUIRE(e1->points.size() == 120);
+    CHECK(e1->points[0].scenario.nodes == 10000);
+    CHECK(e1->points[0].scenario.adversaries.model == model);
+    CHECK(e1->points[0].scenario.kademlia.routing.bucket_size == 2);
+    CHECK(e1->points[0].scenario.seed == 1);
+    CHECK(e1->points[2].scenario.seed == 3);
+    const Scenario& last = e1->points[119].scenario;
+    CHECK(last.kademlia.disjoint_paths == 8);
+    CHECK(last.kademlia.routing.bucket_size == 16);
+    CHECK(last.adversaries.fraction == 0.9);
+  }
 
   auto e2 = LoadScenarioFile(dir + "/e2-hops.yaml");
   REQUIRE(e2);
@@ -167,6 +179,39 @@ TEST_CASE("a bad sweep is refused naming the point or the key", "[unit]") {
         "test.yaml: sweep.nodes: expected a non-empty list of values");
   CHECK(ErrorOf("sweep:\n  nodes: [10]\nplot: {x: kademlia.k}\n") ==
         "test.yaml: plot: 'kademlia.k' is not a swept key path");
+}
+
+TEST_CASE("key paths swept together take one value each per step", "[unit]") {
+  auto plan = ParseScenario(
+      "sweep:\n  kademlia.disjoint_paths, kademlia.k: [[1, 2], [4, 8]]\n"
+      "  adversaries.fraction: [0, 0.5]\nplot: {series: kademlia.disjoint_paths}\n",
+      "test.yaml");
+  INFO((plan ? "" : plan.error().message));
+  REQUIRE(plan);
+  REQUIRE(plan->points.size() == 4);
+  CHECK(plan->swept ==
+        std::vector<std::string>{"kademlia.disjoint_paths", "kademlia.k", "adversaries.fraction"});
+  const Scenario& last = plan->points[3].scenario;
+  CHECK(last.kademlia.disjoint_paths == 4);
+  CHECK(last.kademlia.routing.bucket_size == 8);
+  CHECK(last.adversaries.fraction == 0.5);
+  CHECK(plan->points[1].scenario.kademlia.routing.bucket_size == 2);
+  CHECK(plan->points[1].swept[1].value == "2");
+  CHECK(ErrorOf("sweep:\n  kademlia.disjoint_paths, kademlia.k: [[1, 2], [4]]\n") ==
+        "test.yaml: sweep.kademlia.disjoint_paths, kademlia.k[1]: expected a list of 2 values, "
+        "one per key path");
+  CHECK(ErrorOf("sweep:\n  kademlia.k, seed: [[8, 1]]\n") ==
+        "test.yaml: sweep.kademlia.k, seed: cannot be swept together ('seed')");
+}
+
+TEST_CASE("the sybil model needs ideal signatures and addresses for its ids", "[unit]") {
+  CHECK(ErrorOf("crypto: ed25519\nadversaries: {model: sybil, fraction: 0.1}\n") ==
+        "test.yaml: adversaries.model: sybil needs crypto: ideal (its key pairs are derived)");
+  CHECK(ErrorOf("adversaries: {model: sybil, sybil_ids: 100}\n").find("adversaries.sybil_ids") !=
+        std::string::npos);
+  auto plan = ParseScenario("adversaries: {model: impersonate, fraction: 0.2}\n", "test.yaml");
+  REQUIRE(plan);
+  CHECK(plan->points[0].scenario.adversaries.model == AdversaryModel::kImpersonate);
 }
 
 TEST_CASE("the records block is parsed with its bounds", "[unit]") {

@@ -1,0 +1,103 @@
+#include "sim/adversaries/sybil.h"
+
+#include <sodium.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "sim/hosts/ideal_signatures.h"
+#include "sim/network/addressing.h"
+#include "transport/rng.h"
+
+namespace skillnode::sim {
+namespace {
+
+// A sybil reply draws its k ids from the closest kSybilChoice * k pool ids closer to the
+// target than the one answering: enough that the ids handed out differ from reply to reply.
+constexpr size_t kSybilChoice = 4;
+
+bool IsOurRequest(const kademlia::Message& request, uint32_t network_id) {
+  return request.header.network_id == network_id && kademlia::IsRequest(request.type());
+}
+
+}  // namespace
+
+SybilPool::SybilPool(size_t count, const kademlia::Seed& secret, uint32_t alias_first)
+    : secret_(secret), alias_first_(alias_first) {
+  std::vector<OracleEntry> entries;
+  entries.reserve(count);
+  for (uint32_t i = 0; i < count; ++i) {
+    entries.push_back(OracleEntry{kademlia::NodeIdOf(key(i)), i});
+  }
+  ids_.Assign(std::move(entries));
+}
+
+kademlia::PublicKey SybilPool::key(uint32_t index) const {
+  // Public keys are uniformly random bytes to everything but the signature scheme.
+  uint8_t counter[4] = {static_cast<uint8_t>(index >> 24), static_cast<uint8_t>(index >> 16),
+                        static_cast<uint8_t>(index >> 8), static_cast<uint8_t>(index)};
+  kademlia::PublicKey key;
+  crypto_generichash(key.data(), key.size(), counter, sizeof counter, secret_.data(),
+                     secret_.size());
+  return key;
+}
+
+kademlia::Signature SybilPool::Sign(uint32_t index, std::span<const uint8_t> message) const {
+  return IdealSignatures::SignWithSeed(IdealSignatures::DerivedSeed(secret_, key(index)), message);
+}
+
+std::optional<kademlia::Message> SybilAnswer(const Claim& claim, const kademlia::Message& request,
+                                             const Endpoint& from, const SybilPool& pool, size_t k,
+                                             uint32_t network_id) {
+  if (!IsOurRequest(request, network_id)) return std::nullopt;
+  if (std::holds_alternative<kademlia::PingBody>(request.body)) {
+    return ReplyAs(claim, request, from, kademlia::PongBody{}, network_id);
+  }
+  const auto* find = std::get_if<kademlia::FindNodeBody>(&request.body);
+  if (find == nullptr) return std::nullopt;
+  const kademlia::Key own = kademlia::Distance(claim.id, find->target);
+  const kademlia::NodeId& asker = request.header.sender_id;
+  // Those closer than the one answering come first in the closest-first order.
+  std::vector<OracleEntry> closer = pool.ids().Closest(find->target, kSybilChoice * k + 1);
+  std::erase_if(closer, [&](const OracleEntry& e) {
+    return e.id == asker || !(kademlia::Distance(e.id, find->target) < own);
+  });
+  // A partial shuffle seeded by the request: the same request gets the same answer, and
+  // every other request a different draw.
+  uint64_t state = request.header.txid ^ claim.id.FirstWord();
+  const size_t n = std::min(k, closer.size());
+  for (size_t i = 0; i < n; ++i) {
+    const size_t j = i + static_cast<size_t>(SplitMix64(&state) % (closer.size() - i));
+    std::swap(closer[i], closer[j]);
+  }
+  kademlia::NodesBody nodes;
+  for (size_t i = 0; i < n; ++i) {
+    nodes.nodes.push_back(
+        kademlia::WireContact{closer[i].id, EndpointOfSlot(pool.alias_first() + closer[i].slot)});
+  }
+  return ReplyAs(claim, request, from, std::move(nodes), network_id);
+}
+
+std::optional<kademlia::Message> ImpersonationAnswer(const Claim& claim,
+                                                     const kademlia::Message& request,
+                                                     const Endpoint& from, const Oracle& live,
+                                                     uint32_t honest_slots, uint32_t alias_first,
+                                                     size_t k, uint32_t network_id) {
+  if (!IsOurRequest(request, network_id)) return std::nullopt;
+  if (std::holds_alternative<kademlia::PingBody>(request.body)) {
+    return ReplyAs(claim, request, from, kademlia::PongBody{}, network_id);
+  }
+  const auto* find = std::get_if<kademlia::FindNodeBody>(&request.body);
+  if (find == nullptr) return std::nullopt;
+  const kademlia::NodeId& asker = request.header.sender_id;
+  kademlia::NodesBody nodes;
+  const auto honest = [&](const OracleEntry& e) { return e.slot < honest_slots; };
+  for (const OracleEntry& e : live.Closest(find->target, k + 1, honest)) {
+    if (e.id == asker || e.id == claim.id) continue;
+    if (nodes.nodes.size() == k) break;
+    nodes.nodes.push_back(kademlia::WireContact{e.id, EndpointOfSlot(alias_first + e.slot)});
+  }
+  return ReplyAs(claim, request, from, std::move(nodes), network_id);
+}
+
+}  // namespace skillnode::sim
