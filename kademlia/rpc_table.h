@@ -117,14 +117,16 @@ class RpcTable {
 // delay: RFC 6298's SRTT + 4 * RTTVAR follows a run of near peers down and then times out
 // the far ones that are still answering (a simulated churn run with regional RTTs lost 31 %
 // of its requests that way, most of them replies that came late). The timeout is instead
-// twice the 95th percentile of the last kRttWindow samples: it waits for the slow peers the
-// node actually has, and still gives up quickly on a LAN. Until kRttSamplesMin replies have
-// been seen it is the ceiling.
+// 1.5 times the 95th percentile of the last kRttWindow samples: it waits for the slow peers
+// the node actually has, and still gives up quickly on a LAN. (Twice it, as before, waited
+// longer for departed contacts with no gain; 1.2 and 1.0 gave up on slow live ones too, and
+// lookups missed more of the true k closest: docs/simulation.md, "Faster lookups".) Until
+// kRttSamplesMin replies have been seen it is the ceiling.
 class RttEstimator {
  public:
   static constexpr size_t kRttWindow = 64;
   static constexpr size_t kRttSamplesMin = 32;
-  static constexpr double kRttTimeoutFactor = 2.0;
+  static constexpr double kRttTimeoutFactor = 1.5;
   static constexpr double kRttTimeoutPercentile = 0.95;
 
   void Sample(Duration rtt);

@@ -88,7 +88,7 @@ TEST_CASE("the deadline heap stays bounded when replies come out of deadline ord
   CHECK(table.NextDeadline() == kStart + Seconds(1000));
 }
 
-TEST_CASE("the RTT timeout is twice the 95th percentile of the last 64 samples", "[unit]") {
+TEST_CASE("the RTT timeout is 1.5 x the 95th percentile of the last 64 samples", "[unit]") {
   constexpr Duration kFloor = Millis(1);
   constexpr Duration kCeiling = Seconds(100);
   RttEstimator rtt;
@@ -109,7 +109,7 @@ TEST_CASE("the RTT timeout is twice the 95th percentile of the last 64 samples",
     std::vector<int64_t> sorted(window.begin(), window.end());
     std::sort(sorted.begin(), sorted.end());
     const auto rank = static_cast<size_t>(0.95 * static_cast<double>(sorted.size() - 1));
-    const Duration expected = std::clamp(Duration(2 * sorted[rank]), kFloor, kCeiling);
+    const Duration expected = std::clamp(Duration(3 * sorted[rank] / 2), kFloor, kCeiling);
     REQUIRE(rtt.Timeout(kFloor, kCeiling) == expected);
   }
 }
