@@ -22,6 +22,20 @@ kademlia::Message ReplyAs(const Claim& claim, const kademlia::Message& request,
   return reply;
 }
 
+std::optional<kademlia::Message> ScriptedReply(
+    const Claim& claim, const kademlia::Message& request, const Endpoint& from, uint32_t network_id,
+    const std::function<kademlia::NodesBody(const kademlia::FindNodeBody&)>& nodes) {
+  if (request.header.network_id != network_id || !kademlia::IsRequest(request.type())) {
+    return std::nullopt;
+  }
+  if (std::holds_alternative<kademlia::PingBody>(request.body)) {
+    return ReplyAs(claim, request, from, kademlia::PongBody{}, network_id);
+  }
+  const auto* find = std::get_if<kademlia::FindNodeBody>(&request.body);
+  if (find == nullptr) return std::nullopt;
+  return ReplyAs(claim, request, from, nodes(*find), network_id);
+}
+
 kademlia::Message SignedReply(const kademlia::Identity& self,
                               const kademlia::SignatureScheme& signatures,
                               const kademlia::Message& request, const Endpoint& from,
@@ -36,27 +50,22 @@ std::optional<kademlia::Message> EclipseAnswer(const kademlia::Identity& self,
                                                const kademlia::Message& request,
                                                const Endpoint& from, const Oracle& adversaries,
                                                size_t k, uint32_t network_id) {
-  if (request.header.network_id != network_id || !kademlia::IsRequest(request.type())) {
-    return std::nullopt;
-  }
-  if (std::holds_alternative<kademlia::PingBody>(request.body)) {
-    return SignedReply(self, signatures, request, from, kademlia::PongBody{}, network_id);
-  }
-  const auto* find = std::get_if<kademlia::FindNodeBody>(&request.body);
-  if (find == nullptr) return std::nullopt;
-  const kademlia::NodeId& me = self.node_id();
+  const Claim claim{self.node_id(), self.public_key(),
+                    [&](std::span<const uint8_t> bytes) { return signatures.Sign(self, bytes); }};
   const kademlia::NodeId& asker = request.header.sender_id;
-  // Only adversaries strictly closer to the target than this one: every step leads deeper
-  // into the colluding set and never back to an honest node. This adversary is in the set,
-  // so those closer come before it in the set's closest-first order: k + 2 entries hold k of
-  // them (or all of them) even after leaving out the asker.
-  kademlia::NodesBody nodes;
-  for (const OracleEntry& e : adversaries.Closest(find->target, k + 2)) {
-    if (e.id == me || nodes.nodes.size() == k) break;
-    if (e.id == asker) continue;
-    nodes.nodes.push_back(kademlia::WireContact{e.id, EndpointOfSlot(e.slot)});
-  }
-  return SignedReply(self, signatures, request, from, std::move(nodes), network_id);
+  return ScriptedReply(claim, request, from, network_id, [&](const kademlia::FindNodeBody& find) {
+    // Only adversaries strictly closer to the target than this one: every step leads deeper
+    // into the colluding set and never back to an honest node. This adversary is in the set,
+    // so those closer come before it in the set's closest-first order: k + 2 entries hold k
+    // of them (or all of them) even after leaving out the asker.
+    kademlia::NodesBody nodes;
+    for (const OracleEntry& e : adversaries.Closest(find.target, k + 2)) {
+      if (e.id == claim.id || nodes.nodes.size() == k) break;
+      if (e.id == asker) continue;
+      nodes.nodes.push_back(kademlia::WireContact{e.id, EndpointOfSlot(e.slot)});
+    }
+    return nodes;
+  });
 }
 
 }  // namespace skillnode::sim

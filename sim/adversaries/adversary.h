@@ -68,6 +68,13 @@ struct Claim {
 kademlia::Message ReplyAs(const Claim& claim, const kademlia::Message& request,
                           const Endpoint& from, kademlia::Body body, uint32_t network_id);
 
+// What every scripted adversary (eclipse, sybil, impersonate) does with `request`: a PING is
+// answered with a PONG, a FIND_NODE with `nodes(find)`, both under `claim`; anything else,
+// and anything from another network, gets no answer (nullopt).
+std::optional<kademlia::Message> ScriptedReply(
+    const Claim& claim, const kademlia::Message& request, const Endpoint& from, uint32_t network_id,
+    const std::function<kademlia::NodesBody(const kademlia::FindNodeBody&)>& nodes);
+
 // A reply to `request` from `self` with `body`, with the proof signature when asked for.
 kademlia::Message SignedReply(const kademlia::Identity& self,
                               const kademlia::SignatureScheme& signatures,

@@ -16,10 +16,6 @@ namespace {
 // target than the one answering: enough that the ids handed out differ from reply to reply.
 constexpr size_t kSybilChoice = 4;
 
-bool IsOurRequest(const kademlia::Message& request, uint32_t network_id) {
-  return request.header.network_id == network_id && kademlia::IsRequest(request.type());
-}
-
 }  // namespace
 
 SybilPool::SybilPool(size_t count, const kademlia::Seed& secret, uint32_t alias_first)
@@ -49,33 +45,29 @@ kademlia::Signature SybilPool::Sign(uint32_t index, std::span<const uint8_t> mes
 std::optional<kademlia::Message> SybilAnswer(const Claim& claim, const kademlia::Message& request,
                                              const Endpoint& from, const SybilPool& pool, size_t k,
                                              uint32_t network_id) {
-  if (!IsOurRequest(request, network_id)) return std::nullopt;
-  if (std::holds_alternative<kademlia::PingBody>(request.body)) {
-    return ReplyAs(claim, request, from, kademlia::PongBody{}, network_id);
-  }
-  const auto* find = std::get_if<kademlia::FindNodeBody>(&request.body);
-  if (find == nullptr) return std::nullopt;
-  const kademlia::Key own = kademlia::Distance(claim.id, find->target);
   const kademlia::NodeId& asker = request.header.sender_id;
-  // Those closer than the one answering come first in the closest-first order.
-  std::vector<OracleEntry> closer = pool.ids().Closest(find->target, kSybilChoice * k + 1);
-  std::erase_if(closer, [&](const OracleEntry& e) {
-    return e.id == asker || !(kademlia::Distance(e.id, find->target) < own);
+  return ScriptedReply(claim, request, from, network_id, [&](const kademlia::FindNodeBody& find) {
+    const kademlia::Key own = kademlia::Distance(claim.id, find.target);
+    // Those closer than the one answering come first in the closest-first order.
+    std::vector<OracleEntry> closer = pool.ids().Closest(find.target, kSybilChoice * k + 1);
+    std::erase_if(closer, [&](const OracleEntry& e) {
+      return e.id == asker || !(kademlia::Distance(e.id, find.target) < own);
+    });
+    // A partial shuffle seeded by the request: the same request gets the same answer, and
+    // every other request a different draw.
+    uint64_t state = request.header.txid ^ claim.id.FirstWord();
+    const size_t n = std::min(k, closer.size());
+    for (size_t i = 0; i < n; ++i) {
+      const size_t j = i + static_cast<size_t>(SplitMix64(&state) % (closer.size() - i));
+      std::swap(closer[i], closer[j]);
+    }
+    kademlia::NodesBody nodes;
+    for (size_t i = 0; i < n; ++i) {
+      nodes.nodes.push_back(
+          kademlia::WireContact{closer[i].id, EndpointOfSlot(pool.alias_first() + closer[i].slot)});
+    }
+    return nodes;
   });
-  // A partial shuffle seeded by the request: the same request gets the same answer, and
-  // every other request a different draw.
-  uint64_t state = request.header.txid ^ claim.id.FirstWord();
-  const size_t n = std::min(k, closer.size());
-  for (size_t i = 0; i < n; ++i) {
-    const size_t j = i + static_cast<size_t>(SplitMix64(&state) % (closer.size() - i));
-    std::swap(closer[i], closer[j]);
-  }
-  kademlia::NodesBody nodes;
-  for (size_t i = 0; i < n; ++i) {
-    nodes.nodes.push_back(
-        kademlia::WireContact{closer[i].id, EndpointOfSlot(pool.alias_first() + closer[i].slot)});
-  }
-  return ReplyAs(claim, request, from, std::move(nodes), network_id);
 }
 
 std::optional<kademlia::Message> ImpersonationAnswer(const Claim& claim,
@@ -83,21 +75,17 @@ std::optional<kademlia::Message> ImpersonationAnswer(const Claim& claim,
                                                      const Endpoint& from, const Oracle& live,
                                                      uint32_t honest_slots, uint32_t alias_first,
                                                      size_t k, uint32_t network_id) {
-  if (!IsOurRequest(request, network_id)) return std::nullopt;
-  if (std::holds_alternative<kademlia::PingBody>(request.body)) {
-    return ReplyAs(claim, request, from, kademlia::PongBody{}, network_id);
-  }
-  const auto* find = std::get_if<kademlia::FindNodeBody>(&request.body);
-  if (find == nullptr) return std::nullopt;
   const kademlia::NodeId& asker = request.header.sender_id;
-  kademlia::NodesBody nodes;
-  const auto honest = [&](const OracleEntry& e) { return e.slot < honest_slots; };
-  for (const OracleEntry& e : live.Closest(find->target, k + 1, honest)) {
-    if (e.id == asker || e.id == claim.id) continue;
-    if (nodes.nodes.size() == k) break;
-    nodes.nodes.push_back(kademlia::WireContact{e.id, EndpointOfSlot(alias_first + e.slot)});
-  }
-  return ReplyAs(claim, request, from, std::move(nodes), network_id);
+  return ScriptedReply(claim, request, from, network_id, [&](const kademlia::FindNodeBody& find) {
+    const auto honest = [&](const OracleEntry& e) { return e.slot < honest_slots; };
+    kademlia::NodesBody nodes;
+    for (const OracleEntry& e : live.Closest(find.target, k + 1, honest)) {
+      if (e.id == asker || e.id == claim.id) continue;
+      if (nodes.nodes.size() == k) break;
+      nodes.nodes.push_back(kademlia::WireContact{e.id, EndpointOfSlot(alias_first + e.slot)});
+    }
+    return nodes;
+  });
 }
 
 }  // namespace skillnode::sim

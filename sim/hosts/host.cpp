@@ -40,7 +40,6 @@ void Host::Send(const Endpoint& to, std::span<const uint8_t> datagram) {
 void Host::OnDatagram(TimePoint now, const Endpoint& from, std::span<const uint8_t> datagram) {
   switch (kind_) {
     case HostKind::kEclipse:
-      return EclipseDatagram(from, datagram);
     case HostKind::kSybil:
     case HostKind::kImpersonate:
       return ScriptedAnswer(from, slot_, OwnClaim(), datagram);
@@ -59,18 +58,6 @@ void Host::OnDatagram(TimePoint now, const Endpoint& from, std::span<const uint8
       break;
   }
   node_->OnDatagram(now, from, datagram);
-}
-
-void Host::EclipseDatagram(const Endpoint& from, std::span<const uint8_t> datagram) {
-  const auto request = kademlia::Decode(datagram);
-  if (!request) return;
-  auto reply = EclipseAnswer(*identity_, *context_.signatures, *request, from,
-                             *context_.adversaries, k_, network_id_);
-  if (!reply) return;
-  if (std::holds_alternative<kademlia::NodesBody>(reply->body)) {
-    ++context_.counters->eclipse_replies;
-  }
-  if (auto bytes = kademlia::EncodeFitting(std::move(*reply))) Send(from, *bytes);
 }
 
 Claim Host::OwnClaim() const {
@@ -105,11 +92,22 @@ void Host::ScriptedAnswer(const Endpoint& from, uint32_t address, const Claim& c
                           std::span<const uint8_t> datagram) {
   const auto request = kademlia::Decode(datagram);
   if (!request) return;
-  auto reply =
-      kind_ == HostKind::kSybil
-          ? SybilAnswer(claim, *request, from, *context_.sybils, k_, network_id_)
-          : ImpersonationAnswer(claim, *request, from, *context_.live, context_.honest_slots,
-                                context_.alias_first, k_, network_id_);
+  std::optional<kademlia::Message> reply;
+  switch (kind_) {
+    case HostKind::kEclipse:
+      reply = EclipseAnswer(*identity_, *context_.signatures, *request, from, *context_.adversaries,
+                            k_, network_id_);
+      break;
+    case HostKind::kSybil:
+      reply = SybilAnswer(claim, *request, from, *context_.sybils, k_, network_id_);
+      break;
+    case HostKind::kImpersonate:
+      reply = ImpersonationAnswer(claim, *request, from, *context_.live, context_.honest_slots,
+                                  context_.alias_first, k_, network_id_);
+      break;
+    default:
+      return;
+  }
   if (!reply) return;
   if (std::holds_alternative<kademlia::NodesBody>(reply->body)) {
     ++context_.counters->eclipse_replies;

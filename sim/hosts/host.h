@@ -101,8 +101,8 @@ class Host final : public Transport {
   const kademlia::SkillDht* dht() const { return dht_ ? &*dht_ : nullptr; }
 
  private:
-  void EclipseDatagram(const Endpoint& from, std::span<const uint8_t> datagram);
-  // sybil and impersonate: the answer under `claim`, sent from address slot `address`.
+  // A scripted adversary's answer under `claim` (an eclipse adversary always answers as
+  // itself), sent from address slot `address`.
   void ScriptedAnswer(const Endpoint& from, uint32_t address, const Claim& claim,
                       std::span<const uint8_t> datagram);
   Claim OwnClaim() const;

@@ -31,16 +31,26 @@ struct TwoPathLookup {
   std::vector<Contact> start = {ContactAt("a", 1), ContactAt("b", 2)};
   Lookup lookup{target, Key::Sha256("self"), LookupParams{4, 1, 2, 50}, start, kStart};
   Contact x = ContactAt("x", 3);  // the node both name, closest to the target or not
+
+  // The first queries, one per path.
+  std::vector<Lookup::Query> Start() {
+    auto first = Next(lookup);
+    REQUIRE(first.size() == 2);
+    return first;
+  }
+  // `by` answers naming x at `at`.
+  void NamesX(const Lookup::Query& by, const Endpoint& at) {
+    lookup.OnReply(by.id, {}, std::vector<WireContact>{{x.id, at}}, {}, kStart);
+  }
 };
 
 TEST_CASE("a contact named at a wrong address first is asked at the right one when that fails",
           "[unit]") {
   TwoPathLookup t;
-  auto first = Next(t.lookup);
-  REQUIRE(first.size() == 2);
+  const auto first = t.Start();
   // One path hears of x at an adversary's address, the other at x's own.
-  t.lookup.OnReply(first[0].id, {}, std::vector<WireContact>{{t.x.id, At(66)}}, {}, kStart);
-  t.lookup.OnReply(first[1].id, {}, std::vector<WireContact>{{t.x.id, t.x.endpoint}}, {}, kStart);
+  t.NamesX(first[0], At(66));
+  t.NamesX(first[1], t.x.endpoint);
   auto asked = Next(t.lookup);
   REQUIRE(asked.size() == 1);  // x belongs to the path that heard of it first
   CHECK(asked[0].id == t.x.id);
@@ -66,15 +76,14 @@ TEST_CASE("a contact named at a wrong address first is asked at the right one wh
 TEST_CASE("a contact that failed before its right address was named is asked there then",
           "[unit]") {
   TwoPathLookup t;
-  auto first = Next(t.lookup);
-  REQUIRE(first.size() == 2);
-  t.lookup.OnReply(first[0].id, {}, std::vector<WireContact>{{t.x.id, At(66)}}, {}, kStart);
+  const auto first = t.Start();
+  t.NamesX(first[0], At(66));
   auto asked = Next(t.lookup);
   REQUIRE(asked.size() == 1);
   CHECK(asked[0].endpoint == At(66));
   t.lookup.OnFailure(t.x.id);
   CHECK(Next(t.lookup).empty());  // nothing else to ask yet: path 1's contact is in flight
-  t.lookup.OnReply(first[1].id, {}, std::vector<WireContact>{{t.x.id, t.x.endpoint}}, {}, kStart);
+  t.NamesX(first[1], t.x.endpoint);
   asked = Next(t.lookup);
   REQUIRE(asked.size() == 1);
   CHECK(asked[0].id == t.x.id);
@@ -87,14 +96,13 @@ TEST_CASE("a contact that failed before its right address was named is asked the
 TEST_CASE("a contact named again at the same address is asked once, and alternates are bounded",
           "[unit]") {
   TwoPathLookup t;
-  auto first = Next(t.lookup);
-  REQUIRE(first.size() == 2);
+  const auto first = t.Start();
   // Named at its own address by both, then at more addresses than are kept.
   std::vector<WireContact> named = {{t.x.id, t.x.endpoint}};
   for (int host = 70; host < 70 + static_cast<int>(Lookup::kAlternatesMax) + 2; ++host) {
     named.push_back(WireContact{t.x.id, At(host)});
   }
-  t.lookup.OnReply(first[0].id, {}, std::vector<WireContact>{{t.x.id, t.x.endpoint}}, {}, kStart);
+  t.NamesX(first[0], t.x.endpoint);
   t.lookup.OnReply(first[1].id, {}, named, {}, kStart);
   std::vector<Endpoint> tried;
   for (auto queries = Next(t.lookup); !queries.empty(); queries = Next(t.lookup)) {
@@ -111,13 +119,12 @@ TEST_CASE("a contact named again at the same address is asked once, and alternat
 
 TEST_CASE("once a contact has answered, other addresses for it are ignored", "[unit]") {
   TwoPathLookup t;
-  auto first = Next(t.lookup);
-  REQUIRE(first.size() == 2);
-  t.lookup.OnReply(first[0].id, {}, std::vector<WireContact>{{t.x.id, t.x.endpoint}}, {}, kStart);
+  const auto first = t.Start();
+  t.NamesX(first[0], t.x.endpoint);
   auto asked = Next(t.lookup);
   REQUIRE(asked.size() == 1);
   t.lookup.OnReply(t.x.id, {}, {}, {}, kStart);
-  t.lookup.OnReply(first[1].id, {}, std::vector<WireContact>{{t.x.id, At(66)}}, {}, kStart);
+  t.NamesX(first[1], At(66));
   t.lookup.OnFailure(t.x.id);  // a stray failure report changes nothing either
   CHECK(Next(t.lookup).empty());
   CHECK(t.lookup.done());
