@@ -21,6 +21,11 @@
 // rejoin through). With discovery.mdns.enabled the node advertises itself on the LAN through the
 // host's Avahi daemon (DNS-SD, node/lan/dns_sd.h), or says in one line that it cannot.
 //
+// Under a service manager (systemd's Type=notify, node/service/service_notifier.h) the node sends
+// READY=1 from Run(), when every socket and listener is bound, a STATUS= line whenever its
+// summary changes (checked every kStatusCheckInterval), STOPPING=1 when the shutdown starts,
+// and WATCHDOG=1 from the loop when WatchdogSec= is set.
+//
 // Shutdown, on the first SIGINT or SIGTERM (or RequestStop()): the HTTP listener closes; the
 // shutdown steps run, all at once, for at most kShutdownStepsBudget (the node keeps
 // running meanwhile, so steps may send datagrams and wait for answers); then the routing table
@@ -48,6 +53,7 @@
 #include "node/http/prometheus.h"
 #include "node/http/router.h"
 #include "node/lan/dns_sd.h"
+#include "node/service/service_notifier.h"
 #include "transport/uv/uv_env.h"
 #include "transport/uv/uv_resolver.h"
 #include "transport/uv/uv_signal.h"
@@ -70,10 +76,13 @@ constexpr Duration kTableCheckInterval = Seconds(1);
 // save (a quarter): a restart then finds most of today's table, and a growing table is saved
 // O(log size) times, not on every new contact.
 constexpr size_t kTableChangedFraction = 4;
+// How often the service status line (STATUS=) is rebuilt; it is sent only when it changed.
+constexpr Duration kStatusCheckInterval = Seconds(1);
 
 using ShutdownStep = std::function<void(std::function<void()> done)>;
 using NodeInfoSection = std::function<nlohmann::json()>;
 using MetricsSection = std::function<void(PrometheusWriter&)>;
+using StatusPart = std::function<std::string()>;
 
 class Daemon {
  public:
@@ -102,6 +111,8 @@ class Daemon {
   void AddNodeInfo(std::string key, NodeInfoSection section);
   // Appends families to GET /metrics.
   void AddMetrics(MetricsSection section);
+  // Appends ", <part>" to the service manager's status line ("3 registered skills").
+  void AddStatusPart(StatusPart part) { status_parts_.push_back(std::move(part)); }
   // Runs at shutdown before the node stops; `done` must be called once (late calls are
   // ignored once kShutdownStepsBudget has passed).
   void AddShutdownStep(std::string name, ShutdownStep step);
@@ -128,6 +139,7 @@ class Daemon {
   void StartDnsSd();
   void CheckTable();
   void SaveState(const char* when, LogLevel level);
+  std::string StatusText() const;
 
   nlohmann::json NodeInfo() const;
   nlohmann::json Addresses() const;
@@ -151,9 +163,11 @@ class Daemon {
   UvSignal sigterm_;
   UvTimer shutdown_timer_;
   DnsSdAdvertiser dnssd_;
+  ServiceNotifier notifier_;
 
   std::vector<std::pair<std::string, NodeInfoSection>> info_sections_;
   std::vector<MetricsSection> metrics_sections_;
+  std::vector<StatusPart> status_parts_;
   std::vector<std::pair<std::string, ShutdownStep>> shutdown_steps_;
   std::vector<std::function<void()>> close_hooks_;
 
@@ -163,6 +177,7 @@ class Daemon {
   TimePoint started_at_ = kTimeZero;
   TimePoint next_save_ = kTimeNever;
   TimePoint next_table_check_ = kTimeNever;
+  TimePoint next_status_ = kTimeNever;
   // The routing table at the last save of a non-empty one (none yet: nothing saved this run).
   std::optional<kademlia::RoutingTableStats> saved_table_;
   bool last_save_failed_ = false;

@@ -128,6 +128,7 @@ SkillService::SkillService(Daemon& daemon, std::vector<uint8_t> publisher_certif
   daemon_.AddNodeInfo("auth", [this] { return auth_.Info(); });
   daemon_.AddNodeInfo("skillFolders", [this] { return folders_.Info(); });
   daemon_.AddMetrics([this](PrometheusWriter& out) { WriteMetrics(out); });
+  daemon_.AddStatusPart([this] { return std::to_string(registry_.size()) + " registered skills"; });
   daemon_.AddMetrics([this](PrometheusWriter& out) { auth_.WriteMetrics(out); });
   daemon_.AddShutdownStep("unregister skills", [this](std::function<void()> done) {
     const size_t count = registry_.size();

@@ -1,10 +1,13 @@
 #include "node/spd_logger.h"
 
 #include <spdlog/logger.h>
+#include <spdlog/pattern_formatter.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -57,19 +60,70 @@ class JsonFormatter final : public spdlog::formatter {
   }
 };
 
+// syslog(3) priorities, as the journal reads them from a "<N>" line prefix.
+char JournalPriority(spdlog::level::level_enum level) {
+  switch (level) {
+    case spdlog::level::critical:
+      return '2';
+    case spdlog::level::err:
+      return '3';
+    case spdlog::level::warn:
+      return '4';
+    case spdlog::level::info:
+      return '6';
+    default:
+      return '7';
+  }
+}
+
+// Lines for the journal's stdout/stderr stream: "<6>message". The journal keeps the priority
+// and adds its own timestamp, so the text format drops ours; JSON lines stay whole.
+class JournalFormatter final : public spdlog::formatter {
+ public:
+  explicit JournalFormatter(std::unique_ptr<spdlog::formatter> inner) : inner_(std::move(inner)) {}
+  void format(const spdlog::details::log_msg& msg, spdlog::memory_buf_t& dest) override {
+    dest.push_back('<');
+    dest.push_back(JournalPriority(msg.level));
+    dest.push_back('>');
+    inner_->format(msg, dest);
+  }
+  std::unique_ptr<spdlog::formatter> clone() const override {
+    return std::make_unique<JournalFormatter>(inner_->clone());
+  }
+
+ private:
+  std::unique_ptr<spdlog::formatter> inner_;
+};
+
 }  // namespace
 
-SpdLogger::SpdLogger(const LogConfig& config)
-    : SpdLogger(std::make_shared<spdlog::sinks::stderr_color_sink_st>(), config) {}
+bool StderrIsJournal() {
+  const char* stream = std::getenv("JOURNAL_STREAM");
+  if (stream == nullptr) return false;
+  unsigned long long device = 0, inode = 0;
+  if (std::sscanf(stream, "%llu:%llu", &device, &inode) != 2) return false;
+  struct stat st {};
+  if (fstat(2, &st) != 0) return false;
+  return static_cast<unsigned long long>(st.st_dev) == device &&
+         static_cast<unsigned long long>(st.st_ino) == inode;
+}
 
-SpdLogger::SpdLogger(std::shared_ptr<spdlog::sinks::sink> sink, const LogConfig& config)
+SpdLogger::SpdLogger(const LogConfig& config)
+    : SpdLogger(std::make_shared<spdlog::sinks::stderr_color_sink_st>(), config,
+                StderrIsJournal()) {}
+
+SpdLogger::SpdLogger(std::shared_ptr<spdlog::sinks::sink> sink, const LogConfig& config,
+                     bool journal)
     : logger_(std::make_shared<spdlog::logger>("skillnode", std::move(sink))),
       level_(config.level) {
+  std::unique_ptr<spdlog::formatter> formatter;
   if (config.format == LogFormat::kJson) {
-    logger_->set_formatter(std::make_unique<JsonFormatter>());
+    formatter = std::make_unique<JsonFormatter>();
   } else {
-    logger_->set_pattern(kTextPattern);
+    formatter = std::make_unique<spdlog::pattern_formatter>(journal ? "%v" : kTextPattern);
   }
+  if (journal) formatter = std::make_unique<JournalFormatter>(std::move(formatter));
+  logger_->set_formatter(std::move(formatter));
   logger_->set_level(ToSpd(config.level));
   // Warnings and errors reach the terminal at once; info lines are flushed by stderr itself.
   logger_->flush_on(spdlog::level::warn);

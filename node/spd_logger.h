@@ -3,8 +3,11 @@
 // Two formats: text lines for people ("2024-05-01 12:00:00.123 info  message") and JSON
 // lines for log collectors ({"ts":"2024-05-01T12:00:00.123Z","level":"info","msg":"..."}),
 // one object per line, any invalid UTF-8 in a message replaced so every line stays valid
-// JSON. The spdlog logger is owned here, never registered in spdlog's global registry (no
-// globals, HOUSE_STYLE). Loop thread only (spdlog's single-threaded sinks).
+// JSON. When stderr is the journal's stream (systemd sets JOURNAL_STREAM to its device and
+// inode), each line starts with its syslog priority ("<6>", "<4>", ...) and text lines carry no
+// timestamp of their own, since the journal adds one. The spdlog logger is owned here, never
+// registered in spdlog's global registry (no globals, HOUSE_STYLE). Loop thread only (spdlog's
+// single-threaded sinks).
 #ifndef SKILLNODE_NODE_SPD_LOGGER_H_
 #define SKILLNODE_NODE_SPD_LOGGER_H_
 
@@ -25,10 +28,12 @@ namespace skillnode::node {
 
 class SpdLogger final : public Logger {
  public:
-  // Writes to stderr (coloured text when stderr is a terminal).
+  // Writes to stderr (coloured text when stderr is a terminal; journal lines when it is the
+  // journal's stream).
   explicit SpdLogger(const LogConfig& config);
-  // Writes to `sink` (tests use an ostream sink).
-  SpdLogger(std::shared_ptr<spdlog::sinks::sink> sink, const LogConfig& config);
+  // Writes to `sink` (tests use an ostream sink), as journal lines when `journal`.
+  SpdLogger(std::shared_ptr<spdlog::sinks::sink> sink, const LogConfig& config,
+            bool journal = false);
   SpdLogger(const SpdLogger&) = delete;
   SpdLogger& operator=(const SpdLogger&) = delete;
   ~SpdLogger() override;
@@ -41,6 +46,9 @@ class SpdLogger final : public Logger {
   std::shared_ptr<spdlog::logger> logger_;
   LogLevel level_;
 };
+
+// True when file descriptor 2 is the stream JOURNAL_STREAM names ("device:inode").
+bool StderrIsJournal();
 
 // Shorthand for the daemon's own lines: checks Enabled before the message is used.
 inline void LogAt(Logger& logger, LogLevel level, std::string_view message) {

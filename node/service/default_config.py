@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""Writes the installed /etc/skillnode/skillnode.yaml: README's configuration reference (the
+embedded default, with its comments), every line commented out, so that the file changes
+nothing until a key is uncommented and the defaults stay the binary's own across upgrades.
+README's block is checked against the defaults by tests/node/readme_config_test.cpp, so this
+file cannot drift from them.
+Usage: default_config.py README.md OUTPUT
+"""
+import sys
+
+HEADER = """\
+# skillnode configuration (skillnode.yaml(5); README.md, "Configuration").
+#
+# Every key is optional. Below is the embedded default, commented out: uncomment a key, with
+# the sections above it, to change it. Durations are milliseconds. Check a change with
+#   skillnode run --check-config /etc/skillnode/skillnode.yaml
+# and apply it with `systemctl restart skillnode`.
+#
+# Under systemd the unit passes --data-dir /var/lib/skillnode, which takes the place of
+# node.dataDir.
+#
+"""
+
+
+def reference_block(readme):
+    lines = readme.splitlines()
+    start = lines.index("## Configuration")
+    opening = next(i for i in range(start, len(lines)) if lines[i] == "```yaml")
+    closing = lines.index("```", opening + 1)
+    return lines[opening + 1:closing]
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: default_config.py README.md OUTPUT")
+    with open(sys.argv[1], encoding="utf-8") as f:
+        block = reference_block(f.read())
+    with open(sys.argv[2], "w", encoding="utf-8") as f:
+        f.write(HEADER)
+        for line in block:
+            f.write(("# " + line).rstrip() + "\n" if line else "#\n")
+
+
+if __name__ == "__main__":
+    main()
