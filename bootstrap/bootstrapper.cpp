@@ -256,6 +256,22 @@ TimePoint Bootstrapper::NextDeadline() const {
   return kTimeNever;
 }
 
+void Bootstrapper::SetPeers(TimePoint now, std::vector<HostPort> peers) {
+  config_.peers = std::move(peers);
+  const bool idle = phase_ == BootstrapPhase::kStandalone || phase_ == BootstrapPhase::kWaiting;
+  if (idle && !config_.peers.empty() && node_.routing_table().size() == 0) {
+    Log(LogLevel::kInfo, "new bootstrap peers: trying them now");
+    backoff_.Reset();
+    return BeginPeerAttempt(now);
+  }
+  if (config_.peers.empty() && phase_ == BootstrapPhase::kWaiting) {
+    // Nobody left to retry: wait to be joined, as a node started without peers does.
+    phase_ = BootstrapPhase::kStandalone;
+    next_check_ = now + config_.table_check_interval;
+  }
+  Log(LogLevel::kInfo, "new bootstrap peers: used from the next attempt");
+}
+
 bool Bootstrapper::OnLanPeer(TimePoint now, const Endpoint& peer) {
   if (std::find(lan_peers_.begin(), lan_peers_.end(), peer) != lan_peers_.end()) return false;
   if (lan_peers_.size() >= kLanPeersMax) lan_peers_.erase(lan_peers_.begin());

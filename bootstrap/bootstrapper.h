@@ -86,6 +86,11 @@ class Bootstrapper {
   // per new peer, so that two groups that formed apart on one LAN meet. Returns true when it
   // started a join. At most kLanPeersMax peers are remembered for later attempts.
   bool OnLanPeer(TimePoint now, const Endpoint& peer);
+  // New bootstrap peers (a configuration reload). A node with no contacts that is standalone or
+  // waiting to retry tries them at once, with its back-off reset; otherwise they are used from
+  // the next attempt (an attempt running now finishes with the old ones). Logs which.
+  void SetPeers(TimePoint now, std::vector<HostPort> peers);
+  const std::vector<HostPort>& peers() const { return config_.peers; }
   uint64_t lan_joins() const { return lan_joins_; }
 
   BootstrapPhase phase() const { return phase_; }

@@ -46,6 +46,8 @@ struct RoutingConfig {
   // Loopback, link-local and private addresses are exempt, so that many nodes on one host or
   // one LAN can form a network.
   bool diversity_exempt_local = true;
+
+  bool operator==(const RoutingConfig&) const = default;
 };
 
 struct RateLimitConfig {
@@ -58,6 +60,8 @@ struct RateLimitConfig {
   double global_burst = 40000.0;
   // Source IPs tracked at once; the least recently active bucket is forgotten past this.
   size_t tracked_ips_max = 4096;
+
+  bool operator==(const RateLimitConfig&) const = default;
 };
 
 struct KademliaConfig {
@@ -103,6 +107,8 @@ struct KademliaConfig {
   Duration token_rotation = Seconds(5 * 60);
   // Unknown requesters being verified with a ping at once; more wait for their next request.
   size_t verifications_in_flight_max = 64;
+
+  bool operator==(const KademliaConfig&) const = default;
 };
 
 }  // namespace skillnode::kademlia

@@ -27,6 +27,7 @@ Daemon::Daemon(const Config& config, Logger& logger, uint64_t seed)
       http_(env_.loop(), config.node.http, router_, http_metrics_, logger),
       sigint_(env_.loop()),
       sigterm_(env_.loop()),
+      sighup_(env_.loop()),
       shutdown_timer_(env_.loop()),
       dnssd_(env_.loop(), logger),
       notifier_(logger) {
@@ -71,12 +72,17 @@ Result<void> Daemon::Open() {
                                  [this](int signum) { OnSignal(signum); });
     if (!watched) return watched;
   }
+  auto hup = sighup_.Start(SIGHUP, [this](int) {
+    if (phase_ == Phase::kRunning) Reload();
+  });
+  if (!hup) return hup;
   bootstrap::BootstrapConfig bootstrap;
   bootstrap.peers = config_.discovery.dht.bootstrap_nodes;
   bootstrap.backoff.initial = config_.node.bootstrap.retry_initial;
   bootstrap.backoff.max = config_.node.bootstrap.retry_max;
   bootstrapper_ =
       std::make_unique<bootstrap::Bootstrapper>(bootstrap, *node_, resolver_, env_.rng(), logger_);
+  reload_steps_.push_back(BootstrapReloadStep());
   started_at_ = Now();
   next_save_ = started_at_ + config_.node.state_save_interval;
   next_table_check_ = started_at_ + kTableCheckInterval;
@@ -226,6 +232,7 @@ void Daemon::CloseHandles() {
   http_.Close();
   sigint_.Close();
   sigterm_.Close();
+  sighup_.Close();
   shutdown_timer_.Close();
   dnssd_.Close();
   env_.Close();

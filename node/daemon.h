@@ -26,6 +26,12 @@
 // summary changes (checked every kStatusCheckInterval), STOPPING=1 when the shutdown starts,
 // and WATCHDOG=1 from the loop when WatchdogSec= is set.
 //
+// Reload, on SIGHUP (or Reload()): the configuration source (the file and the flags) is read
+// again. A configuration that does not parse, or that a part cannot take (a key file that
+// cannot be read), is refused with its error and the running one stays. Otherwise every part
+// applies its share (AddReloadStep; node/service/config_reload.h lists what can change), one
+// log line per key reloaded and per section that waits for a restart.
+//
 // Shutdown, on the first SIGINT or SIGTERM (or RequestStop()): the HTTP listener closes; the
 // shutdown steps run, all at once, for at most kShutdownStepsBudget (the node keeps
 // running meanwhile, so steps may send datagrams and wait for answers); then the routing table
@@ -53,6 +59,7 @@
 #include "node/http/prometheus.h"
 #include "node/http/router.h"
 #include "node/lan/dns_sd.h"
+#include "node/service/config_reload.h"
 #include "node/service/service_notifier.h"
 #include "transport/uv/uv_env.h"
 #include "transport/uv/uv_resolver.h"
@@ -83,6 +90,12 @@ using ShutdownStep = std::function<void(std::function<void()> done)>;
 using NodeInfoSection = std::function<nlohmann::json()>;
 using MetricsSection = std::function<void(PrometheusWriter&)>;
 using StatusPart = std::function<std::string()>;
+// Builds the configuration anew (the file and the flags), for a reload.
+using ConfigSource = std::function<Result<Config>()>;
+// A part's share of a reload: checks and reads what it needs from `next` and returns what
+// applies it (empty: nothing of its own changed), or an error that refuses the whole reload.
+using ReloadApply = std::function<void()>;
+using ReloadStep = std::function<Result<ReloadApply>(const Config& running, const Config& next)>;
 
 class Daemon {
  public:
@@ -117,6 +130,11 @@ class Daemon {
   // ignored once kShutdownStepsBudget has passed).
   void AddShutdownStep(std::string name, ShutdownStep step);
   void AddStepper(Stepper stepper) { env_.AddStepper(std::move(stepper)); }
+  // Where a reload reads the configuration; without one, SIGHUP only logs that it cannot.
+  void SetConfigSource(ConfigSource source) { config_source_ = std::move(source); }
+  void AddReloadStep(ReloadStep step) { reload_steps_.push_back(std::move(step)); }
+  // Reads the configuration again and applies what can change while running (as SIGHUP).
+  void Reload();
   // Runs when the daemon closes its handles (after the shutdown steps), so that a part with
   // handles of its own (the LAN sockets) closes them with the rest.
   void AddCloseHook(std::function<void()> hook) { close_hooks_.push_back(std::move(hook)); }
@@ -140,6 +158,7 @@ class Daemon {
   void CheckTable();
   void SaveState(const char* when, LogLevel level);
   std::string StatusText() const;
+  ReloadStep BootstrapReloadStep();
 
   nlohmann::json NodeInfo() const;
   nlohmann::json Addresses() const;
@@ -161,6 +180,7 @@ class Daemon {
   HttpServer http_;
   UvSignal sigint_;
   UvSignal sigterm_;
+  UvSignal sighup_;
   UvTimer shutdown_timer_;
   DnsSdAdvertiser dnssd_;
   ServiceNotifier notifier_;
@@ -168,6 +188,10 @@ class Daemon {
   std::vector<std::pair<std::string, NodeInfoSection>> info_sections_;
   std::vector<MetricsSection> metrics_sections_;
   std::vector<StatusPart> status_parts_;
+  ConfigSource config_source_;
+  std::vector<ReloadStep> reload_steps_;
+  uint64_t reloads_applied_ = 0;
+  uint64_t reloads_refused_ = 0;
   std::vector<std::pair<std::string, ShutdownStep>> shutdown_steps_;
   std::vector<std::function<void()>> close_hooks_;
 

@@ -153,6 +153,12 @@ std::string Daemon::Metrics() const {
               static_cast<double>(saves_));
   out.Counter("skillnode_state_save_failures_total", "Routing table saves that failed.",
               static_cast<double>(save_failures_));
+  out.Family("skillnode_config_reloads_total", "counter",
+             "Configuration reloads (SIGHUP): applied, or refused with the running one kept.");
+  out.Sample("skillnode_config_reloads_total", {{"outcome", "applied"}},
+             static_cast<double>(reloads_applied_));
+  out.Sample("skillnode_config_reloads_total", {{"outcome", "refused"}},
+             static_cast<double>(reloads_refused_));
   WriteStoreMetrics(out, *dht_);
   dnssd_.WriteMetrics(out);
   http_metrics_.Write(out, http_.connections());

@@ -128,6 +128,16 @@ SkillService::SkillService(Daemon& daemon, std::vector<uint8_t> publisher_certif
   daemon_.AddNodeInfo("auth", [this] { return auth_.Info(); });
   daemon_.AddNodeInfo("skillFolders", [this] { return folders_.Info(); });
   daemon_.AddMetrics([this](PrometheusWriter& out) { WriteMetrics(out); });
+  // A reload may name another token file: it must be readable before the node switches.
+  daemon_.AddReloadStep([this](const Config& running, const Config& next) -> Result<ReloadApply> {
+    if (next.node.auth.tokens_file == running.node.auth.tokens_file) return ReloadApply{};
+    std::string path =
+        auth::TokensFilePath(next, [](const char* name) { return std::getenv(name); });
+    auto loaded = auth::LoadTokenFile(path);
+    if (!loaded)
+      return Fail(loaded.error().code, "node.auth.tokensFile: " + loaded.error().message);
+    return ReloadApply([this, path = std::move(path)] { auth_.SetTokensFile(path); });
+  });
   daemon_.AddStatusPart([this] { return std::to_string(registry_.size()) + " registered skills"; });
   daemon_.AddMetrics([this](PrometheusWriter& out) { auth_.WriteMetrics(out); });
   daemon_.AddShutdownStep("unregister skills", [this](std::function<void()> done) {

@@ -139,4 +139,9 @@ void SpdLogger::Log(LogLevel level, std::string_view message) {
 
 void SpdLogger::Flush() { logger_->flush(); }
 
+void SpdLogger::SetLevel(LogLevel level) {
+  level_ = level;
+  logger_->set_level(ToSpd(level));
+}
+
 }  // namespace skillnode::node

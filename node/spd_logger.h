@@ -41,6 +41,8 @@ class SpdLogger final : public Logger {
   bool Enabled(LogLevel level) const override;
   void Log(LogLevel level, std::string_view message) override;
   void Flush();
+  // A configuration reload's new node.log.level.
+  void SetLevel(LogLevel level);
 
  private:
   std::shared_ptr<spdlog::logger> logger_;

@@ -34,6 +34,13 @@ Check Refuse(std::string label, std::string reason) {
 
 LanAuthenticator::LanAuthenticator(AuthConfig config) : config_(std::move(config)) {}
 
+void LanAuthenticator::Reconfigure(AuthConfig config) {
+  config_ = std::move(config);
+  agent_certs_.clear();
+  node_certs_.clear();
+  challenges_.clear();
+}
+
 std::string_view LanAuthenticator::Principal(const LanMessage& message) {
   return std::visit(
       [](const auto& m) -> std::string_view {

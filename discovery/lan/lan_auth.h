@@ -77,6 +77,9 @@ class LanAuthenticator {
   LanAuthenticator& operator=(const LanAuthenticator&) = delete;
 
   AuthMode mode() const { return config_.mode; }
+  // New settings (a configuration reload). Certificates learned and challenges started under
+  // the old ones are forgotten; the replay window's memory of seen messages is kept.
+  void Reconfigure(AuthConfig config);
 
   // Whether to take `message`, which arrived as `datagram` from `from`.
   Check Verify(const LanMessage& message, std::string_view datagram, const Endpoint& from,

@@ -75,6 +75,12 @@ void Authenticator::Refresh(bool force) {
   }
 }
 
+void Authenticator::SetTokensFile(std::string path) {
+  options_.tokens_file = std::move(path);
+  file_state_ = {0, 0, 0};
+  Refresh(/*force=*/true);
+}
+
 bool Authenticator::Limited(const Address& from, TimePoint now, Duration& retry_after) {
   auto it = sources_.find(from);
   if (it == sources_.end()) return false;

@@ -81,6 +81,8 @@ class Authenticator {
 
   // Reads the token file if it changed since it was last read (always when `force`).
   void Refresh(bool force = false);
+  // Switches to another token file (a configuration reload) and reads it.
+  void SetTokensFile(std::string path);
 
   size_t tokens() const { return entries_.size(); }
   const std::string& file_error() const { return file_error_; }

@@ -112,6 +112,22 @@ int Run(const std::string& config_file, const std::string& check_file, const Run
     logger.Log(LogLevel::kError, "cannot start: " + daemon.error().message);
     return kExitFailure;
   }
+  // SIGHUP reads the same file with the same flags.
+  (*daemon)->SetConfigSource([config_file, flags]() -> Result<Config> {
+    auto next = BuildConfig(config_file, flags, &GetEnvironment);
+    if (next) return next;
+    // One log line: the problems, which name their keys and lines, joined.
+    std::string problems = next.error().message;
+    for (char& c : problems) c = c == '\n' ? ';' : c;
+    return Fail(next.error().code, "invalid configuration" +
+                                       (config_file.empty() ? "" : " in " + config_file) + ": " +
+                                       problems);
+  });
+  (*daemon)->AddReloadStep(
+      [&logger](const Config& running, const Config& next) -> Result<ReloadApply> {
+        if (next.node.log.level == running.node.log.level) return ReloadApply{};
+        return ReloadApply([&logger, level = next.node.log.level] { logger.SetLevel(level); });
+      });
   auto publishers = SetUpCertifiedPublishers(**daemon);
   if (!publishers) {
     logger.Log(LogLevel::kError, "cannot start: " + publishers.error().message);

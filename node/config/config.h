@@ -34,6 +34,8 @@ enum class LogFormat { kText, kJson };
 struct LogConfig {
   LogLevel level = LogLevel::kInfo;
   LogFormat format = LogFormat::kText;
+
+  bool operator==(const LogConfig&) const = default;
 };
 
 // Limits of the HTTP server; each one bounds what a misbehaving client can hold.
@@ -51,11 +53,15 @@ struct HttpConfig {
   Duration request_timeout = Seconds(10);
   // A handler that has not answered by then gets a 504 sent for it (a stuck lookup).
   Duration response_timeout = Seconds(30);
+
+  bool operator==(const HttpConfig&) const = default;
 };
 
 struct BootstrapTuning {
   Duration retry_initial = Seconds(1);
   Duration retry_max = Seconds(5 * 60);
+
+  bool operator==(const BootstrapTuning&) const = default;
 };
 
 // Bearer tokens for the HTTP API (docs/access.md): who may see private skills.
@@ -68,6 +74,8 @@ struct AuthConfig {
   // Source addresses the failure counter remembers at once; when full, the one whose minute
   // began first is forgotten (bounds memory under a spray of addresses).
   size_t failure_sources_max = 4096;
+
+  bool operator==(const AuthConfig&) const = default;
 };
 
 // SKILL.md folders registered with this node (docs/api.md "Skills from a SKILL.md folder"):
@@ -86,6 +94,8 @@ struct SkillFolderConfig {
   size_t fetches_max = 8;
   // Chunks (1,000 bytes each) served per second to one source address; twice that in a burst.
   size_t serve_chunks_per_second = 4000;
+
+  bool operator==(const SkillFolderConfig&) const = default;
 };
 
 // MCP's Streamable HTTP transport at /mcp (node/mcp/mcp_routes.h): sessions and bodies.
@@ -101,6 +111,8 @@ struct McpConfig {
   // Origin header values accepted besides loopback ones (http://localhost:*, 127.0.0.1, [::1]);
   // a request with any other Origin is refused 403 (DNS rebinding). "*" accepts every origin.
   std::vector<std::string> allowed_origins;
+
+  bool operator==(const McpConfig&) const = default;
 };
 
 struct NodeSection {
@@ -117,6 +129,8 @@ struct NodeSection {
   SkillFolderConfig skills;
   McpConfig mcp;
   kademlia::KademliaConfig kademlia;  // its network_id is set from network_id above
+
+  bool operator==(const NodeSection&) const = default;
 };
 
 struct UdpDiscoveryConfig {
@@ -136,17 +150,23 @@ struct UdpDiscoveryConfig {
   // Datagrams taken from one source address per second, and its burst; more are dropped.
   double per_source_rate = 200;
   double per_source_burst = 400;
+
+  bool operator==(const UdpDiscoveryConfig&) const = default;
 };
 
 // DNS-SD advertisement through the host's Avahi daemon (skill-discovery-protocol §1.2).
 struct MdnsConfig {
   bool enabled = true;
+
+  bool operator==(const MdnsConfig&) const = default;
 };
 
 struct DhtConfig {
   bool enabled = true;
   std::vector<HostPort> bootstrap_nodes;  // empty: standalone until others join through us
   int replication_factor = 3;
+
+  bool operator==(const DhtConfig&) const = default;
 };
 
 struct SkillCenterConfig {
@@ -166,6 +186,8 @@ struct SkillCenterConfig {
   // backoff_max (a circuit breaker).
   Duration backoff_initial = Millis(5000);
   Duration backoff_max = Millis(300000);
+
+  bool operator==(const SkillCenterConfig&) const = default;
 };
 
 struct HealthCheckConfig {
@@ -173,6 +195,8 @@ struct HealthCheckConfig {
   Duration timeout = Millis(30000);
   int retry_count = 3;
   int unhealthy_threshold = 3;
+
+  bool operator==(const HealthCheckConfig&) const = default;
 };
 
 struct CacheConfig {
@@ -180,6 +204,8 @@ struct CacheConfig {
   Duration ttl = Millis(300000);
   size_t size_max = 1000;
   Duration refresh_before_expiry = Millis(60000);
+
+  bool operator==(const CacheConfig&) const = default;
 };
 
 struct DiscoveryConfig {
@@ -189,6 +215,8 @@ struct DiscoveryConfig {
   SkillCenterConfig skill_center;
   HealthCheckConfig health_check;
   CacheConfig cache;
+
+  bool operator==(const DiscoveryConfig&) const = default;
 };
 
 // How LAN messages are authenticated (skill-discovery-protocol §10; docs/protocol.md "LAN").
@@ -212,12 +240,16 @@ struct SecurityConfig {
   std::string identity_certificate;
   // Take DHT records only from publishers whose certificate chains to trusted_roots.
   bool require_certified_publishers = false;
+
+  bool operator==(const SecurityConfig&) const = default;
 };
 
 // Who offers the skills of this node's well-known index (skill-sharing §5.2 `provider`).
 struct ProviderConfig {
   std::string name;  // empty: the node's id in hex
   std::string url;   // optional http(s) URL; empty: none
+
+  bool operator==(const ProviderConfig&) const = default;
 };
 
 struct Config {
@@ -225,6 +257,8 @@ struct Config {
   DiscoveryConfig discovery;
   SecurityConfig security;
   ProviderConfig provider;
+
+  bool operator==(const Config&) const = default;
 };
 
 // Range limits shared by the file reader and the flags.

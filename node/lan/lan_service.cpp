@@ -132,6 +132,14 @@ Result<void> LanService::Open() {
                       }});
   daemon_.AddNodeInfo("lan", [this] { return Info(); });
   daemon_.AddMetrics([this](PrometheusWriter& out) { WriteMetrics(out); });
+  // A reload's new LAN signature settings: every key and certificate file is read first.
+  daemon_.AddReloadStep([this](const Config& running, const Config& next) -> Result<ReloadApply> {
+    if (SameLanSecurity(next.security, running.security)) return ReloadApply{};
+    auto auth = LoadAuthConfig(next.security);
+    if (!auth) return tl::unexpected(auth.error());
+    auto shared = std::make_shared<discovery::lan::AuthConfig>(std::move(*auth));
+    return ReloadApply([this, shared] { auth_.Reconfigure(std::move(*shared)); });
+  });
   // After the registry's shutdown step has sent its SKILL_UNREGISTERs (steps run together, and
   // the registry's sends happen synchronously when it starts), the sockets close with the loop.
   daemon_.AddCloseHook([this] {

@@ -48,6 +48,8 @@ void ServiceNotifier::Stopping(std::string_view status) {
   Send("STOPPING=1\nSTATUS=" + last_status_);
 }
 
+void ServiceNotifier::Reloading() { Send("RELOADING=1\nSTATUS=reloading the configuration"); }
+
 void ServiceNotifier::StartWatchdog(TimePoint now) {
   if (watchdog_interval_.count() == 0) return;
   Send("WATCHDOG=1");

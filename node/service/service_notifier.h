@@ -3,6 +3,7 @@
 //   READY=1     once, when every socket and listener is bound (Daemon::Run);
 //   STATUS=...  a one-line summary (contacts, stored records, registered skills, or
 //               "bootstrapping"), sent only when it changed;
+//   RELOADING=1 when a configuration reload starts, and READY=1 again when it ends;
 //   STOPPING=1  when the shutdown starts;
 //   WATCHDOG=1  every half WATCHDOG_USEC, from a stepper on the event loop, so that a
 //               wedged loop stops the pings and the service manager restarts the node.
@@ -42,6 +43,8 @@ class ServiceNotifier {
   // Sends STATUS= when `status` differs from the last one sent.
   void Status(std::string_view status);
   void Stopping(std::string_view status);
+  // RELOADING=1 at the start of a configuration reload; Ready() ends it.
+  void Reloading();
 
   // The watchdog as a loop stepper: the next ping is due at NextDeadline().
   TimePoint NextDeadline() const { return next_ping_; }

@@ -59,9 +59,31 @@ SkillCenterClient::SkillCenterClient(Daemon& daemon, SkillService& skills, std::
   base_url_ = config_.url;
   while (base_url_.ends_with('/')) base_url_.pop_back();
   skills_.searcher().SetSkillCenterStage(this);
+  // A reload's new catalog settings (not `enabled`: adding or removing the stage needs a
+  // restart). The token file must be readable before anything changes.
+  daemon_.AddReloadStep([this](const Config& running, const Config& next) -> Result<ReloadApply> {
+    const SkillCenterConfig& settings = next.discovery.skill_center;
+    if (SameSkillCenterSettings(settings, running.discovery.skill_center)) return ReloadApply{};
+    auto token = ReadToken(settings);
+    if (!token) return tl::unexpected(token.error());
+    return ReloadApply(
+        [this, settings, token = std::move(*token)] { Reconfigure(settings, token); });
+  });
   daemon_.AddCloseHook([this] { http_.Close(); });
   daemon_.AddNodeInfo("skillcenter", [this] { return Info(); });
   daemon_.AddMetrics([this](PrometheusWriter& out) { WriteMetrics(out); });
+}
+
+// Requests in flight finish against the old catalog; the circuit starts closed for the new one.
+void SkillCenterClient::Reconfigure(const SkillCenterConfig& settings, std::string token) {
+  const bool enabled = config_.enabled;
+  config_ = settings;
+  config_.enabled = enabled;
+  token_ = std::move(token);
+  base_url_ = config_.url;
+  while (base_url_.ends_with('/')) base_url_.pop_back();
+  breaker_ = discovery::CircuitBreaker(
+      discovery::BreakerConfig{config_.backoff_initial, config_.backoff_max});
 }
 
 SkillCenterClient::~SkillCenterClient() {

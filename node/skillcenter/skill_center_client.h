@@ -56,6 +56,7 @@ class SkillCenterClient final : public discovery::SkillCenterStage {
   SkillCenterClient(Daemon& daemon, SkillService& skills, std::string token);
   void Answer(const discovery::SkillQuery& query, HttpClientResult result,
               const std::function<void(TimePoint, discovery::SkillCenterAnswer)>& done);
+  void Reconfigure(const SkillCenterConfig& settings, std::string token);
   nlohmann::json Info() const;
   void WriteMetrics(PrometheusWriter& out) const;
 

@@ -249,5 +249,52 @@ TEST_CASE("after Stop nothing more happens, and late answers are ignored", "[uni
   CHECK(h.net.node(1).routing_table().size() == 0);
 }
 
+TEST_CASE("new peers set on a standalone or waiting node are tried at once", "[unit]") {
+  Harness h;
+  h.net.AddNode({});
+  h.net.AddNode({});
+  h.net.AddNode({});
+  h.net.SetSilent(0, true);
+  auto& alone = h.Add(1, {});
+  alone.Start(h.net.now(), {});
+  REQUIRE(alone.phase() == Phase::kStandalone);
+  alone.SetPeers(h.net.now(), {Literal(h.net.endpoint(2))});
+  CHECK(h.logger.Saw("new bootstrap peers: trying them now"));
+  h.Run(Seconds(5));
+  CHECK(alone.phase() == Phase::kJoined);
+  CHECK(alone.peers().size() == 1);
+
+  // A node retrying a silent peer switches to the new one without waiting out its back-off.
+  auto& waiting = h.Add(0, {Literal(h.net.endpoint(1))});
+  h.net.SetSilent(0, false);
+  h.net.SetSilent(1, true);
+  waiting.Start(h.net.now(), {});
+  for (int i = 0; i < 60 && waiting.phase() != Phase::kWaiting; ++i) h.Run(Millis(500));
+  REQUIRE(waiting.phase() == Phase::kWaiting);
+  const uint64_t attempts = waiting.attempts();
+  waiting.SetPeers(h.net.now(), {Literal(h.net.endpoint(2))});
+  CHECK(waiting.phase() != Phase::kWaiting);  // the attempt started now, not at retry_at
+  CHECK(waiting.attempts() == attempts + 1);
+  h.Run(Seconds(5));
+  CHECK(waiting.phase() == Phase::kJoined);
+}
+
+TEST_CASE("new peers set on a joined node wait for the next attempt", "[unit]") {
+  Harness h;
+  h.net.AddNode({});
+  h.net.AddNode({});
+  h.net.AddNode({});
+  auto& b = h.Add(1, {Literal(h.net.endpoint(0))});
+  b.Start(h.net.now(), {});
+  h.Run(Seconds(5));
+  REQUIRE(b.phase() == Phase::kJoined);
+  const uint64_t attempts = b.attempts();
+  b.SetPeers(h.net.now(), {Literal(h.net.endpoint(2))});
+  h.Run(Seconds(5));
+  CHECK(b.attempts() == attempts);
+  CHECK(h.logger.Saw("new bootstrap peers: used from the next attempt"));
+  CHECK(b.peers() == std::vector<HostPort>{Literal(h.net.endpoint(2))});
+}
+
 }  // namespace
 }  // namespace skillnode::bootstrap

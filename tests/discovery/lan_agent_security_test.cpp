@@ -121,5 +121,45 @@ TEST_CASE("verify mode takes the unsigned from this host only", "[unit]") {
   CHECK(lan.b->agent->stats().dropped.at("unsigned") == 1);
 }
 
+// The registration passed the authenticator (the registry took it, or had it already).
+bool Taken(const std::string& ack) {
+  return ack.starts_with("SKILL_REGISTER_ACK:agent-001;SUCCESS;") ||
+         ack.starts_with("SKILL_REGISTER_ACK:agent-001;DUPLICATE;");
+}
+
+TEST_CASE("a reconfigured authenticator takes the new mode and key at once", "[unit]") {
+  Lan lan;  // security off
+  Host& a = *lan.a;
+  a.Hear(kProgram, RegisterText(a.Wall()), true);
+  CHECK(LastAck(a, kProgram).starts_with("SKILL_REGISTER_ACK:agent-001;SUCCESS;"));
+
+  // A reload: require mode with a shared key.
+  const std::vector<uint8_t> first(16, 1), second(16, 2);
+  AuthConfig require;
+  require.mode = AuthMode::kRequire;
+  require.shared_key = first;
+  a.auth.Reconfigure(std::move(require));
+  CHECK(a.auth.mode() == AuthMode::kRequire);
+  a.Hear(kProgram, RegisterText(a.Wall()), true);
+  CHECK(LastAck(a, kProgram).starts_with("SKILL_REGISTER_ACK:agent-001;UNAUTHORIZED;unsigned"));
+  std::string text = RegisterText(a.Wall());
+  text.pop_back();
+  a.Hear(kProgram, text + ";" + HmacSign(first, text), true);
+  CHECK(Taken(LastAck(a, kProgram)));
+
+  // Another reload rotates the key: the old one no longer verifies.
+  AuthConfig rotated;
+  rotated.mode = AuthMode::kRequire;
+  rotated.shared_key = second;
+  a.auth.Reconfigure(std::move(rotated));
+  std::string later = RegisterText(a.Wall() + 1);
+  later.pop_back();
+  a.Hear(kProgram, later + ";" + HmacSign(first, later), true);
+  CHECK(a.agent->stats().dropped.at("bad_signature") == 1);
+  a.Hear(kProgram, later + ";" + HmacSign(second, later), true);
+  CHECK(Taken(LastAck(a, kProgram)));
+  CHECK(a.agent->stats().dropped.at("bad_signature") == 1);
+}
+
 }  // namespace
 }  // namespace skillnode::discovery::lan
