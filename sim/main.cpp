@@ -12,6 +12,7 @@
 #include <iostream>
 #include <thread>
 
+#include "node/cli/cli_describe.h"
 #include "sim/engine/heap.h"
 #ifdef SKILLNODE_SIM_MIMALLOC
 #include "sim/engine/mimalloc_heap.h"
@@ -44,23 +45,33 @@ int main(int argc, char** argv) {
 #ifdef SKILLNODE_SIM_MIMALLOC
   skillnode::sim::UseMimalloc();
 #endif
-  CLI::App app{"skillsim: deterministic Kademlia network simulator (docs/simulation.md)"};
+  CLI::App app{"skillsim: deterministic Kademlia network simulator (docs/simulation.md)",
+               "skillsim"};
+  app.footer(
+      "Exit status: 0 success; 1 the scenario cannot be loaded; 2 the report cannot be "
+      "written; a command-line error exits with CLI11's code for it.");
   std::string scenario_path, out_dir;
   skillnode::sim::ScenarioOverrides overrides;
   uint64_t seed = 0, nodes = 0;
   unsigned threads = std::max(1u, std::min(2u, std::thread::hardware_concurrency()));
   bool quiet = false, no_plots = false;
-  app.add_option("--scenario", scenario_path, "scenario file (YAML)")->required();
-  auto* seed_option = app.add_option("--seed", seed, "seed (overrides the file's)");
+  app.add_option("--scenario", scenario_path, "scenario file (YAML)")
+      ->required()
+      ->type_name("FILE");
+  auto* seed_option = app.add_option("--seed", seed, "seed (overrides the file's)")->type_name("N");
   auto* nodes_option =
       app.add_option("--nodes", nodes, "live nodes (overrides the file's, and a sweep over it)")
-          ->check(CLI::Range(uint64_t{2}, uint64_t{4'000'000}));
-  app.add_option("--out", out_dir, "directory for summary.json, lookups.csv and plots");
+          ->check(CLI::Range(uint64_t{2}, uint64_t{4'000'000}))
+          ->type_name("N");
+  app.add_option("--out", out_dir, "directory for summary.json, lookups.csv and plots")
+      ->type_name("DIR");
   app.add_option("--threads", threads,
                  "threads: sweep points run side by side, and a lone point's two event lanes")
-      ->check(CLI::Range(1u, 64u));
+      ->check(CLI::Range(1u, 64u))
+      ->type_name("N");
   app.add_flag("--quiet", quiet, "no progress lines");
   app.add_flag("--no-plots", no_plots, "do not run gnuplot");
+  if (skillnode::cli::PrintedHelpJson(app, argc, argv)) return 0;
   CLI11_PARSE(app, argc, argv);
   if (*seed_option) overrides.seed = seed;
   if (*nodes_option) overrides.nodes = nodes;

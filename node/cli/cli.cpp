@@ -10,6 +10,7 @@
 #include "node/api/capability_routes.h"
 #include "node/auth/token_cli.h"
 #include "node/certified_publishers.h"
+#include "node/cli/cli_describe.h"
 #include "node/cli/descriptor_cli.h"
 #include "node/cli/identity_cli.h"
 #include "node/cli/invoke_cli.h"
@@ -357,6 +358,7 @@ int RunCli(int argc, char** argv) {
   invoke_command.Add(app);
   McpCommand mcp_command;
   mcp_command.Add(app);
+  if (cli::PrintedHelpJson(app, argc, argv)) return 0;
   try {
     app.parse(argc, argv);
   } catch (const CLI::Error& e) {
