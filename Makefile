@@ -8,7 +8,7 @@ BUILD_FUZZ ?= build/fuzz
 MESON_SETUP = if [ -f $(1)/build.ninja ]; then meson setup --reconfigure $(1) $(2) >/dev/null; \
               else meson setup $(1) $(2); fi
 
-.PHONY: all deps build run test bench format fuzz clean
+.PHONY: all deps build run test bench format fuzz fuzz-run clean
 
 all: build
 
@@ -54,6 +54,12 @@ fuzz: deps
 	@if [ -f $(BUILD_FUZZ)/build.ninja ]; then meson setup --reconfigure $(BUILD_FUZZ) -Dfuzz=true >/dev/null; \
 	 else CXX=clang++ meson setup $(BUILD_FUZZ) -Dfuzz=true; fi
 	meson compile -C $(BUILD_FUZZ)
+
+# The fuzzing campaign: every target for SECONDS seconds (default 60) from its seeds and the
+# inputs earlier runs found; one line per target with its executions and executions per second.
+SECONDS ?= 60
+fuzz-run: fuzz
+	@tests/fuzz/run_campaign.sh $(CURDIR) $(BUILD_FUZZ) $(SECONDS)
 
 clean:
 	rm -rf build

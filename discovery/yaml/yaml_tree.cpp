@@ -55,7 +55,7 @@ Result<YamlValue> Convert(const YAML::Node& node, int depth, int first_line) {
         if (converted->line == 0 || converted->kind == YamlValue::Kind::kNull) {
           converted->line = line;
         }
-        value.entries.emplace_back(key.Scalar(), std::move(*converted));
+        value.entries.push_back(YamlEntry{key.Scalar(), std::move(*converted)});
       }
       return value;
   }

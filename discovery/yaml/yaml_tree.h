@@ -22,21 +22,30 @@ namespace skillnode::discovery::yaml {
 // Nesting deeper than any configuration needs is refused rather than recursed into.
 constexpr int kYamlDepthMax = 32;
 
+struct YamlEntry;
+
 struct YamlValue {
   enum class Kind { kNull, kScalar, kSequence, kMap };
 
   Kind kind = Kind::kNull;
-  std::string scalar;            // kScalar: the text, quotes removed
-  bool quoted = false;           // kScalar: written in quotes (or as a block scalar)
-  std::vector<YamlValue> items;  // kSequence
-  std::vector<std::pair<std::string, YamlValue>> entries;  // kMap, in file order
-  int line = 0;                                            // 1-based; 0 when unknown
+  std::string scalar;              // kScalar: the text, quotes removed
+  bool quoted = false;             // kScalar: written in quotes (or as a block scalar)
+  std::vector<YamlValue> items;    // kSequence
+  std::vector<YamlEntry> entries;  // kMap, in file order
+  int line = 0;                    // 1-based; 0 when unknown
   int column = 0;
 
   // The entry for `key` in a map; nullptr when absent or not a map.
   const YamlValue* Find(std::string_view key) const;
   // "a map", "a list", "an empty value", "'text'": for error messages.
   std::string Describe() const;
+};
+
+// One key of a map and its value (a struct rather than std::pair, which needs YamlValue
+// complete where YamlValue declares its entries: clang refuses that).
+struct YamlEntry {
+  std::string key;
+  YamlValue value;
 };
 
 // One YAML document. An empty document is a kNull value. Duplicate keys in a map and keys

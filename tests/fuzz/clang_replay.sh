@@ -17,14 +17,14 @@ if [ ! -f "$build/build.ninja" ]; then
     exit 1
   fi
 fi
-if ! ninja -C "$build" tests/fuzz/fuzz_wire tests/fuzz/fuzz_record tests/fuzz/fuzz_lan \
-    >"$log" 2>&1; then
+targets=(wire record lan mcp http semver config skillmd json)
+if ! ninja -C "$build" "${targets[@]/#/tests/fuzz/fuzz_}" >"$log" 2>&1; then
   grep -E "error|FAILED" -A3 "$log" | head -60
   echo "the fuzz targets do not build with clang"
   exit 1
 fi
 echo "the fuzz targets build with clang ($(clang++ --version | head -n 1))"
-for target in wire record lan; do
+for target in "${targets[@]}"; do
   if ! "$build/tests/fuzz/fuzz_$target" -runs=0 "$source_root/tests/fuzz/corpus/$target" \
       >"$log" 2>&1; then
     cat "$log"

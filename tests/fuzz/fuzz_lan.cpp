@@ -13,13 +13,11 @@
 #include <string_view>
 
 #include "discovery/lan/lan_message.h"
+#include "tests/fuzz/fuzz_die.h"
 
 namespace {
 
-[[noreturn]] void Die(const char* what) {
-  std::fprintf(stderr, "fuzz_lan: %s\n", what);
-  std::abort();
-}
+[[noreturn]] void Die(const char* what) { skillnode::fuzz::Die("fuzz_lan", what); }
 
 }  // namespace
 

@@ -14,16 +14,14 @@
 #include <string_view>
 
 #include "node/mcp/mcp_session.h"
+#include "tests/fuzz/fuzz_die.h"
 
 namespace {
 
 using nlohmann::json;
 using namespace skillnode::node::mcp;
 
-[[noreturn]] void Die(const char* what) {
-  std::fprintf(stderr, "fuzz_mcp: %s\n", what);
-  std::abort();
-}
+[[noreturn]] void Die(const char* what) { skillnode::fuzz::Die("fuzz_mcp", what); }
 
 void FakeNode(ApiRequest request, ApiDone done) {
   ApiResponse answer;

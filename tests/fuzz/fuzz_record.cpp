@@ -12,13 +12,11 @@
 #include <span>
 
 #include "kademlia/skill_record.h"
+#include "tests/fuzz/fuzz_die.h"
 
 namespace {
 
-[[noreturn]] void Die(const char* what) {
-  std::fprintf(stderr, "fuzz_record: %s\n", what);
-  std::abort();
-}
+[[noreturn]] void Die(const char* what) { skillnode::fuzz::Die("fuzz_record", what); }
 
 }  // namespace
 

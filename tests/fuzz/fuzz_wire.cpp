@@ -14,13 +14,11 @@
 
 #include "kademlia/skill_record.h"
 #include "kademlia/wire.h"
+#include "tests/fuzz/fuzz_die.h"
 
 namespace {
 
-[[noreturn]] void Die(const char* what) {
-  std::fprintf(stderr, "fuzz_wire: %s\n", what);
-  std::abort();
-}
+[[noreturn]] void Die(const char* what) { skillnode::fuzz::Die("fuzz_wire", what); }
 
 void DecodeRecords(const skillnode::kademlia::Body& body) {
   using namespace skillnode::kademlia;
