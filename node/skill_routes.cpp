@@ -8,6 +8,7 @@
 #include <set>
 
 #include "kademlia/encoding.h"
+#include "node/api/skill_query.h"
 #include "node/skill_service.h"
 
 namespace skillnode::node {

@@ -12,11 +12,6 @@
 namespace skillnode::node {
 namespace {
 
-using discovery::FieldError;
-using discovery::Parsed;
-using discovery::SkillQuery;
-using discovery::SplitCommas;
-
 discovery::RegistryConfig RegistryConfigOf(const Config& config,
                                            std::vector<uint8_t> publisher_certificate) {
   discovery::RegistryConfig out;
@@ -34,26 +29,6 @@ discovery::CacheConfig CacheConfigOf(const Config& config) {
   out.size_max = config.discovery.cache.size_max;
   out.refresh_before_expiry = config.discovery.cache.refresh_before_expiry;
   return out;
-}
-
-tl::unexpected<FieldError> Bad(std::string field, std::string message) {
-  return tl::unexpected<FieldError>(FieldError{std::move(field), std::move(message)});
-}
-
-Parsed<void> SetVersion(SkillQuery& query, const std::string& text) {
-  auto range = discovery::SemverRange::Parse(text);
-  if (!range) {
-    return Bad("version", "'" + text + "' is not a valid version range: " + range.error().message);
-  }
-  query.version = std::move(*range);
-  return {};
-}
-
-Parsed<void> SetStatus(SkillQuery& query, const std::string& text) {
-  auto status = kademlia::ParseSkillStatus(text);
-  if (!status) return Bad("status", status.error().message);
-  query.status = *status;
-  return {};
 }
 
 auth::AuthOptions AuthOptionsOf(const Config& config) {
@@ -221,66 +196,6 @@ void SkillService::WriteMetrics(PrometheusWriter& out) const {
             static_cast<double>(searcher_.cache().size()));
   out.Gauge("skillnode_discovery_watchers", "Open watch streams.",
             static_cast<double>(searcher_.watchers()));
-}
-
-Parsed<SkillQuery> QueryFromParams(const HttpRequest& request) {
-  SkillQuery query;
-  for (auto [name, list] : {std::pair{"capability", &query.capabilities},
-                            {"scene", &query.scenes},
-                            {"type", &query.types},
-                            {"keyword", &query.keywords}}) {
-    if (auto value = request.Query(name)) *list = SplitCommas(*value);
-  }
-  if (auto value = request.Query("version"); value && !value->empty()) {
-    if (auto ok = SetVersion(query, *value); !ok) return tl::unexpected(ok.error());
-  }
-  if (auto value = request.Query("agentId")) query.agent_id = *value;
-  if (auto value = request.Query("skillId")) query.skill_id = *value;
-  if (auto value = request.Query("status")) {
-    if (auto ok = SetStatus(query, *value); !ok) return tl::unexpected(ok.error());
-  }
-  return query;
-}
-
-Parsed<SkillQuery> QueryFromJson(const nlohmann::json& body) {
-  static const std::set<std::string> kKnown = {
-      "capabilities", "scenes", "types",  "keywords", "version", "agentId",    "skillId",
-      "status",       "limit",  "offset", "fresh",    "lan",     "skillcenter"};
-  for (const auto& [key, value] : body.items()) {
-    if (!kKnown.contains(key)) return Bad(key, "is not a known search field");
-  }
-  SkillQuery query;
-  for (auto [name, list] : {std::pair{"capabilities", &query.capabilities},
-                            {"scenes", &query.scenes},
-                            {"types", &query.types},
-                            {"keywords", &query.keywords}}) {
-    auto it = body.find(name);
-    if (it == body.end() || it->is_null()) continue;
-    if (!it->is_array()) return Bad(name, "must be an array of strings");
-    for (size_t i = 0; i < it->size(); ++i) {
-      if (!(*it)[i].is_string()) {
-        return Bad(std::string(name) + "[" + std::to_string(i) + "]", "must be a string");
-      }
-      list->push_back((*it)[i].get<std::string>());
-    }
-  }
-  for (auto [name, field] :
-       {std::pair{"version", 0}, {"agentId", 1}, {"skillId", 2}, {"status", 3}}) {
-    auto it = body.find(name);
-    if (it == body.end() || it->is_null()) continue;
-    if (!it->is_string()) return Bad(name, "must be a string");
-    const std::string text = it->get<std::string>();
-    if (field == 0) {
-      if (auto ok = SetVersion(query, text); !ok) return tl::unexpected(ok.error());
-    } else if (field == 1) {
-      query.agent_id = text;
-    } else if (field == 2) {
-      query.skill_id = text;
-    } else if (auto ok = SetStatus(query, text); !ok) {
-      return tl::unexpected(ok.error());
-    }
-  }
-  return query;
 }
 
 }  // namespace skillnode::node

@@ -121,11 +121,6 @@ const discovery::SearchResult& Visible(const discovery::SearchResult& result,
                                        const auth::AuthContext& context,
                                        std::optional<discovery::SearchResult>& copy);
 
-// Reads a query from GET /api/skills parameters or a POST /api/skills/search body; the error
-// names the field (an invalid version range included).
-[[nodiscard]] discovery::Parsed<discovery::SkillQuery> QueryFromParams(const HttpRequest& request);
-[[nodiscard]] discovery::Parsed<discovery::SkillQuery> QueryFromJson(const nlohmann::json& body);
-
 }  // namespace skillnode::node
 
 #endif  // SKILLNODE_NODE_SKILL_SERVICE_H_

@@ -1,6 +1,6 @@
 // libFuzzer target for the JSON request bodies: a registration (POST /api/skills,
 // discovery/skill_json.h, with its descriptor checked against the Skill Descriptor schema) and a
-// search (POST /api/skills/search, node/skill_service.h).
+// search (POST /api/skills/search, node/api/skill_query.h).
 //
 // Properties checked: neither parser crashes or throws on any bytes; a refusal names a reason;
 // an accepted registration has the ids and version the seed requires.
@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "discovery/skill_json.h"
-#include "node/skill_service.h"
+#include "node/api/skill_query.h"
 #include "tests/fuzz/fuzz_die.h"
 
 namespace {
