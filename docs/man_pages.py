@@ -15,6 +15,11 @@ import re
 import subprocess
 import sys
 
+# README's configuration block, found as the installed default configuration finds it.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "node",
+                                "service"))
+from default_config import reference_block  # noqa: E402
+
 VERSION_RE = re.compile(r"(\d+\.\d+\.\d+)")
 # Value names completed as paths.
 FILE_VALUES = {"FILE", "PATH"}
@@ -157,12 +162,8 @@ MS_KEY_RE = re.compile(r"(Interval|Timeout|timeout|ttl|Window|Expiry|After|retry
 
 def config_keys(readme_text):
     """[(path, default, description)] from README's configuration block, in order."""
-    lines = readme_text.splitlines()
-    start = lines.index("## Configuration")
-    opening = next(i for i in range(start, len(lines)) if lines[i] == "```yaml")
-    closing = lines.index("```", opening + 1)
     keys, stack = [], []
-    for line in lines[opening + 1:closing]:
+    for line in reference_block(readme_text):
         found = KEY_RE.match(line)
         if not found:
             comment = COMMENT_RE.match(line)

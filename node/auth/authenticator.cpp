@@ -77,7 +77,6 @@ void Authenticator::Refresh(bool force) {
 
 void Authenticator::SetTokensFile(std::string path) {
   options_.tokens_file = std::move(path);
-  file_state_ = {0, 0, 0};
   Refresh(/*force=*/true);
 }
 

@@ -1,6 +1,5 @@
 #include "node/service/config_reload.h"
 
-#include <functional>
 #include <utility>
 
 namespace skillnode::node {
@@ -50,70 +49,37 @@ ReloadPlan PlanReload(const Config& running, const Config& next) {
 
   // What is left differs only where a restart is needed: compare `next` with the applied keys
   // taken back out, section by section.
-  const Config& n = next;
   const Config& m = merged;
-  using Same = std::function<bool(const Config&, const Config&)>;
-  const std::pair<const char*, Same> sections[] = {
-      {"node.port", [](const Config& a, const Config& b) { return a.node.port == b.node.port; }},
-      {"node.bindIPv4",
-       [](const Config& a, const Config& b) { return a.node.bind_ipv4 == b.node.bind_ipv4; }},
-      {"node.bindIPv6",
-       [](const Config& a, const Config& b) { return a.node.bind_ipv6 == b.node.bind_ipv6; }},
-      {"node.networkId",
-       [](const Config& a, const Config& b) { return a.node.network_id == b.node.network_id; }},
-      {"node.dataDir",
-       [](const Config& a, const Config& b) { return a.node.data_dir == b.node.data_dir; }},
-      {"node.stateSaveInterval",
-       [](const Config& a, const Config& b) {
-         return a.node.state_save_interval == b.node.state_save_interval;
-       }},
-      {"node.log.format",
-       [](const Config& a, const Config& b) { return a.node.log.format == b.node.log.format; }},
-      {"node.http", [](const Config& a, const Config& b) { return a.node.http == b.node.http; }},
-      {"node.bootstrap",
-       [](const Config& a, const Config& b) { return a.node.bootstrap == b.node.bootstrap; }},
-      {"node.auth",
-       [](const Config& a, const Config& b) {
-         return a.node.auth.failures_per_minute == b.node.auth.failures_per_minute &&
-                a.node.auth.failure_sources_max == b.node.auth.failure_sources_max;
-       }},
-      {"node.skills",
-       [](const Config& a, const Config& b) { return a.node.skills == b.node.skills; }},
-      {"node.mcp", [](const Config& a, const Config& b) { return a.node.mcp == b.node.mcp; }},
-      {"node.kademlia",
-       [](const Config& a, const Config& b) { return a.node.kademlia == b.node.kademlia; }},
-      {"discovery.udp",
-       [](const Config& a, const Config& b) { return a.discovery.udp == b.discovery.udp; }},
-      {"discovery.mdns",
-       [](const Config& a, const Config& b) { return a.discovery.mdns == b.discovery.mdns; }},
-      {"discovery.dht",
-       [](const Config& a, const Config& b) {
-         return a.discovery.dht.enabled == b.discovery.dht.enabled &&
-                a.discovery.dht.replication_factor == b.discovery.dht.replication_factor;
-       }},
-      {"discovery.skillCenter.enabled",
-       [](const Config& a, const Config& b) {
-         return a.discovery.skill_center.enabled == b.discovery.skill_center.enabled;
-       }},
-      {"discovery.healthCheck",
-       [](const Config& a, const Config& b) {
-         return a.discovery.health_check == b.discovery.health_check;
-       }},
-      {"discovery.cache",
-       [](const Config& a, const Config& b) { return a.discovery.cache == b.discovery.cache; }},
-      {"security.identityCertificate",
-       [](const Config& a, const Config& b) {
-         return a.security.identity_certificate == b.security.identity_certificate;
-       }},
-      {"security.requireCertifiedPublishers",
-       [](const Config& a, const Config& b) {
-         return a.security.require_certified_publishers == b.security.require_certified_publishers;
-       }},
-      {"provider", [](const Config& a, const Config& b) { return a.provider == b.provider; }},
+  const Config& n = next;
+  const auto restart_if_changed = [&plan](const char* section, const auto& a, const auto& b) {
+    if (!(a == b)) plan.restart.push_back(section);
   };
-  for (const auto& [name, same] : sections) {
-    if (!same(m, n)) plan.restart.push_back(name);
-  }
+  restart_if_changed("node.port", m.node.port, n.node.port);
+  restart_if_changed("node.bindIPv4", m.node.bind_ipv4, n.node.bind_ipv4);
+  restart_if_changed("node.bindIPv6", m.node.bind_ipv6, n.node.bind_ipv6);
+  restart_if_changed("node.networkId", m.node.network_id, n.node.network_id);
+  restart_if_changed("node.dataDir", m.node.data_dir, n.node.data_dir);
+  restart_if_changed("node.stateSaveInterval", m.node.state_save_interval,
+                     n.node.state_save_interval);
+  restart_if_changed("node.log.format", m.node.log.format, n.node.log.format);
+  restart_if_changed("node.http", m.node.http, n.node.http);
+  restart_if_changed("node.bootstrap", m.node.bootstrap, n.node.bootstrap);
+  restart_if_changed("node.auth", m.node.auth, n.node.auth);  // tokens_file is merged already
+  restart_if_changed("node.skills", m.node.skills, n.node.skills);
+  restart_if_changed("node.mcp", m.node.mcp, n.node.mcp);
+  restart_if_changed("node.kademlia", m.node.kademlia, n.node.kademlia);
+  restart_if_changed("discovery.udp", m.discovery.udp, n.discovery.udp);
+  restart_if_changed("discovery.mdns", m.discovery.mdns, n.discovery.mdns);
+  restart_if_changed("discovery.dht", m.discovery.dht, n.discovery.dht);  // peers merged
+  restart_if_changed("discovery.skillCenter.enabled", m.discovery.skill_center.enabled,
+                     n.discovery.skill_center.enabled);
+  restart_if_changed("discovery.healthCheck", m.discovery.health_check, n.discovery.health_check);
+  restart_if_changed("discovery.cache", m.discovery.cache, n.discovery.cache);
+  restart_if_changed("security.identityCertificate", m.security.identity_certificate,
+                     n.security.identity_certificate);
+  restart_if_changed("security.requireCertifiedPublishers", m.security.require_certified_publishers,
+                     n.security.require_certified_publishers);
+  restart_if_changed("provider", m.provider, n.provider);
   // The LAN authenticator takes new roots at once; the DHT's certified-publisher policy reads
   // them at start only.
   if (running.security.require_certified_publishers &&
