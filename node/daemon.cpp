@@ -63,8 +63,14 @@ Result<void> Daemon::Open() {
   if (!identity) return Fail(identity.error().code, "identity: " + identity.error().message);
   auto node = OpenNode(*identity);
   if (!node) return node;
-  auto listening = http_.Listen();
-  if (!listening) return Fail(listening.error().code, "HTTP API: " + listening.error().message);
+  if (config_.node.http.enabled) {
+    auto listening = http_.Listen();
+    if (!listening) return Fail(listening.error().code, "HTTP API: " + listening.error().message);
+  }
+  if (config_.node.https.listen) {
+    auto listening = OpenHttps();
+    if (!listening) return listening;
+  }
   RegisterRoutes();
   StartDnsSd();
   for (auto* signal : {&sigint_, &sigterm_}) {
@@ -151,7 +157,14 @@ int Daemon::Run() {
             std::to_string(config_.node.network_id) + "; DHT on udp " +
             JoinEndpoints(env_.udp().local_endpoints()) +
             (env_.udp().batched_receive() ? " (recvmmsg)" : "") + "; data in " + data_dir_->path());
-  LogAt(logger_, LogLevel::kInfo, "HTTP API listening on " + http_url());
+  if (config_.node.http.enabled) {
+    LogAt(logger_, LogLevel::kInfo, "HTTP API listening on " + http_.url());
+  }
+  if (https_ != nullptr) {
+    LogAt(
+        logger_, LogLevel::kInfo,
+        "HTTPS API listening on " + https_url() + "; certificate " + https_->tls()->description());
+  }
   // Every socket and listener was bound by Create() and the parts attached since.
   notifier_.Ready(StatusText());
   notifier_.StartWatchdog(Now());
@@ -196,6 +209,7 @@ void Daemon::BeginShutdown(const std::string& why) {
   LogAt(logger_, LogLevel::kInfo, why + ": shutting down");
   notifier_.Stopping(why + ": shutting down");
   http_.StopAccepting();
+  if (https_ != nullptr) https_->StopAccepting();
   // One count held while the steps start, so a step that finishes at once cannot end the
   // shutdown before the others have started.
   steps_pending_ = shutdown_steps_.size() + 1;
@@ -230,6 +244,7 @@ void Daemon::CloseHandles() {
   for (const auto& hook : close_hooks_) hook();
   resolver_.Close();
   http_.Close();
+  if (https_ != nullptr) https_->Close();
   sigint_.Close();
   sigterm_.Close();
   sighup_.Close();
@@ -328,6 +343,10 @@ void Daemon::AddShutdownStep(std::string name, ShutdownStep step) {
   shutdown_steps_.emplace_back(std::move(name), std::move(step));
 }
 
-std::string Daemon::http_url() const { return "http://" + http_.local_endpoint().ToString(); }
+std::string Daemon::http_url() const {
+  return config_.node.http.enabled || https_ == nullptr ? http_.url() : https_->url();
+}
+
+std::string Daemon::https_url() const { return https_ != nullptr ? https_->url() : ""; }
 
 }  // namespace skillnode::node

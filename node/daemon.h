@@ -141,8 +141,10 @@ class Daemon {
   // Joins the DHT; the LAN adapter hands it the peers it hears.
   bootstrap::Bootstrapper& bootstrapper() { return *bootstrapper_; }
 
-  // The HTTP API's address ("http://127.0.0.1:7070").
+  // The HTTP API's address ("http://127.0.0.1:7070"; the HTTPS one when plain HTTP is off).
   std::string http_url() const;
+  // The HTTPS API's address ("https://0.0.0.0:7443"), or "" without an HTTPS listener.
+  std::string https_url() const;
 
  private:
   Daemon(const Config& config, Logger& logger, uint64_t seed);
@@ -159,6 +161,8 @@ class Daemon {
   void SaveState(const char* when, LogLevel level);
   std::string StatusText() const;
   ReloadStep BootstrapReloadStep();
+  Result<void> OpenHttps();
+  ReloadStep HttpsReloadStep();
 
   nlohmann::json NodeInfo() const;
   nlohmann::json Addresses() const;
@@ -178,6 +182,7 @@ class Daemon {
   Router router_;
   HttpMetrics http_metrics_;
   HttpServer http_;
+  std::unique_ptr<HttpServer> https_;  // with node.https.listen
   UvSignal sigint_;
   UvSignal sigterm_;
   UvSignal sighup_;

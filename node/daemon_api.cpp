@@ -106,6 +106,7 @@ nlohmann::json Daemon::NodeInfo() const {
                                ? nlohmann::json(node_->observed_address()->ToString())
                                : nlohmann::json(nullptr)},
       {"http", http_url()},
+      {"https", https_ != nullptr ? nlohmann::json(https_url()) : nlohmann::json(nullptr)},
       {"uptime_s", WholeSeconds(Now() - started_at_)},
       {"data_dir", data_dir_->path()},
       {"routing_table",
@@ -161,7 +162,7 @@ std::string Daemon::Metrics() const {
              static_cast<double>(reloads_refused_));
   WriteStoreMetrics(out, *dht_);
   dnssd_.WriteMetrics(out);
-  http_metrics_.Write(out, http_.connections());
+  http_metrics_.Write(out, http_.connections() + (https_ != nullptr ? https_->connections() : 0));
   for (const MetricsSection& section : metrics_sections_) section(out);
   return out.Take();
 }

@@ -57,7 +57,7 @@ std::string DescriptionOf(const kademlia::SkillRecord& r) {
 std::string BaseUrl(const HttpRequest& request, const std::string& fallback) {
   const std::string* host = request.Header("host");
   if (host == nullptr || !PlainHost(*host)) return fallback;
-  return "http://" + *host;
+  return (request.secure ? "https://" : "http://") + *host;
 }
 
 std::string DescriptorUrl(const std::string& base, std::string_view id) {

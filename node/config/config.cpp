@@ -58,6 +58,17 @@ std::vector<std::string> CrossCheck(const Config& config) {
                      Millis(node.bootstrap.retry_max) + "), got " +
                      Millis(node.bootstrap.retry_initial));
   }
+  if (node.https.listen && node.https.cert_file.empty()) {
+    errors.push_back("node.https.certFile: required when node.https.listen is set");
+  }
+  if (node.https.listen && node.https.key_file.empty()) {
+    errors.push_back("node.https.keyFile: required when node.https.listen is set");
+  }
+  if (!node.http.enabled && !node.https.listen) {
+    errors.push_back(
+        "node.http.enabled: false leaves the node without an API unless node.https.listen is "
+        "set");
+  }
   const auto& center = config.discovery.skill_center;
   if (center.enabled && center.url.empty()) {
     errors.push_back("discovery.skillCenter.url: required when discovery.skillCenter.enabled");

@@ -40,6 +40,8 @@ struct LogConfig {
 
 // Limits of the HTTP server; each one bounds what a misbehaving client can hold.
 struct HttpConfig {
+  // Off: no plain-HTTP listener (then node.https.listen must be set).
+  bool enabled = true;
   Endpoint listen{Address::Loopback4(), kDefaultHttpPort};
   // Open connections at once; one more is answered 503 and closed.
   size_t connections_max = 256;
@@ -55,6 +57,19 @@ struct HttpConfig {
   Duration response_timeout = Seconds(30);
 
   bool operator==(const HttpConfig&) const = default;
+};
+
+// The HTTPS listener: the same API over TLS 1.2 and 1.3, next to or instead of plain HTTP,
+// with node.http's connection and request limits. The certificate and key are read again on
+// SIGHUP (renewals); a reload that cannot read them is refused and the old pair stays.
+struct HttpsConfig {
+  std::optional<Endpoint> listen;  // nullopt: no HTTPS listener
+  std::string cert_file;           // PEM certificate chain, the leaf first; "~/" is expanded
+  std::string key_file;            // its PEM private key; "~/" is expanded
+  // A connection whose TLS handshake has not completed by then is closed.
+  Duration handshake_timeout = Seconds(10);
+
+  bool operator==(const HttpsConfig&) const = default;
 };
 
 struct BootstrapTuning {
@@ -124,6 +139,7 @@ struct NodeSection {
   Duration state_save_interval = Seconds(60);
   LogConfig log;
   HttpConfig http;
+  HttpsConfig https;
   BootstrapTuning bootstrap;
   AuthConfig auth;
   SkillFolderConfig skills;

@@ -53,6 +53,7 @@ void ReadLog(ConfigSection section, LogConfig& log) {
 }
 
 void ReadHttp(ConfigSection section, HttpConfig& http) {
+  section.Bool("enabled", http.enabled);
   section.Text("listen", [&http](const std::string& text) -> std::optional<std::string> {
     auto endpoint = Endpoint::ParseListen(text);
     if (!endpoint)
@@ -66,6 +67,26 @@ void ReadHttp(ConfigSection section, HttpConfig& http) {
   section.Millis("idleTimeout", 100, kHourMs, http.idle_timeout);
   section.Millis("requestTimeout", 100, kHourMs, http.request_timeout);
   section.Millis("responseTimeout", 100, kHourMs, http.response_timeout);
+  section.Finish();
+}
+
+void ReadHttps(ConfigSection section, HttpsConfig& https) {
+  section.Text("listen", [&https](const std::string& text) -> std::optional<std::string> {
+    if (text.empty()) {
+      https.listen.reset();
+      return std::nullopt;
+    }
+    auto endpoint = Endpoint::ParseListen(text);
+    if (!endpoint) {
+      return "expected ADDRESS:PORT (e.g. 0.0.0.0:7443) or \"\" for none, " +
+             endpoint.error().message;
+    }
+    https.listen = *endpoint;
+    return std::nullopt;
+  });
+  section.String("certFile", https.cert_file);
+  section.String("keyFile", https.key_file);
+  section.Millis("handshakeTimeout", 100, 60000, https.handshake_timeout);
   section.Finish();
 }
 
@@ -117,6 +138,7 @@ void ReadNode(ConfigSection section, NodeSection& node) {
   section.Millis("stateSaveInterval", 1000, kDayMs, node.state_save_interval);
   ReadLog(section.Sub("log"), node.log);
   ReadHttp(section.Sub("http"), node.http);
+  ReadHttps(section.Sub("https"), node.https);
   ConfigSection bootstrap = section.Sub("bootstrap");
   bootstrap.Millis("retryInitial", 100, kHourMs, node.bootstrap.retry_initial);
   bootstrap.Millis("retryMax", 1000, kDayMs, node.bootstrap.retry_max);

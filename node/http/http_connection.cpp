@@ -55,17 +55,21 @@ bool HttpConnection::Accept(uv_stream_t* listener) {
   if (uv_tcp_getpeername(&tcp_, reinterpret_cast<sockaddr*>(&address), &length) == 0) {
     if (auto endpoint = FromSockaddr(reinterpret_cast<sockaddr*>(&address))) peer_ = *endpoint;
   }
-  last_activity_ = server_.loop().Now();
+  last_activity_ = accepted_ = server_.loop().Now();
   return true;
 }
 
 void HttpConnection::Start() {
+  if (server_.tls() != nullptr) tls_ = std::make_unique<TlsSession>(server_.tls());
   SetReading(true);
   ArmTimer();
 }
 
 void HttpConnection::Reject(const HttpResponse& response) {
   server_.metrics().Record("-", kUnmatchedRoute, response.status, Duration(0));
+  // A TLS client could not read a plain answer, and a handshake would cost what the limit
+  // protects: it is closed at once.
+  if (server_.tls() != nullptr) return Close();
   Write(SerializeResponse(response, false, false));
   CloseAfterWrites();
 }
@@ -119,9 +123,11 @@ void HttpConnection::OnAlloc(uv_handle_t* handle, size_t /*suggested*/, uv_buf_t
 void HttpConnection::OnRead(uv_stream_t* stream, ssize_t nread, const uv_buf_t* buf) {
   auto* self = static_cast<HttpConnection*>(stream->data);
   if (self->closing_ || nread == 0) return;
-  if (nread > 0 && self->state_ == State::kStreaming) return;  // nothing more is expected
   if (nread > 0) {
-    self->pending_.append(buf->base, static_cast<size_t>(nread));
+    const std::string_view bytes(buf->base, static_cast<size_t>(nread));
+    if (self->tls_ != nullptr) return self->ReceiveTls(bytes);
+    if (self->state_ == State::kStreaming) return;  // nothing more is expected
+    self->pending_.append(bytes);
     self->last_activity_ = self->server_.loop().Now();
     self->Consume();
     return;
@@ -130,6 +136,46 @@ void HttpConnection::OnRead(uv_stream_t* stream, ssize_t nread, const uv_buf_t* 
   self->SetReading(false);
   if (nread == UV_EOF && self->writes_in_flight_ > 0) return self->CloseAfterWrites();
   self->Close();
+}
+
+void HttpConnection::ReceiveTls(std::string_view bytes) {
+  const bool handshaking = !tls_->handshake_done();
+  std::string plaintext;
+  const TlsSession::Outcome outcome = tls_->Receive(bytes, plaintext);
+  WriteRaw(tls_->TakeOutgoing());  // handshake records, session tickets, alerts
+  if (closing_) return;
+  if (outcome == TlsSession::Outcome::kFailed) {
+    return FailTls(tls_->plain_http() ? "plain_http" : "bad_handshake", tls_->error());
+  }
+  if (handshaking && tls_->handshake_done()) {
+    server_.metrics().CountTlsHandshake(tls_->version());
+    last_activity_ = server_.loop().Now();
+    ArmTimer();  // from the handshake deadline to the idle one
+  }
+  if (!plaintext.empty()) last_activity_ = server_.loop().Now();
+  if (state_ != State::kStreaming) pending_.append(plaintext);
+  if (outcome == TlsSession::Outcome::kClosed) {  // close_notify: as the end of the stream
+    SetReading(false);
+    if (writes_in_flight_ > 0 && state_ != State::kStreaming) return CloseAfterWrites();
+    return Close();
+  }
+  if (state_ != State::kStreaming && !plaintext.empty()) Consume();
+}
+
+void HttpConnection::FailTls(std::string_view reason, const std::string& why) {
+  server_.metrics().CountTlsFailure(reason);
+  LogAt(server_.logger(), LogLevel::kDebug,
+        "HTTPS connection from " + peer_.ToString() + " cut off: " + why);
+  if (reason == "plain_http") {
+    // Said in plain HTTP, so that the person at the other end learns what to change.
+    WriteRaw(SerializeResponse(
+        HttpResponse::Error(400, "TLS_REQUIRED",
+                            "this port serves HTTPS: use https://" +
+                                server_.local_endpoint().ToString() + " instead of http://",
+                            {{"listen", server_.local_endpoint().ToString()}}),
+        false, false));
+  }
+  CloseAfterWrites();
 }
 
 void HttpConnection::Consume() {
@@ -161,6 +207,7 @@ void HttpConnection::Dispatch(HttpRequest request) {
   request_complete_ = server_.loop().Now();
   current_ = std::move(request);
   current_.peer = peer_;
+  current_.secure = tls_ != nullptr;
   auto slot = std::make_shared<ResponseSlot>();
   slot->deliver = [this](HttpResponse response) { Deliver(std::move(response)); };
   slot->start_stream = [this] { return StartStream(); };
@@ -234,6 +281,17 @@ void HttpConnection::FailRequest(int status, std::string_view code, const std::s
 
 void HttpConnection::Write(std::string bytes) {
   if (closing_) return;
+  if (tls_ == nullptr) return WriteRaw(std::move(bytes));
+  if (!tls_->Send(bytes)) {
+    LogAt(server_.logger(), LogLevel::kDebug,
+          "HTTPS connection to " + peer_.ToString() + ": " + tls_->error());
+    return Close();
+  }
+  WriteRaw(tls_->TakeOutgoing());
+}
+
+void HttpConnection::WriteRaw(std::string bytes) {
+  if (closing_ || bytes.empty()) return;
   auto request = std::make_unique<WriteRequest>();
   request->bytes = std::move(bytes);
   request->request.data = request.get();
@@ -256,6 +314,10 @@ void HttpConnection::OnWritten(uv_write_t* request, int status) {
 }
 
 void HttpConnection::CloseAfterWrites() {
+  if (tls_ != nullptr && state_ != State::kDraining) {
+    tls_->Shutdown();
+    WriteRaw(tls_->TakeOutgoing());
+  }
   state_ = State::kDraining;
   SetReading(false);
   if (writes_in_flight_ == 0) return Close();
@@ -274,6 +336,9 @@ void HttpConnection::ArmTimer() {
   } else if (state_ == State::kStreaming) {
     deadline = now + kEventStreamKeepAlive;
     kind = "keepalive";
+  } else if (state_ == State::kReading && tls_ != nullptr && !tls_->handshake_done()) {
+    deadline = accepted_ + server_.handshake_timeout();
+    kind = "handshake";
   } else if (state_ == State::kReading) {
     deadline = last_activity_ + config.idle_timeout;
     kind = "idle";
@@ -289,6 +354,13 @@ void HttpConnection::OnTimeout(std::string_view kind) {
   if (closing_) return;
   const HttpConfig& config = server_.config();
   if (kind == "drain") return Close();
+  if (kind == "handshake") {
+    server_.metrics().CountTlsFailure("timeout");
+    LogAt(server_.logger(), LogLevel::kDebug,
+          "HTTPS connection from " + peer_.ToString() + ": no TLS handshake within " +
+              MillisText(server_.handshake_timeout()) + " ms, closed");
+    return Close();
+  }
   if (kind == "keepalive") {
     StreamWrite(": keep-alive\n\n");
     return ArmTimer();

@@ -13,6 +13,11 @@
 // callbacks, even cancelled ones, run before it). A handler may instead turn its answer into a
 // Server-Sent Events stream (event_stream.h), which stays open until either side ends it; while
 // it is open, whatever the client sends is ignored. Non-copyable, non-movable; loop thread only.
+//
+// On the HTTPS listener the connection runs a TlsSession: bytes read go through it, and every
+// write is encrypted. A handshake must complete within the server's handshake timeout; a
+// plain-text request is answered 400 in plain HTTP and closed; a bad handshake is closed
+// (with OpenSSL's alert). Answers that close the connection end with close_notify.
 #ifndef SKILLNODE_NODE_HTTP_HTTP_CONNECTION_H_
 #define SKILLNODE_NODE_HTTP_HTTP_CONNECTION_H_
 
@@ -25,6 +30,7 @@
 #include "node/http/http_message.h"
 #include "node/http/http_request_reader.h"
 #include "node/http/responder.h"
+#include "node/http/tls_session.h"
 #include "transport/clock.h"
 #include "transport/uv/uv_timer.h"
 
@@ -71,6 +77,9 @@ class HttpConnection {
   void Deliver(HttpResponse response);
   void FailRequest(int status, std::string_view code, const std::string& message);
   void Write(std::string bytes);
+  void WriteRaw(std::string bytes);
+  void ReceiveTls(std::string_view bytes);
+  void FailTls(std::string_view reason, const std::string& why);
   void CloseAfterWrites();
   void SetReading(bool reading);
   void ArmTimer();
@@ -88,6 +97,7 @@ class HttpConnection {
   bool consuming_ = false;
   size_t writes_in_flight_ = 0;
   Endpoint peer_;
+  std::unique_ptr<TlsSession> tls_;  // HTTPS only
 
   // The request being handled, and the handler's answer slot (weak: the handler owns it).
   HttpRequest current_;
@@ -97,6 +107,7 @@ class HttpConnection {
   TimePoint request_started_ = kTimeZero;   // first byte of the request being read
   TimePoint request_complete_ = kTimeZero;  // last byte of the request being handled
   TimePoint last_activity_ = kTimeZero;
+  TimePoint accepted_ = kTimeZero;
 };
 
 }  // namespace skillnode::node

@@ -32,6 +32,7 @@ struct HttpRequest {
   std::string body;
   bool keep_alive = true;
   Endpoint peer;
+  bool secure = false;  // it arrived over TLS (the HTTPS listener)
   // Set by the router: the matched pattern ("/api/skills/{id}") and its decoded parameters.
   std::string route;
   std::map<std::string, std::string, std::less<>> params;

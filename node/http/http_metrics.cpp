@@ -18,11 +18,23 @@ void HttpMetrics::Record(std::string_view method, std::string_view route, int st
   it->second.sum_seconds += seconds;
 }
 
-void HttpMetrics::CountTimeout(std::string_view kind) {
-  auto it = timeouts_.find(kind);
-  if (it == timeouts_.end()) it = timeouts_.emplace(std::string(kind), 0).first;
+namespace {
+
+void Increment(std::map<std::string, uint64_t, std::less<>>& counts, std::string_view key) {
+  auto it = counts.find(key);
+  if (it == counts.end()) it = counts.emplace(std::string(key), 0).first;
   ++it->second;
 }
+
+}  // namespace
+
+void HttpMetrics::CountTimeout(std::string_view kind) { Increment(timeouts_, kind); }
+
+void HttpMetrics::CountTlsHandshake(std::string_view version) {
+  Increment(tls_handshakes_, version);
+}
+
+void HttpMetrics::CountTlsFailure(std::string_view reason) { Increment(tls_failures_, reason); }
 
 void HttpMetrics::Write(PrometheusWriter& out, size_t open_connections) const {
   out.Family("skillnode_http_requests_total", "counter",
@@ -50,6 +62,20 @@ void HttpMetrics::Write(PrometheusWriter& out, size_t open_connections) const {
     auto it = timeouts_.find(kind);
     out.Sample("skillnode_http_timeouts_total", {{"kind", kind}},
                it == timeouts_.end() ? 0.0 : static_cast<double>(it->second));
+  }
+  out.Family("skillnode_https_handshakes_total", "counter",
+             "TLS handshakes completed on the HTTPS listener, by protocol version.");
+  for (const auto& [version, count] : tls_handshakes_) {
+    out.Sample("skillnode_https_handshakes_total", {{"version", version}},
+               static_cast<double>(count));
+  }
+  out.Family("skillnode_https_handshake_failures_total", "counter",
+             "HTTPS connections cut off before their TLS handshake completed, by reason "
+             "(plain_http, bad_handshake, timeout).");
+  for (std::string_view reason : kTlsFailureReasons) {
+    auto it = tls_failures_.find(reason);
+    out.Sample("skillnode_https_handshake_failures_total", {{"reason", std::string(reason)}},
+               it == tls_failures_.end() ? 0.0 : static_cast<double>(it->second));
   }
 }
 

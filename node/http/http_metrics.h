@@ -26,12 +26,21 @@ constexpr std::array<double, 12> kHttpLatencyBoundsSeconds = {
 // Route label for requests that matched no route or never reached routing.
 constexpr std::string_view kUnmatchedRoute = "unmatched";
 
+// Why an HTTPS connection was cut off before its handshake completed: a plain-text request,
+// a handshake OpenSSL refused, or none completed within node.https.handshakeTimeout.
+constexpr std::array<std::string_view, 3> kTlsFailureReasons = {"plain_http", "bad_handshake",
+                                                                "timeout"};
+
 class HttpMetrics {
  public:
   void Record(std::string_view method, std::string_view route, int status, Duration latency);
   // Connections refused because connections_max were open; connections closed for idling.
   void CountRejectedConnection() { ++connections_rejected_; }
   void CountTimeout(std::string_view kind);  // "idle", "request", "response"
+  // HTTPS: handshakes completed by protocol version ("TLSv1.3"), and connections cut off
+  // before one completed, by reason (kTlsFailureReasons).
+  void CountTlsHandshake(std::string_view version);
+  void CountTlsFailure(std::string_view reason);
 
   void Write(PrometheusWriter& out, size_t open_connections) const;
   uint64_t requests() const { return requests_; }
@@ -45,6 +54,8 @@ class HttpMetrics {
   std::map<std::tuple<std::string, std::string, int>, uint64_t> by_route_;
   std::map<std::string, Histogram, std::less<>> latency_;
   std::map<std::string, uint64_t, std::less<>> timeouts_;
+  std::map<std::string, uint64_t, std::less<>> tls_handshakes_;
+  std::map<std::string, uint64_t, std::less<>> tls_failures_;
   uint64_t requests_ = 0;
   uint64_t connections_rejected_ = 0;
 };

@@ -28,6 +28,15 @@ HttpServer::~HttpServer() {
   assert(connections_.empty() && "HttpServer destroyed before its connections closed");
 }
 
+void HttpServer::UseTls(std::shared_ptr<const TlsContext> context, Duration handshake_timeout) {
+  tls_ = std::move(context);
+  handshake_timeout_ = handshake_timeout;
+}
+
+std::string HttpServer::url() const {
+  return (tls_ != nullptr ? "https://" : "http://") + local_.ToString();
+}
+
 Result<void> HttpServer::Listen() {
   const std::string where = config_.listen.ToString();
   int rc = uv_tcp_init(loop_.get(), listener_.get());

@@ -2,6 +2,9 @@
 //
 // Listens on one TCP address, accepts connections up to connections_max (one more is answered
 // 503 and closed) and hands each request to the Router. Every limit comes from HttpConfig.
+// With a TlsContext (UseTls) it is the HTTPS listener: every connection runs TLS on the loop
+// (tls_session.h), a handshake must complete within its timeout, and SetTlsContext() swaps
+// the certificate for new connections while open ones keep theirs.
 // StopAccepting() closes the listener (shutdown begins; answers then carry Connection: close);
 // Close() also closes every connection. Both must be followed by running the loop, which
 // frees the connections in their close callbacks. Non-copyable, non-movable; loop thread only.
@@ -17,6 +20,7 @@
 #include "node/http/http_connection.h"
 #include "node/http/http_metrics.h"
 #include "node/http/router.h"
+#include "node/http/tls_context.h"
 #include "transport/logger.h"
 #include "transport/result.h"
 #include "transport/uv/uv_handle.h"
@@ -37,6 +41,15 @@ class HttpServer {
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
   ~HttpServer();
+
+  // Makes this the HTTPS listener; call before Listen().
+  void UseTls(std::shared_ptr<const TlsContext> context, Duration handshake_timeout);
+  // The certificate for connections accepted from now on (a reload).
+  void SetTlsContext(std::shared_ptr<const TlsContext> context) { tls_ = std::move(context); }
+  const std::shared_ptr<const TlsContext>& tls() const { return tls_; }
+  Duration handshake_timeout() const { return handshake_timeout_; }
+  // "http://127.0.0.1:7070" or "https://...": the bound address with its scheme.
+  std::string url() const;
 
   // Binds and listens on config.listen; the error names the address.
   [[nodiscard]] Result<void> Listen();
@@ -65,6 +78,8 @@ class HttpServer {
   const Router& router_;
   HttpMetrics& metrics_;
   Logger& logger_;
+  std::shared_ptr<const TlsContext> tls_;
+  Duration handshake_timeout_ = Seconds(10);
   UvHandle<uv_tcp_t> listener_;
   Endpoint local_;
   bool stopping_ = false;

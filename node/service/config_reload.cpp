@@ -33,6 +33,12 @@ ReloadPlan PlanReload(const Config& running, const Config& next) {
     plan.applied.push_back("discovery.dht.bootstrapNodes");
     merged.discovery.dht.bootstrap_nodes = next.discovery.dht.bootstrap_nodes;
   }
+  if (next.node.https.cert_file != running.node.https.cert_file ||
+      next.node.https.key_file != running.node.https.key_file) {
+    plan.applied.push_back("node.https.certFile/keyFile");
+    merged.node.https.cert_file = next.node.https.cert_file;
+    merged.node.https.key_file = next.node.https.key_file;
+  }
   if (!SameSkillCenterSettings(next.discovery.skill_center, running.discovery.skill_center)) {
     plan.applied.push_back("discovery.skillCenter");
     const bool enabled = merged.discovery.skill_center.enabled;
@@ -63,6 +69,7 @@ ReloadPlan PlanReload(const Config& running, const Config& next) {
                      n.node.state_save_interval);
   restart_if_changed("node.log.format", m.node.log.format, n.node.log.format);
   restart_if_changed("node.http", m.node.http, n.node.http);
+  restart_if_changed("node.https", m.node.https, n.node.https);  // certificates merged
   restart_if_changed("node.bootstrap", m.node.bootstrap, n.node.bootstrap);
   restart_if_changed("node.auth", m.node.auth, n.node.auth);  // tokens_file is merged already
   restart_if_changed("node.skills", m.node.skills, n.node.skills);

@@ -4,6 +4,8 @@
 // Taken at once (each by the part that owns it, through Daemon::AddReloadStep):
 //   node.log.level                 the logger's level
 //   node.auth.tokensFile           the HTTP API's token file (read again)
+//   node.https certificate         certFile and keyFile: read again at every reload, changed
+//                                  or not (renewals rewrite them); open connections keep theirs
 //   discovery.dht.bootstrapNodes   the bootstrap peers (a node with no contacts tries them now)
 //   discovery.skillCenter          url, token, CA file, timeouts, back-off and cache settings
 //                                  (not `enabled`, which adds or removes the stage)

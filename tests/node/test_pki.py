@@ -5,7 +5,9 @@ import os
 import subprocess
 
 EXTENSIONS = ("[ca]\nbasicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n"
-              "[leaf]\nbasicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\n")
+              "[leaf]\nbasicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\n"
+              "[server]\nbasicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\n"
+              "extendedKeyUsage=serverAuth\nsubjectAltName=IP:127.0.0.1,DNS:localhost\n")
 
 
 def openssl(*args, cwd):
@@ -47,6 +49,13 @@ class Pki:
         args += (["-CA", f"{issuer}.pem", "-CAkey", f"{issuer}.key", "-CAcreateserial"]
                  if issuer else ["-signkey", self_key])
         openssl(*args, cwd=self.dir)
+
+    def server(self, name, issuer="root"):
+        """name.key and name.pem: an HTTPS server certificate for 127.0.0.1 and localhost
+        (subjectAltName), signed by `issuer`; returns (certificate path, key path)."""
+        self.key(name)
+        self.issue(name, "127.0.0.1", issuer, "server")
+        return self.path(f"{name}.pem"), self.path(f"{name}.key")
 
     def chain(self, name, *others):
         """name-chain.pem: name.pem then the others' certificates; returns its path."""
