@@ -31,11 +31,13 @@ TEST_CASE("reloadable keys are applied and the merged configuration takes them",
   next.discovery.skill_center.timeout = Millis(2000);
   next.security.mode = SecurityMode::kVerify;
   next.security.shared_key = "k";
+  next.node.https.cert_file = "/etc/skillnode/tls/new.pem";
+  next.node.https.key_file = "/etc/skillnode/tls/new.key";
   const ReloadPlan plan = PlanReload(running, next);
-  CHECK(plan.applied == std::vector<std::string>{"node.log.level", "node.auth.tokensFile",
-                                                 "discovery.dht.bootstrapNodes",
-                                                 "discovery.skillCenter",
-                                                 "security (LAN signatures)"});
+  CHECK(plan.applied ==
+        std::vector<std::string>{"node.log.level", "node.auth.tokensFile",
+                                 "discovery.dht.bootstrapNodes", "node.https.certFile/keyFile",
+                                 "discovery.skillCenter", "security (LAN signatures)"});
   CHECK(plan.restart.empty());
   CHECK(plan.merged == next);
 }
@@ -50,6 +52,9 @@ TEST_CASE("every other change is reported by its section and not applied", "[uni
       {"node.stateSaveInterval", [](Config& c) { c.node.state_save_interval = Seconds(5); }},
       {"node.log.format", [](Config& c) { c.node.log.format = LogFormat::kJson; }},
       {"node.http", [](Config& c) { c.node.http.connections_max = 8; }},
+      {"node.http", [](Config& c) { c.node.http.enabled = false; }},
+      {"node.https", [](Config& c) { c.node.https.listen = Endpoint(Address::Loopback4(), 7443); }},
+      {"node.https", [](Config& c) { c.node.https.handshake_timeout = Seconds(3); }},
       {"node.bootstrap", [](Config& c) { c.node.bootstrap.retry_max = Seconds(9); }},
       {"node.auth", [](Config& c) { c.node.auth.failures_per_minute = 1; }},
       {"node.skills", [](Config& c) { c.node.skills.fetches_max = 1; }},

@@ -255,6 +255,37 @@ TEST_CASE("settings that contradict each other are refused by the cross-checks",
   CHECK_THAT(all, Contains("discovery.cache.refreshBeforeExpiry: must be less than"));
 }
 
+TEST_CASE("the HTTPS listener is off by default and needs a certificate and a key", "[unit]") {
+  auto defaults = ParseConfig("");
+  REQUIRE(defaults);
+  CHECK_FALSE(defaults->node.https.listen);
+  CHECK(defaults->node.http.enabled);
+  auto config = ParseConfig(
+      "node:\n  http: {enabled: false}\n  https: {listen: \"0.0.0.0:7443\", certFile: ~/c.pem, "
+      "keyFile: /k.pem, handshakeTimeout: 2500}\n");
+  REQUIRE(config);
+  REQUIRE(config->node.https.listen);
+  CHECK(config->node.https.listen->ToString() == "0.0.0.0:7443");
+  CHECK(config->node.https.cert_file == "~/c.pem");
+  CHECK(config->node.https.handshake_timeout == Millis(2500));
+  CHECK(CrossCheck(*config).empty());
+  CHECK_THAT(ErrorOf("node:\n  https: {listen: \"localhost:7443\"}\n"),
+             Contains("node.https.listen: expected ADDRESS:PORT"));
+  CHECK_THAT(ErrorOf("node:\n  https: {handshakeTimeout: 99999}\n"),
+             Contains("node.https.handshakeTimeout"));
+  auto incomplete = ParseConfig("node:\n  http: {enabled: false}\n  https: {listen: \"\"}\n");
+  REQUIRE(incomplete);
+  std::string all;
+  for (const auto& e : CrossCheck(*incomplete)) all += e + "\n";
+  CHECK_THAT(all, Contains("node.http.enabled: false leaves the node without an API"));
+  auto keyless = ParseConfig("node:\n  https: {listen: \"127.0.0.1:7443\", certFile: c.pem}\n");
+  REQUIRE(keyless);
+  all.clear();
+  for (const auto& e : CrossCheck(*keyless)) all += e + "\n";
+  CHECK_THAT(all, Contains("node.https.keyFile: required when node.https.listen is set"));
+  CHECK_THAT(all, !Contains("certFile"));
+}
+
 TEST_CASE("the default data directory follows XDG_DATA_HOME, then HOME", "[unit]") {
   auto env = [](const char* xdg, const char* home) {
     return [xdg, home](const char* name) -> const char* {
