@@ -15,6 +15,7 @@
 #include "node/cli/identity_cli.h"
 #include "node/cli/invoke_cli.h"
 #include "node/cli/mcp_cli.h"
+#include "node/cli/node_url.h"
 #include "node/cli/skill_cli.h"
 #include "node/cli/status_client.h"
 #include "node/config/config_yaml.h"
@@ -206,6 +207,7 @@ struct StatusCommand {
   CLI::App* app = nullptr;
   std::string http = "127.0.0.1:" + std::to_string(kDefaultHttpPort);
   std::string config;
+  std::string ca_file;
   bool json = false;
   int64_t timeout_ms = kStatusTimeoutMsDefault;
   CLI::Option* http_flag = nullptr;
@@ -281,13 +283,16 @@ void AddRun(CLI::App& app, RunCommand& c) {
 void AddStatus(CLI::App& app, StatusCommand& c) {
   c.app = app.add_subcommand("status", "Show a running node's state (GET /api/node).");
   c.app->footer(kFooter);
-  c.http_flag =
-      c.app->add_option("--http", c.http, "The node's HTTP API address (default 127.0.0.1:7070)")
-          ->type_name("ADDR:PORT");
+  c.http_flag = c.app
+                    ->add_option("--http", c.http,
+                                 "The node's HTTP API: ADDR:PORT or URL (http:// or https://) "
+                                 "(default 127.0.0.1:7070)")
+                    ->type_name("ADDR:PORT|URL");
   c.app
       ->add_option("-c,--config", c.config,
                    "Take the address from this configuration file's node.http.listen")
       ->type_name("FILE");
+  AddCaCertOption(*c.app, c.ca_file);
   c.app->add_flag("--json", c.json, "Print the node's JSON answer as it is");
   c.app
       ->add_option("--timeout", c.timeout_ms,
@@ -315,23 +320,23 @@ int Run(const RunCommand& c) {
 }
 
 int Status(const StatusCommand& c) {
-  Endpoint target;
+  std::string base_url;
   if (!c.config.empty() && c.http_flag->count() == 0) {
     auto config = LoadConfigFile(c.config);
     if (!config) {
       PrintConfigErrors(c.config, config.error());
       return kExitUsage;
     }
-    target = config->node.http.listen;
+    base_url = StatusUrl(config->node.http.listen);
   } else {
-    auto parsed = Endpoint::Parse(c.http);
+    auto parsed = NodeBaseUrl(c.http);
     if (!parsed) {
-      std::cerr << "skillnode: --http: expected ADDRESS:PORT, " << parsed.error().message << "\n";
+      std::cerr << "skillnode: --http: " << parsed.error().message << "\n";
       return kExitUsage;
     }
-    target = *parsed;
+    base_url = std::move(*parsed);
   }
-  return RunStatus(StatusUrl(target), c.json, Millis(c.timeout_ms));
+  return RunStatus(base_url, c.json, HttpCallOptions{Millis(c.timeout_ms), c.ca_file});
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <optional>
 #include <sstream>
 
+#include "node/cli/node_url.h"
 #include "node/http/http_message.h"
 #include "node/invoke/invoker.h"
 #include "node/invoke/skill_target.h"
@@ -96,12 +97,6 @@ tl::expected<json, Failure> ReadInput(const std::string& text) {
   return input;
 }
 
-std::string BaseUrl(std::string node) {
-  if (!node.starts_with("http://") && !node.starts_with("https://")) node = "http://" + node;
-  while (node.ends_with('/')) node.pop_back();
-  return node;
-}
-
 // What the node said about the skill, turned into a target or a failure.
 tl::expected<invoke::InvokeTarget, Failure> TargetFromAnswer(const InvokeArgs& args,
                                                              const std::string& base,
@@ -117,7 +112,9 @@ tl::expected<invoke::InvokeTarget, Failure> TargetFromAnswer(const InvokeArgs& a
     }
     return tl::unexpected(NodeFailure("cannot reach a node at " + base + ": " +
                                       answer.error().message +
-                                      " (is `skillnode run` running there? see --node)"));
+                                      (answer.error().kind == HttpClientErrorKind::kTls
+                                           ? std::string(kCertificateHint)
+                                           : " (is `skillnode run` running there? see --node)")));
   }
   const std::string said = invoke::ProviderSaid(answer->body);
   if (answer->status == 404) {
@@ -209,9 +206,15 @@ int RunInvoke(const InvokeArgs& args) {
   if (const char* env = std::getenv("SKILLNODE_TOKEN"); token.empty() && env != nullptr) {
     token = env;
   }
+  const auto base_url = NodeBaseUrl(args.node);
+  if (!base_url) {
+    std::cerr << "skillnode: invoke " << args.skill << ": --node: " << base_url.error().message
+              << "\n";
+    return invoke::kExitUsage;
+  }
+  const std::string& base = *base_url;
   auto input = ReadInput(args.input);
   if (!input) return Report(args, nullptr, tl::unexpected(input.error()));
-  const std::string base = BaseUrl(args.node);
   const bool terminal = isatty(STDERR_FILENO) == 1;
 
   UvLoop loop;
@@ -256,6 +259,7 @@ int RunInvoke(const InvokeArgs& args) {
   request.timeout = Millis(args.timeout_ms);
   request.response_bytes_max = kSkillAnswerBytesMax;
   request.bearer_token = token;
+  request.ca_file = args.node_ca_file;
   request.headers.emplace_back("Accept", "application/json");
   http.Start(std::move(request), on_skill);
   loop.Run();
@@ -302,8 +306,10 @@ void InvokeCommand::Add(CLI::App& app) {
       ->check(CLI::Range(int64_t{1}, int64_t{3600000}))
       ->type_name("MS");
   app_->add_option("--node", args_.node,
-                   "The node's HTTP API (default http://127.0.0.1:7070; ADDR:PORT also works)")
-      ->type_name("URL");
+                   "The node's HTTP API: ADDR:PORT or URL (http:// or https://) (default "
+                   "http://127.0.0.1:7070)")
+      ->type_name("ADDR:PORT|URL");
+  AddCaCertOption(*app_, args_.node_ca_file);
   app_->add_flag("--json", args_.json,
                  "Print one JSON object: the outcome (status, execution_id, output, ...) or the "
                  "error (kind, message, httpStatus, violations)");
@@ -312,7 +318,8 @@ void InvokeCommand::Add(CLI::App& app) {
       ->check(CLI::Range(size_t{1}, invoke::kBodyBytesMaxLimit))
       ->type_name("BYTES");
   app_->add_option("--ca-file", args_.ca_file,
-                   "PEM bundle to verify an https provider with (default: the system's store)")
+                   "PEM bundle to verify an https provider with (default: the system's store; "
+                   "--cacert is for the node)")
       ->type_name("FILE");
 }
 

@@ -1,5 +1,5 @@
 // `skillnode invoke SKILL --input JSON|@FILE [--agent A] [--token T] [--wait] [--timeout MS]
-// [--node URL] [--json]`: invokes a skill (docs/invocation.md).
+// [--node ADDR:PORT|URL] [--cacert FILE] [--json]`: invokes a skill (docs/invocation.md).
 //
 // The skill is looked up through the running node's HTTP API (GET /api/skills/{id}, with the
 // token as a bearer header so private skills are found); --agent picks a provider, else the
@@ -26,10 +26,11 @@ struct InvokeArgs {
   std::string token;  // empty: $SKILLNODE_TOKEN, if set
   bool wait = false;
   int64_t timeout_ms = 60000;
-  std::string node = "http://127.0.0.1:7070";
+  std::string node = "http://127.0.0.1:7070";  // ADDR:PORT or URL (node_url.h)
+  std::string node_ca_file;  // --cacert: PEM bundle for an https node; empty: the system's store
   bool json = false;
   size_t max_body_bytes = 1024 * 1024;
-  std::string ca_file;
+  std::string ca_file;  // --ca-file: PEM bundle for an https provider; empty: the system's store
 };
 
 // Runs the subcommand; returns its exit status.

@@ -1,10 +1,17 @@
 #include "node/cli/mcp_cli.h"
 
 #include <cstdlib>
+#include <iostream>
 
+#include "node/cli/node_url.h"
 #include "node/mcp/mcp_stdio.h"
 
 namespace skillnode::node {
+namespace {
+
+constexpr int kExitUsage = 2;
+
+}  // namespace
 
 void McpCommand::Add(CLI::App& app) {
   app_ = app.add_subcommand(
@@ -17,8 +24,10 @@ void McpCommand::Add(CLI::App& app) {
       "Exit status: 0 at the end of standard input, 1 when standard output cannot be written, "
       "2 usage error.");
   app_->add_option("--http", http_,
-                   "The node's HTTP API: ADDR:PORT or a URL (default 127.0.0.1:7070)")
-      ->type_name("NODE");
+                   "The node's HTTP API: ADDR:PORT or URL (http:// or https://) (default "
+                   "127.0.0.1:7070)")
+      ->type_name("ADDR:PORT|URL");
+  AddCaCertOption(*app_, ca_file_);
   app_->add_option("--token", token_,
                    "Bearer token sent to the node with every request, so private skills are "
                    "listed and restricted ones run (default: $SKILLNODE_TOKEN)")
@@ -32,12 +41,15 @@ void McpCommand::Add(CLI::App& app) {
 
 bool McpCommand::RunParsed(int& status) {
   if (app_ == nullptr || !app_->parsed()) return false;
-  mcp::StdioOptions options;
-  options.node_url = http_;
-  if (!options.node_url.starts_with("http://") && !options.node_url.starts_with("https://")) {
-    options.node_url = "http://" + options.node_url;
+  auto node_url = NodeBaseUrl(http_);
+  if (!node_url) {
+    std::cerr << "skillnode mcp: --http: " << node_url.error().message << "\n";
+    status = kExitUsage;
+    return true;
   }
-  while (options.node_url.ends_with('/')) options.node_url.pop_back();
+  mcp::StdioOptions options;
+  options.node_url = std::move(*node_url);
+  options.ca_file = ca_file_;
   options.token = token_;
   if (const char* env = std::getenv("SKILLNODE_TOKEN"); options.token.empty() && env != nullptr) {
     options.token = env;

@@ -1,5 +1,6 @@
-// `skillnode mcp [--http NODE] [--token TOKEN] [--timeout MS]`: an MCP server on stdio for the
-// running node at NODE (node/mcp/mcp_stdio.h; README "Using skills from an LLM").
+// `skillnode mcp [--http ADDR:PORT|URL] [--cacert FILE] [--token TOKEN] [--timeout MS]`: an MCP
+// server on stdio for the running node at --http (node/mcp/mcp_stdio.h; README "Using skills
+// from an LLM").
 #ifndef SKILLNODE_NODE_CLI_MCP_CLI_H_
 #define SKILLNODE_NODE_CLI_MCP_CLI_H_
 
@@ -19,7 +20,8 @@ class McpCommand {
  private:
   CLI::App* app_ = nullptr;
   std::string http_ = "127.0.0.1:7070";
-  std::string token_;  // empty: $SKILLNODE_TOKEN, if set
+  std::string ca_file_;  // empty: the system's store
+  std::string token_;    // empty: $SKILLNODE_TOKEN, if set
   int64_t timeout_ms_ = 60000;
 };
 

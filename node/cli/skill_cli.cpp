@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "node/cli/node_url.h"
 #include "node/cli/skill_cli_internal.h"
 
 namespace skillnode::node {
@@ -11,9 +12,17 @@ namespace {
 
 using skill_cli_internal::Common;
 
+// --http and --cacert: where the node is and how to trust it.
+void AddNode(CLI::App* app, Common& common) {
+  app->add_option("--http", common.http,
+                  "The node's HTTP API: ADDR:PORT or URL (http:// or https://) (default "
+                  "127.0.0.1:7070)")
+      ->type_name("ADDR:PORT|URL");
+  AddCaCertOption(*app, common.ca_file);
+}
+
 void AddCommon(CLI::App* app, Common& common) {
-  app->add_option("--http", common.http, "The node's HTTP API address (default 127.0.0.1:7070)")
-      ->type_name("ADDR:PORT");
+  AddNode(app, common);
   app->add_option("--timeout", common.timeout_ms, "Give up after this many milliseconds")
       ->check(CLI::Range(1, 600000))
       ->type_name("MS");
@@ -100,9 +109,7 @@ void SkillCommands::Add(CLI::App& app) {
   auto* skill = w->add_option("-s,--skill", s.w_skill, "Watch a skill id")->type_name("ID");
   scene->excludes(capability)->excludes(skill);
   capability->excludes(skill);
-  w->add_option("--http", s.watch_common.http,
-                "The node's HTTP API address (default 127.0.0.1:7070)")
-      ->type_name("ADDR:PORT");
+  AddNode(w, s.watch_common);
   w->add_flag("--json", s.watch_common.json, "Print each event as one JSON object per line");
 }
 

@@ -4,8 +4,9 @@
 //   skillnode unregister --agent A --skill S [--reason SHUTDOWN]
 //   skillnode discover   [--capability X] [--scene Y] [--type Z] [--keyword K] [--version R]
 //   skillnode watch      --scene Y | --capability X | --skill S    (until interrupted)
-// Each takes --http ADDR:PORT (default 127.0.0.1:7070), --timeout MS and --json (print the
-// node's answer as it is). Exit status: 0 done; 1 the node refused or could not be reached
+// Each takes --http ADDR:PORT or an http:// or https:// URL (default 127.0.0.1:7070), --cacert
+// FILE (the CA bundle for an https node), --timeout MS (not watch) and --json (print the node's
+// answer as it is). Exit status: 0 done; 1 the node refused or could not be reached
 // (its error is printed); 2 usage.
 #ifndef SKILLNODE_NODE_CLI_SKILL_CLI_H_
 #define SKILLNODE_NODE_CLI_SKILL_CLI_H_

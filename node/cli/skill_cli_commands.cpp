@@ -15,11 +15,11 @@
 #include <vector>
 
 #include "discovery/skillmd/skill_folder.h"
+#include "node/cli/node_url.h"
 #include "node/cli/skill_cli_internal.h"
 #include "node/cli/skill_dir.h"
 #include "node/cli/status_client.h"
 #include "node/http/http_message.h"
-#include "transport/endpoint.h"
 
 namespace skillnode::node {
 namespace {
@@ -30,16 +30,14 @@ using skill_cli_internal::Common;
 constexpr int kExitFailure = 1;
 constexpr int kExitUsage = 2;
 
-// "http://127.0.0.1:7070" for --http's ADDRESS:PORT; nullopt (and a message) when malformed.
+// The base URL for --http (node_url.h); nullopt (and a message) when malformed.
 std::optional<std::string> BaseUrl(const std::string& http) {
-  auto endpoint = Endpoint::Parse(http);
-  if (!endpoint) {
-    std::cerr << "skillnode: --http: expected ADDRESS:PORT, " << endpoint.error().message << "\n";
+  auto url = NodeBaseUrl(http);
+  if (!url) {
+    std::cerr << "skillnode: --http: " << url.error().message << "\n";
     return std::nullopt;
   }
-  const std::string host = endpoint->address().is_v4() ? endpoint->address().ToString()
-                                                       : "[" + endpoint->address().ToString() + "]";
-  return "http://" + host + ":" + std::to_string(endpoint->port());
+  return std::move(*url);
 }
 
 // Sends one request; prints the node's error (or the JSON with --json) and returns the exit
@@ -52,10 +50,12 @@ int CallRaw(const Common& common, const std::string& method, const std::string& 
   if (!base) return kExitUsage;
   const std::string url = *base + path;
   auto result =
-      HttpCall(method, url, body, Millis(common.timeout_ms), {"Content-Type: " + content_type});
+      HttpCall(method, url, body, HttpCallOptions{Millis(common.timeout_ms), common.ca_file},
+               {"Content-Type: " + content_type});
   if (!result) {
     std::cerr << "skillnode: cannot reach the node at " << common.http << ": "
-              << result.error().message << "\n";
+              << result.error().message
+              << (result.error().code == ErrorCode::kCrypto ? kCertificateHint : "") << "\n";
     return kExitFailure;
   }
   json parsed = json::parse(result->body, nullptr, false);
@@ -336,6 +336,9 @@ int SkillCommands::State::Watch() {
   printer.as_json = watch_common.json;
   char error[CURL_ERROR_SIZE] = {0};
   curl_easy_setopt(curl.get(), CURLOPT_URL, url.c_str());
+  if (!watch_common.ca_file.empty()) {
+    curl_easy_setopt(curl.get(), CURLOPT_CAINFO, watch_common.ca_file.c_str());
+  }
   curl_easy_setopt(curl.get(), CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(curl.get(), CURLOPT_CONNECTTIMEOUT_MS, 5000L);
   curl_easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, &OnWatchBytes);
@@ -347,7 +350,8 @@ int SkillCommands::State::Watch() {
   const CURLcode rc = curl_easy_perform(curl.get());
   if (g_stop != 0) return 0;
   if (rc != CURLE_OK) {
-    std::cerr << "skillnode watch: " << (error[0] != '\0' ? error : curl_easy_strerror(rc)) << "\n";
+    std::cerr << "skillnode watch: " << (error[0] != '\0' ? error : curl_easy_strerror(rc))
+              << (rc == CURLE_PEER_FAILED_VERIFICATION ? kCertificateHint : "") << "\n";
     return kExitFailure;
   }
   return 0;  // the node ended the stream (it shut down)

@@ -13,9 +13,10 @@
 namespace skillnode::node {
 namespace skill_cli_internal {
 
-// The options every subcommand takes: --http, --timeout, --json.
+// The options every subcommand takes: --http, --cacert, --timeout (not watch), --json.
 struct Common {
   std::string http = "127.0.0.1:7070";
+  std::string ca_file;  // empty: the system's store
   int timeout_ms = 10000;
   bool json = false;
 };

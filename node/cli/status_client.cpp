@@ -7,6 +7,8 @@
 #include <memory>
 #include <set>
 
+#include "node/cli/node_url.h"
+
 namespace skillnode::node {
 namespace {
 
@@ -44,12 +46,13 @@ std::string Text(const nlohmann::json& value) {
 
 }  // namespace
 
-Result<HttpGetResult> HttpGet(const std::string& url, Duration timeout) {
-  return HttpCall("GET", url, std::nullopt, timeout);
+Result<HttpGetResult> HttpGet(const std::string& url, const HttpCallOptions& options) {
+  return HttpCall("GET", url, std::nullopt, options);
 }
 
 Result<HttpGetResult> HttpCall(const std::string& method, const std::string& url,
-                               const std::optional<std::string>& json_body, Duration timeout,
+                               const std::optional<std::string>& json_body,
+                               const HttpCallOptions& options,
                                const std::vector<std::string>& extra_headers) {
   std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), &curl_easy_cleanup);
   if (!curl) return Fail(ErrorCode::kInternal, "cannot start libcurl");
@@ -79,15 +82,20 @@ Result<HttpGetResult> HttpCall(const std::string& method, const std::string& url
     curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDS, json_body->c_str());
     curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDSIZE, static_cast<long>(json_body->size()));
   }
-  curl_easy_setopt(curl.get(), CURLOPT_TIMEOUT_MS, static_cast<long>(timeout.count() / 1000));
+  curl_easy_setopt(curl.get(), CURLOPT_TIMEOUT_MS, static_cast<long>(ToMillis(options.timeout)));
+  if (!options.ca_file.empty()) {
+    curl_easy_setopt(curl.get(), CURLOPT_CAINFO, options.ca_file.c_str());
+  }
   curl_easy_setopt(curl.get(), CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, &Append);
   curl_easy_setopt(curl.get(), CURLOPT_WRITEDATA, &result.body);
   curl_easy_setopt(curl.get(), CURLOPT_ERRORBUFFER, error);
   const CURLcode rc = curl_easy_perform(curl.get());
   if (rc != CURLE_OK) {
-    return Fail(rc == CURLE_OPERATION_TIMEDOUT ? ErrorCode::kTimeout : ErrorCode::kIo,
-                error[0] != '\0' ? error : curl_easy_strerror(rc));
+    ErrorCode code = ErrorCode::kIo;
+    if (rc == CURLE_OPERATION_TIMEDOUT) code = ErrorCode::kTimeout;
+    if (rc == CURLE_PEER_FAILED_VERIFICATION) code = ErrorCode::kCrypto;
+    return Fail(code, error[0] != '\0' ? error : curl_easy_strerror(rc));
   }
   curl_easy_getinfo(curl.get(), CURLINFO_RESPONSE_CODE, &result.status);
   const char* content_type = nullptr;
@@ -126,13 +134,16 @@ std::string FormatStatus(const std::string& base_url, const nlohmann::json& info
   return out;
 }
 
-int RunStatus(const std::string& base_url, bool json, Duration timeout) {
+int RunStatus(const std::string& base_url, bool json, const HttpCallOptions& options) {
   curl_global_init(CURL_GLOBAL_DEFAULT);
-  auto got = HttpGet(base_url + "/api/node", timeout);
+  auto got = HttpGet(base_url + "/api/node", options);
   curl_global_cleanup();
   if (!got) {
     std::cerr << "skillnode: cannot reach a node at " << base_url << ": " << got.error().message
-              << " (is `skillnode run` running there? see --http)\n";
+              << (got.error().code == ErrorCode::kCrypto
+                      ? kCertificateHint
+                      : " (is `skillnode run` running there? see --http)")
+              << "\n";
     return 1;
   }
   nlohmann::json info = nlohmann::json::parse(got->body, nullptr, false);

@@ -20,21 +20,29 @@ struct HttpGetResult {
   std::string content_type;
 };
 
-// GET `url`, giving up after `timeout`.
-[[nodiscard]] Result<HttpGetResult> HttpGet(const std::string& url, Duration timeout);
+// What every request to a node shares.
+struct HttpCallOptions {
+  Duration timeout = Seconds(10);  // the whole exchange
+  std::string ca_file;             // PEM CA bundle for an https:// node; empty: the system's store
+};
+
+// GET `url`.
+[[nodiscard]] Result<HttpGetResult> HttpGet(const std::string& url, const HttpCallOptions& options);
 // Any method, with an optional body (JSON unless a "Content-Type: ..." line in `headers` says
 // otherwise) and extra header lines ("Name: value"); the status, body and Content-Type of
-// whatever answer came.
+// whatever answer came. A failure's message is curl's, as "SSL certificate problem: unable to
+// get local issuer certificate"; its code is kCrypto when the peer's certificate did not verify.
 [[nodiscard]] Result<HttpGetResult> HttpCall(const std::string& method, const std::string& url,
                                              const std::optional<std::string>& json_body,
-                                             Duration timeout,
+                                             const HttpCallOptions& options,
                                              const std::vector<std::string>& headers = {});
 
 // The GET /api/node object as aligned "key  value" lines.
 std::string FormatStatus(const std::string& base_url, const nlohmann::json& info);
 
-// Runs the subcommand against `base_url` ("http://127.0.0.1:7070"); returns the exit status.
-int RunStatus(const std::string& base_url, bool json, Duration timeout);
+// Runs the subcommand against `base_url` ("http://127.0.0.1:7070", "https://node:7443");
+// returns the exit status.
+int RunStatus(const std::string& base_url, bool json, const HttpCallOptions& options);
 
 }  // namespace skillnode::node
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "node/cli/node_url.h"
 #include "node/cli/status_client.h"
 
 namespace skillnode::node::mcp {
@@ -43,11 +44,13 @@ ApiFetch CurlFetch(const StdioOptions& options) {
     std::optional<std::string> body;
     if (!request.body.empty()) body = request.body;
     auto got = HttpCall(request.method, options.node_url + request.target, body,
-                        Millis(options.timeout_ms), headers);
+                        HttpCallOptions{Millis(options.timeout_ms), options.ca_file}, headers);
     ApiResponse answer;
     if (!got) {
-      answer.error = got.error().message + " (is `skillnode run` running at " + options.node_url +
-                     "? see --http)";
+      answer.error = got.error().message + (got.error().code == ErrorCode::kCrypto
+                                                ? std::string(kCertificateHint)
+                                                : " (is `skillnode run` running at " +
+                                                      options.node_url + "? see --http)");
     } else {
       answer.status = got->status;
       answer.body = std::move(got->body);

@@ -19,6 +19,7 @@ namespace skillnode::node::mcp {
 
 struct StdioOptions {
   std::string node_url = "http://127.0.0.1:7070";
+  std::string ca_file;         // PEM CA bundle for an https node; empty: the system's store
   std::string token;           // empty: anonymous (no private skills)
   int64_t timeout_ms = 60000;  // each request to the node
 };
