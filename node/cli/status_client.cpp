@@ -121,13 +121,17 @@ std::string FormatStatus(const std::string& base_url, const nlohmann::json& info
                   Text(table.value("contacts", nlohmann::json())) + " contacts in " +
                   Text(table.value("buckets", nlohmann::json())) + " buckets");
   line("listening", Join(info.value("listen", nlohmann::json::array())));
+  // The HTTPS API's URL, when the node has one (null otherwise: no line).
+  if (const auto https = info.find("https"); https != info.end() && https->is_string()) {
+    line("https", https->get<std::string>());
+  }
   line("addresses", Join(info.value("addresses", nlohmann::json::array())));
   line("observed", Text(info.value("observed_address", nlohmann::json())));
   line("data", Text(info.value("data_dir", nlohmann::json())));
   // Sections added by later parts of the node, shown as compact JSON.
   static const std::set<std::string> kShown = {
       "id",     "version",   "network_id",       "uptime_s", "routing_table", "dht",
-      "listen", "addresses", "observed_address", "data_dir", "http"};
+      "listen", "addresses", "observed_address", "data_dir", "http",          "https"};
   for (const auto& [key, value] : info.items()) {
     if (!kShown.contains(key)) line(key, value.dump());
   }

@@ -87,8 +87,10 @@ def refused_on_certificate(done):
 
 def status_against_s_server(url, root, foreign, directory):
     done = run(["status", "--http", url, "--cacert", root])
-    check(done.returncode == 0 and NODE_ID in done.stdout and f"skillnode at {url}" in done.stdout,
-          "status --http https://... --cacert CA prints the node id", done.stdout + done.stderr)
+    check(done.returncode == 0 and NODE_ID in done.stdout and f"skillnode at {url}" in done.stdout
+          and "https" not in done.stdout.replace(url, ""),
+          "status --http https://... --cacert CA prints the node id (no https line for null)",
+          done.stdout + done.stderr)
     done = run(["status", "--http", url + "/", "--cacert", root, "--json"])
     check(done.returncode == 0 and json.loads(done.stdout or "{}").get("id") == NODE_ID,
           "status --json over https (a trailing slash is fine)", done.stdout + done.stderr)
@@ -157,8 +159,10 @@ def mcp_list_skills(url, *extra):
 def clients_against_node(url, root):
     ca = ["--cacert", root]
     done = run(["status", "--http", url] + ca)
-    check(done.returncode == 0 and "node id" in done.stdout,
-          "status against a real node's https listener", done.stdout + done.stderr)
+    check(done.returncode == 0 and "node id" in done.stdout and
+          re.search(r"^  https +" + re.escape(url) + "$", done.stdout, re.MULTILINE),
+          "status against a real node's https listener shows its https URL",
+          done.stdout + done.stderr)
     register = ["register", "--http", url] + SKILL + [
         "--skill-version", "1.0.0", "--type", "tool-skill", "--endpoint", "http://127.0.0.1:1",
         "--scene", SCENE, "--capability", "https-check"]
