@@ -8,7 +8,7 @@ BUILD_FUZZ ?= build/fuzz
 MESON_SETUP = if [ -f $(1)/build.ninja ]; then meson setup --reconfigure $(1) $(2) >/dev/null; \
               else meson setup $(1) $(2); fi
 
-.PHONY: all deps build run test bench format fuzz fuzz-run clean
+.PHONY: all deps build run test bench format fuzz fuzz-run deb clean
 
 all: build
 
@@ -60,6 +60,11 @@ fuzz: deps
 SECONDS ?= 60
 fuzz-run: fuzz
 	@tests/fuzz/run_campaign.sh $(CURDIR) $(BUILD_FUZZ) $(SECONDS)
+
+# The Debian package, skillnode_<version>_amd64.deb and -dbgsym, in build/deb; fails on any
+# lintian error or warning (debian/make-deb.sh; README "Running on a host").
+deb: deps
+	bash debian/make-deb.sh build/deb
 
 clean:
 	rm -rf build
