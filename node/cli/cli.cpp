@@ -161,14 +161,18 @@ int Run(const std::string& config_file, const std::string& check_file, const Run
 }
 
 // The base URL for `status`: a listen address of "any" is reached over loopback.
-std::string StatusUrl(const Endpoint& listen) {
+// The node's API as seen from this host: its plain-HTTP listener, or the HTTPS one when plain
+// HTTP is off; a wildcard address is asked on loopback.
+std::string StatusUrl(const NodeSection& node) {
+  const bool https = !node.http.enabled && node.https.listen.has_value();
+  const Endpoint& listen = https ? *node.https.listen : node.http.listen;
   Endpoint target = listen;
   if (listen.address().IsUnspecified()) {
     target =
         Endpoint(listen.address().is_v4() ? Address::Loopback4() : Address::Parse("::1").value(),
                  listen.port());
   }
-  return "http://" + target.ToString();
+  return (https ? "https://" : "http://") + target.ToString();
 }
 
 }  // namespace
@@ -290,7 +294,8 @@ void AddStatus(CLI::App& app, StatusCommand& c) {
                     ->type_name("ADDR:PORT|URL");
   c.app
       ->add_option("-c,--config", c.config,
-                   "Take the address from this configuration file's node.http.listen")
+                   "Take the address from this configuration file's node.http.listen (or "
+                   "node.https.listen when plain HTTP is off)")
       ->type_name("FILE");
   AddCaCertOption(*c.app, c.ca_file);
   c.app->add_flag("--json", c.json, "Print the node's JSON answer as it is");
@@ -327,7 +332,7 @@ int Status(const StatusCommand& c) {
       PrintConfigErrors(c.config, config.error());
       return kExitUsage;
     }
-    base_url = StatusUrl(config->node.http.listen);
+    base_url = StatusUrl(config->node);
   } else {
     auto parsed = NodeBaseUrl(c.http);
     if (!parsed) {

@@ -300,6 +300,10 @@ def main():
     check(rc == 0 and code == 200 and json.loads(body)["http"].startswith("https://"),
           "HTTPS only: /api/node names the https URL as the API", body[:200])
     check("HTTP API listening" not in only.log_text(), "HTTPS only: no plain HTTP listener")
+    status = run(["status", "--config", only.config_path, "--cacert", root])
+    check(status.returncode == 0 and f"https://127.0.0.1:{only_port}" in status.stdout,
+          "HTTPS only: `skillnode status --config` asks the HTTPS listener",
+          status.stdout + status.stderr)
     code, _ = only.stop()
     check(code == 0, "HTTPS only: SIGTERM exits 0", str(code))
 
