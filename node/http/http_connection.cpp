@@ -14,6 +14,10 @@ namespace {
 constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
 // A client that does not read our last answer is dropped after this.
 constexpr Duration kDrainTimeout = Seconds(5);
+// A lingering close waits this long for the client to close, and drops at most this much of
+// what it still sends.
+constexpr Duration kLingerTimeout = Seconds(2);
+constexpr size_t kLingerBytesMax = 256 * 1024;
 
 std::string MillisText(Duration d) { return std::to_string(d.count() / 1000); }
 
@@ -77,6 +81,7 @@ void HttpConnection::Reject(const HttpResponse& response) {
 void HttpConnection::Close() {
   if (closing_) return;
   closing_ = true;
+  if (state_ == State::kLingering) server_.EndLinger();
   timer_.Close();
   if (auto slot = slot_.lock()) {  // a late answer goes nowhere
     slot->deliver = nullptr;
@@ -123,6 +128,11 @@ void HttpConnection::OnAlloc(uv_handle_t* handle, size_t /*suggested*/, uv_buf_t
 void HttpConnection::OnRead(uv_stream_t* stream, ssize_t nread, const uv_buf_t* buf) {
   auto* self = static_cast<HttpConnection*>(stream->data);
   if (self->closing_ || nread == 0) return;
+  if (nread > 0 && self->state_ == State::kLingering) {
+    self->lingered_bytes_ += static_cast<size_t>(nread);
+    if (self->lingered_bytes_ > kLingerBytesMax) self->Close();
+    return;
+  }
   if (nread > 0) {
     const std::string_view bytes(buf->base, static_cast<size_t>(nread));
     if (self->tls_ != nullptr) return self->ReceiveTls(bytes);
@@ -310,7 +320,7 @@ void HttpConnection::OnWritten(uv_write_t* request, int status) {
   --self->writes_in_flight_;
   if (self->closing_) return;
   if (status < 0) return self->Close();
-  if (self->state_ == State::kDraining && self->writes_in_flight_ == 0) self->Close();
+  if (self->state_ == State::kDraining && self->writes_in_flight_ == 0) self->Linger();
 }
 
 void HttpConnection::CloseAfterWrites() {
@@ -320,8 +330,26 @@ void HttpConnection::CloseAfterWrites() {
   }
   state_ = State::kDraining;
   SetReading(false);
-  if (writes_in_flight_ == 0) return Close();
+  if (writes_in_flight_ == 0) return Linger();
   ArmTimer();
+}
+
+void HttpConnection::Linger() {
+  if (closing_ || state_ == State::kLingering) return;
+  if (!server_.BeginLinger()) return Close();
+  state_ = State::kLingering;
+  shutdown_.data = this;
+  if (uv_shutdown(&shutdown_, reinterpret_cast<uv_stream_t*>(&tcp_), &HttpConnection::OnShutdown) !=
+      0) {
+    return Close();
+  }
+  SetReading(true);
+  ArmTimer();
+}
+
+void HttpConnection::OnShutdown(uv_shutdown_t* request, int status) {
+  auto* self = static_cast<HttpConnection*>(request->data);
+  if (status < 0 && !self->closing_) self->Close();
 }
 
 void HttpConnection::ArmTimer() {
@@ -333,6 +361,9 @@ void HttpConnection::ArmTimer() {
   if (state_ == State::kHandling) {
     deadline = request_complete_ + config.response_timeout;
     kind = "response";
+  } else if (state_ == State::kLingering) {
+    deadline = now + kLingerTimeout;
+    kind = "drain";
   } else if (state_ == State::kStreaming) {
     deadline = now + kEventStreamKeepAlive;
     kind = "keepalive";

@@ -6,7 +6,11 @@
 // an idle connection closes after idle_timeout; a request that has not fully arrived within
 // request_timeout of its first byte is answered 408 and closed (slowloris); a handler that
 // has not answered within response_timeout is answered 504 for it. Malformed or oversized
-// requests are answered with the JSON error and the connection closes.
+// requests are answered with the JSON error and the connection closes. Every close after an
+// answer is a lingering close: the answer is written, the sending side shut down (FIN), and
+// what the client still sends is read and dropped until it closes too (at most
+// kLingerBytesMax bytes, kLingerTimeout), since closing a socket with unread input resets the
+// connection and a client can lose the answer (a 503, a 413) it had not read yet.
 //
 // Owned by HttpServer. The object holds its uv_tcp_t and lives until that handle's close
 // callback, which asks the server to delete it (memory freed in the close callback; write
@@ -60,7 +64,9 @@ class HttpConnection {
   enum class State {
     kReading,    // waiting for (more of) a request
     kHandling,   // a handler has the request; not reading
-    kDraining,   // the last answer is being written; close when it is out
+    kDraining,   // the last answer is being written; linger when it is out
+    kLingering,  // answer sent and FIN queued: the client's unread bytes are drained, so that
+                 // closing does not reset the connection before the client reads the answer
     kStreaming,  // an event stream is open: events go out as the handler sends them
   };
   struct WriteRequest;
@@ -69,6 +75,7 @@ class HttpConnection {
   static void OnRead(uv_stream_t* stream, ssize_t nread, const uv_buf_t* buf);
   static void OnWritten(uv_write_t* request, int status);
   static void OnClosed(uv_handle_t* handle);
+  static void OnShutdown(uv_shutdown_t* request, int status);
 
   void Consume();
   void Dispatch(HttpRequest request);
@@ -81,12 +88,15 @@ class HttpConnection {
   void ReceiveTls(std::string_view bytes);
   void FailTls(std::string_view reason, const std::string& why);
   void CloseAfterWrites();
+  void Linger();
   void SetReading(bool reading);
   void ArmTimer();
   void OnTimeout(std::string_view kind);
 
   HttpServer& server_;
   uv_tcp_t tcp_{};
+  uv_shutdown_t shutdown_{};
+  size_t lingered_bytes_ = 0;
   bool tcp_initialized_ = false;
   UvTimer timer_;
   HttpRequestReader reader_;

@@ -51,7 +51,8 @@ void HttpMetrics::Write(PrometheusWriter& out, size_t open_connections) const {
     out.Histogram("skillnode_http_request_duration_seconds", {{"route", route}},
                   kHttpLatencyBoundsSeconds, histogram.counts, histogram.sum_seconds);
   }
-  out.Gauge("skillnode_http_connections", "Open HTTP connections.",
+  out.Gauge("skillnode_http_connections",
+            "Open HTTP connections, not counting those closing (answered, lingering).",
             static_cast<double>(open_connections));
   out.Counter("skillnode_http_connections_rejected_total",
               "HTTP connections refused with 503 because the connection limit was reached.",

@@ -71,7 +71,7 @@ void HttpServer::OnConnection(uv_stream_t* listener, int status) {
   HttpConnection* connection = owned.get();
   self->connections_.emplace(connection, std::move(owned));
   if (!connection->Accept(listener)) return;  // it closed itself
-  if (self->connections_.size() > self->config_.connections_max) {
+  if (self->connections() > self->config_.connections_max) {
     self->metrics_.CountRejectedConnection();
     LogAt(self->logger_, LogLevel::kDebug,
           "HTTP connection from " + connection->peer().ToString() +
@@ -101,6 +101,12 @@ void HttpServer::Close() {
   open.reserve(connections_.size());
   for (const auto& [connection, owned] : connections_) open.push_back(connection);
   for (HttpConnection* connection : open) connection->Close();
+}
+
+bool HttpServer::BeginLinger() {
+  if (lingering_ >= config_.connections_max) return false;
+  ++lingering_;
+  return true;
 }
 
 void HttpServer::Forget(HttpConnection* connection) { connections_.erase(connection); }

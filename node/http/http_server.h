@@ -57,7 +57,14 @@ class HttpServer {
   const Endpoint& local_endpoint() const { return local_; }
   void StopAccepting();
   void Close();
-  size_t connections() const { return connections_.size(); }
+  // Open connections, not counting those in a lingering close (answered, waiting for the
+  // client to close; http_connection.h), which the connection limit does not count either.
+  size_t connections() const { return connections_.size() - lingering_; }
+  size_t lingering() const { return lingering_; }
+  // A connection begins or ends its lingering close. BeginLinger() says no when
+  // connections_max connections linger already: that one closes at once instead.
+  bool BeginLinger();
+  void EndLinger() { --lingering_; }
   bool stopping() const { return stopping_; }
 
   // For HttpConnection.
@@ -83,6 +90,7 @@ class HttpServer {
   UvHandle<uv_tcp_t> listener_;
   Endpoint local_;
   bool stopping_ = false;
+  size_t lingering_ = 0;
   std::unique_ptr<char[]> read_buffer_;
   std::unordered_map<HttpConnection*, std::unique_ptr<HttpConnection>> connections_;
 };

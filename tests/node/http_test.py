@@ -162,6 +162,30 @@ def errors(node):
     check_error(node, "GET / HTTP/2.0\r\n\r\n", 505, "HTTP_VERSION", "HTTP/2.0 request line")
 
 
+def body_too_large_while_sending(node):
+    """A client still sending a body that is over the limit reads the 413, not a reset."""
+    client = Client(node.http_address())
+    client.send("POST /api/skills HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                "Content-Length: 400000\r\n\r\n")
+    sent = 0
+    try:
+        while sent < 200000:
+            client.send(b"x" * 4000)
+            sent += 4000
+    except (ConnectionError, OSError):
+        pass
+    try:
+        status, _, body = client.response()
+    except (ConnectionError, OSError) as error:
+        status, body = repr(error), b""
+    data = error_body(body)
+    check(status == 413 and data and data["error"] == "BODY_TOO_LARGE",
+          f"a body over the limit, still being sent ({sent} bytes), gets 413, not a reset",
+          str(status))
+    check(client.closed_by_peer(5), "... and the server then closes the connection")
+    client.close()
+
+
 def slowloris_and_idle(node):
     client = Client(node.http_address())
     client.send("GET /health HTTP/1.1\r\nHost: x\r\n")
@@ -198,16 +222,40 @@ def slowloris_and_idle(node):
     idle.close()
 
 
+def others_open(client):
+    """The server's open connections other than `client`'s, asked over `client` itself."""
+    client.send(get("/metrics"))
+    _, _, body = client.response()
+    for line in body.decode().splitlines():
+        if line.startswith("skillnode_http_connections "):
+            return int(float(line.split()[1])) - 1
+    return -1
+
+
 def connection_limit(node):
-    held = [Client(node.http_address()) for _ in range(8)]
+    # The earlier checks' connections must all be closed, or one of the eight below would be
+    # the one refused. The first of the eight asks, so that asking opens no connection.
+    first = Client(node.http_address())
+    check(wait_for(lambda: others_open(first) == 0, 5),
+          "connection limit: no connection of earlier checks is open")
+    held = [first] + [Client(node.http_address()) for _ in range(7)]
+    statuses = []
     for c in held:  # make sure the server has accepted each one
         c.send(get("/health"))
-        c.response()
+        statuses.append(c.response()[0])
+    check(statuses == [200] * 8, "connection limit: 8 connections are served", str(statuses))
     extra = Client(node.http_address())
-    status, _, body = extra.response()
+    # Sent at once, as clients do: the server refuses without reading it, and must not reset
+    # the connection (closing with unread input) before the client reads the 503.
+    extra.send(get("/health") * 50)
+    try:
+        status, _, body = extra.response()
+    except (ConnectionError, OSError) as error:
+        status, body = repr(error), b""
     data = error_body(body)
     check(status == 503 and data and data["error"] == "TOO_MANY_CONNECTIONS",
-          "connection limit: the 9th connection gets 503 with a JSON error")
+          "connection limit: the 9th connection, its request already sent, gets 503 with a "
+          "JSON error", str(status))
     extra.close()
     for c in held:
         c.close()
@@ -254,6 +302,7 @@ def main():
     keep_alive_and_pipelining(node)
     errors(node)
     slowloris_and_idle(node)
+    body_too_large_while_sending(node)
     connection_limit(node)
     garbage_datagrams(node)
     metrics(node)
