@@ -46,6 +46,14 @@ struct RoutingConfig {
   // Loopback, link-local and private addresses are exempt, so that many nodes on one host or
   // one LAN can form a network.
   bool diversity_exempt_local = true;
+  // Contacts evicted for silence are kept (at most departed_max; 0: none) and pinged
+  // departed_probe_after their eviction, then at doubling intervals, for departed_keep, one
+  // ping per departed_probe_spacing at most: a node that lost peers to a partition rather
+  // than to churn finds them again once it heals (kademlia/departed_contacts.h).
+  size_t departed_max = 64;
+  Duration departed_probe_after = Seconds(5);
+  Duration departed_keep = Seconds(10 * 60);
+  Duration departed_probe_spacing = Seconds(1);
 
   bool operator==(const RoutingConfig&) const = default;
 };

@@ -15,6 +15,7 @@ Node::Node(const KademliaConfig& config, const Identity& identity, Transport& tr
       rng_(rng),
       logger_(logger),
       routing_(identity.node_id(), config.routing),
+      departed_(config_.routing),
       rpcs_(config.rpcs_in_flight_max),
       rate_limiter_(config.rate_limit, now),
       tokens_(rng, now, config.token_rotation) {}
@@ -127,6 +128,7 @@ void Node::ConsiderRequester(TimePoint now, const Endpoint& from, const Header& 
   if (known != nullptr && known->endpoint == from && known->key == header.sender_key) {
     ++stats_.verification_cache_hits;
     Contact contact{header.sender_id, from, header.sender_key, now, 0};
+    departed_.Forget(header.sender_id);
     auto inserted = routing_.Heard(contact, now);
     if (inserted.ping) PingOldest(now, *inserted.ping);
     if (inserted.outcome == InsertOutcome::kAdded) NotifyAdded(now, contact);
@@ -162,16 +164,31 @@ void Node::NoteVerified(TimePoint now, const Endpoint& from, const Header& heade
     while (verified_.size() > config_.verified_peers_max) verified_.Erase(verified_.oldest());
   }
   Contact contact{header.sender_id, from, header.sender_key, now, 0};
+  const bool returned = departed_.contains(header.sender_id);
+  departed_.Forget(header.sender_id);
   auto result = routing_.Heard(contact, now, rtt);
   if (result.ping) PingOldest(now, *result.ping);
   if (result.outcome == InsertOutcome::kAdded) NotifyAdded(now, contact);
+  // A contact we had given up on answered: what cut us off may have healed, and the peers
+  // near us on its side are found by looking up our own id again (as when joining); the
+  // peers it asks learn of us in turn.
+  if (returned && now >= next_rejoin_lookup_) {
+    next_rejoin_lookup_ = now + config_.routing.departed_probe_after;
+    FindNode(now, identity_.node_id(), nullptr);
+  }
 }
 
 void Node::Forget(const NodeId& id) { verified_.Erase(id); }
 
 void Node::FailedAt(TimePoint now, const NodeId& id, const Endpoint& at) {
   const Contact* known = routing_.Find(id);
-  if (known != nullptr && known->endpoint == at && routing_.Failed(id)) NotifyEvicted(now, id);
+  if (known != nullptr && known->endpoint == at) {
+    const Contact last = *known;
+    if (routing_.Failed(id)) {
+      departed_.Add(last, now);
+      NotifyEvicted(now, id);
+    }
+  }
   const VerifiedPeer* verified = verified_.Get(id);
   if (verified != nullptr && verified->endpoint == at) Forget(id);
 }
@@ -345,6 +362,13 @@ void Node::OnTimer(TimePoint now) {
       if (!FindNode(now, target, nullptr)) break;
     }
   }
+  // A departed contact that answers is verified and heard like any other (NoteVerified).
+  if (departed_.NextDue() <= now) {
+    if (auto contact = departed_.TakeDue(now)) {
+      ++stats_.departed_probes;
+      SendRequest(now, contact->endpoint, contact->id, PingBody{}, nullptr);
+    }
+  }
 }
 
 TimePoint Node::NextDeadline() const {
@@ -353,6 +377,7 @@ TimePoint Node::NextDeadline() const {
   if (handler_ != nullptr) next = std::min(next, handler_->NextDeadline());
   for (const RequestHandler* service : services_) next = std::min(next, service->NextDeadline());
   if (routing_.size() > 0) next = std::min(next, routing_.NextRefreshDue());
+  next = std::min(next, departed_.NextDue());
   for (const auto& [lookup_id, active] : lookups_) {
     next = std::min(next, active.lookup.NextSlowDeadline());
   }

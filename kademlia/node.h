@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "kademlia/config.h"
+#include "kademlia/departed_contacts.h"
 #include "kademlia/flat_linked_map.h"
 #include "kademlia/identity.h"
 #include "kademlia/lookup.h"
@@ -165,6 +166,10 @@ class Node {
   Logger& logger_;
 
   RoutingTable routing_;
+  // Contacts evicted for silence, pinged now and then in case they come back (a healed
+  // partition).
+  DepartedContacts departed_;
+  TimePoint next_rejoin_lookup_ = kTimeZero;  // a returned contact starts a self-lookup
   RpcTable rpcs_;
   RttEstimator rtt_;
   RequestRateLimiter rate_limiter_;

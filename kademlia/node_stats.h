@@ -82,6 +82,8 @@ struct NodeStats {
   uint64_t verification_cache_hits = 0;
   // Unknown requesters not verified: the routing table had no use for them (Wants).
   uint64_t verifications_skipped = 0;
+  // Pings to contacts evicted for silence, in case they came back (departed_contacts.h).
+  uint64_t departed_probes = 0;
 
   uint64_t lookups_started = 0;
   uint64_t lookups_completed = 0;

@@ -132,6 +132,10 @@ void WriteRouting(PrometheusWriter& out, const kademlia::Node& node) {
   out.Counter("skillnode_verifications_skipped_total",
               "Unknown requesters not asked to prove their key: the routing table had no room.",
               D(node.stats().verifications_skipped));
+  out.Counter("skillnode_departed_probes_total",
+              "Pings to contacts evicted for silence, in case they came back (a healed "
+              "partition).",
+              D(node.stats().departed_probes));
 }
 
 }  // namespace

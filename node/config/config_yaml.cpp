@@ -120,6 +120,10 @@ void ReadKademlia(ConfigSection section, kademlia::KademliaConfig& kad) {
   section.Int("staleFailuresMax", 1, 100, Store(kad.routing.stale_failures_max));
   section.Millis("bucketRefreshInterval", 1000, kDayMs, kad.routing.bucket_refresh_interval);
   section.Millis("pingOldestAfter", 0, kDayMs, kad.routing.ping_oldest_after);
+  section.Int("departedMax", 0, 100000, Store(kad.routing.departed_max));
+  section.Millis("departedProbeAfter", 100, kHourMs, kad.routing.departed_probe_after);
+  section.Millis("departedKeep", 1000, kDayMs, kad.routing.departed_keep);
+  section.Millis("departedProbeSpacing", 10, kHourMs, kad.routing.departed_probe_spacing);
   ConfigSection rate = section.Sub("rateLimit");
   rate.Double("perIp", 1, 1e7, kad.rate_limit.per_ip_rate);
   rate.Double("perIpBurst", 1, 1e7, kad.rate_limit.per_ip_burst);

@@ -69,6 +69,11 @@ void FakeNetwork::Enqueue(size_t from, const Endpoint& to, std::span<const uint8
   in_flight_.push(Datagram{now_ + latency_, sequence_++, from, to, {bytes.begin(), bytes.end()}});
 }
 
+void FakeNetwork::Partition(std::vector<size_t> side) {
+  side_.assign(hosts_.size(), false);
+  for (size_t index : side) side_[index] = true;
+}
+
 void FakeNetwork::Reschedule(size_t index) {
   const TimePoint next = hosts_[index]->node.NextDeadline();
   if (next == scheduled_[index]) return;
@@ -92,6 +97,7 @@ void FakeNetwork::RunUntil(TimePoint until) {
       in_flight_.pop();
       auto it = by_endpoint_.find(datagram.to);
       if (it == by_endpoint_.end() || hosts_[it->second]->silent) continue;
+      if (!side_.empty() && side_[datagram.from] != side_[it->second]) continue;
       // Each host knows its peers only by the address the datagram came from.
       const Endpoint from = endpoint(datagram.from);
       ++delivered_;

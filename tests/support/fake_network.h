@@ -56,6 +56,10 @@ class FakeNetwork {
   uint64_t delivered() const { return delivered_; }
   // Drops each datagram sent from now on with probability `loss` (seeded).
   void SetLoss(double loss) { loss_ = loss; }
+  // Cuts the network in two: datagrams between a host in `side` and one outside it are
+  // dropped until Heal().
+  void Partition(std::vector<size_t> side);
+  void Heal() { side_.clear(); }
   uint64_t lost() const { return lost_; }
 
  private:
@@ -81,6 +85,7 @@ class FakeNetwork {
   NullLogger logger_;
   std::vector<std::unique_ptr<Host>> hosts_;
   std::unordered_map<Endpoint, size_t> by_endpoint_;
+  std::vector<bool> side_;  // empty: no partition
   std::vector<Endpoint> endpoints_;
   std::priority_queue<Datagram, std::vector<Datagram>, Later> in_flight_;
   std::set<std::pair<TimePoint, size_t>> timers_;  // (deadline, host)
