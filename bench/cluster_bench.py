@@ -1,0 +1,708 @@
+#!/usr/bin/env python3
+"""cluster_bench: skillnode and OpenDHT side by side, N processes of each on 127.0.0.1, the
+same put/get workload on both, in one run.
+
+Usage: python3 bench/cluster_bench.py [BUILD_DIR] [--nodes 32,128] [--ops 200] [--seed 1]
+       [--perf DIR]
+(BUILD_DIR defaults to build/release; `make bench` builds it and runs this. OpenDHT's side
+needs Debian's dhtnode package, OpenDHT 2.4.12: apt-get install dhtnode.)
+
+For each N, one side after the other (skillnode first, then OpenDHT; never both at once):
+  1. N node processes on 127.0.0.1, each its own process on both sides (a skillnode node is one
+     process; OpenDHT's in-process runner of many nodes would not be the same test). The first
+     starts alone; the others bootstrap through it, 16 at a time. Each side gets a random
+     network id of its own, so nothing else running on this machine can join.
+       skillnode: `skillnode run --port 0 --http 127.0.0.1:0 --no-lan --network-id X
+                   --data-dir D -b 127.0.0.1:FIRST`, default configuration otherwise
+                   (k = 20, r = 3 replicas, alpha = 3).
+       OpenDHT:   `dhtnode -n X -p 0 -b 127.0.0.1:FIRST`, default configuration otherwise
+                   (8 nodes per bucket, values stored on the 8 closest nodes).
+  2. Wait until the routing tables have settled: every node knows at least min(N - 1, k)
+     others (k = 20 for skillnode: routing_table.contacts of GET /api/node; k = 8 for OpenDHT:
+     the known IPv4 nodes, good and dubious, of dhtnode's `ll` command: a "good" node is one
+     that has answered this node, and one only heard from stays "dubious" in a quiet
+     network), and the sum over all nodes has grown by less than 1 % between two polls 2 s
+     apart. At most 120 s; a side that did not settle says so.
+  3. The idle CPU of the whole cluster over 3 s, for scale.
+  4. OPS puts, one at a time, each through a random node (the same sequence of node indexes on
+     both sides, from --seed), each under a key of its own:
+       skillnode: POST /api/skills on that node, a registration whose one capability is
+                  bench-<seed>-<i> (the node signs it and stores it under 3 DHT keys:
+                  skillId:capability, capability:, skill:). The node answers once the
+                  registration is accepted; the DHT publish continues after the answer.
+       OpenDHT:   `p <key> <value>` on that dhtnode's stdin, key = SHA-1 of bench-<seed>-<i>
+                  (40 hex digits, used as the InfoHash itself); done at dhtnode's
+                  "Put: success, took ..." line, i.e. once the value is stored on the nodes
+                  closest to the key.
+     Then 2 s for what is still in flight (skillnode's publishes) before the gets.
+  5. OPS gets, one at a time, of each key in turn, through a node that is neither the putter
+     nor among the 8 nodes closest to the key by XOR distance (so on both sides the getter is
+     drawn from the same distance band and holds no copy: OpenDHT stores on the 8 closest,
+     skillnode on the 3 closest; when N is too small for that, any node but the putter):
+       skillnode: POST /api/skills/search {"capabilities": [cap], "fresh": true}: "fresh"
+                  skips the answer cache, and the getter's local stage holds only its own
+                  registrations, so the answer comes from a FIND_VALUE lookup. Success: 200
+                  with the registered skill in it, from source "dht". After that lookup the
+                  node still caches the answer and subscribes to the key (discovery/search.cpp
+                  FinishDht: a second FIND_VALUE lookup to find the holders, LISTEN to 3 of
+                  them, which push the record back), as every skillnode search does; the
+                  answer does not wait for it, but its CPU and datagrams are counted.
+       OpenDHT:   `g <key>` on that dhtnode's stdin. OpenDHT keeps what a get found in that
+                  get's search, not in the node's storage, and every key is asked for once,
+                  so no cache answers it. Success: the put's value among the values found, and
+                  "Get: completed".
+     (Optionally --perf DIR records `perf record -a -g` over each side's get phase.)
+  6. RSS per node (VmRSS of every node process / N) and CPU seconds per operation: the
+     utime + stime of all node processes (/proc/PID/stat, in clock ticks of 10 ms, so a few
+     hundred operations are needed for two digits), after - before, over puts (with the 2 s
+     after them) and gets, divided by 2 x OPS; also per put and per get.
+  7. skillnode only: its counters summed over the nodes (GET /metrics before and after each
+     phase, outside the CPU windows): datagrams, DHT gets, lookups, FIND_VALUEs answered, STOREs
+     and listen pushes per put and per get; and after the CPU window, GET /api/dht/lookup of
+     each get's capability key from the same getter (the iterative node lookup alone, no
+     records, no HTTP search).
+
+Why the driver talks to node processes (stdin, HTTP) rather than being a node itself: the
+issue asks for puts and gets on random nodes of the cluster. A python3-opendht DhtRunner
+driver would be one more node through which every get went, holding its own searches; driving
+each dhtnode's command line puts the operation in a random cluster node, as an HTTP request
+does on the skillnode side. Both sides are measured two ways:
+  - the driver's round trip: from writing the request (HTTP request on a kept-alive
+    connection; a command line on the dhtnode's stdin) to reading its answer (the HTTP
+    answer; dhtnode's completion line on its stdout);
+  - the node's own figure: dhtnode prints how long each put and get took inside the node
+    ("took ..."; for gets also "found ... after", the first value); skillnode's search answer
+    carries its DHT stage's milliseconds ("stages": [{"stage": "dht", "ms": ...}]). A skillnode
+    registration has no figure of its own (it answers before it stores).
+The two puts are not the same operation: OpenDHT's is done when the value is stored on its
+replicas, skillnode's answer comes before the DHT stores (and signs the record, which OpenDHT's
+unsigned `p` does not). The put rows compare what a client of each waits for, nothing more.
+Latency percentiles are nearest-rank over the successful operations. Ratios are
+skillnode / OpenDHT; for latency and CPU, below 1 means skillnode is faster or cheaper. All
+processes share this machine's cores with the driver (and with whatever else runs on it: the
+load average is printed), so compare figures within one run. The default run (32 and 128
+nodes, 200 operations) takes about a minute and a half on the 2-core development machine.
+"""
+import argparse
+import hashlib
+import http.client
+import json
+import math
+import os
+import queue
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+from benchlib import cleanup, processes, rss_kib, scratch
+
+# Started at once after the first node: a join storm of all N through one node is not what is
+# measured.
+START_BATCH = 16
+SETTLE_TIMEOUT_S = 120
+SETTLE_POLL_S = 2.0
+# After the puts, before the gets: skillnode's publishes continue after its answers.
+AFTER_PUTS_S = 2.0
+IDLE_WINDOW_S = 3.0
+OP_TIMEOUT_S = 30.0
+# OpenDHT stores a value on its 8 closest nodes; getters are drawn from outside the 8 closest
+# on both sides (skillnode stores on 3).
+CLOSEST_EXCLUDED = 8
+SKILLNODE_K = 20
+OPENDHT_K = 8
+HTTP_IDLE_RECONNECT_S = 20.0  # skillnode closes kept-alive connections idle for 30 s
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid):
+    """utime + stime of a process (all its threads, alive or ended), in seconds."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+def percentile(values, p):
+    """Nearest-rank percentile; None for no values."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
+
+
+def closest(ids, key_hex, count):
+    """Indexes of the `count` node ids closest to the key by XOR distance."""
+    key = int(key_hex, 16)
+    return set(sorted(range(len(ids)), key=lambda i: int(ids[i], 16) ^ key)[:count])
+
+
+def wait_ready(items, ready, what, timeout=30):
+    deadline = time.monotonic() + timeout
+    pending = list(items)
+    while pending and time.monotonic() < deadline:
+        pending = [item for item in pending if not ready(item)]
+        if pending:
+            time.sleep(0.05)
+    if pending:
+        raise RuntimeError(f"{len(pending)} {what} did not start within {timeout} s")
+
+
+# skillnode's own counters, summed over the nodes, per put and per get (where the work goes).
+COUNTERS = {"skillnode_datagrams_sent_total": "datagrams sent",
+            "skillnode_store_gets_total": "DHT gets (FIND_VALUE lookups)",
+            "skillnode_lookups_started_total": "lookups",
+            "skillnode_find_value_served_total": "FIND_VALUE answered",
+            'skillnode_store_requests_total{result="accepted"}': "STOREs accepted",
+            "skillnode_listen_pushes_sent_total": "listen pushes"}
+
+
+class SkillnodeCluster:
+    name = "skillnode"
+    k = SKILLNODE_K
+
+    def __init__(self, binary, n, network_id):
+        self.binary = binary
+        self.n = n
+        self.network_id = network_id
+        self.procs, self.logs, self.addresses, self.ids, self.conns, self.used = \
+            [], [], [], [], [], []
+
+    def _spawn(self, i, bootstrap):
+        data = os.path.join(scratch, f"sn{self.n}-{i}")
+        log = open(data + ".log", "w+")
+        args = [self.binary, "run", "--port", "0", "--http", "127.0.0.1:0", "--no-lan",
+                "--network-id", str(self.network_id), "--data-dir", data, "--log-level", "info"]
+        if bootstrap:
+            args += ["-b", bootstrap]
+        proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=log)
+        processes.append(proc)
+        self.procs.append(proc)
+        self.logs.append(log)
+        self.addresses.append(None)
+
+    def _ready(self, i):
+        if self.addresses[i] is None:
+            if self.procs[i].poll() is not None:
+                raise RuntimeError(f"skillnode {i} exited with {self.procs[i].returncode}")
+            self.logs[i].seek(0)
+            m = re.search(r"HTTP API listening on http://(\S+)", self.logs[i].read())
+            if m:
+                self.addresses[i] = m.group(1)
+        return self.addresses[i] is not None
+
+    def start(self):
+        self._spawn(0, None)
+        wait_ready([0], self._ready, "skillnode processes")
+        self.conns.append(None)
+        self.used.append(0.0)
+        info = self.info(0)
+        seed = "127.0.0.1:" + info["listen"][0].rsplit(":", 1)[1]
+        for first in range(1, self.n, START_BATCH):
+            batch = range(first, min(self.n, first + START_BATCH))
+            for i in batch:
+                self._spawn(i, seed)
+                self.conns.append(None)
+                self.used.append(0.0)
+            wait_ready(batch, self._ready, "skillnode processes")
+        self.ids = [self.info(i)["id"] for i in range(self.n)]
+
+    def _call(self, i, method, path, body=None):
+        """(status, parsed answer, round trip in ms) over node i's kept-alive connection."""
+        for attempt in range(2):
+            conn = self.conns[i]
+            if conn is None or time.monotonic() - self.used[i] > HTTP_IDLE_RECONNECT_S:
+                if conn is not None:
+                    conn.close()
+                host, port = self.addresses[i].rsplit(":", 1)
+                conn = self.conns[i] = http.client.HTTPConnection(host, int(port),
+                                                                  timeout=OP_TIMEOUT_S)
+                conn.connect()  # not timed: the connection is kept alive between requests
+            data = json.dumps(body) if body is not None else None
+            headers = {"Content-Type": "application/json"} if data else {}
+            try:
+                started = time.perf_counter()
+                conn.request(method, path, data, headers)
+                answer = conn.getresponse()
+                text = answer.read()
+                took_ms = (time.perf_counter() - started) * 1000
+            except (http.client.HTTPException, OSError):
+                conn.close()
+                self.conns[i] = None
+                if attempt == 1:
+                    raise
+                continue
+            self.used[i] = time.monotonic()
+            try:
+                parsed = json.loads(text) if text else {}
+            except ValueError:
+                parsed = {}
+            return answer.status, parsed, took_ms
+
+    def info(self, i):
+        return self._call(i, "GET", "/api/node")[1]
+
+    def counters(self):
+        """Sums of COUNTERS over every node's /metrics."""
+        totals = dict.fromkeys(COUNTERS, 0.0)
+        for i in range(self.n):
+            self._call(i, "GET", "/health")  # (re)opens the connection if it was idle
+            self.conns[i].request("GET", "/metrics")
+            for line in self.conns[i].getresponse().read().decode().splitlines():
+                name, _, value = line.rpartition(" ")
+                if name in totals:
+                    totals[name] += float(value)
+        return totals
+
+    def table_sizes(self):
+        return [self.info(i)["routing_table"]["contacts"] for i in range(self.n)]
+
+    def pids(self):
+        return [p.pid for p in self.procs]
+
+    @staticmethod
+    def key_of(op, seed):
+        return f"bench-{seed}-{op}"
+
+    @staticmethod
+    def dht_key(capability):
+        return hashlib.sha256(("capability:" + capability).encode()).hexdigest()
+
+    def put(self, node, op, seed):
+        """(ok, node's own ms or None, round trip ms)."""
+        body = {"agentId": "bench-agent", "skillId": f"bench-skill-{op}", "version": "1.0.0",
+                "skillType": "tool-skill", "endpoint": "127.0.0.1:9000",
+                "capabilities": [self.key_of(op, seed)]}
+        try:
+            status, _, took = self._call(node, "POST", "/api/skills", body)
+        except (http.client.HTTPException, OSError):
+            return False, None, None
+        return status == 201, None, took
+
+    def get(self, node, op, seed):
+        """(ok, node's own ms, round trip ms, first value ms or None, why it failed)."""
+        query = {"capabilities": [self.key_of(op, seed)], "fresh": True}
+        try:
+            status, answer, took = self._call(node, "POST", "/api/skills/search", query)
+        except (http.client.HTTPException, OSError) as e:
+            return False, None, None, None, f"HTTP: {e!r}"
+        found = status == 200 and any(s.get("skillId") == f"bench-skill-{op}" and
+                                      s.get("source") == "dht" for s in answer.get("skills", []))
+        stages = answer.get("stages") or answer.get("details", {}).get("stages", [])
+        dht = [s for s in stages if s.get("stage") == "dht"]
+        why = None if found else f"HTTP {status}, {json.dumps(answer)[:300]}"
+        return found, dht[0].get("ms") if dht else None, took, None, why
+
+    def lookup(self, node, key_hex):
+        """(ok, node's duration_ms, round trip ms) of GET /api/dht/lookup."""
+        try:
+            status, answer, took = self._call(node, "GET", "/api/dht/lookup?key=" + key_hex)
+        except (http.client.HTTPException, OSError):
+            return False, None, None
+        return status == 200 and bool(answer.get("closest")), answer.get("duration_ms"), took
+
+    def stop(self):
+        for conn in self.conns:
+            if conn is not None:
+                conn.close()
+        for proc in self.procs:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        for proc in self.procs:
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        for log in self.logs:
+            log.close()
+
+
+DURATION_RE = r"([\d.]+) (ns|us|ms|s|min|h)\b"
+UNIT_MS = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1000.0, "min": 60000.0, "h": 3600000.0}
+
+
+def to_ms(number, unit):
+    return float(number) * UNIT_MS[unit]
+
+
+class OpenDhtCluster:
+    name = "OpenDHT"
+    k = OPENDHT_K
+
+    def __init__(self, n, network_id):
+        self.n = n
+        self.network_id = network_id
+        self.procs, self.lines, self.ids, self.ports = [], [], [], []
+
+    def _spawn(self, bootstrap):
+        args = ["dhtnode", "-n", str(self.network_id), "-p", "0"]
+        if bootstrap:
+            args += ["-b", bootstrap]
+        proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True, bufsize=1)
+        processes.append(proc)
+        lines = queue.Queue()
+        threading.Thread(target=self._read, args=(proc, lines), daemon=True).start()
+        self.procs.append(proc)
+        self.lines.append(lines)
+        self.ids.append(None)
+        self.ports.append(None)
+
+    @staticmethod
+    def _read(proc, lines):
+        for line in proc.stdout:
+            lines.put(line)
+        lines.put(None)
+
+    def _ready(self, i):
+        while self.ids[i] is None:
+            try:
+                line = self.lines[i].get_nowait()
+            except queue.Empty:
+                return False
+            if line is None:
+                raise RuntimeError(f"dhtnode {i} exited with {self.procs[i].poll()}")
+            m = re.search(r"OpenDHT node ([0-9a-f]{40}) running on port (\d+)", line)
+            if m:
+                self.ids[i], self.ports[i] = m.group(1), int(m.group(2))
+        return True
+
+    def start(self):
+        self._spawn(None)
+        wait_ready([0], self._ready, "dhtnode processes")
+        seed = f"127.0.0.1:{self.ports[0]}"
+        for first in range(1, self.n, START_BATCH):
+            batch = range(first, min(self.n, first + START_BATCH))
+            for _ in batch:
+                self._spawn(seed)
+            wait_ready(batch, self._ready, "dhtnode processes")
+
+    def _drain(self, i):
+        while True:
+            try:
+                self.lines[i].get_nowait()
+            except queue.Empty:
+                return
+
+    def _send(self, i, command):
+        self._drain(i)
+        self.procs[i].stdin.write(command + "\n")
+        self.procs[i].stdin.flush()
+
+    def _next_line(self, i, deadline):
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return None
+        try:
+            return self.lines[i].get(timeout=remaining)
+        except queue.Empty:
+            return None
+
+    def table_sizes(self):
+        sizes = []
+        for i in range(self.n):
+            self._send(i, "ll")
+            deadline = time.monotonic() + 5
+            known = 0
+            while True:
+                line = self._next_line(i, deadline)
+                if line is None:
+                    break
+                m = re.search(r"Known nodes: (\d+) good, (\d+) dubious", line)
+                if m:  # the IPv4 block comes first
+                    known = int(m.group(1)) + int(m.group(2))
+                    break
+            sizes.append(known)
+        return sizes
+
+    def pids(self):
+        return [p.pid for p in self.procs]
+
+    @staticmethod
+    def dht_key(op_key):
+        return op_key
+
+    @staticmethod
+    def key_of(op, seed):
+        return hashlib.sha1(f"bench-{seed}-{op}".encode()).hexdigest()
+
+    def put(self, node, op, seed):
+        started = time.perf_counter()
+        self._send(node, f"p {self.key_of(op, seed)} value-{seed}-{op}")
+        deadline = time.monotonic() + OP_TIMEOUT_S
+        while True:
+            line = self._next_line(node, deadline)
+            if line is None:
+                return False, None, None
+            m = re.search(r"Put: (\w+), took " + DURATION_RE, line)
+            if m:
+                took = (time.perf_counter() - started) * 1000
+                return m.group(1) == "success", to_ms(m.group(2), m.group(3)), took
+
+    def get(self, node, op, seed):
+        value = f'"value-{seed}-{op}"'
+        started = time.perf_counter()
+        self._send(node, f"g {self.key_of(op, seed)}")
+        deadline = time.monotonic() + OP_TIMEOUT_S
+        found, first_ms = False, None
+        while True:
+            line = self._next_line(node, deadline)
+            if line is None:
+                return False, None, None, first_ms, f"no answer within {OP_TIMEOUT_S:.0f} s"
+            m = re.search(r"Get: found \d+ value\(s\) after " + DURATION_RE, line)
+            if m and first_ms is None:
+                first_ms = to_ms(m.group(1), m.group(2))
+            if value in line and "data" in line:
+                found = True
+            m = re.search(r"Get: (completed|failure), took " + DURATION_RE, line)
+            if m:
+                took = (time.perf_counter() - started) * 1000
+                ok = found and m.group(1) == "completed"
+                why = None if ok else (f"get {m.group(1)} after {m.group(2)} {m.group(3)}, "
+                                       f"{'the value found' if found else 'no value found'}")
+                return ok, to_ms(m.group(2), m.group(3)), took, first_ms, why
+
+    def stop(self):
+        for proc in self.procs:
+            if proc.poll() is None:
+                try:
+                    proc.stdin.write("x\n")
+                    proc.stdin.flush()
+                    proc.stdin.close()
+                except OSError:
+                    pass
+        for proc in self.procs:
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+def settle(cluster):
+    """Waits for the routing tables; returns (seconds, settled, sizes)."""
+    started = time.monotonic()
+    need = min(cluster.n - 1, cluster.k)
+    previous = None
+    while True:
+        sizes = cluster.table_sizes()
+        total = sum(sizes)
+        if min(sizes) >= need and previous is not None and total <= previous * 1.01:
+            return time.monotonic() - started, True, sizes
+        if time.monotonic() - started > SETTLE_TIMEOUT_S:
+            return time.monotonic() - started, False, sizes
+        previous = total if min(sizes) >= need else None
+        time.sleep(SETTLE_POLL_S)
+
+
+def total_cpu(pids):
+    return sum(cpu_seconds(pid) for pid in pids)
+
+
+def start_perf(perf_dir, name):
+    if not perf_dir:
+        return None
+    path = os.path.join(perf_dir, name + ".data")
+    proc = subprocess.Popen(["perf", "record", "-a", "-g", "-o", path], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    processes.append(proc)
+    time.sleep(1.0)  # perf needs a moment before it records
+    return proc
+
+
+def stop_perf(proc):
+    if proc is not None:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)
+
+
+def run_side(cluster, ops, seed, perf_dir):
+    """Starts the cluster, runs the workload, stops it; returns the side's figures."""
+    result = {"load": os.getloadavg()[0]}
+    started = time.monotonic()
+    cluster.start()
+    result["start_s"] = time.monotonic() - started
+    result["settle_s"], result["settled"], sizes = settle(cluster)
+    result["table_min"], result["table_max"] = min(sizes), max(sizes)
+    pids = cluster.pids()
+
+    before = total_cpu(pids)
+    time.sleep(IDLE_WINDOW_S)
+    result["idle_cpu_per_node_s"] = (total_cpu(pids) - before) / IDLE_WINDOW_S / cluster.n
+
+    rng = random.Random(seed)
+    putters = [rng.randrange(cluster.n) for _ in range(ops)]
+    puts = []
+    counted = [cluster.counters()] if isinstance(cluster, SkillnodeCluster) else None
+    cpu_start = total_cpu(pids)
+    for op, node in enumerate(putters):
+        puts.append(cluster.put(node, op, seed))
+    time.sleep(AFTER_PUTS_S)
+    cpu_puts = total_cpu(pids)
+    if counted:
+        counted.append(cluster.counters())
+
+    getters, far = [], 0
+    for op, putter in enumerate(putters):
+        near = closest(cluster.ids, cluster.dht_key(cluster.key_of(op, seed)), CLOSEST_EXCLUDED)
+        candidates = [i for i in range(cluster.n) if i != putter and i not in near]
+        far += bool(candidates)
+        candidates = candidates or [i for i in range(cluster.n) if i != putter]
+        getters.append(rng.choice(candidates))
+    perf = start_perf(perf_dir, f"{cluster.name}-{cluster.n}")
+    cpu_gets_start = total_cpu(pids)
+    gets = [cluster.get(node, op, seed) for op, node in enumerate(getters)]
+    cpu_end = total_cpu(pids)
+    stop_perf(perf)
+    result["rss_per_node_mib"] = sum(rss_kib(pid) for pid in pids) / cluster.n / 1024
+    result["far_getters"] = far
+    result["cpu_per_op_s"] = (cpu_end - cpu_start) / (2 * ops)
+    result["cpu_per_put_s"] = (cpu_puts - cpu_start) / ops
+    result["cpu_per_get_s"] = (cpu_end - cpu_gets_start) / ops
+    result["puts_ok"] = sum(1 for p in puts if p[0])
+    result["gets_ok"] = sum(1 for g in gets if g[0])
+    result["put_node"] = [p[1] for p in puts if p[0] and p[1] is not None]
+    result["put_rtt"] = [p[2] for p in puts if p[0]]
+    result["get_node"] = [g[1] for g in gets if g[0] and g[1] is not None]
+    result["get_rtt"] = [g[2] for g in gets if g[0]]
+    result["get_first"] = [g[3] for g in gets if g[0] and g[3] is not None]
+    result["failed_gets"] = [(op, getters[op], g[4]) for op, g in enumerate(gets) if not g[0]]
+    if counted:
+        counted.append(cluster.counters())
+        result["counters"] = counted
+        lookups = [cluster.lookup(node, cluster.dht_key(cluster.key_of(op, seed)))
+                   for op, node in enumerate(getters)]
+        result["lookups_ok"] = sum(1 for x in lookups if x[0])
+        result["lookup_node"] = [x[1] for x in lookups if x[0] and x[1] is not None]
+        result["lookup_rtt"] = [x[2] for x in lookups if x[0]]
+    cluster.stop()
+    return result
+
+
+def fmt_ms(values):
+    if not values:
+        return "-"
+    return " / ".join(f"{percentile(values, p):.2f}" for p in (50, 95, 99))
+
+
+def ratios(a, b):
+    if not a or not b:
+        return "-"
+    return " / ".join(f"{percentile(a, p) / percentile(b, p):.2f}" for p in (50, 95, 99))
+
+
+def ratio(a, b, digits=2):
+    return f"{a / b:.{digits}f}" if a is not None and b else "-"
+
+
+def report(n, ops, seed, sn, od):
+    print(f"\n== N = {n} nodes per side, {ops} puts and {ops} gets, seed {seed} ==")
+    for name, r, table in (("skillnode", sn, "contacts"), ("OpenDHT", od, "known IPv4 nodes")):
+        print(f"{name}: started in {r['start_s']:.1f} s, routing tables "
+              f"{'settled' if r['settled'] else 'NOT settled'} after {r['settle_s']:.1f} s "
+              f"({table} per node {r['table_min']}..{r['table_max']}); load average "
+              f"{r['load']:.2f} at the start; getters outside the 8 closest for "
+              f"{r['far_getters']}/{ops} keys")
+    rows = [
+        ("puts succeeded", f"{sn['puts_ok']}/{ops}", f"{od['puts_ok']}/{ops}", "-"),
+        ("gets succeeded (value found)", f"{sn['gets_ok']}/{ops}", f"{od['gets_ok']}/{ops}", "-"),
+        ("put p50 / p95 / p99 ms, round trip", fmt_ms(sn["put_rtt"]), fmt_ms(od["put_rtt"]),
+         ratios(sn["put_rtt"], od["put_rtt"])),
+        ("put p50 / p95 / p99 ms, node's own", "- (answers before storing)",
+         fmt_ms(od["put_node"]), "-"),
+        ("get p50 / p95 / p99 ms, round trip", fmt_ms(sn["get_rtt"]), fmt_ms(od["get_rtt"]),
+         ratios(sn["get_rtt"], od["get_rtt"])),
+        ("get p50 / p95 / p99 ms, node's own", fmt_ms(sn["get_node"]), fmt_ms(od["get_node"]),
+         ratios(sn["get_node"], od["get_node"])),
+        ("get, first value (OpenDHT 'found after')", "-", fmt_ms(od["get_first"]), "-"),
+        ("RSS per node, MiB", f"{sn['rss_per_node_mib']:.1f}", f"{od['rss_per_node_mib']:.1f}",
+         ratio(sn["rss_per_node_mib"], od["rss_per_node_mib"])),
+        ("CPU ms per op, all nodes", f"{sn['cpu_per_op_s'] * 1000:.2f}",
+         f"{od['cpu_per_op_s'] * 1000:.2f}", ratio(sn["cpu_per_op_s"], od["cpu_per_op_s"])),
+        ("CPU ms per put (with the 2 s after)", f"{sn['cpu_per_put_s'] * 1000:.2f}",
+         f"{od['cpu_per_put_s'] * 1000:.2f}", ratio(sn["cpu_per_put_s"], od["cpu_per_put_s"])),
+        ("CPU ms per get", f"{sn['cpu_per_get_s'] * 1000:.2f}",
+         f"{od['cpu_per_get_s'] * 1000:.2f}", ratio(sn["cpu_per_get_s"], od["cpu_per_get_s"])),
+        ("idle CPU per node, ms/s", f"{sn['idle_cpu_per_node_s'] * 1000:.2f}",
+         f"{od['idle_cpu_per_node_s'] * 1000:.2f}",
+         ratio(sn["idle_cpu_per_node_s"], od["idle_cpu_per_node_s"])),
+    ]
+    widths = [max(len(r[c]) for r in rows + [("", "skillnode", "OpenDHT", "skillnode/OpenDHT")])
+              for c in range(4)]
+    for row in [("", "skillnode", "OpenDHT 2.4.12", "skillnode/OpenDHT")] + rows:
+        print("  ".join(cell.ljust(widths[c]) for c, cell in enumerate(row)).rstrip())
+    print(f"skillnode GET /api/dht/lookup of each key from its getter: {sn['lookups_ok']}/{ops} "
+          f"answered; p50 / p95 / p99 ms round trip {fmt_ms(sn['lookup_rtt'])}, "
+          f"node's own {fmt_ms(sn['lookup_node'])}")
+    before, after_puts, after_gets = sn["counters"]
+    print("skillnode's counters, all nodes: " + "; ".join(
+        f"{label} {(after_puts[name] - before[name]) / ops:.1f} per put, "
+        f"{(after_gets[name] - after_puts[name]) / ops:.1f} per get"
+        for name, label in COUNTERS.items()))
+    for name, r in (("skillnode", sn), ("OpenDHT", od)):
+        for op, getter, why in r["failed_gets"][:5]:
+            print(f"{name}: get of key {op} through node {getter} failed: {why}")
+
+    def p(values, q):
+        return percentile(values, q) if values else None
+
+    print(f"N={n}: success skillnode {sn['puts_ok']}+{sn['gets_ok']}/{2 * ops}, OpenDHT "
+          f"{od['puts_ok']}+{od['gets_ok']}/{2 * ops}; get skillnode/OpenDHT round trip p50 "
+          f"{ratio(p(sn['get_rtt'], 50), p(od['get_rtt'], 50))} p99 "
+          f"{ratio(p(sn['get_rtt'], 99), p(od['get_rtt'], 99))}, node's own p50 "
+          f"{ratio(p(sn['get_node'], 50), p(od['get_node'], 50))} p99 "
+          f"{ratio(p(sn['get_node'], 99), p(od['get_node'], 99))} (goal <= 1); put round trip "
+          f"p50 {ratio(p(sn['put_rtt'], 50), p(od['put_rtt'], 50))} p99 "
+          f"{ratio(p(sn['put_rtt'], 99), p(od['put_rtt'], 99))}; RSS "
+          f"{ratio(sn['rss_per_node_mib'], od['rss_per_node_mib'])}; CPU per op "
+          f"{ratio(sn['cpu_per_op_s'], od['cpu_per_op_s'])}", flush=True)
+
+
+def on_sigterm(signum, _frame):
+    raise SystemExit(128 + signum)  # runs the finally below: every process and the scratch go
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("build", nargs="?", default="build/release")
+    parser.add_argument("--nodes", default="32,128", help="cluster sizes, comma-separated")
+    parser.add_argument("--ops", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--perf", metavar="DIR",
+                        help="record `perf record -a -g` over each side's gets into DIR")
+    args = parser.parse_args()
+    if not shutil.which("dhtnode"):
+        sys.exit("dhtnode is not installed (apt-get install dhtnode: OpenDHT 2.4.12 on Debian 12)")
+    if args.perf:
+        if not shutil.which("perf"):
+            sys.exit("perf is not installed (apt-get install linux-perf)")
+        os.makedirs(args.perf, exist_ok=True)
+    # A copy: the build directory may be rebuilt while this runs.
+    binary = os.path.join(scratch, "skillnode")
+    shutil.copy2(os.path.join(args.build, "node", "skillnode"), binary)
+    version = subprocess.run(["dpkg-query", "-W", "-f=${Version}", "dhtnode"],
+                             capture_output=True, text=True).stdout or "unknown"
+    print(f"cluster_bench: skillnode {args.build}/node/skillnode vs dhtnode {version}; "
+          f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f}", flush=True)
+    rng = random.Random(args.seed)
+    for n in [int(x) for x in args.nodes.split(",")]:
+        sn = run_side(SkillnodeCluster(binary, n, rng.randrange(1, 2**31)), args.ops, args.seed,
+                      args.perf)
+        od = run_side(OpenDhtCluster(n, rng.randrange(1, 2**31)), args.ops, args.seed, args.perf)
+        report(n, args.ops, args.seed, sn, od)
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, on_sigterm)
+    try:
+        main()
+    finally:
+        cleanup()
