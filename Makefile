@@ -8,7 +8,7 @@ BUILD_FUZZ ?= build/fuzz
 MESON_SETUP = if [ -f $(1)/build.ninja ]; then meson setup --reconfigure $(1) $(2) >/dev/null; \
               else meson setup $(1) $(2); fi
 
-.PHONY: all deps build run test bench format fuzz fuzz-run deb clean
+.PHONY: all deps build run test bench chaos format fuzz fuzz-run deb clean
 
 all: build
 
@@ -44,6 +44,13 @@ bench: build
 	@.ci/install-deps wrk
 	python3 bench/daemon_bench.py $(BUILD_RUN)
 	python3 bench/registry_bench.py $(BUILD_RUN)
+
+# The long chaos run: 100 nodes in network namespaces, 10 minutes of kills and restarts under
+# loss, then a partition (tests/chaos/chaos_test.py; make test runs 30 nodes for about 2
+# minutes). Needs root. Its last line is the summary README "Tests" quotes.
+chaos: build
+	SKILLNODE=$(BUILD_RUN)/node/skillnode python3 tests/chaos/chaos_test.py --hosts 100 \
+	  --skills 30 --chaos-seconds 600
 
 format: deps
 	find node kademlia transport discovery bootstrap tests sim bench -name '*.h' -o -name '*.cpp' \

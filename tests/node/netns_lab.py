@@ -72,6 +72,11 @@ class Lab:
         """Runs a command inside host i; returns CompletedProcess."""
         return sh("ip", "netns", "exec", self.ns(i), *args, check_rc=False, input_text=input_text)
 
+    def run_bridge(self, *args, input_text=None):
+        """Runs a command in the bridge's namespace (nftables rules on br0); CompletedProcess."""
+        return sh("ip", "netns", "exec", self.bridge_ns, *args, check_rc=False,
+                  input_text=input_text)
+
     def prefix_of(self, i):
         return ["ip", "netns", "exec", self.ns(i)]
 

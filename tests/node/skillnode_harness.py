@@ -55,6 +55,12 @@ def require_binary():
         sys.exit(1)
 
 
+def track(proc):
+    """Registers a process started outside Node, so that it is killed at exit too."""
+    _processes.append(proc)
+    return proc
+
+
 def temp_dir(prefix="skillnode-test-"):
     path = tempfile.mkdtemp(prefix=prefix)
     _dirs.append(path)
