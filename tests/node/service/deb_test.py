@@ -14,6 +14,8 @@ machine, which it leaves as it found it.
 4. An upgrade to the same build repacked at a higher version (dpkg-deb) keeps the edited
    conffile, the user and the state: the node id is unchanged.
 5. `dpkg --purge` leaves no file of the package, no state, no user and no group.
+6. The same package under a real systemd in a container (systemd_test.py): readiness,
+   STATUS=, the journal, HTTP, HTTPS and reload, LAN multicast, Avahi, the DHT, the watchdog.
 Needs root (dpkg). Skipped when a skillnode package is installed already, so that a machine's
 own installation is never touched. Whatever happens, the package is purged at the end.
 Run: SKILLNODE_SOURCE=. SKILLNODE_DEB_OUT=/tmp/deb python3 tests/node/service/deb_test.py
@@ -190,7 +192,22 @@ def main():
         check(not os.path.lexists(path), f"purged: {path}")
     check("skillnode" not in [p.pw_name for p in pwd.getpwall()], "purged: the user skillnode")
     check("skillnode" not in [g.gr_name for g in grp.getgrall()], "purged: the group skillnode")
+    under_systemd(deb)
     finish()
+
+
+def under_systemd(deb):
+    """The same package under a real systemd (systemd_test.py, in a container), so that the
+    package is built once for both."""
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "systemd_test.py")
+    env = dict(os.environ, SKILLNODE_DEB=deb)
+    print("--- the package under systemd (systemd_test.py) ---", flush=True)
+    done = subprocess.run([sys.executable, script], env=env, text=True, timeout=1800)
+    if done.returncode == 77:
+        print("SKIP - the package under systemd: see the reason above", flush=True)
+        return
+    check(done.returncode == 0, "the package works under a real systemd (systemd_test.py)",
+          f"exit {done.returncode}")
 
 
 if __name__ == "__main__":
