@@ -39,11 +39,13 @@ test: deps
 # libuv UDP echo server in the same run, a node's idle memory: bench/daemon_bench.py) and the
 # registry benchmark (the trivial route, search, list and the capability endpoint: requests
 # per second, p99 and share of the trivial route with 20,000 registrations; memory with 120,000
-# stored records: bench/registry_bench.py, driven by wrk).
+# stored records: bench/registry_bench.py, driven by wrk) and skillnode beside OpenDHT's
+# dhtnode, N processes of each (bench/cluster_bench.py).
 bench: build
-	@.ci/install-deps wrk
+	@.ci/install-deps wrk dhtnode
 	python3 bench/daemon_bench.py $(BUILD_RUN)
 	python3 bench/registry_bench.py $(BUILD_RUN)
+	python3 bench/cluster_bench.py $(BUILD_RUN)
 
 # The long chaos run: 100 nodes in network namespaces, 10 minutes of kills and restarts under
 # loss, then a partition (tests/chaos/chaos_test.py; make test runs 30 nodes for about 2
