@@ -201,11 +201,12 @@ void Searcher::FinishDht(const std::shared_ptr<Pending>& pending, TimePoint now,
       pending->dht_unreachable = result->stats.messages > 0 && result->stats.replies == 0;
       if (pending->dht_unreachable) ++stats_.dht_failures;
       // A reachable DHT's answer is cached, and the key watched so that the cache learns of
-      // changes. The subscription starts from what this read saw (its own first read may still
-      // be running), so a removal that follows is reported; and what it already knows to be
-      // newer, a tombstone that came while this read ran, replaces what the read saw.
+      // changes. A new subscription starts from this read, and subscribes on the holders it
+      // found, so a removal that follows is reported; an older subscription already knows
+      // what is newer, a tombstone that came while this read ran, and that replaces what the
+      // read saw.
       WatchedKey* watched =
-          pending->dht_unreachable ? nullptr : WatchForCache(now, pending->dht_key);
+          pending->dht_unreachable ? nullptr : WatchForCache(now, pending->dht_key, *result);
       const std::vector<kademlia::SignedRecordPtr> current =
           watched != nullptr ? dht_.Observe(watched->subscription, result->records)
                              : result->records;

@@ -235,11 +235,15 @@ class Searcher {
   // Grows with every change of what a search from the local, LAN and cache stages could
   // answer: the registry's, the LAN table's and the cache's changes.
   uint64_t Changes() const;
-  // Listens on `key` so cached answers under it stay honest; false when no room.
-  WatchedKey* WatchForCache(TimePoint now, const kademlia::Key& key);
+  // Listens on `key` so cached answers under it stay honest; false when no room. `fresh` is
+  // the get of `key` that has just finished: a new subscription starts from it rather than
+  // reading the key again.
+  WatchedKey* WatchForCache(TimePoint now, const kademlia::Key& key,
+                            const kademlia::GetResult& fresh);
   // Cache keys start with the DHT key the answer came from.
   static std::string CacheKey(const kademlia::Key& key, const SkillQuery& query);
-  WatchedKey* Subscribe(TimePoint now, const kademlia::Key& key);
+  WatchedKey* Subscribe(TimePoint now, const kademlia::Key& key,
+                        const kademlia::GetResult* fresh = nullptr);
   void OnKeyChange(const kademlia::Key& key, const kademlia::ListenEvent& event);
   void DropKey(std::map<kademlia::Key, WatchedKey>::iterator it);
 

@@ -11,13 +11,15 @@ namespace skillnode::discovery {
 using kademlia::Key;
 using kademlia::SkillRecord;
 
-Searcher::WatchedKey* Searcher::WatchForCache(TimePoint now, const Key& key) {
-  WatchedKey* watched = Subscribe(now, key);
+Searcher::WatchedKey* Searcher::WatchForCache(TimePoint now, const Key& key,
+                                              const kademlia::GetResult& fresh) {
+  WatchedKey* watched = Subscribe(now, key, &fresh);
   if (watched != nullptr) watched->for_cache = true;
   return watched;
 }
 
-Searcher::WatchedKey* Searcher::Subscribe(TimePoint now, const Key& key) {
+Searcher::WatchedKey* Searcher::Subscribe(TimePoint now, const Key& key,
+                                          const kademlia::GetResult* fresh) {
   if (auto it = watched_.find(key); it != watched_.end()) {
     it->second.last_used = now;
     return &it->second;
@@ -37,7 +39,8 @@ Searcher::WatchedKey* Searcher::Subscribe(TimePoint now, const Key& key) {
   auto [it, inserted] = watched_.try_emplace(key);
   it->second.last_used = now;
   it->second.subscription = dht_.Listen(
-      now, key, [this, key](const kademlia::ListenEvent& event) { OnKeyChange(key, event); });
+      now, key, [this, key](const kademlia::ListenEvent& event) { OnKeyChange(key, event); },
+      fresh);
   if (it->second.subscription == 0) {
     watched_.erase(it);
     return nullptr;

@@ -50,7 +50,7 @@ ErrorReplyCode CodeFor(StoreRefusal refusal) {
 }  // namespace
 
 SkillDht::SkillDht(Node& node, const DhtConfig& config)
-    : node_(node), config_(config), store_(config.limits) {
+    : node_(node), config_(config), store_(config.limits), verified_(config.verified_records_max) {
   node_.SetRequestHandler(this);
 }
 
@@ -114,32 +114,40 @@ Body SkillDht::Refuse(ErrorReplyCode code, const std::string& why) {
   return ErrorBody{static_cast<uint16_t>(code), why.substr(0, kErrorTextSizeMax)};
 }
 
+Result<SignedRecordPtr> SkillDht::Verify(const WireRecord& wire) {
+  const uint64_t checked = verified_.misses();
+  auto record = verified_.Verify(wire.encoded, wire.signature, node_.signatures());
+  ++(verified_.misses() != checked ? stats_.records_verified : stats_.records_verified_again);
+  return record;
+}
+
 Body SkillDht::HandleStore(TimePoint now, const Endpoint& from, const StoreBody& store) {
   if (!node_.tokens().Check(store.token, from.address())) {
     return Refuse(ErrorReplyCode::kBadToken, "write token missing, wrong or expired");
   }
-  auto verified = VerifyRecord(store.record.encoded, store.record.signature, node_.signatures());
+  auto verified = Verify(store.record);
   if (!verified) {
     return Refuse(verified.error().code == ErrorCode::kCrypto ? ErrorReplyCode::kBadSignature
                                                               : ErrorReplyCode::kBadRecord,
                   verified.error().message);
   }
   if (policy_) {
-    if (auto taken = policy_(*verified); !taken) {
+    if (auto taken = policy_(**verified); !taken) {
       return Refuse(ErrorReplyCode::kUncertified, taken.error().message);
     }
   }
-  if (!BelongsUnder(verified->record, store.target)) {
+  const SignedRecord& record = **verified;
+  if (!BelongsUnder(record.record, store.target)) {
     return Refuse(ErrorReplyCode::kWrongKey,
                   "the record does not belong under key " + store.target.ShortHex());
   }
-  if (store.lifetime_seconds == 0 || store.lifetime_seconds > verified->record.ttl_seconds) {
+  if (store.lifetime_seconds == 0 || store.lifetime_seconds > record.record.ttl_seconds) {
     return Refuse(ErrorReplyCode::kBadLifetime,
                   "lifetime " + std::to_string(store.lifetime_seconds) + " s is outside 1.." +
-                      std::to_string(verified->record.ttl_seconds) + " s");
+                      std::to_string(record.record.ttl_seconds) + " s");
   }
   const auto put =
-      store_.Put(store.target, *verified, from.address(), now, Seconds(store.lifetime_seconds));
+      store_.Put(store.target, record, from.address(), now, Seconds(store.lifetime_seconds));
   if (put.refusal != StoreRefusal::kNone) {
     return Refuse(CodeFor(put.refusal), std::string(StoreRefusalName(put.refusal)));
   }
@@ -252,7 +260,7 @@ void SkillDht::OnContactAdded(TimePoint now, const Contact& contact) {
   // A newcomer closer to a subscribed key than we are may hold it now: move the subscription.
   for (auto& [id, subscription] : subscriptions_) {
     if (!subscription.renewing && CloserTo(subscription.key, contact.id, node_.id())) {
-      subscription.next_renewal = std::min(subscription.next_renewal, now);
+      RenewAt(subscription, std::min(subscription.next_renewal, now));
     }
   }
   // The keys closer to the newcomer than to us share its first d + 1 bits, where d is the
@@ -328,11 +336,13 @@ void SkillDht::OnTimer(TimePoint now) {
            nullptr);
   }
   // Listeners whose subscription ran out without renewal.
+  listeners_due_ = kTimeNever;
   for (auto it = listeners_.begin(); it != listeners_.end();) {
     auto& list = it->second;
     const size_t before = list.size();
     std::erase_if(list, [now](const Listener& l) { return l.expires <= now; });
     listener_count_ -= before - list.size();
+    for (const Listener& l : list) listeners_due_ = std::min(listeners_due_, l.expires);
     it = list.empty() ? listeners_.erase(it) : std::next(it);
   }
   std::vector<uint64_t> renew;
@@ -340,6 +350,10 @@ void SkillDht::OnTimer(TimePoint now) {
     if (!subscription.renewing && subscription.next_renewal <= now) renew.push_back(id);
   }
   for (uint64_t id : renew) Renew(now, id);
+  renewals_due_ = kTimeNever;
+  for (const auto& [id, subscription] : subscriptions_) {
+    if (!subscription.renewing) renewals_due_ = std::min(renewals_due_, subscription.next_renewal);
+  }
   // Published records in the order of their next event; only those due are visited.
   std::vector<SignedRecord> due;
   while (!published_due_.empty() && published_due_.begin()->first <= now) {
@@ -358,13 +372,7 @@ void SkillDht::OnTimer(TimePoint now) {
 TimePoint SkillDht::NextDeadline() const {
   TimePoint next = store_.NextExpiry();
   if (!published_due_.empty()) next = std::min(next, published_due_.begin()->first);
-  for (const auto& [key, list] : listeners_) {
-    for (const Listener& l : list) next = std::min(next, l.expires);
-  }
-  for (const auto& [id, subscription] : subscriptions_) {
-    if (!subscription.renewing) next = std::min(next, subscription.next_renewal);
-  }
-  return next;
+  return std::min({next, listeners_due_, renewals_due_});
 }
 
 }  // namespace skillnode::kademlia

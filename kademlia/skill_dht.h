@@ -34,6 +34,7 @@
 #include "kademlia/request_handler.h"
 #include "kademlia/skill_record.h"
 #include "kademlia/value_store.h"
+#include "kademlia/verified_records.h"
 
 namespace skillnode::kademlia {
 
@@ -68,6 +69,10 @@ struct DhtConfig {
   // A push is sent this many times in all before the holder gives the listener up (it will
   // notice and subscribe again).
   size_t push_attempts_max = 3;
+  // Records whose signature was checked, kept so that the copies of one record from its
+  // holders, and the pushes and republishes that follow, are not verified again
+  // (kademlia/verified_records.h); 0 verifies every copy.
+  size_t verified_records_max = 1024;
 };
 
 // A change seen by a listener.
@@ -123,6 +128,9 @@ struct DhtStats {
   uint64_t pushes_received = 0;
   uint64_t listeners_dropped = 0;  // gave up after push_attempts_max
   uint64_t subscriptions_renewed = 0;
+  uint64_t subscriptions_seeded = 0;    // started from the caller's own fresh get
+  uint64_t records_verified = 0;        // signatures checked in full
+  uint64_t records_verified_again = 0;  // copies of a record already checked, not checked again
 };
 
 // Decides whether a verified record is taken at all: a network's rule on its publishers, such
@@ -154,7 +162,10 @@ class SkillDht final : public RequestHandler {
 
   // Subscribes to changes under `key`: the current records arrive as kAdded events first, then
   // every change. Returns a subscription id, or 0 when subscriptions_max are running.
-  uint64_t Listen(TimePoint now, const Key& key, ListenCallback on_change);
+  // `fresh`, a get of `key` the caller has just finished, saves the subscription its own first
+  // read: it starts from those records and subscribes on the holders that get found.
+  uint64_t Listen(TimePoint now, const Key& key, ListenCallback on_change,
+                  const GetResult* fresh = nullptr);
   void Unlisten(uint64_t subscription);
   // Tells a subscription about records its owner has just read from the key (a get of its
   // own), as a push would: newer ones raise events. A subscription whose first read is still
@@ -201,6 +212,8 @@ class SkillDht final : public RequestHandler {
   Body HandleFindValue(TimePoint now, const Endpoint& from, const FindValueBody& find);
   Body HandleStore(TimePoint now, const Endpoint& from, const StoreBody& store);
   Body Refuse(ErrorReplyCode code, const std::string& why);
+  // A record from the network, verified once (verified_) and counted.
+  Result<SignedRecordPtr> Verify(const WireRecord& wire);
   void StoreOn(TimePoint now, const Key& key, const LookupResult& closest,
                const SignedRecord& record, const std::shared_ptr<PublishState>& state);
   void OnValues(const std::shared_ptr<GetState>& get, TimePoint now, const Contact& from,
@@ -225,9 +238,16 @@ class SkillDht final : public RequestHandler {
                               const std::optional<GoneRecord>& gone);
   void SendPush(TimePoint now, const Listener& listener, const PushBody& push, size_t attempt);
   // Listen, listener side.
+  void RenewAt(Subscription& subscription, TimePoint at) {
+    subscription.next_renewal = at;
+    renewals_due_ = std::min(renewals_due_, at);
+  }
   Body HandlePush(TimePoint now, const PushBody& push);
   void Renew(TimePoint now, uint64_t subscription);
   void Reconcile(uint64_t subscription, const GetResult& result);
+  // After a full read of the subscription's key: the view reconciled with it, LISTEN sent to
+  // the r closest holders it found, and the next renewal scheduled.
+  void Subscribed(uint64_t subscription, const GetResult& result);
   // Applies `record` to the subscription's view (an event for news) and returns the newest
   // version the view holds of its identity.
   SignedRecordPtr Apply(Subscription& subscription, const SignedRecordPtr& record);
@@ -235,6 +255,7 @@ class SkillDht final : public RequestHandler {
   Node& node_;
   DhtConfig config_;
   ValueStore store_;
+  VerifiedRecords verified_;
   DhtStats stats_;
   // Adds or replaces a published record, keeping published_due_ in step.
   void SetPublished(Published published);
@@ -243,6 +264,11 @@ class SkillDht final : public RequestHandler {
   // (next event, identity) of every published record: NextDeadline and OnTimer look only at
   // the front, so thousands of registrations cost nothing per loop turn.
   std::set<std::pair<TimePoint, RecordIdentity>> published_due_;
+  // Lower bounds on the earliest listener expiry and subscription renewal, so that
+  // NextDeadline need not walk every listener and subscription: each is lowered as an entry is
+  // scheduled, and made exact again by OnTimer, which walks them anyway.
+  TimePoint listeners_due_ = kTimeNever;
+  TimePoint renewals_due_ = kTimeNever;
   std::map<Key, std::vector<Listener>> listeners_;
   size_t listener_count_ = 0;
   std::map<uint64_t, Subscription> subscriptions_;

@@ -97,18 +97,18 @@ void SkillDht::OnValues(const std::shared_ptr<GetState>& get, TimePoint now, con
   auto& held = get->held_by[from.id];
   for (size_t i = 0; i < values.records.size(); ++i) {
     const WireRecord& wire = values.records[i];
-    auto verified = VerifyRecord(wire.encoded, wire.signature, node_.signatures());
-    if (!verified || !BelongsUnder(verified->record, get->key)) {
+    auto verified = Verify(wire);
+    if (!verified || !BelongsUnder((*verified)->record, get->key)) {
       ++get->rejected;
       continue;
     }
-    if (policy_ && !policy_(*verified)) {
+    if (policy_ && !policy_(**verified)) {
       ++get->rejected;
       ++stats_.records_uncertified;
       continue;
     }
-    held.emplace_back(IdentityOf(verified->record), verified->record.sequence);
-    get->Merge(std::make_shared<const SignedRecord>(std::move(*verified)),
+    held.emplace_back(IdentityOf((*verified)->record), (*verified)->record.sequence);
+    get->Merge(*verified,
                i < values.lifetimes.size() ? std::optional(values.lifetimes[i]) : std::nullopt);
   }
   if (!values.next) get->answered_in_full.insert(from.id);

@@ -29,6 +29,7 @@ Body SkillDht::HandleListen(TimePoint now, const Endpoint& from, const NodeId& i
       static_cast<uint32_t>(std::clamp<int64_t>(listen.lifetime_seconds, 1, max_s.count()));
   auto& list = listeners_[listen.target];
   auto it = std::find_if(list.begin(), list.end(), [&](const Listener& l) { return l.id == id; });
+  listeners_due_ = std::min(listeners_due_, now + Seconds(granted));
   if (it != list.end()) {
     it->endpoint = from;
     it->expires = now + Seconds(granted);
@@ -85,11 +86,17 @@ void SkillDht::SendPush(TimePoint now, const Listener& listener, const PushBody&
   if (!sent) ++stats_.listeners_dropped;
 }
 
-uint64_t SkillDht::Listen(TimePoint now, const Key& key, ListenCallback on_change) {
+uint64_t SkillDht::Listen(TimePoint now, const Key& key, ListenCallback on_change,
+                          const GetResult* fresh) {
   if (subscriptions_.size() >= config_.subscriptions_max) return 0;
   const uint64_t id = next_subscription_++;
   subscriptions_[id] = Subscription{key, std::move(on_change), {}, now, false};
-  Renew(now, id);
+  if (fresh != nullptr && fresh->key == key && !fresh->closest.empty()) {
+    ++stats_.subscriptions_seeded;
+    Subscribed(id, *fresh);
+  } else {
+    Renew(now, id);
+  }
   return id;
 }
 
@@ -126,37 +133,41 @@ void SkillDht::Renew(TimePoint now, uint64_t id) {
   it->second.renewing = true;
   ++stats_.subscriptions_renewed;
   const Key key = it->second.key;
-  const bool started = Get(now, key, GetOptions{}, [this, id, key](const GetResult& result) {
+  const bool started = Get(now, key, GetOptions{}, [this, id](const GetResult& result) {
     auto sub = subscriptions_.find(id);
     if (sub == subscriptions_.end()) return;
     if (result.closest.empty()) {
       // Nobody answered (we are cut off): that is no evidence that records went; keep the
       // view and try again soon.
       sub->second.renewing = false;
-      sub->second.next_renewal = result.finished + kListenRetry;
+      RenewAt(sub->second, result.finished + kListenRetry);
       return;
     }
-    Reconcile(id, result);
-    sub = subscriptions_.find(id);  // the callback may have unsubscribed
-    if (sub == subscriptions_.end()) return;
-    const TimePoint at = result.finished;
-    // Subscribe on the r closest holders; renew at half the lifetime, or soon if none took it.
-    const uint32_t lifetime = static_cast<uint32_t>(
-        std::chrono::duration_cast<std::chrono::seconds>(config_.listen_lifetime).count());
-    size_t asked = 0;
-    for (const Contact& holder : result.closest) {
-      if (asked == config_.replication) break;
-      if (node_.Request(at, holder.endpoint, holder.id, ListenBody{key, lifetime}, nullptr)) {
-        ++asked;
-      }
-    }
-    sub->second.renewing = false;
-    sub->second.next_renewal = at + (asked > 0 ? config_.listen_lifetime / 2 : kListenRetry);
+    Subscribed(id, result);
   });
   if (!started) {
     it->second.renewing = false;
-    it->second.next_renewal = now + kListenRetry;
+    RenewAt(it->second, now + kListenRetry);
   }
+}
+
+void SkillDht::Subscribed(uint64_t id, const GetResult& result) {
+  Reconcile(id, result);
+  auto sub = subscriptions_.find(id);  // the callback may have unsubscribed
+  if (sub == subscriptions_.end()) return;
+  const TimePoint at = result.finished;
+  // Subscribe on the r closest holders; renew at half the lifetime, or soon if none took it.
+  const uint32_t lifetime = static_cast<uint32_t>(
+      std::chrono::duration_cast<std::chrono::seconds>(config_.listen_lifetime).count());
+  size_t asked = 0;
+  for (const Contact& holder : result.closest) {
+    if (asked == config_.replication) break;
+    if (node_.Request(at, holder.endpoint, holder.id, ListenBody{result.key, lifetime}, nullptr)) {
+      ++asked;
+    }
+  }
+  sub->second.renewing = false;
+  RenewAt(sub->second, at + (asked > 0 ? config_.listen_lifetime / 2 : kListenRetry));
 }
 
 SignedRecordPtr SkillDht::Apply(Subscription& subscription, const SignedRecordPtr& record) {
@@ -213,16 +224,16 @@ Body SkillDht::HandlePush(TimePoint, const PushBody& push) {
   ++stats_.pushes_received;
   SignedRecordPtr record;
   if (push.record) {
-    auto verified = VerifyRecord(push.record->encoded, push.record->signature, node_.signatures());
-    if (!verified || !Belongs(verified->record, push.target)) {
+    auto verified = Verify(*push.record);
+    if (!verified || !Belongs((*verified)->record, push.target)) {
       return Refuse(verified ? ErrorReplyCode::kWrongKey : ErrorReplyCode::kBadRecord,
                     "pushed record refused");
     }
-    if (policy_ && !policy_(*verified)) {
+    if (policy_ && !policy_(**verified)) {
       ++stats_.records_uncertified;
       return Refuse(ErrorReplyCode::kUncertified, "pushed record's publisher is not certified");
     }
-    record = std::make_shared<const SignedRecord>(std::move(*verified));
+    record = std::move(*verified);
   }
   DeliverToSubscriptions(push.target, record, push.gone);
   return PushAckBody{};

@@ -232,6 +232,13 @@ void WriteStoreMetrics(PrometheusWriter& out, const kademlia::SkillDht& dht) {
               static_cast<double>(stats.pushes_sent));
   out.Counter("skillnode_listen_pushes_received_total", "Changes pushed to this node.",
               static_cast<double>(stats.pushes_received));
+  out.Family("skillnode_records_verified_total", "counter",
+             "Records from the network, by check: full (signature verified) or again (the "
+             "same bytes and signature were verified before, so not verified twice).");
+  out.Sample("skillnode_records_verified_total", {{"check", "full"}},
+             static_cast<double>(stats.records_verified));
+  out.Sample("skillnode_records_verified_total", {{"check", "again"}},
+             static_cast<double>(stats.records_verified_again));
 }
 
 }  // namespace skillnode::node

@@ -252,10 +252,14 @@ TEST_CASE("a cached answer is used, then dropped when the skill's health changes
   c.Advance(Millis(200));
   SkillQuery query;
   query.capabilities = {"org-data-read"};
+  const uint64_t gets_before = c.net.dht(kNodes - 1).stats().gets_started;
   auto first = c.Search(query, /*use_cache=*/true);
   REQUIRE(first.skills.size() == 1);
   CHECK(first.skills[0].source == Source::kDht);
   c.Advance(Millis(500));  // the listen subscription settles
+  // The subscription that keeps the cached answer honest starts from the search's own get.
+  CHECK(c.net.dht(kNodes - 1).stats().gets_started - gets_before == 1);
+  CHECK(c.net.dht(kNodes - 1).stats().subscriptions_seeded == 1);
   auto second = c.Search(query, true);
   REQUIRE(second.skills.size() == 1);
   CHECK(second.skills[0].source == Source::kCache);

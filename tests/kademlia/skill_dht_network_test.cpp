@@ -242,6 +242,56 @@ TEST_CASE("a listener sees a status change within one round trip plus one retry 
   CHECK(event_times[1] <= *stored_at + round_trip + KademliaConfig{}.rpc_timeout);
 }
 
+TEST_CASE("a subscription started from its owner's own get reads the key no second time", "[sim]") {
+  FakeNetwork net(/*seed=*/35);
+  BuildDhtNetwork(net, 40, DhtConfig{});  // r = 3
+  const Identity publisher = Publisher();
+  SkillRecord r = SampleRecord();
+  net.dht(7).Publish(net.now(), Signed(r, publisher), nullptr);
+  net.RunFor(Seconds(10));
+  const Key key = CapabilityKey("user-auth");
+  const size_t reader = 30;
+  SkillDht& dht = net.dht(reader);
+  const DhtStats before = dht.stats();
+  std::optional<GetResult> got;
+  REQUIRE(dht.Get(net.now(), key, GetOptions{}, [&](const GetResult& result) { got = result; }));
+  net.RunFor(Seconds(5));
+  REQUIRE(got.has_value());
+  REQUIRE(got->records.size() == 1);
+  // Every holder answered with the record; its signature was checked at most once (not at all
+  // when the reader had met the record before, a handoff or a read repair).
+  const uint64_t checked = dht.stats().records_verified;
+  CHECK(checked - before.records_verified <= 1);
+  CHECK(dht.stats().records_verified_again - before.records_verified_again >= 2);
+
+  std::vector<ListenEvent> events;
+  const uint64_t subscription = dht.Listen(
+      net.now(), key, [&](const ListenEvent& e) { events.push_back(e); }, &*got);
+  REQUIRE(subscription != 0);
+  CHECK(dht.stats().gets_started - before.gets_started == 1);
+  CHECK(dht.stats().subscriptions_seeded - before.subscriptions_seeded == 1);
+  REQUIRE(events.size() == 1);  // the record the get found, at once
+  CHECK(events[0].kind == ListenEvent::Kind::kAdded);
+  net.RunFor(Seconds(5));
+  // The holders push back what they hold: nothing new, and already verified.
+  CHECK(dht.stats().pushes_received - before.pushes_received >= 2);
+  CHECK(events.size() == 1);
+  CHECK(dht.stats().records_verified == checked);
+
+  r.sequence = 2;
+  r.status = SkillStatus::kDegraded;
+  net.dht(7).Publish(net.now(), Signed(r, publisher), nullptr);
+  net.RunFor(Seconds(10));
+  REQUIRE(events.size() == 2);
+  CHECK(events[1].kind == ListenEvent::Kind::kChanged);
+  CHECK(events[1].record.record.status == SkillStatus::kDegraded);
+  CHECK(dht.stats().gets_started - before.gets_started == 1);  // still no read of its own
+
+  // Without a get of its own, a subscription reads the key first.
+  REQUIRE(dht.Listen(net.now(), SceneKey("auth"), nullptr) != 0);
+  CHECK(dht.stats().gets_started - before.gets_started == 2);
+}
+
 TEST_CASE("a listener cut off for a while ends with exactly the current records", "[sim]") {
   FakeNetwork net(/*seed=*/33);
   DhtConfig dht_config;

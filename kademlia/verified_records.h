@@ -1,0 +1,58 @@
+// VerifiedRecords: the records whose signature this node has already checked, so that one
+// record arriving from each of its holders (a get's answers from the r holders, the listen
+// pushes that follow, a republish) is decoded and verified once rather than once per copy.
+//
+// A hit needs the very signature and bytes that were verified; anything else is verified in
+// full. The table is keyed by the signature through SipHash (libsodium's crypto_shorthash)
+// with a key of its own, so records cannot be ground into one bucket, and holds at most `max`
+// records, the least recently used going first. A hit returns the shared copy, so every get
+// and subscription holding the record shares one allocation. Not thread-safe.
+#ifndef SKILLNODE_KADEMLIA_VERIFIED_RECORDS_H_
+#define SKILLNODE_KADEMLIA_VERIFIED_RECORDS_H_
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <list>
+#include <span>
+#include <unordered_map>
+
+#include "kademlia/identity.h"
+#include "kademlia/signature_scheme.h"
+#include "kademlia/skill_record.h"
+#include "transport/result.h"
+
+namespace skillnode::kademlia {
+
+class VerifiedRecords {
+ public:
+  // max == 0 turns the table off: every record is verified in full.
+  explicit VerifiedRecords(size_t max);
+
+  // The record `encoded` and `signature` make, verified (VerifyRecord) unless the same bytes
+  // under the same signature were verified before; a failure is never remembered.
+  [[nodiscard]] Result<SignedRecordPtr> Verify(std::span<const uint8_t> encoded,
+                                               const Signature& signature,
+                                               const SignatureScheme& signatures);
+
+  size_t size() const { return index_.size(); }
+  uint64_t hits() const { return hits_; }
+  uint64_t misses() const { return misses_; }
+
+ private:
+  struct SignatureHash {
+    std::array<uint8_t, 16> key{};
+    size_t operator()(const Signature& signature) const;
+  };
+  using Order = std::list<SignedRecordPtr>;  // most recently used first
+
+  size_t max_;
+  Order order_;
+  std::unordered_map<Signature, Order::iterator, SignatureHash> index_;
+  uint64_t hits_ = 0;
+  uint64_t misses_ = 0;
+};
+
+}  // namespace skillnode::kademlia
+
+#endif  // SKILLNODE_KADEMLIA_VERIFIED_RECORDS_H_
