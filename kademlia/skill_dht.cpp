@@ -257,11 +257,18 @@ void SkillDht::SetPublished(Published published) {
 }
 
 void SkillDht::OnContactAdded(TimePoint now, const Contact& contact) {
-  // A newcomer closer to a subscribed key than we are may hold it now: move the subscription.
+  // A newcomer closer to a subscribed key than we are, and than the farthest of the holders
+  // the subscription listens on, may hold it now: move the subscription. (A lookup's replies
+  // add the very holders a subscription then listens on; they move nothing.)
   for (auto& [id, subscription] : subscriptions_) {
-    if (!subscription.renewing && CloserTo(subscription.key, contact.id, node_.id())) {
-      RenewAt(subscription, std::min(subscription.next_renewal, now));
+    if (subscription.renewing || !CloserTo(subscription.key, contact.id, node_.id())) continue;
+    const auto& holders = subscription.holders;
+    if (holders.size() >= config_.replication &&
+        (std::find(holders.begin(), holders.end(), contact.id) != holders.end() ||
+         !CloserTo(subscription.key, contact.id, holders.back()))) {
+      continue;
     }
+    RenewAt(subscription, std::min(subscription.next_renewal, now));
   }
   // The keys closer to the newcomer than to us share its first d + 1 bits, where d is the
   // length of the prefix it shares with us: one contiguous range of the ordered store.

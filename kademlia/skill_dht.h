@@ -207,6 +207,8 @@ class SkillDht final : public RequestHandler {
     std::map<RecordIdentity, SignedRecordPtr> view;  // tombstones kept to refuse older copies
     TimePoint next_renewal = kTimeZero;
     bool renewing = false;
+    // The holders the subscription last asked to LISTEN, closest to the key first.
+    std::vector<NodeId> holders;
   };
 
   Body HandleFindValue(TimePoint now, const Endpoint& from, const FindValueBody& find);

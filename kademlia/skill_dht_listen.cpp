@@ -160,10 +160,12 @@ void SkillDht::Subscribed(uint64_t id, const GetResult& result) {
   const uint32_t lifetime = static_cast<uint32_t>(
       std::chrono::duration_cast<std::chrono::seconds>(config_.listen_lifetime).count());
   size_t asked = 0;
+  sub->second.holders.clear();
   for (const Contact& holder : result.closest) {
     if (asked == config_.replication) break;
     if (node_.Request(at, holder.endpoint, holder.id, ListenBody{result.key, lifetime}, nullptr)) {
       ++asked;
+      sub->second.holders.push_back(holder.id);
     }
   }
   sub->second.renewing = false;

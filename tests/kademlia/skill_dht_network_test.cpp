@@ -292,6 +292,48 @@ TEST_CASE("a subscription started from its owner's own get reads the key no seco
   CHECK(dht.stats().gets_started - before.gets_started == 2);
 }
 
+TEST_CASE("a subscription moves to a newcomer closer than its holders, and only then", "[sim]") {
+  FakeNetwork net(/*seed=*/36);
+  BuildDhtNetwork(net, 40, DhtConfig{});  // r = 3
+  const size_t listener = 30;
+  const Endpoint via = net.endpoint(listener);
+  // A node not yet joined; the subscribed key is its own id, so it is the closest node to it.
+  const size_t newcomer = net.size();
+  net.AddDhtNode(KademliaConfig{}, DhtConfig{});
+  const Key key = net.node(newcomer).id();
+  REQUIRE(net.dht(listener).Listen(net.now(), key, nullptr) != 0);
+  net.RunFor(Seconds(10));
+  const uint64_t renewed = net.dht(listener).stats().subscriptions_renewed;
+  // The holders it listens on: the r closest to the key but for itself.
+  std::vector<NodeId> holders;
+  for (size_t i = 0; i < newcomer; ++i) {
+    if (i != listener) holders.push_back(net.node(i).id());
+  }
+  std::sort(holders.begin(), holders.end(),
+            [&](const NodeId& a, const NodeId& b) { return CloserTo(key, a, b); });
+  holders.resize(3);
+
+  // A newcomer farther from the key than the holders moves nothing.
+  size_t far = net.size();
+  net.AddDhtNode(KademliaConfig{}, DhtConfig{});
+  while (CloserTo(key, net.node(far).id(), holders.back()) ||
+         !CloserTo(key, net.node(far).id(), net.node(listener).id())) {
+    far = net.size();
+    net.AddDhtNode(KademliaConfig{}, DhtConfig{});
+  }
+  net.node(far).Join(net.now(), std::span(&via, 1), nullptr);
+  net.RunFor(Seconds(10));
+  REQUIRE(net.node(listener).routing_table().Find(net.node(far).id()) != nullptr);
+  CHECK(net.dht(listener).stats().subscriptions_renewed == renewed);
+
+  // The closest node of all joins: the subscription moves to it at once.
+  net.node(newcomer).Join(net.now(), std::span(&via, 1), nullptr);
+  net.RunFor(Seconds(10));
+  REQUIRE(net.node(listener).routing_table().Find(net.node(newcomer).id()) != nullptr);
+  CHECK(net.dht(listener).stats().subscriptions_renewed == renewed + 1);
+  CHECK(net.dht(newcomer).listeners() == 1);
+}
+
 TEST_CASE("a listener cut off for a while ends with exactly the current records", "[sim]") {
   FakeNetwork net(/*seed=*/33);
   DhtConfig dht_config;
