@@ -61,6 +61,7 @@
 #include "node/lan/dns_sd.h"
 #include "node/service/config_reload.h"
 #include "node/service/service_notifier.h"
+#include "node/ui/ui_routes.h"
 #include "transport/uv/uv_env.h"
 #include "transport/uv/uv_resolver.h"
 #include "transport/uv/uv_signal.h"
@@ -180,6 +181,7 @@ class Daemon {
   std::unique_ptr<kademlia::SkillDht> dht_;
   std::unique_ptr<bootstrap::Bootstrapper> bootstrapper_;
   Router router_;
+  ui::UiRoutes ui_routes_;  // the web console, when node.ui.enabled
   HttpMetrics http_metrics_;
   HttpServer http_;
   std::unique_ptr<HttpServer> https_;  // with node.https.listen

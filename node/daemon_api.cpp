@@ -1,5 +1,6 @@
-// The daemon's built-in HTTP routes: /health, /api/node, /metrics and the DHT's lookup and
-// contacts endpoints. Later issues register theirs through Daemon::router().
+// The daemon's built-in HTTP routes: /health, /api/node, /metrics, the DHT's lookup and
+// contacts endpoints, and the web console (/ui/, node/ui/ui_routes.h). Later issues register theirs
+// through Daemon::router().
 #include <uv.h>
 
 #include <array>
@@ -47,6 +48,16 @@ nlohmann::json ContactJson(const kademlia::Contact& contact) {
   return {{"id", contact.id.ToHex()}, {"address", contact.endpoint.ToString()}};
 }
 
+// A routing-table contact with what the web console draws: its bucket (the bits its id
+// shares with ours) and its smoothed round-trip time (null before the first answer).
+nlohmann::json TableContactJson(const kademlia::Contact& contact, const kademlia::Key& own) {
+  nlohmann::json json = ContactJson(contact);
+  json["bucket"] = own.CommonPrefixLength(contact.id);
+  json["rtt_ms"] =
+      contact.rtt_known() ? nlohmann::json(RoundedMillis(contact.rtt)) : nlohmann::json(nullptr);
+  return json;
+}
+
 }  // namespace
 
 void Daemon::RegisterRoutes() {
@@ -67,10 +78,15 @@ void Daemon::RegisterRoutes() {
   router_.Add("GET", "/api/dht/contacts", [this](const HttpRequest&, Responder responder) {
     nlohmann::json contacts = nlohmann::json::array();
     for (const auto& contact : node_->routing_table().Export()) {
-      contacts.push_back(ContactJson(contact));
+      contacts.push_back(TableContactJson(contact, node_->id()));
     }
     responder.Json(200, {{"contacts", std::move(contacts)}});
   });
+  if (config_.node.ui.enabled) {
+    ui_routes_.AddTo(router_);
+    AddNodeInfo("ui", [this] { return ui_routes_.Info(); });
+    AddMetrics([this](PrometheusWriter& out) { ui_routes_.WriteMetrics(out); });
+  }
 }
 
 nlohmann::json Daemon::Addresses() const {

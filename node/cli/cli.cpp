@@ -26,6 +26,7 @@
 #include "node/skill_service.h"
 #include "node/skillcenter/skill_center_client.h"
 #include "node/spd_logger.h"
+#include "node/ui/health_history_routes.h"
 
 namespace skillnode::node {
 namespace {
@@ -139,6 +140,8 @@ int Run(const std::string& config_file, const std::string& check_file, const Run
   auto invoke_routes = invoke::AddInvokeRoutes(**daemon, skills);
   api::CapabilityRoutes capability_routes(**daemon, skills);
   auto mcp_routes = mcp::AddMcpRoutes(**daemon, skills);
+  std::optional<ui::HealthHistoryRoutes> health_history;
+  if (config->node.ui.enabled) health_history.emplace(**daemon, skills);
   std::unique_ptr<LanService> lan;
   if (config->discovery.udp.enabled) {
     auto opened = LanService::Create(**daemon, skills);

@@ -130,6 +130,17 @@ struct McpConfig {
   bool operator==(const McpConfig&) const = default;
 };
 
+// The web console at /ui/ (node/ui/ui_routes.h), on the API's listeners.
+struct UiConfig {
+  bool enabled = true;  // false: no /ui routes
+  // Health transitions kept per skill registered here (GET /api/skills/{id}/health-history),
+  // and skills kept at once (the one whose last transition is oldest is forgotten first).
+  size_t health_history_max = 20;
+  size_t health_history_skills_max = 10000;
+
+  bool operator==(const UiConfig&) const = default;
+};
+
 struct NodeSection {
   uint16_t port = kDefaultDhtPort;                     // DHT UDP port; 0 picks a free one
   std::optional<Address> bind_ipv4 = Address();        // 0.0.0.0; nullopt: no IPv4 socket
@@ -144,6 +155,7 @@ struct NodeSection {
   AuthConfig auth;
   SkillFolderConfig skills;
   McpConfig mcp;
+  UiConfig ui;
   kademlia::KademliaConfig kademlia;  // its network_id is set from network_id above
 
   bool operator==(const NodeSection&) const = default;

@@ -160,6 +160,11 @@ void ReadNode(ConfigSection section, NodeSection& node) {
   skills.Int("serveChunksPerSecond", 10, 1000000, Store(node.skills.serve_chunks_per_second));
   skills.Finish();
   ReadMcp(section.Sub("mcp"), node.mcp);
+  ConfigSection ui = section.Sub("ui");
+  ui.Bool("enabled", node.ui.enabled);
+  ui.Int("healthHistory", 0, 1000, Store(node.ui.health_history_max));
+  ui.Int("healthHistorySkills", 1, 1000000, Store(node.ui.health_history_skills_max));
+  ui.Finish();
   ReadKademlia(section.Sub("kademlia"), node.kademlia);
   section.Finish();
 }

@@ -87,6 +87,8 @@ std::string_view StatusReason(int status) {
       return "No Content";
     case 304:
       return "Not Modified";
+    case 308:
+      return "Permanent Redirect";
     case 400:
       return "Bad Request";
     case 401:

@@ -74,6 +74,7 @@ ReloadPlan PlanReload(const Config& running, const Config& next) {
   restart_if_changed("node.auth", m.node.auth, n.node.auth);  // tokens_file is merged already
   restart_if_changed("node.skills", m.node.skills, n.node.skills);
   restart_if_changed("node.mcp", m.node.mcp, n.node.mcp);
+  restart_if_changed("node.ui", m.node.ui, n.node.ui);
   restart_if_changed("node.kademlia", m.node.kademlia, n.node.kademlia);
   restart_if_changed("discovery.udp", m.discovery.udp, n.discovery.udp);
   restart_if_changed("discovery.mdns", m.discovery.mdns, n.discovery.mdns);
