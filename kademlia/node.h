@@ -59,6 +59,10 @@ struct LookupOptions {
   // lookup moves on without it (LookupParams::slow_retries).
   size_t slow_retries = 0;
   size_t slow_retry_rank = std::numeric_limits<size_t>::max();
+  // How many of the closest contacts must have answered (or failed) for the lookup to end, and
+  // the most it returns: 0 means k (the bucket size). A get needs its key's r holders and a
+  // margin, not all k.
+  size_t closest_wanted = 0;
 };
 
 class Node {

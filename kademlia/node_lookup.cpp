@@ -41,7 +41,9 @@ bool Node::StartLookup(TimePoint now, const Key& target, LookupOptions options,
   }
   ++stats_.lookups_started;
   LookupParams params;
-  params.k = config_.routing.bucket_size;
+  params.k = options.closest_wanted > 0
+                 ? std::min(options.closest_wanted, config_.routing.bucket_size)
+                 : config_.routing.bucket_size;
   params.alpha = config_.alpha;
   params.paths = config_.disjoint_paths;
   params.requests_max = config_.lookup_requests_max;

@@ -334,6 +334,43 @@ TEST_CASE("a subscription moves to a newcomer closer than its holders, and only 
   CHECK(net.dht(newcomer).listeners() == 1);
 }
 
+TEST_CASE("a get ends once its get_closest closest nodes have answered", "[sim]") {
+  // The same network and get, waiting for the 8 closest and for all k = 20.
+  auto run = [](size_t get_closest) {
+    FakeNetwork net(/*seed=*/37);
+    DhtConfig dht_config;
+    dht_config.get_closest = get_closest;
+    net.AddDhtNode(KademliaConfig{}, dht_config);  // k = 20
+    const Endpoint seed = net.endpoint(0);
+    for (size_t i = 1; i < 80; ++i) {
+      net.AddDhtNode(KademliaConfig{}, dht_config);
+      net.node(i).Join(net.now(), std::span(&seed, 1), nullptr);
+      if (i % 10 == 0) net.RunFor(Seconds(1));
+    }
+    net.RunFor(Seconds(60));
+    net.dht(5).Publish(net.now(), Signed(SampleRecord(), Publisher()), nullptr);
+    net.RunFor(Seconds(10));
+    std::optional<GetResult> got;
+    REQUIRE(net.dht(60).Get(net.now(), CapabilityKey("user-auth"), GetOptions{},
+                            [&](const GetResult& result) { got = result; }));
+    net.RunFor(Seconds(5));
+    REQUIRE(got.has_value());
+    return *got;
+  };
+  const GetResult eight = run(8);
+  const GetResult all = run(20);
+  CHECK(eight.records.size() == 1);
+  CHECK(all.records.size() == 1);
+  CHECK(eight.closest.size() == 8);
+  CHECK(all.closest.size() == 20);
+  // The 8 are the closest of the 20.
+  CHECK(std::equal(eight.closest.begin(), eight.closest.end(), all.closest.begin(),
+                   [](const Contact& a, const Contact& b) { return a.id == b.id; }));
+  INFO("FIND_VALUE requests: " << eight.stats.messages << " for 8, " << all.stats.messages
+                               << " for 20");
+  CHECK(eight.stats.messages + 8 <= all.stats.messages);
+}
+
 TEST_CASE("a listener cut off for a while ends with exactly the current records", "[sim]") {
   FakeNetwork net(/*seed=*/33);
   DhtConfig dht_config;
