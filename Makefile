@@ -8,7 +8,7 @@ BUILD_FUZZ ?= build/fuzz
 MESON_SETUP = if [ -f $(1)/build.ninja ]; then meson setup --reconfigure $(1) $(2) >/dev/null; \
               else meson setup $(1) $(2); fi
 
-.PHONY: all deps build run test bench chaos format fuzz fuzz-run deb clean
+.PHONY: all deps build run test bench chaos format fuzz fuzz-run deb clean ui-screenshots
 
 all: build
 
@@ -53,6 +53,14 @@ bench: build
 chaos: build
 	SKILLNODE=$(BUILD_RUN)/node/skillnode python3 tests/chaos/chaos_test.py --hosts 100 \
 	  --skills 30 --chaos-seconds 600
+
+# The web console's browser test (tests/ui/ui_test.py) with its screenshots copied to docs/ui/,
+# the pictures README shows: run after a change to the console's look, then commit docs/ui/.
+ui-screenshots: deps
+	@$(call MESON_SETUP,$(BUILD_TEST),--buildtype=debugoptimized -Db_sanitize=address$(comma)undefined -Db_lundef=false -Dwerror=true)
+	meson compile -C $(BUILD_TEST) node/skillnode
+	SKILLNODE=$(BUILD_TEST)/node/skillnode UI_NPM_DIR=$(BUILD_TEST)/tests/ui/npm UI_DOCS_SCREENSHOTS=1 \
+	  python3 tests/ui/ui_test.py
 
 format: deps
 	find node kademlia transport discovery bootstrap tests sim bench -name '*.h' -o -name '*.cpp' \
