@@ -16,7 +16,9 @@
 // mixes std::hash's 64 bits first: a node id's std::hash is its first 8 bytes, and the ids of
 // a node's nearest peers share their leading bits, which would otherwise share a home. (Like
 // any unkeyed hash it can be ground: an attacker who makes many identities can lengthen one
-// probe run, up to the map's bound, verified_peers_max for the verified-peer cache.)
+// probe run, up to the map's bound.) The tables that hold peer-chosen keys therefore take a
+// KeyedHash (kademlia/keyed_hash.h, SipHash under a per-node secret key): the map keeps a hasher
+// instance, given to its constructor, so a hasher may carry state.
 #ifndef SKILLNODE_KADEMLIA_FLAT_LINKED_MAP_H_
 #define SKILLNODE_KADEMLIA_FLAT_LINKED_MAP_H_
 
@@ -51,6 +53,10 @@ class FlatLinkedMap {
   using Handle = uint32_t;
   static constexpr Handle kNone = UINT32_MAX;
 
+  FlatLinkedMap() = default;
+  explicit FlatLinkedMap(Hash hash) : hash_(std::move(hash)) {}
+
+  const Hash& hasher() const { return hash_; }
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   // Ends of the list; kNone when empty.
@@ -121,6 +127,18 @@ class FlatLinkedMap {
     ErasePlace(at);
   }
 
+  // The longest distance of an entry from its home place (0: every entry sits at its home), a
+  // scan of the index: how long the worst probe is, for tests and diagnostics.
+  size_t ProbeDistanceMax() const {
+    const size_t mask = index_.size() - 1;
+    size_t worst = 0;
+    for (size_t at = 0; at < index_.size(); ++at) {
+      if (index_[at].entry == kNone) continue;
+      worst = std::max(worst, (at - (index_[at].hash & mask)) & mask);
+    }
+    return worst;
+  }
+
   // Moves the entry to the newest end of the list.
   void MakeNewest(Handle h) {
     if (h == newest_) return;
@@ -164,7 +182,7 @@ class FlatLinkedMap {
     free_ = h;
   }
 
-  static uint32_t HashOf(const K& key) { return static_cast<uint32_t>(Hash{}(key)); }
+  uint32_t HashOf(const K& key) const { return static_cast<uint32_t>(hash_(key)); }
 
   // The place holding `key`, or else the empty place ending its probe run. The index is not
   // empty.
@@ -205,6 +223,7 @@ class FlatLinkedMap {
     }
   }
 
+  Hash hash_{};
   std::vector<Entry> slab_;
   std::vector<Place> index_;  // power-of-two size
   size_t size_ = 0;

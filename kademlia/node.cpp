@@ -7,18 +7,21 @@
 namespace skillnode::kademlia {
 
 Node::Node(const KademliaConfig& config, const Identity& identity, Transport& transport, Rng& rng,
-           Logger& logger, TimePoint now, const SignatureScheme& signatures)
+           Logger& logger, TimePoint now, const SignatureScheme& signatures,
+           std::optional<HashKey> hash_key)
     : config_(config),
       identity_(identity),
       signatures_(signatures),
       transport_(transport),
       rng_(rng),
       logger_(logger),
+      hash_key_(hash_key ? *hash_key : HashKeyFromCopyOf(rng)),
       routing_(identity.node_id(), config.routing),
       departed_(config_.routing),
       rpcs_(config.rpcs_in_flight_max),
-      rate_limiter_(config.rate_limit, now),
-      tokens_(rng, now, config.token_rotation) {}
+      rate_limiter_(config.rate_limit, now, hash_key_),
+      tokens_(rng, now, config.token_rotation),
+      verified_(KeyedHash<NodeId>(hash_key_)) {}
 
 void Node::Drop(DropReason reason, const Endpoint& from, std::string_view detail) {
   ++stats_.dropped[static_cast<size_t>(reason)];

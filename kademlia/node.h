@@ -30,6 +30,7 @@
 #include "kademlia/departed_contacts.h"
 #include "kademlia/flat_linked_map.h"
 #include "kademlia/identity.h"
+#include "kademlia/keyed_hash.h"
 #include "kademlia/lookup.h"
 #include "kademlia/node_stats.h"
 #include "kademlia/rate_limiter.h"
@@ -68,8 +69,13 @@ struct LookupOptions {
 class Node {
  public:
   // `signatures` signs this node's reply proofs and checks its peers'; it must outlive the node.
+  // `hash_key` keys the hashes of the verified-peer cache and the rate limiter's sources
+  // (kademlia/keyed_hash.h): the daemon passes one from the OS; without one it comes from a copy
+  // of `rng` (HashKeyFromCopyOf), so that a seeded run (the simulator, tests) is reproducible
+  // and draws the same random numbers as before.
   Node(const KademliaConfig& config, const Identity& identity, Transport& transport, Rng& rng,
-       Logger& logger, TimePoint now, const SignatureScheme& signatures = Ed25519Signatures());
+       Logger& logger, TimePoint now, const SignatureScheme& signatures = Ed25519Signatures(),
+       std::optional<HashKey> hash_key = std::nullopt);
   Node(const Node&) = delete;
   Node& operator=(const Node&) = delete;
 
@@ -117,6 +123,12 @@ class Node {
   // True when `id` proved its key from `at` (signed a reply to us there) and is still
   // remembered: a peer whose address is known not to be spoofed.
   bool IsVerified(const NodeId& id, const Endpoint& at) const;
+  // The secret key of this node's keyed hashes, for its services' tables of peer-chosen keys.
+  const HashKey& hash_key() const { return hash_key_; }
+  // The longest probe of the verified-peer cache and of the rate limiter's source table
+  // (FlatLinkedMap::ProbeDistanceMax): short under the keyed hash whatever ids peers choose.
+  size_t verified_probe_distance_max() const { return verified_.ProbeDistanceMax(); }
+  size_t rate_limiter_probe_distance_max() const { return rate_limiter_.probe_distance_max(); }
   // Our address as the last peer to answer us saw it (NAT discovery), if any.
   const std::optional<Endpoint>& observed_address() const { return observed_; }
 
@@ -168,6 +180,7 @@ class Node {
   Transport& transport_;
   Rng& rng_;
   Logger& logger_;
+  const HashKey hash_key_;
 
   RoutingTable routing_;
   // Contacts evicted for silence, pinged now and then in case they come back (a healed
@@ -187,8 +200,8 @@ class Node {
 
   // Peers that proved their key at an address, in the order they were verified (a forgotten
   // peer verified again is new); bounded by verified_peers_max (oldest forgotten first).
-  // Probed for every datagram, so flat.
-  FlatLinkedMap<NodeId, VerifiedPeer> verified_;
+  // Probed for every datagram, so flat; hashed under the node's secret key (keyed_hash.h).
+  FlatLinkedMap<NodeId, VerifiedPeer, KeyedHash<NodeId>> verified_;
   // Requesters we are verifying with a ping, and contacts we are pinging before eviction.
   std::unordered_set<NodeId> verifying_;
   std::unordered_set<Endpoint> verifying_endpoints_;

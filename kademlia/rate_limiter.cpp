@@ -16,10 +16,12 @@ bool TokenBucket::Take(TimePoint now, double rate, double burst) {
   return true;
 }
 
-RequestRateLimiter::RequestRateLimiter(const RateLimitConfig& config, TimePoint now)
+RequestRateLimiter::RequestRateLimiter(const RateLimitConfig& config, TimePoint now,
+                                       const HashKey& hash_key)
     : config_(config),
       refill_(static_cast<int64_t>(std::ceil(config.per_ip_burst / config.per_ip_rate * 1e6))),
-      global_(config.global_burst, now) {}
+      global_(config.global_burst, now),
+      sources_(KeyedHash<Address>(hash_key)) {}
 
 void RequestRateLimiter::ForgetIdle(TimePoint now, size_t max) {
   for (size_t i = 0; i < max && !sources_.empty(); ++i) {

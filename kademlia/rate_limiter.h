@@ -9,8 +9,9 @@
 //
 // Most sources of a busy node are heard once and forgotten two seconds later, so the table
 // adds and removes an entry for nearly every request. It is therefore a FlatLinkedMap (one
-// slab, a recency list, an open-addressing index): steady traffic allocates nothing. Not
-// thread-safe.
+// slab, a recency list, an open-addressing index): steady traffic allocates nothing. Its
+// addresses are hashed with SipHash under `hash_key`, a per-node secret (kademlia/keyed_hash.h),
+// so that nobody can pick source addresses that pile into one probe run. Not thread-safe.
 #ifndef SKILLNODE_KADEMLIA_RATE_LIMITER_H_
 #define SKILLNODE_KADEMLIA_RATE_LIMITER_H_
 
@@ -18,6 +19,7 @@
 
 #include "kademlia/config.h"
 #include "kademlia/flat_linked_map.h"
+#include "kademlia/keyed_hash.h"
 #include "transport/clock.h"
 #include "transport/endpoint.h"
 
@@ -43,11 +45,13 @@ enum class RateVerdict { kAllowed, kPerIpExceeded, kGlobalExceeded };
 
 class RequestRateLimiter {
  public:
-  RequestRateLimiter(const RateLimitConfig& config, TimePoint now);
+  RequestRateLimiter(const RateLimitConfig& config, TimePoint now, const HashKey& hash_key);
 
   RateVerdict Admit(const Address& source, TimePoint now);
 
   size_t tracked_ips() const { return sources_.size(); }
+  // The longest probe of the source table (FlatLinkedMap::ProbeDistanceMax).
+  size_t probe_distance_max() const { return sources_.ProbeDistanceMax(); }
 
  private:
   // Forgets up to `max` least recently active sources whose buckets are full again.
@@ -57,7 +61,7 @@ class RequestRateLimiter {
   Duration refill_;  // how long an idle per-IP bucket takes to fill from empty
   TokenBucket global_;
   // Tracked sources' buckets, least recently active first.
-  FlatLinkedMap<Address, TokenBucket> sources_;
+  FlatLinkedMap<Address, TokenBucket, KeyedHash<Address>> sources_;
 };
 
 }  // namespace skillnode::kademlia

@@ -1,11 +1,14 @@
 #include "node/daemon.h"
 
 #include <signal.h>
+#include <sodium.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <ctime>
 #include <utility>
 
+#include "kademlia/encoding.h"
 #include "node/spd_logger.h"
 
 namespace skillnode::node {
@@ -124,8 +127,13 @@ Result<void> Daemon::Open() {
 }
 
 Result<void> Daemon::OpenNode(const kademlia::Identity& identity) {
+  // The keyed hashes' secret comes from the OS: env_.rng() is seeded from it too, but its
+  // outputs go out as transaction ids, so it is no secret.
+  kademlia::EnsureSodium();
+  kademlia::HashKey hash_key{};
+  randombytes_buf(hash_key.data(), hash_key.size());
   node_ = std::make_unique<kademlia::Node>(config_.node.kademlia, identity, env_.udp(), env_.rng(),
-                                           logger_, Now());
+                                           logger_, Now(), kademlia::Ed25519Signatures(), hash_key);
   kademlia::DhtConfig dht;
   dht.replication = static_cast<size_t>(config_.discovery.dht.replication_factor);
   // The registry listens on the keys of its cached answers and of its watch streams.

@@ -55,7 +55,7 @@ BlobService::BlobService(Node& node, BlobSource& source, const BlobConfig& confi
       config_(config),
       rng_(rng),
       directory_(config.directory),
-      serve_limiter_(ServeLimits(config), kTimeZero) {
+      serve_limiter_(ServeLimits(config), kTimeZero, node.hash_key()) {
   node_.AddService(this);
 }
 

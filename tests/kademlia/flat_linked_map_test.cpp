@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kademlia/key.h"
+#include "kademlia/keyed_hash.h"
 #include "transport/rng.h"
 
 namespace skillnode::kademlia {
@@ -152,6 +153,98 @@ TEST_CASE("a flat linked map keyed by node ids finds every id after growing", "[
     if (h != map.kNone) CHECK(map.value(h) == i);
   }
   CHECK(map.size() == 2500);
+}
+
+HashKey TestKey(uint8_t first) {
+  HashKey key{};
+  for (size_t i = 0; i < key.size(); ++i) key[i] = static_cast<uint8_t>(first + i);
+  return key;
+}
+
+TEST_CASE("the keyed hash is SipHash-2-4: the same key gives the same hash", "[unit]") {
+  // libsodium's crypto_shorthash test vector: key 00..0f, message 00..0e (15 bytes).
+  std::array<uint8_t, 15> message{};
+  for (size_t i = 0; i < message.size(); ++i) message[i] = static_cast<uint8_t>(i);
+  CHECK(SipHash(message, TestKey(0)) == 0xa129ca6149be45e5ULL);
+  const Key id = Key::Sha256("a node");
+  CHECK(KeyedHash<Key>(TestKey(7))(id) == KeyedHash<Key>(TestKey(7))(id));
+  const Address a = *Address::Parse("192.0.2.1");
+  CHECK(KeyedHash<Address>(TestKey(7))(a) == KeyedHash<Address>(TestKey(7))(a));
+  // The family is hashed too: an IPv4 address and an IPv6 one with the same leading bytes differ.
+  const Address v6 = *Address::Parse("c000:201::");
+  CHECK(KeyedHash<Address>(TestKey(7))(a) != KeyedHash<Address>(TestKey(7))(v6));
+}
+
+TEST_CASE("the keyed hash under different keys gives different placements", "[unit]") {
+  const KeyedHash<Key> one(TestKey(1));
+  const KeyedHash<Key> two(TestKey(2));
+  // Homes in a 1024-place index: about one id in 1024 shares its home under both keys.
+  size_t same_home = 0;
+  for (int i = 0; i < 1000; ++i) {
+    const Key id = Key::Sha256("id " + std::to_string(i));
+    CHECK(one(id) != two(id));
+    if ((one(id) & 1023) == (two(id) & 1023)) ++same_home;
+  }
+  CHECK(same_home < 20);
+  // Two maps with different keys, same ids inserted in the same order: places differ.
+  FlatLinkedMap<Key, int, KeyedHash<Key>> a(one);
+  FlatLinkedMap<Key, int, KeyedHash<Key>> b(two);
+  CHECK(a.hasher().key() == TestKey(1));
+  CHECK(b.hasher().key() == TestKey(2));
+  Rng rng(5);
+  for (int i = 0; i < 200; ++i) {
+    Key id;
+    rng.Fill(id.mutable_bytes());
+    a.Emplace(id);
+    b.Emplace(id);
+    CHECK(a.Find(id) != a.kNone);
+    CHECK(b.Find(id) != b.kNone);
+  }
+}
+
+TEST_CASE("a key drawn from a seeded rng is the same for the same seed and differs by seed",
+          "[unit]") {
+  Rng first(42);
+  Rng again(42);
+  Rng other(43);
+  const HashKey key = NewHashKey(first);
+  CHECK(key == NewHashKey(again));
+  CHECK(key != NewHashKey(other));
+  CHECK(key != HashKey{});
+  // From a copy: the same key, and the generator itself has not moved.
+  Rng seeded(42);
+  CHECK(HashKeyFromCopyOf(seeded) == key);
+  Rng fresh(42);
+  CHECK(seeded.Next64() == fresh.Next64());
+}
+
+// Node ids ground (as an attacker can, offline) so that the unkeyed MixedHash puts them all at
+// home place 0 of any index up to 2048 places.
+std::vector<Key> IdsCollidingUnkeyed(size_t count) {
+  std::vector<Key> out;
+  Rng rng(99);
+  while (out.size() < count) {
+    Key id;
+    rng.Fill(id.mutable_bytes());
+    if ((MixedHash<Key>{}(id)&0x7ff) == 0) out.push_back(id);
+  }
+  return out;
+}
+
+TEST_CASE("node ids ground to collide under the unkeyed hash spread under the keyed one",
+          "[unit]") {
+  const std::vector<Key> ids = IdsCollidingUnkeyed(400);
+  FlatLinkedMap<Key, int> unkeyed;
+  for (const Key& id : ids) unkeyed.Emplace(id);
+  // One probe run holding every id: each lookup of the last walks 399 places.
+  CHECK(unkeyed.ProbeDistanceMax() == ids.size() - 1);
+  for (uint8_t seed : {1, 2, 3}) {
+    FlatLinkedMap<Key, int, KeyedHash<Key>> keyed{KeyedHash<Key>(TestKey(seed))};
+    for (const Key& id : ids) keyed.Emplace(id);
+    CHECK(keyed.size() == ids.size());
+    CHECK(keyed.ProbeDistanceMax() < 16);
+    for (const Key& id : ids) CHECK(keyed.Find(id) != keyed.kNone);
+  }
 }
 
 }  // namespace

@@ -391,5 +391,28 @@ TEST_CASE("a find_node reply lists the closest contacts but never the requester"
   }
 }
 
+TEST_CASE("a node's keyed hashes take its key from its seeded rng, or the one it is given",
+          "[unit]") {
+  Fixture a;
+  Fixture b;
+  // Same seed (the simulator's case): the same key, so a seeded run is reproduced.
+  CHECK(a.node.hash_key() == b.node.hash_key());
+  CHECK(a.node.hash_key() != HashKey{});
+  Rng other_seed(8);
+  skillnode::testing::RecordingTransport transport;
+  NullLogger logger;
+  Node c({}, a.identity, transport, other_seed, logger, a.now);
+  CHECK(c.hash_key() != a.node.hash_key());
+  const HashKey given = {9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4, 5, 6};
+  Rng rng(7);
+  Node d({}, a.identity, transport, rng, logger, a.now, Ed25519Signatures(), given);
+  CHECK(d.hash_key() == given);
+  // Verified peers are found through the keyed table.
+  Peer peer("keyed", "10.0.0.9:6881");
+  a.Verify(peer);
+  CHECK(a.node.IsVerified(peer.id(), peer.endpoint));
+  CHECK(a.node.verified_probe_distance_max() == 0);
+}
+
 }  // namespace
 }  // namespace skillnode::kademlia

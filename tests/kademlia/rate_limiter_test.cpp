@@ -12,6 +12,7 @@ namespace skillnode::kademlia {
 namespace {
 
 const TimePoint kStart = kTimeZero + Seconds(100);
+const HashKey kTestHashKey = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
 
 Address Ip(int i) { return *Address::Parse("10.0.0." + std::to_string(i)); }
 
@@ -26,7 +27,7 @@ RateLimitConfig Small() {
 }
 
 TEST_CASE("a source gets its burst, then its rate", "[unit]") {
-  RequestRateLimiter limiter(Small(), kStart);
+  RequestRateLimiter limiter(Small(), kStart, kTestHashKey);
   for (int i = 0; i < 5; ++i) CHECK(limiter.Admit(Ip(1), kStart) == RateVerdict::kAllowed);
   CHECK(limiter.Admit(Ip(1), kStart) == RateVerdict::kPerIpExceeded);
   CHECK(limiter.Admit(Ip(2), kStart) == RateVerdict::kAllowed);  // others are unaffected
@@ -40,7 +41,7 @@ TEST_CASE("the global bucket caps all sources together", "[unit]") {
   config.global_rate = 1;
   config.global_burst = 3;
   config.tracked_ips_max = 100;
-  RequestRateLimiter limiter(config, kStart);
+  RequestRateLimiter limiter(config, kStart, kTestHashKey);
   for (int i = 1; i <= 3; ++i) CHECK(limiter.Admit(Ip(i), kStart) == RateVerdict::kAllowed);
   CHECK(limiter.Admit(Ip(4), kStart) == RateVerdict::kGlobalExceeded);
   CHECK(limiter.Admit(Ip(4), kStart + Seconds(1)) == RateVerdict::kAllowed);
@@ -48,7 +49,7 @@ TEST_CASE("the global bucket caps all sources together", "[unit]") {
 
 TEST_CASE("tracking is bounded: past tracked_ips_max the least recently active is forgotten",
           "[unit]") {
-  RequestRateLimiter limiter(Small(), kStart);
+  RequestRateLimiter limiter(Small(), kStart, kTestHashKey);
   for (int i = 0; i < 5; ++i) REQUIRE(limiter.Admit(Ip(1), kStart) == RateVerdict::kAllowed);
   limiter.Admit(Ip(2), kStart);
   limiter.Admit(Ip(3), kStart);
@@ -63,7 +64,7 @@ TEST_CASE("a source idle until its bucket is full again is forgotten without cha
           "[unit]") {
   RateLimitConfig config = Small();
   config.tracked_ips_max = 100;
-  RequestRateLimiter limiter(config, kStart);
+  RequestRateLimiter limiter(config, kStart, kTestHashKey);
   for (int i = 0; i < 5; ++i) REQUIRE(limiter.Admit(Ip(1), kStart) == RateVerdict::kAllowed);
   REQUIRE(limiter.Admit(Ip(1), kStart) == RateVerdict::kPerIpExceeded);
   limiter.Admit(Ip(2), kStart + Millis(100));
@@ -139,7 +140,7 @@ TEST_CASE("the flat table gives the verdicts of a plain list and map, request by
     config.tracked_ips_max = tracked_max;
     config.global_rate = 2000;
     config.global_burst = 40;
-    RequestRateLimiter limiter(config, kStart);
+    RequestRateLimiter limiter(config, kStart, kTestHashKey);
     ReferenceLimiter reference(config, kStart);
     Rng rng(tracked_max);
     TimePoint now = kStart;
@@ -154,6 +155,37 @@ TEST_CASE("the flat table gives the verdicts of a plain list and map, request by
       REQUIRE(limiter.tracked_ips() == reference.tracked_ips());
     }
   }
+}
+
+// IPv4 sources whose unkeyed hash (MixedHash over std::hash<Address>) has low bits all zero:
+// under the old unkeyed source table they all shared one home place, whatever the table's size.
+std::vector<Address> AddressesCollidingUnkeyed(size_t count, uint32_t low_mask) {
+  std::vector<Address> out;
+  for (uint32_t n = 0; out.size() < count; ++n) {
+    const Address a =
+        Address::V4({static_cast<uint8_t>(10 + (n >> 24)), static_cast<uint8_t>(n >> 16),
+                     static_cast<uint8_t>(n >> 8), static_cast<uint8_t>(n)});
+    if ((MixedHash<Address>{}(a)&low_mask) == 0) out.push_back(a);
+  }
+  return out;
+}
+
+TEST_CASE("sources chosen to collide under the unkeyed hash spread in the keyed source table",
+          "[unit]") {
+  const std::vector<Address> sources = AddressesCollidingUnkeyed(300, 0x3ff);
+  // Under the old hash: one probe run as long as the table.
+  FlatLinkedMap<Address, int> unkeyed;
+  for (const Address& a : sources) unkeyed.Emplace(a);
+  CHECK(unkeyed.ProbeDistanceMax() == sources.size() - 1);
+  RateLimitConfig config = Small();
+  config.tracked_ips_max = 1000;
+  config.global_rate = 1e6;
+  config.global_burst = 1e6;
+  RequestRateLimiter limiter(config, kStart, kTestHashKey);
+  for (const Address& a : sources) CHECK(limiter.Admit(a, kStart) == RateVerdict::kAllowed);
+  CHECK(limiter.tracked_ips() == sources.size());
+  // A random hash at most half full: the longest run is a handful of places.
+  CHECK(limiter.probe_distance_max() < 16);
 }
 
 }  // namespace
