@@ -50,7 +50,10 @@ ErrorReplyCode CodeFor(StoreRefusal refusal) {
 }  // namespace
 
 SkillDht::SkillDht(Node& node, const DhtConfig& config)
-    : node_(node), config_(config), store_(config.limits), verified_(config.verified_records_max) {
+    : node_(node),
+      config_(config),
+      store_(config.limits),
+      verified_(config.verified_records_max, node.hash_key()) {
   node_.SetRequestHandler(this);
 }
 
@@ -182,11 +185,16 @@ void SkillDht::Publish(TimePoint now, const SignedRecord& record, PublishCallbac
   state->Start();  // held until every lookup below has started
   for (const Key& key : keys) {
     state->Start();
-    const bool started =
-        node_.FindNode(now, key, [this, key, record, state](const LookupResult& closest) {
-          StoreOn(closest.finished, key, closest, record, state);
-          state->Finish();
-        });
+    // A node lookup that waits for the r holders and ends with the lookup_closest closest.
+    LookupOptions lookup;
+    lookup.slow_retries = node_.config().lookup_slow_retries;
+    lookup.slow_retry_rank = config_.replication;
+    lookup.closest_wanted = config_.lookup_closest;
+    const bool started = node_.StartLookup(now, key, std::move(lookup),
+                                           [this, key, record, state](const LookupResult& closest) {
+                                             StoreOn(closest.finished, key, closest, record, state);
+                                             state->Finish();
+                                           });
     if (!started) {
       ++state->result.failed;
       state->Finish();

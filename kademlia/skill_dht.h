@@ -56,10 +56,11 @@ struct DhtConfig {
   // A get asks one of the k closest nodes again when its query turns slow, this many times,
   // and waits for it: one lost datagram must not hide the records that node holds.
   size_t get_slow_retries = 1;
-  // A get ends once this many of the closest nodes to its key have answered (or failed): the r
-  // holders and a margin for holders that a churning network has moved (OpenDHT's gets wait
-  // for 8 too). At most the bucket size.
-  size_t get_closest = 8;
+  // A get's FIND_VALUE lookup, and a publish's FIND_NODE lookup for the holders, end once this
+  // many of the closest nodes to the key have answered (or failed): the r holders and a margin
+  // for holders that a churning network has moved (OpenDHT's gets wait for 8 too). At most the
+  // bucket size.
+  size_t lookup_closest = 8;
   // Read repair (Kademlia, section 2.3): after a get, each of the r closest nodes that
   // answered in full but lacked a record it found is sent that record, for the lifetime its
   // holders reported (never longer), up to this many STOREs per get; 0 turns it off.

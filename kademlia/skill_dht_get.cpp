@@ -78,7 +78,7 @@ bool SkillDht::Get(TimePoint now, const Key& key, const GetOptions& options, Get
   LookupOptions lookup;
   lookup.request = [key](const Key&) { return FindValueBody{key, 0}; };
   lookup.slow_retries = config_.get_slow_retries;
-  lookup.closest_wanted = config_.get_closest;
+  lookup.closest_wanted = config_.lookup_closest;
   lookup.on_reply = [this, get](TimePoint at, const Contact& from, const Message& reply) {
     if (const auto* values = std::get_if<ValuesBody>(&reply.body)) OnValues(get, at, from, *values);
     return get->enough();

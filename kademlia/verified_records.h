@@ -3,9 +3,9 @@
 // pushes that follow, a republish) is decoded and verified once rather than once per copy.
 //
 // A hit needs the very signature and bytes that were verified; anything else is verified in
-// full. The table is keyed by the signature through SipHash (libsodium's crypto_shorthash)
-// with a key of its own, so records cannot be ground into one bucket, and holds at most `max`
-// records, the least recently used going first. A hit returns the shared copy, so every get
+// full. The table is keyed by the signature through SipHash under the node's secret key
+// (kademlia/keyed_hash.h), so records cannot be ground into one bucket, and holds at most
+// `max` records, the least recently used going first. A hit returns the shared copy, so every get
 // and subscription holding the record shares one allocation. Not thread-safe.
 #ifndef SKILLNODE_KADEMLIA_VERIFIED_RECORDS_H_
 #define SKILLNODE_KADEMLIA_VERIFIED_RECORDS_H_
@@ -18,6 +18,7 @@
 #include <unordered_map>
 
 #include "kademlia/identity.h"
+#include "kademlia/keyed_hash.h"
 #include "kademlia/signature_scheme.h"
 #include "kademlia/skill_record.h"
 #include "transport/result.h"
@@ -27,7 +28,7 @@ namespace skillnode::kademlia {
 class VerifiedRecords {
  public:
   // max == 0 turns the table off: every record is verified in full.
-  explicit VerifiedRecords(size_t max);
+  VerifiedRecords(size_t max, const HashKey& key);
 
   // The record `encoded` and `signature` make, verified (VerifyRecord) unless the same bytes
   // under the same signature were verified before; a failure is never remembered.
@@ -41,8 +42,10 @@ class VerifiedRecords {
 
  private:
   struct SignatureHash {
-    std::array<uint8_t, 16> key{};
-    size_t operator()(const Signature& signature) const;
+    HashKey key{};
+    size_t operator()(const Signature& signature) const {
+      return static_cast<size_t>(SipHash(signature, key));
+    }
   };
   using Order = std::list<SignedRecordPtr>;  // most recently used first
 

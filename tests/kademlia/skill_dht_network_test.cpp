@@ -334,12 +334,12 @@ TEST_CASE("a subscription moves to a newcomer closer than its holders, and only 
   CHECK(net.dht(newcomer).listeners() == 1);
 }
 
-TEST_CASE("a get ends once its get_closest closest nodes have answered", "[sim]") {
+TEST_CASE("a get ends once its lookup_closest closest nodes have answered", "[sim]") {
   // The same network and get, waiting for the 8 closest and for all k = 20.
-  auto run = [](size_t get_closest) {
+  auto run = [](size_t lookup_closest) {
     FakeNetwork net(/*seed=*/37);
     DhtConfig dht_config;
-    dht_config.get_closest = get_closest;
+    dht_config.lookup_closest = lookup_closest;
     net.AddDhtNode(KademliaConfig{}, dht_config);  // k = 20
     const Endpoint seed = net.endpoint(0);
     for (size_t i = 1; i < 80; ++i) {

@@ -14,6 +14,8 @@ using testing::Publisher;
 using testing::SampleRecord;
 using testing::Signed;
 
+const HashKey kKey{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+
 // Counts the signatures it is asked to verify, and verifies them with Ed25519.
 class CountingScheme final : public SignatureScheme {
  public:
@@ -30,7 +32,7 @@ class CountingScheme final : public SignatureScheme {
 
 TEST_CASE("a record is verified once however many copies arrive", "[unit]") {
   CountingScheme scheme;
-  VerifiedRecords table(8);
+  VerifiedRecords table(8, kKey);
   const SignedRecord record = Signed(SampleRecord(), Publisher());
   auto first = table.Verify(record.encoded, record.signature, scheme);
   REQUIRE(first.has_value());
@@ -45,7 +47,7 @@ TEST_CASE("a record is verified once however many copies arrive", "[unit]") {
 
 TEST_CASE("other bytes under a known signature are verified, and refused", "[unit]") {
   CountingScheme scheme;
-  VerifiedRecords table(8);
+  VerifiedRecords table(8, kKey);
   const SignedRecord record = Signed(SampleRecord(), Publisher());
   REQUIRE(table.Verify(record.encoded, record.signature, scheme).has_value());
   // Another record, carrying the first one's signature.
@@ -66,7 +68,7 @@ TEST_CASE("other bytes under a known signature are verified, and refused", "[uni
 
 TEST_CASE("the table keeps the most recently used records, up to its bound", "[unit]") {
   CountingScheme scheme;
-  VerifiedRecords table(2);
+  VerifiedRecords table(2, kKey);
   const SignedRecord a = Signed(SampleRecord("agent-a"), Publisher());
   const SignedRecord b = Signed(SampleRecord("agent-b"), Publisher());
   const SignedRecord c = Signed(SampleRecord("agent-c"), Publisher());
@@ -84,7 +86,7 @@ TEST_CASE("the table keeps the most recently used records, up to its bound", "[u
 
 TEST_CASE("a table of size 0 verifies every copy", "[unit]") {
   CountingScheme scheme;
-  VerifiedRecords table(0);
+  VerifiedRecords table(0, kKey);
   const SignedRecord record = Signed(SampleRecord(), Publisher());
   for (int i = 0; i < 3; ++i) {
     REQUIRE(table.Verify(record.encoded, record.signature, scheme).has_value());
