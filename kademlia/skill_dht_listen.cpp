@@ -90,7 +90,7 @@ uint64_t SkillDht::Listen(TimePoint now, const Key& key, ListenCallback on_chang
                           const GetResult* fresh) {
   if (subscriptions_.size() >= config_.subscriptions_max) return 0;
   const uint64_t id = next_subscription_++;
-  subscriptions_[id] = Subscription{key, std::move(on_change), {}, now, false};
+  subscriptions_[id] = Subscription{key, std::move(on_change), {}, now, false, {}};
   if (fresh != nullptr && fresh->key == key && !fresh->closest.empty()) {
     ++stats_.subscriptions_seeded;
     Subscribed(id, *fresh);
