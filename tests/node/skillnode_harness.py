@@ -6,6 +6,7 @@ each ("ok - ..." or "FAIL - ...") so the log says what was checked; finish() exi
 failed. Waiting is always polling with a deadline, never a fixed sleep.
 """
 import atexit
+import hashlib
 import json
 import os
 import re
@@ -252,6 +253,31 @@ class Node:
     def kill9(self):
         self.proc.kill()
         self.proc.wait(timeout=10)
+
+
+def npm_install(source, work, files, what):
+    """Copies `files` (package.json, package-lock.json and any scripts that need the packages)
+    from `source` to `work` and installs the pinned packages there with `npm ci`, again only
+    when the lockfile changed. Skips the test when node or npm is missing. Returns the node
+    executable."""
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if not node or not npm:
+        skip("node and npm are needed (make deps installs them: .ci/install-deps)")
+    os.makedirs(work, exist_ok=True)
+    if os.path.abspath(work) != os.path.abspath(source):
+        for name in files:
+            shutil.copyfile(os.path.join(source, name), os.path.join(work, name))
+    with open(os.path.join(source, "package-lock.json"), "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()
+    stamp = os.path.join(work, "node_modules", ".skillnode-lock-sha256")
+    if not os.path.exists(stamp) or open(stamp).read() != digest:
+        done = subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=work,
+                              capture_output=True, text=True, timeout=600)
+        if not check(done.returncode == 0, f"npm ci installs {what}", done.stderr[-2000:]):
+            finish()
+        with open(stamp, "w") as f:
+            f.write(digest)
+    return node
 
 
 def free_port(kind=socket.SOCK_STREAM):

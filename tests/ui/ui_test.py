@@ -29,8 +29,8 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "node"))
 
 import ui_fixtures as fx  # noqa: E402
-from skillnode_harness import (Node, check, finish, require_binary, run, skip,  # noqa: E402
-                               temp_dir, wait_for)
+from skillnode_harness import (Node, check, finish, npm_install, require_binary, run,  # noqa: E402
+                               skip, temp_dir, wait_for)
 
 NPM_FILES = ["package.json", "package-lock.json"]
 FIRST_LOAD_BYTES_MAX = 150 * 1024
@@ -40,29 +40,12 @@ CSP_REQUIRED = ["default-src 'self'", "script-src 'self'", "object-src 'none'",
 
 
 def npm_ready():
-    """Installs the pinned Playwright-core and axe-core with npm ci into the build directory
-    (again only when the lockfile changed); the source tree stays clean."""
-    node, npm = shutil.which("node"), shutil.which("npm")
-    if not node or not npm:
-        skip("node and npm are needed (make deps installs them: .ci/install-deps)")
+    """Debian's chromium, and the pinned Playwright-core and axe-core installed into
+    $UI_NPM_DIR; returns (node, that directory)."""
     if not os.access(CHROMIUM, os.X_OK):
         skip(f"{CHROMIUM} is needed (Debian's chromium; .ci/install-deps installs it)")
     work = os.path.abspath(os.environ.get("UI_NPM_DIR") or temp_dir("skillnode-ui-npm-"))
-    os.makedirs(work, exist_ok=True)
-    for name in NPM_FILES:
-        shutil.copyfile(os.path.join(HERE, name), os.path.join(work, name))
-    with open(os.path.join(HERE, "package-lock.json"), "rb") as f:
-        digest = hashlib.sha256(f.read()).hexdigest()
-    stamp = os.path.join(work, "node_modules", ".skillnode-lock-sha256")
-    if not os.path.exists(stamp) or open(stamp).read() != digest:
-        done = subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=work,
-                              capture_output=True, text=True, timeout=600)
-        if not check(done.returncode == 0, "npm ci installs the pinned Playwright-core and axe-core",
-                     done.stderr[-2000:]):
-            finish()
-        with open(stamp, "w") as f:
-            f.write(digest)
-    return node, work
+    return npm_install(HERE, work, NPM_FILES, "the pinned Playwright-core and axe-core"), work
 
 
 def fetch(url, headers=None, method="GET"):

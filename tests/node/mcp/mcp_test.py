@@ -19,12 +19,10 @@ The npm packages (package.json, package-lock.json) are installed with `npm ci` i
 $MCP_NPM_DIR (meson sets it inside the build directory; default: this folder), never into git.
 Run: SKILLNODE=build/test/node/skillnode python3 tests/node/mcp/mcp_test.py [--skip-skillmd]
 """
-import hashlib
 import http.client
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -32,8 +30,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 import skillnode_harness  # noqa: E402
-from skillnode_harness import (Node, check, finish, free_port, require_binary, run,  # noqa: E402
-                               skip, temp_dir, wait_for)
+from skillnode_harness import (Node, check, finish, free_port, npm_install,  # noqa: E402
+                               require_binary, run, temp_dir)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 FIXTURES = os.path.join(ROOT, "tests", "fixtures", "skills")
@@ -49,27 +47,9 @@ BROKEN = ("broken", "Broken Tool", "A tool whose provider is down.")
 
 
 def npm_ready():
-    """Installs the pinned packages with npm ci (again only when the lockfile changed)."""
-    node, npm = shutil.which("node"), shutil.which("npm")
-    if not node or not npm:
-        skip("node and npm are needed (make deps installs them: .ci/install-deps)")
+    """The pinned MCP clients installed into $MCP_NPM_DIR; returns (node, that directory)."""
     work = os.path.abspath(os.environ.get("MCP_NPM_DIR") or HERE)
-    os.makedirs(work, exist_ok=True)
-    if work != HERE:
-        for name in NPM_FILES:
-            shutil.copyfile(os.path.join(HERE, name), os.path.join(work, name))
-    with open(os.path.join(HERE, "package-lock.json"), "rb") as f:
-        digest = hashlib.sha256(f.read()).hexdigest()
-    stamp = os.path.join(work, "node_modules", ".skillnode-lock-sha256")
-    if not os.path.exists(stamp) or open(stamp).read() != digest:
-        done = subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=work,
-                              capture_output=True, text=True, timeout=600)
-        if not check(done.returncode == 0, "npm ci installs the pinned MCP clients",
-                     done.stderr[-2000:]):
-            finish()
-        with open(stamp, "w") as f:
-            f.write(digest)
-    return node, work
+    return npm_install(HERE, work, NPM_FILES, "the pinned MCP clients"), work
 
 
 def start_provider(token):
