@@ -1,6 +1,7 @@
-// Every page at 1280 px in the light theme and at 360 px in the dark one: axe-core on each
-// (no serious or critical violation), no horizontal scrolling at 360 px, and a full-page
-// screenshot in spec.screenshots (docs/ui/ holds the committed ones: make ui-screenshots).
+// Every page at 1280 px in the light theme, at 360 px in the dark one and at 1920 px: axe-core
+// on each (no serious or critical violation), no horizontal scrolling at any width, and a
+// full-page screenshot at 1280 and 360 px in spec.screenshots (docs/ui/ holds the committed
+// ones: make ui-screenshots).
 import path from 'node:path';
 import {axeCheck, check, spec} from './ui_support.mjs';
 
@@ -15,6 +16,7 @@ const kPages = [
 const kViews = [
   {suffix: '1280-light', width: 1280, height: 900, scheme: 'light'},
   {suffix: '360-dark', width: 360, height: 780, scheme: 'dark'},
+  {suffix: '1920-dark', width: 1920, height: 1080, scheme: 'dark', photograph: false},
 ];
 
 export async function photographPages(browser, log, newPage) {
@@ -25,10 +27,10 @@ export async function photographPages(browser, log, newPage) {
       await page.waitForSelector(ready, {timeout: 15000});
       if (name === 'node') await page.waitForSelector('.charts svg.chart');
       await axeCheck(page, `${name} at ${view.suffix}`);
-      if (view.width === 360) {
-        const width = await page.evaluate(() => document.documentElement.scrollWidth);
-        check(width <= 360, `${name} fits 360 px without scrolling sideways`, `${width} px`);
-      }
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      check(width <= view.width, `${name} fits ${view.width} px without scrolling sideways`,
+            `${width} px`);
+      if (view.photograph === false) continue;
       await page.screenshot({path: path.join(spec.screenshots, `${name}-${view.suffix}.png`),
                              fullPage: name !== 'skills'});
     }
