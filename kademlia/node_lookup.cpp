@@ -1,5 +1,5 @@
 // Node's lookups and joining: the iterative FIND_NODE (or FIND_VALUE, BLOB_FIND) lookup driven
-// by kademlia/lookup.h, and Join. The rest of the node is in node.cpp.
+// by kademlia/lookup.h, and Join. The rest of the node is in node.cpp and node_peers.cpp.
 #include <algorithm>
 #include <memory>
 #include <utility>
