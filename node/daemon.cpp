@@ -214,6 +214,9 @@ void Daemon::OnSignal(int signum) {
 void Daemon::BeginShutdown(const std::string& why) {
   if (phase_ != Phase::kRunning) return;
   phase_ = Phase::kStopping;
+  // The steps' requests to peers that stop at the same moment time out, and evict them: the
+  // saved table is the one of this moment, with what the steps learn added.
+  contacts_at_shutdown_ = node_->routing_table().Export();
   LogAt(logger_, LogLevel::kInfo, why + ": shutting down");
   notifier_.Stopping(why + ": shutting down");
   http_.StopAccepting();
@@ -243,7 +246,7 @@ void Daemon::FinishShutdown() {
   if (phase_ != Phase::kStopping) return;
   phase_ = Phase::kClosing;
   bootstrapper_->Stop();
-  SaveState("at shutdown", LogLevel::kInfo);
+  SaveState("at shutdown", LogLevel::kInfo, contacts_at_shutdown_);
   node_->Shutdown(Now());
   CloseHandles();
 }
@@ -298,10 +301,18 @@ void Daemon::CheckTable() {
   }
 }
 
-void Daemon::SaveState(const char* when, LogLevel level) {
+void Daemon::SaveState(const char* when, LogLevel level, std::span<const kademlia::Contact> also) {
   if (!config_.discovery.dht.enabled || !data_dir_ || node_ == nullptr) return;
   const kademlia::RoutingTableStats table = node_->routing_table().stats();
-  const auto contacts = node_->routing_table().Export();
+  auto contacts = node_->routing_table().Export();
+  size_t restored = 0;
+  for (const kademlia::Contact& c : also) {
+    const bool held = std::any_of(contacts.begin(), contacts.end(),
+                                  [&c](const kademlia::Contact& x) { return x.id == c.id; });
+    if (held) continue;
+    contacts.push_back(c);
+    ++restored;
+  }
   auto saved = data_dir_->SaveContacts(config_.node.network_id, contacts);
   last_save_failed_ = !saved;
   if (!saved) {
@@ -318,7 +329,10 @@ void Daemon::SaveState(const char* when, LogLevel level) {
   if (table.contacts > 0) saved_table_ = table;
   LogAt(logger_, level,
         "saved " + std::to_string(contacts.size()) + " contacts " + when + " to " +
-            data_dir_->contacts_path());
+            data_dir_->contacts_path() +
+            (restored > 0 ? " (" + std::to_string(restored) +
+                                " of them evicted while the shutdown steps ran)"
+                          : std::string()));
 }
 
 // One line for `systemctl status`: "12 contacts, 40 stored records, 3 registered skills", with

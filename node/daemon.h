@@ -35,9 +35,11 @@
 // Shutdown, on the first SIGINT or SIGTERM (or RequestStop()): the HTTP listener closes; the
 // shutdown steps run, all at once, for at most kShutdownStepsBudget (the node keeps
 // running meanwhile, so steps may send datagrams and wait for answers); then the routing table
-// is saved, the node shut down (its callbacks get kCancelled), every handle closed, and the
-// loop runs dry. Run() returns 0 when uv_loop_close() returned 0 with no handle left open,
-// else 1. A second signal exits at once (status 128 + signal).
+// is saved (with the contacts it held when the shutdown began: a peer that stopped at the same
+// moment fails the steps' requests and is evicted meanwhile, which once left a node of two
+// saving no contact at all), the node shut down (its callbacks get kCancelled), every handle
+// closed, and the loop runs dry. Run() returns 0 when uv_loop_close() returned 0 with no handle
+// left open, else 1. A second signal exits at once (status 128 + signal).
 #ifndef SKILLNODE_NODE_DAEMON_H_
 #define SKILLNODE_NODE_DAEMON_H_
 
@@ -45,6 +47,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -159,7 +162,8 @@ class Daemon {
   void CloseHandles();
   void StartDnsSd();
   void CheckTable();
-  void SaveState(const char* when, LogLevel level);
+  // Saves the routing table, and of `also` the contacts it no longer holds (evicted since).
+  void SaveState(const char* when, LogLevel level, std::span<const kademlia::Contact> also = {});
   std::string StatusText() const;
   ReloadStep BootstrapReloadStep();
   Result<void> OpenHttps();
@@ -212,6 +216,8 @@ class Daemon {
   // The routing table at the last save of a non-empty one (none yet: nothing saved this run).
   std::optional<kademlia::RoutingTableStats> saved_table_;
   bool last_save_failed_ = false;
+  // The routing table when the shutdown began, saved with what it holds at the end of it.
+  std::vector<kademlia::Contact> contacts_at_shutdown_;
   uint64_t saves_ = 0;
   uint64_t save_failures_ = 0;
 };

@@ -43,8 +43,12 @@ struct HttpConfig {
   // Off: no plain-HTTP listener (then node.https.listen must be set).
   bool enabled = true;
   Endpoint listen{Address::Loopback4(), kDefaultHttpPort};
-  // Open connections at once; one more is answered 503 and closed.
+  // Open connections at once. One more takes the place of the open connection that has
+  // waited longest for a request to arrive (idle, or its request still partial), if that one
+  // has waited at least evict_after; otherwise it is answered 503 and closed. Idle or slow
+  // clients holding every connection then keep out newcomers for evict_after at most.
   size_t connections_max = 256;
+  Duration evict_after = Seconds(2);
   // Request line plus headers; more is answered 431 (nginx's default large buffer is 8 KiB).
   size_t header_bytes_max = 8 * 1024;
   // Request body; more is answered 413. Skill records are a few KiB.
@@ -55,6 +59,9 @@ struct HttpConfig {
   Duration request_timeout = Seconds(10);
   // A handler that has not answered by then gets a 504 sent for it (a stuck lookup).
   Duration response_timeout = Seconds(30);
+  // Answers queued for a client that does not read them (pipelined requests); past this the
+  // connection reads no further request until the client has taken its answers.
+  size_t write_queue_bytes_max = 1024 * 1024;
 
   bool operator==(const HttpConfig&) const = default;
 };

@@ -67,6 +67,8 @@ void ReadHttp(ConfigSection section, HttpConfig& http) {
   section.Millis("idleTimeout", 100, kHourMs, http.idle_timeout);
   section.Millis("requestTimeout", 100, kHourMs, http.request_timeout);
   section.Millis("responseTimeout", 100, kHourMs, http.response_timeout);
+  section.Millis("evictAfter", 100, kHourMs, http.evict_after);
+  section.Int("maxQueuedAnswerBytes", 4096, 64 * 1024 * 1024, Store(http.write_queue_bytes_max));
   section.Finish();
 }
 

@@ -12,14 +12,9 @@ namespace skillnode::node {
 namespace {
 
 constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
-// A client that does not read our last answer is dropped after this.
-constexpr Duration kDrainTimeout = Seconds(5);
-// A lingering close waits this long for the client to close, and drops at most this much of
-// what it still sends.
-constexpr Duration kLingerTimeout = Seconds(2);
+// A lingering close drops at most this much of what the client still sends (for as long as
+// kLingerTimeout in http_connection_timers.cpp).
 constexpr size_t kLingerBytesMax = 256 * 1024;
-
-std::string MillisText(Duration d) { return std::to_string(d.count() / 1000); }
 
 // "0.37" (milliseconds, two decimals) for log lines.
 std::string MillisDecimal(Duration d) {
@@ -164,11 +159,12 @@ void HttpConnection::Consume() {
       break;
     }
     if (reader_.state() != HttpRequestReader::State::kComplete) break;  // needs more bytes
-    Dispatch(reader_.Take());  // a synchronous answer puts us back in kReading
+    Dispatch(reader_.Take());     // a synchronous answer puts us back in kReading
+    if (WriteQueueFull()) break;  // read on when the client has taken its answers (OnWritten)
   }
   consuming_ = false;
   if (closing_) return;
-  SetReading(state_ == State::kReading || state_ == State::kStreaming);
+  SetReading(state_ == State::kStreaming || (state_ == State::kReading && !WriteQueueFull()));
   ArmTimer();
 }
 
@@ -281,6 +277,21 @@ void HttpConnection::OnWritten(uv_write_t* request, int status) {
   if (self->closing_) return;
   if (status < 0) return self->Close();
   if (self->state_ == State::kDraining && self->writes_in_flight_ == 0) self->Linger();
+  self->last_written_ = self->server_.loop().Now();
+  if (self->state_ != State::kReading || self->reading_ || self->consuming_) return;
+  // A pipelining client that stopped taking its answers: still stalled, its idle time counts
+  // from this write; once it has taken enough, parse what waits and read on. The stall was
+  // ours, so a request cut in two by it gets its requestTimeout again.
+  if (self->WriteQueueFull()) return self->ArmTimer();
+  if (self->reader_.state() == HttpRequestReader::State::kPartial) {
+    self->request_started_ = self->last_written_;
+  }
+  self->Consume();
+}
+
+bool HttpConnection::WriteQueueFull() const {
+  const size_t queued = uv_stream_get_write_queue_size(reinterpret_cast<const uv_stream_t*>(&tcp_));
+  return queued > server_.config().write_queue_bytes_max;
 }
 
 void HttpConnection::CloseAfterWrites() {
@@ -310,72 +321,6 @@ void HttpConnection::Linger() {
 void HttpConnection::OnShutdown(uv_shutdown_t* request, int status) {
   auto* self = static_cast<HttpConnection*>(request->data);
   if (status < 0 && !self->closing_) self->Close();
-}
-
-void HttpConnection::ArmTimer() {
-  if (closing_) return;
-  const HttpConfig& config = server_.config();
-  const TimePoint now = server_.loop().Now();
-  TimePoint deadline = now + kDrainTimeout;
-  std::string_view kind = "drain";
-  if (state_ == State::kHandling) {
-    deadline = request_complete_ + config.response_timeout;
-    kind = "response";
-  } else if (state_ == State::kLingering) {
-    deadline = now + kLingerTimeout;
-    kind = "drain";
-  } else if (state_ == State::kStreaming) {
-    deadline = now + kEventStreamKeepAlive;
-    kind = "keepalive";
-  } else if (state_ == State::kReading && tls_ != nullptr && !tls_->handshake_done()) {
-    deadline = accepted_ + server_.handshake_timeout();
-    kind = "handshake";
-  } else if (state_ == State::kReading) {
-    deadline = last_activity_ + config.idle_timeout;
-    kind = "idle";
-    if (reader_.state() == HttpRequestReader::State::kPartial) {
-      deadline = std::min(deadline, request_started_ + config.request_timeout);
-      kind = "request";
-    }
-  }
-  timer_.Start(deadline - now, [this, kind] { OnTimeout(kind); });
-}
-
-void HttpConnection::OnTimeout(std::string_view kind) {
-  if (closing_) return;
-  const HttpConfig& config = server_.config();
-  if (kind == "drain") return Close();
-  if (kind == "handshake") {
-    server_.metrics().CountTlsFailure("timeout");
-    LogAt(server_.logger(), LogLevel::kDebug,
-          "HTTPS connection from " + peer_.ToString() + ": no TLS handshake within " +
-              MillisText(server_.handshake_timeout()) + " ms, closed");
-    return Close();
-  }
-  if (kind == "keepalive") {
-    StreamWrite(": keep-alive\n\n");
-    return ArmTimer();
-  }
-  server_.metrics().CountTimeout(kind);
-  if (kind == "idle") {
-    LogAt(server_.logger(), LogLevel::kDebug,
-          "HTTP connection from " + peer_.ToString() + " idle, closed");
-    return Close();
-  }
-  if (kind == "request") {
-    return FailRequest(
-        408, "REQUEST_TIMEOUT",
-        "request not received completely within " + MillisText(config.request_timeout) + " ms");
-  }
-  // A handler that never answered: answer for it and close (it may still be working).
-  if (auto slot = slot_.lock()) {
-    slot->answered = true;
-    slot->deliver = nullptr;
-  }
-  current_.keep_alive = false;
-  Deliver(HttpResponse::Error(504, "TIMEOUT",
-                              "no answer within " + MillisText(config.response_timeout) + " ms",
-                              {{"path", current_.path}}));
 }
 
 }  // namespace skillnode::node

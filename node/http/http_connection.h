@@ -2,7 +2,10 @@
 //
 // Reads requests with HttpRequestReader and hands them one at a time to the server's router;
 // while a handler works (possibly asynchronously) the connection stops reading, so pipelined
-// requests wait in the kernel and are answered in order. Keep-alive per HTTP/1.1. Timeouts:
+// requests wait in the kernel and are answered in order; nor does it read further requests
+// while more than write_queue_bytes_max of answers wait for the client to take them, so a
+// client that pipelines and never reads costs bounded memory (it is idle while it takes none of
+// its answers, and its request timeout stops meanwhile). Keep-alive per HTTP/1.1. Timeouts:
 // an idle connection closes after idle_timeout; a request that has not fully arrived within
 // request_timeout of its first byte is answered 408 and closed (slowloris); a handler that
 // has not answered within response_timeout is answered 504 for it. Malformed or oversized
@@ -18,16 +21,21 @@
 // Server-Sent Events stream (event_stream.h), which stays open until either side ends it; while
 // it is open, whatever the client sends is ignored. Non-copyable, non-movable; loop thread only.
 //
-// On the HTTPS listener the connection runs a TlsSession: bytes read go through it, and every
-// write is encrypted. A handshake must complete within the server's handshake timeout; a
-// plain-text request is answered 400 in plain HTTP and closed; a bad handshake is closed
-// (with OpenSSL's alert). Answers that close the connection end with close_notify.
+// At connections_max the server may close the connection that has waited longest for a request
+// (waiting_since, Evict) to let a new one in (http_server.h).
+//
+// On the HTTPS listener (the glue in http_connection_tls.cpp) the connection runs a TlsSession:
+// bytes read go through it, and every write is encrypted. A handshake must complete within the
+// server's handshake timeout; a plain-text request is answered 400 in plain HTTP and closed; a bad
+// handshake is closed (with OpenSSL's alert). Answers that close the connection end with
+// close_notify.
 #ifndef SKILLNODE_NODE_HTTP_HTTP_CONNECTION_H_
 #define SKILLNODE_NODE_HTTP_HTTP_CONNECTION_H_
 
 #include <uv.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -59,6 +67,12 @@ class HttpConnection {
   void Close();
 
   const Endpoint& peer() const { return peer_; }
+  // Since when it has waited for a request: the last activity when idle, the first byte of a
+  // request still arriving, the accept while a TLS handshake is due. Nullopt while a request is
+  // handled, an answer goes out or an event stream is open: those are never evicted.
+  std::optional<TimePoint> waiting_since() const;
+  // Closes a waiting connection to make room for a newer one at connections_max.
+  void Evict();
 
  private:
   enum class State {
@@ -88,6 +102,11 @@ class HttpConnection {
   void ReceiveTls(std::string_view bytes);
   void FailTls(std::string_view reason, const std::string& why);
   void CloseAfterWrites();
+  // Answers queued and not yet taken by the client: past write_queue_bytes_max no further
+  // request is read (pipelining cannot queue answers without bound).
+  bool WriteQueueFull() const;
+  // While WriteQueueFull: since when the client has taken none of its answers.
+  TimePoint StalledSince() const;
   void Linger();
   void SetReading(bool reading);
   void ArmTimer();
@@ -117,6 +136,7 @@ class HttpConnection {
   TimePoint request_started_ = kTimeZero;   // first byte of the request being read
   TimePoint request_complete_ = kTimeZero;  // last byte of the request being handled
   TimePoint last_activity_ = kTimeZero;
+  TimePoint last_written_ = kTimeZero;  // the client last took some of our answers
   TimePoint accepted_ = kTimeZero;
 };
 

@@ -57,6 +57,10 @@ void HttpMetrics::Write(PrometheusWriter& out, size_t open_connections) const {
   out.Counter("skillnode_http_connections_rejected_total",
               "HTTP connections refused with 503 because the connection limit was reached.",
               static_cast<double>(connections_rejected_));
+  out.Counter("skillnode_http_connections_evicted_total",
+              "HTTP connections closed at the connection limit to make room for a new one: "
+              "each had waited longest, at least node.http.evictAfter, for a request.",
+              static_cast<double>(connections_evicted_));
   out.Family("skillnode_http_timeouts_total", "counter",
              "HTTP connections or requests timed out, by kind (idle, request, response).");
   for (const char* kind : {"idle", "request", "response"}) {

@@ -36,6 +36,8 @@ class HttpMetrics {
   void Record(std::string_view method, std::string_view route, int status, Duration latency);
   // Connections refused because connections_max were open; connections closed for idling.
   void CountRejectedConnection() { ++connections_rejected_; }
+  // Connections that waited for a request at connections_max, closed for a newcomer.
+  void CountEvictedConnection() { ++connections_evicted_; }
   void CountTimeout(std::string_view kind);  // "idle", "request", "response"
   // HTTPS: handshakes completed by protocol version ("TLSv1.3"), and connections cut off
   // before one completed, by reason (kTlsFailureReasons).
@@ -58,6 +60,7 @@ class HttpMetrics {
   std::map<std::string, uint64_t, std::less<>> tls_failures_;
   uint64_t requests_ = 0;
   uint64_t connections_rejected_ = 0;
+  uint64_t connections_evicted_ = 0;
 };
 
 }  // namespace skillnode::node

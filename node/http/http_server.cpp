@@ -71,7 +71,8 @@ void HttpServer::OnConnection(uv_stream_t* listener, int status) {
   HttpConnection* connection = owned.get();
   self->connections_.emplace(connection, std::move(owned));
   if (!connection->Accept(listener)) return;  // it closed itself
-  if (self->connections() > self->config_.connections_max) {
+  // A connection evicted for this one counts until its close callback: not against it.
+  if (self->connections() > self->config_.connections_max && !self->EvictOneWaiting(connection)) {
     self->metrics_.CountRejectedConnection();
     LogAt(self->logger_, LogLevel::kDebug,
           "HTTP connection from " + connection->peer().ToString() +
@@ -84,6 +85,23 @@ void HttpServer::OnConnection(uv_stream_t* listener, int status) {
     return;
   }
   connection->Start();
+}
+
+bool HttpServer::EvictOneWaiting(const HttpConnection* newcomer) {
+  const TimePoint waited_since_max = loop_.Now() - config_.evict_after;
+  HttpConnection* longest = nullptr;
+  TimePoint longest_since = kTimeNever;
+  for (const auto& [connection, owned] : connections_) {
+    if (connection == newcomer) continue;
+    const std::optional<TimePoint> since = connection->waiting_since();
+    if (since && *since <= waited_since_max && *since < longest_since) {
+      longest = connection;
+      longest_since = *since;
+    }
+  }
+  if (longest == nullptr) return false;
+  longest->Evict();
+  return true;
 }
 
 void HttpServer::Route(HttpRequest& request, Responder responder) const {

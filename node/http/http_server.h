@@ -1,7 +1,10 @@
 // HttpServer: the node's HTTP/1.1 API server, on the daemon's libuv loop.
 //
-// Listens on one TCP address, accepts connections up to connections_max (one more is answered
-// 503 and closed) and hands each request to the Router. Every limit comes from HttpConfig.
+// Listens on one TCP address, accepts connections up to connections_max and hands each request
+// to the Router. Every limit comes from HttpConfig. One connection more takes the place of the
+// one that has waited longest for a request (idle, or a request still arriving) if that has
+// waited evict_after, else it is answered 503 and closed: idle or slowloris clients holding
+// every connection keep others out for evict_after at most.
 // With a TlsContext (UseTls) it is the HTTPS listener: every connection runs TLS on the loop
 // (tls_session.h), a handshake must complete within its timeout, and SetTlsContext() swaps
 // the certificate for new connections while open ones keep theirs.
@@ -79,6 +82,9 @@ class HttpServer {
 
  private:
   static void OnConnection(uv_stream_t* listener, int status);
+  // At connections_max: closes the connection that has waited longest for a request, if it
+  // has waited at least config.evict_after (never `newcomer`); false when none has.
+  bool EvictOneWaiting(const HttpConnection* newcomer);
 
   UvLoop& loop_;
   HttpConfig config_;

@@ -12,7 +12,6 @@
    hold A, and its log says it loaded them and joined through them.
 Run: SKILLNODE=build/daemon/node/skillnode python3 tests/node/cluster_test.py
 """
-import os
 import signal
 import time
 
@@ -37,23 +36,6 @@ node:
 EARLY_SAVE_DEADLINE_S = 2.0
 
 
-def saved_contacts(node):
-    try:
-        with open(os.path.join(node.data_dir, "contacts")) as f:
-            return max(0, len(f.read().splitlines()) - 2)
-    except OSError:
-        return 0
-
-
-def saved_ids(node):
-    """The node ids in the node's saved contacts file (after its two header lines)."""
-    try:
-        with open(os.path.join(node.data_dir, "contacts")) as f:
-            return {line.split()[0] for line in f.read().splitlines()[2:] if line.strip()}
-    except OSError:
-        return set()
-
-
 def saved_soon_after_join():
     a = Node("early-a", ["--port", "0"], config=EARLY_SAVE_CONFIG).start()
     a_id, a_port = a.info()["id"], a.udp_port()
@@ -61,14 +43,14 @@ def saved_soon_after_join():
     b = Node("early-b", b_args, config=EARLY_SAVE_CONFIG).start()
     check(wait_for(lambda: b.contacts() >= 1, 15, interval=0.02), "B joins through A")
     joined = time.monotonic()
-    saved = wait_for(lambda: a_id in saved_ids(b), EARLY_SAVE_DEADLINE_S, interval=0.02)
+    saved = wait_for(lambda: a_id in b.saved_contact_ids(), EARLY_SAVE_DEADLINE_S, interval=0.02)
     check(saved, f"B saved A to its contacts file {time.monotonic() - joined:.2f} s after joining"
                  f" (deadline {EARLY_SAVE_DEADLINE_S} s; stateSaveInterval is a minute)")
     check("contacts after joining" in b.log_text(), "B's log says it saved after joining")
     b.kill9()
     a.kill9()
     print("killed B and then A with SIGKILL", flush=True)
-    check(a_id in saved_ids(b), "B's saved contacts hold A after the kill")
+    check(a_id in b.saved_contact_ids(), "B's saved contacts hold A after the kill")
     restarted = Node("early-b-restarted", b_args, data_dir=b.data_dir,
                      config=EARLY_SAVE_CONFIG).start()
     log = restarted.log_text()
@@ -77,7 +59,8 @@ def saved_soon_after_join():
           "and tries to join through A, remembered, not only through --bootstrap")
     code, _ = restarted.stop()
     check(code == 0, "the restarted B exits 0 on SIGTERM", f"status {code}")
-    check(a_id in saved_ids(restarted), "an empty table at shutdown kept A in the saved contacts")
+    check(a_id in restarted.saved_contact_ids(),
+          "an empty table at shutdown kept A in the saved contacts")
 
 
 def join_everyone():
@@ -123,8 +106,9 @@ def restart_from_saved_state(bootstrap, nodes):
     victim = nodes[5]
     port = victim.udp_port()
     node_id = victim.info()["id"]
-    check(wait_for(lambda: saved_contacts(victim) >= JOINERS - 1, 10),
-          f"{victim.name} has saved its contacts ({saved_contacts(victim)}) before the kill")
+    check(wait_for(lambda: len(victim.saved_contact_ids()) >= JOINERS - 1, 10),
+          f"{victim.name} has saved its contacts ({len(victim.saved_contact_ids())}) "
+          f"before the kill")
     victim.kill9()
     bootstrap.kill9()
     print(f"killed {victim.name} and the bootstrap node with SIGKILL", flush=True)

@@ -210,6 +210,14 @@ class Node:
     def get(self, path, timeout=5, headers=None):
         return http_get(self.url + path, timeout, headers)
 
+    def saved_contact_ids(self):
+        """The node ids in the node's saved contacts file (after its two header lines)."""
+        try:
+            with open(os.path.join(self.data_dir, "contacts")) as f:
+                return {line.split()[0] for line in f.read().splitlines()[2:] if line.strip()}
+        except OSError:
+            return set()
+
     def get_json(self, path, timeout=5, headers=None):
         status, body, _ = self.get(path, timeout, headers)
         try:
