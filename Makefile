@@ -56,7 +56,9 @@ chaos: build
 
 # The web console's browser test (tests/ui/ui_test.py) with its screenshots copied to docs/ui/,
 # the pictures README shows: run after a change to the console's look, then commit docs/ui/.
-ui-screenshots: deps
+# The fixtures' CJK text and emoji need their fonts in the screenshots (Debian's Noto).
+ui-screenshots:
+	@.ci/install-deps fonts-noto-cjk fonts-noto-color-emoji
 	@$(call MESON_SETUP,$(BUILD_TEST),--buildtype=debugoptimized -Db_sanitize=address$(comma)undefined -Db_lundef=false -Dwerror=true)
 	meson compile -C $(BUILD_TEST) node/skillnode
 	SKILLNODE=$(BUILD_TEST)/node/skillnode UI_NPM_DIR=$(BUILD_TEST)/tests/ui/npm UI_DOCS_SCREENSHOTS=1 \

@@ -94,12 +94,24 @@ using ListenCallback = std::function<void(const ListenEvent&)>;
 struct GetOptions {
   // Stop once this many distinct live records are known; 0 runs the lookup to the end.
   size_t records_wanted = 0;
+  // Also report, per record, which nodes answered holding it and how long it has left
+  // (GetResult::copies): for showing a record's replicas, not for every search.
+  bool copies = false;
+};
+
+// Where one record of a get was found: the nodes whose answer held its newest version (or this
+// node's own store), and the longest time any of them said it has left.
+struct RecordCopies {
+  std::vector<NodeId> holders;
+  bool held_here = false;
+  std::optional<uint32_t> seconds_left;
 };
 
 struct GetResult {
   Key key;
   // The newest version per identity, tombstones included (callers usually skip them).
   std::vector<SignedRecordPtr> records;
+  std::vector<RecordCopies> copies;  // with GetOptions::copies: one per record, in order
   size_t rejected = 0;  // records that failed verification or did not belong under the key
   LookupStats stats;
   std::vector<Contact> closest;  // the nodes closest to the key that answered
@@ -227,6 +239,7 @@ class SkillDht final : public RequestHandler {
                 const ValuesBody& values);
   void FinishGetIfDone(const std::shared_ptr<GetState>& get);
   void ReadRepair(const std::shared_ptr<GetState>& get, TimePoint now);
+  static std::vector<RecordCopies> Copies(const GetState& get);
   void HandOff(TimePoint now, const Contact& contact, const Key& key,
                const std::vector<uint8_t>& token);
   // A FIND_NODE to `contact` for the write token, then HandOff.

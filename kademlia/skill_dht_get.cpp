@@ -39,6 +39,8 @@ struct SkillDht::GetState {
   std::map<RecordIdentity, Newest> newest;
   // For read repair too: what each answering node held, and which answered in full.
   std::map<NodeId, std::vector<std::pair<RecordIdentity, uint64_t>>> held_by;
+  // What this node's own store held when the get began (for GetOptions::copies).
+  std::vector<std::pair<RecordIdentity, uint64_t>> held_here;
   std::set<NodeId> answered_in_full;
   size_t rejected = 0;
   size_t pending_pages = 0;
@@ -74,7 +76,12 @@ bool SkillDht::Get(TimePoint now, const Key& key, const GetOptions& options, Get
   get->key = key;
   get->options = options;
   get->done = std::move(done);
-  for (const StoredRecord* held : store_.Get(key)) get->Merge(held->value, SecondsLeft(*held, now));
+  for (const StoredRecord* held : store_.Get(key)) {
+    get->Merge(held->value, SecondsLeft(*held, now));
+    if (options.copies) {
+      get->held_here.emplace_back(IdentityOf(held->value->record), held->value->record.sequence);
+    }
+  }
   LookupOptions lookup;
   lookup.request = [key](const Key&) { return FindValueBody{key, 0}; };
   lookup.slow_retries = config_.get_slow_retries;
@@ -151,8 +158,36 @@ void SkillDht::FinishGetIfDone(const std::shared_ptr<GetState>& get) {
   result.finished = get->last_event;
   result.records.reserve(get->newest.size());
   for (auto& [identity, newest] : get->newest) result.records.push_back(newest.record);
+  if (get->options.copies) result.copies = Copies(*get);
   ReadRepair(get, get->last_event);
   if (get->done) get->done(result);
+}
+
+std::vector<RecordCopies> SkillDht::Copies(const GetState& get) {
+  std::map<RecordIdentity, RecordCopies> found;
+  const auto newest_held = [&get](const RecordIdentity& identity, uint64_t sequence) {
+    const auto it = get.newest.find(identity);
+    return it != get.newest.end() && sequence >= it->second.record->record.sequence;
+  };
+  for (const auto& [node, held] : get.held_by) {
+    for (const auto& [identity, sequence] : held) {
+      if (newest_held(identity, sequence)) found[identity].holders.push_back(node);
+    }
+  }
+  for (const auto& [identity, sequence] : get.held_here) {
+    if (newest_held(identity, sequence)) found[identity].held_here = true;
+  }
+  std::vector<RecordCopies> copies;
+  copies.reserve(get.newest.size());
+  for (const auto& [identity, newest] : get.newest) {  // the order of GetResult::records
+    RecordCopies& copy = found[identity];
+    // A node that sent a page twice (asked again after a timeout) counts once.
+    std::sort(copy.holders.begin(), copy.holders.end());
+    copy.holders.erase(std::unique(copy.holders.begin(), copy.holders.end()), copy.holders.end());
+    if (newest.told) copy.seconds_left = newest.seconds_left;
+    copies.push_back(std::move(copy));
+  }
+  return copies;
 }
 
 void SkillDht::ReadRepair(const std::shared_ptr<GetState>& get, TimePoint now) {

@@ -8,6 +8,7 @@
 #include "bootstrap/data_dir.h"
 #include "bootstrap/identity_file.h"
 #include "node/api/capability_routes.h"
+#include "node/api/skill_replicas_routes.h"
 #include "node/auth/token_cli.h"
 #include "node/certified_publishers.h"
 #include "node/cli/cli_describe.h"
@@ -139,6 +140,7 @@ int Run(const std::string& config_file, const std::string& check_file, const Run
   SkillService skills(**daemon, publishers->own_certificate);
   auto invoke_routes = invoke::AddInvokeRoutes(**daemon, skills);
   api::CapabilityRoutes capability_routes(**daemon, skills);
+  api::AddSkillReplicasRoute(**daemon, skills);
   auto mcp_routes = mcp::AddMcpRoutes(**daemon, skills);
   std::optional<ui::HealthHistoryRoutes> health_history;
   if (config->node.ui.enabled) health_history.emplace(**daemon, skills);

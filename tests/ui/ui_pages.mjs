@@ -133,6 +133,14 @@ async function checkSkillPages(browser, log) {
   check(record.includes('Ed25519, verified') && record.includes('inputSchema') &&
         record.includes('ui-agent-0') && record.includes('1.0.0'),
         'a skill page shows the signed record and its schemas');
+  await page.waitForSelector('#replicas[aria-busy="false"]');
+  const replicas = await page.textContent('#replicas');
+  const copies = Number((replicas.match(/Replicas found\s*(\d+)/) || [])[1]);
+  const holders = await page.$$eval('#replicas dd span.mono', (spans) => spans.map((s) => s.title));
+  check(copies >= 2 && /Expires\s*\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(in /.test(replicas) &&
+        !replicas.includes('[object') && copies === holders.length + (replicas.includes('this node') ? 1 : 0) &&
+        holders.every((id) => /^[0-9a-f]{64}$/.test(id)),
+        'its record shows the replicas the DHT holds now (both nodes) and when they expire', replicas);
   await page.waitForSelector('#health-history[aria-busy="false"]');
   const history = await page.$$eval('#health-history tbody tr', (trs) => trs.map((tr) => tr.cells[1].textContent + ' ' + tr.cells[2].textContent));
   check(JSON.stringify(history) === JSON.stringify(['HEALTHY status', 'DEGRADED status', 'HEALTHY registered']),

@@ -38,7 +38,49 @@ function recordSection(skill, providers) {
       ['Providers found', String(providers.length)],
     ]),
     others.length ? el('p', {}, 'Other providers: ', others.map((p, i) => [i ? ', ' : '',
-      pageLink(`/ui/skill/${enc(p.id)}?agentId=${enc(p.agentId || '')}`, p.agentId || '?')])) : null);
+      pageLink(`/ui/skill/${enc(p.id)}?agentId=${enc(p.agentId || '')}`, p.agentId || '?')])) : null,
+    replicasPart(skill));
+}
+
+function plural(count, noun) {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+function inTime(seconds) {
+  if (seconds >= 3600) return `${Math.floor(seconds / 3600)} h ${Math.floor(seconds % 3600 / 60)} min`;
+  if (seconds >= 60) return `${Math.floor(seconds / 60)} min`;
+  return `${seconds} s`;
+}
+
+// Where the network holds the record and until when: a DHT get of the skill's key, now
+// (GET /api/skills/{id}/replicas).
+function replicasPart(skill) {
+  const body = el('div', {'aria-busy': 'true', id: 'replicas'});
+  if (!skill.provider) {
+    body.setAttribute('aria-busy', 'false');
+    body.append(message('info', 'A SkillCenter catalog\'s record is not stored in the DHT.'));
+    return body;
+  }
+  get(`/api/skills/${enc(skill.id)}/replicas?agentId=${enc(skill.agentId || '')}`).then((answer) => {
+    body.setAttribute('aria-busy', 'false');
+    if (!answer.ok) {
+      body.append(message('info', answer.status === 404
+        ? 'The DHT holds no copy of this record now (it may not be published yet).'
+        : `The DHT could not be asked: ${answer.error}`));
+      return;
+    }
+    const replica = (answer.json.replicas || [])[0];
+    const holders = (replica.holders || []).map((id) => el('span', {class: 'mono', title: id}, id.slice(0, 8)));
+    const where = [replica.heldHere ? 'this node' : null, ...holders].filter(Boolean);
+    body.append(fields([
+      ['Replicas found', el('span', {}, `${replica.copies}: `, where.map((w, i) => [i ? ', ' : '', w]),
+        ` (the network keeps ${answer.json.replication}; ${plural(answer.json.nodesAnswered, 'node')} answered)`)],
+      ['Expires', replica.expiresAt == null ? '—' : el('span', {},
+        `${dateText(replica.expiresAt)} (in ${inTime(replica.secondsLeft)}, unless the publisher renews it; `
+        + `each copy lives ${inTime(replica.ttlSeconds)})`)],
+    ]));
+  });
+  return body;
 }
 
 function historySection(skill) {

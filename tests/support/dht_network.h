@@ -1,0 +1,28 @@
+// A seeded many-node network with the skill store on every node, for the [sim] tests of SkillDht.
+#ifndef SKILLNODE_TESTS_SUPPORT_DHT_NETWORK_H_
+#define SKILLNODE_TESTS_SUPPORT_DHT_NETWORK_H_
+
+#include <span>
+
+#include "kademlia/skill_dht.h"
+#include "support/fake_network.h"
+
+namespace skillnode::testing {
+
+// A network of `count` nodes with the skill store, joined through node 0.
+inline void BuildDhtNetwork(FakeNetwork& net, size_t count, const kademlia::DhtConfig& dht_config) {
+  kademlia::KademliaConfig config;
+  config.routing.bucket_size = 8;
+  net.AddDhtNode(config, dht_config);
+  const Endpoint seed = net.endpoint(0);
+  for (size_t i = 1; i < count; ++i) {
+    net.AddDhtNode(config, dht_config);
+    net.node(i).Join(net.now(), std::span(&seed, 1), nullptr);
+    if (i % 10 == 0) net.RunFor(Seconds(1));
+  }
+  net.RunFor(Seconds(60));
+}
+
+}  // namespace skillnode::testing
+
+#endif  // SKILLNODE_TESTS_SUPPORT_DHT_NETWORK_H_
