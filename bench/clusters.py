@@ -23,6 +23,16 @@ SKILLNODE_K = 20
 OPENDHT_K = 8
 HTTP_IDLE_RECONNECT_S = 20.0  # skillnode closes kept-alive connections idle for 30 s
 
+def reap(procs, timeout=10):
+    """Waits for processes told to stop; kills those still running after `timeout` s each."""
+    for proc in procs:
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
 def wait_ready(items, ready, what, timeout=30):
     deadline = time.monotonic() + timeout
     pending = list(items)
@@ -210,12 +220,7 @@ class SkillnodeCluster:
         for proc in self.procs:
             if proc.poll() is None:
                 proc.send_signal(signal.SIGTERM)
-        for proc in self.procs:
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+        reap(self.procs)
         for log in self.logs:
             log.close()
 
@@ -374,9 +379,4 @@ class OpenDhtCluster:
                     proc.stdin.close()
                 except OSError:
                     pass
-        for proc in self.procs:
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+        reap(self.procs)

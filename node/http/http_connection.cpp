@@ -65,10 +65,10 @@ void HttpConnection::Start() {
 }
 
 void HttpConnection::Reject(const HttpResponse& response) {
-  server_.metrics().Record("-", kUnmatchedRoute, response.status, Duration(0));
   // A TLS client could not read a plain answer, and a handshake would cost what the limit
-  // protects: it is closed at once.
+  // protects: it is closed at once, with no answer to count (the rejection itself is counted).
   if (server_.tls() != nullptr) return Close();
+  server_.metrics().Record("-", kUnmatchedRoute, response.status, Duration(0));
   Write(SerializeResponse(response, false, false));
   CloseAfterWrites();
 }
