@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "kademlia/node.h"
-#include "kademlia/skill_dht.h"
-#include "kademlia/wire.h"
+#include "kademlia/store/skill_dht.h"
+#include "kademlia/wire/wire.h"
 #include "transport/logger.h"
 
 namespace skillnode::kademlia {

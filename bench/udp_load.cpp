@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "kademlia/identity.h"
-#include "kademlia/wire.h"
+#include "kademlia/wire/wire.h"
 #include "transport/uv/sockaddr.h"
 
 namespace {

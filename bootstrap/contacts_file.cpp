@@ -9,8 +9,8 @@
 #include <cstring>
 
 #include "bootstrap/atomic_file.h"
-#include "kademlia/encoding.h"
 #include "kademlia/identity.h"
+#include "kademlia/wire/encoding.h"
 
 namespace skillnode::bootstrap {
 namespace {

@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "bootstrap/atomic_file.h"
-#include "kademlia/encoding.h"
+#include "kademlia/wire/encoding.h"
 
 namespace skillnode::bootstrap {
 namespace {

@@ -46,8 +46,8 @@
 #include "discovery/query.h"
 #include "discovery/skill_entry.h"
 #include "kademlia/identity.h"
-#include "kademlia/skill_dht.h"
-#include "kademlia/skill_record.h"
+#include "kademlia/store/skill_dht.h"
+#include "kademlia/store/skill_record.h"
 #include "transport/clock.h"
 #include "transport/result.h"
 

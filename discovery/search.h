@@ -47,7 +47,7 @@
 #include "discovery/registry.h"
 #include "discovery/skill_entry.h"
 #include "discovery/skill_json.h"
-#include "kademlia/skill_dht.h"
+#include "kademlia/store/skill_dht.h"
 
 namespace skillnode::discovery {
 

@@ -5,7 +5,7 @@
 
 #include "discovery/schema/descriptor_schema.h"
 #include "discovery/semver.h"
-#include "kademlia/encoding.h"
+#include "kademlia/wire/encoding.h"
 
 namespace skillnode::discovery {
 namespace {

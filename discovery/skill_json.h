@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "discovery/schema/json_schema.h"
-#include "kademlia/skill_record.h"
+#include "kademlia/store/skill_record.h"
 
 namespace skillnode::discovery {
 

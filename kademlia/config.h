@@ -49,7 +49,7 @@ struct RoutingConfig {
   // Contacts evicted for silence are kept (at most departed_max; 0: none) and pinged
   // departed_probe_after their eviction, then at doubling intervals, for departed_keep, one
   // ping per departed_probe_spacing at most: a node that lost peers to a partition rather
-  // than to churn finds them again once it heals (kademlia/departed_contacts.h).
+  // than to churn finds them again once it heals (kademlia/routing/departed_contacts.h).
   size_t departed_max = 64;
   Duration departed_probe_after = Seconds(5);
   Duration departed_keep = Seconds(10 * 60);

@@ -2,7 +2,7 @@
 // with an open-addressing index beside it.
 //
 // It serves the per-node tables probed for nearly every datagram: the rate limiter's sources
-// (kademlia/rate_limiter.h, a recency list) and the verified-peer cache (kademlia/node.h, an
+// (kademlia/rpc/rate_limiter.h, a recency list) and the verified-peer cache (kademlia/node.h, an
 // insertion-order list). Nothing is allocated per entry. A probe reads the index, where each
 // place holds the entry's 32-bit hash beside its slab place, and then touches the one slab
 // entry whose hash matches; a node-based map walks a bucket chain through separately allocated

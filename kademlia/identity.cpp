@@ -2,7 +2,7 @@
 
 #include <sodium.h>
 
-#include "kademlia/encoding.h"
+#include "kademlia/wire/encoding.h"
 
 namespace skillnode::kademlia {
 

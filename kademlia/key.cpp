@@ -4,7 +4,7 @@
 #include <cassert>
 #include <cstring>
 
-#include "kademlia/encoding.h"
+#include "kademlia/wire/encoding.h"
 
 namespace skillnode::kademlia {
 

@@ -40,7 +40,7 @@
 
 #include "kademlia/contact.h"
 #include "kademlia/key.h"
-#include "kademlia/wire.h"
+#include "kademlia/wire/wire.h"
 #include "transport/clock.h"
 
 namespace skillnode::kademlia {

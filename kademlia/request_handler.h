@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "kademlia/contact.h"
-#include "kademlia/wire.h"
+#include "kademlia/wire/wire.h"
 #include "transport/clock.h"
 #include "transport/endpoint.h"
 

@@ -8,7 +8,7 @@
 #include <ctime>
 #include <utility>
 
-#include "kademlia/encoding.h"
+#include "kademlia/wire/encoding.h"
 #include "node/spd_logger.h"
 
 namespace skillnode::node {

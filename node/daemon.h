@@ -55,7 +55,7 @@
 #include "bootstrap/bootstrapper.h"
 #include "bootstrap/data_dir.h"
 #include "kademlia/node.h"
-#include "kademlia/skill_dht.h"
+#include "kademlia/store/skill_dht.h"
 #include "node/config/config.h"
 #include "node/http/http_metrics.h"
 #include "node/http/http_server.h"

@@ -149,7 +149,7 @@ void WriteNodeMetrics(PrometheusWriter& out, const kademlia::Node& node, const U
 
 namespace {
 
-// The label of a STORE refusal, from its ERROR reply code (kademlia/wire.h).
+// The label of a STORE refusal, from its ERROR reply code (kademlia/wire/wire.h).
 std::string RefusalLabel(size_t code) {
   using kademlia::ErrorReplyCode;
   switch (static_cast<ErrorReplyCode>(code)) {

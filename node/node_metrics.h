@@ -8,7 +8,7 @@
 #define SKILLNODE_NODE_NODE_METRICS_H_
 
 #include "kademlia/node.h"
-#include "kademlia/skill_dht.h"
+#include "kademlia/store/skill_dht.h"
 #include "node/http/prometheus.h"
 #include "transport/uv/udp_transport.h"
 

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <set>
 
-#include "kademlia/encoding.h"
+#include "kademlia/wire/encoding.h"
 #include "node/api/skill_query.h"
 #include "node/skill_service.h"
 

@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-#include "kademlia/skill_record.h"
+#include "kademlia/store/skill_record.h"
 
 namespace skillnode::discovery::capabilities {
 

@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "discovery/lan/x509_util.h"
-#include "kademlia/encoding.h"
+#include "kademlia/wire/encoding.h"
 
 namespace skillnode::discovery::lan {
 namespace {

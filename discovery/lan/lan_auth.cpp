@@ -6,7 +6,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "kademlia/encoding.h"
+#include "kademlia/wire/encoding.h"
 
 namespace skillnode::discovery::lan {
 namespace {

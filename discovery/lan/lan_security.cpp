@@ -21,7 +21,7 @@
 
 #include "discovery/lan/lan_message.h"
 #include "discovery/lan/x509_util.h"
-#include "kademlia/encoding.h"
+#include "kademlia/wire/encoding.h"
 
 namespace skillnode::discovery::lan {
 

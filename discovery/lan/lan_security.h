@@ -134,7 +134,7 @@ std::string HmacSign(std::span<const uint8_t> key, std::string_view signed_bytes
 bool HmacVerify(std::span<const uint8_t> key, std::string_view signed_bytes,
                 std::span<const uint8_t> signature);
 
-// (base64: kademlia/encoding.h's Base64Encode / Base64Decode.)
+// (base64: kademlia/wire/encoding.h's Base64Encode / Base64Decode.)
 
 }  // namespace skillnode::discovery::lan
 

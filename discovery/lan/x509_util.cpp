@@ -17,7 +17,7 @@
 
 #include "discovery/lan/lan_message.h"
 #include "discovery/lan/lan_security.h"
-#include "kademlia/encoding.h"
+#include "kademlia/wire/encoding.h"
 
 namespace skillnode::discovery::lan {
 

@@ -2,7 +2,7 @@
 
 #include <cassert>
 
-#include "kademlia/skill_record.h"
+#include "kademlia/store/skill_record.h"
 
 namespace skillnode::discovery::schema {
 namespace {

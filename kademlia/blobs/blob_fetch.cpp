@@ -6,7 +6,7 @@
 
 #include "kademlia/blobs/blob_fetching.h"
 #include "kademlia/blobs/blob_service.h"
-#include "kademlia/encoding.h"
+#include "kademlia/wire/encoding.h"
 
 namespace skillnode::kademlia::blobs {
 namespace {

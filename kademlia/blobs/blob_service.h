@@ -43,8 +43,8 @@
 
 #include "kademlia/blobs/holder_directory.h"
 #include "kademlia/node.h"
-#include "kademlia/rate_limiter.h"
 #include "kademlia/request_handler.h"
+#include "kademlia/rpc/rate_limiter.h"
 
 namespace skillnode::kademlia::blobs {
 

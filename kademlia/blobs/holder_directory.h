@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "kademlia/key.h"
-#include "kademlia/wire.h"
+#include "kademlia/wire/wire.h"
 #include "transport/clock.h"
 
 namespace skillnode::kademlia::blobs {

@@ -6,7 +6,7 @@
 
 #include "discovery/skill_json.h"
 #include "discovery/skillmd/skill_folder.h"
-#include "kademlia/encoding.h"
+#include "kademlia/wire/encoding.h"
 #include "node/skill_service.h"
 #include "node/spd_logger.h"
 

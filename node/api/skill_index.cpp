@@ -1,7 +1,7 @@
 #include "node/api/skill_index.h"
 
 #include "discovery/query.h"
-#include "kademlia/encoding.h"
+#include "kademlia/wire/encoding.h"
 
 namespace skillnode::node::api {
 namespace {

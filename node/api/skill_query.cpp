@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "discovery/semver.h"
-#include "kademlia/skill_record.h"
+#include "kademlia/store/skill_record.h"
 
 namespace skillnode::node {
 namespace {

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bootstrap/data_dir.h"
-#include "kademlia/encoding.h"
+#include "kademlia/wire/encoding.h"
 #include "node/auth/token_file.h"
 #include "node/config/config_yaml.h"
 

@@ -9,7 +9,7 @@
 #include <system_error>
 
 #include "bootstrap/atomic_file.h"
-#include "kademlia/encoding.h"
+#include "kademlia/wire/encoding.h"
 
 namespace skillnode::node::auth {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <utility>
 
-#include "kademlia/encoding.h"
 #include "kademlia/identity.h"
+#include "kademlia/wire/encoding.h"
 #include "node/spd_logger.h"
 
 namespace skillnode::node::blobs {

@@ -12,8 +12,8 @@
 #include <system_error>
 
 #include "bootstrap/atomic_file.h"
-#include "kademlia/encoding.h"
 #include "kademlia/key.h"
+#include "kademlia/wire/encoding.h"
 
 namespace skillnode::node::blobs {
 namespace {

@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "bootstrap/atomic_file.h"
-#include "kademlia/encoding.h"
+#include "kademlia/wire/encoding.h"
 #include "node/spd_logger.h"
 #include "node/wall_clock.h"
 

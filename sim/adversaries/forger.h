@@ -16,7 +16,7 @@
 
 #include "kademlia/identity.h"
 #include "kademlia/request_handler.h"
-#include "kademlia/skill_dht.h"
+#include "kademlia/store/skill_dht.h"
 #include "sim/adversaries/adversary.h"
 
 namespace skillnode::sim {

@@ -24,7 +24,7 @@
 
 #include "kademlia/identity.h"
 #include "kademlia/signature_scheme.h"
-#include "kademlia/wire.h"
+#include "kademlia/wire/wire.h"
 #include "sim/adversaries/adversary.h"
 #include "sim/workloads/oracle.h"
 #include "transport/endpoint.h"

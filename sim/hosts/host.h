@@ -18,7 +18,7 @@
 #include <span>
 
 #include "kademlia/node.h"
-#include "kademlia/skill_dht.h"
+#include "kademlia/store/skill_dht.h"
 #include "sim/adversaries/adversary.h"
 #include "sim/adversaries/forger.h"
 #include "sim/adversaries/sybil.h"

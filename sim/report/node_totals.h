@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "kademlia/node_stats.h"
-#include "kademlia/skill_dht.h"
+#include "kademlia/store/skill_dht.h"
 
 namespace skillnode::sim {
 

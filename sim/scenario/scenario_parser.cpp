@@ -3,7 +3,7 @@
 #include <cmath>
 #include <limits>
 
-#include "kademlia/wire.h"
+#include "kademlia/wire/wire.h"
 #include "sim/hosts/distribution.h"
 #include "sim/network/addressing.h"
 #include "sim/network/embedding.h"

@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-#include "kademlia/skill_dht.h"
+#include "kademlia/store/skill_dht.h"
 #include "sim/engine/event_queue.h"
 #include "sim/engine/trace_hash.h"
 #include "sim/hosts/population.h"

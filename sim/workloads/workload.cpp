@@ -5,7 +5,7 @@
 #include <optional>
 #include <variant>
 
-#include "kademlia/wire.h"
+#include "kademlia/wire/wire.h"
 
 namespace skillnode::sim {
 namespace {

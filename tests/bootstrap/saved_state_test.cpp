@@ -10,7 +10,7 @@
 #include "bootstrap/contacts_file.h"
 #include "bootstrap/data_dir.h"
 #include "bootstrap/identity_file.h"
-#include "kademlia/encoding.h"
+#include "kademlia/wire/encoding.h"
 #include "support/temp_dir.h"
 
 namespace skillnode::bootstrap {

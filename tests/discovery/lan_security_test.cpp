@@ -7,7 +7,7 @@
 #include <fstream>
 #include <string>
 
-#include "kademlia/encoding.h"
+#include "kademlia/wire/encoding.h"
 #include "support/temp_dir.h"
 #include "support/test_pki.h"
 

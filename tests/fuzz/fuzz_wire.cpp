@@ -1,4 +1,4 @@
-// libFuzzer target for the wire codec (kademlia/wire.h).
+// libFuzzer target for the wire codec (kademlia/wire/wire.h).
 //
 // Properties checked on every input: Decode never crashes (ASan/UBSan catch memory errors and
 // undefined behaviour); whatever Decode accepts, Encode and EncodeFitting accept too, giving
@@ -12,8 +12,8 @@
 #include <span>
 #include <variant>
 
-#include "kademlia/skill_record.h"
-#include "kademlia/wire.h"
+#include "kademlia/store/skill_record.h"
+#include "kademlia/wire/wire.h"
 #include "tests/fuzz/fuzz_die.h"
 
 namespace {

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "kademlia/encoding.h"
+#include "kademlia/wire/encoding.h"
 #include "support/fake_network.h"
 
 namespace skillnode::kademlia::blobs {

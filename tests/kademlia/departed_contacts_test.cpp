@@ -1,7 +1,7 @@
 // DepartedContacts on its own (probe times, doubling, the bound, forgetting), and on the fake
 // network: two halves cut apart until each evicted the other find each other again after the
 // cut heals, which they do not without it.
-#include "kademlia/departed_contacts.h"
+#include "kademlia/routing/departed_contacts.h"
 
 #include <catch2/catch.hpp>
 #include <string>

@@ -1,4 +1,4 @@
-#include "kademlia/encoding.h"
+#include "kademlia/wire/encoding.h"
 
 #include <catch2/catch.hpp>
 #include <string>

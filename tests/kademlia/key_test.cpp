@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "kademlia/encoding.h"
+#include "kademlia/wire/encoding.h"
 
 namespace skillnode::kademlia {
 namespace {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "kademlia/lookup.h"
-#include "kademlia/routing_table.h"
+#include "kademlia/routing/routing_table.h"
 #include "support/routing_table_util.h"
 
 namespace skillnode::kademlia {

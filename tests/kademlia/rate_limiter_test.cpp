@@ -1,4 +1,4 @@
-#include "kademlia/rate_limiter.h"
+#include "kademlia/rpc/rate_limiter.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>

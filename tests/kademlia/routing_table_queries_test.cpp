@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "kademlia/routing_table.h"
+#include "kademlia/routing/routing_table.h"
 #include "support/routing_table_util.h"
 
 namespace skillnode::kademlia {

@@ -1,4 +1,4 @@
-#include "kademlia/routing_table.h"
+#include "kademlia/routing/routing_table.h"
 
 #include <catch2/catch.hpp>
 #include <map>

@@ -1,7 +1,7 @@
 // RpcTable on its own: requests expire earliest first (ties in the order they were added),
 // a taken request never expires, and the deadline heap stays bounded however requests are
 // taken. RttEstimator's timeout follows the percentile of its last kRttWindow samples.
-#include "kademlia/rpc_table.h"
+#include "kademlia/rpc/rpc_table.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "kademlia/skill_dht.h"
+#include "kademlia/store/skill_dht.h"
 #include "support/dht_network.h"
 #include "support/fake_network.h"
 #include "support/records.h"

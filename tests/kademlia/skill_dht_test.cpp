@@ -1,7 +1,7 @@
 // SkillDht on one node driven by hand: STORE and its refusals, write tokens, FIND_VALUE paging,
 // a get's page retry, and a lone node's own subscription. Many-node runs (publish, get,
 // replication, listen) are in skill_dht_network_test.cpp.
-#include "kademlia/skill_dht.h"
+#include "kademlia/store/skill_dht.h"
 
 #include <catch2/catch.hpp>
 #include <optional>

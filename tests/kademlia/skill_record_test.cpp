@@ -1,10 +1,10 @@
-#include "kademlia/skill_record.h"
+#include "kademlia/store/skill_record.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "kademlia/skill_dht_internal.h"
+#include "kademlia/store/skill_dht_internal.h"
 #include "support/records.h"
 
 namespace skillnode::kademlia {

@@ -1,4 +1,4 @@
-#include "kademlia/value_store.h"
+#include "kademlia/store/value_store.h"
 
 #include <catch2/catch.hpp>
 #include <string>

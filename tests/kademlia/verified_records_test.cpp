@@ -1,6 +1,6 @@
 // VerifiedRecords: a record's signature is checked once however many copies arrive; only the
 // very bytes under the very signature hit; failures are never kept; the table is bounded.
-#include "kademlia/verified_records.h"
+#include "kademlia/store/verified_records.h"
 
 #include <catch2/catch.hpp>
 #include <string>

@@ -1,4 +1,4 @@
-// Hand-built datagrams for the wire codec (kademlia/wire.h): forward compatibility, and every
+// Hand-built datagrams for the wire codec (kademlia/wire/wire.h): forward compatibility, and every
 // malformed, truncated, bit-flipped and random input. Round trips and encoding rules are in
 // wire_test.cpp.
 #include <catch2/catch.hpp>
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "kademlia/wire.h"
+#include "kademlia/wire/wire.h"
 #include "transport/rng.h"
 
 namespace skillnode::kademlia {

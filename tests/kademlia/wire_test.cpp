@@ -1,6 +1,6 @@
-// Round trips, sizes and encoding rules of the wire codec (kademlia/wire.h). Hand-built,
+// Round trips, sizes and encoding rules of the wire codec (kademlia/wire/wire.h). Hand-built,
 // forward-compatible and malformed datagrams are in wire_malformed_test.cpp.
-#include "kademlia/wire.h"
+#include "kademlia/wire/wire.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -10,7 +10,7 @@
 #include <tuple>
 #include <vector>
 
-#include "kademlia/skill_record.h"
+#include "kademlia/store/skill_record.h"
 
 namespace skillnode::kademlia {
 namespace {

@@ -1,12 +1,12 @@
 // The wire codec's message types: their numbers, names and request or reply roles, and the
-// bytes a reply's proof signs (kademlia/wire.h). Round trips are in wire_test.cpp.
+// bytes a reply's proof signs (kademlia/wire/wire.h). Round trips are in wire_test.cpp.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
 #include <tuple>
 #include <vector>
 
-#include "kademlia/wire.h"
+#include "kademlia/wire/wire.h"
 
 namespace skillnode::kademlia {
 namespace {

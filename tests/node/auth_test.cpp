@@ -7,7 +7,7 @@
 #include <fstream>
 #include <string>
 
-#include "kademlia/encoding.h"
+#include "kademlia/wire/encoding.h"
 #include "node/auth/authenticator.h"
 #include "node/auth/token_file.h"
 #include "node/config/config_yaml.h"

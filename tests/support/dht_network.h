@@ -4,7 +4,7 @@
 
 #include <span>
 
-#include "kademlia/skill_dht.h"
+#include "kademlia/store/skill_dht.h"
 #include "support/fake_network.h"
 
 namespace skillnode::testing {

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "kademlia/node.h"
-#include "kademlia/skill_dht.h"
+#include "kademlia/store/skill_dht.h"
 #include "transport/logger.h"
 #include "transport/rng.h"
 #include "transport/transport.h"

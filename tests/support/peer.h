@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "kademlia/identity.h"
-#include "kademlia/wire.h"
+#include "kademlia/wire/wire.h"
 #include "transport/transport.h"
 
 namespace skillnode::testing {

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "kademlia/skill_record.h"
+#include "kademlia/store/skill_record.h"
 
 namespace skillnode::testing {
 

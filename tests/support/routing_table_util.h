@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "kademlia/routing_table.h"
+#include "kademlia/routing/routing_table.h"
 #include "transport/endpoint.h"
 #include "transport/rng.h"
 

@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "kademlia/encoding.h"
+#include "kademlia/wire/encoding.h"
 
 namespace skillnode::testing {
 

@@ -76,7 +76,7 @@ TEST_CASE("every descriptor violation is reported with its pointer", "[unit]") {
   CHECK(violations.size() == 10);
 }
 
-TEST_CASE("the limits of kademlia/skill_record.h are in the schema", "[unit]") {
+TEST_CASE("the limits of kademlia/store/skill_record.h are in the schema", "[unit]") {
   json d = {{"name", std::string(129, 'n')},
             {"description", std::string(513, 'd')},
             {"tags", {"1", "2", "3", "4", "5", "6", "7", "8", "9"}},

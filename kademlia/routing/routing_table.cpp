@@ -1,0 +1,303 @@
+#include "kademlia/routing/routing_table.h"
+
+#include <algorithm>
+#include <cassert>
+#include <utility>
+
+namespace skillnode::kademlia {
+namespace {
+
+// A bucket asks for one ping at a time. The caller reports a ping's outcome within its RPC
+// timeout (1 s by default); if no report came after this long (the caller dropped the ping,
+// e.g. at rpcs_in_flight_max), the bucket may ask again, so a lost report never stalls it.
+constexpr Duration kPingReportWaitMax = Seconds(10);
+
+template <typename Contacts>
+auto FindId(Contacts& contacts, const NodeId& id) {
+  return std::find_if(contacts.begin(), contacts.end(),
+                      [&](const Contact& c) { return c.id == id; });
+}
+
+// Appends `contact` as the newest replacement, dropping the oldest when `cache` holds `max`.
+void PushReplacement(std::vector<Contact>& cache, size_t max, const Contact& contact) {
+  if (max == 0) return;
+  if (cache.size() >= max) cache.erase(cache.begin());
+  cache.push_back(contact);
+}
+
+bool IsKnownKey(const PublicKey& key) {
+  return std::any_of(key.begin(), key.end(), [](uint8_t b) { return b != 0; });
+}
+
+}  // namespace
+
+RoutingTable::RoutingTable(const NodeId& self, const RoutingConfig& config)
+    : self_(self), config_(config) {
+  assert(config_.bucket_size > 0);
+  buckets_.push_back(Bucket{});  // depth 0: the whole key space
+}
+
+size_t RoutingTable::IndexOf(const Key& key) const {
+  // Buckets are sorted by distance, farthest first: the bucket holding `key` is the first
+  // whose lowest distance is not above the key's distance.
+  const Key distance = Distance(key, self_);
+  const auto it = std::partition_point(buckets_.begin(), buckets_.end(), [&](const Bucket& b) {
+    return distance < b.distance_prefix;
+  });
+  assert(it != buckets_.end());
+  return static_cast<size_t>(it - buckets_.begin());
+}
+
+InsertResult RoutingTable::Heard(const Contact& contact, TimePoint now, Duration rtt) {
+  if (contact.id == self_) return {InsertOutcome::kRejectedSelf, std::nullopt};
+  const size_t index = IndexOf(contact.id);
+  Bucket& bucket = buckets_[index];
+  if (auto it = FindId(bucket.contacts, contact.id); it != bucket.contacts.end()) {
+    return Refresh(bucket, it, contact, now, rtt);
+  }
+  // A cached contact heard again is taken out and offered anew as the newest one.
+  std::optional<Contact> cached;
+  if (auto it = FindId(bucket.replacements, contact.id); it != bucket.replacements.end()) {
+    cached = *it;
+    bucket.replacements.erase(it);
+  }
+  Contact fresh = contact;
+  if (cached) {
+    if (!IsKnownKey(fresh.public_key)) fresh.public_key = cached->public_key;
+    fresh.rtt = cached->rtt;
+    fresh.rtt_deviation = cached->rtt_deviation;
+  }
+  fresh.AddRttSample(rtt);
+  return Insert(index, fresh, now);
+}
+
+bool RoutingTable::Wants(const NodeId& id, TimePoint now) const {
+  if (id == self_) return false;
+  const size_t index = IndexOf(id);
+  const Bucket& bucket = buckets_[index];
+  if (bucket.contacts.size() < config_.bucket_size) return true;
+  if (FindId(bucket.contacts, id) != bucket.contacts.end()) return true;
+  if (CanSplit(index, id)) return true;
+  return OldestDuePing(bucket, now);
+}
+
+InsertResult RoutingTable::Refresh(Bucket& bucket, std::vector<Contact>::iterator it,
+                                   const Contact& contact, TimePoint now, Duration rtt) {
+  const bool moved = it->endpoint.address() != contact.endpoint.address();
+  if (moved && !DiversityAllows(bucket.contacts, contact)) return RejectDiversity();
+  if (moved) it->rtt = it->rtt_deviation = Duration{};  // another path: measure it anew
+  it->AddRttSample(rtt);
+  it->endpoint = contact.endpoint;
+  if (IsKnownKey(contact.public_key)) it->public_key = contact.public_key;
+  it->last_seen = now;
+  it->failures = 0;
+  std::rotate(it, it + 1, bucket.contacts.end());  // to the most-recently-seen end
+  if (bucket.ping_pending == contact.id) bucket.ping_pending.reset();
+  return {InsertOutcome::kUpdated, std::nullopt};
+}
+
+InsertResult RoutingTable::Insert(size_t index, const Contact& contact, TimePoint now) {
+  // Each split makes the newcomer's bucket one bit deeper and a bucket of depth 256 never
+  // splits, so this ends within 256 rounds.
+  while (true) {
+    Bucket& bucket = buckets_[index];
+    if (bucket.contacts.size() < config_.bucket_size) {
+      if (!DiversityAllows(bucket.contacts, contact)) return RejectDiversity();
+      Contact added = contact;
+      added.last_seen = now;
+      added.failures = 0;
+      bucket.contacts.push_back(added);
+      bucket.touched_at = now;
+      return {InsertOutcome::kAdded, std::nullopt};
+    }
+    if (!CanSplit(index, contact.id)) {
+      if (auto displaced = PreferNearer(index, contact, now)) return *displaced;
+      return CacheReplacement(bucket, contact, now);
+    }
+    Split(index);
+    index = IndexOf(contact.id);
+  }
+}
+
+std::optional<InsertResult> RoutingTable::PreferNearer(size_t index, const Contact& newcomer,
+                                                       TimePoint now) {
+  if (config_.proximity_ratio <= 0 || !newcomer.rtt_known()) return std::nullopt;
+  // Our k closest contacts stay whatever their round trip: a lookup for a key near us ends
+  // at them, and they must be exact. Only a bucket with k contacts nearer to us than all of
+  // its own takes part.
+  size_t nearer = 0;
+  for (size_t i = index + 1; i < buckets_.size() && nearer < config_.bucket_size; ++i) {
+    nearer += buckets_[i].contacts.size();
+  }
+  if (nearer < config_.bucket_size) return std::nullopt;
+  Bucket& bucket = buckets_[index];
+  // The slowest contact whose round trip is known and which has not failed since; one never
+  // asked by us keeps its place (Kademlia's preference for old contacts stands for it).
+  auto slowest = bucket.contacts.end();
+  for (auto it = bucket.contacts.begin(); it != bucket.contacts.end(); ++it) {
+    if (!it->rtt_known() || it->failures > 0) continue;
+    if (slowest == bucket.contacts.end() || it->rtt > slowest->rtt) slowest = it;
+  }
+  if (slowest == bucket.contacts.end()) return std::nullopt;
+  const double bound = config_.proximity_ratio * static_cast<double>(slowest->rtt.count());
+  if (static_cast<double>(newcomer.rtt.count()) > bound) return std::nullopt;
+  const Contact displaced = *slowest;
+  const auto at = bucket.contacts.erase(slowest);
+  if (!DiversityAllows(bucket.contacts, newcomer)) {
+    bucket.contacts.insert(at, displaced);
+    return std::nullopt;
+  }
+  Contact added = newcomer;
+  added.last_seen = now;
+  added.failures = 0;
+  bucket.contacts.push_back(added);
+  bucket.touched_at = now;
+  if (bucket.ping_pending == displaced.id) bucket.ping_pending.reset();
+  // The displaced contact is alive: it waits in the cache to come back when one fails.
+  if (DiversityAllows(bucket.replacements, displaced)) {
+    PushReplacement(bucket.replacements, config_.replacement_cache_size, displaced);
+  }
+  ++displaced_;
+  return InsertResult{InsertOutcome::kAdded, std::nullopt};
+}
+
+InsertResult RoutingTable::CacheReplacement(Bucket& bucket, const Contact& contact, TimePoint now) {
+  if (!DiversityAllows(bucket.replacements, contact)) return RejectDiversity();
+  Contact cached = contact;
+  cached.last_seen = now;
+  cached.failures = 0;
+  PushReplacement(bucket.replacements, config_.replacement_cache_size, cached);
+  return {InsertOutcome::kReplacementCached, AskPing(bucket, now)};
+}
+
+bool RoutingTable::OldestDuePing(const Bucket& bucket, TimePoint now) const {
+  const Contact& oldest = bucket.contacts.front();
+  return oldest.failures > 0 || now - oldest.last_seen >= config_.ping_oldest_after;
+}
+
+std::optional<Contact> RoutingTable::AskPing(Bucket& bucket, TimePoint now) {
+  // One ping per bucket at a time: a flood of newcomers must not turn into a flood of pings
+  // at the same oldest contact. Heard() and Failed() on the pinged contact end the wait.
+  if (bucket.ping_pending && now - bucket.ping_asked_at < kPingReportWaitMax) {
+    return std::nullopt;
+  }
+  const Contact& oldest = bucket.contacts.front();
+  if (!OldestDuePing(bucket, now)) return std::nullopt;
+  bucket.ping_pending = oldest.id;
+  bucket.ping_asked_at = now;
+  return oldest;
+}
+
+bool RoutingTable::CanSplit(size_t index, const NodeId& newcomer) const {
+  const Bucket& bucket = buckets_[index];
+  if (bucket.depth >= Key::kBits) return false;
+  if (index + 1 == buckets_.size()) return true;  // the nearest bucket holds our own id
+  // Paper section 4.2: also split when the newcomer would be among our k closest contacts.
+  // Buckets after `index` are nearer to us than everything in it.
+  size_t closer = 0;
+  for (size_t i = index + 1; i < buckets_.size(); ++i) closer += buckets_[i].contacts.size();
+  for (const Contact& c : bucket.contacts) {
+    if (CloserTo(self_, c.id, newcomer)) ++closer;
+  }
+  return closer < config_.bucket_size;
+}
+
+void RoutingTable::Split(size_t index) {
+  Bucket& old = buckets_[index];
+  Bucket near;
+  near.depth = old.depth + 1;
+  near.distance_prefix = old.distance_prefix;
+  near.touched_at = old.touched_at;
+  Bucket far = near;  // a pending ping is forgotten: at worst it is asked for once more
+  far.distance_prefix = old.distance_prefix.WithBitFlipped(old.depth);
+  // Stable partitions keep the least-recently-seen and oldest-first orders.
+  for (Contact& c : old.contacts) {
+    (Distance(c.id, self_).Bit(old.depth) ? far : near).contacts.push_back(std::move(c));
+  }
+  for (Contact& c : old.replacements) {
+    (Distance(c.id, self_).Bit(old.depth) ? far : near).replacements.push_back(std::move(c));
+  }
+  Promote(far);
+  Promote(near);
+  buckets_[index] = std::move(far);
+  buckets_.insert(buckets_.begin() + static_cast<std::ptrdiff_t>(index) + 1, std::move(near));
+}
+
+void RoutingTable::Promote(Bucket& bucket) {
+  auto& cache = bucket.replacements;
+  while (bucket.contacts.size() < config_.bucket_size && !cache.empty()) {
+    // The most recently seen replacement that the bucket's diversity limit accepts.
+    auto it = std::find_if(cache.rbegin(), cache.rend(),
+                           [&](const Contact& c) { return DiversityAllows(bucket.contacts, c); });
+    if (it == cache.rend()) return;
+    const Contact promoted = *it;
+    cache.erase(std::next(it).base());
+    // Keep the bucket ordered by last_seen: a replacement may be older than some contacts.
+    auto at = std::upper_bound(bucket.contacts.begin(), bucket.contacts.end(), promoted.last_seen,
+                               [](TimePoint t, const Contact& c) { return t < c.last_seen; });
+    bucket.contacts.insert(at, promoted);
+    ++promoted_;
+  }
+}
+
+bool RoutingTable::DiversityAllows(std::span<const Contact> contacts,
+                                   const Contact& newcomer) const {
+  const Address& address = newcomer.endpoint.address();
+  if (config_.diversity_exempt_local &&
+      (address.IsLoopback() || address.IsLinkLocal() || address.IsPrivate())) {
+    return true;
+  }
+  const int bits =
+      address.is_v4() ? config_.diversity_ipv4_prefix_bits : config_.diversity_ipv6_prefix_bits;
+  const Address prefix = address.Masked(bits);
+  const auto same = std::count_if(contacts.begin(), contacts.end(), [&](const Contact& c) {
+    return c.id != newcomer.id && c.endpoint.address().Masked(bits) == prefix;
+  });
+  return static_cast<size_t>(same) < config_.diversity_per_bucket_max;
+}
+
+InsertResult RoutingTable::RejectDiversity() {
+  ++rejected_diversity_;
+  return {InsertOutcome::kRejectedDiversity, std::nullopt};
+}
+
+bool RoutingTable::Failed(const NodeId& id) {
+  Bucket& bucket = buckets_[IndexOf(id)];
+  if (auto it = FindId(bucket.replacements, id); it != bucket.replacements.end()) {
+    bucket.replacements.erase(it);
+    ++evicted_;
+    return true;
+  }
+  auto it = FindId(bucket.contacts, id);
+  if (it == bucket.contacts.end()) return false;
+  if (bucket.ping_pending == id) bucket.ping_pending.reset();  // the caller may ask again
+  if (++it->failures < config_.stale_failures_max) return false;
+  bucket.contacts.erase(it);
+  ++evicted_;
+  Promote(bucket);
+  return true;
+}
+
+bool RoutingTable::Remove(const NodeId& id) {
+  Bucket& bucket = buckets_[IndexOf(id)];
+  if (auto it = FindId(bucket.replacements, id); it != bucket.replacements.end()) {
+    bucket.replacements.erase(it);
+    return true;
+  }
+  auto it = FindId(bucket.contacts, id);
+  if (it == bucket.contacts.end()) return false;
+  bucket.contacts.erase(it);
+  if (bucket.ping_pending == id) bucket.ping_pending.reset();
+  Promote(bucket);
+  return true;
+}
+
+const Contact* RoutingTable::Find(const NodeId& id) const {
+  const Bucket& bucket = buckets_[IndexOf(id)];
+  for (const auto* list : {&bucket.contacts, &bucket.replacements}) {
+    if (auto it = FindId(*list, id); it != list->end()) return &*it;
+  }
+  return nullptr;
+}
+
+}  // namespace skillnode::kademlia

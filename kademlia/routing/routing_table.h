@@ -1,0 +1,177 @@
+// RoutingTable: the verified contacts a node knows, in k-buckets over the 256-bit key space.
+//
+// Buckets cover contiguous id ranges (a binary tree flattened into a list, as in the Kademlia
+// paper section 2.4). A full bucket whose range holds our own id splits; a full bucket that
+// does not hold it also splits when the newcomer would be among our k closest contacts, so
+// that the k closest neighbours stay exact (the paper's relaxation, section 4.2). Contacts in
+// a bucket are kept least-recently-seen first. Each bucket has a replacement cache. Farther
+// buckets prefer contacts with short round trips (PreferNearer), so a lookup's early hops,
+// which have many candidates to choose from, go to near peers.
+//
+// The table never sends anything: when a full bucket meets a newcomer it answers "ping this
+// oldest contact" as data, and the caller reports the outcome with Heard() or Failed().
+// Only contacts whose key has been verified may be given to Heard(); the table trusts it.
+// Not thread-safe.
+#ifndef SKILLNODE_KADEMLIA_ROUTING_ROUTING_TABLE_H_
+#define SKILLNODE_KADEMLIA_ROUTING_ROUTING_TABLE_H_
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "kademlia/config.h"
+#include "kademlia/contact.h"
+#include "kademlia/key.h"
+#include "transport/clock.h"
+#include "transport/rng.h"
+
+namespace skillnode::kademlia {
+
+enum class InsertOutcome {
+  kAdded,              // now in a bucket
+  kUpdated,            // was in a bucket; moved to most-recently-seen, endpoint/key refreshed
+  kReplacementCached,  // bucket full: kept in the replacement cache; see `ping`
+  kRejectedDiversity,  // too many contacts from the same network prefix in that bucket
+  kRejectedSelf,       // our own id
+};
+
+struct InsertResult {
+  InsertOutcome outcome;
+  // Set when the bucket was full: its least-recently-seen contact, to be pinged. If the ping
+  // times out, Failed() (enough times) evicts it and promotes the best replacement. A bucket
+  // asks for one ping at a time: while an answer is awaited (until Heard() or Failed() reports
+  // on that contact, or a while has passed) further newcomers get no ping.
+  std::optional<Contact> ping;
+};
+
+struct RoutingTableStats {
+  size_t contacts = 0;
+  size_t buckets = 0;
+  size_t replacements = 0;
+  size_t rejected_diversity = 0;  // since construction
+  size_t evicted = 0;             // since construction: dropped by Failed()
+  size_t promoted = 0;            // since construction: replacements moved into a bucket
+  size_t displaced = 0;           // since construction: moved to the cache for a nearer newcomer
+};
+
+class RoutingTable {
+ public:
+  RoutingTable(const NodeId& self, const RoutingConfig& config);
+
+  const NodeId& self() const { return self_; }
+
+  // A message from this verified contact arrived at `now`: add it, refresh it, or cache it.
+  // The stored copy gets last_seen = now and failures = 0 whatever `contact` says; an all-zero
+  // public_key means "unknown" and never overwrites a known one. A bucket contact that moved
+  // to an address its bucket's diversity limit refuses keeps its old entry unchanged (a
+  // cached one is dropped from the cache). `rtt`, when the message answered one of our
+  // requests, is that round trip: it is folded into the contact's smoothed RTT, and a
+  // newcomer much nearer than a full bucket's slowest contact takes its place
+  // (proximity neighbour selection, RoutingConfig::proximity_ratio).
+  InsertResult Heard(const Contact& contact, TimePoint now, Duration rtt = Duration{});
+
+  // Whether a message from `id`, once its key is verified, could change the buckets at
+  // `now`: it is in one already, its bucket has room or would split for it, or that bucket's
+  // oldest contact is due for a ping (silent for ping_oldest_after, or failing), which a
+  // newcomer triggers. A node spends a verification round trip only on such a requester;
+  // one that could only wait in a full bucket's replacement cache is not worth one.
+  bool Wants(const NodeId& id, TimePoint now) const;
+
+  // A request to `id` timed out. After stale_failures_max consecutive failures the contact
+  // is evicted and the bucket's most recently seen replacement takes its place. A contact in
+  // a replacement cache is dropped at its first failure. Returns true when the contact was
+  // dropped from the table.
+  bool Failed(const NodeId& id);
+
+  // Removes a contact from its bucket (promoting a replacement) or from a replacement cache
+  // (e.g. it proved to be someone else at that address). Returns true when it was known.
+  bool Remove(const NodeId& id);
+
+  // The contact with this id in a bucket or a replacement cache; nullptr when unknown. The
+  // pointer is valid until the table is next changed.
+  const Contact* Find(const NodeId& id) const;
+
+  // Up to `count` contacts from the buckets closest to `target` by XOR distance, closest
+  // first. Contacts with failures are cut before healthy ones: the result is the `count`
+  // closest healthy contacts, topped up with the closest failing ones only when there are
+  // fewer healthy contacts than `count`. Visits buckets nearest-first, so it does not sort the
+  // whole table.
+  std::vector<Contact> Closest(const Key& target, size_t count) const;
+
+  // Random targets, one for each bucket with no activity for bucket_refresh_interval; each
+  // such bucket is marked refreshed at `now`. Lookups run through a bucket also mark it
+  // (see Touched).
+  std::vector<Key> RefreshTargets(TimePoint now, Rng& rng);
+  // A lookup for `target` ran at `now`: its bucket counts as fresh.
+  void Touched(const Key& target, TimePoint now);
+  // The earliest time a bucket becomes due for refresh. A new table counts as touched at
+  // kTimeZero; a bucket made by a split inherits its parent's time.
+  TimePoint NextRefreshDue() const;
+
+  // A uniformly random key inside the range of the bucket at `index`. Buckets are numbered
+  // from the farthest from our own id (0, the farthest half once the table has split) to the
+  // nearest (bucket_count() - 1, the one holding our own id).
+  Key RandomKeyInBucket(size_t index, Rng& rng) const;
+
+  // All contacts, for saving across restarts, in a deterministic order: bucket contacts
+  // (buckets farthest first, each least-recently-seen first), then the replacement caches
+  // (in the same bucket order, each oldest first).
+  std::vector<Contact> Export() const;
+  // Adds saved contacts as if heard at `now` (they were verified when saved), in order;
+  // returns how many were added, refreshed or cached (i.e. not rejected).
+  size_t Import(std::span<const Contact> contacts, TimePoint now);
+
+  // Contacts in buckets (replacement caches not counted).
+  size_t size() const;
+  size_t bucket_count() const;
+  RoutingTableStats stats() const;
+
+ private:
+  // The ids whose XOR distance to self_ starts with the first `depth` bits of
+  // `distance_prefix` (whose other bits are zero). Ranges of all buckets are disjoint and
+  // cover the key space; buckets_ is sorted by distance, farthest first.
+  struct Bucket {
+    Key distance_prefix;
+    int depth = 0;
+    std::vector<Contact> contacts;      // least-recently-seen first, at most bucket_size
+    std::vector<Contact> replacements;  // oldest first, at most replacement_cache_size
+    TimePoint touched_at = kTimeZero;   // last contact added or lookup through it
+    // The contact we asked the caller to ping and when; at most one per bucket.
+    std::optional<NodeId> ping_pending;
+    TimePoint ping_asked_at = kTimeZero;
+  };
+
+  size_t IndexOf(const Key& key) const;
+  // Fills `out` with the bucket indexes, the bucket whose contacts are closest to `target`
+  // first.
+  void BucketsByDistance(const Key& target, std::vector<size_t>& out) const;
+  InsertResult Refresh(Bucket& bucket, std::vector<Contact>::iterator it, const Contact& contact,
+                       TimePoint now, Duration rtt);
+  // Proximity neighbour selection: `newcomer` takes the place of the full bucket's slowest
+  // measured contact when its RTT is at most proximity_ratio of that one's; the displaced
+  // contact goes to the replacement cache. Empty when the bucket stays as it is.
+  std::optional<InsertResult> PreferNearer(size_t index, const Contact& newcomer, TimePoint now);
+  InsertResult Insert(size_t index, const Contact& contact, TimePoint now);
+  InsertResult CacheReplacement(Bucket& bucket, const Contact& contact, TimePoint now);
+  std::optional<Contact> AskPing(Bucket& bucket, TimePoint now);
+  // A full bucket's least-recently-seen contact has failed or been silent ping_oldest_after.
+  bool OldestDuePing(const Bucket& bucket, TimePoint now) const;
+  bool CanSplit(size_t index, const NodeId& newcomer) const;
+  void Split(size_t index);
+  void Promote(Bucket& bucket);
+  bool DiversityAllows(std::span<const Contact> contacts, const Contact& newcomer) const;
+  InsertResult RejectDiversity();
+
+  NodeId self_;
+  RoutingConfig config_;
+  std::vector<Bucket> buckets_;
+  size_t rejected_diversity_ = 0;
+  size_t evicted_ = 0;
+  size_t promoted_ = 0;
+  size_t displaced_ = 0;
+};
+
+}  // namespace skillnode::kademlia
+
+#endif  // SKILLNODE_KADEMLIA_ROUTING_ROUTING_TABLE_H_

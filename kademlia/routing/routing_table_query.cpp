@@ -1,0 +1,170 @@
+// RoutingTable's reads and upkeep: the closest contacts to a key, bucket refresh targets,
+// export and import, and counts. Adding, refreshing and dropping contacts is in
+// routing_table.cpp.
+#include <algorithm>
+#include <cassert>
+#include <utility>
+
+#include "kademlia/routing/routing_table.h"
+
+namespace skillnode::kademlia {
+namespace {
+
+// `key` with every bit from `depth` on cleared.
+Key Masked(const Key& key, int depth) {
+  Key out = key;
+  auto& bytes = out.mutable_bytes();
+  for (size_t i = 0; i < Key::kSize; ++i) {
+    const int keep = std::clamp(depth - static_cast<int>(i) * 8, 0, 8);
+    bytes[i] &= static_cast<uint8_t>(0xff00 >> keep);
+  }
+  return out;
+}
+
+}  // namespace
+
+void RoutingTable::BucketsByDistance(const Key& target, std::vector<size_t>& out) const {
+  // Bucket ranges are disjoint prefix ranges, so their distances to `target` are disjoint
+  // intervals too, each starting at the bucket's prefix XOR target masked to its depth.
+  // Buckets no deeper than 64 bits (every table short of astronomically many nodes) are told
+  // apart by the first 64 bits of that lowest distance alone.
+  out.clear();
+  out.reserve(buckets_.size());
+  const bool shallow =
+      std::all_of(buckets_.begin(), buckets_.end(), [](const Bucket& b) { return b.depth <= 64; });
+  if (shallow) {
+    // Reused between calls: this runs for every FIND_NODE answered.
+    thread_local std::vector<std::pair<uint64_t, size_t>> order;
+    order.clear();
+    order.reserve(buckets_.size());
+    const uint64_t target_word = target.FirstWord() ^ self_.FirstWord();
+    for (size_t i = 0; i < buckets_.size(); ++i) {
+      const Bucket& b = buckets_[i];
+      const uint64_t mask = b.depth == 0 ? 0 : ~uint64_t{0} << (64 - b.depth);
+      order.emplace_back((b.distance_prefix.FirstWord() ^ target_word) & mask, i);
+    }
+    std::sort(order.begin(), order.end());
+    for (const auto& [low, i] : order) out.push_back(i);
+    return;
+  }
+  std::vector<std::pair<Key, size_t>> order;
+  order.reserve(buckets_.size());
+  for (size_t i = 0; i < buckets_.size(); ++i) {
+    const Bucket& b = buckets_[i];
+    order.emplace_back(Masked(Distance(Distance(self_, b.distance_prefix), target), b.depth), i);
+  }
+  std::sort(order.begin(), order.end());
+  for (const auto& [low, i] : order) out.push_back(i);
+}
+
+std::vector<Contact> RoutingTable::Closest(const Key& target, size_t count) const {
+  if (count == 0) return {};
+  // Every contact of a later bucket is farther than every contact of an earlier one, so once
+  // `count` healthy contacts are gathered no later contact can enter the result. Contacts sort
+  // on the first 64 bits of their distance, then on the rest where those tie.
+  // Scratch space reused between calls on this thread: Closest runs for every FIND_NODE.
+  thread_local std::vector<size_t> buckets;
+  thread_local std::vector<std::pair<uint64_t, const Contact*>> gathered;
+  BucketsByDistance(target, buckets);
+  gathered.clear();
+  size_t healthy = 0;
+  const uint64_t target_word = target.FirstWord();
+  for (size_t i : buckets) {
+    if (healthy >= count) break;
+    for (const Contact& c : buckets_[i].contacts) {
+      gathered.emplace_back(c.id.FirstWord() ^ target_word, &c);
+      if (c.failures == 0) ++healthy;
+    }
+  }
+  std::sort(gathered.begin(), gathered.end(), [&](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first < b.first : CloserTo(target, a.second->id, b.second->id);
+  });
+  // Failing contacts only take the places healthy ones cannot fill.
+  const size_t failing_max = healthy < count ? count - healthy : 0;
+  size_t healthy_taken = 0, failing_taken = 0;
+  std::vector<Contact> out;
+  out.reserve(std::min(count, gathered.size()));
+  for (const auto& [word, c] : gathered) {
+    if (out.size() == count) break;
+    size_t& taken = c->failures == 0 ? healthy_taken : failing_taken;
+    if (taken < (c->failures == 0 ? count : failing_max)) {
+      ++taken;
+      out.push_back(*c);
+    }
+  }
+  return out;
+}
+
+std::vector<Key> RoutingTable::RefreshTargets(TimePoint now, Rng& rng) {
+  std::vector<Key> targets;
+  for (size_t i = 0; i < buckets_.size(); ++i) {
+    if (now - buckets_[i].touched_at < config_.bucket_refresh_interval) continue;
+    targets.push_back(RandomKeyInBucket(i, rng));
+    buckets_[i].touched_at = now;
+  }
+  return targets;
+}
+
+void RoutingTable::Touched(const Key& target, TimePoint now) {
+  buckets_[IndexOf(target)].touched_at = now;
+}
+
+TimePoint RoutingTable::NextRefreshDue() const {
+  TimePoint earliest = kTimeNever;
+  for (const Bucket& b : buckets_) earliest = std::min(earliest, b.touched_at);
+  return earliest + config_.bucket_refresh_interval;
+}
+
+Key RoutingTable::RandomKeyInBucket(size_t index, Rng& rng) const {
+  assert(index < buckets_.size());
+  const Bucket& bucket = buckets_[index];
+  // The bucket's ids share their first `depth` bits with self_ XOR distance_prefix; the
+  // remaining bits are free.
+  const Key prefix = Distance(self_, bucket.distance_prefix);
+  Key key;
+  rng.Fill(key.mutable_bytes());
+  const Key free_bits = Distance(key, Masked(key, bucket.depth));
+  return Distance(Masked(prefix, bucket.depth), free_bits);
+}
+
+std::vector<Contact> RoutingTable::Export() const {
+  std::vector<Contact> out;
+  for (const Bucket& b : buckets_) out.insert(out.end(), b.contacts.begin(), b.contacts.end());
+  for (const Bucket& b : buckets_) {
+    out.insert(out.end(), b.replacements.begin(), b.replacements.end());
+  }
+  return out;
+}
+
+size_t RoutingTable::Import(std::span<const Contact> contacts, TimePoint now) {
+  size_t kept = 0;
+  for (const Contact& c : contacts) {
+    const InsertOutcome outcome = Heard(c, now).outcome;
+    if (outcome != InsertOutcome::kRejectedDiversity && outcome != InsertOutcome::kRejectedSelf) {
+      ++kept;
+    }
+  }
+  return kept;
+}
+
+size_t RoutingTable::size() const {
+  size_t total = 0;
+  for (const Bucket& b : buckets_) total += b.contacts.size();
+  return total;
+}
+
+size_t RoutingTable::bucket_count() const { return buckets_.size(); }
+
+RoutingTableStats RoutingTable::stats() const {
+  RoutingTableStats s;
+  s.contacts = size();
+  s.buckets = buckets_.size();
+  for (const Bucket& b : buckets_) s.replacements += b.replacements.size();
+  s.rejected_diversity = rejected_diversity_;
+  s.evicted = evicted_;
+  s.promoted = promoted_;
+  s.displaced = displaced_;
+  return s;
+}
+
+}  // namespace skillnode::kademlia

@@ -1,0 +1,59 @@
+#include "kademlia/rpc/rate_limiter.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace skillnode::kademlia {
+
+bool TokenBucket::Take(TimePoint now, double rate, double burst) {
+  if (now > updated_) {
+    const double seconds = static_cast<double>((now - updated_).count()) / 1e6;
+    tokens_ = std::min(burst, tokens_ + seconds * rate);
+    updated_ = now;
+  }
+  if (tokens_ < 1.0) return false;
+  tokens_ -= 1.0;
+  return true;
+}
+
+RequestRateLimiter::RequestRateLimiter(const RateLimitConfig& config, TimePoint now,
+                                       const HashKey& hash_key)
+    : config_(config),
+      refill_(static_cast<int64_t>(std::ceil(config.per_ip_burst / config.per_ip_rate * 1e6))),
+      global_(config.global_burst, now),
+      sources_(KeyedHash<Address>(hash_key)) {}
+
+void RequestRateLimiter::ForgetIdle(TimePoint now, size_t max) {
+  for (size_t i = 0; i < max && !sources_.empty(); ++i) {
+    const auto oldest = sources_.oldest();
+    if (now - sources_.value(oldest).updated() < refill_) return;
+    sources_.Erase(oldest);
+  }
+}
+
+RateVerdict RequestRateLimiter::Admit(const Address& source, TimePoint now) {
+  // Two at a time: every source is added once and forgotten at most once, so this keeps up.
+  ForgetIdle(now, 2);
+  const auto [found, added] = sources_.Emplace(source);
+  if (added) {
+    sources_.value(found) = TokenBucket(config_.per_ip_burst, now);
+    // Past the bound the least recently active other source is forgotten (a bound of 0
+    // still tracks the one source at hand).
+    if (sources_.size() > std::max<size_t>(config_.tracked_ips_max, 1)) {
+      sources_.Erase(sources_.oldest());
+    }
+  } else {
+    sources_.MakeNewest(found);
+  }
+  TokenBucket& bucket = sources_.value(found);
+  // The per-IP bucket is checked first so that one noisy source cannot drain the global budget.
+  if (!bucket.Take(now, config_.per_ip_rate, config_.per_ip_burst)) {
+    return RateVerdict::kPerIpExceeded;
+  }
+  if (!global_.Take(now, config_.global_rate, config_.global_burst)) {
+    return RateVerdict::kGlobalExceeded;
+  }
+  return RateVerdict::kAllowed;
+}
+
+}  // namespace skillnode::kademlia

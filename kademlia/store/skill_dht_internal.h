@@ -1,0 +1,47 @@
+// Internals of SkillDht (kademlia/store/skill_dht.h) shared by skill_dht.cpp (the holder side,
+// publishing and replication) and skill_dht_get.cpp (the get path). Private to those files:
+// nothing else may include it, and nothing here is part of SkillDht's interface.
+#ifndef SKILLNODE_KADEMLIA_STORE_SKILL_DHT_INTERNAL_H_
+#define SKILLNODE_KADEMLIA_STORE_SKILL_DHT_INTERNAL_H_
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+
+#include "kademlia/key.h"
+#include "kademlia/store/skill_record.h"
+#include "kademlia/store/value_store.h"
+#include "kademlia/wire/wire.h"
+#include "transport/clock.h"
+
+namespace skillnode::kademlia::skill_dht_internal {
+
+// Seconds a held record has left, within [1, its TTL].
+inline uint32_t SecondsLeft(const StoredRecord& held, TimePoint now) {
+  const auto left = std::chrono::duration_cast<std::chrono::seconds>(held.expires_at - now);
+  return static_cast<uint32_t>(
+      std::clamp<int64_t>(left.count(), 1, std::max<uint32_t>(1, held.value->record.ttl_seconds)));
+}
+
+inline WireRecord ToWire(const SignedRecord& record) { return {record.encoded, record.signature}; }
+
+// One of RecordKeys(record), hashed one at a time until a match: gets and stores ask about
+// capability keys most, so those come first.
+inline bool BelongsUnder(const SkillRecord& record, const Key& key) {
+  for (const auto& c : record.capabilities) {
+    if (CapabilityKey(c) == key) return true;
+  }
+  if (SkillKey(record.skill_id) == key) return true;
+  for (const auto& s : record.scenes) {
+    if (SceneKey(s) == key) return true;
+  }
+  for (const auto& c : record.capabilities) {
+    if (SkillCapabilityKey(record.skill_id, c) == key) return true;
+  }
+  return record.descriptor && !record.descriptor->capability_type.empty() &&
+         CapabilityTypeKey(record.descriptor->capability_type) == key;
+}
+
+}  // namespace skillnode::kademlia::skill_dht_internal
+
+#endif  // SKILLNODE_KADEMLIA_STORE_SKILL_DHT_INTERNAL_H_

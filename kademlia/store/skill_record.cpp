@@ -1,0 +1,302 @@
+// Skill records: validation, the canonical encoding, record keys, signing and verifying.
+// Decoding (DecodeRecord) is in skill_record_decode.cpp; the constants of the encoding both
+// files share are in skill_record_format.h.
+#include "kademlia/store/skill_record.h"
+
+#include <algorithm>
+#include <msgpack.hpp>
+
+#include "kademlia/store/skill_record_format.h"
+#include "kademlia/wire/encoding.h"
+#include "kademlia/wire/msgpack_out.h"
+
+namespace skillnode::kademlia {
+namespace {
+
+using skill_record_format::kDescriptorFields;
+using skill_record_format::kDescriptorFieldsWithFolder;
+using skill_record_format::kReasonNames;
+using skill_record_format::kRecordFields;
+using skill_record_format::kRecordFieldsWithCertificate;
+using skill_record_format::kRecordTag;
+using skill_record_format::kStatusNames;
+
+// ---- Validation ------------------------------------------------------------------------
+
+tl::unexpected<Error> Invalid(std::string_view field, const std::string& reason) {
+  return Fail(ErrorCode::kInvalidArgument, std::string(field) + ": " + reason);
+}
+
+// Characters the seed's text messages use as separators, and control characters.
+bool IsTextSafe(std::string_view text) {
+  return std::none_of(text.begin(), text.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return c == ';' || c == ',' || c == '|' || u < 0x20 || u == 0x7f;
+  });
+}
+
+Result<void> CheckText(std::string_view field, std::string_view text, size_t max, bool required,
+                       bool separators_allowed = false) {
+  if (required && text.empty()) return Invalid(field, "is required");
+  if (text.size() > max) {
+    return Invalid(field, "is " + std::to_string(text.size()) + " characters, more than " +
+                              std::to_string(max));
+  }
+  if (!separators_allowed && !IsTextSafe(text)) {
+    return Invalid(field, "contains ';', ',', '|' or a control character");
+  }
+  return {};
+}
+
+Result<void> CheckList(std::string_view field, const std::vector<std::string>& items,
+                       size_t count_max, size_t length_max, bool separators_allowed = false) {
+  if (items.size() > count_max) {
+    return Invalid(field, "has " + std::to_string(items.size()) + " entries, more than " +
+                              std::to_string(count_max));
+  }
+  for (size_t i = 0; i < items.size(); ++i) {
+    const std::string name = std::string(field) + "[" + std::to_string(i) + "]";
+    if (auto ok = CheckText(name, items[i], length_max, true, separators_allowed); !ok) return ok;
+    if (std::find(items.begin(), items.begin() + static_cast<long>(i), items[i]) !=
+        items.begin() + static_cast<long>(i)) {
+      return Invalid(name, "'" + items[i] + "' is listed twice");
+    }
+  }
+  return {};
+}
+
+// The SKILL.md folder's fields: all or nothing beside skill_md_sha256, sizes within the limits.
+Result<void> CheckFolder(const SkillDescriptor& d) {
+  if (!d.archive_sha256) {
+    if (d.skill_md_size != 0 || d.archive_size != 0) {
+      return Invalid("descriptor.archive_sha256", "is required with skill_md_size or archive_size");
+    }
+    return {};
+  }
+  if (!d.skill_md_sha256) {
+    return Invalid("descriptor.skill_md_sha256", "is required with archive_sha256");
+  }
+  if (d.skill_md_size == 0 || d.skill_md_size > kSkillMdBytesMax) {
+    return Invalid("descriptor.skill_md_size", std::to_string(d.skill_md_size) +
+                                                   " bytes is outside 1.." +
+                                                   std::to_string(kSkillMdBytesMax));
+  }
+  if (d.archive_size <= d.skill_md_size || d.archive_size > kSkillArchiveBytesMax) {
+    return Invalid("descriptor.archive_size",
+                   std::to_string(d.archive_size) + " bytes is outside " +
+                       std::to_string(d.skill_md_size + 1) + ".." +
+                       std::to_string(kSkillArchiveBytesMax) + " (it holds SKILL.md)");
+  }
+  return {};
+}
+
+Result<void> CheckDescriptor(const SkillDescriptor& d) {
+  for (auto [field, text, max] :
+       {std::tuple{"descriptor.name", &d.name, kTitleLengthMax},
+        {"descriptor.capability_type", &d.capability_type, kTitleLengthMax},
+        {"descriptor.access", &d.access, kTitleLengthMax}}) {
+    if (auto ok = CheckText(field, *text, max, false); !ok) return ok;
+  }
+  // Free text may hold separators: it never travels in the seed's text messages.
+  for (auto [field, text, max] :
+       {std::tuple{"descriptor.description", &d.description, kDescriptionLengthMax},
+        {"descriptor.input_schema", &d.input_schema, kSchemaLengthMax},
+        {"descriptor.output_schema", &d.output_schema, kSchemaLengthMax}}) {
+    if (text->size() > max) {
+      return Invalid(field, "is " + std::to_string(text->size()) + " characters, more than " +
+                                std::to_string(max));
+    }
+  }
+  if (auto ok = CheckList("descriptor.tags", d.tags, kTagsMax, kNameLengthMax); !ok) return ok;
+  if (auto ok = CheckFolder(d); !ok) return ok;
+  return CheckList("descriptor.examples", d.examples, kExamplesMax, kExampleLengthMax, true);
+}
+
+// ---- Canonical encoding ----------------------------------------------------------------
+
+void PackList(Packer& p, const std::vector<std::string>& items) {
+  p.pack_array(static_cast<uint32_t>(items.size()));
+  for (const auto& item : items) PackStr(p, item);
+}
+
+void PackDescriptor(Packer& p, const SkillDescriptor& d) {
+  p.pack_array(d.archive_sha256 ? kDescriptorFieldsWithFolder : kDescriptorFields);
+  PackStr(p, d.name);
+  PackStr(p, d.description);
+  PackStr(p, d.capability_type);
+  PackStr(p, d.access);
+  PackList(p, d.tags);
+  PackStr(p, d.input_schema);
+  PackStr(p, d.output_schema);
+  PackList(p, d.examples);
+  if (d.skill_md_sha256) {
+    PackBin(p, *d.skill_md_sha256);
+  } else {
+    p.pack_nil();
+  }
+  if (d.archive_sha256) {
+    p.pack_uint64(d.skill_md_size);
+    PackBin(p, *d.archive_sha256);
+    p.pack_uint64(d.archive_size);
+  }
+}
+
+}  // namespace
+
+std::string_view SkillStatusName(SkillStatus status) {
+  return kStatusNames.at(static_cast<size_t>(status));
+}
+
+Result<SkillStatus> ParseSkillStatus(std::string_view text) {
+  for (size_t i = 0; i < kStatusNames.size(); ++i) {
+    if (kStatusNames[i] == text) return static_cast<SkillStatus>(i);
+  }
+  return Fail(
+      ErrorCode::kInvalidArgument,
+      "status '" + std::string(text) + "' is not one of HEALTHY, DEGRADED, UNHEALTHY, MAINTENANCE");
+}
+
+std::string_view UnregisterReasonName(UnregisterReason reason) {
+  return kReasonNames.at(static_cast<size_t>(reason));
+}
+
+Result<UnregisterReason> ParseUnregisterReason(std::string_view text) {
+  for (size_t i = 1; i < kReasonNames.size(); ++i) {
+    if (kReasonNames[i] == text) return static_cast<UnregisterReason>(i);
+  }
+  return Fail(
+      ErrorCode::kInvalidArgument,
+      "reason '" + std::string(text) + "' is not one of SHUTDOWN, ERROR, MAINTENANCE, UPGRADE");
+}
+
+RecordIdentity IdentityOf(const SkillRecord& record) {
+  return RecordIdentity{record.publisher, record.agent_id, record.skill_id};
+}
+
+Result<void> ValidateRecord(const SkillRecord& r) {
+  for (auto [field, text, max] : {std::tuple{"agentId", &r.agent_id, kIdLengthMax},
+                                  {"skillId", &r.skill_id, kIdLengthMax},
+                                  {"version", &r.version, kVersionLengthMax},
+                                  {"skillType", &r.skill_type, kSkillTypeLengthMax},
+                                  {"endpoint", &r.endpoint, kEndpointLengthMax}}) {
+    if (auto ok = CheckText(field, *text, max, !r.tombstone); !ok) return ok;
+  }
+  if (auto ok = CheckList("capabilities", r.capabilities, kCapabilitiesMax, kNameLengthMax); !ok) {
+    return ok;
+  }
+  if (!r.tombstone && r.capabilities.empty()) return Invalid("capabilities", "needs at least one");
+  if (auto ok = CheckList("scenes", r.scenes, kScenesMax, kNameLengthMax); !ok) return ok;
+  if (r.ttl_seconds < kRecordTtlMinSeconds || r.ttl_seconds > kRecordTtlMaxSeconds) {
+    return Invalid("ttl", std::to_string(r.ttl_seconds) + " s is outside " +
+                              std::to_string(kRecordTtlMinSeconds) + ".." +
+                              std::to_string(kRecordTtlMaxSeconds) + " s");
+  }
+  if (r.tombstone == (r.reason == UnregisterReason::kNone)) {
+    return Invalid(
+        "reason", r.tombstone ? "a tombstone needs a reason" : "only a tombstone carries a reason");
+  }
+  if (r.descriptor) {
+    if (auto ok = CheckDescriptor(*r.descriptor); !ok) return ok;
+  }
+  if (r.publisher_certificate.size() > kPublisherCertificateMax) {
+    return Invalid("publisherCertificate", std::to_string(r.publisher_certificate.size()) +
+                                               " bytes, more than " +
+                                               std::to_string(kPublisherCertificateMax));
+  }
+  const size_t size = EncodeRecord(r).size();
+  if (size > kRecordEncodedSizeMax) {
+    return Invalid("record", "encodes to " + std::to_string(size) + " bytes, more than " +
+                                 std::to_string(kRecordEncodedSizeMax));
+  }
+  return {};
+}
+
+Key CapabilityKey(std::string_view capability) {
+  return Key::Sha256("capability:" + std::string(capability));
+}
+Key SceneKey(std::string_view scene) { return Key::Sha256("scene:" + std::string(scene)); }
+Key SkillKey(std::string_view skill_id) { return Key::Sha256("skill:" + std::string(skill_id)); }
+Key CapabilityTypeKey(std::string_view capability_type) {
+  return Key::Sha256("type:" + std::string(capability_type));
+}
+Key SkillCapabilityKey(std::string_view skill_id, std::string_view capability) {
+  return Key::Sha256(std::string(skill_id) + ":" + std::string(capability));
+}
+
+std::vector<Key> RecordKeys(const SkillRecord& record) {
+  std::vector<Key> keys;
+  for (const auto& c : record.capabilities) {
+    keys.push_back(SkillCapabilityKey(record.skill_id, c));
+    keys.push_back(CapabilityKey(c));
+  }
+  for (const auto& s : record.scenes) keys.push_back(SceneKey(s));
+  keys.push_back(SkillKey(record.skill_id));
+  if (record.descriptor && !record.descriptor->capability_type.empty()) {
+    keys.push_back(CapabilityTypeKey(record.descriptor->capability_type));
+  }
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  return keys;
+}
+
+std::vector<uint8_t> EncodeRecord(const SkillRecord& r) {
+  std::vector<uint8_t> out;
+  VectorSink sink(&out);
+  Packer p(sink);
+  p.pack_array(r.publisher_certificate.empty() ? kRecordFields : kRecordFieldsWithCertificate);
+  PackStr(p, kRecordTag);
+  PackStr(p, r.agent_id);
+  PackStr(p, r.skill_id);
+  PackStr(p, r.version);
+  PackStr(p, r.skill_type);
+  PackStr(p, r.endpoint);
+  PackList(p, r.capabilities);
+  PackList(p, r.scenes);
+  p.pack_uint8(static_cast<uint8_t>(r.status));
+  p.pack_uint64(r.timestamp_ms);
+  p.pack_uint64(r.sequence);
+  p.pack_uint32(r.ttl_seconds);
+  if (r.tombstone) {
+    p.pack_true();
+  } else {
+    p.pack_false();
+  }
+  p.pack_uint8(static_cast<uint8_t>(r.reason));
+  if (r.descriptor) {
+    PackDescriptor(p, *r.descriptor);
+  } else {
+    p.pack_nil();
+  }
+  PackBin(p, r.publisher);
+  if (!r.publisher_certificate.empty()) PackBin(p, r.publisher_certificate);
+  sink.Finish();
+  return out;
+}
+
+Result<SignedRecord> SignRecord(SkillRecord record, const Identity& publisher,
+                                const SignatureScheme& signatures) {
+  record.publisher = publisher.public_key();
+  if (auto ok = ValidateRecord(record); !ok) return tl::unexpected(ok.error());
+  SignedRecord out;
+  out.encoded = EncodeRecord(record);
+  out.signature = signatures.Sign(publisher, out.encoded);
+  out.record = std::move(record);
+  return out;
+}
+
+Result<SignedRecord> VerifyRecord(std::span<const uint8_t> encoded, const Signature& signature,
+                                  const SignatureScheme& signatures) {
+  auto record = DecodeRecord(encoded);
+  if (!record) return tl::unexpected(record.error());
+  if (!signatures.Verify(record->publisher, encoded, signature)) {
+    return Fail(ErrorCode::kCrypto, "record signature does not verify");
+  }
+  if (auto ok = ValidateRecord(*record); !ok) return tl::unexpected(ok.error());
+  // Canonical means one encoding per record: anything else was not made by EncodeRecord.
+  if (EncodeRecord(*record) != std::vector<uint8_t>(encoded.begin(), encoded.end())) {
+    return Fail(ErrorCode::kParse, "record is not in canonical form");
+  }
+  return SignedRecord{{encoded.begin(), encoded.end()}, signature, std::move(*record)};
+}
+
+}  // namespace skillnode::kademlia

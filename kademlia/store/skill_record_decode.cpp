@@ -1,0 +1,197 @@
+// Decoding of the canonical skill-record encoding (DecodeRecord in skill_record.h); encoding,
+// validation, keys, signing and verifying are in skill_record.cpp, and the constants both share
+// are in skill_record_format.h.
+//
+// msgpack-cxx reports malformed input by throwing; the one call that can throw on input,
+// msgpack::unpack, sits in DecodeRecord's try block, so no exception leaves this file.
+#include <algorithm>
+#include <array>
+#include <exception>
+#include <msgpack.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kademlia/store/skill_record.h"  // implemented here (DecodeRecord) and in skill_record.cpp
+#include "kademlia/store/skill_record_format.h"
+
+namespace skillnode::kademlia {
+namespace {
+
+using skill_record_format::kDescriptorFields;
+using skill_record_format::kDescriptorFieldsWithFolder;
+using skill_record_format::kReasonNames;
+using skill_record_format::kRecordFields;
+using skill_record_format::kRecordFieldsWithCertificate;
+using skill_record_format::kRecordTag;
+using skill_record_format::kStatusNames;
+
+// msgpack::unpack limits for a record (it is at most kRecordEncodedSizeMax bytes).
+constexpr size_t kUnpackElementsMax = 64;
+constexpr size_t kUnpackDepthMax = 4;
+
+// ---- Decoding --------------------------------------------------------------------------
+
+// Reads the fields of a record array in order; keeps the first problem.
+class Reader {
+ public:
+  explicit Reader(const msgpack::object& array) : array_(array) {}
+  bool ok() const { return error_.empty(); }
+  const std::string& error() const { return error_; }
+
+  const msgpack::object* Next(std::string_view field) {
+    if (!ok()) return nullptr;
+    if (index_ >= array_.via.array.size) {
+      error_ = std::string(field) + ": missing";
+      return nullptr;
+    }
+    return &array_.via.array.ptr[index_++];
+  }
+  std::string Text(std::string_view field) {
+    const msgpack::object* o = Next(field);
+    if (o == nullptr) return {};
+    if (o->type != msgpack::type::STR) return Wrong(field, "str");
+    return std::string(o->via.str.ptr, o->via.str.size);
+  }
+  uint64_t Uint(std::string_view field, uint64_t max) {
+    const msgpack::object* o = Next(field);
+    if (o == nullptr) return 0;
+    if (o->type != msgpack::type::POSITIVE_INTEGER) return Wrong(field, "uint"), 0;
+    if (o->via.u64 > max) return error_ = std::string(field) + ": out of range", 0;
+    return o->via.u64;
+  }
+  bool Bool(std::string_view field) {
+    const msgpack::object* o = Next(field);
+    if (o == nullptr) return false;
+    if (o->type != msgpack::type::BOOLEAN) return Wrong(field, "bool"), false;
+    return o->via.boolean;
+  }
+  std::vector<std::string> List(std::string_view field) {
+    const msgpack::object* o = Next(field);
+    std::vector<std::string> out;
+    if (o == nullptr) return out;
+    if (o->type != msgpack::type::ARRAY) return Wrong(field, "array"), out;
+    for (uint32_t i = 0; i < o->via.array.size; ++i) {
+      const msgpack::object& item = o->via.array.ptr[i];
+      if (item.type != msgpack::type::STR) return Wrong(field, "array of str"), out;
+      out.emplace_back(item.via.str.ptr, item.via.str.size);
+    }
+    return out;
+  }
+  template <size_t N>
+  std::optional<std::array<uint8_t, N>> Bytes(std::string_view field, bool nil_allowed) {
+    const msgpack::object* o = Next(field);
+    if (o == nullptr) return std::nullopt;
+    if (nil_allowed && o->type == msgpack::type::NIL) return std::nullopt;
+    if (o->type != msgpack::type::BIN || o->via.bin.size != N) {
+      return Wrong(field, "bin of " + std::to_string(N) + " bytes"), std::nullopt;
+    }
+    std::array<uint8_t, N> out{};
+    std::copy_n(reinterpret_cast<const uint8_t*>(o->via.bin.ptr), N, out.begin());
+    return out;
+  }
+  std::vector<uint8_t> Bin(std::string_view field, size_t max) {
+    const msgpack::object* o = Next(field);
+    if (o == nullptr) return {};
+    if (o->type != msgpack::type::BIN || o->via.bin.size == 0 || o->via.bin.size > max) {
+      return Wrong(field, "bin of 1.." + std::to_string(max) + " bytes"), std::vector<uint8_t>{};
+    }
+    const auto* bytes = reinterpret_cast<const uint8_t*>(o->via.bin.ptr);
+    return std::vector<uint8_t>(bytes, bytes + o->via.bin.size);
+  }
+  std::string Wrong(std::string_view field, const std::string& expected) {
+    if (ok()) error_ = std::string(field) + ": expected " + expected;
+    return {};
+  }
+
+ private:
+  const msgpack::object& array_;
+  uint32_t index_ = 0;
+  std::string error_;
+};
+
+std::optional<SkillDescriptor> ReadDescriptor(Reader& outer) {
+  const msgpack::object* o = outer.Next("descriptor");
+  if (o == nullptr || o->type == msgpack::type::NIL) return std::nullopt;
+  if (o->type != msgpack::type::ARRAY || (o->via.array.size != kDescriptorFields &&
+                                          o->via.array.size != kDescriptorFieldsWithFolder)) {
+    outer.Wrong("descriptor", "nil or an array of " + std::to_string(kDescriptorFields) + " or " +
+                                  std::to_string(kDescriptorFieldsWithFolder));
+    return std::nullopt;
+  }
+  Reader r(*o);
+  SkillDescriptor d;
+  d.name = r.Text("descriptor.name");
+  d.description = r.Text("descriptor.description");
+  d.capability_type = r.Text("descriptor.capability_type");
+  d.access = r.Text("descriptor.access");
+  d.tags = r.List("descriptor.tags");
+  d.input_schema = r.Text("descriptor.input_schema");
+  d.output_schema = r.Text("descriptor.output_schema");
+  d.examples = r.List("descriptor.examples");
+  d.skill_md_sha256 = r.Bytes<32>("descriptor.skill_md_sha256", true);
+  if (o->via.array.size == kDescriptorFieldsWithFolder) {
+    d.skill_md_size = r.Uint("descriptor.skill_md_size", kSkillMdBytesMax);
+    d.archive_sha256 = r.Bytes<32>("descriptor.archive_sha256", false);
+    d.archive_size = r.Uint("descriptor.archive_size", kSkillArchiveBytesMax);
+  }
+  if (!r.ok()) outer.Wrong("descriptor", "valid fields (" + r.error() + ")");
+  return d;
+}
+
+}  // namespace
+
+Result<SkillRecord> DecodeRecord(std::span<const uint8_t> encoded) {
+  if (encoded.size() > kRecordEncodedSizeMax) {
+    return Fail(ErrorCode::kParse, "record is " + std::to_string(encoded.size()) +
+                                       " bytes, more than " +
+                                       std::to_string(kRecordEncodedSizeMax));
+  }
+  msgpack::object_handle handle;
+  try {
+    size_t offset = 0;
+    const msgpack::unpack_limit limits(kUnpackElementsMax, kUnpackElementsMax,
+                                       kRecordEncodedSizeMax, kRecordEncodedSizeMax, 0,
+                                       kUnpackDepthMax);
+    handle = msgpack::unpack(reinterpret_cast<const char*>(encoded.data()), encoded.size(), offset,
+                             nullptr, nullptr, limits);
+    if (offset != encoded.size()) return Fail(ErrorCode::kParse, "trailing bytes after record");
+  } catch (const std::exception& e) {
+    return Fail(ErrorCode::kParse, std::string("record is not valid msgpack: ") + e.what());
+  } catch (...) {
+    return Fail(ErrorCode::kParse, "record is not valid msgpack");
+  }
+  const msgpack::object& array = handle.get();
+  if (array.type != msgpack::type::ARRAY ||
+      (array.via.array.size != kRecordFields &&
+       array.via.array.size != kRecordFieldsWithCertificate)) {
+    return Fail(ErrorCode::kParse, "record: expected an array of " + std::to_string(kRecordFields) +
+                                       " or " + std::to_string(kRecordFieldsWithCertificate) +
+                                       " fields");
+  }
+  Reader r(array);
+  SkillRecord record;
+  if (r.Text("tag") != kRecordTag) r.Wrong("tag", "'" + std::string(kRecordTag) + "'");
+  record.agent_id = r.Text("agentId");
+  record.skill_id = r.Text("skillId");
+  record.version = r.Text("version");
+  record.skill_type = r.Text("skillType");
+  record.endpoint = r.Text("endpoint");
+  record.capabilities = r.List("capabilities");
+  record.scenes = r.List("scenes");
+  record.status = static_cast<SkillStatus>(r.Uint("status", kStatusNames.size() - 1));
+  record.timestamp_ms = r.Uint("timestamp", UINT64_MAX);
+  record.sequence = r.Uint("sequence", UINT64_MAX);
+  record.ttl_seconds = static_cast<uint32_t>(r.Uint("ttl", UINT32_MAX));
+  record.tombstone = r.Bool("tombstone");
+  record.reason = static_cast<UnregisterReason>(r.Uint("reason", kReasonNames.size() - 1));
+  record.descriptor = ReadDescriptor(r);
+  if (auto key = r.Bytes<32>("publisher", false)) record.publisher = *key;
+  if (array.via.array.size == kRecordFieldsWithCertificate) {
+    record.publisher_certificate = r.Bin("publisherCertificate", kPublisherCertificateMax);
+  }
+  if (!r.ok()) return Fail(ErrorCode::kParse, "record field " + r.error());
+  return record;
+}
+
+}  // namespace skillnode::kademlia

@@ -1,0 +1,31 @@
+// The canonical encoding of a skill record (kademlia/store/skill_record.h): the constants that
+// skill_record.cpp (encoding, validation, keys, signing) and skill_record_decode.cpp (decoding)
+// share. Private to those two files: nothing else may include it.
+#ifndef SKILLNODE_KADEMLIA_STORE_SKILL_RECORD_FORMAT_H_
+#define SKILLNODE_KADEMLIA_STORE_SKILL_RECORD_FORMAT_H_
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+namespace skillnode::kademlia::skill_record_format {
+
+// The first element of every canonical encoding: names the format so that a signature over
+// a record can never be mistaken for one over anything else.
+inline constexpr std::string_view kRecordTag = "skillnode-record-v1";
+inline constexpr uint32_t kRecordFields = 16;
+// ... and one more, the publisher's certificate, on a record that carries one.
+inline constexpr uint32_t kRecordFieldsWithCertificate = kRecordFields + 1;
+inline constexpr uint32_t kDescriptorFields = 9;
+// ... and three more, SKILL.md's size and the folder archive's digest and size, on a descriptor
+// of a skill published from a SKILL.md folder.
+inline constexpr uint32_t kDescriptorFieldsWithFolder = kDescriptorFields + 3;
+
+inline constexpr std::array<std::string_view, 4> kStatusNames = {"HEALTHY", "DEGRADED", "UNHEALTHY",
+                                                                 "MAINTENANCE"};
+inline constexpr std::array<std::string_view, 5> kReasonNames = {"NONE", "SHUTDOWN", "ERROR",
+                                                                 "MAINTENANCE", "UPGRADE"};
+
+}  // namespace skillnode::kademlia::skill_record_format
+
+#endif  // SKILLNODE_KADEMLIA_STORE_SKILL_RECORD_FORMAT_H_

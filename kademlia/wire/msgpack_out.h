@@ -1,0 +1,54 @@
+// Writing msgpack into a byte vector: the sink and the str/bin helpers that the wire codec
+// (kademlia/wire/wire.cpp) and the canonical skill-record encoding
+// (kademlia/store/skill_record.cpp) both use, so that both write bytes the same way.
+#ifndef SKILLNODE_KADEMLIA_WIRE_MSGPACK_OUT_H_
+#define SKILLNODE_KADEMLIA_WIRE_MSGPACK_OUT_H_
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string_view>
+#include <vector>
+
+// msgpack-cxx builds warning-free with -Wall -Wextra -Wpedantic -Werror (see wire_internal.h).
+#include <msgpack.hpp>
+
+namespace skillnode::kademlia {
+
+// The stream msgpack::packer writes to: appends to a vector we own (no copy at the end).
+// Writes into `out` from byte 0 on; the caller may size `out` ahead. The vector grows
+// (doubling) only when a write does not fit, and is written with memcpy, since msgpack writes
+// in many small pieces; Finish() trims it to what was written and must be called before
+// `out` is used.
+class VectorSink {
+ public:
+  explicit VectorSink(std::vector<uint8_t>* out) : out_(out) {}
+  void write(const char* data, size_t size) {
+    if (used_ + size > out_->size()) out_->resize(std::max(out_->size() * 2, used_ + size));
+    std::memcpy(out_->data() + used_, data, size);
+    used_ += size;
+  }
+  void Finish() { out_->resize(used_); }
+
+ private:
+  std::vector<uint8_t>* out_;
+  size_t used_ = 0;
+};
+using Packer = msgpack::packer<VectorSink>;
+
+inline void PackStr(Packer& packer, std::string_view text) {
+  packer.pack_str(static_cast<uint32_t>(text.size()));
+  packer.pack_str_body(text.data(), static_cast<uint32_t>(text.size()));
+}
+
+inline void PackBin(Packer& packer, std::span<const uint8_t> bytes) {
+  packer.pack_bin(static_cast<uint32_t>(bytes.size()));
+  packer.pack_bin_body(reinterpret_cast<const char*>(bytes.data()),
+                       static_cast<uint32_t>(bytes.size()));
+}
+
+}  // namespace skillnode::kademlia
+
+#endif  // SKILLNODE_KADEMLIA_WIRE_MSGPACK_OUT_H_

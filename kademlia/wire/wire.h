@@ -1,0 +1,371 @@
+// The wire format: one msgpack message per UDP datagram, at most kDatagramSizeMax bytes.
+//
+// A message is a msgpack map with short string keys; receivers ignore keys they do not know,
+// so later versions can add fields (forward compatibility). Every message carries:
+//   "v"  protocol version (uint32)        "n"  network id (uint32)
+//   "t"  transaction id (uint64)          "y"  message type (uint8, MessageType)
+//   "id" sender node id (bin 32)          "k"  sender Ed25519 public key (bin 32)
+// and optionally:
+//   "p"  (requests) true: the sender has not verified us yet; sign the reply
+//   "s"  (replies) Ed25519 signature over ProofBytes(...), proving the sender holds "k" now
+//   "o"  (replies) the requester's address as the responder saw it (bin 6 or 18)
+//   "a"  the body: a map whose keys depend on the type (below)
+// Bodies ("a"), by type number; "?" marks a field Decode treats as optional:
+//   1 PING {}                              2 PONG {}
+//   3 FIND_NODE {"tg": bin 32 target}
+//   4 NODES {"ns": [contact ...], "tk"?: bin write token}
+//   5 FIND_VALUE {"tg": bin 32, "cu"?: uint32 cursor, the first record wanted (absent: 0)}
+//   6 VALUES {"ns": [contact ...], "tk"?: bin, "rs": [record ...] (one page, at most
+//            kRecordsPerReplyMax), "lf"?: [uint32 ...] seconds each record of "rs" has left
+//            at the holder, "tt": uint32 records held under the key,
+//            "nx"?: uint32 cursor of the next page, when more pages follow}
+//   7 STORE {"tg": bin 32, "tk": bin write token, "rc": record, "lt": uint32 lifetime seconds}
+//   8 STORED {}
+//   9 LISTEN {"tg": bin 32, "lt": uint32 seconds asked}
+//  10 LISTENING {"lt": uint32 seconds granted}
+//  11 PUSH {"tg": bin 32, "rc"?: record (new or newer),
+//           "gn"?: [bin 32 publisher, str agentId, str skillId, uint64 sequence] (record gone)}
+//  12 PUSH_ACK {}
+//  13 BLOB_FIND {"tg": bin 32 BlobKey(digest)}: who holds the bytes of a digest
+//  14 BLOB_HOLDERS {"ns": [contact ...], "tk"?: bin, "hs": [contact ...] holders announced
+//            under the key (at most kBlobHoldersPerReplyMax), "me"?: true when the replier
+//            holds the bytes itself (a holder cannot know the address others reach it at)}
+//  15 BLOB_ANNOUNCE {"tg": bin 32, "tk": bin write token, "lt": uint32 seconds}: the sender
+//            holds the bytes of the key's digest (answered with STORED)
+//  16 BLOB_GET {"dg": bin 32 digest, "of": uint64 offset, "ln": uint32 bytes wanted}
+//  17 BLOB_DATA {"dg": bin 32, "of": uint64, "sz": uint64 size of the whole blob,
+//            "by": bin at most kBlobChunkBytesMax bytes from "of"}
+// 127 ERROR {"c": uint16 code (ErrorReplyCode), "m": str text}
+// A contact in "ns" is a bin of id (32 bytes) + address (4 or 16 bytes) + port (2 bytes,
+// big-endian): 38 or 50 bytes. A record in "rs" or "rc" is [bin canonical encoding, bin 64
+// signature] (skill_record.h); the wire checks only its shape, the node decodes and verifies it.
+// Types 18..126 and 128..255 are for later use. A message of a type this version does not
+// know decodes to UnknownBody so the node can answer ERROR.
+//
+// Encode writes exactly these keys, in the order above, with msgpack's smallest encodings:
+// "p" only when true, "s" and "o" only when set, "a" always (an empty map for PING, PONG,
+// STORED, PUSH_ACK and unknown types). In bodies it writes every field listed, except "tk" in
+// NODES, VALUES and BLOB_HOLDERS only when the token is not empty (STORE and BLOB_ANNOUNCE
+// always write it), "me" only when true, "lf" only when
+// not empty, "nx" only when set, and "rc" and "gn" in PUSH only when set ("cu" is always
+// written).
+//
+// Decode never throws and never trusts a length: whatever the bytes, it returns a Message or
+// an Error (code kParse) naming the field and what was wrong, e.g.
+// "field 'id': expected bin of 32 bytes, got 31". Its rules:
+//   - the datagram is at most kDatagramSizeMax bytes and holds exactly one msgpack map, with
+//     no trailing bytes; containers nest at most kNestingDepthMax deep;
+//   - "v", "n", "t", "y", "id", "k" are required, and "a" is required for known types and
+//     must be a map (its contents are ignored for PING, PONG, STORED and PUSH_ACK); each
+//     field must have exactly its type and length (an integer must fit its range, a bool is
+//     a msgpack bool; "p": false is accepted and means the same as no "p");
+//   - body fields are required unless marked "?" above: "tk" is optional in NODES, VALUES and
+//     BLOB_HOLDERS but required in STORE and BLOB_ANNOUNCE; "cu", "lf", "nx", and PUSH's "rc" and
+//     "gn" are optional (a PUSH may carry both or neither); "lf", when given, has exactly as many
+//     entries as "rs";
+//   - limits: "tk" at most kTokenSizeMax bytes, "ns" at most kNodesPerReplyMax contacts, "rs"
+//     at most kRecordsPerReplyMax records, a record's encoding at most kDatagramSizeMax bytes,
+//     "m" at most kErrorTextSizeMax bytes, agentId and skillId in "gn" at most 256 bytes;
+//     "rc" and each "rs" entry are an array of exactly 2, "gn" an array of exactly 4; "hs" at
+//     most kBlobHoldersPerReplyMax contacts, "by" at most kBlobChunkBytesMax bytes, "dg"
+//     exactly 32 bytes;
+//   - a known key given twice in one map is an error (two readers must never disagree on
+//     which one counts); keys that are not strings, and unknown keys, are ignored;
+//   - a contact or observed address with port 0 is an error; other address checks
+//     (unspecified, multicast, private) are policy and left to the node;
+//   - an unknown type decodes to UnknownBody whatever its "a" holds (or without one).
+// It checks form only: that "id" is SHA-256 of "k", that "s" verifies, that records decode and
+// verify, and that the network id and type suit the context, are the node's checks. ERROR
+// text and the ids in "gn" are not checked for UTF-8: escape them before logging.
+#ifndef SKILLNODE_KADEMLIA_WIRE_WIRE_H_
+#define SKILLNODE_KADEMLIA_WIRE_WIRE_H_
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "kademlia/config.h"
+#include "kademlia/identity.h"
+#include "kademlia/key.h"
+#include "transport/endpoint.h"
+#include "transport/result.h"
+
+namespace skillnode::kademlia {
+
+enum class MessageType : uint8_t {
+  kPing = 1,
+  kPong = 2,
+  kFindNode = 3,
+  kNodes = 4,
+  kFindValue = 5,
+  kValues = 6,
+  kStore = 7,
+  kStored = 8,
+  kListen = 9,
+  kListening = 10,
+  kPush = 11,
+  kPushAck = 12,
+  kBlobFind = 13,
+  kBlobHolders = 14,
+  kBlobAnnounce = 15,
+  kBlobGet = 16,
+  kBlobData = 17,
+  kError = 127,
+};
+
+// True for types that expect a reply: PING, FIND_NODE, FIND_VALUE, STORE, LISTEN, PUSH,
+// BLOB_FIND, BLOB_ANNOUNCE, BLOB_GET, and every unknown type (UnknownBody), so the node answers
+// those with ERROR. False for PONG, NODES, VALUES, STORED, LISTENING, PUSH_ACK, BLOB_HOLDERS,
+// BLOB_DATA and ERROR.
+bool IsRequest(uint8_t type);
+// "ping", "pong", "find_node", "nodes", "find_value", "values", "store", "stored", "listen",
+// "listening", "push", "push_ack", "blob_find", "blob_holders", "blob_announce", "blob_get",
+// "blob_data", "error", or "unknown": a fixed set of names, safe as log
+// fields and metric labels.
+std::string_view MessageTypeName(uint8_t type);
+
+// True for BLOB_GET, the one request sent by the thousand within one transfer. The node leaves
+// its metering to the blob service (by bytes, not by the per-address request limiter), and a
+// timeout of one neither counts against the contact nor makes it prove its key again: a
+// transfer under loss loses some chunks while the holder answers the rest, and the blob
+// service judges holders itself.
+constexpr bool IsChunkRequest(uint8_t type) {
+  return type == static_cast<uint8_t>(MessageType::kBlobGet);
+}
+
+enum class ErrorReplyCode : uint16_t {
+  kUnknownType = 1,  // the request's type is not one this node knows
+  kMalformed = 2,    // the request decoded but a field is invalid
+  kRateLimited = 3,  // reserved; rate-limited requests are dropped silently
+  kServerError = 4,
+  // STORE refusals: each names why nothing was stored.
+  kBadToken = 10,       // no write token, or not one we gave to this address recently
+  kBadRecord = 11,      // the record does not decode or breaks a limit
+  kBadSignature = 12,   // the record's signature does not verify
+  kWrongKey = 13,       // the record does not belong under the key it was sent to
+  kStale = 14,          // we hold an equal or newer version
+  kQuotaKey = 15,       // the key holds too many records or bytes
+  kQuotaIp = 16,        // the sender's address filled its share of our store
+  kQuotaTotal = 17,     // our store is full
+  kBadLifetime = 18,    // lifetime outside what the record's TTL allows
+  kListenersFull = 19,  // no room for another listener on this key or node
+  kUncertified = 20,    // the network takes records only from certified publishers
+  kNotHeld = 21,        // BLOB_GET: this node does not hold the digest's bytes (any more)
+};
+// One more than the highest ErrorReplyCode: the size of tables indexed by code.
+constexpr size_t kErrorReplyCodesEnd = 22;
+
+// Maximum write token length accepted on the wire.
+constexpr size_t kTokenSizeMax = 32;
+// Maximum length of an ERROR message text.
+constexpr size_t kErrorTextSizeMax = 200;
+// Maximum contacts in one NODES reply (k is at most this).
+constexpr size_t kNodesPerReplyMax = 32;
+// Deepest nesting of msgpack containers Decode accepts. Version 1 nests 3 deep (message map,
+// body map, contact array); 8 leaves room for later versions and bounds the parser's stack.
+constexpr size_t kNestingDepthMax = 8;
+// Bytes of a contact in "ns": id + IPv4 or IPv6 address + port.
+constexpr size_t kContactSizeV4 = Key::kSize + 4 + 2;
+constexpr size_t kContactSizeV6 = Key::kSize + 16 + 2;
+// Bytes of an observed address "o": IPv4 or IPv6 address + port.
+constexpr size_t kObservedSizeV4 = 4 + 2;
+constexpr size_t kObservedSizeV6 = 16 + 2;
+
+struct WireContact {
+  NodeId id;
+  Endpoint endpoint;
+  bool operator==(const WireContact&) const = default;
+};
+
+struct PingBody {
+  bool operator==(const PingBody&) const = default;
+};
+struct PongBody {
+  bool operator==(const PongBody&) const = default;
+};
+struct FindNodeBody {
+  Key target;
+  bool operator==(const FindNodeBody&) const = default;
+};
+struct NodesBody {
+  std::vector<WireContact> nodes;
+  std::vector<uint8_t> token;  // empty: none
+  bool operator==(const NodesBody&) const = default;
+};
+// A signed skill record on the wire: its canonical encoding and the publisher's signature.
+struct WireRecord {
+  std::vector<uint8_t> encoded;
+  Signature signature{};
+  bool operator==(const WireRecord&) const = default;
+};
+// Most records in one VALUES reply (each is at most ~1,000 bytes; small ones share a page).
+constexpr size_t kRecordsPerReplyMax = 16;
+
+struct FindValueBody {
+  Key target;
+  uint32_t cursor = 0;  // index of the first record wanted (pagination)
+  bool operator==(const FindValueBody&) const = default;
+};
+struct ValuesBody {
+  std::vector<WireContact> nodes;  // closer contacts, as in NODES
+  std::vector<uint8_t> token;
+  std::vector<WireRecord> records;  // one page, from the request's cursor on
+  uint32_t total = 0;               // records held under the key
+  std::optional<uint32_t> next;     // cursor of the next page, if any
+  // Seconds each of `records` has left at the holder (empty: not told; else one per record).
+  std::vector<uint32_t> lifetimes;
+  bool operator==(const ValuesBody&) const = default;
+};
+struct StoreBody {
+  Key target;
+  std::vector<uint8_t> token;
+  WireRecord record;
+  uint32_t lifetime_seconds = 0;  // how long to keep it, at most the record's TTL
+  bool operator==(const StoreBody&) const = default;
+};
+struct StoredBody {
+  bool operator==(const StoredBody&) const = default;
+};
+// Subscribes the sender to changes under `target` for `lifetime_seconds`.
+struct ListenBody {
+  Key target;
+  uint32_t lifetime_seconds = 0;
+  bool operator==(const ListenBody&) const = default;
+};
+struct ListeningBody {
+  uint32_t lifetime_seconds = 0;  // granted (may be shorter than asked)
+  bool operator==(const ListeningBody&) const = default;
+};
+// A record that left a holder without a tombstone (expired or evicted).
+struct GoneRecord {
+  PublicKey publisher{};
+  std::string agent_id;
+  std::string skill_id;
+  uint64_t sequence = 0;
+  bool operator==(const GoneRecord&) const = default;
+};
+// A change under a key a listener subscribed to: a new or newer record, or a record gone.
+struct PushBody {
+  Key target;
+  std::optional<WireRecord> record;
+  std::optional<GoneRecord> gone;
+  bool operator==(const PushBody&) const = default;
+};
+struct PushAckBody {
+  bool operator==(const PushAckBody&) const = default;
+};
+
+// Blobs (kademlia/blobs): bytes named by their SHA-256, fetched in chunks from the nodes that
+// hold them. The most bytes one BLOB_DATA carries: with the largest header (a proof and an
+// IPv6 observed address, ~200 bytes) and the body's other fields (~70), it fits a datagram.
+constexpr size_t kBlobChunkBytesMax = 1000;
+// Most holders in one BLOB_HOLDERS reply.
+constexpr size_t kBlobHoldersPerReplyMax = 16;
+using BlobDigest = std::array<uint8_t, 32>;
+
+struct BlobFindBody {
+  Key target;
+  bool operator==(const BlobFindBody&) const = default;
+};
+struct BlobHoldersBody {
+  std::vector<WireContact> nodes;  // closer contacts, as in NODES
+  std::vector<uint8_t> token;
+  std::vector<WireContact> holders;
+  bool holds_too = false;  // "me": the replier holds the bytes as well
+  bool operator==(const BlobHoldersBody&) const = default;
+};
+struct BlobAnnounceBody {
+  Key target;
+  std::vector<uint8_t> token;
+  uint32_t lifetime_seconds = 0;
+  bool operator==(const BlobAnnounceBody&) const = default;
+};
+struct BlobGetBody {
+  BlobDigest digest{};
+  uint64_t offset = 0;
+  uint32_t length = 0;
+  bool operator==(const BlobGetBody&) const = default;
+};
+struct BlobDataBody {
+  BlobDigest digest{};
+  uint64_t offset = 0;
+  uint64_t size = 0;
+  std::vector<uint8_t> bytes;
+  bool operator==(const BlobDataBody&) const = default;
+};
+
+struct ErrorBody {
+  uint16_t code = 0;
+  std::string message;
+  bool operator==(const ErrorBody&) const = default;
+};
+// A message type this version does not know; its body is skipped.
+struct UnknownBody {
+  uint8_t type = 0;
+  bool operator==(const UnknownBody&) const = default;
+};
+
+using Body = std::variant<PingBody, PongBody, FindNodeBody, NodesBody, FindValueBody, ValuesBody,
+                          StoreBody, StoredBody, ListenBody, ListeningBody, PushBody, PushAckBody,
+                          BlobFindBody, BlobHoldersBody, BlobAnnounceBody, BlobGetBody,
+                          BlobDataBody, ErrorBody, UnknownBody>;
+
+struct Header {
+  uint32_t version = kProtocolVersion;
+  uint32_t network_id = 0;
+  uint64_t txid = 0;
+  NodeId sender_id;
+  PublicKey sender_key{};
+  bool proof_wanted = false;         // requests only
+  std::optional<Signature> proof;    // replies only
+  std::optional<Endpoint> observed;  // replies only
+  bool operator==(const Header&) const = default;
+};
+
+struct Message {
+  Header header;
+  Body body;
+
+  // The type on the wire: derived from the body (UnknownBody carries its own).
+  uint8_t type() const;
+  bool operator==(const Message&) const = default;
+};
+
+// Encodes a message. Fails (kInvalidArgument) if it would exceed kDatagramSizeMax, if a field
+// is over its limit (token > kTokenSizeMax, ERROR text > kErrorTextSizeMax, contacts in NODES
+// or VALUES > kNodesPerReplyMax, records in VALUES > kRecordsPerReplyMax), if a contact in
+// NODES or VALUES or the observed address has port 0, or if an UnknownBody carries a type this
+// version knows. Whatever Decode returns, Encode accepts.
+[[nodiscard]] Result<std::vector<uint8_t>> Encode(const Message& message);
+
+// As Encode, but a NODES (VALUES, BLOB_HOLDERS) body keeps only its first kNodesPerReplyMax
+// closer contacts ("ns") and then drops
+// contacts from the end until the datagram fits (callers sort them closest first). Other
+// limits fail as in Encode. A k = 20 reply of IPv6 contacts with a full header and a
+// kTokenSizeMax token fits without dropping any (tested).
+[[nodiscard]] Result<std::vector<uint8_t>> EncodeFitting(Message message);
+
+// Decodes one datagram. Never throws.
+[[nodiscard]] Result<Message> Decode(std::span<const uint8_t> datagram);
+
+// The ASCII tag that starts ProofBytes, so a proof signature can never be mistaken for a
+// signature over anything else the same key signs.
+constexpr std::string_view kProofDomainTag = "skillnode-proof-v1";
+constexpr size_t kProofBytesSize = kProofDomainTag.size() + 4 + 8 + Key::kSize + Key::kSize;
+
+// The bytes a reply's "s" signs: a domain tag, the network id, the request's transaction id,
+// the responder's id and the requester's id. The requester chose the txid at random, so a
+// valid signature proves the responder holds its key now. Layout (kProofBytesSize = 94):
+//   kProofDomainTag (18 ASCII bytes, no terminator) | network id (4, big-endian) |
+//   txid (8, big-endian) | responder id (32) | requester id (32)
+std::array<uint8_t, kProofBytesSize> ProofBytes(uint32_t network_id, uint64_t txid,
+                                                const NodeId& responder, const NodeId& requester);
+
+}  // namespace skillnode::kademlia
+
+#endif  // SKILLNODE_KADEMLIA_WIRE_WIRE_H_
