@@ -203,7 +203,9 @@ def main():
     check(all_up, f"{args.hosts} nodes start in their namespaces")
     joined = wait_for(lambda: all(cluster.contacts(i) >= min(8, args.hosts - 1)
                                   for i in range(args.hosts)), 60, 0.5)
-    check(joined, "every node joins the DHT (8 contacts or more)")
+    short = {i: n for i in range(args.hosts) if (n := cluster.contacts(i)) < min(8, args.hosts - 1)}
+    check(joined, "every node joins the DHT (8 contacts or more)",
+          f"hosts with fewer (host: contacts): {short}")
 
     stop = threading.Event()
     skill_hosts = rng.sample(range(3, args.hosts), args.skills + args.tombstoned)
