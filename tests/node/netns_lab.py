@@ -5,6 +5,12 @@ A Lab makes a bridge namespace and `hosts` host namespaces, each with an eth0 on
 sending to a multicast group without choosing an interface reaches the bridge), and removes all
 of it at exit, also on failure. Nothing it makes touches the machine's own interfaces: the
 bridge lives in its own namespace.
+
+The kernel's ARP cache is one table for every namespace, and past net.ipv4.neigh.default.
+gc_thresh3 (1,024 by default) it refuses new entries ("neighbor table overflow"): 40 hosts
+that each learn the others' addresses need about 1,600, and the hosts that came last could
+reach nobody. A Lab raises the three thresholds to what its hosts need, when they are lower,
+and puts the old values back at teardown.
 """
 import atexit
 import json
@@ -31,6 +37,37 @@ def require_namespaces(tag):
     sh("ip", "netns", "del", f"snprobe-{tag}", check_rc=False)
 
 
+NEIGH_SYSCTL = "/proc/sys/net/ipv4/neigh/default/gc_thresh{}"
+
+
+def raise_arp_cache(entries):
+    """Raises the kernel's ARP cache thresholds to hold `entries` (gc_thresh3; thresh1 and 2 a
+    quarter and a half of it) when they are lower; returns the old values to restore, or {}."""
+    old = {}
+    for level, wanted in ((1, entries // 4), (2, entries // 2), (3, entries)):
+        path = NEIGH_SYSCTL.format(level)
+        with open(path) as f:
+            current = int(f.read())
+        if current < wanted:
+            old[path] = current
+    # Upwards from 3 to 1 and back downwards from 1 to 3, so that thresh1 <= thresh2 <= thresh3
+    # holds at every step.
+    for level, wanted in ((3, entries), (2, entries // 2), (1, entries // 4)):
+        path = NEIGH_SYSCTL.format(level)
+        if path in old:
+            with open(path, "w") as f:
+                f.write(str(wanted))
+    return old
+
+
+def restore_arp_cache(old):
+    for level in (1, 2, 3):
+        path = NEIGH_SYSCTL.format(level)
+        if path in old:
+            with open(path, "w") as f:
+                f.write(str(old[path]))
+
+
 class Lab:
     def __init__(self, prefix, hosts, octet):
         self.tag = str(os.getpid() % 100000)
@@ -53,6 +90,8 @@ class Lab:
         sh("ip", "-n", name, "link", "set", "lo", "up")
 
     def build(self):
+        # Each host may learn every other's address, next to what the machine itself holds.
+        self.arp_cache_restore = raise_arp_cache(1024 + 2 * self.hosts * self.hosts)
         self._make(self.bridge_ns)
         sh("ip", "-n", self.bridge_ns, "link", "add", "br0", "type", "bridge")
         sh("ip", "-n", self.bridge_ns, "link", "set", "br0", "up")
@@ -98,3 +137,5 @@ class Lab:
         for ns in reversed(self.namespaces):
             sh("ip", "netns", "del", ns, check_rc=False)
         self.namespaces.clear()
+        restore_arp_cache(getattr(self, "arp_cache_restore", {}))
+        self.arp_cache_restore = {}
