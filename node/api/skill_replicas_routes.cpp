@@ -47,7 +47,8 @@ void AddSkillReplicasRoute(Daemon& daemon, SkillService& skills) {
           return responder.Error(503, "DHT_DISABLED", "the DHT is disabled on this node");
         }
         const std::string id = *request.Param("id");
-        const std::optional<std::string> agent = request.Query("agentId");
+        std::optional<std::string> agent = request.Query("agentId");
+        if (agent && agent->empty()) agent.reset();  // "?agentId=": every provider
         kademlia::GetOptions options;
         options.copies = true;
         const bool started = daemon.dht().Get(
