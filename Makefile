@@ -74,11 +74,14 @@ fuzz: deps
 	 else CXX=clang++ meson setup $(BUILD_FUZZ) -Dfuzz=true; fi
 	meson compile -C $(BUILD_FUZZ)
 
-# The fuzzing campaign: every target for SECONDS seconds (default 60) from its seeds and the
-# inputs earlier runs found; one line per target with its executions and executions per second.
+# The fuzzing campaign: every target (or TARGETS) for SECONDS seconds (default 60), or until
+# RUNS executions when RUNS is set, from its seeds and the inputs earlier runs found; one line
+# per target with its executions and executions per second.
 SECONDS ?= 60
+RUNS ?= 0
+TARGETS ?=
 fuzz-run: fuzz
-	@tests/fuzz/run_campaign.sh $(CURDIR) $(BUILD_FUZZ) $(SECONDS)
+	@tests/fuzz/run_campaign.sh $(CURDIR) $(BUILD_FUZZ) $(SECONDS) $(RUNS) $(TARGETS)
 
 # The Debian package, skillnode_<version>_amd64.deb and -dbgsym, in build/deb; fails on any
 # lintian error or warning (debian/make-deb.sh; README "Running on a host").

@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
-# `make fuzz-run SECONDS=N`: runs every libFuzzer target for N seconds (ASan and UBSan on), each
+# `make fuzz-run SECONDS=N [RUNS=M] [TARGETS="wire http"]`: runs every libFuzzer target (or
+# those named) for N seconds, or until M executions when RUNS is set (ASan and UBSan on), each
 # from its committed seeds plus what earlier runs found (build/fuzz-corpus/<target>, outside the
 # tree), and prints one line per target: executions, executions per second, and the outcome. A
 # finding leaves its input as build/fuzz-findings/<target>/crash-* (or leak-, timeout-) and
-# makes the run fail. Usage: run_campaign.sh SOURCE_ROOT BUILD_DIR SECONDS
+# makes the run fail. Usage: run_campaign.sh SOURCE_ROOT BUILD_DIR SECONDS [RUNS [TARGET...]]
 set -euo pipefail
 source_root=$1
 build=$2
 seconds=$3
+runs_max=${4:-0}
+shift $(($# < 4 ? $# : 4))
 targets=(wire record lan mcp http semver config skillmd json)
+if [ $# -gt 0 ]; then targets=("$@"); fi
+runs_flag=()
+if [ "$runs_max" -gt 0 ]; then runs_flag=(-runs="$runs_max"); fi
 declare -A max_len=([wire]=1400 [record]=1400 [lan]=4200 [mcp]=65536 [http]=8192 [semver]=1100
                     [config]=16384 [skillmd]=20000 [json]=65536)
 status=0
@@ -17,7 +23,8 @@ for target in "${targets[@]}"; do
   findings="$source_root/build/fuzz-findings/$target"
   mkdir -p "$corpus" "$findings"
   log="$findings/last-run.log"
-  if "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -max_len="${max_len[$target]}" \
+  if "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" "${runs_flag[@]}" \
+      -max_len="${max_len[$target]}" \
       -timeout=10 -rss_limit_mb=4096 -artifact_prefix="$findings/" -print_final_stats=1 \
       "$corpus" "$source_root/tests/fuzz/corpus/$target" >"$log" 2>&1; then
     outcome="no finding"
