@@ -1,3 +1,5 @@
+// The Registry (discovery/registry.h): registering, heartbeats and health, unregistering, and
+// signing and publishing versions. Its indexes and queries are in registry_index.cpp.
 #include "discovery/registry.h"
 
 #include <algorithm>
@@ -46,7 +48,21 @@ std::string FieldOf(const std::string& message) {
 
 Registry::Registry(kademlia::SkillDht& dht, const kademlia::Identity& publisher,
                    const RegistryConfig& config, WallClockMs wall_clock_ms)
-    : dht_(dht), publisher_(publisher), config_(config), wall_clock_ms_(std::move(wall_clock_ms)) {}
+    : dht_(dht), publisher_(publisher), config_(config), wall_clock_ms_(std::move(wall_clock_ms)) {
+  // The DHT signs a live record again before its validity window ends: the registration keeps
+  // the version the network holds, and later versions number above it.
+  dht_.SetResignedObserver([this](const kademlia::SignedRecord& resigned) {
+    const kademlia::SkillRecord& record = resigned.record;
+    last_sequence_ = std::max(last_sequence_, record.sequence);
+    last_timestamp_ = std::max(last_timestamp_, record.timestamp_ms);
+    auto it = registrations_.find(Id{record.skill_id, record.agent_id});
+    if (it == registrations_.end() || it->second.record().sequence >= record.sequence) return;
+    if (record.publisher != publisher_.public_key()) return;
+    it->second.entry = SkillEntry::Make(record);
+  });
+}
+
+Registry::~Registry() { dht_.SetResignedObserver(nullptr); }
 
 RegisterOutcome Registry::Register(TimePoint now, SkillRecord fields) {
   RegisterOutcome out;
@@ -263,95 +279,6 @@ bool Registry::CheckRegistration(const SkillRecord& fields, RegisterOutcome& out
   return true;
 }
 
-const SkillRecord* Registry::FindByIndexId(std::string_view id) const {
-  auto it = by_index_id_.find(id);
-  return it == by_index_id_.end() ? nullptr : &it->second->record();
-}
-
-void Registry::AddToIndexes(const Registration& registration) {
-  const SkillRecord& record = registration.record();
-  by_index_id_[IndexId(record)] = &registration;
-  for (const std::string& c : record.capabilities) by_capability_[c].push_back(&registration);
-  for (const std::string& s : record.scenes) by_scene_[s].push_back(&registration);
-  by_skill_[record.skill_id].push_back(&registration);
-}
-
-void Registry::RemoveFromIndexes(const Registration& registration) {
-  auto drop = [&registration](Index& index, const std::string& name) {
-    auto it = index.find(name);
-    if (it == index.end()) return;
-    std::erase(it->second, &registration);
-    if (it->second.empty()) index.erase(it);
-  };
-  const SkillRecord& record = registration.record();
-  if (auto it = by_index_id_.find(IndexId(record));
-      it != by_index_id_.end() && it->second == &registration) {
-    by_index_id_.erase(it);
-  }
-  for (const std::string& c : record.capabilities) drop(by_capability_, c);
-  for (const std::string& s : record.scenes) drop(by_scene_, s);
-  drop(by_skill_, record.skill_id);
-}
-
-template <typename Visit>
-void Registry::ForEachMatch(const SkillQuery& query, Visit visit) const {
-  const Index* index = nullptr;
-  std::string_view name;
-  if (!query.capabilities.empty()) {
-    index = &by_capability_;
-    name = query.capabilities.front();
-  } else if (!query.scenes.empty()) {
-    index = &by_scene_;
-    name = query.scenes.front();
-  } else if (query.skill_id) {
-    index = &by_skill_;
-    name = *query.skill_id;
-  }
-  if (index != nullptr) {
-    auto it = index->find(name);
-    if (it == index->end()) return;
-    // A query of one capability, scene or skill id alone is answered by its index entry.
-    const bool exact =
-        query.capabilities.size() + query.scenes.size() + (query.skill_id ? 1 : 0) == 1 &&
-        query.types.empty() && query.capability_types.empty() && query.keywords.empty() &&
-        !query.version && !query.agent_id && !query.status;
-    for (const Registration* registration : it->second) {
-      if (exact || Matches(query, registration->record())) visit(*registration);
-    }
-    return;
-  }
-  for (const auto& [id, registration] : registrations_) {
-    if (Matches(query, registration.record())) visit(registration);
-  }
-}
-
-std::vector<SkillRecord> Registry::Find(const SkillQuery& query) const {
-  std::vector<SkillRecord> out;
-  ForEachMatch(query, [&out](const Registration& r) { out.push_back(r.record()); });
-  return out;
-}
-
-std::vector<SkillEntryPtr> Registry::FindEntries(const SkillQuery& query) const {
-  std::vector<SkillEntryPtr> out;
-  ForEachMatch(query, [&out](const Registration& r) { out.push_back(r.entry); });
-  return out;
-}
-
-std::vector<SkillRecord> Registry::Records() const {
-  std::vector<SkillRecord> out;
-  out.reserve(registrations_.size());
-  for (const auto& [id, registration] : registrations_) out.push_back(registration.record());
-  return out;
-}
-
-std::array<size_t, 4> Registry::CountByStatus() const {
-  std::array<size_t, 4> counts{};
-  for (const auto& [id, registration] : registrations_) {
-    ++counts[static_cast<size_t>(registration.record().status)];
-  }
-  return counts;
-}
-
 uint64_t Registry::NextSequence() {
   last_sequence_ = std::max(last_sequence_ + 1, wall_clock_ms_());
   return last_sequence_;
@@ -359,7 +286,11 @@ uint64_t Registry::NextSequence() {
 
 void Registry::PublishVersion(TimePoint now, SkillRecord& record, std::function<void()> done) {
   record.sequence = NextSequence();
-  record.timestamp_ms = wall_clock_ms_();
+  // Never before any version this node signed, even if the clock stepped back: a tombstone's
+  // validity window must end after those of the versions it removes (docs/security.md
+  // "Replay").
+  last_timestamp_ = std::max(last_timestamp_, wall_clock_ms_());
+  record.timestamp_ms = last_timestamp_;
   auto signed_record = kademlia::SignRecord(record, publisher_);
   // Register validated the same fields; only a programmer error can fail here.
   assert(signed_record.has_value());

@@ -25,7 +25,8 @@
 //
 // Sequence numbers come from the injected wall clock (milliseconds), and are at least one more
 // than the last one this node used, so a version published after a restart still replaces the
-// one published before it.
+// one published before it. The DHT signs a live record again before its validity window ends
+// (kademlia/store/skill_dht.h); the registration then holds that version.
 //
 // Driven by its owner: OnTimer(now) at NextDeadline(). No I/O of its own. Not thread-safe.
 #ifndef SKILLNODE_DISCOVERY_REGISTRY_H_
@@ -92,6 +93,7 @@ class Registry {
  public:
   Registry(kademlia::SkillDht& dht, const kademlia::Identity& publisher,
            const RegistryConfig& config, WallClockMs wall_clock_ms);
+  ~Registry();
   Registry(const Registry&) = delete;
   Registry& operator=(const Registry&) = delete;
 
@@ -198,6 +200,7 @@ class Registry {
   std::map<std::string, const Registration*, std::less<>> by_index_id_;
   std::vector<RegistryObserver> observers_;
   uint64_t last_sequence_ = 0;
+  uint64_t last_timestamp_ = 0;  // of the last version signed here: timestamps never go back
   uint64_t changes_ = 0;
   Stats stats_;
 };

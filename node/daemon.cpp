@@ -10,6 +10,7 @@
 
 #include "kademlia/wire/encoding.h"
 #include "node/spd_logger.h"
+#include "node/wall_clock.h"
 
 namespace skillnode::node {
 namespace {
@@ -138,7 +139,8 @@ Result<void> Daemon::OpenNode(const kademlia::Identity& identity) {
   dht.replication = static_cast<size_t>(config_.discovery.dht.replication_factor);
   // The registry listens on the keys of its cached answers and of its watch streams.
   dht.subscriptions_max = kDhtSubscriptionsMax;
-  dht_ = std::make_unique<kademlia::SkillDht>(*node_, dht);
+  dht.clock_skew = config_.discovery.dht.clock_skew;
+  dht_ = std::make_unique<kademlia::SkillDht>(*node_, dht, [](TimePoint) { return WallClockMs(); });
   if (!config_.discovery.dht.enabled) {
     LogAt(logger_, LogLevel::kInfo, "DHT disabled (discovery.dht.enabled: false): no UDP socket");
     return {};

@@ -173,6 +173,8 @@ std::string RefusalLabel(size_t code) {
       return "uncertified";
     case ErrorReplyCode::kBadLifetime:
       return "bad_lifetime";
+    case ErrorReplyCode::kOutsideWindow:
+      return "outside_window";
     default:
       return "code_" + std::to_string(code);
   }
@@ -205,6 +207,13 @@ void WriteStoreMetrics(PrometheusWriter& out, const kademlia::SkillDht& dht) {
   out.Counter("skillnode_store_uncertified_total",
               "Records in get answers and pushes refused: their publisher is not certified.",
               static_cast<double>(stats.records_uncertified));
+  out.Counter("skillnode_store_outside_window_total",
+              "Records in get answers and pushes refused: this node's clock is outside their "
+              "signed validity window (timestamp to timestamp + ttl, give or take the skew).",
+              static_cast<double>(stats.records_outside_window));
+  out.Counter("skillnode_store_resigned_total",
+              "This node's own live records signed again as their validity window ran out.",
+              static_cast<double>(stats.records_resigned));
   out.Counter("skillnode_find_value_served_total", "FIND_VALUE requests answered.",
               static_cast<double>(stats.find_value_served));
   out.Counter("skillnode_store_expired_total", "Stored records dropped at expiry.",

@@ -1,6 +1,7 @@
-// SkillDht's holder side (STORE and FIND_VALUE), publishing, replica hand-off and repair, and
-// timers. The get path is in skill_dht_get.cpp and the listen feature in skill_dht_listen.cpp;
-// helpers shared with skill_dht_get.cpp are in skill_dht_internal.h.
+// SkillDht's holder side (STORE and FIND_VALUE), publishing, and timers. Replica hand-off and
+// repair are in skill_dht_handoff.cpp, the get path in skill_dht_get.cpp, the listen feature in
+// skill_dht_listen.cpp and validity windows in skill_dht_window.cpp; helpers shared with the
+// get path and hand-off are in skill_dht_internal.h.
 #include "kademlia/store/skill_dht.h"
 
 #include <algorithm>
@@ -49,9 +50,10 @@ ErrorReplyCode CodeFor(StoreRefusal refusal) {
 
 }  // namespace
 
-SkillDht::SkillDht(Node& node, const DhtConfig& config)
+SkillDht::SkillDht(Node& node, const DhtConfig& config, WallClock wall_clock)
     : node_(node),
       config_(config),
+      wall_clock_(std::move(wall_clock)),
       store_(config.limits),
       verified_(config.verified_records_max, node.hash_key()) {
   node_.SetRequestHandler(this);
@@ -140,6 +142,9 @@ Body SkillDht::HandleStore(TimePoint now, const Endpoint& from, const StoreBody&
     }
   }
   const SignedRecord& record = **verified;
+  if (auto inside = CheckWindow(now, record.record); !inside) {
+    return Refuse(ErrorReplyCode::kOutsideWindow, inside.error().message);
+  }
   if (!BelongsUnder(record.record, store.target)) {
     return Refuse(ErrorReplyCode::kWrongKey,
                   "the record does not belong under key " + store.target.ShortHex());
@@ -149,8 +154,8 @@ Body SkillDht::HandleStore(TimePoint now, const Endpoint& from, const StoreBody&
                   "lifetime " + std::to_string(store.lifetime_seconds) + " s is outside 1.." +
                       std::to_string(record.record.ttl_seconds) + " s");
   }
-  const auto put =
-      store_.Put(store.target, record, from.address(), now, Seconds(store.lifetime_seconds));
+  const auto put = store_.Put(store.target, record, from.address(), now,
+                              HeldFor(now, record.record, Seconds(store.lifetime_seconds)));
   if (put.refusal != StoreRefusal::kNone) {
     return Refuse(CodeFor(put.refusal), std::string(StoreRefusalName(put.refusal)));
   }
@@ -176,8 +181,9 @@ struct SkillDht::PublishState {
 void SkillDht::Publish(TimePoint now, const SignedRecord& record, PublishCallback done) {
   ++stats_.publishes_started;
   const Duration ttl = Seconds(record.record.ttl_seconds);
-  SetPublished(Published{record, now + config_.republish_interval,
-                         record.record.tombstone ? now + ttl : kTimeNever});
+  SetPublished(
+      Published{record, now + config_.republish_interval,
+                record.record.tombstone ? now + ttl : LocalTimeOf(now, NotAfterMs(record.record))});
   auto state = std::make_shared<PublishState>();
   state->done = std::move(done);
   const auto keys = RecordKeys(record.record);
@@ -212,7 +218,8 @@ void SkillDht::StoreOn(TimePoint now, const Key& key, const LookupResult& closes
       std::count_if(closest.closest.begin(), closest.closest.end(),
                     [&](const Contact& c) { return CloserTo(key, c.id, node_.id()); }));
   if (closer_than_us < config_.replication) {
-    const auto put = store_.Put(key, record, Address(), now, Seconds(lifetime));
+    const auto put =
+        store_.Put(key, record, Address(), now, HeldFor(now, record.record, Seconds(lifetime)));
     if (put.refusal == StoreRefusal::kNone) {
       if (put.changed) Notify(now, key, PushBody{key, ToWire(record), std::nullopt}, put.record);
       ++copies;
@@ -264,83 +271,6 @@ void SkillDht::SetPublished(Published published) {
   published_due_.insert({it->second.Due(), identity});
 }
 
-void SkillDht::OnContactAdded(TimePoint now, const Contact& contact) {
-  // A newcomer closer to a subscribed key than we are, and than the farthest of the holders
-  // the subscription listens on, may hold it now: move the subscription. (A lookup's replies
-  // add the very holders a subscription then listens on; they move nothing.)
-  for (auto& [id, subscription] : subscriptions_) {
-    if (subscription.renewing || !CloserTo(subscription.key, contact.id, node_.id())) continue;
-    const auto& holders = subscription.holders;
-    if (holders.size() >= config_.replication &&
-        (std::find(holders.begin(), holders.end(), contact.id) != holders.end() ||
-         !CloserTo(subscription.key, contact.id, holders.back()))) {
-      continue;
-    }
-    RenewAt(subscription, std::min(subscription.next_renewal, now));
-  }
-  // The keys closer to the newcomer than to us share its first d + 1 bits, where d is the
-  // length of the prefix it shares with us: one contiguous range of the ordered store.
-  const int d = node_.id().CommonPrefixLength(contact.id);
-  if (d >= Key::kBits) return;
-  Key first = contact.id, last = contact.id;
-  for (int bit = d + 1; bit < Key::kBits; ++bit) {
-    if (first.Bit(bit)) first = first.WithBitFlipped(bit);
-    if (!last.Bit(bit)) last = last.WithBitFlipped(bit);
-  }
-  for (const Key& key : store_.KeysBetween(first, last, config_.handoff_keys_max)) {
-    HandOffVia(now, contact, key);
-  }
-}
-
-void SkillDht::OnContactEvicted(TimePoint now, const NodeId& gone) {
-  // For each held key, the r closest nodes we know, counting us, are its holders as far as we
-  // can tell. If `gone` was closer to the key than the farthest of them, it was a holder, and
-  // that farthest one moved up into the r in its place: it gets a copy. Every surviving holder
-  // does the same; a copy that arrives twice is stored once.
-  const size_t r = config_.replication;
-  if (r < 2) return;
-  Key lowest, highest;
-  highest.mutable_bytes().fill(0xff);
-  size_t handed = 0;
-  for (const Key& key : store_.KeysBetween(lowest, highest, config_.repair_keys_max)) {
-    if (handed == config_.handoff_keys_max) break;
-    const std::vector<Contact> closest = node_.routing_table().Closest(key, r);
-    if (closest.size() < r) continue;  // too few nodes known for anyone to have moved up
-    // r others closer than us: we are not a holder by our own count; the holders repair.
-    if (CloserTo(key, closest.back().id, node_.id())) continue;
-    // The holders now: us and the r - 1 closest others. If the farthest of them is not us and
-    // `gone` was closer than it, it has just moved up.
-    const Contact& moved_up = closest[r - 2];
-    if (!CloserTo(key, node_.id(), moved_up.id) || !CloserTo(key, gone, moved_up.id)) continue;
-    ++stats_.repair_keys;
-    ++handed;
-    HandOffVia(now, moved_up, key);
-  }
-}
-
-void SkillDht::HandOffVia(TimePoint now, const Contact& contact, const Key& key) {
-  // A FIND_NODE to the contact earns the write token the STOREs need.
-  node_.Request(now, contact.endpoint, contact.id, FindNodeBody{key},
-                [this, contact, key](const RpcResult& result) {
-                  if (result.status != RpcStatus::kReplied) return;
-                  if (const auto* nodes = std::get_if<NodesBody>(&result.reply->body)) {
-                    HandOff(result.now, contact, key, nodes->token);
-                  }
-                });
-}
-
-void SkillDht::HandOff(TimePoint now, const Contact& contact, const Key& key,
-                       const std::vector<uint8_t>& token) {
-  if (token.empty()) return;
-  size_t sent = 0;
-  for (const StoredRecord* held : store_.Get(key)) {
-    if (sent++ == config_.handoff_records_max || held->expires_at <= now) break;
-    ++stats_.handoff_records;
-    node_.Request(now, contact.endpoint, contact.id,
-                  StoreBody{key, token, ToWire(*held->value), SecondsLeft(*held, now)}, nullptr);
-  }
-}
-
 void SkillDht::OnTimer(TimePoint now) {
   for (const auto& gone : store_.Expire(now)) {
     ++stats_.records_expired;
@@ -375,13 +305,16 @@ void SkillDht::OnTimer(TimePoint now) {
     const RecordIdentity identity = published_due_.begin()->second;
     published_due_.erase(published_due_.begin());
     auto it = published_.find(identity);
-    if (it->second.until <= now) {
+    const SkillRecord& fields = it->second.record.record;
+    // Our own live records are signed again rather than dropped, even after a long pause.
+    const bool ours = !fields.tombstone && fields.publisher == node_.identity().public_key();
+    if (it->second.until <= now && !ours) {
       published_.erase(it);
     } else {
       due.push_back(it->second.record);  // Publish below sets its next event
     }
   }
-  for (const SignedRecord& record : due) Publish(now, record, nullptr);
+  for (SignedRecord& record : due) Publish(now, Refreshed(now, std::move(record)), nullptr);
 }
 
 TimePoint SkillDht::NextDeadline() const {

@@ -12,8 +12,16 @@
 // Publisher side: Publish stores a signed record on the r closest nodes of each of its keys and
 // republishes it every republish_interval while it is published; Unpublish publishes a signed
 // tombstone the same way and keeps republishing it until the record's TTL has passed, so a stale
-// copy cannot come back. Get runs a FIND_VALUE lookup, verifies every record, follows pages and
-// merges to the newest version per identity.
+// copy cannot come back.
+//
+// Validity windows (skill_record.h, NotAfterMs): every record from the network (a STORE, a get
+// answer, a push) is refused unless this node's wall clock is inside its signed window, give or
+// take clock_skew; a held copy expires when its window does (tombstones: not before it does),
+// so a replayed copy outlives neither its window nor the tombstone that replaced it. A live
+// record this node signed itself is signed again at a republish that finds little of its window
+// left (a new timestamp and a higher sequence), and its owner is told; one signed by another
+// key is republished only while its window lasts. Get runs a FIND_VALUE lookup, verifies every
+// record, follows pages and merges to the newest version per identity.
 //
 // Driven by the Node (RequestHandler); no I/O of its own. Not thread-safe.
 #ifndef SKILLNODE_KADEMLIA_STORE_SKILL_DHT_H_
@@ -78,7 +86,17 @@ struct DhtConfig {
   // holders, and the pushes and republishes that follow, are not verified again
   // (kademlia/store/verified_records.h); 0 verifies every copy.
   size_t verified_records_max = 1024;
+  // The clock difference allowed between a record's publisher and this node, at each end of the
+  // record's validity window (docs/security.md "Replay").
+  Duration clock_skew = Seconds(5 * 60);
 };
+
+// This node's wall clock, in milliseconds since the Unix epoch, at a point of its own timeline:
+// the system clock in the daemon; the simulated calendar in simulations and tests.
+using WallClock = std::function<uint64_t(TimePoint)>;
+// The simulated calendar: kTimeZero is 2024-02-14 00:00 UTC (the seed protocol's example time).
+constexpr uint64_t kSimulatedEpochMs = 1707868800000;
+uint64_t SimulatedWallClockMs(TimePoint now);
 
 // A change seen by a listener.
 struct ListenEvent {
@@ -148,16 +166,23 @@ struct DhtStats {
   uint64_t subscriptions_seeded = 0;    // started from the caller's own fresh get
   uint64_t records_verified = 0;        // signatures checked in full
   uint64_t records_verified_again = 0;  // copies of a record already checked, not checked again
+  // Records in get answers and pushes dropped because their validity window had ended or not
+  // yet begun (refused STOREs count in store_refused[kOutsideWindow]).
+  uint64_t records_outside_window = 0;
+  uint64_t records_resigned = 0;  // own live records signed again as their window ran out
 };
 
 // Decides whether a verified record is taken at all: a network's rule on its publishers, such
 // as "only publishers with a certificate" (node/lan: docs/security.md). A refused STORE is
 // answered kUncertified; refused records in get answers and pushes are dropped and counted.
 using RecordPolicy = std::function<Result<void>(const SignedRecord&)>;
+// Told of every record the republish signed again (the same fields, a new timestamp and
+// sequence), so that the record's owner keeps the version the network holds.
+using ResignedCallback = std::function<void(const SignedRecord&)>;
 
 class SkillDht final : public RequestHandler {
  public:
-  SkillDht(Node& node, const DhtConfig& config);
+  SkillDht(Node& node, const DhtConfig& config, WallClock wall_clock = SimulatedWallClockMs);
   ~SkillDht() override;
   SkillDht(const SkillDht&) = delete;
   SkillDht& operator=(const SkillDht&) = delete;
@@ -201,14 +226,18 @@ class SkillDht final : public RequestHandler {
   const DhtStats& stats() const { return stats_; }
   // Null (the default): every verified record is taken.
   void SetRecordPolicy(RecordPolicy policy) { policy_ = std::move(policy); }
+  void SetResignedObserver(ResignedCallback observer) { resigned_ = std::move(observer); }
   size_t published() const { return published_.size(); }
 
  private:
   RecordPolicy policy_;
+  ResignedCallback resigned_;
   struct Published {
     SignedRecord record;
     TimePoint next_republish;
-    TimePoint until;  // tombstones: when the record would have expired; live: never
+    // When republishing stops: for a tombstone, when the record would have expired; for a live
+    // record, the end of its validity window (this node signs its own again before then).
+    TimePoint until;
     TimePoint Due() const { return std::min(next_republish, until); }
   };
   struct GetState;
@@ -233,6 +262,16 @@ class SkillDht final : public RequestHandler {
   Body Refuse(ErrorReplyCode code, const std::string& why);
   // A record from the network, verified once (verified_) and counted.
   Result<SignedRecordPtr> Verify(const WireRecord& wire);
+  // Whether our wall clock is inside the record's validity window, give or take clock_skew.
+  Result<void> CheckWindow(TimePoint now, const SkillRecord& record) const;
+  // How long a copy is held when offered for `offered`: a live record no longer than its
+  // window lasts (with the skew), a tombstone at least that long.
+  Duration HeldFor(TimePoint now, const SkillRecord& record, Duration offered) const;
+  // The point of our timeline at which our wall clock reads `wall_ms` (now, if it has passed).
+  TimePoint LocalTimeOf(TimePoint now, uint64_t wall_ms) const;
+  // At a republish: `record` as it should go out, signed again when it is ours, live, and has
+  // less than republish_interval + ttl / 4 of its window left.
+  SignedRecord Refreshed(TimePoint now, SignedRecord record);
   void StoreOn(TimePoint now, const Key& key, const LookupResult& closest,
                const SignedRecord& record, const std::shared_ptr<PublishState>& state);
   void OnValues(const std::shared_ptr<GetState>& get, TimePoint now, const Contact& from,
@@ -274,6 +313,7 @@ class SkillDht final : public RequestHandler {
 
   Node& node_;
   DhtConfig config_;
+  WallClock wall_clock_;
   ValueStore store_;
   VerifiedRecords verified_;
   DhtStats stats_;

@@ -110,6 +110,11 @@ void SkillDht::OnValues(const std::shared_ptr<GetState>& get, TimePoint now, con
       ++get->rejected;
       continue;
     }
+    if (!CheckWindow(now, (*verified)->record)) {
+      ++get->rejected;
+      ++stats_.records_outside_window;
+      continue;
+    }
     if (policy_ && !policy_(**verified)) {
       ++get->rejected;
       ++stats_.records_uncertified;

@@ -222,7 +222,7 @@ void SkillDht::Reconcile(uint64_t id, const GetResult& result) {
   }
 }
 
-Body SkillDht::HandlePush(TimePoint, const PushBody& push) {
+Body SkillDht::HandlePush(TimePoint now, const PushBody& push) {
   ++stats_.pushes_received;
   SignedRecordPtr record;
   if (push.record) {
@@ -230,6 +230,10 @@ Body SkillDht::HandlePush(TimePoint, const PushBody& push) {
     if (!verified || !Belongs((*verified)->record, push.target)) {
       return Refuse(verified ? ErrorReplyCode::kWrongKey : ErrorReplyCode::kBadRecord,
                     "pushed record refused");
+    }
+    if (auto inside = CheckWindow(now, (*verified)->record); !inside) {
+      ++stats_.records_outside_window;
+      return Refuse(ErrorReplyCode::kOutsideWindow, inside.error().message);
     }
     if (policy_ && !policy_(**verified)) {
       ++stats_.records_uncertified;

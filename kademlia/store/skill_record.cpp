@@ -211,6 +211,27 @@ Result<void> ValidateRecord(const SkillRecord& r) {
   return {};
 }
 
+uint64_t NotAfterMs(const SkillRecord& record) {
+  const uint64_t ttl_ms = uint64_t{record.ttl_seconds} * 1000;
+  return record.timestamp_ms > UINT64_MAX - ttl_ms ? UINT64_MAX : record.timestamp_ms + ttl_ms;
+}
+
+Result<void> CheckValidityWindow(const SkillRecord& record, uint64_t now_ms, uint64_t skew_ms) {
+  const auto seconds = [](uint64_t ms) { return std::to_string((ms + 999) / 1000) + " s"; };
+  if (record.timestamp_ms > now_ms && record.timestamp_ms - now_ms > skew_ms) {
+    return Fail(ErrorCode::kInvalidArgument,
+                "record is signed for " + seconds(record.timestamp_ms - now_ms) +
+                    " from now, beyond the allowed clock skew of " + seconds(skew_ms));
+  }
+  const uint64_t not_after = NotAfterMs(record);
+  if (now_ms > not_after && now_ms - not_after > skew_ms) {
+    return Fail(ErrorCode::kInvalidArgument,
+                "record's validity ended " + seconds(now_ms - not_after) +
+                    " ago (timestamp + ttl), beyond the allowed clock skew of " + seconds(skew_ms));
+  }
+  return {};
+}
+
 Key CapabilityKey(std::string_view capability) {
   return Key::Sha256("capability:" + std::string(capability));
 }

@@ -131,6 +131,18 @@ struct RecordIdentity {
 };
 RecordIdentity IdentityOf(const SkillRecord& record);
 
+// A record's validity window, inside its signature (docs/security.md "Replay"): from its
+// timestamp to its timestamp plus its TTL, on the publisher's wall clock. Holders and readers
+// take a record only while their own wall clock, give or take the skew they allow, is inside
+// it, so a copy saved by an attacker cannot be replayed once its tombstone has expired: the
+// tombstone, signed later, is held until its own window ends. A publisher keeps a live record
+// published by signing it again, with a new timestamp and sequence, before its window ends.
+uint64_t NotAfterMs(const SkillRecord& record);  // timestamp + TTL (saturating)
+// Whether `now_ms` (the reader's wall clock) is inside the record's window widened by
+// `skew_ms` on both sides; the error says which end it is outside and by how much.
+[[nodiscard]] Result<void> CheckValidityWindow(const SkillRecord& record, uint64_t now_ms,
+                                               uint64_t skew_ms);
+
 // Checks every field against the limits above and the seed's text format (ids may not hold
 // ';', ',', '|' or control characters, since SKILL_REGISTER could not carry them). The error
 // names the field and the reason.

@@ -156,9 +156,10 @@ enum class ErrorReplyCode : uint16_t {
   kListenersFull = 19,  // no room for another listener on this key or node
   kUncertified = 20,    // the network takes records only from certified publishers
   kNotHeld = 21,        // BLOB_GET: this node does not hold the digest's bytes (any more)
+  kOutsideWindow = 22,  // our clock is outside the record's signed validity window (and skew)
 };
 // One more than the highest ErrorReplyCode: the size of tables indexed by code.
-constexpr size_t kErrorReplyCodesEnd = 22;
+constexpr size_t kErrorReplyCodesEnd = 23;
 
 // Maximum write token length accepted on the wire.
 constexpr size_t kTokenSizeMax = 32;

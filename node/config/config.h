@@ -200,6 +200,9 @@ struct DhtConfig {
   bool enabled = true;
   std::vector<HostPort> bootstrap_nodes;  // empty: standalone until others join through us
   int replication_factor = 3;
+  // The clock difference allowed between a record's publisher and this node at each end of the
+  // record's signed validity window (docs/security.md "Replay").
+  Duration clock_skew = Millis(300000);
 
   bool operator==(const DhtConfig&) const = default;
 };

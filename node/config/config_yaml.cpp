@@ -229,6 +229,7 @@ void ReadDht(ConfigSection section, DhtConfig& dht, std::vector<std::string>& er
     }
   }
   section.Int("replicationFactor", 1, kReplicationFactorMax, Store(dht.replication_factor));
+  section.Millis("clockSkew", 0, kHourMs, dht.clock_skew);
   section.Finish();
 }
 

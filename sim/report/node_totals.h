@@ -34,9 +34,13 @@ struct NodeTotals {
   uint64_t repair_keys = 0;
   uint64_t pages_retried = 0;
   uint64_t read_repairs = 0;
+  uint64_t records_resigned = 0;        // own records signed again as their window ran out
+  uint64_t records_outside_window = 0;  // dropped from answers and pushes: outside their window
 
   void AddDht(const kademlia::DhtStats& s) {
     read_repairs += s.read_repairs;
+    records_resigned += s.records_resigned;
+    records_outside_window += s.records_outside_window;
     handoff_records += s.handoff_records;
     repair_keys += s.repair_keys;
     pages_retried += s.pages_retried;

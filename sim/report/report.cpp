@@ -67,7 +67,9 @@ json NodeTotalsJson(const NodeTotals& t) {
               {"handoff_records", t.handoff_records},
               {"repair_keys", t.repair_keys},
               {"pages_retried", t.pages_retried},
-              {"read_repairs", t.read_repairs}};
+              {"read_repairs", t.read_repairs},
+              {"records_resigned", t.records_resigned},
+              {"records_outside_window", t.records_outside_window}};
 }
 
 json RunJson(const RunSummary& s) {

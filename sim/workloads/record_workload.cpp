@@ -89,7 +89,10 @@ void RecordWorkload::Publish(uint32_t slot) {
     record.skill_type = "tool-skill";
     record.endpoint = "10.0.0.1:7000";
     record.capabilities = DrawCapabilities();
-    record.sequence = s.incarnation;
+    // The simulated calendar, as a publisher's wall clock: the record's validity window starts
+    // now, and a later incarnation's versions number above this one's (and its re-signs).
+    record.timestamp_ms = kademlia::SimulatedWallClockMs(population_.Now());
+    record.sequence = record.timestamp_ms;
     record.ttl_seconds = ttl_seconds_;
     auto signed_record = kademlia::SignRecord(std::move(record), s.host->node()->identity(),
                                               s.host->node()->signatures());
@@ -197,6 +200,15 @@ void RecordWorkload::OnGet(uint32_t slot, uint64_t incarnation) {
   population_.Reschedule(slot);
 }
 
+bool RecordWorkload::MadeBy(const Entry& entry, const kademlia::SkillRecord& record) const {
+  if (record.sequence == entry.sequence) return true;
+  // The DHT signs a live record again before its validity window ends: the same fields, a
+  // later timestamp, and a higher sequence no later than the simulated clock.
+  return record.sequence > entry.sequence && !record.tombstone &&
+         record.sequence <= kademlia::SimulatedWallClockMs(population_.Now()) &&
+         record.capabilities == entry.capabilities;
+}
+
 void RecordWorkload::Check(uint32_t asker, size_t index, const kademlia::GetResult& result) {
   const Entry& wanted = entries_[index];
   ++counters_.gets_checked;
@@ -204,7 +216,7 @@ void RecordWorkload::Check(uint32_t asker, size_t index, const kademlia::GetResu
   for (const kademlia::SignedRecordPtr& held : result.records) {
     const kademlia::SignedRecord& r = *held;
     const auto known = by_identity_.find(kademlia::IdentityOf(r.record));
-    if (known == by_identity_.end() || r.record.sequence > entries_[known->second].sequence) {
+    if (known == by_identity_.end() || !MadeBy(entries_[known->second], r.record)) {
       ++counters_.records_unknown;
       continue;
     }

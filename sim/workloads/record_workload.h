@@ -134,6 +134,8 @@ class RecordWorkload {
   };
 
   bool Expected(const Entry& e) const;
+  // Whether `record`, under the identity of `entry`, is a version its honest publisher made.
+  bool MadeBy(const Entry& entry, const kademlia::SkillRecord& record) const;
   std::optional<size_t> PickExpected();
   void Publish(uint32_t slot);
   std::vector<std::string> DrawCapabilities();

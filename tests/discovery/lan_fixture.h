@@ -22,7 +22,8 @@ namespace skillnode::discovery::lan::lan_test {
 
 using testing::FakeNetwork;
 
-inline constexpr uint64_t kWallStartMs = 1'800'000'000'000;
+// The hosts' wall clock: the simulated calendar the skill store checks record windows against.
+inline constexpr uint64_t kWallStartMs = kademlia::kSimulatedEpochMs;
 inline const Endpoint kProgram(Address::V4({10, 0, 0, 1}), 40001);  // an agent on host A
 inline const Endpoint kHostA(Address::V4({10, 0, 0, 1}), 50001);    // node A's send socket
 inline const Endpoint kHostB(Address::V4({10, 0, 0, 2}), 50002);    // node B's send socket
@@ -67,9 +68,7 @@ struct Host {
     agent.emplace(config, *registry, auth, out, rng, [this] { return Wall(); });
     agent->Start(net.now());
   }
-  uint64_t Wall() const {
-    return kWallStartMs + static_cast<uint64_t>((net.now() - kTimeZero).count() / 1000);
-  }
+  uint64_t Wall() const { return kademlia::SimulatedWallClockMs(net.now()); }
   void Hear(const Endpoint& from, const std::string& datagram, bool from_this_host) {
     agent->OnDatagram(net.now(), from, datagram, from_this_host);
   }

@@ -26,9 +26,8 @@ struct Net {
       net.node(i).Join(net.now(), std::span(&seed, 1), nullptr);
     }
     net.RunFor(Seconds(30));
-    registry.emplace(net.dht(0), publisher, RegistryConfig{}, [this] {
-      return 1'700'000'000'000 + static_cast<uint64_t>((net.now() - kTimeZero).count() / 1000);
-    });
+    registry.emplace(net.dht(0), publisher, RegistryConfig{},
+                     [this] { return kademlia::SimulatedWallClockMs(net.now()); });
   }
   // Records any node's store holds for (agent, skill), tombstones included.
   std::vector<kademlia::SkillRecord> Stored(const std::string& skill) {

@@ -56,9 +56,7 @@ struct Cluster {
     searcher.emplace(net.dht(nodes - 1), *remote_registry, SearchConfig{}, cache);
   }
 
-  uint64_t WallMs() const {
-    return 1'700'000'000'000 + static_cast<uint64_t>((net.now() - kTimeZero).count() / 1000);
-  }
+  uint64_t WallMs() const { return kademlia::SimulatedWallClockMs(net.now()); }
 
   // Advances the clock, driving the network, the registry and the searcher.
   void Advance(Duration duration) {

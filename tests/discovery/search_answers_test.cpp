@@ -46,7 +46,7 @@ struct Fixture {
   }
 
   FakeNetwork net;
-  uint64_t wall_ms = 1'700'000'000'000;
+  uint64_t wall_ms = kademlia::kSimulatedEpochMs;
   kademlia::Identity publisher = testing::Publisher("answers-node");
   std::optional<Registry> registry;
   std::optional<Searcher> searcher;

@@ -42,7 +42,8 @@ class FakeLan final : public LanStage {
 struct Fixture {
   Fixture() : net(11) {
     net.AddDhtNode(kademlia::KademliaConfig{}, kademlia::DhtConfig{});
-    registry.emplace(net.dht(0), publisher, RegistryConfig{}, [] { return uint64_t{1}; });
+    registry.emplace(net.dht(0), publisher, RegistryConfig{},
+                     [this] { return kademlia::SimulatedWallClockMs(net.now()); });
     searcher.emplace(net.dht(0), *registry, SearchConfig{}, CacheConfig{});
     searcher->SetLanStage(&lan);
   }

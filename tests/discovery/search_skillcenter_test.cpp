@@ -47,7 +47,8 @@ kademlia::SkillRecord CatalogSkill(const std::string& skill, const std::string& 
 struct Fixture {
   Fixture() : net(13) {
     net.AddDhtNode(kademlia::KademliaConfig{}, kademlia::DhtConfig{});
-    registry.emplace(net.dht(0), publisher, RegistryConfig{}, [] { return uint64_t{1}; });
+    registry.emplace(net.dht(0), publisher, RegistryConfig{},
+                     [this] { return kademlia::SimulatedWallClockMs(net.now()); });
     searcher.emplace(net.dht(0), *registry, SearchConfig{}, CacheConfig{});
     searcher->SetSkillCenterStage(&catalog);
   }

@@ -9,14 +9,17 @@
 
 namespace skillnode::testing {
 
-// A network of `count` nodes with the skill store, joined through node 0.
-inline void BuildDhtNetwork(FakeNetwork& net, size_t count, const kademlia::DhtConfig& dht_config) {
+// A network of `count` nodes with the skill store, joined through node 0, their wall clocks
+// `wall_clock`.
+inline void BuildDhtNetwork(
+    FakeNetwork& net, size_t count, const kademlia::DhtConfig& dht_config,
+    const kademlia::WallClock& wall_clock = kademlia::SimulatedWallClockMs) {
   kademlia::KademliaConfig config;
   config.routing.bucket_size = 8;
-  net.AddDhtNode(config, dht_config);
+  net.AddDhtNode(config, dht_config, wall_clock);
   const Endpoint seed = net.endpoint(0);
   for (size_t i = 1; i < count; ++i) {
-    net.AddDhtNode(config, dht_config);
+    net.AddDhtNode(config, dht_config, wall_clock);
     net.node(i).Join(net.now(), std::span(&seed, 1), nullptr);
     if (i % 10 == 0) net.RunFor(Seconds(1));
   }

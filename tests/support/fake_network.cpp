@@ -1,5 +1,7 @@
 #include "support/fake_network.h"
 
+#include <utility>
+
 namespace skillnode::testing {
 
 struct FakeNetwork::Host : public Transport {
@@ -46,10 +48,11 @@ kademlia::Node& FakeNetwork::AddNode(const kademlia::KademliaConfig& config) {
 kademlia::Node& FakeNetwork::node(size_t index) { return hosts_.at(index)->node; }
 
 kademlia::SkillDht& FakeNetwork::AddDhtNode(const kademlia::KademliaConfig& config,
-                                            const kademlia::DhtConfig& dht_config) {
+                                            const kademlia::DhtConfig& dht_config,
+                                            kademlia::WallClock wall_clock) {
   AddNode(config);
   Host& host = *hosts_.back();
-  host.dht = std::make_unique<kademlia::SkillDht>(host.node, dht_config);
+  host.dht = std::make_unique<kademlia::SkillDht>(host.node, dht_config, std::move(wall_clock));
   return *host.dht;
 }
 

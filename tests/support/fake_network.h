@@ -34,9 +34,11 @@ class FakeNetwork {
   // A node at 10.a.b.c:6881 (a private address, exempt from diversity limits) whose identity
   // comes from the network's seeded generator.
   kademlia::Node& AddNode(const kademlia::KademliaConfig& config);
-  // The same, with the skill store running on the node.
+  // The same, with the skill store running on the node, whose wall clock is `wall_clock` (the
+  // simulated calendar, unless a test sets a host's clock wrong).
   kademlia::SkillDht& AddDhtNode(const kademlia::KademliaConfig& config,
-                                 const kademlia::DhtConfig& dht_config);
+                                 const kademlia::DhtConfig& dht_config,
+                                 kademlia::WallClock wall_clock = kademlia::SimulatedWallClockMs);
   kademlia::SkillDht& dht(size_t index);
   size_t size() const { return hosts_.size(); }
   kademlia::Node& node(size_t index);

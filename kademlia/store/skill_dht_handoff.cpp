@@ -1,0 +1,89 @@
+// SkillDht's replication as contacts come and go: records handed to a newcomer closer to their
+// keys, and replica repair when a holder beside us is evicted (kademlia/store/skill_dht.h).
+// The holder side and publishing are in skill_dht.cpp.
+#include "kademlia/store/skill_dht.h"
+#include "kademlia/store/skill_dht_internal.h"
+
+namespace skillnode::kademlia {
+
+using skill_dht_internal::SecondsLeft;
+using skill_dht_internal::ToWire;
+
+void SkillDht::OnContactAdded(TimePoint now, const Contact& contact) {
+  // A newcomer closer to a subscribed key than we are, and than the farthest of the holders
+  // the subscription listens on, may hold it now: move the subscription. (A lookup's replies
+  // add the very holders a subscription then listens on; they move nothing.)
+  for (auto& [id, subscription] : subscriptions_) {
+    if (subscription.renewing || !CloserTo(subscription.key, contact.id, node_.id())) continue;
+    const auto& holders = subscription.holders;
+    if (holders.size() >= config_.replication &&
+        (std::find(holders.begin(), holders.end(), contact.id) != holders.end() ||
+         !CloserTo(subscription.key, contact.id, holders.back()))) {
+      continue;
+    }
+    RenewAt(subscription, std::min(subscription.next_renewal, now));
+  }
+  // The keys closer to the newcomer than to us share its first d + 1 bits, where d is the
+  // length of the prefix it shares with us: one contiguous range of the ordered store.
+  const int d = node_.id().CommonPrefixLength(contact.id);
+  if (d >= Key::kBits) return;
+  Key first = contact.id, last = contact.id;
+  for (int bit = d + 1; bit < Key::kBits; ++bit) {
+    if (first.Bit(bit)) first = first.WithBitFlipped(bit);
+    if (!last.Bit(bit)) last = last.WithBitFlipped(bit);
+  }
+  for (const Key& key : store_.KeysBetween(first, last, config_.handoff_keys_max)) {
+    HandOffVia(now, contact, key);
+  }
+}
+
+void SkillDht::OnContactEvicted(TimePoint now, const NodeId& gone) {
+  // For each held key, the r closest nodes we know, counting us, are its holders as far as we
+  // can tell. If `gone` was closer to the key than the farthest of them, it was a holder, and
+  // that farthest one moved up into the r in its place: it gets a copy. Every surviving holder
+  // does the same; a copy that arrives twice is stored once.
+  const size_t r = config_.replication;
+  if (r < 2) return;
+  Key lowest, highest;
+  highest.mutable_bytes().fill(0xff);
+  size_t handed = 0;
+  for (const Key& key : store_.KeysBetween(lowest, highest, config_.repair_keys_max)) {
+    if (handed == config_.handoff_keys_max) break;
+    const std::vector<Contact> closest = node_.routing_table().Closest(key, r);
+    if (closest.size() < r) continue;  // too few nodes known for anyone to have moved up
+    // r others closer than us: we are not a holder by our own count; the holders repair.
+    if (CloserTo(key, closest.back().id, node_.id())) continue;
+    // The holders now: us and the r - 1 closest others. If the farthest of them is not us and
+    // `gone` was closer than it, it has just moved up.
+    const Contact& moved_up = closest[r - 2];
+    if (!CloserTo(key, node_.id(), moved_up.id) || !CloserTo(key, gone, moved_up.id)) continue;
+    ++stats_.repair_keys;
+    ++handed;
+    HandOffVia(now, moved_up, key);
+  }
+}
+
+void SkillDht::HandOffVia(TimePoint now, const Contact& contact, const Key& key) {
+  // A FIND_NODE to the contact earns the write token the STOREs need.
+  node_.Request(now, contact.endpoint, contact.id, FindNodeBody{key},
+                [this, contact, key](const RpcResult& result) {
+                  if (result.status != RpcStatus::kReplied) return;
+                  if (const auto* nodes = std::get_if<NodesBody>(&result.reply->body)) {
+                    HandOff(result.now, contact, key, nodes->token);
+                  }
+                });
+}
+
+void SkillDht::HandOff(TimePoint now, const Contact& contact, const Key& key,
+                       const std::vector<uint8_t>& token) {
+  if (token.empty()) return;
+  size_t sent = 0;
+  for (const StoredRecord* held : store_.Get(key)) {
+    if (sent++ == config_.handoff_records_max || held->expires_at <= now) break;
+    ++stats_.handoff_records;
+    node_.Request(now, contact.endpoint, contact.id,
+                  StoreBody{key, token, ToWire(*held->value), SecondsLeft(*held, now)}, nullptr);
+  }
+}
+
+}  // namespace skillnode::kademlia
