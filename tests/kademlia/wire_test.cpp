@@ -1,5 +1,6 @@
 // Round trips, sizes and encoding rules of the wire codec (kademlia/wire/wire.h). Hand-built,
-// forward-compatible and malformed datagrams are in wire_malformed_test.cpp.
+// forward-compatible and malformed datagrams are in wire_malformed_test.cpp and
+// wire_damaged_test.cpp; the messages all three start from are in support/wire_datagrams.h.
 #include "kademlia/wire/wire.h"
 
 #include <algorithm>
@@ -11,53 +12,19 @@
 #include <vector>
 
 #include "kademlia/store/skill_record.h"
+#include "support/wire_datagrams.h"
 
 namespace skillnode::kademlia {
 namespace {
 
 // ---- Valid messages ----------------------------------------------------------------------
 
-Endpoint Ep(std::string_view text) { return *Endpoint::Parse(text); }
-
-template <size_t N>
-std::array<uint8_t, N> Filled(uint8_t value) {
-  std::array<uint8_t, N> out;
-  out.fill(value);
-  return out;
-}
-
-Header MinimalHeader() {
-  Header header;
-  header.network_id = 7;
-  header.txid = 0x0102030405060708;
-  header.sender_id = Key::Sha256("sender");
-  header.sender_key = Filled<32>(0xab);
-  return header;
-}
-
-// Every optional field set, and every integer at its widest encoding.
-Header FullHeader() {
-  Header header = MinimalHeader();
-  header.network_id = 0xffffffff;
-  header.txid = 0xffffffffffffffff;
-  header.proof_wanted = true;
-  header.proof = Filled<64>(0x5a);
-  header.observed = Ep("[2001:db8::1:2:3:4]:65535");
-  return header;
-}
-
-WireContact Contact(int i, bool v6) {
-  const std::string port = std::to_string(1000 + i);
-  return {Key::Sha256("contact " + std::to_string(i)),
-          Ep(v6 ? "[2001:db8:ffff:ffff:ffff:ffff:ffff:" + std::to_string(i) + "]:" + port
-                : "10.1.2." + std::to_string(i) + ":" + port)};
-}
-
-std::vector<WireContact> Contacts(int count, bool v6) {
-  std::vector<WireContact> out;
-  for (int i = 1; i <= count; ++i) out.push_back(Contact(i, v6));
-  return out;
-}
+using wire_datagrams::Contact;
+using wire_datagrams::Contacts;
+using wire_datagrams::Ep;
+using wire_datagrams::Filled;
+using wire_datagrams::FullHeader;
+using wire_datagrams::MinimalHeader;
 
 std::vector<Body> EveryBody() {
   return {
