@@ -211,6 +211,11 @@ void WriteStoreMetrics(PrometheusWriter& out, const kademlia::SkillDht& dht) {
               "Records in get answers and pushes refused: this node's clock is outside their "
               "signed validity window (timestamp to timestamp + ttl, give or take the skew).",
               static_cast<double>(stats.records_outside_window));
+  out.Counter("skillnode_store_publish_outside_window_total",
+              "STOREs of this node's records that holders refused as outside the records' "
+              "validity window: their clocks and this host's differ by more than the skew "
+              "(check NTP here first).",
+              static_cast<double>(stats.publishes_outside_window));
   out.Counter("skillnode_store_resigned_total",
               "This node's own live records signed again as their validity window ran out.",
               static_cast<double>(stats.records_resigned));

@@ -235,13 +235,18 @@ void SkillDht::StoreOn(TimePoint now, const Key& key, const LookupResult& closes
     state->Start();
     const bool sent = node_.Request(
         now, c.endpoint, c.id, StoreBody{key, closest.tokens[i], ToWire(record), lifetime},
-        [state](const RpcResult& result) {
+        [this, state](const RpcResult& result) {
           if (result.status != RpcStatus::kReplied) {
             ++state->result.failed;
           } else if (std::holds_alternative<StoredBody>(result.reply->body)) {
             ++state->result.stored;
           } else {
             ++state->result.refused;
+            const auto* error = std::get_if<ErrorBody>(&result.reply->body);
+            if (error != nullptr &&
+                error->code == static_cast<uint16_t>(ErrorReplyCode::kOutsideWindow)) {
+              ++stats_.publishes_outside_window;
+            }
           }
           state->Finish();
         });

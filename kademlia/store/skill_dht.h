@@ -170,6 +170,10 @@ struct DhtStats {
   // yet begun (refused STOREs count in store_refused[kOutsideWindow]).
   uint64_t records_outside_window = 0;
   uint64_t records_resigned = 0;  // own live records signed again as their window ran out
+  // STOREs of records this node published that a holder refused as outside their window: the
+  // holder's clock and ours differ by more than the skew, and if many holders say so, ours is
+  // the one that is wrong.
+  uint64_t publishes_outside_window = 0;
 };
 
 // Decides whether a verified record is taken at all: a network's rule on its publishers, such

@@ -9,7 +9,10 @@ records and serves them. Each of A, S and N registers a skill. Then:
 - S's records, signed two hours in the past by the others' clocks, are refused by every
   holder that keeps the right time (ERROR 22, `result="outside_window"`) and dropped from
   C's gets (`skillnode_store_outside_window_total`), so C never finds S's skill;
-- S, for whom A's records are signed two hours in the future, refuses them the same way.
+- S, for whom A's records are signed two hours in the future, refuses them the same way;
+- S counts its own STOREs refused as outside their window
+  (`skillnode_store_publish_outside_window_total`), three holders to each of its records,
+  where A's are refused by S alone.
 
 Run: SKILLNODE=build/release/node/skillnode python3 tests/node/record_window_test.py
 """
@@ -90,6 +93,11 @@ def main():
           f"{metric(c, 'skillnode_store_outside_window_total')}")
     check("skill-slow-clock" in found(slow, "skill-slow-clock-cap"),
           "the slow node still finds its own registration (its local registry)")
+    own_refused = {n.name: metric(n, "skillnode_store_publish_outside_window_total")
+                   for n in (a, slow)}
+    check(own_refused["slow"] > own_refused["a"] > 0,
+          "the slow node counts its own STOREs refused as outside their window, by three "
+          "holders each, more than A, whose STOREs only the slow node refuses", f"{own_refused}")
     check(found(slow, "skill-right-clock-cap") == [] and
           metric(slow, "skillnode_store_outside_window_total") +
           metric(slow, "skillnode_store_requests_total", 'result="outside_window"') > 0,
