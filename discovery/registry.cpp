@@ -53,11 +53,11 @@ Registry::Registry(kademlia::SkillDht& dht, const kademlia::Identity& publisher,
   // the version the network holds, and later versions number above it.
   dht_.SetResignedObserver([this](const kademlia::SignedRecord& resigned) {
     const kademlia::SkillRecord& record = resigned.record;
+    if (record.publisher != publisher_.public_key()) return;  // not one of ours
     last_sequence_ = std::max(last_sequence_, record.sequence);
     last_timestamp_ = std::max(last_timestamp_, record.timestamp_ms);
     auto it = registrations_.find(Id{record.skill_id, record.agent_id});
     if (it == registrations_.end() || it->second.record().sequence >= record.sequence) return;
-    if (record.publisher != publisher_.public_key()) return;
     it->second.entry = SkillEntry::Make(record);
   });
 }

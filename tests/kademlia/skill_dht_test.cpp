@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 
+#include "support/dht_fixture.h"
 #include "support/fake_network.h"
 #include "support/peer.h"
 #include "support/records.h"
@@ -15,46 +16,13 @@
 namespace skillnode::kademlia {
 namespace {
 
+using testing::DhtFixture;
 using testing::FakeNetwork;
 using testing::Peer;
 using testing::Publisher;
 using testing::RecordingTransport;
 using testing::SampleRecord;
 using testing::Signed;
-
-// One node with the skill store, driven by hand.
-struct DhtFixture {
-  DhtFixture()
-      : node(KademliaConfig{}, Identity::FromSeed(Key::Sha256("dht-node").bytes()), transport, rng,
-             logger, now),
-        dht(node, DhtConfig{}) {}
-
-  // Sends `body` from `peer` and returns the node's reply to it.
-  Message Ask(const Peer& peer, Body body, uint64_t txid = 1) {
-    transport.Take();
-    node.OnDatagram(now, peer.endpoint, Peer::Bytes(peer.Request(std::move(body), txid, false)));
-    for (const auto& sent : transport.Take()) {
-      const Message m = sent.Decoded();
-      if (sent.to == peer.endpoint && m.header.txid == txid) return m;
-    }
-    FAIL("no reply");
-    return {};
-  }
-  std::vector<uint8_t> TokenFor(const Peer& peer) {
-    return std::get<NodesBody>(Ask(peer, FindNodeBody{Key::Sha256("t")}, 99).body).token;
-  }
-  uint16_t ErrorCodeOf(const Message& reply) {
-    const auto* error = std::get_if<ErrorBody>(&reply.body);
-    return error != nullptr ? error->code : 0;
-  }
-
-  TimePoint now = kTimeZero + Seconds(10);
-  RecordingTransport transport;
-  Rng rng{3};
-  NullLogger logger;
-  Node node;
-  SkillDht dht;
-};
 
 WireRecord Wire(const SignedRecord& s) { return {s.encoded, s.signature}; }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kademlia/store/skill_dht.h"
+#include "support/dht_fixture.h"
 #include "support/dht_network.h"
 #include "support/fake_network.h"
 #include "support/peer.h"
@@ -21,7 +22,6 @@ using testing::BuildDhtNetwork;
 using testing::FakeNetwork;
 using testing::Peer;
 using testing::Publisher;
-using testing::RecordingTransport;
 using testing::SampleRecord;
 using testing::Signed;
 
@@ -59,49 +59,18 @@ TEST_CASE("a record's window runs from its timestamp to timestamp + ttl, widened
   CHECK_FALSE(CheckValidityWindow(far, 10 * kHourMs, skew));
 }
 
-// One node with the skill store, driven by hand, on the simulated calendar.
-struct WindowFixture {
-  WindowFixture()
-      : node(KademliaConfig{}, Identity::FromSeed(Key::Sha256("window-node").bytes()), transport,
-             rng, logger, now),
-        dht(node, DhtConfig{}) {}
-
+// One node with the skill store, driven by hand, on the simulated calendar; STOREs come from
+// one peer under one key.
+struct WindowFixture : testing::DhtFixture {
   uint16_t Store(const SignedRecord& record, uint32_t lifetime) {
-    transport.Take();
-    const auto token = Token();
-    node.OnDatagram(
-        now, peer.endpoint,
-        Peer::Bytes(peer.Request(
-            StoreBody{key, token, WireRecord{record.encoded, record.signature}, lifetime}, 7,
-            false)));
-    for (const auto& sent : transport.Take()) {
-      const Message m = sent.Decoded();
-      if (m.header.txid != 7) continue;
-      if (std::holds_alternative<StoredBody>(m.body)) return 0;
-      if (const auto* error = std::get_if<ErrorBody>(&m.body)) return error->code;
-    }
-    FAIL("no reply to the STORE");
-    return 0;
-  }
-  std::vector<uint8_t> Token() {
-    node.OnDatagram(now, peer.endpoint,
-                    Peer::Bytes(peer.Request(FindNodeBody{Key::Sha256("t")}, 99, false)));
-    for (const auto& sent : transport.Take()) {
-      const Message m = sent.Decoded();
-      if (m.header.txid == 99) return std::get<NodesBody>(m.body).token;
-    }
-    FAIL("no token");
-    return {};
+    const Message reply = Ask(
+        peer,
+        StoreBody{key, TokenFor(peer), WireRecord{record.encoded, record.signature}, lifetime}, 7);
+    return ErrorCodeOf(reply);  // 0: stored
   }
   uint64_t WallNow() const { return SimulatedWallClockMs(now); }
   Duration HeldFor() const { return dht.store().Get(key).at(0)->expires_at - now; }
 
-  TimePoint now = kTimeZero + Seconds(10);
-  RecordingTransport transport;
-  Rng rng{5};
-  NullLogger logger;
-  Node node;
-  SkillDht dht;
   Peer peer{"a", "10.0.0.2:6881"};
   Key key = CapabilityKey("user-auth");
 };
