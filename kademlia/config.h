@@ -107,9 +107,13 @@ struct KademliaConfig {
   size_t lookups_max = 256;
   // Requests per lookup before it gives up (guards against endless closer-node chains).
   size_t lookup_requests_max = 200;
-  // Peers remembered as verified (key proven at an address); the oldest is forgotten first,
-  // and must then sign once more. Ten times a full table of a million-node network.
-  size_t verified_peers_max = 10000;
+  // Peers outside the routing table remembered as verified (key proven at an address); the
+  // least recently heard is forgotten first, and must then sign once more. The table's own
+  // contacts count as verified without an entry, so this covers the peers of the last few
+  // lookups (a lookup asks 10 to 60), in about 30 KB. When this cache held the table's
+  // contacts too (10,000, in insertion order), it was half the memory of a simulated
+  // 10,000-node churn run (2.6 GB against 1.0 GB now, with the same traffic).
+  size_t verified_peers_max = 256;
   // How often the write-token secret changes; a token stays valid for one to two rotations
   // (BitTorrent's BEP 5 uses 5 minutes and 10 minutes).
   Duration token_rotation = Seconds(5 * 60);

@@ -48,8 +48,8 @@ void Node::OnDatagram(TimePoint now, const Endpoint& from, std::span<const uint8
     return Drop(DropReason::kWrongNetwork, from, "network " + std::to_string(header.network_id));
   }
   // A peer already verified under this id and key passed this check before: skip the hash.
-  const VerifiedPeer* known = verified_.Get(header.sender_id);
-  const bool known_key = known != nullptr && known->key == header.sender_key;
+  const PublicKey* proven = ProvenKey(header.sender_id);
+  const bool known_key = proven != nullptr && *proven == header.sender_key;
   if (!known_key && NodeIdOf(header.sender_key) != header.sender_id) {
     if (!IsRequest(message.type())) RejectPending(now, from, header);
     return Drop(DropReason::kIdMismatch, from, header.sender_id.ShortHex());
@@ -208,7 +208,7 @@ bool Node::SendRequest(TimePoint now, const Endpoint& to, std::optional<NodeId> 
   rpc.to_id = to_id;
   rpc.type = message.type();
   rpc.proof_wanted = message.header.proof_wanted;
-  if (!rpc.proof_wanted) rpc.verified_key = verified_.Get(*to_id)->key;
+  if (!rpc.proof_wanted) rpc.verified_key = *ProvenKey(*to_id, &to);
   rpc.sent = now;
   // The full timeout for every request: only then is a peer counted as failed. Lookups stop
   // waiting sooner (their soft deadline, StepLookup) but still take a late reply.

@@ -120,9 +120,16 @@ class Node {
   const WriteTokens& tokens() const { return tokens_; }
   size_t active_lookups() const { return lookups_.size(); }
   size_t rpcs_in_flight() const { return rpcs_.size(); }
-  // True when `id` proved its key from `at` (signed a reply to us there) and is still
-  // remembered: a peer whose address is known not to be spoofed.
-  bool IsVerified(const NodeId& id, const Endpoint& at) const;
+  // The key `id` proved it holds, or nullptr: a peer of the routing table that has not failed
+  // since (only peers that proved their key enter it), or one of the last verified_peers_max
+  // other peers that signed a reply to us. With `at`, only a proof made from that address
+  // counts.
+  const PublicKey* ProvenKey(const NodeId& id, const Endpoint* at = nullptr) const;
+  // True when `id` proved its key from `at` and is still remembered: a peer whose address is
+  // known not to be spoofed.
+  bool IsVerified(const NodeId& id, const Endpoint& at) const {
+    return ProvenKey(id, &at) != nullptr;
+  }
   // The secret key of this node's keyed hashes, for its services' tables of peer-chosen keys.
   const HashKey& hash_key() const { return hash_key_; }
   // The longest probe of the verified-peer cache and of the rate limiter's source table
@@ -198,9 +205,10 @@ class Node {
   std::map<uint64_t, ActiveLookup> lookups_;
   uint64_t next_lookup_id_ = 1;
 
-  // Peers that proved their key at an address, in the order they were verified (a forgotten
-  // peer verified again is new); bounded by verified_peers_max (oldest forgotten first).
-  // Probed for every datagram, so flat; hashed under the node's secret key (keyed_hash.h).
+  // Peers that proved their key at an address, least recently heard first; bounded by
+  // verified_peers_max (least recent forgotten first). The routing table's contacts need no
+  // entry: they are verified by construction (ProvenKey). Probed for every datagram, so flat;
+  // hashed under the node's secret key (keyed_hash.h).
   FlatLinkedMap<NodeId, VerifiedPeer, KeyedHash<NodeId>> verified_;
   // Requesters we are verifying with a ping, and contacts we are pinging before eviction.
   std::unordered_set<NodeId> verifying_;

@@ -7,15 +7,24 @@
 
 namespace skillnode::kademlia {
 
-bool Node::IsVerified(const NodeId& id, const Endpoint& at) const {
-  const VerifiedPeer* known = verified_.Get(id);
-  return known != nullptr && known->endpoint == at;
+const PublicKey* Node::ProvenKey(const NodeId& id, const Endpoint* at) const {
+  if (const VerifiedPeer* known = verified_.Get(id)) {
+    if (at == nullptr || known->endpoint == *at) return &known->key;
+  }
+  const Contact* contact = routing_.Find(id);
+  if (contact == nullptr || contact->failures > 0 || contact->public_key == PublicKey{}) {
+    return nullptr;
+  }
+  return at == nullptr || contact->endpoint == *at ? &contact->public_key : nullptr;
 }
 
 void Node::ConsiderRequester(TimePoint now, const Endpoint& from, const Header& header) {
-  const VerifiedPeer* known = verified_.Get(header.sender_id);
-  if (known != nullptr && known->endpoint == from && known->key == header.sender_key) {
+  const PublicKey* proven = ProvenKey(header.sender_id, &from);
+  if (proven != nullptr && *proven == header.sender_key) {
     ++stats_.verification_cache_hits;
+    if (const auto peer = verified_.Find(header.sender_id); peer != verified_.kNone) {
+      verified_.MakeNewest(peer);
+    }
     Contact contact{header.sender_id, from, header.sender_key, now, 0};
     departed_.Forget(header.sender_id);
     auto inserted = routing_.Heard(contact, now);
@@ -47,11 +56,16 @@ void Node::ConsiderRequester(TimePoint now, const Endpoint& from, const Header& 
 }
 
 void Node::NoteVerified(TimePoint now, const Endpoint& from, const Header& header, Duration rtt) {
+  // At the bound, the least recent peer goes before the newcomer is placed, so that its slab
+  // place is reused and the cache never grows past verified_peers_max.
+  if (verified_.Find(header.sender_id) == verified_.kNone) {
+    while (!verified_.empty() && verified_.size() >= config_.verified_peers_max) {
+      verified_.Erase(verified_.oldest());
+    }
+  }
   const auto [peer, inserted] = verified_.Emplace(header.sender_id);
   verified_.value(peer) = VerifiedPeer{from, header.sender_key};
-  if (inserted) {
-    while (verified_.size() > config_.verified_peers_max) verified_.Erase(verified_.oldest());
-  }
+  if (!inserted) verified_.MakeNewest(peer);
   Contact contact{header.sender_id, from, header.sender_key, now, 0};
   const bool returned = departed_.contains(header.sender_id);
   departed_.Forget(header.sender_id);

@@ -18,11 +18,18 @@ auto FindId(Contacts& contacts, const NodeId& id) {
                       [&](const Contact& c) { return c.id == id; });
 }
 
+// Appends `contact` to a list that never holds more than `max`: a full list grows straight to
+// `max`, not to twice its size (a table holds a million of these lists in the simulator).
+void Append(std::vector<Contact>& list, size_t max, Contact contact) {
+  if (list.size() == list.capacity() && list.capacity() < max) list.reserve(max);
+  list.push_back(std::move(contact));
+}
+
 // Appends `contact` as the newest replacement, dropping the oldest when `cache` holds `max`.
 void PushReplacement(std::vector<Contact>& cache, size_t max, const Contact& contact) {
   if (max == 0) return;
   if (cache.size() >= max) cache.erase(cache.begin());
-  cache.push_back(contact);
+  Append(cache, max, contact);
 }
 
 bool IsKnownKey(const PublicKey& key) {
@@ -106,7 +113,7 @@ InsertResult RoutingTable::Insert(size_t index, const Contact& contact, TimePoin
       Contact added = contact;
       added.last_seen = now;
       added.failures = 0;
-      bucket.contacts.push_back(added);
+      Append(bucket.contacts, config_.bucket_size, added);
       bucket.touched_at = now;
       return {InsertOutcome::kAdded, std::nullopt};
     }
@@ -150,7 +157,7 @@ std::optional<InsertResult> RoutingTable::PreferNearer(size_t index, const Conta
   Contact added = newcomer;
   added.last_seen = now;
   added.failures = 0;
-  bucket.contacts.push_back(added);
+  Append(bucket.contacts, config_.bucket_size, added);
   bucket.touched_at = now;
   if (bucket.ping_pending == displaced.id) bucket.ping_pending.reset();
   // The displaced contact is alive: it waits in the cache to come back when one fails.
@@ -212,10 +219,12 @@ void RoutingTable::Split(size_t index) {
   far.distance_prefix = old.distance_prefix.WithBitFlipped(old.depth);
   // Stable partitions keep the least-recently-seen and oldest-first orders.
   for (Contact& c : old.contacts) {
-    (Distance(c.id, self_).Bit(old.depth) ? far : near).contacts.push_back(std::move(c));
+    Append((Distance(c.id, self_).Bit(old.depth) ? far : near).contacts, config_.bucket_size,
+           std::move(c));
   }
   for (Contact& c : old.replacements) {
-    (Distance(c.id, self_).Bit(old.depth) ? far : near).replacements.push_back(std::move(c));
+    Append((Distance(c.id, self_).Bit(old.depth) ? far : near).replacements,
+           config_.replacement_cache_size, std::move(c));
   }
   Promote(far);
   Promote(near);

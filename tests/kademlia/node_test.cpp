@@ -1,7 +1,9 @@
 #include "kademlia/node.h"
 
 #include <catch2/catch.hpp>
+#include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "support/node_fixture.h"
 #include "support/peer.h"
@@ -159,52 +161,69 @@ struct TwoPeerCache : Fixture {
     config.verified_peers_max = 2;
     return config;
   }
-  // Starts a lookup, expects `requests` FIND_NODEs, and returns where they asked for a signed
-  // reply: the contacts not in the cache.
-  std::vector<Endpoint> AskedToSign(size_t requests) {
-    REQUIRE(node.FindNode(now, Key::Sha256("target"), nullptr));
-    const auto sent = transport.Take();
-    REQUIRE(sent.size() == requests);
+  // Sends each peer a request, and returns those asked for a signed reply: the peers whose
+  // key the node no longer counts as proven.
+  std::vector<Endpoint> AskedToSign(std::initializer_list<const Peer*> peers) {
     std::vector<Endpoint> asked;
-    for (const auto& datagram : sent) {
-      const Message find = datagram.Decoded();
-      REQUIRE(std::holds_alternative<FindNodeBody>(find.body));
-      if (find.header.proof_wanted) asked.push_back(datagram.to);
+    for (const Peer* peer : peers) {
+      REQUIRE(node.Request(now, peer->endpoint, peer->id(), PingBody{}, nullptr));
+      const auto sent = transport.Take();
+      REQUIRE(sent.size() == 1);
+      if (sent[0].Decoded().header.proof_wanted) asked.push_back(peer->endpoint);
     }
     return asked;
+  }
+  // The peer answers a request of ours (sent now) from its address.
+  void Answers(const Peer& peer) {
+    REQUIRE(node.Request(now, peer.endpoint, peer.id(), PingBody{}, nullptr));
+    const auto sent = transport.Take();
+    REQUIRE(sent.size() == 1);
+    Deliver(peer, peer.Reply(sent[0].Decoded(), PongBody{}));
+  }
+  void LeaveTable(std::initializer_list<const Peer*> peers) {
+    for (const Peer* peer : peers) REQUIRE(node.mutable_routing_table().Remove(peer->id()));
   }
   Peer a{"a", "10.0.0.2:6881"};
   Peer b{"b", "10.0.0.3:6881"};
   Peer c{"c", "10.0.0.4:6881"};
 };
 
-TEST_CASE("the verified-peer cache holds verified_peers_max peers, forgetting the oldest first",
+TEST_CASE("the verified-peer cache holds verified_peers_max peers, forgetting the least recent",
           "[unit]") {
   TwoPeerCache f;
   f.Verify(f.a);
   f.Verify(f.b);
-  f.Verify(f.c);  // `a`, verified first, is forgotten; it stays in the routing table
-  CHECK(f.AskedToSign(3) == std::vector<Endpoint>{f.a.endpoint});
+  f.Verify(f.c);  // `a`, heard from longest ago, is forgotten by the cache
+  f.LeaveTable({&f.a, &f.b, &f.c});
+  CHECK(f.AskedToSign({&f.a, &f.b, &f.c}) == std::vector<Endpoint>{f.a.endpoint});
 }
 
-TEST_CASE("a peer forgotten and verified again counts as newly verified in the cache", "[unit]") {
+TEST_CASE("a verified peer heard from again is the most recent in the cache", "[unit]") {
   TwoPeerCache f;
   f.Verify(f.a);
   f.Verify(f.b);
-  // A lookup asks both; b answers and a's request times out, so a is forgotten.
-  REQUIRE(f.node.FindNode(f.now, Key::Sha256("target"), nullptr));
-  const auto sent = f.transport.Take();
-  REQUIRE(sent.size() == 2);
-  for (const auto& datagram : sent) {
-    if (datagram.to == f.b.endpoint) f.Deliver(f.b, f.b.Reply(datagram.Decoded(), NodesBody{}));
-  }
+  f.Answers(f.a);  // a: now more recent than b
+  f.Verify(f.c);   // over the bound: b is forgotten, not a
+  f.LeaveTable({&f.a, &f.b, &f.c});
+  CHECK(f.AskedToSign({&f.a, &f.b, &f.c}) == std::vector<Endpoint>{f.b.endpoint});
+}
+
+TEST_CASE("a routing-table contact counts as verified without a cache entry until it fails",
+          "[unit]") {
+  TwoPeerCache f;
+  f.Verify(f.a);
+  f.Verify(f.b);
+  f.Verify(f.c);  // the cache forgets a, which stays in the routing table
+  CHECK(f.AskedToSign({&f.a}).empty());
+  // A request to a times out: a must prove its key again.
   f.now += Seconds(60);
   f.node.OnTimer(f.now);
-  REQUIRE(f.node.stats().rpcs_timed_out[static_cast<size_t>(TypeSlot::kFindNode)] == 1);
-  f.transport.Take();
-  f.Verify(f.a);  // a proves its key again: now the newest, after b
-  f.Verify(f.c);  // over the bound: b, the oldest, is forgotten, not a
-  CHECK(f.AskedToSign(3) == std::vector<Endpoint>{f.b.endpoint});
+  REQUIRE(f.node.routing_table().Find(f.a.id()) != nullptr);
+  REQUIRE(f.node.routing_table().Find(f.a.id())->failures == 1);
+  CHECK(f.AskedToSign({&f.a}) == std::vector<Endpoint>{f.a.endpoint});
+  // Not at another address, even for a contact that has not failed.
+  Peer b_elsewhere{"b", "10.0.0.9:6881"};
+  CHECK(f.AskedToSign({&b_elsewhere}) == std::vector<Endpoint>{b_elsewhere.endpoint});
 }
 
 TEST_CASE("a message whose id is not the hash of its key is dropped and counted", "[unit]") {
