@@ -310,7 +310,7 @@ Result<bool> WriteReport(const std::string& dir, const ScenarioPlan& plan,
   std::ofstream csv(dir + "/lookups.csv", std::ios::trunc);
   csv << "point,start_s,asker,status,success,exact,overlap,truth_size,result_size,dead,hops,"
          "messages,failures,latency_ms,responsible,contact_ms,heep_ms,late_ms,responsible_rtt_ms,"
-         "responsible_age_s,responsible_tables,cause\n";
+         "responsible_age_s,responsible_held,cause\n";
   for (size_t i = 0; i < points.size(); ++i) {
     for (const LookupRecord& r : points[i].lookups) {
       csv << i << ',' << r.start_s << ',' << r.asker << ',' << StatusName(r.status) << ','
@@ -319,7 +319,7 @@ Result<bool> WriteReport(const std::string& dir, const ScenarioPlan& plan,
           << r.failures << ',' << r.latency_ms << ','
           << (r.responsible == kNoResponsible ? -1 : int64_t{r.responsible}) << ',' << r.contact_ms
           << ',' << r.heep_ms << ',' << r.late_ms << ',' << r.responsible_rtt_ms << ','
-          << r.responsible_age_s << ',' << r.responsible_tables << ',' << FailureCauseName(r.cause)
+          << r.responsible_age_s << ',' << (r.responsible_held ? 1 : 0) << ',' << FailureCauseName(r.cause)
           << '\n';
     }
   }

@@ -46,7 +46,7 @@ void ClassifyFailure(LookupRecord& r) {
   } else if (r.contact_ms < 0 && r.responsible_asked) {
     r.cause = FailureCause::kLost;
   } else if (r.contact_ms < 0) {
-    r.cause = r.responsible_tables == 0 ? FailureCause::kUnknown : FailureCause::kUnreached;
+    r.cause = !r.responsible_held ? FailureCause::kUnknown : FailureCause::kUnreached;
   } else if (r.heep_ms >= 0) {
     r.cause = FailureCause::kAnswered;
   } else {

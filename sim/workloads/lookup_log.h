@@ -69,7 +69,7 @@ struct LookupRecord {
   double late_ms = -1;     // its first answer, when that reached the asker after the lookup ended
   float responsible_rtt_ms = 0;     // between the asker and it (the model's, before jitter)
   float responsible_age_s = -1;     // since it joined, when the lookup started
-  uint32_t responsible_tables = 0;  // failures: live routing tables holding it at the end
+  bool responsible_held = false;    // failures: a live routing table held it at the end
   bool responsible_gone = false;    // failures: it left before the lookup ended
   bool responsible_asked = false;   // the asker sent it a request for the target
   uint32_t asker = 0;

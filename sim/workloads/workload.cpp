@@ -14,6 +14,9 @@ Duration SecondsOf(double s) { return Duration(static_cast<int64_t>(std::llround
 
 // How long after a lookup started a late answer from its responsible node is still noted.
 constexpr Duration kLateAnswerWindow = std::chrono::seconds(10);
+// How many of a missed lookup's responsible node's nearest live nodes are asked first whether
+// their routing table holds it.
+constexpr size_t kNearestHoldersFirst = 32;
 
 uint16_t Clamp16(size_t value) { return static_cast<uint16_t>(std::min<size_t>(value, 65535)); }
 
@@ -167,17 +170,28 @@ void Workload::AnalyseFailures() {
       const Population::Slot& r = population_.slot(record.responsible);
       record.responsible_gone = !r.host || r.incarnation != record.responsible_incarnation;
       if (record.responsible_gone) continue;
-      const kademlia::NodeId& id = r.host->id();
-      uint32_t tables = 0;
-      for (uint32_t slot = 0; slot < population_.size(); ++slot) {
-        const Population::Slot& s = population_.slot(slot);
-        if (slot == record.responsible || !s.host || s.host->node() == nullptr) continue;
-        tables += s.host->node()->routing_table().Find(id) != nullptr;
-      }
-      record.responsible_tables = tables;
+      record.responsible_held = HeldByATable(record.responsible, r.host->id());
     }
     side.clear();
   }
+}
+
+bool Workload::HeldByATable(uint32_t responsible, const kademlia::NodeId& id) const {
+  const auto holds = [&](uint32_t slot) {
+    const Population::Slot& s = population_.slot(slot);
+    return slot != responsible && s.host && s.host->node() != nullptr &&
+           s.host->node()->routing_table().Find(id) != nullptr;
+  };
+  // The live nodes nearest to it first: their tables' deepest buckets cover it among few
+  // others, so one of them nearly always holds it. Scanning every table for every miss, as
+  // before, took most of a 100,000-node run's time.
+  for (const OracleEntry& e : population_.live().Closest(id, kNearestHoldersFirst)) {
+    if (holds(e.slot)) return true;
+  }
+  for (uint32_t slot = 0; slot < population_.size(); ++slot) {
+    if (holds(slot)) return true;
+  }
+  return false;
 }
 
 LookupRecord& Workload::RecordAt(size_t index) {

@@ -85,6 +85,8 @@ class Workload {
   void Launch(uint32_t slot, bool measured);
   void Complete(size_t record, uint32_t slot, const kademlia::LookupResult& result);
   LookupRecord& RecordAt(size_t index);
+  // Whether the routing table of a live node other than `responsible` holds `id`.
+  bool HeldByATable(uint32_t responsible, const kademlia::NodeId& id) const;
   void Unwatch(uint32_t asker, size_t index);
   void Check(LookupRecord& record, const kademlia::NodeId& asker,
              const kademlia::LookupResult& result);

@@ -116,7 +116,7 @@ workload: {lookups: 400, lookup_rate_per_s: 50, targets: random_node}
       CHECK(record.cause == FailureCause::kNone);
       continue;
     }
-    CHECK(record.responsible_tables > 0);
+    CHECK(record.responsible_held);
     CHECK(record.cause != FailureCause::kNone);
     // A miss after a request reached the responsible node: its answer was lost (30 %), or it
     // came after the lookup had ended.
