@@ -67,11 +67,11 @@ struct LookupRecord {
   double contact_ms = -1;  // negative: no request reached the responsible node
   double heep_ms = -1;     // negative: no answer from it reached the asker (a Heep failure)
   double late_ms = -1;     // its first answer, when that reached the asker after the lookup ended
-  float responsible_rtt_ms = 0;     // between the asker and it (the model's, before jitter)
-  float responsible_age_s = -1;     // since it joined, when the lookup started
-  bool responsible_held = false;    // failures: a live routing table held it at the end
-  bool responsible_gone = false;    // failures: it left before the lookup ended
-  bool responsible_asked = false;   // the asker sent it a request for the target
+  float responsible_rtt_ms = 0;    // between the asker and it (the model's, before jitter)
+  float responsible_age_s = -1;    // since it joined, when the lookup started
+  bool responsible_held = false;   // failures: a live routing table held it at the end
+  bool responsible_gone = false;   // failures: it left before the lookup ended
+  bool responsible_asked = false;  // the asker sent it a request for the target
   uint32_t asker = 0;
   uint32_t responsible = kNoResponsible;  // its slot
   uint32_t responsible_incarnation = 0;
