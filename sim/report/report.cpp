@@ -319,8 +319,8 @@ Result<bool> WriteReport(const std::string& dir, const ScenarioPlan& plan,
           << r.failures << ',' << r.latency_ms << ','
           << (r.responsible == kNoResponsible ? -1 : int64_t{r.responsible}) << ',' << r.contact_ms
           << ',' << r.heep_ms << ',' << r.late_ms << ',' << r.responsible_rtt_ms << ','
-          << r.responsible_age_s << ',' << (r.responsible_held ? 1 : 0) << ',' << FailureCauseName(r.cause)
-          << '\n';
+          << r.responsible_age_s << ',' << (r.responsible_held ? 1 : 0) << ','
+          << FailureCauseName(r.cause) << '\n';
     }
   }
   summary.flush();
