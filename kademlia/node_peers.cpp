@@ -56,16 +56,18 @@ void Node::ConsiderRequester(TimePoint now, const Endpoint& from, const Header& 
 }
 
 void Node::NoteVerified(TimePoint now, const Endpoint& from, const Header& header, Duration rtt) {
-  // At the bound, the least recent peer goes before the newcomer is placed, so that its slab
-  // place is reused and the cache never grows past verified_peers_max.
-  if (verified_.Find(header.sender_id) == verified_.kNone) {
+  auto peer = verified_.Find(header.sender_id);
+  if (peer != verified_.kNone) {
+    verified_.MakeNewest(peer);
+  } else {
+    // At the bound, the least recent peer goes before the newcomer is placed, so that its slab
+    // place is reused and the cache never grows past verified_peers_max.
     while (!verified_.empty() && verified_.size() >= config_.verified_peers_max) {
       verified_.Erase(verified_.oldest());
     }
+    peer = verified_.Emplace(header.sender_id).first;
   }
-  const auto [peer, inserted] = verified_.Emplace(header.sender_id);
   verified_.value(peer) = VerifiedPeer{from, header.sender_key};
-  if (!inserted) verified_.MakeNewest(peer);
   Contact contact{header.sender_id, from, header.sender_key, now, 0};
   const bool returned = departed_.contains(header.sender_id);
   departed_.Forget(header.sender_id);

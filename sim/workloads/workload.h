@@ -51,7 +51,7 @@ class Workload {
   void OnDelivery(uint32_t to, uint32_t from, std::span<const uint8_t> bytes);
 
   // Between batches: looks up, for each measured lookup that missed since the last call,
-  // whether its responsible node left and how many live routing tables hold it.
+  // whether its responsible node left and whether a live routing table holds it.
   void AnalyseFailures();
 
   // Every measured lookup has been started and has finished.
