@@ -81,12 +81,31 @@ class Scheduler {
 
 }  // namespace
 
+// How many points can ever run at once: the most of the smallest points whose nodes fit in
+// nodes_in_flight_max together (one at least).
+unsigned PointsAtOnce(const ScenarioPlan& plan, size_t nodes_in_flight_max) {
+  std::vector<size_t> sizes;
+  sizes.reserve(plan.points.size());
+  for (const ScenarioPoint& point : plan.points) sizes.push_back(point.scenario.nodes);
+  std::sort(sizes.begin(), sizes.end());
+  unsigned fit = 0;
+  size_t nodes = 0;
+  for (const size_t size : sizes) {
+    if (nodes + size > nodes_in_flight_max) break;
+    nodes += size;
+    ++fit;
+  }
+  return std::max(1u, fit);
+}
+
 std::vector<PointResult> RunPlan(const ScenarioPlan& plan, const RunOptions& options) {
   std::vector<PointResult> results(plan.points.size());
   Scheduler scheduler(plan, options);
   const unsigned threads =
-      std::max(1u, std::min<unsigned>(options.threads, static_cast<unsigned>(plan.points.size())));
-  // Threads no point needs go to the points' event queue lanes (one point on two threads).
+      std::max(1u, std::min({options.threads, static_cast<unsigned>(plan.points.size()),
+                             PointsAtOnce(plan, options.nodes_in_flight_max)}));
+  // Threads no point can use go to the points' event queue lanes: one point on two threads,
+  // and a sweep of 100,000-node points (which run one at a time) on all of them.
   const unsigned lane_threads = std::max(1u, options.threads / threads);
   auto work = [&] {
     for (long index = scheduler.Take(); index >= 0; index = scheduler.Take()) {

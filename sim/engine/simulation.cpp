@@ -134,6 +134,7 @@ RunSummary Simulation::State::Summarize(double wall_seconds) const {
   s.trace_hash = TraceValue();
   s.sim_seconds = SecondsSince(now);
   s.wall_seconds = wall_seconds;
+  s.threads = lane_threads;
   RecordMemory(s);
   s.events = events;
   s.network = network->counters();

@@ -122,6 +122,7 @@ json RunJson(const RunSummary& s) {
       {"trace_hash", TraceHash::Hex(s.trace_hash)},
       {"sim_seconds", s.sim_seconds},
       {"wall_seconds", s.wall_seconds},
+      {"threads", s.threads},
       {"peak_rss_mb", s.peak_rss_mb},
       {"allocator", s.allocator},
       {"malloc_huge_pages", s.malloc_huge_pages},
@@ -222,6 +223,7 @@ RunSummary CombineRuns(const std::vector<PointResult>& points, double wall_secon
     total.adversaries = std::max(total.adversaries, s.adversaries);
     total.slots = std::max(total.slots, s.slots);
     total.sim_seconds += s.sim_seconds;
+    total.threads = std::max(total.threads, s.threads);
     total.events += s.events;
     total.rtt_mean_ms = s.rtt_mean_ms;
     total.records_status = s.records_status;

@@ -46,6 +46,7 @@ struct RunSummary {
   uint64_t trace_hash = 0;
   double sim_seconds = 0;
   double wall_seconds = 0;
+  unsigned threads = 1;  // threads the point's event-queue lanes ran on
   double peak_rss_mb = 0;
   // The allocator, whether it asked for transparent huge pages, and how much of the heap had
   // them at the end of the run (sim/engine/heap.h).

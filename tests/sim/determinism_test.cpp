@@ -86,8 +86,7 @@ TEST_CASE("a run's two event lanes give the same run on one thread and on two", 
   CHECK(lanes.size() > EventQueue::kLanes / 2);
 }
 
-TEST_CASE("a sweep gives the same per-point hashes on one thread and on three", "[sim]") {
-  const ScenarioPlan plan = Plan(R"(
+const std::string kSweep = R"(
 seed: 3
 nodes: 60
 kademlia: {k: 8}
@@ -97,7 +96,10 @@ workload: {lookups: 40, lookup_rate_per_s: 20}
 sweep:
   adversaries.fraction: [0, 0.2]
   kademlia.disjoint_paths: [1, 2]
-)");
+)";
+
+TEST_CASE("a sweep gives the same per-point hashes on one thread and on three", "[sim]") {
+  const ScenarioPlan plan = Plan(kSweep);
   RunOptions one;
   one.threads = 1;
   RunOptions three;
@@ -112,6 +114,24 @@ sweep:
     CHECK(a[i].swept.size() == 2);
   }
   CHECK(a[0].summary.trace_hash != a[1].summary.trace_hash);
+}
+
+TEST_CASE("a sweep whose points cannot run together gives each point every thread", "[sim]") {
+  const ScenarioPlan plan = Plan(kSweep);
+  RunOptions together;  // two 60-node points at once, one thread each
+  together.threads = 2;
+  RunOptions alone = together;  // one point at a time, on both threads
+  alone.nodes_in_flight_max = 100;
+  const auto a = RunPlan(plan, together);
+  const auto b = RunPlan(plan, alone);
+  REQUIRE(a.size() == 4);
+  REQUIRE(b.size() == 4);
+  for (size_t i = 0; i < a.size(); ++i) {
+    INFO("point " << i);
+    CHECK(a[i].summary.threads == 1);
+    CHECK(b[i].summary.threads == 2);
+    CHECK(a[i].summary.trace_hash == b[i].summary.trace_hash);
+  }
 }
 
 }  // namespace

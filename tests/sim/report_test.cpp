@@ -49,8 +49,8 @@ sweep:
   const auto summary = nlohmann::json::parse(Read(dir.File("summary.json")));
   for (const char* key : {"nodes", "lookups", "success_rate", "oracle_mismatches", "hops_mean",
                           "hops_p99", "messages_per_lookup", "latency_ms_p50", "latency_ms_p99",
-                          "trace_hash", "sim_seconds", "wall_seconds", "peak_rss_mb", "allocator",
-                          "malloc_huge_pages", "huge_pages_mb", "points"}) {
+                          "trace_hash", "sim_seconds", "wall_seconds", "threads", "peak_rss_mb",
+                          "allocator", "malloc_huge_pages", "huge_pages_mb", "points"}) {
     INFO(key);
     CHECK(summary.contains(key));
   }
@@ -62,6 +62,7 @@ sweep:
   CHECK(summary["points"][1]["kademlia.alpha"] == 3);
   CHECK(summary["points"][1]["lookups"] == 20);
   CHECK(summary["points"][0]["trace_hash"].get<std::string>().size() == 16);
+  CHECK(summary["points"][0]["threads"] == 1);  // the two points ran at once
 
   const std::string csv = Read(dir.File("lookups.csv"));
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 41);  // header + one row per lookup

@@ -40,7 +40,7 @@ workload:
 
 SUMMARY_KEYS = ["nodes", "lookups", "success_rate", "oracle_mismatches", "hops_mean", "hops_p99",
                 "messages_per_lookup", "latency_ms_p50", "latency_ms_p99", "trace_hash",
-                "sim_seconds", "wall_seconds", "peak_rss_mb", "allocator",
+                "sim_seconds", "wall_seconds", "threads", "peak_rss_mb", "allocator",
                 "malloc_huge_pages", "huge_pages_mb"]
 
 
