@@ -2,6 +2,9 @@
 #ifndef SKILLNODE_KADEMLIA_CONTACT_H_
 #define SKILLNODE_KADEMLIA_CONTACT_H_
 
+#include <algorithm>
+#include <cstdint>
+
 #include "kademlia/identity.h"
 #include "kademlia/key.h"
 #include "transport/clock.h"
@@ -28,6 +31,10 @@ struct Contact {
   bool operator==(const Contact& other) const { return id == other.id; }
 
   bool rtt_known() const { return rtt > Duration::zero(); }
+  // False until the peer sent us a message itself (an all-zero key is no key).
+  bool key_known() const {
+    return std::any_of(public_key.begin(), public_key.end(), [](uint8_t b) { return b != 0; });
+  }
   // Folds one measured round trip into rtt and rtt_deviation (RFC 6298 section 2: the first
   // sample sets rtt and half of it as the deviation; later ones move them by 1/8 and 1/4).
   void AddRttSample(Duration sample) {

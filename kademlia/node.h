@@ -154,6 +154,8 @@ class Node {
   void HandleRequest(TimePoint now, const Endpoint& from, const Message& request);
   void HandleReply(TimePoint now, const Endpoint& from, const Message& reply);
   void ConsiderRequester(TimePoint now, const Endpoint& from, const Header& header);
+  // ProvenKey's routing-table half: a contact that has not failed and whose key we know.
+  const PublicKey* TableKey(const NodeId& id, const Endpoint* at) const;
   std::optional<Body> HandlerReply(TimePoint now, const Endpoint& from, const Message& request);
   void NotifyAdded(TimePoint now, const Contact& contact);
   void NotifyEvicted(TimePoint now, const NodeId& id);

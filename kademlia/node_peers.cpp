@@ -11,20 +11,24 @@ const PublicKey* Node::ProvenKey(const NodeId& id, const Endpoint* at) const {
   if (const VerifiedPeer* known = verified_.Get(id)) {
     if (at == nullptr || known->endpoint == *at) return &known->key;
   }
+  return TableKey(id, at);
+}
+
+const PublicKey* Node::TableKey(const NodeId& id, const Endpoint* at) const {
   const Contact* contact = routing_.Find(id);
-  if (contact == nullptr || contact->failures > 0 || contact->public_key == PublicKey{}) {
-    return nullptr;
-  }
+  if (contact == nullptr || contact->failures > 0 || !contact->key_known()) return nullptr;
   return at == nullptr || contact->endpoint == *at ? &contact->public_key : nullptr;
 }
 
 void Node::ConsiderRequester(TimePoint now, const Endpoint& from, const Header& header) {
-  const PublicKey* proven = ProvenKey(header.sender_id, &from);
+  // ProvenKey's two sources, the cache probed once: a cached peer becomes the most recent.
+  const auto cached = verified_.Find(header.sender_id);
+  const bool cache_proof = cached != verified_.kNone && verified_.value(cached).endpoint == from;
+  const PublicKey* proven =
+      cache_proof ? &verified_.value(cached).key : TableKey(header.sender_id, &from);
   if (proven != nullptr && *proven == header.sender_key) {
     ++stats_.verification_cache_hits;
-    if (const auto peer = verified_.Find(header.sender_id); peer != verified_.kNone) {
-      verified_.MakeNewest(peer);
-    }
+    if (cache_proof) verified_.MakeNewest(cached);
     Contact contact{header.sender_id, from, header.sender_key, now, 0};
     departed_.Forget(header.sender_id);
     auto inserted = routing_.Heard(contact, now);

@@ -32,10 +32,6 @@ void PushReplacement(std::vector<Contact>& cache, size_t max, const Contact& con
   Append(cache, max, contact);
 }
 
-bool IsKnownKey(const PublicKey& key) {
-  return std::any_of(key.begin(), key.end(), [](uint8_t b) { return b != 0; });
-}
-
 }  // namespace
 
 RoutingTable::RoutingTable(const NodeId& self, const RoutingConfig& config)
@@ -70,7 +66,7 @@ InsertResult RoutingTable::Heard(const Contact& contact, TimePoint now, Duration
   }
   Contact fresh = contact;
   if (cached) {
-    if (!IsKnownKey(fresh.public_key)) fresh.public_key = cached->public_key;
+    if (!fresh.key_known()) fresh.public_key = cached->public_key;
     fresh.rtt = cached->rtt;
     fresh.rtt_deviation = cached->rtt_deviation;
   }
@@ -95,7 +91,7 @@ InsertResult RoutingTable::Refresh(Bucket& bucket, std::vector<Contact>::iterato
   if (moved) it->rtt = it->rtt_deviation = Duration{};  // another path: measure it anew
   it->AddRttSample(rtt);
   it->endpoint = contact.endpoint;
-  if (IsKnownKey(contact.public_key)) it->public_key = contact.public_key;
+  if (contact.key_known()) it->public_key = contact.public_key;
   it->last_seen = now;
   it->failures = 0;
   std::rotate(it, it + 1, bucket.contacts.end());  // to the most-recently-seen end
