@@ -90,6 +90,7 @@ std::vector<Lookup::Query> Lookup::NextQueries(TimePoint now, const SlowAfter& s
       ++e.open;
       ++in_flight;
       ++stats_.messages;
+      next_slow_ = std::min(next_slow_, e.slow_at);  // a query more in flight
       queries.push_back(Query{e.contact.id, e.contact.endpoint, p});
     }
   }
@@ -169,6 +170,7 @@ void Lookup::OnReply(const NodeId& id, const PublicKey& key, std::span<const Wir
   size_t path = 0;
   Entry* entry = FindEntry(id, &path);
   if (entry == nullptr || !Waiting(*entry)) return;
+  next_slow_known_ = false;
   entry->state = State::kSucceeded;
   entry->contact.public_key = key;
   entry->contact.last_seen = now;
@@ -188,6 +190,7 @@ void Lookup::OnFailure(const NodeId& id) {
   size_t path = 0;
   Entry* entry = FindEntry(id, &path);
   if (entry == nullptr || !Waiting(*entry)) return;
+  next_slow_known_ = false;
   if (entry->open > 0) --entry->open;
   // An earlier request's timeout while the retry is out (or about to go): wait for that one.
   if (entry->open > 0 || entry->state == State::kCandidate) return;
@@ -205,6 +208,7 @@ bool Lookup::ExpireSlow(TimePoint now) {
       ++live;
       if (e.state != State::kInFlight || e.slow_at > now) continue;
       any = true;
+      next_slow_known_ = false;
       if (live <= std::min(params_.k, params_.slow_retry_rank) && e.sent <= params_.slow_retries) {
         e.state = State::kCandidate;  // NextQueries sends it again
         e.slow_at = kTimeNever;
@@ -218,13 +222,16 @@ bool Lookup::ExpireSlow(TimePoint now) {
 }
 
 TimePoint Lookup::NextSlowDeadline() const {
+  if (stopped_) return kTimeNever;
+  if (next_slow_known_) return next_slow_;
   TimePoint next = kTimeNever;
-  if (stopped_) return next;
   for (const Path& path : paths_) {
     for (const Entry& e : path.entries) {
       if (e.state == State::kInFlight) next = std::min(next, e.slow_at);
     }
   }
+  next_slow_ = next;
+  next_slow_known_ = true;
   return next;
 }
 

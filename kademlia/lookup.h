@@ -173,6 +173,10 @@ class Lookup {
   std::vector<Seen> seen_;
   LookupStats stats_;
   bool stopped_ = false;
+  // NextSlowDeadline, kept between changes: a node asks it of every lookup after each of its
+  // events. A query sent lowers it; a reply, failure or expiry makes it unknown.
+  mutable TimePoint next_slow_ = kTimeNever;
+  mutable bool next_slow_known_ = true;
 };
 
 }  // namespace skillnode::kademlia

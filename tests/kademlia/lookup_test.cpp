@@ -89,6 +89,47 @@ TEST_CASE("a slow query that then times out is one failure and the lookup ends w
   CHECK(result.stats.slow == 1);
 }
 
+TEST_CASE("the earliest soft deadline follows every query sent, answered, failed and expired",
+          "[unit]") {
+  const Key target = Key::Sha256("target");
+  const std::vector<Contact> contacts = SortedContacts(target, 5);
+  LookupParams params{5, 3, 1, 50};
+  params.slow_retries = 1;
+  params.slow_retry_rank = 1;
+  Lookup lookup(target, Key::Sha256("self"), params, contacts, kStart);
+  const std::vector<Duration> waits = {Millis(300), Millis(200), Millis(400), Millis(100),
+                                       Millis(100)};
+  const auto wait_of = [&](const Contact& c) {
+    for (size_t i = 0; i < contacts.size(); ++i) {
+      if (contacts[i].id == c.id) return waits[i];
+    }
+    return Millis(1);
+  };
+  REQUIRE(lookup.NextQueries(kStart, wait_of).size() == 3);
+  CHECK(lookup.NextSlowDeadline() == kStart + Millis(200));
+  CHECK(lookup.NextSlowDeadline() == kStart + Millis(200));  // asked again: the same
+  lookup.OnReply(contacts[1].id, {}, {}, {}, kStart + Millis(50));
+  CHECK(lookup.NextSlowDeadline() == kStart + Millis(300));
+  // A reply from a contact never asked changes nothing.
+  lookup.OnReply(Key::Sha256("stranger"), {}, {}, {}, kStart + Millis(60));
+  CHECK(lookup.NextSlowDeadline() == kStart + Millis(300));
+  // Contact 3 takes the answered one's place, with the shortest wait.
+  REQUIRE(lookup.NextQueries(kStart + Millis(60), wait_of).size() == 1);
+  CHECK(lookup.NextSlowDeadline() == kStart + Millis(160));
+  lookup.OnFailure(contacts[3].id);
+  CHECK(lookup.NextSlowDeadline() == kStart + Millis(300));
+  // The closest contact passes its deadline and is due to be sent again, not in flight.
+  REQUIRE(lookup.ExpireSlow(kStart + Millis(300)));
+  CHECK(lookup.NextSlowDeadline() == kStart + Millis(400));
+  // Sent again with its 300 ms wait, and contact 4 with 100 ms: the earliest is contact 4's.
+  REQUIRE(lookup.NextQueries(kStart + Millis(300), wait_of).size() == 2);
+  CHECK(lookup.NextSlowDeadline() == kStart + Millis(400));
+  REQUIRE(lookup.ExpireSlow(kStart + Millis(400)));  // contacts 2 and 4
+  CHECK(lookup.NextSlowDeadline() == kStart + Millis(600));
+  lookup.Stop();
+  CHECK(lookup.NextSlowDeadline() == kTimeNever);
+}
+
 TEST_CASE("without a soft deadline a query stays in flight until it is answered or fails",
           "[unit]") {
   ThreeContactLookup t;
