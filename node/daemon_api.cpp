@@ -178,7 +178,8 @@ std::string Daemon::Metrics() const {
              static_cast<double>(reloads_refused_));
   WriteStoreMetrics(out, *dht_);
   dnssd_.WriteMetrics(out);
-  http_metrics_.Write(out, http_.connections() + (https_ != nullptr ? https_->connections() : 0));
+  http_metrics_.Write(out, http_.connections() + (https_ != nullptr ? https_->connections() : 0),
+                      http_.closing() + (https_ != nullptr ? https_->closing() : 0));
   for (const MetricsSection& section : metrics_sections_) section(out);
   return out.Take();
 }

@@ -94,12 +94,13 @@ void HttpConnection::Close() {
     server_.Forget(this);  // libuv never knew the handle: nothing to wait for
     return;
   }
+  server_.BeginClose();
   uv_close(reinterpret_cast<uv_handle_t*>(&tcp_), &HttpConnection::OnClosed);
 }
 
 void HttpConnection::OnClosed(uv_handle_t* handle) {
   auto* self = static_cast<HttpConnection*>(handle->data);
-  self->server_.Forget(self);  // deletes self
+  self->server_.Forget(self, true);  // deletes self
 }
 
 void HttpConnection::SetReading(bool reading) {

@@ -36,7 +36,8 @@ void HttpMetrics::CountTlsHandshake(std::string_view version) {
 
 void HttpMetrics::CountTlsFailure(std::string_view reason) { Increment(tls_failures_, reason); }
 
-void HttpMetrics::Write(PrometheusWriter& out, size_t open_connections) const {
+void HttpMetrics::Write(PrometheusWriter& out, size_t open_connections,
+                        size_t closing_connections) const {
   out.Family("skillnode_http_requests_total", "counter",
              "HTTP requests answered, by method, route pattern and status.");
   for (const auto& [key, count] : by_route_) {
@@ -54,6 +55,10 @@ void HttpMetrics::Write(PrometheusWriter& out, size_t open_connections) const {
   out.Gauge("skillnode_http_connections",
             "Open HTTP connections, not counting those closing (answered, lingering).",
             static_cast<double>(open_connections));
+  out.Gauge("skillnode_http_connections_closing",
+            "HTTP connections answered and closing: lingering until the client closes, or "
+            "waiting for the close to finish. The connection limit does not count them.",
+            static_cast<double>(closing_connections));
   out.Counter("skillnode_http_connections_rejected_total",
               "HTTP connections refused with 503 because the connection limit was reached.",
               static_cast<double>(connections_rejected_));

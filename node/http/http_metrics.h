@@ -44,7 +44,7 @@ class HttpMetrics {
   void CountTlsHandshake(std::string_view version);
   void CountTlsFailure(std::string_view reason);
 
-  void Write(PrometheusWriter& out, size_t open_connections) const;
+  void Write(PrometheusWriter& out, size_t open_connections, size_t closing_connections) const;
   uint64_t requests() const { return requests_; }
 
  private:

@@ -61,13 +61,18 @@ class HttpServer {
   void StopAccepting();
   void Close();
   // Open connections, not counting those in a lingering close (answered, waiting for the
-  // client to close; http_connection.h), which the connection limit does not count either.
-  size_t connections() const { return connections_.size() - lingering_; }
-  size_t lingering() const { return lingering_; }
+  // client to close; http_connection.h) or closed and waiting for their handle's close
+  // callback, which the connection limit does not count either: a connection that closes in
+  // the same loop iteration as another is accepted does not take its place.
+  size_t connections() const { return connections_.size() - lingering_ - closing_; }
+  // Connections answered and on their way out: lingering, or closed and not yet forgotten.
+  size_t closing() const { return lingering_ + closing_; }
   // A connection begins or ends its lingering close. BeginLinger() says no when
   // connections_max connections linger already: that one closes at once instead.
   bool BeginLinger();
   void EndLinger() { --lingering_; }
+  // A connection's handle is closing; Forget ends it.
+  void BeginClose() { ++closing_; }
   bool stopping() const { return stopping_; }
 
   // For HttpConnection.
@@ -77,8 +82,8 @@ class HttpServer {
   Logger& logger() { return logger_; }
   void Route(HttpRequest& request, Responder responder) const;
   char* read_buffer() { return read_buffer_.get(); }
-  // Deletes a connection whose handle has closed.
-  void Forget(HttpConnection* connection);
+  // Deletes a connection whose handle has closed (after BeginClose if it had a handle).
+  void Forget(HttpConnection* connection, bool began_close = false);
 
  private:
   static void OnConnection(uv_stream_t* listener, int status);
@@ -97,6 +102,7 @@ class HttpServer {
   Endpoint local_;
   bool stopping_ = false;
   size_t lingering_ = 0;
+  size_t closing_ = 0;
   std::unique_ptr<char[]> read_buffer_;
   std::unordered_map<HttpConnection*, std::unique_ptr<HttpConnection>> connections_;
 };

@@ -113,7 +113,7 @@ TEST_CASE("the node's whole metrics page is valid exposition text", "[unit]") {
   udp.dropped_oversize = 2;
   PrometheusWriter out;
   WriteNodeMetrics(out, node, udp);
-  http.Write(out, 3);
+  http.Write(out, 3, 2);
   size_t samples = 0;
   const auto problems = Validate(out.text(), &samples);
   for (const auto& p : problems) FAIL_CHECK(p);
@@ -130,6 +130,7 @@ TEST_CASE("the node's whole metrics page is valid exposition text", "[unit]") {
   CHECK_THAT(text, Contains("skillnode_http_request_duration_seconds_bucket{route=\"/health\","
                             "le=\"0.001\"} 1\n"));
   CHECK_THAT(text, Contains("skillnode_http_connections 3\n"));
+  CHECK_THAT(text, Contains("skillnode_http_connections_closing 2\n"));
   CHECK_THAT(text, Contains("skillnode_http_timeouts_total{kind=\"idle\"} 1\n"));
 }
 
