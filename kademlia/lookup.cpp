@@ -208,7 +208,6 @@ bool Lookup::ExpireSlow(TimePoint now) {
       ++live;
       if (e.state != State::kInFlight || e.slow_at > now) continue;
       any = true;
-      next_slow_known_ = false;
       if (live <= std::min(params_.k, params_.slow_retry_rank) && e.sent <= params_.slow_retries) {
         e.state = State::kCandidate;  // NextQueries sends it again
         e.slow_at = kTimeNever;
@@ -218,6 +217,7 @@ bool Lookup::ExpireSlow(TimePoint now) {
       }
     }
   }
+  if (any) next_slow_known_ = false;
   return any;
 }
 

@@ -100,7 +100,8 @@ void HttpConnection::Close() {
 
 void HttpConnection::OnClosed(uv_handle_t* handle) {
   auto* self = static_cast<HttpConnection*>(handle->data);
-  self->server_.Forget(self, true);  // deletes self
+  self->server_.EndClose();
+  self->server_.Forget(self);  // deletes self
 }
 
 void HttpConnection::SetReading(bool reading) {

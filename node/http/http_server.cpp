@@ -127,9 +127,6 @@ bool HttpServer::BeginLinger() {
   return true;
 }
 
-void HttpServer::Forget(HttpConnection* connection, bool began_close) {
-  if (began_close) --closing_;
-  connections_.erase(connection);
-}
+void HttpServer::Forget(HttpConnection* connection) { connections_.erase(connection); }
 
 }  // namespace skillnode::node

@@ -71,8 +71,9 @@ class HttpServer {
   // connections_max connections linger already: that one closes at once instead.
   bool BeginLinger();
   void EndLinger() { --lingering_; }
-  // A connection's handle is closing; Forget ends it.
+  // A connection's handle begins or ends closing (uv_close to its close callback).
   void BeginClose() { ++closing_; }
+  void EndClose() { --closing_; }
   bool stopping() const { return stopping_; }
 
   // For HttpConnection.
@@ -82,8 +83,8 @@ class HttpServer {
   Logger& logger() { return logger_; }
   void Route(HttpRequest& request, Responder responder) const;
   char* read_buffer() { return read_buffer_.get(); }
-  // Deletes a connection whose handle has closed (after BeginClose if it had a handle).
-  void Forget(HttpConnection* connection, bool began_close = false);
+  // Deletes a connection whose handle has closed.
+  void Forget(HttpConnection* connection);
 
  private:
   static void OnConnection(uv_stream_t* listener, int status);
