@@ -26,6 +26,7 @@ class VectorSink {
  public:
   explicit VectorSink(std::vector<uint8_t>* out) : out_(out) {}
   void write(const char* data, size_t size) {
+    if (size == 0) return;  // msgpack writes empty strings as (nullptr, 0): no memcpy from null
     if (used_ + size > out_->size()) out_->resize(std::max(out_->size() * 2, used_ + size));
     std::memcpy(out_->data() + used_, data, size);
     used_ += size;
