@@ -9,22 +9,33 @@ BUILD_FUZZ ?= build/fuzz
 # under the clone are hashed relative to it, and the build directory is not hashed.
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
+# ... and caches what is compiled with a precompiled header (meson's cpp_pch).
+export CCACHE_SLOPPINESS := pch_defines,time_macros
 MESON_SETUP = if [ -f $(1)/build.ninja ]; then meson setup --reconfigure $(1) $(2) >/dev/null; \
               else meson setup $(1) $(2); fi
 
-.PHONY: all deps build run test bench chaos format fuzz fuzz-run deb clean ui-screenshots
+.PHONY: all deps build daemon run test bench chaos format fuzz fuzz-run deb clean ui-screenshots
 
 all: build
 
 deps:
 	@.ci/install-deps
 
+RELEASE_SETUP = --buildtype=release -Db_ndebug=false
+
+# Every target of the release build: the daemon, skillsim, the tests and the benchmarks.
 build: deps
-	@$(call MESON_SETUP,$(BUILD_RUN),--buildtype=release -Db_ndebug=false)
+	@$(call MESON_SETUP,$(BUILD_RUN),$(RELEASE_SETUP) -Dtests=true)
 	meson compile -C $(BUILD_RUN)
 
+# Only the daemon, with only the packages that building and running it needs.
+daemon:
+	@.ci/install-deps --run
+	@$(call MESON_SETUP,$(BUILD_RUN),$(RELEASE_SETUP) -Dtests=false)
+	meson compile -C $(BUILD_RUN) node/skillnode
+
 # Starts a node on the embedded default configuration.
-run: build
+run: daemon
 	@if [ ! -x $(BUILD_RUN)/node/skillnode ]; then \
 	  echo "$(BUILD_RUN)/node/skillnode is missing after the build; see the errors above."; \
 	  exit 1; \
@@ -58,13 +69,13 @@ bench: build
 
 # The long chaos run: 100 nodes in network namespaces, 10 minutes of kills and restarts under
 # loss, then a partition (tests/chaos/chaos_test.py; make test runs 30 nodes for about 2
-# minutes). Needs root. Its last line is the summary README "Tests" quotes.
+# minutes). Needs root. Its last line is the summary docs/tests.md quotes.
 chaos: build
 	SKILLNODE=$(BUILD_RUN)/node/skillnode python3 tests/chaos/chaos_test.py --hosts 100 \
 	  --skills 30 --chaos-seconds 600
 
 # The web console's browser test (tests/ui/ui_test.py) with its screenshots copied to docs/ui/,
-# the pictures README shows: run after a change to the console's look, then commit docs/ui/.
+# the pictures docs/console.md shows: run after a change to the console's look, then commit docs/ui/.
 # The fixtures' CJK text and emoji need their fonts in the screenshots (Debian's Noto).
 ui-screenshots:
 	@.ci/install-deps fonts-noto-cjk fonts-noto-color-emoji
@@ -77,7 +88,7 @@ format: deps
 	find node kademlia transport discovery bootstrap tests sim bench -name '*.h' -o -name '*.cpp' \
 	  | grep -v '^tests/tidy/fixtures/' | xargs clang-format -i --style=file
 
-# libFuzzer targets (clang): see README "Fuzzing".
+# libFuzzer targets (clang): see docs/tests.md "Fuzzing".
 fuzz: deps
 	@if [ -f $(BUILD_FUZZ)/build.ninja ]; then meson setup --reconfigure $(BUILD_FUZZ) -Dfuzz=true >/dev/null; \
 	 else CXX=clang++ meson setup $(BUILD_FUZZ) -Dfuzz=true; fi
@@ -93,7 +104,7 @@ fuzz-run: fuzz
 	@tests/fuzz/run_campaign.sh $(CURDIR) $(BUILD_FUZZ) $(SECONDS) $(RUNS) $(TARGETS)
 
 # The Debian package, skillnode_<version>_amd64.deb and -dbgsym, in build/deb; fails on any
-# lintian error or warning (debian/make-deb.sh; README "Running on a host").
+# lintian error or warning (debian/make-deb.sh; docs/running.md "Running on a host").
 deb: deps
 	bash debian/make-deb.sh build/deb
 
