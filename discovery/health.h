@@ -1,5 +1,5 @@
 // HealthMachine: the health of one skill registration, driven by heartbeats and timers (spec
-// section 8; DESIGN "Registration, health, LAN").
+// section 8; docs/architecture.md "Registration, health and the LAN").
 //
 // A skill reports its own status (HEALTHY, DEGRADED, MAINTENANCE, UNHEALTHY) with every
 // heartbeat. When heartbeats stop, the machine marks the skill UNHEALTHY after

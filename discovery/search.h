@@ -6,8 +6,8 @@
 //          SKILL_DISCOVER round that runs beside the DHT stage for the LAN's discover window;
 //   cache  a fresh cached answer to the same query (read-through; spec §11), when allowed;
 //   dht    a FIND_VALUE lookup of the query's most selective DHT key (capability, then scene,
-//          then skill id; DESIGN "DHT keys"), verified and merged; a query with no such key
-//          scans what this node's store holds;
+//          then skill id; docs/architecture.md "DHT keys"), verified and merged; a query with
+//          no such key scans what this node's store holds;
 //   skillcenter  the configured SkillCenter catalog (spec §7, §12.2), when the stages before
 //          found nothing: its answer is cached for the stage's TTL; a catalog that fails is
 //          skipped with back-off by the stage itself (a circuit breaker);

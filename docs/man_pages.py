@@ -3,10 +3,11 @@
 
 `skillnode --help-json` and `skillsim --help-json` describe every subcommand and flag from the
 same CLI11 definitions that --help prints (node/cli/cli_describe.h), so the pages and the
-completion cannot drift from --help. skillnode.yaml(5) comes from README's "Configuration"
-block, which tests/node/readme_config_test.cpp checks against the defaults key for key.
+completion cannot drift from --help. skillnode.yaml(5) comes from the configuration block of
+docs/configuration.md, which tests/node/readme_config_test.cpp checks against the defaults key
+for key.
 
-Usage: man_pages.py SKILLNODE SKILLSIM README.md OUTDIR
+Usage: man_pages.py SKILLNODE SKILLSIM docs/configuration.md OUTDIR
 Writes skillnode.1, skillsim.1, skillnode.yaml.5 and the bash completions skillnode and skillsim.
 """
 import json
@@ -15,7 +16,8 @@ import re
 import subprocess
 import sys
 
-# README's configuration block, found as the installed default configuration finds it.
+# The configuration block of docs/configuration.md, found as the installed default
+# configuration finds it.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "node",
                                 "service"))
 from default_config import reference_block  # noqa: E402
@@ -160,10 +162,11 @@ MS_KEY_RE = re.compile(r"(Interval|Timeout|timeout|ttl|Window|Expiry|After|retry
                        r"retryMax|backoffInitial|backoffMax|rpcTimeoutMin)$")
 
 
-def config_keys(readme_text):
-    """[(path, default, description)] from README's configuration block, in order."""
+def config_keys(config_text):
+    """[(path, default, description)] from the configuration block of docs/configuration.md
+    (`config_text`), in order."""
     keys, stack = [], []
-    for line in reference_block(readme_text):
+    for line in reference_block(config_text):
         found = KEY_RE.match(line)
         if not found:
             comment = COMMENT_RE.match(line)
@@ -188,7 +191,7 @@ def unit_of(path, default):
     return ""
 
 
-def config_page(readme_text, version):
+def config_page(config_text, version):
     lines = []
     header(lines, "skillnode.yaml", 5, version, "File Formats")
     lines += [".SH NAME", "skillnode.yaml \\- configuration of a skillnode node",
@@ -209,7 +212,7 @@ def config_page(readme_text, version):
     not_reloadable = ("discovery.skillCenter.enabled", "security.identityCertificate",
                       "security.requireCertifiedPublishers")
     section = None
-    for path, default, text in config_keys(readme_text):
+    for path, default, text in config_keys(config_text):
         top = path.split(".")[0]
         if top != section:
             section = top
@@ -302,16 +305,16 @@ def value_kind(option):
 
 def main():
     if len(sys.argv) != 5:
-        sys.exit("usage: man_pages.py SKILLNODE SKILLSIM README.md OUTDIR")
-    skillnode, skillsim, readme, out = sys.argv[1:]
+        sys.exit("usage: man_pages.py SKILLNODE SKILLSIM docs/configuration.md OUTDIR")
+    skillnode, skillsim, config_doc, out = sys.argv[1:]
     node_cli, sim_cli = describe(skillnode), describe(skillsim)
     version = version_of(skillnode)
-    with open(readme, encoding="utf-8") as f:
-        readme_text = f.read()
+    with open(config_doc, encoding="utf-8") as f:
+        config_text = f.read()
     pages = {
         "skillnode.1": skillnode_page(node_cli, version),
         "skillsim.1": skillsim_page(sim_cli, version),
-        "skillnode.yaml.5": config_page(readme_text, version),
+        "skillnode.yaml.5": config_page(config_text, version),
         "skillnode": completion(node_cli, "skillnode"),
         "skillsim": completion(sim_cli, "skillsim"),
     }

@@ -1,8 +1,8 @@
 // Identity: a node's (or a publisher's) Ed25519 key pair, and the node id derived from it.
 //
-// The node id is SHA-256 of the public key (DESIGN "Protocol decisions"), so an id cannot be
-// chosen freely and any peer can check it. Signatures are Ed25519 (libsodium crypto_sign).
-// Saving to disk is bootstrap/'s job (identity_file.h); this type does no I/O.
+// The node id is SHA-256 of the public key (docs/architecture.md "Ids and identities"), so an id
+// cannot be chosen freely and any peer can check it. Signatures are Ed25519 (libsodium
+// crypto_sign). Saving to disk is bootstrap/'s job (identity_file.h); this type does no I/O.
 #ifndef SKILLNODE_KADEMLIA_IDENTITY_H_
 #define SKILLNODE_KADEMLIA_IDENTITY_H_
 

@@ -1,4 +1,4 @@
-// Node: one Kademlia node as a step function (HOUSE_STYLE "Architecture").
+// Node: one Kademlia node as a step function (docs/architecture.md "Layers").
 //
 // The Env hands it datagrams (OnDatagram) and wakes it at NextDeadline() (OnTimer); it
 // answers through the injected Transport and never reads a clock, opens a socket or starts a

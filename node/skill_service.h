@@ -25,9 +25,10 @@
 // which never reach the DHT that feeds the others.
 //
 // Registration, heartbeats and unregistration are accepted only from this host (a skill
-// registers with the node on its own host; DESIGN "Registration"); from anywhere else they are
-// answered UNAUTHORIZED. At shutdown every registration is unpublished with a tombstone
-// (reason SHUTDOWN). docs/api.md documents every route with its errors.
+// registers with the node on its own host; docs/architecture.md "Registration, health and the
+// LAN"); from anywhere else they are answered UNAUTHORIZED. At shutdown every registration is
+// unpublished with a tombstone (reason SHUTDOWN). docs/api.md documents every route with its
+// errors.
 #ifndef SKILLNODE_NODE_SKILL_SERVICE_H_
 #define SKILLNODE_NODE_SKILL_SERVICE_H_
 

@@ -6,8 +6,8 @@
 // JSON. When stderr is the journal's stream (systemd sets JOURNAL_STREAM to its device and
 // inode), each line starts with its syslog priority ("<6>", "<4>", ...) and text lines carry no
 // timestamp of their own, since the journal adds one. The spdlog logger is owned here, never
-// registered in spdlog's global registry (no globals, HOUSE_STYLE). Loop thread only (spdlog's
-// single-threaded sinks).
+// registered in spdlog's global registry (no globals: docs/architecture.md "Code rules"). Loop
+// thread only (spdlog's single-threaded sinks).
 #ifndef SKILLNODE_NODE_SPD_LOGGER_H_
 #define SKILLNODE_NODE_SPD_LOGGER_H_
 

@@ -1,7 +1,7 @@
 // Result<T>: the one way expected failures travel in skillnode.
 //
 // Expected failures (timeouts, malformed input, refusals) are values, not exceptions
-// (HOUSE_STYLE "Errors"). tl::expected sits behind one alias so that moving to C++23
+// (docs/architecture.md "Code rules"). tl::expected sits behind one alias so that moving to C++23
 // std::expected is a one-line change here.
 #ifndef SKILLNODE_TRANSPORT_RESULT_H_
 #define SKILLNODE_TRANSPORT_RESULT_H_

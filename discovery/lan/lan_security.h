@@ -1,4 +1,4 @@
-// LAN message security (skill-discovery-protocol §10; DESIGN "Registration, health, LAN"),
+// LAN message security (skill-discovery-protocol §10; docs/lan.md, docs/security.md),
 // on OpenSSL 3.
 //
 // Three ways a message may be signed (the signature field is base64 of):

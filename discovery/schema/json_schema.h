@@ -1,5 +1,5 @@
 // JsonSchema: a JSON Schema compiled once and checked against many instances, built on valijson
-// 1.0 (Debian's libvalijson-dev, headers only; see README "Dependencies" and docs/schema.md).
+// 1.0 (Debian's libvalijson-dev, headers only; see docs/dependencies.md and docs/schema.md).
 //
 // Drafts: a schema may declare Draft 7 ("http://json-schema.org/draft-07/schema#") or Draft 4
 // ("http://json-schema.org/draft-04/schema#"); a schema without "$schema" is Draft 7. Any other
@@ -49,7 +49,8 @@ std::string AppendPointer(std::string_view pointer, std::string_view token);
 enum class Draft { kDraft4, kDraft7 };
 std::string_view DraftName(Draft draft);  // "draft-04", "draft-07"
 
-// Limits on what Compile accepts and Validate matches (HOUSE_STYLE: a limit on everything).
+// Limits on what Compile accepts and Validate matches (docs/architecture.md "Code rules": a
+// limit on everything).
 // A schema's compact JSON text: records carry 512 bytes; 64 KiB leaves room for hand-written
 // schemas without letting a request make the parser build a huge tree.
 constexpr size_t kSchemaTextBytesMax = 64 * 1024;

@@ -1,5 +1,5 @@
 // The deterministic archive of a SKILL.md folder, and reading an uploaded one; both through
-// libarchive (README "Dependencies"), never hand-written tar code.
+// libarchive (docs/dependencies.md), never hand-written tar code.
 //
 // WriteArchive makes a POSIX ustar archive in which the same files give the same bytes on any
 // host: entries in byte order of their paths, regular files only (directories are implied by

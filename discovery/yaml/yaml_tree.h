@@ -2,8 +2,9 @@
 //
 // yaml-cpp reports errors by throwing; ParseYaml catches everything at this boundary and
 // returns an error naming the line and column, so no exception crosses into the rest of the
-// daemon (HOUSE_STYLE "Errors"). It serves the node's configuration file (node/config) and
-// SKILL.md front matter (discovery/skillmd), so it sits here, below both (DESIGN "Layers").
+// daemon (docs/architecture.md "Code rules"). It serves the node's configuration file
+// (node/config) and SKILL.md front matter (discovery/skillmd), so it sits here, below both
+// (docs/architecture.md "Layers").
 // The tree keeps what its readers need to name problems precisely: map entries in file
 // order, line and column of every value, and whether a scalar was quoted (so `port: "80"` can
 // be told from `port: 80`).

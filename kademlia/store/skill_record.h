@@ -148,7 +148,7 @@ uint64_t NotAfterMs(const SkillRecord& record);  // timestamp + TTL (saturating)
 // names the field and the reason.
 [[nodiscard]] Result<void> ValidateRecord(const SkillRecord& record);
 
-// The DHT keys a record is published under (DESIGN "Protocol decisions"):
+// The DHT keys a record is published under (docs/architecture.md "DHT keys"):
 // SHA256(skillId + ":" + c) and SHA256("capability:" + c) for each capability c,
 // SHA256("scene:" + s) for each scene s, SHA256("skill:" + skillId), and
 // SHA256("type:" + t) when the descriptor names a capability type t (skill-sharing §5.4's

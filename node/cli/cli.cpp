@@ -38,7 +38,7 @@ constexpr int64_t kStatusTimeoutMsDefault = 5000;
 
 const char* kFooter =
     "Exit status: 0 success, 1 failure, 2 usage or configuration error.\n"
-    "Configuration keys and defaults: README.md, section \"Configuration\".";
+    "Configuration keys and defaults: skillnode.yaml(5), docs/configuration.md.";
 
 std::vector<std::string> ApplyFlags(const RunFlags& flags, Config& config) {
   std::vector<std::string> errors;

@@ -107,7 +107,7 @@ void IdentityCommands::Add(CLI::App& app) {
   for (CLI::App* command : {keygen_, csr_}) {
     command->footer(
         "Exit status: 0 success, 1 failure, 2 usage or configuration error.\n"
-        "Configuration keys and defaults: README.md, section \"Configuration\".");
+        "Configuration keys and defaults: skillnode.yaml(5), docs/configuration.md.");
   }
 }
 

@@ -18,8 +18,7 @@ void McpCommand::Add(CLI::App& app) {
       "mcp",
       "Serve MCP (the Model Context Protocol) on standard input and output, as MCP clients "
       "launch servers: the tools list_skills, get_skill_info and run_skill, answered by the "
-      "running node at --http. Logs go to standard error. See README \"Using skills from an "
-      "LLM\".");
+      "running node at --http. Logs go to standard error. See docs/mcp.md.");
   app_->footer(
       "Exit status: 0 at the end of standard input, 1 when standard output cannot be written, "
       "2 usage error.");

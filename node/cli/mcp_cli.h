@@ -1,6 +1,5 @@
 // `skillnode mcp [--http ADDR:PORT|URL] [--cacert FILE] [--token TOKEN] [--timeout MS]`: an MCP
-// server on stdio for the running node at --http (node/mcp/mcp_stdio.h; README "Using skills
-// from an LLM").
+// server on stdio for the running node at --http (node/mcp/mcp_stdio.h; docs/mcp.md).
 #ifndef SKILLNODE_NODE_CLI_MCP_CLI_H_
 #define SKILLNODE_NODE_CLI_MCP_CLI_H_
 

@@ -3,7 +3,7 @@
 // Filled in three layers: these defaults (the embedded configuration: a standalone node with
 // its HTTP API on 127.0.0.1:7070), then a YAML file in the shape of the seed's configuration
 // reference (section 13.2) plus a `node:` section (config_yaml.h), then command-line flags
-// (cli.h). README "Configuration" documents every key; keep the two in step. Durations are
+// (cli.h). docs/configuration.md documents every key; keep the two in step. Durations are
 // milliseconds in the file, as in the seed. The discovery sections other than `dht` are
 // parsed and validated now and used by later issues (LAN adapter, SkillCenter, health, cache).
 #ifndef SKILLNODE_NODE_CONFIG_CONFIG_H_

@@ -1,4 +1,4 @@
-// Reading a configuration file (YAML) onto a Config. README "Configuration" lists every key.
+// Reading a configuration file (YAML) onto a Config. docs/configuration.md lists every key.
 //
 // Every problem in the file is reported, not only the first, one per line, each naming the
 // key's path and the reason, e.g.

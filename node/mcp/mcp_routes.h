@@ -1,5 +1,5 @@
 // McpRoutes: the MCP server on the node's HTTP API, as MCP's Streamable HTTP transport at
-// /mcp (README "Using skills from an LLM", docs/api.md "MCP").
+// /mcp (docs/mcp.md, docs/api.md "MCP").
 //
 //   POST   /mcp  one JSON-RPC message (or a 2025-03-26 batch); answered with application/json
 //                (a request), or 202 with no body (a notification or response). `initialize`

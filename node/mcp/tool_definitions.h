@@ -1,4 +1,4 @@
-// The three MCP tools of the skill usage protocol (shared/spec/skill-usage-protocol.md) as
+// The three MCP tools of the Skill Usage Protocol (docs/mcp.md, docs/api.md "MCP") as
 // tools/list shows them, and the checks of their arguments.
 //
 //   list_skills(query?, capability?, scene?, limit?)  selection: name + description only

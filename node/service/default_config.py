@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
-"""Writes the installed /etc/skillnode/skillnode.yaml: README's configuration reference (the
-embedded default, with its comments), every line commented out, so that the file changes
-nothing until a key is uncommented and the defaults stay the binary's own across upgrades.
-README's block is checked against the defaults by tests/node/readme_config_test.cpp, so this
-file cannot drift from them.
-Usage: default_config.py README.md OUTPUT
+"""Writes the installed /etc/skillnode/skillnode.yaml: the configuration reference of
+docs/configuration.md (the embedded default, with its comments), every line commented out, so
+that the file changes nothing until a key is uncommented and the defaults stay the binary's own
+across upgrades. That block is checked against the defaults by
+tests/node/readme_config_test.cpp, so this file cannot drift from them.
+Usage: default_config.py docs/configuration.md OUTPUT
 """
 import sys
 
 HEADER = """\
-# skillnode configuration (skillnode.yaml(5); README.md, "Configuration").
+# skillnode configuration (skillnode.yaml(5); docs/configuration.md in skillnode's source).
 #
 # Every key is optional. Below is the embedded default, commented out: uncomment a key, with
 # the sections above it, to change it. Durations are milliseconds. Check a change with
@@ -22,9 +22,12 @@ HEADER = """\
 """
 
 
-def reference_block(readme):
-    lines = readme.splitlines()
-    start = lines.index("## Configuration")
+def reference_block(text):
+    """The lines of the ```yaml block after the "Configuration" heading (`# Configuration` in
+    docs/configuration.md)."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines)
+                 if line.startswith("#") and line.lstrip("#").strip() == "Configuration")
     opening = next(i for i in range(start, len(lines)) if lines[i] == "```yaml")
     closing = lines.index("```", opening + 1)
     return lines[opening + 1:closing]
@@ -32,7 +35,7 @@ def reference_block(readme):
 
 def main():
     if len(sys.argv) != 3:
-        sys.exit("usage: default_config.py README.md OUTPUT")
+        sys.exit("usage: default_config.py docs/configuration.md OUTPUT")
     with open(sys.argv[1], encoding="utf-8") as f:
         block = reference_block(f.read())
     with open(sys.argv[2], "w", encoding="utf-8") as f:

@@ -1,4 +1,4 @@
-// UiRoutes: the web console at /ui/ (README "Web console"), served from the assets compiled
+// UiRoutes: the web console at /ui/ (docs/console.md), served from the assets compiled
 // into the binary (ui_assets.h).
 //
 //   GET /ui                 308 to /ui/

@@ -15,8 +15,8 @@
 // Events are ordered by (time, sequence). The sequence is the scheduling side's own counter
 // (a lane, or the control side), tagged with that side, so events due at the same instant run
 // in an order that depends on the scenario and seed only, never on how the lanes' threads
-// interleave (HOUSE_STYLE: (deadline, sequence) ordering). A lane's heap is used by one thread
-// at a time: its own during a batch, the simulation's between batches.
+// interleave (docs/architecture.md "Code rules": (deadline, sequence) ordering). A lane's heap is
+// used by one thread at a time: its own during a batch, the simulation's between batches.
 #ifndef SKILLNODE_SIM_ENGINE_EVENT_QUEUE_H_
 #define SKILLNODE_SIM_ENGINE_EVENT_QUEUE_H_
 

@@ -2,8 +2,9 @@
 //
 // The simulator feeds it every delivered datagram (time, sender, receiver, bytes) and every
 // lookup result, in event order; two runs of one scenario and seed must end with the same
-// value (DESIGN: one seed reproduces a whole run). It is a fast multiply-xorshift mix over
-// 8-byte words, not a cryptographic hash: it detects divergence, it does not resist forgery.
+// value (docs/architecture.md "Code rules": one seed reproduces a whole run). It is a fast
+// multiply-xorshift mix over 8-byte words, not a cryptographic hash: it detects divergence, it does
+// not resist forgery.
 #ifndef SKILLNODE_SIM_ENGINE_TRACE_HASH_H_
 #define SKILLNODE_SIM_ENGINE_TRACE_HASH_H_
 

@@ -1,12 +1,12 @@
 // YamlReader: typed, path-aware access to one YAML map, without exceptions escaping.
 //
-// yaml-cpp throws; this is the one place skillsim touches it (HOUSE_STYLE "Errors": throwing
-// libraries are wrapped once). A reader walks one map of the document. Every accessor takes a
-// key, a default for an absent key and the accepted range, and returns a value whatever
-// happens: on a bad value it returns the default and records the first error, with the key's
-// full path ("network.latency.rtt_ms: expected a number, got 'fast'"), in the ErrorSink it
-// shares with its children. Finish() refuses keys nobody asked for. Callers check the sink
-// once at the end instead of after every field.
+// yaml-cpp throws; this is the one place skillsim touches it (docs/architecture.md "Code rules":
+// throwing libraries are wrapped once). A reader walks one map of the document. Every accessor
+// takes a key, a default for an absent key and the accepted range, and returns a value whatever
+// happens: on a bad value it returns the default and records the first error, with the key's full
+// path ("network.latency.rtt_ms: expected a number, got 'fast'"), in the ErrorSink it shares with
+// its children. Finish() refuses keys nobody asked for. Callers check the sink once at the end
+// instead of after every field.
 #ifndef SKILLNODE_SIM_SCENARIO_YAML_READER_H_
 #define SKILLNODE_SIM_SCENARIO_YAML_READER_H_
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """[uv] The HTTP API under abuse stays responsive to other clients, with bounded memory.
 
-One node with the default HTTP limits (README "Configuration", node.http). While each abuse
+One node with the default HTTP limits (docs/configuration.md, node.http). While each abuse
 runs, a well-behaved client opens a new connection and asks GET /health every half second,
 trying again 0.2 s after a 503 (every connection taken and none has waited evictAfter yet); each
 answer must come within ANSWER_BOUND_S of the first try (evictAfter, 2 s, plus slack), and

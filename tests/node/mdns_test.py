@@ -2,9 +2,9 @@
 """[netns] DNS-SD: a node advertises itself through its host's Avahi daemon.
 
 Two hosts in network namespaces on one bridge (netns_lab.py). Each host has a private /run in
-its own mount and UTS namespace (`unshare -m -u`, as in /work/shared/recipes/avahi-in-netns.sh),
-held open by a small holder process; its system D-Bus and avahi-daemon run there, and so does
-the skillnode under test (entered with nsenter), so it reaches that host's D-Bus.
+its own mount and UTS namespace (`unshare -m -u`), held open by a small holder process; its
+system D-Bus and avahi-daemon run there, and so does the skillnode under test (entered with
+nsenter), so it reaches that host's D-Bus.
 
 1. No D-Bus at all (host 1, before its daemons start): the node logs one line "DNS-SD: no Avahi
    daemon (...): not advertised", serves /health, and exits 0 on SIGTERM.

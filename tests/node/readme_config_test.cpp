@@ -1,5 +1,6 @@
-// README.md's configuration reference is the embedded default, key for key: the ```yaml block
-// after "## Configuration" parses and gives exactly Config{} (so the README cannot drift).
+// docs/configuration.md's configuration reference is the embedded default, key for key: the
+// ```yaml block after its "# Configuration" heading parses and gives exactly Config{} (so the
+// documentation cannot drift).
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <iterator>
@@ -11,11 +12,12 @@
 namespace skillnode::node {
 namespace {
 
-// The ```yaml block after "## Configuration" in README.md.
-std::string ReadmeDefaults() {
-  std::ifstream file(std::string(SKILLNODE_SOURCE_ROOT) + "/README.md");
+// The ```yaml block after the "# Configuration" heading of docs/configuration.md.
+std::string DocumentedDefaults() {
+  std::ifstream file(std::string(SKILLNODE_SOURCE_ROOT) + "/docs/configuration.md");
+  REQUIRE(file.is_open());
   std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-  const size_t section = text.find("## Configuration");
+  const size_t section = text.find("# Configuration\n");
   REQUIRE(section != std::string::npos);
   const size_t start = text.find("```yaml\n", section);
   REQUIRE(start != std::string::npos);
@@ -23,8 +25,9 @@ std::string ReadmeDefaults() {
   return text.substr(start + 8, end - start - 8);
 }
 
-TEST_CASE("README's configuration reference parses and is exactly the embedded default", "[unit]") {
-  auto documented = ParseConfig(ReadmeDefaults());
+TEST_CASE("docs/configuration.md's reference parses and is exactly the embedded default",
+          "[unit]") {
+  auto documented = ParseConfig(DocumentedDefaults());
   REQUIRE(documented);
   const Config defaults;
   const Config &d = *documented;

@@ -1,5 +1,5 @@
-// The LAN and security sections of the configuration (README "Configuration"; the embedded
-// default is checked against the README in config_test.cpp): bad values are refused naming
+// The LAN and security sections of the configuration (docs/configuration.md; the embedded
+// default is checked against it in readme_config_test.cpp): bad values are refused naming
 // the key, and the cross-checks between security keys.
 #include <catch2/catch.hpp>
 #include <string>

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Fails when the protocol core does I/O or reads the world directly (HOUSE_STYLE "Architecture").
+# Fails when the protocol core does I/O or reads the world directly (docs/architecture.md
+# "Layers").
 # kademlia/ must be a pure step function: no libuv, sockets, threads, real clocks, OS
 # randomness through <random>, or the global spdlog logger. Usage: check_layering.sh DIR...
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The web console under load (README "Web console"): a node with 20,000 registrations
+"""The web console under load (docs/console.md): a node with 20,000 registrations
 (20 agents x 1,000, the registry's per-agent limit), then the Skills page in Debian's chromium:
 the time from navigation to the first rows on screen, unfiltered and filtered, each the median
 of 5 loads. Prints figures; asserts nothing about speed (tests never assert on wall-clock).

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""[uv] The web console at /ui/ (README "Web console") on two real skillnode processes.
+"""[uv] The web console at /ui/ (docs/console.md) on two real skillnode processes.
 
 HTTP checks first: /ui redirects to /ui/; index.html and every asset it loads (followed through
 the modules' imports) carry the Content-Security-Policy, nosniff and no-referrer; assets are

@@ -1,4 +1,4 @@
-// UvEnv: the libuv Env (HOUSE_STYLE "Architecture"): everything a protocol component takes
+// UvEnv: the libuv Env (docs/architecture.md "Layers"): everything a protocol component takes
 // from the world, on one loop and one thread.
 //
 //   Now()        monotonic time (UvLoop)

@@ -1,11 +1,11 @@
 // UvHandle<T>: one libuv handle (uv_timer_t, uv_udp_t, uv_signal_t, ...) owned by a wrapper.
 //
 // libuv uses a handle's memory until the close callback has run, which may be after its owner
-// is gone, so the handle lives on the heap and is freed only in that callback (HOUSE_STYLE
-// "libuv"). `data` points at the owner until Close(); from Close() on it is null, so a late
-// callback (a send cancelled by the close, say) knows its owner may be gone and touches only
-// its own request. Close() is idempotent and the destructor calls it, but the loop must still
-// run afterwards for the memory to be freed. Non-copyable, non-movable; loop thread only.
+// is gone, so the handle lives on the heap and is freed only in that callback (docs/architecture.md
+// "Code rules"). `data` points at the owner until Close(); from Close() on it is null, so a late
+// callback (a send cancelled by the close, say) knows its owner may be gone and touches only its
+// own request. Close() is idempotent and the destructor calls it, but the loop must still run
+// afterwards for the memory to be freed. Non-copyable, non-movable; loop thread only.
 #ifndef SKILLNODE_TRANSPORT_UV_UV_HANDLE_H_
 #define SKILLNODE_TRANSPORT_UV_UV_HANDLE_H_
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""[uv] skillnode's MCP server, used the way MCP clients use it (README "Using skills from an
-LLM", docs/api.md "MCP").
+"""[uv] skillnode's MCP server, used the way MCP clients use it (docs/mcp.md, docs/api.md
+"MCP").
 
 A node (tests/node/skillnode_harness.py) holds public, private and broken skills whose endpoint
 is a provider process (tests/node/provider_server.py). Then:

@@ -3,7 +3,8 @@
 
 - every subcommand and flag that `--help` prints is in `--help-json` (the generator's input),
   and so in skillnode(1) or skillsim(1) and in the completion;
-- every key of README's configuration reference is in skillnode.yaml(5), with its default;
+- every key of the configuration reference in docs/configuration.md is in skillnode.yaml(5),
+  with its default;
 - groff renders the three pages without a warning;
 - bash, with the completion loaded, offers the subcommands, each subcommand's flags, and the
   choices of a flag such as --log-level.
@@ -80,7 +81,7 @@ def page_checks(program, binary, page_path):
 def config_page_checks(page_path):
     sys.path.insert(0, os.path.join(SOURCE_ROOT, "docs"))
     import man_pages  # noqa: E402
-    with open(os.path.join(SOURCE_ROOT, "README.md")) as f:
+    with open(os.path.join(SOURCE_ROOT, "docs", "configuration.md")) as f:
         keys = man_pages.config_keys(f.read())
     with open(page_path) as f:
         page = f.read()
@@ -89,7 +90,7 @@ def config_page_checks(page_path):
                if f"\\fB{troff(path)}\\fR" not in page or
                f"Default: {troff(default)}" not in page]
     check(len(leaves) > 80 and not missing,
-          f"skillnode.yaml(5) lists all {len(leaves)} keys of README's reference with defaults",
+          f"skillnode.yaml(5) lists all {len(leaves)} keys of docs/configuration.md with defaults",
           f"missing: {missing[:8]}")
     check("Default: 30000 milliseconds" in page and "Default: 1048576 bytes" in page,
           "durations and sizes carry their unit")

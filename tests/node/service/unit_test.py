@@ -6,7 +6,7 @@
   dhtnode.service: 2.0);
 - ExecStart's flags are ones `skillnode run` takes;
 - `skillnode run --check-config` accepts the default configuration, and also its body with
-  every line uncommented (README's reference, so the comments are valid settings).
+  every line uncommented (docs/configuration.md's reference, so the comments are valid settings).
 Run: SKILLNODE=... SKILLNODE_UNIT=build/.../skillnode.service \
      SKILLNODE_DEFAULT_CONFIG=build/.../skillnode.yaml python3 tests/node/service/unit_test.py
 """
