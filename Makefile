@@ -45,8 +45,8 @@ run: daemon
 # Builds with AddressSanitizer and UndefinedBehaviorSanitizer, warnings as errors, and runs
 # every test; the last line is "N passed, N failed".
 # The sanitizer build is -Og -g1: GCC 12 spends most of an instrumented -O2 -g compile on
-# UBSan's alignment checks and on variable tracking; -Og -g1 compiles each file about five times
-# faster, with every check still in and line numbers in every report.
+# UBSan's alignment checks and on variable tracking; -Og -g1 builds the whole tree 3.4 times
+# faster, with every check still in and line numbers in every report (docs/tests.md).
 SANITIZE_SETUP = --buildtype=plain -Doptimization=g -Ddebug=false -Dcpp_args=-g1 \
                  -Db_sanitize=address$(comma)undefined -Db_lundef=false -Dwerror=true
 test: deps
@@ -75,7 +75,8 @@ chaos: build
 	  --skills 30 --chaos-seconds 600
 
 # The web console's browser test (tests/ui/ui_test.py) with its screenshots copied to docs/ui/,
-# the pictures docs/console.md shows: run after a change to the console's look, then commit docs/ui/.
+# the pictures docs/console.md shows: run after a change to the console's look, then commit
+# docs/ui/.
 # The fixtures' CJK text and emoji need their fonts in the screenshots (Debian's Noto).
 ui-screenshots:
 	@.ci/install-deps fonts-noto-cjk fonts-noto-color-emoji
