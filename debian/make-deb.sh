@@ -19,6 +19,14 @@ git ls-files -z --cached --others --exclude-standard |
 cp -a build/deps "$stage/build/"
 rm -f "$out"/skillnode_* "$out"/skillnode-dbgsym_*
 
+# debhelper (compat 13) points HOME at a fresh folder inside the tree while it builds, which would
+# give ccache an empty cache of its own every time; the user's cache is named instead, so that
+# a second build (or a second clone, with CCACHE_BASEDIR set as the Makefile does) reuses it.
+if command -v ccache >/dev/null; then
+  CCACHE_DIR=$(ccache -k cache_dir)
+  export CCACHE_DIR
+fi
+
 cd "$stage"
 DEB_BUILD_OPTIONS="parallel=$(nproc) ${DEB_BUILD_OPTIONS:-}" dpkg-buildpackage -b -us -uc
 cd "$out"

@@ -8,13 +8,14 @@
 
 #include "node/config/config.h"
 #include "node/config/config_yaml.h"
+#include "support/source_root.h"
 
 namespace skillnode::node {
 namespace {
 
 // The ```yaml block after the "# Configuration" heading of docs/configuration.md.
 std::string DocumentedDefaults() {
-  std::ifstream file(std::string(SKILLNODE_SOURCE_ROOT) + "/docs/configuration.md");
+  std::ifstream file(testing::SourceRoot() / "docs/configuration.md");
   REQUIRE(file.is_open());
   std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   const size_t section = text.find("# Configuration\n");

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "sim/scenario/scenario_parser.h"
+#include "support/source_root.h"
 
 namespace skillnode::sim {
 namespace {
@@ -17,7 +18,7 @@ std::string ErrorOf(const std::string& yaml, const ScenarioOverrides& overrides 
 }
 
 TEST_CASE("the shipped experiment scenarios parse into their sweeps", "[unit]") {
-  const std::string dir = SKILLSIM_SCENARIO_DIR;
+  const std::string dir = (testing::SourceRoot() / "sim/scenarios").string();
   const std::pair<const char*, AdversaryModel> e1_files[] = {
       {"/e1-skademlia.yaml", AdversaryModel::kEclipse},
       {"/e1-sybil.yaml", AdversaryModel::kSybil},
@@ -237,7 +238,8 @@ TEST_CASE("the records block is parsed with its bounds", "[unit]") {
 }
 
 TEST_CASE("the registry scenario has 2,000 nodes, 5,000 skills and gets by capability", "[unit]") {
-  auto plan = LoadScenarioFile(std::string(SKILLSIM_SCENARIO_DIR) + "/registry-churn.yaml");
+  auto plan =
+      LoadScenarioFile((testing::SourceRoot() / "sim/scenarios/registry-churn.yaml").string());
   INFO((plan ? "" : plan.error().message));
   REQUIRE(plan);
   REQUIRE(plan->points.size() == 1);
@@ -251,7 +253,7 @@ TEST_CASE("the registry scenario has 2,000 nodes, 5,000 skills and gets by capab
 
 TEST_CASE("Heep's conditions parse: lifetime start, coordinates, live-node targets, seeds",
           "[unit]") {
-  const std::string dir = SKILLSIM_SCENARIO_DIR;
+  const std::string dir = (testing::SourceRoot() / "sim/scenarios").string();
   auto heep = LoadScenarioFile(dir + "/e3-heep.yaml");
   INFO((heep ? "" : heep.error().message));
   REQUIRE(heep);

@@ -10,13 +10,14 @@
 #include <vector>
 
 #include "kademlia/identity.h"
+#include "support/source_root.h"
 
 namespace skillnode::discovery::skillmd {
 namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kFixtures = fs::path(SKILLNODE_SOURCE_ROOT) / "tests/fixtures/skills";
+const fs::path kFixtures = testing::SourceRoot() / "tests/fixtures/skills";
 
 std::string ReadFile(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
