@@ -1,5 +1,5 @@
 // `skillnode invoke SKILL --input JSON|@FILE [--agent A] [--token T] [--wait] [--timeout MS]
-// [--node ADDR:PORT|URL] [--cacert FILE] [--json]`: invokes a skill (docs/invocation.md).
+// [--http ADDR:PORT|URL] [--cacert FILE] [--json]`: invokes a skill (docs/invocation.md).
 //
 // The skill is looked up through the running node's HTTP API (GET /api/skills/{id}, with the
 // token as a bearer header so private skills are found); --agent picks a provider, else the

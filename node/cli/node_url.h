@@ -1,6 +1,6 @@
 // How a client subcommand names the node it talks to: the address of the node's HTTP API as a
-// user gives it (--http of status, register, heartbeat, unregister, discover, watch and mcp;
-// --node of invoke), turned into the base URL that request paths are appended to, and the
+// user gives it (--http of status, register, heartbeat, unregister, discover, watch, mcp and
+// invoke), turned into the base URL that request paths are appended to, and the
 // --cacert option that says which CA an https:// node's certificate must chain to. The address
 // check is on the text only: no name is resolved and no connection is made.
 #ifndef SKILLNODE_NODE_CLI_NODE_URL_H_

@@ -74,7 +74,7 @@ class Invoke:
 
     def __call__(self, skill_id, value, *extra, token=None, stderr_tty=False):
         text = value if isinstance(value, str) else json.dumps(value)
-        args = ["invoke", skill_id, "--input", text, "--node", self.url] + list(extra)
+        args = ["invoke", skill_id, "--input", text, "--http", self.url] + list(extra)
         if token:
             args += ["--token", token]
         env = {k: v for k, v in os.environ.items() if k != "SKILLNODE_TOKEN"}
@@ -248,8 +248,12 @@ def cli_failures(invoke, provider):
            "an answer over the default bound", "1048576")
     expect(invoke("upper", {"text": "a", "mode": "failed"}, "--wait"), "execution_failed",
            "a failed execution", "out of memory")
+    done = run(["invoke", "upper", "--input", "{}", "--http", f"127.0.0.1:{free_port()}"])
+    expect(done, "node", "no node at --http", "cannot reach")
     done = run(["invoke", "upper", "--input", "{}", "--node", f"127.0.0.1:{free_port()}"])
-    expect(done, "node", "no node at --node", "cannot reach")
+    check(done.returncode != 0 and "--node is now --http" in done.stderr
+          and "cannot reach" in done.stderr,
+          "the flag's old name --node still works, with a warning", done.stderr[-400:])
     done = run(["invoke", "--help"])
     check(done.returncode == 0 and "14  the skill's endpoint" in done.stdout and
           "13  connection" in done.stdout, "--help lists the exit statuses", done.stdout[-400:])

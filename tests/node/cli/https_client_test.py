@@ -182,7 +182,7 @@ def clients_against_node(url, root):
     done = run(discover + ca)
     check(done.returncode == 0 and "https-skill" in done.stdout,
           "discover over https with --cacert finds the skill", done.stdout + done.stderr)
-    invoke = ["invoke", "https-skill", "--input", "{}", "--node", url, "--timeout", "10000"]
+    invoke = ["invoke", "https-skill", "--input", "{}", "--http", url, "--timeout", "10000"]
     done = run(invoke)
     check(refused_on_certificate(done),
           "invoke without --cacert: the node's certificate is refused (exit 1)",
