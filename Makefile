@@ -43,7 +43,7 @@ run: daemon
 	$(BUILD_RUN)/node/skillnode run
 
 # Builds with AddressSanitizer and UndefinedBehaviorSanitizer, warnings as errors, and runs
-# every test; the last line is "N passed, N failed".
+# every test; the last line is "N passed, N failed, N skipped" (tests/summarize.py).
 # The sanitizer build is -Og -g1: GCC 12 spends most of an instrumented -O2 -g compile on
 # UBSan's alignment checks and on variable tracking; -Og -g1 builds the whole tree 3.4 times
 # faster, with every check still in and line numbers in every report (docs/tests.md).
@@ -70,9 +70,11 @@ bench: build
 # The long chaos run: 100 nodes in network namespaces, 10 minutes of kills and restarts under
 # loss, then a partition (tests/chaos/chaos_test.py; make test runs 30 nodes for about 2
 # minutes). Needs root. Its last line is the summary docs/tests.md quotes.
+# Each run draws a fresh seed and prints it first; CHAOS_SEED=N replays one (make test's short
+# run always uses the same seed).
 chaos: build
 	SKILLNODE=$(BUILD_RUN)/node/skillnode python3 tests/chaos/chaos_test.py --hosts 100 \
-	  --skills 30 --chaos-seconds 600
+	  --skills 30 --chaos-seconds 600 $(if $(CHAOS_SEED),--seed $(CHAOS_SEED))
 
 # The web console's browser test (tests/ui/ui_test.py) with its screenshots copied to docs/ui/,
 # the pictures docs/console.md shows: run after a change to the console's look, then commit

@@ -19,7 +19,8 @@ Checks, printed as one summary line at the end:
   healing: no acknowledged and kept-alive registration is lost;
 - no search, at any time, returns an unregistered (tombstoned) skill;
 - every node exits 0 on SIGTERM.
-`--hosts 100 --chaos-seconds 600` is `make chaos`, the long variant.
+`--hosts 100 --chaos-seconds 600` is `make chaos`, the long variant. `--seed N` fixes the draw
+(make test uses one seed, make chaos a fresh one); the seed is printed first either way.
 Skipped (exit 77) with the reason when not root or when namespaces cannot be made.
 Run: SKILLNODE=build/release/node/skillnode python3 tests/chaos/chaos_test.py
 """
@@ -188,12 +189,17 @@ def main():
     parser.add_argument("--chaos-seconds", type=int, default=40,
                         help="the kills and restarts, before the partition")
     parser.add_argument("--partition-seconds", type=int, default=30)
-    parser.add_argument("--seed", type=int, default=int(time.time()))
+    parser.add_argument("--seed", type=int, default=None,
+                        help="the kills, restarts and skills to draw (default: a fresh seed, "
+                             "printed, so that a failing run can be replayed)")
     args = parser.parse_args()
     require_binary()
     require_namespaces("chaos")
+    if args.seed is None:
+        args.seed = random.SystemRandom().randrange(1, 2**31)
     rng = random.Random(args.seed)
-    print(f"seed {args.seed}", flush=True)
+    print(f"seed {args.seed} (replay: {' '.join(sys.argv)} --seed {args.seed})"
+          if "--seed" not in sys.argv else f"seed {args.seed}", flush=True)
 
     lab = Lab("snc", args.hosts, 201).build()
     cluster = Cluster(lab, temp_dir("skillnode-chaos-"))

@@ -316,7 +316,7 @@ def main():
           and "node.https.keyFile: required" in checked.stderr,
           "--check-config: listen without certFile and keyFile names both keys", checked.stderr)
     missing = Node("https-missing", config=config_text(0, cert_path + ".gone", key_path))
-    missing.start(wait=False)
+    missing.expect_exit(1).start(wait=False)
     code = missing.wait(15)
     check(code not in (0, None) and "cert.pem.gone: cannot read it" in missing.log_text(),
           "a missing certificate stops the start with the file named",

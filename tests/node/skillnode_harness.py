@@ -4,6 +4,12 @@ Every process and temporary directory a test makes is registered here and remove
 also when the test fails, raises or is interrupted (SIGINT/SIGTERM). Checks print one line
 each ("ok - ..." or "FAIL - ...") so the log says what was checked; finish() exits 1 if any
 failed. Waiting is always polling with a deadline, never a fixed sleep.
+
+Every Node's exit status is checked: finish() stops the nodes still running with SIGTERM, and
+a node that ended with another status than the one it expects (0 unless the test says
+otherwise with expect_exit) fails the test, even when every other check passed, so that a
+crash, a sanitizer report or a shutdown that fails cannot hide. A node killed with kill9() is
+not checked.
 """
 import atexit
 import hashlib
@@ -24,6 +30,7 @@ BINARY = os.environ.get("SKILLNODE", "")
 _processes = []
 _dirs = []
 _failures = []
+_nodes = []  # every Node started, for the exit-status check in finish()
 
 LISTEN_RE = re.compile(r"HTTP API listening on (http://\S+)")
 
@@ -38,7 +45,20 @@ def check(condition, what, detail=""):
     return condition
 
 
+def check_exits():
+    """Ends every node still running with SIGTERM and checks how each node ended (the module
+    docstring says why). finish() calls it; a test may call it earlier."""
+    for node in _nodes:  # all at once: the nodes shut down side by side
+        if node.proc is not None and not node.settled and node.proc.poll() is None:
+            node.signal(signal.SIGTERM)
+    problems = [problem for node in _nodes for problem in node.settle_exit()]
+    if _nodes:
+        check(not problems, f"every node ended with the status it expects ({len(_nodes)} nodes)",
+              "; ".join(problems))
+
+
 def finish():
+    check_exits()
     cleanup()
     print(f"{'FAILED' if _failures else 'PASSED'}: {len(_failures)} failed check(s)", flush=True)
     sys.exit(1 if _failures else 0)
@@ -173,8 +193,39 @@ class Node:
         self.env = env
         self.proc = None
         self.url = None
+        self.expected_exit = (0,)  # the statuses the current process may end with; None: any
+        self.settled = False  # the current process's end is accounted for (checked or killed)
+        self.exit_problems = []
+
+    def expect_exit(self, *codes):
+        """The statuses this node's running process (or, before start(), its next one) may end
+        with; none given: any. Back to 0 once that process has ended."""
+        self.expected_exit = codes or None
+        return self
+
+    def settle_exit(self):
+        """Checks how the current process ended (SIGTERM first if it still runs); returns the
+        problems found, also kept in exit_problems. Called before a restart and by finish()."""
+        if self.proc is None or self.settled:
+            return list(self.exit_problems)
+        code = self.proc.poll()
+        if code is None:
+            code, _ = self.stop(timeout=15)
+        expected = self.expected_exit
+        if expected is not None and code not in expected:
+            self.exit_problems.append(
+                f"{self.name} (pid {self.proc.pid}) ended with {code}, not "
+                f"{' or '.join(map(str, expected))}; its log ends:\n{self.log_text()[-1500:]}")
+        self.settled = True
+        self.expected_exit = (0,)
+        return list(self.exit_problems)
 
     def start(self, wait=True, timeout=30):
+        if self.proc is not None:
+            self.settle_exit()
+        self.settled = False
+        if self not in _nodes:
+            _nodes.append(self)
         command = self.prefix + [BINARY, "run"]
         if self.pass_data_dir:
             command += ["--data-dir", self.data_dir]
@@ -259,6 +310,7 @@ class Node:
         return code, time.monotonic() - start
 
     def kill9(self):
+        self.settled = True
         self.proc.kill()
         self.proc.wait(timeout=10)
 
