@@ -6,16 +6,18 @@
 2. A skill registered through one node is found through every other node.
 3. kill -9 of one node and of the bootstrap node; the killed node restarts with its data
    directory and rejoins from its saved contacts although no bootstrap peer answers.
-4. SIGTERM: exit status 0 in under 2 s, with the event loop closed cleanly.
+4. SIGTERM: exit status 0 within SHUTDOWN_BOUND_S (skillnode_harness.py says why), with the
+   event loop closed cleanly.
 5. Saved soon after joining (default stateSaveInterval, a minute): B joins through A, is killed
-   with kill -9 within 2 s, A is killed too; B restarts with A down, and its saved contacts
-   hold A, and its log says it loaded them and joined through them.
+   with kill -9 as soon as its contacts file holds A (EARLY_SAVE_DEADLINE_S at most), A is
+   killed too; B restarts with A down, and its saved contacts hold A, and its log says it
+   loaded them and joined through them.
 Run: SKILLNODE=build/daemon/node/skillnode python3 tests/node/cluster_test.py
 """
 import signal
 import time
 
-from skillnode_harness import (Node, check, finish, require_binary, wait_for)
+from skillnode_harness import (SHUTDOWN_BOUND_S, Node, check, finish, require_binary, wait_for)
 
 JOINERS = 20
 JOIN_TIMEOUT_S = 120
@@ -32,8 +34,9 @@ node:
   http: {listen: "127.0.0.1:0"}
 """
 # The daemon saves within kTableCheckInterval (1 s) of the first contact; the rest is slack for
-# a loaded machine.
-EARLY_SAVE_DEADLINE_S = 2.0
+# a loaded machine (tests side by side with a compile on 2 cores). A bound, not a speed: it only
+# has to stay well below stateSaveInterval (a minute), the save that would come anyway.
+EARLY_SAVE_DEADLINE_S = 10.0
 
 
 def saved_soon_after_join():
@@ -132,7 +135,8 @@ def restart_from_saved_state(bootstrap, nodes):
 def sigterm_is_clean(node):
     code, seconds = node.stop(timeout=10)
     check(code == 0, f"SIGTERM: {node.name} exits with status 0", f"status {code}")
-    check(seconds < 2.0, f"SIGTERM: {node.name} exits within 2 s ({seconds:.2f} s)")
+    check(seconds < SHUTDOWN_BOUND_S,
+          f"SIGTERM: {node.name} exits within {SHUTDOWN_BOUND_S} s ({seconds:.2f} s)")
     log = node.log_text()
     check("uv_loop_close returned 0" in log, "SIGTERM: the log confirms uv_loop_close returned 0")
     check("saved" in log and "at shutdown" in log, "SIGTERM: contacts were saved at shutdown")
