@@ -33,6 +33,11 @@ INPUT_SCHEMA = {"type": "object", "required": ["text"], "additionalProperties": 
 OUTPUT_SCHEMA = {"type": "object", "required": ["upper", "length"],
                  "properties": {"upper": {"type": "string"}, "length": {"type": "integer"}}}
 HELLO = {"upper": "HELLO", "length": 5}
+# `skillnode invoke --timeout 1500` against a provider that sleeps 20 s must give up at its
+# deadline: the run may take the 1.5 s plus the CLI's start, the lookup through the node and a
+# loaded machine's delays (tests side by side with a compile on 2 cores). A bound, not a speed:
+# 10 s is far above 1.5 s and still half of what a run that waits for the provider takes.
+TIMEOUT_KEPT_BOUND_S = 10.0
 # Exit statuses of `skillnode invoke` (docs/invocation.md).
 EXIT = {"ok": 0, "node": 1, "usage": 2, "not_found": 3, "input_invalid": 4, "unauthorized": 5,
         "provider_4xx": 6, "provider_5xx": 7, "timeout": 8, "protocol": 9, "too_large": 10,
@@ -232,7 +237,8 @@ def cli_failures(invoke, provider):
            "a status request answered 500", "500")
     done = invoke("upper", {"text": "a", "mode": "slow", "sleep": 20}, "--timeout", "1500")
     expect(done, "timeout", "a provider slower than --timeout", "deadline")
-    check(done.seconds < 6, "the timeout is kept (well under the provider's 20 s)",
+    check(done.seconds < TIMEOUT_KEPT_BOUND_S,
+          f"the timeout is kept (under {TIMEOUT_KEPT_BOUND_S} s, the provider takes 20 s)",
           f"{done.seconds:.1f} s")
     expect(invoke("upper", {"text": "a", "mode": "never"}, "--wait", "--timeout", "1200"),
            "timeout", "an execution that never completes", "running")

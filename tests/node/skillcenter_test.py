@@ -24,6 +24,12 @@ from skillnode_harness import (Node, check, finish, free_port, http_call, requir
 HERE = os.path.dirname(os.path.abspath(__file__))
 HTTP = 'node:\n  http: {listen: "127.0.0.1:0"}\n'
 
+# A call to a catalog that fails must end within its `timeout`: the test allows that timeout plus
+# this much, for the search's other stages, the HTTP round trip and a loaded machine (tests side
+# by side with a compile on 2 cores). A bound, not a speed: the slow catalog answers after 30 s
+# (catalog_server.py), so a node that did not keep its timeout would take 30 s.
+TIMEOUT_SLACK_S = 4.0
+
 SKILL = {"agentId": "agent-a", "skillId": "skill-only-on-a", "version": "1.2.0",
          "skillType": "tool-skill", "endpoint": "http://127.0.0.1:9/x",
          "capabilities": ["rare-capability"], "scenes": ["center"]}
@@ -55,6 +61,13 @@ def stage(answer, name):
 
 def error_code(answer):
     return (answer or {}).get("error")
+
+
+def requests_by_outcome(node):
+    """skillnode_skillcenter_requests_total of node, by outcome."""
+    return {outcome: metric(node, "skillnode_skillcenter_requests_total",
+                            f'{{outcome="{outcome}"}}')
+            for outcome in ("found", "none", "timeout", "failed", "skipped")}
 
 
 def metric(node, name, labels=""):
@@ -91,25 +104,35 @@ def node_to_node():
     status, answer, _ = search(b, "rare-capability")
     check(status == 200 and answer["skills"][0]["source"] == "cache",
           "with the SkillCenter killed, B answers from its cache", f"{status} {answer}")
+    # The cache's ttl (3 s) must pass: letting time pass is the behaviour under test.
     time.sleep(max(0.0, 3.2 - (time.monotonic() - cached_at)))
     status, answer, took = search(b, "rare-capability")
     check(status == 503 and error_code(answer) == "DISC_005",
           "once the cache has expired: 503 DISC_005", f"{status} {answer}")
-    check(took < 1.0 + 0.8, "... and it took no longer than the timeout", f"{took:.2f} s")
+    check(took < 1.0 + TIMEOUT_SLACK_S, "... and it took no longer than the timeout (1 s)",
+          f"{took:.2f} s, bound {1.0 + TIMEOUT_SLACK_S} s")
     sc = stage(answer, "skillcenter")
     check(sc is not None and sc.get("code") == "DISC_005" and "127.0.0.1" in sc.get("detail", ""),
           "the stage report carries DISC_005 and the cause", f"{sc}")
-    status, answer, took = search(b, "rare-capability")
+    before = requests_by_outcome(b)
+    status, answer, _ = search(b, "rare-capability")
     sc = stage(answer, "skillcenter")
-    check(status == 503 and sc is not None and sc["outcome"] == "skipped" and took < 0.5,
-          "the next search skips the SkillCenter at once (circuit open)", f"{took:.2f} s {answer}")
-    check(metric(b, "skillnode_skillcenter_requests_total", '{outcome="failed"}') == 1 and
-          metric(b, "skillnode_skillcenter_requests_total", '{outcome="skipped"}') == 1 and
+    # "At once" is shown by what happened, not by a time: the stage was skipped, saying why, and
+    # the node made no call (no outcome but "skipped" was counted, none is in flight).
+    check(status == 503 and sc is not None and sc["outcome"] == "skipped" and
+          "is skipped for" in sc.get("detail", "") and "circuit open" in sc.get("detail", ""),
+          "the next search skips the SkillCenter at once (circuit open), saying so",
+          f"{answer}")
+    after = requests_by_outcome(b)
+    check(before["failed"] == 1 and before["skipped"] == 0 and
+          after == dict(before, skipped=1) and
           metric(b, "skillnode_skillcenter_circuit_open") == 1,
-          "/metrics counts the failure, the skip and the open circuit")
+          "/metrics counts the failure, the skip and the open circuit, and no call for the skip",
+          f"before the skip {before}, after {after}")
     status, info = b.get_json("/api/node")
-    check(info.get("skillcenter", {}).get("circuit") == "open", "GET /api/node shows the circuit",
-          f"{info.get('skillcenter')}")
+    center = (info or {}).get("skillcenter", {})
+    check(center.get("circuit") == "open" and center.get("in_flight") == 0,
+          "GET /api/node shows the circuit open and no call in flight", f"{center}")
     b.stop()
 
 
@@ -148,14 +171,19 @@ def misbehaving_catalog():
              ("close", 503, "DISC_005", "127.0.0.1")]
     for mode, code, disc, words in cases:
         http_call("POST", base + "/mode", {"mode": mode})
-        time.sleep(0.25)  # past the 100 ms back-off of the previous failure
+        # Past the 100 ms back-off of the previous failure: letting time pass is the behaviour
+        # (the breaker lets a trial call through once its back-off is over). Nothing shows the
+        # end of the back-off before a call (GET /api/node says "open" until the trial), and a
+        # load only makes this wait longer, never too short.
+        time.sleep(0.25)
         status, answer, took = search(node, f"capability-{mode}", fresh=True)
         sc = stage(answer, "skillcenter")
         check(status == code and error_code(answer) == disc and sc is not None and
               words in sc.get("detail", ""),
               f"a catalog that answers '{mode}': {code} {disc}, the stage says why",
               f"{status} {answer}")
-        check(took < 0.7 + 0.8, f"... within the timeout ({took:.2f} s)")
+        check(took < 0.7 + TIMEOUT_SLACK_S,
+              f"... within the timeout, 0.7 s ({took:.2f} s, bound {0.7 + TIMEOUT_SLACK_S} s)")
     check(node.proc.poll() is None, "the node is still running after every misbehaviour")
     node.stop()
 
