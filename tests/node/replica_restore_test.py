@@ -49,6 +49,19 @@ def metric(node, name):
     return 0.0
 
 
+def accepted_stores(node):
+    status, text, _ = node.get("/metrics")
+    for line in text.splitlines() if status == 200 else []:
+        if line.startswith('skillnode_store_requests_total{result="accepted"} '):
+            return float(line.split()[1])
+    return 0.0
+
+
+def closest(ids, key, count):
+    """The `count` node ids closest to `key` (hex) by XOR distance, as Kademlia ranks them."""
+    return set(sorted(ids, key=lambda i: int(i, 16) ^ int(key, 16))[:count])
+
+
 def holder_ids(entry, asker_id):
     return set(entry["holders"]) | ({asker_id} if entry["heldHere"] else set())
 
@@ -80,6 +93,10 @@ def main():
     asker = next(n for n in nodes if n.info()["id"] not in before)
     print(f"holders {sorted(i[:8] for i in before)}; kill -9 {victim.name} ({victim_id[:8]})",
           flush=True)
+    # The node that moves up into the r closest in the dead one's place, and what it had
+    # accepted before: the repair ends with its copy arriving there.
+    moved_up = [ids[i] for i in closest(set(ids) - {victim_id}, key, REPLICATION) - before]
+    accepted_before = {n.name: accepted_stores(n) for n in moved_up}
     victim.kill9()
     killed_at = time.monotonic()
 
@@ -94,8 +111,13 @@ def main():
           f"a surviving holder evicted the dead one and gave its copy on, {took:.1f} s after the "
           f"kill (skillnode_routing_table_evicted_total, skillnode_store_repair_keys_total)",
           f"evictions {evictions}")
-    # One get only: a get's read repair would store copies too, after its answer.
-    time.sleep(0.5)
+    # One get only: a get's read repair would store copies too, after its answer. The repair is
+    # counted when it starts (a FIND_NODE for a write token, then the STORE): the get waits, not
+    # for a time, but until the node that moved up has accepted a store since the kill.
+    landed = wait_for(lambda: all(accepted_stores(n) > accepted_before[n.name]
+                                  for n in moved_up), 10, 0.1)
+    print(f"{[n.name for n in moved_up]} moved up; accepted a store since the kill: {landed}, "
+          f"{time.monotonic() - killed_at:.1f} s after it", flush=True)
     entry = replicas(asker)
     now = holder_ids(entry, asker.info()["id"]) if entry else set()
     check(victim_id not in now and len(now) >= REPLICATION,
