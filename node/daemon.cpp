@@ -60,7 +60,7 @@ Daemon::~Daemon() {
 
 Result<void> Daemon::Open() {
   const int64_t wall_seconds = static_cast<int64_t>(std::time(nullptr));
-  auto data_dir = bootstrap::DataDir::Open(config_.node.data_dir);
+  auto data_dir = state::DataDir::Open(config_.node.data_dir);
   if (!data_dir) return Fail(data_dir.error().code, data_dir.error().message);
   data_dir_.emplace(std::move(*data_dir));
   auto identity = data_dir_->LoadIdentity(wall_seconds, logger_);
@@ -324,7 +324,7 @@ void Daemon::SaveState(const char* when, LogLevel level, std::span<const kademli
     return;
   }
   ++saves_;
-  if (*saved == bootstrap::SaveOutcome::kKeptOlder) {
+  if (*saved == state::SaveOutcome::kKeptOlder) {
     LogAt(logger_, level, std::string("routing table empty ") + when + ": kept the saved contacts");
     return;
   }

@@ -53,7 +53,7 @@
 #include <vector>
 
 #include "bootstrap/bootstrapper.h"
-#include "bootstrap/data_dir.h"
+#include "node/state/data_dir.h"
 #include "kademlia/node.h"
 #include "kademlia/store/skill_dht.h"
 #include "node/config/config.h"
@@ -178,7 +178,7 @@ class Daemon {
   Logger& logger_;
   UvEnv env_;
   UvResolver resolver_;
-  std::optional<bootstrap::DataDir> data_dir_;
+  std::optional<state::DataDir> data_dir_;
   std::unique_ptr<kademlia::Node> node_;
   // The skill store: answers STORE and FIND_VALUE for the keys this node is close to. Declared
   // after node_ so that it detaches from the node before the node goes.

@@ -7,7 +7,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "bootstrap/data_dir.h"
+#include "node/state/data_dir.h"
 #include "kademlia/wire/encoding.h"
 #include "node/auth/token_file.h"
 #include "node/config/config_yaml.h"
@@ -63,7 +63,7 @@ int AddToken(const Target& target, const std::string& name) {
     return kExitUsage;
   }
   if (!target.data_dir.empty()) {
-    if (auto dir = bootstrap::DataDir::Open(target.data_dir); !dir) {
+    if (auto dir = state::DataDir::Open(target.data_dir); !dir) {
       std::cerr << "skillnode: " << dir.error().message << "\n";
       return kExitFailure;
     }

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <system_error>
 
-#include "bootstrap/atomic_file.h"
+#include "node/state/atomic_file.h"
 #include "kademlia/wire/encoding.h"
 
 namespace skillnode::node::auth {
@@ -137,7 +137,7 @@ std::string FormatTokenFile(const std::vector<TokenEntry>& entries) {
 Result<std::vector<TokenEntry>> LoadTokenFile(const std::string& path) {
   std::error_code error;
   if (!std::filesystem::exists(path, error) && !error) return std::vector<TokenEntry>{};
-  auto bytes = bootstrap::ReadWholeFile(path, kTokenFileSizeMax);
+  auto bytes = state::ReadWholeFile(path, kTokenFileSizeMax);
   if (!bytes) return Fail(bytes.error().code, path + ": " + bytes.error().message);
   const std::string_view text(reinterpret_cast<const char*>(bytes->data()), bytes->size());
   auto entries = ParseTokenFile(text);
@@ -147,7 +147,7 @@ Result<std::vector<TokenEntry>> LoadTokenFile(const std::string& path) {
 
 Result<void> SaveTokenFile(const std::string& path, const std::vector<TokenEntry>& entries) {
   const std::string text = FormatTokenFile(entries);
-  auto saved = bootstrap::WriteFileAtomic(path, kademlia::AsBytes(text), 0600);
+  auto saved = state::WriteFileAtomic(path, kademlia::AsBytes(text), 0600);
   if (!saved) return Fail(saved.error().code, path + ": " + saved.error().message);
   return {};
 }

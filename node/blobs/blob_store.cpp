@@ -11,7 +11,7 @@
 #include <optional>
 #include <system_error>
 
-#include "bootstrap/atomic_file.h"
+#include "node/state/atomic_file.h"
 #include "kademlia/key.h"
 #include "kademlia/wire/encoding.h"
 
@@ -81,7 +81,7 @@ Result<bool> BlobStore::Put(const Digest& digest, std::string_view bytes) {
                                          std::to_string(bytes.size()) + " more do not fit");
   }
   auto written =
-      bootstrap::WriteFileAtomic(PathOf(digest), kademlia::AsBytes(bytes), kBlobFileMode);
+      state::WriteFileAtomic(PathOf(digest), kademlia::AsBytes(bytes), kBlobFileMode);
   if (!written) return tl::unexpected(written.error());
   blobs_[digest] = Held{bytes.size(), ++use_clock_};
   bytes_ += bytes.size();
@@ -137,7 +137,7 @@ Result<std::string> BlobStore::Get(const Digest& digest) {
   const std::string hex = kademlia::HexEncode(digest);
   if (!Has(digest)) return Fail(ErrorCode::kNotFound, "blob " + hex + " is not held");
   const std::string path = PathOf(digest);
-  auto read = bootstrap::ReadWholeFile(path, kBlobBytesMax);
+  auto read = state::ReadWholeFile(path, kBlobBytesMax);
   if (read && kademlia::Key::Sha256(std::span<const uint8_t>(*read)).bytes() == digest) {
     blobs_[digest].used = ++use_clock_;
     return std::string(read->begin(), read->end());

@@ -4,7 +4,7 @@
 //
 //   <dataDir>/blobs/<64 hex digits>   one blob, mode 0600, its name the SHA-256 of its bytes
 //
-// Writes are atomic (bootstrap/atomic_file.h: temporary file, fsync, rename), so a crash never
+// Writes are atomic (node/state/atomic_file.h: temporary file, fsync, rename), so a crash never
 // leaves a partial blob under a digest's name. Reads verify the digest: a file whose bytes no
 // longer match (disk corruption, a hand edit) is set aside as "<name>.corrupt" and reported as
 // absent, never served. The store holds at most `bytes_max` bytes in all (config

@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <iostream>
 
-#include "bootstrap/data_dir.h"
-#include "bootstrap/identity_file.h"
+#include "node/state/data_dir.h"
+#include "node/state/identity_file.h"
 #include "node/api/capability_routes.h"
 #include "node/api/skill_replicas_routes.h"
 #include "node/auth/token_cli.h"

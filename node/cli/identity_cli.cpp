@@ -5,8 +5,8 @@
 #include <fstream>
 #include <iostream>
 
-#include "bootstrap/data_dir.h"
-#include "bootstrap/identity_file.h"
+#include "node/state/data_dir.h"
+#include "node/state/identity_file.h"
 #include "discovery/lan/identity_cert.h"
 #include "node/config/config.h"
 
@@ -18,14 +18,14 @@ constexpr int kExitFailure = 1;
 const char* GetEnvironment(const char* name) { return std::getenv(name); }
 
 // The data directory named by --data-dir, or the default one; created (mode 0700) as by `run`.
-Result<bootstrap::DataDir> OpenDataDir(const std::string& flag) {
+Result<state::DataDir> OpenDataDir(const std::string& flag) {
   const std::string dir =
       flag.empty() ? DefaultDataDir(&GetEnvironment) : ExpandHome(flag, &GetEnvironment);
   if (dir.empty()) {
     return Fail(ErrorCode::kInvalidArgument,
                 "no data directory: give --data-dir (HOME is not set)");
   }
-  return bootstrap::DataDir::Open(dir);
+  return state::DataDir::Open(dir);
 }
 
 int Keygen(const std::string& out, const std::string& data_dir_flag, bool force) {
@@ -44,7 +44,7 @@ int Keygen(const std::string& out, const std::string& data_dir_flag, bool force)
     return kExitFailure;
   }
   const kademlia::Identity identity = kademlia::Identity::Generate();
-  auto saved = bootstrap::SaveIdentity(path, identity);
+  auto saved = state::SaveIdentity(path, identity);
   if (!saved) {
     std::cerr << "skillnode: " << saved.error().message << "\n";
     return kExitFailure;
@@ -61,7 +61,7 @@ int Csr(const std::string& out, const std::string& data_dir_flag) {
     return kExitFailure;
   }
   // The node's own identity (made now if it has none yet, as `run` would).
-  auto identity = bootstrap::LoadOrCreateIdentity(data_dir->identity_path());
+  auto identity = state::LoadOrCreateIdentity(data_dir->identity_path());
   if (!identity) {
     std::cerr << "skillnode: " << identity.error().message << "\n";
     return kExitFailure;

@@ -4,7 +4,7 @@
 #include <limits>
 #include <vector>
 
-#include "bootstrap/atomic_file.h"
+#include "node/state/atomic_file.h"
 #include "node/config/config_reader.h"
 
 namespace skillnode::node {
@@ -353,7 +353,7 @@ Result<Config> ParseConfig(std::string_view yaml, const Config& base) {
 }
 
 Result<Config> LoadConfigFile(const std::string& path, const Config& base) {
-  auto bytes = bootstrap::ReadWholeFile(path, kConfigFileSizeMax);
+  auto bytes = state::ReadWholeFile(path, kConfigFileSizeMax);
   if (!bytes) return Fail(bytes.error().code, bytes.error().message);
   const std::string_view text(reinterpret_cast<const char*>(bytes->data()), bytes->size());
   auto config = ParseConfig(text, base);

@@ -5,7 +5,7 @@
 #include <tuple>
 #include <utility>
 
-#include "bootstrap/atomic_file.h"
+#include "node/state/atomic_file.h"
 #include "kademlia/wire/encoding.h"
 #include "node/spd_logger.h"
 #include "node/wall_clock.h"
@@ -17,7 +17,7 @@ namespace {
 constexpr size_t kSecurityFileSizeMax = 256 * 1024;
 
 Result<std::string> ReadText(const std::string& key, const std::string& path) {
-  auto bytes = bootstrap::ReadWholeFile(path, kSecurityFileSizeMax);
+  auto bytes = state::ReadWholeFile(path, kSecurityFileSizeMax);
   if (!bytes) return Fail(bytes.error().code, "security." + key + ": " + bytes.error().message);
   return std::string(bytes->begin(), bytes->end());
 }

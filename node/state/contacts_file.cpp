@@ -1,4 +1,4 @@
-#include "bootstrap/contacts_file.h"
+#include "node/state/contacts_file.h"
 
 #include <unistd.h>
 
@@ -8,11 +8,11 @@
 #include <cstdio>
 #include <cstring>
 
-#include "bootstrap/atomic_file.h"
+#include "node/state/atomic_file.h"
 #include "kademlia/identity.h"
 #include "kademlia/wire/encoding.h"
 
-namespace skillnode::bootstrap {
+namespace skillnode::node::state {
 namespace {
 
 constexpr std::string_view kHeader = "skillnode-contacts v1";
@@ -143,4 +143,4 @@ Result<std::string> SetAside(const std::string& path, int64_t unix_seconds) {
   return target;
 }
 
-}  // namespace skillnode::bootstrap
+}  // namespace skillnode::node::state

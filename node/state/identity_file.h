@@ -5,15 +5,15 @@
 //   seed <64 hex digits>
 // It is created with mode 0600 and replaced atomically. Loading refuses a file that group or
 // others may read, as ssh does for private keys, and names the command that fixes it.
-#ifndef SKILLNODE_BOOTSTRAP_IDENTITY_FILE_H_
-#define SKILLNODE_BOOTSTRAP_IDENTITY_FILE_H_
+#ifndef SKILLNODE_NODE_STATE_IDENTITY_FILE_H_
+#define SKILLNODE_NODE_STATE_IDENTITY_FILE_H_
 
 #include <string>
 
 #include "kademlia/identity.h"
 #include "transport/result.h"
 
-namespace skillnode::bootstrap {
+namespace skillnode::node::state {
 
 [[nodiscard]] Result<void> SaveIdentity(const std::string& path,
                                         const kademlia::Identity& identity);
@@ -23,6 +23,6 @@ namespace skillnode::bootstrap {
 // Any other failure (unreadable, corrupt, too open) is returned, never papered over.
 [[nodiscard]] Result<kademlia::Identity> LoadOrCreateIdentity(const std::string& path);
 
-}  // namespace skillnode::bootstrap
+}  // namespace skillnode::node::state
 
-#endif  // SKILLNODE_BOOTSTRAP_IDENTITY_FILE_H_
+#endif  // SKILLNODE_NODE_STATE_IDENTITY_FILE_H_

@@ -1,4 +1,4 @@
-#include "bootstrap/data_dir.h"
+#include "node/state/data_dir.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -8,10 +8,10 @@
 #include <filesystem>
 #include <utility>
 
-#include "bootstrap/contacts_file.h"
-#include "bootstrap/identity_file.h"
+#include "node/state/contacts_file.h"
+#include "node/state/identity_file.h"
 
-namespace skillnode::bootstrap {
+namespace skillnode::node::state {
 namespace {
 
 constexpr mode_t kDataDirMode = 0700;
@@ -67,7 +67,7 @@ Result<kademlia::Identity> DataDir::LoadIdentity(int64_t unix_seconds, Logger& l
 std::vector<kademlia::Contact> DataDir::LoadContacts(uint32_t network_id, int64_t unix_seconds,
                                                      Logger& logger) const {
   const std::string path = contacts_path();
-  auto saved = bootstrap::LoadContacts(path);
+  auto saved = state::LoadContacts(path);
   if (!saved) {
     switch (saved.error().code) {
       case ErrorCode::kNotFound:
@@ -102,9 +102,9 @@ Result<SaveOutcome> DataDir::SaveContacts(uint32_t network_id,
                                           std::span<const kademlia::Contact> contacts) const {
   const std::string path = contacts_path();
   if (contacts.empty() && ::access(path.c_str(), F_OK) == 0) return SaveOutcome::kKeptOlder;
-  auto saved = bootstrap::SaveContacts(path, network_id, contacts);
+  auto saved = state::SaveContacts(path, network_id, contacts);
   if (!saved) return tl::unexpected(saved.error());
   return SaveOutcome::kSaved;
 }
 
-}  // namespace skillnode::bootstrap
+}  // namespace skillnode::node::state

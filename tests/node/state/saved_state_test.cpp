@@ -7,13 +7,13 @@
 #include <string>
 #include <vector>
 
-#include "bootstrap/contacts_file.h"
-#include "bootstrap/data_dir.h"
-#include "bootstrap/identity_file.h"
+#include "node/state/contacts_file.h"
+#include "node/state/data_dir.h"
+#include "node/state/identity_file.h"
 #include "kademlia/wire/encoding.h"
 #include "support/temp_dir.h"
 
-namespace skillnode::bootstrap {
+namespace skillnode::node::state {
 namespace {
 
 using Catch::Contains;
@@ -174,4 +174,4 @@ TEST_CASE("a corrupt identity is set aside and replaced; one others can read is 
 }
 
 }  // namespace
-}  // namespace skillnode::bootstrap
+}  // namespace skillnode::node::state

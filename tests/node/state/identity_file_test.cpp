@@ -1,14 +1,14 @@
-#include "bootstrap/identity_file.h"
+#include "node/state/identity_file.h"
 
 #include <sys/stat.h>
 
 #include <catch2/catch.hpp>
 #include <fstream>
 
-#include "bootstrap/atomic_file.h"
+#include "node/state/atomic_file.h"
 #include "support/temp_dir.h"
 
-namespace skillnode::bootstrap {
+namespace skillnode::node::state {
 namespace {
 
 using testing::TempDir;
@@ -119,4 +119,4 @@ TEST_CASE("reading refuses oversized files and directories", "[unit]") {
 }
 
 }  // namespace
-}  // namespace skillnode::bootstrap
+}  // namespace skillnode::node::state

@@ -1,8 +1,8 @@
 // Small-file persistence for saved node state: whole-file reads with a size cap and atomic
 // replacement (write a temporary file, fsync, rename), so a crash never leaves a half-written
 // identity or routing table behind.
-#ifndef SKILLNODE_BOOTSTRAP_ATOMIC_FILE_H_
-#define SKILLNODE_BOOTSTRAP_ATOMIC_FILE_H_
+#ifndef SKILLNODE_NODE_STATE_ATOMIC_FILE_H_
+#define SKILLNODE_NODE_STATE_ATOMIC_FILE_H_
 
 #include <sys/types.h>
 
@@ -14,7 +14,7 @@
 
 #include "transport/result.h"
 
-namespace skillnode::bootstrap {
+namespace skillnode::node::state {
 
 // Saved-state files are small; anything bigger than this is not ours.
 constexpr size_t kStateFileSizeMax = 16 * 1024 * 1024;
@@ -28,6 +28,6 @@ constexpr size_t kStateFileSizeMax = 16 * 1024 * 1024;
 [[nodiscard]] Result<std::vector<uint8_t>> ReadWholeFile(const std::string& path,
                                                          size_t size_max = kStateFileSizeMax);
 
-}  // namespace skillnode::bootstrap
+}  // namespace skillnode::node::state
 
-#endif  // SKILLNODE_BOOTSTRAP_ATOMIC_FILE_H_
+#endif  // SKILLNODE_NODE_STATE_ATOMIC_FILE_H_

@@ -1,14 +1,14 @@
-#include "bootstrap/identity_file.h"
+#include "node/state/identity_file.h"
 
 #include <sys/stat.h>
 
 #include <cstdio>
 #include <string_view>
 
-#include "bootstrap/atomic_file.h"
+#include "node/state/atomic_file.h"
 #include "kademlia/wire/encoding.h"
 
-namespace skillnode::bootstrap {
+namespace skillnode::node::state {
 namespace {
 
 constexpr std::string_view kHeader = "skillnode-identity v1\n";
@@ -66,4 +66,4 @@ Result<kademlia::Identity> LoadOrCreateIdentity(const std::string& path) {
   return identity;
 }
 
-}  // namespace skillnode::bootstrap
+}  // namespace skillnode::node::state

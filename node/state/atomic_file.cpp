@@ -1,4 +1,4 @@
-#include "bootstrap/atomic_file.h"
+#include "node/state/atomic_file.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
-namespace skillnode::bootstrap {
+namespace skillnode::node::state {
 namespace {
 
 tl::unexpected<Error> IoError(const std::string& what, const std::string& path) {
@@ -90,4 +90,4 @@ Result<std::vector<uint8_t>> ReadWholeFile(const std::string& path, size_t size_
   return out;
 }
 
-}  // namespace skillnode::bootstrap
+}  // namespace skillnode::node::state

@@ -7,8 +7,8 @@
 // "<file>.corrupt-<unix time>" and replaced (a new identity) or ignored (contacts). The one
 // refusal is an identity file that other users can read, as ssh refuses such a key.
 // `unix_seconds` (for the set-aside names) comes from the caller, which owns the clock.
-#ifndef SKILLNODE_BOOTSTRAP_DATA_DIR_H_
-#define SKILLNODE_BOOTSTRAP_DATA_DIR_H_
+#ifndef SKILLNODE_NODE_STATE_DATA_DIR_H_
+#define SKILLNODE_NODE_STATE_DATA_DIR_H_
 
 #include <cstdint>
 #include <span>
@@ -20,7 +20,7 @@
 #include "transport/logger.h"
 #include "transport/result.h"
 
-namespace skillnode::bootstrap {
+namespace skillnode::node::state {
 
 // What happened when contacts were saved.
 enum class SaveOutcome { kSaved, kKeptOlder };
@@ -54,6 +54,6 @@ class DataDir {
   std::string path_;
 };
 
-}  // namespace skillnode::bootstrap
+}  // namespace skillnode::node::state
 
-#endif  // SKILLNODE_BOOTSTRAP_DATA_DIR_H_
+#endif  // SKILLNODE_NODE_STATE_DATA_DIR_H_

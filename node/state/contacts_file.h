@@ -8,8 +8,8 @@
 // Every contact was verified when saved, and the id must be the SHA-256 of the key. A file
 // that does not read back exactly so is corrupt: the caller sets it aside (SetAside) and
 // starts without it. Contacts saved under another network id are not used.
-#ifndef SKILLNODE_BOOTSTRAP_CONTACTS_FILE_H_
-#define SKILLNODE_BOOTSTRAP_CONTACTS_FILE_H_
+#ifndef SKILLNODE_NODE_STATE_CONTACTS_FILE_H_
+#define SKILLNODE_NODE_STATE_CONTACTS_FILE_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -21,7 +21,7 @@
 #include "kademlia/contact.h"
 #include "transport/result.h"
 
-namespace skillnode::bootstrap {
+namespace skillnode::node::state {
 
 // Contacts written at most: a full table of a large network is a few hundred; more would only
 // slow the restart.
@@ -46,6 +46,6 @@ std::string EncodeContacts(uint32_t network_id, std::span<const kademlia::Contac
 // earlier one) and returns the new name.
 [[nodiscard]] Result<std::string> SetAside(const std::string& path, int64_t unix_seconds);
 
-}  // namespace skillnode::bootstrap
+}  // namespace skillnode::node::state
 
-#endif  // SKILLNODE_BOOTSTRAP_CONTACTS_FILE_H_
+#endif  // SKILLNODE_NODE_STATE_CONTACTS_FILE_H_
