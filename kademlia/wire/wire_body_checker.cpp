@@ -31,19 +31,18 @@ class FieldChecker {
   template <typename T>
   void Uint(std::string_view, const T&, Presence) {}  // every value of T fits
   void NextCursor(std::string_view, const std::optional<uint32_t>&) {}
-  void Bytes(std::string_view key, const std::vector<uint8_t>& bytes, size_t size_max,
-             Presence) {
+  void Bytes(std::string_view key, const std::vector<uint8_t>& bytes, size_t size_max, Presence) {
     Limit(key, bytes.size(), size_max, "bytes");
   }
   void Text(std::string_view key, const std::string& text, size_t size_max) {
     Limit(key, text.size(), size_max, "bytes of text");
   }
-  void Contacts(std::string_view key, const std::vector<WireContact>& contacts,
-                size_t count_max) {
+  void Contacts(std::string_view key, const std::vector<WireContact>& contacts, size_t count_max) {
     Limit(key, contacts.size(), count_max, "contacts");
     for (size_t i = 0; i < contacts.size() && !problem_; ++i) {
       if (contacts[i].endpoint.port() == 0) {
-        Problem(std::string(key) + "[" + std::to_string(i) + "]", "port 0 is not a valid peer port");
+        Problem(std::string(key) + "[" + std::to_string(i) + "]",
+                "port 0 is not a valid peer port");
       }
     }
   }

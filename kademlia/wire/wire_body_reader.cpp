@@ -87,8 +87,7 @@ class FieldLoader {
     const msgpack::object* value = Next(key);
     if (value) next = static_cast<uint32_t>(reader_.Uint(value, label_, kUint32Max));
   }
-  void Bytes(std::string_view key, std::vector<uint8_t>& out, size_t size_max,
-             Presence presence) {
+  void Bytes(std::string_view key, std::vector<uint8_t>& out, size_t size_max, Presence presence) {
     const msgpack::object* value = Next(key);
     if (presence == Presence::kUnlessEmpty && value == nullptr) return;
     const auto bytes = reader_.Bytes(value, label_, msgpack::type::BIN, size_max);
@@ -144,8 +143,7 @@ class FieldLoader {
   std::string_view label_;
 };
 
-void FieldLoader::Contacts(std::string_view key, std::vector<WireContact>& out,
-                           size_t count_max) {
+void FieldLoader::Contacts(std::string_view key, std::vector<WireContact>& out, size_t count_max) {
   const msgpack::object* value = Next(key);
   const msgpack::object* array = reader_.Container(value, label_, msgpack::type::ARRAY, count_max);
   if (!array) return;
@@ -180,13 +178,12 @@ void FieldLoader::Lifetimes(std::string_view key, std::vector<uint32_t>& out,
   }
   const std::string field(label_);
   for (uint32_t i = 0; array != nullptr && i < array->via.array.size && reader_.ok(); ++i) {
-    out.push_back(static_cast<uint32_t>(reader_.Uint(
-        &array->via.array.ptr[i], field + "[" + std::to_string(i) + "]", kUint32Max)));
+    out.push_back(static_cast<uint32_t>(
+        reader_.Uint(&array->via.array.ptr[i], field + "[" + std::to_string(i) + "]", kUint32Max)));
   }
 }
 
-void FieldLoader::Gone(std::string_view key, std::optional<GoneRecord>& gone,
-                       size_t id_size_max) {
+void FieldLoader::Gone(std::string_view key, std::optional<GoneRecord>& gone, size_t id_size_max) {
   const msgpack::object* value = Next(key);
   if (value == nullptr) return;
   const msgpack::object* array = reader_.Container(value, label_, msgpack::type::ARRAY, 4);
@@ -241,7 +238,8 @@ using ReadFn = Body (*)(const msgpack::object&, FieldReader&);
 // The reader of each row of the message table, by row.
 constexpr auto kReaders = []<size_t... Rows>(std::index_sequence<Rows...>) {
   return std::array<ReadFn, sizeof...(Rows)>{&ReadAlternative<Rows>...};
-}(std::make_index_sequence<wire_table::kMessageTypes.size()>());
+}
+(std::make_index_sequence<wire_table::kMessageTypes.size()>());
 
 }  // namespace
 

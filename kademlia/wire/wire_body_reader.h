@@ -6,7 +6,6 @@
 #define SKILLNODE_KADEMLIA_WIRE_WIRE_BODY_READER_H_
 
 #include <cstdint>
-
 #include <msgpack.hpp>
 
 #include "kademlia/wire/wire.h"

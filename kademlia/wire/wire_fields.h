@@ -33,8 +33,8 @@ concept Is = std::same_as<std::remove_const_t<B>, T>;
 
 // Bodies without fields: PING, PONG, STORED, PUSH_ACK, and the skipped body of an unknown type.
 template <typename V, typename B>
-  requires Is<B, PingBody> || Is<B, PongBody> || Is<B, StoredBody> || Is<B, PushAckBody> ||
-           Is<B, UnknownBody>
+requires Is<B, PingBody> || Is<B, PongBody> || Is<B, StoredBody> || Is<B, PushAckBody> ||
+    Is<B, UnknownBody>
 void BodyFields(V&, B&) {}
 
 template <typename V, Is<FindNodeBody> B>

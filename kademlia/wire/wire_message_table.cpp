@@ -2,6 +2,8 @@
 // wire_message_table.h.
 #include "kademlia/wire/wire_message_table.h"
 
+#include <cassert>
+
 #include "kademlia/wire/wire.h"
 
 namespace skillnode::kademlia {
@@ -23,6 +25,7 @@ std::string_view MessageTypeName(uint8_t type) {
 
 uint8_t Message::type() const {
   if (const auto* unknown = std::get_if<UnknownBody>(&body)) return unknown->type;
+  assert(body.index() < kMessageTypes.size());  // Body is never valueless: no throwing copies
   return static_cast<uint8_t>(kMessageTypes[body.index()].type);
 }
 

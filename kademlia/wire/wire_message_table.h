@@ -28,24 +28,24 @@ struct MessageTypeRow {
 // Row i describes Body's alternative i (named in the comment); UnknownBody, Body's last
 // alternative, stands for every number without a row and has none itself.
 inline constexpr std::array<MessageTypeRow, std::variant_size_v<Body> - 1> kMessageTypes = {{
-    {MessageType::kPing, "ping", MessageRole::kQuery},                    // PingBody
-    {MessageType::kPong, "pong", MessageRole::kAnswer},                   // PongBody
-    {MessageType::kFindNode, "find_node", MessageRole::kQuery},           // FindNodeBody
-    {MessageType::kNodes, "nodes", MessageRole::kAnswer},                 // NodesBody
-    {MessageType::kFindValue, "find_value", MessageRole::kQuery},         // FindValueBody
-    {MessageType::kValues, "values", MessageRole::kAnswer},               // ValuesBody
-    {MessageType::kStore, "store", MessageRole::kQuery},                  // StoreBody
-    {MessageType::kStored, "stored", MessageRole::kAnswer},               // StoredBody
-    {MessageType::kListen, "listen", MessageRole::kQuery},                // ListenBody
-    {MessageType::kListening, "listening", MessageRole::kAnswer},         // ListeningBody
-    {MessageType::kPush, "push", MessageRole::kQuery},                    // PushBody
-    {MessageType::kPushAck, "push_ack", MessageRole::kAnswer},            // PushAckBody
-    {MessageType::kBlobFind, "blob_find", MessageRole::kQuery},           // BlobFindBody
-    {MessageType::kBlobHolders, "blob_holders", MessageRole::kAnswer},    // BlobHoldersBody
-    {MessageType::kBlobAnnounce, "blob_announce", MessageRole::kQuery},   // BlobAnnounceBody
-    {MessageType::kBlobGet, "blob_get", MessageRole::kQuery},             // BlobGetBody
-    {MessageType::kBlobData, "blob_data", MessageRole::kAnswer},          // BlobDataBody
-    {MessageType::kError, "error", MessageRole::kAnswer},                 // ErrorBody
+    {MessageType::kPing, "ping", MessageRole::kQuery},                   // PingBody
+    {MessageType::kPong, "pong", MessageRole::kAnswer},                  // PongBody
+    {MessageType::kFindNode, "find_node", MessageRole::kQuery},          // FindNodeBody
+    {MessageType::kNodes, "nodes", MessageRole::kAnswer},                // NodesBody
+    {MessageType::kFindValue, "find_value", MessageRole::kQuery},        // FindValueBody
+    {MessageType::kValues, "values", MessageRole::kAnswer},              // ValuesBody
+    {MessageType::kStore, "store", MessageRole::kQuery},                 // StoreBody
+    {MessageType::kStored, "stored", MessageRole::kAnswer},              // StoredBody
+    {MessageType::kListen, "listen", MessageRole::kQuery},               // ListenBody
+    {MessageType::kListening, "listening", MessageRole::kAnswer},        // ListeningBody
+    {MessageType::kPush, "push", MessageRole::kQuery},                   // PushBody
+    {MessageType::kPushAck, "push_ack", MessageRole::kAnswer},           // PushAckBody
+    {MessageType::kBlobFind, "blob_find", MessageRole::kQuery},          // BlobFindBody
+    {MessageType::kBlobHolders, "blob_holders", MessageRole::kAnswer},   // BlobHoldersBody
+    {MessageType::kBlobAnnounce, "blob_announce", MessageRole::kQuery},  // BlobAnnounceBody
+    {MessageType::kBlobGet, "blob_get", MessageRole::kQuery},            // BlobGetBody
+    {MessageType::kBlobData, "blob_data", MessageRole::kAnswer},         // BlobDataBody
+    {MessageType::kError, "error", MessageRole::kAnswer},                // ErrorBody
 }};
 
 // Body's index of UnknownBody, which is also "no row" in kRowOfType.

@@ -72,11 +72,17 @@ std::vector<Body> EdgeBodies() {
       ValuesBody{},
       ValuesBody{{Contact(1, true)}, {4, 5}, {{{1, 2, 3}, Filled<64>(6)}, {{}, {}}}, 9, 2, {}},
       ValuesBody{{}, {}, {{{1, 2, 3}, Filled<64>(6)}, {{}, {}}}, 2, {}, {1, 0xffffffff}},
-      ValuesBody{Contacts(2, false), {}, std::vector<WireRecord>(12, {{1}, Filled<64>(2)}),
-                 0xffffffff, std::nullopt, {}},
+      ValuesBody{Contacts(2, false),
+                 {},
+                 std::vector<WireRecord>(12, {{1}, Filled<64>(2)}),
+                 0xffffffff,
+                 std::nullopt,
+                 {}},
       StoreBody{},
-      StoreBody{Key::Sha256("skill"), std::vector<uint8_t>(kTokenSizeMax, 1),
-                {std::vector<uint8_t>(850, 2), Filled<64>(3)}, 0xffffffff},
+      StoreBody{Key::Sha256("skill"),
+                std::vector<uint8_t>(kTokenSizeMax, 1),
+                {std::vector<uint8_t>(850, 2), Filled<64>(3)},
+                0xffffffff},
       ListenBody{},
       ListeningBody{},
       ListeningBody{0xffffffff},
@@ -275,7 +281,8 @@ constexpr std::pair<size_t, std::string_view> kEdgeDigests[] = {
     {98, "6e01e9388140b850ef86d0026c6189e2ec100d27a451bf2198967962c4b338fc"},
     {195, "ec2acc9f429a414fd52bf1ab8084250a0cef02f4bb99b53ba88adb682812ffae"},
 };
-constexpr std::pair<size_t, std::string_view> kFittedDigest = {1277, "71aef4d78e37eea926457fee0f2250c67d1051eb37f7460cca9f2836c22a3f85"};
+constexpr std::pair<size_t, std::string_view> kFittedDigest = {
+    1277, "71aef4d78e37eea926457fee0f2250c67d1051eb37f7460cca9f2836c22a3f85"};
 
 TEST_CASE("each message type packs to the bytes the hand-written packers wrote", "[unit]") {
   const auto messages = OnePerType();
