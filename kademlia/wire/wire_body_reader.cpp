@@ -3,6 +3,7 @@
 // body's member; the table of message types picks which body to read.
 #include "kademlia/wire/wire_body_reader.h"
 
+#include <algorithm>
 #include <array>
 #include <cassert>
 #include <charconv>
@@ -12,6 +13,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <variant>
 #include <vector>
