@@ -1,5 +1,5 @@
 // Writing msgpack into a byte vector: the sink and the str/bin helpers that the wire codec
-// (kademlia/wire/wire.cpp) and the canonical skill-record encoding
+// (kademlia/wire/wire_encode.cpp, wire_body_writer.cpp) and the canonical skill-record encoding
 // (kademlia/store/skill_record.cpp) both use, so that both write bytes the same way.
 #ifndef SKILLNODE_KADEMLIA_WIRE_MSGPACK_OUT_H_
 #define SKILLNODE_KADEMLIA_WIRE_MSGPACK_OUT_H_
@@ -12,7 +12,9 @@
 #include <string_view>
 #include <vector>
 
-// msgpack-cxx builds warning-free with -Wall -Wextra -Wpedantic -Werror (see wire_internal.h).
+// msgpack-cxx builds warning-free here with -Wall -Wextra -Wpedantic -Werror under g++ 12 and
+// clang 14, with and without sanitizers (it is found in /usr/include, a system directory), so
+// no diagnostic is silenced.
 #include <msgpack.hpp>
 
 namespace skillnode::kademlia {

@@ -338,10 +338,12 @@ struct Message {
 };
 
 // Encodes a message. Fails (kInvalidArgument) if it would exceed kDatagramSizeMax, if a field
-// is over its limit (token > kTokenSizeMax, ERROR text > kErrorTextSizeMax, contacts in NODES
-// or VALUES > kNodesPerReplyMax, records in VALUES > kRecordsPerReplyMax), if a contact in
-// NODES or VALUES or the observed address has port 0, or if an UnknownBody carries a type this
-// version knows. Whatever Decode returns, Encode accepts.
+// is over the limit Decode applies to it (token > kTokenSizeMax, ERROR text >
+// kErrorTextSizeMax, contacts in "ns" > kNodesPerReplyMax, records in VALUES >
+// kRecordsPerReplyMax, "lf" not one per record, ...: the list above), if a contact or the
+// observed address has port 0, or if an UnknownBody carries a type this version knows. Whatever
+// Decode returns, Encode accepts, and whatever Encode returns, Decode reads back: both walk
+// each body's one field list (kademlia/wire/wire_fields.h).
 [[nodiscard]] Result<std::vector<uint8_t>> Encode(const Message& message);
 
 // As Encode, but a NODES (VALUES, BLOB_HOLDERS) body keeps only its first kNodesPerReplyMax

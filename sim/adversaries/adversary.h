@@ -26,10 +26,6 @@
 
 namespace skillnode::sim {
 
-// Wire type numbers of the skill store's requests (kademlia::MessageType).
-constexpr uint8_t kTypeFindValue = static_cast<uint8_t>(kademlia::MessageType::kFindValue);
-constexpr uint8_t kTypeStore = static_cast<uint8_t>(kademlia::MessageType::kStore);
-
 struct AdversaryCounters {
   uint64_t eclipse_replies = 0;  // FIND_NODE answered by a scripted adversary (eclipse, sybil,
                                  // impersonate): with adversaries or impersonations only
@@ -82,7 +78,10 @@ kademlia::Message SignedReply(const kademlia::Identity& self,
                               kademlia::Body body, uint32_t network_id);
 
 // (b): true for the requests a drop_storage adversary never answers.
-inline bool IsStorageRequest(uint8_t type) { return type == kTypeFindValue || type == kTypeStore; }
+inline bool IsStorageRequest(uint8_t type) {
+  return type == static_cast<uint8_t>(kademlia::MessageType::kFindValue) ||
+         type == static_cast<uint8_t>(kademlia::MessageType::kStore);
+}
 
 }  // namespace skillnode::sim
 

@@ -51,7 +51,9 @@ void Host::OnDatagram(TimePoint now, const Endpoint& from, std::span<const uint8
         ++context_.counters->storage_requests_dropped;
         return;
       }
-      if (message && message->type() == kTypeFindValue) ++context_.counters->forge_opportunities;
+      if (message && message->type() == static_cast<uint8_t>(kademlia::MessageType::kFindValue)) {
+        ++context_.counters->forge_opportunities;
+      }
       break;
     }
     case HostKind::kHonest:

@@ -83,8 +83,8 @@ TEST_CASE("an eclipse adversary answers PING, and ignores replies and foreign ne
 }
 
 TEST_CASE("a drop_storage adversary drops exactly STORE and FIND_VALUE", "[unit]") {
-  CHECK(IsStorageRequest(kTypeFindValue));
-  CHECK(IsStorageRequest(kTypeStore));
+  CHECK(IsStorageRequest(static_cast<uint8_t>(kademlia::MessageType::kFindValue)));
+  CHECK(IsStorageRequest(static_cast<uint8_t>(kademlia::MessageType::kStore)));
   for (uint8_t type : {1, 2, 3, 4, 6, 8, 127}) CHECK_FALSE(IsStorageRequest(type));
 }
 
