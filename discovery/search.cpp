@@ -1,6 +1,6 @@
 // Searcher: runs the discovery chain (search.h) over its helpers: each search's stage states
-// (SearchProgress) and findings (SearchMerge), the reused answers (AnswerMemo) and the DHT
-// subscriptions (WatchedKeys).
+// (SearchProgress) and findings (SearchMerge), the SkillCenter answer's reading
+// (SkillCenterReading), the reused answers (AnswerMemo) and the DHT subscriptions (WatchedKeys).
 #include "discovery/search.h"
 
 #include <algorithm>
@@ -9,6 +9,7 @@
 
 #include "discovery/search_merge.h"
 #include "discovery/search_progress.h"
+#include "discovery/search_skillcenter_reading.h"
 
 namespace skillnode::discovery {
 
@@ -277,39 +278,16 @@ void Searcher::AfterDht(const std::shared_ptr<Pending>& pending, TimePoint now) 
 
 void Searcher::FinishSkillCenter(const std::shared_ptr<Pending>& pending, TimePoint now,
                                  SkillCenterAnswer answer) {
-  using Outcome = SkillCenterAnswer::Outcome;
-  size_t live = 0;
   for (const SkillRecord& record : answer.records) {
     pending->merge.Add(record, Source::kSkillCenter);
-    if (!record.tombstone && Matches(pending->query, record)) ++live;
   }
-  switch (answer.outcome) {
-    case Outcome::kFound:
-    case Outcome::kNone: {
-      pending->progress.CenterFinished(Center::kAnswered);
-      pending->Report("skillcenter", live > 0 ? "found" : "none", live, now);
-      if (const std::optional<Duration> ttl = skill_center_->CacheTtl(); ttl && live > 0) {
-        std::vector<SkillEntryPtr> cached;
-        for (const SkillRecord& record : answer.records) {
-          if (!record.tombstone && Matches(pending->query, record)) {
-            cached.push_back(SkillEntry::Make(record));
-          }
-        }
-        cache_.Put(now, pending->cache_key, std::move(cached), *ttl);
-      }
-      break;
-    }
-    case Outcome::kTimeout:
-      pending->progress.CenterFinished(Center::kTimedOut, answer.message);
-      pending->Report("skillcenter", "timeout", 0, now, std::string(DiscCode(DiscError::kTimeout)),
-                      answer.message);
-      break;
-    case Outcome::kFailed:
-    case Outcome::kSkipped:
-      pending->progress.CenterFinished(Center::kFailed, answer.message);
-      pending->Report("skillcenter", answer.outcome == Outcome::kFailed ? "failed" : "skipped", 0,
-                      now, std::string(DiscCode(DiscError::kNetwork)), answer.message);
-      break;
+  const std::optional<Duration> ttl = skill_center_->CacheTtl();
+  SkillCenterReading reading = SkillCenterReading::Of(pending->query, answer, ttl.has_value());
+  pending->progress.CenterFinished(reading.state, reading.message);
+  pending->Report("skillcenter", std::move(reading.outcome), reading.live, now,
+                  std::move(reading.code), std::move(reading.message));
+  if (!reading.to_cache.empty()) {
+    cache_.Put(now, pending->cache_key, std::move(reading.to_cache), *ttl);
   }
   AfterDht(pending, now);
 }

@@ -29,8 +29,9 @@
 // answers holding that skill. The same subscriptions feed watchers (Server-Sent Events).
 //
 // Searcher runs the chain; its helpers each own one job: SearchProgress (a search's stage
-// states), SearchMerge (merging and ranking what the stages found), AnswerMemo (the reused
-// answers) and WatchedKeys (the DHT subscriptions and watchers).
+// states), SearchMerge (merging and ranking what the stages found), SkillCenterReading (what a
+// catalog's answer comes to), AnswerMemo (the reused answers) and WatchedKeys (the DHT
+// subscriptions and watchers).
 //
 // No I/O of its own: the owner calls OnTimer(now) at NextDeadline(). Not thread-safe.
 #ifndef SKILLNODE_DISCOVERY_SEARCH_H_
