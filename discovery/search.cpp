@@ -1,59 +1,57 @@
+// Searcher: runs the discovery chain (search.h) over its helpers: each search's stage states
+// (SearchProgress) and findings (SearchMerge), the SkillCenter answer's reading
+// (SkillCenterReading), the reused answers (AnswerMemo) and the DHT subscriptions (WatchedKeys).
 #include "discovery/search.h"
 
 #include <algorithm>
-#include <set>
+#include <cassert>
 #include <utility>
 
-#include "discovery/search_internal.h"
+#include "discovery/search_merge.h"
+#include "discovery/search_progress.h"
+#include "discovery/search_skillcenter_reading.h"
 
 namespace skillnode::discovery {
 
 using kademlia::Key;
-using kademlia::RecordIdentity;
 using kademlia::SkillRecord;
+using Dht = SearchProgress::Dht;
+using Center = SearchProgress::Center;
 
-std::string_view DiscCode(DiscError error) {
-  switch (error) {
-    case DiscError::kTimeout:
-      return "DISC_001";
-    case DiscError::kNoSkills:
-      return "DISC_002";
-    case DiscError::kRegistrationFailed:
-      return "DISC_003";
-    case DiscError::kVerification:
-      return "DISC_004";
-    case DiscError::kNetwork:
-      return "DISC_005";
-    case DiscError::kUnavailable:
-      return "DISC_006";
-  }
-  return "DISC_005";
-}
+struct Searcher::Pending {
+  SkillQuery query;
+  SearchOptions options;
+  SearchCallback done;
+  std::string cache_key;
+  Key dht_key;
+  TimePoint started = kTimeZero;
+  TimePoint dht_deadline = kTimeNever;
+  SearchProgress progress;
+  // Set when the answer may be reused (the cache stage answered): its key and how long.
+  std::string answer_key;
+  TimePoint answer_fresh_until = kTimeZero;
+  SearchMerge merge;
+  std::vector<StageReport> stages;
 
-int DiscHttpStatus(DiscError error) {
-  switch (error) {
-    case DiscError::kTimeout:
-      return 504;
-    case DiscError::kNoSkills:
-      return 404;
-    case DiscError::kRegistrationFailed:
-      return 400;
-    case DiscError::kVerification:
-      return 502;
-    case DiscError::kNetwork:
-    case DiscError::kUnavailable:
-      return 503;
+  // A stage still running is not waited for once a skill to answer with was found.
+  bool MayFinish() const { return !progress.Waiting() || merge.HasAnswer(query); }
+  void Report(std::string stage, std::string outcome, size_t records, TimePoint now,
+              std::string code = {}, std::string detail = {}) {
+    stages.push_back(StageReport{std::move(stage), std::move(outcome), records,
+                                 ToMillis(now - started), std::move(code), std::move(detail)});
   }
-  return 503;
-}
+};
 
 Searcher::Searcher(kademlia::SkillDht& dht, const Registry& registry, const SearchConfig& config,
                    const CacheConfig& cache_config)
-    : dht_(dht), registry_(registry), config_(config), cache_(cache_config) {}
+    : dht_(dht),
+      registry_(registry),
+      config_(config),
+      cache_(cache_config),
+      answers_(std::max<size_t>(1, cache_config.size_max)),
+      watched_(dht, cache_, config.watched_keys_max, config.watchers_max, stats_.invalidations) {}
 
-Searcher::~Searcher() {
-  for (auto& [key, watched] : watched_) dht_.Unlisten(watched.subscription);
-}
+Searcher::~Searcher() = default;
 
 std::optional<Key> Searcher::QueryKey(const SkillQuery& query) {
   if (query.skill_id && !query.capabilities.empty()) {
@@ -81,23 +79,19 @@ void Searcher::Search(TimePoint now, const SkillQuery& query, const SearchOption
   pending->cache_key = key ? CacheKey(*key, query) : CanonicalQueryKey(query);
   std::string answer_key;
   if (options.use_cache && cache_.config().enabled) {
-    answer_key = pending->cache_key + (options.use_lan ? "|lan" : "|-") +
-                 (options.use_skillcenter ? "|center" : "|-");
-    auto answer = answers_.find(answer_key);
-    if (answer != answers_.end() && answer->second.changes == Changes() &&
-        now < answer->second.fresh_until) {
+    answer_key = AnswerMemo::KeyOf(pending->cache_key, options);
+    // Held here: the callback may search again and drop the answer.
+    if (const auto answer = answers_.Find(answer_key, Changes(), now)) {
       ++stats_.answers_reused;
       cache_.CountHit();
-      // Held here: the callback may search again and drop the answer.
-      const std::shared_ptr<const SearchResult> result = answer->second.result;
-      pending->done(*result);
+      pending->done(*answer);
       return;
     }
   }
 
   size_t local = 0;
   for (const SkillEntryPtr& entry : registry_.FindEntries(query)) {
-    pending->Add(entry, Source::kLocal, true);
+    pending->merge.Add(entry, Source::kLocal, true);
     ++local;
   }
   pending->Report("local", local > 0 ? "found" : "none", local, now);
@@ -106,7 +100,7 @@ void Searcher::Search(TimePoint now, const SkillQuery& query, const SearchOption
   size_t lan_found = 0;
   if (use_lan) {
     for (const SkillRecord& record : lan_->FindOnLan(query)) {
-      pending->Add(record, Source::kLan);
+      pending->merge.Add(record, Source::kLan);
       ++lan_found;
     }
     pending->Report("lan", lan_found > 0 ? "found" : "none", lan_found, now);
@@ -115,7 +109,7 @@ void Searcher::Search(TimePoint now, const SkillQuery& query, const SearchOption
   if (options.use_cache) {
     if (auto hit = cache_.Get(now, pending->cache_key)) {
       for (const SkillEntryPtr& entry : hit->entry->records) {
-        pending->Add(entry, Source::kCache, true);
+        pending->merge.Add(entry, Source::kCache, true);
       }
       pending->Report("cache", "found", hit->entry->records.size(), now);
       const bool refresh = hit->refresh_due;
@@ -132,10 +126,10 @@ void Searcher::Search(TimePoint now, const SkillQuery& query, const SearchOption
 
   if (use_lan && lan_found == 0) StartLan(now, pending);
   if (!key) {
-    const size_t before = pending->merged.size();
+    const size_t before = pending->merge.size();
     ScanStore(pending);
-    pending->Report("dht", "found", pending->merged.size() - before, now);
-    pending->dht_done = true;
+    pending->Report("dht", "found", pending->merge.size() - before, now);
+    pending->progress.StoreScanned();
     AfterDht(pending, now);
     return;
   }
@@ -144,19 +138,19 @@ void Searcher::Search(TimePoint now, const SkillQuery& query, const SearchOption
 
 void Searcher::StartLan(TimePoint now, const std::shared_ptr<Pending>& pending) {
   std::weak_ptr<int> alive = alive_;
-  pending->lan_waiting = true;
+  pending->progress.LanRoundStarted();
   const bool started = lan_->DiscoverOnLan(
       now, pending->query, [this, alive, pending](TimePoint at, std::vector<SkillRecord> records) {
-        if (alive.expired() || !pending->lan_waiting) return;
-        pending->lan_waiting = false;
-        for (const SkillRecord& record : records) pending->Add(record, Source::kLan);
+        if (alive.expired() || !pending->progress.lan_waiting()) return;
+        pending->progress.LanRoundHeard();
+        for (const SkillRecord& record : records) pending->merge.Add(record, Source::kLan);
         pending->Report("lan-discover", records.empty() ? "none" : "found", records.size(), at);
-        if (pending->dht_done && pending->MayFinish()) Finish(pending, at);
+        if (pending->progress.dht_done() && pending->MayFinish()) Finish(pending, at);
       });
   if (started) {
     ++stats_.lan_rounds;
-  } else if (pending->lan_waiting) {
-    pending->lan_waiting = false;
+  } else if (pending->progress.lan_waiting()) {
+    pending->progress.LanRoundSkipped();
     pending->Report("lan-discover", "skipped", 0, now);
   }
 }
@@ -166,22 +160,23 @@ void Searcher::StartDht(TimePoint now, const std::shared_ptr<Pending>& pending, 
   bool started = false;
   if (pending_.size() < config_.searches_in_flight_max) {
     std::weak_ptr<int> alive = alive_;
+    // Running before the get: a lone node's get calls back before it returns.
+    pending->progress.DhtStarted();
     started = dht_.Get(now, key, kademlia::GetOptions{},
                        [this, alive, pending](const kademlia::GetResult& result) {
-                         if (alive.expired() || pending->dht_done) return;
+                         if (alive.expired() || !pending->progress.dht_running()) return;
                          FinishDht(pending, result.finished, &result);
                        });
   }
   if (!started) {
     ++stats_.busy;
-    pending->dht_done = true;
-    pending->dht_busy = true;
+    pending->progress.DhtBusy();
     pending->Report("dht", "skipped", 0, now);
-    FinishDht(pending, now, nullptr);
+    AfterDht(pending, now);
     return;
   }
   ++stats_.dht_gets;
-  if (!pending->dht_done) {
+  if (pending->progress.dht_running()) {
     pending->dht_deadline = now + config_.dht_timeout;
     pending_.push_back(pending);
   }
@@ -189,55 +184,49 @@ void Searcher::StartDht(TimePoint now, const std::shared_ptr<Pending>& pending, 
 
 void Searcher::FinishDht(const std::shared_ptr<Pending>& pending, TimePoint now,
                          const kademlia::GetResult* result) {
-  if (!pending->dht_done) {
-    pending->dht_done = true;
-    std::erase(pending_, pending);
-    if (result == nullptr) {
-      pending->dht_timed_out = true;
-      ++stats_.dht_timeouts;
-      pending->Report("dht", "timeout", 0, now);
-    } else {
-      // Messages sent and not one answer: no node could be reached (a lone node sends none).
-      pending->dht_unreachable = result->stats.messages > 0 && result->stats.replies == 0;
-      if (pending->dht_unreachable) ++stats_.dht_failures;
-      // A reachable DHT's answer is cached, and the key watched so that the cache learns of
-      // changes. A new subscription starts from this read, and subscribes on the holders it
-      // found, so a removal that follows is reported; an older subscription already knows
-      // what is newer, a tombstone that came while this read ran, and that replaces what the
-      // read saw.
-      WatchedKey* watched =
-          pending->dht_unreachable ? nullptr : WatchForCache(now, pending->dht_key, *result);
-      const std::vector<kademlia::SignedRecordPtr> current =
-          watched != nullptr ? dht_.Observe(watched->subscription, result->records)
-                             : result->records;
-      std::vector<SkillEntryPtr> live;
-      for (const auto& signed_record : current) {
-        const SkillRecord& record = signed_record->record;
-        const Found& held = pending->Add(record, Source::kDht);
-        if (!record.tombstone && Matches(pending->query, record)) {
-          // The entry the merge holds is shared when it is this very version.
-          live.push_back(held.record().sequence == record.sequence ? held.entry
-                                                                   : SkillEntry::Make(record));
-        }
-      }
-      pending->Report("dht",
-                      pending->dht_unreachable ? "failed"
-                      : live.empty()           ? "none"
-                                               : "found",
-                      live.size(), now);
-      if (watched != nullptr) {
-        for (const SkillEntryPtr& entry : live) {
-          watched->cached_versions[kademlia::IdentityOf(entry->record())] =
-              entry->record().sequence;
-        }
-        watched->has_cached_answers = true;
-        // With a SkillCenter stage an empty DHT answer is not cached: the catalog's answer is
-        // (and stays when a background refresh finds nothing in the DHT), and when the catalog
-        // fails the next search must ask again rather than hit a cached "nothing".
-        const bool center = skill_center_ != nullptr && pending->options.use_skillcenter;
-        if (!live.empty() || !center) cache_.Put(now, pending->cache_key, std::move(live));
-      }
+  assert(pending->progress.dht_running());
+  std::erase(pending_, pending);
+  if (result == nullptr) {
+    pending->progress.DhtFinished(Dht::kTimedOut);
+    ++stats_.dht_timeouts;
+    pending->Report("dht", "timeout", 0, now);
+    AfterDht(pending, now);
+    return;
+  }
+  // Messages sent and not one answer: no node could be reached (a lone node sends none).
+  const bool unreachable = result->stats.messages > 0 && result->stats.replies == 0;
+  pending->progress.DhtFinished(unreachable ? Dht::kUnreachable : Dht::kAnswered);
+  if (unreachable) ++stats_.dht_failures;
+  // A reachable DHT's answer is cached, and the key watched so that the cache learns of
+  // changes. A new subscription starts from this read, and subscribes on the holders it
+  // found, so a removal that follows is reported; an older subscription already knows what is
+  // newer, a tombstone that came while this read ran, and that replaces what the read saw.
+  const uint64_t subscription =
+      unreachable ? 0 : watched_.ListenForCache(now, pending->dht_key, *result);
+  const std::vector<kademlia::SignedRecordPtr> current =
+      subscription != 0 ? dht_.Observe(subscription, result->records) : result->records;
+  std::vector<SkillEntryPtr> live;
+  for (const auto& signed_record : current) {
+    const SkillRecord& record = signed_record->record;
+    const Found& held = pending->merge.Add(record, Source::kDht);
+    if (!record.tombstone && Matches(pending->query, record)) {
+      // The entry the merge holds is shared when it is this very version.
+      live.push_back(held.record().sequence == record.sequence ? held.entry
+                                                               : SkillEntry::Make(record));
     }
+  }
+  pending->Report("dht",
+                  unreachable    ? "failed"
+                  : live.empty() ? "none"
+                                 : "found",
+                  live.size(), now);
+  if (subscription != 0) {
+    watched_.NoteCachedAnswers(pending->dht_key, live);
+    // With a SkillCenter stage an empty DHT answer is not cached: the catalog's answer is
+    // (and stays when a background refresh finds nothing in the DHT), and when the catalog
+    // fails the next search must ask again rather than hit a cached "nothing".
+    const bool center = skill_center_ != nullptr && pending->options.use_skillcenter;
+    if (!live.empty() || !center) cache_.Put(now, pending->cache_key, std::move(live));
   }
   AfterDht(pending, now);
 }
@@ -247,78 +236,79 @@ void Searcher::ScanStore(const std::shared_ptr<Pending>& pending) {
   for (const Key& key : store.Keys()) {
     for (const kademlia::StoredRecord* held : store.Get(key)) {
       const SkillRecord& record = held->value->record;
-      if (record.tombstone || Matches(pending->query, record)) pending->Add(record, Source::kDht);
+      if (record.tombstone || Matches(pending->query, record)) {
+        pending->merge.Add(record, Source::kDht);
+      }
     }
   }
 }
 
+void Searcher::AfterDht(const std::shared_ptr<Pending>& pending, TimePoint now) {
+  SearchProgress& progress = pending->progress;
+  if (progress.replied()) return;
+  if (skill_center_ != nullptr && pending->options.use_skillcenter &&
+      progress.center() == Center::kNotAsked && !pending->merge.HasAnswer(pending->query)) {
+    progress.CenterAsked();
+    ++stats_.skillcenter_calls;
+    std::weak_ptr<int> alive = alive_;
+    skill_center_->SearchCatalog(now, pending->query,
+                                 [this, alive, pending](TimePoint at, SkillCenterAnswer answer) {
+                                   if (alive.expired() || !pending->progress.center_waiting()) {
+                                     return;
+                                   }
+                                   FinishSkillCenter(pending, at, std::move(answer));
+                                 });
+    return;  // FinishSkillCenter comes back here
+  }
+  if (progress.center_waiting()) return;
+  if (progress.RemoteFailed() && progress.stale() == SearchProgress::Stale::kNotRead) {
+    progress.StaleReadDone();
+    if (auto hit = cache_.Get(now, pending->cache_key)) {
+      ++stats_.stale_answers;
+      for (const SkillEntryPtr& entry : hit->entry->records) {
+        pending->merge.Add(entry, Source::kCache, true);
+      }
+      pending->Report("stale", "found", hit->entry->records.size(), now);
+    } else {
+      pending->Report("stale", "none", 0, now);
+    }
+  }
+  if (pending->MayFinish()) Finish(pending, now);
+}
+
+void Searcher::FinishSkillCenter(const std::shared_ptr<Pending>& pending, TimePoint now,
+                                 SkillCenterAnswer answer) {
+  for (const SkillRecord& record : answer.records) {
+    pending->merge.Add(record, Source::kSkillCenter);
+  }
+  const std::optional<Duration> ttl = skill_center_->CacheTtl();
+  SkillCenterReading reading = SkillCenterReading::Of(pending->query, answer, ttl.has_value());
+  pending->progress.CenterFinished(reading.state, reading.message);
+  pending->Report("skillcenter", std::move(reading.outcome), reading.live, now,
+                  std::move(reading.code), std::move(reading.message));
+  if (!reading.to_cache.empty()) {
+    cache_.Put(now, pending->cache_key, std::move(reading.to_cache), *ttl);
+  }
+  AfterDht(pending, now);
+}
+
 void Searcher::Finish(const std::shared_ptr<Pending>& pending, TimePoint now) {
   (void)now;
-  if (pending->answered) return;
-  pending->answered = true;
-  // What a signed record (local, DHT, cache) says of a skill beats what the LAN heard of it,
-  // and what a SkillCenter said of it unless that is newer. The newest signed time per skill,
-  // needed only when the LAN or a SkillCenter found something:
-  std::map<std::pair<std::string_view, std::string_view>, uint64_t> signed_skills;
-  const bool mixed = std::any_of(pending->merged.begin(), pending->merged.end(), [](const auto& m) {
-    return m.second.found.source == Source::kLan || Unsigned(m.second.found.record());
-  });
-  if (mixed) {
-    for (const auto& [identity, merged] : pending->merged) {
-      const Found& found = merged.found;
-      if (found.source == Source::kLan || Unsigned(found.record())) continue;
-      auto [it, inserted] = signed_skills.try_emplace({identity.agent_id, identity.skill_id},
-                                                      found.record().timestamp_ms);
-      if (!inserted) it->second = std::max(it->second, found.record().timestamp_ms);
-    }
-  }
+  if (pending->progress.replied()) return;
+  pending->progress.Replied();
+  SearchMerge::Ranked ranked = pending->merge.Rank(pending->query, config_.results_max);
   SearchResult result;
   result.stages = pending->stages;
-  result.skills.reserve(pending->merged.size());
-  for (const auto& [identity, merged] : pending->merged) {
-    const Found& found = merged.found;
-    const SkillRecord& record = found.record();
-    if (record.tombstone || !(merged.matched || Matches(pending->query, record))) continue;
-    if (mixed) {
-      const auto signed_it = signed_skills.find({identity.agent_id, identity.skill_id});
-      if (signed_it != signed_skills.end()) {
-        if (found.source == Source::kLan) continue;
-        if (Unsigned(record) && signed_it->second >= record.timestamp_ms) continue;
-      }
-    }
-    result.skills.push_back(found);
-    if (IsPrivate(record)) ++result.private_skills;
-  }
-  std::stable_sort(result.skills.begin(), result.skills.end(),
-                   [](const Found& a, const Found& b) { return RanksBefore(*a.entry, *b.entry); });
-  if (result.skills.size() > config_.results_max) result.skills.resize(config_.results_max);
+  result.skills = std::move(ranked.skills);
+  result.private_skills = ranked.private_skills;
   if (result.skills.empty()) {
     ++stats_.not_found;
-    if (pending->dht_timed_out) {
-      result.error = DiscError::kTimeout;
-      result.message = "the DHT lookup did not finish within " +
-                       std::to_string(config_.dht_timeout.count() / 1000) + " ms";
-    } else if (pending->dht_unreachable) {
-      result.error = DiscError::kNetwork;
-      result.message = "no DHT node answered, and no cached answer is available";
-    } else if (pending->center_timed_out) {
-      result.error = DiscError::kTimeout;
-      result.message = pending->center_message;
-    } else if (pending->center_failed) {
-      result.error = DiscError::kNetwork;
-      result.message = pending->center_message + ", and no cached answer is available";
-    } else if (pending->dht_busy) {
-      result.error = DiscError::kNetwork;
-      result.message = "this node runs its maximum of DHT lookups; try again shortly";
-    } else {
-      result.error = DiscError::kNoSkills;
-      result.message = "no skill matches the query";
-    }
+    SearchProgress::Failure failure = pending->progress.FailureOf(config_.dht_timeout);
+    result.error = failure.error;
+    result.message = std::move(failure.message);
   }
   if (!pending->answer_key.empty()) {
-    if (answers_.size() >= std::max<size_t>(1, cache_.config().size_max)) answers_.clear();
-    answers_[pending->answer_key] = Answer{std::make_shared<const SearchResult>(result), Changes(),
-                                           pending->answer_fresh_until};
+    answers_.Keep(pending->answer_key, result, Changes(), pending->answer_fresh_until);
   }
   SearchCallback done = std::move(pending->done);
   pending->done = nullptr;
@@ -330,7 +320,10 @@ void Searcher::OnTimer(TimePoint now) {
   for (const auto& pending : pending_) {
     if (pending->dht_deadline <= now) due.push_back(pending);
   }
-  for (const auto& pending : due) FinishDht(pending, now, nullptr);
+  for (const auto& pending : due) {
+    // A lookup that finished from an earlier one's callbacks has left pending_ already.
+    if (pending->progress.dht_running()) FinishDht(pending, now, nullptr);
+  }
 }
 
 TimePoint Searcher::NextDeadline() const {

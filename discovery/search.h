@@ -28,6 +28,11 @@
 // listens on that key, and any record added, changed or removed under it drops the cached
 // answers holding that skill. The same subscriptions feed watchers (Server-Sent Events).
 //
+// Searcher runs the chain; its helpers each own one job: SearchProgress (a search's stage
+// states), SearchMerge (merging and ranking what the stages found), SkillCenterReading (what a
+// catalog's answer comes to), AnswerMemo (the reused answers) and WatchedKeys (the DHT
+// subscriptions and watchers).
+//
 // No I/O of its own: the owner calls OnTimer(now) at NextDeadline(). Not thread-safe.
 #ifndef SKILLNODE_DISCOVERY_SEARCH_H_
 #define SKILLNODE_DISCOVERY_SEARCH_H_
@@ -40,11 +45,15 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "discovery/query.h"
 #include "discovery/query_cache.h"
 #include "discovery/registry.h"
+#include "discovery/search_answer_memo.h"
+#include "discovery/search_types.h"
+#include "discovery/search_watched_keys.h"
 #include "discovery/skill_entry.h"
 #include "discovery/skill_json.h"
 #include "kademlia/store/skill_dht.h"
@@ -64,48 +73,6 @@ struct SearchConfig {
   size_t watchers_max = 256;
   // Skills one answer holds at most.
   size_t results_max = 1000;
-};
-
-// The seed's discovery error codes (spec §12.1).
-enum class DiscError {
-  kTimeout,
-  kNoSkills,
-  kRegistrationFailed,
-  kVerification,
-  kNetwork,
-  kUnavailable
-};
-std::string_view DiscCode(DiscError error);  // "DISC_001" ...
-int DiscHttpStatus(DiscError error);         // 504, 404, 400, 502, 503, 503
-
-struct StageReport {
-  std::string stage;    // local, lan, lan-discover, cache, dht, skillcenter, stale
-  std::string outcome;  // found, none, timeout, failed, skipped
-  size_t records = 0;
-  double duration_ms = 0;
-  std::string code;    // DISC_001 / DISC_005 for a stage that timed out or failed; else empty
-  std::string detail;  // why, for such a stage
-};
-
-struct Found {
-  SkillEntryPtr entry;
-  Source source = Source::kLocal;
-  const kademlia::SkillRecord& record() const { return entry->record(); }
-};
-
-struct SearchResult {
-  std::vector<Found> skills;  // ranked
-  size_t private_skills = 0;  // how many of them are private (access levels)
-  std::vector<StageReport> stages;
-  std::optional<DiscError> error;  // set when nothing could be found
-  std::string message;
-};
-using SearchCallback = std::function<void(const SearchResult&)>;
-
-struct SearchOptions {
-  bool use_cache = true;        // false: skip the read-through cache stage (a fresh answer)
-  bool use_lan = true;          // false: skip the LAN stage
-  bool use_skillcenter = true;  // false: skip the SkillCenter stage
 };
 
 // What the SkillCenter stage found.
@@ -144,9 +111,6 @@ class LanStage {
       std::function<void(TimePoint, std::vector<kademlia::SkillRecord>)> done) = 0;
 };
 
-// A change under a watched key.
-using WatchCallback = std::function<void(const kademlia::ListenEvent&)>;
-
 class Searcher {
  public:
   Searcher(kademlia::SkillDht& dht, const Registry& registry, const SearchConfig& config,
@@ -169,15 +133,17 @@ class Searcher {
 
   // Calls `on_change` for every change under `key` (the current records first, as kAdded).
   // Returns a watch id, or 0 when watchers_max or watched_keys_max are reached.
-  uint64_t Watch(TimePoint now, const kademlia::Key& key, WatchCallback on_change);
-  void Unwatch(uint64_t watch);
-  size_t watchers() const { return watchers_.size(); }
-  size_t watched_keys() const { return watched_.size(); }
+  uint64_t Watch(TimePoint now, const kademlia::Key& key, WatchCallback on_change) {
+    return watched_.Watch(now, key, std::move(on_change));
+  }
+  void Unwatch(uint64_t watch) { watched_.Unwatch(watch); }
+  size_t watchers() const { return watched_.watchers(); }
+  size_t watched_keys() const { return watched_.watched_keys(); }
 
   // Drops every cached answer (POST /api/cache/refresh).
   void ClearCache() { cache_.Clear(); }
   // Drops the cached answers that `record` could be part of: those looked up under its keys.
-  void InvalidateRecord(const kademlia::SkillRecord& record);
+  void InvalidateRecord(const kademlia::SkillRecord& record) { watched_.InvalidateRecord(record); }
   const QueryCache& cache() const { return cache_; }
 
   void OnTimer(TimePoint now);
@@ -202,30 +168,13 @@ class Searcher {
   static std::optional<kademlia::Key> QueryKey(const SkillQuery& query);
 
  private:
-  struct Pending;
-  // A complete answer of the cache stage, reused for the same query while nothing it was made
-  // from has changed (Changes()) and its cache entry needs no refresh.
-  struct Answer {
-    std::shared_ptr<const SearchResult> result;
-    uint64_t changes = 0;
-    TimePoint fresh_until = kTimeZero;
-  };
-  struct WatchedKey {
-    uint64_t subscription = 0;
-    std::map<uint64_t, WatchCallback> watchers;  // by watch id
-    bool for_cache = false;
-    bool has_cached_answers = false;  // answers under this key are in the cache
-    // The versions the cached answers under this key hold: an event that only repeats one of
-    // them (the subscription's first sync) is no news and keeps the answers.
-    std::map<kademlia::RecordIdentity, uint64_t> cached_versions;
-    TimePoint last_used = kTimeZero;
-  };
+  struct Pending;  // one search's state (search.cpp)
 
+  void StartLan(TimePoint now, const std::shared_ptr<Pending>& pending);
   void StartDht(TimePoint now, const std::shared_ptr<Pending>& pending, const kademlia::Key& key);
   void FinishDht(const std::shared_ptr<Pending>& pending, TimePoint now,
                  const kademlia::GetResult* result);
   void ScanStore(const std::shared_ptr<Pending>& pending);
-  void StartLan(TimePoint now, const std::shared_ptr<Pending>& pending);
   // After the DHT stage: the SkillCenter stage when nothing was found, then the stale cache
   // when a remote stage failed, then the answer.
   void AfterDht(const std::shared_ptr<Pending>& pending, TimePoint now);
@@ -235,31 +184,22 @@ class Searcher {
   // Grows with every change of what a search from the local, LAN and cache stages could
   // answer: the registry's, the LAN table's and the cache's changes.
   uint64_t Changes() const;
-  // Listens on `key` so cached answers under it stay honest; false when no room. `fresh` is
-  // the get of `key` that has just finished: a new subscription starts from it rather than
-  // reading the key again.
-  WatchedKey* WatchForCache(TimePoint now, const kademlia::Key& key,
-                            const kademlia::GetResult& fresh);
   // Cache keys start with the DHT key the answer came from.
   static std::string CacheKey(const kademlia::Key& key, const SkillQuery& query);
-  WatchedKey* Subscribe(TimePoint now, const kademlia::Key& key,
-                        const kademlia::GetResult* fresh = nullptr);
-  void OnKeyChange(const kademlia::Key& key, const kademlia::ListenEvent& event);
-  void DropKey(std::map<kademlia::Key, WatchedKey>::iterator it);
 
   kademlia::SkillDht& dht_;
   const Registry& registry_;
   LanStage* lan_ = nullptr;
   SkillCenterStage* skill_center_ = nullptr;
   SearchConfig config_;
-  QueryCache cache_;
-  // By cache key and options; at most cache.maxSize of them (then all are dropped at once).
-  std::map<std::string, Answer, std::less<>> answers_;
-  std::vector<std::shared_ptr<Pending>> pending_;
-  std::map<kademlia::Key, WatchedKey> watched_;
-  std::map<uint64_t, kademlia::Key> watchers_;
-  uint64_t next_watch_ = 1;
   Stats stats_;
+  QueryCache cache_;
+  // Answers of the cache stage, at most cache.maxSize of them (then all are dropped at once).
+  AnswerMemo answers_;
+  // Searches waiting for the DHT stage.
+  std::vector<std::shared_ptr<Pending>> pending_;
+  // Keys listened on for the cache and for watchers; counts into stats_.invalidations.
+  WatchedKeys watched_;
   // Lookups that finish after the searcher is gone find this expired and do nothing.
   std::shared_ptr<int> alive_ = std::make_shared<int>(0);
 };

@@ -1,30 +1,50 @@
-// Searcher, part two: the DHT-listen side. Subscriptions on DHT keys keep cached answers
-// honest (a change under a key drops the answers looked up under it) and feed watchers. The
-// search chain itself is in search.cpp.
-#include <utility>
-#include <vector>
+// WatchedKeys: DHT subscriptions that keep cached answers honest and feed watchers.
+#include "discovery/search_watched_keys.h"
 
-#include "discovery/search.h"
+#include <cassert>
+#include <utility>
 
 namespace skillnode::discovery {
 
 using kademlia::Key;
 using kademlia::SkillRecord;
 
-Searcher::WatchedKey* Searcher::WatchForCache(TimePoint now, const Key& key,
-                                              const kademlia::GetResult& fresh) {
-  WatchedKey* watched = Subscribe(now, key, &fresh);
-  if (watched != nullptr) watched->for_cache = true;
-  return watched;
+WatchedKeys::WatchedKeys(kademlia::SkillDht& dht, QueryCache& cache, size_t watched_keys_max,
+                         size_t watchers_max, uint64_t& invalidations)
+    : dht_(dht),
+      cache_(cache),
+      watched_keys_max_(watched_keys_max),
+      watchers_max_(watchers_max),
+      invalidations_(invalidations) {}
+
+WatchedKeys::~WatchedKeys() {
+  for (auto& [key, watched] : watched_) dht_.Unlisten(watched.subscription);
 }
 
-Searcher::WatchedKey* Searcher::Subscribe(TimePoint now, const Key& key,
-                                          const kademlia::GetResult* fresh) {
+uint64_t WatchedKeys::ListenForCache(TimePoint now, const Key& key,
+                                     const kademlia::GetResult& fresh) {
+  WatchedKey* watched = Subscribe(now, key, &fresh);
+  if (watched == nullptr) return 0;
+  watched->for_cache = true;
+  return watched->subscription;
+}
+
+void WatchedKeys::NoteCachedAnswers(const Key& key, const std::vector<SkillEntryPtr>& live) {
+  auto it = watched_.find(key);
+  assert(it != watched_.end() && it->second.for_cache);
+  for (const SkillEntryPtr& entry : live) {
+    it->second.cached_versions[kademlia::IdentityOf(entry->record())] = entry->record().sequence;
+  }
+  it->second.has_cached_answers = true;
+}
+
+WatchedKeys::WatchedKey* WatchedKeys::Subscribe(TimePoint now, const Key& key,
+                                                const kademlia::GetResult* fresh) {
   if (auto it = watched_.find(key); it != watched_.end()) {
     it->second.last_used = now;
     return &it->second;
   }
-  if (watched_.size() >= config_.watched_keys_max) {
+  if (watched_.size() >= watched_keys_max_) {
     // Make room by dropping the least recently used key that only the cache needs; the
     // cached answers that relied on it go too.
     auto victim = watched_.end();
@@ -48,7 +68,7 @@ Searcher::WatchedKey* Searcher::Subscribe(TimePoint now, const Key& key,
   return &it->second;
 }
 
-void Searcher::OnKeyChange(const Key& key, const kademlia::ListenEvent& event) {
+void WatchedKeys::OnKeyChange(const Key& key, const kademlia::ListenEvent& event) {
   auto it = watched_.find(key);
   if (it == watched_.end()) return;
   if (it->second.for_cache && it->second.has_cached_answers) {
@@ -56,12 +76,7 @@ void Searcher::OnKeyChange(const Key& key, const kademlia::ListenEvent& event) {
     auto known = it->second.cached_versions.find(kademlia::IdentityOf(record));
     const bool news = event.kind == kademlia::ListenEvent::Kind::kRemoved ||
                       known == it->second.cached_versions.end() || known->second != record.sequence;
-    if (news) {
-      ++stats_.invalidations;
-      it->second.cached_versions.clear();
-      it->second.has_cached_answers = false;
-      cache_.InvalidatePrefix(key.ToHex());
-    }
+    if (news) DropCachedAnswers(it);
   }
   // Copies: a watcher may unwatch (or watch) from its callback.
   std::vector<WatchCallback> callbacks;
@@ -69,25 +84,29 @@ void Searcher::OnKeyChange(const Key& key, const kademlia::ListenEvent& event) {
   for (const WatchCallback& callback : callbacks) callback(event);
 }
 
-void Searcher::InvalidateRecord(const SkillRecord& record) {
+void WatchedKeys::InvalidateRecord(const SkillRecord& record) {
   for (const Key& key : kademlia::RecordKeys(record)) {
     auto it = watched_.find(key);
     if (it == watched_.end() || !it->second.has_cached_answers) continue;
-    ++stats_.invalidations;
-    it->second.has_cached_answers = false;
-    it->second.cached_versions.clear();
-    cache_.InvalidatePrefix(key.ToHex());
+    DropCachedAnswers(it);
   }
 }
 
-void Searcher::DropKey(std::map<Key, WatchedKey>::iterator it) {
+void WatchedKeys::DropCachedAnswers(Keys::iterator it) {
+  ++invalidations_;
+  it->second.cached_versions.clear();
+  it->second.has_cached_answers = false;
+  cache_.InvalidatePrefix(it->first.ToHex());
+}
+
+void WatchedKeys::DropKey(Keys::iterator it) {
   dht_.Unlisten(it->second.subscription);
   for (const auto& [id, callback] : it->second.watchers) watchers_.erase(id);
   watched_.erase(it);
 }
 
-uint64_t Searcher::Watch(TimePoint now, const Key& key, WatchCallback on_change) {
-  if (watchers_.size() >= config_.watchers_max) return 0;
+uint64_t WatchedKeys::Watch(TimePoint now, const Key& key, WatchCallback on_change) {
+  if (watchers_.size() >= watchers_max_) return 0;
   WatchedKey* watched = Subscribe(now, key);
   if (watched == nullptr) return 0;
   const uint64_t id = next_watch_++;
@@ -100,7 +119,7 @@ uint64_t Searcher::Watch(TimePoint now, const Key& key, WatchCallback on_change)
   return id;
 }
 
-void Searcher::Unwatch(uint64_t watch) {
+void WatchedKeys::Unwatch(uint64_t watch) {
   auto it = watchers_.find(watch);
   if (it == watchers_.end()) return;
   auto key = watched_.find(it->second);
