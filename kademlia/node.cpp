@@ -1,5 +1,10 @@
+// Node (node.h): datagrams in, requests answered, replies matched to their requests, the timer,
+// joining, and the wiring of the helpers that own the peer bookkeeping (PeerBook,
+// kademlia/routing/peer_book.h) and the lookups (LookupDriver, kademlia/lookup_driver.h).
 #include "kademlia/node.h"
 
+#include <algorithm>
+#include <cassert>
 #include <memory>
 #include <string>
 #include <utility>
@@ -17,11 +22,15 @@ Node::Node(const KademliaConfig& config, const Identity& identity, Transport& tr
       logger_(logger),
       hash_key_(hash_key ? *hash_key : HashKeyFromCopyOf(rng)),
       routing_(identity.node_id(), config.routing),
-      departed_(config_.routing),
+      peers_(config_, routing_, hash_key_),
       rpcs_(config.rpcs_in_flight_max),
       rate_limiter_(config.rate_limit, now, hash_key_),
       tokens_(rng, now, config.token_rotation),
-      verified_(KeyedHash<NodeId>(hash_key_)) {}
+      lookups_(config_, identity_.node_id(), routing_, rtt_, stats_,
+               [this](TimePoint at, const Endpoint& to, const NodeId& to_id, Body body,
+                      RpcCallback done) {
+                 return SendRequest(at, to, to_id, std::move(body), std::move(done));
+               }) {}
 
 void Node::Drop(DropReason reason, const Endpoint& from, std::string_view detail) {
   ++stats_.dropped[static_cast<size_t>(reason)];
@@ -34,6 +43,49 @@ void Node::Drop(DropReason reason, const Endpoint& from, std::string_view detail
     }
     logger_.Log(LogLevel::kDebug, line);
   }
+}
+
+void Node::ConsiderRequester(TimePoint now, const Endpoint& from, const Header& header) {
+  if (peers_.ProvenRequester(from, header)) {
+    ++stats_.verification_cache_hits;
+    Contact contact{header.sender_id, from, header.sender_key, now, 0};
+    const PeerBook::Hearing heard = peers_.Hear(now, contact);
+    if (heard.inserted.ping) PingOldest(now, *heard.inserted.ping);
+    if (heard.inserted.outcome == InsertOutcome::kAdded) NotifyAdded(now, contact);
+    return;
+  }
+  // Unproven: ask it to sign a reply to our own random transaction id before trusting it,
+  // unless the table has no use for it.
+  if (!routing_.Wants(header.sender_id, now)) {
+    ++stats_.verifications_skipped;
+    return;
+  }
+  const NodeId requester = header.sender_id;
+  if (!peers_.StartVerifying(requester, from)) return;
+  const bool sent = SendRequest(now, from, requester, PingBody{}, [this, requester, from](auto&) {
+    peers_.Verified(requester, from);
+  });
+  if (!sent) peers_.Verified(requester, from);
+}
+
+void Node::NoteVerified(TimePoint now, const Endpoint& from, const Header& header, Duration rtt) {
+  peers_.Remember(from, header);
+  Contact contact{header.sender_id, from, header.sender_key, now, 0};
+  const PeerBook::Hearing heard = peers_.Hear(now, contact, rtt);
+  if (heard.inserted.ping) PingOldest(now, *heard.inserted.ping);
+  if (heard.inserted.outcome == InsertOutcome::kAdded) NotifyAdded(now, contact);
+  // A contact we had given up on answered: what cut us off may have healed, and the peers
+  // near us on its side are found by looking up our own id again (as when joining); the
+  // peers it asks learn of us in turn.
+  if (heard.returned && now >= next_rejoin_lookup_) {
+    next_rejoin_lookup_ = now + config_.routing.departed_probe_after;
+    FindNode(now, identity_.node_id(), nullptr);
+  }
+}
+
+void Node::FailedAt(TimePoint now, const NodeId& id, const Endpoint& at) {
+  if (peers_.Failed(now, id, at)) NotifyEvicted(now, id);
+  peers_.ForgetProof(id, at);
 }
 
 void Node::OnDatagram(TimePoint now, const Endpoint& from, std::span<const uint8_t> datagram) {
@@ -124,7 +176,9 @@ void Node::RemoveService(RequestHandler* service) { std::erase(services_, servic
 void Node::RejectPending(TimePoint now, const Endpoint& from, const Header& header) {
   const PendingRpc* pending = rpcs_.Find(header.txid);
   if (pending == nullptr || pending->to != from || pending->to_id != header.sender_id) return;
-  PendingRpc rpc = std::move(*rpcs_.Take(header.txid));
+  auto taken = rpcs_.Take(header.txid);
+  assert(taken.has_value());  // found above: answered (rejected) here, once
+  PendingRpc rpc = std::move(*taken);
   ++stats_.rpcs_rejected;
   FailedAt(now, header.sender_id, rpc.to);
   if (rpc.done) rpc.done(RpcResult{RpcStatus::kRejected, nullptr, rpc.to, now - rpc.sent, now});
@@ -159,7 +213,9 @@ void Node::HandleReply(TimePoint now, const Endpoint& from, const Message& reply
   } else {
     ++stats_.verification_cache_hits;
   }
-  PendingRpc rpc = std::move(*rpcs_.Take(txid));
+  auto taken = rpcs_.Take(txid);
+  assert(taken.has_value());  // found above: answered here, once
+  PendingRpc rpc = std::move(*taken);
   const TypeSlot slot = SlotOf(rpc.type);
   if (std::holds_alternative<ErrorBody>(reply.body)) {
     ++stats_.rpcs_errored[static_cast<size_t>(slot)];
@@ -211,7 +267,7 @@ bool Node::SendRequest(TimePoint now, const Endpoint& to, std::optional<NodeId> 
   if (!rpc.proof_wanted) rpc.verified_key = *ProvenKey(*to_id, &to);
   rpc.sent = now;
   // The full timeout for every request: only then is a peer counted as failed. Lookups stop
-  // waiting sooner (their soft deadline, StepLookup) but still take a late reply.
+  // waiting sooner (their soft deadline, LookupDriver::Step) but still take a late reply.
   rpc.deadline = now + config_.rpc_timeout;
   rpc.done = std::move(done);
   ++stats_.rpcs_sent[static_cast<size_t>(SlotOf(rpc.type))];
@@ -248,13 +304,12 @@ void Node::SendMessage(const Endpoint& to, const Message& message) {
 }
 
 void Node::PingOldest(TimePoint now, const Contact& oldest) {
-  if (liveness_pings_.contains(oldest.id)) return;
-  liveness_pings_.insert(oldest.id);
+  if (!peers_.StartLivenessPing(oldest.id)) return;
   const NodeId pinged = oldest.id;
   // A reply refreshes the contact (NoteVerified); a timeout counts a failure (OnTimer).
   if (!SendRequest(now, oldest.endpoint, pinged, PingBody{},
-                   [this, pinged](const RpcResult&) { liveness_pings_.erase(pinged); })) {
-    liveness_pings_.erase(pinged);
+                   [this, pinged](const RpcResult&) { peers_.LivenessPinged(pinged); })) {
+    peers_.LivenessPinged(pinged);
   }
 }
 
@@ -267,19 +322,7 @@ void Node::OnTimer(TimePoint now) {
     if (rpc.done) rpc.done(RpcResult{RpcStatus::kTimedOut, nullptr, rpc.to, now - rpc.sent, now});
   }
   // Lookups whose queries turned slow move on to other contacts.
-  std::vector<uint64_t> slow;
-  for (auto& [lookup_id, active] : lookups_) {
-    if (active.lookup.ExpireSlow(now)) slow.push_back(lookup_id);
-  }
-  for (uint64_t lookup_id : slow) {
-    auto it = lookups_.find(lookup_id);
-    if (it == lookups_.end()) continue;
-    if (it->second.lookup.done()) {
-      FinishLookup(now, lookup_id);
-    } else {
-      StepLookup(now, lookup_id);
-    }
-  }
+  lookups_.OnTimer(now);
   if (tokens_.next_rotation() <= now) tokens_.Rotate(now);
   if (handler_ != nullptr && handler_->NextDeadline() <= now) handler_->OnTimer(now);
   for (RequestHandler* service : services_) {
@@ -291,8 +334,8 @@ void Node::OnTimer(TimePoint now) {
     }
   }
   // A departed contact that answers is verified and heard like any other (NoteVerified).
-  if (departed_.NextDue() <= now) {
-    if (auto contact = departed_.TakeDue(now)) {
+  if (peers_.departed().NextDue() <= now) {
+    if (auto contact = peers_.departed().TakeDue(now)) {
       ++stats_.departed_probes;
       SendRequest(now, contact->endpoint, contact->id, PingBody{}, nullptr);
     }
@@ -305,11 +348,8 @@ TimePoint Node::NextDeadline() const {
   if (handler_ != nullptr) next = std::min(next, handler_->NextDeadline());
   for (const RequestHandler* service : services_) next = std::min(next, service->NextDeadline());
   if (routing_.size() > 0) next = std::min(next, routing_.NextRefreshDue());
-  next = std::min(next, departed_.NextDue());
-  for (const auto& [lookup_id, active] : lookups_) {
-    next = std::min(next, active.lookup.NextSlowDeadline());
-  }
-  return next;
+  next = std::min(next, peers_.departed().NextDue());
+  return std::min(next, lookups_.NextDeadline());
 }
 
 bool Node::Ping(TimePoint now, const Endpoint& to, RpcCallback done) {
@@ -327,7 +367,60 @@ void Node::Shutdown(TimePoint now) {
   for (PendingRpc& rpc : rpcs_.TakeAll()) {
     if (rpc.done) rpc.done(RpcResult{RpcStatus::kCancelled, nullptr, rpc.to, now - rpc.sent, now});
   }
-  while (!lookups_.empty()) FinishLookup(now, lookups_.begin()->first);
+  lookups_.FinishAll(now);
+}
+
+bool Node::FindNode(TimePoint now, const Key& target, LookupCallback done) {
+  LookupOptions options;
+  options.slow_retries = config_.lookup_slow_retries;
+  options.slow_retry_rank = 1;  // the closest node decides a node lookup's success
+  return StartLookup(now, target, std::move(options), std::move(done));
+}
+
+bool Node::StartLookup(TimePoint now, const Key& target, LookupOptions options,
+                       LookupCallback done) {
+  if (shut_down_) {
+    ++stats_.lookups_refused;
+    return false;
+  }
+  return lookups_.Start(now, target, std::move(options), std::move(done));
+}
+
+void Node::Join(TimePoint now, std::span<const Endpoint> seeds, JoinCallback done) {
+  // Shared by the seed pings: the last one to finish starts the own-id lookup.
+  struct JoinState {
+    size_t pending = 0;
+    JoinCallback done;
+  };
+  auto state = std::make_shared<JoinState>();
+  state->done = std::move(done);
+  auto after_pings = [this, state](TimePoint at) {
+    if (routing_.size() == 0 || shut_down_) {
+      if (state->done) state->done(routing_.size());
+      return;
+    }
+    const bool started = FindNode(at, id(), [this, state](const LookupResult& result) {
+      if (!shut_down_) RefreshFartherBuckets(result.finished);
+      if (state->done) state->done(routing_.size());
+    });
+    if (!started && state->done) state->done(routing_.size());
+  };
+  for (const Endpoint& seed : seeds) {
+    const bool sent = Ping(now, seed, [state, after_pings](const RpcResult& result) {
+      if (--state->pending == 0) after_pings(result.now);
+    });
+    if (sent) ++state->pending;
+  }
+  if (state->pending == 0) after_pings(now);
+}
+
+void Node::RefreshFartherBuckets(TimePoint now) {
+  // Every bucket but the one holding our own id (the last) gets a lookup for a random key
+  // in its range, so the table learns contacts at every distance (Kademlia paper 2.3).
+  const size_t buckets = routing_.bucket_count();
+  for (size_t index = 0; index + 1 < buckets; ++index) {
+    if (!FindNode(now, routing_.RandomKeyInBucket(index, rng_), nullptr)) break;
+  }
 }
 
 }  // namespace skillnode::kademlia

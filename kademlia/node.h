@@ -10,6 +10,11 @@
 // peer is verified at an address, later requests to it do not ask for a signature, so
 // verification costs one signature per peer, not one per message.
 //
+// Node answers datagrams, matches replies to requests and runs the timer itself, and owns one
+// helper per further job: PeerBook (kademlia/routing/peer_book.h, which peers proved their key,
+// departed contacts, verification pings in flight) and LookupDriver (kademlia/lookup_driver.h,
+// the iterative lookups). The counters are NodeStats (kademlia/node_stats.h).
+//
 // Callbacks are called exactly once, from inside OnDatagram, OnTimer or Shutdown (never
 // re-entrantly from the call that registered them, except where noted). Not thread-safe.
 #ifndef SKILLNODE_KADEMLIA_NODE_H_
@@ -31,9 +36,11 @@
 #include "kademlia/identity.h"
 #include "kademlia/keyed_hash.h"
 #include "kademlia/lookup.h"
+#include "kademlia/lookup_driver.h"
 #include "kademlia/node_stats.h"
 #include "kademlia/request_handler.h"
 #include "kademlia/routing/departed_contacts.h"
+#include "kademlia/routing/peer_book.h"
 #include "kademlia/routing/routing_table.h"
 #include "kademlia/rpc/rate_limiter.h"
 #include "kademlia/rpc/rpc_table.h"
@@ -46,25 +53,8 @@
 
 namespace skillnode::kademlia {
 
-using LookupCallback = std::function<void(const LookupResult&)>;
 // Called when joining finished: how many contacts the routing table holds.
 using JoinCallback = std::function<void(size_t contacts)>;
-
-// What an iterative lookup sends and how it treats replies (FIND_NODE when left empty).
-struct LookupOptions {
-  // The request body for each contact asked.
-  std::function<Body(const Key& target)> request;
-  // Sees every verified reply; returns true to end the lookup at once (found enough).
-  std::function<bool(TimePoint now, const Contact& from, const Message& reply)> on_reply;
-  // Times a slow query to one of the `slow_retry_rank` closest is sent again before the
-  // lookup moves on without it (LookupParams::slow_retries).
-  size_t slow_retries = 0;
-  size_t slow_retry_rank = std::numeric_limits<size_t>::max();
-  // How many of the closest contacts must have answered (or failed) for the lookup to end, and
-  // the most it returns: 0 means k (the bucket size). A get needs its key's r holders and a
-  // margin, not all k.
-  size_t closest_wanted = 0;
-};
 
 class Node {
  public:
@@ -124,7 +114,9 @@ class Node {
   // since (only peers that proved their key enter it), or one of the last verified_peers_max
   // other peers that signed a reply to us. With `at`, only a proof made from that address
   // counts.
-  const PublicKey* ProvenKey(const NodeId& id, const Endpoint* at = nullptr) const;
+  const PublicKey* ProvenKey(const NodeId& id, const Endpoint* at = nullptr) const {
+    return peers_.ProvenKey(id, at);
+  }
   // True when `id` proved its key from `at` and is still remembered: a peer whose address is
   // known not to be spoofed.
   bool IsVerified(const NodeId& id, const Endpoint& at) const {
@@ -134,35 +126,22 @@ class Node {
   const HashKey& hash_key() const { return hash_key_; }
   // The longest probe of the verified-peer cache and of the rate limiter's source table
   // (FlatLinkedMap::ProbeDistanceMax): short under the keyed hash whatever ids peers choose.
-  size_t verified_probe_distance_max() const { return verified_.ProbeDistanceMax(); }
+  size_t verified_probe_distance_max() const { return peers_.probe_distance_max(); }
   size_t rate_limiter_probe_distance_max() const { return rate_limiter_.probe_distance_max(); }
   // Our address as the last peer to answer us saw it (NAT discovery), if any.
   const std::optional<Endpoint>& observed_address() const { return observed_; }
 
  private:
-  struct ActiveLookup {
-    Lookup lookup;
-    LookupOptions options;
-    LookupCallback done;
-  };
-  struct VerifiedPeer {
-    Endpoint endpoint;
-    PublicKey key{};
-  };
-
   void Drop(DropReason reason, const Endpoint& from, std::string_view detail);
   void HandleRequest(TimePoint now, const Endpoint& from, const Message& request);
   void HandleReply(TimePoint now, const Endpoint& from, const Message& reply);
   void ConsiderRequester(TimePoint now, const Endpoint& from, const Header& header);
-  // ProvenKey's routing-table half: a contact that has not failed and whose key we know.
-  const PublicKey* TableKey(const NodeId& id, const Endpoint* at) const;
   std::optional<Body> HandlerReply(TimePoint now, const Endpoint& from, const Message& request);
   void NotifyAdded(TimePoint now, const Contact& contact);
   void NotifyEvicted(TimePoint now, const NodeId& id);
   // A message from a verified peer arrived; `rtt` is its round trip when it answered ours.
   void NoteVerified(TimePoint now, const Endpoint& from, const Header& header,
                     Duration rtt = Duration{});
-  void Forget(const NodeId& id);
   // A request to `id` at `at` failed: it counts against the contact, and its verification is
   // forgotten, only where we know `id` at that address (another node may have named it there).
   void FailedAt(TimePoint now, const NodeId& id, const Endpoint& at);
@@ -177,9 +156,6 @@ class Node {
   Header MakeHeader(uint64_t txid) const;
   uint64_t NewTxid();
 
-  void StepLookup(TimePoint now, uint64_t lookup_id);
-  void OnLookupReply(uint64_t lookup_id, const NodeId& queried, const RpcResult& result);
-  void FinishLookup(TimePoint now, uint64_t lookup_id);
   void PingOldest(TimePoint now, const Contact& oldest);
   void RefreshFartherBuckets(TimePoint now);
 
@@ -192,9 +168,8 @@ class Node {
   const HashKey hash_key_;
 
   RoutingTable routing_;
-  // Contacts evicted for silence, pinged now and then in case they come back (a healed
-  // partition).
-  DepartedContacts departed_;
+  // The verified-peer cache, departed contacts and verification pings in flight.
+  PeerBook peers_;
   TimePoint next_rejoin_lookup_ = kTimeZero;  // a returned contact starts a self-lookup
   RpcTable rpcs_;
   RttEstimator rtt_;
@@ -203,19 +178,8 @@ class Node {
   WriteTokens tokens_;
   RequestHandler* handler_ = nullptr;
   std::vector<RequestHandler*> services_;
-
-  std::map<uint64_t, ActiveLookup> lookups_;
-  uint64_t next_lookup_id_ = 1;
-
-  // Peers that proved their key at an address, least recently heard first; bounded by
-  // verified_peers_max (least recent forgotten first). The routing table's contacts need no
-  // entry: they are verified by construction (ProvenKey). Probed for every datagram, so flat;
-  // hashed under the node's secret key (keyed_hash.h).
-  FlatLinkedMap<NodeId, VerifiedPeer, KeyedHash<NodeId>> verified_;
-  // Requesters we are verifying with a ping, and contacts we are pinging before eviction.
-  std::unordered_set<NodeId> verifying_;
-  std::unordered_set<Endpoint> verifying_endpoints_;
-  std::unordered_set<NodeId> liveness_pings_;
+  // The running lookups (FindNode, StartLookup).
+  LookupDriver lookups_;
 
   std::optional<Endpoint> observed_;
   bool shut_down_ = false;

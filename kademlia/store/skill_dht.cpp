@@ -1,10 +1,9 @@
-// SkillDht's holder side (STORE and FIND_VALUE), publishing, and timers. Replica hand-off and
-// repair are in skill_dht_handoff.cpp, the get path in skill_dht_get.cpp, the listen feature in
-// skill_dht_listen.cpp and validity windows in skill_dht_window.cpp; helpers shared with the
-// get path and hand-off are in skill_dht_internal.h.
+// SkillDht (skill_dht.h): the holder side (FIND_VALUE, STORE, LISTEN and PUSH answered), the
+// timers, and the wiring of the helpers that own the get path, publishing, hand-off and listen.
 #include "kademlia/store/skill_dht.h"
 
 #include <algorithm>
+#include <cassert>
 #include <string>
 #include <utility>
 
@@ -53,9 +52,18 @@ ErrorReplyCode CodeFor(StoreRefusal refusal) {
 SkillDht::SkillDht(Node& node, const DhtConfig& config, WallClock wall_clock)
     : node_(node),
       config_(config),
-      wall_clock_(std::move(wall_clock)),
       store_(config.limits),
-      verified_(config.verified_records_max, node.hash_key()) {
+      window_(std::move(wall_clock), config.clock_skew),
+      verifier_(config.verified_records_max, node.hash_key(), node.signatures(), stats_),
+      getter_(node, config_, store_, verifier_, window_, stats_),
+      handoff_(node, config_, store_, stats_),
+      listeners_(node, config_, store_, stats_),
+      subscriptions_(node, config_, getter_, stats_),
+      publisher_(node, config_, store_, window_, stats_,
+                 [this](TimePoint now, const Key& key, const SignedRecord& record,
+                        const SignedRecordPtr& held) {
+                   Notify(now, key, PushBody{key, ToWire(record), std::nullopt}, held);
+                 }) {
   node_.SetRequestHandler(this);
 }
 
@@ -119,30 +127,23 @@ Body SkillDht::Refuse(ErrorReplyCode code, const std::string& why) {
   return ErrorBody{static_cast<uint16_t>(code), why.substr(0, kErrorTextSizeMax)};
 }
 
-Result<SignedRecordPtr> SkillDht::Verify(const WireRecord& wire) {
-  const uint64_t checked = verified_.misses();
-  auto record = verified_.Verify(wire.encoded, wire.signature, node_.signatures());
-  ++(verified_.misses() != checked ? stats_.records_verified : stats_.records_verified_again);
-  return record;
-}
-
 Body SkillDht::HandleStore(TimePoint now, const Endpoint& from, const StoreBody& store) {
   if (!node_.tokens().Check(store.token, from.address())) {
     return Refuse(ErrorReplyCode::kBadToken, "write token missing, wrong or expired");
   }
-  auto verified = Verify(store.record);
+  auto verified = verifier_.Verify(store.record);
   if (!verified) {
     return Refuse(verified.error().code == ErrorCode::kCrypto ? ErrorReplyCode::kBadSignature
                                                               : ErrorReplyCode::kBadRecord,
                   verified.error().message);
   }
-  if (policy_) {
-    if (auto taken = policy_(**verified); !taken) {
+  if (verifier_.has_policy()) {
+    if (auto taken = verifier_.Admit(**verified); !taken) {
       return Refuse(ErrorReplyCode::kUncertified, taken.error().message);
     }
   }
   const SignedRecord& record = **verified;
-  if (auto inside = CheckWindow(now, record.record); !inside) {
+  if (auto inside = window_.Check(now, record.record); !inside) {
     return Refuse(ErrorReplyCode::kOutsideWindow, inside.error().message);
   }
   if (!BelongsUnder(record.record, store.target)) {
@@ -155,7 +156,7 @@ Body SkillDht::HandleStore(TimePoint now, const Endpoint& from, const StoreBody&
                       std::to_string(record.record.ttl_seconds) + " s");
   }
   const auto put = store_.Put(store.target, record, from.address(), now,
-                              HeldFor(now, record.record, Seconds(store.lifetime_seconds)));
+                              window_.HeldFor(now, record.record, Seconds(store.lifetime_seconds)));
   if (put.refusal != StoreRefusal::kNone) {
     return Refuse(CodeFor(put.refusal), std::string(StoreRefusalName(put.refusal)));
   }
@@ -166,114 +167,77 @@ Body SkillDht::HandleStore(TimePoint now, const Endpoint& from, const StoreBody&
   return StoredBody{};
 }
 
-// Counts the outstanding lookups and stores of one Publish; the last one calls `done`.
-struct SkillDht::PublishState {
-  PublishResult result;
-  size_t pending = 0;
-  PublishCallback done;
+Body SkillDht::HandleListen(TimePoint now, const Endpoint& from, const NodeId& id,
+                            const ListenBody& listen) {
+  const auto granted = listeners_.Add(now, from, id, listen);
+  if (!granted) return Refuse(ErrorReplyCode::kListenersFull, "no room for another listener");
+  return ListeningBody{*granted};
+}
 
-  void Start() { ++pending; }
-  void Finish() {
-    if (--pending == 0 && done) done(result);
+Body SkillDht::HandlePush(TimePoint now, const PushBody& push) {
+  ++stats_.pushes_received;
+  SignedRecordPtr record;
+  if (push.record) {
+    auto verified = verifier_.Verify(*push.record);
+    if (!verified || !BelongsUnder((*verified)->record, push.target)) {
+      return Refuse(verified ? ErrorReplyCode::kWrongKey : ErrorReplyCode::kBadRecord,
+                    "pushed record refused");
+    }
+    if (auto inside = window_.Check(now, (*verified)->record); !inside) {
+      ++stats_.records_outside_window;
+      return Refuse(ErrorReplyCode::kOutsideWindow, inside.error().message);
+    }
+    if (!verifier_.Admit(**verified)) {
+      ++stats_.records_uncertified;
+      return Refuse(ErrorReplyCode::kUncertified, "pushed record's publisher is not certified");
+    }
+    record = std::move(*verified);
   }
-};
+  subscriptions_.Deliver(push.target, record, push.gone);
+  return PushAckBody{};
+}
+
+void SkillDht::Notify(TimePoint now, const Key& key, const PushBody& push,
+                      const SignedRecordPtr& record) {
+  assert(push.target == key);
+  // Our own subscriptions learn a change to our own store here: no holder pushes it to us.
+  subscriptions_.Deliver(key, record, push.gone);
+  listeners_.Push(now, push);
+}
+
+void SkillDht::OnContactAdded(TimePoint now, const Contact& contact) {
+  subscriptions_.OnContactAdded(now, contact);
+  handoff_.OnContactAdded(now, contact);
+}
+
+void SkillDht::OnContactEvicted(TimePoint now, const NodeId& gone) {
+  handoff_.OnContactEvicted(now, gone);
+}
 
 void SkillDht::Publish(TimePoint now, const SignedRecord& record, PublishCallback done) {
-  ++stats_.publishes_started;
-  const Duration ttl = Seconds(record.record.ttl_seconds);
-  SetPublished(
-      Published{record, now + config_.republish_interval,
-                record.record.tombstone ? now + ttl : LocalTimeOf(now, NotAfterMs(record.record))});
-  auto state = std::make_shared<PublishState>();
-  state->done = std::move(done);
-  const auto keys = RecordKeys(record.record);
-  state->result.keys = keys.size();
-  state->Start();  // held until every lookup below has started
-  for (const Key& key : keys) {
-    state->Start();
-    // A node lookup that waits for the r holders and ends with the lookup_closest closest.
-    LookupOptions lookup;
-    lookup.slow_retries = node_.config().lookup_slow_retries;
-    lookup.slow_retry_rank = config_.replication;
-    lookup.closest_wanted = config_.lookup_closest;
-    const bool started = node_.StartLookup(now, key, std::move(lookup),
-                                           [this, key, record, state](const LookupResult& closest) {
-                                             StoreOn(closest.finished, key, closest, record, state);
-                                             state->Finish();
-                                           });
-    if (!started) {
-      ++state->result.failed;
-      state->Finish();
-    }
-  }
-  state->Finish();
+  publisher_.Publish(now, record, std::move(done));
 }
 
-void SkillDht::StoreOn(TimePoint now, const Key& key, const LookupResult& closest,
-                       const SignedRecord& record, const std::shared_ptr<PublishState>& state) {
-  const uint32_t lifetime = record.record.ttl_seconds;
-  size_t copies = 0;
-  // We are one of the r closest ourselves when fewer than r others are closer: keep a copy.
-  const size_t closer_than_us = static_cast<size_t>(
-      std::count_if(closest.closest.begin(), closest.closest.end(),
-                    [&](const Contact& c) { return CloserTo(key, c.id, node_.id()); }));
-  if (closer_than_us < config_.replication) {
-    const auto put =
-        store_.Put(key, record, Address(), now, HeldFor(now, record.record, Seconds(lifetime)));
-    if (put.refusal == StoreRefusal::kNone) {
-      if (put.changed) Notify(now, key, PushBody{key, ToWire(record), std::nullopt}, put.record);
-      ++copies;
-      ++state->result.stored;
-    } else {
-      ++state->result.refused;
-    }
-  }
-  for (size_t i = 0; i < closest.closest.size() && copies < config_.replication; ++i) {
-    if (closest.tokens[i].empty()) continue;
-    const Contact& c = closest.closest[i];
-    ++copies;
-    state->Start();
-    const bool sent = node_.Request(
-        now, c.endpoint, c.id, StoreBody{key, closest.tokens[i], ToWire(record), lifetime},
-        [this, state](const RpcResult& result) {
-          if (result.status != RpcStatus::kReplied) {
-            ++state->result.failed;
-          } else if (std::holds_alternative<StoredBody>(result.reply->body)) {
-            ++state->result.stored;
-          } else {
-            ++state->result.refused;
-            const auto* error = std::get_if<ErrorBody>(&result.reply->body);
-            if (error != nullptr &&
-                error->code == static_cast<uint16_t>(ErrorReplyCode::kOutsideWindow)) {
-              ++stats_.publishes_outside_window;
-            }
-          }
-          state->Finish();
-        });
-    if (!sent) {
-      ++state->result.failed;
-      state->Finish();
-    }
-  }
+void SkillDht::Forget(const RecordIdentity& identity) { publisher_.Forget(identity); }
+
+bool SkillDht::Get(TimePoint now, const Key& key, const GetOptions& options, GetCallback done) {
+  return getter_.Get(now, key, options, std::move(done));
 }
 
-void SkillDht::Forget(const RecordIdentity& identity) {
-  auto it = published_.find(identity);
-  if (it == published_.end()) return;
-  published_due_.erase({it->second.Due(), identity});
-  published_.erase(it);
+uint64_t SkillDht::Listen(TimePoint now, const Key& key, ListenCallback on_change,
+                          const GetResult* fresh) {
+  return subscriptions_.Listen(now, key, std::move(on_change), fresh);
 }
 
-void SkillDht::SetPublished(Published published) {
-  const RecordIdentity identity = IdentityOf(published.record.record);
-  auto it = published_.find(identity);
-  if (it != published_.end()) {
-    published_due_.erase({it->second.Due(), identity});
-    it->second = std::move(published);
-  } else {
-    it = published_.emplace(identity, std::move(published)).first;
-  }
-  published_due_.insert({it->second.Due(), identity});
+void SkillDht::Unlisten(uint64_t subscription) { subscriptions_.Unlisten(subscription); }
+
+std::vector<SignedRecordPtr> SkillDht::Observe(uint64_t subscription,
+                                               std::span<const SignedRecordPtr> records) {
+  return subscriptions_.Observe(subscription, records);
+}
+
+std::vector<SignedRecord> SkillDht::ListenView(uint64_t subscription) const {
+  return subscriptions_.ListenView(subscription);
 }
 
 void SkillDht::OnTimer(TimePoint now) {
@@ -285,47 +249,14 @@ void SkillDht::OnTimer(TimePoint now) {
                                gone.identity.skill_id, gone.sequence}},
            nullptr);
   }
-  // Listeners whose subscription ran out without renewal.
-  listeners_due_ = kTimeNever;
-  for (auto it = listeners_.begin(); it != listeners_.end();) {
-    auto& list = it->second;
-    const size_t before = list.size();
-    std::erase_if(list, [now](const Listener& l) { return l.expires <= now; });
-    listener_count_ -= before - list.size();
-    for (const Listener& l : list) listeners_due_ = std::min(listeners_due_, l.expires);
-    it = list.empty() ? listeners_.erase(it) : std::next(it);
-  }
-  std::vector<uint64_t> renew;
-  for (const auto& [id, subscription] : subscriptions_) {
-    if (!subscription.renewing && subscription.next_renewal <= now) renew.push_back(id);
-  }
-  for (uint64_t id : renew) Renew(now, id);
-  renewals_due_ = kTimeNever;
-  for (const auto& [id, subscription] : subscriptions_) {
-    if (!subscription.renewing) renewals_due_ = std::min(renewals_due_, subscription.next_renewal);
-  }
-  // Published records in the order of their next event; only those due are visited.
-  std::vector<SignedRecord> due;
-  while (!published_due_.empty() && published_due_.begin()->first <= now) {
-    const RecordIdentity identity = published_due_.begin()->second;
-    published_due_.erase(published_due_.begin());
-    auto it = published_.find(identity);
-    const SkillRecord& fields = it->second.record.record;
-    // Our own live records are signed again rather than dropped, even after a long pause.
-    const bool ours = !fields.tombstone && fields.publisher == node_.identity().public_key();
-    if (it->second.until <= now && !ours) {
-      published_.erase(it);
-    } else {
-      due.push_back(it->second.record);  // Publish below sets its next event
-    }
-  }
-  for (SignedRecord& record : due) Publish(now, Refreshed(now, std::move(record)), nullptr);
+  listeners_.Expire(now);
+  subscriptions_.RenewDue(now);
+  publisher_.RepublishDue(now);
 }
 
 TimePoint SkillDht::NextDeadline() const {
-  TimePoint next = store_.NextExpiry();
-  if (!published_due_.empty()) next = std::min(next, published_due_.begin()->first);
-  return std::min({next, listeners_due_, renewals_due_});
+  return std::min({store_.NextExpiry(), publisher_.NextDeadline(), listeners_.NextDeadline(),
+                   subscriptions_.NextDeadline()});
 }
 
 }  // namespace skillnode::kademlia

@@ -1,7 +1,7 @@
-// Internals of SkillDht (kademlia/store/skill_dht.h) shared by skill_dht.cpp (the holder side
-// and publishing), skill_dht_handoff.cpp (replication) and skill_dht_get.cpp (the get path).
-// Private to those files: nothing else may include it, and nothing here is part of SkillDht's
-// interface.
+// Helpers on held and wire records shared inside the skill store (kademlia/store/skill_dht.h):
+// by skill_dht.cpp (the holder side), skill_getter.cpp (the get path), skill_publisher.cpp
+// (publishing) and replica_handoff.cpp (replication). Private to the store's own files and their
+// tests: nothing else may include it, and nothing here is part of SkillDht's interface.
 #ifndef SKILLNODE_KADEMLIA_STORE_SKILL_DHT_INTERNAL_H_
 #define SKILLNODE_KADEMLIA_STORE_SKILL_DHT_INTERNAL_H_
 

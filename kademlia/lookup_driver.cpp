@@ -1,10 +1,10 @@
-// Node's lookups and joining: the iterative FIND_NODE (or FIND_VALUE, BLOB_FIND) lookup driven
-// by kademlia/lookup.h, and Join. The rest of the node is in node.cpp and node_peers.cpp.
-#include <algorithm>
-#include <memory>
-#include <utility>
+// LookupDriver (lookup_driver.h): the lookups' queries, replies, slow queries and results.
+#include "kademlia/lookup_driver.h"
 
-#include "kademlia/node.h"
+#include <algorithm>
+#include <span>
+#include <utility>
+#include <vector>
 
 namespace skillnode::kademlia {
 namespace {
@@ -26,16 +26,18 @@ std::span<const uint8_t> TokenOf(const Body& body) {
 
 }  // namespace
 
-bool Node::FindNode(TimePoint now, const Key& target, LookupCallback done) {
-  LookupOptions options;
-  options.slow_retries = config_.lookup_slow_retries;
-  options.slow_retry_rank = 1;  // the closest node decides a node lookup's success
-  return StartLookup(now, target, std::move(options), std::move(done));
-}
+LookupDriver::LookupDriver(const KademliaConfig& config, const NodeId& self, RoutingTable& routing,
+                           const RttEstimator& rtt, NodeStats& stats, Send send)
+    : config_(config),
+      self_(self),
+      routing_(routing),
+      rtt_(rtt),
+      stats_(stats),
+      send_(std::move(send)) {}
 
-bool Node::StartLookup(TimePoint now, const Key& target, LookupOptions options,
-                       LookupCallback done) {
-  if (shut_down_ || lookups_.size() >= config_.lookups_max) {
+bool LookupDriver::Start(TimePoint now, const Key& target, LookupOptions options,
+                         LookupCallback done) {
+  if (lookups_.size() >= config_.lookups_max) {
     ++stats_.lookups_refused;
     return false;
   }
@@ -52,13 +54,13 @@ bool Node::StartLookup(TimePoint now, const Key& target, LookupOptions options,
   params.final_round = config_.lookup_final_round;
   const auto start = routing_.Closest(target, config_.routing.bucket_size);
   const uint64_t lookup_id = next_lookup_id_++;
-  lookups_.emplace(lookup_id, ActiveLookup{Lookup(target, id(), params, start, now),
+  lookups_.emplace(lookup_id, ActiveLookup{Lookup(target, self_, params, start, now),
                                            std::move(options), std::move(done)});
-  StepLookup(now, lookup_id);
+  Step(now, lookup_id);
   return true;
 }
 
-void Node::StepLookup(TimePoint now, uint64_t lookup_id) {
+void LookupDriver::Step(TimePoint now, uint64_t lookup_id) {
   auto it = lookups_.find(lookup_id);
   if (it == lookups_.end()) return;
   Lookup& lookup = it->second.lookup;
@@ -79,17 +81,17 @@ void Node::StepLookup(TimePoint now, uint64_t lookup_id) {
       Body body =
           options.request ? options.request(lookup.target()) : FindNodeBody{lookup.target()};
       const NodeId queried = q.id;
-      const bool sent = SendRequest(now, q.endpoint, q.id, std::move(body),
-                                    [this, lookup_id, queried](const RpcResult& result) {
-                                      OnLookupReply(lookup_id, queried, result);
-                                    });
+      const bool sent = send_(now, q.endpoint, q.id, std::move(body),
+                              [this, lookup_id, queried](const RpcResult& result) {
+                                OnReply(lookup_id, queried, result);
+                              });
       if (!sent) lookup.OnFailure(q.id);
     }
   }
-  if (lookup.done()) FinishLookup(now, lookup_id);
+  if (lookup.done()) Finish(now, lookup_id);
 }
 
-void Node::OnLookupReply(uint64_t lookup_id, const NodeId& queried, const RpcResult& result) {
+void LookupDriver::OnReply(uint64_t lookup_id, const NodeId& queried, const RpcResult& result) {
   auto found = lookups_.find(lookup_id);
   if (found == lookups_.end()) return;
   Lookup& lookup = found->second.lookup;
@@ -112,15 +114,16 @@ void Node::OnLookupReply(uint64_t lookup_id, const NodeId& queried, const RpcRes
   found = lookups_.find(lookup_id);
   if (found == lookups_.end()) return;
   if (found->second.lookup.done()) {
-    FinishLookup(result.now, lookup_id);
+    Finish(result.now, lookup_id);
   } else {
-    StepLookup(result.now, lookup_id);
+    Step(result.now, lookup_id);
   }
 }
 
-void Node::FinishLookup(TimePoint now, uint64_t lookup_id) {
+void LookupDriver::Finish(TimePoint now, uint64_t lookup_id) {
   auto it = lookups_.find(lookup_id);
   if (it == lookups_.end()) return;
+  // Taken out first: the callback may start lookups, and each finishes exactly once.
   ActiveLookup finished = std::move(it->second);
   lookups_.erase(it);
   LookupResult result = finished.lookup.Result(now);
@@ -129,41 +132,33 @@ void Node::FinishLookup(TimePoint now, uint64_t lookup_id) {
   if (finished.done) finished.done(result);
 }
 
-void Node::Join(TimePoint now, std::span<const Endpoint> seeds, JoinCallback done) {
-  // Shared by the seed pings: the last one to finish starts the own-id lookup.
-  struct JoinState {
-    size_t pending = 0;
-    JoinCallback done;
-  };
-  auto state = std::make_shared<JoinState>();
-  state->done = std::move(done);
-  auto after_pings = [this, state](TimePoint at) {
-    if (routing_.size() == 0 || shut_down_) {
-      if (state->done) state->done(routing_.size());
-      return;
-    }
-    const bool started = FindNode(at, id(), [this, state](const LookupResult& result) {
-      if (!shut_down_) RefreshFartherBuckets(result.finished);
-      if (state->done) state->done(routing_.size());
-    });
-    if (!started && state->done) state->done(routing_.size());
-  };
-  for (const Endpoint& seed : seeds) {
-    const bool sent = Ping(now, seed, [state, after_pings](const RpcResult& result) {
-      if (--state->pending == 0) after_pings(result.now);
-    });
-    if (sent) ++state->pending;
+void LookupDriver::OnTimer(TimePoint now) {
+  // Lookups whose queries turned slow move on to other contacts.
+  std::vector<uint64_t> slow;
+  for (auto& [lookup_id, active] : lookups_) {
+    if (active.lookup.ExpireSlow(now)) slow.push_back(lookup_id);
   }
-  if (state->pending == 0) after_pings(now);
+  for (uint64_t lookup_id : slow) {
+    auto it = lookups_.find(lookup_id);
+    if (it == lookups_.end()) continue;
+    if (it->second.lookup.done()) {
+      Finish(now, lookup_id);
+    } else {
+      Step(now, lookup_id);
+    }
+  }
 }
 
-void Node::RefreshFartherBuckets(TimePoint now) {
-  // Every bucket but the one holding our own id (the last) gets a lookup for a random key
-  // in its range, so the table learns contacts at every distance (Kademlia paper 2.3).
-  const size_t buckets = routing_.bucket_count();
-  for (size_t index = 0; index + 1 < buckets; ++index) {
-    if (!FindNode(now, routing_.RandomKeyInBucket(index, rng_), nullptr)) break;
+TimePoint LookupDriver::NextDeadline() const {
+  TimePoint next = kTimeNever;
+  for (const auto& [lookup_id, active] : lookups_) {
+    next = std::min(next, active.lookup.NextSlowDeadline());
   }
+  return next;
+}
+
+void LookupDriver::FinishAll(TimePoint now) {
+  while (!lookups_.empty()) Finish(now, lookups_.begin()->first);
 }
 
 }  // namespace skillnode::kademlia

@@ -1,8 +1,8 @@
-// SkillDht's get path: a FIND_VALUE lookup that verifies every record, follows pages (asking
-// again for a lost one), merges to the newest version per identity and, when it ran to the end,
-// read-repairs the closest nodes that lacked a record. The rest of SkillDht is in skill_dht.cpp
-// and skill_dht_listen.cpp; helpers shared with skill_dht.cpp are in skill_dht_internal.h.
+// SkillGetter (skill_getter.h): the get path's lookup, pages, merge and read repair.
+#include "kademlia/store/skill_getter.h"
+
 #include <algorithm>
+#include <cassert>
 #include <map>
 #include <memory>
 #include <optional>
@@ -10,7 +10,6 @@
 #include <utility>
 #include <vector>
 
-#include "kademlia/store/skill_dht.h"
 #include "kademlia/store/skill_dht_internal.h"
 
 namespace skillnode::kademlia {
@@ -25,7 +24,16 @@ constexpr size_t kGetPagesMax = 256;
 
 }  // namespace
 
-struct SkillDht::GetState {
+SkillGetter::SkillGetter(Node& node, const DhtConfig& config, const ValueStore& store,
+                         RecordVerifier& verifier, const RecordWindow& window, DhtStats& stats)
+    : node_(node),
+      config_(config),
+      store_(store),
+      verifier_(verifier),
+      window_(window),
+      stats_(stats) {}
+
+struct SkillGetter::GetState {
   Key key;
   GetOptions options;
   GetCallback done;
@@ -70,7 +78,7 @@ struct SkillDht::GetState {
   }
 };
 
-bool SkillDht::Get(TimePoint now, const Key& key, const GetOptions& options, GetCallback done) {
+bool SkillGetter::Get(TimePoint now, const Key& key, const GetOptions& options, GetCallback done) {
   ++stats_.gets_started;
   auto get = std::make_shared<GetState>();
   get->key = key;
@@ -96,26 +104,26 @@ bool SkillDht::Get(TimePoint now, const Key& key, const GetOptions& options, Get
     get->closest = result.closest;
     get->tokens = result.tokens;
     get->last_event = std::max(get->last_event, result.finished);
-    FinishGetIfDone(get);
+    FinishIfDone(get);
   });
 }
 
-void SkillDht::OnValues(const std::shared_ptr<GetState>& get, TimePoint now, const Contact& from,
-                        const ValuesBody& values) {
+void SkillGetter::OnValues(const std::shared_ptr<GetState>& get, TimePoint now, const Contact& from,
+                           const ValuesBody& values) {
   auto& held = get->held_by[from.id];
   for (size_t i = 0; i < values.records.size(); ++i) {
     const WireRecord& wire = values.records[i];
-    auto verified = Verify(wire);
+    auto verified = verifier_.Verify(wire);
     if (!verified || !BelongsUnder((*verified)->record, get->key)) {
       ++get->rejected;
       continue;
     }
-    if (!CheckWindow(now, (*verified)->record)) {
+    if (!window_.Check(now, (*verified)->record)) {
       ++get->rejected;
       ++stats_.records_outside_window;
       continue;
     }
-    if (policy_ && !policy_(**verified)) {
+    if (!verifier_.Admit(**verified)) {
       ++get->rejected;
       ++stats_.records_uncertified;
       continue;
@@ -130,12 +138,13 @@ void SkillDht::OnValues(const std::shared_ptr<GetState>& get, TimePoint now, con
   RequestPage(get, now, from, *values.next, 1);
 }
 
-void SkillDht::RequestPage(const std::shared_ptr<GetState>& get, TimePoint now, const Contact& from,
-                           uint32_t cursor, size_t attempt) {
+void SkillGetter::RequestPage(const std::shared_ptr<GetState>& get, TimePoint now,
+                              const Contact& from, uint32_t cursor, size_t attempt) {
   ++get->pending_pages;
   const bool sent =
       node_.Request(now, from.endpoint, from.id, FindValueBody{get->key, cursor},
                     [this, get, from, cursor, attempt](const RpcResult& result) {
+                      assert(get->pending_pages > 0);
                       --get->pending_pages;
                       if (result.status == RpcStatus::kReplied) {
                         if (const auto* more = std::get_if<ValuesBody>(&result.reply->body)) {
@@ -147,12 +156,12 @@ void SkillDht::RequestPage(const std::shared_ptr<GetState>& get, TimePoint now, 
                         ++stats_.pages_retried;
                         RequestPage(get, result.now, from, cursor, attempt + 1);
                       }
-                      FinishGetIfDone(get);
+                      FinishIfDone(get);
                     });
   if (!sent) --get->pending_pages;
 }
 
-void SkillDht::FinishGetIfDone(const std::shared_ptr<GetState>& get) {
+void SkillGetter::FinishIfDone(const std::shared_ptr<GetState>& get) {
   if (get->finished || !get->lookup_done || get->pending_pages > 0) return;
   get->finished = true;
   GetResult result;
@@ -168,7 +177,7 @@ void SkillDht::FinishGetIfDone(const std::shared_ptr<GetState>& get) {
   if (get->done) get->done(result);
 }
 
-std::vector<RecordCopies> SkillDht::Copies(const GetState& get) {
+std::vector<RecordCopies> SkillGetter::Copies(const GetState& get) {
   std::map<RecordIdentity, RecordCopies> found;
   const auto newest_held = [&get](const RecordIdentity& identity, uint64_t sequence) {
     const auto it = get.newest.find(identity);
@@ -195,7 +204,7 @@ std::vector<RecordCopies> SkillDht::Copies(const GetState& get) {
   return copies;
 }
 
-void SkillDht::ReadRepair(const std::shared_ptr<GetState>& get, TimePoint now) {
+void SkillGetter::ReadRepair(const std::shared_ptr<GetState>& get, TimePoint now) {
   if (config_.read_repair_stores_max == 0 || get->enough()) return;  // stopped short: partial
   // The r closest nodes that answered should hold every record under the key; when we are
   // closer than the r-th of them, we are one of the r ourselves.
@@ -218,6 +227,8 @@ void SkillDht::ReadRepair(const std::shared_ptr<GetState>& get, TimePoint now) {
         continue;
       }
       if (stores++ == config_.read_repair_stores_max) return;
+      // Every record a get keeps was checked to belong under its key, or held under it here.
+      assert(BelongsUnder(record.record, get->key));
       ++stats_.read_repairs;
       node_.Request(now, node.endpoint, node.id,
                     StoreBody{get->key, get->tokens[i], ToWire(record), newest.seconds_left},

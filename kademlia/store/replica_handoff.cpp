@@ -1,28 +1,22 @@
-// SkillDht's replication as contacts come and go: records handed to a newcomer closer to their
-// keys, and replica repair when a holder beside us is evicted (kademlia/store/skill_dht.h).
-// The holder side and publishing are in skill_dht.cpp.
-#include "kademlia/store/skill_dht.h"
+// ReplicaHandoff (replica_handoff.h): which held keys a newcomer or an eviction concerns, and
+// the FIND_NODE and STOREs that hand their records over.
+#include "kademlia/store/replica_handoff.h"
+
+#include <cassert>
+
 #include "kademlia/store/skill_dht_internal.h"
 
 namespace skillnode::kademlia {
 
+using skill_dht_internal::BelongsUnder;
 using skill_dht_internal::SecondsLeft;
 using skill_dht_internal::ToWire;
 
-void SkillDht::OnContactAdded(TimePoint now, const Contact& contact) {
-  // A newcomer closer to a subscribed key than we are, and than the farthest of the holders
-  // the subscription listens on, may hold it now: move the subscription. (A lookup's replies
-  // add the very holders a subscription then listens on; they move nothing.)
-  for (auto& [id, subscription] : subscriptions_) {
-    if (subscription.renewing || !CloserTo(subscription.key, contact.id, node_.id())) continue;
-    const auto& holders = subscription.holders;
-    if (holders.size() >= config_.replication &&
-        (std::find(holders.begin(), holders.end(), contact.id) != holders.end() ||
-         !CloserTo(subscription.key, contact.id, holders.back()))) {
-      continue;
-    }
-    RenewAt(subscription, std::min(subscription.next_renewal, now));
-  }
+ReplicaHandoff::ReplicaHandoff(Node& node, const DhtConfig& config, const ValueStore& store,
+                               DhtStats& stats)
+    : node_(node), config_(config), store_(store), stats_(stats) {}
+
+void ReplicaHandoff::OnContactAdded(TimePoint now, const Contact& contact) {
   // The keys closer to the newcomer than to us share its first d + 1 bits, where d is the
   // length of the prefix it shares with us: one contiguous range of the ordered store.
   const int d = node_.id().CommonPrefixLength(contact.id);
@@ -37,7 +31,7 @@ void SkillDht::OnContactAdded(TimePoint now, const Contact& contact) {
   }
 }
 
-void SkillDht::OnContactEvicted(TimePoint now, const NodeId& gone) {
+void ReplicaHandoff::OnContactEvicted(TimePoint now, const NodeId& gone) {
   // For each held key, the r closest nodes we know, counting us, are its holders as far as we
   // can tell. If `gone` was closer to the key than the farthest of them, it was a holder, and
   // that farthest one moved up into the r in its place: it gets a copy. Every surviving holder
@@ -63,7 +57,7 @@ void SkillDht::OnContactEvicted(TimePoint now, const NodeId& gone) {
   }
 }
 
-void SkillDht::HandOffVia(TimePoint now, const Contact& contact, const Key& key) {
+void ReplicaHandoff::HandOffVia(TimePoint now, const Contact& contact, const Key& key) {
   // A FIND_NODE to the contact earns the write token the STOREs need.
   node_.Request(now, contact.endpoint, contact.id, FindNodeBody{key},
                 [this, contact, key](const RpcResult& result) {
@@ -74,13 +68,15 @@ void SkillDht::HandOffVia(TimePoint now, const Contact& contact, const Key& key)
                 });
 }
 
-void SkillDht::HandOff(TimePoint now, const Contact& contact, const Key& key,
-                       const std::vector<uint8_t>& token) {
+void ReplicaHandoff::HandOff(TimePoint now, const Contact& contact, const Key& key,
+                             const std::vector<uint8_t>& token) {
   if (token.empty()) return;
   size_t sent = 0;
   for (const StoredRecord* held : store_.Get(key)) {
     if (sent++ == config_.handoff_records_max || held->expires_at <= now) break;
     ++stats_.handoff_records;
+    // The store holds a record only under the keys it belongs under (HandleStore checks).
+    assert(BelongsUnder(held->value->record, key));
     node_.Request(now, contact.endpoint, contact.id,
                   StoreBody{key, token, ToWire(*held->value), SecondsLeft(*held, now)}, nullptr);
   }

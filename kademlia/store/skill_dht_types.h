@@ -1,0 +1,158 @@
+// The value types of the skill store (kademlia/store/skill_dht.h): its configuration, what a
+// get, a publish and a subscription report, its counters, and the callbacks it takes. Shared by
+// SkillDht and the helpers it owns (skill_getter.h, skill_publisher.h, replica_handoff.h,
+// listener_table.h, subscriptions.h, record_verifier.h); plain data, no behaviour.
+#ifndef SKILLNODE_KADEMLIA_STORE_SKILL_DHT_TYPES_H_
+#define SKILLNODE_KADEMLIA_STORE_SKILL_DHT_TYPES_H_
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "kademlia/contact.h"
+#include "kademlia/key.h"
+#include "kademlia/lookup.h"
+#include "kademlia/store/skill_record.h"
+#include "kademlia/store/value_store.h"
+#include "kademlia/wire/wire.h"
+#include "transport/clock.h"
+
+namespace skillnode::kademlia {
+
+struct DhtConfig {
+  // r: nodes each record is stored on, per key (the seed's dht.replicationFactor).
+  size_t replication = 3;
+  // How often the publisher stores its records again; well inside the record TTL so that a
+  // missed round or two does not let records expire.
+  Duration republish_interval = Seconds(20 * 60);
+  StoreLimits limits;
+  // Keys (and records) handed to one new contact at most, so a join cannot trigger a flood.
+  size_t handoff_keys_max = 64;
+  size_t handoff_records_max = 256;
+  // Replica repair: when a contact is evicted, the held keys checked for a lost copy (those
+  // past this are not checked for that eviction; the publisher's republish restores them).
+  size_t repair_keys_max = 4096;
+  // A FIND_VALUE page request that times out is sent again, up to this many times in all.
+  size_t page_attempts_max = 2;
+  // A get asks one of the k closest nodes again when its query turns slow, this many times,
+  // and waits for it: one lost datagram must not hide the records that node holds.
+  size_t get_slow_retries = 1;
+  // A get's FIND_VALUE lookup, and a publish's FIND_NODE lookup for the holders, end once this
+  // many of the closest nodes to the key have answered (or failed): the r holders and a margin
+  // for holders that a churning network has moved (OpenDHT's gets wait for 8 too). At most the
+  // bucket size.
+  size_t lookup_closest = 8;
+  // Read repair (Kademlia, section 2.3): after a get, each of the r closest nodes that
+  // answered in full but lacked a record it found is sent that record, for the lifetime its
+  // holders reported (never longer), up to this many STOREs per get; 0 turns it off.
+  size_t read_repair_stores_max = 16;
+  // Listen: how long a subscription lasts before the listener must renew it (it renews at half
+  // that), and the bounds on what a holder and a listener keep.
+  Duration listen_lifetime = Seconds(5 * 60);
+  size_t listeners_per_key_max = 64;
+  size_t listeners_max = 4096;
+  size_t subscriptions_max = 256;
+  // A push is sent this many times in all before the holder gives the listener up (it will
+  // notice and subscribe again).
+  size_t push_attempts_max = 3;
+  // Records whose signature was checked, kept so that the copies of one record from its
+  // holders, and the pushes and republishes that follow, are not verified again
+  // (kademlia/store/verified_records.h); 0 verifies every copy.
+  size_t verified_records_max = 1024;
+  // The clock difference allowed between a record's publisher and this node, at each end of the
+  // record's validity window (docs/security.md "Replay").
+  Duration clock_skew = Seconds(5 * 60);
+};
+
+// A change seen by a listener.
+struct ListenEvent {
+  enum class Kind { kAdded, kChanged, kRemoved };
+  Kind kind = Kind::kAdded;
+  Key key;
+  SignedRecord record;  // for kRemoved: the last version the listener knew
+  // kRemoved by a tombstone: its reason (kNone when the record expired or vanished).
+  UnregisterReason reason = UnregisterReason::kNone;
+};
+using ListenCallback = std::function<void(const ListenEvent&)>;
+
+struct GetOptions {
+  // Stop once this many distinct live records are known; 0 runs the lookup to the end.
+  size_t records_wanted = 0;
+  // Also report, per record, which nodes answered holding it and how long it has left
+  // (GetResult::copies): for showing a record's replicas, not for every search.
+  bool copies = false;
+};
+
+// Where one record of a get was found: the nodes whose answer held its newest version (or this
+// node's own store), and the longest time any of them said it has left.
+struct RecordCopies {
+  std::vector<NodeId> holders;
+  bool held_here = false;
+  std::optional<uint32_t> seconds_left;
+};
+
+struct GetResult {
+  Key key;
+  // The newest version per identity, tombstones included (callers usually skip them).
+  std::vector<SignedRecordPtr> records;
+  std::vector<RecordCopies> copies;  // with GetOptions::copies: one per record, in order
+  size_t rejected = 0;  // records that failed verification or did not belong under the key
+  LookupStats stats;
+  std::vector<Contact> closest;  // the nodes closest to the key that answered
+  TimePoint finished = kTimeZero;
+};
+using GetCallback = std::function<void(const GetResult&)>;
+
+struct PublishResult {
+  size_t keys = 0;
+  size_t stored = 0;   // STORE acknowledged
+  size_t refused = 0;  // STORE answered with ERROR
+  size_t failed = 0;   // STORE timed out or could not be sent
+};
+using PublishCallback = std::function<void(const PublishResult&)>;
+
+struct DhtStats {
+  // By ErrorReplyCode value (10..20 used).
+  std::array<uint64_t, kErrorReplyCodesEnd> store_refused{};
+  uint64_t records_uncertified = 0;  // records in answers and pushes the policy refused
+  uint64_t stores_accepted = 0;
+  uint64_t find_value_served = 0;
+  uint64_t records_expired = 0;
+  uint64_t handoff_records = 0;
+  uint64_t repair_keys = 0;  // keys whose copy on an evicted contact we restored elsewhere
+  uint64_t pages_retried = 0;
+  uint64_t read_repairs = 0;  // records a get stored on a close node that lacked them
+  uint64_t gets_started = 0;
+  uint64_t publishes_started = 0;
+  uint64_t pushes_sent = 0;
+  uint64_t pushes_retried = 0;
+  uint64_t pushes_received = 0;
+  uint64_t listeners_dropped = 0;  // gave up after push_attempts_max
+  uint64_t subscriptions_renewed = 0;
+  uint64_t subscriptions_seeded = 0;    // started from the caller's own fresh get
+  uint64_t records_verified = 0;        // signatures checked in full
+  uint64_t records_verified_again = 0;  // copies of a record already checked, not checked again
+  // Records in get answers and pushes dropped because their validity window had ended or not
+  // yet begun (refused STOREs count in store_refused[kOutsideWindow]).
+  uint64_t records_outside_window = 0;
+  uint64_t records_resigned = 0;  // own live records signed again as their window ran out
+  // STOREs of records this node published that a holder refused as outside their window: the
+  // holder's clock and ours differ by more than the skew, and if many holders say so, ours is
+  // the one that is wrong.
+  uint64_t publishes_outside_window = 0;
+};
+
+// Decides whether a verified record is taken at all: a network's rule on its publishers, such
+// as "only publishers with a certificate" (node/lan: docs/security.md). A refused STORE is
+// answered kUncertified; refused records in get answers and pushes are dropped and counted.
+using RecordPolicy = std::function<Result<void>(const SignedRecord&)>;
+// Told of every record the republish signed again (the same fields, a new timestamp and
+// sequence), so that the record's owner keeps the version the network holds.
+using ResignedCallback = std::function<void(const SignedRecord&)>;
+
+}  // namespace skillnode::kademlia
+
+#endif  // SKILLNODE_KADEMLIA_STORE_SKILL_DHT_TYPES_H_

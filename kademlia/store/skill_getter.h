@@ -1,0 +1,57 @@
+// SkillGetter: the skill store's get path. A get runs a FIND_VALUE lookup for a key, checks
+// every record in the answers (signature, key, validity window, policy), follows each holder's
+// pages (asking again for a lost one), merges what it finds with this node's own copies to the
+// newest version per identity and, when the lookup ran to the end, read-repairs the closest
+// nodes that answered in full but lacked a record.
+//
+// Owns the state of its running gets (each kept alive by the callbacks of its lookup and page
+// requests); the node, the store, the verifier, the window and the stats are SkillDht's
+// (kademlia/store/skill_dht.h), which owns this getter. Every get's callback is called exactly
+// once. Not thread-safe.
+#ifndef SKILLNODE_KADEMLIA_STORE_SKILL_GETTER_H_
+#define SKILLNODE_KADEMLIA_STORE_SKILL_GETTER_H_
+
+#include <memory>
+#include <vector>
+
+#include "kademlia/node.h"
+#include "kademlia/store/record_verifier.h"
+#include "kademlia/store/record_window.h"
+#include "kademlia/store/skill_dht_types.h"
+#include "kademlia/store/value_store.h"
+
+namespace skillnode::kademlia {
+
+class SkillGetter {
+ public:
+  SkillGetter(Node& node, const DhtConfig& config, const ValueStore& store,
+              RecordVerifier& verifier, const RecordWindow& window, DhtStats& stats);
+  SkillGetter(const SkillGetter&) = delete;
+  SkillGetter& operator=(const SkillGetter&) = delete;
+
+  // Runs a get of `key`. Returns false (and never calls `done`) when the node refuses more
+  // lookups.
+  bool Get(TimePoint now, const Key& key, const GetOptions& options, GetCallback done);
+
+ private:
+  struct GetState;
+
+  void OnValues(const std::shared_ptr<GetState>& get, TimePoint now, const Contact& from,
+                const ValuesBody& values);
+  void RequestPage(const std::shared_ptr<GetState>& get, TimePoint now, const Contact& from,
+                   uint32_t cursor, size_t attempt);
+  void FinishIfDone(const std::shared_ptr<GetState>& get);
+  void ReadRepair(const std::shared_ptr<GetState>& get, TimePoint now);
+  static std::vector<RecordCopies> Copies(const GetState& get);
+
+  Node& node_;
+  const DhtConfig& config_;
+  const ValueStore& store_;
+  RecordVerifier& verifier_;
+  const RecordWindow& window_;
+  DhtStats& stats_;
+};
+
+}  // namespace skillnode::kademlia
+
+#endif  // SKILLNODE_KADEMLIA_STORE_SKILL_GETTER_H_

@@ -1,0 +1,177 @@
+// SkillPublisher (skill_publisher.h): the lookups and STOREs of a publish, the republish
+// schedule, and the signing again of this node's own records as their window runs out.
+#include "kademlia/store/skill_publisher.h"
+
+#include <algorithm>
+#include <cassert>
+#include <utility>
+#include <vector>
+
+#include "kademlia/store/skill_dht_internal.h"
+
+namespace skillnode::kademlia {
+
+using skill_dht_internal::BelongsUnder;
+using skill_dht_internal::ToWire;
+
+// Counts the outstanding lookups and stores of one Publish; the last one calls `done`.
+struct SkillPublisher::PublishState {
+  PublishResult result;
+  size_t pending = 0;
+  PublishCallback done;
+
+  void Start() { ++pending; }
+  void Finish() {
+    assert(pending > 0);  // each Start is finished exactly once
+    if (--pending == 0 && done) done(result);
+  }
+};
+
+SkillPublisher::SkillPublisher(Node& node, const DhtConfig& config, ValueStore& store,
+                               const RecordWindow& window, DhtStats& stats,
+                               StoredHereCallback on_stored)
+    : node_(node),
+      config_(config),
+      store_(store),
+      window_(window),
+      stats_(stats),
+      on_stored_(std::move(on_stored)) {}
+
+void SkillPublisher::Publish(TimePoint now, const SignedRecord& record, PublishCallback done) {
+  ++stats_.publishes_started;
+  const Duration ttl = Seconds(record.record.ttl_seconds);
+  SetPublished(Published{
+      record, now + config_.republish_interval,
+      record.record.tombstone ? now + ttl : window_.LocalTimeOf(now, NotAfterMs(record.record))});
+  auto state = std::make_shared<PublishState>();
+  state->done = std::move(done);
+  const auto keys = RecordKeys(record.record);
+  state->result.keys = keys.size();
+  state->Start();  // held until every lookup below has started
+  for (const Key& key : keys) {
+    state->Start();
+    // A node lookup that waits for the r holders and ends with the lookup_closest closest.
+    LookupOptions lookup;
+    lookup.slow_retries = node_.config().lookup_slow_retries;
+    lookup.slow_retry_rank = config_.replication;
+    lookup.closest_wanted = config_.lookup_closest;
+    const bool started = node_.StartLookup(now, key, std::move(lookup),
+                                           [this, key, record, state](const LookupResult& closest) {
+                                             StoreOn(closest.finished, key, closest, record, state);
+                                             state->Finish();
+                                           });
+    if (!started) {
+      ++state->result.failed;
+      state->Finish();
+    }
+  }
+  state->Finish();
+}
+
+void SkillPublisher::StoreOn(TimePoint now, const Key& key, const LookupResult& closest,
+                             const SignedRecord& record,
+                             const std::shared_ptr<PublishState>& state) {
+  const uint32_t lifetime = record.record.ttl_seconds;
+  size_t copies = 0;
+  // We are one of the r closest ourselves when fewer than r others are closer: keep a copy.
+  const size_t closer_than_us = static_cast<size_t>(
+      std::count_if(closest.closest.begin(), closest.closest.end(),
+                    [&](const Contact& c) { return CloserTo(key, c.id, node_.id()); }));
+  if (closer_than_us < config_.replication) {
+    // The keys come from RecordKeys: the record belongs under each (what HandleStore checks).
+    assert(BelongsUnder(record.record, key));
+    const auto put = store_.Put(key, record, Address(), now,
+                                window_.HeldFor(now, record.record, Seconds(lifetime)));
+    if (put.refusal == StoreRefusal::kNone) {
+      if (put.changed) on_stored_(now, key, record, put.record);
+      ++copies;
+      ++state->result.stored;
+    } else {
+      ++state->result.refused;
+    }
+  }
+  for (size_t i = 0; i < closest.closest.size() && copies < config_.replication; ++i) {
+    if (closest.tokens[i].empty()) continue;
+    const Contact& c = closest.closest[i];
+    ++copies;
+    state->Start();
+    const bool sent = node_.Request(
+        now, c.endpoint, c.id, StoreBody{key, closest.tokens[i], ToWire(record), lifetime},
+        [this, state](const RpcResult& result) {
+          if (result.status != RpcStatus::kReplied) {
+            ++state->result.failed;
+          } else if (std::holds_alternative<StoredBody>(result.reply->body)) {
+            ++state->result.stored;
+          } else {
+            ++state->result.refused;
+            const auto* error = std::get_if<ErrorBody>(&result.reply->body);
+            if (error != nullptr &&
+                error->code == static_cast<uint16_t>(ErrorReplyCode::kOutsideWindow)) {
+              ++stats_.publishes_outside_window;
+            }
+          }
+          state->Finish();
+        });
+    if (!sent) {
+      ++state->result.failed;
+      state->Finish();
+    }
+  }
+}
+
+void SkillPublisher::Forget(const RecordIdentity& identity) {
+  auto it = published_.find(identity);
+  if (it == published_.end()) return;
+  published_due_.erase({it->second.Due(), identity});
+  published_.erase(it);
+}
+
+void SkillPublisher::SetPublished(Published published) {
+  const RecordIdentity identity = IdentityOf(published.record.record);
+  auto it = published_.find(identity);
+  if (it != published_.end()) {
+    published_due_.erase({it->second.Due(), identity});
+    it->second = std::move(published);
+  } else {
+    it = published_.emplace(identity, std::move(published)).first;
+  }
+  published_due_.insert({it->second.Due(), identity});
+}
+
+void SkillPublisher::RepublishDue(TimePoint now) {
+  // Published records in the order of their next event; only those due are visited.
+  std::vector<SignedRecord> due;
+  while (!published_due_.empty() && published_due_.begin()->first <= now) {
+    const RecordIdentity identity = published_due_.begin()->second;
+    published_due_.erase(published_due_.begin());
+    auto it = published_.find(identity);
+    assert(it != published_.end());  // published_due_ lists exactly the published records
+    const SkillRecord& fields = it->second.record.record;
+    // Our own live records are signed again rather than dropped, even after a long pause.
+    const bool ours = !fields.tombstone && fields.publisher == node_.identity().public_key();
+    if (it->second.until <= now && !ours) {
+      published_.erase(it);
+    } else {
+      due.push_back(it->second.record);  // Publish below sets its next event
+    }
+  }
+  for (SignedRecord& record : due) Publish(now, Refreshed(now, std::move(record)), nullptr);
+}
+
+SignedRecord SkillPublisher::Refreshed(TimePoint now, SignedRecord record) {
+  const SkillRecord& fields = record.record;
+  if (fields.tombstone || fields.publisher != node_.identity().public_key()) return record;
+  const uint64_t wall_now = window_.WallMs(now);
+  if (!RecordWindow::EndsSoon(wall_now, fields, config_.republish_interval)) return record;
+  SkillRecord again = fields;
+  again.timestamp_ms = wall_now;
+  again.sequence = std::max(fields.sequence + 1, wall_now);
+  auto resigned = SignRecord(std::move(again), node_.identity(), node_.signatures());
+  // The same fields validated when first signed; only the clock moved.
+  if (!resigned) return record;
+  ++stats_.records_resigned;
+  if (resigned_) resigned_(*resigned);
+  return std::move(*resigned);
+}
+
+}  // namespace skillnode::kademlia

@@ -1,0 +1,88 @@
+// SkillPublisher: the publisher side of the skill store. Publish stores a signed record on the
+// r closest nodes of each of its keys (and keeps a copy here when this node is one of them),
+// then republishes it every republish_interval while it is published; a tombstone is
+// republished until the record's TTL has passed, so a stale copy cannot come back. A live record
+// this node signed itself is signed again at a republish that finds little of its window left
+// (a new timestamp and a higher sequence), and its owner is told; one signed by another key is
+// republished only while its window lasts.
+//
+// Owns the published records and their schedule; the node, the store, the window and the stats
+// are SkillDht's (kademlia/store/skill_dht.h), which owns this publisher and is told through
+// `on_stored` of every change a publish makes to this node's own store. Every Publish callback
+// is called exactly once. Not thread-safe.
+#ifndef SKILLNODE_KADEMLIA_STORE_SKILL_PUBLISHER_H_
+#define SKILLNODE_KADEMLIA_STORE_SKILL_PUBLISHER_H_
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <utility>
+
+#include "kademlia/node.h"
+#include "kademlia/store/record_window.h"
+#include "kademlia/store/skill_dht_types.h"
+#include "kademlia/store/value_store.h"
+
+namespace skillnode::kademlia {
+
+// A publish changed this node's own store: `record` is now held under `key` (`held`, the
+// store's shared copy).
+using StoredHereCallback = std::function<void(
+    TimePoint now, const Key& key, const SignedRecord& record, const SignedRecordPtr& held)>;
+
+class SkillPublisher {
+ public:
+  SkillPublisher(Node& node, const DhtConfig& config, ValueStore& store, const RecordWindow& window,
+                 DhtStats& stats, StoredHereCallback on_stored);
+  SkillPublisher(const SkillPublisher&) = delete;
+  SkillPublisher& operator=(const SkillPublisher&) = delete;
+
+  // SkillDht::Publish and Forget (kademlia/store/skill_dht.h).
+  void Publish(TimePoint now, const SignedRecord& record, PublishCallback done);
+  void Forget(const RecordIdentity& identity);
+  // Republishes the records that are due (signing our own again where their window runs out)
+  // and drops those whose republishing has ended.
+  void RepublishDue(TimePoint now);
+  TimePoint NextDeadline() const {
+    return published_due_.empty() ? kTimeNever : published_due_.begin()->first;
+  }
+  size_t size() const { return published_.size(); }
+  void SetResignedObserver(ResignedCallback observer) { resigned_ = std::move(observer); }
+
+ private:
+  struct Published {
+    SignedRecord record;
+    TimePoint next_republish;
+    // When republishing stops: for a tombstone, when the record would have expired; for a live
+    // record, the end of its validity window (this node signs its own again before then).
+    TimePoint until;
+    TimePoint Due() const { return std::min(next_republish, until); }
+  };
+  struct PublishState;
+
+  // Adds or replaces a published record, keeping published_due_ in step.
+  void SetPublished(Published published);
+  void StoreOn(TimePoint now, const Key& key, const LookupResult& closest,
+               const SignedRecord& record, const std::shared_ptr<PublishState>& state);
+  // At a republish: `record` as it should go out, signed again when it is ours, live, and has
+  // less than republish_interval + ttl / 4 of its window left.
+  SignedRecord Refreshed(TimePoint now, SignedRecord record);
+
+  Node& node_;
+  const DhtConfig& config_;
+  ValueStore& store_;
+  const RecordWindow& window_;
+  DhtStats& stats_;
+  StoredHereCallback on_stored_;
+  ResignedCallback resigned_;
+  std::map<RecordIdentity, Published> published_;
+  // (next event, identity) of every published record: NextDeadline and RepublishDue look only
+  // at the front, so thousands of registrations cost nothing per loop turn.
+  std::set<std::pair<TimePoint, RecordIdentity>> published_due_;
+};
+
+}  // namespace skillnode::kademlia
+
+#endif  // SKILLNODE_KADEMLIA_STORE_SKILL_PUBLISHER_H_
