@@ -2,7 +2,6 @@
 
 #include <uv.h>
 
-#include <cassert>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -54,15 +53,6 @@ nlohmann::json TableContactJson(const kademlia::Contact& contact, const kademlia
   json["rtt_ms"] =
       contact.rtt_known() ? nlohmann::json(RoundedMillis(contact.rtt)) : nlohmann::json(nullptr);
   return json;
-}
-
-// Copies each renamed field to its old name as well (kNodeInfoAliases).
-void AddOldNames(nlohmann::json& info) {
-  for (const NodeInfoAlias& alias : kNodeInfoAliases) {
-    nlohmann::json& object = alias.object[0] == '\0' ? info : info[alias.object];
-    assert(object.contains(alias.name) && "every alias names a field of GET /api/node");
-    object[alias.old_name] = object[alias.name];
-  }
 }
 
 }  // namespace
@@ -163,8 +153,8 @@ nlohmann::json NodeApi::NodeInfo() const {
         {"listeners", dht.listeners()}}},
       {"dnssd", parts_.dnssd.Info()},
   };
-  AddOldNames(info);
   for (const auto& [key, section] : info_sections_) info[key] = section();
+  AddOldNodeInfoNames(info);
   return info;
 }
 

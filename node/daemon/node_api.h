@@ -4,13 +4,13 @@
 // their sections to /api/node (AddInfo) and their families to /metrics (AddMetrics).
 //
 // GET /api/node names its fields in camelCase, as the rest of the HTTP API does (docs/api.md).
-// The daemon's own fields were snake_case ("network_id", "uptime_s", ...): this release (0.1.0)
-// emits both names (kNodeInfoAliases, docs/daemon.md) and the next one drops the old names.
+// Its fields, the daemon's own and the sections', were partly snake_case ("network_id",
+// "uptime_s", "running_max", ...): this release (0.1.0) emits both names (kNodeInfoAliases,
+// docs/daemon.md) and the next one drops the old names.
 // Loop thread only.
 #ifndef SKILLNODE_NODE_DAEMON_NODE_API_H_
 #define SKILLNODE_NODE_DAEMON_NODE_API_H_
 
-#include <array>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -24,6 +24,7 @@
 #include "node/config/config.h"
 #include "node/daemon/config_reloader.h"
 #include "node/daemon/https_listener.h"
+#include "node/daemon/node_info_aliases.h"
 #include "node/daemon/state_saver.h"
 #include "node/http/http_metrics.h"
 #include "node/http/http_server.h"
@@ -39,27 +40,6 @@ constexpr const char* kVersion = "0.1.0";
 
 using NodeInfoSection = std::function<nlohmann::json()>;
 using MetricsSection = std::function<void(PrometheusWriter&)>;
-
-// A renamed /api/node field, emitted under both names for one release: `object` is the
-// enclosing object ("" for the document itself).
-struct NodeInfoAlias {
-  const char* object;
-  const char* name;
-  const char* old_name;
-};
-inline constexpr std::array<NodeInfoAlias, 11> kNodeInfoAliases = {{
-    {"", "networkId", "network_id"},
-    {"", "observedAddress", "observed_address"},
-    {"", "uptimeSeconds", "uptime_s"},
-    {"", "dataDir", "data_dir"},
-    {"", "routingTable", "routing_table"},
-    {"dht", "bootstrapPhase", "bootstrap_phase"},
-    {"dht", "bootstrapPeers", "bootstrap_peers"},
-    {"dht", "bootstrapAttempts", "bootstrap_attempts"},
-    {"dht", "retryInSeconds", "retry_in_s"},
-    {"dht", "lookupsActive", "lookups_active"},
-    {"dht", "rpcsInFlight", "rpcs_in_flight"},
-}};
 
 class NodeApi {
  public:
