@@ -107,7 +107,7 @@ function services(info, rateLimited) {
       ['Rate limiter refusals', String(rateLimited)],
       ['LAN peers', info.lan ? String((lan.peers || []).length) : 'LAN off'],
       ['SkillCenter', info.skillcenter ? `${center.url} (circuit ${center.circuit})` : 'not configured'],
-      ['CSP reports', String(info.ui ? info.ui.csp_reports : 0)],
+      ['CSP reports', String(info.ui ? info.ui.cspReports : 0)],
     ]));
 }
 
