@@ -180,7 +180,8 @@ TEST_CASE("every key of GET /api/node, with every part's section, is camelCase o
   auto lan = LanService::Create(*f.daemon, skills);
   if (!lan) WARN("no LAN section: " << lan.error().message);
   // A report too large to keep: lastCspReport holds the node's own {"tooLarge": bytes}.
-  REQUIRE(f.Send("POST", "/ui/csp-report", std::string(ui::kCspReportBytesMax + 1, 'x')).status == 204);
+  const std::string too_large(ui::kCspReportBytesMax + 1, 'x');
+  REQUIRE(f.Send("POST", "/ui/csp-report", too_large).status == 204);
 
   const HttpResponse response = f.Get("/api/node");
   REQUIRE(response.status == 200);
