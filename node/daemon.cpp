@@ -29,12 +29,31 @@ Daemon::Daemon(const Config& config, Logger& logger, uint64_t seed)
       env_(logger, seed),
       resolver_(env_.loop()),
       http_(env_.loop(), config.node.http, router_, http_metrics_, logger),
+      https_(env_.loop(), router_, http_metrics_, logger),
       sigint_(env_.loop()),
       sigterm_(env_.loop()),
       sighup_(env_.loop()),
       shutdown_timer_(env_.loop()),
       dnssd_(env_.loop(), logger),
-      notifier_(logger) {
+      notifier_(logger),
+      reloader_(logger),
+      shutdown_(
+          ShutdownActions{
+              .start_timer =
+                  [this](Duration budget, std::function<void()> expired) {
+                    shutdown_timer_.Start(budget, std::move(expired));
+                  },
+              .save =
+                  [this] {
+                    bootstrapper_->Stop();
+                    saver_->SaveAtShutdown();
+                  },
+              .close =
+                  [this] {
+                    node_->Shutdown(Now());
+                    CloseHandles();
+                  }},
+          logger) {
   config_.node.kademlia.network_id = config_.node.network_id;
 }
 
@@ -67,64 +86,96 @@ Result<void> Daemon::Open() {
   if (!identity) return Fail(identity.error().code, "identity: " + identity.error().message);
   auto node = OpenNode(*identity);
   if (!node) return node;
-  if (config_.node.http.enabled) {
-    auto listening = http_.Listen();
-    if (!listening) return Fail(listening.error().code, "HTTP API: " + listening.error().message);
-  }
-  if (config_.node.https.listen) {
-    auto listening = OpenHttps();
-    if (!listening) return listening;
-  }
-  RegisterRoutes();
-  StartDnsSd();
-  for (auto* signal : {&sigint_, &sigterm_}) {
-    auto watched = signal->Start(signal == &sigint_ ? SIGINT : SIGTERM,
-                                 [this](int signum) { OnSignal(signum); });
-    if (!watched) return watched;
-  }
-  auto hup = sighup_.Start(SIGHUP, [this](int) {
-    if (phase_ == Phase::kRunning) Reload();
-  });
-  if (!hup) return hup;
   bootstrap::BootstrapConfig bootstrap;
   bootstrap.peers = config_.discovery.dht.bootstrap_nodes;
   bootstrap.backoff.initial = config_.node.bootstrap.retry_initial;
   bootstrap.backoff.max = config_.node.bootstrap.retry_max;
   bootstrapper_ =
       std::make_unique<bootstrap::Bootstrapper>(bootstrap, *node_, resolver_, env_.rng(), logger_);
-  reload_steps_.push_back(BootstrapReloadStep());
-  started_at_ = Now();
-  next_save_ = started_at_ + config_.node.state_save_interval;
-  next_table_check_ = started_at_ + kTableCheckInterval;
-  env_.AddStepper(
-      {[this] { return node_->NextDeadline(); }, [this](TimePoint now) { node_->OnTimer(now); }});
-  env_.AddStepper({[this] { return bootstrapper_->NextDeadline(); },
-                   [this](TimePoint now) { bootstrapper_->OnTimer(now); }});
-  env_.AddStepper({[this] { return next_save_; },
-                   [this](TimePoint now) {
-                     next_save_ = now + config_.node.state_save_interval;
-                     SaveState("periodic", LogLevel::kDebug);
-                   }});
-  env_.AddStepper({[this] { return next_table_check_; },
-                   [this](TimePoint now) {
-                     next_table_check_ = now + kTableCheckInterval;
-                     CheckTable();
-                   }});
-  env_.AddStepper({[this] { return notifier_.NextDeadline(); },
-                   [this](TimePoint now) { notifier_.OnTimer(now); }});
-  if (notifier_.enabled()) {
-    env_.AddStepper({[this] { return next_status_; },
-                     [this](TimePoint now) {
-                       next_status_ = now + kStatusCheckInterval;
-                       if (phase_ == Phase::kRunning) notifier_.Status(StatusText());
-                     }});
+  if (config_.node.http.enabled) {
+    auto listening = http_.Listen();
+    if (!listening) return Fail(listening.error().code, "HTTP API: " + listening.error().message);
   }
+  if (config_.node.https.listen) {
+    auto listening = https_.Open(config_);
+    if (!listening) return listening;
+    reloader_.AddStep(https_.MakeReloadStep());
+  }
+  started_at_ = Now();
+  saver_ = std::make_unique<StateSaver>(
+      StateSaverConfig{.enabled = config_.discovery.dht.enabled,
+                       .network_id = config_.node.network_id,
+                       .save_interval = config_.node.state_save_interval},
+      *data_dir_,
+      TableSource{.stats = [this] { return node_->routing_table().stats(); },
+                  .contacts = [this] { return node_->routing_table().Export(); }},
+      logger_);
+  AddApi();
+  StartDnsSd();
+  auto watched = WatchSignals();
+  if (!watched) return watched;
+  reloader_.AddStep(BootstrapReloadStep());
+  saver_->Start(started_at_);
+  AddSteppers();
   if (config_.discovery.dht.enabled) {
     const auto saved = data_dir_->LoadContacts(config_.node.network_id, wall_seconds, logger_);
     bootstrapper_->Start(Now(), saved);
   }
   env_.Start();
   return {};
+}
+
+// The daemon's own routes (node_api.h) and the web console's (node/ui/ui_routes.h); later
+// parts register theirs through router().
+void Daemon::AddApi() {
+  api_ = std::make_unique<NodeApi>(NodeApi::Parts{.config = config_,
+                                                  .data_dir = *data_dir_,
+                                                  .env = env_,
+                                                  .node = *node_,
+                                                  .dht = *dht_,
+                                                  .bootstrapper = *bootstrapper_,
+                                                  .dnssd = dnssd_,
+                                                  .http_metrics = http_metrics_,
+                                                  .http = http_,
+                                                  .https = https_,
+                                                  .saver = *saver_,
+                                                  .reloader = reloader_,
+                                                  .started_at = started_at_});
+  api_->AddTo(router_);
+  if (config_.node.ui.enabled) {
+    ui_routes_.AddTo(router_);
+    AddNodeInfo("ui", [this] { return ui_routes_.Info(); });
+    AddMetrics([this](PrometheusWriter& out) { ui_routes_.WriteMetrics(out); });
+  }
+}
+
+Result<void> Daemon::WatchSignals() {
+  for (auto* signal : {&sigint_, &sigterm_}) {
+    auto watched = signal->Start(signal == &sigint_ ? SIGINT : SIGTERM,
+                                 [this](int signum) { OnSignal(signum); });
+    if (!watched) return watched;
+  }
+  return sighup_.Start(SIGHUP, [this](int) {
+    if (running()) Reload();
+  });
+}
+
+void Daemon::AddSteppers() {
+  env_.AddStepper(
+      {[this] { return node_->NextDeadline(); }, [this](TimePoint now) { node_->OnTimer(now); }});
+  env_.AddStepper({[this] { return bootstrapper_->NextDeadline(); },
+                   [this](TimePoint now) { bootstrapper_->OnTimer(now); }});
+  env_.AddStepper({[this] { return saver_->NextDeadline(); },
+                   [this](TimePoint now) { saver_->OnTimer(now); }});
+  env_.AddStepper({[this] { return notifier_.NextDeadline(); },
+                   [this](TimePoint now) { notifier_.OnTimer(now); }});
+  if (notifier_.enabled()) {
+    env_.AddStepper({[this] { return next_status_; },
+                     [this](TimePoint now) {
+                       next_status_ = now + kStatusCheckInterval;
+                       if (running()) notifier_.Status(StatusText());
+                     }});
+  }
 }
 
 Result<void> Daemon::OpenNode(const kademlia::Identity& identity) {
@@ -170,10 +221,9 @@ int Daemon::Run() {
   if (config_.node.http.enabled) {
     LogAt(logger_, LogLevel::kInfo, "HTTP API listening on " + http_.url());
   }
-  if (https_ != nullptr) {
-    LogAt(
-        logger_, LogLevel::kInfo,
-        "HTTPS API listening on " + https_url() + "; certificate " + https_->tls()->description());
+  if (https_.open()) {
+    LogAt(logger_, LogLevel::kInfo,
+          "HTTPS API listening on " + https_.url() + "; certificate " + https_.certificate());
   }
   // Every socket and listener was bound by Create() and the parts attached since.
   notifier_.Ready(StatusText());
@@ -206,7 +256,7 @@ void Daemon::RequestStop() { BeginShutdown("stop requested"); }
 
 void Daemon::OnSignal(int signum) {
   const std::string name = signum == SIGINT ? "SIGINT" : "SIGTERM";
-  if (phase_ != Phase::kRunning) {
+  if (!running()) {
     LogAt(logger_, LogLevel::kWarn, "received " + name + " again: exiting at once");
     std::_Exit(128 + signum);
   }
@@ -214,50 +264,20 @@ void Daemon::OnSignal(int signum) {
 }
 
 void Daemon::BeginShutdown(const std::string& why) {
-  if (phase_ != Phase::kRunning) return;
-  phase_ = Phase::kStopping;
-  // The steps' requests to peers that stop at the same moment time out, and evict them: the
-  // saved table is the one of this moment, with what the steps learn added.
-  contacts_at_shutdown_ = node_->routing_table().Export();
+  if (!running()) return;
+  saver_->BeginShutdown();
   LogAt(logger_, LogLevel::kInfo, why + ": shutting down");
   notifier_.Stopping(why + ": shutting down");
   http_.StopAccepting();
-  if (https_ != nullptr) https_->StopAccepting();
-  // One count held while the steps start, so a step that finishes at once cannot end the
-  // shutdown before the others have started.
-  steps_pending_ = shutdown_steps_.size() + 1;
-  shutdown_timer_.Start(kShutdownStepsBudget, [this] {
-    LogAt(logger_, LogLevel::kWarn,
-          std::to_string(steps_pending_) + " shutdown steps still running after " +
-              std::to_string(kShutdownStepsBudget.count() / 1000) + " ms: going on without them");
-    FinishShutdown();
-  });
-  for (auto& [name, step] : shutdown_steps_) {
-    auto finished = std::make_shared<bool>(false);
-    step([this, finished, step_name = name] {
-      if (*finished || phase_ != Phase::kStopping) return;
-      *finished = true;
-      LogAt(logger_, LogLevel::kDebug, "shutdown step " + step_name + " done");
-      if (--steps_pending_ == 0) FinishShutdown();
-    });
-  }
-  if (phase_ == Phase::kStopping && --steps_pending_ == 0) FinishShutdown();
-}
-
-void Daemon::FinishShutdown() {
-  if (phase_ != Phase::kStopping) return;
-  phase_ = Phase::kClosing;
-  bootstrapper_->Stop();
-  SaveState("at shutdown", LogLevel::kInfo, contacts_at_shutdown_);
-  node_->Shutdown(Now());
-  CloseHandles();
+  https_.StopAccepting();
+  shutdown_.Begin();
 }
 
 void Daemon::CloseHandles() {
   for (const auto& hook : close_hooks_) hook();
   resolver_.Close();
   http_.Close();
-  if (https_ != nullptr) https_->Close();
+  https_.Close();
   sigint_.Close();
   sigterm_.Close();
   sighup_.Close();
@@ -282,61 +302,6 @@ void Daemon::StartDnsSd() {
   dnssd_.Start(std::move(service));
 }
 
-// Between periodic saves: the first contact after start (a node that joined and is then killed
-// keeps what it learned), and big changes. The change is estimated from counters, not by
-// comparing contact lists: the size difference plus evictions and promotions since the save.
-void Daemon::CheckTable() {
-  // After a failed save (a full disk, say) only the periodic saves try again: one warning a
-  // stateSaveInterval, not one a second.
-  if (phase_ != Phase::kRunning || last_save_failed_) return;
-  const kademlia::RoutingTableStats now = node_->routing_table().stats();
-  if (now.contacts == 0) return;  // an empty table never replaces saved contacts anyway
-  if (!saved_table_) return SaveState("after joining", LogLevel::kInfo);
-  const size_t grown = now.contacts > saved_table_->contacts
-                           ? now.contacts - saved_table_->contacts
-                           : saved_table_->contacts - now.contacts;
-  const size_t changed = grown + (now.evicted - saved_table_->evicted) +
-                         (now.promoted - saved_table_->promoted) +
-                         (now.displaced - saved_table_->displaced);
-  if (changed * kTableChangedFraction > saved_table_->contacts) {
-    SaveState("after the table changed", LogLevel::kDebug);
-  }
-}
-
-void Daemon::SaveState(const char* when, LogLevel level, std::span<const kademlia::Contact> also) {
-  if (!config_.discovery.dht.enabled || !data_dir_ || node_ == nullptr) return;
-  const kademlia::RoutingTableStats table = node_->routing_table().stats();
-  auto contacts = node_->routing_table().Export();
-  size_t restored = 0;
-  for (const kademlia::Contact& c : also) {
-    const bool held = std::any_of(contacts.begin(), contacts.end(),
-                                  [&c](const kademlia::Contact& x) { return x.id == c.id; });
-    if (held) continue;
-    contacts.push_back(c);
-    ++restored;
-  }
-  auto saved = data_dir_->SaveContacts(config_.node.network_id, contacts);
-  last_save_failed_ = !saved;
-  if (!saved) {
-    ++save_failures_;
-    LogAt(logger_, LogLevel::kWarn,
-          std::string("cannot save contacts ") + when + ": " + saved.error().message);
-    return;
-  }
-  ++saves_;
-  if (*saved == state::SaveOutcome::kKeptOlder) {
-    LogAt(logger_, level, std::string("routing table empty ") + when + ": kept the saved contacts");
-    return;
-  }
-  if (table.contacts > 0) saved_table_ = table;
-  LogAt(logger_, level,
-        "saved " + std::to_string(contacts.size()) + " contacts " + when + " to " +
-            data_dir_->contacts_path() +
-            (restored > 0 ? " (" + std::to_string(restored) +
-                                " of them evicted while the shutdown steps ran)"
-                          : std::string()));
-}
-
 // One line for `systemctl status`: "12 contacts, 40 stored records, 3 registered skills", with
 // "bootstrapping (joining)" or "standalone: ..." in place of the contacts while there are none.
 std::string Daemon::StatusText() const {
@@ -357,20 +322,23 @@ std::string Daemon::StatusText() const {
   return text;
 }
 
-void Daemon::AddNodeInfo(std::string key, NodeInfoSection section) {
-  info_sections_.emplace_back(std::move(key), std::move(section));
+void Daemon::Reload() {
+  if (reloader_.has_source()) notifier_.Reloading();
+  if (reloader_.Reload(config_) != ConfigReloader::Outcome::kNoSource) {
+    notifier_.Ready(StatusText());
+  }
 }
 
-void Daemon::AddMetrics(MetricsSection section) { metrics_sections_.push_back(std::move(section)); }
-
-void Daemon::AddShutdownStep(std::string name, ShutdownStep step) {
-  shutdown_steps_.emplace_back(std::move(name), std::move(step));
+// The daemon's own share of a reload: the bootstrap peers.
+ReloadStep Daemon::BootstrapReloadStep() {
+  return [this](const Config& running, const Config& next) -> Result<ReloadApply> {
+    if (next.discovery.dht.bootstrap_nodes == running.discovery.dht.bootstrap_nodes) {
+      return ReloadApply{};
+    }
+    return ReloadApply([this, peers = next.discovery.dht.bootstrap_nodes] {
+      bootstrapper_->SetPeers(Now(), peers);
+    });
+  };
 }
-
-std::string Daemon::http_url() const {
-  return config_.node.http.enabled || https_ == nullptr ? http_.url() : https_->url();
-}
-
-std::string Daemon::https_url() const { return https_ != nullptr ? https_->url() : ""; }
 
 }  // namespace skillnode::node

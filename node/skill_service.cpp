@@ -136,7 +136,7 @@ nlohmann::json SkillService::Info() const {
       {"unhealthy", counts[2]},
       {"maintenance", counts[3]},
       {"watchers", searcher_.watchers()},
-      {"watched_keys", searcher_.watched_keys()},
+      {"watchedKeys", searcher_.watched_keys()},
       {"cache",
        {{"entries", searcher_.cache().size()}, {"hits", cache.hits}, {"misses", cache.misses}}}};
 }

@@ -218,9 +218,9 @@ bool Authenticator::Authenticated(const HttpRequest& request) {
 }
 
 nlohmann::json Authenticator::Info() const {
-  nlohmann::json out = {{"tokens_file", options_.tokens_file},
+  nlohmann::json out = {{"tokensFile", options_.tokens_file},
                         {"tokens", entries_.size()},
-                        {"failure_sources", sources_.size()}};
+                        {"failureSources", sources_.size()}};
   if (!file_error_.empty()) out["error"] = file_error_;
   return out;
 }

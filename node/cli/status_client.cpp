@@ -8,6 +8,7 @@
 #include <set>
 
 #include "node/cli/node_url.h"
+#include "node/daemon/node_info_aliases.h"
 
 namespace skillnode::node {
 namespace {
@@ -104,20 +105,23 @@ Result<HttpGetResult> HttpCall(const std::string& method, const std::string& url
   return result;
 }
 
-std::string FormatStatus(const std::string& base_url, const nlohmann::json& info) {
+std::string FormatStatus(const std::string& base_url, const nlohmann::json& answer) {
+  // The new names, also from a node older than 0.1.0 that sends only the old ones.
+  nlohmann::json info = answer;
+  UseNewNodeInfoNames(info);
   std::string out = "skillnode at " + base_url + "\n";
   auto line = [&out](const std::string& key, const std::string& value) {
     char prefix[32];
     std::snprintf(prefix, sizeof(prefix), "  %-12s", key.c_str());
     out += prefix + value + "\n";
   };
-  const auto& table = info.value("routing_table", nlohmann::json::object());
+  const auto& table = info.value("routingTable", nlohmann::json::object());
   const auto& dht = info.value("dht", nlohmann::json::object());
   line("node id", Text(info.value("id", nlohmann::json())));
   line("version", Text(info.value("version", nlohmann::json())) + " (network " +
-                      Text(info.value("network_id", nlohmann::json())) + ")");
-  line("uptime", Uptime(info.value("uptime_s", int64_t{0})));
-  line("DHT", Text(dht.value("bootstrap_phase", nlohmann::json())) + ": " +
+                      Text(info.value("networkId", nlohmann::json())) + ")");
+  line("uptime", Uptime(info.value("uptimeSeconds", int64_t{0})));
+  line("DHT", Text(dht.value("bootstrapPhase", nlohmann::json())) + ": " +
                   Text(table.value("contacts", nlohmann::json())) + " contacts in " +
                   Text(table.value("buckets", nlohmann::json())) + " buckets");
   line("listening", Join(info.value("listen", nlohmann::json::array())));
@@ -126,12 +130,12 @@ std::string FormatStatus(const std::string& base_url, const nlohmann::json& info
     line("https", https->get<std::string>());
   }
   line("addresses", Join(info.value("addresses", nlohmann::json::array())));
-  line("observed", Text(info.value("observed_address", nlohmann::json())));
-  line("data", Text(info.value("data_dir", nlohmann::json())));
+  line("observed", Text(info.value("observedAddress", nlohmann::json())));
+  line("data", Text(info.value("dataDir", nlohmann::json())));
   // Sections added by later parts of the node, shown as compact JSON.
   static const std::set<std::string> kShown = {
-      "id",     "version",   "network_id",       "uptime_s", "routing_table", "dht",
-      "listen", "addresses", "observed_address", "data_dir", "http",          "https"};
+      "id",     "version",   "networkId",       "uptimeSeconds", "routingTable", "dht",
+      "listen", "addresses", "observedAddress", "dataDir",       "http",         "https"};
   for (const auto& [key, value] : info.items()) {
     if (!kShown.contains(key)) line(key, value.dump());
   }

@@ -37,7 +37,8 @@ struct HttpCallOptions {
                                              const HttpCallOptions& options,
                                              const std::vector<std::string>& headers = {});
 
-// The GET /api/node object as aligned "key  value" lines.
+// The GET /api/node object as aligned "key  value" lines, by the new names of its fields; an
+// older node's old names are read too (UseNewNodeInfoNames).
 std::string FormatStatus(const std::string& base_url, const nlohmann::json& info);
 
 // Runs the subcommand against `base_url` ("http://127.0.0.1:7070", "https://node:7443");

@@ -33,7 +33,7 @@ void Bad(Responder& responder, const std::string& field, const std::string& reas
 
 void Busy(Responder& responder, const std::string& message) {
   HttpResponse response =
-      HttpResponse::Error(503, "INVOKE_BUSY", message, {{"running_max", kInvocationsRunningMax}});
+      HttpResponse::Error(503, "INVOKE_BUSY", message, {{"runningMax", kInvocationsRunningMax}});
   response.headers.emplace_back("Retry-After", "1");
   responder.Send(std::move(response));
 }
@@ -231,8 +231,8 @@ void InvokeRoutes::Answer(const Request& call, InvokeResult result) {
 json InvokeRoutes::Info() const {
   const Invoker::Stats& stats = invoker_.stats();
   return {{"running", invoker_.running()},
-          {"running_max", kInvocationsRunningMax},
-          {"deadline_max_ms", static_cast<int64_t>(ToMillis(deadline_max()))},
+          {"runningMax", kInvocationsRunningMax},
+          {"deadlineMaxMs", static_cast<int64_t>(ToMillis(deadline_max()))},
           {"started", stats.started},
           {"completed", stats.completed},
           {"accepted", stats.accepted},

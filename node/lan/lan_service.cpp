@@ -191,7 +191,7 @@ void LanService::SendTo(const Endpoint& to, std::string_view datagram) {
 nlohmann::json LanService::Info() const {
   nlohmann::json peers = nlohmann::json::array();
   for (const auto& peer : agent_->peers()) {
-    peers.push_back({{"node_id", peer.node_id},
+    peers.push_back({{"nodeId", peer.node_id},
                      {"lan", peer.lan.ToString()},
                      {"dht", peer.dht.port() != 0 ? peer.dht.ToString() : ""},
                      {"http", peer.http_url}});
@@ -200,7 +200,7 @@ nlohmann::json LanService::Info() const {
                         std::to_string(multicast_.port())},
           {"interfaces", multicast_.joined()},
           {"security", SecurityModeName(daemon_.config().security.mode)},
-          {"table_entries", agent_->table().size()},
+          {"tableEntries", agent_->table().size()},
           {"peers", peers}};
 }
 

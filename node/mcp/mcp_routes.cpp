@@ -208,13 +208,13 @@ void McpRoutes::Fetch(ApiRequest api, ApiDone done) {
 json McpRoutes::Info() const {
   const McpConfig& config = daemon_.config().node.mcp;
   return {{"sessions", sessions_.size()},
-          {"sessions_max", config.sessions_max},
-          {"session_idle_timeout_ms", static_cast<int64_t>(ToMillis(config.session_idle_timeout))},
-          {"body_bytes_max", config.body_bytes_max},
-          {"sessions_evicted", sessions_.evicted()},
-          {"sessions_expired", sessions_.expired()},
+          {"sessionsMax", config.sessions_max},
+          {"sessionIdleTimeoutMs", static_cast<int64_t>(ToMillis(config.session_idle_timeout))},
+          {"bodyBytesMax", config.body_bytes_max},
+          {"sessionsEvicted", sessions_.evicted()},
+          {"sessionsExpired", sessions_.expired()},
           {"messages", counters_.messages},
-          {"refused_origin", counters_.refused_origin}};
+          {"refusedOrigin", counters_.refused_origin}};
 }
 
 void McpRoutes::WriteMetrics(PrometheusWriter& out) const {

@@ -181,8 +181,8 @@ void SkillCenterClient::Answer(const discovery::SkillQuery& query, HttpClientRes
 nlohmann::json SkillCenterClient::Info() const {
   return {{"url", base_url_},
           {"circuit", discovery::BreakerStateName(breaker_.state())},
-          {"failures_in_a_row", breaker_.failures_in_a_row()},
-          {"in_flight", http_.in_flight()}};
+          {"failuresInARow", breaker_.failures_in_a_row()},
+          {"inFlight", http_.in_flight()}};
 }
 
 void SkillCenterClient::WriteMetrics(PrometheusWriter& out) const {

@@ -152,7 +152,7 @@ void UiRoutes::HandleReport(const HttpRequest& request, Responder responder) {
     last_csp_report_ = nlohmann::json::parse(request.body, nullptr, /*allow_exceptions=*/false);
     if (last_csp_report_.is_discarded()) last_csp_report_ = {{"unparsed", request.body.size()}};
   } else {
-    last_csp_report_ = {{"too_large", request.body.size()}};
+    last_csp_report_ = {{"tooLarge", request.body.size()}};
   }
   HttpResponse response;
   response.status = 204;
@@ -165,8 +165,8 @@ nlohmann::json UiRoutes::Info() const {
   for (const UiAsset& asset : UiAssets()) assets += asset.immutable ? 1 : 0;
   return {{"enabled", true},
           {"assets", assets},
-          {"csp_reports", csp_reports_},
-          {"last_csp_report", last_csp_report_}};
+          {"cspReports", csp_reports_},
+          {"lastCspReport", last_csp_report_}};
 }
 
 void UiRoutes::WriteMetrics(PrometheusWriter& out) const {

@@ -102,7 +102,7 @@ class Cluster:
 
     def contacts(self, i):
         status, info = self.lab.curl_json(i, f"{API}/api/node")
-        return info["routing_table"]["contacts"] if status == 200 and info else -1
+        return info["routingTable"]["contacts"] if status == 200 and info else -1
 
     def stop_all(self):
         codes = {}

@@ -167,7 +167,7 @@ TEST_CASE("failed authentications past the limit are refused per source until th
     now += Seconds(1);
   }
   CHECK(auth.stats().sources_forgotten >= 1);
-  CHECK(auth.Info()["failure_sources"].get<size_t>() <= 4);
+  CHECK(auth.Info()["failureSources"].get<size_t>() <= 4);
 }
 
 TEST_CASE("Admit answers 401 with WWW-Authenticate for a bad token, Require also without one",

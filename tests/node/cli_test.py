@@ -194,7 +194,7 @@ def embedded_default(directory):
         info = node.info()
         check(info["listen"][0] == "0.0.0.0:6881" and info["data_dir"] == node.data_dir,
               "the embedded default: DHT on UDP 6881, data in ~/.local/share/skillnode")
-        check(info["dht"]["bootstrap_phase"] == "standalone", "the embedded default is standalone")
+        check(info["dht"]["bootstrapPhase"] == "standalone", "the embedded default is standalone")
         code, _ = node.stop()
         check(code == 0, "the default node stops cleanly")
 

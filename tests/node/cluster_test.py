@@ -80,7 +80,7 @@ def join_everyone():
     check(done, f"all {len(everyone)} routing tables hold >= {JOINERS - 1} contacts "
                 f"(min {min(counts)}, max {max(counts)}, after {time.monotonic() - started:.1f} s)",
           f"contacts per node: {counts}")
-    phases = {n.info()["dht"]["bootstrap_phase"] for n in nodes}
+    phases = {n.info()["dht"]["bootstrapPhase"] for n in nodes}
     check(phases == {"joined"}, "every joiner reports bootstrap phase 'joined'", str(phases))
     return bootstrap, nodes
 
@@ -121,8 +121,8 @@ def restart_from_saved_state(bootstrap, nodes):
     rejoined = wait_for(lambda: restarted.contacts() > 0, 30, interval=0.1)
     info = restarted.info()
     check(rejoined, f"the restarted node rejoined with no bootstrap peer up "
-                    f"({info['routing_table']['contacts']} contacts)")
-    check(wait_for(lambda: restarted.info()["dht"]["bootstrap_phase"] == "joined", 10),
+                    f"({info['routingTable']['contacts']} contacts)")
+    check(wait_for(lambda: restarted.info()["dht"]["bootstrapPhase"] == "joined", 10),
           "it joined through its remembered contacts", str(restarted.info()["dht"]))
     check("joining through" in restarted.log_text() and "remembered contacts" in
           restarted.log_text(), "its log says it joined through remembered contacts")

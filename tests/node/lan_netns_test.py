@@ -132,7 +132,7 @@ def zero_configuration():
     for i in range(HOSTS):
         start(i, config, "dht")
     joined = wait_for(lambda: all((lab.curl_json(i, f"{API}/api/node")[1] or {})
-                                  .get("routing_table", {}).get("contacts", 0) >= HOSTS - 1
+                                  .get("routingTable", {}).get("contacts", 0) >= HOSTS - 1
                                   for i in range(HOSTS)), 30, interval=0.3)
     check(joined, "with no --bootstrap anywhere, every node's routing table holds the others")
     status, body = lab.curl_json(0, f"{API}/api/skills", "POST", {

@@ -177,11 +177,11 @@ def main():
     directory = temp_dir("skillnode-netns-")
     logs = start_nodes(directory)
     started = time.monotonic()
-    joined = wait_for(lambda: all((curl_json(i, "/api/node") or {}).get("routing_table", {})
+    joined = wait_for(lambda: all((curl_json(i, "/api/node") or {}).get("routingTable", {})
                                   .get("contacts", 0) >= HOSTS - 1 for i in range(HOSTS)),
                       90, interval=0.5)
     infos = [curl_json(i, "/api/node") for i in range(HOSTS)]
-    counts = [info["routing_table"]["contacts"] if info else None for info in infos]
+    counts = [info["routingTable"]["contacts"] if info else None for info in infos]
     check(joined, f"every node knows the other {HOSTS - 1} ({time.monotonic() - started:.1f} s)",
           f"contacts: {counts}")
     ids = [info["id"] for info in infos]

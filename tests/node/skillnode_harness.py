@@ -298,7 +298,7 @@ class Node:
 
     def contacts(self):
         info = self.info()
-        return info["routing_table"]["contacts"] if info else -1
+        return info["routingTable"]["contacts"] if info else -1
 
     def udp_port(self):
         return int(self.info()["listen"][0].rsplit(":", 1)[1])

@@ -207,7 +207,7 @@ discovery:
     sys.stdout.write(browser.stdout)
     check(browser.returncode == 0, "the browser checks pass", browser.stderr[-3000:])
     status, info = node.get_json("/api/node")
-    reports = (info or {}).get("ui", {}).get("csp_reports")
+    reports = (info or {}).get("ui", {}).get("cspReports")
     check(reports == 0, "the node received no Content-Security-Policy report",
           json.dumps((info or {}).get("ui")))
     if os.environ.get("UI_DOCS_SCREENSHOTS") == "1":
@@ -221,7 +221,11 @@ discovery:
     status, _, _ = fetch(node.url + "/ui/csp-report", {"Content-Type": "application/csp-report"},
                          method="POST")
     status, info = node.get_json("/api/node")
-    check(info["ui"]["csp_reports"] == 1, "a POST to /ui/csp-report is counted", json.dumps(info["ui"]))
+    check(info["ui"]["cspReports"] == 1, "a POST to /ui/csp-report is counted", json.dumps(info["ui"]))
+    # The old snake_case names are still sent for this release (docs/daemon.md).
+    ui = info["ui"]
+    check(ui["csp_reports"] == 1 and ui["last_csp_report"] == ui["lastCspReport"],
+          "the old names csp_reports and last_csp_report are still sent", json.dumps(ui))
     finish()
 
 

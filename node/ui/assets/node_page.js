@@ -63,13 +63,13 @@ function identity(info) {
   return el('section', {'aria-labelledby': 'id-h'}, el('h2', {id: 'id-h'}, 'This node'),
     fields([
       ['Node id', el('span', {class: 'mono wrap', id: 'node-id'}, info.id)],
-      ['Network id', String(info.network_id)],
+      ['Network id', String(info.networkId)],
       ['Version', info.version],
       ['Addresses', list(info.addresses || [])],
       ['DHT sockets', list(info.listen || [])],
       ['HTTP API', info.http || '—'],
-      ['Uptime', `${info.uptime_s} s`],
-      ['Bootstrap', info.dht ? info.dht.bootstrap_phase : '—'],
+      ['Uptime', `${info.uptimeSeconds} s`],
+      ['Bootstrap', info.dht ? info.dht.bootstrapPhase : '—'],
     ]));
 }
 
@@ -86,7 +86,7 @@ function routing(info, contacts) {
     el('tbody', {}, rows.map((c) => el('tr', {}, el('td', {}, String(c.bucket)),
       el('td', {class: 'mono'}, String(c.id).slice(0, 16)), el('td', {class: 'mono'}, c.address),
       el('td', {}, c.rtt_ms === null || c.rtt_ms === undefined ? '—' : `${c.rtt_ms.toFixed(1)} ms`))))));
-  const table_stats = info.routing_table || {};
+  const table_stats = info.routingTable || {};
   return el('section', {'aria-labelledby': 'rt-h'}, el('h2', {id: 'rt-h'}, 'Routing table'),
     el('p', {}, `${table_stats.contacts ?? 0} contacts in ${table_stats.buckets ?? 0} buckets, ${table_stats.replacements ?? 0} waiting.`),
     el('figure', {}, barChart('Contacts per bucket (bits shared with this node\'s id)', bars),
@@ -107,7 +107,7 @@ function services(info, rateLimited) {
       ['Rate limiter refusals', String(rateLimited)],
       ['LAN peers', info.lan ? String((lan.peers || []).length) : 'LAN off'],
       ['SkillCenter', info.skillcenter ? `${center.url} (circuit ${center.circuit})` : 'not configured'],
-      ['CSP reports', String(info.ui ? info.ui.csp_reports : 0)],
+      ['CSP reports', String(info.ui ? info.ui.cspReports : 0)],
     ]));
 }
 

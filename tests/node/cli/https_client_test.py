@@ -33,7 +33,8 @@ CERT_PROBLEM = "SSL certificate problem"  # curl's message
 CERT_HINT = "give the CA that signed it with --cacert"  # ours after it
 ACCEPT_RE = re.compile(r"^ACCEPT 127\.0\.0\.1:(\d+)$", re.MULTILINE)
 HTTPS_RE = re.compile(r"HTTPS API listening on (https://\S+);")
-# What GET /api/node answers (node/daemon_api.cpp), in short.
+# What GET /api/node answers (node/daemon/node_api.h), in short, by its former snake_case
+# names (still sent as aliases).
 NODE_INFO = {
     "id": NODE_ID, "version": "0.1.0", "network_id": 0, "addresses": ["127.0.0.1:6881"],
     "listen": ["0.0.0.0:6881"], "observed_address": None, "http": None, "https": None,

@@ -204,7 +204,7 @@ def peers(c, netns, address, node_id, run_dir):
           "on the LAN and joins it", open(lan_log).read()[-1500:])
     peer_id = (api(c, "/api/node", net, "http://127.0.0.1:7071") or {}).get("id")
     heard_back = wait_for(lambda: [p for p in (api(c, "/api/node") or {}).get("lan", {}).get(
-        "peers", []) if p.get("node_id") == peer_id], 30, interval=0.5)
+        "peers", []) if p.get("nodeId") == peer_id], 30, interval=0.5)
     check(peer_id and heard_back, "and the service hears that node on the LAN",
           str((api(c, "/api/node") or {}).get("lan")))
     dht_peer, dht_log = start_peer(c, "dht-peer", netns, [

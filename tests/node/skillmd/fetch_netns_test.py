@@ -190,7 +190,7 @@ def start_nodes():
         node.start()
         nodes.append(node)
     joined = wait_for(lambda: all((lab.curl_json(i, f"{API}/api/node")[1] or {})
-                                  .get("routing_table", {}).get("contacts", 0) >= HOSTS - 1
+                                  .get("routingTable", {}).get("contacts", 0) >= HOSTS - 1
                                   for i in range(HOSTS)), 30, interval=0.3)
     expect(joined, f"all {HOSTS} nodes joined through A and know each other")
 

@@ -1,14 +1,11 @@
-// The daemon's built-in HTTP routes: /health, /api/node, /metrics, the DHT's lookup and
-// contacts endpoints, and the web console (/ui/, node/ui/ui_routes.h). Later issues register theirs
-// through Daemon::router().
+#include "node/daemon/node_api.h"
+
 #include <uv.h>
 
-#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstring>
 
-#include "node/daemon.h"
 #include "node/node_metrics.h"
 
 namespace skillnode::node {
@@ -60,38 +57,42 @@ nlohmann::json TableContactJson(const kademlia::Contact& contact, const kademlia
 
 }  // namespace
 
-void Daemon::RegisterRoutes() {
-  router_.Add("GET", "/health", [this](const HttpRequest&, Responder responder) {
+void NodeApi::AddTo(Router& router) {
+  router.Add("GET", "/health", [this](const HttpRequest&, Responder responder) {
     responder.Json(200, {{"status", "ok"},
-                         {"uptime_s", WholeSeconds(Now() - started_at_)},
-                         {"dht", bootstrap::BootstrapPhaseName(bootstrapper_->phase())},
-                         {"contacts", node_->routing_table().size()}});
+                         {"uptime_s", WholeSeconds(parts_.env.Now() - parts_.started_at)},
+                         {"dht", bootstrap::BootstrapPhaseName(parts_.bootstrapper.phase())},
+                         {"contacts", parts_.node.routing_table().size()}});
   });
-  router_.Add("GET", "/api/node",
-              [this](const HttpRequest&, Responder responder) { responder.Json(200, NodeInfo()); });
-  router_.Add("GET", "/metrics", [this](const HttpRequest&, Responder responder) {
+  router.Add("GET", "/api/node",
+             [this](const HttpRequest&, Responder responder) { responder.Json(200, NodeInfo()); });
+  router.Add("GET", "/metrics", [this](const HttpRequest&, Responder responder) {
     responder.Send(HttpResponse::Text(200, Metrics(), std::string(kPrometheusContentType)));
   });
-  router_.Add("GET", "/api/dht/lookup", [this](const HttpRequest& request, Responder responder) {
+  router.Add("GET", "/api/dht/lookup", [this](const HttpRequest& request, Responder responder) {
     HandleLookup(request, std::move(responder));
   });
-  router_.Add("GET", "/api/dht/contacts", [this](const HttpRequest&, Responder responder) {
+  router.Add("GET", "/api/dht/contacts", [this](const HttpRequest&, Responder responder) {
     nlohmann::json contacts = nlohmann::json::array();
-    for (const auto& contact : node_->routing_table().Export()) {
-      contacts.push_back(TableContactJson(contact, node_->id()));
+    for (const auto& contact : parts_.node.routing_table().Export()) {
+      contacts.push_back(TableContactJson(contact, parts_.node.id()));
     }
     responder.Json(200, {{"contacts", std::move(contacts)}});
   });
-  if (config_.node.ui.enabled) {
-    ui_routes_.AddTo(router_);
-    AddNodeInfo("ui", [this] { return ui_routes_.Info(); });
-    AddMetrics([this](PrometheusWriter& out) { ui_routes_.WriteMetrics(out); });
-  }
 }
 
-nlohmann::json Daemon::Addresses() const {
+void NodeApi::AddInfo(std::string key, NodeInfoSection section) {
+  info_sections_.emplace_back(std::move(key), std::move(section));
+}
+
+std::string NodeApi::http_url() const {
+  return parts_.config.node.http.enabled || !parts_.https.open() ? parts_.http.url()
+                                                                  : parts_.https.url();
+}
+
+nlohmann::json NodeApi::Addresses() const {
   nlohmann::json addresses = nlohmann::json::array();
-  for (const Endpoint& bound : env_.udp().local_endpoints()) {
+  for (const Endpoint& bound : parts_.env.udp().local_endpoints()) {
     if (!bound.address().IsUnspecified()) {
       addresses.push_back(bound.ToString());
       continue;
@@ -103,88 +104,86 @@ nlohmann::json Daemon::Addresses() const {
   return addresses;
 }
 
-nlohmann::json Daemon::NodeInfo() const {
-  const auto table = node_->routing_table().stats();
-  nlohmann::json listen = nlohmann::json::array();
-  for (const Endpoint& e : env_.udp().local_endpoints()) listen.push_back(e.ToString());
+nlohmann::json NodeApi::DhtInfo() const {
   nlohmann::json peers = nlohmann::json::array();
-  for (const HostPort& peer : config_.discovery.dht.bootstrap_nodes) {
+  for (const HostPort& peer : parts_.config.discovery.dht.bootstrap_nodes) {
     peers.push_back(peer.ToString());
   }
-  const TimePoint retry_at = bootstrapper_->retry_at();
+  const TimePoint retry_at = parts_.bootstrapper.retry_at();
+  return {{"enabled", parts_.config.discovery.dht.enabled},
+          {"bootstrapPhase", bootstrap::BootstrapPhaseName(parts_.bootstrapper.phase())},
+          {"bootstrapPeers", std::move(peers)},
+          {"bootstrapAttempts", parts_.bootstrapper.attempts()},
+          {"retryInSeconds",
+           retry_at == kTimeNever
+               ? nlohmann::json(nullptr)
+               : nlohmann::json(RoundedMillis(retry_at - parts_.env.Now()) / 1000.0)},
+          {"lookupsActive", parts_.node.active_lookups()},
+          {"rpcsInFlight", parts_.node.rpcs_in_flight()}};
+}
+
+nlohmann::json NodeApi::NodeInfo() const {
+  const auto table = parts_.node.routing_table().stats();
+  nlohmann::json listen = nlohmann::json::array();
+  for (const Endpoint& e : parts_.env.udp().local_endpoints()) listen.push_back(e.ToString());
+  const auto& observed = parts_.node.observed_address();
+  const kademlia::SkillDht& dht = parts_.dht;
   nlohmann::json info = {
-      {"id", node_->id().ToHex()},
+      {"id", parts_.node.id().ToHex()},
       {"version", kVersion},
-      {"network_id", config_.node.network_id},
+      {"networkId", parts_.config.node.network_id},
       {"addresses", Addresses()},
       {"listen", std::move(listen)},
-      {"observed_address", node_->observed_address()
-                               ? nlohmann::json(node_->observed_address()->ToString())
-                               : nlohmann::json(nullptr)},
+      {"observedAddress",
+       observed ? nlohmann::json(observed->ToString()) : nlohmann::json(nullptr)},
       {"http", http_url()},
-      {"https", https_ != nullptr ? nlohmann::json(https_url()) : nlohmann::json(nullptr)},
-      {"uptime_s", WholeSeconds(Now() - started_at_)},
-      {"data_dir", data_dir_->path()},
-      {"routing_table",
+      {"https", parts_.https.open() ? nlohmann::json(parts_.https.url()) : nlohmann::json(nullptr)},
+      {"uptimeSeconds", WholeSeconds(parts_.env.Now() - parts_.started_at)},
+      {"dataDir", parts_.data_dir.path()},
+      {"routingTable",
        {{"contacts", table.contacts},
         {"buckets", table.buckets},
         {"replacements", table.replacements}}},
-      {"dht",
-       {{"enabled", config_.discovery.dht.enabled},
-        {"bootstrap_phase", bootstrap::BootstrapPhaseName(bootstrapper_->phase())},
-        {"bootstrap_peers", std::move(peers)},
-        {"bootstrap_attempts", bootstrapper_->attempts()},
-        {"retry_in_s", retry_at == kTimeNever
-                           ? nlohmann::json(nullptr)
-                           : nlohmann::json(RoundedMillis(retry_at - Now()) / 1000.0)},
-        {"lookups_active", node_->active_lookups()},
-        {"rpcs_in_flight", node_->rpcs_in_flight()}}},
+      {"dht", DhtInfo()},
       {"store",
-       {{"records", dht_->store().records()},
-        {"bytes", dht_->store().bytes()},
-        {"keys", dht_->store().keys()},
-        {"published", dht_->published()},
-        {"listeners", dht_->listeners()}}},
-      {"dnssd", dnssd_.Info()},
+       {{"records", dht.store().records()},
+        {"bytes", dht.store().bytes()},
+        {"keys", dht.store().keys()},
+        {"published", dht.published()},
+        {"listeners", dht.listeners()}}},
+      {"dnssd", parts_.dnssd.Info()},
   };
   for (const auto& [key, section] : info_sections_) info[key] = section();
+  AddOldNodeInfoNames(info);
   return info;
 }
 
-std::string Daemon::Metrics() const {
+std::string NodeApi::Metrics() const {
   PrometheusWriter out;
   out.Family("skillnode_info", "gauge", "Constant 1, labelled with the node's id and version.");
   out.Sample("skillnode_info",
-             {{"id", node_->id().ToHex()},
+             {{"id", parts_.node.id().ToHex()},
               {"version", kVersion},
-              {"network_id", std::to_string(config_.node.network_id)}},
+              {"network_id", std::to_string(parts_.config.node.network_id)}},
              1);
   out.Gauge("skillnode_uptime_seconds", "Seconds since the node started.",
-            ToMillis(Now() - started_at_) / 1000.0);
-  WriteNodeMetrics(out, *node_, env_.udp().stats());
+            ToMillis(parts_.env.Now() - parts_.started_at) / 1000.0);
+  WriteNodeMetrics(out, parts_.node, parts_.env.udp().stats());
   out.Counter("skillnode_bootstrap_attempts_total", "Attempts to join through bootstrap peers.",
-              static_cast<double>(bootstrapper_->attempts()));
+              static_cast<double>(parts_.bootstrapper.attempts()));
   out.Counter("skillnode_bootstrap_joins_total", "Joins that found contacts.",
-              static_cast<double>(bootstrapper_->joins()));
-  out.Counter("skillnode_state_saves_total", "Routing table saves to the data directory.",
-              static_cast<double>(saves_));
-  out.Counter("skillnode_state_save_failures_total", "Routing table saves that failed.",
-              static_cast<double>(save_failures_));
-  out.Family("skillnode_config_reloads_total", "counter",
-             "Configuration reloads (SIGHUP): applied, or refused with the running one kept.");
-  out.Sample("skillnode_config_reloads_total", {{"outcome", "applied"}},
-             static_cast<double>(reloads_applied_));
-  out.Sample("skillnode_config_reloads_total", {{"outcome", "refused"}},
-             static_cast<double>(reloads_refused_));
-  WriteStoreMetrics(out, *dht_);
-  dnssd_.WriteMetrics(out);
-  http_metrics_.Write(out, http_.connections() + (https_ != nullptr ? https_->connections() : 0),
-                      http_.closing() + (https_ != nullptr ? https_->closing() : 0));
+              static_cast<double>(parts_.bootstrapper.joins()));
+  parts_.saver.WriteMetrics(out);
+  parts_.reloader.WriteMetrics(out);
+  WriteStoreMetrics(out, parts_.dht);
+  parts_.dnssd.WriteMetrics(out);
+  parts_.http_metrics.Write(out, parts_.http.connections() + parts_.https.connections(),
+                            parts_.http.closing() + parts_.https.closing());
   for (const MetricsSection& section : metrics_sections_) section(out);
   return out.Take();
 }
 
-void Daemon::HandleLookup(const HttpRequest& request, Responder responder) {
+void NodeApi::HandleLookup(const HttpRequest& request, Responder responder) {
   const auto text = request.Query("key");
   if (!text) {
     return responder.Error(400, "BAD_REQUEST", "query parameter 'key' is required (64 hex digits)",
@@ -195,11 +194,11 @@ void Daemon::HandleLookup(const HttpRequest& request, Responder responder) {
     return responder.Error(400, "BAD_REQUEST", "key: " + key.error().message,
                            {{"field", "key"}, {"value", *text}});
   }
-  if (!config_.discovery.dht.enabled) {
+  if (!parts_.config.discovery.dht.enabled) {
     return responder.Error(503, "DHT_DISABLED", "the DHT is disabled on this node");
   }
-  const bool started =
-      node_->FindNode(Now(), *key, [responder](const kademlia::LookupResult& result) mutable {
+  const bool started = parts_.node.FindNode(
+      parts_.env.Now(), *key, [responder](const kademlia::LookupResult& result) mutable {
         nlohmann::json closest = nlohmann::json::array();
         for (const auto& contact : result.closest) closest.push_back(ContactJson(contact));
         responder.Json(200, {{"key", result.target.ToHex()},
@@ -212,7 +211,7 @@ void Daemon::HandleLookup(const HttpRequest& request, Responder responder) {
       });
   if (!started) {
     responder.Error(503, "BUSY", "too many lookups are running; try again",
-                    {{"lookups_max", config_.node.kademlia.lookups_max}});
+                    {{"lookups_max", parts_.config.node.kademlia.lookups_max}});
   }
 }
 

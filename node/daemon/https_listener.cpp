@@ -1,11 +1,10 @@
-// The daemon's HTTPS listener (node.https): opened beside the HTTP one, on the same router,
-// and its certificate read again on every reload, so that a renewal in place takes effect
-// with `systemctl reload` and drops no connection.
+#include "node/daemon/https_listener.h"
+
+#include <cassert>
 #include <cstdlib>
 #include <ctime>
 #include <utility>
 
-#include "node/daemon.h"
 #include "node/http/tls_context.h"
 #include "node/spd_logger.h"
 
@@ -34,37 +33,54 @@ void WarnIfExpiring(Logger& logger, const TlsContext& tls) {
 
 }  // namespace
 
-Result<void> Daemon::OpenHttps() {
-  const HttpsConfig& https = config_.node.https;
+HttpsListener::HttpsListener(UvLoop& loop, const Router& router, HttpMetrics& metrics,
+                             Logger& logger)
+    : loop_(loop), router_(router), metrics_(metrics), logger_(logger) {}
+
+Result<void> HttpsListener::Open(const Config& config) {
+  assert(server_ == nullptr && "the HTTPS listener opens once");
+  assert(config.node.https.listen && "HttpsListener::Open needs node.https.listen");
+  const HttpsConfig& https = config.node.https;
   auto tls = LoadCertificate(https);
   if (!tls) return Fail(tls.error().code, tls.error().message);
-  HttpConfig listener = config_.node.http;
+  HttpConfig listener = config.node.http;
   listener.listen = *https.listen;
-  https_ = std::make_unique<HttpServer>(env_.loop(), listener, router_, http_metrics_, logger_);
-  https_->UseTls(*tls, https.handshake_timeout);
-  auto listening = https_->Listen();
+  server_ = std::make_unique<HttpServer>(loop_, listener, router_, metrics_, logger_);
+  server_->UseTls(*tls, https.handshake_timeout);
+  auto listening = server_->Listen();
   if (!listening) {
     return Fail(listening.error().code, "HTTPS API: " + listening.error().message);
   }
   WarnIfExpiring(logger_, **tls);
-  AddReloadStep(HttpsReloadStep());
   return {};
 }
 
-// Reads the certificate and key named by the new configuration, whether or not the names
-// changed: a renewal usually rewrites the same files.
-ReloadStep Daemon::HttpsReloadStep() {
+ReloadStep HttpsListener::MakeReloadStep() {
   return [this](const Config& /*running*/, const Config& next) -> Result<ReloadApply> {
     if (!next.node.https.listen) return ReloadApply{};  // reported as needing a restart
     auto tls = LoadCertificate(next.node.https);
     if (!tls) return Fail(tls.error().code, tls.error().message);
     return ReloadApply([this, tls = std::move(*tls)] {
-      https_->SetTlsContext(tls);
+      server_->SetTlsContext(tls);
       LogAt(logger_, LogLevel::kInfo,
             "configuration reload: HTTPS certificate loaded: " + tls->description());
       WarnIfExpiring(logger_, *tls);
     });
   };
+}
+
+std::string HttpsListener::url() const { return server_ != nullptr ? server_->url() : ""; }
+
+std::string HttpsListener::certificate() const {
+  return server_ != nullptr ? server_->tls()->description() : "";
+}
+
+void HttpsListener::StopAccepting() {
+  if (server_ != nullptr) server_->StopAccepting();
+}
+
+void HttpsListener::Close() {
+  if (server_ != nullptr) server_->Close();
 }
 
 }  // namespace skillnode::node
