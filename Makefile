@@ -47,7 +47,8 @@ run: daemon
 # The sanitizer build is -Og -g1: GCC 12 spends most of an instrumented -O2 -g compile on
 # UBSan's alignment checks and on variable tracking; -Og -g1 builds the whole tree 3.4 times
 # faster, with every check still in and line numbers in every report (docs/tests.md).
-SANITIZE_SETUP = --buildtype=plain -Doptimization=g -Ddebug=false -Dcpp_args=-g1 \
+# No --buildtype: meson applies it after -Doptimization, and plain would make the build -O0.
+SANITIZE_SETUP = -Doptimization=g -Ddebug=false -Dcpp_args=-g1 \
                  -Db_sanitize=address$(comma)undefined -Db_lundef=false -Dwerror=true
 test: deps
 	@$(call MESON_SETUP,$(BUILD_TEST),$(SANITIZE_SETUP))
