@@ -37,23 +37,21 @@ Daemon::Daemon(const Config& config, Logger& logger, uint64_t seed)
       dnssd_(env_.loop(), logger),
       notifier_(logger),
       reloader_(logger),
-      shutdown_(
-          ShutdownActions{
-              .start_timer =
-                  [this](Duration budget, std::function<void()> expired) {
-                    shutdown_timer_.Start(budget, std::move(expired));
-                  },
-              .save =
-                  [this] {
-                    bootstrapper_->Stop();
-                    saver_->SaveAtShutdown();
-                  },
-              .close =
-                  [this] {
-                    node_->Shutdown(Now());
-                    CloseHandles();
-                  }},
-          logger) {
+      shutdown_(ShutdownActions{.start_timer =
+                                    [this](Duration budget, std::function<void()> expired) {
+                                      shutdown_timer_.Start(budget, std::move(expired));
+                                    },
+                                .save =
+                                    [this] {
+                                      bootstrapper_->Stop();
+                                      saver_->SaveAtShutdown();
+                                    },
+                                .close =
+                                    [this] {
+                                      node_->Shutdown(Now());
+                                      CloseHandles();
+                                    }},
+                logger) {
   config_.node.kademlia.network_id = config_.node.network_id;
 }
 
@@ -165,8 +163,8 @@ void Daemon::AddSteppers() {
       {[this] { return node_->NextDeadline(); }, [this](TimePoint now) { node_->OnTimer(now); }});
   env_.AddStepper({[this] { return bootstrapper_->NextDeadline(); },
                    [this](TimePoint now) { bootstrapper_->OnTimer(now); }});
-  env_.AddStepper({[this] { return saver_->NextDeadline(); },
-                   [this](TimePoint now) { saver_->OnTimer(now); }});
+  env_.AddStepper(
+      {[this] { return saver_->NextDeadline(); }, [this](TimePoint now) { saver_->OnTimer(now); }});
   env_.AddStepper({[this] { return notifier_.NextDeadline(); },
                    [this](TimePoint now) { notifier_.OnTimer(now); }});
   if (notifier_.enabled()) {

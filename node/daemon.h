@@ -46,7 +46,6 @@
 #include <vector>
 
 #include "bootstrap/bootstrapper.h"
-#include "node/state/data_dir.h"
 #include "kademlia/node.h"
 #include "kademlia/store/skill_dht.h"
 #include "node/config/config.h"
@@ -62,6 +61,7 @@
 #include "node/lan/dns_sd.h"
 #include "node/service/config_reload.h"
 #include "node/service/service_notifier.h"
+#include "node/state/data_dir.h"
 #include "node/ui/ui_routes.h"
 #include "transport/uv/uv_env.h"
 #include "transport/uv/uv_resolver.h"

@@ -4,12 +4,11 @@
 // message types in wire_message_table.cpp.
 //
 // msgpack::packer writes to a vector we own and cannot fail on it, so nothing here throws.
-#include "kademlia/wire/wire.h"
-
 #include <algorithm>
 #include <string>
 #include <utility>
 
+#include "kademlia/wire/wire.h"
 #include "kademlia/wire/wire_body_checker.h"
 #include "kademlia/wire/wire_body_writer.h"
 #include "kademlia/wire/wire_internal.h"

@@ -7,10 +7,10 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "node/state/data_dir.h"
 #include "kademlia/wire/encoding.h"
 #include "node/auth/token_file.h"
 #include "node/config/config_yaml.h"
+#include "node/state/data_dir.h"
 
 namespace skillnode::node::auth {
 namespace {

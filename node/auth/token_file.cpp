@@ -8,8 +8,8 @@
 #include <filesystem>
 #include <system_error>
 
-#include "node/state/atomic_file.h"
 #include "kademlia/wire/encoding.h"
+#include "node/state/atomic_file.h"
 
 namespace skillnode::node::auth {
 namespace {

@@ -11,9 +11,9 @@
 #include <optional>
 #include <system_error>
 
-#include "node/state/atomic_file.h"
 #include "kademlia/key.h"
 #include "kademlia/wire/encoding.h"
+#include "node/state/atomic_file.h"
 
 namespace skillnode::node::blobs {
 namespace {
@@ -80,8 +80,7 @@ Result<bool> BlobStore::Put(const Digest& digest, std::string_view bytes) {
                                          " bytes (node.skills.maxStoreBytes); " +
                                          std::to_string(bytes.size()) + " more do not fit");
   }
-  auto written =
-      state::WriteFileAtomic(PathOf(digest), kademlia::AsBytes(bytes), kBlobFileMode);
+  auto written = state::WriteFileAtomic(PathOf(digest), kademlia::AsBytes(bytes), kBlobFileMode);
   if (!written) return tl::unexpected(written.error());
   blobs_[digest] = Held{bytes.size(), ++use_clock_};
   bytes_ += bytes.size();

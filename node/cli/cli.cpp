@@ -5,8 +5,6 @@
 #include <filesystem>
 #include <iostream>
 
-#include "node/state/data_dir.h"
-#include "node/state/identity_file.h"
 #include "node/api/capability_routes.h"
 #include "node/api/skill_replicas_routes.h"
 #include "node/auth/token_cli.h"
@@ -27,6 +25,8 @@
 #include "node/skill_service.h"
 #include "node/skillcenter/skill_center_client.h"
 #include "node/spd_logger.h"
+#include "node/state/data_dir.h"
+#include "node/state/identity_file.h"
 #include "node/ui/health_history_routes.h"
 
 namespace skillnode::node {

@@ -61,6 +61,7 @@ inline nlohmann::json DescribeCli(const CLI::App& app) {
                         {"positionals", nlohmann::json::array()},
                         {"subcommands", nlohmann::json::array()}};
   for (const CLI::Option* option : app.get_options()) {
+    if (option->get_group().empty()) continue;  // hidden from --help: an old name kept a while
     const bool takes_value = option->get_items_expected_max() > 0;
     nlohmann::json entry = {
         {"description", option->get_description()},

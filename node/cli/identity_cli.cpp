@@ -5,10 +5,10 @@
 #include <fstream>
 #include <iostream>
 
-#include "node/state/data_dir.h"
-#include "node/state/identity_file.h"
 #include "discovery/lan/identity_cert.h"
 #include "node/config/config.h"
+#include "node/state/data_dir.h"
+#include "node/state/identity_file.h"
 
 namespace skillnode::node {
 namespace {

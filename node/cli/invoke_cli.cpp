@@ -329,8 +329,9 @@ void InvokeCommand::Add(CLI::App& app) {
 bool InvokeCommand::RunParsed(int& status) {
   if (app_ == nullptr || !app_->parsed()) return false;
   if (app_->count("--node") > 0) {
-    std::fprintf(stderr, "skillnode invoke: --node is now --http (the old name goes in the next "
-                         "release)\n");
+    std::fprintf(stderr,
+                 "skillnode invoke: --node is now --http (the old name goes in the next "
+                 "release)\n");
   }
   status = RunInvoke(args_);
   return true;

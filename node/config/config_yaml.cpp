@@ -4,8 +4,8 @@
 #include <limits>
 #include <vector>
 
-#include "node/state/atomic_file.h"
 #include "node/config/config_reader.h"
+#include "node/state/atomic_file.h"
 
 namespace skillnode::node {
 namespace {

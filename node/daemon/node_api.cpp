@@ -87,7 +87,7 @@ void NodeApi::AddInfo(std::string key, NodeInfoSection section) {
 
 std::string NodeApi::http_url() const {
   return parts_.config.node.http.enabled || !parts_.https.open() ? parts_.http.url()
-                                                                  : parts_.https.url();
+                                                                 : parts_.https.url();
 }
 
 nlohmann::json NodeApi::Addresses() const {
@@ -110,16 +110,16 @@ nlohmann::json NodeApi::DhtInfo() const {
     peers.push_back(peer.ToString());
   }
   const TimePoint retry_at = parts_.bootstrapper.retry_at();
-  return {{"enabled", parts_.config.discovery.dht.enabled},
-          {"bootstrapPhase", bootstrap::BootstrapPhaseName(parts_.bootstrapper.phase())},
-          {"bootstrapPeers", std::move(peers)},
-          {"bootstrapAttempts", parts_.bootstrapper.attempts()},
-          {"retryInSeconds",
-           retry_at == kTimeNever
-               ? nlohmann::json(nullptr)
-               : nlohmann::json(RoundedMillis(retry_at - parts_.env.Now()) / 1000.0)},
-          {"lookupsActive", parts_.node.active_lookups()},
-          {"rpcsInFlight", parts_.node.rpcs_in_flight()}};
+  return {
+      {"enabled", parts_.config.discovery.dht.enabled},
+      {"bootstrapPhase", bootstrap::BootstrapPhaseName(parts_.bootstrapper.phase())},
+      {"bootstrapPeers", std::move(peers)},
+      {"bootstrapAttempts", parts_.bootstrapper.attempts()},
+      {"retryInSeconds", retry_at == kTimeNever
+                             ? nlohmann::json(nullptr)
+                             : nlohmann::json(RoundedMillis(retry_at - parts_.env.Now()) / 1000.0)},
+      {"lookupsActive", parts_.node.active_lookups()},
+      {"rpcsInFlight", parts_.node.rpcs_in_flight()}};
 }
 
 nlohmann::json NodeApi::NodeInfo() const {

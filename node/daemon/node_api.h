@@ -18,7 +18,6 @@
 #include <vector>
 
 #include "bootstrap/bootstrapper.h"
-#include "node/state/data_dir.h"
 #include "kademlia/node.h"
 #include "kademlia/store/skill_dht.h"
 #include "node/config/config.h"
@@ -31,6 +30,7 @@
 #include "node/http/prometheus.h"
 #include "node/http/router.h"
 #include "node/lan/dns_sd.h"
+#include "node/state/data_dir.h"
 #include "transport/uv/uv_env.h"
 
 namespace skillnode::node {

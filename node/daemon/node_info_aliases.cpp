@@ -42,8 +42,7 @@ void AddOldNodeInfoNames(nlohmann::json& info) {
 void UseNewNodeInfoNames(nlohmann::json& info) {
   // Enclosing objects first (the table backwards), so that a nested path finds its object
   // under the new name.
-  for (auto alias = std::rbegin(kNodeInfoAliases); alias != std::rend(kNodeInfoAliases);
-       ++alias) {
+  for (auto alias = std::rbegin(kNodeInfoAliases); alias != std::rend(kNodeInfoAliases); ++alias) {
     ForEachObjectAt(info, alias->object, [&alias](nlohmann::json& object) {
       const auto old = object.find(alias->old_name);
       if (old == object.end()) return;

@@ -9,8 +9,8 @@
 
 namespace skillnode::node {
 
-StateSaver::StateSaver(const StateSaverConfig& config, state::DataDir& data_dir,
-                       TableSource table, Logger& logger)
+StateSaver::StateSaver(const StateSaverConfig& config, state::DataDir& data_dir, TableSource table,
+                       Logger& logger)
     : config_(config), data_dir_(data_dir), table_(std::move(table)), logger_(logger) {
   assert(table_.stats && table_.contacts && "a StateSaver reads the table through both calls");
 }

@@ -22,12 +22,12 @@
 #include <span>
 #include <vector>
 
-#include "node/state/data_dir.h"
 #include "kademlia/contact.h"
 #include "kademlia/routing/routing_table.h"
 #include "node/http/prometheus.h"
-#include "transport/logger.h"
+#include "node/state/data_dir.h"
 #include "transport/clock.h"
+#include "transport/logger.h"
 
 namespace skillnode::node {
 

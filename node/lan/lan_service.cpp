@@ -5,9 +5,9 @@
 #include <tuple>
 #include <utility>
 
-#include "node/state/atomic_file.h"
 #include "kademlia/wire/encoding.h"
 #include "node/spd_logger.h"
+#include "node/state/atomic_file.h"
 #include "node/wall_clock.h"
 
 namespace skillnode::node {

@@ -8,9 +8,9 @@
 #include <cstdio>
 #include <cstring>
 
-#include "node/state/atomic_file.h"
 #include "kademlia/identity.h"
 #include "kademlia/wire/encoding.h"
+#include "node/state/atomic_file.h"
 
 namespace skillnode::node::state {
 namespace {

@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <string_view>
 
-#include "node/state/atomic_file.h"
 #include "kademlia/wire/encoding.h"
+#include "node/state/atomic_file.h"
 
 namespace skillnode::node::state {
 namespace {

@@ -44,7 +44,7 @@ def main():
     with_cert = config + f"  identityCertificate: {pki.path('a-identity.pem')}\n"
 
     wrong = Node("wrong", args=["--port", "0", "--http", "127.0.0.1:0"], config=with_cert,
-                 data_dir=data["b"] + "-wrong")
+                 data_dir=data["b"] + "-wrong").expect_exit(1)
     try:
         wrong.start(timeout=10)
         started = True

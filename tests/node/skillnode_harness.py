@@ -62,8 +62,9 @@ def check_exits():
     """Ends every node still running with SIGTERM and checks how each node ended (the module
     docstring says why). finish() calls it; a test may call it earlier."""
     for node in _nodes:  # all at once: the nodes shut down side by side
-        if node.proc is not None and not node.settled and node.proc.poll() is None:
-            node.signal(signal.SIGTERM)
+        if (node.proc is not None and not node.settled and not node.terminating
+                and node.proc.poll() is None):
+            node.signal(signal.SIGTERM)  # one only: a second one exits at once (128 + 15)
     problems = [problem for node in _nodes for problem in node.settle_exit()]
     if _nodes:
         check(not problems, f"every node ended with the status it expects ({len(_nodes)} nodes)",
@@ -208,6 +209,7 @@ class Node:
         self.url = None
         self.expected_exit = (0,)  # the statuses the current process may end with; None: any
         self.settled = False  # the current process's end is accounted for (checked or killed)
+        self.terminating = False  # the current process has had its SIGTERM
         self.exit_problems = []
 
     def expect_exit(self, *codes):
@@ -222,7 +224,9 @@ class Node:
         if self.proc is None or self.settled:
             return list(self.exit_problems)
         code = self.proc.poll()
-        if code is None:
+        if code is None and self.terminating:
+            code = self.wait(15)
+        elif code is None:
             code, _ = self.stop(timeout=15)
         expected = self.expected_exit
         if expected is not None and code not in expected:
@@ -237,6 +241,7 @@ class Node:
         if self.proc is not None:
             self.settle_exit()
         self.settled = False
+        self.terminating = False
         if self not in _nodes:
             _nodes.append(self)
         command = self.prefix + [BINARY, "run"]
@@ -307,6 +312,8 @@ class Node:
         return self.url[len("http://"):]
 
     def signal(self, signum):
+        if signum == signal.SIGTERM:
+            self.terminating = True
         self.proc.send_signal(signum)
 
     def wait(self, timeout):

@@ -85,8 +85,7 @@ TEST_CASE("a certificate that cannot be read stops the HTTPS listener from openi
   CHECK_FALSE(f.https.open());
 }
 
-TEST_CASE("a reload reads the certificate again and the new one serves new connections",
-          "[uv]") {
+TEST_CASE("a reload reads the certificate again and the new one serves new connections", "[uv]") {
   Fixture f;
   WriteCertificate(f.dir, "first", "first.example");
   REQUIRE(f.https.Open(HttpsConfigFor(f.dir, "first")));

@@ -91,9 +91,8 @@ TEST_CASE("sections added through AddNodeInfo and AddMetrics appear in /api/node
           "[uv]") {
   Fixture f;
   f.daemon->AddNodeInfo("registry", [] { return nlohmann::json{{"registrations", 3}}; });
-  f.daemon->AddMetrics([](PrometheusWriter& out) {
-    out.Gauge("skillnode_test_parts", "A part's own family.", 5);
-  });
+  f.daemon->AddMetrics(
+      [](PrometheusWriter& out) { out.Gauge("skillnode_test_parts", "A part's own family.", 5); });
   const auto info = nlohmann::json::parse(f.Get("/api/node").body);
   CHECK(info["registry"]["registrations"] == 3);
   const HttpResponse metrics = f.Get("/metrics");

@@ -69,8 +69,7 @@ TEST_CASE("the shutdown waits for every step, started all at once", "[unit]") {
     });
   }
   REQUIRE(f.sequence.Begin());
-  CHECK(f.recorder.events ==
-        std::vector<std::string>{"timer", "step unpublish", "step withdraw"});
+  CHECK(f.recorder.events == std::vector<std::string>{"timer", "step unpublish", "step withdraw"});
   CHECK(f.sequence.state() == State::kStepsRunning);
   CHECK(f.sequence.steps_pending() == 2);
   done[1]();

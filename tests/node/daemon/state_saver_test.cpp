@@ -46,7 +46,9 @@ struct Fixture {
   FakeTable table;
   NullLogger logger;
   StateSaver saver{{.enabled = true, .network_id = kNetwork, .save_interval = kInterval},
-                   data_dir, table.Source(), logger};
+                   data_dir,
+                   table.Source(),
+                   logger};
   TimePoint now = kTimeZero + Seconds(100);
 
   void Advance(Duration d) {
@@ -59,8 +61,7 @@ struct Fixture {
   }
 };
 
-TEST_CASE("the saver does nothing before Start and checks the table every second after",
-          "[unit]") {
+TEST_CASE("the saver does nothing before Start and checks the table every second after", "[unit]") {
   Fixture f;
   CHECK(f.saver.NextDeadline() == kTimeNever);
   f.saver.Start(f.now);
@@ -151,8 +152,8 @@ TEST_CASE("a saver with the DHT off never writes", "[unit]") {
   FakeTable table;
   table.Hold(5);
   NullLogger logger;
-  StateSaver saver({.enabled = false, .network_id = kNetwork, .save_interval = kInterval},
-                   data_dir, table.Source(), logger);
+  StateSaver saver({.enabled = false, .network_id = kNetwork, .save_interval = kInterval}, data_dir,
+                   table.Source(), logger);
   saver.Start(kTimeZero);
   for (TimePoint t = kTimeZero; t < kTimeZero + 2 * kInterval; t += kTableCheckInterval) {
     saver.OnTimer(t);

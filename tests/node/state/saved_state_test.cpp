@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "kademlia/wire/encoding.h"
 #include "node/state/contacts_file.h"
 #include "node/state/data_dir.h"
 #include "node/state/identity_file.h"
-#include "kademlia/wire/encoding.h"
 #include "support/temp_dir.h"
 
 namespace skillnode::node::state {
