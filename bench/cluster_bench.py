@@ -57,7 +57,7 @@ side's timers cost little (the idle CPU below). The steps:
                   skips the answer cache, and the getter's local stage holds only its own
                   registrations, so the answer comes from a FIND_VALUE lookup. Success: 200
                   with the registered skill in it, from source "dht". After that lookup the
-                  node still caches the answer and subscribes to the key (discovery/search.cpp
+                  node still caches the answer and subscribes to the key (discovery/search/searcher.cpp
                   FinishDht: a second FIND_VALUE lookup to find the holders, LISTEN to 3 of
                   them, which push the record back), as every skillnode search does; the
                   answer does not wait for it, but its CPU and datagrams are counted.

@@ -4,7 +4,7 @@
 `skillnode --help-json` and `skillsim --help-json` describe every subcommand and flag from the
 same CLI11 definitions that --help prints (node/cli/cli_describe.h), so the pages and the
 completion cannot drift from --help. skillnode.yaml(5) comes from the configuration block of
-docs/configuration.md, which tests/node/readme_config_test.cpp checks against the defaults key
+docs/configuration.md, which tests/node/config/readme_config_test.cpp checks against the defaults key
 for key.
 
 Usage: man_pages.py SKILLNODE SKILLSIM docs/configuration.md OUTDIR

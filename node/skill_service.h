@@ -37,7 +37,7 @@
 #include <nlohmann/json.hpp>
 
 #include "discovery/registry.h"
-#include "discovery/search.h"
+#include "discovery/search/searcher.h"
 #include "node/api/skill_folder_routes.h"
 #include "node/api/well_known_routes.h"
 #include "node/auth/authenticator.h"

@@ -30,7 +30,7 @@
 
 #include "discovery/capabilities/capability_filter.h"
 #include "discovery/capabilities/capability_format.h"
-#include "discovery/search.h"
+#include "discovery/search/searcher.h"
 
 namespace skillnode::discovery::capabilities {
 

@@ -35,7 +35,7 @@
 #include "discovery/lan/lan_message.h"
 #include "discovery/lan/lan_table.h"
 #include "discovery/registry.h"
-#include "discovery/search.h"
+#include "discovery/search/searcher.h"
 #include "transport/clock.h"
 #include "transport/endpoint.h"
 #include "transport/rng.h"

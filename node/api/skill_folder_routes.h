@@ -30,7 +30,7 @@
 #include <string>
 
 #include "discovery/registry.h"
-#include "discovery/search.h"
+#include "discovery/search/searcher.h"
 #include "discovery/skillmd/skill_archive.h"
 #include "node/auth/authenticator.h"
 #include "node/blobs/blob_network.h"

@@ -16,7 +16,7 @@
 #define SKILLNODE_NODE_API_WELL_KNOWN_ROUTES_H_
 
 #include "discovery/registry.h"
-#include "discovery/search.h"
+#include "discovery/search/searcher.h"
 #include "node/api/skill_index.h"
 #include "node/auth/authenticator.h"
 #include "node/daemon.h"

@@ -3,7 +3,7 @@
 docs/configuration.md (the embedded default, with its comments), every line commented out, so
 that the file changes nothing until a key is uncommented and the defaults stay the binary's own
 across upgrades. That block is checked against the defaults by
-tests/node/readme_config_test.cpp, so this file cannot drift from them.
+tests/node/config/readme_config_test.cpp, so this file cannot drift from them.
 Usage: default_config.py docs/configuration.md OUTPUT
 """
 import sys

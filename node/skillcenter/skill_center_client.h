@@ -16,7 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "discovery/search.h"
+#include "discovery/search/searcher.h"
 #include "discovery/skillcenter/circuit_breaker.h"
 #include "node/config/config.h"
 #include "node/daemon.h"

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "discovery/registry.h"
-#include "discovery/search.h"
+#include "discovery/search/searcher.h"
 #include "support/fake_network.h"
 #include "support/records.h"
 

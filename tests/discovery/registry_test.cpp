@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "discovery/search.h"
+#include "discovery/search/searcher.h"
 #include "support/fake_network.h"
 #include "support/records.h"
 

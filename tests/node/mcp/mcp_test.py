@@ -3,7 +3,7 @@
 "MCP").
 
 A node (tests/node/skillnode_harness.py) holds public, private and broken skills whose endpoint
-is a provider process (tests/node/provider_server.py). Then:
+is a provider process (tests/node/invoke/provider_server.py). Then:
   1. raw stdio: `skillnode mcp` fed hand-written JSON lines with subprocess: every JSON-RPC
      error, a line over the 4 MiB limit (answered, skipped, the process does not grow), nothing
      but JSON-RPC on stdout, a clean exit 0 when stdin closes;
@@ -53,7 +53,7 @@ def npm_ready():
 
 
 def start_provider(token):
-    proc = subprocess.Popen([sys.executable, os.path.join(ROOT, "tests", "node",
+    proc = subprocess.Popen([sys.executable, os.path.join(ROOT, "tests", "node", "invoke",
                                                           "provider_server.py"),
                              "--token", token], stdout=subprocess.PIPE, text=True)
     skillnode_harness._processes.append(proc)

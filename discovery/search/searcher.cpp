@@ -1,0 +1,343 @@
+// Searcher: runs the discovery chain (search.h) over its helpers: each search's stage states
+// (SearchProgress) and findings (SearchMerge), the SkillCenter answer's reading
+// (SkillCenterReading), the reused answers (AnswerMemo) and the DHT subscriptions (WatchedKeys).
+#include "discovery/search/searcher.h"
+
+#include <algorithm>
+#include <cassert>
+#include <utility>
+
+#include "discovery/search/search_merge.h"
+#include "discovery/search/search_progress.h"
+#include "discovery/search/skillcenter_reading.h"
+
+namespace skillnode::discovery {
+
+using kademlia::Key;
+using kademlia::SkillRecord;
+using Dht = SearchProgress::Dht;
+using Center = SearchProgress::Center;
+
+struct Searcher::Pending {
+  SkillQuery query;
+  SearchOptions options;
+  SearchCallback done;
+  std::string cache_key;
+  Key dht_key;
+  TimePoint started = kTimeZero;
+  TimePoint dht_deadline = kTimeNever;
+  SearchProgress progress;
+  // Set when the answer may be reused (the cache stage answered): its key and how long.
+  std::string answer_key;
+  TimePoint answer_fresh_until = kTimeZero;
+  SearchMerge merge;
+  std::vector<StageReport> stages;
+
+  // A stage still running is not waited for once a skill to answer with was found.
+  bool MayFinish() const { return !progress.Waiting() || merge.HasAnswer(query); }
+  void Report(std::string stage, std::string outcome, size_t records, TimePoint now,
+              std::string code = {}, std::string detail = {}) {
+    stages.push_back(StageReport{std::move(stage), std::move(outcome), records,
+                                 ToMillis(now - started), std::move(code), std::move(detail)});
+  }
+};
+
+Searcher::Searcher(kademlia::SkillDht& dht, const Registry& registry, const SearchConfig& config,
+                   const CacheConfig& cache_config)
+    : dht_(dht),
+      registry_(registry),
+      config_(config),
+      cache_(cache_config),
+      answers_(std::max<size_t>(1, cache_config.size_max)),
+      watched_(dht, cache_, config.watched_keys_max, config.watchers_max, stats_.invalidations) {}
+
+Searcher::~Searcher() = default;
+
+std::optional<Key> Searcher::QueryKey(const SkillQuery& query) {
+  if (query.skill_id && !query.capabilities.empty()) {
+    return kademlia::SkillCapabilityKey(*query.skill_id, query.capabilities.front());
+  }
+  if (!query.capabilities.empty()) return kademlia::CapabilityKey(query.capabilities.front());
+  if (!query.scenes.empty()) return kademlia::SceneKey(query.scenes.front());
+  if (query.skill_id) return kademlia::SkillKey(*query.skill_id);
+  // Types are ANY-of: one key covers the query only when it names one type.
+  if (query.capability_types.size() == 1) {
+    return kademlia::CapabilityTypeKey(query.capability_types.front());
+  }
+  return std::nullopt;
+}
+
+void Searcher::Search(TimePoint now, const SkillQuery& query, const SearchOptions& options,
+                      SearchCallback done) {
+  ++stats_.searches;
+  auto pending = std::make_shared<Pending>();
+  pending->query = query;
+  pending->options = options;
+  pending->done = std::move(done);
+  pending->started = now;
+  const std::optional<Key> key = QueryKey(query);
+  pending->cache_key = key ? CacheKey(*key, query) : CanonicalQueryKey(query);
+  std::string answer_key;
+  if (options.use_cache && cache_.config().enabled) {
+    answer_key = AnswerMemo::KeyOf(pending->cache_key, options);
+    // Held here: the callback may search again and drop the answer.
+    if (const auto answer = answers_.Find(answer_key, Changes(), now)) {
+      ++stats_.answers_reused;
+      cache_.CountHit();
+      pending->done(*answer);
+      return;
+    }
+  }
+
+  size_t local = 0;
+  for (const SkillEntryPtr& entry : registry_.FindEntries(query)) {
+    pending->merge.Add(entry, Source::kLocal, true);
+    ++local;
+  }
+  pending->Report("local", local > 0 ? "found" : "none", local, now);
+
+  const bool use_lan = lan_ != nullptr && options.use_lan;
+  size_t lan_found = 0;
+  if (use_lan) {
+    for (const SkillRecord& record : lan_->FindOnLan(query)) {
+      pending->merge.Add(record, Source::kLan);
+      ++lan_found;
+    }
+    pending->Report("lan", lan_found > 0 ? "found" : "none", lan_found, now);
+  }
+
+  if (options.use_cache) {
+    if (auto hit = cache_.Get(now, pending->cache_key)) {
+      for (const SkillEntryPtr& entry : hit->entry->records) {
+        pending->merge.Add(entry, Source::kCache, true);
+      }
+      pending->Report("cache", "found", hit->entry->records.size(), now);
+      const bool refresh = hit->refresh_due;
+      if (!refresh) {
+        pending->answer_key = std::move(answer_key);
+        pending->answer_fresh_until = hit->entry->expires - cache_.config().refresh_before_expiry;
+      }
+      Finish(pending, now);
+      if (!refresh) return;  // else refresh in the background: the DHT answer replaces it
+    } else {
+      pending->Report("cache", "none", 0, now);
+    }
+  }
+
+  if (use_lan && lan_found == 0) StartLan(now, pending);
+  if (!key) {
+    const size_t before = pending->merge.size();
+    ScanStore(pending);
+    pending->Report("dht", "found", pending->merge.size() - before, now);
+    pending->progress.StoreScanned();
+    AfterDht(pending, now);
+    return;
+  }
+  StartDht(now, pending, *key);
+}
+
+void Searcher::StartLan(TimePoint now, const std::shared_ptr<Pending>& pending) {
+  std::weak_ptr<int> alive = alive_;
+  pending->progress.LanRoundStarted();
+  const bool started = lan_->DiscoverOnLan(
+      now, pending->query, [this, alive, pending](TimePoint at, std::vector<SkillRecord> records) {
+        if (alive.expired() || !pending->progress.lan_waiting()) return;
+        pending->progress.LanRoundHeard();
+        for (const SkillRecord& record : records) pending->merge.Add(record, Source::kLan);
+        pending->Report("lan-discover", records.empty() ? "none" : "found", records.size(), at);
+        if (pending->progress.dht_done() && pending->MayFinish()) Finish(pending, at);
+      });
+  if (started) {
+    ++stats_.lan_rounds;
+  } else if (pending->progress.lan_waiting()) {
+    pending->progress.LanRoundSkipped();
+    pending->Report("lan-discover", "skipped", 0, now);
+  }
+}
+
+void Searcher::StartDht(TimePoint now, const std::shared_ptr<Pending>& pending, const Key& key) {
+  pending->dht_key = key;
+  bool started = false;
+  if (pending_.size() < config_.searches_in_flight_max) {
+    std::weak_ptr<int> alive = alive_;
+    // Running before the get: a lone node's get calls back before it returns.
+    pending->progress.DhtStarted();
+    started = dht_.Get(now, key, kademlia::GetOptions{},
+                       [this, alive, pending](const kademlia::GetResult& result) {
+                         if (alive.expired() || !pending->progress.dht_running()) return;
+                         FinishDht(pending, result.finished, &result);
+                       });
+  }
+  if (!started) {
+    ++stats_.busy;
+    pending->progress.DhtBusy();
+    pending->Report("dht", "skipped", 0, now);
+    AfterDht(pending, now);
+    return;
+  }
+  ++stats_.dht_gets;
+  if (pending->progress.dht_running()) {
+    pending->dht_deadline = now + config_.dht_timeout;
+    pending_.push_back(pending);
+  }
+}
+
+void Searcher::FinishDht(const std::shared_ptr<Pending>& pending, TimePoint now,
+                         const kademlia::GetResult* result) {
+  assert(pending->progress.dht_running());
+  std::erase(pending_, pending);
+  if (result == nullptr) {
+    pending->progress.DhtFinished(Dht::kTimedOut);
+    ++stats_.dht_timeouts;
+    pending->Report("dht", "timeout", 0, now);
+    AfterDht(pending, now);
+    return;
+  }
+  // Messages sent and not one answer: no node could be reached (a lone node sends none).
+  const bool unreachable = result->stats.messages > 0 && result->stats.replies == 0;
+  pending->progress.DhtFinished(unreachable ? Dht::kUnreachable : Dht::kAnswered);
+  if (unreachable) ++stats_.dht_failures;
+  // A reachable DHT's answer is cached, and the key watched so that the cache learns of
+  // changes. A new subscription starts from this read, and subscribes on the holders it
+  // found, so a removal that follows is reported; an older subscription already knows what is
+  // newer, a tombstone that came while this read ran, and that replaces what the read saw.
+  const uint64_t subscription =
+      unreachable ? 0 : watched_.ListenForCache(now, pending->dht_key, *result);
+  const std::vector<kademlia::SignedRecordPtr> current =
+      subscription != 0 ? dht_.Observe(subscription, result->records) : result->records;
+  std::vector<SkillEntryPtr> live;
+  for (const auto& signed_record : current) {
+    const SkillRecord& record = signed_record->record;
+    const Found& held = pending->merge.Add(record, Source::kDht);
+    if (!record.tombstone && Matches(pending->query, record)) {
+      // The entry the merge holds is shared when it is this very version.
+      live.push_back(held.record().sequence == record.sequence ? held.entry
+                                                               : SkillEntry::Make(record));
+    }
+  }
+  pending->Report("dht",
+                  unreachable    ? "failed"
+                  : live.empty() ? "none"
+                                 : "found",
+                  live.size(), now);
+  if (subscription != 0) {
+    watched_.NoteCachedAnswers(pending->dht_key, live);
+    // With a SkillCenter stage an empty DHT answer is not cached: the catalog's answer is
+    // (and stays when a background refresh finds nothing in the DHT), and when the catalog
+    // fails the next search must ask again rather than hit a cached "nothing".
+    const bool center = skill_center_ != nullptr && pending->options.use_skillcenter;
+    if (!live.empty() || !center) cache_.Put(now, pending->cache_key, std::move(live));
+  }
+  AfterDht(pending, now);
+}
+
+void Searcher::ScanStore(const std::shared_ptr<Pending>& pending) {
+  const kademlia::ValueStore& store = dht_.store();
+  for (const Key& key : store.Keys()) {
+    for (const kademlia::StoredRecord* held : store.Get(key)) {
+      const SkillRecord& record = held->value->record;
+      if (record.tombstone || Matches(pending->query, record)) {
+        pending->merge.Add(record, Source::kDht);
+      }
+    }
+  }
+}
+
+void Searcher::AfterDht(const std::shared_ptr<Pending>& pending, TimePoint now) {
+  SearchProgress& progress = pending->progress;
+  if (progress.replied()) return;
+  if (skill_center_ != nullptr && pending->options.use_skillcenter &&
+      progress.center() == Center::kNotAsked && !pending->merge.HasAnswer(pending->query)) {
+    progress.CenterAsked();
+    ++stats_.skillcenter_calls;
+    std::weak_ptr<int> alive = alive_;
+    skill_center_->SearchCatalog(now, pending->query,
+                                 [this, alive, pending](TimePoint at, SkillCenterAnswer answer) {
+                                   if (alive.expired() || !pending->progress.center_waiting()) {
+                                     return;
+                                   }
+                                   FinishSkillCenter(pending, at, std::move(answer));
+                                 });
+    return;  // FinishSkillCenter comes back here
+  }
+  if (progress.center_waiting()) return;
+  if (progress.RemoteFailed() && progress.stale() == SearchProgress::Stale::kNotRead) {
+    progress.StaleReadDone();
+    if (auto hit = cache_.Get(now, pending->cache_key)) {
+      ++stats_.stale_answers;
+      for (const SkillEntryPtr& entry : hit->entry->records) {
+        pending->merge.Add(entry, Source::kCache, true);
+      }
+      pending->Report("stale", "found", hit->entry->records.size(), now);
+    } else {
+      pending->Report("stale", "none", 0, now);
+    }
+  }
+  if (pending->MayFinish()) Finish(pending, now);
+}
+
+void Searcher::FinishSkillCenter(const std::shared_ptr<Pending>& pending, TimePoint now,
+                                 SkillCenterAnswer answer) {
+  for (const SkillRecord& record : answer.records) {
+    pending->merge.Add(record, Source::kSkillCenter);
+  }
+  const std::optional<Duration> ttl = skill_center_->CacheTtl();
+  SkillCenterReading reading = SkillCenterReading::Of(pending->query, answer, ttl.has_value());
+  pending->progress.CenterFinished(reading.state, reading.message);
+  pending->Report("skillcenter", std::move(reading.outcome), reading.live, now,
+                  std::move(reading.code), std::move(reading.message));
+  if (!reading.to_cache.empty()) {
+    cache_.Put(now, pending->cache_key, std::move(reading.to_cache), *ttl);
+  }
+  AfterDht(pending, now);
+}
+
+void Searcher::Finish(const std::shared_ptr<Pending>& pending, TimePoint now) {
+  (void)now;
+  if (pending->progress.replied()) return;
+  pending->progress.Replied();
+  SearchMerge::Ranked ranked = pending->merge.Rank(pending->query, config_.results_max);
+  SearchResult result;
+  result.stages = pending->stages;
+  result.skills = std::move(ranked.skills);
+  result.private_skills = ranked.private_skills;
+  if (result.skills.empty()) {
+    ++stats_.not_found;
+    SearchProgress::Failure failure = pending->progress.FailureOf(config_.dht_timeout);
+    result.error = failure.error;
+    result.message = std::move(failure.message);
+  }
+  if (!pending->answer_key.empty()) {
+    answers_.Keep(pending->answer_key, result, Changes(), pending->answer_fresh_until);
+  }
+  SearchCallback done = std::move(pending->done);
+  pending->done = nullptr;
+  if (done) done(result);
+}
+
+void Searcher::OnTimer(TimePoint now) {
+  std::vector<std::shared_ptr<Pending>> due;
+  for (const auto& pending : pending_) {
+    if (pending->dht_deadline <= now) due.push_back(pending);
+  }
+  for (const auto& pending : due) {
+    // A lookup that finished from an earlier one's callbacks has left pending_ already.
+    if (pending->progress.dht_running()) FinishDht(pending, now, nullptr);
+  }
+}
+
+TimePoint Searcher::NextDeadline() const {
+  TimePoint next = kTimeNever;
+  for (const auto& pending : pending_) next = std::min(next, pending->dht_deadline);
+  return next;
+}
+
+uint64_t Searcher::Changes() const {
+  return registry_.changes() + cache_.changes() + (lan_ != nullptr ? lan_->LanChanges() : 0);
+}
+
+std::string Searcher::CacheKey(const Key& key, const SkillQuery& query) {
+  return key.ToHex() + "|" + CanonicalQueryKey(query);
+}
+
+}  // namespace skillnode::discovery
