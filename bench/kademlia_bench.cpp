@@ -24,9 +24,9 @@ namespace {
 using BenchClock = std::chrono::steady_clock;
 
 // Counts sends; keeps the bytes only when asked to.
-class NullTransport : public Transport {
+class NullTransport : public transport::Transport {
  public:
-  void Send(const Endpoint&, std::span<const uint8_t> datagram) override {
+  void Send(const transport::Endpoint&, std::span<const uint8_t> datagram) override {
     ++sent;
     if (record) last.assign(datagram.begin(), datagram.end());
   }
@@ -50,7 +50,7 @@ double Rate(double seconds, const std::function<void(uint64_t)>& step) {
 
 struct Peer {
   Identity identity;
-  Endpoint endpoint;
+  transport::Endpoint endpoint;
 };
 
 std::vector<Peer> MakePeers(size_t count) {
@@ -59,24 +59,25 @@ std::vector<Peer> MakePeers(size_t count) {
     auto n = static_cast<uint32_t>(i + 1);
     peers.push_back(
         Peer{Identity::FromSeed(Key::Sha256("bench-peer-" + std::to_string(i)).bytes()),
-             Endpoint(Address::V4({10, static_cast<uint8_t>(n >> 16), static_cast<uint8_t>(n >> 8),
-                                   static_cast<uint8_t>(n)}),
-                      6881)});
+             transport::Endpoint(
+                 transport::Address::V4({10, static_cast<uint8_t>(n >> 16),
+                                         static_cast<uint8_t>(n >> 8), static_cast<uint8_t>(n)}),
+                 6881)});
   }
   return peers;
 }
 
-std::vector<uint8_t> RequestBytes(const Peer& peer, uint64_t txid, Body body) {
-  Message message;
+std::vector<uint8_t> RequestBytes(const Peer& peer, uint64_t txid, wire::Body body) {
+  wire::Message message;
   message.header.txid = txid;
   message.header.sender_id = peer.identity.node_id();
   message.header.sender_key = peer.identity.public_key();
   message.body = std::move(body);
-  return Encode(message).value();
+  return wire::Encode(message).value();
 }
 
-SkillRecord BenchRecord(size_t i) {
-  SkillRecord r;
+store::SkillRecord BenchRecord(size_t i) {
+  store::SkillRecord r;
   r.agent_id = "agent-" + std::to_string(i);
   r.skill_id = "skill-org-feishu";
   r.version = "0.7.0";
@@ -94,21 +95,21 @@ SkillRecord BenchRecord(size_t i) {
 // size, and STORE and FIND_VALUE handled per second by one node.
 void StoreBench(double seconds, const KademliaConfig& config, const std::vector<Peer>& peers) {
   const Identity publisher = Identity::FromSeed(Key::Sha256("bench-publisher").bytes());
-  std::vector<SignedRecord> records;
+  std::vector<store::SignedRecord> records;
   for (size_t i = 0; i < 20000; ++i)
-    records.push_back(SignRecord(BenchRecord(i), publisher).value());
+    records.push_back(store::SignRecord(BenchRecord(i), publisher).value());
   const double verify_rate = Rate(seconds, [&](uint64_t i) {
-    const SignedRecord& r = records[i % records.size()];
-    if (!VerifyRecord(r.encoded, r.signature)) std::abort();
+    const store::SignedRecord& r = records[i % records.size()];
+    if (!store::VerifyRecord(r.encoded, r.signature)) std::abort();
   });
 
   const size_t before = mallinfo2().uordblks;
   {
-    ValueStore store({});
+    store::ValueStore store({});
     for (size_t i = 0; i < records.size(); ++i) {
       if (!store
-               .Put(CapabilityKey("user-auth-" + std::to_string(i % 100)), records[i], Address(),
-                    kTimeZero, Seconds(3600))
+               .Put(store::CapabilityKey("user-auth-" + std::to_string(i % 100)), records[i],
+                    transport::Address(), transport::kTimeZero, transport::Seconds(3600))
                .changed) {
         std::abort();
       }
@@ -122,23 +123,24 @@ void StoreBench(double seconds, const KademliaConfig& config, const std::vector<
   }
 
   NullTransport transport;
-  Rng rng(2);
-  NullLogger logger;
-  TimePoint now = kTimeZero + Seconds(1);
+  transport::Rng rng(2);
+  transport::NullLogger logger;
+  transport::TimePoint now = transport::kTimeZero + transport::Seconds(1);
   Node node(config, Identity::FromSeed(Key::Sha256("bench-holder").bytes()), transport, rng, logger,
             now);
-  DhtConfig dht_config;
+  store::DhtConfig dht_config;
   dht_config.limits.records_per_key_max = records.size();
   dht_config.limits.per_ip_share_max = 1.0;
-  SkillDht dht(node, dht_config);
-  const Key key = CapabilityKey("user-auth");
+  store::SkillDht dht(node, dht_config);
+  const Key key = store::CapabilityKey("user-auth");
   std::vector<std::vector<uint8_t>> stores, finds;
   for (size_t i = 0; i < records.size(); ++i) {
     const Peer& p = peers[i % peers.size()];
-    StoreBody store{key, node.tokens().For(p.endpoint.address()),
-                    WireRecord{records[i].encoded, records[i].signature}, 3600};
+    wire::StoreBody store{key, node.tokens().For(p.endpoint.address()),
+                          wire::WireRecord{records[i].encoded, records[i].signature}, 3600};
     stores.push_back(RequestBytes(p, i + 1, store));
-    finds.push_back(RequestBytes(p, i + 1, FindValueBody{key, static_cast<uint32_t>(i % 64)}));
+    finds.push_back(
+        RequestBytes(p, i + 1, wire::FindValueBody{key, static_cast<uint32_t>(i % 64)}));
   }
   const double store_rate = Rate(seconds, [&](uint64_t i) {
     const size_t n = i % stores.size();
@@ -163,9 +165,9 @@ int Main(int argc, char** argv) {
   config.rate_limit.per_ip_rate = config.rate_limit.global_rate = 1e12;
   config.rate_limit.per_ip_burst = config.rate_limit.global_burst = 1e12;
   NullTransport transport;
-  Rng rng(1);
-  NullLogger logger;
-  TimePoint now = kTimeZero + Seconds(1);
+  transport::Rng rng(1);
+  transport::NullLogger logger;
+  transport::TimePoint now = transport::kTimeZero + transport::Seconds(1);
   Node node(config, Identity::FromSeed(Key::Sha256("bench-node").bytes()), transport, rng, logger,
             now);
 
@@ -181,11 +183,12 @@ int Main(int argc, char** argv) {
   // Requests from 1,000 distinct senders, pre-encoded so only handling is timed.
   std::vector<std::vector<uint8_t>> pings, finds;
   for (size_t i = 0; i < peers.size(); ++i) {
-    pings.push_back(RequestBytes(peers[i], i + 1, PingBody{}));
-    finds.push_back(RequestBytes(peers[i], i + 1, FindNodeBody{Key::Sha256(std::to_string(i))}));
+    pings.push_back(RequestBytes(peers[i], i + 1, wire::PingBody{}));
+    finds.push_back(
+        RequestBytes(peers[i], i + 1, wire::FindNodeBody{Key::Sha256(std::to_string(i))}));
   }
   const double decode_rate = Rate(seconds, [&](uint64_t i) {
-    auto m = Decode(pings[i % pings.size()]);
+    auto m = wire::Decode(pings[i % pings.size()]);
     if (!m) std::abort();
   });
   const double ping_rate = Rate(seconds, [&](uint64_t i) {
@@ -208,15 +211,15 @@ int Main(int argc, char** argv) {
     std::vector<std::vector<uint8_t>> pongs;
     for (const Peer& p : peers) {
       if (!fresh.Ping(now, p.endpoint, nullptr)) std::abort();
-      const Message ping = Decode(wire.last).value();
-      Message pong;
+      const wire::Message ping = wire::Decode(wire.last).value();
+      wire::Message pong;
       pong.header.txid = ping.header.txid;
       pong.header.sender_id = p.identity.node_id();
       pong.header.sender_key = p.identity.public_key();
       pong.header.proof =
-          p.identity.Sign(ProofBytes(0, ping.header.txid, p.identity.node_id(), fresh.id()));
-      pong.body = PongBody{};
-      pongs.push_back(Encode(pong).value());
+          p.identity.Sign(wire::ProofBytes(0, ping.header.txid, p.identity.node_id(), fresh.id()));
+      pong.body = wire::PongBody{};
+      pongs.push_back(wire::Encode(pong).value());
     }
     const auto start = BenchClock::now();
     for (size_t i = 0; i < peers.size(); ++i) fresh.OnDatagram(now, peers[i].endpoint, pongs[i]);

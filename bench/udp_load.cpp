@@ -24,7 +24,7 @@
 
 namespace {
 
-using skillnode::Endpoint;
+using skillnode::transport::Endpoint;
 
 constexpr size_t kSlot = 64 * 1024;
 constexpr size_t kBatch = 16;
@@ -44,7 +44,7 @@ void Alloc(uv_handle_t* handle, size_t, uv_buf_t* buf) {
 uv_udp_t* Open(uv_loop_t* loop, const Endpoint& at, Receiver* data) {
   auto* udp = new uv_udp_t;
   uv_udp_init_ex(loop, udp, AF_INET | UV_UDP_RECVMMSG);
-  const sockaddr_storage address = skillnode::ToSockaddr(at);
+  const sockaddr_storage address = skillnode::transport::uv::ToSockaddr(at);
   if (uv_udp_bind(udp, reinterpret_cast<const sockaddr*>(&address), 0) != 0) {
     std::fprintf(stderr, "cannot bind %s\n", at.ToString().c_str());
     std::exit(1);
@@ -59,13 +59,13 @@ uint16_t PortOf(uv_udp_t* udp) {
   sockaddr_storage bound{};
   int length = sizeof(bound);
   uv_udp_getsockname(udp, reinterpret_cast<sockaddr*>(&bound), &length);
-  return skillnode::FromSockaddr(reinterpret_cast<sockaddr*>(&bound))->port();
+  return skillnode::transport::uv::FromSockaddr(reinterpret_cast<sockaddr*>(&bound))->port();
 }
 
 int Echo() {
   uv_loop_t* loop = uv_default_loop();
   Receiver receiver;
-  uv_udp_t* udp = Open(loop, Endpoint(skillnode::Address::Loopback4(), 0), &receiver);
+  uv_udp_t* udp = Open(loop, Endpoint(skillnode::transport::Address::Loopback4(), 0), &receiver);
   uv_udp_recv_start(
       udp, &Alloc,
       [](uv_udp_t* handle, ssize_t nread, const uv_buf_t* buf, const sockaddr* from, unsigned) {
@@ -106,17 +106,18 @@ int RunLoad(const Endpoint& target, uint64_t seconds, uint64_t window, bool proo
   Load load;
   load.window = window;
   load.seconds = seconds;
-  load.target = skillnode::ToSockaddr(target);
+  load.target = skillnode::transport::uv::ToSockaddr(target);
   const auto identity = skillnode::kademlia::Identity::Generate();
-  skillnode::kademlia::Message message;
+  skillnode::kademlia::wire::Message message;
   message.header.txid = 0x5eed;
   message.header.sender_id = identity.node_id();
   message.header.sender_key = identity.public_key();
   message.header.proof_wanted = proof;
-  message.body = skillnode::kademlia::FindNodeBody{skillnode::kademlia::Key::Sha256("target")};
-  load.request = skillnode::kademlia::Encode(message).value();
+  message.body =
+      skillnode::kademlia::wire::FindNodeBody{skillnode::kademlia::Key::Sha256("target")};
+  load.request = skillnode::kademlia::wire::Encode(message).value();
   uv_loop_t* loop = uv_default_loop();
-  load.udp = Open(loop, Endpoint(skillnode::Address::Loopback4(), 0), &load);
+  load.udp = Open(loop, Endpoint(skillnode::transport::Address::Loopback4(), 0), &load);
   uv_udp_recv_start(
       load.udp, &Alloc,
       [](uv_udp_t* handle, ssize_t nread, const uv_buf_t*, const sockaddr* from, unsigned) {

@@ -5,7 +5,7 @@
 
 namespace skillnode::bootstrap {
 
-Duration Backoff::Next(Rng& rng) {
+transport::Duration Backoff::Next(transport::Rng& rng) {
   const double initial = static_cast<double>(config_.initial.count());
   const double max = static_cast<double>(config_.max.count());
   // Computed in floating point and capped before it can overflow.
@@ -14,7 +14,7 @@ Duration Backoff::Next(Rng& rng) {
   const double jitter = std::clamp(config_.jitter, 0.0, 1.0);
   const double factor = 1.0 - jitter + 2.0 * jitter * rng.NextDouble();
   const double delay = std::min(max, base * factor);
-  return Duration(static_cast<Duration::rep>(delay));
+  return transport::Duration(static_cast<transport::Duration::rep>(delay));
 }
 
 }  // namespace skillnode::bootstrap

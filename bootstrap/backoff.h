@@ -15,9 +15,9 @@ namespace skillnode::bootstrap {
 
 struct BackoffConfig {
   // First retry after about a second: long enough for a peer that is starting too.
-  Duration initial = Seconds(1);
+  transport::Duration initial = transport::Seconds(1);
   // At most five minutes between attempts, so a node finds the network soon after it is back.
-  Duration max = Seconds(5 * 60);
+  transport::Duration max = transport::Seconds(5 * 60);
   double multiplier = 2.0;
   // +-25 %: spreads simultaneous retries over half the interval.
   double jitter = 0.25;
@@ -28,7 +28,7 @@ class Backoff {
   explicit Backoff(const BackoffConfig& config) : config_(config) {}
 
   // The delay before the next attempt; each call moves one step up the schedule.
-  Duration Next(Rng& rng);
+  transport::Duration Next(transport::Rng& rng);
   // After a success: the next failure starts again from `initial`.
   void Reset() { step_ = 0; }
   int step() const { return step_; }

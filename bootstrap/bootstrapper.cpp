@@ -12,7 +12,7 @@ constexpr size_t kEndpointsLoggedMax = 5;
 // Remembered endpoints kept from the routing table between checks.
 constexpr size_t kRememberedMax = 256;
 
-std::string ListEndpoints(std::span<const Endpoint> endpoints) {
+std::string ListEndpoints(std::span<const transport::Endpoint> endpoints) {
   std::string text;
   for (size_t i = 0; i < endpoints.size() && i < kEndpointsLoggedMax; ++i) {
     if (i > 0) text += ", ";
@@ -24,13 +24,13 @@ std::string ListEndpoints(std::span<const Endpoint> endpoints) {
   return text;
 }
 
-std::string FormatSeconds(Duration duration) {
+std::string FormatSeconds(transport::Duration duration) {
   char text[32];
-  std::snprintf(text, sizeof(text), "%.1f s", ToMillis(duration) / 1000.0);
+  std::snprintf(text, sizeof(text), "%.1f s", transport::ToMillis(duration) / 1000.0);
   return text;
 }
 
-void AddUnique(std::vector<Endpoint>& endpoints, const Endpoint& endpoint) {
+void AddUnique(std::vector<transport::Endpoint>& endpoints, const transport::Endpoint& endpoint) {
   if (std::find(endpoints.begin(), endpoints.end(), endpoint) == endpoints.end()) {
     endpoints.push_back(endpoint);
   }
@@ -60,8 +60,9 @@ std::string_view BootstrapPhaseName(BootstrapPhase phase) {
   return "unknown";
 }
 
-Bootstrapper::Bootstrapper(BootstrapConfig config, kademlia::Node& node, Resolver& resolver,
-                           Rng& rng, Logger& logger)
+Bootstrapper::Bootstrapper(BootstrapConfig config, kademlia::Node& node,
+                           transport::Resolver& resolver, transport::Rng& rng,
+                           transport::Logger& logger)
     : config_(std::move(config)),
       node_(node),
       resolver_(resolver),
@@ -71,32 +72,32 @@ Bootstrapper::Bootstrapper(BootstrapConfig config, kademlia::Node& node, Resolve
 
 Bootstrapper::~Bootstrapper() { *alive_ = false; }
 
-void Bootstrapper::Log(LogLevel level, const std::string& message) {
+void Bootstrapper::Log(transport::LogLevel level, const std::string& message) {
   if (logger_.Enabled(level)) logger_.Log(level, "bootstrap: " + message);
 }
 
-void Bootstrapper::Start(TimePoint now, std::span<const kademlia::Contact> saved) {
+void Bootstrapper::Start(transport::TimePoint now, std::span<const kademlia::Contact> saved) {
   if (phase_ != BootstrapPhase::kIdle) return;
   for (const kademlia::Contact& contact : saved) AddUnique(remembered_, contact.endpoint);
   if (!remembered_.empty()) return JoinRemembered(now);
   if (!config_.peers.empty()) return BeginPeerAttempt(now);
   phase_ = BootstrapPhase::kStandalone;
   next_check_ = now + config_.table_check_interval;
-  Log(LogLevel::kInfo,
+  Log(transport::LogLevel::kInfo,
       "no bootstrap peers and no saved contacts: running standalone; other nodes can join "
       "through this one");
 }
 
-void Bootstrapper::JoinRemembered(TimePoint now) {
-  std::vector<Endpoint> seeds = remembered_;
+void Bootstrapper::JoinRemembered(transport::TimePoint now) {
+  std::vector<transport::Endpoint> seeds = remembered_;
   rng_.Shuffle(seeds);
   if (seeds.size() > config_.remembered_tried_max) seeds.resize(config_.remembered_tried_max);
-  Log(LogLevel::kInfo, "joining through " + std::to_string(seeds.size()) +
-                           " remembered contacts: " + ListEndpoints(seeds));
+  Log(transport::LogLevel::kInfo, "joining through " + std::to_string(seeds.size()) +
+                                      " remembered contacts: " + ListEndpoints(seeds));
   Join(now, std::move(seeds), BootstrapPhase::kRemembered);
 }
 
-void Bootstrapper::BeginPeerAttempt(TimePoint now) {
+void Bootstrapper::BeginPeerAttempt(transport::TimePoint now) {
   ++attempts_;
   ++generation_;
   phase_ = BootstrapPhase::kResolving;
@@ -104,36 +105,39 @@ void Bootstrapper::BeginPeerAttempt(TimePoint now) {
   // One extra count held during the loop, in case a resolver answers from inside Resolve.
   resolves_pending_ = 1;
   const uint64_t generation = generation_;
-  for (const HostPort& peer : config_.peers) {
+  for (const transport::HostPort& peer : config_.peers) {
     if (auto literal = peer.AsEndpoint()) {
       AddUnique(resolved_, *literal);
       continue;
     }
     ++resolves_pending_;
     resolver_.Resolve(peer, [this, alive = alive_, generation,
-                             peer](Result<std::vector<Endpoint>> result) {
+                             peer](transport::Result<std::vector<transport::Endpoint>> result) {
       if (!*alive || generation != generation_ || phase_ != BootstrapPhase::kResolving) return;
       --resolves_pending_;
       if (!result) {
-        Log(LogLevel::kWarn, "peer " + peer.ToString() + ": " + result.error().message);
+        Log(transport::LogLevel::kWarn, "peer " + peer.ToString() + ": " + result.error().message);
         return;
       }
-      Log(LogLevel::kDebug, "peer " + peer.ToString() + " resolved to " + ListEndpoints(*result));
-      for (const Endpoint& endpoint : *result) AddUnique(resolved_, endpoint);
+      Log(transport::LogLevel::kDebug,
+          "peer " + peer.ToString() + " resolved to " + ListEndpoints(*result));
+      for (const transport::Endpoint& endpoint : *result) AddUnique(resolved_, endpoint);
     });
   }
   --resolves_pending_;
   if (resolves_pending_ == 0) JoinResolved(now);
 }
 
-void Bootstrapper::JoinResolved(TimePoint now) {
+void Bootstrapper::JoinResolved(transport::TimePoint now) {
   if (resolved_.empty()) return ScheduleRetry(now, "no bootstrap peer could be resolved");
-  Log(LogLevel::kInfo, "attempt " + std::to_string(attempts_) + ": joining through bootstrap " +
-                           "peers " + ListEndpoints(resolved_));
+  Log(transport::LogLevel::kInfo, "attempt " + std::to_string(attempts_) +
+                                      ": joining through bootstrap " + "peers " +
+                                      ListEndpoints(resolved_));
   Join(now, resolved_, BootstrapPhase::kJoining);
 }
 
-void Bootstrapper::Join(TimePoint now, std::vector<Endpoint> seeds, BootstrapPhase phase) {
+void Bootstrapper::Join(transport::TimePoint now, std::vector<transport::Endpoint> seeds,
+                        BootstrapPhase phase) {
   ++generation_;
   phase_ = phase;
   join_result_.reset();
@@ -144,7 +148,7 @@ void Bootstrapper::Join(TimePoint now, std::vector<Endpoint> seeds, BootstrapPha
   });
 }
 
-void Bootstrapper::OnTimer(TimePoint now) {
+void Bootstrapper::OnTimer(transport::TimePoint now) {
   switch (phase_) {
     case BootstrapPhase::kResolving:
       if (resolves_pending_ == 0) JoinResolved(now);
@@ -166,8 +170,9 @@ void Bootstrapper::OnTimer(TimePoint now) {
       break;
     case BootstrapPhase::kJoined:
       if (now >= settle_at_) {
-        settle_at_ = kTimeNever;
-        Log(LogLevel::kDebug, "looking up our own id again to meet peers that joined with us");
+        settle_at_ = transport::kTimeNever;
+        Log(transport::LogLevel::kDebug,
+            "looking up our own id again to meet peers that joined with us");
         node_.FindNode(now, node_.id(), nullptr);
       }
       if (now >= next_check_) CheckTable(now);
@@ -181,39 +186,39 @@ void Bootstrapper::OnTimer(TimePoint now) {
   }
 }
 
-void Bootstrapper::OnJoinResult(TimePoint now, size_t contacts) {
+void Bootstrapper::OnJoinResult(transport::TimePoint now, size_t contacts) {
   if (contacts > 0) return Joined(now, contacts);
   if (phase_ == BootstrapPhase::kRemembered) {
-    Log(LogLevel::kWarn, "no remembered contact answered");
+    Log(transport::LogLevel::kWarn, "no remembered contact answered");
     if (!config_.peers.empty()) return BeginPeerAttempt(now);
     return ScheduleRetry(now, "no remembered contact answered and no bootstrap peer is set");
   }
   ScheduleRetry(now, "no bootstrap peer answered");
 }
 
-void Bootstrapper::Joined(TimePoint now, size_t contacts) {
+void Bootstrapper::Joined(transport::TimePoint now, size_t contacts) {
   backoff_.Reset();
   ++joins_;
   phase_ = BootstrapPhase::kJoined;
   next_check_ = now + config_.table_check_interval;
   settle_at_ = now + config_.settle_delay;
-  Log(LogLevel::kInfo, "joined the DHT: " + std::to_string(contacts) + " contacts");
+  Log(transport::LogLevel::kInfo, "joined the DHT: " + std::to_string(contacts) + " contacts");
   Remember();
 }
 
-void Bootstrapper::ScheduleRetry(TimePoint now, const std::string& reason) {
-  const Duration delay = backoff_.Next(rng_);
+void Bootstrapper::ScheduleRetry(transport::TimePoint now, const std::string& reason) {
+  const transport::Duration delay = backoff_.Next(rng_);
   retry_at_ = now + delay;
   phase_ = BootstrapPhase::kWaiting;
-  Log(LogLevel::kWarn, reason + "; retrying in " + FormatSeconds(delay));
+  Log(transport::LogLevel::kWarn, reason + "; retrying in " + FormatSeconds(delay));
 }
 
-void Bootstrapper::CheckTable(TimePoint now) {
+void Bootstrapper::CheckTable(transport::TimePoint now) {
   next_check_ = now + config_.table_check_interval;
   const size_t contacts = node_.routing_table().size();
   if (contacts > 0) {
     if (phase_ == BootstrapPhase::kStandalone) {
-      Log(LogLevel::kInfo,
+      Log(transport::LogLevel::kInfo,
           "peers joined through this node: " + std::to_string(contacts) + " contacts");
       phase_ = BootstrapPhase::kJoined;
     }
@@ -221,7 +226,7 @@ void Bootstrapper::CheckTable(TimePoint now) {
     return;
   }
   if (phase_ == BootstrapPhase::kStandalone) return;
-  Log(LogLevel::kWarn, "routing table is empty: bootstrapping again");
+  Log(transport::LogLevel::kWarn, "routing table is empty: bootstrapping again");
   if (!remembered_.empty()) return JoinRemembered(now);
   if (!config_.peers.empty()) return BeginPeerAttempt(now);
   phase_ = BootstrapPhase::kStandalone;
@@ -236,13 +241,13 @@ void Bootstrapper::Remember() {
   }
 }
 
-TimePoint Bootstrapper::NextDeadline() const {
+transport::TimePoint Bootstrapper::NextDeadline() const {
   switch (phase_) {
     case BootstrapPhase::kResolving:
-      return resolves_pending_ == 0 ? kTimeZero : kTimeNever;
+      return resolves_pending_ == 0 ? transport::kTimeZero : transport::kTimeNever;
     case BootstrapPhase::kRemembered:
     case BootstrapPhase::kJoining:
-      return join_result_ ? kTimeZero : kTimeNever;
+      return join_result_ ? transport::kTimeZero : transport::kTimeNever;
     case BootstrapPhase::kWaiting:
       return retry_at_;
     case BootstrapPhase::kJoined:
@@ -253,14 +258,14 @@ TimePoint Bootstrapper::NextDeadline() const {
     case BootstrapPhase::kStopped:
       break;
   }
-  return kTimeNever;
+  return transport::kTimeNever;
 }
 
-void Bootstrapper::SetPeers(TimePoint now, std::vector<HostPort> peers) {
+void Bootstrapper::SetPeers(transport::TimePoint now, std::vector<transport::HostPort> peers) {
   config_.peers = std::move(peers);
   const bool idle = phase_ == BootstrapPhase::kStandalone || phase_ == BootstrapPhase::kWaiting;
   if (idle && !config_.peers.empty() && node_.routing_table().size() == 0) {
-    Log(LogLevel::kInfo, "new bootstrap peers: trying them now");
+    Log(transport::LogLevel::kInfo, "new bootstrap peers: trying them now");
     backoff_.Reset();
     return BeginPeerAttempt(now);
   }
@@ -269,10 +274,10 @@ void Bootstrapper::SetPeers(TimePoint now, std::vector<HostPort> peers) {
     phase_ = BootstrapPhase::kStandalone;
     next_check_ = now + config_.table_check_interval;
   }
-  Log(LogLevel::kInfo, "new bootstrap peers: used from the next attempt");
+  Log(transport::LogLevel::kInfo, "new bootstrap peers: used from the next attempt");
 }
 
-bool Bootstrapper::OnLanPeer(TimePoint now, const Endpoint& peer) {
+bool Bootstrapper::OnLanPeer(transport::TimePoint now, const transport::Endpoint& peer) {
   if (std::find(lan_peers_.begin(), lan_peers_.end(), peer) != lan_peers_.end()) return false;
   if (lan_peers_.size() >= kLanPeersMax) lan_peers_.erase(lan_peers_.begin());
   lan_peers_.push_back(peer);
@@ -288,7 +293,8 @@ bool Bootstrapper::OnLanPeer(TimePoint now, const Endpoint& peer) {
     case BootstrapPhase::kStandalone:
       if (node_.routing_table().size() == 0) {
         ++lan_joins_;
-        Log(LogLevel::kInfo, "joining through " + peer.ToString() + ", heard on the LAN");
+        Log(transport::LogLevel::kInfo,
+            "joining through " + peer.ToString() + ", heard on the LAN");
         Join(now, {peer}, BootstrapPhase::kJoining);
         return true;
       }
@@ -299,8 +305,8 @@ bool Bootstrapper::OnLanPeer(TimePoint now, const Endpoint& peer) {
   // Already in a network: look our own id up through the newcomer too, so that its group and
   // ours learn of each other. The answer changes nothing here.
   ++lan_joins_;
-  Log(LogLevel::kDebug, "meeting " + peer.ToString() + ", heard on the LAN");
-  const Endpoint seeds[] = {peer};
+  Log(transport::LogLevel::kDebug, "meeting " + peer.ToString() + ", heard on the LAN");
+  const transport::Endpoint seeds[] = {peer};
   node_.Join(now, seeds, [](size_t) {});
   return true;
 }

@@ -43,13 +43,13 @@ constexpr size_t kRememberedContactsTriedMax = 64;
 constexpr size_t kLanPeersMax = 64;
 
 struct BootstrapConfig {
-  std::vector<HostPort> peers;
+  std::vector<transport::HostPort> peers;
   BackoffConfig backoff;
   // How often a joined node checks that its routing table still holds someone.
-  Duration table_check_interval = Seconds(5);
+  transport::Duration table_check_interval = transport::Seconds(5);
   // When a joined node repeats its own-id lookup: long enough for peers that joined with it
   // to have been verified by the others (a few round trips), short enough to matter.
-  Duration settle_delay = Seconds(3);
+  transport::Duration settle_delay = transport::Seconds(3);
   size_t remembered_tried_max = kRememberedContactsTriedMax;
 };
 
@@ -67,17 +67,17 @@ std::string_view BootstrapPhaseName(BootstrapPhase phase);
 
 class Bootstrapper {
  public:
-  Bootstrapper(BootstrapConfig config, kademlia::Node& node, Resolver& resolver, Rng& rng,
-               Logger& logger);
+  Bootstrapper(BootstrapConfig config, kademlia::Node& node, transport::Resolver& resolver,
+               transport::Rng& rng, transport::Logger& logger);
   Bootstrapper(const Bootstrapper&) = delete;
   Bootstrapper& operator=(const Bootstrapper&) = delete;
   ~Bootstrapper();
 
   // Begins with `saved` (the saved routing table, possibly empty).
-  void Start(TimePoint now, std::span<const kademlia::Contact> saved);
-  void OnTimer(TimePoint now);
+  void Start(transport::TimePoint now, std::span<const kademlia::Contact> saved);
+  void OnTimer(transport::TimePoint now);
   // kTimeZero when something is ready to act on now; kTimeNever when idle or stopped.
-  TimePoint NextDeadline() const;
+  transport::TimePoint NextDeadline() const;
   // No more attempts; callbacks still in flight are ignored.
   void Stop();
   // A node heard on the LAN (zero configuration: its DHT endpoint from a SKILLNODE_HELLO).
@@ -85,12 +85,12 @@ class Bootstrapper {
   // waiting to retry) joins through it at once; a node with contacts joins through it too, once
   // per new peer, so that two groups that formed apart on one LAN meet. Returns true when it
   // started a join. At most kLanPeersMax peers are remembered for later attempts.
-  bool OnLanPeer(TimePoint now, const Endpoint& peer);
+  bool OnLanPeer(transport::TimePoint now, const transport::Endpoint& peer);
   // New bootstrap peers (a configuration reload). A node with no contacts that is standalone or
   // waiting to retry tries them at once, with its back-off reset; otherwise they are used from
   // the next attempt (an attempt running now finishes with the old ones). Logs which.
-  void SetPeers(TimePoint now, std::vector<HostPort> peers);
-  const std::vector<HostPort>& peers() const { return config_.peers; }
+  void SetPeers(transport::TimePoint now, std::vector<transport::HostPort> peers);
+  const std::vector<transport::HostPort>& peers() const { return config_.peers; }
   uint64_t lan_joins() const { return lan_joins_; }
 
   BootstrapPhase phase() const { return phase_; }
@@ -98,25 +98,27 @@ class Bootstrapper {
   uint64_t attempts() const { return attempts_; }
   uint64_t joins() const { return joins_; }
   // When the next attempt starts (phase kWaiting), else kTimeNever.
-  TimePoint retry_at() const { return phase_ == BootstrapPhase::kWaiting ? retry_at_ : kTimeNever; }
+  transport::TimePoint retry_at() const {
+    return phase_ == BootstrapPhase::kWaiting ? retry_at_ : transport::kTimeNever;
+  }
 
  private:
-  void JoinRemembered(TimePoint now);
-  void BeginPeerAttempt(TimePoint now);
-  void JoinResolved(TimePoint now);
-  void Join(TimePoint now, std::vector<Endpoint> seeds, BootstrapPhase phase);
-  void OnJoinResult(TimePoint now, size_t contacts);
-  void Joined(TimePoint now, size_t contacts);
-  void ScheduleRetry(TimePoint now, const std::string& reason);
-  void CheckTable(TimePoint now);
+  void JoinRemembered(transport::TimePoint now);
+  void BeginPeerAttempt(transport::TimePoint now);
+  void JoinResolved(transport::TimePoint now);
+  void Join(transport::TimePoint now, std::vector<transport::Endpoint> seeds, BootstrapPhase phase);
+  void OnJoinResult(transport::TimePoint now, size_t contacts);
+  void Joined(transport::TimePoint now, size_t contacts);
+  void ScheduleRetry(transport::TimePoint now, const std::string& reason);
+  void CheckTable(transport::TimePoint now);
   void Remember();
-  void Log(LogLevel level, const std::string& message);
+  void Log(transport::LogLevel level, const std::string& message);
 
   BootstrapConfig config_;
   kademlia::Node& node_;
-  Resolver& resolver_;
-  Rng& rng_;
-  Logger& logger_;
+  transport::Resolver& resolver_;
+  transport::Rng& rng_;
+  transport::Logger& logger_;
   Backoff backoff_;
   // Shared with callbacks, which do nothing once it is false (Stop or destruction).
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
@@ -125,15 +127,15 @@ class Bootstrapper {
   uint64_t generation_ = 0;  // bumped per join/resolve round; stale callbacks are ignored
   uint64_t attempts_ = 0;
   uint64_t joins_ = 0;
-  std::vector<Endpoint> remembered_;
-  std::vector<Endpoint> lan_peers_;
+  std::vector<transport::Endpoint> remembered_;
+  std::vector<transport::Endpoint> lan_peers_;
   uint64_t lan_joins_ = 0;
-  std::vector<Endpoint> resolved_;
+  std::vector<transport::Endpoint> resolved_;
   size_t resolves_pending_ = 0;
   std::optional<size_t> join_result_;
-  TimePoint retry_at_ = kTimeNever;
-  TimePoint next_check_ = kTimeNever;
-  TimePoint settle_at_ = kTimeNever;
+  transport::TimePoint retry_at_ = transport::kTimeNever;
+  transport::TimePoint next_check_ = transport::kTimeNever;
+  transport::TimePoint settle_at_ = transport::kTimeNever;
 };
 
 }  // namespace skillnode::bootstrap

@@ -13,14 +13,15 @@ uint16_t DefaultPort(std::string_view protocol) {
 
 }  // namespace
 
-Result<ConnectionInfo> ParseEndpoint(std::string_view endpoint) {
+transport::Result<ConnectionInfo> ParseEndpoint(std::string_view endpoint) {
   ConnectionInfo info;
   info.endpoint = std::string(endpoint);
   std::string_view rest = endpoint;
   const size_t scheme = rest.find("://");
   if (scheme != std::string_view::npos) {
     info.protocol = std::string(rest.substr(0, scheme));
-    if (info.protocol.empty()) return Fail(ErrorCode::kParse, "endpoint: empty scheme");
+    if (info.protocol.empty())
+      return transport::Fail(transport::ErrorCode::kParse, "endpoint: empty scheme");
     rest.remove_prefix(scheme + 3);
     const size_t slash = rest.find('/');
     if (slash != std::string_view::npos) {
@@ -35,12 +36,14 @@ Result<ConnectionInfo> ParseEndpoint(std::string_view endpoint) {
   if (!rest.empty() && rest.front() == '[') {
     const size_t close = rest.find(']');
     if (close == std::string_view::npos) {
-      return Fail(ErrorCode::kParse, "endpoint: '[' without ']' in " + info.endpoint);
+      return transport::Fail(transport::ErrorCode::kParse,
+                             "endpoint: '[' without ']' in " + info.endpoint);
     }
     info.host = std::string(rest.substr(1, close - 1));
     rest.remove_prefix(close + 1);
     if (!rest.empty()) {
-      if (rest.front() != ':') return Fail(ErrorCode::kParse, "endpoint: junk after ']'");
+      if (rest.front() != ':')
+        return transport::Fail(transport::ErrorCode::kParse, "endpoint: junk after ']'");
       port_text = rest.substr(1);
     }
   } else {
@@ -48,12 +51,13 @@ Result<ConnectionInfo> ParseEndpoint(std::string_view endpoint) {
     info.host = std::string(rest.substr(0, colon));
     if (colon != std::string_view::npos) port_text = rest.substr(colon + 1);
   }
-  if (info.host.empty()) return Fail(ErrorCode::kParse, "endpoint: no host in " + info.endpoint);
+  if (info.host.empty())
+    return transport::Fail(transport::ErrorCode::kParse, "endpoint: no host in " + info.endpoint);
   if (port_text.empty()) {
     // A bare host names no protocol, so no default port either.
     if (scheme != std::string_view::npos) info.port = DefaultPort(info.protocol);
     if (info.port == 0) {
-      return Fail(ErrorCode::kParse, "endpoint: no port in " + info.endpoint);
+      return transport::Fail(transport::ErrorCode::kParse, "endpoint: no port in " + info.endpoint);
     }
     return info;
   }
@@ -62,8 +66,9 @@ Result<ConnectionInfo> ParseEndpoint(std::string_view endpoint) {
       std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
   if (ec != std::errc() || end != port_text.data() + port_text.size() || port == 0 ||
       port > 65535) {
-    return Fail(ErrorCode::kParse,
-                "endpoint: port '" + std::string(port_text) + "' is not a number from 1 to 65535");
+    return transport::Fail(
+        transport::ErrorCode::kParse,
+        "endpoint: port '" + std::string(port_text) + "' is not a number from 1 to 65535");
   }
   info.port = static_cast<uint16_t>(port);
   return info;

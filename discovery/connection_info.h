@@ -19,7 +19,7 @@ struct ConnectionInfo {
   std::string endpoint;   // as registered
 };
 
-[[nodiscard]] Result<ConnectionInfo> ParseEndpoint(std::string_view endpoint);
+[[nodiscard]] transport::Result<ConnectionInfo> ParseEndpoint(std::string_view endpoint);
 
 }  // namespace skillnode::discovery
 

@@ -6,16 +6,16 @@
 
 namespace skillnode::discovery {
 
-using kademlia::SkillStatus;
+using kademlia::store::SkillStatus;
 
-HealthMachine::HealthMachine(const HealthPolicy& policy, TimePoint now)
+HealthMachine::HealthMachine(const HealthPolicy& policy, transport::TimePoint now)
     : policy_(policy), last_heartbeat_(now) {
-  assert(policy_.heartbeat_interval > Duration::zero());
-  assert(policy_.timeout > Duration::zero());
+  assert(policy_.heartbeat_interval > transport::Duration::zero());
+  assert(policy_.timeout > transport::Duration::zero());
   assert(policy_.unhealthy_threshold >= 1);
 }
 
-HealthMachine::Change HealthMachine::OnHeartbeat(TimePoint now, SkillStatus reported) {
+HealthMachine::Change HealthMachine::OnHeartbeat(transport::TimePoint now, SkillStatus reported) {
   if (expired_) return Change::kNone;
   // A heartbeat never moves the clock backwards, even if the caller's `now` did.
   last_heartbeat_ = std::max(last_heartbeat_, now);
@@ -24,7 +24,7 @@ HealthMachine::Change HealthMachine::OnHeartbeat(TimePoint now, SkillStatus repo
   return status_ == before ? Change::kNone : Change::kStatusChanged;
 }
 
-HealthMachine::Change HealthMachine::OnTimer(TimePoint now) {
+HealthMachine::Change HealthMachine::OnTimer(transport::TimePoint now) {
   if (expired_) return Change::kNone;
   if (now >= ExpiresAt()) {
     expired_ = true;
@@ -38,22 +38,22 @@ HealthMachine::Change HealthMachine::OnTimer(TimePoint now) {
   return Change::kNone;
 }
 
-TimePoint HealthMachine::NextDeadline() const {
-  if (expired_) return kTimeNever;
+transport::TimePoint HealthMachine::NextDeadline() const {
+  if (expired_) return transport::kTimeNever;
   if (status_ != SkillStatus::kUnhealthy) return std::min(UnhealthyAt(), ExpiresAt());
   return ExpiresAt();
 }
 
-int HealthMachine::missed_heartbeats(TimePoint now) const {
+int HealthMachine::missed_heartbeats(transport::TimePoint now) const {
   if (now <= last_heartbeat_) return 0;
   const auto missed = (now - last_heartbeat_) / policy_.heartbeat_interval;
   return static_cast<int>(std::min<decltype(missed)>(missed, std::numeric_limits<int>::max()));
 }
 
-TimePoint HealthMachine::UnhealthyAt() const {
+transport::TimePoint HealthMachine::UnhealthyAt() const {
   return last_heartbeat_ + policy_.heartbeat_interval * policy_.unhealthy_threshold;
 }
 
-TimePoint HealthMachine::ExpiresAt() const { return last_heartbeat_ + policy_.timeout; }
+transport::TimePoint HealthMachine::ExpiresAt() const { return last_heartbeat_ + policy_.timeout; }
 
 }  // namespace skillnode::discovery

@@ -18,47 +18,47 @@
 namespace skillnode::discovery {
 
 // The seed's defaults (spec section 8.2).
-constexpr Duration kHeartbeatIntervalDefault = Seconds(5);
-constexpr Duration kHealthTimeoutDefault = Seconds(30);
+constexpr transport::Duration kHeartbeatIntervalDefault = transport::Seconds(5);
+constexpr transport::Duration kHealthTimeoutDefault = transport::Seconds(30);
 constexpr int kUnhealthyThresholdDefault = 3;
 
 struct HealthPolicy {
-  Duration heartbeat_interval = kHeartbeatIntervalDefault;  // > 0
-  Duration timeout = kHealthTimeoutDefault;                 // > 0; silence before expiry
-  int unhealthy_threshold = kUnhealthyThresholdDefault;     // >= 1 missed heartbeats
+  transport::Duration heartbeat_interval = kHeartbeatIntervalDefault;  // > 0
+  transport::Duration timeout = kHealthTimeoutDefault;                 // > 0; silence before expiry
+  int unhealthy_threshold = kUnhealthyThresholdDefault;                // >= 1 missed heartbeats
 };
 
 class HealthMachine {
  public:
   // Starts HEALTHY, as if a heartbeat arrived at `now` (registration counts as one). The policy
   // must hold positive durations and a threshold of at least 1 (asserted).
-  HealthMachine(const HealthPolicy& policy, TimePoint now);
+  HealthMachine(const HealthPolicy& policy, transport::TimePoint now);
 
   enum class Change { kNone, kStatusChanged, kExpired };
 
   // Records a heartbeat and the status the skill reports. Returns kStatusChanged when the
   // status differs from before. After expiry it is ignored and returns kNone.
-  Change OnHeartbeat(TimePoint now, kademlia::SkillStatus reported);
+  Change OnHeartbeat(transport::TimePoint now, kademlia::store::SkillStatus reported);
   // UNHEALTHY once now - last_heartbeat >= unhealthy_threshold * heartbeat_interval; expired
   // (and UNHEALTHY) once now - last_heartbeat >= timeout. Returns what changed.
-  Change OnTimer(TimePoint now);
+  Change OnTimer(transport::TimePoint now);
   // The next instant at which OnTimer would change something; kTimeNever once expired.
-  TimePoint NextDeadline() const;
+  transport::TimePoint NextDeadline() const;
 
-  kademlia::SkillStatus status() const { return status_; }
+  kademlia::store::SkillStatus status() const { return status_; }
   bool expired() const { return expired_; }
   // Whole heartbeat intervals since the last heartbeat.
-  int missed_heartbeats(TimePoint now) const;
-  TimePoint last_heartbeat() const { return last_heartbeat_; }
+  int missed_heartbeats(transport::TimePoint now) const;
+  transport::TimePoint last_heartbeat() const { return last_heartbeat_; }
   const HealthPolicy& policy() const { return policy_; }
 
  private:
-  TimePoint UnhealthyAt() const;
-  TimePoint ExpiresAt() const;
+  transport::TimePoint UnhealthyAt() const;
+  transport::TimePoint ExpiresAt() const;
 
   HealthPolicy policy_;
-  TimePoint last_heartbeat_;
-  kademlia::SkillStatus status_ = kademlia::SkillStatus::kHealthy;
+  transport::TimePoint last_heartbeat_;
+  kademlia::store::SkillStatus status_ = kademlia::store::SkillStatus::kHealthy;
   bool expired_ = false;
 };
 

@@ -8,8 +8,8 @@
 namespace skillnode::discovery {
 namespace {
 
-using kademlia::SkillRecord;
-using kademlia::SkillStatus;
+using kademlia::store::SkillRecord;
+using kademlia::store::SkillStatus;
 
 // `needle` must already be lowercase.
 bool ContainsFolded(std::string_view haystack, const std::string& needle) {
@@ -28,7 +28,7 @@ bool KeywordMatches(const SkillRecord& r, const std::string& keyword) {
   if (contains(r.skill_id)) return true;
   if (std::any_of(r.capabilities.begin(), r.capabilities.end(), contains)) return true;
   if (!r.descriptor) return false;
-  const kademlia::SkillDescriptor& d = *r.descriptor;
+  const kademlia::store::SkillDescriptor& d = *r.descriptor;
   return contains(d.name) || contains(d.description) ||
          std::any_of(d.tags.begin(), d.tags.end(), contains);
 }
@@ -220,7 +220,7 @@ std::string CanonicalQueryKey(const SkillQuery& query) {
   AppendOptional(key, "skill", query.skill_id);
   AppendOptional(key, "status",
                  query.status ? std::optional<std::string>(
-                                    std::string(kademlia::SkillStatusName(*query.status)))
+                                    std::string(kademlia::store::SkillStatusName(*query.status)))
                               : std::nullopt);
   return key;
 }

@@ -29,25 +29,25 @@ struct SkillQuery {
   std::optional<SemverRange> version;  // the record's version satisfies it
   std::optional<std::string> agent_id;
   std::optional<std::string> skill_id;
-  std::optional<kademlia::SkillStatus> status;
+  std::optional<kademlia::store::SkillStatus> status;
 };
 
 // Access levels (skill-sharing §5.5): a descriptor's `access`, empty meaning public.
 enum class Access { kPublic, kRestricted, kPrivate };
 // The record's access level; a value other than restricted or private is public (the registry
 // refuses any other value, so only records from elsewhere can carry one).
-Access AccessOf(const kademlia::SkillRecord& record);
+Access AccessOf(const kademlia::store::SkillRecord& record);
 std::string_view AccessName(Access access);  // "public", "restricted", "private"
-inline bool IsPrivate(const kademlia::SkillRecord& record) {
+inline bool IsPrivate(const kademlia::store::SkillRecord& record) {
   return AccessOf(record) == Access::kPrivate;
 }
 // The record's descriptor capabilityType, else its skillType (the index's capability_type).
-std::string CapabilityTypeOf(const kademlia::SkillRecord& record);
+std::string CapabilityTypeOf(const kademlia::store::SkillRecord& record);
 
 // The id of a skill in a Skill Index (skill-sharing §5.7, the recommended form):
 // "{agentId}.{skillId}-v{major}", the major version being the version's leading digits ("0"
 // when it has none).
-std::string IndexId(const kademlia::SkillRecord& record);
+std::string IndexId(const kademlia::store::SkillRecord& record);
 // The skill ids an index id may have been made from: every suffix after a '.' of the part
 // before the final "-v{digits}", longest first, at most `candidates_max` of them. Empty when
 // `id` is not of the form.
@@ -59,16 +59,16 @@ std::vector<std::string> SplitCommas(std::string_view text);
 // True when the record passes every filter the query sets (an empty list or an unset optional
 // filters nothing). A record whose version does not parse fails a version filter. Tombstones
 // never match.
-bool Matches(const SkillQuery& query, const kademlia::SkillRecord& record);
+bool Matches(const SkillQuery& query, const kademlia::store::SkillRecord& record);
 
 // Best first: HEALTHY, DEGRADED, MAINTENANCE, UNHEALTHY; within a status the highest version
 // (unparsable versions last); then skill_id and agent_id ascending, then the version text, so
 // the order never depends on the input order of distinct records.
-void Rank(std::vector<kademlia::SkillRecord>& records);
+void Rank(std::vector<kademlia::store::SkillRecord>& records);
 // Rank()'s order: true when `a` goes before `b`; `va` and `vb` are their versions parsed
 // (nullopt when not semver), so that callers holding parsed versions parse nothing again.
-bool RankedBefore(const kademlia::SkillRecord& a, const std::optional<SemVer>& va,
-                  const kademlia::SkillRecord& b, const std::optional<SemVer>& vb);
+bool RankedBefore(const kademlia::store::SkillRecord& a, const std::optional<SemVer>& va,
+                  const kademlia::store::SkillRecord& b, const std::optional<SemVer>& vb);
 
 // A deterministic text naming the query: lists sorted and deduplicated, keywords lowercased,
 // the version range in its desugared form, and every value escaped so that no two different

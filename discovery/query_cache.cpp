@@ -6,11 +6,11 @@
 namespace skillnode::discovery {
 
 QueryCache::QueryCache(const CacheConfig& config) : config_(config) {
-  assert(!config_.enabled || config_.ttl > Duration::zero());
-  assert(config_.refresh_before_expiry >= Duration::zero());
+  assert(!config_.enabled || config_.ttl > transport::Duration::zero());
+  assert(config_.refresh_before_expiry >= transport::Duration::zero());
 }
 
-std::optional<QueryCache::Hit> QueryCache::Get(TimePoint now, const std::string& key) {
+std::optional<QueryCache::Hit> QueryCache::Get(transport::TimePoint now, const std::string& key) {
   const auto found = index_.find(key);
   if (!config_.enabled || found == index_.end()) {
     ++stats_.misses;
@@ -29,8 +29,8 @@ std::optional<QueryCache::Hit> QueryCache::Get(TimePoint now, const std::string&
   return Hit{&entry, now >= entry.expires - config_.refresh_before_expiry};
 }
 
-void QueryCache::Put(TimePoint now, const std::string& key, std::vector<SkillEntryPtr> records,
-                     std::optional<Duration> ttl) {
+void QueryCache::Put(transport::TimePoint now, const std::string& key,
+                     std::vector<SkillEntryPtr> records, std::optional<transport::Duration> ttl) {
   if (!config_.enabled || config_.size_max == 0) return;
   Entry entry{std::move(records), now, now + std::min(ttl.value_or(config_.ttl), config_.ttl)};
   ++changes_;
@@ -74,7 +74,7 @@ void QueryCache::InvalidatePrefix(std::string_view prefix) {
   }
 }
 
-size_t QueryCache::RemoveExpired(TimePoint now) {
+size_t QueryCache::RemoveExpired(transport::TimePoint now) {
   size_t removed = 0;
   for (auto slot = lru_.begin(); slot != lru_.end();) {
     const auto next = std::next(slot);

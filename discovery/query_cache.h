@@ -26,15 +26,15 @@
 namespace skillnode::discovery {
 
 // The seed's defaults (spec section 11.1).
-constexpr Duration kCacheTtlDefault = Seconds(300);
+constexpr transport::Duration kCacheTtlDefault = transport::Seconds(300);
 constexpr size_t kCacheSizeMaxDefault = 1000;
-constexpr Duration kCacheRefreshBeforeExpiryDefault = Seconds(60);
+constexpr transport::Duration kCacheRefreshBeforeExpiryDefault = transport::Seconds(60);
 
 struct CacheConfig {
   bool enabled = true;
-  Duration ttl = kCacheTtlDefault;  // > 0 when enabled
+  transport::Duration ttl = kCacheTtlDefault;  // > 0 when enabled
   size_t size_max = kCacheSizeMaxDefault;
-  Duration refresh_before_expiry = kCacheRefreshBeforeExpiryDefault;
+  transport::Duration refresh_before_expiry = kCacheRefreshBeforeExpiryDefault;
 };
 
 struct CacheStats {
@@ -51,8 +51,8 @@ class QueryCache {
 
   struct Entry {
     std::vector<SkillEntryPtr> records;
-    TimePoint stored;
-    TimePoint expires;
+    transport::TimePoint stored;
+    transport::TimePoint expires;
   };
   struct Hit {
     const Entry* entry;  // valid until the next call that is not const
@@ -61,12 +61,12 @@ class QueryCache {
 
   // A live entry for `key`, now most recently used. Counts a hit or a miss; an expired entry
   // is removed and counts as a miss. A disabled cache always misses.
-  std::optional<Hit> Get(TimePoint now, const std::string& key);
+  std::optional<Hit> Get(transport::TimePoint now, const std::string& key);
   // Stores (or replaces) the entry for `key`, expiring at now + ttl, as most recently used;
   // evicts the least recently used entries beyond size_max. A disabled cache stores nothing.
   // `ttl` shortens the entry's life below the cache's own (a SkillCenter answer's TTL).
-  void Put(TimePoint now, const std::string& key, std::vector<SkillEntryPtr> records,
-           std::optional<Duration> ttl = std::nullopt);
+  void Put(transport::TimePoint now, const std::string& key, std::vector<SkillEntryPtr> records,
+           std::optional<transport::Duration> ttl = std::nullopt);
   // Counts a hit served from an answer made of an entry (the searcher's reused answers).
   void CountHit() { ++stats_.hits; }
   // Drops every entry holding a record of `skill_id` (any agent).
@@ -75,7 +75,7 @@ class QueryCache {
   // DHT key an answer came from, so that news under that key drops the answers it fed).
   void InvalidatePrefix(std::string_view prefix);
   // Drops expired entries; returns how many. Get drops them too; this bounds memory in between.
-  size_t RemoveExpired(TimePoint now);
+  size_t RemoveExpired(transport::TimePoint now);
   // Drops every entry (a manual refresh).
   void Clear();
 

@@ -8,9 +8,9 @@
 
 namespace skillnode::discovery {
 
-using kademlia::SkillRecord;
-using kademlia::SkillStatus;
-using kademlia::UnregisterReason;
+using kademlia::store::SkillRecord;
+using kademlia::store::SkillStatus;
+using kademlia::store::UnregisterReason;
 
 std::string_view RegisterStatusName(RegisterStatus status) {
   switch (status) {
@@ -46,13 +46,13 @@ std::string FieldOf(const std::string& message) {
 
 }  // namespace
 
-Registry::Registry(kademlia::SkillDht& dht, const kademlia::Identity& publisher,
+Registry::Registry(kademlia::store::SkillDht& dht, const kademlia::Identity& publisher,
                    const RegistryConfig& config, WallClockMs wall_clock_ms)
     : dht_(dht), publisher_(publisher), config_(config), wall_clock_ms_(std::move(wall_clock_ms)) {
   // The DHT signs a live record again before its validity window ends: the registration keeps
   // the version the network holds, and later versions number above it.
-  dht_.SetResignedObserver([this](const kademlia::SignedRecord& resigned) {
-    const kademlia::SkillRecord& record = resigned.record;
+  dht_.SetResignedObserver([this](const kademlia::store::SignedRecord& resigned) {
+    const kademlia::store::SkillRecord& record = resigned.record;
     if (record.publisher != publisher_.public_key()) return;  // not one of ours
     last_sequence_ = std::max(last_sequence_, record.sequence);
     last_timestamp_ = std::max(last_timestamp_, record.timestamp_ms);
@@ -64,7 +64,7 @@ Registry::Registry(kademlia::SkillDht& dht, const kademlia::Identity& publisher,
 
 Registry::~Registry() { dht_.SetResignedObserver(nullptr); }
 
-RegisterOutcome Registry::Register(TimePoint now, SkillRecord fields) {
+RegisterOutcome Registry::Register(transport::TimePoint now, SkillRecord fields) {
   RegisterOutcome out;
   fields.status = SkillStatus::kHealthy;
   fields.tombstone = false;
@@ -74,7 +74,7 @@ RegisterOutcome Registry::Register(TimePoint now, SkillRecord fields) {
   fields.publisher_certificate = config_.publisher_certificate;
   fields.timestamp_ms = wall_clock_ms_();
   fields.sequence = last_sequence_ + 1;  // validated as it will be published
-  if (auto valid = kademlia::ValidateRecord(fields); !valid) {
+  if (auto valid = kademlia::store::ValidateRecord(fields); !valid) {
     ++stats_.invalid;
     out.status = RegisterStatus::kInvalid;
     out.message = valid.error().message;
@@ -126,7 +126,7 @@ RegisterOutcome Registry::Register(TimePoint now, SkillRecord fields) {
     ++per_agent_[fields.agent_id];
     it = registrations_
              .emplace(id, Registration{SkillEntry::Make(fields), HealthMachine(config_.health, now),
-                                       kTimeNever})
+                                       transport::kTimeNever})
              .first;
     ++stats_.registered;
   } else {
@@ -156,14 +156,15 @@ RegisterOutcome Registry::Register(TimePoint now, SkillRecord fields) {
   return out;
 }
 
-Result<SkillRecord> Registry::Heartbeat(TimePoint now, std::string_view agent_id,
-                                        std::string_view skill_id, SkillStatus status) {
+transport::Result<SkillRecord> Registry::Heartbeat(transport::TimePoint now,
+                                                   std::string_view agent_id,
+                                                   std::string_view skill_id, SkillStatus status) {
   auto it = registrations_.find(Id{std::string(skill_id), std::string(agent_id)});
   if (it == registrations_.end()) {
     ++stats_.heartbeats_unknown;
-    return Fail(ErrorCode::kNotFound, "no registration of skill " + std::string(skill_id) +
-                                          " by agent " + std::string(agent_id) +
-                                          " on this node (register first)");
+    return transport::Fail(transport::ErrorCode::kNotFound,
+                           "no registration of skill " + std::string(skill_id) + " by agent " +
+                               std::string(agent_id) + " on this node (register first)");
   }
   ++stats_.heartbeats;
   if (it->second.health.OnHeartbeat(now, status) == HealthMachine::Change::kStatusChanged) {
@@ -177,12 +178,15 @@ Result<SkillRecord> Registry::Heartbeat(TimePoint now, std::string_view agent_id
   return it->second.record();
 }
 
-Result<SkillRecord> Registry::Unregister(TimePoint now, std::string_view agent_id,
-                                         std::string_view skill_id, UnregisterReason reason) {
+transport::Result<SkillRecord> Registry::Unregister(transport::TimePoint now,
+                                                    std::string_view agent_id,
+                                                    std::string_view skill_id,
+                                                    UnregisterReason reason) {
   auto it = registrations_.find(Id{std::string(skill_id), std::string(agent_id)});
   if (it == registrations_.end()) {
-    return Fail(ErrorCode::kNotFound, "no registration of skill " + std::string(skill_id) +
-                                          " by agent " + std::string(agent_id) + " on this node");
+    return transport::Fail(transport::ErrorCode::kNotFound,
+                           "no registration of skill " + std::string(skill_id) + " by agent " +
+                               std::string(agent_id) + " on this node");
   }
   SkillRecord last = it->second.record();
   ++stats_.unregistered;
@@ -190,7 +194,8 @@ Result<SkillRecord> Registry::Unregister(TimePoint now, std::string_view agent_i
   return last;
 }
 
-void Registry::UnregisterAll(TimePoint now, UnregisterReason reason, std::function<void()> done) {
+void Registry::UnregisterAll(transport::TimePoint now, UnregisterReason reason,
+                             std::function<void()> done) {
   auto pending = std::make_shared<size_t>(registrations_.size() + 1);
   auto finish = [pending, done = std::move(done)] {
     if (--*pending == 0 && done) done();
@@ -202,7 +207,7 @@ void Registry::UnregisterAll(TimePoint now, UnregisterReason reason, std::functi
   finish();
 }
 
-void Registry::Remove(TimePoint now, std::map<Id, Registration>::iterator it,
+void Registry::Remove(transport::TimePoint now, std::map<Id, Registration>::iterator it,
                       UnregisterReason reason, RegistryEvent::Kind kind,
                       std::function<void()> done) {
   SkillRecord tombstone = it->second.record();
@@ -217,11 +222,11 @@ void Registry::Remove(TimePoint now, std::map<Id, Registration>::iterator it,
   Notify(kind, tombstone);
 }
 
-void Registry::OnTimer(TimePoint now) {
+void Registry::OnTimer(transport::TimePoint now) {
   while (!due_.empty() && due_.begin()->first <= now) {
     auto current = registrations_.find(due_.begin()->second);
     due_.erase(due_.begin());
-    current->second.scheduled = kTimeNever;
+    current->second.scheduled = transport::kTimeNever;
     switch (current->second.health.OnTimer(now)) {
       case HealthMachine::Change::kNone:
         Schedule(current);
@@ -243,12 +248,14 @@ void Registry::OnTimer(TimePoint now) {
   }
 }
 
-TimePoint Registry::NextDeadline() const { return due_.empty() ? kTimeNever : due_.begin()->first; }
+transport::TimePoint Registry::NextDeadline() const {
+  return due_.empty() ? transport::kTimeNever : due_.begin()->first;
+}
 
 void Registry::Schedule(std::map<Id, Registration>::iterator it) {
   due_.erase({it->second.scheduled, it->first});
   it->second.scheduled = it->second.health.NextDeadline();
-  if (it->second.scheduled != kTimeNever) due_.insert({it->second.scheduled, it->first});
+  if (it->second.scheduled != transport::kTimeNever) due_.insert({it->second.scheduled, it->first});
 }
 
 bool Registry::CheckRegistration(const SkillRecord& fields, RegisterOutcome& out) const {
@@ -284,14 +291,15 @@ uint64_t Registry::NextSequence() {
   return last_sequence_;
 }
 
-void Registry::PublishVersion(TimePoint now, SkillRecord& record, std::function<void()> done) {
+void Registry::PublishVersion(transport::TimePoint now, SkillRecord& record,
+                              std::function<void()> done) {
   record.sequence = NextSequence();
   // Never before any version this node signed, even if the clock stepped back: a tombstone's
   // validity window must end after those of the versions it removes (docs/security.md
   // "Replay").
   last_timestamp_ = std::max(last_timestamp_, wall_clock_ms_());
   record.timestamp_ms = last_timestamp_;
-  auto signed_record = kademlia::SignRecord(record, publisher_);
+  auto signed_record = kademlia::store::SignRecord(record, publisher_);
   // Register validated the same fields; only a programmer error can fail here.
   assert(signed_record.has_value());
   if (!signed_record) {
@@ -307,14 +315,14 @@ void Registry::PublishVersion(TimePoint now, SkillRecord& record, std::function<
   // A tombstone is republished by the DHT until the record's TTL has passed; the registry
   // keeps nothing of it.
   dht_.Publish(now, *signed_record,
-               [this, done = std::move(done)](const kademlia::PublishResult& result) {
+               [this, done = std::move(done)](const kademlia::store::PublishResult& result) {
                  if (result.stored == 0) ++stats_.publish_failures;
                  if (done) done();
                });
 }
 
-void Registry::PublishVersion(TimePoint now, Registration& registration, SkillRecord record,
-                              std::function<void()> done) {
+void Registry::PublishVersion(transport::TimePoint now, Registration& registration,
+                              SkillRecord record, std::function<void()> done) {
   PublishVersion(now, record, std::move(done));
   registration.entry = SkillEntry::Make(std::move(record));
 }

@@ -72,16 +72,16 @@ std::string_view RegisterStatusName(RegisterStatus status);
 struct RegisterOutcome {
   RegisterStatus status = RegisterStatus::kInvalid;
   std::string message;
-  std::string field;             // kInvalid: the field at fault
-  bool updated = false;          // kSuccess: an existing registration changed
-  kademlia::SkillRecord record;  // kSuccess / kDuplicate: the record as published
+  std::string field;                    // kInvalid: the field at fault
+  bool updated = false;                 // kSuccess: an existing registration changed
+  kademlia::store::SkillRecord record;  // kSuccess / kDuplicate: the record as published
 };
 
 // What a change of a registration looks like to observers (watchers, the cache).
 struct RegistryEvent {
   enum class Kind { kRegistered, kUpdated, kStatusChanged, kUnregistered, kExpired };
   Kind kind = Kind::kRegistered;
-  kademlia::SkillRecord record;
+  kademlia::store::SkillRecord record;
   // kUpdated: the registration was private before this update.
   bool was_private = false;
 };
@@ -91,7 +91,7 @@ using WallClockMs = std::function<uint64_t()>;
 
 class Registry {
  public:
-  Registry(kademlia::SkillDht& dht, const kademlia::Identity& publisher,
+  Registry(kademlia::store::SkillDht& dht, const kademlia::Identity& publisher,
            const RegistryConfig& config, WallClockMs wall_clock_ms);
   ~Registry();
   Registry(const Registry&) = delete;
@@ -99,35 +99,36 @@ class Registry {
 
   // `fields` holds what the skill sent; status, timestamp, sequence, ttl, publisher and
   // tombstone are set here.
-  RegisterOutcome Register(TimePoint now, kademlia::SkillRecord fields);
+  RegisterOutcome Register(transport::TimePoint now, kademlia::store::SkillRecord fields);
 
   // A heartbeat with the status the skill reports. kNotFound for an unknown registration
   // (never registered, unregistered, or expired: it must register again).
-  [[nodiscard]] Result<kademlia::SkillRecord> Heartbeat(TimePoint now, std::string_view agent_id,
-                                                        std::string_view skill_id,
-                                                        kademlia::SkillStatus status);
+  [[nodiscard]] transport::Result<kademlia::store::SkillRecord> Heartbeat(
+      transport::TimePoint now, std::string_view agent_id, std::string_view skill_id,
+      kademlia::store::SkillStatus status);
 
   // Publishes a tombstone and forgets the registration. kNotFound if there is none.
-  [[nodiscard]] Result<kademlia::SkillRecord> Unregister(TimePoint now, std::string_view agent_id,
-                                                         std::string_view skill_id,
-                                                         kademlia::UnregisterReason reason);
+  [[nodiscard]] transport::Result<kademlia::store::SkillRecord> Unregister(
+      transport::TimePoint now, std::string_view agent_id, std::string_view skill_id,
+      kademlia::store::UnregisterReason reason);
 
   // Unregisters everything with `reason`; `done` runs once every tombstone's publish has
   // finished (at once when there is nothing to unregister).
-  void UnregisterAll(TimePoint now, kademlia::UnregisterReason reason, std::function<void()> done);
+  void UnregisterAll(transport::TimePoint now, kademlia::store::UnregisterReason reason,
+                     std::function<void()> done);
 
-  void OnTimer(TimePoint now);
-  TimePoint NextDeadline() const;
+  void OnTimer(transport::TimePoint now);
+  transport::TimePoint NextDeadline() const;
 
   // The current records of every registration, in (skillId, agentId) order.
-  std::vector<kademlia::SkillRecord> Records() const;
+  std::vector<kademlia::store::SkillRecord> Records() const;
   // The current records that match `query`, found through the registry's indexes (by
   // capability, scene or skill id) rather than by walking every registration.
-  std::vector<kademlia::SkillRecord> Find(const SkillQuery& query) const;
+  std::vector<kademlia::store::SkillRecord> Find(const SkillQuery& query) const;
   // The same, shared: each registration's current version as one immutable entry.
   std::vector<SkillEntryPtr> FindEntries(const SkillQuery& query) const;
   // The registration whose index id is `id` (IndexId), or nullptr.
-  const kademlia::SkillRecord* FindByIndexId(std::string_view id) const;
+  const kademlia::store::SkillRecord* FindByIndexId(std::string_view id) const;
   size_t size() const { return registrations_.size(); }
   // Grows with every change observers are told of.
   uint64_t changes() const { return changes_; }
@@ -157,8 +158,8 @@ class Registry {
     // The current version as published, shared with searches and caches.
     SkillEntryPtr entry;
     HealthMachine health;
-    TimePoint scheduled = kTimeNever;  // its entry in due_
-    const kademlia::SkillRecord& record() const { return entry->record(); }
+    transport::TimePoint scheduled = transport::kTimeNever;  // its entry in due_
+    const kademlia::store::SkillRecord& record() const { return entry->record(); }
   };
   // Registrations by capability, scene or skill id; map values never move, so the index
   // holds pointers to them.
@@ -167,33 +168,34 @@ class Registry {
 
   // Signs and publishes a new version of `record` (a live one or a tombstone); a private
   // record only gets its new sequence and timestamp (it never leaves the node).
-  void PublishVersion(TimePoint now, kademlia::SkillRecord& record, std::function<void()> done);
-  // The same for a new version of a registration's own record, which becomes its entry.
-  void PublishVersion(TimePoint now, Registration& registration, kademlia::SkillRecord record,
+  void PublishVersion(transport::TimePoint now, kademlia::store::SkillRecord& record,
                       std::function<void()> done);
+  // The same for a new version of a registration's own record, which becomes its entry.
+  void PublishVersion(transport::TimePoint now, Registration& registration,
+                      kademlia::store::SkillRecord record, std::function<void()> done);
   // Calls visit(registration) for each one matching `query`, through an index when one fits.
   template <typename Visit>
   void ForEachMatch(const SkillQuery& query, Visit visit) const;
   uint64_t NextSequence();
-  void Notify(RegistryEvent::Kind kind, const kademlia::SkillRecord& record,
+  void Notify(RegistryEvent::Kind kind, const kademlia::store::SkillRecord& record,
               bool was_private = false);
   // Checks what Register checks beyond ValidateRecord: the access level and the index id.
-  bool CheckRegistration(const kademlia::SkillRecord& fields, RegisterOutcome& out) const;
-  void Remove(TimePoint now, std::map<Id, Registration>::iterator it,
-              kademlia::UnregisterReason reason, RegistryEvent::Kind kind,
+  bool CheckRegistration(const kademlia::store::SkillRecord& fields, RegisterOutcome& out) const;
+  void Remove(transport::TimePoint now, std::map<Id, Registration>::iterator it,
+              kademlia::store::UnregisterReason reason, RegistryEvent::Kind kind,
               std::function<void()> done);
   // Keeps due_ at the registration's next health deadline.
   void Schedule(std::map<Id, Registration>::iterator it);
   void AddToIndexes(const Registration& registration);
   void RemoveFromIndexes(const Registration& registration);
 
-  kademlia::SkillDht& dht_;
+  kademlia::store::SkillDht& dht_;
   const kademlia::Identity& publisher_;
   RegistryConfig config_;
   WallClockMs wall_clock_ms_;
   std::map<Id, Registration> registrations_;
   std::map<std::string, size_t, std::less<>> per_agent_;
-  std::set<std::pair<TimePoint, Id>> due_;  // (next health deadline, registration)
+  std::set<std::pair<transport::TimePoint, Id>> due_;  // (next health deadline, registration)
   Index by_capability_;
   Index by_scene_;
   Index by_skill_;
@@ -207,7 +209,7 @@ class Registry {
 
 // True when two registrations carry the same content (what the skill sent; status, sequence
 // and timestamps aside): registering it again is a DUPLICATE.
-bool SameContent(const kademlia::SkillRecord& a, const kademlia::SkillRecord& b);
+bool SameContent(const kademlia::store::SkillRecord& a, const kademlia::store::SkillRecord& b);
 
 }  // namespace skillnode::discovery
 

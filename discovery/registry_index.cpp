@@ -10,7 +10,7 @@
 
 namespace skillnode::discovery {
 
-using kademlia::SkillRecord;
+using kademlia::store::SkillRecord;
 
 const SkillRecord* Registry::FindByIndexId(std::string_view id) const {
   auto it = by_index_id_.find(id);

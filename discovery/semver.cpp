@@ -26,10 +26,11 @@ bool IsIdentifierChar(char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-';
 }
 
-tl::unexpected<Error> Invalid(std::string_view what, std::string_view text,
-                              std::string_view reason) {
-  return Fail(ErrorCode::kInvalidArgument,
-              std::string(what) + " '" + std::string(text) + "': " + std::string(reason));
+tl::unexpected<transport::Error> Invalid(std::string_view what, std::string_view text,
+                                         std::string_view reason) {
+  return transport::Fail(
+      transport::ErrorCode::kInvalidArgument,
+      std::string(what) + " '" + std::string(text) + "': " + std::string(reason));
 }
 
 // Dot-separated identifiers of [0-9A-Za-z-]; prerelease numbers may not have leading zeros.
@@ -62,7 +63,7 @@ struct Partial {
 };
 
 // One major/minor/patch part: a number without leading zeros, or a wildcard.
-Result<std::optional<uint64_t>> ParsePart(std::string_view part, std::string_view text) {
+transport::Result<std::optional<uint64_t>> ParsePart(std::string_view part, std::string_view text) {
   if (part == "x" || part == "X" || part == "*") return std::optional<uint64_t>();
   // Built with append: GCC 12 warns falsely (-Wrestrict) on "'" + std::string(...).
   std::string quoted(1, '\'');
@@ -80,7 +81,7 @@ Result<std::optional<uint64_t>> ParsePart(std::string_view part, std::string_vie
 }
 
 // Errors name `shown`, the text as the caller wrote it.
-Result<Partial> ParsePartial(std::string_view text, std::string_view shown) {
+transport::Result<Partial> ParsePartial(std::string_view text, std::string_view shown) {
   if (text.empty()) return Invalid("version", shown, "is empty");
   if (text.size() > kSemVerLengthMax)
     return Invalid("version", shown.substr(0, kErrorExcerptLengthMax), "too long");
@@ -155,7 +156,7 @@ int CompareIdentifier(const std::string& a, const std::string& b) {
 
 }  // namespace
 
-Result<SemVer> SemVer::Parse(std::string_view text) {
+transport::Result<SemVer> SemVer::Parse(std::string_view text) {
   std::string_view rest = Trim(text);
   if (!rest.empty() && rest[0] == '=') rest.remove_prefix(1);
   if (!rest.empty() && rest[0] == 'v') rest.remove_prefix(1);
@@ -191,7 +192,7 @@ int CompareSemVer(const SemVer& a, const SemVer& b) {
 
 // ---- Ranges ------------------------------------------------------------------------------
 
-Result<SemverRange> SemverRange::Parse(std::string_view text) {
+transport::Result<SemverRange> SemverRange::Parse(std::string_view text) {
   if (text.size() > kRangeLengthMax) {
     return Invalid("range", text.substr(0, kErrorExcerptLengthMax), "longer than the limit");
   }
@@ -211,7 +212,7 @@ Result<SemverRange> SemverRange::Parse(std::string_view text) {
   return range;
 }
 
-Result<SemverRange::ComparatorSet> SemverRange::ParseSet(std::string_view text) {
+transport::Result<SemverRange::ComparatorSet> SemverRange::ParseSet(std::string_view text) {
   std::vector<std::string_view> words;
   size_t pos = 0;
   while ((pos = text.find_first_not_of(kWhitespace, pos)) != std::string_view::npos) {
@@ -242,8 +243,8 @@ Result<SemverRange::ComparatorSet> SemverRange::ParseSet(std::string_view text) 
   return set;
 }
 
-Result<SemverRange::ComparatorSet> SemverRange::ParseHyphen(std::string_view from,
-                                                            std::string_view to) {
+transport::Result<SemverRange::ComparatorSet> SemverRange::ParseHyphen(std::string_view from,
+                                                                       std::string_view to) {
   auto low = ParsePartial(from.substr(std::min(from.find_first_not_of("v="), from.size())), from);
   if (!low) return tl::unexpected(low.error());
   auto high = ParsePartial(to.substr(std::min(to.find_first_not_of("v="), to.size())), to);
@@ -271,7 +272,7 @@ Result<SemverRange::ComparatorSet> SemverRange::ParseHyphen(std::string_view fro
   return set;
 }
 
-Result<SemverRange::ComparatorSet> SemverRange::ParseToken(std::string_view token) {
+transport::Result<SemverRange::ComparatorSet> SemverRange::ParseToken(std::string_view token) {
   enum class Kind { kPrimitive, kTilde, kCaret } kind = Kind::kPrimitive;
   Op op = Op::kEq;
   std::string_view rest = token;

@@ -33,7 +33,7 @@ struct SemVer {
   std::string build;                    // text after '+', without it; ignored in comparisons
 
   // The error names the offending text.
-  [[nodiscard]] static Result<SemVer> Parse(std::string_view text);
+  [[nodiscard]] static transport::Result<SemVer> Parse(std::string_view text);
   // "1.2.3-alpha.1+build.5"
   std::string ToString() const;
 };
@@ -46,7 +46,7 @@ int CompareSemVer(const SemVer& a, const SemVer& b);
 class SemverRange {
  public:
   // The error names the offending text (a comparator, an operator without a version, ...).
-  [[nodiscard]] static Result<SemverRange> Parse(std::string_view text);
+  [[nodiscard]] static transport::Result<SemverRange> Parse(std::string_view text);
 
   bool Satisfies(const SemVer& version) const;
   // False when `version` is not a valid version.
@@ -69,10 +69,10 @@ class SemverRange {
 
   static bool TestComparator(const Comparator& c, const SemVer& v);
   static bool TestSet(const ComparatorSet& set, const SemVer& v);
-  [[nodiscard]] static Result<ComparatorSet> ParseSet(std::string_view text);
-  [[nodiscard]] static Result<ComparatorSet> ParseHyphen(std::string_view from,
-                                                         std::string_view to);
-  [[nodiscard]] static Result<ComparatorSet> ParseToken(std::string_view token);
+  [[nodiscard]] static transport::Result<ComparatorSet> ParseSet(std::string_view text);
+  [[nodiscard]] static transport::Result<ComparatorSet> ParseHyphen(std::string_view from,
+                                                                    std::string_view to);
+  [[nodiscard]] static transport::Result<ComparatorSet> ParseToken(std::string_view token);
 
   std::string text_;
   std::vector<ComparatorSet> sets_;  // OR of ANDs

@@ -13,11 +13,11 @@ constexpr std::string_view kSourceMark = "\x01source\x01";
 
 }  // namespace
 
-SkillEntryPtr SkillEntry::Make(kademlia::SkillRecord record) {
+SkillEntryPtr SkillEntry::Make(kademlia::store::SkillRecord record) {
   return std::make_shared<const SkillEntry>(std::move(record));
 }
 
-SkillEntry::SkillEntry(kademlia::SkillRecord record) : record_(std::move(record)) {
+SkillEntry::SkillEntry(kademlia::store::SkillRecord record) : record_(std::move(record)) {
   if (auto parsed = SemVer::Parse(record_.version)) version_ = std::move(*parsed);
 }
 

@@ -27,19 +27,19 @@ using SkillEntryPtr = std::shared_ptr<const SkillEntry>;
 
 class SkillEntry {
  public:
-  static SkillEntryPtr Make(kademlia::SkillRecord record);
+  static SkillEntryPtr Make(kademlia::store::SkillRecord record);
 
-  const kademlia::SkillRecord& record() const { return record_; }
+  const kademlia::store::SkillRecord& record() const { return record_; }
   // The record's version parsed, or nullopt when it is not semver.
   const std::optional<SemVer>& version() const { return version_; }
 
   // Appends SkillJson(record(), source), serialised: the same bytes as its dump().
   void AppendJson(std::string& out, Source source) const;
 
-  explicit SkillEntry(kademlia::SkillRecord record);
+  explicit SkillEntry(kademlia::store::SkillRecord record);
 
  private:
-  kademlia::SkillRecord record_;
+  kademlia::store::SkillRecord record_;
   std::optional<SemVer> version_;
   // SkillJson's text split around the source's value; empty until first used.
   mutable std::string json_before_source_;

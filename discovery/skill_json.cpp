@@ -123,14 +123,14 @@ Parsed<void> DescriptorMatchesSchema(const json& d) {
   return tl::unexpected(std::move(error));
 }
 
-Parsed<kademlia::SkillDescriptor> Descriptor(const json& d) {
+Parsed<kademlia::store::SkillDescriptor> Descriptor(const json& d) {
   if (!d.is_object()) return Bad("descriptor", "must be an object, not " + TypeName(d));
   if (auto ok = DescriptorMatchesSchema(d); !ok) return tl::unexpected(ok.error());
   static const std::set<std::string> kKnown = {"name",         "description", "capabilityType",
                                                "access",       "tags",        "inputSchema",
                                                "outputSchema", "examples",    "skillMdSha256"};
   if (auto ok = OnlyKnownKeys(d, kKnown, "descriptor."); !ok) return tl::unexpected(ok.error());
-  kademlia::SkillDescriptor out;
+  kademlia::store::SkillDescriptor out;
   for (auto [key, field] : {std::pair{"name", &out.name},
                             {"description", &out.description},
                             {"capabilityType", &out.capability_type},
@@ -157,7 +157,7 @@ Parsed<kademlia::SkillDescriptor> Descriptor(const json& d) {
   auto hash = Text(d, "skillMdSha256", false);
   if (!hash) return Bad("descriptor.skillMdSha256", hash.error().message);
   if (!hash->empty()) {
-    auto bytes = kademlia::HexDecode(*hash);
+    auto bytes = kademlia::wire::HexDecode(*hash);
     if (!bytes || bytes->size() != 32) {
       return Bad("descriptor.skillMdSha256", "must be 64 hex digits (a SHA-256)");
     }
@@ -177,12 +177,12 @@ Parsed<json> ParseJsonObject(std::string_view text) {
   return body;
 }
 
-Parsed<kademlia::SkillRecord> RegistrationFromJson(const json& body) {
+Parsed<kademlia::store::SkillRecord> RegistrationFromJson(const json& body) {
   static const std::set<std::string> kKnown = {"agentId",   "skillId",     "version", "skillType",
                                                "endpoint",  "access",      "scenes",  "descriptor",
                                                "timestamp", "capabilities"};
   if (auto ok = OnlyKnownKeys(body, kKnown, ""); !ok) return tl::unexpected(ok.error());
-  kademlia::SkillRecord r;
+  kademlia::store::SkillRecord r;
   for (auto [key, field] : {std::pair{"agentId", &r.agent_id},
                             {"skillId", &r.skill_id},
                             {"version", &r.version},
@@ -214,7 +214,7 @@ Parsed<kademlia::SkillRecord> RegistrationFromJson(const json& body) {
     r.descriptor = std::move(*descriptor);
   }
   if (!access->empty()) {
-    if (!r.descriptor) r.descriptor = kademlia::SkillDescriptor{};
+    if (!r.descriptor) r.descriptor = kademlia::store::SkillDescriptor{};
     if (!r.descriptor->access.empty() && r.descriptor->access != *access) {
       return Bad("access", "is '" + *access + "' but descriptor.access is '" +
                                r.descriptor->access + "'; they must agree");
@@ -244,7 +244,7 @@ std::string_view SourceName(Source source) {
   return "local";
 }
 
-json SkillJson(const kademlia::SkillRecord& r, Source source) {
+json SkillJson(const kademlia::store::SkillRecord& r, Source source) {
   json out = {
       {"id", r.skill_id},
       {"skillId", r.skill_id},
@@ -255,7 +255,7 @@ json SkillJson(const kademlia::SkillRecord& r, Source source) {
       {"capabilities", r.capabilities},
       {"scenes", r.scenes},
       {"endpoint", r.endpoint},
-      {"status", kademlia::SkillStatusName(r.status)},
+      {"status", kademlia::store::SkillStatusName(r.status)},
       // An unsigned record (a SkillCenter catalog's) has no publishing node.
       {"provider",
        r.publisher == kademlia::PublicKey{} ? "" : kademlia::NodeIdOf(r.publisher).ToHex()},
@@ -273,11 +273,11 @@ json SkillJson(const kademlia::SkillRecord& r, Source source) {
     // A SKILL.md and its folder's archive, by digest (GET /api/skills/{id}/skill.md and
     // /download serve them where this node holds them).
     if (r.descriptor->skill_md_sha256) {
-      out["skillMdSha256"] = kademlia::HexEncode(*r.descriptor->skill_md_sha256);
+      out["skillMdSha256"] = kademlia::wire::HexEncode(*r.descriptor->skill_md_sha256);
     }
     if (r.descriptor->archive_sha256) {
       out["skillMdSize"] = r.descriptor->skill_md_size;
-      out["archiveSha256"] = kademlia::HexEncode(*r.descriptor->archive_sha256);
+      out["archiveSha256"] = kademlia::wire::HexEncode(*r.descriptor->archive_sha256);
       out["archiveSize"] = r.descriptor->archive_size;
     }
     // The schemas as JSON objects, for clients that check inputs and outputs (skillnode

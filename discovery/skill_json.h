@@ -42,7 +42,7 @@ using Parsed = tl::expected<T, FieldError>;
 // required; inputSchema and outputSchema valid schemas, kept as compact JSON text). A top-level
 // access is kept in the record's descriptor (made empty if there is none) and must agree with
 // descriptor.access when both are given.
-[[nodiscard]] Parsed<kademlia::SkillRecord> RegistrationFromJson(const nlohmann::json& body);
+[[nodiscard]] Parsed<kademlia::store::SkillRecord> RegistrationFromJson(const nlohmann::json& body);
 
 // Where an answer came from (issue: results say which source answered).
 enum class Source { kLocal, kLan, kDht, kSkillCenter, kCache };
@@ -52,7 +52,7 @@ std::string_view SourceName(Source source);
 // endpoint) and agentId, status, description, tags, provider (the publishing node's id),
 // updatedAt (ms), sequence, source; and for a skill with a SKILL.md, skillMdSha256, plus
 // skillMdSize, archiveSha256 and archiveSize when it was registered from a folder.
-nlohmann::json SkillJson(const kademlia::SkillRecord& record, Source source);
+nlohmann::json SkillJson(const kademlia::store::SkillRecord& record, Source source);
 
 }  // namespace skillnode::discovery
 

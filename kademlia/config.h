@@ -28,12 +28,12 @@ struct RoutingConfig {
   int stale_failures_max = 3;
   // A bucket with no lookup through it for this long is refreshed (Kademlia paper: 1 hour;
   // 15 min keeps tables fresh under the churn measured in deployed DHTs).
-  Duration bucket_refresh_interval = Seconds(15 * 60);
+  transport::Duration bucket_refresh_interval = transport::Seconds(15 * 60);
   // A full bucket pings its least-recently-seen contact for a newcomer only when that contact
   // has been silent this long or has just failed; one heard from recently is alive, and the
   // newcomer waits in the replacement cache (BEP 5: a node is good for 15 minutes after it
   // was last heard from). Pinging for every newcomer made pings 70 % of all requests.
-  Duration ping_oldest_after = Seconds(15 * 60);
+  transport::Duration ping_oldest_after = transport::Seconds(15 * 60);
   // Proximity neighbour selection: in a full bucket that holds none of our k closest
   // contacts, a newcomer whose measured RTT is at most this fraction of the slowest measured
   // contact's takes its place (that one goes to the replacement cache). Early lookup hops
@@ -51,9 +51,9 @@ struct RoutingConfig {
   // ping per departed_probe_spacing at most: a node that lost peers to a partition rather
   // than to churn finds them again once it heals (kademlia/routing/departed_contacts.h).
   size_t departed_max = 64;
-  Duration departed_probe_after = Seconds(5);
-  Duration departed_keep = Seconds(10 * 60);
-  Duration departed_probe_spacing = Seconds(1);
+  transport::Duration departed_probe_after = transport::Seconds(5);
+  transport::Duration departed_keep = transport::Seconds(10 * 60);
+  transport::Duration departed_probe_spacing = transport::Seconds(1);
 
   bool operator==(const RoutingConfig&) const = default;
 };
@@ -95,8 +95,8 @@ struct KademliaConfig {
   // stops waiting for a query sooner, after the adaptive timeout (twice the 95th percentile
   // of recent RTTs, rpc_table.h RttEstimator, within [rpc_timeout_min, rpc_timeout]), and
   // still takes its reply if it comes before rpc_timeout.
-  Duration rpc_timeout = Seconds(1);
-  Duration rpc_timeout_min = Millis(100);
+  transport::Duration rpc_timeout = transport::Seconds(1);
+  transport::Duration rpc_timeout_min = transport::Millis(100);
   // A contact whose RTT has been measured gets a soft deadline of its own: its smoothed RTT
   // plus four deviations (RFC 6298), within the same bounds. A near peer that went silent is
   // then given up in a few of its round trips, not in twice the slowest peers' time.
@@ -116,7 +116,7 @@ struct KademliaConfig {
   size_t verified_peers_max = 256;
   // How often the write-token secret changes; a token stays valid for one to two rotations
   // (BitTorrent's BEP 5 uses 5 minutes and 10 minutes).
-  Duration token_rotation = Seconds(5 * 60);
+  transport::Duration token_rotation = transport::Seconds(5 * 60);
   // Unknown requesters being verified with a ping at once; more wait for their next request.
   size_t verifications_in_flight_max = 64;
 

@@ -13,7 +13,7 @@ static_assert(crypto_sign_SEEDBYTES == 32);
 
 bool VerifySignature(const PublicKey& public_key, std::span<const uint8_t> message,
                      const Signature& signature) {
-  EnsureSodium();
+  wire::EnsureSodium();
   return crypto_sign_verify_detached(signature.data(), message.data(), message.size(),
                                      public_key.data()) == 0;
 }
@@ -21,7 +21,7 @@ bool VerifySignature(const PublicKey& public_key, std::span<const uint8_t> messa
 NodeId NodeIdOf(const PublicKey& public_key) { return Key::Sha256(public_key); }
 
 Identity Identity::Generate() {
-  EnsureSodium();
+  wire::EnsureSodium();
   Seed seed;
   randombytes_buf(seed.data(), seed.size());
   Identity identity = FromSeed(seed);
@@ -30,7 +30,7 @@ Identity Identity::Generate() {
 }
 
 Identity Identity::FromSeed(const Seed& seed) {
-  EnsureSodium();
+  wire::EnsureSodium();
   Identity identity;
   identity.seed_ = seed;
   crypto_sign_seed_keypair(identity.public_key_.data(), identity.secret_key_.data(), seed.data());
@@ -38,10 +38,10 @@ Identity Identity::FromSeed(const Seed& seed) {
   return identity;
 }
 
-Result<Identity> Identity::FromSeedBytes(std::span<const uint8_t> seed) {
+transport::Result<Identity> Identity::FromSeedBytes(std::span<const uint8_t> seed) {
   if (seed.size() != crypto_sign_SEEDBYTES) {
-    return Fail(ErrorCode::kInvalidArgument,
-                "an Ed25519 seed has 32 bytes, not " + std::to_string(seed.size()));
+    return transport::Fail(transport::ErrorCode::kInvalidArgument,
+                           "an Ed25519 seed has 32 bytes, not " + std::to_string(seed.size()));
   }
   Seed copy;
   std::copy(seed.begin(), seed.end(), copy.begin());

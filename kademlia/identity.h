@@ -33,7 +33,7 @@ class Identity {
   // The same seed always gives the same key pair (the simulator derives seeds from its Rng).
   static Identity FromSeed(const Seed& seed);
   // Exactly 32 bytes of seed.
-  [[nodiscard]] static Result<Identity> FromSeedBytes(std::span<const uint8_t> seed);
+  [[nodiscard]] static transport::Result<Identity> FromSeedBytes(std::span<const uint8_t> seed);
 
   Identity(const Identity&) = default;
   Identity& operator=(const Identity&) = default;

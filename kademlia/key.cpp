@@ -10,7 +10,7 @@ namespace skillnode::kademlia {
 
 Key Key::Sha256(std::span<const uint8_t> data) {
   Key key;
-  Sha256Into(data, key.bytes_);
+  wire::Sha256Into(data, key.bytes_);
   return key;
 }
 
@@ -19,29 +19,29 @@ Key Key::Sha256(std::string_view text) {
       std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
 }
 
-Result<Key> Key::FromBytes(std::span<const uint8_t> bytes) {
+transport::Result<Key> Key::FromBytes(std::span<const uint8_t> bytes) {
   if (bytes.size() != kSize) {
-    return Fail(ErrorCode::kInvalidArgument,
-                "a key has 32 bytes, not " + std::to_string(bytes.size()));
+    return transport::Fail(transport::ErrorCode::kInvalidArgument,
+                           "a key has 32 bytes, not " + std::to_string(bytes.size()));
   }
   Key key;
   std::memcpy(key.bytes_.data(), bytes.data(), kSize);
   return key;
 }
 
-Result<Key> Key::FromHex(std::string_view hex) {
+transport::Result<Key> Key::FromHex(std::string_view hex) {
   if (hex.size() != kSize * 2) {
-    return Fail(ErrorCode::kInvalidArgument,
-                "a key has 64 hex digits, not " + std::to_string(hex.size()));
+    return transport::Fail(transport::ErrorCode::kInvalidArgument,
+                           "a key has 64 hex digits, not " + std::to_string(hex.size()));
   }
-  auto bytes = HexDecode(hex);
+  auto bytes = wire::HexDecode(hex);
   if (!bytes) return tl::unexpected(bytes.error());
   return FromBytes(*bytes);
 }
 
-std::string Key::ToHex() const { return HexEncode(bytes_); }
+std::string Key::ToHex() const { return wire::HexEncode(bytes_); }
 
-std::string Key::ShortHex() const { return HexEncode(std::span(bytes_).first(4)); }
+std::string Key::ShortHex() const { return wire::HexEncode(std::span(bytes_).first(4)); }
 
 bool Key::Bit(int i) const {
   assert(i >= 0 && i < kBits);

@@ -34,9 +34,9 @@ class Key {
   static Key Sha256(std::string_view text);
 
   // Exactly 32 bytes.
-  [[nodiscard]] static Result<Key> FromBytes(std::span<const uint8_t> bytes);
+  [[nodiscard]] static transport::Result<Key> FromBytes(std::span<const uint8_t> bytes);
   // Exactly 64 hex digits, either case.
-  [[nodiscard]] static Result<Key> FromHex(std::string_view hex);
+  [[nodiscard]] static transport::Result<Key> FromHex(std::string_view hex);
 
   std::string ToHex() const;
   // The first 8 hex digits, for log lines.

@@ -30,7 +30,7 @@ using HashKey = std::array<uint8_t, crypto_shorthash_KEYBYTES>;
 static_assert(crypto_shorthash_BYTES == sizeof(uint64_t), "crypto_shorthash is SipHash-2-4");
 
 // A key from `rng` (deterministic for a seeded Rng).
-inline HashKey NewHashKey(Rng& rng) {
+inline HashKey NewHashKey(transport::Rng& rng) {
   HashKey key{};
   rng.Fill(key);
   return key;
@@ -40,8 +40,8 @@ inline HashKey NewHashKey(Rng& rng) {
 // tests) draws the same random numbers as before it had keyed tables, so every seeded run is
 // unchanged. Such a key is no secret (the copy's outputs are the node's next transaction ids):
 // the daemon passes one from the OS instead.
-inline HashKey HashKeyFromCopyOf(const Rng& rng) {
-  Rng copy = rng;
+inline HashKey HashKeyFromCopyOf(const transport::Rng& rng) {
+  transport::Rng copy = rng;
   return NewHashKey(copy);
 }
 
@@ -57,7 +57,7 @@ inline uint64_t SipHash(std::span<const uint8_t> bytes, const HashKey& key) {
 // The bytes hashed for each key type: all of them (a node id's 32, an address's family and
 // its 4 or 16).
 inline uint64_t SipHashOf(const Key& id, const HashKey& key) { return SipHash(id.bytes(), key); }
-inline uint64_t SipHashOf(const Address& address, const HashKey& key) {
+inline uint64_t SipHashOf(const transport::Address& address, const HashKey& key) {
   std::array<uint8_t, 17> bytes{};
   bytes[0] = static_cast<uint8_t>(address.family());
   const auto raw = address.bytes();

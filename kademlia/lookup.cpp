@@ -13,7 +13,7 @@ constexpr size_t kShortlistFactor = 3;
 }  // namespace
 
 Lookup::Lookup(const Key& target, const NodeId& self, const LookupParams& params,
-               std::span<const Contact> start, TimePoint now)
+               std::span<const Contact> start, transport::TimePoint now)
     : target_(target), self_(self), params_(params), started_(now) {
   paths_.resize(std::max<size_t>(1, params_.paths));
   size_t next_path = 0;
@@ -65,11 +65,13 @@ bool Lookup::PathDone(const Path& path) const {
   return true;  // fewer than k live contacts exist and all have answered
 }
 
-std::vector<Lookup::Query> Lookup::NextQueries(TimePoint now, Duration slow_after) {
+std::vector<Lookup::Query> Lookup::NextQueries(transport::TimePoint now,
+                                               transport::Duration slow_after) {
   return NextQueries(now, [slow_after](const Contact&) { return slow_after; });
 }
 
-std::vector<Lookup::Query> Lookup::NextQueries(TimePoint now, const SlowAfter& slow_after) {
+std::vector<Lookup::Query> Lookup::NextQueries(transport::TimePoint now,
+                                               const SlowAfter& slow_after) {
   std::vector<Query> queries;
   if (stopped_) return queries;
   for (size_t p = 0; p < paths_.size(); ++p) {
@@ -83,8 +85,8 @@ std::vector<Lookup::Query> Lookup::NextQueries(TimePoint now, const SlowAfter& s
       if (++live > params_.k) break;
       if (e.state != State::kCandidate) continue;
       e.state = State::kInFlight;
-      const Duration wait = slow_after(e.contact);
-      e.slow_at = wait >= kTimeNever - now ? kTimeNever : now + wait;
+      const transport::Duration wait = slow_after(e.contact);
+      e.slow_at = wait >= transport::kTimeNever - now ? transport::kTimeNever : now + wait;
       stats_.retries += e.sent > 0;
       ++e.sent;
       ++e.open;
@@ -136,7 +138,7 @@ bool Lookup::Learn(const Contact& contact) {
   return false;
 }
 
-void Lookup::AddAlternate(const NodeId& id, const Endpoint& endpoint) {
+void Lookup::AddAlternate(const NodeId& id, const transport::Endpoint& endpoint) {
   size_t path = 0;
   Entry* entry = FindEntry(id, &path);
   if (entry == nullptr || entry->state == State::kSucceeded ||
@@ -160,13 +162,14 @@ bool Lookup::TryAlternate(Entry& entry) {
   entry.contact.rtt = {};
   entry.contact.rtt_deviation = {};
   entry.state = State::kCandidate;
-  entry.slow_at = kTimeNever;
+  entry.slow_at = transport::kTimeNever;
   entry.sent = 0;
   return true;
 }
 
-void Lookup::OnReply(const NodeId& id, const PublicKey& key, std::span<const WireContact> closer,
-                     std::span<const uint8_t> token, TimePoint now) {
+void Lookup::OnReply(const NodeId& id, const PublicKey& key,
+                     std::span<const wire::WireContact> closer, std::span<const uint8_t> token,
+                     transport::TimePoint now) {
   size_t path = 0;
   Entry* entry = FindEntry(id, &path);
   if (entry == nullptr || !Waiting(*entry)) return;
@@ -177,7 +180,7 @@ void Lookup::OnReply(const NodeId& id, const PublicKey& key, std::span<const Wir
   entry->token.assign(token.begin(), token.end());
   ++stats_.replies;
   const int hop = entry->hop + 1;
-  for (const WireContact& c : closer) {
+  for (const wire::WireContact& c : closer) {
     if (c.id == self_) continue;
     Contact contact;
     contact.id = c.id;
@@ -199,7 +202,7 @@ void Lookup::OnFailure(const NodeId& id) {
   if (!TryAlternate(*entry)) entry->state = State::kFailed;
 }
 
-bool Lookup::ExpireSlow(TimePoint now) {
+bool Lookup::ExpireSlow(transport::TimePoint now) {
   bool any = false;
   for (Path& path : paths_) {
     size_t live = 0;  // rank among the contacts that may still answer
@@ -210,7 +213,7 @@ bool Lookup::ExpireSlow(TimePoint now) {
       any = true;
       if (live <= std::min(params_.k, params_.slow_retry_rank) && e.sent <= params_.slow_retries) {
         e.state = State::kCandidate;  // NextQueries sends it again
-        e.slow_at = kTimeNever;
+        e.slow_at = transport::kTimeNever;
       } else {
         e.state = State::kSlow;
         ++stats_.slow;
@@ -221,10 +224,10 @@ bool Lookup::ExpireSlow(TimePoint now) {
   return any;
 }
 
-TimePoint Lookup::NextSlowDeadline() const {
-  if (stopped_) return kTimeNever;
+transport::TimePoint Lookup::NextSlowDeadline() const {
+  if (stopped_) return transport::kTimeNever;
   if (next_slow_known_) return next_slow_;
-  TimePoint next = kTimeNever;
+  transport::TimePoint next = transport::kTimeNever;
   for (const Path& path : paths_) {
     for (const Entry& e : path.entries) {
       if (e.state == State::kInFlight) next = std::min(next, e.slow_at);
@@ -247,7 +250,7 @@ bool Lookup::done() const {
   return stats_.messages >= params_.requests_max && !waiting;
 }
 
-LookupResult Lookup::Result(TimePoint now) const {
+LookupResult Lookup::Result(transport::TimePoint now) const {
   LookupResult result;
   result.target = target_;
   std::vector<const Entry*> answered;

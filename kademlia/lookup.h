@@ -68,7 +68,7 @@ struct LookupStats {
   size_t failures = 0;  // requests that timed out or were refused
   size_t slow = 0;      // queries past their soft deadline (some answered later)
   size_t retries = 0;   // slow queries sent again (slow_retries); counted in messages too
-  Duration duration{};
+  transport::Duration duration{};
 };
 
 struct LookupResult {
@@ -78,7 +78,7 @@ struct LookupResult {
   // The write token each of `closest` handed out (empty if none), in the same order.
   std::vector<std::vector<uint8_t>> tokens;
   LookupStats stats;
-  TimePoint finished = kTimeZero;
+  transport::TimePoint finished = transport::kTimeZero;
 };
 
 class Lookup {
@@ -88,31 +88,32 @@ class Lookup {
 
   struct Query {
     NodeId id;
-    Endpoint endpoint;
+    transport::Endpoint endpoint;
     size_t path = 0;
   };
 
   Lookup(const Key& target, const NodeId& self, const LookupParams& params,
-         std::span<const Contact> start, TimePoint now);
+         std::span<const Contact> start, transport::TimePoint now);
 
   const Key& target() const { return target_; }
 
   // How long to wait for one contact before its query counts as slow.
-  using SlowAfter = std::function<Duration(const Contact&)>;
+  using SlowAfter = std::function<transport::Duration(const Contact&)>;
 
   // Contacts to query now; they are marked in flight, slow from `now + slow_after` on.
-  std::vector<Query> NextQueries(TimePoint now = kTimeZero, Duration slow_after = Duration::max());
+  std::vector<Query> NextQueries(transport::TimePoint now = transport::kTimeZero,
+                                 transport::Duration slow_after = transport::Duration::max());
   // The same with a soft deadline of each contact's own (e.g. from its measured RTT).
-  std::vector<Query> NextQueries(TimePoint now, const SlowAfter& slow_after);
+  std::vector<Query> NextQueries(transport::TimePoint now, const SlowAfter& slow_after);
   // Marks in-flight queries whose soft deadline has passed as slow, or, within slow_retries,
   // as due to be sent again by NextQueries; true if any was.
-  bool ExpireSlow(TimePoint now);
+  bool ExpireSlow(transport::TimePoint now);
   // The earliest soft deadline of a query in flight (kTimeNever if none).
-  TimePoint NextSlowDeadline() const;
+  transport::TimePoint NextSlowDeadline() const;
   // `id` answered with contacts closer to the target (unverified: id and address only); a
   // slow contact's late answer counts too.
-  void OnReply(const NodeId& id, const PublicKey& key, std::span<const WireContact> closer,
-               std::span<const uint8_t> token, TimePoint now);
+  void OnReply(const NodeId& id, const PublicKey& key, std::span<const wire::WireContact> closer,
+               std::span<const uint8_t> token, transport::TimePoint now);
   // True once `id` has answered (a second answer, to a query sent again, changes nothing).
   bool Answered(const NodeId& id) const;
   // Ends the lookup now with what it has (a value lookup that found enough).
@@ -123,7 +124,7 @@ class Lookup {
 
   // Finished: every path is done, or the request budget is spent with nothing in flight.
   bool done() const;
-  LookupResult Result(TimePoint now) const;
+  LookupResult Result(transport::TimePoint now) const;
 
  private:
   enum class State { kCandidate, kInFlight, kSlow, kSucceeded, kFailed };
@@ -132,15 +133,16 @@ class Lookup {
     State state = State::kCandidate;
     int hop = 1;
     std::vector<uint8_t> token;
-    TimePoint slow_at = kTimeNever;    // in flight: when it becomes slow
-    uint8_t sent = 0;                  // requests sent to it
-    uint8_t open = 0;                  // ... not yet answered, timed out or refused
-    std::vector<Endpoint> alternates;  // other addresses it was named at, first named first
+    transport::TimePoint slow_at = transport::kTimeNever;  // in flight: when it becomes slow
+    uint8_t sent = 0;                                      // requests sent to it
+    uint8_t open = 0;  // ... not yet answered, timed out or refused
+    std::vector<transport::Endpoint>
+        alternates;  // other addresses it was named at, first named first
   };
   // An id some path has learnt, with the address it was first learnt at.
   struct Seen {
     NodeId id;
-    Endpoint endpoint;
+    transport::Endpoint endpoint;
   };
   struct Path {
     std::vector<Entry> entries;  // closest first
@@ -152,7 +154,7 @@ class Lookup {
   // Adds `contact` to seen_; false when its id was there already (then a new address for it
   // is kept as an alternate).
   bool Learn(const Contact& contact);
-  void AddAlternate(const NodeId& id, const Endpoint& endpoint);
+  void AddAlternate(const NodeId& id, const transport::Endpoint& endpoint);
   // Moves `entry` to its next alternate address as a new candidate; false if it has none.
   static bool TryAlternate(Entry& entry);
   // True while a request to `e` is open: a reply or failure for it is still expected.
@@ -166,7 +168,7 @@ class Lookup {
   Key target_;
   NodeId self_;
   LookupParams params_;
-  TimePoint started_;
+  transport::TimePoint started_;
   std::vector<Path> paths_;
   // Every id any path has learnt, sorted: a lookup learns a few dozen to a few hundred, and a
   // sorted vector finds them with no allocation per id and no pointer to follow.
@@ -175,7 +177,7 @@ class Lookup {
   bool stopped_ = false;
   // NextSlowDeadline, kept between changes: a node asks it of every lookup after each of its
   // events. A query sent lowers it; a reply, failure or expiry makes it unknown.
-  mutable TimePoint next_slow_ = kTimeNever;
+  mutable transport::TimePoint next_slow_ = transport::kTimeNever;
   mutable bool next_slow_known_ = true;
 };
 

@@ -10,24 +10,25 @@ namespace skillnode::kademlia {
 namespace {
 
 // The contacts closer to a target that a lookup reply carries, or null if it carries none.
-const std::vector<WireContact>* CloserNodes(const Body& body) {
-  if (const auto* nodes = std::get_if<NodesBody>(&body)) return &nodes->nodes;
-  if (const auto* values = std::get_if<ValuesBody>(&body)) return &values->nodes;
-  if (const auto* holders = std::get_if<BlobHoldersBody>(&body)) return &holders->nodes;
+const std::vector<wire::WireContact>* CloserNodes(const wire::Body& body) {
+  if (const auto* nodes = std::get_if<wire::NodesBody>(&body)) return &nodes->nodes;
+  if (const auto* values = std::get_if<wire::ValuesBody>(&body)) return &values->nodes;
+  if (const auto* holders = std::get_if<wire::BlobHoldersBody>(&body)) return &holders->nodes;
   return nullptr;
 }
 
-std::span<const uint8_t> TokenOf(const Body& body) {
-  if (const auto* nodes = std::get_if<NodesBody>(&body)) return nodes->token;
-  if (const auto* values = std::get_if<ValuesBody>(&body)) return values->token;
-  if (const auto* holders = std::get_if<BlobHoldersBody>(&body)) return holders->token;
+std::span<const uint8_t> TokenOf(const wire::Body& body) {
+  if (const auto* nodes = std::get_if<wire::NodesBody>(&body)) return nodes->token;
+  if (const auto* values = std::get_if<wire::ValuesBody>(&body)) return values->token;
+  if (const auto* holders = std::get_if<wire::BlobHoldersBody>(&body)) return holders->token;
   return {};
 }
 
 }  // namespace
 
-LookupDriver::LookupDriver(const KademliaConfig& config, const NodeId& self, RoutingTable& routing,
-                           const RttEstimator& rtt, NodeStats& stats, Send send)
+LookupDriver::LookupDriver(const KademliaConfig& config, const NodeId& self,
+                           routing::RoutingTable& routing, const rpc::RttEstimator& rtt,
+                           NodeStats& stats, Send send)
     : config_(config),
       self_(self),
       routing_(routing),
@@ -35,7 +36,7 @@ LookupDriver::LookupDriver(const KademliaConfig& config, const NodeId& self, Rou
       stats_(stats),
       send_(std::move(send)) {}
 
-bool LookupDriver::Start(TimePoint now, const Key& target, LookupOptions options,
+bool LookupDriver::Start(transport::TimePoint now, const Key& target, LookupOptions options,
                          LookupCallback done) {
   if (lookups_.size() >= config_.lookups_max) {
     ++stats_.lookups_refused;
@@ -60,7 +61,7 @@ bool LookupDriver::Start(TimePoint now, const Key& target, LookupOptions options
   return true;
 }
 
-void LookupDriver::Step(TimePoint now, uint64_t lookup_id) {
+void LookupDriver::Step(transport::TimePoint now, uint64_t lookup_id) {
   auto it = lookups_.find(lookup_id);
   if (it == lookups_.end()) return;
   Lookup& lookup = it->second.lookup;
@@ -68,7 +69,7 @@ void LookupDriver::Step(TimePoint now, uint64_t lookup_id) {
   // Sending can fail only when the in-flight table is full; such a query counts as failed and
   // the loop asks the lookup again, so a full table ends the lookup instead of stalling it.
   // A contact we have measured gets its own soft deadline; others the node's adaptive one.
-  const Duration adaptive = rtt_.Timeout(config_.rpc_timeout_min, config_.rpc_timeout);
+  const transport::Duration adaptive = rtt_.Timeout(config_.rpc_timeout_min, config_.rpc_timeout);
   const Lookup::SlowAfter slow_after = [this, adaptive](const Contact& contact) {
     if (!config_.peer_soft_deadlines) return adaptive;
     const Contact* known = contact.rtt_known() ? &contact : routing_.Find(contact.id);
@@ -78,11 +79,11 @@ void LookupDriver::Step(TimePoint now, uint64_t lookup_id) {
   for (auto queries = lookup.NextQueries(now, slow_after); !queries.empty();
        queries = lookup.NextQueries(now, slow_after)) {
     for (const Lookup::Query& q : queries) {
-      Body body =
-          options.request ? options.request(lookup.target()) : FindNodeBody{lookup.target()};
+      wire::Body body =
+          options.request ? options.request(lookup.target()) : wire::FindNodeBody{lookup.target()};
       const NodeId queried = q.id;
       const bool sent = send_(now, q.endpoint, q.id, std::move(body),
-                              [this, lookup_id, queried](const RpcResult& result) {
+                              [this, lookup_id, queried](const rpc::RpcResult& result) {
                                 OnReply(lookup_id, queried, result);
                               });
       if (!sent) lookup.OnFailure(q.id);
@@ -91,12 +92,14 @@ void LookupDriver::Step(TimePoint now, uint64_t lookup_id) {
   if (lookup.done()) Finish(now, lookup_id);
 }
 
-void LookupDriver::OnReply(uint64_t lookup_id, const NodeId& queried, const RpcResult& result) {
+void LookupDriver::OnReply(uint64_t lookup_id, const NodeId& queried,
+                           const rpc::RpcResult& result) {
   auto found = lookups_.find(lookup_id);
   if (found == lookups_.end()) return;
   Lookup& lookup = found->second.lookup;
-  const Message* reply = result.reply;
-  const std::vector<WireContact>* closer = reply != nullptr ? CloserNodes(reply->body) : nullptr;
+  const wire::Message* reply = result.reply;
+  const std::vector<wire::WireContact>* closer =
+      reply != nullptr ? CloserNodes(reply->body) : nullptr;
   if (closer == nullptr || reply->header.sender_id != queried) {
     lookup.OnFailure(queried);
   } else if (lookup.Answered(queried)) {
@@ -120,7 +123,7 @@ void LookupDriver::OnReply(uint64_t lookup_id, const NodeId& queried, const RpcR
   }
 }
 
-void LookupDriver::Finish(TimePoint now, uint64_t lookup_id) {
+void LookupDriver::Finish(transport::TimePoint now, uint64_t lookup_id) {
   auto it = lookups_.find(lookup_id);
   if (it == lookups_.end()) return;
   // Taken out first: the callback may start lookups, and each finishes exactly once.
@@ -132,7 +135,7 @@ void LookupDriver::Finish(TimePoint now, uint64_t lookup_id) {
   if (finished.done) finished.done(result);
 }
 
-void LookupDriver::OnTimer(TimePoint now) {
+void LookupDriver::OnTimer(transport::TimePoint now) {
   // Lookups whose queries turned slow move on to other contacts.
   std::vector<uint64_t> slow;
   for (auto& [lookup_id, active] : lookups_) {
@@ -149,15 +152,15 @@ void LookupDriver::OnTimer(TimePoint now) {
   }
 }
 
-TimePoint LookupDriver::NextDeadline() const {
-  TimePoint next = kTimeNever;
+transport::TimePoint LookupDriver::NextDeadline() const {
+  transport::TimePoint next = transport::kTimeNever;
   for (const auto& [lookup_id, active] : lookups_) {
     next = std::min(next, active.lookup.NextSlowDeadline());
   }
   return next;
 }
 
-void LookupDriver::FinishAll(TimePoint now) {
+void LookupDriver::FinishAll(transport::TimePoint now) {
   while (!lookups_.empty()) Finish(now, lookups_.begin()->first);
 }
 

@@ -29,9 +29,10 @@ using LookupCallback = std::function<void(const LookupResult&)>;
 // What an iterative lookup sends and how it treats replies (FIND_NODE when left empty).
 struct LookupOptions {
   // The request body for each contact asked.
-  std::function<Body(const Key& target)> request;
+  std::function<wire::Body(const Key& target)> request;
   // Sees every verified reply; returns true to end the lookup at once (found enough).
-  std::function<bool(TimePoint now, const Contact& from, const Message& reply)> on_reply;
+  std::function<bool(transport::TimePoint now, const Contact& from, const wire::Message& reply)>
+      on_reply;
   // Times a slow query to one of the `slow_retry_rank` closest is sent again before the
   // lookup moves on without it (LookupParams::slow_retries).
   size_t slow_retries = 0;
@@ -46,23 +47,24 @@ class LookupDriver {
  public:
   // Sends one request for a lookup; false when it could not be sent (the in-flight table is
   // full, or the node is shut down), and then `done` is never called.
-  using Send = std::function<bool(TimePoint now, const Endpoint& to, const NodeId& to_id, Body body,
-                                  RpcCallback done)>;
+  using Send = std::function<bool(transport::TimePoint now, const transport::Endpoint& to,
+                                  const NodeId& to_id, wire::Body body, rpc::RpcCallback done)>;
 
-  LookupDriver(const KademliaConfig& config, const NodeId& self, RoutingTable& routing,
-               const RttEstimator& rtt, NodeStats& stats, Send send);
+  LookupDriver(const KademliaConfig& config, const NodeId& self, routing::RoutingTable& routing,
+               const rpc::RttEstimator& rtt, NodeStats& stats, Send send);
   LookupDriver(const LookupDriver&) = delete;
   LookupDriver& operator=(const LookupDriver&) = delete;
 
   // Starts a lookup for `target`. Returns false (and never calls `done`) when lookups_max
   // lookups are running.
-  bool Start(TimePoint now, const Key& target, LookupOptions options, LookupCallback done);
+  bool Start(transport::TimePoint now, const Key& target, LookupOptions options,
+             LookupCallback done);
   // Moves the lookups whose queries turned slow on to other contacts (or finishes them).
-  void OnTimer(TimePoint now);
+  void OnTimer(transport::TimePoint now);
   // The earliest soft deadline of a running lookup's query.
-  TimePoint NextDeadline() const;
+  transport::TimePoint NextDeadline() const;
   // Finishes every lookup with what it has (at shutdown).
-  void FinishAll(TimePoint now);
+  void FinishAll(transport::TimePoint now);
   size_t size() const { return lookups_.size(); }
 
  private:
@@ -72,14 +74,14 @@ class LookupDriver {
     LookupCallback done;
   };
 
-  void Step(TimePoint now, uint64_t lookup_id);
-  void OnReply(uint64_t lookup_id, const NodeId& queried, const RpcResult& result);
-  void Finish(TimePoint now, uint64_t lookup_id);
+  void Step(transport::TimePoint now, uint64_t lookup_id);
+  void OnReply(uint64_t lookup_id, const NodeId& queried, const rpc::RpcResult& result);
+  void Finish(transport::TimePoint now, uint64_t lookup_id);
 
   const KademliaConfig& config_;
   const NodeId& self_;
-  RoutingTable& routing_;
-  const RttEstimator& rtt_;
+  routing::RoutingTable& routing_;
+  const rpc::RttEstimator& rtt_;
   NodeStats& stats_;
   Send send_;
   std::map<uint64_t, ActiveLookup> lookups_;

@@ -11,9 +11,9 @@
 
 namespace skillnode::kademlia {
 
-Node::Node(const KademliaConfig& config, const Identity& identity, Transport& transport, Rng& rng,
-           Logger& logger, TimePoint now, const SignatureScheme& signatures,
-           std::optional<HashKey> hash_key)
+Node::Node(const KademliaConfig& config, const Identity& identity, transport::Transport& transport,
+           transport::Rng& rng, transport::Logger& logger, transport::TimePoint now,
+           const SignatureScheme& signatures, std::optional<HashKey> hash_key)
     : config_(config),
       identity_(identity),
       signatures_(signatures),
@@ -27,31 +27,32 @@ Node::Node(const KademliaConfig& config, const Identity& identity, Transport& tr
       rate_limiter_(config.rate_limit, now, hash_key_),
       tokens_(rng, now, config.token_rotation),
       lookups_(config_, identity_.node_id(), routing_, rtt_, stats_,
-               [this](TimePoint at, const Endpoint& to, const NodeId& to_id, Body body,
-                      RpcCallback done) {
+               [this](transport::TimePoint at, const transport::Endpoint& to, const NodeId& to_id,
+                      wire::Body body, rpc::RpcCallback done) {
                  return SendRequest(at, to, to_id, std::move(body), std::move(done));
                }) {}
 
-void Node::Drop(DropReason reason, const Endpoint& from, std::string_view detail) {
+void Node::Drop(DropReason reason, const transport::Endpoint& from, std::string_view detail) {
   ++stats_.dropped[static_cast<size_t>(reason)];
-  if (logger_.Enabled(LogLevel::kDebug)) {
+  if (logger_.Enabled(transport::LogLevel::kDebug)) {
     std::string line = "dropped datagram from " + from.ToString() + ": ";
     line += DropReasonName(reason);
     if (!detail.empty()) {
       line += ": ";
       line += detail;
     }
-    logger_.Log(LogLevel::kDebug, line);
+    logger_.Log(transport::LogLevel::kDebug, line);
   }
 }
 
-void Node::ConsiderRequester(TimePoint now, const Endpoint& from, const Header& header) {
+void Node::ConsiderRequester(transport::TimePoint now, const transport::Endpoint& from,
+                             const wire::Header& header) {
   if (peers_.ProvenRequester(from, header)) {
     ++stats_.verification_cache_hits;
     Contact contact{header.sender_id, from, header.sender_key, now, 0};
-    const PeerBook::Hearing heard = peers_.Hear(now, contact);
+    const routing::PeerBook::Hearing heard = peers_.Hear(now, contact);
     if (heard.inserted.ping) PingOldest(now, *heard.inserted.ping);
-    if (heard.inserted.outcome == InsertOutcome::kAdded) NotifyAdded(now, contact);
+    if (heard.inserted.outcome == routing::InsertOutcome::kAdded) NotifyAdded(now, contact);
     return;
   }
   // Unproven: ask it to sign a reply to our own random transaction id before trusting it,
@@ -62,18 +63,19 @@ void Node::ConsiderRequester(TimePoint now, const Endpoint& from, const Header& 
   }
   const NodeId requester = header.sender_id;
   if (!peers_.StartVerifying(requester, from)) return;
-  const bool sent = SendRequest(now, from, requester, PingBody{}, [this, requester, from](auto&) {
-    peers_.Verified(requester, from);
-  });
+  const bool sent =
+      SendRequest(now, from, requester, wire::PingBody{},
+                  [this, requester, from](auto&) { peers_.Verified(requester, from); });
   if (!sent) peers_.Verified(requester, from);
 }
 
-void Node::NoteVerified(TimePoint now, const Endpoint& from, const Header& header, Duration rtt) {
+void Node::NoteVerified(transport::TimePoint now, const transport::Endpoint& from,
+                        const wire::Header& header, transport::Duration rtt) {
   peers_.Remember(from, header);
   Contact contact{header.sender_id, from, header.sender_key, now, 0};
-  const PeerBook::Hearing heard = peers_.Hear(now, contact, rtt);
+  const routing::PeerBook::Hearing heard = peers_.Hear(now, contact, rtt);
   if (heard.inserted.ping) PingOldest(now, *heard.inserted.ping);
-  if (heard.inserted.outcome == InsertOutcome::kAdded) NotifyAdded(now, contact);
+  if (heard.inserted.outcome == routing::InsertOutcome::kAdded) NotifyAdded(now, contact);
   // A contact we had given up on answered: what cut us off may have healed, and the peers
   // near us on its side are found by looking up our own id again (as when joining); the
   // peers it asks learn of us in turn.
@@ -83,19 +85,20 @@ void Node::NoteVerified(TimePoint now, const Endpoint& from, const Header& heade
   }
 }
 
-void Node::FailedAt(TimePoint now, const NodeId& id, const Endpoint& at) {
+void Node::FailedAt(transport::TimePoint now, const NodeId& id, const transport::Endpoint& at) {
   if (peers_.Failed(now, id, at)) NotifyEvicted(now, id);
   peers_.ForgetProof(id, at);
 }
 
-void Node::OnDatagram(TimePoint now, const Endpoint& from, std::span<const uint8_t> datagram) {
+void Node::OnDatagram(transport::TimePoint now, const transport::Endpoint& from,
+                      std::span<const uint8_t> datagram) {
   if (shut_down_) return;
   ++stats_.datagrams_received;
   stats_.bytes_received += datagram.size();
-  auto decoded = Decode(datagram);
+  auto decoded = wire::Decode(datagram);
   if (!decoded) return Drop(DropReason::kMalformed, from, decoded.error().message);
-  const Message& message = *decoded;
-  const Header& header = message.header;
+  const wire::Message& message = *decoded;
+  const wire::Header& header = message.header;
   if (header.network_id != config_.network_id) {
     return Drop(DropReason::kWrongNetwork, from, "network " + std::to_string(header.network_id));
   }
@@ -103,19 +106,19 @@ void Node::OnDatagram(TimePoint now, const Endpoint& from, std::span<const uint8
   const PublicKey* proven = ProvenKey(header.sender_id);
   const bool known_key = proven != nullptr && *proven == header.sender_key;
   if (!known_key && NodeIdOf(header.sender_key) != header.sender_id) {
-    if (!IsRequest(message.type())) RejectPending(now, from, header);
+    if (!wire::IsRequest(message.type())) RejectPending(now, from, header);
     return Drop(DropReason::kIdMismatch, from, header.sender_id.ShortHex());
   }
   if (header.sender_id == id()) return Drop(DropReason::kFromSelf, from, "");
-  if (IsRequest(message.type())) {
+  if (wire::IsRequest(message.type())) {
     // A transfer's chunk requests are metered by the blob service (IsChunkRequest).
-    switch (IsChunkRequest(message.type()) ? RateVerdict::kAllowed
-                                           : rate_limiter_.Admit(from.address(), now)) {
-      case RateVerdict::kPerIpExceeded:
+    switch (wire::IsChunkRequest(message.type()) ? rpc::RateVerdict::kAllowed
+                                                 : rate_limiter_.Admit(from.address(), now)) {
+      case rpc::RateVerdict::kPerIpExceeded:
         return Drop(DropReason::kRateLimitedIp, from, "");
-      case RateVerdict::kGlobalExceeded:
+      case rpc::RateVerdict::kGlobalExceeded:
         return Drop(DropReason::kRateLimitedGlobal, from, "");
-      case RateVerdict::kAllowed:
+      case rpc::RateVerdict::kAllowed:
         break;
     }
     HandleRequest(now, from, message);
@@ -124,18 +127,19 @@ void Node::OnDatagram(TimePoint now, const Endpoint& from, std::span<const uint8
   }
 }
 
-void Node::HandleRequest(TimePoint now, const Endpoint& from, const Message& request) {
+void Node::HandleRequest(transport::TimePoint now, const transport::Endpoint& from,
+                         const wire::Message& request) {
   ++stats_.requests_received[static_cast<size_t>(SlotOf(request.type()))];
-  if (std::holds_alternative<PingBody>(request.body)) {
-    SendReply(from, request, PongBody{});
-  } else if (const auto* find = std::get_if<FindNodeBody>(&request.body)) {
-    NodesBody nodes;
+  if (std::holds_alternative<wire::PingBody>(request.body)) {
+    SendReply(from, request, wire::PongBody{});
+  } else if (const auto* find = std::get_if<wire::FindNodeBody>(&request.body)) {
+    wire::NodesBody nodes;
     nodes.nodes.reserve(config_.routing.bucket_size);
     // One extra so that the requester itself can be left out and k still remain.
     for (const Contact& c : routing_.Closest(find->target, config_.routing.bucket_size + 1)) {
       if (c.id == request.header.sender_id) continue;
       if (nodes.nodes.size() == config_.routing.bucket_size) break;
-      nodes.nodes.push_back(WireContact{c.id, c.endpoint});
+      nodes.nodes.push_back(wire::WireContact{c.id, c.endpoint});
     }
     nodes.token = tokens_.For(from.address());
     SendReply(from, request, std::move(nodes));
@@ -143,13 +147,15 @@ void Node::HandleRequest(TimePoint now, const Endpoint& from, const Message& req
     SendReply(from, request, std::move(*body));
   } else {
     const std::string text = "unknown request type " + std::to_string(request.type());
-    SendReply(from, request, ErrorBody{static_cast<uint16_t>(ErrorReplyCode::kUnknownType), text});
+    SendReply(from, request,
+              wire::ErrorBody{static_cast<uint16_t>(wire::ErrorReplyCode::kUnknownType), text});
   }
   ConsiderRequester(now, from, request.header);
 }
 
-std::optional<Body> Node::HandlerReply(TimePoint now, const Endpoint& from,
-                                       const Message& request) {
+std::optional<wire::Body> Node::HandlerReply(transport::TimePoint now,
+                                             const transport::Endpoint& from,
+                                             const wire::Message& request) {
   if (handler_ != nullptr) {
     if (auto body = handler_->OnRequest(now, from, request)) return body;
   }
@@ -159,12 +165,12 @@ std::optional<Body> Node::HandlerReply(TimePoint now, const Endpoint& from,
   return std::nullopt;
 }
 
-void Node::NotifyAdded(TimePoint now, const Contact& contact) {
+void Node::NotifyAdded(transport::TimePoint now, const Contact& contact) {
   if (handler_ != nullptr) handler_->OnContactAdded(now, contact);
   for (RequestHandler* service : services_) service->OnContactAdded(now, contact);
 }
 
-void Node::NotifyEvicted(TimePoint now, const NodeId& id) {
+void Node::NotifyEvicted(transport::TimePoint now, const NodeId& id) {
   if (handler_ != nullptr) handler_->OnContactEvicted(now, id);
   for (RequestHandler* service : services_) service->OnContactEvicted(now, id);
 }
@@ -173,25 +179,28 @@ void Node::AddService(RequestHandler* service) { services_.push_back(service); }
 
 void Node::RemoveService(RequestHandler* service) { std::erase(services_, service); }
 
-void Node::RejectPending(TimePoint now, const Endpoint& from, const Header& header) {
-  const PendingRpc* pending = rpcs_.Find(header.txid);
+void Node::RejectPending(transport::TimePoint now, const transport::Endpoint& from,
+                         const wire::Header& header) {
+  const rpc::PendingRpc* pending = rpcs_.Find(header.txid);
   if (pending == nullptr || pending->to != from || pending->to_id != header.sender_id) return;
   auto taken = rpcs_.Take(header.txid);
   assert(taken.has_value());  // found above: answered (rejected) here, once
-  PendingRpc rpc = std::move(*taken);
+  rpc::PendingRpc rpc = std::move(*taken);
   ++stats_.rpcs_rejected;
   FailedAt(now, header.sender_id, rpc.to);
-  if (rpc.done) rpc.done(RpcResult{RpcStatus::kRejected, nullptr, rpc.to, now - rpc.sent, now});
+  if (rpc.done)
+    rpc.done(rpc::RpcResult{rpc::RpcStatus::kRejected, nullptr, rpc.to, now - rpc.sent, now});
 }
 
-void Node::HandleReply(TimePoint now, const Endpoint& from, const Message& reply) {
+void Node::HandleReply(transport::TimePoint now, const transport::Endpoint& from,
+                       const wire::Message& reply) {
   const uint64_t txid = reply.header.txid;
-  const PendingRpc* pending = rpcs_.Find(txid);
+  const rpc::PendingRpc* pending = rpcs_.Find(txid);
   if (pending == nullptr) return Drop(DropReason::kUnmatchedReply, from, "");
   if (pending->to != from) {
     return Drop(DropReason::kWrongSource, from, "expected " + pending->to.ToString());
   }
-  const Header& header = reply.header;
+  const wire::Header& header = reply.header;
   const bool same_peer = pending->to_id && *pending->to_id == header.sender_id;
   // A request sent to a verified peer asked for no signature; the answer is taken if it comes
   // from the key verified then, even if the peer was forgotten since (a timeout of another
@@ -205,7 +214,7 @@ void Node::HandleReply(TimePoint now, const Endpoint& from, const Message& reply
       return Drop(DropReason::kBadProof, from, "no signature");
     }
     ++stats_.signatures_verified;
-    const auto signed_bytes = ProofBytes(config_.network_id, txid, header.sender_id, id());
+    const auto signed_bytes = wire::ProofBytes(config_.network_id, txid, header.sender_id, id());
     if (!signatures_.Verify(header.sender_key, signed_bytes, *header.proof)) {
       RejectPending(now, from, header);
       return Drop(DropReason::kBadProof, from, "signature does not verify");
@@ -215,14 +224,14 @@ void Node::HandleReply(TimePoint now, const Endpoint& from, const Message& reply
   }
   auto taken = rpcs_.Take(txid);
   assert(taken.has_value());  // found above: answered here, once
-  PendingRpc rpc = std::move(*taken);
+  rpc::PendingRpc rpc = std::move(*taken);
   const TypeSlot slot = SlotOf(rpc.type);
-  if (std::holds_alternative<ErrorBody>(reply.body)) {
+  if (std::holds_alternative<wire::ErrorBody>(reply.body)) {
     ++stats_.rpcs_errored[static_cast<size_t>(slot)];
   } else {
     ++stats_.rpcs_replied[static_cast<size_t>(slot)];
   }
-  const Duration rtt = now - rpc.sent;
+  const transport::Duration rtt = now - rpc.sent;
   rtt_.Sample(rtt);
   if (header.observed) observed_ = header.observed;
   if (rpc.to_id && *rpc.to_id != header.sender_id) {
@@ -230,7 +239,7 @@ void Node::HandleReply(TimePoint now, const Endpoint& from, const Message& reply
     FailedAt(now, *rpc.to_id, rpc.to);
   }
   NoteVerified(now, from, header, rtt);
-  if (rpc.done) rpc.done(RpcResult{RpcStatus::kReplied, &reply, from, rtt, now});
+  if (rpc.done) rpc.done(rpc::RpcResult{rpc::RpcStatus::kReplied, &reply, from, rtt, now});
 }
 
 uint64_t Node::NewTxid() {
@@ -241,8 +250,8 @@ uint64_t Node::NewTxid() {
   return txid;
 }
 
-Header Node::MakeHeader(uint64_t txid) const {
-  Header header;
+wire::Header Node::MakeHeader(uint64_t txid) const {
+  wire::Header header;
   header.network_id = config_.network_id;
   header.txid = txid;
   header.sender_id = id();
@@ -250,16 +259,16 @@ Header Node::MakeHeader(uint64_t txid) const {
   return header;
 }
 
-bool Node::SendRequest(TimePoint now, const Endpoint& to, std::optional<NodeId> to_id, Body body,
-                       RpcCallback done) {
+bool Node::SendRequest(transport::TimePoint now, const transport::Endpoint& to,
+                       std::optional<NodeId> to_id, wire::Body body, rpc::RpcCallback done) {
   if (shut_down_) return false;
   if (rpcs_.full()) {
     ++stats_.rpcs_refused;
     return false;
   }
-  Message message{MakeHeader(NewTxid()), std::move(body)};
+  wire::Message message{MakeHeader(NewTxid()), std::move(body)};
   message.header.proof_wanted = !to_id || !IsVerified(*to_id, to);
-  PendingRpc rpc;
+  rpc::PendingRpc rpc;
   rpc.to = to;
   rpc.to_id = to_id;
   rpc.type = message.type();
@@ -276,25 +285,25 @@ bool Node::SendRequest(TimePoint now, const Endpoint& to, std::optional<NodeId> 
   return true;
 }
 
-void Node::SendReply(const Endpoint& to, const Message& request, Body body) {
-  Message reply{MakeHeader(request.header.txid), std::move(body)};
+void Node::SendReply(const transport::Endpoint& to, const wire::Message& request, wire::Body body) {
+  wire::Message reply{MakeHeader(request.header.txid), std::move(body)};
   reply.header.observed = to;
   if (request.header.proof_wanted) {
     reply.header.proof = signatures_.Sign(
         identity_,
-        ProofBytes(config_.network_id, request.header.txid, id(), request.header.sender_id));
+        wire::ProofBytes(config_.network_id, request.header.txid, id(), request.header.sender_id));
   }
   SendMessage(to, reply);
 }
 
-void Node::SendMessage(const Endpoint& to, const Message& message) {
-  auto bytes = EncodeFitting(message);
+void Node::SendMessage(const transport::Endpoint& to, const wire::Message& message) {
+  auto bytes = wire::EncodeFitting(message);
   if (!bytes) {
     ++stats_.send_failures;
-    if (logger_.Enabled(LogLevel::kError)) {
-      logger_.Log(LogLevel::kError, "cannot encode " +
-                                        std::string(MessageTypeName(message.type())) + " for " +
-                                        to.ToString() + ": " + bytes.error().message);
+    if (logger_.Enabled(transport::LogLevel::kError)) {
+      logger_.Log(transport::LogLevel::kError,
+                  "cannot encode " + std::string(wire::MessageTypeName(message.type())) + " for " +
+                      to.ToString() + ": " + bytes.error().message);
     }
     return;
   }
@@ -303,23 +312,24 @@ void Node::SendMessage(const Endpoint& to, const Message& message) {
   transport_.Send(to, *bytes);
 }
 
-void Node::PingOldest(TimePoint now, const Contact& oldest) {
+void Node::PingOldest(transport::TimePoint now, const Contact& oldest) {
   if (!peers_.StartLivenessPing(oldest.id)) return;
   const NodeId pinged = oldest.id;
   // A reply refreshes the contact (NoteVerified); a timeout counts a failure (OnTimer).
-  if (!SendRequest(now, oldest.endpoint, pinged, PingBody{},
-                   [this, pinged](const RpcResult&) { peers_.LivenessPinged(pinged); })) {
+  if (!SendRequest(now, oldest.endpoint, pinged, wire::PingBody{},
+                   [this, pinged](const rpc::RpcResult&) { peers_.LivenessPinged(pinged); })) {
     peers_.LivenessPinged(pinged);
   }
 }
 
-void Node::OnTimer(TimePoint now) {
+void Node::OnTimer(transport::TimePoint now) {
   if (shut_down_) return;
-  for (PendingRpc& rpc : rpcs_.TakeExpired(now)) {
+  for (rpc::PendingRpc& rpc : rpcs_.TakeExpired(now)) {
     ++stats_.rpcs_timed_out[static_cast<size_t>(SlotOf(rpc.type))];
     // A chunk's timeout says little about its holder (IsChunkRequest).
-    if (rpc.to_id && !IsChunkRequest(rpc.type)) FailedAt(now, *rpc.to_id, rpc.to);
-    if (rpc.done) rpc.done(RpcResult{RpcStatus::kTimedOut, nullptr, rpc.to, now - rpc.sent, now});
+    if (rpc.to_id && !wire::IsChunkRequest(rpc.type)) FailedAt(now, *rpc.to_id, rpc.to);
+    if (rpc.done)
+      rpc.done(rpc::RpcResult{rpc::RpcStatus::kTimedOut, nullptr, rpc.to, now - rpc.sent, now});
   }
   // Lookups whose queries turned slow move on to other contacts.
   lookups_.OnTimer(now);
@@ -337,14 +347,14 @@ void Node::OnTimer(TimePoint now) {
   if (peers_.departed().NextDue() <= now) {
     if (auto contact = peers_.departed().TakeDue(now)) {
       ++stats_.departed_probes;
-      SendRequest(now, contact->endpoint, contact->id, PingBody{}, nullptr);
+      SendRequest(now, contact->endpoint, contact->id, wire::PingBody{}, nullptr);
     }
   }
 }
 
-TimePoint Node::NextDeadline() const {
-  if (shut_down_) return kTimeNever;
-  TimePoint next = std::min(rpcs_.NextDeadline(), tokens_.next_rotation());
+transport::TimePoint Node::NextDeadline() const {
+  if (shut_down_) return transport::kTimeNever;
+  transport::TimePoint next = std::min(rpcs_.NextDeadline(), tokens_.next_rotation());
   if (handler_ != nullptr) next = std::min(next, handler_->NextDeadline());
   for (const RequestHandler* service : services_) next = std::min(next, service->NextDeadline());
   if (routing_.size() > 0) next = std::min(next, routing_.NextRefreshDue());
@@ -352,32 +362,33 @@ TimePoint Node::NextDeadline() const {
   return std::min(next, lookups_.NextDeadline());
 }
 
-bool Node::Ping(TimePoint now, const Endpoint& to, RpcCallback done) {
-  return SendRequest(now, to, std::nullopt, PingBody{}, std::move(done));
+bool Node::Ping(transport::TimePoint now, const transport::Endpoint& to, rpc::RpcCallback done) {
+  return SendRequest(now, to, std::nullopt, wire::PingBody{}, std::move(done));
 }
 
-bool Node::Request(TimePoint now, const Endpoint& to, const NodeId& to_id, Body body,
-                   RpcCallback done) {
+bool Node::Request(transport::TimePoint now, const transport::Endpoint& to, const NodeId& to_id,
+                   wire::Body body, rpc::RpcCallback done) {
   return SendRequest(now, to, to_id, std::move(body), std::move(done));
 }
 
-void Node::Shutdown(TimePoint now) {
+void Node::Shutdown(transport::TimePoint now) {
   if (shut_down_) return;
   shut_down_ = true;
-  for (PendingRpc& rpc : rpcs_.TakeAll()) {
-    if (rpc.done) rpc.done(RpcResult{RpcStatus::kCancelled, nullptr, rpc.to, now - rpc.sent, now});
+  for (rpc::PendingRpc& rpc : rpcs_.TakeAll()) {
+    if (rpc.done)
+      rpc.done(rpc::RpcResult{rpc::RpcStatus::kCancelled, nullptr, rpc.to, now - rpc.sent, now});
   }
   lookups_.FinishAll(now);
 }
 
-bool Node::FindNode(TimePoint now, const Key& target, LookupCallback done) {
+bool Node::FindNode(transport::TimePoint now, const Key& target, LookupCallback done) {
   LookupOptions options;
   options.slow_retries = config_.lookup_slow_retries;
   options.slow_retry_rank = 1;  // the closest node decides a node lookup's success
   return StartLookup(now, target, std::move(options), std::move(done));
 }
 
-bool Node::StartLookup(TimePoint now, const Key& target, LookupOptions options,
+bool Node::StartLookup(transport::TimePoint now, const Key& target, LookupOptions options,
                        LookupCallback done) {
   if (shut_down_) {
     ++stats_.lookups_refused;
@@ -386,7 +397,8 @@ bool Node::StartLookup(TimePoint now, const Key& target, LookupOptions options,
   return lookups_.Start(now, target, std::move(options), std::move(done));
 }
 
-void Node::Join(TimePoint now, std::span<const Endpoint> seeds, JoinCallback done) {
+void Node::Join(transport::TimePoint now, std::span<const transport::Endpoint> seeds,
+                JoinCallback done) {
   // Shared by the seed pings: the last one to finish starts the own-id lookup.
   struct JoinState {
     size_t pending = 0;
@@ -394,7 +406,7 @@ void Node::Join(TimePoint now, std::span<const Endpoint> seeds, JoinCallback don
   };
   auto state = std::make_shared<JoinState>();
   state->done = std::move(done);
-  auto after_pings = [this, state](TimePoint at) {
+  auto after_pings = [this, state](transport::TimePoint at) {
     if (routing_.size() == 0 || shut_down_) {
       if (state->done) state->done(routing_.size());
       return;
@@ -405,8 +417,8 @@ void Node::Join(TimePoint now, std::span<const Endpoint> seeds, JoinCallback don
     });
     if (!started && state->done) state->done(routing_.size());
   };
-  for (const Endpoint& seed : seeds) {
-    const bool sent = Ping(now, seed, [state, after_pings](const RpcResult& result) {
+  for (const transport::Endpoint& seed : seeds) {
+    const bool sent = Ping(now, seed, [state, after_pings](const rpc::RpcResult& result) {
       if (--state->pending == 0) after_pings(result.now);
     });
     if (sent) ++state->pending;
@@ -414,7 +426,7 @@ void Node::Join(TimePoint now, std::span<const Endpoint> seeds, JoinCallback don
   if (state->pending == 0) after_pings(now);
 }
 
-void Node::RefreshFartherBuckets(TimePoint now) {
+void Node::RefreshFartherBuckets(transport::TimePoint now) {
   // Every bucket but the one holding our own id (the last) gets a lookup for a random key
   // in its range, so the table learns contacts at every distance (Kademlia paper 2.3).
   const size_t buckets = routing_.bucket_count();

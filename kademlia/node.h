@@ -63,29 +63,33 @@ class Node {
   // (kademlia/keyed_hash.h): the daemon passes one from the OS; without one it comes from a copy
   // of `rng` (HashKeyFromCopyOf), so that a seeded run (the simulator, tests) is reproducible
   // and draws the same random numbers as before.
-  Node(const KademliaConfig& config, const Identity& identity, Transport& transport, Rng& rng,
-       Logger& logger, TimePoint now, const SignatureScheme& signatures = Ed25519Signatures(),
+  Node(const KademliaConfig& config, const Identity& identity, transport::Transport& transport,
+       transport::Rng& rng, transport::Logger& logger, transport::TimePoint now,
+       const SignatureScheme& signatures = Ed25519Signatures(),
        std::optional<HashKey> hash_key = std::nullopt);
   Node(const Node&) = delete;
   Node& operator=(const Node&) = delete;
 
   // One datagram from `from`. Anything malformed, foreign or unproven is dropped and counted.
-  void OnDatagram(TimePoint now, const Endpoint& from, std::span<const uint8_t> datagram);
+  void OnDatagram(transport::TimePoint now, const transport::Endpoint& from,
+                  std::span<const uint8_t> datagram);
   // Expires requests and refreshes idle buckets; call at NextDeadline() (earlier is harmless).
-  void OnTimer(TimePoint now);
-  TimePoint NextDeadline() const;
+  void OnTimer(transport::TimePoint now);
+  transport::TimePoint NextDeadline() const;
 
   // Pings an address whose node id we may not know; the reply must prove the responder's key.
   // Returns false (and never calls `done`) when too many requests are in flight.
-  bool Ping(TimePoint now, const Endpoint& to, RpcCallback done);
+  bool Ping(transport::TimePoint now, const transport::Endpoint& to, rpc::RpcCallback done);
   // Starts an iterative lookup for the k closest nodes to `target`. Returns false (and never
   // calls `done`) when lookups_max lookups are running.
-  bool FindNode(TimePoint now, const Key& target, LookupCallback done);
+  bool FindNode(transport::TimePoint now, const Key& target, LookupCallback done);
   // The same lookup with another request (e.g. FIND_VALUE) and a hook on every reply.
-  bool StartLookup(TimePoint now, const Key& target, LookupOptions options, LookupCallback done);
+  bool StartLookup(transport::TimePoint now, const Key& target, LookupOptions options,
+                   LookupCallback done);
   // Sends one request to a contact and calls `done` with the reply or the timeout. Returns
   // false (and never calls `done`) when too many requests are in flight.
-  bool Request(TimePoint now, const Endpoint& to, const NodeId& to_id, Body body, RpcCallback done);
+  bool Request(transport::TimePoint now, const transport::Endpoint& to, const NodeId& to_id,
+               wire::Body body, rpc::RpcCallback done);
   // Requests of types the core does not know go to `handler` (not owned; may be null).
   void SetRequestHandler(RequestHandler* handler) { handler_ = handler; }
   // Further services (the blob transfer): asked in the order added for the requests the
@@ -95,31 +99,32 @@ class Node {
   void RemoveService(RequestHandler* service);
   // Joins through `seeds`: pings them, looks up our own id, then refreshes the buckets
   // farther away. `done` runs after the own-id lookup (or at once if no seed answered).
-  void Join(TimePoint now, std::span<const Endpoint> seeds, JoinCallback done);
+  void Join(transport::TimePoint now, std::span<const transport::Endpoint> seeds,
+            JoinCallback done);
   // Cancels every request (callbacks get kCancelled) and finishes every lookup with what it
   // has. The node sends nothing afterwards.
-  void Shutdown(TimePoint now);
+  void Shutdown(transport::TimePoint now);
 
   const NodeId& id() const { return identity_.node_id(); }
   const Identity& identity() const { return identity_; }
   const SignatureScheme& signatures() const { return signatures_; }
   const KademliaConfig& config() const { return config_; }
-  const RoutingTable& routing_table() const { return routing_; }
-  RoutingTable& mutable_routing_table() { return routing_; }
+  const routing::RoutingTable& routing_table() const { return routing_; }
+  routing::RoutingTable& mutable_routing_table() { return routing_; }
   const NodeStats& stats() const { return stats_; }
-  const WriteTokens& tokens() const { return tokens_; }
+  const rpc::WriteTokens& tokens() const { return tokens_; }
   size_t active_lookups() const { return lookups_.size(); }
   size_t rpcs_in_flight() const { return rpcs_.size(); }
   // The key `id` proved it holds, or nullptr: a peer of the routing table that has not failed
   // since (only peers that proved their key enter it), or one of the last verified_peers_max
   // other peers that signed a reply to us. With `at`, only a proof made from that address
   // counts.
-  const PublicKey* ProvenKey(const NodeId& id, const Endpoint* at = nullptr) const {
+  const PublicKey* ProvenKey(const NodeId& id, const transport::Endpoint* at = nullptr) const {
     return peers_.ProvenKey(id, at);
   }
   // True when `id` proved its key from `at` and is still remembered: a peer whose address is
   // known not to be spoofed.
-  bool IsVerified(const NodeId& id, const Endpoint& at) const {
+  bool IsVerified(const NodeId& id, const transport::Endpoint& at) const {
     return ProvenKey(id, &at) != nullptr;
   }
   // The secret key of this node's keyed hashes, for its services' tables of peer-chosen keys.
@@ -129,59 +134,65 @@ class Node {
   size_t verified_probe_distance_max() const { return peers_.probe_distance_max(); }
   size_t rate_limiter_probe_distance_max() const { return rate_limiter_.probe_distance_max(); }
   // Our address as the last peer to answer us saw it (NAT discovery), if any.
-  const std::optional<Endpoint>& observed_address() const { return observed_; }
+  const std::optional<transport::Endpoint>& observed_address() const { return observed_; }
 
  private:
-  void Drop(DropReason reason, const Endpoint& from, std::string_view detail);
-  void HandleRequest(TimePoint now, const Endpoint& from, const Message& request);
-  void HandleReply(TimePoint now, const Endpoint& from, const Message& reply);
-  void ConsiderRequester(TimePoint now, const Endpoint& from, const Header& header);
-  std::optional<Body> HandlerReply(TimePoint now, const Endpoint& from, const Message& request);
-  void NotifyAdded(TimePoint now, const Contact& contact);
-  void NotifyEvicted(TimePoint now, const NodeId& id);
+  void Drop(DropReason reason, const transport::Endpoint& from, std::string_view detail);
+  void HandleRequest(transport::TimePoint now, const transport::Endpoint& from,
+                     const wire::Message& request);
+  void HandleReply(transport::TimePoint now, const transport::Endpoint& from,
+                   const wire::Message& reply);
+  void ConsiderRequester(transport::TimePoint now, const transport::Endpoint& from,
+                         const wire::Header& header);
+  std::optional<wire::Body> HandlerReply(transport::TimePoint now, const transport::Endpoint& from,
+                                         const wire::Message& request);
+  void NotifyAdded(transport::TimePoint now, const Contact& contact);
+  void NotifyEvicted(transport::TimePoint now, const NodeId& id);
   // A message from a verified peer arrived; `rtt` is its round trip when it answered ours.
-  void NoteVerified(TimePoint now, const Endpoint& from, const Header& header,
-                    Duration rtt = Duration{});
+  void NoteVerified(transport::TimePoint now, const transport::Endpoint& from,
+                    const wire::Header& header, transport::Duration rtt = transport::Duration{});
   // A request to `id` at `at` failed: it counts against the contact, and its verification is
   // forgotten, only where we know `id` at that address (another node may have named it there).
-  void FailedAt(TimePoint now, const NodeId& id, const Endpoint& at);
+  void FailedAt(transport::TimePoint now, const NodeId& id, const transport::Endpoint& at);
   // A reply from `from` with one of our txids failed the id-key binding or its proof: if that
   // request went to `from` for the id the reply claims, it fails now rather than at its timeout.
-  void RejectPending(TimePoint now, const Endpoint& from, const Header& header);
+  void RejectPending(transport::TimePoint now, const transport::Endpoint& from,
+                     const wire::Header& header);
 
-  bool SendRequest(TimePoint now, const Endpoint& to, std::optional<NodeId> to_id, Body body,
-                   RpcCallback done);
-  void SendReply(const Endpoint& to, const Message& request, Body body);
-  void SendMessage(const Endpoint& to, const Message& message);
-  Header MakeHeader(uint64_t txid) const;
+  bool SendRequest(transport::TimePoint now, const transport::Endpoint& to,
+                   std::optional<NodeId> to_id, wire::Body body, rpc::RpcCallback done);
+  void SendReply(const transport::Endpoint& to, const wire::Message& request, wire::Body body);
+  void SendMessage(const transport::Endpoint& to, const wire::Message& message);
+  wire::Header MakeHeader(uint64_t txid) const;
   uint64_t NewTxid();
 
-  void PingOldest(TimePoint now, const Contact& oldest);
-  void RefreshFartherBuckets(TimePoint now);
+  void PingOldest(transport::TimePoint now, const Contact& oldest);
+  void RefreshFartherBuckets(transport::TimePoint now);
 
   KademliaConfig config_;
   Identity identity_;
   const SignatureScheme& signatures_;
-  Transport& transport_;
-  Rng& rng_;
-  Logger& logger_;
+  transport::Transport& transport_;
+  transport::Rng& rng_;
+  transport::Logger& logger_;
   const HashKey hash_key_;
 
-  RoutingTable routing_;
+  routing::RoutingTable routing_;
   // The verified-peer cache, departed contacts and verification pings in flight.
-  PeerBook peers_;
-  TimePoint next_rejoin_lookup_ = kTimeZero;  // a returned contact starts a self-lookup
-  RpcTable rpcs_;
-  RttEstimator rtt_;
-  RequestRateLimiter rate_limiter_;
+  routing::PeerBook peers_;
+  transport::TimePoint next_rejoin_lookup_ =
+      transport::kTimeZero;  // a returned contact starts a self-lookup
+  rpc::RpcTable rpcs_;
+  rpc::RttEstimator rtt_;
+  rpc::RequestRateLimiter rate_limiter_;
   NodeStats stats_;
-  WriteTokens tokens_;
+  rpc::WriteTokens tokens_;
   RequestHandler* handler_ = nullptr;
   std::vector<RequestHandler*> services_;
   // The running lookups (FindNode, StartLookup).
   LookupDriver lookups_;
 
-  std::optional<Endpoint> observed_;
+  std::optional<transport::Endpoint> observed_;
   bool shut_down_ = false;
 };
 

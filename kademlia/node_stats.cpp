@@ -86,11 +86,11 @@ uint64_t NodeStats::dropped_total() const {
   return std::accumulate(dropped.begin(), dropped.end(), uint64_t{0});
 }
 
-void NodeStats::RecordLookup(int hops, size_t messages, Duration duration) {
+void NodeStats::RecordLookup(int hops, size_t messages, transport::Duration duration) {
   ++lookups_completed;
   lookup_hops_sum += static_cast<uint64_t>(hops);
   lookup_messages_sum += messages;
-  const double ms = ToMillis(duration);
+  const double ms = transport::ToMillis(duration);
   lookup_latency_sum_ms += ms;
   size_t bucket = 0;
   while (bucket < kLookupLatencyBoundsMs.size() && ms > kLookupLatencyBoundsMs[bucket]) ++bucket;

@@ -94,7 +94,7 @@ struct NodeStats {
   double lookup_latency_sum_ms = 0;
 
   uint64_t dropped_total() const;
-  void RecordLookup(int hops, size_t messages, Duration duration);
+  void RecordLookup(int hops, size_t messages, transport::Duration duration);
 };
 
 }  // namespace skillnode::kademlia

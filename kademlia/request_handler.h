@@ -18,18 +18,19 @@ class RequestHandler {
 
   // A request the core does not handle itself, already checked (network, id, rate limit).
   // Returns the reply body, or nullopt for the node to answer ERROR "unknown type".
-  virtual std::optional<Body> OnRequest(TimePoint now, const Endpoint& from,
-                                        const Message& request) = 0;
+  virtual std::optional<wire::Body> OnRequest(transport::TimePoint now,
+                                              const transport::Endpoint& from,
+                                              const wire::Message& request) = 0;
 
   // A verified contact has just entered the routing table (for handing records over).
-  virtual void OnContactAdded(TimePoint now, const Contact& contact) = 0;
+  virtual void OnContactAdded(transport::TimePoint now, const Contact& contact) = 0;
   // A contact has just been evicted from the routing table: it stopped answering (for
   // restoring the copies of records it held beside us).
-  virtual void OnContactEvicted(TimePoint now, const NodeId& id) = 0;
+  virtual void OnContactEvicted(transport::TimePoint now, const NodeId& id) = 0;
 
   // The node's timer: called from Node::OnTimer, and its deadline joins Node::NextDeadline.
-  virtual void OnTimer(TimePoint now) = 0;
-  virtual TimePoint NextDeadline() const = 0;
+  virtual void OnTimer(transport::TimePoint now) = 0;
+  virtual transport::TimePoint NextDeadline() const = 0;
 };
 
 }  // namespace skillnode::kademlia

@@ -5,25 +5,27 @@
 
 namespace skillnode::node {
 
-Result<CertifiedPublishers> SetUpCertifiedPublishers(Daemon& daemon) {
-  const SecurityConfig& security = daemon.config().security;
+transport::Result<CertifiedPublishers> SetUpCertifiedPublishers(Daemon& daemon) {
+  const config::SecurityConfig& security = daemon.config().security;
   CertifiedPublishers out;
   if (!security.identity_certificate.empty()) {
     auto der = discovery::lan::ReadIdentityCertificate(security.identity_certificate,
                                                        daemon.identity().public_key());
     if (!der) {
-      return Fail(der.error().code, "security.identityCertificate: " + der.error().message);
+      return transport::Fail(der.error().code,
+                             "security.identityCertificate: " + der.error().message);
     }
     out.own_certificate = std::move(*der);
   }
   if (!security.require_certified_publishers) return out;
   auto roots = discovery::lan::TrustStore::FromPemFiles(security.trusted_roots);
-  if (!roots) return Fail(roots.error().code, "security.trustedRoots: " + roots.error().message);
+  if (!roots)
+    return transport::Fail(roots.error().code, "security.trustedRoots: " + roots.error().message);
   out.policy = std::make_unique<discovery::lan::PublisherPolicy>(std::move(*roots), &WallClockMs);
   discovery::lan::PublisherPolicy* policy = out.policy.get();
   daemon.dht().SetRecordPolicy(
-      [policy](const kademlia::SignedRecord& record) { return policy->Check(record); });
-  LogAt(daemon.logger(), LogLevel::kInfo,
+      [policy](const kademlia::store::SignedRecord& record) { return policy->Check(record); });
+  LogAt(daemon.logger(), transport::LogLevel::kInfo,
         std::string("DHT records are taken only from certified publishers") +
             (out.own_certificate.empty()
                  ? "; this node has no identity certificate, so others will refuse its records"

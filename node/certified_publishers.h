@@ -22,7 +22,7 @@ struct CertifiedPublishers {
 // Reads security.identityCertificate (checked to hold this node's key) and installs the record
 // policy on the daemon's DHT when security.requireCertifiedPublishers is set. The error names
 // the key and the file. The result must outlive the daemon's loop.
-[[nodiscard]] Result<CertifiedPublishers> SetUpCertifiedPublishers(Daemon& daemon);
+[[nodiscard]] transport::Result<CertifiedPublishers> SetUpCertifiedPublishers(Daemon& daemon);
 
 }  // namespace skillnode::node
 

@@ -74,13 +74,14 @@ namespace skillnode::node {
 // watched_keys_max, 1,024) plus watch streams.
 constexpr size_t kDhtSubscriptionsMax = 2048;
 // How often the service status line (STATUS=) is rebuilt; it is sent only when it changed.
-constexpr Duration kStatusCheckInterval = Seconds(1);
+constexpr transport::Duration kStatusCheckInterval = transport::Seconds(1);
 
 using StatusPart = std::function<std::string()>;
 
 class Daemon {
  public:
-  [[nodiscard]] static Result<std::unique_ptr<Daemon>> Create(const Config& config, Logger& logger);
+  [[nodiscard]] static transport::Result<std::unique_ptr<Daemon>> Create(
+      const config::Config& config, transport::Logger& logger);
   Daemon(const Daemon&) = delete;
   Daemon& operator=(const Daemon&) = delete;
   ~Daemon();
@@ -91,33 +92,33 @@ class Daemon {
   void RequestStop();
 
   // Extension points, for use between Create() and Run() (or from the loop thread).
-  Router& router() { return router_; }
+  http::Router& router() { return router_; }
   kademlia::Node& node() { return *node_; }
-  kademlia::SkillDht& dht() { return *dht_; }
-  UvEnv& env() { return env_; }
-  TimePoint Now() const { return env_.Now(); }
-  Logger& logger() { return logger_; }
-  const Config& config() const { return config_; }
+  kademlia::store::SkillDht& dht() { return *dht_; }
+  transport::uv::UvEnv& env() { return env_; }
+  transport::TimePoint Now() const { return env_.Now(); }
+  transport::Logger& logger() { return logger_; }
+  const config::Config& config() const { return config_; }
   const kademlia::Identity& identity() const { return node_->identity(); }
   // The node's data directory (node.dataDir, created at Create()).
   const std::string& data_dir_path() const { return data_dir_->path(); }
   // Adds `key` to the GET /api/node object.
-  void AddNodeInfo(std::string key, NodeInfoSection section) {
+  void AddNodeInfo(std::string key, daemon::NodeInfoSection section) {
     api_->AddInfo(std::move(key), std::move(section));
   }
   // Appends families to GET /metrics.
-  void AddMetrics(MetricsSection section) { api_->AddMetrics(std::move(section)); }
+  void AddMetrics(daemon::MetricsSection section) { api_->AddMetrics(std::move(section)); }
   // Appends ", <part>" to the service manager's status line ("3 registered skills").
   void AddStatusPart(StatusPart part) { status_parts_.push_back(std::move(part)); }
   // Runs at shutdown before the node stops; `done` must be called once (late calls are
   // ignored once kShutdownStepsBudget has passed).
-  void AddShutdownStep(std::string name, ShutdownStep step) {
+  void AddShutdownStep(std::string name, daemon::ShutdownStep step) {
     shutdown_.AddStep(std::move(name), std::move(step));
   }
-  void AddStepper(Stepper stepper) { env_.AddStepper(std::move(stepper)); }
+  void AddStepper(transport::uv::Stepper stepper) { env_.AddStepper(std::move(stepper)); }
   // Where a reload reads the configuration; without one, SIGHUP only logs that it cannot.
-  void SetConfigSource(ConfigSource source) { reloader_.SetSource(std::move(source)); }
-  void AddReloadStep(ReloadStep step) { reloader_.AddStep(std::move(step)); }
+  void SetConfigSource(daemon::ConfigSource source) { reloader_.SetSource(std::move(source)); }
+  void AddReloadStep(daemon::ReloadStep step) { reloader_.AddStep(std::move(step)); }
   // Reads the configuration again and applies what can change while running (as SIGHUP).
   void Reload();
   // Runs when the daemon closes its handles (after the shutdown steps), so that a part with
@@ -135,11 +136,11 @@ class Daemon {
   // kRunning from Run() until the loop ran dry (the shutdown's own states: shutdown_.state()).
   enum class Phase { kCreated, kRunning, kClosed };
 
-  Daemon(const Config& config, Logger& logger, uint64_t seed);
+  Daemon(const config::Config& config, transport::Logger& logger, uint64_t seed);
 
-  Result<void> Open();
-  Result<void> OpenNode(const kademlia::Identity& identity);
-  Result<void> WatchSignals();
+  transport::Result<void> Open();
+  transport::Result<void> OpenNode(const kademlia::Identity& identity);
+  transport::Result<void> WatchSignals();
   void AddSteppers();
   void AddApi();
   // True between Run() and the shutdown's beginning.
@@ -149,39 +150,39 @@ class Daemon {
   void CloseHandles();
   void StartDnsSd();
   std::string StatusText() const;
-  ReloadStep BootstrapReloadStep();
+  daemon::ReloadStep BootstrapReloadStep();
 
-  Config config_;
-  Logger& logger_;
-  UvEnv env_;
-  UvResolver resolver_;
+  config::Config config_;
+  transport::Logger& logger_;
+  transport::uv::UvEnv env_;
+  transport::uv::UvResolver resolver_;
   std::optional<state::DataDir> data_dir_;
   std::unique_ptr<kademlia::Node> node_;
   // The skill store: answers STORE and FIND_VALUE for the keys this node is close to. Declared
   // after node_ so that it detaches from the node before the node goes.
-  std::unique_ptr<kademlia::SkillDht> dht_;
+  std::unique_ptr<kademlia::store::SkillDht> dht_;
   std::unique_ptr<bootstrap::Bootstrapper> bootstrapper_;
-  Router router_;
+  http::Router router_;
   ui::UiRoutes ui_routes_;  // the web console, when node.ui.enabled
-  HttpMetrics http_metrics_;
-  HttpServer http_;
-  HttpsListener https_;  // with node.https.listen
-  UvSignal sigint_;
-  UvSignal sigterm_;
-  UvSignal sighup_;
-  UvTimer shutdown_timer_;  // the shutdown steps' budget
-  DnsSdAdvertiser dnssd_;
-  ServiceNotifier notifier_;
-  ConfigReloader reloader_;
-  ShutdownSequence shutdown_;
-  std::unique_ptr<StateSaver> saver_;  // made by Open(), once the data directory is open
-  std::unique_ptr<NodeApi> api_;       // made by Open(), once every part it reports on is
+  http::HttpMetrics http_metrics_;
+  http::HttpServer http_;
+  daemon::HttpsListener https_;  // with node.https.listen
+  transport::uv::UvSignal sigint_;
+  transport::uv::UvSignal sigterm_;
+  transport::uv::UvSignal sighup_;
+  transport::uv::UvTimer shutdown_timer_;  // the shutdown steps' budget
+  lan::DnsSdAdvertiser dnssd_;
+  service::ServiceNotifier notifier_;
+  daemon::ConfigReloader reloader_;
+  daemon::ShutdownSequence shutdown_;
+  std::unique_ptr<daemon::StateSaver> saver_;  // made by Open(), once the data directory is open
+  std::unique_ptr<daemon::NodeApi> api_;       // made by Open(), once every part it reports on is
 
   std::vector<StatusPart> status_parts_;
   std::vector<std::function<void()>> close_hooks_;
   Phase phase_ = Phase::kCreated;
-  TimePoint started_at_ = kTimeZero;
-  TimePoint next_status_ = kTimeNever;
+  transport::TimePoint started_at_ = transport::kTimeZero;
+  transport::TimePoint next_status_ = transport::kTimeNever;
 };
 
 }  // namespace skillnode::node

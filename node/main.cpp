@@ -7,5 +7,5 @@
 int main(int argc, char** argv) {
   // A write to an HTTP client that has gone must fail with EPIPE, not kill the process.
   ::signal(SIGPIPE, SIG_IGN);
-  return skillnode::node::RunCli(argc, argv);
+  return skillnode::node::cli::RunCli(argc, argv);
 }

@@ -14,7 +14,7 @@ double D(uint64_t value) { return static_cast<double>(value); }
 constexpr TypeSlot kRequestSlots[] = {TypeSlot::kPing, TypeSlot::kFindNode, TypeSlot::kFindValue,
                                       TypeSlot::kStore};
 
-void WriteRpcs(PrometheusWriter& out, const NodeStats& s) {
+void WriteRpcs(http::PrometheusWriter& out, const NodeStats& s) {
   // Each family's samples must be contiguous in the text format.
   out.Family("skillnode_rpcs_sent_total", "counter", "RPC requests this node sent, by type.");
   for (TypeSlot slot : kRequestSlots) {
@@ -52,7 +52,7 @@ void WriteRpcs(PrometheusWriter& out, const NodeStats& s) {
   }
 }
 
-void WriteLookups(PrometheusWriter& out, const NodeStats& s) {
+void WriteLookups(http::PrometheusWriter& out, const NodeStats& s) {
   out.Counter("skillnode_lookups_started_total", "Iterative lookups started.",
               D(s.lookups_started));
   out.Counter("skillnode_lookups_completed_total", "Iterative lookups completed.",
@@ -73,7 +73,8 @@ void WriteLookups(PrometheusWriter& out, const NodeStats& s) {
                 s.lookup_latency_sum_ms / 1000.0);
 }
 
-void WriteDatagrams(PrometheusWriter& out, const NodeStats& s, const UdpStats& udp) {
+void WriteDatagrams(http::PrometheusWriter& out, const NodeStats& s,
+                    const transport::uv::UdpStats& udp) {
   out.Counter("skillnode_datagrams_received_total", "UDP datagrams received.",
               D(udp.datagrams_received + udp.dropped_oversize + udp.dropped_truncated));
   out.Counter("skillnode_datagrams_sent_total", "UDP datagrams handed to the kernel.",
@@ -111,7 +112,7 @@ void WriteDatagrams(PrometheusWriter& out, const NodeStats& s, const UdpStats& u
   out.Sample("skillnode_datagrams_send_failed_total", {{"reason", "encode"}}, D(s.send_failures));
 }
 
-void WriteRouting(PrometheusWriter& out, const kademlia::Node& node) {
+void WriteRouting(http::PrometheusWriter& out, const kademlia::Node& node) {
   const auto table = node.routing_table().stats();
   out.Gauge("skillnode_routing_table_contacts", "Contacts in the routing table's buckets.",
             D(table.contacts));
@@ -140,7 +141,8 @@ void WriteRouting(PrometheusWriter& out, const kademlia::Node& node) {
 
 }  // namespace
 
-void WriteNodeMetrics(PrometheusWriter& out, const kademlia::Node& node, const UdpStats& udp) {
+void WriteNodeMetrics(http::PrometheusWriter& out, const kademlia::Node& node,
+                      const transport::uv::UdpStats& udp) {
   WriteRpcs(out, node.stats());
   WriteLookups(out, node.stats());
   WriteDatagrams(out, node.stats(), udp);
@@ -151,7 +153,7 @@ namespace {
 
 // The label of a STORE refusal, from its ERROR reply code (kademlia/wire/wire.h).
 std::string RefusalLabel(size_t code) {
-  using kademlia::ErrorReplyCode;
+  using kademlia::wire::ErrorReplyCode;
   switch (static_cast<ErrorReplyCode>(code)) {
     case ErrorReplyCode::kBadToken:
       return "bad_token";
@@ -182,9 +184,9 @@ std::string RefusalLabel(size_t code) {
 
 }  // namespace
 
-void WriteStoreMetrics(PrometheusWriter& out, const kademlia::SkillDht& dht) {
-  const kademlia::ValueStore& store = dht.store();
-  const kademlia::DhtStats& stats = dht.stats();
+void WriteStoreMetrics(http::PrometheusWriter& out, const kademlia::store::SkillDht& dht) {
+  const kademlia::store::ValueStore& store = dht.store();
+  const kademlia::store::DhtStats& stats = dht.stats();
   out.Gauge("skillnode_store_records", "Skill records this node holds for the DHT.",
             static_cast<double>(store.records()));
   out.Gauge("skillnode_store_bytes", "Bytes of the skill records this node holds.",

@@ -14,11 +14,12 @@
 
 namespace skillnode::node {
 
-void WriteNodeMetrics(PrometheusWriter& out, const kademlia::Node& node, const UdpStats& udp);
+void WriteNodeMetrics(http::PrometheusWriter& out, const kademlia::Node& node,
+                      const transport::uv::UdpStats& udp);
 
 // The skill store's: records, bytes and keys held for others, STOREs accepted and refused by
 // reason, FIND_VALUE served, expiry, handoff, publishing and listen counters.
-void WriteStoreMetrics(PrometheusWriter& out, const kademlia::SkillDht& dht);
+void WriteStoreMetrics(http::PrometheusWriter& out, const kademlia::store::SkillDht& dht);
 
 }  // namespace skillnode::node
 

@@ -17,7 +17,7 @@ namespace {
 using discovery::SkillQuery;
 using nlohmann::json;
 
-json StagesJson(const discovery::SearchResult& result) {
+json StagesJson(const discovery::search::SearchResult& result) {
   json stages = json::array();
   for (const auto& stage : result.stages) {
     json one = {{"stage", stage.stage},
@@ -34,7 +34,7 @@ json StagesJson(const discovery::SearchResult& result) {
 }
 
 // The sources the skills came from, by name in order.
-json SourcesJson(const discovery::SearchResult& result) {
+json SourcesJson(const discovery::search::SearchResult& result) {
   constexpr discovery::Source kAll[] = {discovery::Source::kLocal, discovery::Source::kLan,
                                         discovery::Source::kDht, discovery::Source::kSkillCenter,
                                         discovery::Source::kCache};
@@ -48,8 +48,8 @@ json SourcesJson(const discovery::SearchResult& result) {
 }
 
 // A non-negative integer query parameter with a default and a maximum.
-discovery::Parsed<size_t> SizeParam(const HttpRequest& request, const char* name, size_t fallback,
-                                    size_t max) {
+discovery::Parsed<size_t> SizeParam(const http::HttpRequest& request, const char* name,
+                                    size_t fallback, size_t max) {
   const auto text = request.Query(name);
   if (!text) return fallback;
   size_t value = 0;
@@ -61,7 +61,7 @@ discovery::Parsed<size_t> SizeParam(const HttpRequest& request, const char* name
   return value;
 }
 
-bool IsThisHost(const Address& peer) {
+bool IsThisHost(const transport::Address& peer) {
   if (peer.IsLoopback()) return true;
   uv_interface_address_t* interfaces = nullptr;
   int count = 0;
@@ -71,10 +71,10 @@ bool IsThisHost(const Address& peer) {
     std::array<uint8_t, 16> bytes{};
     if (interfaces[i].address.address4.sin_family == AF_INET) {
       std::memcpy(bytes.data(), &interfaces[i].address.address4.sin_addr, 4);
-      found = Address::V4({bytes[0], bytes[1], bytes[2], bytes[3]}) == peer;
+      found = transport::Address::V4({bytes[0], bytes[1], bytes[2], bytes[3]}) == peer;
     } else {
       std::memcpy(bytes.data(), &interfaces[i].address.address6.sin6_addr, 16);
-      found = Address::V6(bytes) == peer;
+      found = transport::Address::V6(bytes) == peer;
     }
   }
   uv_free_interface_addresses(interfaces, count);
@@ -84,7 +84,7 @@ bool IsThisHost(const Address& peer) {
 // A page of a search's skills as the API answers it, serialised from each skill's cached JSON
 // text: {"limit", "offset" (when `paged`), "skills", "sources", "stages", "total"}, the keys in
 // the order the API's other answers use (sorted).
-std::string PageJson(const discovery::SearchResult& result, size_t offset, size_t limit,
+std::string PageJson(const discovery::search::SearchResult& result, size_t offset, size_t limit,
                      bool paged) {
   std::string out;
   out.reserve(1024 + 700 * std::min(limit, result.skills.size()));
@@ -105,7 +105,7 @@ std::string PageJson(const discovery::SearchResult& result, size_t offset, size_
   return out;
 }
 
-json SkillWithProviders(const std::string& id, const discovery::SearchResult& result) {
+json SkillWithProviders(const std::string& id, const discovery::search::SearchResult& result) {
   const auto& best = result.skills.front().record();
   json providers = json::array();
   for (const auto& found : result.skills) {
@@ -120,7 +120,7 @@ json SkillWithProviders(const std::string& id, const discovery::SearchResult& re
 
 }  // namespace
 
-bool AnswerRegistration(Responder& responder, const discovery::RegisterOutcome& outcome,
+bool AnswerRegistration(http::Responder& responder, const discovery::RegisterOutcome& outcome,
                         const json& extra) {
   const std::string status(discovery::RegisterStatusName(outcome.status));
   if (outcome.status == discovery::RegisterStatus::kInvalid) {
@@ -141,7 +141,8 @@ bool AnswerRegistration(Responder& responder, const discovery::RegisterOutcome& 
 }
 
 // Answers a FieldError: 400 with the field named.
-void BadField(Responder& responder, const discovery::FieldError& error, std::string_view code) {
+void BadField(http::Responder& responder, const discovery::FieldError& error,
+              std::string_view code) {
   const std::string message =
       error.field.empty() ? error.message : error.field + ": " + error.message;
   json details = {{"field", error.field}};
@@ -155,16 +156,16 @@ void BadField(Responder& responder, const discovery::FieldError& error, std::str
   responder.Error(400, code, message, details);
 }
 
-void DiscoveryError(Responder& responder, const discovery::SearchResult& result) {
-  const discovery::DiscError error = *result.error;
-  responder.Error(discovery::DiscHttpStatus(error), discovery::DiscCode(error), result.message,
-                  {{"stages", StagesJson(result)}});
+void DiscoveryError(http::Responder& responder, const discovery::search::SearchResult& result) {
+  const discovery::search::DiscError error = *result.error;
+  responder.Error(discovery::search::DiscHttpStatus(error), discovery::search::DiscCode(error),
+                  result.message, {{"stages", StagesJson(result)}});
 }
 
 void SkillService::AddRoutes() {
-  Router& router = daemon_.router();
-  auto bind = [this](void (SkillService::*handler)(const HttpRequest&, Responder)) {
-    return [this, handler](const HttpRequest& request, Responder responder) {
+  http::Router& router = daemon_.router();
+  auto bind = [this](void (SkillService::*handler)(const http::HttpRequest&, http::Responder)) {
+    return [this, handler](const http::HttpRequest& request, http::Responder responder) {
       (this->*handler)(request, std::move(responder));
     };
   };
@@ -176,19 +177,21 @@ void SkillService::AddRoutes() {
   router.Add("GET", "/api/skills/{id}", bind(&SkillService::HandleGetSkill));
   router.Add("POST", "/api/scenes/{scene}/join", bind(&SkillService::HandleSceneJoin));
   router.Add("GET", "/api/v1/watch", bind(&SkillService::HandleWatch));
-  router.Add("POST", "/api/cache/refresh", [this](const HttpRequest&, Responder responder) {
-    const size_t entries = searcher_.cache().size();
-    searcher_.ClearCache();
-    responder.Json(200, {{"cleared", entries}});
-  });
+  router.Add("POST", "/api/cache/refresh",
+             [this](const http::HttpRequest&, http::Responder responder) {
+               const size_t entries = searcher_.cache().size();
+               searcher_.ClearCache();
+               responder.Json(200, {{"cleared", entries}});
+             });
 }
 
-bool SkillService::FromThisHost(const HttpRequest& request, Responder& responder,
+bool SkillService::FromThisHost(const http::HttpRequest& request, http::Responder& responder,
                                 std::string_view what) {
   return RequestFromThisHost(request, responder, what);
 }
 
-bool RequestFromThisHost(const HttpRequest& request, Responder& responder, std::string_view what) {
+bool RequestFromThisHost(const http::HttpRequest& request, http::Responder& responder,
+                         std::string_view what) {
   if (IsThisHost(request.peer.address())) return true;
   responder.Error(403, "UNAUTHORIZED",
                   std::string(what) + " is accepted only from this node's own host; " +
@@ -197,7 +200,7 @@ bool RequestFromThisHost(const HttpRequest& request, Responder& responder, std::
   return false;
 }
 
-void SkillService::HandleRegister(const HttpRequest& request, Responder responder) {
+void SkillService::HandleRegister(const http::HttpRequest& request, http::Responder responder) {
   if (!FromThisHost(request, responder, "registration")) return;
   auto body = discovery::ParseJsonObject(request.body);
   if (!body) return BadField(responder, body.error(), "INVALID");
@@ -206,7 +209,7 @@ void SkillService::HandleRegister(const HttpRequest& request, Responder responde
   AnswerRegistration(responder, registry_.Register(daemon_.Now(), std::move(*fields)));
 }
 
-void SkillService::HandleHeartbeat(const HttpRequest& request, Responder responder) {
+void SkillService::HandleHeartbeat(const http::HttpRequest& request, http::Responder responder) {
   if (!FromThisHost(request, responder, "a heartbeat")) return;
   auto body = discovery::ParseJsonObject(request.body.empty() ? "{}" : request.body);
   if (!body) return BadField(responder, body.error(), "BAD_REQUEST");
@@ -220,10 +223,11 @@ void SkillService::HandleHeartbeat(const HttpRequest& request, Responder respond
     return responder.Error(400, "BAD_REQUEST", "agentId: is required (a string)",
                            {{"field", "agentId"}});
   }
-  kademlia::SkillStatus status = kademlia::SkillStatus::kHealthy;
+  kademlia::store::SkillStatus status = kademlia::store::SkillStatus::kHealthy;
   if (auto it = body->find("status"); it != body->end() && !it->is_null()) {
-    auto parsed = it->is_string() ? kademlia::ParseSkillStatus(it->get<std::string>())
-                                  : Fail(ErrorCode::kInvalidArgument, "must be a string");
+    auto parsed = it->is_string()
+                      ? kademlia::store::ParseSkillStatus(it->get<std::string>())
+                      : transport::Fail(transport::ErrorCode::kInvalidArgument, "must be a string");
     if (!parsed) {
       return responder.Error(400, "BAD_REQUEST", "status: " + parsed.error().message,
                              {{"field", "status"}});
@@ -238,19 +242,19 @@ void SkillService::HandleHeartbeat(const HttpRequest& request, Responder respond
   }
   responder.Json(200, {{"agentId", record->agent_id},
                        {"skillId", record->skill_id},
-                       {"status", kademlia::SkillStatusName(record->status)}});
+                       {"status", kademlia::store::SkillStatusName(record->status)}});
 }
 
-void SkillService::HandleUnregister(const HttpRequest& request, Responder responder) {
+void SkillService::HandleUnregister(const http::HttpRequest& request, http::Responder responder) {
   if (!FromThisHost(request, responder, "unregistration")) return;
   const auto agent = request.Query("agentId");
   if (!agent || agent->empty()) {
     return responder.Error(400, "BAD_REQUEST", "agentId: query parameter is required",
                            {{"field", "agentId"}});
   }
-  kademlia::UnregisterReason reason = kademlia::UnregisterReason::kShutdown;
+  kademlia::store::UnregisterReason reason = kademlia::store::UnregisterReason::kShutdown;
   if (const auto text = request.Query("reason")) {
-    auto parsed = kademlia::ParseUnregisterReason(*text);
+    auto parsed = kademlia::store::ParseUnregisterReason(*text);
     if (!parsed) {
       return responder.Error(400, "BAD_REQUEST", "reason: " + parsed.error().message,
                              {{"field", "reason"}});
@@ -266,41 +270,41 @@ void SkillService::HandleUnregister(const HttpRequest& request, Responder respon
   responder.Json(200, {{"status", "UNREGISTERED"},
                        {"agentId", record->agent_id},
                        {"skillId", record->skill_id},
-                       {"reason", kademlia::UnregisterReasonName(reason)}});
+                       {"reason", kademlia::store::UnregisterReasonName(reason)}});
 }
 
-void SkillService::HandleList(const HttpRequest& request, Responder responder) {
+void SkillService::HandleList(const http::HttpRequest& request, http::Responder responder) {
   auth::AuthContext context;
   if (!auth_.Admit(request, responder, context)) return;
-  auto query = QueryFromParams(request);
+  auto query = api::QueryFromParams(request);
   if (!query) return BadField(responder, query.error(), "BAD_REQUEST");
   auto limit = SizeParam(request, "limit", kPageLimitDefault, kPageLimitMax);
   if (!limit) return BadField(responder, limit.error(), "BAD_REQUEST");
   auto offset = SizeParam(request, "offset", 0, SIZE_MAX / 2);
   if (!offset) return BadField(responder, offset.error(), "BAD_REQUEST");
-  discovery::SearchOptions options;
+  discovery::search::SearchOptions options;
   options.use_cache = request.Query("fresh").value_or("false") != "true";
   options.use_lan = request.Query("lan").value_or("true") != "false";
   options.use_skillcenter = request.Query("skillcenter").value_or("true") != "false";
   searcher_.Search(daemon_.Now(), *query, options,
                    [responder, context, limit = *limit,
-                    offset = *offset](const discovery::SearchResult& answer) mutable {
-                     std::optional<discovery::SearchResult> copy;
-                     const discovery::SearchResult& result = Visible(answer, context, copy);
-                     if (result.error && result.error != discovery::DiscError::kNoSkills) {
+                    offset = *offset](const discovery::search::SearchResult& answer) mutable {
+                     std::optional<discovery::search::SearchResult> copy;
+                     const discovery::search::SearchResult& result = Visible(answer, context, copy);
+                     if (result.error && result.error != discovery::search::DiscError::kNoSkills) {
                        return DiscoveryError(responder, result);
                      }
-                     responder.Send(HttpResponse::Text(200, PageJson(result, offset, limit, true),
-                                                       "application/json"));
+                     responder.Send(http::HttpResponse::Text(
+                         200, PageJson(result, offset, limit, true), "application/json"));
                    });
 }
 
-void SkillService::HandleSearch(const HttpRequest& request, Responder responder) {
+void SkillService::HandleSearch(const http::HttpRequest& request, http::Responder responder) {
   auth::AuthContext context;
   if (!auth_.Admit(request, responder, context)) return;
   auto body = discovery::ParseJsonObject(request.body);
   if (!body) return BadField(responder, body.error(), "BAD_REQUEST");
-  auto query = QueryFromJson(*body);
+  auto query = api::QueryFromJson(*body);
   if (!query) return BadField(responder, query.error(), "BAD_REQUEST");
   size_t limit = kPageLimitDefault;
   size_t offset = 0;
@@ -316,7 +320,7 @@ void SkillService::HandleSearch(const HttpRequest& request, Responder responder)
     }
     *field = it->get<size_t>();
   }
-  discovery::SearchOptions options;
+  discovery::search::SearchOptions options;
   for (auto [name, field, inverted] : {std::tuple{"fresh", &options.use_cache, true},
                                        {"lan", &options.use_lan, false},
                                        {"skillcenter", &options.use_skillcenter, false}}) {
@@ -330,26 +334,26 @@ void SkillService::HandleSearch(const HttpRequest& request, Responder responder)
   }
   searcher_.Search(
       daemon_.Now(), *query, options,
-      [responder, context, limit, offset](const discovery::SearchResult& answer) mutable {
-        std::optional<discovery::SearchResult> copy;
-        const discovery::SearchResult& result = Visible(answer, context, copy);
+      [responder, context, limit, offset](const discovery::search::SearchResult& answer) mutable {
+        std::optional<discovery::search::SearchResult> copy;
+        const discovery::search::SearchResult& result = Visible(answer, context, copy);
         if (result.error) return DiscoveryError(responder, result);
-        responder.Send(
-            HttpResponse::Text(200, PageJson(result, offset, limit, false), "application/json"));
+        responder.Send(http::HttpResponse::Text(200, PageJson(result, offset, limit, false),
+                                                "application/json"));
       });
 }
 
-void SkillService::HandleGetSkill(const HttpRequest& request, Responder responder) {
+void SkillService::HandleGetSkill(const http::HttpRequest& request, http::Responder responder) {
   auth::AuthContext context;
   if (!auth_.Admit(request, responder, context)) return;
   const std::string id = *request.Param("id");
   SkillQuery query;
   query.skill_id = id;
-  searcher_.Search(daemon_.Now(), query, discovery::SearchOptions{},
-                   [responder, context, id](discovery::SearchResult result) mutable {
+  searcher_.Search(daemon_.Now(), query, discovery::search::SearchOptions{},
+                   [responder, context, id](discovery::search::SearchResult result) mutable {
                      HidePrivate(result, context);
                      if (result.error) {
-                       if (result.error == discovery::DiscError::kNoSkills) {
+                       if (result.error == discovery::search::DiscError::kNoSkills) {
                          result.message = "no skill with id " + id + " is registered";
                        }
                        return DiscoveryError(responder, result);

@@ -12,7 +12,7 @@
 namespace skillnode::node {
 namespace {
 
-discovery::RegistryConfig RegistryConfigOf(const Config& config,
+discovery::RegistryConfig RegistryConfigOf(const config::Config& config,
                                            std::vector<uint8_t> publisher_certificate) {
   discovery::RegistryConfig out;
   out.publisher_certificate = std::move(publisher_certificate);
@@ -22,7 +22,7 @@ discovery::RegistryConfig RegistryConfigOf(const Config& config,
   return out;
 }
 
-discovery::CacheConfig CacheConfigOf(const Config& config) {
+discovery::CacheConfig CacheConfigOf(const config::Config& config) {
   discovery::CacheConfig out;
   out.enabled = config.discovery.cache.enabled;
   out.ttl = config.discovery.cache.ttl;
@@ -31,7 +31,7 @@ discovery::CacheConfig CacheConfigOf(const Config& config) {
   return out;
 }
 
-auth::AuthOptions AuthOptionsOf(const Config& config) {
+auth::AuthOptions AuthOptionsOf(const config::Config& config) {
   auth::AuthOptions out;
   out.tokens_file =
       auth::TokensFilePath(config, [](const char* name) { return std::getenv(name); });
@@ -42,34 +42,35 @@ auth::AuthOptions AuthOptionsOf(const Config& config) {
 
 }  // namespace
 
-const discovery::SearchResult& Visible(const discovery::SearchResult& result,
-                                       const auth::AuthContext& context,
-                                       std::optional<discovery::SearchResult>& copy) {
+const discovery::search::SearchResult& Visible(
+    const discovery::search::SearchResult& result, const auth::AuthContext& context,
+    std::optional<discovery::search::SearchResult>& copy) {
   if (context.authenticated || result.private_skills == 0) return result;
   copy = result;
   HidePrivate(*copy, context);
   return *copy;
 }
 
-void HidePrivate(discovery::SearchResult& result, const auth::AuthContext& context) {
+void HidePrivate(discovery::search::SearchResult& result, const auth::AuthContext& context) {
   if (context.authenticated) return;
   const size_t before = result.skills.size();
   // The stage that found a hidden skill does not count it either: a report of "found 1" over
   // an empty answer would tell that something private exists.
-  for (const discovery::Found& found : result.skills) {
+  for (const discovery::search::Found& found : result.skills) {
     if (!discovery::IsPrivate(found.record())) continue;
     const std::string_view stage = discovery::SourceName(found.source);
-    for (discovery::StageReport& report : result.stages) {
+    for (discovery::search::StageReport& report : result.stages) {
       if (report.stage != stage || report.records == 0) continue;
       if (--report.records == 0 && report.outcome == "found") report.outcome = "none";
       break;
     }
   }
-  std::erase_if(result.skills,
-                [](const discovery::Found& found) { return discovery::IsPrivate(found.record()); });
+  std::erase_if(result.skills, [](const discovery::search::Found& found) {
+    return discovery::IsPrivate(found.record());
+  });
   result.private_skills = 0;
   if (before > 0 && result.skills.empty() && !result.error) {
-    result.error = discovery::DiscError::kNoSkills;
+    result.error = discovery::search::DiscError::kNoSkills;
     result.message = "no skill matches the query";
   }
 }
@@ -79,7 +80,8 @@ SkillService::SkillService(Daemon& daemon, std::vector<uint8_t> publisher_certif
       auth_(AuthOptionsOf(daemon.config()), daemon.logger(), [&daemon] { return daemon.Now(); }),
       registry_(daemon.dht(), daemon.identity(),
                 RegistryConfigOf(daemon.config(), std::move(publisher_certificate)), &WallClockMs),
-      searcher_(daemon.dht(), registry_, discovery::SearchConfig{}, CacheConfigOf(daemon.config())),
+      searcher_(daemon.dht(), registry_, discovery::search::SearchConfig{},
+                CacheConfigOf(daemon.config())),
       well_known_(daemon, registry_, searcher_, auth_),
       folders_(daemon, registry_, searcher_, auth_) {
   auth_.Refresh(/*force=*/true);
@@ -87,41 +89,47 @@ SkillService::SkillService(Daemon& daemon, std::vector<uint8_t> publisher_certif
   registry_.AddObserver([this](const discovery::RegistryEvent& event) {
     searcher_.InvalidateRecord(event.record);
     NotifyPrivateWatchers(event);
-    LogAt(daemon_.logger(), LogLevel::kInfo,
-          "skill " + event.record.skill_id + " of agent " + event.record.agent_id + ": " +
-              std::string(kademlia::SkillStatusName(event.record.status)) +
-              (event.record.tombstone
-                   ? " (unpublished: " +
-                         std::string(kademlia::UnregisterReasonName(event.record.reason)) + ")"
-                   : ""));
+    LogAt(
+        daemon_.logger(), transport::LogLevel::kInfo,
+        "skill " + event.record.skill_id + " of agent " + event.record.agent_id + ": " +
+            std::string(kademlia::store::SkillStatusName(event.record.status)) +
+            (event.record.tombstone
+                 ? " (unpublished: " +
+                       std::string(kademlia::store::UnregisterReasonName(event.record.reason)) + ")"
+                 : ""));
   });
   daemon_.AddStepper({[this] { return registry_.NextDeadline(); },
-                      [this](TimePoint now) { registry_.OnTimer(now); }});
+                      [this](transport::TimePoint now) { registry_.OnTimer(now); }});
   daemon_.AddStepper({[this] { return searcher_.NextDeadline(); },
-                      [this](TimePoint now) { searcher_.OnTimer(now); }});
+                      [this](transport::TimePoint now) { searcher_.OnTimer(now); }});
   daemon_.AddNodeInfo("registry", [this] { return Info(); });
   daemon_.AddNodeInfo("auth", [this] { return auth_.Info(); });
   daemon_.AddNodeInfo("skillFolders", [this] { return folders_.Info(); });
-  daemon_.AddMetrics([this](PrometheusWriter& out) { WriteMetrics(out); });
+  daemon_.AddMetrics([this](http::PrometheusWriter& out) { WriteMetrics(out); });
   // A reload may name another token file: it must be readable before the node switches.
-  daemon_.AddReloadStep([this](const Config& running, const Config& next) -> Result<ReloadApply> {
-    if (next.node.auth.tokens_file == running.node.auth.tokens_file) return ReloadApply{};
-    std::string path =
-        auth::TokensFilePath(next, [](const char* name) { return std::getenv(name); });
-    auto loaded = auth::LoadTokenFile(path);
-    if (!loaded)
-      return Fail(loaded.error().code, "node.auth.tokensFile: " + loaded.error().message);
-    return ReloadApply([this, path = std::move(path)] { auth_.SetTokensFile(path); });
-  });
+  daemon_.AddReloadStep(
+      [this](const config::Config& running,
+             const config::Config& next) -> transport::Result<daemon::ReloadApply> {
+        if (next.node.auth.tokens_file == running.node.auth.tokens_file)
+          return daemon::ReloadApply{};
+        std::string path =
+            auth::TokensFilePath(next, [](const char* name) { return std::getenv(name); });
+        auto loaded = auth::LoadTokenFile(path);
+        if (!loaded)
+          return transport::Fail(loaded.error().code,
+                                 "node.auth.tokensFile: " + loaded.error().message);
+        return daemon::ReloadApply([this, path = std::move(path)] { auth_.SetTokensFile(path); });
+      });
   daemon_.AddStatusPart([this] { return std::to_string(registry_.size()) + " registered skills"; });
-  daemon_.AddMetrics([this](PrometheusWriter& out) { auth_.WriteMetrics(out); });
+  daemon_.AddMetrics([this](http::PrometheusWriter& out) { auth_.WriteMetrics(out); });
   daemon_.AddShutdownStep("unregister skills", [this](std::function<void()> done) {
     const size_t count = registry_.size();
     if (count > 0) {
-      LogAt(daemon_.logger(), LogLevel::kInfo,
+      LogAt(daemon_.logger(), transport::LogLevel::kInfo,
             "unpublishing " + std::to_string(count) + " registered skill(s) at shutdown");
     }
-    registry_.UnregisterAll(daemon_.Now(), kademlia::UnregisterReason::kShutdown, std::move(done));
+    registry_.UnregisterAll(daemon_.Now(), kademlia::store::UnregisterReason::kShutdown,
+                            std::move(done));
   });
   AddRoutes();
 }
@@ -141,14 +149,14 @@ nlohmann::json SkillService::Info() const {
        {{"entries", searcher_.cache().size()}, {"hits", cache.hits}, {"misses", cache.misses}}}};
 }
 
-void SkillService::WriteMetrics(PrometheusWriter& out) const {
+void SkillService::WriteMetrics(http::PrometheusWriter& out) const {
   const auto counts = registry_.CountByStatus();
   out.Family("skillnode_registry_skills", "gauge", "Skills registered with this node, by health.");
   for (size_t i = 0; i < counts.size(); ++i) {
-    out.Sample(
-        "skillnode_registry_skills",
-        {{"status", std::string(kademlia::SkillStatusName(static_cast<kademlia::SkillStatus>(i)))}},
-        static_cast<double>(counts[i]));
+    out.Sample("skillnode_registry_skills",
+               {{"status", std::string(kademlia::store::SkillStatusName(
+                               static_cast<kademlia::store::SkillStatus>(i)))}},
+               static_cast<double>(counts[i]));
   }
   const auto& r = registry_.stats();
   out.Family("skillnode_registry_operations_total", "counter",

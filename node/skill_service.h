@@ -59,40 +59,41 @@ class SkillService {
   SkillService& operator=(const SkillService&) = delete;
 
   discovery::Registry& registry() { return registry_; }
-  discovery::Searcher& searcher() { return searcher_; }
+  discovery::search::Searcher& searcher() { return searcher_; }
   // Bearer tokens: routes that show or invoke restricted and private skills ask it who the
   // request is (Admit / Require / Authenticated).
   auth::Authenticator& authenticator() { return auth_; }
 
  private:
   void AddRoutes();
-  void HandleRegister(const HttpRequest& request, Responder responder);
-  void HandleHeartbeat(const HttpRequest& request, Responder responder);
-  void HandleUnregister(const HttpRequest& request, Responder responder);
-  void HandleList(const HttpRequest& request, Responder responder);
-  void HandleSearch(const HttpRequest& request, Responder responder);
-  void HandleGetSkill(const HttpRequest& request, Responder responder);
-  void HandleSceneJoin(const HttpRequest& request, Responder responder);
-  void HandleWatch(const HttpRequest& request, Responder responder);
+  void HandleRegister(const http::HttpRequest& request, http::Responder responder);
+  void HandleHeartbeat(const http::HttpRequest& request, http::Responder responder);
+  void HandleUnregister(const http::HttpRequest& request, http::Responder responder);
+  void HandleList(const http::HttpRequest& request, http::Responder responder);
+  void HandleSearch(const http::HttpRequest& request, http::Responder responder);
+  void HandleGetSkill(const http::HttpRequest& request, http::Responder responder);
+  void HandleSceneJoin(const http::HttpRequest& request, http::Responder responder);
+  void HandleWatch(const http::HttpRequest& request, http::Responder responder);
   // Authenticated watch streams: this node's private skills under the watched key, fed by
   // the registry (the DHT never carries them).
   struct PrivateWatch {
     std::string kind;  // scene, capability, skill
     std::string value;
-    std::shared_ptr<EventStream> stream;
+    std::shared_ptr<http::EventStream> stream;
   };
   void WatchPrivate(const std::string& kind, const std::string& value,
-                    const std::shared_ptr<EventStream>& stream);
+                    const std::shared_ptr<http::EventStream>& stream);
   void NotifyPrivateWatchers(const discovery::RegistryEvent& event);
   // False (and answered UNAUTHORIZED) when the request does not come from this host.
-  bool FromThisHost(const HttpRequest& request, Responder& responder, std::string_view what);
+  bool FromThisHost(const http::HttpRequest& request, http::Responder& responder,
+                    std::string_view what);
   nlohmann::json Info() const;
-  void WriteMetrics(PrometheusWriter& out) const;
+  void WriteMetrics(http::PrometheusWriter& out) const;
 
   Daemon& daemon_;
   auth::Authenticator auth_;
   discovery::Registry registry_;
-  discovery::Searcher searcher_;
+  discovery::search::Searcher searcher_;
   api::WellKnownRoutes well_known_;
   api::SkillFolderRoutes folders_;
   std::map<uint64_t, PrivateWatch> private_watches_;
@@ -101,26 +102,28 @@ class SkillService {
 
 // True when `request` comes from this node's host; else answers UNAUTHORIZED (403) naming
 // `what` ("registration") and returns false.
-bool RequestFromThisHost(const HttpRequest& request, Responder& responder, std::string_view what);
+bool RequestFromThisHost(const http::HttpRequest& request, http::Responder& responder,
+                         std::string_view what);
 
 // Answers a FieldError: 400 with `code` and the field named.
-void BadField(Responder& responder, const discovery::FieldError& error, std::string_view code);
+void BadField(http::Responder& responder, const discovery::FieldError& error,
+              std::string_view code);
 // Answers a registration's outcome: 400 INVALID naming the field, or 201 (new) / 200 with the
 // status, ids, message, timestamp and the skill's JSON, plus `extra` fields. True when the
 // registration was accepted.
-bool AnswerRegistration(Responder& responder, const discovery::RegisterOutcome& outcome,
+bool AnswerRegistration(http::Responder& responder, const discovery::RegisterOutcome& outcome,
                         const nlohmann::json& extra = nlohmann::json::object());
 // Answers a failed search with its DISC_00x code and the stages it went through.
-void DiscoveryError(Responder& responder, const discovery::SearchResult& result);
+void DiscoveryError(http::Responder& responder, const discovery::search::SearchResult& result);
 
 // Drops the private skills a request without a valid token may not see; a result that was
 // only private skills becomes "no skills" (DISC_002), as if they did not exist.
-void HidePrivate(discovery::SearchResult& result, const auth::AuthContext& context);
+void HidePrivate(discovery::search::SearchResult& result, const auth::AuthContext& context);
 // `result` as `context` may see it: itself when it holds nothing hidden from it, else a copy
 // (in `copy`) with HidePrivate applied.
-const discovery::SearchResult& Visible(const discovery::SearchResult& result,
-                                       const auth::AuthContext& context,
-                                       std::optional<discovery::SearchResult>& copy);
+const discovery::search::SearchResult& Visible(
+    const discovery::search::SearchResult& result, const auth::AuthContext& context,
+    std::optional<discovery::search::SearchResult>& copy);
 
 }  // namespace skillnode::node
 

@@ -14,7 +14,8 @@ namespace skillnode::node {
 namespace {
 
 // Whether `record` is under the watched scene, capability or skill id.
-bool Under(const kademlia::SkillRecord& record, const std::string& kind, const std::string& value) {
+bool Under(const kademlia::store::SkillRecord& record, const std::string& kind,
+           const std::string& value) {
   const auto has = [&value](const std::vector<std::string>& list) {
     return std::find(list.begin(), list.end(), value) != list.end();
   };
@@ -25,7 +26,7 @@ bool Under(const kademlia::SkillRecord& record, const std::string& kind, const s
 
 }  // namespace
 
-void SkillService::HandleWatch(const HttpRequest& request, Responder responder) {
+void SkillService::HandleWatch(const http::HttpRequest& request, http::Responder responder) {
   auth::AuthContext context;
   if (!auth_.Admit(request, responder, context)) return;
   std::optional<kademlia::Key> key;
@@ -47,28 +48,28 @@ void SkillService::HandleWatch(const HttpRequest& request, Responder responder) 
                            "give exactly one of the query parameters scene, capability, skill",
                            {{"field", "scene"}});
   }
-  if (kind == "scene") key = kademlia::SceneKey(value);
-  if (kind == "capability") key = kademlia::CapabilityKey(value);
-  if (kind == "skill") key = kademlia::SkillKey(value);
-  if (searcher_.watchers() >= discovery::SearchConfig{}.watchers_max) {
+  if (kind == "scene") key = kademlia::store::SceneKey(value);
+  if (kind == "capability") key = kademlia::store::CapabilityKey(value);
+  if (kind == "skill") key = kademlia::store::SkillKey(value);
+  if (searcher_.watchers() >= discovery::search::SearchConfig{}.watchers_max) {
     return responder.Error(503, "BUSY", "this node has its maximum of open watch streams",
-                           {{"watchers_max", discovery::SearchConfig{}.watchers_max}});
+                           {{"watchers_max", discovery::search::SearchConfig{}.watchers_max}});
   }
-  auto stream = std::make_shared<EventStream>(responder.StartEventStream());
+  auto stream = std::make_shared<http::EventStream>(responder.StartEventStream());
   if (!stream->open()) return;
   stream->Send("ready", {{"key", key->ToHex()}, {kind, value}});
-  const uint64_t watch =
-      searcher_.Watch(daemon_.Now(), *key, [stream, context](const kademlia::ListenEvent& event) {
+  const uint64_t watch = searcher_.Watch(
+      daemon_.Now(), *key, [stream, context](const kademlia::store::ListenEvent& event) {
         // This node never publishes a private skill; one from elsewhere is hidden all the same.
         if (!context.authenticated && discovery::IsPrivate(event.record.record)) return;
-        const char* name = event.kind == kademlia::ListenEvent::Kind::kAdded     ? "added"
-                           : event.kind == kademlia::ListenEvent::Kind::kChanged ? "changed"
-                                                                                 : "removed";
+        const char* name = event.kind == kademlia::store::ListenEvent::Kind::kAdded     ? "added"
+                           : event.kind == kademlia::store::ListenEvent::Kind::kChanged ? "changed"
+                                                                                        : "removed";
         nlohmann::json skill = discovery::SkillJson(event.record.record, discovery::Source::kDht);
-        if (event.kind == kademlia::ListenEvent::Kind::kRemoved) {
-          skill["reason"] = event.reason == kademlia::UnregisterReason::kNone
+        if (event.kind == kademlia::store::ListenEvent::Kind::kRemoved) {
+          skill["reason"] = event.reason == kademlia::store::UnregisterReason::kNone
                                 ? std::string_view("EXPIRED")
-                                : kademlia::UnregisterReasonName(event.reason);
+                                : kademlia::store::UnregisterReasonName(event.reason);
         }
         stream->Send(name, skill);
       });
@@ -84,7 +85,7 @@ void SkillService::HandleWatch(const HttpRequest& request, Responder responder) 
   }
   const uint64_t private_watch = next_private_watch_++;
   private_watches_.emplace(private_watch, PrivateWatch{kind, value, stream});
-  for (const kademlia::SkillRecord& record : registry_.Records()) {
+  for (const kademlia::store::SkillRecord& record : registry_.Records()) {
     if (discovery::IsPrivate(record) && Under(record, kind, value)) {
       stream->Send("added", discovery::SkillJson(record, discovery::Source::kLocal));
     }
@@ -97,7 +98,7 @@ void SkillService::HandleWatch(const HttpRequest& request, Responder responder) 
 
 void SkillService::NotifyPrivateWatchers(const discovery::RegistryEvent& event) {
   using Kind = discovery::RegistryEvent::Kind;
-  const kademlia::SkillRecord& record = event.record;
+  const kademlia::store::SkillRecord& record = event.record;
   if (!discovery::IsPrivate(record) || private_watches_.empty()) return;
   const char* name = "changed";
   if (event.kind == Kind::kRegistered || (event.kind == Kind::kUpdated && !event.was_private)) {
@@ -107,11 +108,12 @@ void SkillService::NotifyPrivateWatchers(const discovery::RegistryEvent& event) 
   }
   nlohmann::json skill = discovery::SkillJson(record, discovery::Source::kLocal);
   if (record.tombstone) {
-    skill["reason"] = event.kind == Kind::kExpired ? std::string_view("EXPIRED")
-                                                   : kademlia::UnregisterReasonName(record.reason);
+    skill["reason"] = event.kind == Kind::kExpired
+                          ? std::string_view("EXPIRED")
+                          : kademlia::store::UnregisterReasonName(record.reason);
   }
   // Copies: a stream that closes while being written to leaves the map.
-  std::vector<std::shared_ptr<EventStream>> streams;
+  std::vector<std::shared_ptr<http::EventStream>> streams;
   for (const auto& [id, watch] : private_watches_) {
     if (Under(record, watch.kind, watch.value)) streams.push_back(watch.stream);
   }

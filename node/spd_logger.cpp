@@ -17,17 +17,17 @@ namespace {
 
 constexpr const char* kTextPattern = "%Y-%m-%d %H:%M:%S.%e %^%-5l%$ %v";
 
-spdlog::level::level_enum ToSpd(LogLevel level) {
+spdlog::level::level_enum ToSpd(transport::LogLevel level) {
   switch (level) {
-    case LogLevel::kTrace:
+    case transport::LogLevel::kTrace:
       return spdlog::level::trace;
-    case LogLevel::kDebug:
+    case transport::LogLevel::kDebug:
       return spdlog::level::debug;
-    case LogLevel::kInfo:
+    case transport::LogLevel::kInfo:
       return spdlog::level::info;
-    case LogLevel::kWarn:
+    case transport::LogLevel::kWarn:
       return spdlog::level::warn;
-    case LogLevel::kError:
+    case transport::LogLevel::kError:
       return spdlog::level::err;
   }
   return spdlog::level::info;
@@ -108,16 +108,16 @@ bool StderrIsJournal() {
          static_cast<unsigned long long>(st.st_ino) == inode;
 }
 
-SpdLogger::SpdLogger(const LogConfig& config)
+SpdLogger::SpdLogger(const config::LogConfig& config)
     : SpdLogger(std::make_shared<spdlog::sinks::stderr_color_sink_st>(), config,
                 StderrIsJournal()) {}
 
-SpdLogger::SpdLogger(std::shared_ptr<spdlog::sinks::sink> sink, const LogConfig& config,
+SpdLogger::SpdLogger(std::shared_ptr<spdlog::sinks::sink> sink, const config::LogConfig& config,
                      bool journal)
     : logger_(std::make_shared<spdlog::logger>("skillnode", std::move(sink))),
       level_(config.level) {
   std::unique_ptr<spdlog::formatter> formatter;
-  if (config.format == LogFormat::kJson) {
+  if (config.format == config::LogFormat::kJson) {
     formatter = std::make_unique<JsonFormatter>();
   } else {
     formatter = std::make_unique<spdlog::pattern_formatter>(journal ? "%v" : kTextPattern);
@@ -131,15 +131,15 @@ SpdLogger::SpdLogger(std::shared_ptr<spdlog::sinks::sink> sink, const LogConfig&
 
 SpdLogger::~SpdLogger() { Flush(); }
 
-bool SpdLogger::Enabled(LogLevel level) const { return level >= level_; }
+bool SpdLogger::Enabled(transport::LogLevel level) const { return level >= level_; }
 
-void SpdLogger::Log(LogLevel level, std::string_view message) {
+void SpdLogger::Log(transport::LogLevel level, std::string_view message) {
   logger_->log(ToSpd(level), spdlog::string_view_t(message.data(), message.size()));
 }
 
 void SpdLogger::Flush() { logger_->flush(); }
 
-void SpdLogger::SetLevel(LogLevel level) {
+void SpdLogger::SetLevel(transport::LogLevel level) {
   level_ = level;
   logger_->set_level(ToSpd(level));
 }

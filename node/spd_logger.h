@@ -26,34 +26,34 @@ class sink;
 
 namespace skillnode::node {
 
-class SpdLogger final : public Logger {
+class SpdLogger final : public transport::Logger {
  public:
   // Writes to stderr (coloured text when stderr is a terminal; journal lines when it is the
   // journal's stream).
-  explicit SpdLogger(const LogConfig& config);
+  explicit SpdLogger(const config::LogConfig& config);
   // Writes to `sink` (tests use an ostream sink), as journal lines when `journal`.
-  SpdLogger(std::shared_ptr<spdlog::sinks::sink> sink, const LogConfig& config,
+  SpdLogger(std::shared_ptr<spdlog::sinks::sink> sink, const config::LogConfig& config,
             bool journal = false);
   SpdLogger(const SpdLogger&) = delete;
   SpdLogger& operator=(const SpdLogger&) = delete;
   ~SpdLogger() override;
 
-  bool Enabled(LogLevel level) const override;
-  void Log(LogLevel level, std::string_view message) override;
+  bool Enabled(transport::LogLevel level) const override;
+  void Log(transport::LogLevel level, std::string_view message) override;
   void Flush();
   // A configuration reload's new node.log.level.
-  void SetLevel(LogLevel level);
+  void SetLevel(transport::LogLevel level);
 
  private:
   std::shared_ptr<spdlog::logger> logger_;
-  LogLevel level_;
+  transport::LogLevel level_;
 };
 
 // True when file descriptor 2 is the stream JOURNAL_STREAM names ("device:inode").
 bool StderrIsJournal();
 
 // Shorthand for the daemon's own lines: checks Enabled before the message is used.
-inline void LogAt(Logger& logger, LogLevel level, std::string_view message) {
+inline void LogAt(transport::Logger& logger, transport::LogLevel level, std::string_view message) {
   if (logger.Enabled(level)) logger.Log(level, message);
 }
 

@@ -25,7 +25,7 @@
 
 namespace {
 
-using skillnode::sim::RunSummary;
+using skillnode::sim::report::RunSummary;
 
 void PrintSummary(const std::string& name, size_t points, const RunSummary& s) {
   const auto& l = s.lookups;
@@ -43,7 +43,7 @@ void PrintSummary(const std::string& name, size_t points, const RunSummary& s) {
 
 int main(int argc, char** argv) {
 #ifdef SKILLNODE_SIM_MIMALLOC
-  skillnode::sim::UseMimalloc();
+  skillnode::sim::engine::UseMimalloc();
 #endif
   CLI::App app{"skillsim: deterministic Kademlia network simulator (docs/simulation.md)",
                "skillsim"};
@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
       "Exit status: 0 success; 1 the scenario cannot be loaded; 2 the report cannot be "
       "written; a command-line error exits with CLI11's code for it.");
   std::string scenario_path, out_dir;
-  skillnode::sim::ScenarioOverrides overrides;
+  skillnode::sim::scenario::ScenarioOverrides overrides;
   uint64_t seed = 0, nodes = 0;
   unsigned threads = std::max(1u, std::min(2u, std::thread::hardware_concurrency()));
   bool quiet = false, no_plots = false;
@@ -71,39 +71,39 @@ int main(int argc, char** argv) {
       ->type_name("N");
   app.add_flag("--quiet", quiet, "no progress lines");
   app.add_flag("--no-plots", no_plots, "do not run gnuplot");
-  if (skillnode::cli::PrintedHelpJson(app, argc, argv)) return 0;
+  if (skillnode::node::cli::PrintedHelpJson(app, argc, argv)) return 0;
   CLI11_PARSE(app, argc, argv);
   if (*seed_option) overrides.seed = seed;
   if (*nodes_option) overrides.nodes = nodes;
 
-  auto plan = skillnode::sim::LoadScenarioFile(scenario_path, overrides);
+  auto plan = skillnode::sim::scenario::LoadScenarioFile(scenario_path, overrides);
   if (!plan) {
     std::cerr << "skillsim: " << plan.error().message << "\n";
     return 1;
   }
   const auto start = std::chrono::steady_clock::now();
-  skillnode::sim::RunOptions options;
+  skillnode::sim::engine::RunOptions options;
   options.threads = threads;
   options.log = quiet ? nullptr : &std::cerr;
-  const auto points = skillnode::sim::RunPlan(*plan, options);
+  const auto points = skillnode::sim::engine::RunPlan(*plan, options);
   const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - start;
-  const RunSummary total = skillnode::sim::CombineRuns(points, wall.count());
+  const RunSummary total = skillnode::sim::report::CombineRuns(points, wall.count());
 
   if (out_dir.empty()) {
-    auto json = skillnode::sim::SummaryJson(*plan, points, total);
+    auto json = skillnode::sim::report::SummaryJson(*plan, points, total);
     if (json) std::cout << *json;
   } else {
-    auto written = skillnode::sim::WriteReport(out_dir, *plan, points, total);
+    auto written = skillnode::sim::report::WriteReport(out_dir, *plan, points, total);
     if (!written) {
       std::cerr << "skillsim: " << written.error().message << "\n";
       return 2;
     }
     if (!no_plots) {
-      auto plots = skillnode::sim::WritePlots(out_dir, *plan, points);
+      auto plots = skillnode::sim::report::WritePlots(out_dir, *plan, points);
       if (!plots) std::cerr << "skillsim: plots skipped: " << plots.error().message << "\n";
     }
   }
   PrintSummary(plan->base.name, points.size(), total);
-  std::printf("trace_hash %s\n", skillnode::sim::TraceHash::Hex(total.trace_hash).c_str());
+  std::printf("trace_hash %s\n", skillnode::sim::engine::TraceHash::Hex(total.trace_hash).c_str());
   return 0;
 }

@@ -9,7 +9,7 @@
 #include <chrono>
 #include <cstdint>
 
-namespace skillnode {
+namespace skillnode::transport {
 
 // Has no now(): only an Env knows what time it is.
 struct NodeClock {
@@ -34,6 +34,6 @@ constexpr Duration Seconds(int64_t s) { return std::chrono::seconds(s); }
 // Milliseconds as a double, for reports and metrics.
 constexpr double ToMillis(Duration d) { return static_cast<double>(d.count()) / 1000.0; }
 
-}  // namespace skillnode
+}  // namespace skillnode::transport
 
 #endif  // SKILLNODE_TRANSPORT_CLOCK_H_

@@ -6,7 +6,7 @@
 #include <charconv>
 #include <cstring>
 
-namespace skillnode {
+namespace skillnode::transport {
 namespace {
 
 constexpr std::array<uint8_t, 12> kV4MappedPrefix = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
@@ -239,15 +239,17 @@ std::string HostPort::ToString() const {
   return host + ":" + std::to_string(port);
 }
 
-}  // namespace skillnode
+}  // namespace skillnode::transport
 
-size_t std::hash<skillnode::Address>::operator()(const skillnode::Address& a) const noexcept {
+size_t std::hash<skillnode::transport::Address>::operator()(
+    const skillnode::transport::Address& a) const noexcept {
   // FNV-1a over family and bytes; only used for hash maps, never for output order.
   uint64_t h = 1469598103934665603ULL ^ static_cast<uint64_t>(a.family());
   for (uint8_t b : a.bytes()) h = (h ^ b) * 1099511628211ULL;
   return static_cast<size_t>(h);
 }
 
-size_t std::hash<skillnode::Endpoint>::operator()(const skillnode::Endpoint& e) const noexcept {
-  return std::hash<skillnode::Address>()(e.address()) * 31 + e.port();
+size_t std::hash<skillnode::transport::Endpoint>::operator()(
+    const skillnode::transport::Endpoint& e) const noexcept {
+  return std::hash<skillnode::transport::Address>()(e.address()) * 31 + e.port();
 }

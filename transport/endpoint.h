@@ -19,7 +19,7 @@
 
 #include "transport/result.h"
 
-namespace skillnode {
+namespace skillnode::transport {
 
 enum class AddressFamily : uint8_t { kIPv4 = 4, kIPv6 = 6 };
 
@@ -99,15 +99,15 @@ struct HostPort {
   auto operator<=>(const HostPort&) const = default;
 };
 
-}  // namespace skillnode
+}  // namespace skillnode::transport
 
 template <>
-struct std::hash<skillnode::Address> {
-  size_t operator()(const skillnode::Address& a) const noexcept;
+struct std::hash<skillnode::transport::Address> {
+  size_t operator()(const skillnode::transport::Address& a) const noexcept;
 };
 template <>
-struct std::hash<skillnode::Endpoint> {
-  size_t operator()(const skillnode::Endpoint& e) const noexcept;
+struct std::hash<skillnode::transport::Endpoint> {
+  size_t operator()(const skillnode::transport::Endpoint& e) const noexcept;
 };
 
 #endif  // SKILLNODE_TRANSPORT_ENDPOINT_H_

@@ -8,7 +8,7 @@
 
 #include <string_view>
 
-namespace skillnode {
+namespace skillnode::transport {
 
 enum class LogLevel { kTrace, kDebug, kInfo, kWarn, kError };
 
@@ -26,6 +26,6 @@ class NullLogger final : public Logger {
   void Log(LogLevel, std::string_view) override {}
 };
 
-}  // namespace skillnode
+}  // namespace skillnode::transport
 
 #endif  // SKILLNODE_TRANSPORT_LOGGER_H_

@@ -14,7 +14,7 @@
 #include "transport/endpoint.h"
 #include "transport/result.h"
 
-namespace skillnode {
+namespace skillnode::transport {
 
 // The addresses of one name, each with the port that was asked for; IPv4 and IPv6 mixed.
 using ResolveCallback = std::function<void(Result<std::vector<Endpoint>>)>;
@@ -26,6 +26,6 @@ class Resolver {
   virtual void Resolve(const HostPort& name, ResolveCallback done) = 0;
 };
 
-}  // namespace skillnode
+}  // namespace skillnode::transport
 
 #endif  // SKILLNODE_TRANSPORT_RESOLVER_H_

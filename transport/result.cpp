@@ -1,6 +1,6 @@
 #include "transport/result.h"
 
-namespace skillnode {
+namespace skillnode::transport {
 
 std::string_view ErrorCodeName(ErrorCode code) {
   switch (code) {
@@ -35,4 +35,4 @@ std::string Error::ToString() const {
   return out;
 }
 
-}  // namespace skillnode
+}  // namespace skillnode::transport

@@ -11,7 +11,7 @@
 #include <tl/expected.hpp>
 #include <utility>
 
-namespace skillnode {
+namespace skillnode::transport {
 
 // Broad classes of failure; the message says exactly what went wrong.
 enum class ErrorCode {
@@ -45,6 +45,6 @@ inline tl::unexpected<Error> Fail(ErrorCode code, std::string message) {
   return tl::unexpected<Error>(Error{code, std::move(message)});
 }
 
-}  // namespace skillnode
+}  // namespace skillnode::transport
 
 #endif  // SKILLNODE_TRANSPORT_RESULT_H_

@@ -3,7 +3,7 @@
 #include <cassert>
 #include <cstring>
 
-namespace skillnode {
+namespace skillnode::transport {
 namespace {
 
 // 128-bit products for Lemire's method; __extension__ keeps -Wpedantic quiet about the type.
@@ -82,4 +82,4 @@ void Rng::Fill(std::span<uint8_t> out) {
 
 Rng Rng::Fork() { return Rng(Next64()); }
 
-}  // namespace skillnode
+}  // namespace skillnode::transport

@@ -14,7 +14,7 @@
 #include <span>
 #include <utility>
 
-namespace skillnode {
+namespace skillnode::transport {
 
 // One step of splitmix64: advances *state and returns a well-mixed 64-bit value.
 uint64_t SplitMix64(uint64_t* state);
@@ -57,6 +57,6 @@ class Rng {
   std::array<uint64_t, 4> state_;
 };
 
-}  // namespace skillnode
+}  // namespace skillnode::transport
 
 #endif  // SKILLNODE_TRANSPORT_RNG_H_

@@ -11,7 +11,7 @@
 
 #include "transport/endpoint.h"
 
-namespace skillnode {
+namespace skillnode::transport {
 
 class Transport {
  public:
@@ -22,6 +22,6 @@ class Transport {
   virtual void Send(const Endpoint& to, std::span<const uint8_t> datagram) = 0;
 };
 
-}  // namespace skillnode
+}  // namespace skillnode::transport
 
 #endif  // SKILLNODE_TRANSPORT_TRANSPORT_H_

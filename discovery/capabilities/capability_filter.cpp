@@ -72,10 +72,10 @@ tl::expected<void, ParamError> AgentParam(CapabilityRequest& out, const std::str
   std::vector<std::string> ids = list ? SplitCommas(text) : std::vector<std::string>{text};
   if (!list && text.empty()) ids.clear();
   for (const std::string& id : ids) {
-    if (id.size() > kademlia::kIdLengthMax) {
-      return Bad(
-          name, text, {},
-          name + ": an agent id is at most " + std::to_string(kademlia::kIdLengthMax) + " bytes");
+    if (id.size() > kademlia::store::kIdLengthMax) {
+      return Bad(name, text, {},
+                 name + ": an agent id is at most " +
+                     std::to_string(kademlia::store::kIdLengthMax) + " bytes");
     }
     out.agent_ids.push_back(id);
   }
@@ -123,9 +123,9 @@ tl::expected<bool, ParamError> Apply(CapabilityRequest& out, const std::string& 
     if (!size) return tl::unexpected(size.error());
     (name == "limit" ? out.limit : out.offset) = *size;
   } else if (name == "capability" || name == "scene") {
-    if (value.size() > kademlia::kNameLengthMax) {
+    if (value.size() > kademlia::store::kNameLengthMax) {
       return Bad(name, value, {},
-                 name + ": at most " + std::to_string(kademlia::kNameLengthMax) + " bytes");
+                 name + ": at most " + std::to_string(kademlia::store::kNameLengthMax) + " bytes");
     }
     (name == "capability" ? out.capability : out.scene) = value;
   } else {
@@ -202,14 +202,14 @@ std::string_view HealthName(Health health) {
   return "inactive";
 }
 
-Health HealthOf(kademlia::SkillStatus status) {
+Health HealthOf(kademlia::store::SkillStatus status) {
   switch (status) {
-    case kademlia::SkillStatus::kHealthy:
+    case kademlia::store::SkillStatus::kHealthy:
       return Health::kActive;
-    case kademlia::SkillStatus::kDegraded:
+    case kademlia::store::SkillStatus::kDegraded:
       return Health::kDegraded;
-    case kademlia::SkillStatus::kUnhealthy:
-    case kademlia::SkillStatus::kMaintenance:
+    case kademlia::store::SkillStatus::kUnhealthy:
+    case kademlia::store::SkillStatus::kMaintenance:
       return Health::kInactive;
   }
   return Health::kInactive;

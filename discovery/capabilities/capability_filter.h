@@ -51,7 +51,7 @@ class Pattern {
 enum class Health : uint8_t { kInactive = 0, kDegraded = 1, kActive = 2 };  // worse < better
 std::string_view HealthName(Health health);  // "active", "degraded", "inactive"
 // HEALTHY: active; DEGRADED: degraded; UNHEALTHY and MAINTENANCE: inactive.
-Health HealthOf(kademlia::SkillStatus status);
+Health HealthOf(kademlia::store::SkillStatus status);
 
 enum class Format { kJson, kXml, kCompact };
 std::string_view FormatName(Format format);

@@ -186,10 +186,10 @@ std::string BaseUrlOf(std::string_view endpoint) {
   return scheme == std::string_view::npos ? "http://" + std::string(base) : std::string(base);
 }
 
-ItemText ItemFragments(const kademlia::SkillRecord& record, Source source, bool reasoner) {
+ItemText ItemFragments(const kademlia::store::SkillRecord& record, Source source, bool reasoner) {
   const std::string target = record.agent_id + (reasoner ? ":" : ":skill:") + record.skill_id;
-  static const kademlia::SkillDescriptor kNone;
-  const kademlia::SkillDescriptor& d = record.descriptor ? *record.descriptor : kNone;
+  static const kademlia::store::SkillDescriptor kNone;
+  const kademlia::store::SkillDescriptor& d = record.descriptor ? *record.descriptor : kNone;
   const std::string name = d.name.empty() ? record.skill_id : d.name;
   const std::string source_name(SourceName(source));
   ItemText out;

@@ -38,7 +38,7 @@ struct ItemText {
 
 // The fragments of one registration; `reasoner` picks the element name and the invocation
 // target ("{agent_id}:{id}" for a reasoner, "{agent_id}:skill:{id}" for a skill).
-ItemText ItemFragments(const kademlia::SkillRecord& record, Source source, bool reasoner);
+ItemText ItemFragments(const kademlia::store::SkillRecord& record, Source source, bool reasoner);
 
 // What an agent's header says (over the registrations a view holds).
 struct AgentFacts {

@@ -12,7 +12,7 @@
 namespace skillnode::discovery::capabilities {
 namespace {
 
-using kademlia::SkillRecord;
+using kademlia::store::SkillRecord;
 
 size_t TextBytes(const Fragments& fragments) {
   size_t bytes = 0;
@@ -60,15 +60,15 @@ class FactsBuilder {
 // wins and tombstones are skipped. At most `items_max` are taken; `truncated` says if more
 // were given.
 struct Taken {
-  const Found* found;
+  const search::Found* found;
   bool reasoner;
 };
 using TakenByAgent = std::map<std::string, std::map<std::pair<bool, std::string>, Taken>>;
-TakenByAgent Take(const std::vector<Found>& records, size_t items_max, size_t& items,
+TakenByAgent Take(const std::vector<search::Found>& records, size_t items_max, size_t& items,
                   bool& truncated) {
   TakenByAgent by_agent;
   std::set<std::pair<std::string_view, std::string_view>> seen;
-  for (const Found& found : records) {
+  for (const search::Found& found : records) {
     const SkillRecord& record = found.record();
     if (record.tombstone || !seen.emplace(record.agent_id, record.skill_id).second) continue;
     if (items == items_max) {
@@ -124,7 +124,7 @@ CapabilityAgent BuildAgent(const std::string& agent_id,
 
 }  // namespace
 
-CapabilitySnapshot CapabilitySnapshot::Build(const std::vector<Found>& records,
+CapabilitySnapshot CapabilitySnapshot::Build(const std::vector<search::Found>& records,
                                              uint64_t built_at_ms) {
   CapabilitySnapshot out;
   out.discovered_at_ = Rfc3339(built_at_ms);
@@ -137,7 +137,7 @@ CapabilitySnapshot CapabilitySnapshot::Build(const std::vector<Found>& records,
   return out;
 }
 
-void CapabilitySnapshot::ReplaceAgents(const std::vector<Found>& records,
+void CapabilitySnapshot::ReplaceAgents(const std::vector<search::Found>& records,
                                        const std::vector<std::string>& agent_ids, uint64_t now_ms) {
   discovered_at_ = Rfc3339(now_ms);
   // Take the old agents out first, so that the item limit counts what stays.

@@ -64,7 +64,7 @@ struct CapabilityAgent {
   std::string agent_id;
   std::vector<CapabilityItem> items;  // reasoners, then skills; each group by id
   std::vector<std::string> tags_lower;
-  std::vector<Found> found;  // found[i] is items[i]'s record and source
+  std::vector<search::Found> found;  // found[i] is items[i]'s record and source
   // [0]: without private items; [1]: with them.
   std::array<AgentView, 2> views;
   size_t bytes = 0;      // text held, the items' texts aside
@@ -85,12 +85,12 @@ class CapabilitySnapshot {
  public:
   CapabilitySnapshot() = default;
   // `built_at_ms`: the wall clock when the records were gathered (the answers' discovered_at).
-  static CapabilitySnapshot Build(const std::vector<Found>& records, uint64_t built_at_ms);
+  static CapabilitySnapshot Build(const std::vector<search::Found>& records, uint64_t built_at_ms);
 
   // Rebuilds the agents `agent_ids` from `records` (which hold theirs, best source first, as
   // for Build); an agent without records goes. `now_ms` becomes discovered_at.
-  void ReplaceAgents(const std::vector<Found>& records, const std::vector<std::string>& agent_ids,
-                     uint64_t now_ms);
+  void ReplaceAgents(const std::vector<search::Found>& records,
+                     const std::vector<std::string>& agent_ids, uint64_t now_ms);
   // The agents holding an item heard on the LAN.
   std::vector<std::string> LanAgentIds() const;
 

@@ -16,12 +16,13 @@ using X509ReqPtr = std::unique_ptr<X509_REQ, Deleter<X509_REQ_free>>;
 
 }  // namespace
 
-Result<std::string> IdentityCsr(const std::array<uint8_t, 32>& seed,
-                                const std::string& common_name) {
+transport::Result<std::string> IdentityCsr(const std::array<uint8_t, 32>& seed,
+                                           const std::string& common_name) {
   EvpPkeyPtr key(EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, nullptr, seed.data(), seed.size()));
   X509ReqPtr request(X509_REQ_new());
   if (key == nullptr || request == nullptr) {
-    return Fail(ErrorCode::kCrypto, "cannot make a key or request: " + DrainErrors());
+    return transport::Fail(transport::ErrorCode::kCrypto,
+                           "cannot make a key or request: " + DrainErrors());
   }
   X509_NAME* name = X509_REQ_get_subject_name(request.get());
   const bool ok =
@@ -31,18 +32,21 @@ Result<std::string> IdentityCsr(const std::array<uint8_t, 32>& seed,
                                  -1, 0) == 1 &&
       X509_REQ_set_pubkey(request.get(), key.get()) == 1 &&
       X509_REQ_sign(request.get(), key.get(), nullptr) > 0;
-  if (!ok) return Fail(ErrorCode::kCrypto, "cannot sign the request: " + DrainErrors());
+  if (!ok)
+    return transport::Fail(transport::ErrorCode::kCrypto,
+                           "cannot sign the request: " + DrainErrors());
   BioPtr out(BIO_new(BIO_s_mem()));
   if (out == nullptr || PEM_write_bio_X509_REQ(out.get(), request.get()) != 1) {
-    return Fail(ErrorCode::kCrypto, "cannot write the request: " + DrainErrors());
+    return transport::Fail(transport::ErrorCode::kCrypto,
+                           "cannot write the request: " + DrainErrors());
   }
   char* data = nullptr;
   const long size = BIO_get_mem_data(out.get(), &data);
   return std::string(data, static_cast<size_t>(size));
 }
 
-Result<std::vector<uint8_t>> ReadIdentityCertificate(const std::string& path,
-                                                     const std::array<uint8_t, 32>& public_key) {
+transport::Result<std::vector<uint8_t>> ReadIdentityCertificate(
+    const std::string& path, const std::array<uint8_t, 32>& public_key) {
   auto pem = ReadPemFile(path);
   if (!pem) return tl::unexpected(pem.error());
   auto certs = ReadPemCertificates(*pem, path);
@@ -50,21 +54,23 @@ Result<std::vector<uint8_t>> ReadIdentityCertificate(const std::string& path,
   X509* leaf = certs->front().get();
   EvpPkeyPtr key(X509_get_pubkey(leaf));
   auto raw = key ? RawPublicKey(key.get(), EVP_PKEY_get_id(key.get()) == EVP_PKEY_ED25519)
-                 : Result<std::vector<uint8_t>>(tl::unexpected(Error{ErrorCode::kCrypto, ""}));
+                 : transport::Result<std::vector<uint8_t>>(
+                       tl::unexpected(transport::Error{transport::ErrorCode::kCrypto, ""}));
   if (!raw || EVP_PKEY_get_id(key.get()) != EVP_PKEY_ED25519 ||
       !std::equal(raw->begin(), raw->end(), public_key.begin(), public_key.end())) {
     DrainErrors();
-    return Fail(ErrorCode::kInvalidArgument,
-                path + ": the certificate (" + CommonName(leaf) +
-                    ") is not for this node's Ed25519 identity key; make one from `skillnode "
-                    "csr`");
+    return transport::Fail(
+        transport::ErrorCode::kInvalidArgument,
+        path + ": the certificate (" + CommonName(leaf) +
+            ") is not for this node's Ed25519 identity key; make one from `skillnode "
+            "csr`");
   }
   const int size = i2d_X509(leaf, nullptr);
-  if (size <= 0 || static_cast<size_t>(size) > kademlia::kPublisherCertificateMax) {
-    return Fail(ErrorCode::kInvalidArgument,
-                path + ": the certificate is " + std::to_string(size) +
-                    " bytes of DER, more than " +
-                    std::to_string(kademlia::kPublisherCertificateMax) + " a record can carry");
+  if (size <= 0 || static_cast<size_t>(size) > kademlia::store::kPublisherCertificateMax) {
+    return transport::Fail(
+        transport::ErrorCode::kInvalidArgument,
+        path + ": the certificate is " + std::to_string(size) + " bytes of DER, more than " +
+            std::to_string(kademlia::store::kPublisherCertificateMax) + " a record can carry");
   }
   std::vector<uint8_t> der(static_cast<size_t>(size));
   unsigned char* out = der.data();
@@ -76,12 +82,13 @@ PublisherPolicy::PublisherPolicy(std::shared_ptr<TrustStore> roots,
                                  std::function<uint64_t()> wall_ms, size_t remembered_max)
     : roots_(std::move(roots)), wall_ms_(std::move(wall_ms)), remembered_max_(remembered_max) {}
 
-Result<void> PublisherPolicy::Check(const kademlia::SignedRecord& signed_record) {
-  const kademlia::SkillRecord& record = signed_record.record;
-  const std::string who = kademlia::HexEncode(record.publisher).substr(0, 16);
+transport::Result<void> PublisherPolicy::Check(const kademlia::store::SignedRecord& signed_record) {
+  const kademlia::store::SkillRecord& record = signed_record.record;
+  const std::string who = kademlia::wire::HexEncode(record.publisher).substr(0, 16);
   if (record.publisher_certificate.empty()) {
     ++refused_;
-    return Fail(ErrorCode::kRefused, "publisher " + who + " carries no certificate");
+    return transport::Fail(transport::ErrorCode::kRefused,
+                           "publisher " + who + " carries no certificate");
   }
   const uint64_t now_ms = wall_ms_();
   auto it = known_.find(record.publisher);
@@ -89,17 +96,20 @@ Result<void> PublisherPolicy::Check(const kademlia::SignedRecord& signed_record)
       now_ms <= it->second.not_after_ms) {
     return {};
   }
-  auto chain = roots_->VerifyChain(kademlia::Base64Encode(record.publisher_certificate), now_ms);
+  auto chain =
+      roots_->VerifyChain(kademlia::wire::Base64Encode(record.publisher_certificate), now_ms);
   if (!chain) {
     ++refused_;
-    return Fail(ErrorCode::kRefused, "publisher " + who + ": " + chain.error().message);
+    return transport::Fail(transport::ErrorCode::kRefused,
+                           "publisher " + who + ": " + chain.error().message);
   }
   if ((*chain)->key_type() != "Ed25519" ||
       !std::equal((*chain)->public_key().begin(), (*chain)->public_key().end(),
                   record.publisher.begin(), record.publisher.end())) {
     ++refused_;
-    return Fail(ErrorCode::kRefused, "publisher " + who + ": the certificate (" +
-                                         (*chain)->common_name() + ") is for another key");
+    return transport::Fail(transport::ErrorCode::kRefused,
+                           "publisher " + who + ": the certificate (" + (*chain)->common_name() +
+                               ") is for another key");
   }
   if (it == known_.end() && known_.size() >= remembered_max_) {
     known_.erase(std::min_element(known_.begin(), known_.end(), [](const auto& a, const auto& b) {

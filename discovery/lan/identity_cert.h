@@ -29,12 +29,12 @@
 namespace skillnode::discovery::lan {
 
 // A PEM certificate request for the Ed25519 key of `seed`, with subject CN = `common_name`.
-[[nodiscard]] Result<std::string> IdentityCsr(const std::array<uint8_t, 32>& seed,
-                                              const std::string& common_name);
+[[nodiscard]] transport::Result<std::string> IdentityCsr(const std::array<uint8_t, 32>& seed,
+                                                         const std::string& common_name);
 
 // The first certificate of a PEM file, as DER, after checking that its key is the Ed25519
 // `public_key` and that it fits a record (kademlia::kPublisherCertificateMax).
-[[nodiscard]] Result<std::vector<uint8_t>> ReadIdentityCertificate(
+[[nodiscard]] transport::Result<std::vector<uint8_t>> ReadIdentityCertificate(
     const std::string& path, const std::array<uint8_t, 32>& public_key);
 
 // Takes a record only when it carries a certificate that chains to `roots` at the wall time
@@ -45,7 +45,7 @@ class PublisherPolicy {
  public:
   PublisherPolicy(std::shared_ptr<TrustStore> roots, std::function<uint64_t()> wall_ms,
                   size_t remembered_max = 4096);
-  [[nodiscard]] Result<void> Check(const kademlia::SignedRecord& record);
+  [[nodiscard]] transport::Result<void> Check(const kademlia::store::SignedRecord& record);
   uint64_t refused() const { return refused_; }
 
  private:

@@ -10,7 +10,7 @@ namespace {
 // once when it changes); the intervals between carry only its heartbeat.
 constexpr uint64_t kRegisterEveryTicksMax = 6;
 
-Register RegisterOf(const kademlia::SkillRecord& record, uint64_t now_ms) {
+Register RegisterOf(const kademlia::store::SkillRecord& record, uint64_t now_ms) {
   Register message;
   message.agent_id = record.agent_id;
   message.skill_id = record.skill_id;
@@ -26,7 +26,7 @@ Register RegisterOf(const kademlia::SkillRecord& record, uint64_t now_ms) {
 }  // namespace
 
 LanAgent::LanAgent(const LanConfig& config, Registry& registry, LanAuthenticator& auth,
-                   LanOutput& output, Rng& rng, WallMs wall_ms)
+                   LanOutput& output, transport::Rng& rng, WallMs wall_ms)
     : config_(config),
       registry_(registry),
       auth_(auth),
@@ -38,7 +38,7 @@ LanAgent::LanAgent(const LanConfig& config, Registry& registry, LanAuthenticator
 
 LanAgent::~LanAgent() { *alive_ = false; }
 
-void LanAgent::Start(TimePoint now) {
+void LanAgent::Start(transport::TimePoint now) {
   if (started_) return;
   started_ = true;
   registry_.AddObserver([this, alive = alive_](const RegistryEvent& event) {
@@ -47,7 +47,7 @@ void LanAgent::Start(TimePoint now) {
   next_announce_ = now;
 }
 
-bool LanAgent::Admit(TimePoint now, const Address& source) {
+bool LanAgent::Admit(transport::TimePoint now, const transport::Address& source) {
   auto it = buckets_.find(source);
   if (it == buckets_.end()) {
     if (buckets_.size() >= config_.sources_max) {
@@ -59,7 +59,7 @@ bool LanAgent::Admit(TimePoint now, const Address& source) {
     it = buckets_.emplace(source, Bucket{config_.per_source_burst, now}).first;
   }
   Bucket& bucket = it->second;
-  const double elapsed_s = ToMillis(now - bucket.last) / 1000.0;
+  const double elapsed_s = transport::ToMillis(now - bucket.last) / 1000.0;
   bucket.tokens = std::min(config_.per_source_burst,
                            bucket.tokens + std::max(0.0, elapsed_s) * config_.per_source_rate);
   bucket.last = now;
@@ -68,13 +68,13 @@ bool LanAgent::Admit(TimePoint now, const Address& source) {
   return true;
 }
 
-void LanAgent::OnDatagram(TimePoint now, const Endpoint& from, std::string_view datagram,
-                          bool from_this_host) {
+void LanAgent::OnDatagram(transport::TimePoint now, const transport::Endpoint& from,
+                          std::string_view datagram, bool from_this_host) {
   now_ = now;
   if (!Admit(now, from.address())) return Drop("rate_limited");
   auto parsed = Parse(datagram);
   if (!parsed) {
-    if (parsed.error().code == ErrorCode::kUnsupported) return Drop("unknown_type");
+    if (parsed.error().code == transport::ErrorCode::kUnsupported) return Drop("unknown_type");
     Drop("malformed");
     // A program on this host that got its registration wrong is told what is wrong.
     constexpr std::string_view kRegister = "SKILL_REGISTER:";
@@ -117,15 +117,16 @@ void LanAgent::OnDatagram(TimePoint now, const Endpoint& from, std::string_view 
   Dispatch(now, message, datagram, from, local_program);
 }
 
-void LanAgent::Dispatch(TimePoint now, const LanMessage& message, std::string_view datagram,
-                        const Endpoint& from, bool local_program) {
+void LanAgent::Dispatch(transport::TimePoint now, const LanMessage& message,
+                        std::string_view datagram, const transport::Endpoint& from,
+                        bool local_program) {
   (void)datagram;
   if (const auto* reg = std::get_if<Register>(&message)) {
     if (local_program) return TakeRegistration(now, *reg, from);
     if (table_.Put(now, *reg, from) == LanTable::Upsert::kFull) Drop("table_full");
   } else if (const auto* beat = std::get_if<Heartbeat>(&message)) {
     if (local_program) {
-      auto status = kademlia::ParseSkillStatus(beat->status);
+      auto status = kademlia::store::ParseSkillStatus(beat->status);
       if (!status || !registry_.Heartbeat(now, beat->agent_id, beat->skill_id, *status)) {
         Drop("unknown_skill");
       }
@@ -137,7 +138,7 @@ void LanAgent::Dispatch(TimePoint now, const LanMessage& message, std::string_vi
     Dispatch(now, LanMessage(fields), datagram, from, local_program);
   } else if (const auto* unreg = std::get_if<Unregister>(&message)) {
     if (local_program) {
-      auto reason = kademlia::ParseUnregisterReason(unreg->reason);
+      auto reason = kademlia::store::ParseUnregisterReason(unreg->reason);
       if (!reason || !registry_.Unregister(now, unreg->agent_id, unreg->skill_id, *reason)) {
         Drop("unknown_skill");
       }
@@ -155,7 +156,8 @@ void LanAgent::Dispatch(TimePoint now, const LanMessage& message, std::string_vi
   }
 }
 
-void LanAgent::TakeRegistration(TimePoint now, const Register& message, const Endpoint& from) {
+void LanAgent::TakeRegistration(transport::TimePoint now, const Register& message,
+                                const transport::Endpoint& from) {
   const RegisterOutcome outcome = registry_.Register(now, RecordOf(message));
   std::string text = outcome.message;
   if (outcome.status == RegisterStatus::kInvalid && !outcome.field.empty() &&
@@ -165,8 +167,8 @@ void LanAgent::TakeRegistration(TimePoint now, const Register& message, const En
   Ack(from, message.agent_id, RegisterStatusName(outcome.status), text);
 }
 
-void LanAgent::Ack(const Endpoint& to, const std::string& agent_id, std::string_view status,
-                   const std::string& message) {
+void LanAgent::Ack(const transport::Endpoint& to, const std::string& agent_id,
+                   std::string_view status, const std::string& message) {
   RegisterAck ack;
   ack.agent_id = agent_id;
   ack.status = std::string(status);
@@ -185,7 +187,8 @@ void LanAgent::Ack(const Endpoint& to, const std::string& agent_id, std::string_
   Send(std::move(ack), &to);
 }
 
-void LanAgent::OnHello(TimePoint now, const Hello& hello, const Endpoint& from) {
+void LanAgent::OnHello(transport::TimePoint now, const Hello& hello,
+                       const transport::Endpoint& from) {
   if (hello.node_id == config_.node_id) return Drop("own");
   if (hello.network_id != config_.network_id) {
     // Not a peer, but a node all the same: what it announces is not a registration with us.
@@ -207,14 +210,14 @@ void LanAgent::OnHello(TimePoint now, const Hello& hello, const Endpoint& from) 
   LanPeer& peer = it->second;
   peer.node_id = hello.node_id;
   peer.lan = from;
-  peer.dht = Endpoint(from.address(), hello.dht_port);
+  peer.dht = transport::Endpoint(from.address(), hello.dht_port);
   peer.http_url = hello.http_url;
   peer.last_heard = now;
   if (is_new && on_new_peer_) on_new_peer_(now, peer);
 }
 
-void LanAgent::OnChallengeResponse(TimePoint now, const ChallengeResponse& response,
-                                   std::string_view datagram, const Endpoint& from) {
+void LanAgent::OnChallengeResponse(transport::TimePoint now, const ChallengeResponse& response,
+                                   std::string_view datagram, const transport::Endpoint& from) {
   auto registration = auth_.AnswerChallenge(response, datagram, from, wall_ms_());
   if (!registration) {
     ++stats_.challenges_failed;
@@ -227,11 +230,11 @@ void LanAgent::OnChallengeResponse(TimePoint now, const ChallengeResponse& respo
   TakeRegistration(now, std::get<Register>(*parsed), from);
 }
 
-void LanAgent::OnRegistryEvent(TimePoint now, const RegistryEvent& event) {
+void LanAgent::OnRegistryEvent(transport::TimePoint now, const RegistryEvent& event) {
   (void)now;
   if (!started_) return;
   const uint64_t now_ms = wall_ms_();
-  const kademlia::SkillRecord& record = event.record;
+  const kademlia::store::SkillRecord& record = event.record;
   // Private skills never leave this node; one that just became private is withdrawn from
   // the LAN as it is from the DHT.
   if (IsPrivate(record)) {
@@ -239,8 +242,8 @@ void LanAgent::OnRegistryEvent(TimePoint now, const RegistryEvent& event) {
     Unregister unregister;
     unregister.agent_id = record.agent_id;
     unregister.skill_id = record.skill_id;
-    unregister.reason =
-        std::string(kademlia::UnregisterReasonName(kademlia::UnregisterReason::kUpgrade));
+    unregister.reason = std::string(
+        kademlia::store::UnregisterReasonName(kademlia::store::UnregisterReason::kUpgrade));
     unregister.timestamp_ms = now_ms;
     return Send(unregister, nullptr);
   }
@@ -252,7 +255,7 @@ void LanAgent::OnRegistryEvent(TimePoint now, const RegistryEvent& event) {
       Status status;
       status.agent_id = record.agent_id;
       status.skill_id = record.skill_id;
-      status.status = std::string(kademlia::SkillStatusName(record.status));
+      status.status = std::string(kademlia::store::SkillStatusName(record.status));
       status.timestamp_ms = now_ms;
       return Send(status, nullptr);
     }
@@ -261,14 +264,14 @@ void LanAgent::OnRegistryEvent(TimePoint now, const RegistryEvent& event) {
       Unregister unregister;
       unregister.agent_id = record.agent_id;
       unregister.skill_id = record.skill_id;
-      unregister.reason = std::string(kademlia::UnregisterReasonName(record.reason));
+      unregister.reason = std::string(kademlia::store::UnregisterReasonName(record.reason));
       unregister.timestamp_ms = now_ms;
       return Send(unregister, nullptr);
     }
   }
 }
 
-void LanAgent::Announce(TimePoint now) {
+void LanAgent::Announce(transport::TimePoint now) {
   (void)now;
   const uint64_t now_ms = wall_ms_();
   Hello hello;
@@ -288,24 +291,25 @@ void LanAgent::Announce(TimePoint now) {
   const uint64_t register_every =
       std::clamp<uint64_t>(timeout_ms / (2 * interval_ms), 1, kRegisterEveryTicksMax);
   const bool full = ticks_++ % register_every == 0;
-  std::vector<kademlia::SkillRecord> records = registry_.Records();
-  std::erase_if(records, [](const kademlia::SkillRecord& record) { return IsPrivate(record); });
+  std::vector<kademlia::store::SkillRecord> records = registry_.Records();
+  std::erase_if(records,
+                [](const kademlia::store::SkillRecord& record) { return IsPrivate(record); });
   if (records.empty()) return;
   const size_t count = std::min(records.size(), config_.announced_per_interval_max);
   for (size_t i = 0; i < count; ++i) {
-    const kademlia::SkillRecord& record = records[(announce_cursor_ + i) % records.size()];
+    const kademlia::store::SkillRecord& record = records[(announce_cursor_ + i) % records.size()];
     if (full) Send(RegisterOf(record, now_ms), nullptr);
     Heartbeat beat;
     beat.agent_id = record.agent_id;
     beat.skill_id = record.skill_id;
-    beat.status = std::string(kademlia::SkillStatusName(record.status));
+    beat.status = std::string(kademlia::store::SkillStatusName(record.status));
     beat.timestamp_ms = now_ms;
     Send(beat, nullptr);
   }
   announce_cursor_ = (announce_cursor_ + count) % records.size();
 }
 
-void LanAgent::Send(LanMessage message, const Endpoint* to) {
+void LanAgent::Send(LanMessage message, const transport::Endpoint* to) {
   if (!Validate(message)) {
     Drop("unsendable");  // a registration the seed's text format cannot carry
     return;
@@ -320,7 +324,7 @@ void LanAgent::Send(LanMessage message, const Endpoint* to) {
   }
 }
 
-void LanAgent::OnTimer(TimePoint now) {
+void LanAgent::OnTimer(transport::TimePoint now) {
   now_ = now;
   stats_.table_expired += table_.Expire(now);
   FinishRounds(now, false);
@@ -334,8 +338,8 @@ void LanAgent::OnTimer(TimePoint now) {
   }
 }
 
-TimePoint LanAgent::NextDeadline() const {
-  TimePoint next = std::min(next_announce_, table_.NextDeadline());
+transport::TimePoint LanAgent::NextDeadline() const {
+  transport::TimePoint next = std::min(next_announce_, table_.NextDeadline());
   for (const auto& [id, round] : rounds_) next = std::min(next, round.deadline);
   return next;
 }

@@ -43,9 +43,10 @@
 namespace skillnode::discovery::lan {
 
 struct LanConfig {
-  Duration broadcast_interval = Millis(5000);
-  Duration entry_timeout = Millis(30000);  // discovery.udp.timeout
-  Duration discover_window = Millis(300);  // the LAN stage's wait for responses
+  transport::Duration broadcast_interval = transport::Millis(5000);
+  transport::Duration entry_timeout = transport::Millis(30000);  // discovery.udp.timeout
+  transport::Duration discover_window =
+      transport::Millis(300);  // the LAN stage's wait for responses
   size_t table_max = 10000;
   // Per source address: datagrams per second and burst; sources tracked at most (the one heard
   // from least recently is forgotten first).
@@ -71,47 +72,48 @@ class LanOutput {
  public:
   virtual ~LanOutput() = default;
   virtual void SendToGroup(std::string_view datagram) = 0;
-  virtual void SendTo(const Endpoint& to, std::string_view datagram) = 0;
+  virtual void SendTo(const transport::Endpoint& to, std::string_view datagram) = 0;
 };
 
 struct LanPeer {
   std::string node_id;
-  Endpoint lan;  // where its LAN datagrams come from
-  Endpoint dht;  // its DHT socket: the datagram's address and the HELLO's port
+  transport::Endpoint lan;  // where its LAN datagrams come from
+  transport::Endpoint dht;  // its DHT socket: the datagram's address and the HELLO's port
   std::string http_url;
-  TimePoint last_heard = kTimeZero;
+  transport::TimePoint last_heard = transport::kTimeZero;
 };
 
 using WallMs = std::function<uint64_t()>;
 
-class LanAgent final : public LanStage {
+class LanAgent final : public search::LanStage {
  public:
   LanAgent(const LanConfig& config, Registry& registry, LanAuthenticator& auth, LanOutput& output,
-           Rng& rng, WallMs wall_ms);
+           transport::Rng& rng, WallMs wall_ms);
   LanAgent(const LanAgent&) = delete;
   LanAgent& operator=(const LanAgent&) = delete;
   ~LanAgent() override;
 
   // Starts announcing (a first HELLO and every registration at once).
-  void Start(TimePoint now);
+  void Start(transport::TimePoint now);
   // `from_this_host`: the source address is one of this host's. The owner drops this node's
   // own datagrams (from its send sockets) before calling.
-  void OnDatagram(TimePoint now, const Endpoint& from, std::string_view datagram,
-                  bool from_this_host);
-  void OnTimer(TimePoint now);
-  TimePoint NextDeadline() const;
+  void OnDatagram(transport::TimePoint now, const transport::Endpoint& from,
+                  std::string_view datagram, bool from_this_host);
+  void OnTimer(transport::TimePoint now);
+  transport::TimePoint NextDeadline() const;
 
   // Called for each node first heard (or heard again after it was forgotten).
-  void OnNewPeer(std::function<void(TimePoint, const LanPeer&)> callback) {
+  void OnNewPeer(std::function<void(transport::TimePoint, const LanPeer&)> callback) {
     on_new_peer_ = std::move(callback);
   }
 
   // LanStage.
-  std::vector<kademlia::SkillRecord> FindOnLan(const SkillQuery& query) const override;
+  std::vector<kademlia::store::SkillRecord> FindOnLan(const SkillQuery& query) const override;
   uint64_t LanChanges() const override { return table_.changes(); }
   bool DiscoverOnLan(
-      TimePoint now, const SkillQuery& query,
-      std::function<void(TimePoint, std::vector<kademlia::SkillRecord>)> done) override;
+      transport::TimePoint now, const SkillQuery& query,
+      std::function<void(transport::TimePoint, std::vector<kademlia::store::SkillRecord>)> done)
+      override;
 
   const LanTable& table() const { return table_; }
   std::vector<LanPeer> peers() const;
@@ -134,50 +136,52 @@ class LanAgent final : public LanStage {
  private:
   struct Bucket {
     double tokens = 0;
-    TimePoint last = kTimeZero;
+    transport::TimePoint last = transport::kTimeZero;
   };
   struct Round {
     SkillQuery query;
-    TimePoint deadline = kTimeNever;
-    std::map<std::pair<std::string, std::string>, kademlia::SkillRecord> found;
-    std::function<void(TimePoint, std::vector<kademlia::SkillRecord>)> done;
+    transport::TimePoint deadline = transport::kTimeNever;
+    std::map<std::pair<std::string, std::string>, kademlia::store::SkillRecord> found;
+    std::function<void(transport::TimePoint, std::vector<kademlia::store::SkillRecord>)> done;
   };
 
-  bool Admit(TimePoint now, const Address& source);
+  bool Admit(transport::TimePoint now, const transport::Address& source);
   void Drop(const std::string& reason) { ++stats_.dropped[reason]; }
-  void Dispatch(TimePoint now, const LanMessage& message, std::string_view datagram,
-                const Endpoint& from, bool local_program);
-  void TakeRegistration(TimePoint now, const Register& message, const Endpoint& from);
-  void Ack(const Endpoint& to, const std::string& agent_id, std::string_view status,
+  void Dispatch(transport::TimePoint now, const LanMessage& message, std::string_view datagram,
+                const transport::Endpoint& from, bool local_program);
+  void TakeRegistration(transport::TimePoint now, const Register& message,
+                        const transport::Endpoint& from);
+  void Ack(const transport::Endpoint& to, const std::string& agent_id, std::string_view status,
            const std::string& message);
-  void Answer(const Discover& discover, const Endpoint& from);
+  void Answer(const Discover& discover, const transport::Endpoint& from);
   void OnResponse(const DiscoverResponse& response);
-  void OnHello(TimePoint now, const Hello& hello, const Endpoint& from);
-  void OnChallengeResponse(TimePoint now, const ChallengeResponse& response,
-                           std::string_view datagram, const Endpoint& from);
-  void OnRegistryEvent(TimePoint now, const RegistryEvent& event);
-  void Announce(TimePoint now);
-  void Send(LanMessage message, const Endpoint* to);
-  void FinishRounds(TimePoint now, bool all);
+  void OnHello(transport::TimePoint now, const Hello& hello, const transport::Endpoint& from);
+  void OnChallengeResponse(transport::TimePoint now, const ChallengeResponse& response,
+                           std::string_view datagram, const transport::Endpoint& from);
+  void OnRegistryEvent(transport::TimePoint now, const RegistryEvent& event);
+  void Announce(transport::TimePoint now);
+  void Send(LanMessage message, const transport::Endpoint* to);
+  void FinishRounds(transport::TimePoint now, bool all);
 
   LanConfig config_;
   Registry& registry_;
   LanAuthenticator& auth_;
   LanOutput& output_;
-  Rng& rng_;
+  transport::Rng& rng_;
   WallMs wall_ms_;
   std::string requester_id_;
   LanTable table_;
-  std::map<Address, Bucket> buckets_;
+  std::map<transport::Address, Bucket> buckets_;
   std::map<std::string, LanPeer> peers_;  // by LAN endpoint text
   std::set<std::string> foreign_nodes_;   // nodes of other networks heard (at most peers_max)
-  std::function<void(TimePoint, const LanPeer&)> on_new_peer_;
+  std::function<void(transport::TimePoint, const LanPeer&)> on_new_peer_;
   std::map<uint64_t, Round> rounds_;
   uint64_t next_round_ = 1;
-  TimePoint next_announce_ = kTimeNever;
+  transport::TimePoint next_announce_ = transport::kTimeNever;
   uint64_t ticks_ = 0;
   size_t announce_cursor_ = 0;
-  TimePoint now_ = kTimeZero;  // the time of the call being served (for registry events)
+  transport::TimePoint now_ =
+      transport::kTimeZero;  // the time of the call being served (for registry events)
   bool started_ = false;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
   Stats stats_;

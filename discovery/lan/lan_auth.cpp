@@ -16,7 +16,7 @@ constexpr size_t kNonceBytes = 24;
 
 uint64_t Digest(std::string_view bytes) {
   std::array<uint8_t, 32> hash{};
-  kademlia::Sha256Into(kademlia::AsBytes(bytes), hash);
+  kademlia::wire::Sha256Into(kademlia::wire::AsBytes(bytes), hash);
   uint64_t out = 0;
   std::memcpy(&out, hash.data(), sizeof(out));
   return out;
@@ -57,7 +57,8 @@ std::string_view LanAuthenticator::Principal(const LanMessage& message) {
 }
 
 Check LanAuthenticator::Verify(const LanMessage& message, std::string_view datagram,
-                               const Endpoint& from, bool from_this_host, uint64_t now_ms) {
+                               const transport::Endpoint& from, bool from_this_host,
+                               uint64_t now_ms) {
   if (config_.mode == AuthMode::kOff) return Check{Verdict::kAccept, {}, {}};
   const std::string_view signature_text = SignatureOf(message);
   if (signature_text.empty()) {
@@ -66,7 +67,7 @@ Check LanAuthenticator::Verify(const LanMessage& message, std::string_view datag
                                   ? "unsigned message (security mode require)"
                                   : "unsigned message from another host (security mode verify)");
   }
-  auto signature = kademlia::Base64Decode(signature_text);
+  auto signature = kademlia::wire::Base64Decode(signature_text);
   if (!signature) return Refuse("bad_signature", "signature: not base64");
   const std::string_view signed_bytes = SignedBytes(datagram);
   if (const auto* hello = std::get_if<Hello>(&message)) {
@@ -105,8 +106,8 @@ Check LanAuthenticator::Verify(const LanMessage& message, std::string_view datag
 }
 
 Check LanAuthenticator::VerifyHello(const Hello& hello, std::string_view signed_bytes,
-                                    std::span<const uint8_t> signature, const Endpoint& from,
-                                    uint64_t now_ms) {
+                                    std::span<const uint8_t> signature,
+                                    const transport::Endpoint& from, uint64_t now_ms) {
   if (signature.size() == kHmacBytes && !config_.shared_key.empty()) {
     if (!HmacVerify(config_.shared_key, signed_bytes, signature)) {
       return Refuse("bad_signature", "HMAC-SHA256 does not match the shared key");
@@ -124,8 +125,8 @@ Check LanAuthenticator::VerifyHello(const Hello& hello, std::string_view signed_
   bool bound = certificate->common_name() == hello.node_id;
   if (!bound && certificate->key_type() == "Ed25519") {
     std::array<uint8_t, 32> hash{};
-    kademlia::Sha256Into(certificate->public_key(), hash);
-    bound = kademlia::HexEncode(hash) == hello.node_id;
+    kademlia::wire::Sha256Into(certificate->public_key(), hash);
+    bound = kademlia::wire::HexEncode(hash) == hello.node_id;
   }
   if (!bound) {
     return Refuse("bad_certificate", "the certificate (" + certificate->common_name() +
@@ -193,15 +194,16 @@ std::string LanAuthenticator::certificates() const {
 
 std::optional<Challenge> LanAuthenticator::StartChallenge(const std::string& agent_id,
                                                           std::string datagram,
-                                                          const Endpoint& from, uint64_t now_ms,
-                                                          Rng& rng) {
+                                                          const transport::Endpoint& from,
+                                                          uint64_t now_ms, transport::Rng& rng) {
   if (challenges_.size() >= config_.challenges_max && !challenges_.contains(agent_id)) {
     return std::nullopt;
   }
   std::array<uint8_t, kNonceBytes> nonce{};
   rng.Fill(nonce);
   PendingChallenge& pending = challenges_[agent_id];
-  pending = PendingChallenge{kademlia::Base64Encode(nonce), std::move(datagram), from, now_ms};
+  pending =
+      PendingChallenge{kademlia::wire::Base64Encode(nonce), std::move(datagram), from, now_ms};
   Challenge challenge;
   challenge.agent_id = agent_id;
   challenge.nonce = pending.nonce;
@@ -209,42 +211,50 @@ std::optional<Challenge> LanAuthenticator::StartChallenge(const std::string& age
   return challenge;
 }
 
-Result<std::string> LanAuthenticator::AnswerChallenge(const ChallengeResponse& response,
-                                                      std::string_view datagram,
-                                                      const Endpoint& from, uint64_t now_ms) {
+transport::Result<std::string> LanAuthenticator::AnswerChallenge(const ChallengeResponse& response,
+                                                                 std::string_view datagram,
+                                                                 const transport::Endpoint& from,
+                                                                 uint64_t now_ms) {
   auto it = challenges_.find(response.agent_id);
   if (it == challenges_.end() || it->second.nonce != response.nonce) {
-    return Fail(ErrorCode::kRefused,
-                "no challenge with that nonce is waiting for " + response.agent_id);
+    return transport::Fail(transport::ErrorCode::kRefused,
+                           "no challenge with that nonce is waiting for " + response.agent_id);
   }
   PendingChallenge pending = std::move(it->second);
   challenges_.erase(it);
   if (!(pending.from.address() == from.address())) {
-    return Fail(ErrorCode::kRefused, "the answer comes from another address than the challenge");
+    return transport::Fail(transport::ErrorCode::kRefused,
+                           "the answer comes from another address than the challenge");
   }
-  if (!config_.roots) return Fail(ErrorCode::kRefused, "no trusted roots are configured");
+  if (!config_.roots)
+    return transport::Fail(transport::ErrorCode::kRefused, "no trusted roots are configured");
   auto chain = config_.roots->VerifyChain(response.certificates, now_ms);
-  if (!chain) return Fail(ErrorCode::kCrypto, "certificate: " + chain.error().message);
+  if (!chain)
+    return transport::Fail(transport::ErrorCode::kCrypto, "certificate: " + chain.error().message);
   std::shared_ptr<VerifiedCertificate> certificate = std::move(*chain);
   if (certificate->common_name() != response.agent_id) {
-    return Fail(ErrorCode::kCrypto, "the certificate is for " + certificate->common_name() +
-                                        ", not agent " + response.agent_id);
+    return transport::Fail(transport::ErrorCode::kCrypto, "the certificate is for " +
+                                                              certificate->common_name() +
+                                                              ", not agent " + response.agent_id);
   }
-  auto signature = kademlia::Base64Decode(response.signature);
+  auto signature = kademlia::wire::Base64Decode(response.signature);
   if (!signature || !certificate->Verify(SignedBytes(datagram), *signature)) {
-    return Fail(ErrorCode::kCrypto, "CHALLENGE_RESPONSE's signature does not verify");
+    return transport::Fail(transport::ErrorCode::kCrypto,
+                           "CHALLENGE_RESPONSE's signature does not verify");
   }
   auto registration = Parse(pending.datagram);
   const auto* reg = registration ? std::get_if<Register>(&*registration) : nullptr;
-  auto reg_signature =
-      reg ? kademlia::Base64Decode(reg->signature) : Result<std::vector<uint8_t>>{};
+  auto reg_signature = reg ? kademlia::wire::Base64Decode(reg->signature)
+                           : transport::Result<std::vector<uint8_t>>{};
   if (reg == nullptr || !reg_signature ||
       !certificate->Verify(SignedBytes(pending.datagram), *reg_signature)) {
-    return Fail(ErrorCode::kCrypto, "the registration's signature does not verify with " +
-                                        response.agent_id + "'s certificate");
+    return transport::Fail(transport::ErrorCode::kCrypto,
+                           "the registration's signature does not verify with " +
+                               response.agent_id + "'s certificate");
   }
   Check fresh = Fresh(*registration, SignedBytes(pending.datagram), now_ms);
-  if (fresh.verdict != Verdict::kAccept) return Fail(ErrorCode::kRefused, fresh.reason);
+  if (fresh.verdict != Verdict::kAccept)
+    return transport::Fail(transport::ErrorCode::kRefused, fresh.reason);
   Remember(agent_certs_, response.agent_id, std::move(certificate));
   return std::move(pending.datagram);
 }

@@ -82,8 +82,8 @@ class LanAuthenticator {
   void Reconfigure(AuthConfig config);
 
   // Whether to take `message`, which arrived as `datagram` from `from`.
-  Check Verify(const LanMessage& message, std::string_view datagram, const Endpoint& from,
-               bool from_this_host, uint64_t now_ms);
+  Check Verify(const LanMessage& message, std::string_view datagram,
+               const transport::Endpoint& from, bool from_this_host, uint64_t now_ms);
 
   // Signs `message` in place with the shared key, else this node's certificate key; leaves it
   // unsigned when the node has neither.
@@ -94,13 +94,15 @@ class LanAuthenticator {
   // A CHALLENGE for the agent of the registration `datagram` from `from`; nullopt when
   // challenges_max are waiting.
   std::optional<Challenge> StartChallenge(const std::string& agent_id, std::string datagram,
-                                          const Endpoint& from, uint64_t now_ms, Rng& rng);
+                                          const transport::Endpoint& from, uint64_t now_ms,
+                                          transport::Rng& rng);
   // Checks a CHALLENGE_RESPONSE: its nonce, its certificate chain (commonName = agentId), its
   // signature, and then the waiting registration's signature by the same key. On success the
   // certificate is remembered for the agent and the registration's datagram is returned.
-  [[nodiscard]] Result<std::string> AnswerChallenge(const ChallengeResponse& response,
-                                                    std::string_view datagram, const Endpoint& from,
-                                                    uint64_t now_ms);
+  [[nodiscard]] transport::Result<std::string> AnswerChallenge(const ChallengeResponse& response,
+                                                               std::string_view datagram,
+                                                               const transport::Endpoint& from,
+                                                               uint64_t now_ms);
   // Forgets challenges older than challenge_timeout_ms; returns how many.
   size_t ExpireChallenges(uint64_t now_ms);
   size_t challenges() const { return challenges_.size(); }
@@ -110,7 +112,7 @@ class LanAuthenticator {
   struct PendingChallenge {
     std::string nonce;
     std::string datagram;
-    Endpoint from;
+    transport::Endpoint from;
     uint64_t started_ms = 0;
   };
   struct KnownCertificate {
@@ -121,7 +123,8 @@ class LanAuthenticator {
   // Who signs `message`: the agent or requester it names.
   static std::string_view Principal(const LanMessage& message);
   Check VerifyHello(const Hello& hello, std::string_view signed_bytes,
-                    std::span<const uint8_t> signature, const Endpoint& from, uint64_t now_ms);
+                    std::span<const uint8_t> signature, const transport::Endpoint& from,
+                    uint64_t now_ms);
   Check Fresh(const LanMessage& message, std::string_view signed_bytes, uint64_t now_ms);
   void Remember(std::map<std::string, KnownCertificate, std::less<>>& table, std::string key,
                 std::shared_ptr<VerifiedCertificate> certificate);

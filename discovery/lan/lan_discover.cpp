@@ -8,22 +8,23 @@
 namespace skillnode::discovery::lan {
 namespace {
 
-DiscoveredSkill DiscoveredOf(const kademlia::SkillRecord& record) {
+DiscoveredSkill DiscoveredOf(const kademlia::store::SkillRecord& record) {
   return DiscoveredSkill{record.skill_id, record.version, record.endpoint, record.capabilities,
                          record.scenes};
 }
 
 }  // namespace
 
-void LanAgent::Answer(const Discover& discover, const Endpoint& from) {
+void LanAgent::Answer(const Discover& discover, const transport::Endpoint& from) {
   SkillQuery query;
   // Each filter is one name, or empty for any (section 3.1).
   if (!discover.capability_filter.empty()) query.capabilities = {discover.capability_filter};
   if (!discover.scene_filter.empty()) query.scenes = {discover.scene_filter};
   if (!discover.type_filter.empty()) query.types = {discover.type_filter};
-  std::vector<kademlia::SkillRecord> skills = registry_.Find(query);
+  std::vector<kademlia::store::SkillRecord> skills = registry_.Find(query);
   // Private skills are never answered on the LAN (docs/access.md).
-  std::erase_if(skills, [](const kademlia::SkillRecord& record) { return IsPrivate(record); });
+  std::erase_if(skills,
+                [](const kademlia::store::SkillRecord& record) { return IsPrivate(record); });
   if (skills.size() < config_.answer_skills_max) {
     for (auto& record : table_.Find(query, config_.answer_skills_max - skills.size())) {
       skills.push_back(std::move(record));
@@ -60,7 +61,7 @@ void LanAgent::OnResponse(const DiscoverResponse& response) {
     const std::string type = query.types.size() == 1 ? query.types.front() : std::string();
     query.types.clear();
     for (const DiscoveredSkill& skill : response.skills) {
-      kademlia::SkillRecord record;
+      kademlia::store::SkillRecord record;
       record.skill_id = skill.skill_id;
       record.version = skill.version;
       record.endpoint = skill.endpoint;
@@ -73,13 +74,13 @@ void LanAgent::OnResponse(const DiscoverResponse& response) {
   }
 }
 
-std::vector<kademlia::SkillRecord> LanAgent::FindOnLan(const SkillQuery& query) const {
+std::vector<kademlia::store::SkillRecord> LanAgent::FindOnLan(const SkillQuery& query) const {
   return table_.Find(query, config_.answer_skills_max);
 }
 
 bool LanAgent::DiscoverOnLan(
-    TimePoint now, const SkillQuery& query,
-    std::function<void(TimePoint, std::vector<kademlia::SkillRecord>)> done) {
+    transport::TimePoint now, const SkillQuery& query,
+    std::function<void(transport::TimePoint, std::vector<kademlia::store::SkillRecord>)> done) {
   if (!started_ || rounds_.size() >= config_.discovers_max) return false;
   Discover discover;
   discover.requester_id = requester_id_;
@@ -99,7 +100,7 @@ bool LanAgent::DiscoverOnLan(
   return true;
 }
 
-void LanAgent::FinishRounds(TimePoint now, bool all) {
+void LanAgent::FinishRounds(transport::TimePoint now, bool all) {
   std::vector<Round> due;
   for (auto it = rounds_.begin(); it != rounds_.end();) {
     if (all || it->second.deadline <= now) {
@@ -110,7 +111,7 @@ void LanAgent::FinishRounds(TimePoint now, bool all) {
     }
   }
   for (Round& round : due) {
-    std::vector<kademlia::SkillRecord> records;
+    std::vector<kademlia::store::SkillRecord> records;
     for (auto& [id, record] : round.found) records.push_back(std::move(record));
     round.done(now, std::move(records));
   }

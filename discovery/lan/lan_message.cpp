@@ -75,12 +75,13 @@ class Reader {
   }
 
   // Fails when a field was malformed or missing, or when fields are left over.
-  Result<void> Finish() const {
-    if (!ok()) return Fail(ErrorCode::kParse, error_);
+  transport::Result<void> Finish() const {
+    if (!ok()) return transport::Fail(transport::ErrorCode::kParse, error_);
     if (index_ < fields_.size()) {
       const std::string unit = separator_ == ';' ? " fields" : " '|'-separated parts";
-      return Fail(ErrorCode::kParse, prefix_ + ": " + std::to_string(fields_.size()) + unit +
-                                         ", more than " + std::to_string(index_));
+      return transport::Fail(transport::ErrorCode::kParse,
+                             prefix_ + ": " + std::to_string(fields_.size()) + unit +
+                                 ", more than " + std::to_string(index_));
     }
     return {};
   }
@@ -181,10 +182,10 @@ LanMessage MakeAlternative(size_t index, std::index_sequence<I...>) {
 }
 
 // The rules without the size check: for Parse, whose input already fits.
-Result<void> CheckFields(const LanMessage& message, ErrorCode code) {
+transport::Result<void> CheckFields(const LanMessage& message, transport::ErrorCode code) {
   Checker checker{std::string(LanTypeName(TypeOf(message)))};
   std::visit([&checker](const auto& m) { Fields(checker, m); }, message);
-  if (!checker.ok()) return Fail(code, checker.error());
+  if (!checker.ok()) return transport::Fail(code, checker.error());
   return {};
 }
 
@@ -197,38 +198,43 @@ std::string_view LanTypeName(LanType type) {
 
 LanType TypeOf(const LanMessage& message) { return static_cast<LanType>(message.index()); }
 
-Result<LanMessage> Parse(std::string_view datagram) {
+transport::Result<LanMessage> Parse(std::string_view datagram) {
   if (datagram.size() > kLanDatagramMax) {
-    return Fail(ErrorCode::kParse, "datagram: " + std::to_string(datagram.size()) +
-                                       " bytes, more than " + std::to_string(kLanDatagramMax));
+    return transport::Fail(transport::ErrorCode::kParse,
+                           "datagram: " + std::to_string(datagram.size()) + " bytes, more than " +
+                               std::to_string(kLanDatagramMax));
   }
   const size_t colon = datagram.find(':');
   if (colon == std::string_view::npos) {
-    return Fail(ErrorCode::kParse, "datagram: no ':' after the message type in " + Quote(datagram));
+    return transport::Fail(transport::ErrorCode::kParse,
+                           "datagram: no ':' after the message type in " + Quote(datagram));
   }
   const std::string_view type = datagram.substr(0, colon);
   const auto known = std::find(kTypeNames.begin(), kTypeNames.end(), type);
   if (known == kTypeNames.end()) {
-    return Fail(ErrorCode::kUnsupported, "message type " + Quote(type) + " is not known");
+    return transport::Fail(transport::ErrorCode::kUnsupported,
+                           "message type " + Quote(type) + " is not known");
   }
   LanMessage message = MakeAlternative(static_cast<size_t>(known - kTypeNames.begin()),
                                        std::make_index_sequence<kTypeNames.size()>());
   Reader reader(std::string(type), datagram.substr(colon + 1), ';');
   std::visit([&reader](auto& m) { Fields(reader, m); }, message);
   if (auto read = reader.Finish(); !read) return tl::unexpected(read.error());
-  if (auto checked = CheckFields(message, ErrorCode::kParse); !checked) {
+  if (auto checked = CheckFields(message, transport::ErrorCode::kParse); !checked) {
     return tl::unexpected(checked.error());
   }
   return message;
 }
 
-Result<void> Validate(const LanMessage& message) {
-  if (auto checked = CheckFields(message, ErrorCode::kInvalidArgument); !checked) return checked;
+transport::Result<void> Validate(const LanMessage& message) {
+  if (auto checked = CheckFields(message, transport::ErrorCode::kInvalidArgument); !checked)
+    return checked;
   const size_t size = Encode(message).size();
   if (size > kLanDatagramMax) {
-    return Fail(ErrorCode::kInvalidArgument,
-                std::string(LanTypeName(TypeOf(message))) + ": encodes to " + std::to_string(size) +
-                    " bytes, more than " + std::to_string(kLanDatagramMax));
+    return transport::Fail(transport::ErrorCode::kInvalidArgument,
+                           std::string(LanTypeName(TypeOf(message))) + ": encodes to " +
+                               std::to_string(size) + " bytes, more than " +
+                               std::to_string(kLanDatagramMax));
   }
   return {};
 }

@@ -197,13 +197,13 @@ LanType TypeOf(const LanMessage& message);
 
 // Parses one datagram. Fails for an unknown type (ErrorCode::kUnsupported, so callers can
 // ignore what they do not understand) or a malformed one (kParse, naming the field).
-[[nodiscard]] Result<LanMessage> Parse(std::string_view datagram);
+[[nodiscard]] transport::Result<LanMessage> Parse(std::string_view datagram);
 
 // Checks every field against the limits and the characters its place allows (no ';' in any
 // field, no ',' in a list item, no '|' in a DISCOVER_RESPONSE skill, no control characters),
 // and that the datagram fits kLanDatagramMax (kLanSendMax is the sender's own budget). Fails
 // with ErrorCode::kInvalidArgument, naming the field. Whatever Parse returns passes.
-[[nodiscard]] Result<void> Validate(const LanMessage& message);
+[[nodiscard]] transport::Result<void> Validate(const LanMessage& message);
 
 // The datagram text. Precondition: Validate(message) succeeded.
 std::string Encode(const LanMessage& message);

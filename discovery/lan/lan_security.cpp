@@ -25,7 +25,7 @@
 
 namespace skillnode::discovery::lan {
 
-using kademlia::AsBytes;
+using kademlia::wire::AsBytes;
 
 struct VerifiedCertificate::Key {
   EvpPkeyPtr pkey;
@@ -55,45 +55,46 @@ bool VerifiedCertificate::Verify(std::string_view signed_bytes,
   return valid;
 }
 
-Result<std::unique_ptr<TrustStore>> TrustStore::FromPemFiles(
+transport::Result<std::unique_ptr<TrustStore>> TrustStore::FromPemFiles(
     const std::vector<std::string>& paths) {
-  if (paths.empty()) return Fail(ErrorCode::kInvalidArgument, "trustedRoots: no file given");
+  if (paths.empty())
+    return transport::Fail(transport::ErrorCode::kInvalidArgument, "trustedRoots: no file given");
   std::vector<std::string> pems;
   for (const std::string& path : paths) {
-    Result<std::string> pem = ReadPemFile(path);
+    transport::Result<std::string> pem = ReadPemFile(path);
     if (!pem) return tl::unexpected(pem.error());
     pems.push_back(std::move(*pem));
   }
   return FromNamedPems(paths, pems);
 }
 
-Result<std::unique_ptr<TrustStore>> TrustStore::FromPem(std::string_view pem) {
+transport::Result<std::unique_ptr<TrustStore>> TrustStore::FromPem(std::string_view pem) {
   return FromNamedPems({"trusted roots"}, {std::string(pem)});
 }
 
-Result<std::unique_ptr<TrustStore>> TrustStore::FromNamedPems(
+transport::Result<std::unique_ptr<TrustStore>> TrustStore::FromNamedPems(
     const std::vector<std::string>& names, const std::vector<std::string>& pems) {
   std::unique_ptr<TrustStore> trust(new TrustStore());
   trust->store_ = std::make_unique<Store>(Store{X509StorePtr(X509_STORE_new())});
   X509_STORE* store = trust->store_->store.get();
-  if (store == nullptr) return Fail(ErrorCode::kInternal, "out of memory");
+  if (store == nullptr) return transport::Fail(transport::ErrorCode::kInternal, "out of memory");
   // Every certificate given is a trust anchor, not only a self-signed one.
   X509_STORE_set_flags(store, X509_V_FLAG_PARTIAL_CHAIN);
   for (size_t i = 0; i < pems.size(); ++i) {
-    Result<std::vector<X509Ptr>> certs = ReadPemCertificates(pems[i], names[i]);
+    transport::Result<std::vector<X509Ptr>> certs = ReadPemCertificates(pems[i], names[i]);
     if (!certs) return tl::unexpected(certs.error());
     for (const X509Ptr& cert : *certs) {
       if (X509_STORE_add_cert(store, cert.get()) != 1) {  // takes its own reference
-        return Fail(ErrorCode::kInternal, names[i] + ": " + DrainErrors());
+        return transport::Fail(transport::ErrorCode::kInternal, names[i] + ": " + DrainErrors());
       }
     }
   }
   return trust;
 }
 
-Result<std::unique_ptr<VerifiedCertificate>> TrustStore::VerifyChain(
+transport::Result<std::unique_ptr<VerifiedCertificate>> TrustStore::VerifyChain(
     std::string_view certificates_base64, uint64_t now_ms) const {
-  Result<ParsedChain> chain = ParseChain(certificates_base64);
+  transport::Result<ParsedChain> chain = ParseChain(certificates_base64);
   if (!chain) return tl::unexpected(chain.error());
   if (auto verified = VerifyWithStore(store_->store.get(), *chain, now_ms); !verified) {
     return tl::unexpected(verified.error());
@@ -101,14 +102,15 @@ Result<std::unique_ptr<VerifiedCertificate>> TrustStore::VerifyChain(
   X509* leaf = chain->leaf.get();
   EvpPkeyPtr pkey(X509_get_pubkey(leaf));
   if (pkey == nullptr) {
-    return Fail(ErrorCode::kCrypto, "certificate 1: unreadable public key: " + DrainErrors());
+    return transport::Fail(transport::ErrorCode::kCrypto,
+                           "certificate 1: unreadable public key: " + DrainErrors());
   }
-  Result<std::string> key_type = KeyTypeName(pkey.get(), "certificate 1");
+  transport::Result<std::string> key_type = KeyTypeName(pkey.get(), "certificate 1");
   if (!key_type) return tl::unexpected(key_type.error());
   if (auto usage = CheckDigitalSignature(leaf, "certificate 1"); !usage) {
     return tl::unexpected(usage.error());
   }
-  Result<std::vector<uint8_t>> raw = RawPublicKey(pkey.get(), *key_type == "Ed25519");
+  transport::Result<std::vector<uint8_t>> raw = RawPublicKey(pkey.get(), *key_type == "Ed25519");
   if (!raw) return tl::unexpected(raw.error());
   std::unique_ptr<VerifiedCertificate> verified(new VerifiedCertificate());
   verified->key_ = std::make_unique<VerifiedCertificate::Key>();
@@ -120,46 +122,49 @@ Result<std::unique_ptr<VerifiedCertificate>> TrustStore::VerifyChain(
   return verified;
 }
 
-Result<std::unique_ptr<Signer>> Signer::FromPemFiles(const std::string& key_path,
-                                                     const std::string& chain_path) {
-  Result<std::string> key_pem = ReadPemFile(key_path);
+transport::Result<std::unique_ptr<Signer>> Signer::FromPemFiles(const std::string& key_path,
+                                                                const std::string& chain_path) {
+  transport::Result<std::string> key_pem = ReadPemFile(key_path);
   if (!key_pem) return tl::unexpected(key_pem.error());
-  Result<std::string> chain_pem = ReadPemFile(chain_path);
+  transport::Result<std::string> chain_pem = ReadPemFile(chain_path);
   if (!chain_pem) return tl::unexpected(chain_pem.error());
   return Load(*key_pem, key_path, *chain_pem, chain_path);
 }
 
-Result<std::unique_ptr<Signer>> Signer::FromPem(std::string_view key_pem,
-                                                std::string_view chain_pem) {
+transport::Result<std::unique_ptr<Signer>> Signer::FromPem(std::string_view key_pem,
+                                                           std::string_view chain_pem) {
   return Load(key_pem, "private key", chain_pem, "certificate chain");
 }
 
-Result<std::unique_ptr<Signer>> Signer::Load(std::string_view key_pem, const std::string& key_name,
-                                             std::string_view chain_pem,
-                                             const std::string& chain_name) {
+transport::Result<std::unique_ptr<Signer>> Signer::Load(std::string_view key_pem,
+                                                        const std::string& key_name,
+                                                        std::string_view chain_pem,
+                                                        const std::string& chain_name) {
   if (key_pem.size() > kPemBytesMax) {
-    return Fail(ErrorCode::kInvalidArgument, key_name + ": too large");
+    return transport::Fail(transport::ErrorCode::kInvalidArgument, key_name + ": too large");
   }
   ERR_clear_error();
   const BioPtr bio = MemoryBio(key_pem);
   EvpPkeyPtr key(bio ? PEM_read_bio_PrivateKey(bio.get(), nullptr, NoPassword, nullptr) : nullptr);
   if (key == nullptr) {
-    return Fail(ErrorCode::kParse,
-                key_name + ": not an unencrypted PEM private key (" + DrainErrors() + ")");
+    return transport::Fail(
+        transport::ErrorCode::kParse,
+        key_name + ": not an unencrypted PEM private key (" + DrainErrors() + ")");
   }
   if (auto type = KeyTypeName(key.get(), key_name); !type) return tl::unexpected(type.error());
-  Result<std::vector<X509Ptr>> certs = ReadPemCertificates(chain_pem, chain_name);
+  transport::Result<std::vector<X509Ptr>> certs = ReadPemCertificates(chain_pem, chain_name);
   if (!certs) return tl::unexpected(certs.error());
   X509* leaf = certs->front().get();
   if (X509_check_private_key(leaf, key.get()) != 1) {
     ERR_clear_error();
-    return Fail(ErrorCode::kCrypto, key_name + " does not match the first certificate of " +
-                                        chain_name + " (CN=" + CommonName(leaf) + ")");
+    return transport::Fail(transport::ErrorCode::kCrypto,
+                           key_name + " does not match the first certificate of " + chain_name +
+                               " (CN=" + CommonName(leaf) + ")");
   }
   if (auto usage = CheckDigitalSignature(leaf, chain_name); !usage) {
     return tl::unexpected(usage.error());
   }
-  Result<std::string> field = CertificatesField(*certs, chain_name);
+  transport::Result<std::string> field = CertificatesField(*certs, chain_name);
   if (!field) return tl::unexpected(field.error());
   std::unique_ptr<Signer> signer(new Signer());
   signer->key_ = std::make_unique<Key>();
@@ -186,12 +191,12 @@ std::string Signer::Sign(std::string_view signed_bytes) const {
     return {};
   }
   signature.resize(length);
-  return kademlia::Base64Encode(signature);
+  return kademlia::wire::Base64Encode(signature);
 }
 
 std::string HmacSign(std::span<const uint8_t> key, std::string_view signed_bytes) {
   const std::optional<std::array<uint8_t, 32>> mac = HmacSha256(key, signed_bytes);
-  return mac ? kademlia::Base64Encode(*mac) : std::string();
+  return mac ? kademlia::wire::Base64Encode(*mac) : std::string();
 }
 
 bool HmacVerify(std::span<const uint8_t> key, std::string_view signed_bytes,

@@ -72,23 +72,23 @@ class TrustStore {
 
   // Reads every certificate of one or more PEM files as trusted roots (blocks of other kinds are
   // skipped). The error names the file and what is wrong with it.
-  [[nodiscard]] static Result<std::unique_ptr<TrustStore>> FromPemFiles(
+  [[nodiscard]] static transport::Result<std::unique_ptr<TrustStore>> FromPemFiles(
       const std::vector<std::string>& paths);
   // The same from PEM text (tests).
-  [[nodiscard]] static Result<std::unique_ptr<TrustStore>> FromPem(std::string_view pem);
+  [[nodiscard]] static transport::Result<std::unique_ptr<TrustStore>> FromPem(std::string_view pem);
 
   // Verifies a chain given as base64 DER certificates, comma-separated, leaf first (the
   // `certificates` field of CHALLENGE_RESPONSE and SKILLNODE_HELLO), at wall time `now_ms`.
   // The error says why (unparsable, expired, not yet valid, unknown issuer, wrong key usage,
   // unsupported key type): kParse for a field that does not decode ("certificate 2: not
   // base64"), kCrypto for a chain or leaf that is refused.
-  [[nodiscard]] Result<std::unique_ptr<VerifiedCertificate>> VerifyChain(
+  [[nodiscard]] transport::Result<std::unique_ptr<VerifiedCertificate>> VerifyChain(
       std::string_view certificates_base64, uint64_t now_ms) const;
 
  private:
   TrustStore() = default;
   // The roots of PEM texts; names[i] (a file path) names pems[i] in errors.
-  [[nodiscard]] static Result<std::unique_ptr<TrustStore>> FromNamedPems(
+  [[nodiscard]] static transport::Result<std::unique_ptr<TrustStore>> FromNamedPems(
       const std::vector<std::string>& names, const std::vector<std::string>& pems);
   struct Store;
   std::unique_ptr<Store> store_;  // X509_STORE
@@ -105,10 +105,10 @@ class Signer {
   // then any intermediates. The error names the file. Refused: a key that does not match the
   // certificate, a certificate whose key usage lacks digitalSignature, and a chain whose
   // `certificates` field would exceed kLanCertificatesLengthMax.
-  [[nodiscard]] static Result<std::unique_ptr<Signer>> FromPemFiles(const std::string& key_path,
-                                                                    const std::string& chain_path);
-  [[nodiscard]] static Result<std::unique_ptr<Signer>> FromPem(std::string_view key_pem,
-                                                               std::string_view chain_pem);
+  [[nodiscard]] static transport::Result<std::unique_ptr<Signer>> FromPemFiles(
+      const std::string& key_path, const std::string& chain_path);
+  [[nodiscard]] static transport::Result<std::unique_ptr<Signer>> FromPem(
+      std::string_view key_pem, std::string_view chain_pem);
 
   // base64 of the signature over `signed_bytes` (ECDSA DER or Ed25519); empty (unsigned) only if
   // OpenSSL fails, which it does not short of memory.
@@ -119,10 +119,9 @@ class Signer {
  private:
   Signer() = default;
   // FromPem with the names errors give the key and the chain (file paths, or "private key").
-  [[nodiscard]] static Result<std::unique_ptr<Signer>> Load(std::string_view key_pem,
-                                                            const std::string& key_name,
-                                                            std::string_view chain_pem,
-                                                            const std::string& chain_name);
+  [[nodiscard]] static transport::Result<std::unique_ptr<Signer>> Load(
+      std::string_view key_pem, const std::string& key_name, std::string_view chain_pem,
+      const std::string& chain_name);
   struct Key;
   std::unique_ptr<Key> key_;
   std::string certificates_;

@@ -2,8 +2,8 @@
 
 namespace skillnode::discovery::lan {
 
-kademlia::SkillRecord RecordOf(const Register& message) {
-  kademlia::SkillRecord record;
+kademlia::store::SkillRecord RecordOf(const Register& message) {
+  kademlia::store::SkillRecord record;
   record.agent_id = message.agent_id;
   record.skill_id = message.skill_id;
   record.version = message.version;
@@ -11,27 +11,28 @@ kademlia::SkillRecord RecordOf(const Register& message) {
   record.endpoint = message.endpoint;
   record.capabilities = message.capabilities;
   record.scenes = message.scenes;
-  record.status = kademlia::SkillStatus::kHealthy;
+  record.status = kademlia::store::SkillStatus::kHealthy;
   record.timestamp_ms = message.timestamp_ms;
   return record;
 }
 
-void LanTable::Renew(TimePoint now, std::map<Id, Entry>::iterator it) {
+void LanTable::Renew(transport::TimePoint now, std::map<Id, Entry>::iterator it) {
   expiry_.erase({it->second.expires, it->first});
   it->second.expires = now + entry_timeout_;
   expiry_.insert({it->second.expires, it->first});
 }
 
-LanTable::Upsert LanTable::Put(TimePoint now, const Register& message, const Endpoint& from) {
+LanTable::Upsert LanTable::Put(transport::TimePoint now, const Register& message,
+                               const transport::Endpoint& from) {
   const Id id{message.skill_id, message.agent_id};
-  kademlia::SkillRecord record = RecordOf(message);
+  kademlia::store::SkillRecord record = RecordOf(message);
   auto it = entries_.find(id);
   if (it == entries_.end()) {
     if (entries_.size() >= entries_max_) {
       ++refused_full_;
       return Upsert::kFull;
     }
-    it = entries_.emplace(id, Entry{std::move(record), from, kTimeNever}).first;
+    it = entries_.emplace(id, Entry{std::move(record), from, transport::kTimeNever}).first;
     ++changes_;
     Renew(now, it);
     return Upsert::kAdded;
@@ -49,11 +50,11 @@ LanTable::Upsert LanTable::Put(TimePoint now, const Register& message, const End
   return changed ? Upsert::kChanged : Upsert::kRefreshed;
 }
 
-bool LanTable::Touch(TimePoint now, const std::string& agent_id, const std::string& skill_id,
-                     const std::string& status) {
+bool LanTable::Touch(transport::TimePoint now, const std::string& agent_id,
+                     const std::string& skill_id, const std::string& status) {
   auto it = entries_.find(Id{skill_id, agent_id});
   if (it == entries_.end()) return false;
-  auto parsed = kademlia::ParseSkillStatus(status);
+  auto parsed = kademlia::store::ParseSkillStatus(status);
   if (!parsed) return false;
   if (it->second.record.status != *parsed) ++changes_;
   it->second.record.status = *parsed;
@@ -70,7 +71,7 @@ bool LanTable::Remove(const std::string& agent_id, const std::string& skill_id) 
   return true;
 }
 
-size_t LanTable::Expire(TimePoint now) {
+size_t LanTable::Expire(transport::TimePoint now) {
   size_t expired = 0;
   while (!expiry_.empty() && expiry_.begin()->first <= now) {
     entries_.erase(expiry_.begin()->second);
@@ -81,12 +82,13 @@ size_t LanTable::Expire(TimePoint now) {
   return expired;
 }
 
-TimePoint LanTable::NextDeadline() const {
-  return expiry_.empty() ? kTimeNever : expiry_.begin()->first;
+transport::TimePoint LanTable::NextDeadline() const {
+  return expiry_.empty() ? transport::kTimeNever : expiry_.begin()->first;
 }
 
-std::vector<kademlia::SkillRecord> LanTable::Find(const SkillQuery& query, size_t limit) const {
-  std::vector<kademlia::SkillRecord> out;
+std::vector<kademlia::store::SkillRecord> LanTable::Find(const SkillQuery& query,
+                                                         size_t limit) const {
+  std::vector<kademlia::store::SkillRecord> out;
   for (const auto& [id, entry] : entries_) {
     if (out.size() >= limit) break;
     if (Matches(query, entry.record)) out.push_back(entry.record);

@@ -26,24 +26,24 @@ namespace skillnode::discovery::lan {
 
 class LanTable {
  public:
-  LanTable(Duration entry_timeout, size_t entries_max)
+  LanTable(transport::Duration entry_timeout, size_t entries_max)
       : entry_timeout_(entry_timeout), entries_max_(entries_max) {}
 
   enum class Upsert { kAdded, kRefreshed, kChanged, kFull };
   // A SKILL_REGISTER heard from `from`.
-  Upsert Put(TimePoint now, const Register& message, const Endpoint& from);
+  Upsert Put(transport::TimePoint now, const Register& message, const transport::Endpoint& from);
   // A SKILL_HEARTBEAT or SKILL_STATUS: false when the skill is not in the table (its
   // registration has not been heard yet) or the status is not one of the four.
-  bool Touch(TimePoint now, const std::string& agent_id, const std::string& skill_id,
+  bool Touch(transport::TimePoint now, const std::string& agent_id, const std::string& skill_id,
              const std::string& status);
   bool Remove(const std::string& agent_id, const std::string& skill_id);
   // Forgets what has not been heard for entry_timeout; returns how many.
-  size_t Expire(TimePoint now);
-  TimePoint NextDeadline() const;
+  size_t Expire(transport::TimePoint now);
+  transport::TimePoint NextDeadline() const;
 
   // The live entries matching `query`, as records (no publisher: the LAN does not sign them
   // as the DHT does), in (skillId, agentId) order, at most `limit`.
-  std::vector<kademlia::SkillRecord> Find(const SkillQuery& query, size_t limit) const;
+  std::vector<kademlia::store::SkillRecord> Find(const SkillQuery& query, size_t limit) const;
   size_t size() const { return entries_.size(); }
   uint64_t refused_full() const { return refused_full_; }
   // Counts every change of what Find() could answer (added, changed, removed, expired).
@@ -52,22 +52,22 @@ class LanTable {
  private:
   using Id = std::pair<std::string, std::string>;  // (skillId, agentId)
   struct Entry {
-    kademlia::SkillRecord record;
-    Endpoint from;
-    TimePoint expires = kTimeNever;
+    kademlia::store::SkillRecord record;
+    transport::Endpoint from;
+    transport::TimePoint expires = transport::kTimeNever;
   };
-  void Renew(TimePoint now, std::map<Id, Entry>::iterator it);
+  void Renew(transport::TimePoint now, std::map<Id, Entry>::iterator it);
 
-  Duration entry_timeout_;
+  transport::Duration entry_timeout_;
   size_t entries_max_;
   std::map<Id, Entry> entries_;
-  std::set<std::pair<TimePoint, Id>> expiry_;
+  std::set<std::pair<transport::TimePoint, Id>> expiry_;
   uint64_t refused_full_ = 0;
   uint64_t changes_ = 0;
 };
 
 // The record a SKILL_REGISTER describes (status HEALTHY; no publisher, sequence or TTL).
-kademlia::SkillRecord RecordOf(const Register& message);
+kademlia::store::SkillRecord RecordOf(const Register& message);
 
 }  // namespace skillnode::discovery::lan
 

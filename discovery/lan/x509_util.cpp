@@ -21,7 +21,7 @@
 
 namespace skillnode::discovery::lan {
 
-using kademlia::AsBytes;
+using kademlia::wire::AsBytes;
 
 // The reason for OpenSSL's latest error; leaves the queue empty so that it cannot leak into a
 // later call's error.
@@ -69,7 +69,7 @@ uint64_t TimeMs(const ASN1_TIME* time) {
 }
 
 // "EC P-256" or "Ed25519"; any other key is refused, naming `what` holds it.
-Result<std::string> KeyTypeName(const EVP_PKEY* key, const std::string& what) {
+transport::Result<std::string> KeyTypeName(const EVP_PKEY* key, const std::string& what) {
   if (EVP_PKEY_is_a(key, "ED25519")) return std::string("Ed25519");
   std::string type = EVP_PKEY_get0_type_name(key) != nullptr ? EVP_PKEY_get0_type_name(key) : "?";
   std::array<char, 80> group{};
@@ -81,27 +81,28 @@ Result<std::string> KeyTypeName(const EVP_PKEY* key, const std::string& what) {
     type += " " + std::string(group.data(), length);
   }
   ERR_clear_error();
-  return Fail(ErrorCode::kCrypto,
-              what + ": unsupported key type " + type + " (EC P-256 or Ed25519 only)");
+  return transport::Fail(transport::ErrorCode::kCrypto,
+                         what + ": unsupported key type " + type + " (EC P-256 or Ed25519 only)");
 }
 
 // A certificate that states a key usage must allow digitalSignature.
-Result<void> CheckDigitalSignature(X509* cert, const std::string& what) {
+transport::Result<void> CheckDigitalSignature(X509* cert, const std::string& what) {
   // UINT32_MAX when there is no keyUsage extension.
   if ((X509_get_key_usage(cert) & KU_DIGITAL_SIGNATURE) != 0) return {};
   ERR_clear_error();
-  return Fail(ErrorCode::kCrypto, what + " (CN=" + CommonName(cert) +
-                                      "): wrong key usage: keyUsage lacks digitalSignature");
+  return transport::Fail(
+      transport::ErrorCode::kCrypto,
+      what + " (CN=" + CommonName(cert) + "): wrong key usage: keyUsage lacks digitalSignature");
 }
 
 // 32 bytes for Ed25519; 0x04 || X || Y (65 bytes) for P-256, whatever form the certificate
 // encoded the point in.
-Result<std::vector<uint8_t>> RawPublicKey(const EVP_PKEY* key, bool ed25519) {
+transport::Result<std::vector<uint8_t>> RawPublicKey(const EVP_PKEY* key, bool ed25519) {
   if (ed25519) {
     std::vector<uint8_t> raw(32);
     size_t length = raw.size();
     if (EVP_PKEY_get_raw_public_key(key, raw.data(), &length) != 1 || length != raw.size()) {
-      return Fail(ErrorCode::kCrypto, "Ed25519 public key: " + DrainErrors());
+      return transport::Fail(transport::ErrorCode::kCrypto, "Ed25519 public key: " + DrainErrors());
     }
     return raw;
   }
@@ -115,7 +116,7 @@ Result<std::vector<uint8_t>> RawPublicKey(const EVP_PKEY* key, bool ed25519) {
   raw[0] = 0x04;
   if (!got || BN_bn2binpad(x, raw.data() + 1, 32) != 32 ||
       BN_bn2binpad(y, raw.data() + 33, 32) != 32) {
-    return Fail(ErrorCode::kCrypto, "EC public key: " + DrainErrors());
+    return transport::Fail(transport::ErrorCode::kCrypto, "EC public key: " + DrainErrors());
   }
   return raw;
 }
@@ -125,14 +126,15 @@ const EVP_MD* DigestFor(const EVP_PKEY* key) {
   return EVP_PKEY_is_a(key, "ED25519") ? nullptr : EVP_sha256();
 }
 
-Result<std::string> ReadPemFile(const std::string& path) {
+transport::Result<std::string> ReadPemFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return Fail(ErrorCode::kIo, path + ": " + std::strerror(errno));
+  if (!in) return transport::Fail(transport::ErrorCode::kIo, path + ": " + std::strerror(errno));
   std::string text(kPemBytesMax + 1, '\0');
   in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (in.bad()) return Fail(ErrorCode::kIo, path + ": read error");
+  if (in.bad()) return transport::Fail(transport::ErrorCode::kIo, path + ": read error");
   text.resize(static_cast<size_t>(in.gcount()));
-  if (text.size() > kPemBytesMax) return Fail(ErrorCode::kInvalidArgument, path + ": too large");
+  if (text.size() > kPemBytesMax)
+    return transport::Fail(transport::ErrorCode::kInvalidArgument, path + ": too large");
   return text;
 }
 
@@ -141,8 +143,10 @@ BioPtr MemoryBio(std::string_view text) {
 }
 
 // Every certificate of a PEM text, in order; blocks of other kinds are skipped.
-Result<std::vector<X509Ptr>> ReadPemCertificates(std::string_view pem, const std::string& name) {
-  if (pem.size() > kPemBytesMax) return Fail(ErrorCode::kInvalidArgument, name + ": too large");
+transport::Result<std::vector<X509Ptr>> ReadPemCertificates(std::string_view pem,
+                                                            const std::string& name) {
+  if (pem.size() > kPemBytesMax)
+    return transport::Fail(transport::ErrorCode::kInvalidArgument, name + ": too large");
   ERR_clear_error();
   const BioPtr bio = MemoryBio(pem);
   std::vector<X509Ptr> certs;
@@ -151,26 +155,30 @@ Result<std::vector<X509Ptr>> ReadPemCertificates(std::string_view pem, const std
     if (cert == nullptr) break;
     certs.emplace_back(cert);
     if (certs.size() > kPemCertificatesMax) {
-      return Fail(ErrorCode::kInvalidArgument,
-                  name + ": more than " + std::to_string(kPemCertificatesMax) + " certificates");
+      return transport::Fail(
+          transport::ErrorCode::kInvalidArgument,
+          name + ": more than " + std::to_string(kPemCertificatesMax) + " certificates");
     }
   }
   const unsigned long error = ERR_peek_last_error();
   if (ERR_GET_LIB(error) == ERR_LIB_PEM && ERR_GET_REASON(error) == PEM_R_NO_START_LINE) {
     ERR_clear_error();  // the normal end of the text
   } else if (error != 0 || bio == nullptr) {
-    return Fail(ErrorCode::kParse, name + ": PEM certificate " + std::to_string(certs.size() + 1) +
-                                       ": " + DrainErrors());
+    return transport::Fail(
+        transport::ErrorCode::kParse,
+        name + ": PEM certificate " + std::to_string(certs.size() + 1) + ": " + DrainErrors());
   }
-  if (certs.empty()) return Fail(ErrorCode::kParse, name + ": no PEM certificate");
+  if (certs.empty())
+    return transport::Fail(transport::ErrorCode::kParse, name + ": no PEM certificate");
   return certs;
 }
 
 // The `certificates` field: base64 DER, comma-separated, leaf first.
-Result<ParsedChain> ParseChain(std::string_view field) {
+transport::Result<ParsedChain> ParseChain(std::string_view field) {
   ParsedChain chain{nullptr, X509StackPtr(sk_X509_new_null())};
-  if (chain.untrusted == nullptr) return Fail(ErrorCode::kInternal, "out of memory");
-  if (field.empty()) return Fail(ErrorCode::kParse, "certificates: empty");
+  if (chain.untrusted == nullptr)
+    return transport::Fail(transport::ErrorCode::kInternal, "out of memory");
+  if (field.empty()) return transport::Fail(transport::ErrorCode::kParse, "certificates: empty");
   size_t index = 0;
   for (size_t start = 0; start <= field.size(); ++index) {
     const size_t comma = std::min(field.find(',', start), field.size());
@@ -178,35 +186,38 @@ Result<ParsedChain> ParseChain(std::string_view field) {
     start = comma + 1;
     const std::string what = "certificate " + std::to_string(index + 1);
     if (index == kChainCertificatesMax) {
-      return Fail(ErrorCode::kParse,
-                  "certificates: more than " + std::to_string(kChainCertificatesMax));
+      return transport::Fail(transport::ErrorCode::kParse,
+                             "certificates: more than " + std::to_string(kChainCertificatesMax));
     }
-    if (item.empty()) return Fail(ErrorCode::kParse, what + ": empty");
-    const Result<std::vector<uint8_t>> der = kademlia::Base64Decode(item);
-    if (!der) return Fail(ErrorCode::kParse, what + ": not base64 (" + der.error().message + ")");
+    if (item.empty()) return transport::Fail(transport::ErrorCode::kParse, what + ": empty");
+    const transport::Result<std::vector<uint8_t>> der = kademlia::wire::Base64Decode(item);
+    if (!der)
+      return transport::Fail(transport::ErrorCode::kParse,
+                             what + ": not base64 (" + der.error().message + ")");
     const unsigned char* cursor = der->data();
     X509Ptr cert(d2i_X509(nullptr, &cursor, static_cast<long>(der->size())));
     if (cert == nullptr || cursor != der->data() + der->size()) {
-      return Fail(ErrorCode::kParse, what + ": not a DER X.509 certificate (" +
-                                         (cert == nullptr ? DrainErrors() : "trailing bytes") +
-                                         ")");
+      return transport::Fail(transport::ErrorCode::kParse,
+                             what + ": not a DER X.509 certificate (" +
+                                 (cert == nullptr ? DrainErrors() : "trailing bytes") + ")");
     }
     if (index == 0) {
       chain.leaf = std::move(cert);
     } else if (sk_X509_push(chain.untrusted.get(), cert.get()) > 0) {
       cert.release();  // now owned by the stack
     } else {
-      return Fail(ErrorCode::kInternal, "out of memory");
+      return transport::Fail(transport::ErrorCode::kInternal, "out of memory");
     }
   }
   return chain;
 }
 
-Result<void> VerifyWithStore(X509_STORE* store, const ParsedChain& chain, uint64_t now_ms) {
+transport::Result<void> VerifyWithStore(X509_STORE* store, const ParsedChain& chain,
+                                        uint64_t now_ms) {
   const X509StoreCtxPtr ctx(X509_STORE_CTX_new());
   if (ctx == nullptr ||
       X509_STORE_CTX_init(ctx.get(), store, chain.leaf.get(), chain.untrusted.get()) != 1) {
-    return Fail(ErrorCode::kInternal, "certificate chain: " + DrainErrors());
+    return transport::Fail(transport::ErrorCode::kInternal, "certificate chain: " + DrainErrors());
   }
   X509_VERIFY_PARAM* param = X509_STORE_CTX_get0_param(ctx.get());
   X509_VERIFY_PARAM_set_time(param, static_cast<time_t>(now_ms / 1000));
@@ -219,28 +230,32 @@ Result<void> VerifyWithStore(X509_STORE* store, const ParsedChain& chain, uint64
                         " (depth " + std::to_string(depth);
   if (at != nullptr) message += ", CN=" + CommonName(at);
   ERR_clear_error();  // X509_verify_cert may have queued errors of its own
-  return Fail(ErrorCode::kCrypto, message + ")");
+  return transport::Fail(transport::ErrorCode::kCrypto, message + ")");
 }
 
 // The `certificates` field for a chain: base64 DER, comma-separated, leaf first.
-Result<std::string> CertificatesField(const std::vector<X509Ptr>& certs, const std::string& name) {
+transport::Result<std::string> CertificatesField(const std::vector<X509Ptr>& certs,
+                                                 const std::string& name) {
   if (certs.size() > kChainCertificatesMax) {
-    return Fail(ErrorCode::kInvalidArgument,
-                name + ": more than " + std::to_string(kChainCertificatesMax) + " certificates");
+    return transport::Fail(
+        transport::ErrorCode::kInvalidArgument,
+        name + ": more than " + std::to_string(kChainCertificatesMax) + " certificates");
   }
   std::string field;
   for (const X509Ptr& cert : certs) {
     unsigned char* der = nullptr;
     const int length = i2d_X509(cert.get(), &der);
-    if (length <= 0) return Fail(ErrorCode::kInternal, name + ": " + DrainErrors());
+    if (length <= 0)
+      return transport::Fail(transport::ErrorCode::kInternal, name + ": " + DrainErrors());
     if (!field.empty()) field += ',';
-    field += kademlia::Base64Encode({der, static_cast<size_t>(length)});
+    field += kademlia::wire::Base64Encode({der, static_cast<size_t>(length)});
     OPENSSL_free(der);
   }
   if (field.size() > kLanCertificatesLengthMax) {
-    return Fail(ErrorCode::kInvalidArgument,
-                name + ": " + std::to_string(field.size()) + " base64 characters, more than the " +
-                    std::to_string(kLanCertificatesLengthMax) + " a LAN datagram carries");
+    return transport::Fail(
+        transport::ErrorCode::kInvalidArgument,
+        name + ": " + std::to_string(field.size()) + " base64 characters, more than the " +
+            std::to_string(kLanCertificatesLengthMax) + " a LAN datagram carries");
   }
   return field;
 }

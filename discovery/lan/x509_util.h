@@ -58,19 +58,23 @@ std::string DrainErrors();
 int NoPassword(char*, int, int, void*);
 std::string CommonName(const X509* cert);
 uint64_t TimeMs(const ASN1_TIME* time);
-Result<std::string> KeyTypeName(const EVP_PKEY* key, const std::string& what);
-Result<void> CheckDigitalSignature(X509* cert, const std::string& what);
-Result<std::vector<uint8_t>> RawPublicKey(const EVP_PKEY* key, bool ed25519);
+transport::Result<std::string> KeyTypeName(const EVP_PKEY* key, const std::string& what);
+transport::Result<void> CheckDigitalSignature(X509* cert, const std::string& what);
+transport::Result<std::vector<uint8_t>> RawPublicKey(const EVP_PKEY* key, bool ed25519);
 const EVP_MD* DigestFor(const EVP_PKEY* key);
-Result<std::string> ReadPemFile(const std::string& path);
+transport::Result<std::string> ReadPemFile(const std::string& path);
 BioPtr MemoryBio(std::string_view text);
-Result<std::vector<X509Ptr>> ReadPemCertificates(std::string_view pem, const std::string& name);
-Result<ParsedChain> ParseChain(std::string_view field);
-Result<void> VerifyWithStore(X509_STORE* store, const ParsedChain& chain, uint64_t now_ms);
-Result<std::string> CertificatesField(const std::vector<X509Ptr>& certs, const std::string& name);
+transport::Result<std::vector<X509Ptr>> ReadPemCertificates(std::string_view pem,
+                                                            const std::string& name);
+transport::Result<ParsedChain> ParseChain(std::string_view field);
+transport::Result<void> VerifyWithStore(X509_STORE* store, const ParsedChain& chain,
+                                        uint64_t now_ms);
+transport::Result<std::string> CertificatesField(const std::vector<X509Ptr>& certs,
+                                                 const std::string& name);
 std::optional<std::array<uint8_t, 32>> HmacSha256(std::span<const uint8_t> key,
                                                   std::string_view bytes);
-Result<std::string> CertificatesField(const std::vector<X509Ptr>& certs, const std::string& name);
+transport::Result<std::string> CertificatesField(const std::vector<X509Ptr>& certs,
+                                                 const std::string& name);
 std::optional<std::array<uint8_t, 32>> HmacSha256(std::span<const uint8_t> key,
                                                   std::string_view signed_bytes);
 

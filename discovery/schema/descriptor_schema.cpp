@@ -52,9 +52,9 @@ std::vector<SchemaViolation> ValidateDescriptor(const json& descriptor) {
     if (it == descriptor.end() || !it->is_object()) continue;  // the schema says what is wrong
     const std::string at = AppendPointer("", key);
     const size_t size = it->dump(-1, ' ', false, json::error_handler_t::replace).size();
-    if (size > kademlia::kSchemaLengthMax) {
+    if (size > kademlia::store::kSchemaLengthMax) {
       out.push_back({at, "size: " + std::to_string(size) + " bytes as compact JSON, more than " +
-                             std::to_string(kademlia::kSchemaLengthMax) +
+                             std::to_string(kademlia::store::kSchemaLengthMax) +
                              " (kSchemaLengthMax: a record must fit a datagram)"});
     }
     auto compiled = JsonSchema::Compile(*it);

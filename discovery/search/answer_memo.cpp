@@ -3,7 +3,7 @@
 
 #include <cassert>
 
-namespace skillnode::discovery {
+namespace skillnode::discovery::search {
 
 AnswerMemo::AnswerMemo(size_t answers_max) : answers_max_(answers_max) {
   assert(answers_max_ >= 1);
@@ -17,7 +17,7 @@ std::string AnswerMemo::KeyOf(std::string_view cache_key, const SearchOptions& o
 }
 
 std::shared_ptr<const SearchResult> AnswerMemo::Find(const std::string& key, uint64_t changes,
-                                                     TimePoint now) const {
+                                                     transport::TimePoint now) const {
   auto it = answers_.find(key);
   if (it == answers_.end() || it->second.changes != changes || now >= it->second.fresh_until) {
     return nullptr;
@@ -26,11 +26,11 @@ std::shared_ptr<const SearchResult> AnswerMemo::Find(const std::string& key, uin
 }
 
 void AnswerMemo::Keep(const std::string& key, const SearchResult& result, uint64_t changes,
-                      TimePoint fresh_until) {
+                      transport::TimePoint fresh_until) {
   // Full: all are dropped at once, and made again as their queries come back.
   if (answers_.size() >= answers_max_) answers_.clear();
   answers_[key] = Answer{std::make_shared<const SearchResult>(result), changes, fresh_until};
   assert(answers_.size() <= answers_max_);
 }
 
-}  // namespace skillnode::discovery
+}  // namespace skillnode::discovery::search

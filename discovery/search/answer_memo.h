@@ -21,7 +21,7 @@
 #include "discovery/search/search_types.h"
 #include "transport/clock.h"
 
-namespace skillnode::discovery {
+namespace skillnode::discovery::search {
 
 class AnswerMemo {
  public:
@@ -34,10 +34,10 @@ class AnswerMemo {
   // The answer kept under `key` while `changes` is still what it was kept at and `now` is
   // before its fresh_until; else null. Shared: the caller may keep it across a Keep.
   std::shared_ptr<const SearchResult> Find(const std::string& key, uint64_t changes,
-                                           TimePoint now) const;
+                                           transport::TimePoint now) const;
   // Keeps (or replaces) the answer under `key`, valid until `fresh_until`.
   void Keep(const std::string& key, const SearchResult& result, uint64_t changes,
-            TimePoint fresh_until);
+            transport::TimePoint fresh_until);
 
   size_t size() const { return answers_.size(); }
   size_t answers_max() const { return answers_max_; }
@@ -46,13 +46,13 @@ class AnswerMemo {
   struct Answer {
     std::shared_ptr<const SearchResult> result;
     uint64_t changes = 0;
-    TimePoint fresh_until = kTimeZero;
+    transport::TimePoint fresh_until = transport::kTimeZero;
   };
 
   size_t answers_max_;
   std::map<std::string, Answer, std::less<>> answers_;
 };
 
-}  // namespace skillnode::discovery
+}  // namespace skillnode::discovery::search
 
 #endif  // SKILLNODE_DISCOVERY_SEARCH_ANSWER_MEMO_H_

@@ -5,10 +5,10 @@
 #include <string_view>
 #include <utility>
 
-namespace skillnode::discovery {
+namespace skillnode::discovery::search {
 namespace {
 
-using kademlia::SkillRecord;
+using kademlia::store::SkillRecord;
 
 // A record no publisher signed: what a SkillCenter catalog answered (catalog_json.h).
 bool Unsigned(const SkillRecord& record) { return record.publisher == kademlia::PublicKey{}; }
@@ -93,4 +93,4 @@ SearchMerge::Ranked SearchMerge::Rank(const SkillQuery& query, size_t results_ma
   return ranked;
 }
 
-}  // namespace skillnode::discovery
+}  // namespace skillnode::discovery::search

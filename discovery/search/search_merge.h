@@ -16,7 +16,7 @@
 #include "discovery/query.h"
 #include "discovery/search/search_types.h"
 
-namespace skillnode::discovery {
+namespace skillnode::discovery::search {
 
 class SearchMerge {
  public:
@@ -31,7 +31,7 @@ class SearchMerge {
   // the record's identity.
   const Found& Add(const SkillEntryPtr& entry, Source source, bool matched = false);
   // The same for a record that is not in an entry yet: one is made only when it is news.
-  const Found& Add(const kademlia::SkillRecord& record, Source source);
+  const Found& Add(const kademlia::store::SkillRecord& record, Source source);
 
   // Whether a live skill matching `query` is held: the answer then waits for no other stage.
   bool HasAnswer(const SkillQuery& query) const;
@@ -49,7 +49,7 @@ class SearchMerge {
     const kademlia::PublicKey* publisher;
     std::string_view agent_id;
     std::string_view skill_id;
-    explicit IdentityView(const kademlia::SkillRecord& record)
+    explicit IdentityView(const kademlia::store::SkillRecord& record)
         : publisher(&record.publisher), agent_id(record.agent_id), skill_id(record.skill_id) {}
     bool operator<(const IdentityView& other) const;
   };
@@ -63,6 +63,6 @@ class SearchMerge {
   std::map<IdentityView, Merged> merged_;
 };
 
-}  // namespace skillnode::discovery
+}  // namespace skillnode::discovery::search
 
 #endif  // SKILLNODE_DISCOVERY_SEARCH_MERGE_H_

@@ -4,7 +4,7 @@
 #include <cassert>
 #include <utility>
 
-namespace skillnode::discovery {
+namespace skillnode::discovery::search {
 
 void SearchProgress::LanRoundStarted() {
   assert(lan_round_ == LanRound::kNotStarted);
@@ -71,7 +71,7 @@ bool SearchProgress::RemoteFailed() const {
          center_ == Center::kTimedOut || center_ == Center::kFailed;
 }
 
-SearchProgress::Failure SearchProgress::FailureOf(Duration dht_timeout) const {
+SearchProgress::Failure SearchProgress::FailureOf(transport::Duration dht_timeout) const {
   // The order says which failure explains an empty answer best: the DHT's first.
   if (dht_ == Dht::kTimedOut) {
     return {DiscError::kTimeout, "the DHT lookup did not finish within " +
@@ -90,4 +90,4 @@ SearchProgress::Failure SearchProgress::FailureOf(Duration dht_timeout) const {
   return {DiscError::kNoSkills, "no skill matches the query"};
 }
 
-}  // namespace skillnode::discovery
+}  // namespace skillnode::discovery::search

@@ -14,7 +14,7 @@
 #include "discovery/search/search_types.h"
 #include "transport/clock.h"
 
-namespace skillnode::discovery {
+namespace skillnode::discovery::search {
 
 class SearchProgress {
  public:
@@ -76,7 +76,7 @@ class SearchProgress {
   bool RemoteFailed() const;
   // Why an answer with no skill found none: the first failed remote stage, else DISC_002.
   // `dht_timeout` is the DHT stage's timeout, named in its message.
-  Failure FailureOf(Duration dht_timeout) const;
+  Failure FailureOf(transport::Duration dht_timeout) const;
 
  private:
   LanRound lan_round_ = LanRound::kNotStarted;
@@ -87,6 +87,6 @@ class SearchProgress {
   Reply reply_ = Reply::kOpen;
 };
 
-}  // namespace skillnode::discovery
+}  // namespace skillnode::discovery::search
 
 #endif  // SKILLNODE_DISCOVERY_SEARCH_PROGRESS_H_

@@ -1,7 +1,7 @@
 // The seed's discovery error codes and the HTTP status each is answered with (spec §12.1).
 #include "discovery/search/search_types.h"
 
-namespace skillnode::discovery {
+namespace skillnode::discovery::search {
 
 std::string_view DiscCode(DiscError error) {
   switch (error) {
@@ -38,4 +38,4 @@ int DiscHttpStatus(DiscError error) {
   return 503;
 }
 
-}  // namespace skillnode::discovery
+}  // namespace skillnode::discovery::search

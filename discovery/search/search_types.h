@@ -15,7 +15,7 @@
 #include "discovery/skill_json.h"
 #include "kademlia/store/skill_dht.h"
 
-namespace skillnode::discovery {
+namespace skillnode::discovery::search {
 
 // The seed's discovery error codes (spec §12.1).
 enum class DiscError {
@@ -41,7 +41,7 @@ struct StageReport {
 struct Found {
   SkillEntryPtr entry;
   Source source = Source::kLocal;
-  const kademlia::SkillRecord& record() const { return entry->record(); }
+  const kademlia::store::SkillRecord& record() const { return entry->record(); }
 };
 
 struct SearchResult {
@@ -60,8 +60,8 @@ struct SearchOptions {
 };
 
 // A change under a watched key.
-using WatchCallback = std::function<void(const kademlia::ListenEvent&)>;
+using WatchCallback = std::function<void(const kademlia::store::ListenEvent&)>;
 
-}  // namespace skillnode::discovery
+}  // namespace skillnode::discovery::search
 
 #endif  // SKILLNODE_DISCOVERY_SEARCH_TYPES_H_

@@ -11,10 +11,10 @@
 #include "discovery/search/search_progress.h"
 #include "discovery/search/skillcenter_reading.h"
 
-namespace skillnode::discovery {
+namespace skillnode::discovery::search {
 
 using kademlia::Key;
-using kademlia::SkillRecord;
+using kademlia::store::SkillRecord;
 using Dht = SearchProgress::Dht;
 using Center = SearchProgress::Center;
 
@@ -24,26 +24,27 @@ struct Searcher::Pending {
   SearchCallback done;
   std::string cache_key;
   Key dht_key;
-  TimePoint started = kTimeZero;
-  TimePoint dht_deadline = kTimeNever;
+  transport::TimePoint started = transport::kTimeZero;
+  transport::TimePoint dht_deadline = transport::kTimeNever;
   SearchProgress progress;
   // Set when the answer may be reused (the cache stage answered): its key and how long.
   std::string answer_key;
-  TimePoint answer_fresh_until = kTimeZero;
+  transport::TimePoint answer_fresh_until = transport::kTimeZero;
   SearchMerge merge;
   std::vector<StageReport> stages;
 
   // A stage still running is not waited for once a skill to answer with was found.
   bool MayFinish() const { return !progress.Waiting() || merge.HasAnswer(query); }
-  void Report(std::string stage, std::string outcome, size_t records, TimePoint now,
+  void Report(std::string stage, std::string outcome, size_t records, transport::TimePoint now,
               std::string code = {}, std::string detail = {}) {
     stages.push_back(StageReport{std::move(stage), std::move(outcome), records,
-                                 ToMillis(now - started), std::move(code), std::move(detail)});
+                                 transport::ToMillis(now - started), std::move(code),
+                                 std::move(detail)});
   }
 };
 
-Searcher::Searcher(kademlia::SkillDht& dht, const Registry& registry, const SearchConfig& config,
-                   const CacheConfig& cache_config)
+Searcher::Searcher(kademlia::store::SkillDht& dht, const Registry& registry,
+                   const SearchConfig& config, const CacheConfig& cache_config)
     : dht_(dht),
       registry_(registry),
       config_(config),
@@ -55,20 +56,21 @@ Searcher::~Searcher() = default;
 
 std::optional<Key> Searcher::QueryKey(const SkillQuery& query) {
   if (query.skill_id && !query.capabilities.empty()) {
-    return kademlia::SkillCapabilityKey(*query.skill_id, query.capabilities.front());
+    return kademlia::store::SkillCapabilityKey(*query.skill_id, query.capabilities.front());
   }
-  if (!query.capabilities.empty()) return kademlia::CapabilityKey(query.capabilities.front());
-  if (!query.scenes.empty()) return kademlia::SceneKey(query.scenes.front());
-  if (query.skill_id) return kademlia::SkillKey(*query.skill_id);
+  if (!query.capabilities.empty())
+    return kademlia::store::CapabilityKey(query.capabilities.front());
+  if (!query.scenes.empty()) return kademlia::store::SceneKey(query.scenes.front());
+  if (query.skill_id) return kademlia::store::SkillKey(*query.skill_id);
   // Types are ANY-of: one key covers the query only when it names one type.
   if (query.capability_types.size() == 1) {
-    return kademlia::CapabilityTypeKey(query.capability_types.front());
+    return kademlia::store::CapabilityTypeKey(query.capability_types.front());
   }
   return std::nullopt;
 }
 
-void Searcher::Search(TimePoint now, const SkillQuery& query, const SearchOptions& options,
-                      SearchCallback done) {
+void Searcher::Search(transport::TimePoint now, const SkillQuery& query,
+                      const SearchOptions& options, SearchCallback done) {
   ++stats_.searches;
   auto pending = std::make_shared<Pending>();
   pending->query = query;
@@ -136,11 +138,12 @@ void Searcher::Search(TimePoint now, const SkillQuery& query, const SearchOption
   StartDht(now, pending, *key);
 }
 
-void Searcher::StartLan(TimePoint now, const std::shared_ptr<Pending>& pending) {
+void Searcher::StartLan(transport::TimePoint now, const std::shared_ptr<Pending>& pending) {
   std::weak_ptr<int> alive = alive_;
   pending->progress.LanRoundStarted();
   const bool started = lan_->DiscoverOnLan(
-      now, pending->query, [this, alive, pending](TimePoint at, std::vector<SkillRecord> records) {
+      now, pending->query,
+      [this, alive, pending](transport::TimePoint at, std::vector<SkillRecord> records) {
         if (alive.expired() || !pending->progress.lan_waiting()) return;
         pending->progress.LanRoundHeard();
         for (const SkillRecord& record : records) pending->merge.Add(record, Source::kLan);
@@ -155,15 +158,16 @@ void Searcher::StartLan(TimePoint now, const std::shared_ptr<Pending>& pending) 
   }
 }
 
-void Searcher::StartDht(TimePoint now, const std::shared_ptr<Pending>& pending, const Key& key) {
+void Searcher::StartDht(transport::TimePoint now, const std::shared_ptr<Pending>& pending,
+                        const Key& key) {
   pending->dht_key = key;
   bool started = false;
   if (pending_.size() < config_.searches_in_flight_max) {
     std::weak_ptr<int> alive = alive_;
     // Running before the get: a lone node's get calls back before it returns.
     pending->progress.DhtStarted();
-    started = dht_.Get(now, key, kademlia::GetOptions{},
-                       [this, alive, pending](const kademlia::GetResult& result) {
+    started = dht_.Get(now, key, kademlia::store::GetOptions{},
+                       [this, alive, pending](const kademlia::store::GetResult& result) {
                          if (alive.expired() || !pending->progress.dht_running()) return;
                          FinishDht(pending, result.finished, &result);
                        });
@@ -182,8 +186,8 @@ void Searcher::StartDht(TimePoint now, const std::shared_ptr<Pending>& pending, 
   }
 }
 
-void Searcher::FinishDht(const std::shared_ptr<Pending>& pending, TimePoint now,
-                         const kademlia::GetResult* result) {
+void Searcher::FinishDht(const std::shared_ptr<Pending>& pending, transport::TimePoint now,
+                         const kademlia::store::GetResult* result) {
   assert(pending->progress.dht_running());
   std::erase(pending_, pending);
   if (result == nullptr) {
@@ -203,7 +207,7 @@ void Searcher::FinishDht(const std::shared_ptr<Pending>& pending, TimePoint now,
   // newer, a tombstone that came while this read ran, and that replaces what the read saw.
   const uint64_t subscription =
       unreachable ? 0 : watched_.ListenForCache(now, pending->dht_key, *result);
-  const std::vector<kademlia::SignedRecordPtr> current =
+  const std::vector<kademlia::store::SignedRecordPtr> current =
       subscription != 0 ? dht_.Observe(subscription, result->records) : result->records;
   std::vector<SkillEntryPtr> live;
   for (const auto& signed_record : current) {
@@ -232,9 +236,9 @@ void Searcher::FinishDht(const std::shared_ptr<Pending>& pending, TimePoint now,
 }
 
 void Searcher::ScanStore(const std::shared_ptr<Pending>& pending) {
-  const kademlia::ValueStore& store = dht_.store();
+  const kademlia::store::ValueStore& store = dht_.store();
   for (const Key& key : store.Keys()) {
-    for (const kademlia::StoredRecord* held : store.Get(key)) {
+    for (const kademlia::store::StoredRecord* held : store.Get(key)) {
       const SkillRecord& record = held->value->record;
       if (record.tombstone || Matches(pending->query, record)) {
         pending->merge.Add(record, Source::kDht);
@@ -243,7 +247,7 @@ void Searcher::ScanStore(const std::shared_ptr<Pending>& pending) {
   }
 }
 
-void Searcher::AfterDht(const std::shared_ptr<Pending>& pending, TimePoint now) {
+void Searcher::AfterDht(const std::shared_ptr<Pending>& pending, transport::TimePoint now) {
   SearchProgress& progress = pending->progress;
   if (progress.replied()) return;
   if (skill_center_ != nullptr && pending->options.use_skillcenter &&
@@ -251,13 +255,14 @@ void Searcher::AfterDht(const std::shared_ptr<Pending>& pending, TimePoint now) 
     progress.CenterAsked();
     ++stats_.skillcenter_calls;
     std::weak_ptr<int> alive = alive_;
-    skill_center_->SearchCatalog(now, pending->query,
-                                 [this, alive, pending](TimePoint at, SkillCenterAnswer answer) {
-                                   if (alive.expired() || !pending->progress.center_waiting()) {
-                                     return;
-                                   }
-                                   FinishSkillCenter(pending, at, std::move(answer));
-                                 });
+    skill_center_->SearchCatalog(
+        now, pending->query,
+        [this, alive, pending](transport::TimePoint at, SkillCenterAnswer answer) {
+          if (alive.expired() || !pending->progress.center_waiting()) {
+            return;
+          }
+          FinishSkillCenter(pending, at, std::move(answer));
+        });
     return;  // FinishSkillCenter comes back here
   }
   if (progress.center_waiting()) return;
@@ -276,12 +281,12 @@ void Searcher::AfterDht(const std::shared_ptr<Pending>& pending, TimePoint now) 
   if (pending->MayFinish()) Finish(pending, now);
 }
 
-void Searcher::FinishSkillCenter(const std::shared_ptr<Pending>& pending, TimePoint now,
+void Searcher::FinishSkillCenter(const std::shared_ptr<Pending>& pending, transport::TimePoint now,
                                  SkillCenterAnswer answer) {
   for (const SkillRecord& record : answer.records) {
     pending->merge.Add(record, Source::kSkillCenter);
   }
-  const std::optional<Duration> ttl = skill_center_->CacheTtl();
+  const std::optional<transport::Duration> ttl = skill_center_->CacheTtl();
   SkillCenterReading reading = SkillCenterReading::Of(pending->query, answer, ttl.has_value());
   pending->progress.CenterFinished(reading.state, reading.message);
   pending->Report("skillcenter", std::move(reading.outcome), reading.live, now,
@@ -292,7 +297,7 @@ void Searcher::FinishSkillCenter(const std::shared_ptr<Pending>& pending, TimePo
   AfterDht(pending, now);
 }
 
-void Searcher::Finish(const std::shared_ptr<Pending>& pending, TimePoint now) {
+void Searcher::Finish(const std::shared_ptr<Pending>& pending, transport::TimePoint now) {
   (void)now;
   if (pending->progress.replied()) return;
   pending->progress.Replied();
@@ -315,7 +320,7 @@ void Searcher::Finish(const std::shared_ptr<Pending>& pending, TimePoint now) {
   if (done) done(result);
 }
 
-void Searcher::OnTimer(TimePoint now) {
+void Searcher::OnTimer(transport::TimePoint now) {
   std::vector<std::shared_ptr<Pending>> due;
   for (const auto& pending : pending_) {
     if (pending->dht_deadline <= now) due.push_back(pending);
@@ -326,8 +331,8 @@ void Searcher::OnTimer(TimePoint now) {
   }
 }
 
-TimePoint Searcher::NextDeadline() const {
-  TimePoint next = kTimeNever;
+transport::TimePoint Searcher::NextDeadline() const {
+  transport::TimePoint next = transport::kTimeNever;
   for (const auto& pending : pending_) next = std::min(next, pending->dht_deadline);
   return next;
 }
@@ -340,4 +345,4 @@ std::string Searcher::CacheKey(const Key& key, const SkillQuery& query) {
   return key.ToHex() + "|" + CanonicalQueryKey(query);
 }
 
-}  // namespace skillnode::discovery
+}  // namespace skillnode::discovery::search

@@ -58,11 +58,11 @@
 #include "discovery/skill_json.h"
 #include "kademlia/store/skill_dht.h"
 
-namespace skillnode::discovery {
+namespace skillnode::discovery::search {
 
 struct SearchConfig {
   // The DHT stage's own timeout; past it the chain goes on to the stale cache.
-  Duration dht_timeout = Millis(3000);
+  transport::Duration dht_timeout = transport::Millis(3000);
   // Searches waiting for the DHT at once; one more is answered at once from local and cache.
   size_t searches_in_flight_max = 256;
   // DHT keys the searcher listens on (for the cache and for watchers) at once; an answer
@@ -79,8 +79,8 @@ struct SearchConfig {
 struct SkillCenterAnswer {
   enum class Outcome { kFound, kNone, kTimeout, kFailed, kSkipped };
   Outcome outcome = Outcome::kNone;
-  std::vector<kademlia::SkillRecord> records;  // unsigned: publisher all zeros
-  std::string message;                         // why, for kTimeout, kFailed and kSkipped
+  std::vector<kademlia::store::SkillRecord> records;  // unsigned: publisher all zeros
+  std::string message;                                // why, for kTimeout, kFailed and kSkipped
 };
 
 // The SkillCenter stage (discovery/skillcenter, node/skillcenter): a remote catalog.
@@ -89,10 +89,10 @@ class SkillCenterStage {
   virtual ~SkillCenterStage() = default;
   // Asks the catalog; `done` is called exactly once: at once when the stage skips the call
   // (its circuit is open), else when the answer, an error or the stage's timeout comes.
-  virtual void SearchCatalog(TimePoint now, const SkillQuery& query,
-                             std::function<void(TimePoint, SkillCenterAnswer)> done) = 0;
+  virtual void SearchCatalog(transport::TimePoint now, const SkillQuery& query,
+                             std::function<void(transport::TimePoint, SkillCenterAnswer)> done) = 0;
   // How long its answers are cached; nullopt: not cached.
-  virtual std::optional<Duration> CacheTtl() const = 0;
+  virtual std::optional<transport::Duration> CacheTtl() const = 0;
 };
 
 // The LAN stage (discovery/lan): what this node has heard on the LAN, and a SKILL_DISCOVER
@@ -101,19 +101,20 @@ class LanStage {
  public:
   virtual ~LanStage() = default;
   // Skills from the LAN table matching `query`, at once.
-  virtual std::vector<kademlia::SkillRecord> FindOnLan(const SkillQuery& query) const = 0;
+  virtual std::vector<kademlia::store::SkillRecord> FindOnLan(const SkillQuery& query) const = 0;
   // Grows with every change of what FindOnLan could answer.
   virtual uint64_t LanChanges() const = 0;
   // Sends SKILL_DISCOVER and calls `done` once with what answered within the stage's window
   // (or at once with nothing, returning false, when no round can start).
   virtual bool DiscoverOnLan(
-      TimePoint now, const SkillQuery& query,
-      std::function<void(TimePoint, std::vector<kademlia::SkillRecord>)> done) = 0;
+      transport::TimePoint now, const SkillQuery& query,
+      std::function<void(transport::TimePoint, std::vector<kademlia::store::SkillRecord>)>
+          done) = 0;
 };
 
 class Searcher {
  public:
-  Searcher(kademlia::SkillDht& dht, const Registry& registry, const SearchConfig& config,
+  Searcher(kademlia::store::SkillDht& dht, const Registry& registry, const SearchConfig& config,
            const CacheConfig& cache_config);
   Searcher(const Searcher&) = delete;
   Searcher& operator=(const Searcher&) = delete;
@@ -128,12 +129,12 @@ class Searcher {
   void SetSkillCenterStage(SkillCenterStage* center) { skill_center_ = center; }
 
   // Runs the chain; `done` is called exactly once, possibly before Search returns.
-  void Search(TimePoint now, const SkillQuery& query, const SearchOptions& options,
+  void Search(transport::TimePoint now, const SkillQuery& query, const SearchOptions& options,
               SearchCallback done);
 
   // Calls `on_change` for every change under `key` (the current records first, as kAdded).
   // Returns a watch id, or 0 when watchers_max or watched_keys_max are reached.
-  uint64_t Watch(TimePoint now, const kademlia::Key& key, WatchCallback on_change) {
+  uint64_t Watch(transport::TimePoint now, const kademlia::Key& key, WatchCallback on_change) {
     return watched_.Watch(now, key, std::move(on_change));
   }
   void Unwatch(uint64_t watch) { watched_.Unwatch(watch); }
@@ -143,11 +144,13 @@ class Searcher {
   // Drops every cached answer (POST /api/cache/refresh).
   void ClearCache() { cache_.Clear(); }
   // Drops the cached answers that `record` could be part of: those looked up under its keys.
-  void InvalidateRecord(const kademlia::SkillRecord& record) { watched_.InvalidateRecord(record); }
+  void InvalidateRecord(const kademlia::store::SkillRecord& record) {
+    watched_.InvalidateRecord(record);
+  }
   const QueryCache& cache() const { return cache_; }
 
-  void OnTimer(TimePoint now);
-  TimePoint NextDeadline() const;
+  void OnTimer(transport::TimePoint now);
+  transport::TimePoint NextDeadline() const;
 
   struct Stats {
     uint64_t searches = 0;
@@ -170,24 +173,25 @@ class Searcher {
  private:
   struct Pending;  // one search's state (search.cpp)
 
-  void StartLan(TimePoint now, const std::shared_ptr<Pending>& pending);
-  void StartDht(TimePoint now, const std::shared_ptr<Pending>& pending, const kademlia::Key& key);
-  void FinishDht(const std::shared_ptr<Pending>& pending, TimePoint now,
-                 const kademlia::GetResult* result);
+  void StartLan(transport::TimePoint now, const std::shared_ptr<Pending>& pending);
+  void StartDht(transport::TimePoint now, const std::shared_ptr<Pending>& pending,
+                const kademlia::Key& key);
+  void FinishDht(const std::shared_ptr<Pending>& pending, transport::TimePoint now,
+                 const kademlia::store::GetResult* result);
   void ScanStore(const std::shared_ptr<Pending>& pending);
   // After the DHT stage: the SkillCenter stage when nothing was found, then the stale cache
   // when a remote stage failed, then the answer.
-  void AfterDht(const std::shared_ptr<Pending>& pending, TimePoint now);
-  void FinishSkillCenter(const std::shared_ptr<Pending>& pending, TimePoint now,
+  void AfterDht(const std::shared_ptr<Pending>& pending, transport::TimePoint now);
+  void FinishSkillCenter(const std::shared_ptr<Pending>& pending, transport::TimePoint now,
                          SkillCenterAnswer answer);
-  void Finish(const std::shared_ptr<Pending>& pending, TimePoint now);
+  void Finish(const std::shared_ptr<Pending>& pending, transport::TimePoint now);
   // Grows with every change of what a search from the local, LAN and cache stages could
   // answer: the registry's, the LAN table's and the cache's changes.
   uint64_t Changes() const;
   // Cache keys start with the DHT key the answer came from.
   static std::string CacheKey(const kademlia::Key& key, const SkillQuery& query);
 
-  kademlia::SkillDht& dht_;
+  kademlia::store::SkillDht& dht_;
   const Registry& registry_;
   LanStage* lan_ = nullptr;
   SkillCenterStage* skill_center_ = nullptr;
@@ -204,6 +208,6 @@ class Searcher {
   std::shared_ptr<int> alive_ = std::make_shared<int>(0);
 };
 
-}  // namespace skillnode::discovery
+}  // namespace skillnode::discovery::search
 
 #endif  // SKILLNODE_DISCOVERY_SEARCH_H_

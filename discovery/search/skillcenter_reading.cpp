@@ -1,7 +1,7 @@
 // SkillCenterReading: the SkillCenter stage's answer read for one search.
 #include "discovery/search/skillcenter_reading.h"
 
-namespace skillnode::discovery {
+namespace skillnode::discovery::search {
 
 SkillCenterReading SkillCenterReading::Of(const SkillQuery& query, const SkillCenterAnswer& answer,
                                           bool cache_answers) {
@@ -11,13 +11,13 @@ SkillCenterReading SkillCenterReading::Of(const SkillQuery& query, const SkillCe
   switch (answer.outcome) {
     case Outcome::kFound:
     case Outcome::kNone: {
-      for (const kademlia::SkillRecord& record : answer.records) {
+      for (const kademlia::store::SkillRecord& record : answer.records) {
         if (!record.tombstone && Matches(query, record)) ++reading.live;
       }
       reading.state = Center::kAnswered;
       reading.outcome = reading.live > 0 ? "found" : "none";
       if (cache_answers && reading.live > 0) {
-        for (const kademlia::SkillRecord& record : answer.records) {
+        for (const kademlia::store::SkillRecord& record : answer.records) {
           if (!record.tombstone && Matches(query, record)) {
             reading.to_cache.push_back(SkillEntry::Make(record));
           }
@@ -42,4 +42,4 @@ SkillCenterReading SkillCenterReading::Of(const SkillQuery& query, const SkillCe
   return reading;
 }
 
-}  // namespace skillnode::discovery
+}  // namespace skillnode::discovery::search

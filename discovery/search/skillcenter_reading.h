@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "discovery/search/searcher.h"
 #include "discovery/search/search_progress.h"
+#include "discovery/search/searcher.h"
 
-namespace skillnode::discovery {
+namespace skillnode::discovery::search {
 
 struct SkillCenterReading {
   SearchProgress::Center state = SearchProgress::Center::kAnswered;
@@ -29,6 +29,6 @@ struct SkillCenterReading {
                                bool cache_answers);
 };
 
-}  // namespace skillnode::discovery
+}  // namespace skillnode::discovery::search
 
 #endif  // SKILLNODE_DISCOVERY_SEARCH_SKILLCENTER_READING_H_

@@ -4,12 +4,12 @@
 #include <cassert>
 #include <utility>
 
-namespace skillnode::discovery {
+namespace skillnode::discovery::search {
 
 using kademlia::Key;
-using kademlia::SkillRecord;
+using kademlia::store::SkillRecord;
 
-WatchedKeys::WatchedKeys(kademlia::SkillDht& dht, QueryCache& cache, size_t watched_keys_max,
+WatchedKeys::WatchedKeys(kademlia::store::SkillDht& dht, QueryCache& cache, size_t watched_keys_max,
                          size_t watchers_max, uint64_t& invalidations)
     : dht_(dht),
       cache_(cache),
@@ -21,8 +21,8 @@ WatchedKeys::~WatchedKeys() {
   for (auto& [key, watched] : watched_) dht_.Unlisten(watched.subscription);
 }
 
-uint64_t WatchedKeys::ListenForCache(TimePoint now, const Key& key,
-                                     const kademlia::GetResult& fresh) {
+uint64_t WatchedKeys::ListenForCache(transport::TimePoint now, const Key& key,
+                                     const kademlia::store::GetResult& fresh) {
   WatchedKey* watched = Subscribe(now, key, &fresh);
   if (watched == nullptr) return 0;
   watched->for_cache = true;
@@ -33,13 +33,14 @@ void WatchedKeys::NoteCachedAnswers(const Key& key, const std::vector<SkillEntry
   auto it = watched_.find(key);
   assert(it != watched_.end() && it->second.for_cache);
   for (const SkillEntryPtr& entry : live) {
-    it->second.cached_versions[kademlia::IdentityOf(entry->record())] = entry->record().sequence;
+    it->second.cached_versions[kademlia::store::IdentityOf(entry->record())] =
+        entry->record().sequence;
   }
   it->second.has_cached_answers = true;
 }
 
-WatchedKeys::WatchedKey* WatchedKeys::Subscribe(TimePoint now, const Key& key,
-                                                const kademlia::GetResult* fresh) {
+WatchedKeys::WatchedKey* WatchedKeys::Subscribe(transport::TimePoint now, const Key& key,
+                                                const kademlia::store::GetResult* fresh) {
   if (auto it = watched_.find(key); it != watched_.end()) {
     it->second.last_used = now;
     return &it->second;
@@ -59,7 +60,7 @@ WatchedKeys::WatchedKey* WatchedKeys::Subscribe(TimePoint now, const Key& key,
   auto [it, inserted] = watched_.try_emplace(key);
   it->second.last_used = now;
   it->second.subscription = dht_.Listen(
-      now, key, [this, key](const kademlia::ListenEvent& event) { OnKeyChange(key, event); },
+      now, key, [this, key](const kademlia::store::ListenEvent& event) { OnKeyChange(key, event); },
       fresh);
   if (it->second.subscription == 0) {
     watched_.erase(it);
@@ -68,13 +69,13 @@ WatchedKeys::WatchedKey* WatchedKeys::Subscribe(TimePoint now, const Key& key,
   return &it->second;
 }
 
-void WatchedKeys::OnKeyChange(const Key& key, const kademlia::ListenEvent& event) {
+void WatchedKeys::OnKeyChange(const Key& key, const kademlia::store::ListenEvent& event) {
   auto it = watched_.find(key);
   if (it == watched_.end()) return;
   if (it->second.for_cache && it->second.has_cached_answers) {
     const SkillRecord& record = event.record.record;
-    auto known = it->second.cached_versions.find(kademlia::IdentityOf(record));
-    const bool news = event.kind == kademlia::ListenEvent::Kind::kRemoved ||
+    auto known = it->second.cached_versions.find(kademlia::store::IdentityOf(record));
+    const bool news = event.kind == kademlia::store::ListenEvent::Kind::kRemoved ||
                       known == it->second.cached_versions.end() || known->second != record.sequence;
     if (news) DropCachedAnswers(it);
   }
@@ -85,7 +86,7 @@ void WatchedKeys::OnKeyChange(const Key& key, const kademlia::ListenEvent& event
 }
 
 void WatchedKeys::InvalidateRecord(const SkillRecord& record) {
-  for (const Key& key : kademlia::RecordKeys(record)) {
+  for (const Key& key : kademlia::store::RecordKeys(record)) {
     auto it = watched_.find(key);
     if (it == watched_.end() || !it->second.has_cached_answers) continue;
     DropCachedAnswers(it);
@@ -105,7 +106,7 @@ void WatchedKeys::DropKey(Keys::iterator it) {
   watched_.erase(it);
 }
 
-uint64_t WatchedKeys::Watch(TimePoint now, const Key& key, WatchCallback on_change) {
+uint64_t WatchedKeys::Watch(transport::TimePoint now, const Key& key, WatchCallback on_change) {
   if (watchers_.size() >= watchers_max_) return 0;
   WatchedKey* watched = Subscribe(now, key);
   if (watched == nullptr) return 0;
@@ -114,7 +115,8 @@ uint64_t WatchedKeys::Watch(TimePoint now, const Key& key, WatchCallback on_chan
   watchers_.emplace(id, key);
   // The subscription may already know the current records: replay them to the newcomer.
   for (const auto& record : dht_.ListenView(watched->subscription)) {
-    watched->watchers[id](kademlia::ListenEvent{kademlia::ListenEvent::Kind::kAdded, key, record});
+    watched->watchers[id](
+        kademlia::store::ListenEvent{kademlia::store::ListenEvent::Kind::kAdded, key, record});
   }
   return id;
 }
@@ -129,4 +131,4 @@ void WatchedKeys::Unwatch(uint64_t watch) {
   if (key->second.watchers.empty() && !key->second.for_cache) DropKey(key);
 }
 
-}  // namespace skillnode::discovery
+}  // namespace skillnode::discovery::search

@@ -1,6 +1,6 @@
 #include "discovery/skillcenter/catalog_json.h"
 
-namespace skillnode::discovery {
+namespace skillnode::discovery::skillcenter {
 namespace {
 
 using nlohmann::json;
@@ -40,9 +40,9 @@ json CatalogSearchBody(const SkillQuery& query) {
   return body;
 }
 
-tl::expected<kademlia::SkillRecord, std::string> CatalogRecord(const json& skill) {
+tl::expected<kademlia::store::SkillRecord, std::string> CatalogRecord(const json& skill) {
   if (!skill.is_object()) return Error("a skill is not an object");
-  kademlia::SkillRecord r;
+  kademlia::store::SkillRecord r;
   auto skill_id = Text(skill, "skillId", false);
   if (!skill_id) return Error(skill_id.error());
   if (skill_id->empty()) skill_id = Text(skill, "id", true);
@@ -53,7 +53,7 @@ tl::expected<kademlia::SkillRecord, std::string> CatalogRecord(const json& skill
   r.agent_id = agent->empty() ? std::string(kCatalogAgentDefault) : *agent;
   // Not a DHT record: it lives as long as the cached answer holding it; a valid TTL for
   // ValidateRecord's sake.
-  r.ttl_seconds = kademlia::kRecordTtlMinSeconds;
+  r.ttl_seconds = kademlia::store::kRecordTtlMinSeconds;
   auto type = Text(skill, "type", false);
   if (!type) return Error(type.error());
   if (type->empty()) type = Text(skill, "skillType", true);
@@ -72,7 +72,7 @@ tl::expected<kademlia::SkillRecord, std::string> CatalogRecord(const json& skill
   auto status = Text(skill, "status", false);
   if (!status) return Error(status.error());
   if (!status->empty()) {
-    auto parsed = kademlia::ParseSkillStatus(*status);
+    auto parsed = kademlia::store::ParseSkillStatus(*status);
     if (!parsed) return Error("status '" + *status + "' is not a skill status");
     r.status = *parsed;
   }
@@ -82,7 +82,7 @@ tl::expected<kademlia::SkillRecord, std::string> CatalogRecord(const json& skill
   if (auto it = skill.find("sequence"); it != skill.end() && it->is_number_unsigned()) {
     r.sequence = it->get<uint64_t>();
   }
-  kademlia::SkillDescriptor descriptor;
+  kademlia::store::SkillDescriptor descriptor;
   for (auto [key, field] : {std::pair{"name", &descriptor.name},
                             {"description", &descriptor.description},
                             {"capabilityType", &descriptor.capability_type},
@@ -103,8 +103,8 @@ tl::expected<kademlia::SkillRecord, std::string> CatalogRecord(const json& skill
     if (!it->is_object()) return Error(std::string(key) + " is not an object");
     *field = it->dump();
   }
-  if (descriptor != kademlia::SkillDescriptor{}) r.descriptor = std::move(descriptor);
-  if (auto valid = kademlia::ValidateRecord(r); !valid) return Error(valid.error().message);
+  if (descriptor != kademlia::store::SkillDescriptor{}) r.descriptor = std::move(descriptor);
+  if (auto valid = kademlia::store::ValidateRecord(r); !valid) return Error(valid.error().message);
   return r;
 }
 
@@ -146,4 +146,4 @@ tl::expected<CatalogAnswer, std::string> ParseCatalogAnswer(std::string_view bod
   return answer;
 }
 
-}  // namespace skillnode::discovery
+}  // namespace skillnode::discovery::skillcenter

@@ -19,7 +19,7 @@
 #include "discovery/query.h"
 #include "kademlia/store/skill_record.h"
 
-namespace skillnode::discovery {
+namespace skillnode::discovery::skillcenter {
 
 // The agentId of a catalog skill that names none.
 inline constexpr std::string_view kCatalogAgentDefault = "skillcenter";
@@ -28,7 +28,7 @@ inline constexpr std::string_view kCatalogAgentDefault = "skillcenter";
 nlohmann::json CatalogSearchBody(const SkillQuery& query);
 
 struct CatalogAnswer {
-  std::vector<kademlia::SkillRecord> records;
+  std::vector<kademlia::store::SkillRecord> records;
   size_t invalid = 0;        // skill objects dropped as malformed
   size_t private_skips = 0;  // private skills dropped
   size_t over_limit = 0;     // skills beyond records_max
@@ -40,9 +40,9 @@ struct CatalogAnswer {
                                                                           size_t records_max);
 
 // One skill object as a record; the error names the field.
-[[nodiscard]] tl::expected<kademlia::SkillRecord, std::string> CatalogRecord(
+[[nodiscard]] tl::expected<kademlia::store::SkillRecord, std::string> CatalogRecord(
     const nlohmann::json& skill);
 
-}  // namespace skillnode::discovery
+}  // namespace skillnode::discovery::skillcenter
 
 #endif  // SKILLNODE_DISCOVERY_SKILLCENTER_CATALOG_JSON_H_

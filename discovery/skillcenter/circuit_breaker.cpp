@@ -2,12 +2,12 @@
 
 #include <algorithm>
 
-namespace skillnode::discovery {
+namespace skillnode::discovery::skillcenter {
 
 CircuitBreaker::CircuitBreaker(const BreakerConfig& config)
     : config_(config), backoff_(config.backoff_initial) {}
 
-bool CircuitBreaker::Allow(TimePoint now) {
+bool CircuitBreaker::Allow(transport::TimePoint now) {
   switch (state_) {
     case State::kClosed:
       return true;
@@ -27,7 +27,7 @@ void CircuitBreaker::Succeeded() {
   backoff_ = config_.backoff_initial;
 }
 
-void CircuitBreaker::Failed(TimePoint now) {
+void CircuitBreaker::Failed(transport::TimePoint now) {
   ++failures_in_a_row_;
   // A failure of a call that went while the breaker was closed, or of the trial: open again.
   // Calls that were already running when it opened may fail later; each pushes the retry out.
@@ -48,4 +48,4 @@ std::string_view BreakerStateName(CircuitBreaker::State state) {
   return "closed";
 }
 
-}  // namespace skillnode::discovery
+}  // namespace skillnode::discovery::skillcenter

@@ -16,11 +16,11 @@
 
 #include "transport/clock.h"
 
-namespace skillnode::discovery {
+namespace skillnode::discovery::skillcenter {
 
 struct BreakerConfig {
-  Duration backoff_initial = Seconds(5);
-  Duration backoff_max = Seconds(300);
+  transport::Duration backoff_initial = transport::Seconds(5);
+  transport::Duration backoff_max = transport::Seconds(300);
 };
 
 class CircuitBreaker {
@@ -30,25 +30,25 @@ class CircuitBreaker {
   explicit CircuitBreaker(const BreakerConfig& config);
 
   // True when a call may go now; in the open state past the back-off this starts the one trial.
-  bool Allow(TimePoint now);
+  bool Allow(transport::TimePoint now);
   void Succeeded();
-  void Failed(TimePoint now);
+  void Failed(transport::TimePoint now);
 
   State state() const { return state_; }
   // When the next trial may go (open state).
-  TimePoint retry_at() const { return retry_at_; }
+  transport::TimePoint retry_at() const { return retry_at_; }
   uint32_t failures_in_a_row() const { return failures_in_a_row_; }
 
  private:
   BreakerConfig config_;
   State state_ = State::kClosed;
-  Duration backoff_{};
-  TimePoint retry_at_ = kTimeZero;
+  transport::Duration backoff_{};
+  transport::TimePoint retry_at_ = transport::kTimeZero;
   uint32_t failures_in_a_row_ = 0;
 };
 
 std::string_view BreakerStateName(CircuitBreaker::State state);  // closed, open, half-open
 
-}  // namespace skillnode::discovery
+}  // namespace skillnode::discovery::skillcenter
 
 #endif  // SKILLNODE_DISCOVERY_SKILLCENTER_CIRCUIT_BREAKER_H_

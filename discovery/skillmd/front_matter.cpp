@@ -190,10 +190,10 @@ FolderResult<FrontMatter> ParseFrontMatter(std::string_view skill_md) {
   }
   auto description = TextKey(*tree, "description", true, 1);
   if (!description) return tl::unexpected(description.error());
-  if (description->size() > kademlia::kDescriptionLengthMax) {
+  if (description->size() > kademlia::store::kDescriptionLengthMax) {
     return Bad(tree->Find("description")->line, "description",
                "is " + std::to_string(description->size()) + " bytes, more than " +
-                   std::to_string(kademlia::kDescriptionLengthMax) +
+                   std::to_string(kademlia::store::kDescriptionLengthMax) +
                    " (the registry's limit for a description in a signed record)");
   }
   if (auto ok = CheckOptionalKeys(*tree, 1); !ok) return tl::unexpected(ok.error());

@@ -73,7 +73,7 @@ FolderResult<SkillFolder> CheckFolder(const std::vector<FolderFile>& files,
   return out;
 }
 
-void DescribeFolder(const SkillFolder& folder, kademlia::SkillDescriptor& descriptor) {
+void DescribeFolder(const SkillFolder& folder, kademlia::store::SkillDescriptor& descriptor) {
   descriptor.name = folder.front_matter.name;
   descriptor.description = folder.front_matter.description;
   descriptor.skill_md_sha256 = folder.skill_md_sha256;

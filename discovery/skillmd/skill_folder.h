@@ -38,7 +38,7 @@ struct SkillFolder {
 
 // Sets the descriptor's name and description (from the front matter) and its SKILL.md and
 // archive digests and sizes.
-void DescribeFolder(const SkillFolder& folder, kademlia::SkillDescriptor& descriptor);
+void DescribeFolder(const SkillFolder& folder, kademlia::store::SkillDescriptor& descriptor);
 
 std::array<uint8_t, 32> Sha256Of(std::string_view bytes);
 

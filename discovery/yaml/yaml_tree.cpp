@@ -10,11 +10,12 @@ namespace {
 
 // Converts yaml-cpp's node (which may throw on access) into our tree; called inside the one
 // try block below.
-Result<YamlValue> Convert(const YAML::Node& node, int depth, int first_line) {
+transport::Result<YamlValue> Convert(const YAML::Node& node, int depth, int first_line) {
   if (depth > kYamlDepthMax) {
-    return Fail(ErrorCode::kParse, "line " + std::to_string(node.Mark().line + first_line) +
-                                       ": nested more than " + std::to_string(kYamlDepthMax) +
-                                       " levels deep");
+    return transport::Fail(transport::ErrorCode::kParse,
+                           "line " + std::to_string(node.Mark().line + first_line) +
+                               ": nested more than " + std::to_string(kYamlDepthMax) +
+                               " levels deep");
   }
   YamlValue value;
   value.line = node.Mark().line >= 0 ? node.Mark().line + first_line : 0;
@@ -43,11 +44,13 @@ Result<YamlValue> Convert(const YAML::Node& node, int depth, int first_line) {
         const YAML::Node& key = entry.first;
         const int line = key.Mark().line + first_line;
         if (!key.IsScalar()) {
-          return Fail(ErrorCode::kParse, "line " + std::to_string(line) + ": a key must be text");
+          return transport::Fail(transport::ErrorCode::kParse,
+                                 "line " + std::to_string(line) + ": a key must be text");
         }
         if (value.Find(key.Scalar()) != nullptr) {
-          return Fail(ErrorCode::kParse,
-                      "line " + std::to_string(line) + ": duplicate key '" + key.Scalar() + "'");
+          return transport::Fail(
+              transport::ErrorCode::kParse,
+              "line " + std::to_string(line) + ": duplicate key '" + key.Scalar() + "'");
         }
         auto converted = Convert(entry.second, depth + 1, first_line);
         if (!converted) return converted;
@@ -86,17 +89,17 @@ std::string YamlValue::Describe() const {
   return "'" + scalar + "'";
 }
 
-Result<YamlValue> ParseYaml(std::string_view text, int first_line) {
+transport::Result<YamlValue> ParseYaml(std::string_view text, int first_line) {
   try {
     const YAML::Node root = YAML::Load(std::string(text));
     return Convert(root, 0, first_line);
   } catch (const YAML::Exception& e) {
     // e.mark is 0-based; e.msg is the bare message without yaml-cpp's position prefix.
-    return Fail(ErrorCode::kParse, "line " + std::to_string(e.mark.line + first_line) +
-                                       ", column " + std::to_string(e.mark.column + 1) + ": " +
-                                       e.msg);
+    return transport::Fail(transport::ErrorCode::kParse,
+                           "line " + std::to_string(e.mark.line + first_line) + ", column " +
+                               std::to_string(e.mark.column + 1) + ": " + e.msg);
   } catch (const std::exception& e) {
-    return Fail(ErrorCode::kParse, std::string("YAML: ") + e.what());
+    return transport::Fail(transport::ErrorCode::kParse, std::string("YAML: ") + e.what());
   }
 }
 

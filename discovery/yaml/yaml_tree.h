@@ -53,7 +53,7 @@ struct YamlEntry {
 // that are not scalars are errors, as is nesting deeper than kYamlDepthMax. Lines (in values
 // and in errors) count from `first_line`: a document embedded in a larger file (SKILL.md front
 // matter) reports the file's line numbers.
-[[nodiscard]] Result<YamlValue> ParseYaml(std::string_view text, int first_line = 1);
+[[nodiscard]] transport::Result<YamlValue> ParseYaml(std::string_view text, int first_line = 1);
 
 }  // namespace skillnode::discovery::yaml
 

@@ -34,15 +34,17 @@ std::string Describe(const std::vector<HolderAttempt>& attempts) {
 
 // How long a fetcher waits after a holder asked it to (rate limit, verification), and the
 // longest it sleeps while chunks are in flight.
-constexpr Duration kThrottleWait = Millis(100);
+constexpr transport::Duration kThrottleWait = transport::Millis(100);
 // A new holder's round-trip time before any answer, and the retransmission timeout's bounds:
 // four smoothed round trips, at least 20 ms (a scheduler's hiccup) and at most 1 s (the RPC
 // timeout, after which the request has failed anyway).
-constexpr Duration kInitialRtt = Millis(100);
-constexpr Duration kRtoMin = Millis(20);
-constexpr Duration kRtoMax = Seconds(1);
+constexpr transport::Duration kInitialRtt = transport::Millis(100);
+constexpr transport::Duration kRtoMin = transport::Millis(20);
+constexpr transport::Duration kRtoMax = transport::Seconds(1);
 
-Duration RtoOf(Duration srtt) { return std::clamp(srtt * 4, kRtoMin, kRtoMax); }
+transport::Duration RtoOf(transport::Duration srtt) {
+  return std::clamp(srtt * 4, kRtoMin, kRtoMax);
+}
 // "Wait" answers in a row (no chunk in between) after which a holder counts as gone: 20 full
 // windows, a few seconds of a holder that never serves.
 constexpr size_t kThrottledMax = 640;
@@ -54,12 +56,12 @@ void Requeue(std::deque<size_t>& wanted, size_t chunk) {
 }
 
 size_t ChunkCount(uint64_t size) {
-  return static_cast<size_t>((size + kBlobChunkBytesMax - 1) / kBlobChunkBytesMax);
+  return static_cast<size_t>((size + wire::kBlobChunkBytesMax - 1) / wire::kBlobChunkBytesMax);
 }
 
 }  // namespace
 
-void BlobService::NextHolder(TimePoint now, const BlobDigest& digest) {
+void BlobService::NextHolder(transport::TimePoint now, const wire::BlobDigest& digest) {
   auto found = fetches_.find(digest);
   if (found == fetches_.end()) return;
   Fetching& fetching = *found->second;
@@ -77,7 +79,7 @@ void BlobService::NextHolder(TimePoint now, const BlobDigest& digest) {
   fetching.chunks.assign(count, Fetching::Chunk::kWanted);
   fetching.sent.assign(count, 0);
   fetching.counted.assign(count, 0);
-  fetching.sent_at.assign(count, kTimeZero);
+  fetching.sent_at.assign(count, transport::kTimeZero);
   fetching.flying.clear();
   fetching.srtt = kInitialRtt;
   fetching.rto = RtoOf(kInitialRtt);
@@ -90,11 +92,11 @@ void BlobService::NextHolder(TimePoint now, const BlobDigest& digest) {
   Pump(now, digest);
 }
 
-void BlobService::Pump(TimePoint now, const BlobDigest& digest) {
+void BlobService::Pump(transport::TimePoint now, const wire::BlobDigest& digest) {
   auto found = fetches_.find(digest);
   if (found == fetches_.end() || !found->second->holder) return;
   Fetching& fetching = *found->second;
-  const WireContact holder = *fetching.holder;
+  const wire::WireContact holder = *fetching.holder;
   const uint64_t generation = fetching.generation;
   // Attempts past the retransmission timeout give up their place in the window.
   std::erase_if(fetching.flying, [&](size_t chunk) {
@@ -117,14 +119,14 @@ void BlobService::Pump(TimePoint now, const BlobDigest& digest) {
                         "chunk " + std::to_string(chunk) + " unanswered " +
                             std::to_string(fetching.sent[chunk]) + " times");
     }
-    BlobGetBody get;
+    wire::BlobGetBody get;
     get.digest = digest;
-    get.offset = static_cast<uint64_t>(chunk) * kBlobChunkBytesMax;
-    get.length = static_cast<uint32_t>(kBlobChunkBytesMax);
+    get.offset = static_cast<uint64_t>(chunk) * wire::kBlobChunkBytesMax;
+    get.length = static_cast<uint32_t>(wire::kBlobChunkBytesMax);
     const auto attempt = static_cast<uint8_t>(fetching.sent[chunk] + 1);
     const bool sent =
         node_.Request(now, holder.endpoint, holder.id, std::move(get),
-                      [this, digest, generation, chunk, attempt](const RpcResult& result) {
+                      [this, digest, generation, chunk, attempt](const rpc::RpcResult& result) {
                         OnChunk(digest, generation, chunk, attempt, result);
                       });
     if (!sent) break;  // the request table is full: the next wake-up sends the rest
@@ -143,12 +145,12 @@ void BlobService::Pump(TimePoint now, const BlobDigest& digest) {
   }
 }
 
-void BlobService::OnChunk(const BlobDigest& digest, uint64_t generation, size_t chunk,
-                          uint8_t attempt, const RpcResult& result) {
+void BlobService::OnChunk(const wire::BlobDigest& digest, uint64_t generation, size_t chunk,
+                          uint8_t attempt, const rpc::RpcResult& result) {
   auto found = fetches_.find(digest);
   if (found == fetches_.end() || found->second->generation != generation) return;
   Fetching& fetching = *found->second;
-  const TimePoint now = result.now;
+  const transport::TimePoint now = result.now;
   // Only the attempt that holds the window place frees it; a late answer to an attempt that
   // was given up still delivers its bytes.
   const bool live = fetching.counted[chunk] == attempt;
@@ -158,7 +160,7 @@ void BlobService::OnChunk(const BlobDigest& digest, uint64_t generation, size_t 
     std::erase(fetching.flying, chunk);
   }
   if (fetching.chunks[chunk] == Fetching::Chunk::kHave) return Pump(now, digest);
-  const Message* reply = result.status == RpcStatus::kReplied ? result.reply : nullptr;
+  const wire::Message* reply = result.status == rpc::RpcStatus::kReplied ? result.reply : nullptr;
   if (reply == nullptr) {  // timed out: ask again, before anything new
     if (live) {
       fetching.chunks[chunk] = Fetching::Chunk::kWanted;
@@ -170,8 +172,8 @@ void BlobService::OnChunk(const BlobDigest& digest, uint64_t generation, size_t 
     fetching.srtt = (fetching.srtt * 7 + result.rtt) / 8;
     fetching.rto = RtoOf(fetching.srtt);
   }
-  if (const auto* error = std::get_if<ErrorBody>(&reply->body)) {
-    if (error->code == static_cast<uint16_t>(ErrorReplyCode::kRateLimited)) {
+  if (const auto* error = std::get_if<wire::ErrorBody>(&reply->body)) {
+    if (error->code == static_cast<uint16_t>(wire::ErrorReplyCode::kRateLimited)) {
       // The holder is busy or verifying us, not gone: ask again shortly (it does not count as
       // an attempt, but the fetch's deadline still runs).
       if (++fetching.throttled > kThrottledMax) {
@@ -189,8 +191,8 @@ void BlobService::OnChunk(const BlobDigest& digest, uint64_t generation, size_t 
     }
     return DropHolder(now, digest, HolderFailure::kNotHeld, error->message);
   }
-  const auto* data = std::get_if<BlobDataBody>(&reply->body);
-  const uint64_t offset = static_cast<uint64_t>(chunk) * kBlobChunkBytesMax;
+  const auto* data = std::get_if<wire::BlobDataBody>(&reply->body);
+  const uint64_t offset = static_cast<uint64_t>(chunk) * wire::kBlobChunkBytesMax;
   if (data == nullptr || data->digest != digest || data->offset != offset) {
     return DropHolder(now, digest, HolderFailure::kTruncated, "answered another request");
   }
@@ -199,7 +201,7 @@ void BlobService::OnChunk(const BlobDigest& digest, uint64_t generation, size_t 
                       "says the blob has " + std::to_string(data->size) +
                           " bytes; the record says " + std::to_string(fetching.size));
   }
-  const uint64_t expected = std::min<uint64_t>(kBlobChunkBytesMax, fetching.size - offset);
+  const uint64_t expected = std::min<uint64_t>(wire::kBlobChunkBytesMax, fetching.size - offset);
   if (data->bytes.size() != expected) {
     return DropHolder(now, digest, HolderFailure::kTruncated,
                       "chunk at " + std::to_string(offset) + " has " +
@@ -216,8 +218,8 @@ void BlobService::OnChunk(const BlobDigest& digest, uint64_t generation, size_t 
   Pump(now, digest);
 }
 
-void BlobService::DropHolder(TimePoint now, const BlobDigest& digest, HolderFailure failure,
-                             std::string detail) {
+void BlobService::DropHolder(transport::TimePoint now, const wire::BlobDigest& digest,
+                             HolderFailure failure, std::string detail) {
   auto found = fetches_.find(digest);
   if (found == fetches_.end() || !found->second->holder) return;
   Fetching& fetching = *found->second;
@@ -230,14 +232,15 @@ void BlobService::DropHolder(TimePoint now, const BlobDigest& digest, HolderFail
   NextHolder(now, digest);
 }
 
-void BlobService::Complete(TimePoint now, const BlobDigest& digest) {
+void BlobService::Complete(transport::TimePoint now, const wire::BlobDigest& digest) {
   auto found = fetches_.find(digest);
   if (found == fetches_.end() || !found->second->holder) return;
   Fetching& fetching = *found->second;
-  BlobDigest actual{};
-  Sha256Into(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(fetching.buffer.data()),
-                                      fetching.buffer.size()),
-             actual);
+  wire::BlobDigest actual{};
+  wire::Sha256Into(
+      std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(fetching.buffer.data()),
+                               fetching.buffer.size()),
+      actual);
   if (actual != digest) {
     NoteBadHolder(now, digest, fetching.holder->id);
     return DropHolder(now, digest, HolderFailure::kCorrupt,

@@ -17,21 +17,21 @@ struct BlobService::Fetching {
   uint64_t size = 0;
   std::optional<NodeId> publisher;
   std::vector<FetchCallback> waiters;
-  TimePoint deadline = kTimeNever;
+  transport::TimePoint deadline = transport::kTimeNever;
 
   // Locating: lookups still running, and the holders they found.
   int lookups_running = 0;
-  std::vector<WireContact> found;
+  std::vector<wire::WireContact> found;
   size_t listing_replies = 0;  // BLOB_HOLDERS replies that named a holder
-  std::optional<WireContact> publisher_contact;
+  std::optional<wire::WireContact> publisher_contact;
   // Holders to try, in order, and the next one's index.
-  std::vector<WireContact> candidates;
+  std::vector<wire::WireContact> candidates;
   size_t next_candidate = 0;
   std::vector<HolderAttempt> attempts;
 
   // The transfer from the current holder; a new holder starts a new generation, and replies
   // to an older one's requests are ignored.
-  std::optional<WireContact> holder;
+  std::optional<wire::WireContact> holder;
   uint64_t generation = 0;
   std::string buffer;
   std::vector<Chunk> chunks;
@@ -40,12 +40,12 @@ struct BlobService::Fetching {
   // attempt unanswered after `rto` gives up its place and the chunk is asked again; its reply
   // still counts if it comes (as a lookup treats a slow contact).
   std::vector<uint8_t> counted;
-  std::vector<TimePoint> sent_at;
+  std::vector<transport::TimePoint> sent_at;
   std::vector<size_t> flying;  // chunks with a counted attempt: at most `window`
   std::deque<size_t> wanted;   // chunks to request, ascending, so retries go first
   // Smoothed round-trip time of this holder's chunks, and the retransmission timeout from it.
-  Duration srtt{};
-  Duration rto{};
+  transport::Duration srtt{};
+  transport::Duration rto{};
   size_t in_flight = 0;
   size_t have = 0;
   size_t throttled = 0;  // "wait" answers since the last chunk arrived

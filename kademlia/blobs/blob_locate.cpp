@@ -11,16 +11,17 @@ namespace skillnode::kademlia::blobs {
 namespace {
 
 // Adds a holder a lookup found, once, and never this node itself.
-void AddFound(BlobService::Fetching& fetching, const WireContact& holder, const NodeId& self) {
+void AddFound(BlobService::Fetching& fetching, const wire::WireContact& holder,
+              const NodeId& self) {
   if (holder.id == self) return;
   const bool seen = std::any_of(fetching.found.begin(), fetching.found.end(),
-                                [&](const WireContact& c) { return c.id == holder.id; });
+                                [&](const wire::WireContact& c) { return c.id == holder.id; });
   if (!seen) fetching.found.push_back(holder);
 }
 
 }  // namespace
 
-void BlobService::Fetch(TimePoint now, const BlobDigest& digest, uint64_t size,
+void BlobService::Fetch(transport::TimePoint now, const wire::BlobDigest& digest, uint64_t size,
                         std::optional<NodeId> publisher, FetchCallback done) {
   FetchOutcome refused;
   if (shut_down_) {
@@ -55,14 +56,14 @@ void BlobService::Fetch(TimePoint now, const BlobDigest& digest, uint64_t size,
   Locate(now, digest);
 }
 
-void BlobService::Locate(TimePoint now, const BlobDigest& digest) {
+void BlobService::Locate(transport::TimePoint now, const wire::BlobDigest& digest) {
   Fetching& fetching = *fetches_.at(digest);
   // Both lookups may finish before StartLookup returns (no contacts): count them first.
   fetching.lookups_running = 1;
   const bool ask_publisher = fetching.publisher && *fetching.publisher != node_.id();
   if (ask_publisher) {
     if (const Contact* known = node_.routing_table().Find(*fetching.publisher)) {
-      fetching.publisher_contact = WireContact{known->id, known->endpoint};
+      fetching.publisher_contact = wire::WireContact{known->id, known->endpoint};
     } else {
       ++fetching.lookups_running;
     }
@@ -73,20 +74,21 @@ void BlobService::Locate(TimePoint now, const BlobDigest& digest) {
     if (--found->second->lookups_running == 0) OnLocated(result.finished, digest);
   };
   LookupOptions options;
-  options.request = [](const Key& target) { return Body(BlobFindBody{target}); };
+  options.request = [](const Key& target) { return wire::Body(wire::BlobFindBody{target}); };
   const NodeId self = node_.id();
-  options.on_reply = [this, digest, self](TimePoint, const Contact& from, const Message& reply) {
+  options.on_reply = [this, digest, self](transport::TimePoint, const Contact& from,
+                                          const wire::Message& reply) {
     auto found = fetches_.find(digest);
-    const auto* holders = std::get_if<BlobHoldersBody>(&reply.body);
+    const auto* holders = std::get_if<wire::BlobHoldersBody>(&reply.body);
     if (found == fetches_.end() || holders == nullptr) return false;
-    std::vector<WireContact> listed = holders->holders;
-    if (holders->holds_too) listed.push_back(WireContact{from.id, from.endpoint});
-    for (const WireContact& holder : listed) AddFound(*found->second, holder, self);
+    std::vector<wire::WireContact> listed = holders->holders;
+    if (holders->holds_too) listed.push_back(wire::WireContact{from.id, from.endpoint});
+    for (const wire::WireContact& holder : listed) AddFound(*found->second, holder, self);
     if (!listed.empty()) ++found->second->listing_replies;
     return found->second->listing_replies >= kListingRepliesEnough;
   };
   // This node may be one of the directory nodes for the key itself.
-  for (const WireContact& holder : directory_.Holders(now, BlobKey(digest))) {
+  for (const wire::WireContact& holder : directory_.Holders(now, BlobKey(digest))) {
     AddFound(fetching, holder, self);
   }
   if (ask_publisher && !fetching.publisher_contact) {
@@ -96,7 +98,8 @@ void BlobService::Locate(TimePoint now, const BlobDigest& digest) {
           auto found = fetches_.find(digest);
           if (found == fetches_.end()) return;
           for (const Contact& c : result.closest) {
-            if (c.id == publisher) found->second->publisher_contact = WireContact{c.id, c.endpoint};
+            if (c.id == publisher)
+              found->second->publisher_contact = wire::WireContact{c.id, c.endpoint};
           }
           if (--found->second->lookups_running == 0) OnLocated(result.finished, digest);
         });
@@ -108,15 +111,15 @@ void BlobService::Locate(TimePoint now, const BlobDigest& digest) {
   }
 }
 
-void BlobService::OnLocated(TimePoint now, const BlobDigest& digest) {
+void BlobService::OnLocated(transport::TimePoint now, const wire::BlobDigest& digest) {
   auto found = fetches_.find(digest);
   if (found == fetches_.end()) return;
   Fetching& fetching = *found->second;
   const std::optional<NodeId> publisher = fetching.publisher;
   // Copies first, in random order; the publisher's node last.
-  std::vector<WireContact> copies;
-  std::optional<WireContact> origin = fetching.publisher_contact;
-  for (const WireContact& holder : fetching.found) {
+  std::vector<wire::WireContact> copies;
+  std::optional<wire::WireContact> origin = fetching.publisher_contact;
+  for (const wire::WireContact& holder : fetching.found) {
     if (publisher && holder.id == *publisher) {
       if (!origin) origin = holder;
       continue;
@@ -139,7 +142,7 @@ void BlobService::OnLocated(TimePoint now, const BlobDigest& digest) {
   NextHolder(now, digest);
 }
 
-void BlobService::Finish(const BlobDigest& digest, FetchOutcome outcome) {
+void BlobService::Finish(const wire::BlobDigest& digest, FetchOutcome outcome) {
   auto found = fetches_.find(digest);
   if (found == fetches_.end()) return;
   std::unique_ptr<Fetching> fetching = std::move(found->second);
@@ -162,12 +165,14 @@ void BlobService::Finish(const BlobDigest& digest, FetchOutcome outcome) {
   for (FetchCallback& waiter : fetching->waiters) waiter(outcome);
 }
 
-bool BlobService::IsBadHolder(TimePoint now, const BlobDigest& digest, const NodeId& id) const {
+bool BlobService::IsBadHolder(transport::TimePoint now, const wire::BlobDigest& digest,
+                              const NodeId& id) const {
   auto found = bad_holders_.find({digest, id});
   return found != bad_holders_.end() && found->second > now;
 }
 
-void BlobService::NoteBadHolder(TimePoint now, const BlobDigest& digest, const NodeId& id) {
+void BlobService::NoteBadHolder(transport::TimePoint now, const wire::BlobDigest& digest,
+                                const NodeId& id) {
   if (bad_holders_.size() >= config_.bad_holders_max) {
     std::erase_if(bad_holders_, [&](const auto& entry) { return entry.second <= now; });
     if (bad_holders_.size() >= config_.bad_holders_max) bad_holders_.erase(bad_holders_.begin());

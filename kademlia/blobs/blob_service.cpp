@@ -10,14 +10,14 @@
 namespace skillnode::kademlia::blobs {
 namespace {
 
-constexpr Duration kTick = Seconds(1);
-constexpr Duration kSweepInterval = Seconds(60);
+constexpr transport::Duration kTick = transport::Seconds(1);
+constexpr transport::Duration kSweepInterval = transport::Seconds(60);
 
-ErrorBody Refusal(ErrorReplyCode code, std::string text) {
-  return ErrorBody{static_cast<uint16_t>(code), std::move(text)};
+wire::ErrorBody Refusal(wire::ErrorReplyCode code, std::string text) {
+  return wire::ErrorBody{static_cast<uint16_t>(code), std::move(text)};
 }
 
-int64_t WholeSeconds(Duration d) {
+int64_t WholeSeconds(transport::Duration d) {
   return std::chrono::duration_cast<std::chrono::seconds>(d).count();
 }
 
@@ -49,13 +49,14 @@ std::string_view HolderFailureName(HolderFailure failure) {
   return "unknown";
 }
 
-BlobService::BlobService(Node& node, BlobSource& source, const BlobConfig& config, Rng& rng)
+BlobService::BlobService(Node& node, BlobSource& source, const BlobConfig& config,
+                         transport::Rng& rng)
     : node_(node),
       source_(source),
       config_(config),
       rng_(rng),
       directory_(config.directory),
-      serve_limiter_(ServeLimits(config), kTimeZero, node.hash_key()) {
+      serve_limiter_(ServeLimits(config), transport::kTimeZero, node.hash_key()) {
   node_.AddService(this);
 }
 
@@ -77,48 +78,49 @@ void BlobService::Shutdown() {
   }
 }
 
-std::optional<Body> BlobService::OnRequest(TimePoint now, const Endpoint& from,
-                                           const Message& request) {
+std::optional<wire::Body> BlobService::OnRequest(transport::TimePoint now,
+                                                 const transport::Endpoint& from,
+                                                 const wire::Message& request) {
   if (shut_down_) return std::nullopt;
-  if (const auto* get = std::get_if<BlobGetBody>(&request.body)) {
+  if (const auto* get = std::get_if<wire::BlobGetBody>(&request.body)) {
     return ServeChunk(now, from, request, *get);
   }
-  if (const auto* find = std::get_if<BlobFindBody>(&request.body)) {
+  if (const auto* find = std::get_if<wire::BlobFindBody>(&request.body)) {
     return ServeFind(now, from, request, *find);
   }
-  if (const auto* announce = std::get_if<BlobAnnounceBody>(&request.body)) {
+  if (const auto* announce = std::get_if<wire::BlobAnnounceBody>(&request.body)) {
     return ServeAnnounce(now, from, request, *announce);
   }
   return std::nullopt;
 }
 
-Body BlobService::ServeChunk(TimePoint now, const Endpoint& from, const Message& request,
-                             const BlobGetBody& get) {
+wire::Body BlobService::ServeChunk(transport::TimePoint now, const transport::Endpoint& from,
+                                   const wire::Message& request, const wire::BlobGetBody& get) {
   // A chunk is eight times the size of its request: only a peer that proved its address gets
   // one, so a forged source address cannot aim the replies at someone else. The node verifies
   // a new requester with a ping after this request; the fetcher asks again shortly.
   if (!node_.IsVerified(request.header.sender_id, from)) {
     ++stats_.serve_unverified;
-    return Refusal(ErrorReplyCode::kRateLimited, "blob chunks: verifying your address first");
+    return Refusal(wire::ErrorReplyCode::kRateLimited, "blob chunks: verifying your address first");
   }
-  if (serve_limiter_.Admit(from.address(), now) != RateVerdict::kAllowed) {
+  if (serve_limiter_.Admit(from.address(), now) != rpc::RateVerdict::kAllowed) {
     ++stats_.serve_rate_limited;
     // Not silent: the fetcher slows down on this rather than waiting for a timeout.
-    return Refusal(ErrorReplyCode::kRateLimited, "blob chunks: rate limit");
+    return Refusal(wire::ErrorReplyCode::kRateLimited, "blob chunks: rate limit");
   }
   const std::optional<uint64_t> size = source_.SizeOf(get.digest);
   if (!size) {
     ++stats_.not_held;
-    return Refusal(ErrorReplyCode::kNotHeld, "blob not held here");
+    return Refusal(wire::ErrorReplyCode::kNotHeld, "blob not held here");
   }
   if (get.offset > *size) {
-    return Refusal(ErrorReplyCode::kMalformed, "offset " + std::to_string(get.offset) +
-                                                   " is past the blob's " + std::to_string(*size) +
-                                                   " bytes");
+    return Refusal(wire::ErrorReplyCode::kMalformed, "offset " + std::to_string(get.offset) +
+                                                         " is past the blob's " +
+                                                         std::to_string(*size) + " bytes");
   }
-  const size_t length =
-      static_cast<size_t>(std::min<uint64_t>({get.length, kBlobChunkBytesMax, *size - get.offset}));
-  BlobDataBody data;
+  const size_t length = static_cast<size_t>(
+      std::min<uint64_t>({get.length, wire::kBlobChunkBytesMax, *size - get.offset}));
+  wire::BlobDataBody data;
   data.digest = get.digest;
   data.offset = get.offset;
   data.size = *size;
@@ -126,7 +128,7 @@ Body BlobService::ServeChunk(TimePoint now, const Endpoint& from, const Message&
     data.bytes = source_.Read(get.digest, get.offset, length);
     if (data.bytes.size() != length) {
       ++stats_.not_held;
-      return Refusal(ErrorReplyCode::kNotHeld, "blob no longer readable here");
+      return Refusal(wire::ErrorReplyCode::kNotHeld, "blob no longer readable here");
     }
   }
   ++stats_.chunks_served;
@@ -134,15 +136,15 @@ Body BlobService::ServeChunk(TimePoint now, const Endpoint& from, const Message&
   return data;
 }
 
-Body BlobService::ServeFind(TimePoint now, const Endpoint& from, const Message& request,
-                            const BlobFindBody& find) {
+wire::Body BlobService::ServeFind(transport::TimePoint now, const transport::Endpoint& from,
+                                  const wire::Message& request, const wire::BlobFindBody& find) {
   ++stats_.finds_served;
-  BlobHoldersBody reply;
+  wire::BlobHoldersBody reply;
   const size_t k = node_.config().routing.bucket_size;
   for (const Contact& c : node_.routing_table().Closest(find.target, k + 1)) {
     if (c.id == request.header.sender_id) continue;
     if (reply.nodes.size() == k) break;
-    reply.nodes.push_back(WireContact{c.id, c.endpoint});
+    reply.nodes.push_back(wire::WireContact{c.id, c.endpoint});
   }
   reply.token = node_.tokens().For(from.address());
   // The node's EncodeFitting drops closer contacts from the end until the holders fit.
@@ -153,29 +155,31 @@ Body BlobService::ServeFind(TimePoint now, const Endpoint& from, const Message& 
   return reply;
 }
 
-Body BlobService::ServeAnnounce(TimePoint now, const Endpoint& from, const Message& request,
-                                const BlobAnnounceBody& announce) {
+wire::Body BlobService::ServeAnnounce(transport::TimePoint now, const transport::Endpoint& from,
+                                      const wire::Message& request,
+                                      const wire::BlobAnnounceBody& announce) {
   if (!node_.tokens().Check(announce.token, from.address())) {
     ++stats_.announces_refused;
-    return Refusal(ErrorReplyCode::kBadToken, "no valid write token for this address");
+    return Refusal(wire::ErrorReplyCode::kBadToken, "no valid write token for this address");
   }
-  const WireContact holder{request.header.sender_id, from};
-  switch (directory_.Announce(now, announce.target, holder, Seconds(announce.lifetime_seconds))) {
+  const wire::WireContact holder{request.header.sender_id, from};
+  switch (directory_.Announce(now, announce.target, holder,
+                              transport::Seconds(announce.lifetime_seconds))) {
     case HolderDirectory::Outcome::kAdded:
     case HolderDirectory::Outcome::kRenewed:
       ++stats_.announces_accepted;
-      return StoredBody{};
+      return wire::StoredBody{};
     case HolderDirectory::Outcome::kKeyFull:
       ++stats_.announces_refused;
-      return Refusal(ErrorReplyCode::kQuotaKey, "this blob has all the holders it may list");
+      return Refusal(wire::ErrorReplyCode::kQuotaKey, "this blob has all the holders it may list");
     case HolderDirectory::Outcome::kFull:
       break;
   }
   ++stats_.announces_refused;
-  return Refusal(ErrorReplyCode::kQuotaTotal, "the holder directory is full");
+  return Refusal(wire::ErrorReplyCode::kQuotaTotal, "the holder directory is full");
 }
 
-void BlobService::Announce(TimePoint now, const BlobDigest& digest) {
+void BlobService::Announce(transport::TimePoint now, const wire::BlobDigest& digest) {
   if (shut_down_) return;
   if (!announced_.contains(digest) && announced_.size() >= config_.announced_max) return;
   announced_keys_[BlobKey(digest)] = digest;
@@ -183,18 +187,18 @@ void BlobService::Announce(TimePoint now, const BlobDigest& digest) {
   if (!state.running) StartAnnounce(now, digest);
 }
 
-void BlobService::Withdraw(const BlobDigest& digest) {
+void BlobService::Withdraw(const wire::BlobDigest& digest) {
   announced_.erase(digest);
   announced_keys_.erase(BlobKey(digest));
 }
 
-void BlobService::StartAnnounce(TimePoint now, const BlobDigest& digest) {
+void BlobService::StartAnnounce(transport::TimePoint now, const wire::BlobDigest& digest) {
   Announcing& state = announced_[digest];
   state.running = true;
   state.due = now + config_.announce_retry;
   const Key key = BlobKey(digest);
   LookupOptions options;
-  options.request = [](const Key& target) { return Body(BlobFindBody{target}); };
+  options.request = [](const Key& target) { return wire::Body(wire::BlobFindBody{target}); };
   const bool started = node_.StartLookup(
       now, key, std::move(options), [this, digest, key](const LookupResult& result) {
         auto found = announced_.find(digest);
@@ -205,11 +209,12 @@ void BlobService::StartAnnounce(TimePoint now, const BlobDigest& digest) {
         for (size_t i = 0; i < result.closest.size() && sent < config_.announce_replicas; ++i) {
           if (result.tokens[i].empty()) continue;
           const Contact& to = result.closest[i];
-          BlobAnnounceBody body{key, result.tokens[i], lifetime};
+          wire::BlobAnnounceBody body{key, result.tokens[i], lifetime};
           const bool requested = node_.Request(
-              result.finished, to.endpoint, to.id, std::move(body), [this](const RpcResult& reply) {
-                if (reply.status == RpcStatus::kReplied && reply.reply != nullptr &&
-                    std::holds_alternative<StoredBody>(reply.reply->body)) {
+              result.finished, to.endpoint, to.id, std::move(body),
+              [this](const rpc::RpcResult& reply) {
+                if (reply.status == rpc::RpcStatus::kReplied && reply.reply != nullptr &&
+                    std::holds_alternative<wire::StoredBody>(reply.reply->body)) {
                   ++stats_.announces_sent;
                 }
               });
@@ -222,24 +227,24 @@ void BlobService::StartAnnounce(TimePoint now, const BlobDigest& digest) {
   if (!started) state.running = false;
 }
 
-void BlobService::OnTimer(TimePoint now) {
+void BlobService::OnTimer(transport::TimePoint now) {
   if (shut_down_) return;
   if (pump_at_ <= now) {
-    pump_at_ = kTimeNever;
-    std::vector<BlobDigest> running;
+    pump_at_ = transport::kTimeNever;
+    std::vector<wire::BlobDigest> running;
     for (const auto& [digest, fetching] : fetches_) running.push_back(digest);
-    for (const BlobDigest& digest : running) Pump(now, digest);
+    for (const wire::BlobDigest& digest : running) Pump(now, digest);
   }
   if (now < next_tick_) return;
   next_tick_ = now + kTick;
   for (auto& [digest, state] : announced_) {
     if (!state.running && state.due <= now) StartAnnounce(now, digest);
   }
-  std::vector<BlobDigest> late;
+  std::vector<wire::BlobDigest> late;
   for (const auto& [digest, fetching] : fetches_) {
     if (fetching->deadline <= now) late.push_back(digest);
   }
-  for (const BlobDigest& digest : late) {
+  for (const wire::BlobDigest& digest : late) {
     auto found = fetches_.find(digest);
     if (found == fetches_.end()) continue;
     FetchOutcome outcome;
@@ -250,9 +255,9 @@ void BlobService::OnTimer(TimePoint now) {
     Finish(digest, std::move(outcome));
   }
   // Transfers a full request table held back are sent now.
-  std::vector<BlobDigest> running;
+  std::vector<wire::BlobDigest> running;
   for (const auto& [digest, fetching] : fetches_) running.push_back(digest);
-  for (const BlobDigest& digest : running) Pump(now, digest);
+  for (const wire::BlobDigest& digest : running) Pump(now, digest);
   if (next_sweep_ <= now) {
     next_sweep_ = now + kSweepInterval;
     directory_.Expire(now);
@@ -260,8 +265,8 @@ void BlobService::OnTimer(TimePoint now) {
   }
 }
 
-TimePoint BlobService::NextDeadline() const {
-  return shut_down_ ? kTimeNever : std::min(next_tick_, pump_at_);
+transport::TimePoint BlobService::NextDeadline() const {
+  return shut_down_ ? transport::kTimeNever : std::min(next_tick_, pump_at_);
 }
 
 }  // namespace skillnode::kademlia::blobs

@@ -56,9 +56,9 @@ struct BlobConfig {
   // Holders announced per blob: the r nodes closest to its key are told.
   size_t announce_replicas = 4;
   // How often an announcement is renewed; each lasts twice that at the directory.
-  Duration announce_interval = Seconds(10 * 60);
+  transport::Duration announce_interval = transport::Seconds(10 * 60);
   // A blob whose announcement reached no directory node is tried again this soon.
-  Duration announce_retry = Seconds(10);
+  transport::Duration announce_retry = transport::Seconds(10);
   // Blobs this node announces at most (its own and its cached ones).
   size_t announced_max = 4096;
   HolderLimits directory;
@@ -75,10 +75,10 @@ struct BlobConfig {
   // and at 10 % loss each way 12 failures in a row happen once in 400 million chunks.
   size_t chunk_attempts_max = 12;
   // A fetch gives up after this long in all, with every holder tried so far in its error.
-  Duration fetch_timeout = Seconds(60);
+  transport::Duration fetch_timeout = transport::Seconds(60);
   // A holder that served corrupt bytes is not asked for that digest again for this long;
   // at most bad_holders_max such (digest, holder) pairs are remembered.
-  Duration bad_holder_memory = Seconds(10 * 60);
+  transport::Duration bad_holder_memory = transport::Seconds(10 * 60);
   size_t bad_holders_max = 1024;
   // Chunks served per second to one source IP, and the burst (1,000 bytes each); in total.
   double serve_chunks_per_ip = 4000;
@@ -92,9 +92,10 @@ class BlobSource {
  public:
   virtual ~BlobSource() = default;
   // The size of the blob held under `digest`, or nullopt when it is not held.
-  virtual std::optional<uint64_t> SizeOf(const BlobDigest& digest) = 0;
+  virtual std::optional<uint64_t> SizeOf(const wire::BlobDigest& digest) = 0;
   // Up to `length` bytes from `offset`; empty when the blob cannot be read (gone since).
-  virtual std::vector<uint8_t> Read(const BlobDigest& digest, uint64_t offset, size_t length) = 0;
+  virtual std::vector<uint8_t> Read(const wire::BlobDigest& digest, uint64_t offset,
+                                    size_t length) = 0;
 };
 
 enum class HolderFailure : uint8_t { kCorrupt, kTruncated, kTimeout, kNotHeld, kCount };
@@ -102,7 +103,7 @@ std::string_view HolderFailureName(HolderFailure failure);  // "corrupt", "trunc
 
 struct HolderAttempt {
   NodeId id;
-  Endpoint endpoint;
+  transport::Endpoint endpoint;
   HolderFailure failure = HolderFailure::kTimeout;
   std::string detail;
 };
@@ -145,18 +146,18 @@ struct BlobStats {
 class BlobService : public RequestHandler {
  public:
   // Adds itself to `node` as a service; `source` must outlive it.
-  BlobService(Node& node, BlobSource& source, const BlobConfig& config, Rng& rng);
+  BlobService(Node& node, BlobSource& source, const BlobConfig& config, transport::Rng& rng);
   ~BlobService() override;
   BlobService(const BlobService&) = delete;
   BlobService& operator=(const BlobService&) = delete;
 
   // Starts announcing that this node holds `digest` (at once, then every announce_interval).
-  void Announce(TimePoint now, const BlobDigest& digest);
-  void Withdraw(const BlobDigest& digest);
+  void Announce(transport::TimePoint now, const wire::BlobDigest& digest);
+  void Withdraw(const wire::BlobDigest& digest);
   // Fetches `size` bytes that hash to `digest`; `publisher` is the node that published the
   // record naming it (asked last). `done` is called exactly once, possibly before Fetch
   // returns when the fetch is refused at once (kBusy, kTooLarge).
-  void Fetch(TimePoint now, const BlobDigest& digest, uint64_t size,
+  void Fetch(transport::TimePoint now, const wire::BlobDigest& digest, uint64_t size,
              std::optional<NodeId> publisher, FetchCallback done);
   // Ends every fetch (kFailed, "shutting down") and stops announcing.
   void Shutdown();
@@ -170,58 +171,59 @@ class BlobService : public RequestHandler {
   struct Fetching;
 
   // RequestHandler.
-  std::optional<Body> OnRequest(TimePoint now, const Endpoint& from,
-                                const Message& request) override;
-  void OnContactAdded(TimePoint, const Contact&) override {}
-  void OnContactEvicted(TimePoint, const NodeId&) override {}
-  void OnTimer(TimePoint now) override;
-  TimePoint NextDeadline() const override;
+  std::optional<wire::Body> OnRequest(transport::TimePoint now, const transport::Endpoint& from,
+                                      const wire::Message& request) override;
+  void OnContactAdded(transport::TimePoint, const Contact&) override {}
+  void OnContactEvicted(transport::TimePoint, const NodeId&) override {}
+  void OnTimer(transport::TimePoint now) override;
+  transport::TimePoint NextDeadline() const override;
 
  private:
   struct Announcing {
-    TimePoint due = kTimeZero;
+    transport::TimePoint due = transport::kTimeZero;
     bool running = false;
   };
 
-  Body ServeChunk(TimePoint now, const Endpoint& from, const Message& request,
-                  const BlobGetBody& get);
-  Body ServeFind(TimePoint now, const Endpoint& from, const Message& request,
-                 const BlobFindBody& find);
-  Body ServeAnnounce(TimePoint now, const Endpoint& from, const Message& request,
-                     const BlobAnnounceBody& announce);
-  void StartAnnounce(TimePoint now, const BlobDigest& digest);
+  wire::Body ServeChunk(transport::TimePoint now, const transport::Endpoint& from,
+                        const wire::Message& request, const wire::BlobGetBody& get);
+  wire::Body ServeFind(transport::TimePoint now, const transport::Endpoint& from,
+                       const wire::Message& request, const wire::BlobFindBody& find);
+  wire::Body ServeAnnounce(transport::TimePoint now, const transport::Endpoint& from,
+                           const wire::Message& request, const wire::BlobAnnounceBody& announce);
+  void StartAnnounce(transport::TimePoint now, const wire::BlobDigest& digest);
 
   // Fetching (blob_fetch.cpp).
-  void Locate(TimePoint now, const BlobDigest& digest);
-  void OnLocated(TimePoint now, const BlobDigest& digest);
-  void NextHolder(TimePoint now, const BlobDigest& digest);
-  void Pump(TimePoint now, const BlobDigest& digest);
-  void OnChunk(const BlobDigest& digest, uint64_t generation, size_t chunk, uint8_t attempt,
-               const RpcResult& result);
-  void DropHolder(TimePoint now, const BlobDigest& digest, HolderFailure failure,
+  void Locate(transport::TimePoint now, const wire::BlobDigest& digest);
+  void OnLocated(transport::TimePoint now, const wire::BlobDigest& digest);
+  void NextHolder(transport::TimePoint now, const wire::BlobDigest& digest);
+  void Pump(transport::TimePoint now, const wire::BlobDigest& digest);
+  void OnChunk(const wire::BlobDigest& digest, uint64_t generation, size_t chunk, uint8_t attempt,
+               const rpc::RpcResult& result);
+  void DropHolder(transport::TimePoint now, const wire::BlobDigest& digest, HolderFailure failure,
                   std::string detail);
-  void Complete(TimePoint now, const BlobDigest& digest);
-  void Finish(const BlobDigest& digest, FetchOutcome outcome);
-  bool IsBadHolder(TimePoint now, const BlobDigest& digest, const NodeId& id) const;
-  void NoteBadHolder(TimePoint now, const BlobDigest& digest, const NodeId& id);
+  void Complete(transport::TimePoint now, const wire::BlobDigest& digest);
+  void Finish(const wire::BlobDigest& digest, FetchOutcome outcome);
+  bool IsBadHolder(transport::TimePoint now, const wire::BlobDigest& digest,
+                   const NodeId& id) const;
+  void NoteBadHolder(transport::TimePoint now, const wire::BlobDigest& digest, const NodeId& id);
 
   Node& node_;
   BlobSource& source_;
   BlobConfig config_;
-  Rng& rng_;
+  transport::Rng& rng_;
   HolderDirectory directory_;
-  RequestRateLimiter serve_limiter_;
+  rpc::RequestRateLimiter serve_limiter_;
   BlobStats stats_;
-  std::map<BlobDigest, Announcing> announced_;
-  std::map<Key, BlobDigest> announced_keys_;  // BlobKey of each of announced_
-  std::map<BlobDigest, std::unique_ptr<Fetching>> fetches_;
-  std::map<std::pair<BlobDigest, NodeId>, TimePoint> bad_holders_;  // until when
+  std::map<wire::BlobDigest, Announcing> announced_;
+  std::map<Key, wire::BlobDigest> announced_keys_;  // BlobKey of each of announced_
+  std::map<wire::BlobDigest, std::unique_ptr<Fetching>> fetches_;
+  std::map<std::pair<wire::BlobDigest, NodeId>, transport::TimePoint> bad_holders_;  // until when
   // The service works on a one-second tick (fetch deadlines, announcements due, the sweep of
   // the directory and of bad holders), so NextDeadline costs nothing.
-  TimePoint next_tick_ = kTimeZero;
+  transport::TimePoint next_tick_ = transport::kTimeZero;
   // A holder asked us to wait (rate, or verifying our address): transfers resume then.
-  TimePoint pump_at_ = kTimeNever;
-  TimePoint next_sweep_ = kTimeZero;
+  transport::TimePoint pump_at_ = transport::kTimeNever;
+  transport::TimePoint next_sweep_ = transport::kTimeZero;
   uint64_t next_generation_ = 1;
   bool shut_down_ = false;
 };

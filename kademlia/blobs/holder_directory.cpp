@@ -5,7 +5,7 @@
 
 namespace skillnode::kademlia::blobs {
 
-Key BlobKey(const BlobDigest& digest) {
+Key BlobKey(const wire::BlobDigest& digest) {
   constexpr std::string_view kTag = "blob:";
   std::array<uint8_t, kTag.size() + 32> input{};
   std::copy(kTag.begin(), kTag.end(), input.begin());
@@ -13,9 +13,10 @@ Key BlobKey(const BlobDigest& digest) {
   return Key::Sha256(std::span<const uint8_t>(input));
 }
 
-HolderDirectory::Outcome HolderDirectory::Announce(TimePoint now, const Key& key,
-                                                   const WireContact& holder, Duration lifetime) {
-  const TimePoint expires = now + std::min(lifetime, kHolderLifetimeMax);
+HolderDirectory::Outcome HolderDirectory::Announce(transport::TimePoint now, const Key& key,
+                                                   const wire::WireContact& holder,
+                                                   transport::Duration lifetime) {
+  const transport::TimePoint expires = now + std::min(lifetime, kHolderLifetimeMax);
   auto found = keys_.find(key);
   if (found != keys_.end()) {
     for (Entry& entry : found->second) {
@@ -44,8 +45,9 @@ HolderDirectory::Outcome HolderDirectory::Announce(TimePoint now, const Key& key
   return Outcome::kAdded;
 }
 
-std::vector<WireContact> HolderDirectory::Holders(TimePoint now, const Key& key) const {
-  std::vector<WireContact> out;
+std::vector<wire::WireContact> HolderDirectory::Holders(transport::TimePoint now,
+                                                        const Key& key) const {
+  std::vector<wire::WireContact> out;
   auto found = keys_.find(key);
   if (found == keys_.end()) return out;
   std::vector<const Entry*> live;
@@ -55,13 +57,13 @@ std::vector<WireContact> HolderDirectory::Holders(TimePoint now, const Key& key)
   std::sort(live.begin(), live.end(),
             [](const Entry* a, const Entry* b) { return a->announced > b->announced; });
   for (const Entry* entry : live) {
-    if (out.size() == kBlobHoldersPerReplyMax) break;
+    if (out.size() == wire::kBlobHoldersPerReplyMax) break;
     out.push_back(entry->holder);
   }
   return out;
 }
 
-size_t HolderDirectory::Expire(TimePoint now) {
+size_t HolderDirectory::Expire(transport::TimePoint now) {
   size_t dropped = 0;
   for (auto it = keys_.begin(); it != keys_.end();) {
     const size_t before = it->second.size();

@@ -21,13 +21,13 @@
 namespace skillnode::kademlia::blobs {
 
 // The DHT key under which the holders of `digest` are announced: SHA-256("blob:" || digest).
-Key BlobKey(const BlobDigest& digest);
+Key BlobKey(const wire::BlobDigest& digest);
 
 // The longest an announcement is kept without being renewed.
-constexpr Duration kHolderLifetimeMax = Seconds(3600);
+constexpr transport::Duration kHolderLifetimeMax = transport::Seconds(3600);
 
 struct HolderLimits {
-  size_t holders_per_key = kBlobHoldersPerReplyMax;
+  size_t holders_per_key = wire::kBlobHoldersPerReplyMax;
   size_t entries_max = 16384;
 };
 
@@ -39,21 +39,22 @@ class HolderDirectory {
 
   // `holder` holds the bytes under `key` until now + lifetime (capped at kHolderLifetimeMax).
   // A holder is one node id: announcing again from another address moves it.
-  Outcome Announce(TimePoint now, const Key& key, const WireContact& holder, Duration lifetime);
+  Outcome Announce(transport::TimePoint now, const Key& key, const wire::WireContact& holder,
+                   transport::Duration lifetime);
   // The live holders under `key`, most recently announced first.
-  std::vector<WireContact> Holders(TimePoint now, const Key& key) const;
+  std::vector<wire::WireContact> Holders(transport::TimePoint now, const Key& key) const;
   // Drops what has expired (the owner sweeps now and then; reads skip expired entries);
   // returns how many entries it dropped.
-  size_t Expire(TimePoint now);
+  size_t Expire(transport::TimePoint now);
 
   size_t keys() const { return keys_.size(); }
   size_t entries() const { return entries_; }
 
  private:
   struct Entry {
-    WireContact holder;
-    TimePoint announced = kTimeZero;
-    TimePoint expires = kTimeZero;
+    wire::WireContact holder;
+    transport::TimePoint announced = transport::kTimeZero;
+    transport::TimePoint expires = transport::kTimeZero;
   };
   HolderLimits limits_;
   std::map<Key, std::vector<Entry>> keys_;

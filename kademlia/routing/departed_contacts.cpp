@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::routing {
 
-void DepartedContacts::Add(const Contact& contact, TimePoint now) {
+void DepartedContacts::Add(const Contact& contact, transport::TimePoint now) {
   if (config_.departed_max == 0) return;
   auto [handle, inserted] = departed_.Emplace(contact.id);
   Entry& entry = departed_.value(handle);
@@ -18,7 +18,7 @@ void DepartedContacts::Add(const Contact& contact, TimePoint now) {
   Recompute();
 }
 
-std::optional<Contact> DepartedContacts::TakeDue(TimePoint now) {
+std::optional<Contact> DepartedContacts::TakeDue(transport::TimePoint now) {
   if (departed_.empty() || now < std::max(next_due_, next_slot_)) return std::nullopt;
   using Handle = FlatLinkedMap<NodeId, Entry>::Handle;
   Handle due = FlatLinkedMap<NodeId, Entry>::kNone;
@@ -41,16 +41,16 @@ std::optional<Contact> DepartedContacts::TakeDue(TimePoint now) {
   return contact;
 }
 
-TimePoint DepartedContacts::NextDue() const {
-  return departed_.empty() ? kTimeNever : std::max(next_due_, next_slot_);
+transport::TimePoint DepartedContacts::NextDue() const {
+  return departed_.empty() ? transport::kTimeNever : std::max(next_due_, next_slot_);
 }
 
 void DepartedContacts::Recompute() {
-  next_due_ = kTimeNever;
+  next_due_ = transport::kTimeNever;
   for (auto h = departed_.oldest(); h != FlatLinkedMap<NodeId, Entry>::kNone;
        h = departed_.newer(h)) {
     next_due_ = std::min(next_due_, departed_.value(h).next_probe);
   }
 }
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::routing

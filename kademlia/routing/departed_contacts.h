@@ -22,23 +22,23 @@
 #include "kademlia/key.h"
 #include "transport/clock.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::routing {
 
 class DepartedContacts {
  public:
   explicit DepartedContacts(const RoutingConfig& config) : config_(config) {}
 
   // `contact` was evicted at `now`.
-  void Add(const Contact& contact, TimePoint now);
+  void Add(const Contact& contact, transport::TimePoint now);
   // We heard from `id` again (it is back in the table, or on its way): stop probing it.
   void Forget(const NodeId& id) {
     if (!departed_.empty() && departed_.Erase(id)) Recompute();
   }
   // The contact to probe at `now`, if one is due (one per departed_probe_spacing); it is
   // rescheduled at twice its last interval, or forgotten once departed_keep has passed.
-  std::optional<Contact> TakeDue(TimePoint now);
+  std::optional<Contact> TakeDue(transport::TimePoint now);
   // When TakeDue() may next return a contact; kTimeNever when none is kept.
-  TimePoint NextDue() const;
+  transport::TimePoint NextDue() const;
 
   size_t size() const { return departed_.size(); }
   bool contains(const NodeId& id) const { return departed_.Get(id) != nullptr; }
@@ -46,19 +46,20 @@ class DepartedContacts {
  private:
   struct Entry {
     Contact contact;
-    TimePoint departed_at = kTimeZero;
-    TimePoint next_probe = kTimeZero;
-    Duration interval{};
+    transport::TimePoint departed_at = transport::kTimeZero;
+    transport::TimePoint next_probe = transport::kTimeZero;
+    transport::Duration interval{};
   };
 
   void Recompute();
 
   const RoutingConfig& config_;
   FlatLinkedMap<NodeId, Entry> departed_;  // oldest eviction first
-  TimePoint next_slot_ = kTimeZero;        // the earliest time the next probe may go
-  TimePoint next_due_ = kTimeNever;        // the earliest next_probe of any entry
+  transport::TimePoint next_slot_ =
+      transport::kTimeZero;  // the earliest time the next probe may go
+  transport::TimePoint next_due_ = transport::kTimeNever;  // the earliest next_probe of any entry
 };
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::routing
 
 #endif  // SKILLNODE_KADEMLIA_ROUTING_DEPARTED_CONTACTS_H_

@@ -4,7 +4,7 @@
 
 #include <cassert>
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::routing {
 
 PeerBook::PeerBook(const KademliaConfig& config, RoutingTable& routing, const HashKey& hash_key)
     : config_(config),
@@ -12,20 +12,20 @@ PeerBook::PeerBook(const KademliaConfig& config, RoutingTable& routing, const Ha
       departed_(config_.routing),
       verified_(KeyedHash<NodeId>(hash_key)) {}
 
-const PublicKey* PeerBook::ProvenKey(const NodeId& id, const Endpoint* at) const {
+const PublicKey* PeerBook::ProvenKey(const NodeId& id, const transport::Endpoint* at) const {
   if (const VerifiedPeer* known = verified_.Get(id)) {
     if (at == nullptr || known->endpoint == *at) return &known->key;
   }
   return TableKey(id, at);
 }
 
-const PublicKey* PeerBook::TableKey(const NodeId& id, const Endpoint* at) const {
+const PublicKey* PeerBook::TableKey(const NodeId& id, const transport::Endpoint* at) const {
   const Contact* contact = routing_.Find(id);
   if (contact == nullptr || contact->failures > 0 || !contact->key_known()) return nullptr;
   return at == nullptr || contact->endpoint == *at ? &contact->public_key : nullptr;
 }
 
-bool PeerBook::ProvenRequester(const Endpoint& from, const Header& header) {
+bool PeerBook::ProvenRequester(const transport::Endpoint& from, const wire::Header& header) {
   // ProvenKey's two sources, the cache probed once: a cached peer becomes the most recent.
   const auto cached = verified_.Find(header.sender_id);
   const bool cache_proof = cached != verified_.kNone && verified_.value(cached).endpoint == from;
@@ -36,7 +36,7 @@ bool PeerBook::ProvenRequester(const Endpoint& from, const Header& header) {
   return true;
 }
 
-void PeerBook::Remember(const Endpoint& from, const Header& header) {
+void PeerBook::Remember(const transport::Endpoint& from, const wire::Header& header) {
   auto peer = verified_.Find(header.sender_id);
   if (peer != verified_.kNone) {
     verified_.MakeNewest(peer);
@@ -51,7 +51,8 @@ void PeerBook::Remember(const Endpoint& from, const Header& header) {
   verified_.value(peer) = VerifiedPeer{from, header.sender_key};
 }
 
-PeerBook::Hearing PeerBook::Hear(TimePoint now, const Contact& contact, Duration rtt) {
+PeerBook::Hearing PeerBook::Hear(transport::TimePoint now, const Contact& contact,
+                                 transport::Duration rtt) {
   Hearing hearing;
   hearing.returned = departed_.contains(contact.id);
   departed_.Forget(contact.id);
@@ -61,7 +62,7 @@ PeerBook::Hearing PeerBook::Hear(TimePoint now, const Contact& contact, Duration
   return hearing;
 }
 
-bool PeerBook::Failed(TimePoint now, const NodeId& id, const Endpoint& at) {
+bool PeerBook::Failed(transport::TimePoint now, const NodeId& id, const transport::Endpoint& at) {
   const Contact* known = routing_.Find(id);
   if (known == nullptr || known->endpoint != at) return false;
   const Contact last = *known;
@@ -72,12 +73,12 @@ bool PeerBook::Failed(TimePoint now, const NodeId& id, const Endpoint& at) {
   return true;
 }
 
-void PeerBook::ForgetProof(const NodeId& id, const Endpoint& at) {
+void PeerBook::ForgetProof(const NodeId& id, const transport::Endpoint& at) {
   const VerifiedPeer* verified = verified_.Get(id);
   if (verified != nullptr && verified->endpoint == at) verified_.Erase(id);
 }
 
-bool PeerBook::StartVerifying(const NodeId& id, const Endpoint& from) {
+bool PeerBook::StartVerifying(const NodeId& id, const transport::Endpoint& from) {
   if (verifying_.contains(id) || verifying_endpoints_.contains(from) ||
       verifying_.size() >= config_.verifications_in_flight_max) {
     return false;
@@ -88,7 +89,7 @@ bool PeerBook::StartVerifying(const NodeId& id, const Endpoint& from) {
   return true;
 }
 
-void PeerBook::Verified(const NodeId& id, const Endpoint& from) {
+void PeerBook::Verified(const NodeId& id, const transport::Endpoint& from) {
   verifying_.erase(id);
   verifying_endpoints_.erase(from);
   assert(verifying_.size() == verifying_endpoints_.size());
@@ -96,4 +97,4 @@ void PeerBook::Verified(const NodeId& id, const Endpoint& from) {
 
 bool PeerBook::StartLivenessPing(const NodeId& id) { return liveness_pings_.insert(id).second; }
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::routing

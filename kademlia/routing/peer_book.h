@@ -24,7 +24,7 @@
 #include "kademlia/wire/wire.h"
 #include "transport/endpoint.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::routing {
 
 class PeerBook {
  public:
@@ -35,12 +35,12 @@ class PeerBook {
   // The key `id` proved it holds, or nullptr: a peer of the routing table that has not failed
   // since, or one of the cached peers. With `at`, only a proof made from that address counts
   // (Node::ProvenKey).
-  const PublicKey* ProvenKey(const NodeId& id, const Endpoint* at = nullptr) const;
+  const PublicKey* ProvenKey(const NodeId& id, const transport::Endpoint* at = nullptr) const;
   // Whether the sender of `header` proved that very key from `from` before; a cached peer
   // becomes the most recent.
-  bool ProvenRequester(const Endpoint& from, const Header& header);
+  bool ProvenRequester(const transport::Endpoint& from, const wire::Header& header);
   // The sender of `header` has just proved its key from `from`: remembered in the cache.
-  void Remember(const Endpoint& from, const Header& header);
+  void Remember(const transport::Endpoint& from, const wire::Header& header);
 
   // What hearing from a verified peer did to the routing table: `inserted` as Heard reports
   // it, and whether the peer was one we had given up on (departed).
@@ -49,18 +49,19 @@ class PeerBook {
     bool returned = false;
   };
   // A message from the verified `contact` arrived (RoutingTable::Heard).
-  Hearing Hear(TimePoint now, const Contact& contact, Duration rtt = Duration{});
+  Hearing Hear(transport::TimePoint now, const Contact& contact,
+               transport::Duration rtt = transport::Duration{});
   // A request to `id` at `at` failed: it counts against the contact only where the table
   // knows `id` at that address (another node may have named it there). Returns true when the
   // contact was evicted (it is kept as departed).
-  bool Failed(TimePoint now, const NodeId& id, const Endpoint& at);
+  bool Failed(transport::TimePoint now, const NodeId& id, const transport::Endpoint& at);
   // Forgets the cached proof of `id`, if it was made at `at`.
-  void ForgetProof(const NodeId& id, const Endpoint& at);
+  void ForgetProof(const NodeId& id, const transport::Endpoint& at);
 
   // A ping that verifies requester `id` at `from`: false when one is running for that id or
   // address, or verifications_in_flight_max are; else it is marked running until Verified.
-  bool StartVerifying(const NodeId& id, const Endpoint& from);
-  void Verified(const NodeId& id, const Endpoint& from);
+  bool StartVerifying(const NodeId& id, const transport::Endpoint& from);
+  void Verified(const NodeId& id, const transport::Endpoint& from);
   // A ping to a bucket's oldest contact before eviction: false when one is running already.
   bool StartLivenessPing(const NodeId& id);
   void LivenessPinged(const NodeId& id) { liveness_pings_.erase(id); }
@@ -71,11 +72,11 @@ class PeerBook {
 
  private:
   struct VerifiedPeer {
-    Endpoint endpoint;
+    transport::Endpoint endpoint;
     PublicKey key{};
   };
   // ProvenKey's routing-table half: a contact that has not failed and whose key we know.
-  const PublicKey* TableKey(const NodeId& id, const Endpoint* at) const;
+  const PublicKey* TableKey(const NodeId& id, const transport::Endpoint* at) const;
 
   const KademliaConfig& config_;
   RoutingTable& routing_;
@@ -88,10 +89,10 @@ class PeerBook {
   // Requesters we are verifying with a ping (by id and by address: always in step), and
   // contacts we are pinging before eviction.
   std::unordered_set<NodeId> verifying_;
-  std::unordered_set<Endpoint> verifying_endpoints_;
+  std::unordered_set<transport::Endpoint> verifying_endpoints_;
   std::unordered_set<NodeId> liveness_pings_;
 };
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::routing
 
 #endif  // SKILLNODE_KADEMLIA_ROUTING_PEER_BOOK_H_

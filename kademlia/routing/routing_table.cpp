@@ -4,13 +4,13 @@
 #include <cassert>
 #include <utility>
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::routing {
 namespace {
 
 // A bucket asks for one ping at a time. The caller reports a ping's outcome within its RPC
 // timeout (1 s by default); if no report came after this long (the caller dropped the ping,
 // e.g. at rpcs_in_flight_max), the bucket may ask again, so a lost report never stalls it.
-constexpr Duration kPingReportWaitMax = Seconds(10);
+constexpr transport::Duration kPingReportWaitMax = transport::Seconds(10);
 
 template <typename Contacts>
 auto FindId(Contacts& contacts, const NodeId& id) {
@@ -51,7 +51,8 @@ size_t RoutingTable::IndexOf(const Key& key) const {
   return static_cast<size_t>(it - buckets_.begin());
 }
 
-InsertResult RoutingTable::Heard(const Contact& contact, TimePoint now, Duration rtt) {
+InsertResult RoutingTable::Heard(const Contact& contact, transport::TimePoint now,
+                                 transport::Duration rtt) {
   if (contact.id == self_) return {InsertOutcome::kRejectedSelf, std::nullopt};
   const size_t index = IndexOf(contact.id);
   Bucket& bucket = buckets_[index];
@@ -74,7 +75,7 @@ InsertResult RoutingTable::Heard(const Contact& contact, TimePoint now, Duration
   return Insert(index, fresh, now);
 }
 
-bool RoutingTable::Wants(const NodeId& id, TimePoint now) const {
+bool RoutingTable::Wants(const NodeId& id, transport::TimePoint now) const {
   if (id == self_) return false;
   const size_t index = IndexOf(id);
   const Bucket& bucket = buckets_[index];
@@ -85,10 +86,11 @@ bool RoutingTable::Wants(const NodeId& id, TimePoint now) const {
 }
 
 InsertResult RoutingTable::Refresh(Bucket& bucket, std::vector<Contact>::iterator it,
-                                   const Contact& contact, TimePoint now, Duration rtt) {
+                                   const Contact& contact, transport::TimePoint now,
+                                   transport::Duration rtt) {
   const bool moved = it->endpoint.address() != contact.endpoint.address();
   if (moved && !DiversityAllows(bucket.contacts, contact)) return RejectDiversity();
-  if (moved) it->rtt = it->rtt_deviation = Duration{};  // another path: measure it anew
+  if (moved) it->rtt = it->rtt_deviation = transport::Duration{};  // another path: measure it anew
   it->AddRttSample(rtt);
   it->endpoint = contact.endpoint;
   if (contact.key_known()) it->public_key = contact.public_key;
@@ -99,7 +101,7 @@ InsertResult RoutingTable::Refresh(Bucket& bucket, std::vector<Contact>::iterato
   return {InsertOutcome::kUpdated, std::nullopt};
 }
 
-InsertResult RoutingTable::Insert(size_t index, const Contact& contact, TimePoint now) {
+InsertResult RoutingTable::Insert(size_t index, const Contact& contact, transport::TimePoint now) {
   // Each split makes the newcomer's bucket one bit deeper and a bucket of depth 256 never
   // splits, so this ends within 256 rounds.
   while (true) {
@@ -123,7 +125,7 @@ InsertResult RoutingTable::Insert(size_t index, const Contact& contact, TimePoin
 }
 
 std::optional<InsertResult> RoutingTable::PreferNearer(size_t index, const Contact& newcomer,
-                                                       TimePoint now) {
+                                                       transport::TimePoint now) {
   if (config_.proximity_ratio <= 0 || !newcomer.rtt_known()) return std::nullopt;
   // Our k closest contacts stay whatever their round trip: a lookup for a key near us ends
   // at them, and they must be exact. Only a bucket with k contacts nearer to us than all of
@@ -164,7 +166,8 @@ std::optional<InsertResult> RoutingTable::PreferNearer(size_t index, const Conta
   return InsertResult{InsertOutcome::kAdded, std::nullopt};
 }
 
-InsertResult RoutingTable::CacheReplacement(Bucket& bucket, const Contact& contact, TimePoint now) {
+InsertResult RoutingTable::CacheReplacement(Bucket& bucket, const Contact& contact,
+                                            transport::TimePoint now) {
   if (!DiversityAllows(bucket.replacements, contact)) return RejectDiversity();
   Contact cached = contact;
   cached.last_seen = now;
@@ -173,12 +176,12 @@ InsertResult RoutingTable::CacheReplacement(Bucket& bucket, const Contact& conta
   return {InsertOutcome::kReplacementCached, AskPing(bucket, now)};
 }
 
-bool RoutingTable::OldestDuePing(const Bucket& bucket, TimePoint now) const {
+bool RoutingTable::OldestDuePing(const Bucket& bucket, transport::TimePoint now) const {
   const Contact& oldest = bucket.contacts.front();
   return oldest.failures > 0 || now - oldest.last_seen >= config_.ping_oldest_after;
 }
 
-std::optional<Contact> RoutingTable::AskPing(Bucket& bucket, TimePoint now) {
+std::optional<Contact> RoutingTable::AskPing(Bucket& bucket, transport::TimePoint now) {
   // One ping per bucket at a time: a flood of newcomers must not turn into a flood of pings
   // at the same oldest contact. Heard() and Failed() on the pinged contact end the wait.
   if (bucket.ping_pending && now - bucket.ping_asked_at < kPingReportWaitMax) {
@@ -238,8 +241,9 @@ void RoutingTable::Promote(Bucket& bucket) {
     const Contact promoted = *it;
     cache.erase(std::next(it).base());
     // Keep the bucket ordered by last_seen: a replacement may be older than some contacts.
-    auto at = std::upper_bound(bucket.contacts.begin(), bucket.contacts.end(), promoted.last_seen,
-                               [](TimePoint t, const Contact& c) { return t < c.last_seen; });
+    auto at =
+        std::upper_bound(bucket.contacts.begin(), bucket.contacts.end(), promoted.last_seen,
+                         [](transport::TimePoint t, const Contact& c) { return t < c.last_seen; });
     bucket.contacts.insert(at, promoted);
     ++promoted_;
   }
@@ -247,14 +251,14 @@ void RoutingTable::Promote(Bucket& bucket) {
 
 bool RoutingTable::DiversityAllows(std::span<const Contact> contacts,
                                    const Contact& newcomer) const {
-  const Address& address = newcomer.endpoint.address();
+  const transport::Address& address = newcomer.endpoint.address();
   if (config_.diversity_exempt_local &&
       (address.IsLoopback() || address.IsLinkLocal() || address.IsPrivate())) {
     return true;
   }
   const int bits =
       address.is_v4() ? config_.diversity_ipv4_prefix_bits : config_.diversity_ipv6_prefix_bits;
-  const Address prefix = address.Masked(bits);
+  const transport::Address prefix = address.Masked(bits);
   const auto same = std::count_if(contacts.begin(), contacts.end(), [&](const Contact& c) {
     return c.id != newcomer.id && c.endpoint.address().Masked(bits) == prefix;
   });
@@ -305,4 +309,4 @@ const Contact* RoutingTable::Find(const NodeId& id) const {
   return nullptr;
 }
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::routing

@@ -26,7 +26,7 @@
 #include "transport/clock.h"
 #include "transport/rng.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::routing {
 
 enum class InsertOutcome {
   kAdded,              // now in a bucket
@@ -69,14 +69,15 @@ class RoutingTable {
   // requests, is that round trip: it is folded into the contact's smoothed RTT, and a
   // newcomer much nearer than a full bucket's slowest contact takes its place
   // (proximity neighbour selection, RoutingConfig::proximity_ratio).
-  InsertResult Heard(const Contact& contact, TimePoint now, Duration rtt = Duration{});
+  InsertResult Heard(const Contact& contact, transport::TimePoint now,
+                     transport::Duration rtt = transport::Duration{});
 
   // Whether a message from `id`, once its key is verified, could change the buckets at
   // `now`: it is in one already, its bucket has room or would split for it, or that bucket's
   // oldest contact is due for a ping (silent for ping_oldest_after, or failing), which a
   // newcomer triggers. A node spends a verification round trip only on such a requester;
   // one that could only wait in a full bucket's replacement cache is not worth one.
-  bool Wants(const NodeId& id, TimePoint now) const;
+  bool Wants(const NodeId& id, transport::TimePoint now) const;
 
   // A request to `id` timed out. After stale_failures_max consecutive failures the contact
   // is evicted and the bucket's most recently seen replacement takes its place. A contact in
@@ -102,17 +103,17 @@ class RoutingTable {
   // Random targets, one for each bucket with no activity for bucket_refresh_interval; each
   // such bucket is marked refreshed at `now`. Lookups run through a bucket also mark it
   // (see Touched).
-  std::vector<Key> RefreshTargets(TimePoint now, Rng& rng);
+  std::vector<Key> RefreshTargets(transport::TimePoint now, transport::Rng& rng);
   // A lookup for `target` ran at `now`: its bucket counts as fresh.
-  void Touched(const Key& target, TimePoint now);
+  void Touched(const Key& target, transport::TimePoint now);
   // The earliest time a bucket becomes due for refresh. A new table counts as touched at
   // kTimeZero; a bucket made by a split inherits its parent's time.
-  TimePoint NextRefreshDue() const;
+  transport::TimePoint NextRefreshDue() const;
 
   // A uniformly random key inside the range of the bucket at `index`. Buckets are numbered
   // from the farthest from our own id (0, the farthest half once the table has split) to the
   // nearest (bucket_count() - 1, the one holding our own id).
-  Key RandomKeyInBucket(size_t index, Rng& rng) const;
+  Key RandomKeyInBucket(size_t index, transport::Rng& rng) const;
 
   // All contacts, for saving across restarts, in a deterministic order: bucket contacts
   // (buckets farthest first, each least-recently-seen first), then the replacement caches
@@ -120,7 +121,7 @@ class RoutingTable {
   std::vector<Contact> Export() const;
   // Adds saved contacts as if heard at `now` (they were verified when saved), in order;
   // returns how many were added, refreshed or cached (i.e. not rejected).
-  size_t Import(std::span<const Contact> contacts, TimePoint now);
+  size_t Import(std::span<const Contact> contacts, transport::TimePoint now);
 
   // Contacts in buckets (replacement caches not counted).
   size_t size() const;
@@ -136,10 +137,11 @@ class RoutingTable {
     int depth = 0;
     std::vector<Contact> contacts;      // least-recently-seen first, at most bucket_size
     std::vector<Contact> replacements;  // oldest first, at most replacement_cache_size
-    TimePoint touched_at = kTimeZero;   // last contact added or lookup through it
+    transport::TimePoint touched_at =
+        transport::kTimeZero;  // last contact added or lookup through it
     // The contact we asked the caller to ping and when; at most one per bucket.
     std::optional<NodeId> ping_pending;
-    TimePoint ping_asked_at = kTimeZero;
+    transport::TimePoint ping_asked_at = transport::kTimeZero;
   };
 
   size_t IndexOf(const Key& key) const;
@@ -147,16 +149,17 @@ class RoutingTable {
   // first.
   void BucketsByDistance(const Key& target, std::vector<size_t>& out) const;
   InsertResult Refresh(Bucket& bucket, std::vector<Contact>::iterator it, const Contact& contact,
-                       TimePoint now, Duration rtt);
+                       transport::TimePoint now, transport::Duration rtt);
   // Proximity neighbour selection: `newcomer` takes the place of the full bucket's slowest
   // measured contact when its RTT is at most proximity_ratio of that one's; the displaced
   // contact goes to the replacement cache. Empty when the bucket stays as it is.
-  std::optional<InsertResult> PreferNearer(size_t index, const Contact& newcomer, TimePoint now);
-  InsertResult Insert(size_t index, const Contact& contact, TimePoint now);
-  InsertResult CacheReplacement(Bucket& bucket, const Contact& contact, TimePoint now);
-  std::optional<Contact> AskPing(Bucket& bucket, TimePoint now);
+  std::optional<InsertResult> PreferNearer(size_t index, const Contact& newcomer,
+                                           transport::TimePoint now);
+  InsertResult Insert(size_t index, const Contact& contact, transport::TimePoint now);
+  InsertResult CacheReplacement(Bucket& bucket, const Contact& contact, transport::TimePoint now);
+  std::optional<Contact> AskPing(Bucket& bucket, transport::TimePoint now);
   // A full bucket's least-recently-seen contact has failed or been silent ping_oldest_after.
-  bool OldestDuePing(const Bucket& bucket, TimePoint now) const;
+  bool OldestDuePing(const Bucket& bucket, transport::TimePoint now) const;
   bool CanSplit(size_t index, const NodeId& newcomer) const;
   void Split(size_t index);
   void Promote(Bucket& bucket);
@@ -172,6 +175,6 @@ class RoutingTable {
   size_t displaced_ = 0;
 };
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::routing
 
 #endif  // SKILLNODE_KADEMLIA_ROUTING_ROUTING_TABLE_H_

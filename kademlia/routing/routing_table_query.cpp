@@ -7,7 +7,7 @@
 
 #include "kademlia/routing/routing_table.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::routing {
 namespace {
 
 // `key` with every bit from `depth` on cleared.
@@ -95,7 +95,7 @@ std::vector<Contact> RoutingTable::Closest(const Key& target, size_t count) cons
   return out;
 }
 
-std::vector<Key> RoutingTable::RefreshTargets(TimePoint now, Rng& rng) {
+std::vector<Key> RoutingTable::RefreshTargets(transport::TimePoint now, transport::Rng& rng) {
   std::vector<Key> targets;
   for (size_t i = 0; i < buckets_.size(); ++i) {
     if (now - buckets_[i].touched_at < config_.bucket_refresh_interval) continue;
@@ -105,17 +105,17 @@ std::vector<Key> RoutingTable::RefreshTargets(TimePoint now, Rng& rng) {
   return targets;
 }
 
-void RoutingTable::Touched(const Key& target, TimePoint now) {
+void RoutingTable::Touched(const Key& target, transport::TimePoint now) {
   buckets_[IndexOf(target)].touched_at = now;
 }
 
-TimePoint RoutingTable::NextRefreshDue() const {
-  TimePoint earliest = kTimeNever;
+transport::TimePoint RoutingTable::NextRefreshDue() const {
+  transport::TimePoint earliest = transport::kTimeNever;
   for (const Bucket& b : buckets_) earliest = std::min(earliest, b.touched_at);
   return earliest + config_.bucket_refresh_interval;
 }
 
-Key RoutingTable::RandomKeyInBucket(size_t index, Rng& rng) const {
+Key RoutingTable::RandomKeyInBucket(size_t index, transport::Rng& rng) const {
   assert(index < buckets_.size());
   const Bucket& bucket = buckets_[index];
   // The bucket's ids share their first `depth` bits with self_ XOR distance_prefix; the
@@ -136,7 +136,7 @@ std::vector<Contact> RoutingTable::Export() const {
   return out;
 }
 
-size_t RoutingTable::Import(std::span<const Contact> contacts, TimePoint now) {
+size_t RoutingTable::Import(std::span<const Contact> contacts, transport::TimePoint now) {
   size_t kept = 0;
   for (const Contact& c : contacts) {
     const InsertOutcome outcome = Heard(c, now).outcome;
@@ -167,4 +167,4 @@ RoutingTableStats RoutingTable::stats() const {
   return s;
 }
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::routing

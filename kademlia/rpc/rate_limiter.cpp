@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::rpc {
 
-bool TokenBucket::Take(TimePoint now, double rate, double burst) {
+bool TokenBucket::Take(transport::TimePoint now, double rate, double burst) {
   if (now > updated_) {
     const double seconds = static_cast<double>((now - updated_).count()) / 1e6;
     tokens_ = std::min(burst, tokens_ + seconds * rate);
@@ -16,14 +16,14 @@ bool TokenBucket::Take(TimePoint now, double rate, double burst) {
   return true;
 }
 
-RequestRateLimiter::RequestRateLimiter(const RateLimitConfig& config, TimePoint now,
+RequestRateLimiter::RequestRateLimiter(const RateLimitConfig& config, transport::TimePoint now,
                                        const HashKey& hash_key)
     : config_(config),
       refill_(static_cast<int64_t>(std::ceil(config.per_ip_burst / config.per_ip_rate * 1e6))),
       global_(config.global_burst, now),
-      sources_(KeyedHash<Address>(hash_key)) {}
+      sources_(KeyedHash<transport::Address>(hash_key)) {}
 
-void RequestRateLimiter::ForgetIdle(TimePoint now, size_t max) {
+void RequestRateLimiter::ForgetIdle(transport::TimePoint now, size_t max) {
   for (size_t i = 0; i < max && !sources_.empty(); ++i) {
     const auto oldest = sources_.oldest();
     if (now - sources_.value(oldest).updated() < refill_) return;
@@ -31,7 +31,7 @@ void RequestRateLimiter::ForgetIdle(TimePoint now, size_t max) {
   }
 }
 
-RateVerdict RequestRateLimiter::Admit(const Address& source, TimePoint now) {
+RateVerdict RequestRateLimiter::Admit(const transport::Address& source, transport::TimePoint now) {
   // Two at a time: every source is added once and forgotten at most once, so this keeps up.
   ForgetIdle(now, 2);
   const auto [found, added] = sources_.Emplace(source);
@@ -56,4 +56,4 @@ RateVerdict RequestRateLimiter::Admit(const Address& source, TimePoint now) {
   return RateVerdict::kAllowed;
 }
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::rpc

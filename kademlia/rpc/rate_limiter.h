@@ -23,31 +23,32 @@
 #include "transport/clock.h"
 #include "transport/endpoint.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::rpc {
 
 // A token bucket: `rate` tokens per second, holding at most `burst`.
 class TokenBucket {
  public:
   TokenBucket() = default;
-  TokenBucket(double burst, TimePoint now) : tokens_(burst), updated_(now) {}
+  TokenBucket(double burst, transport::TimePoint now) : tokens_(burst), updated_(now) {}
 
   // Refills for the time since the last call, then takes one token if there is one.
-  bool Take(TimePoint now, double rate, double burst);
+  bool Take(transport::TimePoint now, double rate, double burst);
   // When the bucket last refilled (the last Take).
-  TimePoint updated() const { return updated_; }
+  transport::TimePoint updated() const { return updated_; }
 
  private:
   double tokens_ = 0;
-  TimePoint updated_ = kTimeZero;
+  transport::TimePoint updated_ = transport::kTimeZero;
 };
 
 enum class RateVerdict { kAllowed, kPerIpExceeded, kGlobalExceeded };
 
 class RequestRateLimiter {
  public:
-  RequestRateLimiter(const RateLimitConfig& config, TimePoint now, const HashKey& hash_key);
+  RequestRateLimiter(const RateLimitConfig& config, transport::TimePoint now,
+                     const HashKey& hash_key);
 
-  RateVerdict Admit(const Address& source, TimePoint now);
+  RateVerdict Admit(const transport::Address& source, transport::TimePoint now);
 
   size_t tracked_ips() const { return sources_.size(); }
   // The longest probe of the source table (FlatLinkedMap::ProbeDistanceMax).
@@ -55,15 +56,15 @@ class RequestRateLimiter {
 
  private:
   // Forgets up to `max` least recently active sources whose buckets are full again.
-  void ForgetIdle(TimePoint now, size_t max);
+  void ForgetIdle(transport::TimePoint now, size_t max);
 
   RateLimitConfig config_;
-  Duration refill_;  // how long an idle per-IP bucket takes to fill from empty
+  transport::Duration refill_;  // how long an idle per-IP bucket takes to fill from empty
   TokenBucket global_;
   // Tracked sources' buckets, least recently active first.
-  FlatLinkedMap<Address, TokenBucket, KeyedHash<Address>> sources_;
+  FlatLinkedMap<transport::Address, TokenBucket, KeyedHash<transport::Address>> sources_;
 };
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::rpc
 
 #endif  // SKILLNODE_KADEMLIA_RPC_RATE_LIMITER_H_

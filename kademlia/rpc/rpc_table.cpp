@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cassert>
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::rpc {
 
 bool RpcTable::Live(const Deadline& d) const {
   auto it = by_txid_.find(d.txid);
@@ -43,7 +43,7 @@ std::optional<PendingRpc> RpcTable::Take(uint64_t txid) {
   return rpc;
 }
 
-std::vector<PendingRpc> RpcTable::TakeExpired(TimePoint now) {
+std::vector<PendingRpc> RpcTable::TakeExpired(transport::TimePoint now) {
   std::vector<PendingRpc> expired;
   while (!by_deadline_.empty() && by_deadline_.front().at <= now) {
     expired.push_back(*Take(by_deadline_.front().txid));
@@ -57,11 +57,11 @@ std::vector<PendingRpc> RpcTable::TakeAll() {
   return all;
 }
 
-TimePoint RpcTable::NextDeadline() const {
-  return by_deadline_.empty() ? kTimeNever : by_deadline_.front().at;
+transport::TimePoint RpcTable::NextDeadline() const {
+  return by_deadline_.empty() ? transport::kTimeNever : by_deadline_.front().at;
 }
 
-void RttEstimator::Sample(Duration rtt) {
+void RttEstimator::Sample(transport::Duration rtt) {
   const size_t n = static_cast<size_t>(std::min<uint64_t>(samples_, kRttWindow));
   int64_t* const begin = sorted_us_.data();
   int64_t* end = begin + n;
@@ -79,12 +79,13 @@ void RttEstimator::Sample(Duration rtt) {
   ++samples_;
 }
 
-Duration RttEstimator::Timeout(Duration floor, Duration ceiling) const {
+transport::Duration RttEstimator::Timeout(transport::Duration floor,
+                                          transport::Duration ceiling) const {
   if (samples_ < kRttSamplesMin) return ceiling;
   const size_t n = static_cast<size_t>(std::min<uint64_t>(samples_, kRttWindow));
   const size_t rank = static_cast<size_t>(kRttTimeoutPercentile * static_cast<double>(n - 1));
   const auto us = static_cast<int64_t>(kRttTimeoutFactor * static_cast<double>(sorted_us_[rank]));
-  return std::clamp(Duration(us), floor, ceiling);
+  return std::clamp(transport::Duration(us), floor, ceiling);
 }
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::rpc

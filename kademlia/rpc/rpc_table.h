@@ -19,7 +19,7 @@
 #include "transport/clock.h"
 #include "transport/endpoint.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::rpc {
 
 enum class RpcStatus {
   kReplied,    // a valid, verified reply arrived (may be an ERROR reply: check its body)
@@ -32,26 +32,26 @@ enum class RpcStatus {
 struct RpcResult {
   RpcStatus status = RpcStatus::kTimedOut;
   // The reply, valid only during the callback; null unless kReplied.
-  const Message* reply = nullptr;
+  const wire::Message* reply = nullptr;
   // The address the reply came from (the request's destination).
-  Endpoint from;
-  Duration rtt{};
+  transport::Endpoint from;
+  transport::Duration rtt{};
   // When the outcome happened (the reply's arrival, the timeout, the shutdown).
-  TimePoint now = kTimeZero;
+  transport::TimePoint now = transport::kTimeZero;
 };
 
 // Called exactly once per request.
 using RpcCallback = std::function<void(const RpcResult&)>;
 
 struct PendingRpc {
-  Endpoint to;
+  transport::Endpoint to;
   std::optional<NodeId> to_id;  // unknown for bootstrap seeds given by address only
   uint8_t type = 0;
   bool proof_wanted = false;
   // The key `to_id` had proven at `to` when the request went out without asking for a proof.
   std::optional<PublicKey> verified_key;
-  TimePoint sent = kTimeZero;
-  TimePoint deadline = kTimeZero;
+  transport::TimePoint sent = transport::kTimeZero;
+  transport::TimePoint deadline = transport::kTimeZero;
   RpcCallback done;
 };
 
@@ -73,9 +73,9 @@ class RpcTable {
   std::optional<PendingRpc> Take(uint64_t txid);
   // Removes and returns the requests whose deadline is at or before `now`, earliest first
   // (ties in the order they were added).
-  std::vector<PendingRpc> TakeExpired(TimePoint now);
+  std::vector<PendingRpc> TakeExpired(transport::TimePoint now);
   std::vector<PendingRpc> TakeAll();
-  TimePoint NextDeadline() const;
+  transport::TimePoint NextDeadline() const;
   // Entries in the deadline heap, pending or taken (never above 2 x size() + kTakenSlack);
   // for tests.
   size_t deadline_entries() const { return by_deadline_.size(); }
@@ -86,7 +86,7 @@ class RpcTable {
     uint64_t sequence = 0;  // its place in by_deadline_
   };
   struct Deadline {
-    TimePoint at;
+    transport::TimePoint at;
     uint64_t sequence;  // ties: the order they were added
     uint64_t txid;
     bool operator>(const Deadline& o) const {
@@ -129,8 +129,8 @@ class RttEstimator {
   static constexpr double kRttTimeoutFactor = 1.5;
   static constexpr double kRttTimeoutPercentile = 0.95;
 
-  void Sample(Duration rtt);
-  Duration Timeout(Duration floor, Duration ceiling) const;
+  void Sample(transport::Duration rtt);
+  transport::Duration Timeout(transport::Duration floor, transport::Duration ceiling) const;
 
  private:
   uint64_t samples_ = 0;
@@ -140,6 +140,6 @@ class RttEstimator {
   std::array<int64_t, kRttWindow> sorted_us_{};
 };
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::rpc
 
 #endif  // SKILLNODE_KADEMLIA_RPC_RPC_TABLE_H_

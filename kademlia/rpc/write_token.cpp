@@ -4,9 +4,10 @@
 
 #include <algorithm>
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::rpc {
 
-WriteTokens::WriteTokens(Rng& rng, TimePoint now, Duration rotation)
+WriteTokens::WriteTokens(transport::Rng& rng, transport::TimePoint now,
+                         transport::Duration rotation)
     : rng_(rng), rotation_(rotation), next_rotation_(now + rotation) {
   rng_.Fill(current_);
   rng_.Fill(previous_);
@@ -14,7 +15,7 @@ WriteTokens::WriteTokens(Rng& rng, TimePoint now, Duration rotation)
 
 static_assert(WriteTokens::kTokenSize == crypto_shorthash_siphashx24_BYTES);
 
-WriteTokens::Token WriteTokens::Make(const Secret& secret, const Address& requester) {
+WriteTokens::Token WriteTokens::Make(const Secret& secret, const transport::Address& requester) {
   static_assert(sizeof(Secret) == crypto_shorthash_siphashx24_KEYBYTES);
   std::array<uint8_t, 1 + 16> input{};  // family, then up to 16 address bytes
   input[0] = static_cast<uint8_t>(requester.family());
@@ -26,12 +27,12 @@ WriteTokens::Token WriteTokens::Make(const Secret& secret, const Address& reques
   return token;
 }
 
-std::vector<uint8_t> WriteTokens::For(const Address& requester) const {
+std::vector<uint8_t> WriteTokens::For(const transport::Address& requester) const {
   const Token token = Make(current_, requester);
   return {token.begin(), token.end()};
 }
 
-bool WriteTokens::Check(std::span<const uint8_t> token, const Address& requester) const {
+bool WriteTokens::Check(std::span<const uint8_t> token, const transport::Address& requester) const {
   if (token.size() != kTokenSize) return false;
   for (const Secret* secret : {&current_, &previous_}) {
     const auto expected = Make(*secret, requester);
@@ -41,7 +42,7 @@ bool WriteTokens::Check(std::span<const uint8_t> token, const Address& requester
   return false;
 }
 
-TimePoint WriteTokens::Rotate(TimePoint now) {
+transport::TimePoint WriteTokens::Rotate(transport::TimePoint now) {
   while (now >= next_rotation_) {
     previous_ = current_;
     rng_.Fill(current_);
@@ -50,4 +51,4 @@ TimePoint WriteTokens::Rotate(TimePoint now) {
   return next_rotation_;
 }
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::rpc

@@ -20,33 +20,33 @@
 #include "transport/endpoint.h"
 #include "transport/rng.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::rpc {
 
 class WriteTokens {
  public:
   static constexpr size_t kTokenSize = 16;
 
-  WriteTokens(Rng& rng, TimePoint now, Duration rotation);
+  WriteTokens(transport::Rng& rng, transport::TimePoint now, transport::Duration rotation);
 
-  std::vector<uint8_t> For(const Address& requester) const;
-  bool Check(std::span<const uint8_t> token, const Address& requester) const;
+  std::vector<uint8_t> For(const transport::Address& requester) const;
+  bool Check(std::span<const uint8_t> token, const transport::Address& requester) const;
 
   // Rotates the secret if it is due; returns when the next rotation is due.
-  TimePoint Rotate(TimePoint now);
-  TimePoint next_rotation() const { return next_rotation_; }
+  transport::TimePoint Rotate(transport::TimePoint now);
+  transport::TimePoint next_rotation() const { return next_rotation_; }
 
  private:
   using Secret = std::array<uint8_t, 16>;  // crypto_shorthash_siphashx24_KEYBYTES
   using Token = std::array<uint8_t, kTokenSize>;
-  static Token Make(const Secret& secret, const Address& requester);
+  static Token Make(const Secret& secret, const transport::Address& requester);
 
-  Rng& rng_;
-  Duration rotation_;
+  transport::Rng& rng_;
+  transport::Duration rotation_;
   Secret current_{};
   Secret previous_{};
-  TimePoint next_rotation_;
+  transport::TimePoint next_rotation_;
 };
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::rpc
 
 #endif  // SKILLNODE_KADEMLIA_RPC_WRITE_TOKEN_H_

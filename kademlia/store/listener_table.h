@@ -19,7 +19,7 @@
 #include "kademlia/store/skill_dht_types.h"
 #include "kademlia/store/value_store.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 
 class ListenerTable {
  public:
@@ -29,25 +29,26 @@ class ListenerTable {
 
   // A LISTEN from `id` at `from`: adds or renews its subscription and returns the lifetime
   // granted (in seconds), or nullopt when there is no room for another listener.
-  std::optional<uint32_t> Add(TimePoint now, const Endpoint& from, const NodeId& id,
-                              const ListenBody& listen);
+  std::optional<uint32_t> Add(transport::TimePoint now, const transport::Endpoint& from,
+                              const NodeId& id, const wire::ListenBody& listen);
   // Pushes a change under `push.target` to every listener of that key.
-  void Push(TimePoint now, const PushBody& push);
+  void Push(transport::TimePoint now, const wire::PushBody& push);
   // Drops the listeners whose subscription ran out without renewal.
-  void Expire(TimePoint now);
+  void Expire(transport::TimePoint now);
   // A lower bound on the earliest listener expiry (exact after Expire).
-  TimePoint NextDeadline() const { return due_; }
+  transport::TimePoint NextDeadline() const { return due_; }
   // Listeners over all keys.
   size_t size() const { return count_; }
 
  private:
   struct Listener {
-    Endpoint endpoint;
+    transport::Endpoint endpoint;
     NodeId id;
-    TimePoint expires;
+    transport::TimePoint expires;
   };
 
-  void SendPush(TimePoint now, const Listener& listener, const PushBody& push, size_t attempt);
+  void SendPush(transport::TimePoint now, const Listener& listener, const wire::PushBody& push,
+                size_t attempt);
   // Gives `listener` of `key` up after its pushes failed.
   void Drop(const Key& key, const NodeId& listener);
 
@@ -59,9 +60,9 @@ class ListenerTable {
   size_t count_ = 0;
   // A lower bound on the earliest expiry, so that NextDeadline need not walk every listener:
   // lowered as one is added or renewed, made exact again by Expire, which walks them anyway.
-  TimePoint due_ = kTimeNever;
+  transport::TimePoint due_ = transport::kTimeNever;
 };
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store
 
 #endif  // SKILLNODE_KADEMLIA_STORE_LISTENER_TABLE_H_

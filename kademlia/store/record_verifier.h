@@ -19,7 +19,7 @@
 #include "kademlia/store/skill_dht_types.h"
 #include "kademlia/store/verified_records.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 
 class RecordVerifier {
  public:
@@ -30,9 +30,9 @@ class RecordVerifier {
 
   // The record `wire` carries, its signature checked unless this very copy was checked before;
   // counted as records_verified or records_verified_again.
-  [[nodiscard]] Result<SignedRecordPtr> Verify(const WireRecord& wire);
+  [[nodiscard]] transport::Result<SignedRecordPtr> Verify(const wire::WireRecord& wire);
   // Whether the network's policy takes `record` (always, without a policy).
-  [[nodiscard]] Result<void> Admit(const SignedRecord& record) const;
+  [[nodiscard]] transport::Result<void> Admit(const SignedRecord& record) const;
   bool has_policy() const { return static_cast<bool>(policy_); }
   void SetPolicy(RecordPolicy policy) { policy_ = std::move(policy); }
 
@@ -43,6 +43,6 @@ class RecordVerifier {
   RecordPolicy policy_;
 };
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store
 
 #endif  // SKILLNODE_KADEMLIA_STORE_RECORD_VERIFIER_H_

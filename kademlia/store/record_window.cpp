@@ -6,10 +6,10 @@
 #include <chrono>
 #include <utility>
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 namespace {
 
-uint64_t MillisOf(Duration d) {
+uint64_t MillisOf(transport::Duration d) {
   return static_cast<uint64_t>(
       std::max<int64_t>(0, std::chrono::duration_cast<std::chrono::milliseconds>(d).count()));
 }
@@ -18,18 +18,19 @@ uint64_t SaturatingAdd(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UIN
 
 }  // namespace
 
-uint64_t SimulatedWallClockMs(TimePoint now) {
-  return kSimulatedEpochMs + MillisOf(now - kTimeZero);
+uint64_t SimulatedWallClockMs(transport::TimePoint now) {
+  return kSimulatedEpochMs + MillisOf(now - transport::kTimeZero);
 }
 
-RecordWindow::RecordWindow(WallClock wall_clock, Duration clock_skew)
+RecordWindow::RecordWindow(WallClock wall_clock, transport::Duration clock_skew)
     : wall_clock_(std::move(wall_clock)), clock_skew_(clock_skew) {}
 
-Result<void> RecordWindow::Check(TimePoint now, const SkillRecord& record) const {
+transport::Result<void> RecordWindow::Check(transport::TimePoint now,
+                                            const SkillRecord& record) const {
   return CheckValidityWindow(record, wall_clock_(now), MillisOf(clock_skew_));
 }
 
-TimePoint RecordWindow::LocalTimeOf(TimePoint now, uint64_t wall_ms) const {
+transport::TimePoint RecordWindow::LocalTimeOf(transport::TimePoint now, uint64_t wall_ms) const {
   const uint64_t wall_now = wall_clock_(now);
   if (wall_ms <= wall_now) return now;
   // Beyond any record's window (a day and the skew): a bound that cannot overflow.
@@ -37,18 +38,19 @@ TimePoint RecordWindow::LocalTimeOf(TimePoint now, uint64_t wall_ms) const {
   return now + std::chrono::milliseconds(ahead);
 }
 
-Duration RecordWindow::HeldFor(TimePoint now, const SkillRecord& record, Duration offered) const {
-  const TimePoint window_end =
+transport::Duration RecordWindow::HeldFor(transport::TimePoint now, const SkillRecord& record,
+                                          transport::Duration offered) const {
+  const transport::TimePoint window_end =
       LocalTimeOf(now, SaturatingAdd(NotAfterMs(record), MillisOf(clock_skew_)));
-  const Duration window_left = window_end - now;
+  const transport::Duration window_left = window_end - now;
   return record.tombstone ? std::max(offered, window_left) : std::min(offered, window_left);
 }
 
 bool RecordWindow::EndsSoon(uint64_t wall_now, const SkillRecord& record,
-                            Duration republish_interval) {
+                            transport::Duration republish_interval) {
   const uint64_t not_after = NotAfterMs(record);
   const uint64_t wanted = MillisOf(republish_interval) + uint64_t{record.ttl_seconds} * 250;
   return !(not_after > wall_now && not_after - wall_now >= wanted);
 }
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store

@@ -14,38 +14,41 @@
 #include "kademlia/store/skill_record.h"
 #include "transport/clock.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 
 // This node's wall clock, in milliseconds since the Unix epoch, at a point of its own timeline:
 // the system clock in the daemon; the simulated calendar in simulations and tests.
-using WallClock = std::function<uint64_t(TimePoint)>;
+using WallClock = std::function<uint64_t(transport::TimePoint)>;
 // The simulated calendar: kTimeZero is 2024-02-14 00:00 UTC (the seed protocol's example time).
 constexpr uint64_t kSimulatedEpochMs = 1707868800000;
-uint64_t SimulatedWallClockMs(TimePoint now);
+uint64_t SimulatedWallClockMs(transport::TimePoint now);
 
 class RecordWindow {
  public:
-  RecordWindow(WallClock wall_clock, Duration clock_skew);
+  RecordWindow(WallClock wall_clock, transport::Duration clock_skew);
 
   // Our wall clock at `now`.
-  uint64_t WallMs(TimePoint now) const { return wall_clock_(now); }
+  uint64_t WallMs(transport::TimePoint now) const { return wall_clock_(now); }
   // Whether our wall clock is inside the record's validity window, give or take the skew.
-  [[nodiscard]] Result<void> Check(TimePoint now, const SkillRecord& record) const;
+  [[nodiscard]] transport::Result<void> Check(transport::TimePoint now,
+                                              const SkillRecord& record) const;
   // The point of our timeline at which our wall clock reads `wall_ms` (now, if it has passed).
-  TimePoint LocalTimeOf(TimePoint now, uint64_t wall_ms) const;
+  transport::TimePoint LocalTimeOf(transport::TimePoint now, uint64_t wall_ms) const;
   // How long a copy is held when offered for `offered`: a live record no longer than its
   // window lasts (with the skew), a tombstone at least that long.
-  Duration HeldFor(TimePoint now, const SkillRecord& record, Duration offered) const;
+  transport::Duration HeldFor(transport::TimePoint now, const SkillRecord& record,
+                              transport::Duration offered) const;
   // Whether, when our wall clock reads `wall_now`, the record's window has ended or has less
   // than `republish_interval` + ttl / 4 left: a record of our own is then signed again at its
   // republish.
-  static bool EndsSoon(uint64_t wall_now, const SkillRecord& record, Duration republish_interval);
+  static bool EndsSoon(uint64_t wall_now, const SkillRecord& record,
+                       transport::Duration republish_interval);
 
  private:
   WallClock wall_clock_;
-  Duration clock_skew_;
+  transport::Duration clock_skew_;
 };
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store
 
 #endif  // SKILLNODE_KADEMLIA_STORE_RECORD_WINDOW_H_

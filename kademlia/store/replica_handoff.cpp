@@ -6,7 +6,7 @@
 
 #include "kademlia/store/skill_dht_internal.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 
 using skill_dht_internal::BelongsUnder;
 using skill_dht_internal::SecondsLeft;
@@ -16,7 +16,7 @@ ReplicaHandoff::ReplicaHandoff(Node& node, const DhtConfig& config, const ValueS
                                DhtStats& stats)
     : node_(node), config_(config), store_(store), stats_(stats) {}
 
-void ReplicaHandoff::OnContactAdded(TimePoint now, const Contact& contact) {
+void ReplicaHandoff::OnContactAdded(transport::TimePoint now, const Contact& contact) {
   // The keys closer to the newcomer than to us share its first d + 1 bits, where d is the
   // length of the prefix it shares with us: one contiguous range of the ordered store.
   const int d = node_.id().CommonPrefixLength(contact.id);
@@ -31,7 +31,7 @@ void ReplicaHandoff::OnContactAdded(TimePoint now, const Contact& contact) {
   }
 }
 
-void ReplicaHandoff::OnContactEvicted(TimePoint now, const NodeId& gone) {
+void ReplicaHandoff::OnContactEvicted(transport::TimePoint now, const NodeId& gone) {
   // For each held key, the r closest nodes we know, counting us, are its holders as far as we
   // can tell. If `gone` was closer to the key than the farthest of them, it was a holder, and
   // that farthest one moved up into the r in its place: it gets a copy. Every surviving holder
@@ -57,18 +57,18 @@ void ReplicaHandoff::OnContactEvicted(TimePoint now, const NodeId& gone) {
   }
 }
 
-void ReplicaHandoff::HandOffVia(TimePoint now, const Contact& contact, const Key& key) {
+void ReplicaHandoff::HandOffVia(transport::TimePoint now, const Contact& contact, const Key& key) {
   // A FIND_NODE to the contact earns the write token the STOREs need.
-  node_.Request(now, contact.endpoint, contact.id, FindNodeBody{key},
-                [this, contact, key](const RpcResult& result) {
-                  if (result.status != RpcStatus::kReplied) return;
-                  if (const auto* nodes = std::get_if<NodesBody>(&result.reply->body)) {
+  node_.Request(now, contact.endpoint, contact.id, wire::FindNodeBody{key},
+                [this, contact, key](const rpc::RpcResult& result) {
+                  if (result.status != rpc::RpcStatus::kReplied) return;
+                  if (const auto* nodes = std::get_if<wire::NodesBody>(&result.reply->body)) {
                     HandOff(result.now, contact, key, nodes->token);
                   }
                 });
 }
 
-void ReplicaHandoff::HandOff(TimePoint now, const Contact& contact, const Key& key,
+void ReplicaHandoff::HandOff(transport::TimePoint now, const Contact& contact, const Key& key,
                              const std::vector<uint8_t>& token) {
   if (token.empty()) return;
   size_t sent = 0;
@@ -78,8 +78,9 @@ void ReplicaHandoff::HandOff(TimePoint now, const Contact& contact, const Key& k
     // The store holds a record only under the keys it belongs under (HandleStore checks).
     assert(BelongsUnder(held->value->record, key));
     node_.Request(now, contact.endpoint, contact.id,
-                  StoreBody{key, token, ToWire(*held->value), SecondsLeft(*held, now)}, nullptr);
+                  wire::StoreBody{key, token, ToWire(*held->value), SecondsLeft(*held, now)},
+                  nullptr);
   }
 }
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store

@@ -17,7 +17,7 @@
 #include "kademlia/store/skill_dht_types.h"
 #include "kademlia/store/value_store.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 
 class ReplicaHandoff {
  public:
@@ -27,15 +27,15 @@ class ReplicaHandoff {
 
   // `contact` has just entered the routing table: it gets the held records of the keys it is
   // closer to than we are (at most handoff_keys_max keys).
-  void OnContactAdded(TimePoint now, const Contact& contact);
+  void OnContactAdded(transport::TimePoint now, const Contact& contact);
   // `gone` has just been evicted: for each held key it was a holder of beside us, the node
   // that moved up into the r closest in its place gets a copy.
-  void OnContactEvicted(TimePoint now, const NodeId& gone);
+  void OnContactEvicted(transport::TimePoint now, const NodeId& gone);
 
  private:
   // A FIND_NODE to `contact` for the write token, then HandOff.
-  void HandOffVia(TimePoint now, const Contact& contact, const Key& key);
-  void HandOff(TimePoint now, const Contact& contact, const Key& key,
+  void HandOffVia(transport::TimePoint now, const Contact& contact, const Key& key);
+  void HandOff(transport::TimePoint now, const Contact& contact, const Key& key,
                const std::vector<uint8_t>& token);
 
   Node& node_;
@@ -44,6 +44,6 @@ class ReplicaHandoff {
   DhtStats& stats_;
 };
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store
 
 #endif  // SKILLNODE_KADEMLIA_STORE_REPLICA_HANDOFF_H_

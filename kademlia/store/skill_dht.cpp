@@ -9,7 +9,7 @@
 
 #include "kademlia/store/skill_dht_internal.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 namespace {
 
 using skill_dht_internal::BelongsUnder;
@@ -25,25 +25,25 @@ constexpr size_t kLifetimesFrameSize = 3 + 3;
 constexpr size_t kLifetimeEntrySizeMax = 5;
 
 // A header as large as any reply's, to measure how many records fit in a page.
-Header LargestReplyHeader() {
-  Header header;
+wire::Header LargestReplyHeader() {
+  wire::Header header;
   header.proof = Signature{};
-  header.observed = Endpoint(*Address::Parse("ffff::ffff"), 65535);
+  header.observed = transport::Endpoint(*transport::Address::Parse("ffff::ffff"), 65535);
   header.txid = UINT64_MAX;
   header.network_id = UINT32_MAX;
   return header;
 }
 
-ErrorReplyCode CodeFor(StoreRefusal refusal) {
+wire::ErrorReplyCode CodeFor(StoreRefusal refusal) {
   switch (refusal) {
     case StoreRefusal::kStale:
-      return ErrorReplyCode::kStale;
+      return wire::ErrorReplyCode::kStale;
     case StoreRefusal::kQuotaKey:
-      return ErrorReplyCode::kQuotaKey;
+      return wire::ErrorReplyCode::kQuotaKey;
     case StoreRefusal::kQuotaIp:
-      return ErrorReplyCode::kQuotaIp;
+      return wire::ErrorReplyCode::kQuotaIp;
     default:
-      return ErrorReplyCode::kQuotaTotal;
+      return wire::ErrorReplyCode::kQuotaTotal;
   }
 }
 
@@ -60,43 +60,45 @@ SkillDht::SkillDht(Node& node, const DhtConfig& config, WallClock wall_clock)
       listeners_(node, config_, store_, stats_),
       subscriptions_(node, config_, getter_, stats_),
       publisher_(node, config_, store_, window_, stats_,
-                 [this](TimePoint now, const Key& key, const SignedRecord& record,
+                 [this](transport::TimePoint now, const Key& key, const SignedRecord& record,
                         const SignedRecordPtr& held) {
-                   Notify(now, key, PushBody{key, ToWire(record), std::nullopt}, held);
+                   Notify(now, key, wire::PushBody{key, ToWire(record), std::nullopt}, held);
                  }) {
   node_.SetRequestHandler(this);
 }
 
 SkillDht::~SkillDht() { node_.SetRequestHandler(nullptr); }
 
-std::optional<Body> SkillDht::OnRequest(TimePoint now, const Endpoint& from,
-                                        const Message& request) {
-  if (const auto* find = std::get_if<FindValueBody>(&request.body)) {
+std::optional<wire::Body> SkillDht::OnRequest(transport::TimePoint now,
+                                              const transport::Endpoint& from,
+                                              const wire::Message& request) {
+  if (const auto* find = std::get_if<wire::FindValueBody>(&request.body)) {
     return HandleFindValue(now, from, *find);
   }
-  if (const auto* store = std::get_if<StoreBody>(&request.body)) {
+  if (const auto* store = std::get_if<wire::StoreBody>(&request.body)) {
     return HandleStore(now, from, *store);
   }
-  if (const auto* listen = std::get_if<ListenBody>(&request.body)) {
+  if (const auto* listen = std::get_if<wire::ListenBody>(&request.body)) {
     return HandleListen(now, from, request.header.sender_id, *listen);
   }
-  if (const auto* push = std::get_if<PushBody>(&request.body)) return HandlePush(now, *push);
+  if (const auto* push = std::get_if<wire::PushBody>(&request.body)) return HandlePush(now, *push);
   return std::nullopt;
 }
 
-Body SkillDht::HandleFindValue(TimePoint now, const Endpoint& from, const FindValueBody& find) {
+wire::Body SkillDht::HandleFindValue(transport::TimePoint now, const transport::Endpoint& from,
+                                     const wire::FindValueBody& find) {
   ++stats_.find_value_served;
-  ValuesBody values;
+  wire::ValuesBody values;
   values.token = node_.tokens().For(from.address());
   const size_t total = store_.Count(find.target);
-  const auto page = store_.Page(find.target, find.cursor, kRecordsPerReplyMax);
+  const auto page = store_.Page(find.target, find.cursor, wire::kRecordsPerReplyMax);
   values.total = static_cast<uint32_t>(total);
   // One encode of the page's frame (with the widest cursor and total), then arithmetic: each
   // record adds an array header, two bin headers, its bytes and its signature.
-  ValuesBody frame = values;
+  wire::ValuesBody frame = values;
   frame.next = UINT32_MAX;
   frame.total = UINT32_MAX;
-  const size_t frame_size = Encode(Message{LargestReplyHeader(), frame}).value().size();
+  const size_t frame_size = wire::Encode(wire::Message{LargestReplyHeader(), frame}).value().size();
   size_t room = kDatagramSizeMax - frame_size - kArrayHeaderSlack - kLifetimesFrameSize;
   size_t next = find.cursor;
   for (const StoredRecord* held : page) {
@@ -117,87 +119,91 @@ Body SkillDht::HandleFindValue(TimePoint now, const Endpoint& from, const FindVa
   // Closer contacts fill what room is left; EncodeFitting drops the farthest that do not fit.
   for (const Contact& c :
        node_.routing_table().Closest(find.target, node_.config().routing.bucket_size)) {
-    if (c.endpoint != from) values.nodes.push_back(WireContact{c.id, c.endpoint});
+    if (c.endpoint != from) values.nodes.push_back(wire::WireContact{c.id, c.endpoint});
   }
   return values;
 }
 
-Body SkillDht::Refuse(ErrorReplyCode code, const std::string& why) {
+wire::Body SkillDht::Refuse(wire::ErrorReplyCode code, const std::string& why) {
   ++stats_.store_refused[static_cast<size_t>(code)];
-  return ErrorBody{static_cast<uint16_t>(code), why.substr(0, kErrorTextSizeMax)};
+  return wire::ErrorBody{static_cast<uint16_t>(code), why.substr(0, wire::kErrorTextSizeMax)};
 }
 
-Body SkillDht::HandleStore(TimePoint now, const Endpoint& from, const StoreBody& store) {
+wire::Body SkillDht::HandleStore(transport::TimePoint now, const transport::Endpoint& from,
+                                 const wire::StoreBody& store) {
   if (!node_.tokens().Check(store.token, from.address())) {
-    return Refuse(ErrorReplyCode::kBadToken, "write token missing, wrong or expired");
+    return Refuse(wire::ErrorReplyCode::kBadToken, "write token missing, wrong or expired");
   }
   auto verified = verifier_.Verify(store.record);
   if (!verified) {
-    return Refuse(verified.error().code == ErrorCode::kCrypto ? ErrorReplyCode::kBadSignature
-                                                              : ErrorReplyCode::kBadRecord,
+    return Refuse(verified.error().code == transport::ErrorCode::kCrypto
+                      ? wire::ErrorReplyCode::kBadSignature
+                      : wire::ErrorReplyCode::kBadRecord,
                   verified.error().message);
   }
   if (verifier_.has_policy()) {
     if (auto taken = verifier_.Admit(**verified); !taken) {
-      return Refuse(ErrorReplyCode::kUncertified, taken.error().message);
+      return Refuse(wire::ErrorReplyCode::kUncertified, taken.error().message);
     }
   }
   const SignedRecord& record = **verified;
   if (auto inside = window_.Check(now, record.record); !inside) {
-    return Refuse(ErrorReplyCode::kOutsideWindow, inside.error().message);
+    return Refuse(wire::ErrorReplyCode::kOutsideWindow, inside.error().message);
   }
   if (!BelongsUnder(record.record, store.target)) {
-    return Refuse(ErrorReplyCode::kWrongKey,
+    return Refuse(wire::ErrorReplyCode::kWrongKey,
                   "the record does not belong under key " + store.target.ShortHex());
   }
   if (store.lifetime_seconds == 0 || store.lifetime_seconds > record.record.ttl_seconds) {
-    return Refuse(ErrorReplyCode::kBadLifetime,
+    return Refuse(wire::ErrorReplyCode::kBadLifetime,
                   "lifetime " + std::to_string(store.lifetime_seconds) + " s is outside 1.." +
                       std::to_string(record.record.ttl_seconds) + " s");
   }
-  const auto put = store_.Put(store.target, record, from.address(), now,
-                              window_.HeldFor(now, record.record, Seconds(store.lifetime_seconds)));
+  const auto put =
+      store_.Put(store.target, record, from.address(), now,
+                 window_.HeldFor(now, record.record, transport::Seconds(store.lifetime_seconds)));
   if (put.refusal != StoreRefusal::kNone) {
     return Refuse(CodeFor(put.refusal), std::string(StoreRefusalName(put.refusal)));
   }
   ++stats_.stores_accepted;
   if (put.changed) {
-    Notify(now, store.target, PushBody{store.target, store.record, std::nullopt}, put.record);
+    Notify(now, store.target, wire::PushBody{store.target, store.record, std::nullopt}, put.record);
   }
-  return StoredBody{};
+  return wire::StoredBody{};
 }
 
-Body SkillDht::HandleListen(TimePoint now, const Endpoint& from, const NodeId& id,
-                            const ListenBody& listen) {
+wire::Body SkillDht::HandleListen(transport::TimePoint now, const transport::Endpoint& from,
+                                  const NodeId& id, const wire::ListenBody& listen) {
   const auto granted = listeners_.Add(now, from, id, listen);
-  if (!granted) return Refuse(ErrorReplyCode::kListenersFull, "no room for another listener");
-  return ListeningBody{*granted};
+  if (!granted) return Refuse(wire::ErrorReplyCode::kListenersFull, "no room for another listener");
+  return wire::ListeningBody{*granted};
 }
 
-Body SkillDht::HandlePush(TimePoint now, const PushBody& push) {
+wire::Body SkillDht::HandlePush(transport::TimePoint now, const wire::PushBody& push) {
   ++stats_.pushes_received;
   SignedRecordPtr record;
   if (push.record) {
     auto verified = verifier_.Verify(*push.record);
     if (!verified || !BelongsUnder((*verified)->record, push.target)) {
-      return Refuse(verified ? ErrorReplyCode::kWrongKey : ErrorReplyCode::kBadRecord,
+      return Refuse(verified ? wire::ErrorReplyCode::kWrongKey : wire::ErrorReplyCode::kBadRecord,
                     "pushed record refused");
     }
     if (auto inside = window_.Check(now, (*verified)->record); !inside) {
       ++stats_.records_outside_window;
-      return Refuse(ErrorReplyCode::kOutsideWindow, inside.error().message);
+      return Refuse(wire::ErrorReplyCode::kOutsideWindow, inside.error().message);
     }
     if (!verifier_.Admit(**verified)) {
       ++stats_.records_uncertified;
-      return Refuse(ErrorReplyCode::kUncertified, "pushed record's publisher is not certified");
+      return Refuse(wire::ErrorReplyCode::kUncertified,
+                    "pushed record's publisher is not certified");
     }
     record = std::move(*verified);
   }
   subscriptions_.Deliver(push.target, record, push.gone);
-  return PushAckBody{};
+  return wire::PushAckBody{};
 }
 
-void SkillDht::Notify(TimePoint now, const Key& key, const PushBody& push,
+void SkillDht::Notify(transport::TimePoint now, const Key& key, const wire::PushBody& push,
                       const SignedRecordPtr& record) {
   assert(push.target == key);
   // Our own subscriptions learn a change to our own store here: no holder pushes it to us.
@@ -205,26 +211,27 @@ void SkillDht::Notify(TimePoint now, const Key& key, const PushBody& push,
   listeners_.Push(now, push);
 }
 
-void SkillDht::OnContactAdded(TimePoint now, const Contact& contact) {
+void SkillDht::OnContactAdded(transport::TimePoint now, const Contact& contact) {
   subscriptions_.OnContactAdded(now, contact);
   handoff_.OnContactAdded(now, contact);
 }
 
-void SkillDht::OnContactEvicted(TimePoint now, const NodeId& gone) {
+void SkillDht::OnContactEvicted(transport::TimePoint now, const NodeId& gone) {
   handoff_.OnContactEvicted(now, gone);
 }
 
-void SkillDht::Publish(TimePoint now, const SignedRecord& record, PublishCallback done) {
+void SkillDht::Publish(transport::TimePoint now, const SignedRecord& record, PublishCallback done) {
   publisher_.Publish(now, record, std::move(done));
 }
 
 void SkillDht::Forget(const RecordIdentity& identity) { publisher_.Forget(identity); }
 
-bool SkillDht::Get(TimePoint now, const Key& key, const GetOptions& options, GetCallback done) {
+bool SkillDht::Get(transport::TimePoint now, const Key& key, const GetOptions& options,
+                   GetCallback done) {
   return getter_.Get(now, key, options, std::move(done));
 }
 
-uint64_t SkillDht::Listen(TimePoint now, const Key& key, ListenCallback on_change,
+uint64_t SkillDht::Listen(transport::TimePoint now, const Key& key, ListenCallback on_change,
                           const GetResult* fresh) {
   return subscriptions_.Listen(now, key, std::move(on_change), fresh);
 }
@@ -240,13 +247,13 @@ std::vector<SignedRecord> SkillDht::ListenView(uint64_t subscription) const {
   return subscriptions_.ListenView(subscription);
 }
 
-void SkillDht::OnTimer(TimePoint now) {
+void SkillDht::OnTimer(transport::TimePoint now) {
   for (const auto& gone : store_.Expire(now)) {
     ++stats_.records_expired;
     Notify(now, gone.key,
-           PushBody{gone.key, std::nullopt,
-                    GoneRecord{gone.identity.publisher, gone.identity.agent_id,
-                               gone.identity.skill_id, gone.sequence}},
+           wire::PushBody{gone.key, std::nullopt,
+                          wire::GoneRecord{gone.identity.publisher, gone.identity.agent_id,
+                                           gone.identity.skill_id, gone.sequence}},
            nullptr);
   }
   listeners_.Expire(now);
@@ -254,9 +261,9 @@ void SkillDht::OnTimer(TimePoint now) {
   publisher_.RepublishDue(now);
 }
 
-TimePoint SkillDht::NextDeadline() const {
+transport::TimePoint SkillDht::NextDeadline() const {
   return std::min({store_.NextExpiry(), publisher_.NextDeadline(), listeners_.NextDeadline(),
                    subscriptions_.NextDeadline()});
 }
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store

@@ -61,7 +61,7 @@
 #include "kademlia/store/subscriptions.h"
 #include "kademlia/store/value_store.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 
 class SkillDht final : public RequestHandler {
  public:
@@ -71,25 +71,25 @@ class SkillDht final : public RequestHandler {
   SkillDht& operator=(const SkillDht&) = delete;
 
   // RequestHandler.
-  std::optional<Body> OnRequest(TimePoint now, const Endpoint& from,
-                                const Message& request) override;
-  void OnContactAdded(TimePoint now, const Contact& contact) override;
-  void OnContactEvicted(TimePoint now, const NodeId& id) override;
-  void OnTimer(TimePoint now) override;
-  TimePoint NextDeadline() const override;
+  std::optional<wire::Body> OnRequest(transport::TimePoint now, const transport::Endpoint& from,
+                                      const wire::Message& request) override;
+  void OnContactAdded(transport::TimePoint now, const Contact& contact) override;
+  void OnContactEvicted(transport::TimePoint now, const NodeId& id) override;
+  void OnTimer(transport::TimePoint now) override;
+  transport::TimePoint NextDeadline() const override;
 
   // Publishes `record` (a live record or a tombstone) under all its keys and keeps it alive.
-  void Publish(TimePoint now, const SignedRecord& record, PublishCallback done);
+  void Publish(transport::TimePoint now, const SignedRecord& record, PublishCallback done);
   // Stops republishing the record of this identity (after a tombstone, Publish it first).
   void Forget(const RecordIdentity& identity);
   // Runs a FIND_VALUE lookup for `key`. Returns false when the node refuses more lookups.
-  bool Get(TimePoint now, const Key& key, const GetOptions& options, GetCallback done);
+  bool Get(transport::TimePoint now, const Key& key, const GetOptions& options, GetCallback done);
 
   // Subscribes to changes under `key`: the current records arrive as kAdded events first, then
   // every change. Returns a subscription id, or 0 when subscriptions_max are running.
   // `fresh`, a get of `key` the caller has just finished, saves the subscription its own first
   // read: it starts from those records and subscribes on the holders that get found.
-  uint64_t Listen(TimePoint now, const Key& key, ListenCallback on_change,
+  uint64_t Listen(transport::TimePoint now, const Key& key, ListenCallback on_change,
                   const GetResult* fresh = nullptr);
   void Unlisten(uint64_t subscription);
   // Tells a subscription about records its owner has just read from the key (a get of its
@@ -115,17 +115,20 @@ class SkillDht final : public RequestHandler {
   size_t published() const { return publisher_.size(); }
 
  private:
-  Body HandleFindValue(TimePoint now, const Endpoint& from, const FindValueBody& find);
-  Body HandleStore(TimePoint now, const Endpoint& from, const StoreBody& store);
-  Body HandleListen(TimePoint now, const Endpoint& from, const NodeId& id,
-                    const ListenBody& listen);
+  wire::Body HandleFindValue(transport::TimePoint now, const transport::Endpoint& from,
+                             const wire::FindValueBody& find);
+  wire::Body HandleStore(transport::TimePoint now, const transport::Endpoint& from,
+                         const wire::StoreBody& store);
+  wire::Body HandleListen(transport::TimePoint now, const transport::Endpoint& from,
+                          const NodeId& id, const wire::ListenBody& listen);
   // A PUSH from a holder we listen on: the record checked, then given to our subscriptions.
-  Body HandlePush(TimePoint now, const PushBody& push);
-  Body Refuse(ErrorReplyCode code, const std::string& why);
+  wire::Body HandlePush(transport::TimePoint now, const wire::PushBody& push);
+  wire::Body Refuse(wire::ErrorReplyCode code, const std::string& why);
   // Tells the listeners of `key` (remote ones by PUSH, this node's own subscriptions at once)
   // that its records changed: `push` names the new record (`record`, already verified) or the
   // one that is gone.
-  void Notify(TimePoint now, const Key& key, const PushBody& push, const SignedRecordPtr& record);
+  void Notify(transport::TimePoint now, const Key& key, const wire::PushBody& push,
+              const SignedRecordPtr& record);
 
   Node& node_;
   DhtConfig config_;
@@ -140,6 +143,6 @@ class SkillDht final : public RequestHandler {
   SkillPublisher publisher_;
 };
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store
 
 #endif  // SKILLNODE_KADEMLIA_STORE_SKILL_DHT_H_

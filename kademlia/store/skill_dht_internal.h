@@ -15,16 +15,18 @@
 #include "kademlia/wire/wire.h"
 #include "transport/clock.h"
 
-namespace skillnode::kademlia::skill_dht_internal {
+namespace skillnode::kademlia::store::skill_dht_internal {
 
 // Seconds a held record has left, within [1, its TTL].
-inline uint32_t SecondsLeft(const StoredRecord& held, TimePoint now) {
+inline uint32_t SecondsLeft(const StoredRecord& held, transport::TimePoint now) {
   const auto left = std::chrono::duration_cast<std::chrono::seconds>(held.expires_at - now);
   return static_cast<uint32_t>(
       std::clamp<int64_t>(left.count(), 1, std::max<uint32_t>(1, held.value->record.ttl_seconds)));
 }
 
-inline WireRecord ToWire(const SignedRecord& record) { return {record.encoded, record.signature}; }
+inline wire::WireRecord ToWire(const SignedRecord& record) {
+  return {record.encoded, record.signature};
+}
 
 // One of RecordKeys(record), hashed one at a time until a match: gets and stores ask about
 // capability keys most, so those come first.
@@ -43,6 +45,6 @@ inline bool BelongsUnder(const SkillRecord& record, const Key& key) {
          CapabilityTypeKey(record.descriptor->capability_type) == key;
 }
 
-}  // namespace skillnode::kademlia::skill_dht_internal
+}  // namespace skillnode::kademlia::store::skill_dht_internal
 
 #endif  // SKILLNODE_KADEMLIA_STORE_SKILL_DHT_INTERNAL_H_

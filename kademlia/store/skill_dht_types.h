@@ -20,14 +20,14 @@
 #include "kademlia/wire/wire.h"
 #include "transport/clock.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 
 struct DhtConfig {
   // r: nodes each record is stored on, per key (the seed's dht.replicationFactor).
   size_t replication = 3;
   // How often the publisher stores its records again; well inside the record TTL so that a
   // missed round or two does not let records expire.
-  Duration republish_interval = Seconds(20 * 60);
+  transport::Duration republish_interval = transport::Seconds(20 * 60);
   StoreLimits limits;
   // Keys (and records) handed to one new contact at most, so a join cannot trigger a flood.
   size_t handoff_keys_max = 64;
@@ -51,7 +51,7 @@ struct DhtConfig {
   size_t read_repair_stores_max = 16;
   // Listen: how long a subscription lasts before the listener must renew it (it renews at half
   // that), and the bounds on what a holder and a listener keep.
-  Duration listen_lifetime = Seconds(5 * 60);
+  transport::Duration listen_lifetime = transport::Seconds(5 * 60);
   size_t listeners_per_key_max = 64;
   size_t listeners_max = 4096;
   size_t subscriptions_max = 256;
@@ -64,7 +64,7 @@ struct DhtConfig {
   size_t verified_records_max = 1024;
   // The clock difference allowed between a record's publisher and this node, at each end of the
   // record's validity window (docs/security.md "Replay").
-  Duration clock_skew = Seconds(5 * 60);
+  transport::Duration clock_skew = transport::Seconds(5 * 60);
 };
 
 // A change seen by a listener.
@@ -102,7 +102,7 @@ struct GetResult {
   size_t rejected = 0;  // records that failed verification or did not belong under the key
   LookupStats stats;
   std::vector<Contact> closest;  // the nodes closest to the key that answered
-  TimePoint finished = kTimeZero;
+  transport::TimePoint finished = transport::kTimeZero;
 };
 using GetCallback = std::function<void(const GetResult&)>;
 
@@ -116,7 +116,7 @@ using PublishCallback = std::function<void(const PublishResult&)>;
 
 struct DhtStats {
   // By ErrorReplyCode value (10..20 used).
-  std::array<uint64_t, kErrorReplyCodesEnd> store_refused{};
+  std::array<uint64_t, wire::kErrorReplyCodesEnd> store_refused{};
   uint64_t records_uncertified = 0;  // records in answers and pushes the policy refused
   uint64_t stores_accepted = 0;
   uint64_t find_value_served = 0;
@@ -148,11 +148,11 @@ struct DhtStats {
 // Decides whether a verified record is taken at all: a network's rule on its publishers, such
 // as "only publishers with a certificate" (node/lan: docs/security.md). A refused STORE is
 // answered kUncertified; refused records in get answers and pushes are dropped and counted.
-using RecordPolicy = std::function<Result<void>(const SignedRecord&)>;
+using RecordPolicy = std::function<transport::Result<void>(const SignedRecord&)>;
 // Told of every record the republish signed again (the same fields, a new timestamp and
 // sequence), so that the record's owner keeps the version the network holds.
 using ResignedCallback = std::function<void(const SignedRecord&)>;
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store
 
 #endif  // SKILLNODE_KADEMLIA_STORE_SKILL_DHT_TYPES_H_

@@ -12,7 +12,7 @@
 
 #include "kademlia/store/skill_dht_internal.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 namespace {
 
 using skill_dht_internal::BelongsUnder;
@@ -58,7 +58,7 @@ struct SkillGetter::GetState {
   LookupStats stats;
   std::vector<Contact> closest;
   std::vector<std::vector<uint8_t>> tokens;  // closest's write tokens
-  TimePoint last_event = kTimeZero;
+  transport::TimePoint last_event = transport::kTimeZero;
 
   size_t live() const {
     return static_cast<size_t>(std::count_if(newest.begin(), newest.end(), [](const auto& entry) {
@@ -78,7 +78,8 @@ struct SkillGetter::GetState {
   }
 };
 
-bool SkillGetter::Get(TimePoint now, const Key& key, const GetOptions& options, GetCallback done) {
+bool SkillGetter::Get(transport::TimePoint now, const Key& key, const GetOptions& options,
+                      GetCallback done) {
   ++stats_.gets_started;
   auto get = std::make_shared<GetState>();
   get->key = key;
@@ -91,11 +92,13 @@ bool SkillGetter::Get(TimePoint now, const Key& key, const GetOptions& options, 
     }
   }
   LookupOptions lookup;
-  lookup.request = [key](const Key&) { return FindValueBody{key, 0}; };
+  lookup.request = [key](const Key&) { return wire::FindValueBody{key, 0}; };
   lookup.slow_retries = config_.get_slow_retries;
   lookup.closest_wanted = config_.lookup_closest;
-  lookup.on_reply = [this, get](TimePoint at, const Contact& from, const Message& reply) {
-    if (const auto* values = std::get_if<ValuesBody>(&reply.body)) OnValues(get, at, from, *values);
+  lookup.on_reply = [this, get](transport::TimePoint at, const Contact& from,
+                                const wire::Message& reply) {
+    if (const auto* values = std::get_if<wire::ValuesBody>(&reply.body))
+      OnValues(get, at, from, *values);
     return get->enough();
   };
   return node_.StartLookup(now, key, std::move(lookup), [this, get](const LookupResult& result) {
@@ -108,11 +111,11 @@ bool SkillGetter::Get(TimePoint now, const Key& key, const GetOptions& options, 
   });
 }
 
-void SkillGetter::OnValues(const std::shared_ptr<GetState>& get, TimePoint now, const Contact& from,
-                           const ValuesBody& values) {
+void SkillGetter::OnValues(const std::shared_ptr<GetState>& get, transport::TimePoint now,
+                           const Contact& from, const wire::ValuesBody& values) {
   auto& held = get->held_by[from.id];
   for (size_t i = 0; i < values.records.size(); ++i) {
-    const WireRecord& wire = values.records[i];
+    const wire::WireRecord& wire = values.records[i];
     auto verified = verifier_.Verify(wire);
     if (!verified || !BelongsUnder((*verified)->record, get->key)) {
       ++get->rejected;
@@ -138,19 +141,19 @@ void SkillGetter::OnValues(const std::shared_ptr<GetState>& get, TimePoint now, 
   RequestPage(get, now, from, *values.next, 1);
 }
 
-void SkillGetter::RequestPage(const std::shared_ptr<GetState>& get, TimePoint now,
+void SkillGetter::RequestPage(const std::shared_ptr<GetState>& get, transport::TimePoint now,
                               const Contact& from, uint32_t cursor, size_t attempt) {
   ++get->pending_pages;
   const bool sent =
-      node_.Request(now, from.endpoint, from.id, FindValueBody{get->key, cursor},
-                    [this, get, from, cursor, attempt](const RpcResult& result) {
+      node_.Request(now, from.endpoint, from.id, wire::FindValueBody{get->key, cursor},
+                    [this, get, from, cursor, attempt](const rpc::RpcResult& result) {
                       assert(get->pending_pages > 0);
                       --get->pending_pages;
-                      if (result.status == RpcStatus::kReplied) {
-                        if (const auto* more = std::get_if<ValuesBody>(&result.reply->body)) {
+                      if (result.status == rpc::RpcStatus::kReplied) {
+                        if (const auto* more = std::get_if<wire::ValuesBody>(&result.reply->body)) {
                           OnValues(get, result.now, from, *more);
                         }
-                      } else if (result.status == RpcStatus::kTimedOut &&
+                      } else if (result.status == rpc::RpcStatus::kTimedOut &&
                                  attempt < config_.page_attempts_max && !get->finished) {
                         // A lost page would lose its records for this get: ask again.
                         ++stats_.pages_retried;
@@ -204,7 +207,7 @@ std::vector<RecordCopies> SkillGetter::Copies(const GetState& get) {
   return copies;
 }
 
-void SkillGetter::ReadRepair(const std::shared_ptr<GetState>& get, TimePoint now) {
+void SkillGetter::ReadRepair(const std::shared_ptr<GetState>& get, transport::TimePoint now) {
   if (config_.read_repair_stores_max == 0 || get->enough()) return;  // stopped short: partial
   // The r closest nodes that answered should hold every record under the key; when we are
   // closer than the r-th of them, we are one of the r ourselves.
@@ -231,10 +234,10 @@ void SkillGetter::ReadRepair(const std::shared_ptr<GetState>& get, TimePoint now
       assert(BelongsUnder(record.record, get->key));
       ++stats_.read_repairs;
       node_.Request(now, node.endpoint, node.id,
-                    StoreBody{get->key, get->tokens[i], ToWire(record), newest.seconds_left},
+                    wire::StoreBody{get->key, get->tokens[i], ToWire(record), newest.seconds_left},
                     nullptr);
     }
   }
 }
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store

@@ -20,7 +20,7 @@
 #include "kademlia/store/skill_dht_types.h"
 #include "kademlia/store/value_store.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 
 class SkillGetter {
  public:
@@ -31,17 +31,17 @@ class SkillGetter {
 
   // Runs a get of `key`. Returns false (and never calls `done`) when the node refuses more
   // lookups.
-  bool Get(TimePoint now, const Key& key, const GetOptions& options, GetCallback done);
+  bool Get(transport::TimePoint now, const Key& key, const GetOptions& options, GetCallback done);
 
  private:
   struct GetState;
 
-  void OnValues(const std::shared_ptr<GetState>& get, TimePoint now, const Contact& from,
-                const ValuesBody& values);
-  void RequestPage(const std::shared_ptr<GetState>& get, TimePoint now, const Contact& from,
-                   uint32_t cursor, size_t attempt);
+  void OnValues(const std::shared_ptr<GetState>& get, transport::TimePoint now, const Contact& from,
+                const wire::ValuesBody& values);
+  void RequestPage(const std::shared_ptr<GetState>& get, transport::TimePoint now,
+                   const Contact& from, uint32_t cursor, size_t attempt);
   void FinishIfDone(const std::shared_ptr<GetState>& get);
-  void ReadRepair(const std::shared_ptr<GetState>& get, TimePoint now);
+  void ReadRepair(const std::shared_ptr<GetState>& get, transport::TimePoint now);
   static std::vector<RecordCopies> Copies(const GetState& get);
 
   Node& node_;
@@ -52,6 +52,6 @@ class SkillGetter {
   DhtStats& stats_;
 };
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store
 
 #endif  // SKILLNODE_KADEMLIA_STORE_SKILL_GETTER_H_

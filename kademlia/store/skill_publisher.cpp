@@ -9,7 +9,7 @@
 
 #include "kademlia/store/skill_dht_internal.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 
 using skill_dht_internal::BelongsUnder;
 using skill_dht_internal::ToWire;
@@ -37,9 +37,10 @@ SkillPublisher::SkillPublisher(Node& node, const DhtConfig& config, ValueStore& 
       stats_(stats),
       on_stored_(std::move(on_stored)) {}
 
-void SkillPublisher::Publish(TimePoint now, const SignedRecord& record, PublishCallback done) {
+void SkillPublisher::Publish(transport::TimePoint now, const SignedRecord& record,
+                             PublishCallback done) {
   ++stats_.publishes_started;
-  const Duration ttl = Seconds(record.record.ttl_seconds);
+  const transport::Duration ttl = transport::Seconds(record.record.ttl_seconds);
   SetPublished(Published{
       record, now + config_.republish_interval,
       record.record.tombstone ? now + ttl : window_.LocalTimeOf(now, NotAfterMs(record.record))});
@@ -68,7 +69,7 @@ void SkillPublisher::Publish(TimePoint now, const SignedRecord& record, PublishC
   state->Finish();
 }
 
-void SkillPublisher::StoreOn(TimePoint now, const Key& key, const LookupResult& closest,
+void SkillPublisher::StoreOn(transport::TimePoint now, const Key& key, const LookupResult& closest,
                              const SignedRecord& record,
                              const std::shared_ptr<PublishState>& state) {
   const uint32_t lifetime = record.record.ttl_seconds;
@@ -80,8 +81,8 @@ void SkillPublisher::StoreOn(TimePoint now, const Key& key, const LookupResult& 
   if (closer_than_us < config_.replication) {
     // The keys come from RecordKeys: the record belongs under each (what HandleStore checks).
     assert(BelongsUnder(record.record, key));
-    const auto put = store_.Put(key, record, Address(), now,
-                                window_.HeldFor(now, record.record, Seconds(lifetime)));
+    const auto put = store_.Put(key, record, transport::Address(), now,
+                                window_.HeldFor(now, record.record, transport::Seconds(lifetime)));
     if (put.refusal == StoreRefusal::kNone) {
       if (put.changed) on_stored_(now, key, record, put.record);
       ++copies;
@@ -96,17 +97,17 @@ void SkillPublisher::StoreOn(TimePoint now, const Key& key, const LookupResult& 
     ++copies;
     state->Start();
     const bool sent = node_.Request(
-        now, c.endpoint, c.id, StoreBody{key, closest.tokens[i], ToWire(record), lifetime},
-        [this, state](const RpcResult& result) {
-          if (result.status != RpcStatus::kReplied) {
+        now, c.endpoint, c.id, wire::StoreBody{key, closest.tokens[i], ToWire(record), lifetime},
+        [this, state](const rpc::RpcResult& result) {
+          if (result.status != rpc::RpcStatus::kReplied) {
             ++state->result.failed;
-          } else if (std::holds_alternative<StoredBody>(result.reply->body)) {
+          } else if (std::holds_alternative<wire::StoredBody>(result.reply->body)) {
             ++state->result.stored;
           } else {
             ++state->result.refused;
-            const auto* error = std::get_if<ErrorBody>(&result.reply->body);
+            const auto* error = std::get_if<wire::ErrorBody>(&result.reply->body);
             if (error != nullptr &&
-                error->code == static_cast<uint16_t>(ErrorReplyCode::kOutsideWindow)) {
+                error->code == static_cast<uint16_t>(wire::ErrorReplyCode::kOutsideWindow)) {
               ++stats_.publishes_outside_window;
             }
           }
@@ -138,7 +139,7 @@ void SkillPublisher::SetPublished(Published published) {
   published_due_.insert({it->second.Due(), identity});
 }
 
-void SkillPublisher::RepublishDue(TimePoint now) {
+void SkillPublisher::RepublishDue(transport::TimePoint now) {
   // Published records in the order of their next event; only those due are visited.
   std::vector<SignedRecord> due;
   while (!published_due_.empty() && published_due_.begin()->first <= now) {
@@ -158,7 +159,7 @@ void SkillPublisher::RepublishDue(TimePoint now) {
   for (SignedRecord& record : due) Publish(now, Refreshed(now, std::move(record)), nullptr);
 }
 
-SignedRecord SkillPublisher::Refreshed(TimePoint now, SignedRecord record) {
+SignedRecord SkillPublisher::Refreshed(transport::TimePoint now, SignedRecord record) {
   const SkillRecord& fields = record.record;
   if (fields.tombstone || fields.publisher != node_.identity().public_key()) return record;
   const uint64_t wall_now = window_.WallMs(now);
@@ -174,4 +175,4 @@ SignedRecord SkillPublisher::Refreshed(TimePoint now, SignedRecord record) {
   return std::move(*resigned);
 }
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store

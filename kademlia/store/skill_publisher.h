@@ -25,12 +25,13 @@
 #include "kademlia/store/skill_dht_types.h"
 #include "kademlia/store/value_store.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 
 // A publish changed this node's own store: `record` is now held under `key` (`held`, the
 // store's shared copy).
-using StoredHereCallback = std::function<void(
-    TimePoint now, const Key& key, const SignedRecord& record, const SignedRecordPtr& held)>;
+using StoredHereCallback =
+    std::function<void(transport::TimePoint now, const Key& key, const SignedRecord& record,
+                       const SignedRecordPtr& held)>;
 
 class SkillPublisher {
  public:
@@ -40,13 +41,13 @@ class SkillPublisher {
   SkillPublisher& operator=(const SkillPublisher&) = delete;
 
   // SkillDht::Publish and Forget (kademlia/store/skill_dht.h).
-  void Publish(TimePoint now, const SignedRecord& record, PublishCallback done);
+  void Publish(transport::TimePoint now, const SignedRecord& record, PublishCallback done);
   void Forget(const RecordIdentity& identity);
   // Republishes the records that are due (signing our own again where their window runs out)
   // and drops those whose republishing has ended.
-  void RepublishDue(TimePoint now);
-  TimePoint NextDeadline() const {
-    return published_due_.empty() ? kTimeNever : published_due_.begin()->first;
+  void RepublishDue(transport::TimePoint now);
+  transport::TimePoint NextDeadline() const {
+    return published_due_.empty() ? transport::kTimeNever : published_due_.begin()->first;
   }
   size_t size() const { return published_.size(); }
   void SetResignedObserver(ResignedCallback observer) { resigned_ = std::move(observer); }
@@ -54,21 +55,21 @@ class SkillPublisher {
  private:
   struct Published {
     SignedRecord record;
-    TimePoint next_republish;
+    transport::TimePoint next_republish;
     // When republishing stops: for a tombstone, when the record would have expired; for a live
     // record, the end of its validity window (this node signs its own again before then).
-    TimePoint until;
-    TimePoint Due() const { return std::min(next_republish, until); }
+    transport::TimePoint until;
+    transport::TimePoint Due() const { return std::min(next_republish, until); }
   };
   struct PublishState;
 
   // Adds or replaces a published record, keeping published_due_ in step.
   void SetPublished(Published published);
-  void StoreOn(TimePoint now, const Key& key, const LookupResult& closest,
+  void StoreOn(transport::TimePoint now, const Key& key, const LookupResult& closest,
                const SignedRecord& record, const std::shared_ptr<PublishState>& state);
   // At a republish: `record` as it should go out, signed again when it is ours, live, and has
   // less than republish_interval + ttl / 4 of its window left.
-  SignedRecord Refreshed(TimePoint now, SignedRecord record);
+  SignedRecord Refreshed(transport::TimePoint now, SignedRecord record);
 
   Node& node_;
   const DhtConfig& config_;
@@ -80,9 +81,9 @@ class SkillPublisher {
   std::map<RecordIdentity, Published> published_;
   // (next event, identity) of every published record: NextDeadline and RepublishDue look only
   // at the front, so thousands of registrations cost nothing per loop turn.
-  std::set<std::pair<TimePoint, RecordIdentity>> published_due_;
+  std::set<std::pair<transport::TimePoint, RecordIdentity>> published_due_;
 };
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store
 
 #endif  // SKILLNODE_KADEMLIA_STORE_SKILL_PUBLISHER_H_

@@ -10,7 +10,7 @@
 #include "kademlia/wire/encoding.h"
 #include "kademlia/wire/msgpack_out.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 namespace {
 
 using skill_record_format::kDescriptorFields;
@@ -23,8 +23,9 @@ using skill_record_format::kStatusNames;
 
 // ---- Validation ------------------------------------------------------------------------
 
-tl::unexpected<Error> Invalid(std::string_view field, const std::string& reason) {
-  return Fail(ErrorCode::kInvalidArgument, std::string(field) + ": " + reason);
+tl::unexpected<transport::Error> Invalid(std::string_view field, const std::string& reason) {
+  return transport::Fail(transport::ErrorCode::kInvalidArgument,
+                         std::string(field) + ": " + reason);
 }
 
 // Characters the seed's text messages use as separators, and control characters.
@@ -35,8 +36,8 @@ bool IsTextSafe(std::string_view text) {
   });
 }
 
-Result<void> CheckText(std::string_view field, std::string_view text, size_t max, bool required,
-                       bool separators_allowed = false) {
+transport::Result<void> CheckText(std::string_view field, std::string_view text, size_t max,
+                                  bool required, bool separators_allowed = false) {
   if (required && text.empty()) return Invalid(field, "is required");
   if (text.size() > max) {
     return Invalid(field, "is " + std::to_string(text.size()) + " characters, more than " +
@@ -48,8 +49,9 @@ Result<void> CheckText(std::string_view field, std::string_view text, size_t max
   return {};
 }
 
-Result<void> CheckList(std::string_view field, const std::vector<std::string>& items,
-                       size_t count_max, size_t length_max, bool separators_allowed = false) {
+transport::Result<void> CheckList(std::string_view field, const std::vector<std::string>& items,
+                                  size_t count_max, size_t length_max,
+                                  bool separators_allowed = false) {
   if (items.size() > count_max) {
     return Invalid(field, "has " + std::to_string(items.size()) + " entries, more than " +
                               std::to_string(count_max));
@@ -66,7 +68,7 @@ Result<void> CheckList(std::string_view field, const std::vector<std::string>& i
 }
 
 // The SKILL.md folder's fields: all or nothing beside skill_md_sha256, sizes within the limits.
-Result<void> CheckFolder(const SkillDescriptor& d) {
+transport::Result<void> CheckFolder(const SkillDescriptor& d) {
   if (!d.archive_sha256) {
     if (d.skill_md_size != 0 || d.archive_size != 0) {
       return Invalid("descriptor.archive_sha256", "is required with skill_md_size or archive_size");
@@ -90,7 +92,7 @@ Result<void> CheckFolder(const SkillDescriptor& d) {
   return {};
 }
 
-Result<void> CheckDescriptor(const SkillDescriptor& d) {
+transport::Result<void> CheckDescriptor(const SkillDescriptor& d) {
   for (auto [field, text, max] :
        {std::tuple{"descriptor.name", &d.name, kTitleLengthMax},
         {"descriptor.capability_type", &d.capability_type, kTitleLengthMax},
@@ -114,29 +116,29 @@ Result<void> CheckDescriptor(const SkillDescriptor& d) {
 
 // ---- Canonical encoding ----------------------------------------------------------------
 
-void PackList(Packer& p, const std::vector<std::string>& items) {
+void PackList(wire::Packer& p, const std::vector<std::string>& items) {
   p.pack_array(static_cast<uint32_t>(items.size()));
-  for (const auto& item : items) PackStr(p, item);
+  for (const auto& item : items) wire::PackStr(p, item);
 }
 
-void PackDescriptor(Packer& p, const SkillDescriptor& d) {
+void PackDescriptor(wire::Packer& p, const SkillDescriptor& d) {
   p.pack_array(d.archive_sha256 ? kDescriptorFieldsWithFolder : kDescriptorFields);
-  PackStr(p, d.name);
-  PackStr(p, d.description);
-  PackStr(p, d.capability_type);
-  PackStr(p, d.access);
+  wire::PackStr(p, d.name);
+  wire::PackStr(p, d.description);
+  wire::PackStr(p, d.capability_type);
+  wire::PackStr(p, d.access);
   PackList(p, d.tags);
-  PackStr(p, d.input_schema);
-  PackStr(p, d.output_schema);
+  wire::PackStr(p, d.input_schema);
+  wire::PackStr(p, d.output_schema);
   PackList(p, d.examples);
   if (d.skill_md_sha256) {
-    PackBin(p, *d.skill_md_sha256);
+    wire::PackBin(p, *d.skill_md_sha256);
   } else {
     p.pack_nil();
   }
   if (d.archive_sha256) {
     p.pack_uint64(d.skill_md_size);
-    PackBin(p, *d.archive_sha256);
+    wire::PackBin(p, *d.archive_sha256);
     p.pack_uint64(d.archive_size);
   }
 }
@@ -147,12 +149,12 @@ std::string_view SkillStatusName(SkillStatus status) {
   return kStatusNames.at(static_cast<size_t>(status));
 }
 
-Result<SkillStatus> ParseSkillStatus(std::string_view text) {
+transport::Result<SkillStatus> ParseSkillStatus(std::string_view text) {
   for (size_t i = 0; i < kStatusNames.size(); ++i) {
     if (kStatusNames[i] == text) return static_cast<SkillStatus>(i);
   }
-  return Fail(
-      ErrorCode::kInvalidArgument,
+  return transport::Fail(
+      transport::ErrorCode::kInvalidArgument,
       "status '" + std::string(text) + "' is not one of HEALTHY, DEGRADED, UNHEALTHY, MAINTENANCE");
 }
 
@@ -160,12 +162,12 @@ std::string_view UnregisterReasonName(UnregisterReason reason) {
   return kReasonNames.at(static_cast<size_t>(reason));
 }
 
-Result<UnregisterReason> ParseUnregisterReason(std::string_view text) {
+transport::Result<UnregisterReason> ParseUnregisterReason(std::string_view text) {
   for (size_t i = 1; i < kReasonNames.size(); ++i) {
     if (kReasonNames[i] == text) return static_cast<UnregisterReason>(i);
   }
-  return Fail(
-      ErrorCode::kInvalidArgument,
+  return transport::Fail(
+      transport::ErrorCode::kInvalidArgument,
       "reason '" + std::string(text) + "' is not one of SHUTDOWN, ERROR, MAINTENANCE, UPGRADE");
 }
 
@@ -173,7 +175,7 @@ RecordIdentity IdentityOf(const SkillRecord& record) {
   return RecordIdentity{record.publisher, record.agent_id, record.skill_id};
 }
 
-Result<void> ValidateRecord(const SkillRecord& r) {
+transport::Result<void> ValidateRecord(const SkillRecord& r) {
   for (auto [field, text, max] : {std::tuple{"agentId", &r.agent_id, kIdLengthMax},
                                   {"skillId", &r.skill_id, kIdLengthMax},
                                   {"version", &r.version, kVersionLengthMax},
@@ -216,18 +218,20 @@ uint64_t NotAfterMs(const SkillRecord& record) {
   return record.timestamp_ms > UINT64_MAX - ttl_ms ? UINT64_MAX : record.timestamp_ms + ttl_ms;
 }
 
-Result<void> CheckValidityWindow(const SkillRecord& record, uint64_t now_ms, uint64_t skew_ms) {
+transport::Result<void> CheckValidityWindow(const SkillRecord& record, uint64_t now_ms,
+                                            uint64_t skew_ms) {
   const auto seconds = [](uint64_t ms) { return std::to_string((ms + 999) / 1000) + " s"; };
   if (record.timestamp_ms > now_ms && record.timestamp_ms - now_ms > skew_ms) {
-    return Fail(ErrorCode::kInvalidArgument,
-                "record is signed for " + seconds(record.timestamp_ms - now_ms) +
-                    " from now, beyond the allowed clock skew of " + seconds(skew_ms));
+    return transport::Fail(transport::ErrorCode::kInvalidArgument,
+                           "record is signed for " + seconds(record.timestamp_ms - now_ms) +
+                               " from now, beyond the allowed clock skew of " + seconds(skew_ms));
   }
   const uint64_t not_after = NotAfterMs(record);
   if (now_ms > not_after && now_ms - not_after > skew_ms) {
-    return Fail(ErrorCode::kInvalidArgument,
-                "record's validity ended " + seconds(now_ms - not_after) +
-                    " ago (timestamp + ttl), beyond the allowed clock skew of " + seconds(skew_ms));
+    return transport::Fail(transport::ErrorCode::kInvalidArgument,
+                           "record's validity ended " + seconds(now_ms - not_after) +
+                               " ago (timestamp + ttl), beyond the allowed clock skew of " +
+                               seconds(skew_ms));
   }
   return {};
 }
@@ -262,15 +266,15 @@ std::vector<Key> RecordKeys(const SkillRecord& record) {
 
 std::vector<uint8_t> EncodeRecord(const SkillRecord& r) {
   std::vector<uint8_t> out;
-  VectorSink sink(&out);
-  Packer p(sink);
+  wire::VectorSink sink(&out);
+  wire::Packer p(sink);
   p.pack_array(r.publisher_certificate.empty() ? kRecordFields : kRecordFieldsWithCertificate);
-  PackStr(p, kRecordTag);
-  PackStr(p, r.agent_id);
-  PackStr(p, r.skill_id);
-  PackStr(p, r.version);
-  PackStr(p, r.skill_type);
-  PackStr(p, r.endpoint);
+  wire::PackStr(p, kRecordTag);
+  wire::PackStr(p, r.agent_id);
+  wire::PackStr(p, r.skill_id);
+  wire::PackStr(p, r.version);
+  wire::PackStr(p, r.skill_type);
+  wire::PackStr(p, r.endpoint);
   PackList(p, r.capabilities);
   PackList(p, r.scenes);
   p.pack_uint8(static_cast<uint8_t>(r.status));
@@ -288,14 +292,14 @@ std::vector<uint8_t> EncodeRecord(const SkillRecord& r) {
   } else {
     p.pack_nil();
   }
-  PackBin(p, r.publisher);
-  if (!r.publisher_certificate.empty()) PackBin(p, r.publisher_certificate);
+  wire::PackBin(p, r.publisher);
+  if (!r.publisher_certificate.empty()) wire::PackBin(p, r.publisher_certificate);
   sink.Finish();
   return out;
 }
 
-Result<SignedRecord> SignRecord(SkillRecord record, const Identity& publisher,
-                                const SignatureScheme& signatures) {
+transport::Result<SignedRecord> SignRecord(SkillRecord record, const Identity& publisher,
+                                           const SignatureScheme& signatures) {
   record.publisher = publisher.public_key();
   if (auto ok = ValidateRecord(record); !ok) return tl::unexpected(ok.error());
   SignedRecord out;
@@ -305,19 +309,20 @@ Result<SignedRecord> SignRecord(SkillRecord record, const Identity& publisher,
   return out;
 }
 
-Result<SignedRecord> VerifyRecord(std::span<const uint8_t> encoded, const Signature& signature,
-                                  const SignatureScheme& signatures) {
+transport::Result<SignedRecord> VerifyRecord(std::span<const uint8_t> encoded,
+                                             const Signature& signature,
+                                             const SignatureScheme& signatures) {
   auto record = DecodeRecord(encoded);
   if (!record) return tl::unexpected(record.error());
   if (!signatures.Verify(record->publisher, encoded, signature)) {
-    return Fail(ErrorCode::kCrypto, "record signature does not verify");
+    return transport::Fail(transport::ErrorCode::kCrypto, "record signature does not verify");
   }
   if (auto ok = ValidateRecord(*record); !ok) return tl::unexpected(ok.error());
   // Canonical means one encoding per record: anything else was not made by EncodeRecord.
   if (EncodeRecord(*record) != std::vector<uint8_t>(encoded.begin(), encoded.end())) {
-    return Fail(ErrorCode::kParse, "record is not in canonical form");
+    return transport::Fail(transport::ErrorCode::kParse, "record is not in canonical form");
   }
   return SignedRecord{{encoded.begin(), encoded.end()}, signature, std::move(*record)};
 }
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store

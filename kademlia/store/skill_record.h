@@ -28,7 +28,7 @@
 #include "kademlia/signature_scheme.h"
 #include "transport/result.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 
 // Field limits. A record over any of them is refused by its publisher and by every holder.
 constexpr size_t kIdLengthMax = 128;        // agentId, skillId
@@ -69,9 +69,9 @@ enum class UnregisterReason : uint8_t {
 };
 
 std::string_view SkillStatusName(SkillStatus status);  // "HEALTHY", ...
-[[nodiscard]] Result<SkillStatus> ParseSkillStatus(std::string_view text);
+[[nodiscard]] transport::Result<SkillStatus> ParseSkillStatus(std::string_view text);
 std::string_view UnregisterReasonName(UnregisterReason reason);  // "SHUTDOWN", ...
-[[nodiscard]] Result<UnregisterReason> ParseUnregisterReason(std::string_view text);
+[[nodiscard]] transport::Result<UnregisterReason> ParseUnregisterReason(std::string_view text);
 
 struct SkillDescriptor {
   std::string name;
@@ -140,13 +140,13 @@ RecordIdentity IdentityOf(const SkillRecord& record);
 uint64_t NotAfterMs(const SkillRecord& record);  // timestamp + TTL (saturating)
 // Whether `now_ms` (the reader's wall clock) is inside the record's window widened by
 // `skew_ms` on both sides; the error says which end it is outside and by how much.
-[[nodiscard]] Result<void> CheckValidityWindow(const SkillRecord& record, uint64_t now_ms,
-                                               uint64_t skew_ms);
+[[nodiscard]] transport::Result<void> CheckValidityWindow(const SkillRecord& record,
+                                                          uint64_t now_ms, uint64_t skew_ms);
 
 // Checks every field against the limits above and the seed's text format (ids may not hold
 // ';', ',', '|' or control characters, since SKILL_REGISTER could not carry them). The error
 // names the field and the reason.
-[[nodiscard]] Result<void> ValidateRecord(const SkillRecord& record);
+[[nodiscard]] transport::Result<void> ValidateRecord(const SkillRecord& record);
 
 // The DHT keys a record is published under (docs/architecture.md "DHT keys"):
 // SHA256(skillId + ":" + c) and SHA256("capability:" + c) for each capability c,
@@ -175,19 +175,19 @@ using SignedRecordPtr = std::shared_ptr<const SignedRecord>;
 
 // Validates, encodes canonically and signs with `publisher` (whose public key must be the
 // record's publisher field; Sign sets it).
-[[nodiscard]] Result<SignedRecord> SignRecord(
+[[nodiscard]] transport::Result<SignedRecord> SignRecord(
     SkillRecord record, const Identity& publisher,
     const SignatureScheme& signatures = Ed25519Signatures());
 
 // Decodes canonical bytes and verifies the signature and every limit. Never throws.
-[[nodiscard]] Result<SignedRecord> VerifyRecord(
+[[nodiscard]] transport::Result<SignedRecord> VerifyRecord(
     std::span<const uint8_t> encoded, const Signature& signature,
     const SignatureScheme& signatures = Ed25519Signatures());
 
 // The canonical encoding alone (no validation); exposed for tests and tools.
 std::vector<uint8_t> EncodeRecord(const SkillRecord& record);
-[[nodiscard]] Result<SkillRecord> DecodeRecord(std::span<const uint8_t> encoded);
+[[nodiscard]] transport::Result<SkillRecord> DecodeRecord(std::span<const uint8_t> encoded);
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store
 
 #endif  // SKILLNODE_KADEMLIA_STORE_SKILL_RECORD_H_

@@ -15,7 +15,7 @@
 #include "kademlia/store/skill_record.h"  // implemented here (DecodeRecord) and in skill_record.cpp
 #include "kademlia/store/skill_record_format.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 namespace {
 
 using skill_record_format::kDescriptorFields;
@@ -141,11 +141,11 @@ std::optional<SkillDescriptor> ReadDescriptor(Reader& outer) {
 
 }  // namespace
 
-Result<SkillRecord> DecodeRecord(std::span<const uint8_t> encoded) {
+transport::Result<SkillRecord> DecodeRecord(std::span<const uint8_t> encoded) {
   if (encoded.size() > kRecordEncodedSizeMax) {
-    return Fail(ErrorCode::kParse, "record is " + std::to_string(encoded.size()) +
-                                       " bytes, more than " +
-                                       std::to_string(kRecordEncodedSizeMax));
+    return transport::Fail(transport::ErrorCode::kParse,
+                           "record is " + std::to_string(encoded.size()) + " bytes, more than " +
+                               std::to_string(kRecordEncodedSizeMax));
   }
   msgpack::object_handle handle;
   try {
@@ -155,19 +155,21 @@ Result<SkillRecord> DecodeRecord(std::span<const uint8_t> encoded) {
                                        kUnpackDepthMax);
     handle = msgpack::unpack(reinterpret_cast<const char*>(encoded.data()), encoded.size(), offset,
                              nullptr, nullptr, limits);
-    if (offset != encoded.size()) return Fail(ErrorCode::kParse, "trailing bytes after record");
+    if (offset != encoded.size())
+      return transport::Fail(transport::ErrorCode::kParse, "trailing bytes after record");
   } catch (const std::exception& e) {
-    return Fail(ErrorCode::kParse, std::string("record is not valid msgpack: ") + e.what());
+    return transport::Fail(transport::ErrorCode::kParse,
+                           std::string("record is not valid msgpack: ") + e.what());
   } catch (...) {
-    return Fail(ErrorCode::kParse, "record is not valid msgpack");
+    return transport::Fail(transport::ErrorCode::kParse, "record is not valid msgpack");
   }
   const msgpack::object& array = handle.get();
   if (array.type != msgpack::type::ARRAY ||
       (array.via.array.size != kRecordFields &&
        array.via.array.size != kRecordFieldsWithCertificate)) {
-    return Fail(ErrorCode::kParse, "record: expected an array of " + std::to_string(kRecordFields) +
-                                       " or " + std::to_string(kRecordFieldsWithCertificate) +
-                                       " fields");
+    return transport::Fail(transport::ErrorCode::kParse,
+                           "record: expected an array of " + std::to_string(kRecordFields) +
+                               " or " + std::to_string(kRecordFieldsWithCertificate) + " fields");
   }
   Reader r(array);
   SkillRecord record;
@@ -190,8 +192,8 @@ Result<SkillRecord> DecodeRecord(std::span<const uint8_t> encoded) {
   if (array.via.array.size == kRecordFieldsWithCertificate) {
     record.publisher_certificate = r.Bin("publisherCertificate", kPublisherCertificateMax);
   }
-  if (!r.ok()) return Fail(ErrorCode::kParse, "record field " + r.error());
+  if (!r.ok()) return transport::Fail(transport::ErrorCode::kParse, "record field " + r.error());
   return record;
 }
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store

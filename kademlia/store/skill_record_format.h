@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace skillnode::kademlia::skill_record_format {
+namespace skillnode::kademlia::store::skill_record_format {
 
 // The first element of every canonical encoding: names the format so that a signature over
 // a record can never be mistaken for one over anything else.
@@ -26,6 +26,6 @@ inline constexpr std::array<std::string_view, 4> kStatusNames = {"HEALTHY", "DEG
 inline constexpr std::array<std::string_view, 5> kReasonNames = {"NONE", "SHUTDOWN", "ERROR",
                                                                  "MAINTENANCE", "UPGRADE"};
 
-}  // namespace skillnode::kademlia::skill_record_format
+}  // namespace skillnode::kademlia::store::skill_record_format
 
 #endif  // SKILLNODE_KADEMLIA_STORE_SKILL_RECORD_FORMAT_H_

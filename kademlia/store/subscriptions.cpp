@@ -7,11 +7,11 @@
 #include <chrono>
 #include <utility>
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 namespace {
 
 // After a failed subscription, the listener tries again this soon.
-const Duration kListenRetry = Seconds(5);
+const transport::Duration kListenRetry = transport::Seconds(5);
 
 }  // namespace
 
@@ -19,7 +19,7 @@ Subscriptions::Subscriptions(Node& node, const DhtConfig& config, SkillGetter& g
                              DhtStats& stats)
     : node_(node), config_(config), getter_(getter), stats_(stats) {}
 
-uint64_t Subscriptions::Listen(TimePoint now, const Key& key, ListenCallback on_change,
+uint64_t Subscriptions::Listen(transport::TimePoint now, const Key& key, ListenCallback on_change,
                                const GetResult* fresh) {
   if (subscriptions_.size() >= config_.subscriptions_max) return 0;
   const uint64_t id = next_subscription_++;
@@ -58,7 +58,7 @@ std::vector<SignedRecord> Subscriptions::ListenView(uint64_t subscription) const
   return out;
 }
 
-void Subscriptions::Renew(TimePoint now, uint64_t id) {
+void Subscriptions::Renew(transport::TimePoint now, uint64_t id) {
   auto it = subscriptions_.find(id);
   if (it == subscriptions_.end()) return;
   assert(it->second.phase == Phase::kWaiting);  // one full read at a time
@@ -87,7 +87,7 @@ void Subscriptions::Subscribed(uint64_t id, const GetResult& result) {
   Reconcile(id, result);
   auto sub = subscriptions_.find(id);  // the callback may have unsubscribed
   if (sub == subscriptions_.end()) return;
-  const TimePoint at = result.finished;
+  const transport::TimePoint at = result.finished;
   // Subscribe on the r closest holders; renew at half the lifetime, or soon if none took it.
   const uint32_t lifetime = static_cast<uint32_t>(
       std::chrono::duration_cast<std::chrono::seconds>(config_.listen_lifetime).count());
@@ -95,7 +95,8 @@ void Subscriptions::Subscribed(uint64_t id, const GetResult& result) {
   sub->second.holders.clear();
   for (const Contact& holder : result.closest) {
     if (asked == config_.replication) break;
-    if (node_.Request(at, holder.endpoint, holder.id, ListenBody{result.key, lifetime}, nullptr)) {
+    if (node_.Request(at, holder.endpoint, holder.id, wire::ListenBody{result.key, lifetime},
+                      nullptr)) {
       ++asked;
       sub->second.holders.push_back(holder.id);
     }
@@ -155,7 +156,7 @@ void Subscriptions::Reconcile(uint64_t id, const GetResult& result) {
 }
 
 void Subscriptions::Deliver(const Key& key, const SignedRecordPtr& record,
-                            const std::optional<GoneRecord>& gone) {
+                            const std::optional<wire::GoneRecord>& gone) {
   // Ids first: a callback may subscribe or unsubscribe.
   std::vector<uint64_t> ids;
   for (const auto& [id, subscription] : subscriptions_) {
@@ -179,7 +180,7 @@ void Subscriptions::Deliver(const Key& key, const SignedRecordPtr& record,
   }
 }
 
-void Subscriptions::OnContactAdded(TimePoint now, const Contact& contact) {
+void Subscriptions::OnContactAdded(transport::TimePoint now, const Contact& contact) {
   // A newcomer closer to a subscribed key than we are, and than the farthest of the holders
   // the subscription listens on, may hold it now: move the subscription. (A lookup's replies
   // add the very holders a subscription then listens on; they move nothing.)
@@ -197,7 +198,7 @@ void Subscriptions::OnContactAdded(TimePoint now, const Contact& contact) {
   }
 }
 
-void Subscriptions::RenewDue(TimePoint now) {
+void Subscriptions::RenewDue(transport::TimePoint now) {
   std::vector<uint64_t> renew;
   for (const auto& [id, subscription] : subscriptions_) {
     if (subscription.phase == Phase::kWaiting && subscription.next_renewal <= now) {
@@ -205,7 +206,7 @@ void Subscriptions::RenewDue(TimePoint now) {
     }
   }
   for (uint64_t id : renew) Renew(now, id);
-  renewals_due_ = kTimeNever;
+  renewals_due_ = transport::kTimeNever;
   for (const auto& [id, subscription] : subscriptions_) {
     if (subscription.phase == Phase::kWaiting) {
       renewals_due_ = std::min(renewals_due_, subscription.next_renewal);
@@ -213,4 +214,4 @@ void Subscriptions::RenewDue(TimePoint now) {
   }
 }
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store

@@ -21,7 +21,7 @@
 #include "kademlia/store/skill_dht_types.h"
 #include "kademlia/store/skill_getter.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 
 class Subscriptions {
  public:
@@ -30,7 +30,8 @@ class Subscriptions {
   Subscriptions& operator=(const Subscriptions&) = delete;
 
   // SkillDht::Listen, Unlisten, Observe and ListenView (kademlia/store/skill_dht.h).
-  uint64_t Listen(TimePoint now, const Key& key, ListenCallback on_change, const GetResult* fresh);
+  uint64_t Listen(transport::TimePoint now, const Key& key, ListenCallback on_change,
+                  const GetResult* fresh);
   void Unlisten(uint64_t subscription) { subscriptions_.erase(subscription); }
   std::vector<SignedRecordPtr> Observe(uint64_t subscription,
                                        std::span<const SignedRecordPtr> records);
@@ -39,14 +40,14 @@ class Subscriptions {
   // A change under `key` (a verified push, or this node's own store): `record` is the new
   // version, or `gone` names the one that is gone.
   void Deliver(const Key& key, const SignedRecordPtr& record,
-               const std::optional<GoneRecord>& gone);
+               const std::optional<wire::GoneRecord>& gone);
   // A newcomer closer to a subscribed key than the holders the subscription listens on moves
   // the subscription to it: its renewal is due now.
-  void OnContactAdded(TimePoint now, const Contact& contact);
+  void OnContactAdded(transport::TimePoint now, const Contact& contact);
   // Renews the subscriptions that are due.
-  void RenewDue(TimePoint now);
+  void RenewDue(transport::TimePoint now);
   // A lower bound on the earliest renewal (exact after RenewDue).
-  TimePoint NextDeadline() const { return renewals_due_; }
+  transport::TimePoint NextDeadline() const { return renewals_due_; }
   size_t size() const { return subscriptions_.size(); }
 
  private:
@@ -56,17 +57,17 @@ class Subscriptions {
     Key key;
     ListenCallback on_change;
     std::map<RecordIdentity, SignedRecordPtr> view;  // tombstones kept to refuse older copies
-    TimePoint next_renewal = kTimeZero;
+    transport::TimePoint next_renewal = transport::kTimeZero;
     Phase phase = Phase::kWaiting;
     // The holders the subscription last asked to LISTEN, closest to the key first.
     std::vector<NodeId> holders;
   };
 
-  void RenewAt(Subscription& subscription, TimePoint at) {
+  void RenewAt(Subscription& subscription, transport::TimePoint at) {
     subscription.next_renewal = at;
     renewals_due_ = std::min(renewals_due_, at);
   }
-  void Renew(TimePoint now, uint64_t subscription);
+  void Renew(transport::TimePoint now, uint64_t subscription);
   void Reconcile(uint64_t subscription, const GetResult& result);
   // After a full read of the subscription's key: the view reconciled with it, LISTEN sent to
   // the r closest holders it found, and the next renewal scheduled.
@@ -83,9 +84,9 @@ class Subscriptions {
   uint64_t next_subscription_ = 1;
   // A lower bound on the earliest renewal, so that NextDeadline need not walk every
   // subscription: lowered as one is scheduled, made exact again by RenewDue.
-  TimePoint renewals_due_ = kTimeNever;
+  transport::TimePoint renewals_due_ = transport::kTimeNever;
 };
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store
 
 #endif  // SKILLNODE_KADEMLIA_STORE_SUBSCRIPTIONS_H_

@@ -4,7 +4,7 @@
 
 #include "kademlia/wire/encoding.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 
 std::string_view StoreRefusalName(StoreRefusal refusal) {
   switch (refusal) {
@@ -34,13 +34,14 @@ ValueStore::IdentityHash ValueStore::HashIdentity(const RecordIdentity& identity
   return Key::Sha256(input);
 }
 
-size_t ValueStore::bytes_from(const Address& source) const {
+size_t ValueStore::bytes_from(const transport::Address& source) const {
   auto it = bytes_by_ip_.find(source);
   return it == bytes_by_ip_.end() ? 0 : it->second;
 }
 
 ValueStore::PutResult ValueStore::Put(const Key& key, const SignedRecord& value,
-                                      const Address& source, TimePoint now, Duration lifetime) {
+                                      const transport::Address& source, transport::TimePoint now,
+                                      transport::Duration lifetime) {
   const IdentityHash id = HashIdentity(IdentityOf(value.record));
   const size_t size = value.encoded.size() + value.signature.size();
   auto key_it = keys_.find(key);
@@ -58,7 +59,7 @@ ValueStore::PutResult ValueStore::Put(const Key& key, const SignedRecord& value,
     if (value.record.sequence == held_sequence) {
       // A republish of the same record: extend its life, nothing else changes.
       StoredRecord& same = key_it->second.records.at(id);
-      const TimePoint expires = std::max(same.expires_at, now + lifetime);
+      const transport::TimePoint expires = std::max(same.expires_at, now + lifetime);
       by_expiry_.erase({same.expires_at, Slot{key, id}});
       same.expires_at = expires;
       by_expiry_.insert({expires, Slot{key, id}});
@@ -96,11 +97,11 @@ ValueStore::PutResult ValueStore::Put(const Key& key, const SignedRecord& value,
   return {StoreRefusal::kNone, true, std::move(held_now)};
 }
 
-bool ValueStore::EvictForRoom(size_t needed, const Address& newcomer) {
+bool ValueStore::EvictForRoom(size_t needed, const transport::Address& newcomer) {
   size_t freed = 0;
   while (freed < needed) {
     // The heaviest source; ties go to the lowest address (deterministic).
-    const Address* heaviest = nullptr;
+    const transport::Address* heaviest = nullptr;
     size_t most = 0;
     for (const auto& [address, bytes] : bytes_by_ip_) {
       if (bytes > most) {
@@ -180,7 +181,7 @@ size_t ValueStore::Count(const Key& key) const {
   return it == keys_.end() ? 0 : it->second.records.size();
 }
 
-std::vector<ValueStore::Expired> ValueStore::Expire(TimePoint now) {
+std::vector<ValueStore::Expired> ValueStore::Expire(transport::TimePoint now) {
   std::vector<Expired> expired;
   while (!by_expiry_.empty() && by_expiry_.begin()->first <= now) {
     const auto [key, id] = by_expiry_.begin()->second;
@@ -191,8 +192,8 @@ std::vector<ValueStore::Expired> ValueStore::Expire(TimePoint now) {
   return expired;
 }
 
-TimePoint ValueStore::NextExpiry() const {
-  return by_expiry_.empty() ? kTimeNever : by_expiry_.begin()->first;
+transport::TimePoint ValueStore::NextExpiry() const {
+  return by_expiry_.empty() ? transport::kTimeNever : by_expiry_.begin()->first;
 }
 
 std::vector<Key> ValueStore::KeysBetween(const Key& first, const Key& last, size_t max) const {
@@ -211,4 +212,4 @@ std::vector<Key> ValueStore::Keys() const {
   return out;
 }
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store

@@ -27,7 +27,7 @@
 #include "transport/clock.h"
 #include "transport/endpoint.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 
 struct StoreLimits {
   // Records under one key: a popular capability offered by many agents. 1,024 agents is far
@@ -54,10 +54,10 @@ enum class StoreRefusal : uint8_t {
 std::string_view StoreRefusalName(StoreRefusal refusal);
 
 struct StoredRecord {
-  SignedRecordPtr value;  // shared with the same record under its other keys
-  Address source;         // who stored it (quota accounting)
-  TimePoint stored_at = kTimeZero;
-  TimePoint expires_at = kTimeZero;
+  SignedRecordPtr value;      // shared with the same record under its other keys
+  transport::Address source;  // who stored it (quota accounting)
+  transport::TimePoint stored_at = transport::kTimeZero;
+  transport::TimePoint expires_at = transport::kTimeZero;
   size_t bytes = 0;  // accounted size: encoding + signature
 };
 
@@ -79,8 +79,8 @@ class ValueStore {
   };
   // Stores `value` (already verified by the caller) under `key` until now + lifetime. A record
   // already held under another key is not copied again: both keys share it.
-  PutResult Put(const Key& key, const SignedRecord& value, const Address& source, TimePoint now,
-                Duration lifetime);
+  PutResult Put(const Key& key, const SignedRecord& value, const transport::Address& source,
+                transport::TimePoint now, transport::Duration lifetime);
 
   // Records under `key`, ordered by identity (stable across calls, for pagination).
   std::vector<const StoredRecord*> Get(const Key& key) const;
@@ -96,8 +96,8 @@ class ValueStore {
     uint64_t sequence = 0;
   };
   // Drops every record whose time is up; returns what was dropped.
-  std::vector<Expired> Expire(TimePoint now);
-  TimePoint NextExpiry() const;
+  std::vector<Expired> Expire(transport::TimePoint now);
+  transport::TimePoint NextExpiry() const;
 
   // All keys held, in order.
   std::vector<Key> Keys() const;
@@ -107,7 +107,7 @@ class ValueStore {
   size_t records() const { return records_; }
   size_t bytes() const { return bytes_; }
   size_t keys() const { return keys_.size(); }
-  size_t bytes_from(const Address& source) const;
+  size_t bytes_from(const transport::Address& source) const;
   uint64_t evicted() const { return evicted_; }
 
  private:
@@ -120,7 +120,7 @@ class ValueStore {
   using Slot = std::tuple<Key, IdentityHash>;
 
   static IdentityHash HashIdentity(const RecordIdentity& identity);
-  bool EvictForRoom(size_t needed, const Address& newcomer);
+  bool EvictForRoom(size_t needed, const transport::Address& newcomer);
   void Erase(const Key& key, const IdentityHash& id);
   // The one shared copy of `value`: the one held under another key, or a new one.
   SignedRecordPtr Share(const SignedRecord& value);
@@ -134,14 +134,15 @@ class ValueStore {
     size_t holders = 0;
   };
   std::map<Signature, Shared> shared_;
-  std::set<std::pair<TimePoint, Slot>> by_expiry_;
-  std::map<Address, size_t> bytes_by_ip_;
-  std::map<Address, std::set<std::pair<TimePoint, Slot>>> by_ip_age_;  // oldest first
+  std::set<std::pair<transport::TimePoint, Slot>> by_expiry_;
+  std::map<transport::Address, size_t> bytes_by_ip_;
+  std::map<transport::Address, std::set<std::pair<transport::TimePoint, Slot>>>
+      by_ip_age_;  // oldest first
   size_t records_ = 0;
   size_t bytes_ = 0;
   uint64_t evicted_ = 0;
 };
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store
 
 #endif  // SKILLNODE_KADEMLIA_STORE_VALUE_STORE_H_

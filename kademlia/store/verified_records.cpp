@@ -4,14 +4,14 @@
 #include <memory>
 #include <utility>
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 
 VerifiedRecords::VerifiedRecords(size_t max, const HashKey& key)
     : max_(max), index_(0, SignatureHash{key}) {}
 
-Result<SignedRecordPtr> VerifiedRecords::Verify(std::span<const uint8_t> encoded,
-                                                const Signature& signature,
-                                                const SignatureScheme& signatures) {
+transport::Result<SignedRecordPtr> VerifiedRecords::Verify(std::span<const uint8_t> encoded,
+                                                           const Signature& signature,
+                                                           const SignatureScheme& signatures) {
   if (auto it = index_.find(signature); it != index_.end()) {
     const SignedRecordPtr& known = *it->second;
     if (std::equal(encoded.begin(), encoded.end(), known->encoded.begin(), known->encoded.end())) {
@@ -35,4 +35,4 @@ Result<SignedRecordPtr> VerifiedRecords::Verify(std::span<const uint8_t> encoded
   return record;
 }
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store

@@ -23,7 +23,7 @@
 #include "kademlia/store/skill_record.h"
 #include "transport/result.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 
 class VerifiedRecords {
  public:
@@ -32,9 +32,9 @@ class VerifiedRecords {
 
   // The record `encoded` and `signature` make, verified (VerifyRecord) unless the same bytes
   // under the same signature were verified before; a failure is never remembered.
-  [[nodiscard]] Result<SignedRecordPtr> Verify(std::span<const uint8_t> encoded,
-                                               const Signature& signature,
-                                               const SignatureScheme& signatures);
+  [[nodiscard]] transport::Result<SignedRecordPtr> Verify(std::span<const uint8_t> encoded,
+                                                          const Signature& signature,
+                                                          const SignatureScheme& signatures);
 
   size_t size() const { return index_.size(); }
   uint64_t hits() const { return hits_; }
@@ -56,6 +56,6 @@ class VerifiedRecords {
   uint64_t misses_ = 0;
 };
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store
 
 #endif  // SKILLNODE_KADEMLIA_STORE_VERIFIED_RECORDS_H_

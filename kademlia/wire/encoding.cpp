@@ -5,7 +5,7 @@
 #include <cctype>
 #include <cstdlib>
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::wire {
 
 void EnsureSodium() {
   // A function-local static runs sodium_init exactly once, thread-safely.
@@ -21,10 +21,11 @@ std::string HexEncode(std::span<const uint8_t> bytes) {
   return out;
 }
 
-Result<std::vector<uint8_t>> HexDecode(std::string_view hex) {
+transport::Result<std::vector<uint8_t>> HexDecode(std::string_view hex) {
   EnsureSodium();
   if (hex.size() % 2 != 0) {
-    return Fail(ErrorCode::kParse, "odd number of hex digits (" + std::to_string(hex.size()) + ")");
+    return transport::Fail(transport::ErrorCode::kParse,
+                           "odd number of hex digits (" + std::to_string(hex.size()) + ")");
   }
   if (hex.empty()) return std::vector<uint8_t>();
   std::vector<uint8_t> out(hex.size() / 2);
@@ -35,7 +36,8 @@ Result<std::vector<uint8_t>> HexDecode(std::string_view hex) {
     // libsodium stops at the start of the byte holding the bad digit; name the digit itself.
     size_t at = end != nullptr ? static_cast<size_t>(end - hex.data()) : 0;
     while (at < hex.size() && std::isxdigit(static_cast<unsigned char>(hex[at]))) ++at;
-    return Fail(ErrorCode::kParse, "not a hex digit at position " + std::to_string(at));
+    return transport::Fail(transport::ErrorCode::kParse,
+                           "not a hex digit at position " + std::to_string(at));
   }
   return out;
 }
@@ -50,7 +52,7 @@ std::string Base64Encode(std::span<const uint8_t> bytes) {
   return out;
 }
 
-Result<std::vector<uint8_t>> Base64Decode(std::string_view text) {
+transport::Result<std::vector<uint8_t>> Base64Decode(std::string_view text) {
   EnsureSodium();
   std::vector<uint8_t> out(text.size() / 4 * 3 + 3);
   size_t length = 0;
@@ -59,7 +61,8 @@ Result<std::vector<uint8_t>> Base64Decode(std::string_view text) {
                         sodium_base64_VARIANT_ORIGINAL) != 0 ||
       end != text.data() + text.size()) {
     const size_t at = end != nullptr ? static_cast<size_t>(end - text.data()) : 0;
-    return Fail(ErrorCode::kParse, "invalid base64 at position " + std::to_string(at));
+    return transport::Fail(transport::ErrorCode::kParse,
+                           "invalid base64 at position " + std::to_string(at));
   }
   out.resize(length);
   return out;
@@ -71,4 +74,4 @@ void Sha256Into(std::span<const uint8_t> data, std::array<uint8_t, 32>& out) {
   crypto_hash_sha256(out.data(), data.data(), data.size());
 }
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::wire

@@ -11,7 +11,7 @@
 
 #include "transport/result.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::wire {
 
 // Initialises libsodium once per process; every function here calls it. Aborts if libsodium
 // cannot start (no usable entropy source), since nothing secure can run then.
@@ -19,11 +19,11 @@ void EnsureSodium();
 
 std::string HexEncode(std::span<const uint8_t> bytes);  // lower case
 // Even number of hex digits, either case; anything else is an error naming the problem.
-[[nodiscard]] Result<std::vector<uint8_t>> HexDecode(std::string_view hex);
+[[nodiscard]] transport::Result<std::vector<uint8_t>> HexDecode(std::string_view hex);
 
 // Standard base64 with padding (RFC 4648 section 4).
 std::string Base64Encode(std::span<const uint8_t> bytes);
-[[nodiscard]] Result<std::vector<uint8_t>> Base64Decode(std::string_view text);
+[[nodiscard]] transport::Result<std::vector<uint8_t>> Base64Decode(std::string_view text);
 
 void Sha256Into(std::span<const uint8_t> data, std::array<uint8_t, 32>& out);
 
@@ -31,6 +31,6 @@ inline std::span<const uint8_t> AsBytes(std::string_view text) {
   return {reinterpret_cast<const uint8_t*>(text.data()), text.size()};
 }
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::wire
 
 #endif  // SKILLNODE_KADEMLIA_WIRE_ENCODING_H_

@@ -17,7 +17,7 @@
 // no diagnostic is silenced.
 #include <msgpack.hpp>
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::wire {
 
 // The stream msgpack::packer writes to: appends to a vector we own (no copy at the end).
 // Writes into `out` from byte 0 on; the caller may size `out` ahead. The vector grows
@@ -52,6 +52,6 @@ inline void PackBin(Packer& packer, std::span<const uint8_t> bytes) {
                        static_cast<uint32_t>(bytes.size()));
 }
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::wire
 
 #endif  // SKILLNODE_KADEMLIA_WIRE_MSGPACK_OUT_H_

@@ -95,7 +95,7 @@
 #include "transport/endpoint.h"
 #include "transport/result.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::wire {
 
 enum class MessageType : uint8_t {
   kPing = 1,
@@ -179,7 +179,7 @@ constexpr size_t kObservedSizeV6 = 16 + 2;
 
 struct WireContact {
   NodeId id;
-  Endpoint endpoint;
+  transport::Endpoint endpoint;
   bool operator==(const WireContact&) const = default;
 };
 
@@ -322,9 +322,9 @@ struct Header {
   uint64_t txid = 0;
   NodeId sender_id;
   PublicKey sender_key{};
-  bool proof_wanted = false;         // requests only
-  std::optional<Signature> proof;    // replies only
-  std::optional<Endpoint> observed;  // replies only
+  bool proof_wanted = false;                    // requests only
+  std::optional<Signature> proof;               // replies only
+  std::optional<transport::Endpoint> observed;  // replies only
   bool operator==(const Header&) const = default;
 };
 
@@ -344,17 +344,17 @@ struct Message {
 // observed address has port 0, or if an UnknownBody carries a type this version knows. Whatever
 // Decode returns, Encode accepts, and whatever Encode returns, Decode reads back: both walk
 // each body's one field list (kademlia/wire/wire_fields.h).
-[[nodiscard]] Result<std::vector<uint8_t>> Encode(const Message& message);
+[[nodiscard]] transport::Result<std::vector<uint8_t>> Encode(const Message& message);
 
 // As Encode, but a NODES (VALUES, BLOB_HOLDERS) body keeps only its first kNodesPerReplyMax
 // closer contacts ("ns") and then drops
 // contacts from the end until the datagram fits (callers sort them closest first). Other
 // limits fail as in Encode. A k = 20 reply of IPv6 contacts with a full header and a
 // kTokenSizeMax token fits without dropping any (tested).
-[[nodiscard]] Result<std::vector<uint8_t>> EncodeFitting(Message message);
+[[nodiscard]] transport::Result<std::vector<uint8_t>> EncodeFitting(Message message);
 
 // Decodes one datagram. Never throws.
-[[nodiscard]] Result<Message> Decode(std::span<const uint8_t> datagram);
+[[nodiscard]] transport::Result<Message> Decode(std::span<const uint8_t> datagram);
 
 // The ASCII tag that starts ProofBytes, so a proof signature can never be mistaken for a
 // signature over anything else the same key signs.
@@ -369,6 +369,6 @@ constexpr size_t kProofBytesSize = kProofDomainTag.size() + 4 + 8 + Key::kSize +
 std::array<uint8_t, kProofBytesSize> ProofBytes(uint32_t network_id, uint64_t txid,
                                                 const NodeId& responder, const NodeId& requester);
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::wire
 
 #endif  // SKILLNODE_KADEMLIA_WIRE_WIRE_H_

@@ -15,7 +15,7 @@
 #include "kademlia/wire/wire_internal.h"
 #include "kademlia/wire/wire_message_table.h"
 
-namespace skillnode::kademlia::wire_internal {
+namespace skillnode::kademlia::wire::wire_internal {
 namespace {
 
 using wire_fields::Presence;
@@ -94,17 +94,19 @@ class FieldChecker {
 
 }  // namespace
 
-Result<void> BodyChecker::Check(const Body& body) {
+transport::Result<void> BodyChecker::Check(const Body& body) {
   if (const auto* unknown = std::get_if<UnknownBody>(&body)) {
     if (!wire_table::IsKnownType(unknown->type)) return {};
-    return Fail(ErrorCode::kInvalidArgument,
-                "UnknownBody carries type " + std::to_string(unknown->type) + " (" +
-                    std::string(MessageTypeName(unknown->type)) + "), which has its own body");
+    return transport::Fail(transport::ErrorCode::kInvalidArgument,
+                           "UnknownBody carries type " + std::to_string(unknown->type) + " (" +
+                               std::string(MessageTypeName(unknown->type)) +
+                               "), which has its own body");
   }
   FieldChecker checker(wire_table::kMessageTypes[body.index()].name);
   std::visit([&checker](const auto& fields) { wire_fields::BodyFields(checker, fields); }, body);
-  if (checker.problem()) return Fail(ErrorCode::kInvalidArgument, std::move(*checker.problem()));
+  if (checker.problem())
+    return transport::Fail(transport::ErrorCode::kInvalidArgument, std::move(*checker.problem()));
   return {};
 }
 
-}  // namespace skillnode::kademlia::wire_internal
+}  // namespace skillnode::kademlia::wire::wire_internal

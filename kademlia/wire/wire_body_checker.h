@@ -9,16 +9,16 @@
 #include "kademlia/wire/wire.h"
 #include "transport/result.h"
 
-namespace skillnode::kademlia::wire_internal {
+namespace skillnode::kademlia::wire::wire_internal {
 
 class BodyChecker {
  public:
   // Nothing, or the first problem (kInvalidArgument) naming the field: "field 'a.ns[2]': port
   // 0 is not a valid peer port". A field over its limit also names the body: "... (VALUES over
   // its limits)".
-  [[nodiscard]] static Result<void> Check(const Body& body);
+  [[nodiscard]] static transport::Result<void> Check(const Body& body);
 };
 
-}  // namespace skillnode::kademlia::wire_internal
+}  // namespace skillnode::kademlia::wire::wire_internal
 
 #endif  // SKILLNODE_KADEMLIA_WIRE_WIRE_BODY_CHECKER_H_

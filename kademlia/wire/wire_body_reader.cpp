@@ -22,7 +22,7 @@
 #include "kademlia/wire/wire_internal.h"
 #include "kademlia/wire/wire_message_table.h"
 
-namespace skillnode::kademlia::wire_internal {
+namespace skillnode::kademlia::wire::wire_internal {
 namespace {
 
 using wire_fields::kBodyFieldsMax;
@@ -253,4 +253,4 @@ Body BodyReader::Read(uint8_t type, const msgpack::object* body, FieldReader& re
   return kReaders[row](*map, reader);
 }
 
-}  // namespace skillnode::kademlia::wire_internal
+}  // namespace skillnode::kademlia::wire::wire_internal

@@ -11,7 +11,7 @@
 #include "kademlia/wire/wire.h"
 #include "kademlia/wire/wire_field_reader.h"
 
-namespace skillnode::kademlia::wire_internal {
+namespace skillnode::kademlia::wire::wire_internal {
 
 class BodyReader {
  public:
@@ -21,6 +21,6 @@ class BodyReader {
   static Body Read(uint8_t type, const msgpack::object* body, FieldReader& reader);
 };
 
-}  // namespace skillnode::kademlia::wire_internal
+}  // namespace skillnode::kademlia::wire::wire_internal
 
 #endif  // SKILLNODE_KADEMLIA_WIRE_WIRE_BODY_READER_H_

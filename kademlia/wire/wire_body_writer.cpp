@@ -13,7 +13,7 @@
 #include "kademlia/wire/wire_fields.h"
 #include "kademlia/wire/wire_internal.h"
 
-namespace skillnode::kademlia::wire_internal {
+namespace skillnode::kademlia::wire::wire_internal {
 namespace {
 
 using wire_fields::Presence;
@@ -161,4 +161,4 @@ void BodyWriter::Pack(const Body& body, Packer& packer) {
       body);
 }
 
-}  // namespace skillnode::kademlia::wire_internal
+}  // namespace skillnode::kademlia::wire::wire_internal

@@ -8,7 +8,7 @@
 #include "kademlia/wire/msgpack_out.h"
 #include "kademlia/wire/wire.h"
 
-namespace skillnode::kademlia::wire_internal {
+namespace skillnode::kademlia::wire::wire_internal {
 
 class BodyWriter {
  public:
@@ -16,6 +16,6 @@ class BodyWriter {
   static void Pack(const Body& body, Packer& packer);
 };
 
-}  // namespace skillnode::kademlia::wire_internal
+}  // namespace skillnode::kademlia::wire::wire_internal
 
 #endif  // SKILLNODE_KADEMLIA_WIRE_WIRE_BODY_WRITER_H_

@@ -17,7 +17,7 @@
 #include "kademlia/wire/wire_internal.h"
 #include "kademlia/wire/wire_message_table.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::wire {
 namespace {
 
 // The helpers are private to the codec's files and named for it, so a using-directive here
@@ -75,7 +75,8 @@ Header ReadHeader(const Fields<kHeaderKeys.size()>& fields, FieldReader& reader)
 
 // The one place msgpack-cxx may throw on input: every exception becomes an Error here.
 // Strings and bins in the result point into `datagram` (no copies), which must outlive it.
-Result<msgpack::object> UnpackDatagram(std::span<const uint8_t> datagram, msgpack::zone& zone) {
+transport::Result<msgpack::object> UnpackDatagram(std::span<const uint8_t> datagram,
+                                                  msgpack::zone& zone) {
   constexpr auto kReferenceInput = [](msgpack::type::object_type, size_t, void*) { return true; };
   const msgpack::unpack_limit limits(kArrayElementsMax, kMapPairsMax, kBytesMax, kBytesMax,
                                      kBytesMax, kNestingDepthMax);
@@ -85,33 +86,38 @@ Result<msgpack::object> UnpackDatagram(std::span<const uint8_t> datagram, msgpac
         msgpack::unpack(zone, reinterpret_cast<const char*>(datagram.data()), datagram.size(),
                         offset, +kReferenceInput, nullptr, limits);
     if (offset != datagram.size()) {
-      return Fail(ErrorCode::kParse,
-                  std::to_string(datagram.size() - offset) + " trailing bytes after the message");
+      return transport::Fail(
+          transport::ErrorCode::kParse,
+          std::to_string(datagram.size() - offset) + " trailing bytes after the message");
     }
     return object;
   } catch (const msgpack::insufficient_bytes&) {
-    return Fail(ErrorCode::kParse, "truncated: the datagram ends inside the message");
+    return transport::Fail(transport::ErrorCode::kParse,
+                           "truncated: the datagram ends inside the message");
   } catch (const msgpack::depth_size_overflow&) {
-    return Fail(ErrorCode::kParse,
-                "containers nested deeper than " + std::to_string(kNestingDepthMax) + " levels");
+    return transport::Fail(
+        transport::ErrorCode::kParse,
+        "containers nested deeper than " + std::to_string(kNestingDepthMax) + " levels");
   } catch (const msgpack::size_overflow& e) {
-    return Fail(ErrorCode::kParse,
-                std::string("a container or string is over its limit: ") + e.what());
+    return transport::Fail(transport::ErrorCode::kParse,
+                           std::string("a container or string is over its limit: ") + e.what());
   } catch (const std::exception& e) {
-    return Fail(ErrorCode::kParse, std::string("not valid msgpack: ") + e.what());
+    return transport::Fail(transport::ErrorCode::kParse,
+                           std::string("not valid msgpack: ") + e.what());
   } catch (...) {
-    return Fail(ErrorCode::kParse, "not valid msgpack");
+    return transport::Fail(transport::ErrorCode::kParse, "not valid msgpack");
   }
 }
 
 }  // namespace
 
-Result<Message> Decode(std::span<const uint8_t> datagram) {
-  if (datagram.empty()) return Fail(ErrorCode::kParse, "empty datagram");
+transport::Result<Message> Decode(std::span<const uint8_t> datagram) {
+  if (datagram.empty()) return transport::Fail(transport::ErrorCode::kParse, "empty datagram");
   if (datagram.size() > kDatagramSizeMax) {
-    return Fail(ErrorCode::kParse, "datagram of " + std::to_string(datagram.size()) +
-                                       " bytes, more than the " + std::to_string(kDatagramSizeMax) +
-                                       "-byte limit");
+    return transport::Fail(transport::ErrorCode::kParse,
+                           "datagram of " + std::to_string(datagram.size()) +
+                               " bytes, more than the " + std::to_string(kDatagramSizeMax) +
+                               "-byte limit");
   }
   // The unpacked objects live in one zone per thread, emptied before each datagram; the zone
   // keeps its first chunk, so decoding a datagram allocates nothing for them.
@@ -121,8 +127,8 @@ Result<Message> Decode(std::span<const uint8_t> datagram) {
   if (!unpacked) return tl::unexpected(unpacked.error());
   const msgpack::object& root = *unpacked;
   if (root.type != msgpack::type::MAP) {
-    return Fail(ErrorCode::kParse,
-                "expected a map at the top level, got " + std::string(ObjectTypeName(root)));
+    return transport::Fail(transport::ErrorCode::kParse, "expected a map at the top level, got " +
+                                                             std::string(ObjectTypeName(root)));
   }
   FieldReader reader;
   const auto fields = reader.Index(root, kHeaderKeys, "");
@@ -137,4 +143,4 @@ Result<Message> Decode(std::span<const uint8_t> datagram) {
   return message;
 }
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::wire

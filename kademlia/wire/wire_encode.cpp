@@ -13,19 +13,19 @@
 #include "kademlia/wire/wire_body_writer.h"
 #include "kademlia/wire/wire_internal.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::wire {
 namespace {
 
 // The helpers are private to the codec's files and named for it, so a using-directive here
 // cannot clash with anything.
 using namespace wire_internal;
 
-tl::unexpected<Error> Invalid(std::string message) {
-  return Fail(ErrorCode::kInvalidArgument, std::move(message));
+tl::unexpected<transport::Error> Invalid(std::string message) {
+  return transport::Fail(transport::ErrorCode::kInvalidArgument, std::move(message));
 }
 
 // Everything Encode refuses besides the size of the whole datagram.
-Result<void> CheckEncodable(const Message& message) {
+transport::Result<void> CheckEncodable(const Message& message) {
   if (message.header.observed && message.header.observed->port() == 0) {
     return Invalid("field 'o': port 0 is not a valid peer port");
   }
@@ -78,7 +78,7 @@ std::vector<uint8_t> PackMessage(const Message& message) {
   return out;
 }
 
-tl::unexpected<Error> TooLarge(size_t size) {
+tl::unexpected<transport::Error> TooLarge(size_t size) {
   return Invalid("encoded message is " + std::to_string(size) + " bytes, more than the " +
                  std::to_string(kDatagramSizeMax) + "-byte datagram limit");
 }
@@ -87,14 +87,14 @@ tl::unexpected<Error> TooLarge(size_t size) {
 
 // ---- Encode ----------------------------------------------------------------------------
 
-Result<std::vector<uint8_t>> Encode(const Message& message) {
+transport::Result<std::vector<uint8_t>> Encode(const Message& message) {
   if (auto checked = CheckEncodable(message); !checked) return tl::unexpected(checked.error());
   std::vector<uint8_t> out = PackMessage(message);
   if (out.size() > kDatagramSizeMax) return TooLarge(out.size());
   return out;
 }
 
-Result<std::vector<uint8_t>> EncodeFitting(Message message) {
+transport::Result<std::vector<uint8_t>> EncodeFitting(Message message) {
   std::vector<WireContact>* nodes = nullptr;
   if (auto* reply = std::get_if<NodesBody>(&message.body)) nodes = &reply->nodes;
   if (auto* reply = std::get_if<ValuesBody>(&message.body)) nodes = &reply->nodes;
@@ -131,4 +131,4 @@ std::array<uint8_t, kProofBytesSize> ProofBytes(uint32_t network_id, uint64_t tx
   return out;
 }
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::wire

@@ -23,7 +23,7 @@
 #include "kademlia/wire/wire.h"
 #include "kademlia/wire/wire_internal.h"
 
-namespace skillnode::kademlia::wire_internal {
+namespace skillnode::kademlia::wire::wire_internal {
 
 inline std::string_view ObjectTypeName(const msgpack::object& object) {
   switch (object.type) {
@@ -80,11 +80,12 @@ using Fields = std::array<const msgpack::object*, N>;
 class FieldReader {
  public:
   bool ok() const { return !error_; }
-  Error TakeError() { return std::move(*error_); }
+  transport::Error TakeError() { return std::move(*error_); }
 
   void Problem(std::string_view field, std::string problem) {
     if (error_) return;
-    error_ = Error{ErrorCode::kParse, "field '" + std::string(field) + "': " + problem};
+    error_ = transport::Error{transport::ErrorCode::kParse,
+                              "field '" + std::string(field) + "': " + problem};
   }
 
   // The known keys of a map: out[k] is the value of keys[k], or null when absent (`out` holds
@@ -188,9 +189,10 @@ class FieldReader {
   }
 
   // Address bytes followed by a big-endian port, as in "o" and the tail of a contact.
-  std::optional<Endpoint> EndpointOf(std::span<const uint8_t> bytes, std::string_view field) {
+  std::optional<transport::Endpoint> EndpointOf(std::span<const uint8_t> bytes,
+                                                std::string_view field) {
     if (!ok() || bytes.size() < kPortSize) return std::nullopt;
-    auto address = Address::FromBytes(bytes.first(bytes.size() - kPortSize));
+    auto address = transport::Address::FromBytes(bytes.first(bytes.size() - kPortSize));
     if (!address) {
       Problem(field, address.error().message);
       return std::nullopt;
@@ -200,7 +202,7 @@ class FieldReader {
       Problem(field, "port 0 is not a valid peer port");
       return std::nullopt;
     }
-    return Endpoint(*address, port);
+    return transport::Endpoint(*address, port);
   }
 
  private:
@@ -210,9 +212,9 @@ class FieldReader {
     return object != nullptr;
   }
 
-  std::optional<Error> error_;
+  std::optional<transport::Error> error_;
 };
 
-}  // namespace skillnode::kademlia::wire_internal
+}  // namespace skillnode::kademlia::wire::wire_internal
 
 #endif  // SKILLNODE_KADEMLIA_WIRE_WIRE_FIELD_READER_H_

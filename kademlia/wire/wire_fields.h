@@ -16,7 +16,7 @@
 
 #include "kademlia/wire/wire.h"
 
-namespace skillnode::kademlia::wire_fields {
+namespace skillnode::kademlia::wire::wire_fields {
 
 // Whether a field may be left out. Packing and reading follow it alike:
 //   kRequired      always written; Decode fails when it is absent.
@@ -134,6 +134,6 @@ void BodyFields(V& v, B& b) {
 // The most fields any body has (VALUES); BodyReader indexes a body map into this many slots.
 inline constexpr size_t kBodyFieldsMax = 6;
 
-}  // namespace skillnode::kademlia::wire_fields
+}  // namespace skillnode::kademlia::wire::wire_fields
 
 #endif  // SKILLNODE_KADEMLIA_WIRE_WIRE_FIELDS_H_

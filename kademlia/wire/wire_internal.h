@@ -14,7 +14,7 @@
 #include "kademlia/wire/msgpack_out.h"
 #include "kademlia/wire/wire.h"
 
-namespace skillnode::kademlia::wire_internal {
+namespace skillnode::kademlia::wire::wire_internal {
 
 // Message keys, as listed in wire.h.
 inline constexpr std::string_view kKeyVersion = "v";
@@ -41,22 +41,22 @@ inline constexpr size_t kContactHeaderSize = 2;
 inline constexpr size_t kPortSize = 2;
 
 // VectorSink, Packer, PackStr and PackBin are in kademlia/wire/msgpack_out.h.
-using kademlia::PackBin;
-using kademlia::Packer;
-using kademlia::PackStr;
-using kademlia::VectorSink;
+using kademlia::wire::PackBin;
+using kademlia::wire::Packer;
+using kademlia::wire::PackStr;
+using kademlia::wire::VectorSink;
 
 // The most bytes AppendEndpoint writes: an IPv6 address and a port.
 inline constexpr size_t kEndpointBytesMax = 16 + 2;
 
 // Address bytes followed by a big-endian port, as in "o" and the tail of a contact.
-inline void AppendEndpoint(const Endpoint& endpoint, std::vector<uint8_t>& out) {
+inline void AppendEndpoint(const transport::Endpoint& endpoint, std::vector<uint8_t>& out) {
   const auto address = endpoint.address().bytes();
   out.insert(out.end(), address.begin(), address.end());
   out.push_back(static_cast<uint8_t>(endpoint.port() >> 8));
   out.push_back(static_cast<uint8_t>(endpoint.port() & 0xff));
 }
 
-}  // namespace skillnode::kademlia::wire_internal
+}  // namespace skillnode::kademlia::wire::wire_internal
 
 #endif  // SKILLNODE_KADEMLIA_WIRE_WIRE_INTERNAL_H_

@@ -6,7 +6,7 @@
 
 #include "kademlia/wire/wire.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::wire {
 
 using wire_table::kMessageTypes;
 using wire_table::kUnknownRow;
@@ -29,4 +29,4 @@ uint8_t Message::type() const {
   return static_cast<uint8_t>(kMessageTypes[body.index()].type);
 }
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::wire

@@ -15,7 +15,7 @@
 
 #include "kademlia/wire/wire.h"
 
-namespace skillnode::kademlia::wire_table {
+namespace skillnode::kademlia::wire::wire_table {
 
 enum class MessageRole : uint8_t { kQuery, kAnswer };
 
@@ -70,6 +70,6 @@ constexpr size_t RowOf(uint8_t type) { return kRowOfType[type]; }
 // True for the types this version has a body for.
 constexpr bool IsKnownType(uint8_t type) { return RowOf(type) != kUnknownRow; }
 
-}  // namespace skillnode::kademlia::wire_table
+}  // namespace skillnode::kademlia::wire::wire_table
 
 #endif  // SKILLNODE_KADEMLIA_WIRE_WIRE_MESSAGE_TABLE_H_

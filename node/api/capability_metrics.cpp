@@ -29,7 +29,7 @@ void CapabilityMetrics::CountFilters(const discovery::capabilities::CapabilityRe
   for (size_t i = 0; i < used.size(); ++i) filters_[i] += used[i] ? 1 : 0;
 }
 
-void CapabilityMetrics::Write(PrometheusWriter& out, size_t cache_bytes) const {
+void CapabilityMetrics::Write(http::PrometheusWriter& out, size_t cache_bytes) const {
   const std::string requests = Name("requests_total");
   out.Family(requests, "counter", "Capability discovery requests, by format and result.");
   for (size_t f = 0; f < kFormats.size(); ++f) {

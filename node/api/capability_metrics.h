@@ -37,7 +37,7 @@ class CapabilityMetrics {
   void Record(size_t format, bool success, double seconds);
   void CountFilters(const discovery::capabilities::CapabilityRequest& request);
   void CountCache(bool hit) { ++(hit ? cache_hits_ : cache_misses_); }
-  void Write(PrometheusWriter& out, size_t cache_bytes) const;
+  void Write(http::PrometheusWriter& out, size_t cache_bytes) const;
 
   static constexpr std::array<std::string_view, 4> kFormats = {"json", "xml", "compact", "unknown"};
 

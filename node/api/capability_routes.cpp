@@ -30,7 +30,8 @@ size_t FormatIndex(const std::vector<std::pair<std::string, std::string>>& param
   return 0;  // json, the default
 }
 
-void InvalidParameter(Responder& responder, const discovery::capabilities::ParamError& error) {
+void InvalidParameter(http::Responder& responder,
+                      const discovery::capabilities::ParamError& error) {
   responder.Error(
       400, "invalid_parameter", error.message,
       {{"parameter", error.parameter}, {"provided", error.provided}, {"allowed", error.allowed}});
@@ -48,9 +49,9 @@ std::optional<std::vector<std::pair<std::string, std::string>>> DecodeQuery(std:
     query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
     if (pair.empty()) continue;
     const size_t eq = pair.find('=');
-    auto name = PercentDecode(pair.substr(0, eq), true);
+    auto name = http::PercentDecode(pair.substr(0, eq), true);
     auto value = eq == std::string_view::npos ? std::optional<std::string>(std::string())
-                                              : PercentDecode(pair.substr(eq + 1), true);
+                                              : http::PercentDecode(pair.substr(eq + 1), true);
     if (!name || !value) {
       bad = std::string(pair.substr(0, eq));
       return std::nullopt;
@@ -63,7 +64,7 @@ std::optional<std::vector<std::pair<std::string, std::string>>> DecodeQuery(std:
 CapabilityRoutes::CapabilityRoutes(Daemon& daemon, SkillService& skills)
     : daemon_(daemon), skills_(skills) {
   daemon_.router().Add("GET", "/api/v1/discovery/capabilities",
-                       [this](const HttpRequest& request, Responder responder) {
+                       [this](const http::HttpRequest& request, http::Responder responder) {
                          Handle(request, std::move(responder));
                        });
   // Every change of a registration (status changes too: they change health) drops the
@@ -78,21 +79,22 @@ CapabilityRoutes::CapabilityRoutes(Daemon& daemon, SkillService& skills)
     }
     dirty_.insert(event.record.agent_id);
   });
-  daemon_.AddMetrics(
-      [this](PrometheusWriter& out) { metrics_.Write(out, snapshot_ ? snapshot_->bytes() : 0); });
+  daemon_.AddMetrics([this](http::PrometheusWriter& out) {
+    metrics_.Write(out, snapshot_ ? snapshot_->bytes() : 0);
+  });
 }
 
-std::vector<discovery::Found> CapabilityRoutes::Records(
+std::vector<discovery::search::Found> CapabilityRoutes::Records(
     const std::optional<std::string>& agent_id) const {
   discovery::SkillQuery query;
   query.agent_id = agent_id;
   // This node's registrations first: they win over what the LAN heard of the same skill.
-  std::vector<discovery::Found> records;
+  std::vector<discovery::search::Found> records;
   for (discovery::SkillEntryPtr& entry : skills_.registry().FindEntries(query)) {
     records.push_back({std::move(entry), discovery::Source::kLocal});
   }
-  if (const discovery::LanStage* lan = skills_.searcher().lan_stage(); lan != nullptr) {
-    for (kademlia::SkillRecord& record : lan->FindOnLan(query)) {
+  if (const discovery::search::LanStage* lan = skills_.searcher().lan_stage(); lan != nullptr) {
+    for (kademlia::store::SkillRecord& record : lan->FindOnLan(query)) {
       records.push_back({discovery::SkillEntry::Make(std::move(record)), discovery::Source::kLan});
     }
   }
@@ -100,15 +102,15 @@ std::vector<discovery::Found> CapabilityRoutes::Records(
 }
 
 const CapabilitySnapshot& CapabilityRoutes::Snapshot() {
-  const TimePoint now = daemon_.Now();
-  const discovery::LanStage* lan_stage = skills_.searcher().lan_stage();
+  const transport::TimePoint now = daemon_.Now();
+  const discovery::search::LanStage* lan_stage = skills_.searcher().lan_stage();
   const uint64_t lan_changes = lan_stage != nullptr ? lan_stage->LanChanges() : 0;
   if (snapshot_ && (now - snapshot_built_ >= kCapabilityCacheTtl || lan_changes != lan_changes_)) {
     // Registry changes come through the observer; the LAN table's are counted: when it
     // changed (or the TTL passed), its agents are read again.
     lan_changes_ = lan_changes;
     for (std::string& id : snapshot_->LanAgentIds()) dirty_.insert(std::move(id));
-    if (const discovery::LanStage* lan = skills_.searcher().lan_stage(); lan != nullptr) {
+    if (const discovery::search::LanStage* lan = skills_.searcher().lan_stage(); lan != nullptr) {
       for (const auto& record : lan->FindOnLan(discovery::SkillQuery{})) {
         dirty_.insert(record.agent_id);
       }
@@ -125,15 +127,15 @@ const CapabilitySnapshot& CapabilityRoutes::Snapshot() {
     snapshot_ = CapabilitySnapshot::Build(Records(std::nullopt), WallClockMs());
     snapshot_built_ = now;
   } else {
-    std::vector<discovery::Found> records;
+    std::vector<discovery::search::Found> records;
     for (const std::string& id : dirty_) {
-      for (discovery::Found& found : Records(id)) records.push_back(std::move(found));
+      for (discovery::search::Found& found : Records(id)) records.push_back(std::move(found));
     }
     snapshot_->ReplaceAgents(records, {dirty_.begin(), dirty_.end()}, WallClockMs());
   }
   dirty_.clear();
   if (snapshot_->truncated()) {
-    LogAt(daemon_.logger(), LogLevel::kWarn,
+    LogAt(daemon_.logger(), transport::LogLevel::kWarn,
           "capability snapshot holds its maximum of " +
               std::to_string(discovery::capabilities::kSnapshotItemsMax) +
               " items; the rest are left out");
@@ -141,7 +143,7 @@ const CapabilitySnapshot& CapabilityRoutes::Snapshot() {
   return *snapshot_;
 }
 
-void CapabilityRoutes::Handle(const HttpRequest& request, Responder responder) {
+void CapabilityRoutes::Handle(const http::HttpRequest& request, http::Responder responder) {
   const SteadyTime started = std::chrono::steady_clock::now();
   auth::AuthContext context;
   if (!skills_.authenticator().Admit(request, responder, context)) {
@@ -179,11 +181,11 @@ void CapabilityRoutes::Handle(const HttpRequest& request, Responder responder) {
   Answer(responder, snapshot, it->second, *parsed, context.authenticated, format, started);
 }
 
-void CapabilityRoutes::Answer(Responder& responder, const CapabilitySnapshot& snapshot,
+void CapabilityRoutes::Answer(http::Responder& responder, const CapabilitySnapshot& snapshot,
                               const discovery::capabilities::Selection& selection,
                               const CapabilityRequest& parsed, bool authenticated, size_t format,
                               SteadyTime started) {
-  HttpResponse response;
+  http::HttpResponse response;
   response.content_type = std::string(discovery::capabilities::ContentTypeOf(parsed.format));
   discovery::capabilities::RenderSelection(snapshot, selection, parsed, authenticated,
                                            response.body);
@@ -192,17 +194,18 @@ void CapabilityRoutes::Answer(Responder& responder, const CapabilitySnapshot& sn
 }
 
 void CapabilityRoutes::HandleThroughSearch(const CapabilityRequest& parsed, bool authenticated,
-                                           Responder responder, size_t format, SteadyTime started) {
+                                           http::Responder responder, size_t format,
+                                           SteadyTime started) {
   discovery::SkillQuery query;
   if (!parsed.capability.empty()) query.capabilities = {parsed.capability};
   if (!parsed.scene.empty()) query.scenes = {parsed.scene};
   skills_.searcher().Search(
-      daemon_.Now(), query, discovery::SearchOptions{},
+      daemon_.Now(), query, discovery::search::SearchOptions{},
       [this, parsed, authenticated, responder, format,
-       started](discovery::SearchResult result) mutable {
+       started](discovery::search::SearchResult result) mutable {
         // Nothing found is an empty answer; a stage that failed with nothing
         // to show is the search's error (DISC_001 timeout, DISC_005 network).
-        if (result.error && result.error != discovery::DiscError::kNoSkills) {
+        if (result.error && result.error != discovery::search::DiscError::kNoSkills) {
           metrics_.Record(format, false, SecondsSince(started));
           return DiscoveryError(responder, result);
         }

@@ -36,7 +36,7 @@ namespace skillnode::node::api {
 
 // How long a snapshot answers before what it holds of the LAN table is read again (§4.2: a
 // 30-second TTL). Registry changes reach it at once, through the observer.
-constexpr Duration kCapabilityCacheTtl = Seconds(30);
+constexpr transport::Duration kCapabilityCacheTtl = transport::Seconds(30);
 // Changed agents rebuilt in place at the next request; past this many the snapshot is dropped
 // and built whole.
 constexpr size_t kDirtyAgentsMax = 64;
@@ -52,17 +52,18 @@ class CapabilityRoutes {
   CapabilityRoutes& operator=(const CapabilityRoutes&) = delete;
 
  private:
-  void Handle(const HttpRequest& request, Responder responder);
+  void Handle(const http::HttpRequest& request, http::Responder responder);
   // The network answer of a capability= / scene= request.
   void HandleThroughSearch(const discovery::capabilities::CapabilityRequest& parsed,
-                           bool authenticated, Responder responder, size_t format,
+                           bool authenticated, http::Responder responder, size_t format,
                            std::chrono::steady_clock::time_point started);
   // The cached snapshot: built when there is none; the agents changed since rebuilt in place
   // (and, past the TTL, those of the LAN table).
   const discovery::capabilities::CapabilitySnapshot& Snapshot();
   // This node's records (local first, then the LAN table's), of one agent or of all.
-  std::vector<discovery::Found> Records(const std::optional<std::string>& agent_id) const;
-  void Answer(Responder& responder, const discovery::capabilities::CapabilitySnapshot& snapshot,
+  std::vector<discovery::search::Found> Records(const std::optional<std::string>& agent_id) const;
+  void Answer(http::Responder& responder,
+              const discovery::capabilities::CapabilitySnapshot& snapshot,
               const discovery::capabilities::Selection& selection,
               const discovery::capabilities::CapabilityRequest& parsed, bool authenticated,
               size_t format, std::chrono::steady_clock::time_point started);
@@ -70,7 +71,7 @@ class CapabilityRoutes {
   Daemon& daemon_;
   SkillService& skills_;
   std::optional<discovery::capabilities::CapabilitySnapshot> snapshot_;
-  TimePoint snapshot_built_ = kTimeZero;
+  transport::TimePoint snapshot_built_ = transport::kTimeZero;
   uint64_t lan_changes_ = 0;  // the LAN table's changes when its agents were last read
   std::set<std::string, std::less<>> dirty_;  // agents changed since the snapshot was built
   std::map<std::string, discovery::capabilities::Selection, std::less<>> selections_;

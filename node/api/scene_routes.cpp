@@ -9,7 +9,7 @@ namespace skillnode::node {
 using discovery::SkillQuery;
 using nlohmann::json;
 
-void SkillService::HandleSceneJoin(const HttpRequest& request, Responder responder) {
+void SkillService::HandleSceneJoin(const http::HttpRequest& request, http::Responder responder) {
   auth::AuthContext context;
   if (!auth_.Admit(request, responder, context)) return;
   const std::string scene = *request.Param("scene");
@@ -17,7 +17,7 @@ void SkillService::HandleSceneJoin(const HttpRequest& request, Responder respond
   if (!body) return BadField(responder, body.error(), "BAD_REQUEST");
   SkillQuery query;
   query.scenes = {scene};
-  query.status = kademlia::SkillStatus::kHealthy;
+  query.status = kademlia::store::SkillStatus::kHealthy;
   for (const auto& [key, value] : body->items()) {
     if (key == "capabilities") {
       if (!value.is_array()) {
@@ -37,11 +37,11 @@ void SkillService::HandleSceneJoin(const HttpRequest& request, Responder respond
     }
   }
   searcher_.Search(
-      daemon_.Now(), query, discovery::SearchOptions{},
+      daemon_.Now(), query, discovery::search::SearchOptions{},
       [responder, context, scene,
-       capabilities = query.capabilities](discovery::SearchResult result) mutable {
+       capabilities = query.capabilities](discovery::search::SearchResult result) mutable {
         HidePrivate(result, context);
-        if (result.error && result.error != discovery::DiscError::kNoSkills) {
+        if (result.error && result.error != discovery::search::DiscError::kNoSkills) {
           return DiscoveryError(responder, result);
         }
         if (result.skills.empty()) {
@@ -50,7 +50,7 @@ void SkillService::HandleSceneJoin(const HttpRequest& request, Responder respond
               "no healthy skill of scene " + scene + " offers every requested capability",
               {{"code", "DISC_002"}, {"scene", scene}, {"capabilities", capabilities}});
         }
-        const kademlia::SkillRecord& chosen = result.skills.front().record();
+        const kademlia::store::SkillRecord& chosen = result.skills.front().record();
         json connection = {{"endpoint", chosen.endpoint}};
         if (auto info = discovery::ParseEndpoint(chosen.endpoint)) {
           connection = {{"protocol", info->protocol},
@@ -75,7 +75,7 @@ void SkillService::HandleSceneJoin(const HttpRequest& request, Responder respond
                                {"agentId", chosen.agent_id},
                                {"version", chosen.version},
                                {"capabilities", chosen.capabilities},
-                               {"status", kademlia::SkillStatusName(chosen.status)},
+                               {"status", kademlia::store::SkillStatusName(chosen.status)},
                                {"provider", provider}}},
                              {"members", std::move(members)},
                              {"source", discovery::SourceName(result.skills.front().source)}});

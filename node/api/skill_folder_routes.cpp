@@ -22,7 +22,7 @@ constexpr std::array<std::string_view, 8> kRegistrationParams = {
     "agentId", "skillId", "version", "skillType", "endpoint", "capabilities", "scenes", "access"};
 constexpr std::array<std::string_view, 2> kDescriptorParams = {"tags", "capabilityType"};
 
-void FolderRefused(Responder& responder, const FolderError& error) {
+void FolderRefused(http::Responder& responder, const FolderError& error) {
   json details = {{"file", error.file}, {"status", "INVALID"}};
   details["field"] = error.field.empty() ? error.file : error.field;
   if (error.line > 0) details["line"] = error.line;
@@ -30,7 +30,7 @@ void FolderRefused(Responder& responder, const FolderError& error) {
 }
 
 // Every query parameter must be one the route knows (a typo is never silently ignored).
-std::optional<std::string> UnknownParam(const HttpRequest& request) {
+std::optional<std::string> UnknownParam(const http::HttpRequest& request) {
   size_t start = 0;
   const std::string& query = request.query;
   while (start < query.size()) {
@@ -49,7 +49,7 @@ std::optional<std::string> UnknownParam(const HttpRequest& request) {
 }
 
 // The registration body POST /api/skills would take, from the query and the front matter.
-json RegistrationBody(const HttpRequest& request,
+json RegistrationBody(const http::HttpRequest& request,
                       const discovery::skillmd::FrontMatter& front_matter) {
   json body = json::object();
   for (std::string_view name : kRegistrationParams) {
@@ -73,32 +73,36 @@ json RegistrationBody(const HttpRequest& request,
 }
 
 std::string Quoted(const blobs::Digest& digest) {
-  return "\"" + kademlia::HexEncode(digest) + "\"";
+  return "\"" + kademlia::wire::HexEncode(digest) + "\"";
 }
 
 }  // namespace
 
 SkillFolderRoutes::SkillFolderRoutes(Daemon& daemon, discovery::Registry& registry,
-                                     discovery::Searcher& searcher, auth::Authenticator& auth)
+                                     discovery::search::Searcher& searcher,
+                                     auth::Authenticator& auth)
     : daemon_(daemon), registry_(registry), searcher_(searcher), auth_(auth) {
   auto store = blobs::BlobNetwork::Open(daemon);
   if (store) {
     blobs_ = std::move(*store);
   } else {
     store_error_ = store.error().message;
-    LogAt(daemon.logger(), LogLevel::kError,
+    LogAt(daemon.logger(), transport::LogLevel::kError,
           "skill folders are unavailable: " + store.error().message);
   }
-  Router& router = daemon.router();
-  router.Add("POST", "/api/skills/folder", [this](const HttpRequest& request, Responder r) {
-    HandleRegister(request, std::move(r));
-  });
-  router.Add("GET", "/api/skills/{id}/skill.md", [this](const HttpRequest& request, Responder r) {
-    HandleBytes(request, std::move(r), What::kSkillMd);
-  });
-  router.Add("GET", "/api/skills/{id}/download", [this](const HttpRequest& request, Responder r) {
-    HandleBytes(request, std::move(r), What::kArchive);
-  });
+  http::Router& router = daemon.router();
+  router.Add("POST", "/api/skills/folder",
+             [this](const http::HttpRequest& request, http::Responder r) {
+               HandleRegister(request, std::move(r));
+             });
+  router.Add("GET", "/api/skills/{id}/skill.md",
+             [this](const http::HttpRequest& request, http::Responder r) {
+               HandleBytes(request, std::move(r), What::kSkillMd);
+             });
+  router.Add("GET", "/api/skills/{id}/download",
+             [this](const http::HttpRequest& request, http::Responder r) {
+               HandleBytes(request, std::move(r), What::kArchive);
+             });
 }
 
 json SkillFolderRoutes::Info() const {
@@ -106,13 +110,14 @@ json SkillFolderRoutes::Info() const {
   return blobs_->Info();
 }
 
-bool SkillFolderRoutes::StoreAvailable(Responder& responder) {
+bool SkillFolderRoutes::StoreAvailable(http::Responder& responder) {
   if (blobs_) return true;
   responder.Error(503, "UNAVAILABLE", "skill folders are unavailable: " + store_error_);
   return false;
 }
 
-void SkillFolderRoutes::HandleRegister(const HttpRequest& request, Responder responder) {
+void SkillFolderRoutes::HandleRegister(const http::HttpRequest& request,
+                                       http::Responder responder) {
   if (!RequestFromThisHost(request, responder, "registration")) return;
   if (!StoreAvailable(responder)) return;
   if (auto name = UnknownParam(request)) {
@@ -134,7 +139,7 @@ void SkillFolderRoutes::HandleRegister(const HttpRequest& request, Responder res
     auto put = blobs_->local().Put(digest, *bytes);
     if (!put) {
       for (const auto& done : written) blobs_->local().Remove(done);
-      const int status = put.error().code == ErrorCode::kRefused ? 507 : 500;
+      const int status = put.error().code == transport::ErrorCode::kRefused ? 507 : 500;
       return responder.Error(status, status == 507 ? "STORE_FULL" : "STORE_FAILED",
                              put.error().message, {{"status", "INVALID"}});
     }
@@ -149,36 +154,37 @@ void SkillFolderRoutes::HandleRegister(const HttpRequest& request, Responder res
   blobs_->Published(folder->archive_sha256);
 }
 
-void SkillFolderRoutes::HandleBytes(const HttpRequest& request, Responder responder, What what) {
+void SkillFolderRoutes::HandleBytes(const http::HttpRequest& request, http::Responder responder,
+                                    What what) {
   auth::AuthContext context;
   if (!auth_.Admit(request, responder, context)) return;
   if (!StoreAvailable(responder)) return;
   const std::string id = *request.Param("id");
   discovery::SkillQuery query;
   query.skill_id = id;
-  searcher_.Search(
-      daemon_.Now(), query, discovery::SearchOptions{},
-      [this, request, responder, context, id, what](discovery::SearchResult result) mutable {
-        HidePrivate(result, context);
-        if (result.error) {
-          if (result.error == discovery::DiscError::kNoSkills) {
-            result.message = "no skill with id " + id + " is registered";
-          }
-          return DiscoveryError(responder, result);
-        }
-        ServeBytes(request, responder, id, result, what);
-      });
+  searcher_.Search(daemon_.Now(), query, discovery::search::SearchOptions{},
+                   [this, request, responder, context, id,
+                    what](discovery::search::SearchResult result) mutable {
+                     HidePrivate(result, context);
+                     if (result.error) {
+                       if (result.error == discovery::search::DiscError::kNoSkills) {
+                         result.message = "no skill with id " + id + " is registered";
+                       }
+                       return DiscoveryError(responder, result);
+                     }
+                     ServeBytes(request, responder, id, result, what);
+                   });
 }
 
-void SkillFolderRoutes::ServeBytes(const HttpRequest& request, Responder& responder,
-                                   const std::string& id, const discovery::SearchResult& result,
-                                   What what) {
+void SkillFolderRoutes::ServeBytes(const http::HttpRequest& request, http::Responder& responder,
+                                   const std::string& id,
+                                   const discovery::search::SearchResult& result, What what) {
   const auto agent = request.Query("agentId");
   size_t offered = 0;  // providers left after the agentId filter
   // The records that name the bytes; one whose bytes this node has is served first.
-  std::vector<const kademlia::SkillRecord*> named;
+  std::vector<const kademlia::store::SkillRecord*> named;
   for (const auto& found : result.skills) {
-    const kademlia::SkillRecord& record = found.record();
+    const kademlia::store::SkillRecord& record = found.record();
     if (agent && record.agent_id != *agent) continue;
     ++offered;
     if (!record.descriptor) continue;
@@ -203,14 +209,14 @@ void SkillFolderRoutes::ServeBytes(const HttpRequest& request, Responder& respon
                                " (it was not registered from a folder)",
                            details);
   }
-  const kademlia::SkillRecord& record = *named.front();
+  const kademlia::store::SkillRecord& record = *named.front();
   const auto& descriptor = *record.descriptor;
   const blobs::Digest digest =
       what == What::kSkillMd ? *descriptor.skill_md_sha256 : *descriptor.archive_sha256;
   const uint64_t size = what == What::kSkillMd ? descriptor.skill_md_size : descriptor.archive_size;
   const std::string* match = request.Header("if-none-match");
   if (match != nullptr && *match == Quoted(digest)) {
-    HttpResponse response;
+    http::HttpResponse response;
     response.status = 304;
     response.headers = {{"ETag", Quoted(digest)}, {"Cache-Control", "no-cache"}};
     return responder.Send(std::move(response));
@@ -222,13 +228,13 @@ void SkillFolderRoutes::ServeBytes(const HttpRequest& request, Responder& respon
               });
 }
 
-void SkillFolderRoutes::Answer(Responder& responder, const blobs::BlobAnswer& answer,
+void SkillFolderRoutes::Answer(http::Responder& responder, const blobs::BlobAnswer& answer,
                                const blobs::Digest& digest, What what, const std::string& skill,
                                json details) {
   using Status = kademlia::blobs::FetchOutcome::Status;
   const char* noun = what == What::kSkillMd ? "SKILL.md" : "folder archive";
   if (answer.bytes) {
-    HttpResponse response;
+    http::HttpResponse response;
     response.headers = {{"ETag", Quoted(digest)},
                         {"Cache-Control", "no-cache"},
                         {"X-Skillnode-Source", std::string(blobs::SourceName(answer.source))}};
@@ -252,7 +258,7 @@ void SkillFolderRoutes::Answer(Responder& responder, const blobs::BlobAnswer& an
                        {"detail", attempt.detail}});
   }
   details["holders"] = std::move(holders);
-  details["sha256"] = kademlia::HexEncode(digest);
+  details["sha256"] = kademlia::wire::HexEncode(digest);
   const std::string what_failed =
       "the " + std::string(noun) + " of skill " + skill + " could not be fetched: ";
   switch (failure.status) {

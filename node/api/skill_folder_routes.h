@@ -42,8 +42,8 @@ class SkillFolderRoutes {
  public:
   // Opens <dataDir>/blobs and adds the routes to `daemon`'s router; every reference must
   // outlive this. A store that cannot be opened is logged, and the routes answer 503.
-  SkillFolderRoutes(Daemon& daemon, discovery::Registry& registry, discovery::Searcher& searcher,
-                    auth::Authenticator& auth);
+  SkillFolderRoutes(Daemon& daemon, discovery::Registry& registry,
+                    discovery::search::Searcher& searcher, auth::Authenticator& auth);
   SkillFolderRoutes(const SkillFolderRoutes&) = delete;
   SkillFolderRoutes& operator=(const SkillFolderRoutes&) = delete;
 
@@ -52,19 +52,19 @@ class SkillFolderRoutes {
 
  private:
   enum class What { kSkillMd, kArchive };
-  void HandleRegister(const HttpRequest& request, Responder responder);
-  void HandleBytes(const HttpRequest& request, Responder responder, What what);
+  void HandleRegister(const http::HttpRequest& request, http::Responder responder);
+  void HandleBytes(const http::HttpRequest& request, http::Responder responder, What what);
   // Answers from the records a search found: the first whose bytes this node holds.
-  void ServeBytes(const HttpRequest& request, Responder& responder, const std::string& id,
-                  const discovery::SearchResult& result, What what);
-  static void Answer(Responder& responder, const blobs::BlobAnswer& answer,
+  void ServeBytes(const http::HttpRequest& request, http::Responder& responder,
+                  const std::string& id, const discovery::search::SearchResult& result, What what);
+  static void Answer(http::Responder& responder, const blobs::BlobAnswer& answer,
                      const blobs::Digest& digest, What what, const std::string& skill,
                      nlohmann::json details);
-  bool StoreAvailable(Responder& responder);
+  bool StoreAvailable(http::Responder& responder);
 
   Daemon& daemon_;
   discovery::Registry& registry_;
-  discovery::Searcher& searcher_;
+  discovery::search::Searcher& searcher_;
   auth::Authenticator& auth_;
   discovery::skillmd::FolderLimits limits_;
   std::unique_ptr<blobs::BlobNetwork> blobs_;

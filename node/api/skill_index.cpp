@@ -44,17 +44,17 @@ std::optional<json> SchemaObject(const std::string& text) {
   return parsed;
 }
 
-std::string NameOf(const kademlia::SkillRecord& r) {
+std::string NameOf(const kademlia::store::SkillRecord& r) {
   return r.descriptor && !r.descriptor->name.empty() ? r.descriptor->name : r.skill_id;
 }
 
-std::string DescriptionOf(const kademlia::SkillRecord& r) {
+std::string DescriptionOf(const kademlia::store::SkillRecord& r) {
   return r.descriptor ? r.descriptor->description : std::string();
 }
 
 }  // namespace
 
-std::string BaseUrl(const HttpRequest& request, const std::string& fallback) {
+std::string BaseUrl(const http::HttpRequest& request, const std::string& fallback) {
   const std::string* host = request.Header("host");
   if (host == nullptr || !PlainHost(*host)) return fallback;
   return (request.secure ? "https://" : "http://") + *host;
@@ -64,7 +64,7 @@ std::string DescriptorUrl(const std::string& base, std::string_view id) {
   return base + "/skills/" + PercentEncode(id) + "/descriptor.json";
 }
 
-json IndexEntryJson(const kademlia::SkillRecord& r, const std::string& base_url) {
+json IndexEntryJson(const kademlia::store::SkillRecord& r, const std::string& base_url) {
   const std::string id = discovery::IndexId(r);
   return {{"id", id},
           {"name", NameOf(r)},
@@ -75,7 +75,7 @@ json IndexEntryJson(const kademlia::SkillRecord& r, const std::string& base_url)
           {"version", r.version}};
 }
 
-json DescriptorJson(const kademlia::SkillRecord& r, const ProviderInfo& provider) {
+json DescriptorJson(const kademlia::store::SkillRecord& r, const ProviderInfo& provider) {
   json out = {{"id", discovery::IndexId(r)},
               {"name", NameOf(r)},
               {"description", DescriptionOf(r)},
@@ -90,12 +90,12 @@ json DescriptorJson(const kademlia::SkillRecord& r, const ProviderInfo& provider
               {"scenes", r.scenes},
               {"tags", r.descriptor ? r.descriptor->tags : std::vector<std::string>{}},
               {"examples", r.descriptor ? r.descriptor->examples : std::vector<std::string>{}},
-              {"status", kademlia::SkillStatusName(r.status)}};
+              {"status", kademlia::store::SkillStatusName(r.status)}};
   if (r.descriptor) {
     if (auto schema = SchemaObject(r.descriptor->input_schema)) out["inputSchema"] = *schema;
     if (auto schema = SchemaObject(r.descriptor->output_schema)) out["outputSchema"] = *schema;
     if (r.descriptor->skill_md_sha256) {
-      out["skillMdSha256"] = kademlia::HexEncode(*r.descriptor->skill_md_sha256);
+      out["skillMdSha256"] = kademlia::wire::HexEncode(*r.descriptor->skill_md_sha256);
     }
   }
   json who = {{"name", provider.name}, {"nodeId", provider.node_id}};

@@ -27,17 +27,19 @@ struct ProviderInfo {
 
 // "http://" + the request's Host header when it is a plain host[:port] (letters, digits, '.',
 // '-', ':', '[' and ']'), else `fallback` (the node's own HTTP address).
-std::string BaseUrl(const HttpRequest& request, const std::string& fallback);
+std::string BaseUrl(const http::HttpRequest& request, const std::string& fallback);
 // `base` + "/skills/" + the percent-encoded id + "/descriptor.json".
 std::string DescriptorUrl(const std::string& base, std::string_view id);
 
 // {id, name, capability_type, description, descriptor_url, access, version}.
-nlohmann::json IndexEntryJson(const kademlia::SkillRecord& record, const std::string& base_url);
+nlohmann::json IndexEntryJson(const kademlia::store::SkillRecord& record,
+                              const std::string& base_url);
 // The full Skill Descriptor: id, name, description, version, capabilityType, access, agentId,
 // skillId, skillType, endpoint, capabilities, scenes, tags, inputSchema and outputSchema
 // (objects; left out when there are none), examples, skillMdSha256 (hex; left out when none),
 // provider {name, url?, nodeId}, status.
-nlohmann::json DescriptorJson(const kademlia::SkillRecord& record, const ProviderInfo& provider);
+nlohmann::json DescriptorJson(const kademlia::store::SkillRecord& record,
+                              const ProviderInfo& provider);
 
 }  // namespace skillnode::node::api
 

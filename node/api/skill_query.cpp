@@ -7,7 +7,7 @@
 #include "discovery/semver.h"
 #include "kademlia/store/skill_record.h"
 
-namespace skillnode::node {
+namespace skillnode::node::api {
 namespace {
 
 using discovery::FieldError;
@@ -29,7 +29,7 @@ Parsed<void> SetVersion(SkillQuery& query, const std::string& text) {
 }
 
 Parsed<void> SetStatus(SkillQuery& query, const std::string& text) {
-  auto status = kademlia::ParseSkillStatus(text);
+  auto status = kademlia::store::ParseSkillStatus(text);
   if (!status) return Bad("status", status.error().message);
   query.status = *status;
   return {};
@@ -37,7 +37,7 @@ Parsed<void> SetStatus(SkillQuery& query, const std::string& text) {
 
 }  // namespace
 
-Parsed<SkillQuery> QueryFromParams(const HttpRequest& request) {
+Parsed<SkillQuery> QueryFromParams(const http::HttpRequest& request) {
   SkillQuery query;
   for (auto [name, list] : {std::pair{"capability", &query.capabilities},
                             {"scene", &query.scenes},
@@ -97,4 +97,4 @@ Parsed<SkillQuery> QueryFromJson(const nlohmann::json& body) {
   return query;
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::api

@@ -11,11 +11,12 @@
 #include "discovery/skill_json.h"
 #include "node/http/http_message.h"
 
-namespace skillnode::node {
+namespace skillnode::node::api {
 
-[[nodiscard]] discovery::Parsed<discovery::SkillQuery> QueryFromParams(const HttpRequest& request);
+[[nodiscard]] discovery::Parsed<discovery::SkillQuery> QueryFromParams(
+    const http::HttpRequest& request);
 [[nodiscard]] discovery::Parsed<discovery::SkillQuery> QueryFromJson(const nlohmann::json& body);
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::api
 
 #endif  // SKILLNODE_NODE_API_SKILL_QUERY_H_

@@ -11,9 +11,9 @@
 namespace skillnode::node::api {
 namespace {
 
-nlohmann::json ReplicaJson(const kademlia::SignedRecord& signed_record,
-                           const kademlia::RecordCopies& copies, uint64_t now_ms) {
-  const kademlia::SkillRecord& record = signed_record.record;
+nlohmann::json ReplicaJson(const kademlia::store::SignedRecord& signed_record,
+                           const kademlia::store::RecordCopies& copies, uint64_t now_ms) {
+  const kademlia::store::SkillRecord& record = signed_record.record;
   nlohmann::json holders = nlohmann::json::array();
   for (const kademlia::NodeId& holder : copies.holders) holders.push_back(holder.ToHex());
   nlohmann::json answer = {
@@ -40,7 +40,7 @@ nlohmann::json ReplicaJson(const kademlia::SignedRecord& signed_record,
 void AddSkillReplicasRoute(Daemon& daemon, SkillService& skills) {
   daemon.router().Add(
       "GET", "/api/skills/{id}/replicas",
-      [&daemon, &skills](const HttpRequest& request, Responder responder) {
+      [&daemon, &skills](const http::HttpRequest& request, http::Responder responder) {
         auth::AuthContext context;
         if (!skills.authenticator().Admit(request, responder, context)) return;
         if (!daemon.config().discovery.dht.enabled) {
@@ -49,17 +49,17 @@ void AddSkillReplicasRoute(Daemon& daemon, SkillService& skills) {
         const std::string id = *request.Param("id");
         std::optional<std::string> agent = request.Query("agentId");
         if (agent && agent->empty()) agent.reset();  // "?agentId=": every provider
-        kademlia::GetOptions options;
+        kademlia::store::GetOptions options;
         options.copies = true;
         const bool started = daemon.dht().Get(
-            daemon.Now(), kademlia::SkillKey(id), options,
+            daemon.Now(), kademlia::store::SkillKey(id), options,
             [responder, context, id, agent,
              replication = daemon.config().discovery.dht.replication_factor](
-                const kademlia::GetResult& result) mutable {
+                const kademlia::store::GetResult& result) mutable {
               const uint64_t now_ms = WallClockMs();
               nlohmann::json replicas = nlohmann::json::array();
               for (size_t i = 0; i < result.records.size() && i < result.copies.size(); ++i) {
-                const kademlia::SkillRecord& record = result.records[i]->record;
+                const kademlia::store::SkillRecord& record = result.records[i]->record;
                 if (record.tombstone || record.skill_id != id) continue;
                 if (agent && record.agent_id != *agent) continue;
                 if (!context.authenticated && discovery::IsPrivate(record)) continue;
@@ -74,14 +74,15 @@ void AddSkillReplicasRoute(Daemon& daemon, SkillService& skills) {
                                            " was found in the DHT",
                                        details);
               }
-              responder.Json(
-                  200, {{"skillId", id},
-                        {"key", result.key.ToHex()},
-                        {"replication", replication},
-                        {"replicas", std::move(replicas)},
-                        {"nodesAnswered", result.closest.size()},
-                        {"messages", result.stats.messages},
-                        {"durationMs", std::round(ToMillis(result.stats.duration) * 10) / 10}});
+              responder.Json(200,
+                             {{"skillId", id},
+                              {"key", result.key.ToHex()},
+                              {"replication", replication},
+                              {"replicas", std::move(replicas)},
+                              {"nodesAnswered", result.closest.size()},
+                              {"messages", result.stats.messages},
+                              {"durationMs",
+                               std::round(transport::ToMillis(result.stats.duration) * 10) / 10}});
             });
         if (!started) {
           responder.Error(503, "BUSY", "too many lookups are running; try again",

@@ -8,8 +8,8 @@
 namespace skillnode::node::api {
 namespace {
 
-using discovery::SearchResult;
-using kademlia::SkillRecord;
+using discovery::search::SearchResult;
+using kademlia::store::SkillRecord;
 using nlohmann::json;
 
 bool Visible(const SkillRecord& record, const auth::AuthContext& context) {
@@ -17,8 +17,8 @@ bool Visible(const SkillRecord& record, const auth::AuthContext& context) {
 }
 
 // The `type` parameter: absent is nullopt; present and empty is an error (answered).
-bool TypeParam(const HttpRequest& request, Responder& responder, std::optional<std::string>& out,
-               bool required) {
+bool TypeParam(const http::HttpRequest& request, http::Responder& responder,
+               std::optional<std::string>& out, bool required) {
   out = request.Query("type");
   if ((out && out->empty()) || (!out && required)) {
     responder.Error(400, "BAD_REQUEST",
@@ -32,24 +32,24 @@ bool TypeParam(const HttpRequest& request, Responder& responder, std::optional<s
 }  // namespace
 
 WellKnownRoutes::WellKnownRoutes(Daemon& daemon, discovery::Registry& registry,
-                                 discovery::Searcher& searcher, auth::Authenticator& auth)
+                                 discovery::search::Searcher& searcher, auth::Authenticator& auth)
     : daemon_(daemon), registry_(registry), searcher_(searcher), auth_(auth) {
-  Router& router = daemon_.router();
+  http::Router& router = daemon_.router();
   router.Add("GET", "/.well-known/skill-sharing",
-             [this](const HttpRequest& request, Responder responder) {
+             [this](const http::HttpRequest& request, http::Responder responder) {
                HandleIndex(request, std::move(responder));
              });
   router.Add("GET", "/skills/{id}/descriptor.json",
-             [this](const HttpRequest& request, Responder responder) {
+             [this](const http::HttpRequest& request, http::Responder responder) {
                HandleDescriptor(request, std::move(responder));
              });
-  router.Add("GET", "/skills", [this](const HttpRequest& request, Responder responder) {
+  router.Add("GET", "/skills", [this](const http::HttpRequest& request, http::Responder responder) {
     HandleRegistryQuery(request, std::move(responder));
   });
   // The Skill Descriptor's JSON Schema (the one file discovery/schema/ ships), at its $id.
   router.Add("GET", discovery::schema::kSkillDescriptorSchemaPath,
-             [](const HttpRequest&, Responder responder) {
-               responder.Send(HttpResponse::Text(
+             [](const http::HttpRequest&, http::Responder responder) {
+               responder.Send(http::HttpResponse::Text(
                    200, std::string(discovery::schema::SkillDescriptorSchemaText()),
                    "application/schema+json"));
              });
@@ -58,13 +58,13 @@ WellKnownRoutes::WellKnownRoutes(Daemon& daemon, discovery::Registry& registry,
 ProviderInfo WellKnownRoutes::ProviderOf(const SkillRecord& record) const {
   const std::string node_id = kademlia::NodeIdOf(record.publisher).ToHex();
   if (record.publisher == daemon_.identity().public_key()) {
-    const ProviderConfig& own = daemon_.config().provider;
+    const config::ProviderConfig& own = daemon_.config().provider;
     return ProviderInfo{own.name.empty() ? node_id : own.name, own.url, node_id};
   }
   return ProviderInfo{node_id, "", node_id};
 }
 
-void WellKnownRoutes::HandleIndex(const HttpRequest& request, Responder responder) {
+void WellKnownRoutes::HandleIndex(const http::HttpRequest& request, http::Responder responder) {
   auth::AuthContext context;
   if (!auth_.Admit(request, responder, context)) return;
   std::optional<std::string> type;
@@ -76,7 +76,7 @@ void WellKnownRoutes::HandleIndex(const HttpRequest& request, Responder responde
     if (type && discovery::CapabilityTypeOf(record) != *type) continue;
     skills.push_back(IndexEntryJson(record, base));
   }
-  const ProviderConfig& own = daemon_.config().provider;
+  const config::ProviderConfig& own = daemon_.config().provider;
   json provider = {{"name", own.name.empty() ? daemon_.identity().node_id().ToHex() : own.name}};
   if (!own.url.empty()) provider["url"] = own.url;
   responder.Json(200, {{"protocol", {{"version", kSkillIndexProtocolVersion}}},
@@ -84,7 +84,8 @@ void WellKnownRoutes::HandleIndex(const HttpRequest& request, Responder responde
                        {"skills", std::move(skills)}});
 }
 
-void WellKnownRoutes::HandleDescriptor(const HttpRequest& request, Responder responder) {
+void WellKnownRoutes::HandleDescriptor(const http::HttpRequest& request,
+                                       http::Responder responder) {
   auth::AuthContext context;
   if (!auth_.Admit(request, responder, context)) return;
   const std::string id = *request.Param("id");
@@ -92,7 +93,7 @@ void WellKnownRoutes::HandleDescriptor(const HttpRequest& request, Responder res
     if (Visible(*own, context)) return responder.Json(200, DescriptorJson(*own, ProviderOf(*own)));
   }
   const auto candidates = discovery::IndexIdSkillCandidates(id, kDescriptorCandidatesMax);
-  auto not_found = [id](Responder& r) {
+  auto not_found = [id](http::Responder& r) {
     r.Error(404, "DISC_002", "no skill with id " + id + " is known", {{"id", id}});
   };
   if (candidates.empty()) return not_found(responder);
@@ -100,14 +101,14 @@ void WellKnownRoutes::HandleDescriptor(const HttpRequest& request, Responder res
   struct Join {
     size_t pending = 0;
     std::vector<SkillRecord> found;
-    std::optional<discovery::DiscError> error;
+    std::optional<discovery::search::DiscError> error;
   };
   auto join = std::make_shared<Join>();
   join->pending = candidates.size();
   for (const std::string& skill_id : candidates) {
     discovery::SkillQuery query;
     query.skill_id = skill_id;
-    discovery::SearchOptions options;
+    discovery::search::SearchOptions options;
     options.use_lan = false;  // the LAN does not carry descriptors
     searcher_.Search(
         daemon_.Now(), query, options,
@@ -117,14 +118,14 @@ void WellKnownRoutes::HandleDescriptor(const HttpRequest& request, Responder res
               join->found.push_back(found.record());
             }
           }
-          if (result.error && result.error != discovery::DiscError::kNoSkills) {
+          if (result.error && result.error != discovery::search::DiscError::kNoSkills) {
             join->error = result.error;
           }
           if (--join->pending > 0) return;
           if (join->found.empty()) {
             if (join->error) {
-              return responder.Error(discovery::DiscHttpStatus(*join->error),
-                                     discovery::DiscCode(*join->error),
+              return responder.Error(discovery::search::DiscHttpStatus(*join->error),
+                                     discovery::search::DiscCode(*join->error),
                                      "the lookup of " + id + " failed", {{"id", id}});
             }
             return not_found(responder);
@@ -136,22 +137,23 @@ void WellKnownRoutes::HandleDescriptor(const HttpRequest& request, Responder res
   }
 }
 
-void WellKnownRoutes::HandleRegistryQuery(const HttpRequest& request, Responder responder) {
+void WellKnownRoutes::HandleRegistryQuery(const http::HttpRequest& request,
+                                          http::Responder responder) {
   auth::AuthContext context;
   if (!auth_.Admit(request, responder, context)) return;
   std::optional<std::string> type;
   if (!TypeParam(request, responder, type, true)) return;
   discovery::SkillQuery query;
   query.capability_types = {*type};
-  discovery::SearchOptions options;
+  discovery::search::SearchOptions options;
   options.use_lan = false;  // LAN announcements carry no capability type
   const std::string base = BaseUrl(request, daemon_.http_url());
   searcher_.Search(
       daemon_.Now(), query, options,
       [responder, context, base, type = *type](SearchResult result) mutable {
-        if (result.error && result.error != discovery::DiscError::kNoSkills) {
-          return responder.Error(discovery::DiscHttpStatus(*result.error),
-                                 discovery::DiscCode(*result.error), result.message,
+        if (result.error && result.error != discovery::search::DiscError::kNoSkills) {
+          return responder.Error(discovery::search::DiscHttpStatus(*result.error),
+                                 discovery::search::DiscCode(*result.error), result.message,
                                  {{"type", type}});
         }
         json skills = json::array();

@@ -31,21 +31,21 @@ constexpr size_t kDescriptorCandidatesMax = 8;
 class WellKnownRoutes {
  public:
   // Adds the routes to `daemon`'s router; every reference must outlive this.
-  WellKnownRoutes(Daemon& daemon, discovery::Registry& registry, discovery::Searcher& searcher,
-                  auth::Authenticator& auth);
+  WellKnownRoutes(Daemon& daemon, discovery::Registry& registry,
+                  discovery::search::Searcher& searcher, auth::Authenticator& auth);
   WellKnownRoutes(const WellKnownRoutes&) = delete;
   WellKnownRoutes& operator=(const WellKnownRoutes&) = delete;
 
  private:
-  void HandleIndex(const HttpRequest& request, Responder responder);
-  void HandleDescriptor(const HttpRequest& request, Responder responder);
-  void HandleRegistryQuery(const HttpRequest& request, Responder responder);
+  void HandleIndex(const http::HttpRequest& request, http::Responder responder);
+  void HandleDescriptor(const http::HttpRequest& request, http::Responder responder);
+  void HandleRegistryQuery(const http::HttpRequest& request, http::Responder responder);
   // This node's provider (config `provider`), or the publishing node of another's record.
-  ProviderInfo ProviderOf(const kademlia::SkillRecord& record) const;
+  ProviderInfo ProviderOf(const kademlia::store::SkillRecord& record) const;
 
   Daemon& daemon_;
   discovery::Registry& registry_;
-  discovery::Searcher& searcher_;
+  discovery::search::Searcher& searcher_;
   auth::Authenticator& auth_;
 };
 

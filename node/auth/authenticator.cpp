@@ -35,14 +35,15 @@ bool StartsWithNoCase(std::string_view text, std::string_view prefix) {
   return true;
 }
 
-int64_t CeilSeconds(Duration d) {
+int64_t CeilSeconds(transport::Duration d) {
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
   return std::max<int64_t>(1, (ms + 999) / 1000);
 }
 
 }  // namespace
 
-Authenticator::Authenticator(AuthOptions options, Logger& logger, std::function<TimePoint()> clock)
+Authenticator::Authenticator(AuthOptions options, transport::Logger& logger,
+                             std::function<transport::TimePoint()> clock)
     : options_(std::move(options)), logger_(logger), clock_(std::move(clock)) {}
 
 void Authenticator::Refresh(bool force) {
@@ -62,7 +63,7 @@ void Authenticator::Refresh(bool force) {
     ++stats_.file_errors;
     entries_.clear();
     file_error_ = loaded.error().message;
-    logger_.Log(LogLevel::kError,
+    logger_.Log(transport::LogLevel::kError,
                 "token file: " + file_error_ + "; no token authenticates until it is fixed");
     return;
   }
@@ -70,8 +71,8 @@ void Authenticator::Refresh(bool force) {
   entries_ = std::move(*loaded);
   file_error_.clear();
   if (changed || stats_.reloads == 1) {
-    logger_.Log(LogLevel::kInfo, "token file " + options_.tokens_file + ": " +
-                                     std::to_string(entries_.size()) + " token(s)");
+    logger_.Log(transport::LogLevel::kInfo, "token file " + options_.tokens_file + ": " +
+                                                std::to_string(entries_.size()) + " token(s)");
   }
 }
 
@@ -80,10 +81,11 @@ void Authenticator::SetTokensFile(std::string path) {
   Refresh(/*force=*/true);
 }
 
-bool Authenticator::Limited(const Address& from, TimePoint now, Duration& retry_after) {
+bool Authenticator::Limited(const transport::Address& from, transport::TimePoint now,
+                            transport::Duration& retry_after) {
   auto it = sources_.find(from);
   if (it == sources_.end()) return false;
-  const TimePoint window_end = it->second.window_start + kFailureWindow;
+  const transport::TimePoint window_end = it->second.window_start + kFailureWindow;
   if (now >= window_end) {
     sources_.erase(it);
     return false;
@@ -93,7 +95,7 @@ bool Authenticator::Limited(const Address& from, TimePoint now, Duration& retry_
   return true;
 }
 
-void Authenticator::CountFailure(const Address& from, TimePoint now) {
+void Authenticator::CountFailure(const transport::Address& from, transport::TimePoint now) {
   auto it = sources_.find(from);
   if (it != sources_.end() && now >= it->second.window_start + kFailureWindow) {
     it->second = Source{now, 0};
@@ -113,15 +115,15 @@ void Authenticator::CountFailure(const Address& from, TimePoint now) {
   ++it->second.failures;
 }
 
-Authenticator::Check Authenticator::Authenticate(const HttpRequest& request) {
+Authenticator::Check Authenticator::Authenticate(const http::HttpRequest& request) {
   Check check;
   const std::string* header = request.Header("authorization");
   if (header == nullptr) {
     ++stats_.anonymous;
     return check;
   }
-  const TimePoint now = clock_();
-  const Address& from = request.peer.address();
+  const transport::TimePoint now = clock_();
+  const transport::Address& from = request.peer.address();
   if (Limited(from, now, check.retry_after)) {
     ++stats_.rate_limited;
     check.verdict = Verdict::kRateLimited;
@@ -155,25 +157,27 @@ Authenticator::Check Authenticator::Authenticate(const HttpRequest& request) {
   return check;
 }
 
-void Authenticator::Unauthorized(Responder& responder, const std::string& message, bool bad_token) {
-  HttpResponse answer = HttpResponse::Error(401, "UNAUTHENTICATED", message,
-                                            {{"reason", bad_token ? "invalid_token" : "missing"}});
+void Authenticator::Unauthorized(http::Responder& responder, const std::string& message,
+                                 bool bad_token) {
+  http::HttpResponse answer = http::HttpResponse::Error(
+      401, "UNAUTHENTICATED", message, {{"reason", bad_token ? "invalid_token" : "missing"}});
   answer.headers.emplace_back("WWW-Authenticate",
                               bad_token ? "Bearer realm=\"skillnode\", error=\"invalid_token\""
                                         : "Bearer realm=\"skillnode\"");
   responder.Send(std::move(answer));
 }
 
-void Authenticator::TooMany(Responder& responder, const Check& check) {
+void Authenticator::TooMany(http::Responder& responder, const Check& check) {
   const int64_t seconds = CeilSeconds(check.retry_after);
-  HttpResponse answer = HttpResponse::Error(
+  http::HttpResponse answer = http::HttpResponse::Error(
       429, "RATE_LIMITED", check.reason,
       {{"retry_after_s", seconds}, {"failures_per_minute", options_.failures_per_minute}});
   answer.headers.emplace_back("Retry-After", std::to_string(seconds));
   responder.Send(std::move(answer));
 }
 
-bool Authenticator::Admit(const HttpRequest& request, Responder& responder, AuthContext& context) {
+bool Authenticator::Admit(const http::HttpRequest& request, http::Responder& responder,
+                          AuthContext& context) {
   const Check check = Authenticate(request);
   switch (check.verdict) {
     case Verdict::kAnonymous:
@@ -192,10 +196,10 @@ bool Authenticator::Admit(const HttpRequest& request, Responder& responder, Auth
   return false;
 }
 
-bool Authenticator::Require(const HttpRequest& request, Responder& responder,
+bool Authenticator::Require(const http::HttpRequest& request, http::Responder& responder,
                             AuthContext& context) {
   if (request.Header("authorization") == nullptr) {
-    const TimePoint now = clock_();
+    const transport::TimePoint now = clock_();
     Check limited;
     if (Limited(request.peer.address(), now, limited.retry_after)) {
       ++stats_.rate_limited;
@@ -213,7 +217,7 @@ bool Authenticator::Require(const HttpRequest& request, Responder& responder,
   return Admit(request, responder, context);
 }
 
-bool Authenticator::Authenticated(const HttpRequest& request) {
+bool Authenticator::Authenticated(const http::HttpRequest& request) {
   return Authenticate(request).verdict == Verdict::kAuthenticated;
 }
 
@@ -225,7 +229,7 @@ nlohmann::json Authenticator::Info() const {
   return out;
 }
 
-void Authenticator::WriteMetrics(PrometheusWriter& out) const {
+void Authenticator::WriteMetrics(http::PrometheusWriter& out) const {
   out.Family("skillnode_auth_requests_total", "counter",
              "HTTP API requests by what their bearer token proved.");
   for (const auto& [result, value] : {std::pair{"authenticated", stats_.authenticated},

@@ -41,7 +41,7 @@
 namespace skillnode::node::auth {
 
 // The window failures are counted in.
-constexpr Duration kFailureWindow = Seconds(60);
+constexpr transport::Duration kFailureWindow = transport::Seconds(60);
 
 // Who a request is, as far as access levels go.
 struct AuthContext {
@@ -57,27 +57,28 @@ struct AuthOptions {
 
 class Authenticator {
  public:
-  Authenticator(AuthOptions options, Logger& logger, std::function<TimePoint()> clock);
+  Authenticator(AuthOptions options, transport::Logger& logger,
+                std::function<transport::TimePoint()> clock);
   Authenticator(const Authenticator&) = delete;
   Authenticator& operator=(const Authenticator&) = delete;
 
   enum class Verdict { kAnonymous, kAuthenticated, kBadToken, kRateLimited };
   struct Check {
     Verdict verdict = Verdict::kAnonymous;
-    std::string token_name;  // kAuthenticated
-    std::string reason;      // kBadToken, kRateLimited: for the answer's message
-    Duration retry_after{};  // kRateLimited
+    std::string token_name;             // kAuthenticated
+    std::string reason;                 // kBadToken, kRateLimited: for the answer's message
+    transport::Duration retry_after{};  // kRateLimited
   };
   // Looks at the request's Authorization header (and counts a failure); answers nothing.
-  Check Authenticate(const HttpRequest& request);
+  Check Authenticate(const http::HttpRequest& request);
 
   // Fills `context`. A request without a token is anonymous; a bad token is answered 401 and a
   // rate-limited source 429, and false returned.
-  bool Admit(const HttpRequest& request, Responder& responder, AuthContext& context);
+  bool Admit(const http::HttpRequest& request, http::Responder& responder, AuthContext& context);
   // As Admit, but a request without a token is answered 401 too (and counted as a failure).
-  bool Require(const HttpRequest& request, Responder& responder, AuthContext& context);
+  bool Require(const http::HttpRequest& request, http::Responder& responder, AuthContext& context);
   // True when the request carries a valid token (no answer is sent; failures are counted).
-  bool Authenticated(const HttpRequest& request);
+  bool Authenticated(const http::HttpRequest& request);
 
   // Reads the token file if it changed since it was last read (always when `force`).
   void Refresh(bool force = false);
@@ -88,7 +89,7 @@ class Authenticator {
   const std::string& file_error() const { return file_error_; }
   const std::string& tokens_file() const { return options_.tokens_file; }
   nlohmann::json Info() const;
-  void WriteMetrics(PrometheusWriter& out) const;
+  void WriteMetrics(http::PrometheusWriter& out) const;
 
   struct Stats {
     uint64_t authenticated = 0;
@@ -104,23 +105,24 @@ class Authenticator {
 
  private:
   struct Source {
-    TimePoint window_start = kTimeZero;
+    transport::TimePoint window_start = transport::kTimeZero;
     uint32_t failures = 0;
   };
   // Whether `from` is past its limit now (and for how long more).
-  bool Limited(const Address& from, TimePoint now, Duration& retry_after);
-  void CountFailure(const Address& from, TimePoint now);
-  void Unauthorized(Responder& responder, const std::string& message, bool bad_token);
-  void TooMany(Responder& responder, const Check& check);
+  bool Limited(const transport::Address& from, transport::TimePoint now,
+               transport::Duration& retry_after);
+  void CountFailure(const transport::Address& from, transport::TimePoint now);
+  void Unauthorized(http::Responder& responder, const std::string& message, bool bad_token);
+  void TooMany(http::Responder& responder, const Check& check);
 
   AuthOptions options_;
-  Logger& logger_;
-  std::function<TimePoint()> clock_;
+  transport::Logger& logger_;
+  std::function<transport::TimePoint()> clock_;
   std::vector<TokenEntry> entries_;
   std::string file_error_;
   // What the file looked like when last read: (inode, size, mtime ns); all 0 when absent.
   std::array<int64_t, 3> file_state_{-1, -1, -1};
-  std::map<Address, Source> sources_;
+  std::map<transport::Address, Source> sources_;
   Stats stats_;
 };
 

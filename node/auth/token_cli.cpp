@@ -26,22 +26,23 @@ struct Target {
 };
 
 // The token file named by the flags: --file, else that of --config / --data-dir / defaults.
-Result<Target> Resolve(const std::string& config_file, const std::string& data_dir,
-                       const std::string& file) {
-  if (!file.empty()) return Target{ExpandHome(file, &GetEnvironment), ""};
-  Config config;
+transport::Result<Target> Resolve(const std::string& config_file, const std::string& data_dir,
+                                  const std::string& file) {
+  if (!file.empty()) return Target{config::ExpandHome(file, &GetEnvironment), ""};
+  config::Config config;
   if (!config_file.empty()) {
-    auto loaded = LoadConfigFile(config_file);
-    if (!loaded) return Fail(loaded.error().code, config_file + ":\n  " + loaded.error().message);
+    auto loaded = config::LoadConfigFile(config_file);
+    if (!loaded)
+      return transport::Fail(loaded.error().code, config_file + ":\n  " + loaded.error().message);
     config = std::move(*loaded);
   }
   if (!data_dir.empty()) config.node.data_dir = data_dir;
   config.node.data_dir = config.node.data_dir.empty()
-                             ? DefaultDataDir(&GetEnvironment)
-                             : ExpandHome(config.node.data_dir, &GetEnvironment);
+                             ? config::DefaultDataDir(&GetEnvironment)
+                             : config::ExpandHome(config.node.data_dir, &GetEnvironment);
   if (config.node.data_dir.empty() && config.node.auth.tokens_file.empty()) {
-    return Fail(ErrorCode::kInvalidArgument,
-                "no data directory: give --data-dir or --file (HOME is not set)");
+    return transport::Fail(transport::ErrorCode::kInvalidArgument,
+                           "no data directory: give --data-dir or --file (HOME is not set)");
   }
   const std::string path = TokensFilePath(config, &GetEnvironment);
   return Target{path, config.node.auth.tokens_file.empty() ? config.node.data_dir : ""};
@@ -110,7 +111,7 @@ int ListTokens(const Target& target, bool json) {
     for (const TokenEntry& entry : *entries) {
       out.push_back({{"name", entry.name},
                      {"created", entry.created_unix},
-                     {"sha256", kademlia::HexEncode(entry.hash)}});
+                     {"sha256", kademlia::wire::HexEncode(entry.hash)}});
     }
     std::cout << out.dump() << "\n";
     return 0;
@@ -118,7 +119,7 @@ int ListTokens(const Target& target, bool json) {
   if (entries->empty()) std::cerr << "no tokens in " << target.path << "\n";
   for (const TokenEntry& entry : *entries) {
     std::cout << entry.name << "  created " << IsoTime(entry.created_unix) << "  sha256 "
-              << kademlia::HexEncode(entry.hash).substr(0, 12) << "...\n";
+              << kademlia::wire::HexEncode(entry.hash).substr(0, 12) << "...\n";
   }
   return 0;
 }

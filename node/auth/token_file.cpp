@@ -17,8 +17,9 @@ namespace {
 constexpr size_t kTokenRandomBytes = 32;  // 256 bits
 constexpr std::string_view kHashPrefix = "sha256:";
 
-tl::unexpected<Error> LineError(size_t line, const std::string& reason) {
-  return Fail(ErrorCode::kParse, "line " + std::to_string(line) + ": " + reason);
+tl::unexpected<transport::Error> LineError(size_t line, const std::string& reason) {
+  return transport::Fail(transport::ErrorCode::kParse,
+                         "line " + std::to_string(line) + ": " + reason);
 }
 
 // Splits on runs of spaces and tabs.
@@ -34,7 +35,7 @@ std::vector<std::string_view> Fields(std::string_view line) {
   return out;
 }
 
-Result<TokenEntry> ParseLine(std::string_view line, size_t number) {
+transport::Result<TokenEntry> ParseLine(std::string_view line, size_t number) {
   const auto fields = Fields(line);
   if (fields.size() != 3) {
     return LineError(number, "expected NAME sha256:HEX CREATED, got " +
@@ -50,7 +51,7 @@ Result<TokenEntry> ParseLine(std::string_view line, size_t number) {
   if (!fields[1].starts_with(kHashPrefix)) {
     return LineError(number, "expected sha256:HEX after the name");
   }
-  auto hash = kademlia::HexDecode(fields[1].substr(kHashPrefix.size()));
+  auto hash = kademlia::wire::HexDecode(fields[1].substr(kHashPrefix.size()));
   if (!hash || hash->size() != entry.hash.size()) {
     return LineError(number, "the hash of " + entry.name + " is not 64 hex digits");
   }
@@ -69,12 +70,12 @@ Result<TokenEntry> ParseLine(std::string_view line, size_t number) {
 
 TokenHash HashToken(std::string_view token) {
   TokenHash out{};
-  kademlia::Sha256Into(kademlia::AsBytes(token), out);
+  kademlia::wire::Sha256Into(kademlia::wire::AsBytes(token), out);
   return out;
 }
 
 std::string NewToken() {
-  kademlia::EnsureSodium();
+  kademlia::wire::EnsureSodium();
   std::array<uint8_t, kTokenRandomBytes> bytes{};
   randombytes_buf(bytes.data(), bytes.size());
   const int variant = sodium_base64_VARIANT_URLSAFE_NO_PADDING;
@@ -95,7 +96,7 @@ bool ValidTokenName(std::string_view name) {
   return true;
 }
 
-Result<std::vector<TokenEntry>> ParseTokenFile(std::string_view text) {
+transport::Result<std::vector<TokenEntry>> ParseTokenFile(std::string_view text) {
   std::vector<TokenEntry> entries;
   size_t number = 0;
   size_t start = 0;
@@ -128,27 +129,28 @@ std::string FormatTokenFile(const std::vector<TokenEntry>& entries) {
       "# skillnode bearer tokens (docs/access.md): NAME sha256:HEX CREATED (Unix seconds).\n"
       "# Only hashes are kept; manage with `skillnode token add|list|revoke`.\n";
   for (const TokenEntry& entry : entries) {
-    out += entry.name + " " + std::string(kHashPrefix) + kademlia::HexEncode(entry.hash) + " " +
-           std::to_string(entry.created_unix) + "\n";
+    out += entry.name + " " + std::string(kHashPrefix) + kademlia::wire::HexEncode(entry.hash) +
+           " " + std::to_string(entry.created_unix) + "\n";
   }
   return out;
 }
 
-Result<std::vector<TokenEntry>> LoadTokenFile(const std::string& path) {
+transport::Result<std::vector<TokenEntry>> LoadTokenFile(const std::string& path) {
   std::error_code error;
   if (!std::filesystem::exists(path, error) && !error) return std::vector<TokenEntry>{};
   auto bytes = state::ReadWholeFile(path, kTokenFileSizeMax);
-  if (!bytes) return Fail(bytes.error().code, path + ": " + bytes.error().message);
+  if (!bytes) return transport::Fail(bytes.error().code, path + ": " + bytes.error().message);
   const std::string_view text(reinterpret_cast<const char*>(bytes->data()), bytes->size());
   auto entries = ParseTokenFile(text);
-  if (!entries) return Fail(entries.error().code, path + ": " + entries.error().message);
+  if (!entries) return transport::Fail(entries.error().code, path + ": " + entries.error().message);
   return entries;
 }
 
-Result<void> SaveTokenFile(const std::string& path, const std::vector<TokenEntry>& entries) {
+transport::Result<void> SaveTokenFile(const std::string& path,
+                                      const std::vector<TokenEntry>& entries) {
   const std::string text = FormatTokenFile(entries);
-  auto saved = state::WriteFileAtomic(path, kademlia::AsBytes(text), 0600);
-  if (!saved) return Fail(saved.error().code, path + ": " + saved.error().message);
+  auto saved = state::WriteFileAtomic(path, kademlia::wire::AsBytes(text), 0600);
+  if (!saved) return transport::Fail(saved.error().code, path + ": " + saved.error().message);
   return {};
 }
 
@@ -164,9 +166,9 @@ std::optional<size_t> MatchToken(const std::vector<TokenEntry>& entries,
   return found;
 }
 
-std::string TokensFilePath(const Config& config, const GetEnv& get_env) {
+std::string TokensFilePath(const config::Config& config, const config::GetEnv& get_env) {
   if (!config.node.auth.tokens_file.empty()) {
-    return ExpandHome(config.node.auth.tokens_file, get_env);
+    return config::ExpandHome(config.node.auth.tokens_file, get_env);
   }
   return config.node.data_dir + "/tokens";
 }

@@ -52,14 +52,14 @@ std::string NewToken();
 bool ValidTokenName(std::string_view name);
 
 // Parses the file's text; the error is "line N: reason".
-[[nodiscard]] Result<std::vector<TokenEntry>> ParseTokenFile(std::string_view text);
+[[nodiscard]] transport::Result<std::vector<TokenEntry>> ParseTokenFile(std::string_view text);
 std::string FormatTokenFile(const std::vector<TokenEntry>& entries);
 
 // Reads `path`; a missing file is an empty list (no token authenticates). Errors name the file.
-[[nodiscard]] Result<std::vector<TokenEntry>> LoadTokenFile(const std::string& path);
+[[nodiscard]] transport::Result<std::vector<TokenEntry>> LoadTokenFile(const std::string& path);
 // Writes `entries` to `path` atomically with mode 0600.
-[[nodiscard]] Result<void> SaveTokenFile(const std::string& path,
-                                         const std::vector<TokenEntry>& entries);
+[[nodiscard]] transport::Result<void> SaveTokenFile(const std::string& path,
+                                                    const std::vector<TokenEntry>& entries);
 
 // The index of the entry whose hash is SHA-256(presented), or nullopt. Compares with every
 // entry in constant time (sodium_memcmp) and never stops early, so the time taken says nothing
@@ -69,7 +69,7 @@ std::optional<size_t> MatchToken(const std::vector<TokenEntry>& entries,
 
 // The token file a configuration names: node.auth.tokensFile with "~/" expanded, else
 // <dataDir>/tokens.
-std::string TokensFilePath(const Config& config, const GetEnv& get_env);
+std::string TokensFilePath(const config::Config& config, const config::GetEnv& get_env);
 
 }  // namespace skillnode::node::auth
 

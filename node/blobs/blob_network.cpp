@@ -12,7 +12,7 @@ namespace {
 using kademlia::blobs::FetchOutcome;
 using kademlia::blobs::HolderFailure;
 
-kademlia::blobs::BlobConfig ServiceConfig(const Config& config) {
+kademlia::blobs::BlobConfig ServiceConfig(const config::Config& config) {
   kademlia::blobs::BlobConfig out;
   out.fetches_max = config.node.skills.fetches_max;
   out.fetch_timeout = config.node.skills.fetch_timeout;
@@ -36,7 +36,7 @@ std::string_view SourceName(BlobAnswer::Source source) {
   return "local";
 }
 
-Result<std::unique_ptr<BlobNetwork>> BlobNetwork::Open(Daemon& daemon) {
+transport::Result<std::unique_ptr<BlobNetwork>> BlobNetwork::Open(Daemon& daemon) {
   const auto& skills = daemon.config().node.skills;
   const std::string directory = daemon.data_dir_path() + "/blobs";
   auto local = BlobStore::Open(directory, skills.store_bytes_max);
@@ -52,10 +52,10 @@ BlobNetwork::BlobNetwork(Daemon& daemon, BlobStore local, BlobStore cache)
     : daemon_(daemon), local_(std::move(local)), cache_(std::move(cache)) {
   service_ = std::make_unique<kademlia::blobs::BlobService>(
       daemon.node(), *this, ServiceConfig(daemon.config()), daemon.env().rng());
-  const TimePoint now = daemon.Now();
+  const transport::TimePoint now = daemon.Now();
   for (const Digest& digest : local_.Digests()) service_->Announce(now, digest);
   for (const Digest& digest : cache_.Digests()) service_->Announce(now, digest);
-  daemon.AddMetrics([this](PrometheusWriter& out) { WriteMetrics(out); });
+  daemon.AddMetrics([this](http::PrometheusWriter& out) { WriteMetrics(out); });
   daemon.AddShutdownStep("end blob fetches", [this](std::function<void()> done) {
     service_->Shutdown();
     done();
@@ -74,7 +74,7 @@ void BlobNetwork::Get(const Digest& digest, uint64_t size, const kademlia::Publi
     if (!store->Has(digest)) continue;
     auto bytes = store->Get(digest);  // verified; a rotten copy is set aside and skipped
     if (!bytes) {
-      LogAt(daemon_.logger(), LogLevel::kWarn,
+      LogAt(daemon_.logger(), transport::LogLevel::kWarn,
             std::string(SourceName(source)) + " " + bytes.error().message);
       service_->Withdraw(digest);
       continue;
@@ -94,8 +94,8 @@ void BlobNetwork::Get(const Digest& digest, uint64_t size, const kademlia::Publi
                     answer.bytes = outcome.bytes;
                     answer.holder = outcome.holder;
                     for (const auto& attempt : outcome.attempts) {
-                      LogAt(daemon_.logger(), LogLevel::kWarn,
-                            "blob " + kademlia::HexEncode(digest).substr(0, 12) +
+                      LogAt(daemon_.logger(), transport::LogLevel::kWarn,
+                            "blob " + kademlia::wire::HexEncode(digest).substr(0, 12) +
                                 ": bypassed holder " + attempt.id.ShortHex() + " at " +
                                 attempt.endpoint.ToString() + ": " +
                                 std::string(kademlia::blobs::HolderFailureName(attempt.failure)) +
@@ -106,20 +106,20 @@ void BlobNetwork::Get(const Digest& digest, uint64_t size, const kademlia::Publi
                       service_->Announce(daemon_.Now(), digest);
                     } else {
                       ++cache_refused_;
-                      LogAt(daemon_.logger(), LogLevel::kWarn,
-                            "blob " + kademlia::HexEncode(digest).substr(0, 12) +
+                      LogAt(daemon_.logger(), transport::LogLevel::kWarn,
+                            "blob " + kademlia::wire::HexEncode(digest).substr(0, 12) +
                                 " fetched but not cached: " + kept.error().message);
                     }
                     done(answer);
                   });
 }
 
-std::optional<uint64_t> BlobNetwork::SizeOf(const kademlia::BlobDigest& digest) {
+std::optional<uint64_t> BlobNetwork::SizeOf(const kademlia::wire::BlobDigest& digest) {
   if (auto size = local_.SizeOf(digest)) return size;
   return cache_.SizeOf(digest);
 }
 
-std::vector<uint8_t> BlobNetwork::Read(const kademlia::BlobDigest& digest, uint64_t offset,
+std::vector<uint8_t> BlobNetwork::Read(const kademlia::wire::BlobDigest& digest, uint64_t offset,
                                        size_t length) {
   if (local_.Has(digest)) return local_.ReadRange(digest, offset, length);
   return cache_.ReadRange(digest, offset, length);
@@ -143,7 +143,7 @@ nlohmann::json BlobNetwork::Info() const {
           {"chunksServed", stats.chunks_served}};
 }
 
-void BlobNetwork::WriteMetrics(PrometheusWriter& out) const {
+void BlobNetwork::WriteMetrics(http::PrometheusWriter& out) const {
   const auto& stats = service_->stats();
   out.Family("skillnode_blob_fetches_total", "counter",
              "Fetches of SKILL.md files and archives from other nodes, by outcome.");

@@ -41,7 +41,7 @@ class BlobNetwork : public kademlia::blobs::BlobSource {
  public:
   // Opens both stores, attaches the blob service to the daemon's node and adds its metrics
   // and shutdown step. Fails when a store cannot be opened.
-  [[nodiscard]] static Result<std::unique_ptr<BlobNetwork>> Open(Daemon& daemon);
+  [[nodiscard]] static transport::Result<std::unique_ptr<BlobNetwork>> Open(Daemon& daemon);
   ~BlobNetwork() override;
   BlobNetwork(const BlobNetwork&) = delete;
   BlobNetwork& operator=(const BlobNetwork&) = delete;
@@ -56,11 +56,11 @@ class BlobNetwork : public kademlia::blobs::BlobSource {
            std::function<void(const BlobAnswer&)> done);
 
   nlohmann::json Info() const;
-  void WriteMetrics(PrometheusWriter& out) const;
+  void WriteMetrics(http::PrometheusWriter& out) const;
 
   // BlobSource: what other nodes may fetch from this one.
-  std::optional<uint64_t> SizeOf(const kademlia::BlobDigest& digest) override;
-  std::vector<uint8_t> Read(const kademlia::BlobDigest& digest, uint64_t offset,
+  std::optional<uint64_t> SizeOf(const kademlia::wire::BlobDigest& digest) override;
+  std::vector<uint8_t> Read(const kademlia::wire::BlobDigest& digest, uint64_t offset,
                             size_t length) override;
 
  private:

@@ -24,8 +24,9 @@ constexpr std::string_view kTemporaryInfix = ".tmp.";
 // The digest a blob's file name spells, when it is one.
 std::optional<Digest> DigestOfName(const std::string& name) {
   if (name.size() != 64) return std::nullopt;
-  auto bytes = kademlia::HexDecode(name);
-  if (!bytes || bytes->size() != 32 || kademlia::HexEncode(*bytes) != name) return std::nullopt;
+  auto bytes = kademlia::wire::HexDecode(name);
+  if (!bytes || bytes->size() != 32 || kademlia::wire::HexEncode(*bytes) != name)
+    return std::nullopt;
   Digest out{};
   std::copy(bytes->begin(), bytes->end(), out.begin());
   return out;
@@ -33,11 +34,14 @@ std::optional<Digest> DigestOfName(const std::string& name) {
 
 }  // namespace
 
-Result<BlobStore> BlobStore::Open(std::string directory, uint64_t bytes_max, WhenFull when_full) {
+transport::Result<BlobStore> BlobStore::Open(std::string directory, uint64_t bytes_max,
+                                             WhenFull when_full) {
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::create_directories(directory, ec);
-  if (ec) return Fail(ErrorCode::kIo, "cannot create " + directory + ": " + ec.message());
+  if (ec)
+    return transport::Fail(transport::ErrorCode::kIo,
+                           "cannot create " + directory + ": " + ec.message());
   fs::permissions(directory, fs::perms::owner_all, fs::perm_options::replace, ec);
   BlobStore store(directory, bytes_max, when_full);
   // Blobs found on disk are "used" in the order of their files' times, oldest first.
@@ -58,29 +62,33 @@ Result<BlobStore> BlobStore::Open(std::string directory, uint64_t bytes_max, Whe
     found.emplace_back(it->last_write_time(ec), *digest);
     ec.clear();
   }
-  if (ec) return Fail(ErrorCode::kIo, "cannot list " + directory + ": " + ec.message());
+  if (ec)
+    return transport::Fail(transport::ErrorCode::kIo,
+                           "cannot list " + directory + ": " + ec.message());
   std::sort(found.begin(), found.end());
   for (const auto& [time, digest] : found) store.blobs_[digest].used = ++store.use_clock_;
   return store;
 }
 
 std::string BlobStore::PathOf(const Digest& digest) const {
-  return directory_ + "/" + kademlia::HexEncode(digest);
+  return directory_ + "/" + kademlia::wire::HexEncode(digest);
 }
 
-Result<bool> BlobStore::Put(const Digest& digest, std::string_view bytes) {
+transport::Result<bool> BlobStore::Put(const Digest& digest, std::string_view bytes) {
   if (kademlia::Key::Sha256(bytes).bytes() != digest) {
-    return Fail(ErrorCode::kInvalidArgument, "the bytes do not have the digest they are put under");
+    return transport::Fail(transport::ErrorCode::kInvalidArgument,
+                           "the bytes do not have the digest they are put under");
   }
   // Held already: kept if intact, else (set aside by Get) written again from these bytes.
   if (Has(digest) && Get(digest)) return false;
   if (bytes.size() > kBlobBytesMax || !MakeRoom(bytes.size())) {
-    return Fail(ErrorCode::kRefused, "the skill store holds " + std::to_string(bytes_) +
-                                         " of its " + std::to_string(bytes_max_) +
-                                         " bytes (node.skills.maxStoreBytes); " +
-                                         std::to_string(bytes.size()) + " more do not fit");
+    return transport::Fail(transport::ErrorCode::kRefused,
+                           "the skill store holds " + std::to_string(bytes_) + " of its " +
+                               std::to_string(bytes_max_) + " bytes (node.skills.maxStoreBytes); " +
+                               std::to_string(bytes.size()) + " more do not fit");
   }
-  auto written = state::WriteFileAtomic(PathOf(digest), kademlia::AsBytes(bytes), kBlobFileMode);
+  auto written =
+      state::WriteFileAtomic(PathOf(digest), kademlia::wire::AsBytes(bytes), kBlobFileMode);
   if (!written) return tl::unexpected(written.error());
   blobs_[digest] = Held{bytes.size(), ++use_clock_};
   bytes_ += bytes.size();
@@ -132,9 +140,10 @@ std::vector<uint8_t> BlobStore::ReadRange(const Digest& digest, uint64_t offset,
   return out;
 }
 
-Result<std::string> BlobStore::Get(const Digest& digest) {
-  const std::string hex = kademlia::HexEncode(digest);
-  if (!Has(digest)) return Fail(ErrorCode::kNotFound, "blob " + hex + " is not held");
+transport::Result<std::string> BlobStore::Get(const Digest& digest) {
+  const std::string hex = kademlia::wire::HexEncode(digest);
+  if (!Has(digest))
+    return transport::Fail(transport::ErrorCode::kNotFound, "blob " + hex + " is not held");
   const std::string path = PathOf(digest);
   auto read = state::ReadWholeFile(path, kBlobBytesMax);
   if (read && kademlia::Key::Sha256(std::span<const uint8_t>(*read)).bytes() == digest) {
@@ -147,7 +156,8 @@ Result<std::string> BlobStore::Get(const Digest& digest) {
   std::rename(path.c_str(), (path + ".corrupt").c_str());
   bytes_ -= blobs_[digest].size;
   blobs_.erase(digest);
-  return Fail(ErrorCode::kNotFound, "blob " + hex + " was set aside: " + reason);
+  return transport::Fail(transport::ErrorCode::kNotFound,
+                         "blob " + hex + " was set aside: " + reason);
 }
 
 void BlobStore::Remove(const Digest& digest) {

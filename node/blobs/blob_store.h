@@ -46,16 +46,16 @@ class BlobStore {
   // Opens (creating, mode 0700) `directory` and counts the blobs in it; files that are not
   // blobs (a temporary left by a crash) are removed, unknown names are left alone.
   enum class WhenFull { kRefuse, kEvictOldest };
-  [[nodiscard]] static Result<BlobStore> Open(std::string directory, uint64_t bytes_max,
-                                              WhenFull when_full = WhenFull::kRefuse);
+  [[nodiscard]] static transport::Result<BlobStore> Open(std::string directory, uint64_t bytes_max,
+                                                         WhenFull when_full = WhenFull::kRefuse);
 
   // Stores `bytes` under `digest`, which must be their SHA-256 (else kInvalidArgument). True
   // when written, false when already held intact (a corrupt copy is replaced). kRefused when
   // it would pass bytes_max (a cache first removes its least recently used blobs; kRefused only
   // for a blob larger than bytes_max).
-  [[nodiscard]] Result<bool> Put(const Digest& digest, std::string_view bytes);
+  [[nodiscard]] transport::Result<bool> Put(const Digest& digest, std::string_view bytes);
   // The bytes of `digest`, verified. kNotFound when absent or corrupt (set aside).
-  [[nodiscard]] Result<std::string> Get(const Digest& digest);
+  [[nodiscard]] transport::Result<std::string> Get(const Digest& digest);
   bool Has(const Digest& digest) const { return blobs_.contains(digest); }
   std::optional<uint64_t> SizeOf(const Digest& digest) const;
   // Up to `length` bytes from `offset`, unverified; empty when not held or unreadable.

@@ -29,7 +29,7 @@
 #include "node/state/identity_file.h"
 #include "node/ui/health_history_routes.h"
 
-namespace skillnode::node {
+namespace skillnode::node::cli {
 namespace {
 
 constexpr int kExitFailure = 1;
@@ -40,11 +40,11 @@ const char* kFooter =
     "Exit status: 0 success, 1 failure, 2 usage or configuration error.\n"
     "Configuration keys and defaults: skillnode.yaml(5), docs/configuration.md.";
 
-std::vector<std::string> ApplyFlags(const RunFlags& flags, Config& config) {
+std::vector<std::string> ApplyFlags(const RunFlags& flags, config::Config& config) {
   std::vector<std::string> errors;
   if (flags.port) config.node.port = *flags.port;
   if (flags.http) {
-    auto listen = Endpoint::ParseListen(*flags.http);
+    auto listen = transport::Endpoint::ParseListen(*flags.http);
     if (listen) {
       config.node.http.listen = *listen;
     } else {
@@ -55,7 +55,7 @@ std::vector<std::string> ApplyFlags(const RunFlags& flags, Config& config) {
   if (!flags.bootstrap.empty()) {
     config.discovery.dht.bootstrap_nodes.clear();
     for (const std::string& text : flags.bootstrap) {
-      auto peer = HostPort::Parse(text);
+      auto peer = transport::HostPort::Parse(text);
       if (peer) {
         config.discovery.dht.bootstrap_nodes.push_back(*peer);
       } else {
@@ -64,8 +64,8 @@ std::vector<std::string> ApplyFlags(const RunFlags& flags, Config& config) {
     }
   }
   if (flags.network_id) config.node.network_id = *flags.network_id;
-  if (flags.log_level) config.node.log.level = ParseLogLevel(*flags.log_level).value();
-  if (flags.log_format) config.node.log.format = ParseLogFormat(*flags.log_format).value();
+  if (flags.log_level) config.node.log.level = config::ParseLogLevel(*flags.log_level).value();
+  if (flags.log_format) config.node.log.format = config::ParseLogFormat(*flags.log_format).value();
   if (flags.no_lan) {
     config.discovery.udp.enabled = false;
     config.discovery.mdns.enabled = false;
@@ -83,7 +83,7 @@ std::string JoinLines(const std::vector<std::string>& lines) {
 
 const char* GetEnvironment(const char* name) { return std::getenv(name); }
 
-void PrintConfigErrors(const std::string& what, const Error& error) {
+void PrintConfigErrors(const std::string& what, const transport::Error& error) {
   std::cerr << "skillnode: invalid configuration" << (what.empty() ? "" : " in " + what) << ":\n";
   std::string message = error.message;
   size_t start = 0;
@@ -113,28 +113,28 @@ int Run(const std::string& config_file, const std::string& check_file, const Run
   SpdLogger logger(config->node.log);
   auto daemon = Daemon::Create(*config, logger);
   if (!daemon) {
-    logger.Log(LogLevel::kError, "cannot start: " + daemon.error().message);
+    logger.Log(transport::LogLevel::kError, "cannot start: " + daemon.error().message);
     return kExitFailure;
   }
   // SIGHUP reads the same file with the same flags.
-  (*daemon)->SetConfigSource([config_file, flags]() -> Result<Config> {
+  (*daemon)->SetConfigSource([config_file, flags]() -> transport::Result<config::Config> {
     auto next = BuildConfig(config_file, flags, &GetEnvironment);
     if (next) return next;
     // One log line: the problems, which name their keys and lines, joined.
     std::string problems = next.error().message;
     for (char& c : problems) c = c == '\n' ? ';' : c;
-    return Fail(next.error().code, "invalid configuration" +
-                                       (config_file.empty() ? "" : " in " + config_file) + ": " +
-                                       problems);
+    return transport::Fail(next.error().code,
+                           "invalid configuration" +
+                               (config_file.empty() ? "" : " in " + config_file) + ": " + problems);
   });
-  (*daemon)->AddReloadStep(
-      [&logger](const Config& running, const Config& next) -> Result<ReloadApply> {
-        if (next.node.log.level == running.node.log.level) return ReloadApply{};
-        return ReloadApply([&logger, level = next.node.log.level] { logger.SetLevel(level); });
-      });
+  (*daemon)->AddReloadStep([&logger](const config::Config& running, const config::Config& next)
+                               -> transport::Result<daemon::ReloadApply> {
+    if (next.node.log.level == running.node.log.level) return daemon::ReloadApply{};
+    return daemon::ReloadApply([&logger, level = next.node.log.level] { logger.SetLevel(level); });
+  });
   auto publishers = SetUpCertifiedPublishers(**daemon);
   if (!publishers) {
-    logger.Log(LogLevel::kError, "cannot start: " + publishers.error().message);
+    logger.Log(transport::LogLevel::kError, "cannot start: " + publishers.error().message);
     return kExitFailure;
   }
   SkillService skills(**daemon, publishers->own_certificate);
@@ -144,20 +144,20 @@ int Run(const std::string& config_file, const std::string& check_file, const Run
   auto mcp_routes = mcp::AddMcpRoutes(**daemon, skills);
   std::optional<ui::HealthHistoryRoutes> health_history;
   if (config->node.ui.enabled) health_history.emplace(**daemon, skills);
-  std::unique_ptr<LanService> lan;
+  std::unique_ptr<lan::LanService> lan;
   if (config->discovery.udp.enabled) {
-    auto opened = LanService::Create(**daemon, skills);
+    auto opened = lan::LanService::Create(**daemon, skills);
     if (!opened) {
-      logger.Log(LogLevel::kError, "cannot start: " + opened.error().message);
+      logger.Log(transport::LogLevel::kError, "cannot start: " + opened.error().message);
       return kExitFailure;
     }
     lan = std::move(*opened);
   }
-  std::unique_ptr<SkillCenterClient> skill_center;
+  std::unique_ptr<skillcenter::SkillCenterClient> skill_center;
   if (config->discovery.skill_center.enabled) {
-    auto created = SkillCenterClient::Create(**daemon, skills);
+    auto created = skillcenter::SkillCenterClient::Create(**daemon, skills);
     if (!created) {
-      logger.Log(LogLevel::kError, "cannot start: " + created.error().message);
+      logger.Log(transport::LogLevel::kError, "cannot start: " + created.error().message);
       return kExitFailure;
     }
     skill_center = std::move(*created);
@@ -168,35 +168,39 @@ int Run(const std::string& config_file, const std::string& check_file, const Run
 // The base URL for `status`: a listen address of "any" is reached over loopback.
 // The node's API as seen from this host: its plain-HTTP listener, or the HTTPS one when plain
 // HTTP is off; a wildcard address is asked on loopback.
-std::string StatusUrl(const NodeSection& node) {
+std::string StatusUrl(const config::NodeSection& node) {
   const bool https = !node.http.enabled && node.https.listen.has_value();
-  const Endpoint& listen = https ? *node.https.listen : node.http.listen;
-  Endpoint target = listen;
+  const transport::Endpoint& listen = https ? *node.https.listen : node.http.listen;
+  transport::Endpoint target = listen;
   if (listen.address().IsUnspecified()) {
     target =
-        Endpoint(listen.address().is_v4() ? Address::Loopback4() : Address::Parse("::1").value(),
-                 listen.port());
+        transport::Endpoint(listen.address().is_v4() ? transport::Address::Loopback4()
+                                                     : transport::Address::Parse("::1").value(),
+                            listen.port());
   }
   return (https ? "https://" : "http://") + target.ToString();
 }
 
 }  // namespace
 
-Result<Config> BuildConfig(const std::string& file, const RunFlags& flags, const GetEnv& get_env) {
-  Config config;
+transport::Result<config::Config> BuildConfig(const std::string& file, const RunFlags& flags,
+                                              const config::GetEnv& get_env) {
+  config::Config config;
   if (!file.empty()) {
-    auto loaded = LoadConfigFile(file);
+    auto loaded = config::LoadConfigFile(file);
     if (!loaded) return loaded;
     config = std::move(*loaded);
   }
   auto errors = ApplyFlags(flags, config);
-  for (std::string& problem : CrossCheck(config)) errors.push_back(std::move(problem));
-  config.node.data_dir = config.node.data_dir.empty() ? DefaultDataDir(get_env)
-                                                      : ExpandHome(config.node.data_dir, get_env);
+  for (std::string& problem : config::CrossCheck(config)) errors.push_back(std::move(problem));
+  config.node.data_dir = config.node.data_dir.empty()
+                             ? config::DefaultDataDir(get_env)
+                             : config::ExpandHome(config.node.data_dir, get_env);
   if (config.node.data_dir.empty()) {
     errors.push_back("node.dataDir: not set, and neither XDG_DATA_HOME nor HOME gives a default");
   }
-  if (!errors.empty()) return Fail(ErrorCode::kInvalidArgument, JoinLines(errors));
+  if (!errors.empty())
+    return transport::Fail(transport::ErrorCode::kInvalidArgument, JoinLines(errors));
   return config;
 }
 
@@ -214,7 +218,7 @@ struct RunCommand {
 };
 struct StatusCommand {
   CLI::App* app = nullptr;
-  std::string http = "127.0.0.1:" + std::to_string(kDefaultHttpPort);
+  std::string http = "127.0.0.1:" + std::to_string(config::kDefaultHttpPort);
   std::string config;
   std::string ca_file;
   bool json = false;
@@ -332,7 +336,7 @@ int Run(const RunCommand& c) {
 int Status(const StatusCommand& c) {
   std::string base_url;
   if (!c.config.empty() && c.http_flag->count() == 0) {
-    auto config = LoadConfigFile(c.config);
+    auto config = config::LoadConfigFile(c.config);
     if (!config) {
       PrintConfigErrors(c.config, config.error());
       return kExitUsage;
@@ -346,7 +350,7 @@ int Status(const StatusCommand& c) {
     }
     base_url = std::move(*parsed);
   }
-  return RunStatus(base_url, c.json, HttpCallOptions{Millis(c.timeout_ms), c.ca_file});
+  return RunStatus(base_url, c.json, HttpCallOptions{transport::Millis(c.timeout_ms), c.ca_file});
 }
 
 }  // namespace
@@ -390,4 +394,4 @@ int RunCli(int argc, char** argv) {
   return Status(status);
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::cli

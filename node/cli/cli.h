@@ -13,7 +13,7 @@
 #include "node/config/config.h"
 #include "transport/result.h"
 
-namespace skillnode::node {
+namespace skillnode::node::cli {
 
 // The flags of `skillnode run` that override the configuration file.
 struct RunFlags {
@@ -32,12 +32,13 @@ struct RunFlags {
 // The configuration `skillnode run` uses: defaults, then `file` (if not empty), then `flags`,
 // then the cross-key checks, with the data directory defaulted (config.h DefaultDataDir) and
 // "~" expanded. The error lists every problem, one per line.
-[[nodiscard]] Result<Config> BuildConfig(const std::string& file, const RunFlags& flags,
-                                         const GetEnv& get_env);
+[[nodiscard]] transport::Result<config::Config> BuildConfig(const std::string& file,
+                                                            const RunFlags& flags,
+                                                            const config::GetEnv& get_env);
 
 // The whole command line; returns the exit status.
 int RunCli(int argc, char** argv);
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::cli
 
 #endif  // SKILLNODE_NODE_CLI_CLI_H_

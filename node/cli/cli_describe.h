@@ -16,7 +16,7 @@
 #include <string>
 #include <string_view>
 
-namespace skillnode::cli {
+namespace skillnode::node::cli {
 
 // The flag that prints the description and exits (handled before parsing).
 constexpr std::string_view kHelpJsonFlag = "--help-json";
@@ -93,6 +93,6 @@ inline bool PrintedHelpJson(const CLI::App& app, int argc, char** argv) {
   return true;
 }
 
-}  // namespace skillnode::cli
+}  // namespace skillnode::node::cli
 
 #endif  // SKILLNODE_NODE_CLI_CLI_DESCRIBE_H_

@@ -8,7 +8,7 @@
 
 #include "discovery/schema/descriptor_schema.h"
 
-namespace skillnode::node {
+namespace skillnode::node::cli {
 namespace {
 
 using nlohmann::json;
@@ -103,4 +103,4 @@ bool DescriptorCommands::RunParsed(int& status) {
   return false;
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::cli

@@ -11,7 +11,7 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
-namespace skillnode::node {
+namespace skillnode::node::cli {
 
 class DescriptorCommands {
  public:
@@ -27,6 +27,6 @@ class DescriptorCommands {
   std::string file_;
 };
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::cli
 
 #endif  // SKILLNODE_NODE_CLI_DESCRIPTOR_CLI_H_

@@ -10,7 +10,7 @@
 #include "node/state/data_dir.h"
 #include "node/state/identity_file.h"
 
-namespace skillnode::node {
+namespace skillnode::node::cli {
 namespace {
 
 constexpr int kExitFailure = 1;
@@ -18,12 +18,12 @@ constexpr int kExitFailure = 1;
 const char* GetEnvironment(const char* name) { return std::getenv(name); }
 
 // The data directory named by --data-dir, or the default one; created (mode 0700) as by `run`.
-Result<state::DataDir> OpenDataDir(const std::string& flag) {
-  const std::string dir =
-      flag.empty() ? DefaultDataDir(&GetEnvironment) : ExpandHome(flag, &GetEnvironment);
+transport::Result<state::DataDir> OpenDataDir(const std::string& flag) {
+  const std::string dir = flag.empty() ? config::DefaultDataDir(&GetEnvironment)
+                                       : config::ExpandHome(flag, &GetEnvironment);
   if (dir.empty()) {
-    return Fail(ErrorCode::kInvalidArgument,
-                "no data directory: give --data-dir (HOME is not set)");
+    return transport::Fail(transport::ErrorCode::kInvalidArgument,
+                           "no data directory: give --data-dir (HOME is not set)");
   }
   return state::DataDir::Open(dir);
 }
@@ -123,4 +123,4 @@ bool IdentityCommands::RunParsed(int& status) {
   return false;
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::cli

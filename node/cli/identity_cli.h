@@ -10,7 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
-namespace skillnode::node {
+namespace skillnode::node::cli {
 
 class IdentityCommands {
  public:
@@ -26,6 +26,6 @@ class IdentityCommands {
   bool force_ = false;
 };
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::cli
 
 #endif  // SKILLNODE_NODE_CLI_IDENTITY_CLI_H_

@@ -17,7 +17,7 @@
 #include "transport/uv/uv_http_client.h"
 #include "transport/uv/uv_loop.h"
 
-namespace skillnode::node {
+namespace skillnode::node::cli {
 namespace {
 
 using invoke::InvokeError;
@@ -98,23 +98,22 @@ tl::expected<json, Failure> ReadInput(const std::string& text) {
 }
 
 // What the node said about the skill, turned into a target or a failure.
-tl::expected<invoke::InvokeTarget, Failure> TargetFromAnswer(const InvokeArgs& args,
-                                                             const std::string& base,
-                                                             const std::string& token,
-                                                             HttpClientResult answer) {
+tl::expected<invoke::InvokeTarget, Failure> TargetFromAnswer(
+    const InvokeArgs& args, const std::string& base, const std::string& token,
+    transport::uv::HttpClientResult answer) {
   if (!answer) {
-    if (answer.error().kind == HttpClientErrorKind::kTimeout) {
+    if (answer.error().kind == transport::uv::HttpClientErrorKind::kTimeout) {
       return tl::unexpected(FromError({InvokeErrorKind::kTimeout,
                                        "the node at " + base + " did not answer within " +
                                            std::to_string(args.timeout_ms) + " ms",
                                        std::nullopt,
                                        {}}));
     }
-    return tl::unexpected(NodeFailure("cannot reach a node at " + base + ": " +
-                                      answer.error().message +
-                                      (answer.error().kind == HttpClientErrorKind::kTls
-                                           ? std::string(kCertificateHint)
-                                           : " (is `skillnode run` running there? see --http)")));
+    return tl::unexpected(
+        NodeFailure("cannot reach a node at " + base + ": " + answer.error().message +
+                    (answer.error().kind == transport::uv::HttpClientErrorKind::kTls
+                         ? std::string(kCertificateHint)
+                         : " (is `skillnode run` running there? see --http)")));
   }
   const std::string said = invoke::ProviderSaid(answer->body);
   if (answer->status == 404) {
@@ -159,7 +158,8 @@ void PrintProgress(const invoke::InvokeProgress& progress) {
     if (!progress.message.empty()) line += " (" + progress.message + ")";
   }
   char elapsed[32];
-  std::snprintf(elapsed, sizeof(elapsed), " [%.1f s]", ToMillis(progress.elapsed) / 1000.0);
+  std::snprintf(elapsed, sizeof(elapsed), " [%.1f s]",
+                transport::ToMillis(progress.elapsed) / 1000.0);
   std::cerr << line << elapsed << std::endl;
 }
 
@@ -217,10 +217,10 @@ int RunInvoke(const InvokeArgs& args) {
   if (!input) return Report(args, nullptr, tl::unexpected(input.error()));
   const bool terminal = isatty(STDERR_FILENO) == 1;
 
-  UvLoop loop;
-  UvHttpClient http(loop, HttpClientConfig{});
+  transport::uv::UvLoop loop;
+  transport::uv::UvHttpClient http(loop, transport::uv::HttpClientConfig{});
   invoke::Invoker invoker(loop, http);
-  const TimePoint deadline_at = loop.Now() + Millis(args.timeout_ms);
+  const transport::TimePoint deadline_at = loop.Now() + transport::Millis(args.timeout_ms);
   std::optional<tl::expected<invoke::InvokeOutcome, Failure>> result;
   std::optional<invoke::InvokeTarget> target;
 
@@ -228,7 +228,7 @@ int RunInvoke(const InvokeArgs& args) {
     result = std::move(outcome);
     loop.Stop();
   };
-  auto on_skill = [&](HttpClientResult answer) {
+  auto on_skill = [&](transport::uv::HttpClientResult answer) {
     auto found = TargetFromAnswer(args, base, token, std::move(answer));
     if (!found) return finish(tl::unexpected(found.error()));
     target = std::move(*found);
@@ -237,7 +237,7 @@ int RunInvoke(const InvokeArgs& args) {
     options.wait = args.wait;
     options.body_bytes_max = args.max_body_bytes;
     options.ca_file = args.ca_file;
-    if (options.deadline <= Duration::zero()) {
+    if (options.deadline <= transport::Duration::zero()) {
       return finish(tl::unexpected(FromError({InvokeErrorKind::kTimeout,
                                               "finding the skill took the whole --timeout",
                                               std::nullopt,
@@ -254,9 +254,9 @@ int RunInvoke(const InvokeArgs& args) {
                   });
   };
 
-  HttpClientRequest request;
-  request.url = base + "/api/skills/" + PercentEncode(args.skill);
-  request.timeout = Millis(args.timeout_ms);
+  transport::uv::HttpClientRequest request;
+  request.url = base + "/api/skills/" + http::PercentEncode(args.skill);
+  request.timeout = transport::Millis(args.timeout_ms);
   request.response_bytes_max = kSkillAnswerBytesMax;
   request.bearer_token = token;
   request.ca_file = args.node_ca_file;
@@ -266,7 +266,7 @@ int RunInvoke(const InvokeArgs& args) {
   invoker.Close();
   http.Close();
   loop.Run();
-  const LoopCloseReport report = loop.Close();
+  const transport::uv::LoopCloseReport report = loop.Close();
   if (!report.clean()) {
     std::cerr << "skillnode: invoke: " << report.leaked_handles.size()
               << " handle(s) left open at exit\n";
@@ -337,4 +337,4 @@ bool InvokeCommand::RunParsed(int& status) {
   return true;
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::cli

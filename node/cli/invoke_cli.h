@@ -17,7 +17,7 @@
 #include <cstdint>
 #include <string>
 
-namespace skillnode::node {
+namespace skillnode::node::cli {
 
 struct InvokeArgs {
   std::string skill;
@@ -48,6 +48,6 @@ class InvokeCommand {
   InvokeArgs args_;
 };
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::cli
 
 #endif  // SKILLNODE_NODE_CLI_INVOKE_CLI_H_

@@ -6,7 +6,7 @@
 #include "node/cli/node_url.h"
 #include "node/mcp/mcp_stdio.h"
 
-namespace skillnode::node {
+namespace skillnode::node::cli {
 namespace {
 
 constexpr int kExitUsage = 2;
@@ -58,4 +58,4 @@ bool McpCommand::RunParsed(int& status) {
   return true;
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::cli

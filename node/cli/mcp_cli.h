@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-namespace skillnode::node {
+namespace skillnode::node::cli {
 
 class McpCommand {
  public:
@@ -24,6 +24,6 @@ class McpCommand {
   int64_t timeout_ms_ = 60000;
 };
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::cli
 
 #endif  // SKILLNODE_NODE_CLI_MCP_CLI_H_

@@ -12,7 +12,7 @@
 
 #include "transport/result.h"
 
-namespace skillnode::node {
+namespace skillnode::node::cli {
 
 // "127.0.0.1:7070" -> "http://127.0.0.1:7070" and "[::1]:7070" -> "http://[::1]:7070". An
 // http:// or https:// URL is kept, with the scheme in lower case and trailing slashes removed:
@@ -20,7 +20,7 @@ namespace skillnode::node {
 // its port may be left out (the scheme's default port is used). These are refused, with a
 // message that names the problem: other schemes, an empty host, a path other than "/", a query
 // or fragment, user information, a bad port, and ADDR:PORT text whose ADDR is not an IP address.
-[[nodiscard]] Result<std::string> NodeBaseUrl(std::string_view text);
+[[nodiscard]] transport::Result<std::string> NodeBaseUrl(std::string_view text);
 
 // Said after a failed request's message when the node's certificate did not verify (HttpCall's
 // ErrorCode::kCrypto, UvHttpClient's kTls) instead of asking whether a node runs there.
@@ -31,6 +31,6 @@ inline constexpr char kCertificateHint[] =
 // (empty: the system's store). A file that does not exist is a usage error.
 CLI::Option* AddCaCertOption(CLI::App& app, std::string& ca_file);
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::cli
 
 #endif  // SKILLNODE_NODE_CLI_NODE_URL_H_

@@ -7,7 +7,7 @@
 #include "node/cli/node_url.h"
 #include "node/cli/skill_cli_internal.h"
 
-namespace skillnode::node {
+namespace skillnode::node::cli {
 namespace {
 
 using skill_cli_internal::Common;
@@ -131,4 +131,4 @@ bool SkillCommands::RunParsed(int& status) {
   return true;
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::cli

@@ -14,7 +14,7 @@
 #include <CLI/CLI.hpp>
 #include <memory>
 
-namespace skillnode::node {
+namespace skillnode::node::cli {
 
 class SkillCommands {
  public:
@@ -30,6 +30,6 @@ class SkillCommands {
   std::unique_ptr<State> state_;
 };
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::cli
 
 #endif  // SKILLNODE_NODE_CLI_SKILL_CLI_H_

@@ -21,7 +21,7 @@
 #include "node/cli/status_client.h"
 #include "node/http/http_message.h"
 
-namespace skillnode::node {
+namespace skillnode::node::cli {
 namespace {
 
 using nlohmann::json;
@@ -49,13 +49,14 @@ int CallRaw(const Common& common, const std::string& method, const std::string& 
   const auto base = BaseUrl(common.http);
   if (!base) return kExitUsage;
   const std::string url = *base + path;
-  auto result =
-      HttpCall(method, url, body, HttpCallOptions{Millis(common.timeout_ms), common.ca_file},
-               {"Content-Type: " + content_type});
+  auto result = HttpCall(method, url, body,
+                         HttpCallOptions{transport::Millis(common.timeout_ms), common.ca_file},
+                         {"Content-Type: " + content_type});
   if (!result) {
     std::cerr << "skillnode: cannot reach the node at " << common.http << ": "
               << result.error().message
-              << (result.error().code == ErrorCode::kCrypto ? kCertificateHint : "") << "\n";
+              << (result.error().code == transport::ErrorCode::kCrypto ? kCertificateHint : "")
+              << "\n";
     return kExitFailure;
   }
   json parsed = json::parse(result->body, nullptr, false);
@@ -232,16 +233,17 @@ int SkillCommands::State::RegisterFolder() {
     std::cerr << "skillnode register: " << skill_dir << ": " << archive.error().Message() << "\n";
     return kExitUsage;
   }
-  std::string query = "agentId=" + PercentEncode(agent) + "&version=" + PercentEncode(version) +
-                      "&skillType=" + PercentEncode(type) + "&endpoint=" + PercentEncode(endpoint);
+  std::string query =
+      "agentId=" + http::PercentEncode(agent) + "&version=" + http::PercentEncode(version) +
+      "&skillType=" + http::PercentEncode(type) + "&endpoint=" + http::PercentEncode(endpoint);
   for (auto [key, list] :
        {std::pair{"capabilities", &capabilities}, {"scenes", &scenes}, {"tags", &tags}}) {
     std::string joined;
     for (const auto& item : *list) joined += (joined.empty() ? "" : ",") + item;
-    if (!joined.empty()) query += std::string("&") + key + "=" + PercentEncode(joined);
+    if (!joined.empty()) query += std::string("&") + key + "=" + http::PercentEncode(joined);
   }
-  if (!skill.empty()) query += "&skillId=" + PercentEncode(skill);
-  if (!access.empty()) query += "&access=" + PercentEncode(access);
+  if (!skill.empty()) query += "&skillId=" + http::PercentEncode(skill);
+  if (!access.empty()) query += "&access=" + http::PercentEncode(access);
   json answer;
   const int rc = CallRaw(register_common, "POST", "/api/skills/folder?" + query, *archive, &answer,
                          "application/x-tar");
@@ -258,7 +260,7 @@ int SkillCommands::State::RegisterFolder() {
 }
 
 int SkillCommands::State::Heartbeat() {
-  const std::string path = "/api/skills/" + PercentEncode(skill) + "/heartbeat";
+  const std::string path = "/api/skills/" + http::PercentEncode(skill) + "/heartbeat";
   const json body = {{"agentId", agent}, {"status", status}};
   if (every_ms == 0) {
     json answer;
@@ -282,8 +284,9 @@ int SkillCommands::State::Heartbeat() {
 }
 
 int SkillCommands::State::Unregister() {
-  const std::string path = "/api/skills/" + PercentEncode(skill) +
-                           "?agentId=" + PercentEncode(agent) + "&reason=" + PercentEncode(reason);
+  const std::string path = "/api/skills/" + http::PercentEncode(skill) +
+                           "?agentId=" + http::PercentEncode(agent) +
+                           "&reason=" + http::PercentEncode(reason);
   json answer;
   const int rc = Call(unregister_common, "DELETE", path, std::nullopt, &answer);
   if (rc == 0 && !unregister_common.json) {
@@ -318,9 +321,9 @@ int SkillCommands::State::Discover() {
 
 int SkillCommands::State::Watch() {
   std::string query;
-  if (!w_scene.empty()) query = "scene=" + PercentEncode(w_scene);
-  if (!w_capability.empty()) query = "capability=" + PercentEncode(w_capability);
-  if (!w_skill.empty()) query = "skill=" + PercentEncode(w_skill);
+  if (!w_scene.empty()) query = "scene=" + http::PercentEncode(w_scene);
+  if (!w_capability.empty()) query = "capability=" + http::PercentEncode(w_capability);
+  if (!w_skill.empty()) query = "skill=" + http::PercentEncode(w_skill);
   if (query.empty()) {
     std::cerr << "skillnode watch: give one of --scene, --capability, --skill\n";
     return kExitUsage;
@@ -357,4 +360,4 @@ int SkillCommands::State::Watch() {
   return 0;  // the node ended the stream (it shut down)
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::cli

@@ -10,7 +10,7 @@
 
 #include "node/cli/skill_cli.h"
 
-namespace skillnode::node {
+namespace skillnode::node::cli {
 namespace skill_cli_internal {
 
 // The options every subcommand takes: --http, --cacert, --timeout (not watch), --json.
@@ -51,6 +51,6 @@ struct SkillCommands::State {
   int Watch();
 };
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::cli
 
 #endif  // SKILLNODE_NODE_CLI_SKILL_CLI_INTERNAL_H_

@@ -8,7 +8,7 @@
 #include <iterator>
 #include <system_error>
 
-namespace skillnode::node {
+namespace skillnode::node::cli {
 namespace {
 
 namespace fs = std::filesystem;
@@ -66,4 +66,4 @@ FolderResult<std::vector<FolderFile>> ReadSkillDir(const std::string& directory,
   return files;
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::cli

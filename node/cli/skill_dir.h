@@ -13,11 +13,11 @@
 
 #include "discovery/skillmd/skill_archive.h"
 
-namespace skillnode::node {
+namespace skillnode::node::cli {
 
 [[nodiscard]] discovery::skillmd::FolderResult<std::vector<discovery::skillmd::FolderFile>>
 ReadSkillDir(const std::string& directory, const discovery::skillmd::FolderLimits& limits);
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::cli
 
 #endif  // SKILLNODE_NODE_CLI_SKILL_DIR_H_

@@ -10,7 +10,7 @@
 #include "node/cli/node_url.h"
 #include "node/daemon/node_info_aliases.h"
 
-namespace skillnode::node {
+namespace skillnode::node::cli {
 namespace {
 
 // A status answer is a few KiB; more is not a skillnode.
@@ -47,16 +47,16 @@ std::string Text(const nlohmann::json& value) {
 
 }  // namespace
 
-Result<HttpGetResult> HttpGet(const std::string& url, const HttpCallOptions& options) {
+transport::Result<HttpGetResult> HttpGet(const std::string& url, const HttpCallOptions& options) {
   return HttpCall("GET", url, std::nullopt, options);
 }
 
-Result<HttpGetResult> HttpCall(const std::string& method, const std::string& url,
-                               const std::optional<std::string>& json_body,
-                               const HttpCallOptions& options,
-                               const std::vector<std::string>& extra_headers) {
+transport::Result<HttpGetResult> HttpCall(const std::string& method, const std::string& url,
+                                          const std::optional<std::string>& json_body,
+                                          const HttpCallOptions& options,
+                                          const std::vector<std::string>& extra_headers) {
   std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), &curl_easy_cleanup);
-  if (!curl) return Fail(ErrorCode::kInternal, "cannot start libcurl");
+  if (!curl) return transport::Fail(transport::ErrorCode::kInternal, "cannot start libcurl");
   HttpGetResult result;
   char error[CURL_ERROR_SIZE] = {0};
   std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headers(nullptr,
@@ -83,7 +83,8 @@ Result<HttpGetResult> HttpCall(const std::string& method, const std::string& url
     curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDS, json_body->c_str());
     curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDSIZE, static_cast<long>(json_body->size()));
   }
-  curl_easy_setopt(curl.get(), CURLOPT_TIMEOUT_MS, static_cast<long>(ToMillis(options.timeout)));
+  curl_easy_setopt(curl.get(), CURLOPT_TIMEOUT_MS,
+                   static_cast<long>(transport::ToMillis(options.timeout)));
   if (!options.ca_file.empty()) {
     curl_easy_setopt(curl.get(), CURLOPT_CAINFO, options.ca_file.c_str());
   }
@@ -93,10 +94,10 @@ Result<HttpGetResult> HttpCall(const std::string& method, const std::string& url
   curl_easy_setopt(curl.get(), CURLOPT_ERRORBUFFER, error);
   const CURLcode rc = curl_easy_perform(curl.get());
   if (rc != CURLE_OK) {
-    ErrorCode code = ErrorCode::kIo;
-    if (rc == CURLE_OPERATION_TIMEDOUT) code = ErrorCode::kTimeout;
-    if (rc == CURLE_PEER_FAILED_VERIFICATION) code = ErrorCode::kCrypto;
-    return Fail(code, error[0] != '\0' ? error : curl_easy_strerror(rc));
+    transport::ErrorCode code = transport::ErrorCode::kIo;
+    if (rc == CURLE_OPERATION_TIMEDOUT) code = transport::ErrorCode::kTimeout;
+    if (rc == CURLE_PEER_FAILED_VERIFICATION) code = transport::ErrorCode::kCrypto;
+    return transport::Fail(code, error[0] != '\0' ? error : curl_easy_strerror(rc));
   }
   curl_easy_getinfo(curl.get(), CURLINFO_RESPONSE_CODE, &result.status);
   const char* content_type = nullptr;
@@ -108,7 +109,7 @@ Result<HttpGetResult> HttpCall(const std::string& method, const std::string& url
 std::string FormatStatus(const std::string& base_url, const nlohmann::json& answer) {
   // The new names, also from a node older than 0.1.0 that sends only the old ones.
   nlohmann::json info = answer;
-  UseNewNodeInfoNames(info);
+  daemon::UseNewNodeInfoNames(info);
   std::string out = "skillnode at " + base_url + "\n";
   auto line = [&out](const std::string& key, const std::string& value) {
     char prefix[32];
@@ -148,7 +149,7 @@ int RunStatus(const std::string& base_url, bool json, const HttpCallOptions& opt
   curl_global_cleanup();
   if (!got) {
     std::cerr << "skillnode: cannot reach a node at " << base_url << ": " << got.error().message
-              << (got.error().code == ErrorCode::kCrypto
+              << (got.error().code == transport::ErrorCode::kCrypto
                       ? kCertificateHint
                       : " (is `skillnode run` running there? see --http)")
               << "\n";
@@ -168,4 +169,4 @@ int RunStatus(const std::string& base_url, bool json, const HttpCallOptions& opt
   return 0;
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::cli

@@ -3,18 +3,18 @@
 #include <array>
 #include <utility>
 
-namespace skillnode::node {
+namespace skillnode::node::config {
 namespace {
 
-constexpr std::array<std::pair<std::string_view, LogLevel>, 5> kLogLevels = {{
-    {"trace", LogLevel::kTrace},
-    {"debug", LogLevel::kDebug},
-    {"info", LogLevel::kInfo},
-    {"warn", LogLevel::kWarn},
-    {"error", LogLevel::kError},
+constexpr std::array<std::pair<std::string_view, transport::LogLevel>, 5> kLogLevels = {{
+    {"trace", transport::LogLevel::kTrace},
+    {"debug", transport::LogLevel::kDebug},
+    {"info", transport::LogLevel::kInfo},
+    {"warn", transport::LogLevel::kWarn},
+    {"error", transport::LogLevel::kError},
 }};
 
-std::string Millis(Duration d) { return std::to_string(d.count() / 1000); }
+std::string Millis(transport::Duration d) { return std::to_string(d.count() / 1000); }
 
 }  // namespace
 
@@ -124,14 +124,14 @@ std::vector<std::string> CrossCheck(const Config& config) {
   return errors;
 }
 
-std::string_view LogLevelName(LogLevel level) {
+std::string_view LogLevelName(transport::LogLevel level) {
   for (const auto& [name, value] : kLogLevels) {
     if (value == level) return name;
   }
   return "info";
 }
 
-std::optional<LogLevel> ParseLogLevel(std::string_view name) {
+std::optional<transport::LogLevel> ParseLogLevel(std::string_view name) {
   for (const auto& [known, value] : kLogLevels) {
     if (known == name) return value;
   }
@@ -167,4 +167,4 @@ std::optional<LogFormat> ParseLogFormat(std::string_view name) {
   return std::nullopt;
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::config

@@ -22,7 +22,7 @@
 #include "transport/endpoint.h"
 #include "transport/logger.h"
 
-namespace skillnode::node {
+namespace skillnode::node::config {
 
 // The default ports: 6881 is the DHT port of the seed's examples (and of BitTorrent's DHT);
 // 7070 for the HTTP API is unassigned by IANA and clear of common development ports.
@@ -32,7 +32,7 @@ constexpr uint16_t kDefaultHttpPort = 7070;
 enum class LogFormat { kText, kJson };
 
 struct LogConfig {
-  LogLevel level = LogLevel::kInfo;
+  transport::LogLevel level = transport::LogLevel::kInfo;
   LogFormat format = LogFormat::kText;
 
   bool operator==(const LogConfig&) const = default;
@@ -42,23 +42,23 @@ struct LogConfig {
 struct HttpConfig {
   // Off: no plain-HTTP listener (then node.https.listen must be set).
   bool enabled = true;
-  Endpoint listen{Address::Loopback4(), kDefaultHttpPort};
+  transport::Endpoint listen{transport::Address::Loopback4(), kDefaultHttpPort};
   // Open connections at once. One more takes the place of the open connection that has
   // waited longest for a request to arrive (idle, or its request still partial), if that one
   // has waited at least evict_after; otherwise it is answered 503 and closed. Idle or slow
   // clients holding every connection then keep out newcomers for evict_after at most.
   size_t connections_max = 256;
-  Duration evict_after = Seconds(2);
+  transport::Duration evict_after = transport::Seconds(2);
   // Request line plus headers; more is answered 431 (nginx's default large buffer is 8 KiB).
   size_t header_bytes_max = 8 * 1024;
   // Request body; more is answered 413. Skill records are a few KiB.
   size_t body_bytes_max = 1024 * 1024;
   // A keep-alive connection with no request in progress is closed after this.
-  Duration idle_timeout = Seconds(30);
+  transport::Duration idle_timeout = transport::Seconds(30);
   // A request must arrive completely within this of its first byte, else 408 (slowloris).
-  Duration request_timeout = Seconds(10);
+  transport::Duration request_timeout = transport::Seconds(10);
   // A handler that has not answered by then gets a 504 sent for it (a stuck lookup).
-  Duration response_timeout = Seconds(30);
+  transport::Duration response_timeout = transport::Seconds(30);
   // Answers queued for a client that does not read them (pipelined requests); past this the
   // connection reads no further request until the client has taken its answers.
   size_t write_queue_bytes_max = 1024 * 1024;
@@ -70,18 +70,18 @@ struct HttpConfig {
 // with node.http's connection and request limits. The certificate and key are read again on
 // SIGHUP (renewals); a reload that cannot read them is refused and the old pair stays.
 struct HttpsConfig {
-  std::optional<Endpoint> listen;  // nullopt: no HTTPS listener
-  std::string cert_file;           // PEM certificate chain, the leaf first; "~/" is expanded
-  std::string key_file;            // its PEM private key; "~/" is expanded
+  std::optional<transport::Endpoint> listen;  // nullopt: no HTTPS listener
+  std::string cert_file;  // PEM certificate chain, the leaf first; "~/" is expanded
+  std::string key_file;   // its PEM private key; "~/" is expanded
   // A connection whose TLS handshake has not completed by then is closed.
-  Duration handshake_timeout = Seconds(10);
+  transport::Duration handshake_timeout = transport::Seconds(10);
 
   bool operator==(const HttpsConfig&) const = default;
 };
 
 struct BootstrapTuning {
-  Duration retry_initial = Seconds(1);
-  Duration retry_max = Seconds(5 * 60);
+  transport::Duration retry_initial = transport::Seconds(1);
+  transport::Duration retry_max = transport::Seconds(5 * 60);
 
   bool operator==(const BootstrapTuning&) const = default;
 };
@@ -111,7 +111,7 @@ struct SkillFolderConfig {
   uint64_t cache_bytes_max = 64ull * 1024 * 1024;
   // A fetch that has not delivered verified bytes by then fails (502), naming every holder
   // tried; under http.responseTimeout, so the API answers with the reason, not a 504.
-  Duration fetch_timeout = Seconds(25);
+  transport::Duration fetch_timeout = transport::Seconds(25);
   // Fetches running at once (each holds its blob in memory); more are answered 503.
   size_t fetches_max = 8;
   // Chunks (1,000 bytes each) served per second to one source address; twice that in a burst.
@@ -126,7 +126,7 @@ struct McpConfig {
   // Sessions held at once; a new one past it ends the one idle longest.
   size_t sessions_max = 256;
   // A session unused this long is ended; its client gets 404 and initializes again.
-  Duration session_idle_timeout = Seconds(30 * 60);
+  transport::Duration session_idle_timeout = transport::Seconds(30 * 60);
   // One POST body (one JSON-RPC message or batch); more is answered 413. Also bounded by
   // node.http.maxBodyBytes, which the server applies first.
   size_t body_bytes_max = 1024 * 1024;
@@ -149,12 +149,14 @@ struct UiConfig {
 };
 
 struct NodeSection {
-  uint16_t port = kDefaultDhtPort;                     // DHT UDP port; 0 picks a free one
-  std::optional<Address> bind_ipv4 = Address();        // 0.0.0.0; nullopt: no IPv4 socket
-  std::optional<Address> bind_ipv6 = Address::V6({});  // ::; nullopt: no IPv6 socket
+  uint16_t port = kDefaultDhtPort;  // DHT UDP port; 0 picks a free one
+  std::optional<transport::Address> bind_ipv4 =
+      transport::Address();  // 0.0.0.0; nullopt: no IPv4 socket
+  std::optional<transport::Address> bind_ipv6 =
+      transport::Address::V6({});  // ::; nullopt: no IPv6 socket
   uint32_t network_id = 0;
   std::string data_dir;  // empty: DefaultDataDir()
-  Duration state_save_interval = Seconds(60);
+  transport::Duration state_save_interval = transport::Seconds(60);
   LogConfig log;
   HttpConfig http;
   HttpsConfig https;
@@ -170,16 +172,16 @@ struct NodeSection {
 
 struct UdpDiscoveryConfig {
   bool enabled = true;
-  Address multicast_group = Address::V4({224, 0, 0, 1});
+  transport::Address multicast_group = transport::Address::V4({224, 0, 0, 1});
   uint16_t port = 54321;
-  Duration broadcast_interval = Millis(5000);
-  Duration timeout = Millis(30000);
+  transport::Duration broadcast_interval = transport::Millis(5000);
+  transport::Duration timeout = transport::Millis(30000);
   // Interface names or IPv4 addresses to join the group on; empty: every multicast-capable
   // IPv4 interface that is up.
   std::vector<std::string> interfaces;
   // How long the LAN stage of a search waits for SKILL_DISCOVER_RESPONSEs when the LAN table
   // has nothing for the query.
-  Duration discover_window = Millis(300);
+  transport::Duration discover_window = transport::Millis(300);
   // Entries of the LAN table (skills heard from other hosts); more are refused and counted.
   size_t table_max = 10000;
   // Datagrams taken from one source address per second, and its burst; more are dropped.
@@ -198,11 +200,12 @@ struct MdnsConfig {
 
 struct DhtConfig {
   bool enabled = true;
-  std::vector<HostPort> bootstrap_nodes;  // empty: standalone until others join through us
+  std::vector<transport::HostPort>
+      bootstrap_nodes;  // empty: standalone until others join through us
   int replication_factor = 3;
   // The clock difference allowed between a record's publisher and this node at each end of the
   // record's signed validity window (docs/security.md "Replay").
-  Duration clock_skew = Millis(300000);
+  transport::Duration clock_skew = transport::Millis(300000);
 
   bool operator==(const DhtConfig&) const = default;
 };
@@ -210,9 +213,9 @@ struct DhtConfig {
 struct SkillCenterConfig {
   bool enabled = false;  // the seed's example URL is not a real service
   std::string url;
-  Duration timeout = Millis(10000);
+  transport::Duration timeout = transport::Millis(10000);
   bool cache_enabled = true;
-  Duration cache_ttl = Millis(300000);
+  transport::Duration cache_ttl = transport::Millis(300000);
   // PEM CA bundle that https catalogs' certificates must chain to; empty: the system's store.
   std::string ca_file;
   // Bearer token sent to the catalog (text, or a file holding it; not both); empty: none.
@@ -222,15 +225,15 @@ struct SkillCenterConfig {
   size_t response_bytes_max = 1024 * 1024;
   // After a failed call the catalog is skipped for backoff_initial, doubling per failure up to
   // backoff_max (a circuit breaker).
-  Duration backoff_initial = Millis(5000);
-  Duration backoff_max = Millis(300000);
+  transport::Duration backoff_initial = transport::Millis(5000);
+  transport::Duration backoff_max = transport::Millis(300000);
 
   bool operator==(const SkillCenterConfig&) const = default;
 };
 
 struct HealthCheckConfig {
-  Duration heartbeat_interval = Millis(5000);
-  Duration timeout = Millis(30000);
+  transport::Duration heartbeat_interval = transport::Millis(5000);
+  transport::Duration timeout = transport::Millis(30000);
   int retry_count = 3;
   int unhealthy_threshold = 3;
 
@@ -239,9 +242,9 @@ struct HealthCheckConfig {
 
 struct CacheConfig {
   bool enabled = true;
-  Duration ttl = Millis(300000);
+  transport::Duration ttl = transport::Millis(300000);
   size_t size_max = 1000;
-  Duration refresh_before_expiry = Millis(60000);
+  transport::Duration refresh_before_expiry = transport::Millis(60000);
 
   bool operator==(const CacheConfig&) const = default;
 };
@@ -272,7 +275,7 @@ struct SecurityConfig {
   std::string certificate;  // PEM: this node's certificate, then intermediates; empty: none
   std::string private_key;  // PEM: its key (EC P-256 or Ed25519)
   // A signed message whose timestamp is further than this from the node's clock is a replay.
-  Duration replay_window = Millis(30000);
+  transport::Duration replay_window = transport::Millis(30000);
   // PEM: a certificate for this node's Ed25519 identity key (`skillnode csr`), carried in every
   // record it publishes; empty: none.
   std::string identity_certificate;
@@ -315,13 +318,14 @@ std::string ExpandHome(const std::string& path, const GetEnv& get_env);
 // Checks between settings (one key against another); each problem is "<path>: <reason>".
 std::vector<std::string> CrossCheck(const Config& config);
 
-std::string_view LogLevelName(LogLevel level);
-std::optional<LogLevel> ParseLogLevel(std::string_view name);  // trace|debug|info|warn|error
+std::string_view LogLevelName(transport::LogLevel level);
+std::optional<transport::LogLevel> ParseLogLevel(
+    std::string_view name);  // trace|debug|info|warn|error
 std::string_view LogFormatName(LogFormat format);
 std::optional<LogFormat> ParseLogFormat(std::string_view name);  // text|json
 std::string_view SecurityModeName(SecurityMode mode);
 std::optional<SecurityMode> ParseSecurityMode(std::string_view name);  // off|verify|require
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::config
 
 #endif  // SKILLNODE_NODE_CONFIG_CONFIG_H_

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <utility>
 
-namespace skillnode::node {
+namespace skillnode::node::config {
 namespace {
 
 std::string FormatNumber(double value) {
@@ -115,8 +115,9 @@ void ConfigSection::Double(std::string_view key, double min, double max, double&
   out = *parsed;
 }
 
-void ConfigSection::Millis(std::string_view key, int64_t min_ms, int64_t max_ms, Duration& out) {
-  Int(key, min_ms, max_ms, [&out](int64_t ms) { out = skillnode::Millis(ms); });
+void ConfigSection::Millis(std::string_view key, int64_t min_ms, int64_t max_ms,
+                           transport::Duration& out) {
+  Int(key, min_ms, max_ms, [&out](int64_t ms) { out = skillnode::transport::Millis(ms); });
 }
 
 void ConfigSection::String(std::string_view key, std::string& out) {
@@ -180,4 +181,4 @@ void ConfigSection::Finish() {
   }
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::config

@@ -18,7 +18,7 @@
 #include "discovery/yaml/yaml_tree.h"
 #include "transport/clock.h"
 
-namespace skillnode::node {
+namespace skillnode::node::config {
 
 // The one YAML reader (discovery/yaml: SKILL.md front matter reads YAML too).
 using discovery::yaml::kYamlDepthMax;
@@ -34,7 +34,7 @@ class ConfigSection {
   void Bool(std::string_view key, bool& out);
   void Int(std::string_view key, int64_t min, int64_t max, const std::function<void(int64_t)>& set);
   void Double(std::string_view key, double min, double max, double& out);
-  void Millis(std::string_view key, int64_t min_ms, int64_t max_ms, Duration& out);
+  void Millis(std::string_view key, int64_t min_ms, int64_t max_ms, transport::Duration& out);
   void String(std::string_view key, std::string& out);
   // A string checked by `parse`, which returns an error reason or nullopt and stores on success.
   void Text(std::string_view key,
@@ -67,6 +67,6 @@ class ConfigSection {
 // Integer text in decimal (an optional leading '-'), or nullopt.
 std::optional<int64_t> ParseInteger(std::string_view text);
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::config
 
 #endif  // SKILLNODE_NODE_CONFIG_CONFIG_READER_H_

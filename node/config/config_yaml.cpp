@@ -7,7 +7,7 @@
 #include "node/config/config_reader.h"
 #include "node/state/atomic_file.h"
 
-namespace skillnode::node {
+namespace skillnode::node::config {
 namespace {
 
 constexpr int64_t kHourMs = 3600 * 1000;
@@ -20,13 +20,13 @@ std::function<void(int64_t)> Store(T& out) {
 
 // "" turns the socket off; otherwise a literal address of the given family.
 std::function<std::optional<std::string>(const std::string&)> BindAddress(
-    std::optional<Address>& out, bool v4) {
+    std::optional<transport::Address>& out, bool v4) {
   return [&out, v4](const std::string& text) -> std::optional<std::string> {
     if (text.empty()) {
       out.reset();
       return std::nullopt;
     }
-    auto address = Address::Parse(text);
+    auto address = transport::Address::Parse(text);
     if (!address || address->is_v4() != v4) {
       return std::string("expected an ") + (v4 ? "IPv4" : "IPv6") + " address or \"\" (off), " +
              "got '" + text + "'";
@@ -55,7 +55,7 @@ void ReadLog(ConfigSection section, LogConfig& log) {
 void ReadHttp(ConfigSection section, HttpConfig& http) {
   section.Bool("enabled", http.enabled);
   section.Text("listen", [&http](const std::string& text) -> std::optional<std::string> {
-    auto endpoint = Endpoint::ParseListen(text);
+    auto endpoint = transport::Endpoint::ParseListen(text);
     if (!endpoint)
       return "expected ADDRESS:PORT (e.g. 127.0.0.1:7070), " + endpoint.error().message;
     http.listen = *endpoint;
@@ -78,7 +78,7 @@ void ReadHttps(ConfigSection section, HttpsConfig& https) {
       https.listen.reset();
       return std::nullopt;
     }
-    auto endpoint = Endpoint::ParseListen(text);
+    auto endpoint = transport::Endpoint::ParseListen(text);
     if (!endpoint) {
       return "expected ADDRESS:PORT (e.g. 0.0.0.0:7443) or \"\" for none, " +
              endpoint.error().message;
@@ -183,7 +183,7 @@ std::function<std::optional<std::string>(const std::string&)> HttpUrl(std::strin
 }
 
 void ReadBootstrapEntry(ConfigSection& dht, const std::string& key, const YamlValue& item,
-                        std::vector<std::string>& errors, std::vector<HostPort>& out) {
+                        std::vector<std::string>& errors, std::vector<transport::HostPort>& out) {
   std::string text;
   std::string problem_key = key;
   if (item.kind == YamlValue::Kind::kScalar) {
@@ -204,7 +204,7 @@ void ReadBootstrapEntry(ConfigSection& dht, const std::string& key, const YamlVa
   } else {
     return dht.Error(key, "expected {host, port} or 'host:port', got " + item.Describe(), &item);
   }
-  auto parsed = HostPort::Parse(text);
+  auto parsed = transport::HostPort::Parse(text);
   if (!parsed) return dht.Error(problem_key, parsed.error().message, &item);
   out.push_back(*parsed);
 }
@@ -236,7 +236,7 @@ void ReadDht(ConfigSection section, DhtConfig& dht, std::vector<std::string>& er
 void ReadUdp(ConfigSection section, UdpDiscoveryConfig& udp) {
   section.Bool("enabled", udp.enabled);
   section.Text("multicastGroup", [&udp](const std::string& text) -> std::optional<std::string> {
-    auto address = Address::Parse(text);
+    auto address = transport::Address::Parse(text);
     if (!address || !address->IsMulticast()) {
       return "expected a multicast address (224.0.0.0/4 or ff00::/8), got '" + text + "'";
     }
@@ -334,9 +334,9 @@ std::string JoinLines(const std::vector<std::string>& lines) {
 
 }  // namespace
 
-Result<Config> ParseConfig(std::string_view yaml, const Config& base) {
+transport::Result<Config> ParseConfig(std::string_view yaml, const Config& base) {
   auto tree = ParseYaml(yaml);
-  if (!tree) return Fail(ErrorCode::kParse, tree.error().message);
+  if (!tree) return transport::Fail(transport::ErrorCode::kParse, tree.error().message);
   Config config = base;
   std::vector<std::string> errors;
   ConfigSection root(&*tree, "", errors);
@@ -348,17 +348,18 @@ Result<Config> ParseConfig(std::string_view yaml, const Config& base) {
   provider.Text("url", HttpUrl(config.provider.url));
   provider.Finish();
   root.Finish();
-  if (!errors.empty()) return Fail(ErrorCode::kInvalidArgument, JoinLines(errors));
+  if (!errors.empty())
+    return transport::Fail(transport::ErrorCode::kInvalidArgument, JoinLines(errors));
   return config;
 }
 
-Result<Config> LoadConfigFile(const std::string& path, const Config& base) {
+transport::Result<Config> LoadConfigFile(const std::string& path, const Config& base) {
   auto bytes = state::ReadWholeFile(path, kConfigFileSizeMax);
-  if (!bytes) return Fail(bytes.error().code, bytes.error().message);
+  if (!bytes) return transport::Fail(bytes.error().code, bytes.error().message);
   const std::string_view text(reinterpret_cast<const char*>(bytes->data()), bytes->size());
   auto config = ParseConfig(text, base);
-  if (!config) return Fail(config.error().code, config.error().message);
+  if (!config) return transport::Fail(config.error().code, config.error().message);
   return config;
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::config

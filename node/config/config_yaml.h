@@ -16,7 +16,7 @@
 #include "node/config/config.h"
 #include "transport/result.h"
 
-namespace skillnode::node {
+namespace skillnode::node::config {
 
 // A configuration file is a few KiB; anything this big is not one.
 constexpr size_t kConfigFileSizeMax = 1024 * 1024;
@@ -27,10 +27,12 @@ constexpr size_t kLanInterfacesMax = 32;
 constexpr size_t kTrustedRootsMax = 16;
 
 // `base` with the file's settings applied. The error message holds one problem per line.
-[[nodiscard]] Result<Config> ParseConfig(std::string_view yaml, const Config& base = Config{});
+[[nodiscard]] transport::Result<Config> ParseConfig(std::string_view yaml,
+                                                    const Config& base = Config{});
 // As ParseConfig, reading `path`; errors start with the path.
-[[nodiscard]] Result<Config> LoadConfigFile(const std::string& path, const Config& base = Config{});
+[[nodiscard]] transport::Result<Config> LoadConfigFile(const std::string& path,
+                                                       const Config& base = Config{});
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::config
 
 #endif  // SKILLNODE_NODE_CONFIG_CONFIG_YAML_H_

@@ -6,16 +6,17 @@
 #include "node/service/config_reload.h"
 #include "node/spd_logger.h"
 
-namespace skillnode::node {
+namespace skillnode::node::daemon {
 
-ConfigReloader::Outcome ConfigReloader::Reload(Config& running) {
+ConfigReloader::Outcome ConfigReloader::Reload(config::Config& running) {
   if (!source_) {
-    LogAt(logger_, LogLevel::kWarn, "SIGHUP: this node has no configuration source to reload");
+    LogAt(logger_, transport::LogLevel::kWarn,
+          "SIGHUP: this node has no configuration source to reload");
     return Outcome::kNoSource;
   }
   auto next = source_();
   if (!next) return Refuse(next.error().message);
-  ReloadPlan plan = PlanReload(running, *next);
+  service::ReloadPlan plan = service::PlanReload(running, *next);
   // Every part checks its share first (files read, keys parsed); only then does any apply.
   std::vector<ReloadApply> applies;
   for (const ReloadStep& step : steps_) {
@@ -27,24 +28,25 @@ ConfigReloader::Outcome ConfigReloader::Reload(Config& running) {
   running = std::move(plan.merged);
   ++applied_;
   for (const std::string& key : plan.applied) {
-    LogAt(logger_, LogLevel::kInfo, "configuration reload: " + key + " reloaded");
+    LogAt(logger_, transport::LogLevel::kInfo, "configuration reload: " + key + " reloaded");
   }
   for (const std::string& section : plan.restart) {
-    LogAt(logger_, LogLevel::kWarn,
+    LogAt(logger_, transport::LogLevel::kWarn,
           "configuration reload: " + section + " changed; it needs a restart to take effect");
   }
-  if (plan.empty()) LogAt(logger_, LogLevel::kInfo, "configuration reload: nothing changed");
+  if (plan.empty())
+    LogAt(logger_, transport::LogLevel::kInfo, "configuration reload: nothing changed");
   return Outcome::kApplied;
 }
 
 ConfigReloader::Outcome ConfigReloader::Refuse(const std::string& why) {
   ++refused_;
-  LogAt(logger_, LogLevel::kError,
+  LogAt(logger_, transport::LogLevel::kError,
         "configuration reload refused: " + why + "; the running configuration stays");
   return Outcome::kRefused;
 }
 
-void ConfigReloader::WriteMetrics(PrometheusWriter& out) const {
+void ConfigReloader::WriteMetrics(http::PrometheusWriter& out) const {
   out.Family("skillnode_config_reloads_total", "counter",
              "Configuration reloads (SIGHUP): applied, or refused with the running one kept.");
   out.Sample("skillnode_config_reloads_total", {{"outcome", "applied"}},
@@ -53,4 +55,4 @@ void ConfigReloader::WriteMetrics(PrometheusWriter& out) const {
              static_cast<double>(refused_));
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::daemon

@@ -19,20 +19,21 @@
 #include "transport/logger.h"
 #include "transport/result.h"
 
-namespace skillnode::node {
+namespace skillnode::node::daemon {
 
 // Builds the configuration anew (the file and the flags), for a reload.
-using ConfigSource = std::function<Result<Config>()>;
+using ConfigSource = std::function<transport::Result<config::Config>()>;
 // A part's share of a reload: checks and reads what it needs from `next` and returns what
 // applies it (empty: nothing of its own changed), or an error that refuses the whole reload.
 using ReloadApply = std::function<void()>;
-using ReloadStep = std::function<Result<ReloadApply>(const Config& running, const Config& next)>;
+using ReloadStep = std::function<transport::Result<ReloadApply>(const config::Config& running,
+                                                                const config::Config& next)>;
 
 class ConfigReloader {
  public:
   enum class Outcome { kNoSource, kRefused, kApplied };
 
-  explicit ConfigReloader(Logger& logger) : logger_(logger) {}
+  explicit ConfigReloader(transport::Logger& logger) : logger_(logger) {}
   ConfigReloader(const ConfigReloader&) = delete;
   ConfigReloader& operator=(const ConfigReloader&) = delete;
 
@@ -43,23 +44,23 @@ class ConfigReloader {
 
   // Reads the configuration again; when every step accepts it, applies every step's share and
   // sets `running` to what the node runs on now (node/service/config_reload.h, PlanReload).
-  Outcome Reload(Config& running);
+  Outcome Reload(config::Config& running);
 
   uint64_t applied() const { return applied_; }
   uint64_t refused() const { return refused_; }
   // skillnode_config_reloads_total{outcome="applied"|"refused"}.
-  void WriteMetrics(PrometheusWriter& out) const;
+  void WriteMetrics(http::PrometheusWriter& out) const;
 
  private:
   Outcome Refuse(const std::string& why);
 
-  Logger& logger_;
+  transport::Logger& logger_;
   ConfigSource source_;
   std::vector<ReloadStep> steps_;
   uint64_t applied_ = 0;
   uint64_t refused_ = 0;
 };
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::daemon
 
 #endif  // SKILLNODE_NODE_DAEMON_CONFIG_RELOADER_H_

@@ -8,24 +8,25 @@
 #include "node/http/tls_context.h"
 #include "node/spd_logger.h"
 
-namespace skillnode::node {
+namespace skillnode::node::daemon {
 namespace {
 
 // A certificate that expires within this is warned about at start and at every reload.
 constexpr int64_t kCertificateWarnSeconds = 14 * 24 * 3600;
 
-Result<std::shared_ptr<const TlsContext>> LoadCertificate(const HttpsConfig& https) {
-  const GetEnv get_env = [](const char* name) -> const char* { return std::getenv(name); };
-  auto loaded =
-      TlsContext::Load(ExpandHome(https.cert_file, get_env), ExpandHome(https.key_file, get_env));
-  if (!loaded) return Fail(loaded.error().code, "node.https: " + loaded.error().message);
+transport::Result<std::shared_ptr<const http::TlsContext>> LoadCertificate(
+    const config::HttpsConfig& https) {
+  const config::GetEnv get_env = [](const char* name) -> const char* { return std::getenv(name); };
+  auto loaded = http::TlsContext::Load(config::ExpandHome(https.cert_file, get_env),
+                                       config::ExpandHome(https.key_file, get_env));
+  if (!loaded) return transport::Fail(loaded.error().code, "node.https: " + loaded.error().message);
   return loaded;
 }
 
-void WarnIfExpiring(Logger& logger, const TlsContext& tls) {
+void WarnIfExpiring(transport::Logger& logger, const http::TlsContext& tls) {
   const int64_t left = tls.not_after() - static_cast<int64_t>(std::time(nullptr));
   if (left > kCertificateWarnSeconds) return;
-  LogAt(logger, LogLevel::kWarn,
+  LogAt(logger, transport::LogLevel::kWarn,
         left <= 0 ? "HTTPS certificate has expired: " + tls.description()
                   : "HTTPS certificate expires in " + std::to_string(left / 3600) +
                         " hours: " + tls.description());
@@ -33,36 +34,37 @@ void WarnIfExpiring(Logger& logger, const TlsContext& tls) {
 
 }  // namespace
 
-HttpsListener::HttpsListener(UvLoop& loop, const Router& router, HttpMetrics& metrics,
-                             Logger& logger)
+HttpsListener::HttpsListener(transport::uv::UvLoop& loop, const http::Router& router,
+                             http::HttpMetrics& metrics, transport::Logger& logger)
     : loop_(loop), router_(router), metrics_(metrics), logger_(logger) {}
 
-Result<void> HttpsListener::Open(const Config& config) {
+transport::Result<void> HttpsListener::Open(const config::Config& config) {
   assert(server_ == nullptr && "the HTTPS listener opens once");
   assert(config.node.https.listen && "HttpsListener::Open needs node.https.listen");
-  const HttpsConfig& https = config.node.https;
+  const config::HttpsConfig& https = config.node.https;
   auto tls = LoadCertificate(https);
-  if (!tls) return Fail(tls.error().code, tls.error().message);
-  HttpConfig listener = config.node.http;
+  if (!tls) return transport::Fail(tls.error().code, tls.error().message);
+  config::HttpConfig listener = config.node.http;
   listener.listen = *https.listen;
-  server_ = std::make_unique<HttpServer>(loop_, listener, router_, metrics_, logger_);
+  server_ = std::make_unique<http::HttpServer>(loop_, listener, router_, metrics_, logger_);
   server_->UseTls(*tls, https.handshake_timeout);
   auto listening = server_->Listen();
   if (!listening) {
-    return Fail(listening.error().code, "HTTPS API: " + listening.error().message);
+    return transport::Fail(listening.error().code, "HTTPS API: " + listening.error().message);
   }
   WarnIfExpiring(logger_, **tls);
   return {};
 }
 
 ReloadStep HttpsListener::MakeReloadStep() {
-  return [this](const Config& /*running*/, const Config& next) -> Result<ReloadApply> {
+  return [this](const config::Config& /*running*/,
+                const config::Config& next) -> transport::Result<ReloadApply> {
     if (!next.node.https.listen) return ReloadApply{};  // reported as needing a restart
     auto tls = LoadCertificate(next.node.https);
-    if (!tls) return Fail(tls.error().code, tls.error().message);
+    if (!tls) return transport::Fail(tls.error().code, tls.error().message);
     return ReloadApply([this, tls = std::move(*tls)] {
       server_->SetTlsContext(tls);
-      LogAt(logger_, LogLevel::kInfo,
+      LogAt(logger_, transport::LogLevel::kInfo,
             "configuration reload: HTTPS certificate loaded: " + tls->description());
       WarnIfExpiring(logger_, *tls);
     });
@@ -83,4 +85,4 @@ void HttpsListener::Close() {
   if (server_ != nullptr) server_->Close();
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::daemon

@@ -18,18 +18,19 @@
 #include "transport/result.h"
 #include "transport/uv/uv_loop.h"
 
-namespace skillnode::node {
+namespace skillnode::node::daemon {
 
 class HttpsListener {
  public:
   // `router` and `metrics` are shared with the HTTP listener and must outlive this.
-  HttpsListener(UvLoop& loop, const Router& router, HttpMetrics& metrics, Logger& logger);
+  HttpsListener(transport::uv::UvLoop& loop, const http::Router& router, http::HttpMetrics& metrics,
+                transport::Logger& logger);
   HttpsListener(const HttpsListener&) = delete;
   HttpsListener& operator=(const HttpsListener&) = delete;
 
   // Loads node.https's certificate and key and listens on node.https.listen (with node.http's
   // limits); an error names what failed ("node.https: ...", "HTTPS API: ..."). Once.
-  [[nodiscard]] Result<void> Open(const Config& config);
+  [[nodiscard]] transport::Result<void> Open(const config::Config& config);
   // The reload's share: reads the certificate and key named by the new configuration, whether
   // or not the names changed (a renewal usually rewrites the same files); a file that cannot be
   // read refuses the reload.
@@ -46,13 +47,13 @@ class HttpsListener {
   void Close();
 
  private:
-  UvLoop& loop_;
-  const Router& router_;
-  HttpMetrics& metrics_;
-  Logger& logger_;
-  std::unique_ptr<HttpServer> server_;
+  transport::uv::UvLoop& loop_;
+  const http::Router& router_;
+  http::HttpMetrics& metrics_;
+  transport::Logger& logger_;
+  std::unique_ptr<http::HttpServer> server_;
 };
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::daemon
 
 #endif  // SKILLNODE_NODE_DAEMON_HTTPS_LISTENER_H_

@@ -8,19 +8,21 @@
 
 #include "node/node_metrics.h"
 
-namespace skillnode::node {
+namespace skillnode::node::daemon {
 namespace {
 
-int64_t WholeSeconds(Duration d) {
+int64_t WholeSeconds(transport::Duration d) {
   return std::chrono::duration_cast<std::chrono::seconds>(d).count();
 }
 
-double RoundedMillis(Duration d) { return std::round(ToMillis(d) * 1000.0) / 1000.0; }
+double RoundedMillis(transport::Duration d) {
+  return std::round(transport::ToMillis(d) * 1000.0) / 1000.0;
+}
 
 // The addresses of this host's interfaces of one family (IPv6 link-local left out: they need
 // a scope to be usable).
-std::vector<Address> InterfaceAddresses(bool v4) {
-  std::vector<Address> out;
+std::vector<transport::Address> InterfaceAddresses(bool v4) {
+  std::vector<transport::Address> out;
   uv_interface_address_t* interfaces = nullptr;
   int count = 0;
   if (uv_interface_addresses(&interfaces, &count) != 0) return out;
@@ -30,10 +32,10 @@ std::vector<Address> InterfaceAddresses(bool v4) {
     std::array<uint8_t, 16> bytes{};
     if (v4) {
       std::memcpy(bytes.data(), &interfaces[i].address.address4.sin_addr, 4);
-      out.push_back(Address::V4({bytes[0], bytes[1], bytes[2], bytes[3]}));
+      out.push_back(transport::Address::V4({bytes[0], bytes[1], bytes[2], bytes[3]}));
     } else {
       std::memcpy(bytes.data(), &interfaces[i].address.address6.sin6_addr, 16);
-      const Address a = Address::V6(bytes);
+      const transport::Address a = transport::Address::V6(bytes);
       if (!a.IsLinkLocal()) out.push_back(a);
     }
   }
@@ -57,28 +59,32 @@ nlohmann::json TableContactJson(const kademlia::Contact& contact, const kademlia
 
 }  // namespace
 
-void NodeApi::AddTo(Router& router) {
-  router.Add("GET", "/health", [this](const HttpRequest&, Responder responder) {
+void NodeApi::AddTo(http::Router& router) {
+  router.Add("GET", "/health", [this](const http::HttpRequest&, http::Responder responder) {
     responder.Json(200, {{"status", "ok"},
                          {"uptime_s", WholeSeconds(parts_.env.Now() - parts_.started_at)},
                          {"dht", bootstrap::BootstrapPhaseName(parts_.bootstrapper.phase())},
                          {"contacts", parts_.node.routing_table().size()}});
   });
-  router.Add("GET", "/api/node",
-             [this](const HttpRequest&, Responder responder) { responder.Json(200, NodeInfo()); });
-  router.Add("GET", "/metrics", [this](const HttpRequest&, Responder responder) {
-    responder.Send(HttpResponse::Text(200, Metrics(), std::string(kPrometheusContentType)));
+  router.Add("GET", "/api/node", [this](const http::HttpRequest&, http::Responder responder) {
+    responder.Json(200, NodeInfo());
   });
-  router.Add("GET", "/api/dht/lookup", [this](const HttpRequest& request, Responder responder) {
-    HandleLookup(request, std::move(responder));
+  router.Add("GET", "/metrics", [this](const http::HttpRequest&, http::Responder responder) {
+    responder.Send(
+        http::HttpResponse::Text(200, Metrics(), std::string(http::kPrometheusContentType)));
   });
-  router.Add("GET", "/api/dht/contacts", [this](const HttpRequest&, Responder responder) {
-    nlohmann::json contacts = nlohmann::json::array();
-    for (const auto& contact : parts_.node.routing_table().Export()) {
-      contacts.push_back(TableContactJson(contact, parts_.node.id()));
-    }
-    responder.Json(200, {{"contacts", std::move(contacts)}});
-  });
+  router.Add("GET", "/api/dht/lookup",
+             [this](const http::HttpRequest& request, http::Responder responder) {
+               HandleLookup(request, std::move(responder));
+             });
+  router.Add("GET", "/api/dht/contacts",
+             [this](const http::HttpRequest&, http::Responder responder) {
+               nlohmann::json contacts = nlohmann::json::array();
+               for (const auto& contact : parts_.node.routing_table().Export()) {
+                 contacts.push_back(TableContactJson(contact, parts_.node.id()));
+               }
+               responder.Json(200, {{"contacts", std::move(contacts)}});
+             });
 }
 
 void NodeApi::AddInfo(std::string key, NodeInfoSection section) {
@@ -92,13 +98,13 @@ std::string NodeApi::http_url() const {
 
 nlohmann::json NodeApi::Addresses() const {
   nlohmann::json addresses = nlohmann::json::array();
-  for (const Endpoint& bound : parts_.env.udp().local_endpoints()) {
+  for (const transport::Endpoint& bound : parts_.env.udp().local_endpoints()) {
     if (!bound.address().IsUnspecified()) {
       addresses.push_back(bound.ToString());
       continue;
     }
-    for (const Address& address : InterfaceAddresses(bound.address().is_v4())) {
-      addresses.push_back(Endpoint(address, bound.port()).ToString());
+    for (const transport::Address& address : InterfaceAddresses(bound.address().is_v4())) {
+      addresses.push_back(transport::Endpoint(address, bound.port()).ToString());
     }
   }
   return addresses;
@@ -106,16 +112,16 @@ nlohmann::json NodeApi::Addresses() const {
 
 nlohmann::json NodeApi::DhtInfo() const {
   nlohmann::json peers = nlohmann::json::array();
-  for (const HostPort& peer : parts_.config.discovery.dht.bootstrap_nodes) {
+  for (const transport::HostPort& peer : parts_.config.discovery.dht.bootstrap_nodes) {
     peers.push_back(peer.ToString());
   }
-  const TimePoint retry_at = parts_.bootstrapper.retry_at();
+  const transport::TimePoint retry_at = parts_.bootstrapper.retry_at();
   return {
       {"enabled", parts_.config.discovery.dht.enabled},
       {"bootstrapPhase", bootstrap::BootstrapPhaseName(parts_.bootstrapper.phase())},
       {"bootstrapPeers", std::move(peers)},
       {"bootstrapAttempts", parts_.bootstrapper.attempts()},
-      {"retryInSeconds", retry_at == kTimeNever
+      {"retryInSeconds", retry_at == transport::kTimeNever
                              ? nlohmann::json(nullptr)
                              : nlohmann::json(RoundedMillis(retry_at - parts_.env.Now()) / 1000.0)},
       {"lookupsActive", parts_.node.active_lookups()},
@@ -125,9 +131,10 @@ nlohmann::json NodeApi::DhtInfo() const {
 nlohmann::json NodeApi::NodeInfo() const {
   const auto table = parts_.node.routing_table().stats();
   nlohmann::json listen = nlohmann::json::array();
-  for (const Endpoint& e : parts_.env.udp().local_endpoints()) listen.push_back(e.ToString());
+  for (const transport::Endpoint& e : parts_.env.udp().local_endpoints())
+    listen.push_back(e.ToString());
   const auto& observed = parts_.node.observed_address();
-  const kademlia::SkillDht& dht = parts_.dht;
+  const kademlia::store::SkillDht& dht = parts_.dht;
   nlohmann::json info = {
       {"id", parts_.node.id().ToHex()},
       {"version", kVersion},
@@ -159,7 +166,7 @@ nlohmann::json NodeApi::NodeInfo() const {
 }
 
 std::string NodeApi::Metrics() const {
-  PrometheusWriter out;
+  http::PrometheusWriter out;
   out.Family("skillnode_info", "gauge", "Constant 1, labelled with the node's id and version.");
   out.Sample("skillnode_info",
              {{"id", parts_.node.id().ToHex()},
@@ -167,7 +174,7 @@ std::string NodeApi::Metrics() const {
               {"network_id", std::to_string(parts_.config.node.network_id)}},
              1);
   out.Gauge("skillnode_uptime_seconds", "Seconds since the node started.",
-            ToMillis(parts_.env.Now() - parts_.started_at) / 1000.0);
+            transport::ToMillis(parts_.env.Now() - parts_.started_at) / 1000.0);
   WriteNodeMetrics(out, parts_.node, parts_.env.udp().stats());
   out.Counter("skillnode_bootstrap_attempts_total", "Attempts to join through bootstrap peers.",
               static_cast<double>(parts_.bootstrapper.attempts()));
@@ -183,7 +190,7 @@ std::string NodeApi::Metrics() const {
   return out.Take();
 }
 
-void NodeApi::HandleLookup(const HttpRequest& request, Responder responder) {
+void NodeApi::HandleLookup(const http::HttpRequest& request, http::Responder responder) {
   const auto text = request.Query("key");
   if (!text) {
     return responder.Error(400, "BAD_REQUEST", "query parameter 'key' is required (64 hex digits)",
@@ -215,4 +222,4 @@ void NodeApi::HandleLookup(const HttpRequest& request, Responder responder) {
   }
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::daemon

@@ -33,31 +33,31 @@
 #include "node/state/data_dir.h"
 #include "transport/uv/uv_env.h"
 
-namespace skillnode::node {
+namespace skillnode::node::daemon {
 
 // This build's version: GET /api/node, /metrics and the DNS-SD TXT record.
 constexpr const char* kVersion = "0.1.0";
 
 using NodeInfoSection = std::function<nlohmann::json()>;
-using MetricsSection = std::function<void(PrometheusWriter&)>;
+using MetricsSection = std::function<void(http::PrometheusWriter&)>;
 
 class NodeApi {
  public:
   // What the routes report on; every part outlives the NodeApi.
   struct Parts {
-    const Config& config;  // the running configuration (a reload changes it in place)
+    const config::Config& config;  // the running configuration (a reload changes it in place)
     const state::DataDir& data_dir;
-    UvEnv& env;
+    transport::uv::UvEnv& env;
     kademlia::Node& node;
-    kademlia::SkillDht& dht;
+    kademlia::store::SkillDht& dht;
     const bootstrap::Bootstrapper& bootstrapper;
-    const DnsSdAdvertiser& dnssd;
-    const HttpMetrics& http_metrics;
-    const HttpServer& http;
+    const lan::DnsSdAdvertiser& dnssd;
+    const http::HttpMetrics& http_metrics;
+    const http::HttpServer& http;
     const HttpsListener& https;
     const StateSaver& saver;
     const ConfigReloader& reloader;
-    TimePoint started_at;
+    transport::TimePoint started_at;
   };
 
   explicit NodeApi(Parts parts) : parts_(std::move(parts)) {}
@@ -65,7 +65,7 @@ class NodeApi {
   NodeApi& operator=(const NodeApi&) = delete;
 
   // Adds the routes above to `router`.
-  void AddTo(Router& router);
+  void AddTo(http::Router& router);
   // Adds `key` to the GET /api/node object.
   void AddInfo(std::string key, NodeInfoSection section);
   // Appends families to GET /metrics.
@@ -80,13 +80,13 @@ class NodeApi {
  private:
   nlohmann::json Addresses() const;
   nlohmann::json DhtInfo() const;
-  void HandleLookup(const HttpRequest& request, Responder responder);
+  void HandleLookup(const http::HttpRequest& request, http::Responder responder);
 
   const Parts parts_;
   std::vector<std::pair<std::string, NodeInfoSection>> info_sections_;
   std::vector<MetricsSection> metrics_sections_;
 };
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::daemon
 
 #endif  // SKILLNODE_NODE_DAEMON_NODE_API_H_

@@ -3,7 +3,7 @@
 #include <iterator>
 #include <string>
 
-namespace skillnode::node {
+namespace skillnode::node::daemon {
 namespace {
 
 // Calls `visit` on each object at `path` under `json` ("lan.peers[]": each element of the array
@@ -59,4 +59,4 @@ bool IsOldNodeInfoName(std::string_view object, std::string_view name) {
   return false;
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::daemon

@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
-namespace skillnode::node {
+namespace skillnode::node::daemon {
 
 // A renamed /api/node field, emitted under both names for one release. `object` is the path
 // of the enclosing object: "" for the document itself, "dht" for a member, "lan.peers[]" for
@@ -65,6 +65,6 @@ void UseNewNodeInfoNames(nlohmann::json& info);
 // kNodeInfoAliases: "", "dht", "lan.peers[]").
 bool IsOldNodeInfoName(std::string_view object, std::string_view name);
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::daemon
 
 #endif  // SKILLNODE_NODE_DAEMON_NODE_INFO_ALIASES_H_

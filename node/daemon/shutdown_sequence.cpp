@@ -5,9 +5,10 @@
 
 #include "node/spd_logger.h"
 
-namespace skillnode::node {
+namespace skillnode::node::daemon {
 
-ShutdownSequence::ShutdownSequence(ShutdownActions actions, Logger& logger, Duration budget)
+ShutdownSequence::ShutdownSequence(ShutdownActions actions, transport::Logger& logger,
+                                   transport::Duration budget)
     : actions_(std::move(actions)), logger_(logger), budget_(budget) {
   assert(actions_.start_timer && actions_.save && actions_.close &&
          "a ShutdownSequence needs every action");
@@ -39,7 +40,7 @@ bool ShutdownSequence::Begin() {
 
 void ShutdownSequence::OnBudgetSpent() {
   if (state_ != State::kStepsRunning) return;
-  LogAt(logger_, LogLevel::kWarn,
+  LogAt(logger_, transport::LogLevel::kWarn,
         std::to_string(steps_pending_) + " shutdown steps still running after " +
             std::to_string(budget_.count() / 1000) + " ms: going on without them");
   Finish();
@@ -47,7 +48,7 @@ void ShutdownSequence::OnBudgetSpent() {
 
 void ShutdownSequence::OnStepDone(const std::string& name) {
   assert(steps_pending_ > 0 && "a step finished that was not counted");
-  LogAt(logger_, LogLevel::kDebug, "shutdown step " + name + " done");
+  LogAt(logger_, transport::LogLevel::kDebug, "shutdown step " + name + " done");
   if (--steps_pending_ == 0) Finish();
 }
 
@@ -60,4 +61,4 @@ void ShutdownSequence::Finish() {
   state_ = State::kDone;
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::daemon

@@ -22,11 +22,11 @@
 #include "transport/clock.h"
 #include "transport/logger.h"
 
-namespace skillnode::node {
+namespace skillnode::node::daemon {
 
 // Time the shutdown steps get in total; with the rest of the shutdown (a save, closing
 // handles: milliseconds) the process exits well within the 2 s a supervisor allows.
-constexpr Duration kShutdownStepsBudget = Millis(1200);
+constexpr transport::Duration kShutdownStepsBudget = transport::Millis(1200);
 
 // A part's work at shutdown, before the node stops; calls `done` once when finished.
 using ShutdownStep = std::function<void(std::function<void()> done)>;
@@ -34,7 +34,7 @@ using ShutdownStep = std::function<void(std::function<void()> done)>;
 // What the sequence has its owner do.
 struct ShutdownActions {
   // Calls `expired` once, `budget` from now (unless the handles close first).
-  std::function<void(Duration budget, std::function<void()> expired)> start_timer;
+  std::function<void(transport::Duration budget, std::function<void()> expired)> start_timer;
   std::function<void()> save;   // after the steps: save the state
   std::function<void()> close;  // then: stop the node and close every handle
 };
@@ -43,7 +43,8 @@ class ShutdownSequence {
  public:
   enum class State { kRunning, kStepsRunning, kSaving, kClosing, kDone };
 
-  ShutdownSequence(ShutdownActions actions, Logger& logger, Duration budget = kShutdownStepsBudget);
+  ShutdownSequence(ShutdownActions actions, transport::Logger& logger,
+                   transport::Duration budget = kShutdownStepsBudget);
   ShutdownSequence(const ShutdownSequence&) = delete;
   ShutdownSequence& operator=(const ShutdownSequence&) = delete;
 
@@ -64,13 +65,13 @@ class ShutdownSequence {
   void Finish();
 
   const ShutdownActions actions_;
-  Logger& logger_;
-  const Duration budget_;
+  transport::Logger& logger_;
+  const transport::Duration budget_;
   std::vector<std::pair<std::string, ShutdownStep>> steps_;
   State state_ = State::kRunning;
   size_t steps_pending_ = 0;
 };
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::daemon
 
 #endif  // SKILLNODE_NODE_DAEMON_SHUTDOWN_SEQUENCE_H_

@@ -7,31 +7,31 @@
 
 #include "node/spd_logger.h"
 
-namespace skillnode::node {
+namespace skillnode::node::daemon {
 
 StateSaver::StateSaver(const StateSaverConfig& config, state::DataDir& data_dir, TableSource table,
-                       Logger& logger)
+                       transport::Logger& logger)
     : config_(config), data_dir_(data_dir), table_(std::move(table)), logger_(logger) {
   assert(table_.stats && table_.contacts && "a StateSaver reads the table through both calls");
 }
 
-void StateSaver::Start(TimePoint now) {
+void StateSaver::Start(transport::TimePoint now) {
   assert(state_ == State::kCreated && "StateSaver::Start is called once");
   state_ = State::kWatching;
   next_save_ = now + config_.save_interval;
   next_table_check_ = now + kTableCheckInterval;
 }
 
-TimePoint StateSaver::NextDeadline() const {
-  if (state_ == State::kCreated || state_ == State::kSaved) return kTimeNever;
+transport::TimePoint StateSaver::NextDeadline() const {
+  if (state_ == State::kCreated || state_ == State::kSaved) return transport::kTimeNever;
   return std::min(next_save_, next_table_check_);
 }
 
-void StateSaver::OnTimer(TimePoint now) {
+void StateSaver::OnTimer(transport::TimePoint now) {
   if (state_ == State::kCreated || state_ == State::kSaved) return;
   if (now >= next_save_) {
     next_save_ = now + config_.save_interval;
-    Save("periodic", LogLevel::kDebug);
+    Save("periodic", transport::LogLevel::kDebug);
   }
   if (now >= next_table_check_) {
     next_table_check_ = now + kTableCheckInterval;
@@ -50,7 +50,7 @@ void StateSaver::BeginShutdown() {
 void StateSaver::SaveAtShutdown() {
   assert(state_ != State::kSaved && "the shutdown save happens once");
   state_ = State::kSaved;
-  Save("at shutdown", LogLevel::kInfo, contacts_at_shutdown_);
+  Save("at shutdown", transport::LogLevel::kInfo, contacts_at_shutdown_);
 }
 
 // Between periodic saves: the first contact after start (a node that joined and is then killed
@@ -60,9 +60,9 @@ void StateSaver::CheckTable() {
   // After a failed save (a full disk, say) only the periodic saves try again: one warning a
   // stateSaveInterval, not one a second.
   if (state_ != State::kWatching || last_save_failed_) return;
-  const kademlia::RoutingTableStats now = table_.stats();
+  const kademlia::routing::RoutingTableStats now = table_.stats();
   if (now.contacts == 0) return;  // an empty table never replaces saved contacts anyway
-  if (!saved_table_) return Save("after joining", LogLevel::kInfo);
+  if (!saved_table_) return Save("after joining", transport::LogLevel::kInfo);
   const size_t grown = now.contacts > saved_table_->contacts
                            ? now.contacts - saved_table_->contacts
                            : saved_table_->contacts - now.contacts;
@@ -70,13 +70,14 @@ void StateSaver::CheckTable() {
                          (now.promoted - saved_table_->promoted) +
                          (now.displaced - saved_table_->displaced);
   if (changed * kTableChangedFraction > saved_table_->contacts) {
-    Save("after the table changed", LogLevel::kDebug);
+    Save("after the table changed", transport::LogLevel::kDebug);
   }
 }
 
-void StateSaver::Save(const char* when, LogLevel level, std::span<const kademlia::Contact> also) {
+void StateSaver::Save(const char* when, transport::LogLevel level,
+                      std::span<const kademlia::Contact> also) {
   if (!config_.enabled) return;
-  const kademlia::RoutingTableStats table = table_.stats();
+  const kademlia::routing::RoutingTableStats table = table_.stats();
   auto contacts = table_.contacts();
   size_t restored = 0;
   for (const kademlia::Contact& c : also) {
@@ -90,7 +91,7 @@ void StateSaver::Save(const char* when, LogLevel level, std::span<const kademlia
   last_save_failed_ = !saved;
   if (!saved) {
     ++save_failures_;
-    LogAt(logger_, LogLevel::kWarn,
+    LogAt(logger_, transport::LogLevel::kWarn,
           std::string("cannot save contacts ") + when + ": " + saved.error().message);
     return;
   }
@@ -108,11 +109,11 @@ void StateSaver::Save(const char* when, LogLevel level, std::span<const kademlia
                           : std::string()));
 }
 
-void StateSaver::WriteMetrics(PrometheusWriter& out) const {
+void StateSaver::WriteMetrics(http::PrometheusWriter& out) const {
   out.Counter("skillnode_state_saves_total", "Routing table saves to the data directory.",
               static_cast<double>(saves_));
   out.Counter("skillnode_state_save_failures_total", "Routing table saves that failed.",
               static_cast<double>(save_failures_));
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::daemon

@@ -29,11 +29,11 @@
 #include "transport/clock.h"
 #include "transport/logger.h"
 
-namespace skillnode::node {
+namespace skillnode::node::daemon {
 
 // How often the routing table is checked for a save besides the periodic one: a node killed a
 // second after it joined must find its contacts on disk; a check is one stats() call.
-constexpr Duration kTableCheckInterval = Seconds(1);
+constexpr transport::Duration kTableCheckInterval = transport::Seconds(1);
 // Saved early when more than 1/kTableChangedFraction of the contacts changed since the last
 // save (a quarter): a restart then finds most of today's table, and a growing table is saved
 // O(log size) times, not on every new contact.
@@ -41,29 +41,29 @@ constexpr size_t kTableChangedFraction = 4;
 
 // The routing table as the saver reads it (the node's, or a test's).
 struct TableSource {
-  std::function<kademlia::RoutingTableStats()> stats;
+  std::function<kademlia::routing::RoutingTableStats()> stats;
   std::function<std::vector<kademlia::Contact>()> contacts;
 };
 
 struct StateSaverConfig {
   bool enabled = true;  // false with the DHT off: nothing is ever saved
   uint32_t network_id = 0;
-  Duration save_interval = Seconds(60);  // node.stateSaveInterval
+  transport::Duration save_interval = transport::Seconds(60);  // node.stateSaveInterval
 };
 
 class StateSaver {
  public:
   // `data_dir` must outlive the saver.
   StateSaver(const StateSaverConfig& config, state::DataDir& data_dir, TableSource table,
-             Logger& logger);
+             transport::Logger& logger);
   StateSaver(const StateSaver&) = delete;
   StateSaver& operator=(const StateSaver&) = delete;
 
   // Schedules the first periodic save and table check from `now`.
-  void Start(TimePoint now);
-  TimePoint NextDeadline() const;
+  void Start(transport::TimePoint now);
+  transport::TimePoint NextDeadline() const;
   // Runs the periodic save and the table check that are due at `now`.
-  void OnTimer(TimePoint now);
+  void OnTimer(transport::TimePoint now);
   // Notes the table as it is now, for SaveAtShutdown; table checks stop.
   void BeginShutdown();
   // The last save: the table, plus the contacts noted by BeginShutdown it no longer holds.
@@ -72,24 +72,25 @@ class StateSaver {
   uint64_t saves() const { return saves_; }
   uint64_t save_failures() const { return save_failures_; }
   // skillnode_state_saves_total and skillnode_state_save_failures_total.
-  void WriteMetrics(PrometheusWriter& out) const;
+  void WriteMetrics(http::PrometheusWriter& out) const;
 
  private:
   enum class State { kCreated, kWatching, kShuttingDown, kSaved };
 
   void CheckTable();
   // Saves the routing table, and of `also` the contacts it no longer holds (evicted since).
-  void Save(const char* when, LogLevel level, std::span<const kademlia::Contact> also = {});
+  void Save(const char* when, transport::LogLevel level,
+            std::span<const kademlia::Contact> also = {});
 
   const StateSaverConfig config_;
   state::DataDir& data_dir_;
   const TableSource table_;
-  Logger& logger_;
+  transport::Logger& logger_;
   State state_ = State::kCreated;
-  TimePoint next_save_ = kTimeNever;
-  TimePoint next_table_check_ = kTimeNever;
+  transport::TimePoint next_save_ = transport::kTimeNever;
+  transport::TimePoint next_table_check_ = transport::kTimeNever;
   // The routing table at the last save of a non-empty one (none yet: nothing saved this run).
-  std::optional<kademlia::RoutingTableStats> saved_table_;
+  std::optional<kademlia::routing::RoutingTableStats> saved_table_;
   bool last_save_failed_ = false;
   // The routing table when the shutdown began, saved with what it holds at the end of it.
   std::vector<kademlia::Contact> contacts_at_shutdown_;
@@ -97,6 +98,6 @@ class StateSaver {
   uint64_t save_failures_ = 0;
 };
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::daemon
 
 #endif  // SKILLNODE_NODE_DAEMON_STATE_SAVER_H_

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-namespace skillnode::node {
+namespace skillnode::node::http {
 
 std::string FormatEvent(std::string_view event, const nlohmann::json& data) {
   std::string out = "event: ";
@@ -39,4 +39,4 @@ void EventStream::OnClosed(std::function<void()> callback) {
   slot_->on_closed = std::move(callback);
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::http

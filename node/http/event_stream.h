@@ -20,11 +20,11 @@
 
 #include "transport/clock.h"
 
-namespace skillnode::node {
+namespace skillnode::node::http {
 
 // Bytes waiting to be sent on one stream before its client counts as too slow.
 constexpr size_t kEventStreamQueueBytesMax = 1024 * 1024;
-constexpr Duration kEventStreamKeepAlive = Seconds(15);
+constexpr transport::Duration kEventStreamKeepAlive = transport::Seconds(15);
 
 // The state a stream shares with its connection; the connection clears `write` and `end`
 // when it closes.
@@ -54,6 +54,6 @@ class EventStream {
 // "event: name\ndata: {...}\n\n" (data is one line: JSON has no raw newlines).
 std::string FormatEvent(std::string_view event, const nlohmann::json& data);
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::http
 
 #endif  // SKILLNODE_NODE_HTTP_EVENT_STREAM_H_

@@ -8,7 +8,7 @@
 #include "node/spd_logger.h"
 #include "transport/uv/sockaddr.h"
 
-namespace skillnode::node {
+namespace skillnode::node::http {
 namespace {
 
 constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
@@ -17,9 +17,9 @@ constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
 constexpr size_t kLingerBytesMax = 256 * 1024;
 
 // "0.37" (milliseconds, two decimals) for log lines.
-std::string MillisDecimal(Duration d) {
+std::string MillisDecimal(transport::Duration d) {
   char text[32];
-  std::snprintf(text, sizeof(text), "%.2f", ToMillis(d));
+  std::snprintf(text, sizeof(text), "%.2f", transport::ToMillis(d));
   return text;
 }
 
@@ -52,7 +52,8 @@ bool HttpConnection::Accept(uv_stream_t* listener) {
   sockaddr_storage address{};
   int length = sizeof(address);
   if (uv_tcp_getpeername(&tcp_, reinterpret_cast<sockaddr*>(&address), &length) == 0) {
-    if (auto endpoint = FromSockaddr(reinterpret_cast<sockaddr*>(&address))) peer_ = *endpoint;
+    if (auto endpoint = transport::uv::FromSockaddr(reinterpret_cast<sockaddr*>(&address)))
+      peer_ = *endpoint;
   }
   last_activity_ = accepted_ = server_.loop().Now();
   return true;
@@ -68,7 +69,7 @@ void HttpConnection::Reject(const HttpResponse& response) {
   // A TLS client could not read a plain answer, and a handshake would cost what the limit
   // protects: it is closed at once, with no answer to count (the rejection itself is counted).
   if (server_.tls() != nullptr) return Close();
-  server_.metrics().Record("-", kUnmatchedRoute, response.status, Duration(0));
+  server_.metrics().Record("-", kUnmatchedRoute, response.status, transport::Duration(0));
   Write(SerializeResponse(response, false, false));
   CloseAfterWrites();
 }
@@ -211,7 +212,7 @@ void HttpConnection::StreamWrite(std::string bytes) {
   if (closing_ || state_ != State::kStreaming) return;
   const size_t queued = uv_stream_get_write_queue_size(reinterpret_cast<uv_stream_t*>(&tcp_));
   if (queued + bytes.size() > kEventStreamQueueBytesMax) {
-    LogAt(server_.logger(), LogLevel::kInfo,
+    LogAt(server_.logger(), transport::LogLevel::kInfo,
           "event stream to " + peer_.ToString() + " dropped: the client reads too slowly");
     return Close();
   }
@@ -221,13 +222,14 @@ void HttpConnection::StreamWrite(std::string bytes) {
 void HttpConnection::Deliver(HttpResponse response) {
   if (closing_ || state_ != State::kHandling) return;
   slot_.reset();
-  const Duration latency = server_.loop().Now() - request_complete_;
+  const transport::Duration latency = server_.loop().Now() - request_complete_;
   server_.metrics().Record(current_.method, current_.route, response.status, latency);
-  Logger& logger = server_.logger();
-  if (logger.Enabled(LogLevel::kDebug)) {
-    logger.Log(LogLevel::kDebug, "HTTP " + current_.method + " " + current_.target + " -> " +
-                                     std::to_string(response.status) + " in " +
-                                     MillisDecimal(latency) + " ms for " + peer_.ToString());
+  transport::Logger& logger = server_.logger();
+  if (logger.Enabled(transport::LogLevel::kDebug)) {
+    logger.Log(transport::LogLevel::kDebug, "HTTP " + current_.method + " " + current_.target +
+                                                " -> " + std::to_string(response.status) + " in " +
+                                                MillisDecimal(latency) + " ms for " +
+                                                peer_.ToString());
   }
   const bool keep_alive = current_.keep_alive && !server_.stopping();
   Write(SerializeResponse(response, keep_alive, current_.method == "HEAD"));
@@ -240,8 +242,8 @@ void HttpConnection::Deliver(HttpResponse response) {
 
 void HttpConnection::FailRequest(int status, std::string_view code, const std::string& message) {
   server_.metrics().Record(current_.method.empty() ? "-" : current_.method, kUnmatchedRoute, status,
-                           Duration(0));
-  LogAt(server_.logger(), LogLevel::kDebug,
+                           transport::Duration(0));
+  LogAt(server_.logger(), transport::LogLevel::kDebug,
         "HTTP " + std::to_string(status) + " to " + peer_.ToString() + ": " + message);
   Write(SerializeResponse(HttpResponse::Error(status, code, message), false, false));
   CloseAfterWrites();
@@ -251,7 +253,7 @@ void HttpConnection::Write(std::string bytes) {
   if (closing_) return;
   if (tls_ == nullptr) return WriteRaw(std::move(bytes));
   if (!tls_->Send(bytes)) {
-    LogAt(server_.logger(), LogLevel::kDebug,
+    LogAt(server_.logger(), transport::LogLevel::kDebug,
           "HTTPS connection to " + peer_.ToString() + ": " + tls_->error());
     return Close();
   }
@@ -325,4 +327,4 @@ void HttpConnection::OnShutdown(uv_shutdown_t* request, int status) {
   if (status < 0 && !self->closing_) self->Close();
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::http

@@ -46,7 +46,7 @@
 #include "transport/clock.h"
 #include "transport/uv/uv_timer.h"
 
-namespace skillnode::node {
+namespace skillnode::node::http {
 
 class HttpServer;
 
@@ -66,11 +66,11 @@ class HttpConnection {
   // Closes at once; queued writes are cancelled. Idempotent.
   void Close();
 
-  const Endpoint& peer() const { return peer_; }
+  const transport::Endpoint& peer() const { return peer_; }
   // Since when it has waited for a request: the last activity when idle, the first byte of a
   // request still arriving, the accept while a TLS handshake is due. Nullopt while a request is
   // handled, an answer goes out or an event stream is open: those are never evicted.
-  std::optional<TimePoint> waiting_since() const;
+  std::optional<transport::TimePoint> waiting_since() const;
   // Closes a waiting connection to make room for a newer one at connections_max.
   void Evict();
 
@@ -106,7 +106,7 @@ class HttpConnection {
   // request is read (pipelining cannot queue answers without bound).
   bool WriteQueueFull() const;
   // While WriteQueueFull: since when the client has taken none of its answers.
-  TimePoint StalledSince() const;
+  transport::TimePoint StalledSince() const;
   void Linger();
   void SetReading(bool reading);
   void ArmTimer();
@@ -117,7 +117,7 @@ class HttpConnection {
   uv_shutdown_t shutdown_{};
   size_t lingered_bytes_ = 0;
   bool tcp_initialized_ = false;
-  UvTimer timer_;
+  transport::uv::UvTimer timer_;
   HttpRequestReader reader_;
   std::string pending_;  // bytes read but not parsed yet
   State state_ = State::kReading;
@@ -125,7 +125,7 @@ class HttpConnection {
   bool reading_ = false;
   bool consuming_ = false;
   size_t writes_in_flight_ = 0;
-  Endpoint peer_;
+  transport::Endpoint peer_;
   std::unique_ptr<TlsSession> tls_;  // HTTPS only
 
   // The request being handled, and the handler's answer slot (weak: the handler owns it).
@@ -133,13 +133,16 @@ class HttpConnection {
   std::weak_ptr<ResponseSlot> slot_;
   // The open event stream (kStreaming), shared with the handler's EventStream.
   std::shared_ptr<StreamSlot> stream_;
-  TimePoint request_started_ = kTimeZero;   // first byte of the request being read
-  TimePoint request_complete_ = kTimeZero;  // last byte of the request being handled
-  TimePoint last_activity_ = kTimeZero;
-  TimePoint last_written_ = kTimeZero;  // the client last took some of our answers
-  TimePoint accepted_ = kTimeZero;
+  transport::TimePoint request_started_ =
+      transport::kTimeZero;  // first byte of the request being read
+  transport::TimePoint request_complete_ =
+      transport::kTimeZero;  // last byte of the request being handled
+  transport::TimePoint last_activity_ = transport::kTimeZero;
+  transport::TimePoint last_written_ =
+      transport::kTimeZero;  // the client last took some of our answers
+  transport::TimePoint accepted_ = transport::kTimeZero;
 };
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::http
 
 #endif  // SKILLNODE_NODE_HTTP_HTTP_CONNECTION_H_

@@ -8,19 +8,19 @@
 #include "node/http/http_server.h"
 #include "node/spd_logger.h"
 
-namespace skillnode::node {
+namespace skillnode::node::http {
 namespace {
 
 // A client that does not read our last answer is dropped after this.
-constexpr Duration kDrainTimeout = Seconds(5);
+constexpr transport::Duration kDrainTimeout = transport::Seconds(5);
 // A lingering close waits this long for the client to close.
-constexpr Duration kLingerTimeout = Seconds(2);
+constexpr transport::Duration kLingerTimeout = transport::Seconds(2);
 
-std::string MillisText(Duration d) { return std::to_string(d.count() / 1000); }
+std::string MillisText(transport::Duration d) { return std::to_string(d.count() / 1000); }
 
 }  // namespace
 
-std::optional<TimePoint> HttpConnection::waiting_since() const {
+std::optional<transport::TimePoint> HttpConnection::waiting_since() const {
   if (closing_ || state_ != State::kReading) return std::nullopt;
   if (tls_ != nullptr && !tls_->handshake_done()) return accepted_;
   if (WriteQueueFull()) return StalledSince();
@@ -28,12 +28,14 @@ std::optional<TimePoint> HttpConnection::waiting_since() const {
   return last_activity_;
 }
 
-TimePoint HttpConnection::StalledSince() const { return std::max(last_activity_, last_written_); }
+transport::TimePoint HttpConnection::StalledSince() const {
+  return std::max(last_activity_, last_written_);
+}
 
 void HttpConnection::Evict() {
   if (closing_) return;
   server_.metrics().CountEvictedConnection();
-  LogAt(server_.logger(), LogLevel::kDebug,
+  LogAt(server_.logger(), transport::LogLevel::kDebug,
         "HTTP connection from " + peer_.ToString() +
             " closed to make room: it waited longest for a request at the connection limit");
   Close();
@@ -41,9 +43,9 @@ void HttpConnection::Evict() {
 
 void HttpConnection::ArmTimer() {
   if (closing_) return;
-  const HttpConfig& config = server_.config();
-  const TimePoint now = server_.loop().Now();
-  TimePoint deadline = now + kDrainTimeout;
+  const config::HttpConfig& config = server_.config();
+  const transport::TimePoint now = server_.loop().Now();
+  transport::TimePoint deadline = now + kDrainTimeout;
   std::string_view kind = "drain";
   if (state_ == State::kHandling) {
     deadline = request_complete_ + config.response_timeout;
@@ -74,11 +76,11 @@ void HttpConnection::ArmTimer() {
 
 void HttpConnection::OnTimeout(std::string_view kind) {
   if (closing_) return;
-  const HttpConfig& config = server_.config();
+  const config::HttpConfig& config = server_.config();
   if (kind == "drain") return Close();
   if (kind == "handshake") {
     server_.metrics().CountTlsFailure("timeout");
-    LogAt(server_.logger(), LogLevel::kDebug,
+    LogAt(server_.logger(), transport::LogLevel::kDebug,
           "HTTPS connection from " + peer_.ToString() + ": no TLS handshake within " +
               MillisText(server_.handshake_timeout()) + " ms, closed");
     return Close();
@@ -89,7 +91,7 @@ void HttpConnection::OnTimeout(std::string_view kind) {
   }
   server_.metrics().CountTimeout(kind);
   if (kind == "idle") {
-    LogAt(server_.logger(), LogLevel::kDebug,
+    LogAt(server_.logger(), transport::LogLevel::kDebug,
           "HTTP connection from " + peer_.ToString() + " idle, closed");
     return Close();
   }
@@ -109,4 +111,4 @@ void HttpConnection::OnTimeout(std::string_view kind) {
                               {{"path", current_.path}}));
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::http

@@ -4,7 +4,7 @@
 #include "node/http/http_server.h"
 #include "node/spd_logger.h"
 
-namespace skillnode::node {
+namespace skillnode::node::http {
 
 void HttpConnection::ReceiveTls(std::string_view bytes) {
   const bool handshaking = !tls_->handshake_done();
@@ -32,7 +32,7 @@ void HttpConnection::ReceiveTls(std::string_view bytes) {
 
 void HttpConnection::FailTls(std::string_view reason, const std::string& why) {
   server_.metrics().CountTlsFailure(reason);
-  LogAt(server_.logger(), LogLevel::kDebug,
+  LogAt(server_.logger(), transport::LogLevel::kDebug,
         "HTTPS connection from " + peer_.ToString() + " cut off: " + why);
   if (reason == "plain_http") {
     // Said in plain HTTP, so that the person at the other end learns what to change.
@@ -46,4 +46,4 @@ void HttpConnection::FailTls(std::string_view reason, const std::string& why) {
   CloseAfterWrites();
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::http

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-namespace skillnode::node {
+namespace skillnode::node::http {
 namespace {
 
 bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
@@ -193,4 +193,4 @@ std::optional<std::string> PercentDecode(std::string_view text, bool plus_is_spa
   return out;
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::http

@@ -19,7 +19,7 @@
 
 #include "transport/endpoint.h"
 
-namespace skillnode::node {
+namespace skillnode::node::http {
 
 using HttpHeaders = std::vector<std::pair<std::string, std::string>>;
 
@@ -31,7 +31,7 @@ struct HttpRequest {
   HttpHeaders headers;  // names lower-case, in the order sent
   std::string body;
   bool keep_alive = true;
-  Endpoint peer;
+  transport::Endpoint peer;
   bool secure = false;  // it arrived over TLS (the HTTPS listener)
   // Set by the router: the matched pattern ("/api/skills/{id}") and its decoded parameters.
   std::string route;
@@ -70,6 +70,6 @@ std::optional<std::string> PercentDecode(std::string_view text, bool plus_is_spa
 // Percent-encoding for one path segment or query value: every byte but A-Z a-z 0-9 - . _ ~.
 std::string PercentEncode(std::string_view text);
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::http
 
 #endif  // SKILLNODE_NODE_HTTP_HTTP_MESSAGE_H_

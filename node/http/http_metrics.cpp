@@ -1,15 +1,15 @@
 #include "node/http/http_metrics.h"
 
-namespace skillnode::node {
+namespace skillnode::node::http {
 
 void HttpMetrics::Record(std::string_view method, std::string_view route, int status,
-                         Duration latency) {
+                         transport::Duration latency) {
   const std::string route_label(route.empty() ? kUnmatchedRoute : route);
   ++by_route_[{std::string(method), route_label, status}];
   ++requests_;
   auto it = latency_.find(route_label);
   if (it == latency_.end()) it = latency_.emplace(route_label, Histogram{}).first;
-  const double seconds = ToMillis(latency) / 1000.0;
+  const double seconds = transport::ToMillis(latency) / 1000.0;
   size_t bucket = 0;
   while (bucket < kHttpLatencyBoundsSeconds.size() && seconds > kHttpLatencyBoundsSeconds[bucket]) {
     ++bucket;
@@ -89,4 +89,4 @@ void HttpMetrics::Write(PrometheusWriter& out, size_t open_connections,
   }
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::http

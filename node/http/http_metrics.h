@@ -16,7 +16,7 @@
 #include "node/http/prometheus.h"
 #include "transport/clock.h"
 
-namespace skillnode::node {
+namespace skillnode::node::http {
 
 // Upper bounds (seconds) of the HTTP latency histogram: local answers take well under a
 // millisecond, answers that wait for DHT lookups up to seconds.
@@ -33,7 +33,8 @@ constexpr std::array<std::string_view, 3> kTlsFailureReasons = {"plain_http", "b
 
 class HttpMetrics {
  public:
-  void Record(std::string_view method, std::string_view route, int status, Duration latency);
+  void Record(std::string_view method, std::string_view route, int status,
+              transport::Duration latency);
   // Connections refused because connections_max were open; connections closed for idling.
   void CountRejectedConnection() { ++connections_rejected_; }
   // Connections that waited for a request at connections_max, closed for a newcomer.
@@ -63,6 +64,6 @@ class HttpMetrics {
   uint64_t connections_evicted_ = 0;
 };
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::http
 
 #endif  // SKILLNODE_NODE_HTTP_HTTP_METRICS_H_

@@ -5,7 +5,7 @@
 #include <climits>
 #include <utility>
 
-namespace skillnode::node {
+namespace skillnode::node::http {
 namespace {
 
 HttpRequestReader* Self(http_parser* parser) {
@@ -171,4 +171,4 @@ int HttpRequestReader::OnMessageComplete(http_parser* parser) {
   return 0;
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::http

@@ -17,7 +17,7 @@
 
 #include "node/http/http_message.h"
 
-namespace skillnode::node {
+namespace skillnode::node::http {
 
 struct HttpReadError {
   int status = 400;
@@ -76,6 +76,6 @@ class HttpRequestReader {
   bool continue_ = false;
 };
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::http
 
 #endif  // SKILLNODE_NODE_HTTP_HTTP_REQUEST_READER_H_

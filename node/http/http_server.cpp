@@ -7,15 +7,15 @@
 #include "node/spd_logger.h"
 #include "transport/uv/sockaddr.h"
 
-namespace skillnode::node {
+namespace skillnode::node::http {
 namespace {
 
 std::string UvError(int rc) { return std::string(uv_err_name(rc)) + " (" + uv_strerror(rc) + ")"; }
 
 }  // namespace
 
-HttpServer::HttpServer(UvLoop& loop, const HttpConfig& config, const Router& router,
-                       HttpMetrics& metrics, Logger& logger)
+HttpServer::HttpServer(transport::uv::UvLoop& loop, const config::HttpConfig& config,
+                       const Router& router, HttpMetrics& metrics, transport::Logger& logger)
     : loop_(loop),
       config_(config),
       router_(router),
@@ -28,7 +28,8 @@ HttpServer::~HttpServer() {
   assert(connections_.empty() && "HttpServer destroyed before its connections closed");
 }
 
-void HttpServer::UseTls(std::shared_ptr<const TlsContext> context, Duration handshake_timeout) {
+void HttpServer::UseTls(std::shared_ptr<const TlsContext> context,
+                        transport::Duration handshake_timeout) {
   tls_ = std::move(context);
   handshake_timeout_ = handshake_timeout;
 }
@@ -37,12 +38,13 @@ std::string HttpServer::url() const {
   return (tls_ != nullptr ? "https://" : "http://") + local_.ToString();
 }
 
-Result<void> HttpServer::Listen() {
+transport::Result<void> HttpServer::Listen() {
   const std::string where = config_.listen.ToString();
   int rc = uv_tcp_init(loop_.get(), listener_.get());
-  if (rc != 0) return Fail(ErrorCode::kIo, "cannot open a TCP socket: " + UvError(rc));
+  if (rc != 0)
+    return transport::Fail(transport::ErrorCode::kIo, "cannot open a TCP socket: " + UvError(rc));
   listener_.Initialized(this);
-  const sockaddr_storage address = ToSockaddr(config_.listen);
+  const sockaddr_storage address = transport::uv::ToSockaddr(config_.listen);
   const unsigned flags =
       config_.listen.address().is_v4() ? 0u : static_cast<unsigned>(UV_TCP_IPV6ONLY);
   rc = uv_tcp_bind(listener_.get(), reinterpret_cast<const sockaddr*>(&address), flags);
@@ -50,12 +52,16 @@ Result<void> HttpServer::Listen() {
     rc = uv_listen(reinterpret_cast<uv_stream_t*>(listener_.get()), kHttpListenBacklog,
                    &HttpServer::OnConnection);
   }
-  if (rc != 0) return Fail(ErrorCode::kIo, "cannot listen on " + where + ": " + UvError(rc));
+  if (rc != 0)
+    return transport::Fail(transport::ErrorCode::kIo,
+                           "cannot listen on " + where + ": " + UvError(rc));
   sockaddr_storage bound{};
   int length = sizeof(bound);
   rc = uv_tcp_getsockname(listener_.get(), reinterpret_cast<sockaddr*>(&bound), &length);
-  auto endpoint = rc == 0 ? FromSockaddr(reinterpret_cast<sockaddr*>(&bound)) : std::nullopt;
-  if (!endpoint) return Fail(ErrorCode::kIo, "cannot read the address of " + where);
+  auto endpoint =
+      rc == 0 ? transport::uv::FromSockaddr(reinterpret_cast<sockaddr*>(&bound)) : std::nullopt;
+  if (!endpoint)
+    return transport::Fail(transport::ErrorCode::kIo, "cannot read the address of " + where);
   local_ = *endpoint;
   return {};
 }
@@ -64,7 +70,7 @@ void HttpServer::OnConnection(uv_stream_t* listener, int status) {
   auto* self = static_cast<HttpServer*>(listener->data);
   if (self == nullptr) return;
   if (status < 0) {
-    LogAt(self->logger_, LogLevel::kWarn, "HTTP accept failed: " + UvError(status));
+    LogAt(self->logger_, transport::LogLevel::kWarn, "HTTP accept failed: " + UvError(status));
     return;
   }
   auto owned = std::make_unique<HttpConnection>(*self);
@@ -74,7 +80,7 @@ void HttpServer::OnConnection(uv_stream_t* listener, int status) {
   // A connection evicted for this one counts until its close callback: not against it.
   if (self->connections() > self->config_.connections_max && !self->EvictOneWaiting(connection)) {
     self->metrics_.CountRejectedConnection();
-    LogAt(self->logger_, LogLevel::kDebug,
+    LogAt(self->logger_, transport::LogLevel::kDebug,
           "HTTP connection from " + connection->peer().ToString() +
               " refused: " + std::to_string(self->config_.connections_max) + " connections open");
     connection->Reject(HttpResponse::Error(503, "TOO_MANY_CONNECTIONS",
@@ -88,12 +94,12 @@ void HttpServer::OnConnection(uv_stream_t* listener, int status) {
 }
 
 bool HttpServer::EvictOneWaiting(const HttpConnection* newcomer) {
-  const TimePoint waited_since_max = loop_.Now() - config_.evict_after;
+  const transport::TimePoint waited_since_max = loop_.Now() - config_.evict_after;
   HttpConnection* longest = nullptr;
-  TimePoint longest_since = kTimeNever;
+  transport::TimePoint longest_since = transport::kTimeNever;
   for (const auto& [connection, owned] : connections_) {
     if (connection == newcomer) continue;
-    const std::optional<TimePoint> since = connection->waiting_since();
+    const std::optional<transport::TimePoint> since = connection->waiting_since();
     if (since && *since <= waited_since_max && *since < longest_since) {
       longest = connection;
       longest_since = *since;
@@ -129,4 +135,4 @@ bool HttpServer::BeginLinger() {
 
 void HttpServer::Forget(HttpConnection* connection) { connections_.erase(connection); }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::http

@@ -29,7 +29,7 @@
 #include "transport/uv/uv_handle.h"
 #include "transport/uv/uv_loop.h"
 
-namespace skillnode::node {
+namespace skillnode::node::http {
 
 // Bytes read from a socket at once; shared by all connections (each read is consumed
 // before the next).
@@ -39,25 +39,25 @@ constexpr int kHttpListenBacklog = 128;
 
 class HttpServer {
  public:
-  HttpServer(UvLoop& loop, const HttpConfig& config, const Router& router, HttpMetrics& metrics,
-             Logger& logger);
+  HttpServer(transport::uv::UvLoop& loop, const config::HttpConfig& config, const Router& router,
+             HttpMetrics& metrics, transport::Logger& logger);
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
   ~HttpServer();
 
   // Makes this the HTTPS listener; call before Listen().
-  void UseTls(std::shared_ptr<const TlsContext> context, Duration handshake_timeout);
+  void UseTls(std::shared_ptr<const TlsContext> context, transport::Duration handshake_timeout);
   // The certificate for connections accepted from now on (a reload).
   void SetTlsContext(std::shared_ptr<const TlsContext> context) { tls_ = std::move(context); }
   const std::shared_ptr<const TlsContext>& tls() const { return tls_; }
-  Duration handshake_timeout() const { return handshake_timeout_; }
+  transport::Duration handshake_timeout() const { return handshake_timeout_; }
   // "http://127.0.0.1:7070" or "https://...": the bound address with its scheme.
   std::string url() const;
 
   // Binds and listens on config.listen; the error names the address.
-  [[nodiscard]] Result<void> Listen();
+  [[nodiscard]] transport::Result<void> Listen();
   // The bound address (the real port when config.listen had port 0).
-  const Endpoint& local_endpoint() const { return local_; }
+  const transport::Endpoint& local_endpoint() const { return local_; }
   void StopAccepting();
   void Close();
   // Open connections, not counting those in a lingering close (answered, waiting for the
@@ -77,10 +77,10 @@ class HttpServer {
   bool stopping() const { return stopping_; }
 
   // For HttpConnection.
-  UvLoop& loop() { return loop_; }
-  const HttpConfig& config() const { return config_; }
+  transport::uv::UvLoop& loop() { return loop_; }
+  const config::HttpConfig& config() const { return config_; }
   HttpMetrics& metrics() { return metrics_; }
-  Logger& logger() { return logger_; }
+  transport::Logger& logger() { return logger_; }
   void Route(HttpRequest& request, Responder responder) const;
   char* read_buffer() { return read_buffer_.get(); }
   // Deletes a connection whose handle has closed.
@@ -92,15 +92,15 @@ class HttpServer {
   // has waited at least config.evict_after (never `newcomer`); false when none has.
   bool EvictOneWaiting(const HttpConnection* newcomer);
 
-  UvLoop& loop_;
-  HttpConfig config_;
+  transport::uv::UvLoop& loop_;
+  config::HttpConfig config_;
   const Router& router_;
   HttpMetrics& metrics_;
-  Logger& logger_;
+  transport::Logger& logger_;
   std::shared_ptr<const TlsContext> tls_;
-  Duration handshake_timeout_ = Seconds(10);
-  UvHandle<uv_tcp_t> listener_;
-  Endpoint local_;
+  transport::Duration handshake_timeout_ = transport::Seconds(10);
+  transport::uv::UvHandle<uv_tcp_t> listener_;
+  transport::Endpoint local_;
   bool stopping_ = false;
   size_t lingering_ = 0;
   size_t closing_ = 0;
@@ -108,6 +108,6 @@ class HttpServer {
   std::unordered_map<HttpConnection*, std::unique_ptr<HttpConnection>> connections_;
 };
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::http
 
 #endif  // SKILLNODE_NODE_HTTP_HTTP_SERVER_H_

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
-namespace skillnode::node {
+namespace skillnode::node::http {
 
 std::string FormatMetricValue(double value) {
   if (std::isnan(value)) return "NaN";
@@ -92,4 +92,4 @@ void PrometheusWriter::Histogram(std::string_view name, const MetricLabels& labe
   Sample(std::string(name) + "_count", labels, static_cast<double>(cumulative));
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::http

@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-namespace skillnode::node {
+namespace skillnode::node::http {
 
 using MetricLabels = std::vector<std::pair<std::string_view, std::string>>;
 
@@ -53,6 +53,6 @@ std::string FormatMetricValue(double value);
 // A label value with \\, \" and \n escaped.
 std::string EscapeLabelValue(std::string_view value);
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::http
 
 #endif  // SKILLNODE_NODE_HTTP_PROMETHEUS_H_

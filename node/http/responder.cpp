@@ -2,7 +2,7 @@
 
 #include <utility>
 
-namespace skillnode::node {
+namespace skillnode::node::http {
 
 ResponseSlot::~ResponseSlot() {
   if (answered || !deliver) return;
@@ -41,4 +41,4 @@ void Responder::Error(int status, std::string_view code, std::string_view messag
   Send(HttpResponse::Error(status, code, message, std::move(details)));
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::http

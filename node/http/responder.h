@@ -17,7 +17,7 @@
 #include "node/http/event_stream.h"
 #include "node/http/http_message.h"
 
-namespace skillnode::node {
+namespace skillnode::node::http {
 
 // The shared state behind a Responder; the connection fills `deliver` and clears it when it
 // closes.
@@ -53,6 +53,6 @@ class Responder {
   std::shared_ptr<ResponseSlot> slot_;
 };
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::http
 
 #endif  // SKILLNODE_NODE_HTTP_RESPONDER_H_

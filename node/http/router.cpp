@@ -5,7 +5,7 @@
 #include <exception>
 #include <utility>
 
-namespace skillnode::node {
+namespace skillnode::node::http {
 namespace {
 
 std::vector<std::string_view> SplitPath(std::string_view path) {
@@ -158,4 +158,4 @@ std::vector<std::string> Router::Patterns() const {
   return patterns;
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::http

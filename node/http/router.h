@@ -24,7 +24,7 @@
 #include "node/http/http_message.h"
 #include "node/http/responder.h"
 
-namespace skillnode::node {
+namespace skillnode::node::http {
 
 using HttpHandler = std::function<void(const HttpRequest& request, Responder responder)>;
 
@@ -71,6 +71,6 @@ class Router {
   std::vector<Route> routes_;
 };
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::http
 
 #endif  // SKILLNODE_NODE_HTTP_ROUTER_H_

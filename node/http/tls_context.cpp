@@ -10,7 +10,7 @@
 #include <ctime>
 #include <fstream>
 
-namespace skillnode::node {
+namespace skillnode::node::http {
 namespace {
 
 // TLS 1.2 suites with forward secrecy and AEAD only (Mozilla's "intermediate" set); TLS 1.3's
@@ -70,36 +70,40 @@ std::string TakeOpenSslErrors(const std::string& fallback) {
 
 TlsContext::~TlsContext() { SSL_CTX_free(context_); }
 
-Result<std::shared_ptr<const TlsContext>> TlsContext::Load(const std::string& cert_file,
-                                                           const std::string& key_file) {
+transport::Result<std::shared_ptr<const TlsContext>> TlsContext::Load(const std::string& cert_file,
+                                                                      const std::string& key_file) {
   if (const std::string why = Unreadable(cert_file); !why.empty()) {
-    return Fail(ErrorCode::kIo, "certificate " + cert_file + ": cannot read it: " + why);
+    return transport::Fail(transport::ErrorCode::kIo,
+                           "certificate " + cert_file + ": cannot read it: " + why);
   }
   if (const std::string why = Unreadable(key_file); !why.empty()) {
-    return Fail(ErrorCode::kIo, "private key " + key_file + ": cannot read it: " + why);
+    return transport::Fail(transport::ErrorCode::kIo,
+                           "private key " + key_file + ": cannot read it: " + why);
   }
   ERR_clear_error();
   std::shared_ptr<TlsContext> tls(new TlsContext());
   tls->context_ = SSL_CTX_new(TLS_server_method());
   SSL_CTX* context = tls->context_;
   if (context == nullptr) {
-    return Fail(ErrorCode::kInternal, "cannot create a TLS context: " + TakeOpenSslErrors("?"));
+    return transport::Fail(transport::ErrorCode::kInternal,
+                           "cannot create a TLS context: " + TakeOpenSslErrors("?"));
   }
   SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION);
   SSL_CTX_set_options(
       context, SSL_OP_NO_RENEGOTIATION | SSL_OP_NO_COMPRESSION | SSL_OP_CIPHER_SERVER_PREFERENCE);
   SSL_CTX_set_mode(context, SSL_MODE_RELEASE_BUFFERS);
   if (SSL_CTX_set_cipher_list(context, kTls12Ciphers) != 1) {
-    return Fail(ErrorCode::kInternal, "TLS 1.2 ciphers: " + TakeOpenSslErrors("none usable"));
+    return transport::Fail(transport::ErrorCode::kInternal,
+                           "TLS 1.2 ciphers: " + TakeOpenSslErrors("none usable"));
   }
   SSL_CTX_set_session_cache_mode(context, SSL_SESS_CACHE_SERVER);
   SSL_CTX_sess_set_cache_size(context, kTlsSessionCacheMax);
   SSL_CTX_set_session_id_context(context, kSessionIdContext, sizeof(kSessionIdContext) - 1);
   SSL_CTX_set_alpn_select_cb(context, &SelectAlpn, nullptr);
   if (SSL_CTX_use_certificate_chain_file(context, cert_file.c_str()) != 1) {
-    return Fail(ErrorCode::kInvalidArgument,
-                "certificate " + cert_file +
-                    ": not a PEM certificate chain: " + TakeOpenSslErrors("no certificate found"));
+    return transport::Fail(transport::ErrorCode::kInvalidArgument,
+                           "certificate " + cert_file + ": not a PEM certificate chain: " +
+                               TakeOpenSslErrors("no certificate found"));
   }
   std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)> key(nullptr, &EVP_PKEY_free);
   if (BIO* file = BIO_new_file(key_file.c_str(), "r")) {
@@ -107,17 +111,17 @@ Result<std::shared_ptr<const TlsContext>> TlsContext::Load(const std::string& ce
     BIO_free(file);
   }
   if (key == nullptr) {
-    return Fail(ErrorCode::kInvalidArgument,
-                "private key " + key_file +
-                    ": not a PEM private key: " + TakeOpenSslErrors("no key found"));
+    return transport::Fail(transport::ErrorCode::kInvalidArgument,
+                           "private key " + key_file +
+                               ": not a PEM private key: " + TakeOpenSslErrors("no key found"));
   }
   if (SSL_CTX_use_PrivateKey(context, key.get()) != 1 || SSL_CTX_check_private_key(context) != 1) {
-    return Fail(ErrorCode::kInvalidArgument, "private key " + key_file +
-                                                 " does not match the certificate in " + cert_file +
-                                                 ": " + TakeOpenSslErrors("mismatch"));
+    return transport::Fail(transport::ErrorCode::kInvalidArgument,
+                           "private key " + key_file + " does not match the certificate in " +
+                               cert_file + ": " + TakeOpenSslErrors("mismatch"));
   }
   tls->description_ = Describe(SSL_CTX_get0_certificate(context), tls->not_after_);
   return std::shared_ptr<const TlsContext>(std::move(tls));
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::http

@@ -16,7 +16,7 @@
 
 #include "transport/result.h"
 
-namespace skillnode::node {
+namespace skillnode::node::http {
 
 // Sessions the server remembers for resumption (about 1 KiB each).
 constexpr long kTlsSessionCacheMax = 4096;
@@ -25,8 +25,8 @@ class TlsContext {
  public:
   // Reads a PEM certificate chain (the leaf first) and its PEM private key. The error names
   // the file and OpenSSL's reason; a key that does not match the certificate is an error.
-  [[nodiscard]] static Result<std::shared_ptr<const TlsContext>> Load(const std::string& cert_file,
-                                                                      const std::string& key_file);
+  [[nodiscard]] static transport::Result<std::shared_ptr<const TlsContext>> Load(
+      const std::string& cert_file, const std::string& key_file);
   TlsContext(const TlsContext&) = delete;
   TlsContext& operator=(const TlsContext&) = delete;
   ~TlsContext();
@@ -49,6 +49,6 @@ class TlsContext {
 // queue cleared; `fallback` when it was empty.
 std::string TakeOpenSslErrors(const std::string& fallback);
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::http
 
 #endif  // SKILLNODE_NODE_HTTP_TLS_CONTEXT_H_

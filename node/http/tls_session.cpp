@@ -5,7 +5,7 @@
 
 #include <utility>
 
-namespace skillnode::node {
+namespace skillnode::node::http {
 namespace {
 
 // A TLS connection opens with a handshake record (content type 22).
@@ -118,4 +118,4 @@ std::string TlsSession::version() const {
   return handshake_done_ && ssl_ != nullptr ? SSL_get_version(ssl_) : "";
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::http

@@ -18,7 +18,7 @@
 
 #include "node/http/tls_context.h"
 
-namespace skillnode::node {
+namespace skillnode::node::http {
 
 class TlsSession {
  public:
@@ -64,6 +64,6 @@ class TlsSession {
   std::string error_;
 };
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::http
 
 #endif  // SKILLNODE_NODE_HTTP_TLS_SESSION_H_

@@ -68,7 +68,7 @@ Checked<EndpointUrl> ParseEndpoint(std::string_view endpoint) {
 }
 
 std::string DefaultStatusUrl(const EndpointUrl& endpoint, std::string_view execution_id) {
-  return endpoint.base + "/executions/" + PercentEncode(execution_id);
+  return endpoint.base + "/executions/" + http::PercentEncode(execution_id);
 }
 
 std::string DefaultResultUrl(const EndpointUrl& endpoint, std::string_view execution_id) {
@@ -119,7 +119,8 @@ Checked<json> ParseJsonObjectBody(std::string_view body, std::string_view what) 
   return parsed;
 }
 
-Checked<Accepted> ParseAccepted(const EndpointUrl& endpoint, const HttpClientResponse& response) {
+Checked<Accepted> ParseAccepted(const EndpointUrl& endpoint,
+                                const transport::uv::HttpClientResponse& response) {
   auto body = ParseJsonObjectBody(response.body, "the 202 answer");
   if (!body) return tl::unexpected(body.error());
   Accepted out;
@@ -224,7 +225,8 @@ std::string ProviderSaid(std::string_view body) {
   return out;
 }
 
-InvokeError ErrorForStatus(const HttpClientResponse& response, std::string_view url) {
+InvokeError ErrorForStatus(const transport::uv::HttpClientResponse& response,
+                           std::string_view url) {
   InvokeError error;
   error.http_status = response.status;
   const long status = response.status;
@@ -247,34 +249,36 @@ InvokeError ErrorForStatus(const HttpClientResponse& response, std::string_view 
   return error;
 }
 
-InvokeError ErrorForTransport(const HttpClientError& error) {
+InvokeError ErrorForTransport(const transport::uv::HttpClientError& error) {
   InvokeErrorKind kind = InvokeErrorKind::kConnect;
   switch (error.kind) {
-    case HttpClientErrorKind::kTimeout:
+    case transport::uv::HttpClientErrorKind::kTimeout:
       kind = InvokeErrorKind::kTimeout;
       break;
-    case HttpClientErrorKind::kTooLarge:
+    case transport::uv::HttpClientErrorKind::kTooLarge:
       kind = InvokeErrorKind::kTooLarge;
       break;
-    case HttpClientErrorKind::kProtocol:
+    case transport::uv::HttpClientErrorKind::kProtocol:
       kind = InvokeErrorKind::kProtocol;
       break;
-    case HttpClientErrorKind::kBadRequest:
+    case transport::uv::HttpClientErrorKind::kBadRequest:
       kind = InvokeErrorKind::kNotInvocable;
       break;
-    case HttpClientErrorKind::kConnect:
-    case HttpClientErrorKind::kTls:
-    case HttpClientErrorKind::kBusy:
+    case transport::uv::HttpClientErrorKind::kConnect:
+    case transport::uv::HttpClientErrorKind::kTls:
+    case transport::uv::HttpClientErrorKind::kBusy:
       kind = InvokeErrorKind::kConnect;
       break;
   }
-  return InvokeError{kind,
-                     std::string(HttpClientErrorKindName(error.kind)) + ": " + error.message,
-                     std::nullopt,
-                     {}};
+  return InvokeError{
+      kind,
+      std::string(transport::uv::HttpClientErrorKindName(error.kind)) + ": " + error.message,
+      std::nullopt,
+      {}};
 }
 
-std::optional<Duration> ParseRetryAfter(const std::map<std::string, std::string>& headers) {
+std::optional<transport::Duration> ParseRetryAfter(
+    const std::map<std::string, std::string>& headers) {
   const auto it = headers.find("retry-after");
   if (it == headers.end()) return std::nullopt;
   std::string_view text = it->second;
@@ -283,11 +287,12 @@ std::optional<Duration> ParseRetryAfter(const std::map<std::string, std::string>
   int64_t seconds = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seconds);
   if (ec != std::errc() || end != text.data() + text.size() || seconds < 0) return std::nullopt;
-  return Seconds(std::min<int64_t>(seconds, 86400));
+  return transport::Seconds(std::min<int64_t>(seconds, 86400));
 }
 
-Duration NextPollDelay(std::optional<Duration> previous, std::optional<Duration> retry_after,
-                       const InvokeOptions& options) {
+transport::Duration NextPollDelay(std::optional<transport::Duration> previous,
+                                  std::optional<transport::Duration> retry_after,
+                                  const InvokeOptions& options) {
   if (retry_after) {
     return std::clamp(*retry_after, options.poll_first,
                       std::max(options.poll_first, kRetryAfterMax));

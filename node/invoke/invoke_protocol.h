@@ -56,7 +56,7 @@ struct Accepted {
   std::string result_url;
 };
 [[nodiscard]] Checked<Accepted> ParseAccepted(const EndpointUrl& endpoint,
-                                              const HttpClientResponse& response);
+                                              const transport::uv::HttpClientResponse& response);
 
 // A status answer: {"status": "pending"|"running"|"completed"|"failed", "progress"?: 0..1,
 // "message"?: string, "error"?: string or object (failed)}.
@@ -79,16 +79,18 @@ struct OutputAnswer {
 // An HTTP status the step did not expect: 401 and 403 kUnauthorized, other 4xx kProvider4xx,
 // 5xx kProvider5xx, anything else kProtocol; the message says which URL, the status and what
 // the provider said (its "error" or "message", or the start of the body).
-InvokeError ErrorForStatus(const HttpClientResponse& response, std::string_view url);
+InvokeError ErrorForStatus(const transport::uv::HttpClientResponse& response, std::string_view url);
 // A transfer that failed: timeout, too large, connection / TLS, not HTTP.
-InvokeError ErrorForTransport(const HttpClientError& error);
+InvokeError ErrorForTransport(const transport::uv::HttpClientError& error);
 
 // The Retry-After header (delta-seconds only; a date is ignored) as a duration.
-std::optional<Duration> ParseRetryAfter(const std::map<std::string, std::string>& headers);
+std::optional<transport::Duration> ParseRetryAfter(
+    const std::map<std::string, std::string>& headers);
 // The wait before the next status request: `previous` doubled (poll_first the first time),
 // at most poll_longest; a Retry-After replaces it within [poll_first, kRetryAfterMax].
-Duration NextPollDelay(std::optional<Duration> previous, std::optional<Duration> retry_after,
-                       const InvokeOptions& options);
+transport::Duration NextPollDelay(std::optional<transport::Duration> previous,
+                                  std::optional<transport::Duration> retry_after,
+                                  const InvokeOptions& options);
 
 // What a provider said, for a message: its "error" / "message" string, else the body's start.
 std::string ProviderSaid(std::string_view body);

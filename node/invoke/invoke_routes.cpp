@@ -18,7 +18,7 @@ std::string Trimmed(std::string_view text) {
 }
 
 // The bearer token of the request (already checked by the Authenticator), or "".
-std::string BearerToken(const HttpRequest& request) {
+std::string BearerToken(const http::HttpRequest& request) {
   const std::string* header = request.Header("authorization");
   if (header == nullptr || header->size() < 7) return "";
   std::string scheme = header->substr(0, 7);
@@ -27,13 +27,13 @@ std::string BearerToken(const HttpRequest& request) {
   return scheme == "bearer " ? Trimmed(std::string_view(*header).substr(7)) : "";
 }
 
-void Bad(Responder& responder, const std::string& field, const std::string& reason) {
+void Bad(http::Responder& responder, const std::string& field, const std::string& reason) {
   responder.Error(400, "BAD_REQUEST", field + ": " + reason, {{"field", field}});
 }
 
-void Busy(Responder& responder, const std::string& message) {
-  HttpResponse response =
-      HttpResponse::Error(503, "INVOKE_BUSY", message, {{"runningMax", kInvocationsRunningMax}});
+void Busy(http::Responder& responder, const std::string& message) {
+  http::HttpResponse response = http::HttpResponse::Error(503, "INVOKE_BUSY", message,
+                                                          {{"runningMax", kInvocationsRunningMax}});
   response.headers.emplace_back("Retry-After", "1");
   responder.Send(std::move(response));
 }
@@ -42,13 +42,13 @@ void Busy(Responder& responder, const std::string& message) {
 
 // One request between its arrival and the Invoker's start.
 struct InvokeRoutes::Request {
-  Responder responder;
-  HttpRequest who;  // the headers and peer only: for Require() after the lookup
+  http::Responder responder;
+  http::HttpRequest who;  // the headers and peer only: for Require() after the lookup
   std::string skill_id;
   std::optional<std::string> agent_id;
   json input;
   InvokeOptions options;
-  TimePoint deadline_at{};
+  transport::TimePoint deadline_at{};
   auth::AuthContext context;
   std::string agent_chosen;
 };
@@ -56,14 +56,15 @@ struct InvokeRoutes::Request {
 InvokeRoutes::InvokeRoutes(Daemon& daemon, SkillService& skills)
     : daemon_(daemon),
       skills_(skills),
-      http_(daemon.env().loop(), HttpClientConfig{kInvocationsRunningMax, kInvocationsRunningMax}),
+      http_(daemon.env().loop(),
+            transport::uv::HttpClientConfig{kInvocationsRunningMax, kInvocationsRunningMax}),
       invoker_(daemon.env().loop(), http_) {
   daemon_.router().Add("POST", "/api/skills/{id}/invoke",
-                       [this](const HttpRequest& request, Responder responder) {
+                       [this](const http::HttpRequest& request, http::Responder responder) {
                          Handle(request, std::move(responder));
                        });
   daemon_.AddNodeInfo("invoke", [this] { return Info(); });
-  daemon_.AddMetrics([this](PrometheusWriter& out) { WriteMetrics(out); });
+  daemon_.AddMetrics([this](http::PrometheusWriter& out) { WriteMetrics(out); });
   daemon_.AddCloseHook([this] {
     invoker_.Close();
     http_.Close();
@@ -75,12 +76,12 @@ InvokeRoutes::~InvokeRoutes() {
   http_.Close();
 }
 
-Duration InvokeRoutes::deadline_max() const {
-  const Duration response = daemon_.config().node.http.response_timeout;
+transport::Duration InvokeRoutes::deadline_max() const {
+  const transport::Duration response = daemon_.config().node.http.response_timeout;
   return std::max(response - kResponseMargin, response / 2);
 }
 
-void InvokeRoutes::Handle(const HttpRequest& request, Responder responder) {
+void InvokeRoutes::Handle(const http::HttpRequest& request, http::Responder responder) {
   auto call = std::make_shared<Request>();
   call->responder = responder;
   if (!skills_.authenticator().Admit(request, call->responder, call->context)) return;
@@ -94,7 +95,7 @@ void InvokeRoutes::Handle(const HttpRequest& request, Responder responder) {
   }
   auto body = discovery::ParseJsonObject(request.body);
   if (!body) return BadField(responder, body.error(), "BAD_REQUEST");
-  const int64_t deadline_max_ms = static_cast<int64_t>(ToMillis(deadline_max()));
+  const int64_t deadline_max_ms = static_cast<int64_t>(transport::ToMillis(deadline_max()));
   call->options.wait = true;
   call->options.deadline = deadline_max();
   bool has_input = false;
@@ -116,9 +117,10 @@ void InvokeRoutes::Handle(const HttpRequest& request, Responder responder) {
         return Bad(responder, key,
                    "must be an integer from 1 to " + std::to_string(deadline_max_ms) +
                        " (node.http.responseTimeout less " +
-                       std::to_string(static_cast<int64_t>(ToMillis(kResponseMargin))) + " ms)");
+                       std::to_string(static_cast<int64_t>(transport::ToMillis(kResponseMargin))) +
+                       " ms)");
       }
-      call->options.deadline = Millis(value.get<int64_t>());
+      call->options.deadline = transport::Millis(value.get<int64_t>());
     } else if (key == "maxBodyBytes") {
       if (!value.is_number_integer() || value.get<int64_t>() < 1 ||
           value.get<int64_t>() > static_cast<int64_t>(kBodyBytesMaxLimit)) {
@@ -142,24 +144,24 @@ void InvokeRoutes::Handle(const HttpRequest& request, Responder responder) {
   discovery::SkillQuery query;
   query.skill_id = call->skill_id;
   skills_.searcher().Search(
-      daemon_.Now(), query, discovery::SearchOptions{},
-      [this, call](discovery::SearchResult result) { Run(call, std::move(result)); });
+      daemon_.Now(), query, discovery::search::SearchOptions{},
+      [this, call](discovery::search::SearchResult result) { Run(call, std::move(result)); });
 }
 
-void InvokeRoutes::Run(std::shared_ptr<Request> call, discovery::SearchResult result) {
-  Responder& responder = call->responder;
+void InvokeRoutes::Run(std::shared_ptr<Request> call, discovery::search::SearchResult result) {
+  http::Responder& responder = call->responder;
   HidePrivate(result, call->context);
   if (result.error) {
-    if (result.error == discovery::DiscError::kNoSkills) {
+    if (result.error == discovery::search::DiscError::kNoSkills) {
       result.message = "no skill with id " + call->skill_id + " is registered";
     }
     return DiscoveryError(responder, result);
   }
-  const discovery::Found* chosen = &result.skills.front();
+  const discovery::search::Found* chosen = &result.skills.front();
   if (call->agent_id) {
     chosen = nullptr;
     std::string agents;
-    for (const discovery::Found& found : result.skills) {
+    for (const discovery::search::Found& found : result.skills) {
       if (found.record().agent_id == *call->agent_id) chosen = &found;
       agents += (agents.empty() ? "" : ", ") + found.record().agent_id;
     }
@@ -170,7 +172,7 @@ void InvokeRoutes::Run(std::shared_ptr<Request> call, discovery::SearchResult re
                              {{"kind", "not_found"}, {"skillId", call->skill_id}});
     }
   }
-  const kademlia::SkillRecord& record = chosen->record();
+  const kademlia::store::SkillRecord& record = chosen->record();
   const discovery::Access access = discovery::AccessOf(record);
   if (access != discovery::Access::kPublic && !call->context.authenticated &&
       !skills_.authenticator().Require(call->who, responder, call->context)) {
@@ -184,8 +186,8 @@ void InvokeRoutes::Run(std::shared_ptr<Request> call, discovery::SearchResult re
     return Busy(responder, std::to_string(kInvocationsRunningMax) +
                                " invocations are running on this node; retry shortly");
   }
-  const Duration left = call->deadline_at - daemon_.Now();
-  if (left <= Duration::zero()) {
+  const transport::Duration left = call->deadline_at - daemon_.Now();
+  if (left <= transport::Duration::zero()) {
     return Answer(*call, tl::unexpected(InvokeError{InvokeErrorKind::kTimeout,
                                                     "finding the skill took the whole deadline",
                                                     std::nullopt,
@@ -203,7 +205,7 @@ void InvokeRoutes::Run(std::shared_ptr<Request> call, discovery::SearchResult re
     target.input_schema = record.descriptor->input_schema;
     target.output_schema = record.descriptor->output_schema;
   }
-  LogAt(daemon_.logger(), LogLevel::kDebug,
+  LogAt(daemon_.logger(), transport::LogLevel::kDebug,
         "invoking skill " + record.skill_id + " of agent " + record.agent_id + " at " +
             record.endpoint);
   invoker_.Start(std::move(target), std::move(call->input), call->options, nullptr,
@@ -211,7 +213,7 @@ void InvokeRoutes::Run(std::shared_ptr<Request> call, discovery::SearchResult re
 }
 
 void InvokeRoutes::Answer(const Request& call, InvokeResult result) {
-  Responder responder = call.responder;
+  http::Responder responder = call.responder;
   if (result) {
     json body = ToJson(*result);
     body["skillId"] = call.skill_id;
@@ -223,7 +225,7 @@ void InvokeRoutes::Answer(const Request& call, InvokeResult result) {
   details.erase("message");
   details["skillId"] = call.skill_id;
   if (!call.agent_chosen.empty()) details["agentId"] = call.agent_chosen;
-  LogAt(daemon_.logger(), LogLevel::kDebug,
+  LogAt(daemon_.logger(), transport::LogLevel::kDebug,
         "invocation of skill " + call.skill_id + " failed: " + error.message);
   responder.Error(HttpStatusOf(error.kind), ErrorCodeOf(error.kind), error.message, details);
 }
@@ -232,14 +234,14 @@ json InvokeRoutes::Info() const {
   const Invoker::Stats& stats = invoker_.stats();
   return {{"running", invoker_.running()},
           {"runningMax", kInvocationsRunningMax},
-          {"deadlineMaxMs", static_cast<int64_t>(ToMillis(deadline_max()))},
+          {"deadlineMaxMs", static_cast<int64_t>(transport::ToMillis(deadline_max()))},
           {"started", stats.started},
           {"completed", stats.completed},
           {"accepted", stats.accepted},
           {"busy", busy_}};
 }
 
-void InvokeRoutes::WriteMetrics(PrometheusWriter& out) const {
+void InvokeRoutes::WriteMetrics(http::PrometheusWriter& out) const {
   const Invoker::Stats& stats = invoker_.stats();
   out.Gauge("skillnode_invocations_running", "Skill invocations running on this node.",
             static_cast<double>(invoker_.running()));

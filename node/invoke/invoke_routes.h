@@ -35,7 +35,7 @@ namespace skillnode::node::invoke {
 // request open for up to the response timeout; more is a queue nobody asked for.
 constexpr size_t kInvocationsRunningMax = 32;
 // Time kept back from the HTTP server's response timeout for the answer itself.
-constexpr Duration kResponseMargin = Seconds(1);
+constexpr transport::Duration kResponseMargin = transport::Seconds(1);
 
 class InvokeRoutes {
  public:
@@ -47,19 +47,19 @@ class InvokeRoutes {
   ~InvokeRoutes();
 
   // The longest deadline a request may ask for (and the default).
-  Duration deadline_max() const;
+  transport::Duration deadline_max() const;
 
  private:
   struct Request;
-  void Handle(const HttpRequest& request, Responder responder);
-  void Run(std::shared_ptr<Request> call, discovery::SearchResult result);
+  void Handle(const http::HttpRequest& request, http::Responder responder);
+  void Run(std::shared_ptr<Request> call, discovery::search::SearchResult result);
   void Answer(const Request& call, InvokeResult result);
   nlohmann::json Info() const;
-  void WriteMetrics(PrometheusWriter& out) const;
+  void WriteMetrics(http::PrometheusWriter& out) const;
 
   Daemon& daemon_;
   SkillService& skills_;
-  UvHttpClient http_;
+  transport::uv::UvHttpClient http_;
   Invoker invoker_;
   uint64_t busy_ = 0;  // refused past kInvocationsRunningMax
 };

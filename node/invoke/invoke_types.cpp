@@ -71,7 +71,7 @@ nlohmann::json ToJson(const InvokeOutcome& outcome) {
   if (!outcome.result_url.empty()) out["result_url"] = outcome.result_url;
   if (outcome.status == "completed") out["output"] = outcome.output;
   out["polls"] = outcome.polls;
-  out["elapsed_ms"] = static_cast<int64_t>(ToMillis(outcome.elapsed));
+  out["elapsed_ms"] = static_cast<int64_t>(transport::ToMillis(outcome.elapsed));
   return out;
 }
 

@@ -32,10 +32,10 @@ constexpr size_t kJsonDepthMax = 64;
 // An execution id's length at most (it becomes part of the status and result URLs).
 constexpr size_t kExecutionIdLengthMax = 256;
 // Status polling: the first wait, doubled after every answer up to the longest wait.
-constexpr Duration kPollFirstDefault = Millis(100);
-constexpr Duration kPollLongestDefault = Seconds(2);
+constexpr transport::Duration kPollFirstDefault = transport::Millis(100);
+constexpr transport::Duration kPollLongestDefault = transport::Seconds(2);
 // A provider's Retry-After is honoured only within [poll_first, kRetryAfterMax].
-constexpr Duration kRetryAfterMax = Seconds(10);
+constexpr transport::Duration kRetryAfterMax = transport::Seconds(10);
 
 // The skill as found: where and how to call it.
 struct InvokeTarget {
@@ -49,9 +49,10 @@ struct InvokeTarget {
 };
 
 struct InvokeOptions {
-  Duration deadline = Seconds(60);  // the whole invocation, from Start() to the output
-  Duration poll_first = kPollFirstDefault;
-  Duration poll_longest = kPollLongestDefault;
+  transport::Duration deadline =
+      transport::Seconds(60);  // the whole invocation, from Start() to the output
+  transport::Duration poll_first = kPollFirstDefault;
+  transport::Duration poll_longest = kPollLongestDefault;
   size_t body_bytes_max = kBodyBytesMaxDefault;
   bool wait = true;     // false: finish after a 202 with the execution id and its URLs
   std::string ca_file;  // PEM bundle for https endpoints; empty: the system's store
@@ -64,7 +65,7 @@ struct InvokeProgress {
   std::optional<double> progress;  // 0..1 when the provider says
   std::string message;             // the provider's, may be empty
   int polls = 0;
-  Duration elapsed{};
+  transport::Duration elapsed{};
 };
 
 struct InvokeOutcome {
@@ -74,7 +75,7 @@ struct InvokeOutcome {
   std::string result_url;    // after a 202
   nlohmann::json output;     // "completed"
   int polls = 0;
-  Duration elapsed{};
+  transport::Duration elapsed{};
 };
 
 enum class InvokeErrorKind {

@@ -13,7 +13,9 @@ using nlohmann::json;
 
 namespace {
 
-std::string MillisText(Duration d) { return std::to_string(static_cast<int64_t>(ToMillis(d))); }
+std::string MillisText(transport::Duration d) {
+  return std::to_string(static_cast<int64_t>(transport::ToMillis(d)));
+}
 
 // The schema of `text` (JSON Schema), or the error of `kind` saying why it cannot be used.
 tl::expected<std::optional<JsonSchema>, InvokeError> CompileSchema(const std::string& text,
@@ -54,17 +56,18 @@ struct Invoker::Invocation {
   EndpointUrl endpoint;
   std::optional<JsonSchema> output_schema;
   Phase phase = Phase::kSubmitting;
-  TimePoint started_at{};
-  TimePoint deadline_at{};
-  TimePoint wake_at{};  // kWaiting: the next poll; kFinishing: now
+  transport::TimePoint started_at{};
+  transport::TimePoint deadline_at{};
+  transport::TimePoint wake_at{};  // kWaiting: the next poll; kFinishing: now
   uint64_t http_id = 0;
-  std::optional<Duration> poll_delay;
+  std::optional<transport::Duration> poll_delay;
   std::string last_status = "submitted";
   InvokeOutcome outcome;
   std::optional<InvokeResult> pending;  // kFinishing
 };
 
-Invoker::Invoker(UvLoop& loop, UvHttpClient& http) : loop_(loop), http_(http), timer_(loop) {}
+Invoker::Invoker(transport::uv::UvLoop& loop, transport::uv::UvHttpClient& http)
+    : loop_(loop), http_(http), timer_(loop) {}
 
 Invoker::~Invoker() { Close(); }
 
@@ -139,21 +142,24 @@ std::optional<InvokeError> Invoker::Prepare(Invocation& inv) {
 }
 
 uint64_t Invoker::Send(Invocation& inv, std::string method, const std::string& url,
-                       std::string body, void (Invoker::*on_answer)(uint64_t, HttpClientResult)) {
-  HttpClientRequest request;
+                       std::string body,
+                       void (Invoker::*on_answer)(uint64_t, transport::uv::HttpClientResult)) {
+  transport::uv::HttpClientRequest request;
   request.method = std::move(method);
   request.url = url;
   request.headers.emplace_back("Accept", "application/json");
   if (!body.empty()) request.headers.emplace_back("Content-Type", "application/json");
   request.body = std::move(body);
-  request.timeout = std::max<Duration>(inv.deadline_at - loop_.Now(), Millis(1));
+  request.timeout =
+      std::max<transport::Duration>(inv.deadline_at - loop_.Now(), transport::Millis(1));
   request.response_bytes_max = inv.options.body_bytes_max;
   request.ca_file = inv.options.ca_file;
   request.bearer_token = inv.target.token;
   const uint64_t id = inv.id;
-  return http_.Start(std::move(request), [this, id, on_answer](HttpClientResult result) {
-    (this->*on_answer)(id, std::move(result));
-  });
+  return http_.Start(std::move(request),
+                     [this, id, on_answer](transport::uv::HttpClientResult result) {
+                       (this->*on_answer)(id, std::move(result));
+                     });
 }
 
 void Invoker::Submit(Invocation& inv) {
@@ -164,7 +170,7 @@ void Invoker::Submit(Invocation& inv) {
            &Invoker::OnSubmitted);
 }
 
-void Invoker::OnSubmitted(uint64_t id, HttpClientResult result) {
+void Invoker::OnSubmitted(uint64_t id, transport::uv::HttpClientResult result) {
   Invocation* inv = Find(id);
   if (inv == nullptr) return;
   inv->http_id = 0;
@@ -205,7 +211,7 @@ void Invoker::Poll(Invocation& inv) {
   inv.http_id = Send(inv, "GET", inv.outcome.status_url, "", &Invoker::OnStatus);
 }
 
-void Invoker::OnStatus(uint64_t id, HttpClientResult result) {
+void Invoker::OnStatus(uint64_t id, transport::uv::HttpClientResult result) {
   Invocation* inv = Find(id);
   if (inv == nullptr) return;
   inv->http_id = 0;
@@ -238,7 +244,7 @@ void Invoker::Fetch(Invocation& inv) {
   inv.http_id = Send(inv, "GET", inv.outcome.result_url, "", &Invoker::OnResult);
 }
 
-void Invoker::OnResult(uint64_t id, HttpClientResult result) {
+void Invoker::OnResult(uint64_t id, transport::uv::HttpClientResult result) {
   Invocation* inv = Find(id);
   if (inv == nullptr) return;
   inv->http_id = 0;
@@ -283,8 +289,9 @@ void Invoker::Report(uint64_t id, const StatusAnswer& status) {
   callback(progress);
 }
 
-InvokeError Invoker::TransportError(const Invocation& inv, const HttpClientError& error) {
-  if (error.kind == HttpClientErrorKind::kTimeout) return DeadlineError(inv);
+InvokeError Invoker::TransportError(const Invocation& inv,
+                                    const transport::uv::HttpClientError& error) {
+  if (error.kind == transport::uv::HttpClientErrorKind::kTimeout) return DeadlineError(inv);
   return ErrorForTransport(error);
 }
 
@@ -345,21 +352,21 @@ void Invoker::Close() {
 
 void Invoker::Arm() {
   if (closed_) return;
-  std::optional<TimePoint> earliest;
+  std::optional<transport::TimePoint> earliest;
   for (const auto& [id, inv] : invocations_) {
-    TimePoint due = inv->deadline_at;
+    transport::TimePoint due = inv->deadline_at;
     if (inv->phase == Invocation::Phase::kWaiting || inv->phase == Invocation::Phase::kFinishing) {
       due = std::min(due, inv->wake_at);
     }
     earliest = earliest ? std::min(*earliest, due) : due;
   }
   if (!earliest) return timer_.Stop();
-  timer_.Start(std::max<Duration>(*earliest - loop_.Now(), Duration::zero()),
+  timer_.Start(std::max<transport::Duration>(*earliest - loop_.Now(), transport::Duration::zero()),
                [this] { OnTimer(); });
 }
 
 void Invoker::OnTimer() {
-  const TimePoint now = loop_.Now();
+  const transport::TimePoint now = loop_.Now();
   std::vector<uint64_t> ids;
   for (const auto& [id, inv] : invocations_) ids.push_back(id);
   for (uint64_t id : ids) {

@@ -36,7 +36,7 @@ namespace skillnode::node::invoke {
 
 class Invoker {
  public:
-  Invoker(UvLoop& loop, UvHttpClient& http);
+  Invoker(transport::uv::UvLoop& loop, transport::uv::UvHttpClient& http);
   Invoker(const Invoker&) = delete;
   Invoker& operator=(const Invoker&) = delete;
   ~Invoker();
@@ -68,27 +68,29 @@ class Invoker {
   // The invocation's endpoint, access and schemas checked; an error if any is wrong.
   std::optional<InvokeError> Prepare(Invocation& invocation);
   void Submit(Invocation& invocation);
-  void OnSubmitted(uint64_t id, HttpClientResult result);
+  void OnSubmitted(uint64_t id, transport::uv::HttpClientResult result);
   void Poll(Invocation& invocation);
-  void OnStatus(uint64_t id, HttpClientResult result);
+  void OnStatus(uint64_t id, transport::uv::HttpClientResult result);
   void Fetch(Invocation& invocation);
-  void OnResult(uint64_t id, HttpClientResult result);
+  void OnResult(uint64_t id, transport::uv::HttpClientResult result);
   // Checks the output against outputSchema and finishes.
   void Complete(Invocation& invocation, nlohmann::json output);
   void Report(uint64_t id, const StatusAnswer& status);
   // Sends a GET or the POST with the time left before the deadline.
   uint64_t Send(Invocation& invocation, std::string method, const std::string& url,
-                std::string body, void (Invoker::*on_answer)(uint64_t, HttpClientResult));
+                std::string body,
+                void (Invoker::*on_answer)(uint64_t, transport::uv::HttpClientResult));
   // The error for a failed transfer (a timeout becomes the invocation's deadline error).
-  InvokeError TransportError(const Invocation& invocation, const HttpClientError& error);
+  InvokeError TransportError(const Invocation& invocation,
+                             const transport::uv::HttpClientError& error);
   InvokeError DeadlineError(const Invocation& invocation) const;
   void Finish(uint64_t id, InvokeResult result);
   void Arm();
   void OnTimer();
 
-  UvLoop& loop_;
-  UvHttpClient& http_;
-  UvTimer timer_;
+  transport::uv::UvLoop& loop_;
+  transport::uv::UvHttpClient& http_;
+  transport::uv::UvTimer timer_;
   std::map<uint64_t, std::unique_ptr<Invocation>> invocations_;
   uint64_t next_id_ = 1;
   bool closed_ = false;

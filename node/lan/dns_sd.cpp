@@ -10,7 +10,7 @@
 
 #include "node/spd_logger.h"
 
-namespace skillnode::node {
+namespace skillnode::node::lan {
 namespace {
 
 // The instance name shows the start of the node id: enough to tell nodes apart on one LAN
@@ -39,7 +39,7 @@ std::string_view DnsSdStateName(DnsSdState state) {
   return "unknown";
 }
 
-DnsSdAdvertiser::DnsSdAdvertiser(UvLoop& loop, Logger& logger)
+DnsSdAdvertiser::DnsSdAdvertiser(transport::uv::UvLoop& loop, transport::Logger& logger)
     : logger_(logger), poll_(loop), retry_timer_(loop) {}
 
 DnsSdAdvertiser::~DnsSdAdvertiser() { Close(); }
@@ -158,14 +158,16 @@ int DnsSdAdvertiser::AddService() {
 bool DnsSdAdvertiser::Rename() {
   if (renames_ >= kDnsSdRenamesMax) {
     state_ = DnsSdState::kCollision;
-    Log(LogLevel::kWarn, "DNS-SD: the name '" + name_ + "' is taken, as were " +
-                             std::to_string(renames_) + " alternatives before it: not advertised");
+    Log(transport::LogLevel::kWarn, "DNS-SD: the name '" + name_ + "' is taken, as were " +
+                                        std::to_string(renames_) +
+                                        " alternatives before it: not advertised");
     return false;
   }
   char* alternative = avahi_alternative_service_name(name_.c_str());
   const std::string next = alternative != nullptr ? alternative : name_ + " #2";
   avahi_free(alternative);
-  Log(LogLevel::kInfo, "DNS-SD: the name '" + name_ + "' is taken: advertising as '" + next + "'");
+  Log(transport::LogLevel::kInfo,
+      "DNS-SD: the name '" + name_ + "' is taken: advertising as '" + next + "'");
   name_ = next;
   ++renames_;
   state_ = DnsSdState::kCollision;
@@ -182,9 +184,9 @@ void DnsSdAdvertiser::OnGroupState(AvahiEntryGroup* group, AvahiEntryGroupState 
       ++self->registrations_;
       self->absence_reported_ = false;
       self->failure_reported_ = false;
-      self->Log(LogLevel::kInfo, "DNS-SD: advertised as '" + self->name_ + "' (" +
-                                     std::string(kDnsSdServiceType) + ", port " +
-                                     std::to_string(self->service_.dht_port) + ")");
+      self->Log(transport::LogLevel::kInfo, "DNS-SD: advertised as '" + self->name_ + "' (" +
+                                                std::string(kDnsSdServiceType) + ", port " +
+                                                std::to_string(self->service_.dht_port) + ")");
       break;
     case AVAHI_ENTRY_GROUP_COLLISION:
       // Another host holds the name; the daemon has withdrawn our records. Same group, new name
@@ -204,14 +206,16 @@ void DnsSdAdvertiser::OnGroupState(AvahiEntryGroup* group, AvahiEntryGroupState 
 }
 
 void DnsSdAdvertiser::NotAdvertised(const std::string& why) {
-  const LogLevel level = absence_reported_ ? LogLevel::kDebug : LogLevel::kInfo;
+  const transport::LogLevel level =
+      absence_reported_ ? transport::LogLevel::kDebug : transport::LogLevel::kInfo;
   absence_reported_ = true;
   Log(level, "DNS-SD: no Avahi daemon (" + why + "): not advertised");
 }
 
 void DnsSdAdvertiser::Fail(const std::string& what, int error) {
   state_ = DnsSdState::kFailed;
-  const LogLevel level = failure_reported_ ? LogLevel::kDebug : LogLevel::kWarn;
+  const transport::LogLevel level =
+      failure_reported_ ? transport::LogLevel::kDebug : transport::LogLevel::kWarn;
   failure_reported_ = true;
   Log(level,
       "DNS-SD: " + what + " (" + avahi_strerror(error) + "): trying again in " +
@@ -225,7 +229,7 @@ void DnsSdAdvertiser::Fail(const std::string& what, int error) {
   });
 }
 
-void DnsSdAdvertiser::Log(LogLevel level, const std::string& message) {
+void DnsSdAdvertiser::Log(transport::LogLevel level, const std::string& message) {
   LogAt(logger_, level, message);
 }
 
@@ -239,7 +243,7 @@ nlohmann::json DnsSdAdvertiser::Info() const {
           {"renames", renames_}};
 }
 
-void DnsSdAdvertiser::WriteMetrics(PrometheusWriter& out) const {
+void DnsSdAdvertiser::WriteMetrics(http::PrometheusWriter& out) const {
   out.Gauge("skillnode_dnssd_advertised",
             "1 while this node is advertised on the LAN through DNS-SD (Avahi), else 0.",
             state_ == DnsSdState::kAdvertised ? 1 : 0);
@@ -251,4 +255,4 @@ void DnsSdAdvertiser::WriteMetrics(PrometheusWriter& out) const {
               static_cast<double>(collisions_));
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::lan

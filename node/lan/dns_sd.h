@@ -40,15 +40,15 @@
 #include "transport/uv/uv_loop.h"
 #include "transport/uv/uv_timer.h"
 
-namespace skillnode::node {
+namespace skillnode::node::lan {
 
 constexpr std::string_view kDnsSdServiceType = "_skillnode._udp";
 // Without a system D-Bus nothing tells us when one appears: a failed connect costs one
 // connect(2) on a missing socket, so trying twice a minute is free and soon enough.
-constexpr Duration kDnsSdRetryInterval = Seconds(30);
+constexpr transport::Duration kDnsSdRetryInterval = transport::Seconds(30);
 // After the daemon dropped us: long enough that a daemon failing at once cannot make a busy loop,
 // short enough that a restarted daemon sees the service again within its own start-up time.
-constexpr Duration kDnsSdReconnectDelay = Seconds(1);
+constexpr transport::Duration kDnsSdReconnectDelay = transport::Seconds(1);
 // Each rename is a new probe on the LAN (~750 ms); a network that claims every name we try is
 // broken or hostile, and after this many we stop and say so.
 constexpr int kDnsSdRenamesMax = 16;
@@ -75,7 +75,7 @@ std::string_view DnsSdStateName(DnsSdState state);
 
 class DnsSdAdvertiser {
  public:
-  DnsSdAdvertiser(UvLoop& loop, Logger& logger);
+  DnsSdAdvertiser(transport::uv::UvLoop& loop, transport::Logger& logger);
   DnsSdAdvertiser(const DnsSdAdvertiser&) = delete;
   DnsSdAdvertiser& operator=(const DnsSdAdvertiser&) = delete;
   ~DnsSdAdvertiser();
@@ -90,7 +90,7 @@ class DnsSdAdvertiser {
   nlohmann::json Info() const;
   // skillnode_dnssd_advertised, skillnode_dnssd_registrations_total,
   // skillnode_dnssd_collisions_total.
-  void WriteMetrics(PrometheusWriter& out) const;
+  void WriteMetrics(http::PrometheusWriter& out) const;
 
  private:
   static void OnClientState(AvahiClient* client, AvahiClientState state, void* userdata);
@@ -104,11 +104,11 @@ class DnsSdAdvertiser {
   bool Rename();
   void NotAdvertised(const std::string& why);
   void Fail(const std::string& what, int error);
-  void Log(LogLevel level, const std::string& message);
+  void Log(transport::LogLevel level, const std::string& message);
 
-  Logger& logger_;
-  UvAvahiPoll poll_;
-  UvTimer retry_timer_;
+  transport::Logger& logger_;
+  transport::uv::UvAvahiPoll poll_;
+  transport::uv::UvTimer retry_timer_;
   DnsSdService service_;
   std::string name_;
   AvahiClient* client_ = nullptr;
@@ -121,6 +121,6 @@ class DnsSdAdvertiser {
   int renames_ = 0;
 };
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::lan
 
 #endif  // SKILLNODE_NODE_LAN_DNS_SD_H_

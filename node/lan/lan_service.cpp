@@ -10,30 +10,32 @@
 #include "node/state/atomic_file.h"
 #include "node/wall_clock.h"
 
-namespace skillnode::node {
+namespace skillnode::node::lan {
 namespace {
 
 // A shared key or PEM file is a few KiB at most.
 constexpr size_t kSecurityFileSizeMax = 256 * 1024;
 
-Result<std::string> ReadText(const std::string& key, const std::string& path) {
+transport::Result<std::string> ReadText(const std::string& key, const std::string& path) {
   auto bytes = state::ReadWholeFile(path, kSecurityFileSizeMax);
-  if (!bytes) return Fail(bytes.error().code, "security." + key + ": " + bytes.error().message);
+  if (!bytes)
+    return transport::Fail(bytes.error().code, "security." + key + ": " + bytes.error().message);
   return std::string(bytes->begin(), bytes->end());
 }
 
 }  // namespace
 
-Result<discovery::lan::AuthConfig> LoadAuthConfig(const SecurityConfig& security) {
+transport::Result<discovery::lan::AuthConfig> LoadAuthConfig(
+    const config::SecurityConfig& security) {
   discovery::lan::AuthConfig auth;
   switch (security.mode) {
-    case SecurityMode::kOff:
+    case config::SecurityMode::kOff:
       auth.mode = discovery::lan::AuthMode::kOff;
       break;
-    case SecurityMode::kVerify:
+    case config::SecurityMode::kVerify:
       auth.mode = discovery::lan::AuthMode::kVerify;
       break;
-    case SecurityMode::kRequire:
+    case config::SecurityMode::kRequire:
       auth.mode = discovery::lan::AuthMode::kRequire;
       break;
   }
@@ -43,18 +45,22 @@ Result<discovery::lan::AuthConfig> LoadAuthConfig(const SecurityConfig& security
     if (!text) return tl::unexpected(text.error());
     key = *text;
     while (!key.empty() && (key.back() == '\n' || key.back() == '\r')) key.pop_back();
-    if (key.empty()) return Fail(ErrorCode::kInvalidArgument, "security.sharedKeyFile: empty");
+    if (key.empty())
+      return transport::Fail(transport::ErrorCode::kInvalidArgument,
+                             "security.sharedKeyFile: empty");
   }
   auth.shared_key.assign(key.begin(), key.end());
   if (!security.trusted_roots.empty()) {
     auto roots = discovery::lan::TrustStore::FromPemFiles(security.trusted_roots);
-    if (!roots) return Fail(roots.error().code, "security.trustedRoots: " + roots.error().message);
+    if (!roots)
+      return transport::Fail(roots.error().code, "security.trustedRoots: " + roots.error().message);
     auth.roots = std::move(*roots);
   }
   if (!security.certificate.empty()) {
     auto signer = discovery::lan::Signer::FromPemFiles(security.private_key, security.certificate);
     if (!signer) {
-      return Fail(signer.error().code, "security.certificate: " + signer.error().message);
+      return transport::Fail(signer.error().code,
+                             "security.certificate: " + signer.error().message);
     }
     auth.signer = std::move(*signer);
   }
@@ -63,7 +69,8 @@ Result<discovery::lan::AuthConfig> LoadAuthConfig(const SecurityConfig& security
   return auth;
 }
 
-Result<std::unique_ptr<LanService>> LanService::Create(Daemon& daemon, SkillService& skills) {
+transport::Result<std::unique_ptr<LanService>> LanService::Create(Daemon& daemon,
+                                                                  SkillService& skills) {
   auto auth = LoadAuthConfig(daemon.config().security);
   if (!auth) return tl::unexpected(auth.error());
   std::unique_ptr<LanService> service(new LanService(daemon, skills, std::move(*auth)));
@@ -83,23 +90,25 @@ LanService::~LanService() {
   multicast_.Close();
 }
 
-Result<void> LanService::Open() {
-  const UdpDiscoveryConfig& udp = daemon_.config().discovery.udp;
-  auto interfaces = FindMulticastInterfaces(udp.interfaces);
+transport::Result<void> LanService::Open() {
+  const config::UdpDiscoveryConfig& udp = daemon_.config().discovery.udp;
+  auto interfaces = transport::uv::FindMulticastInterfaces(udp.interfaces);
   if (!interfaces) {
-    return Fail(interfaces.error().code, "discovery.udp.interfaces: " + interfaces.error().message);
+    return transport::Fail(interfaces.error().code,
+                           "discovery.udp.interfaces: " + interfaces.error().message);
   }
-  MulticastOptions options;
+  transport::uv::MulticastOptions options;
   options.group = udp.multicast_group;
   options.port = udp.port;
   options.interfaces = std::move(*interfaces);
   options.datagram_size_max = discovery::lan::kLanDatagramMax;
-  auto opened =
-      multicast_.Open(options, [this](const Endpoint& from, std::span<const uint8_t> datagram,
-                                      bool) { OnDatagram(from, datagram); });
-  if (!opened) return Fail(opened.error().code, "LAN: " + opened.error().message);
+  auto opened = multicast_.Open(
+      options, [this](const transport::Endpoint& from, std::span<const uint8_t> datagram, bool) {
+        OnDatagram(from, datagram);
+      });
+  if (!opened) return transport::Fail(opened.error().code, "LAN: " + opened.error().message);
   own_ = multicast_.send_endpoints();
-  local_ = LocalAddresses();
+  local_ = transport::uv::LocalAddresses();
   local_read_at_ = daemon_.Now();
 
   discovery::lan::LanConfig config;
@@ -116,8 +125,8 @@ Result<void> LanService::Open() {
   discovery::lan::LanOutput& output = *this;
   agent_ = std::make_unique<discovery::lan::LanAgent>(config, skills_.registry(), auth_, output,
                                                       daemon_.env().rng(), &WallClockMs);
-  agent_->OnNewPeer([this](TimePoint now, const discovery::lan::LanPeer& peer) {
-    LogAt(daemon_.logger(), LogLevel::kInfo,
+  agent_->OnNewPeer([this](transport::TimePoint now, const discovery::lan::LanPeer& peer) {
+    LogAt(daemon_.logger(), transport::LogLevel::kInfo,
           "LAN: heard node " + peer.node_id.substr(0, 16) + " at " + peer.lan.address().ToString() +
               (peer.dht.port() != 0 ? " (DHT " + peer.dht.ToString() + ")" : ""));
     if (peer.dht.port() != 0 && daemon_.config().discovery.dht.enabled) {
@@ -126,20 +135,22 @@ Result<void> LanService::Open() {
   });
   skills_.searcher().SetLanStage(agent_.get());
   agent_->Start(daemon_.Now());
-  daemon_.AddStepper({[this] { return closed_ ? kTimeNever : agent_->NextDeadline(); },
-                      [this](TimePoint now) {
+  daemon_.AddStepper({[this] { return closed_ ? transport::kTimeNever : agent_->NextDeadline(); },
+                      [this](transport::TimePoint now) {
                         if (!closed_) agent_->OnTimer(now);
                       }});
   daemon_.AddNodeInfo("lan", [this] { return Info(); });
-  daemon_.AddMetrics([this](PrometheusWriter& out) { WriteMetrics(out); });
+  daemon_.AddMetrics([this](http::PrometheusWriter& out) { WriteMetrics(out); });
   // A reload's new LAN signature settings: every key and certificate file is read first.
-  daemon_.AddReloadStep([this](const Config& running, const Config& next) -> Result<ReloadApply> {
-    if (SameLanSecurity(next.security, running.security)) return ReloadApply{};
-    auto auth = LoadAuthConfig(next.security);
-    if (!auth) return tl::unexpected(auth.error());
-    auto shared = std::make_shared<discovery::lan::AuthConfig>(std::move(*auth));
-    return ReloadApply([this, shared] { auth_.Reconfigure(std::move(*shared)); });
-  });
+  daemon_.AddReloadStep(
+      [this](const config::Config& running,
+             const config::Config& next) -> transport::Result<daemon::ReloadApply> {
+        if (service::SameLanSecurity(next.security, running.security)) return daemon::ReloadApply{};
+        auto auth = LoadAuthConfig(next.security);
+        if (!auth) return tl::unexpected(auth.error());
+        auto shared = std::make_shared<discovery::lan::AuthConfig>(std::move(*auth));
+        return daemon::ReloadApply([this, shared] { auth_.Reconfigure(std::move(*shared)); });
+      });
   // After the registry's shutdown step has sent its SKILL_UNREGISTERs (steps run together, and
   // the registry's sends happen synchronously when it starts), the sockets close with the loop.
   daemon_.AddCloseHook([this] {
@@ -149,25 +160,25 @@ Result<void> LanService::Open() {
   });
   std::string joined;
   for (const std::string& name : multicast_.joined()) joined += (joined.empty() ? "" : ", ") + name;
-  LogAt(daemon_.logger(), joined.empty() ? LogLevel::kWarn : LogLevel::kInfo,
+  LogAt(daemon_.logger(), joined.empty() ? transport::LogLevel::kWarn : transport::LogLevel::kInfo,
         "LAN on " + udp.multicast_group.ToString() + ":" + std::to_string(udp.port) +
             (joined.empty() ? ": no multicast-capable interface joined; the LAN adapter hears "
                               "only what is sent to its port"
                             : " via " + joined) +
-            "; security " + std::string(SecurityModeName(daemon_.config().security.mode)));
+            "; security " + std::string(config::SecurityModeName(daemon_.config().security.mode)));
   return {};
 }
 
-void LanService::OnDatagram(const Endpoint& from, std::span<const uint8_t> datagram) {
+void LanService::OnDatagram(const transport::Endpoint& from, std::span<const uint8_t> datagram) {
   if (closed_) return;
   if (std::find(own_.begin(), own_.end(), from) != own_.end()) {
     ++own_datagrams_;
     return;
   }
   // The host's addresses change (DHCP, a new interface): read them again now and then.
-  const TimePoint now = daemon_.Now();
+  const transport::TimePoint now = daemon_.Now();
   if (now >= local_read_at_ + kLocalAddressesMaxAge) {
-    local_ = LocalAddresses();
+    local_ = transport::uv::LocalAddresses();
     local_read_at_ = now;
   }
   const bool from_this_host =
@@ -180,12 +191,12 @@ void LanService::OnDatagram(const Endpoint& from, std::span<const uint8_t> datag
 
 void LanService::SendToGroup(std::string_view datagram) {
   if (closed_) return;
-  multicast_.SendToGroup(kademlia::AsBytes(datagram));
+  multicast_.SendToGroup(kademlia::wire::AsBytes(datagram));
 }
 
-void LanService::SendTo(const Endpoint& to, std::string_view datagram) {
+void LanService::SendTo(const transport::Endpoint& to, std::string_view datagram) {
   if (closed_) return;
-  multicast_.SendTo(to, kademlia::AsBytes(datagram));
+  multicast_.SendTo(to, kademlia::wire::AsBytes(datagram));
 }
 
 nlohmann::json LanService::Info() const {
@@ -199,12 +210,12 @@ nlohmann::json LanService::Info() const {
   return {{"group", daemon_.config().discovery.udp.multicast_group.ToString() + ":" +
                         std::to_string(multicast_.port())},
           {"interfaces", multicast_.joined()},
-          {"security", SecurityModeName(daemon_.config().security.mode)},
+          {"security", config::SecurityModeName(daemon_.config().security.mode)},
           {"tableEntries", agent_->table().size()},
           {"peers", peers}};
 }
 
-void LanService::WriteMetrics(PrometheusWriter& out) const {
+void LanService::WriteMetrics(http::PrometheusWriter& out) const {
   const auto& s = agent_->stats();
   const auto& m = multicast_.stats();
   out.Gauge("skillnode_lan_table_entries", "Skills heard on the LAN from other hosts.",
@@ -249,4 +260,4 @@ void LanService::WriteMetrics(PrometheusWriter& out) const {
               static_cast<double>(s.table_expired));
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::lan

@@ -14,9 +14,9 @@ using nlohmann::json;
 
 namespace {
 
-HttpResponse RpcError(int status, int code, const std::string& message) {
-  return HttpResponse::Text(status, Serialize(ErrorResponse(nullptr, code, message)),
-                            "application/json");
+http::HttpResponse RpcError(int status, int code, const std::string& message) {
+  return http::HttpResponse::Text(status, Serialize(ErrorResponse(nullptr, code, message)),
+                                  "application/json");
 }
 
 bool AcceptsJson(const std::string* accept) {
@@ -34,26 +34,26 @@ McpRoutes::McpRoutes(Daemon& daemon, SkillService& skills)
       tools_([this](ApiRequest request, ApiDone done) { Fetch(std::move(request), done); }),
       sessions_(daemon.config().node.mcp.sessions_max,
                 daemon.config().node.mcp.session_idle_timeout) {
-  Router& router = daemon_.router();
-  router.Add("POST", "/mcp", [this](const HttpRequest& request, Responder responder) {
+  http::Router& router = daemon_.router();
+  router.Add("POST", "/mcp", [this](const http::HttpRequest& request, http::Responder responder) {
     HandlePost(request, std::move(responder));
   });
-  router.Add("DELETE", "/mcp", [this](const HttpRequest& request, Responder responder) {
+  router.Add("DELETE", "/mcp", [this](const http::HttpRequest& request, http::Responder responder) {
     HandleDelete(request, std::move(responder));
   });
-  router.Add("GET", "/mcp", [](const HttpRequest&, Responder responder) {
-    HttpResponse response =
+  router.Add("GET", "/mcp", [](const http::HttpRequest&, http::Responder responder) {
+    http::HttpResponse response =
         RpcError(405, kInvalidRequest, "this server sends no messages of its own: no GET stream");
     response.headers.emplace_back("Allow", "POST, DELETE");
     responder.Send(std::move(response));
   });
   daemon_.AddNodeInfo("mcp", [this] { return Info(); });
-  daemon_.AddMetrics([this](PrometheusWriter& out) { WriteMetrics(out); });
+  daemon_.AddMetrics([this](http::PrometheusWriter& out) { WriteMetrics(out); });
 }
 
 // Origin, size and Accept: the checks every POST and DELETE passes first.
-bool McpRoutes::Admit(const HttpRequest& request, Responder& responder) {
-  const McpConfig& config = daemon_.config().node.mcp;
+bool McpRoutes::Admit(const http::HttpRequest& request, http::Responder& responder) {
+  const config::McpConfig& config = daemon_.config().node.mcp;
   if (!OriginAllowed(request.Header("origin"), config.allowed_origins)) {
     ++counters_.refused_origin;
     responder.Send(RpcError(
@@ -81,22 +81,22 @@ bool McpRoutes::Admit(const HttpRequest& request, Responder& responder) {
   return true;
 }
 
-CallerInfo McpRoutes::Caller(const HttpRequest& request) const {
+CallerInfo McpRoutes::Caller(const http::HttpRequest& request) const {
   CallerInfo caller;
   if (const std::string* header = request.Header("authorization")) caller.authorization = *header;
   caller.peer = request.peer;
-  const Duration response_timeout = daemon_.config().node.http.response_timeout;
-  const TimePoint arrived = daemon_.Now();
+  const transport::Duration response_timeout = daemon_.config().node.http.response_timeout;
+  const transport::TimePoint arrived = daemon_.Now();
   const Daemon* daemon = &daemon_;
   caller.run_timeout_ms = [daemon, arrived, response_timeout]() -> std::optional<int64_t> {
-    const Duration left = response_timeout - kRunMargin - (daemon->Now() - arrived);
-    const Duration most = response_timeout - invoke::kResponseMargin;
-    return std::max<int64_t>(1, static_cast<int64_t>(ToMillis(std::min(left, most))));
+    const transport::Duration left = response_timeout - kRunMargin - (daemon->Now() - arrived);
+    const transport::Duration most = response_timeout - invoke::kResponseMargin;
+    return std::max<int64_t>(1, static_cast<int64_t>(transport::ToMillis(std::min(left, most))));
   };
   return caller;
 }
 
-void McpRoutes::HandlePost(const HttpRequest& request, Responder responder) {
+void McpRoutes::HandlePost(const http::HttpRequest& request, http::Responder responder) {
   if (!Admit(request, responder)) return;
   ++counters_.messages;
   const std::string* version = request.Header("mcp-protocol-version");
@@ -119,9 +119,9 @@ void McpRoutes::HandlePost(const HttpRequest& request, Responder responder) {
   const int answer_status = kind.kind == MessageKind::kInvalid && !message.is_array() ? 400 : 200;
   auto send = [responder, answer_status](std::optional<std::string> text,
                                          const std::string& session_id) mutable {
-    HttpResponse response;
+    http::HttpResponse response;
     if (text) {
-      response = HttpResponse::Text(answer_status, std::move(*text), "application/json");
+      response = http::HttpResponse::Text(answer_status, std::move(*text), "application/json");
     } else {
       response.status = 202;
       response.content_type = "application/json";
@@ -165,7 +165,7 @@ void McpRoutes::HandlePost(const HttpRequest& request, Responder responder) {
       &caller);
 }
 
-void McpRoutes::HandleDelete(const HttpRequest& request, Responder responder) {
+void McpRoutes::HandleDelete(const http::HttpRequest& request, http::Responder responder) {
   if (!Admit(request, responder)) return;
   const std::string* session_id = request.Header("mcp-session-id");
   if (session_id == nullptr) {
@@ -176,13 +176,13 @@ void McpRoutes::HandleDelete(const HttpRequest& request, Responder responder) {
     ++counters_.unknown_session;
     return responder.Send(RpcError(404, kInvalidRequest, "no session " + *session_id));
   }
-  HttpResponse ended;
+  http::HttpResponse ended;
   ended.status = 204;
   responder.Send(std::move(ended));
 }
 
 void McpRoutes::Fetch(ApiRequest api, ApiDone done) {
-  HttpRequest inner;
+  http::HttpRequest inner;
   inner.method = api.method;
   inner.target = api.target;
   const size_t question = api.target.find('?');
@@ -193,8 +193,8 @@ void McpRoutes::Fetch(ApiRequest api, ApiDone done) {
   if (!api.authorization.empty()) inner.headers.emplace_back("authorization", api.authorization);
   inner.body = std::move(api.body);
   inner.peer = api.peer;
-  auto slot = std::make_shared<ResponseSlot>();
-  slot->deliver = [alive = std::weak_ptr<bool>(alive_), done](HttpResponse response) {
+  auto slot = std::make_shared<http::ResponseSlot>();
+  slot->deliver = [alive = std::weak_ptr<bool>(alive_), done](http::HttpResponse response) {
     if (alive.expired()) return;
     ApiResponse answer;
     answer.status = response.status;
@@ -202,14 +202,15 @@ void McpRoutes::Fetch(ApiRequest api, ApiDone done) {
     answer.body = std::move(response.body);
     done(std::move(answer));
   };
-  daemon_.router().Dispatch(inner, Responder(std::move(slot)));
+  daemon_.router().Dispatch(inner, http::Responder(std::move(slot)));
 }
 
 json McpRoutes::Info() const {
-  const McpConfig& config = daemon_.config().node.mcp;
+  const config::McpConfig& config = daemon_.config().node.mcp;
   return {{"sessions", sessions_.size()},
           {"sessionsMax", config.sessions_max},
-          {"sessionIdleTimeoutMs", static_cast<int64_t>(ToMillis(config.session_idle_timeout))},
+          {"sessionIdleTimeoutMs",
+           static_cast<int64_t>(transport::ToMillis(config.session_idle_timeout))},
           {"bodyBytesMax", config.body_bytes_max},
           {"sessionsEvicted", sessions_.evicted()},
           {"sessionsExpired", sessions_.expired()},
@@ -217,7 +218,7 @@ json McpRoutes::Info() const {
           {"refusedOrigin", counters_.refused_origin}};
 }
 
-void McpRoutes::WriteMetrics(PrometheusWriter& out) const {
+void McpRoutes::WriteMetrics(http::PrometheusWriter& out) const {
   out.Gauge("skillnode_mcp_sessions", "MCP sessions open at /mcp.",
             static_cast<double>(sessions_.size()));
   out.Family("skillnode_mcp_sessions_ended_total", "counter",

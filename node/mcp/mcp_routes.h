@@ -34,7 +34,7 @@ namespace skillnode::node::mcp {
 
 // Time kept back from node.http.responseTimeout when run_skill tells the node how long the
 // skill may take: finding it and answering the MCP request come out of the same budget.
-constexpr Duration kRunMargin = Seconds(2);
+constexpr transport::Duration kRunMargin = transport::Seconds(2);
 
 class McpRoutes {
  public:
@@ -50,13 +50,13 @@ class McpRoutes {
     uint64_t unknown_session = 0;
     uint64_t bad_request = 0;
   };
-  void HandlePost(const HttpRequest& request, Responder responder);
-  void HandleDelete(const HttpRequest& request, Responder responder);
-  bool Admit(const HttpRequest& request, Responder& responder);
+  void HandlePost(const http::HttpRequest& request, http::Responder responder);
+  void HandleDelete(const http::HttpRequest& request, http::Responder responder);
+  bool Admit(const http::HttpRequest& request, http::Responder& responder);
   void Fetch(ApiRequest request, ApiDone done);
-  CallerInfo Caller(const HttpRequest& request) const;
+  CallerInfo Caller(const http::HttpRequest& request) const;
   nlohmann::json Info() const;
-  void WriteMetrics(PrometheusWriter& out) const;
+  void WriteMetrics(http::PrometheusWriter& out) const;
 
   Daemon& daemon_;
   SkillService& skills_;

@@ -43,12 +43,13 @@ ApiFetch CurlFetch(const StdioOptions& options) {
       headers.push_back("Authorization: " + request.authorization);
     std::optional<std::string> body;
     if (!request.body.empty()) body = request.body;
-    auto got = HttpCall(request.method, options.node_url + request.target, body,
-                        HttpCallOptions{Millis(options.timeout_ms), options.ca_file}, headers);
+    auto got = cli::HttpCall(
+        request.method, options.node_url + request.target, body,
+        cli::HttpCallOptions{transport::Millis(options.timeout_ms), options.ca_file}, headers);
     ApiResponse answer;
     if (!got) {
-      answer.error = got.error().message + (got.error().code == ErrorCode::kCrypto
-                                                ? std::string(kCertificateHint)
+      answer.error = got.error().message + (got.error().code == transport::ErrorCode::kCrypto
+                                                ? std::string(cli::kCertificateHint)
                                                 : " (is `skillnode run` running at " +
                                                       options.node_url + "? see --http)");
     } else {

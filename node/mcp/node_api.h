@@ -22,7 +22,7 @@ struct ApiRequest {
   std::string target;         // path and query, percent-encoded: "/api/skills/x/skill.md"
   std::string body;           // JSON when not empty
   std::string authorization;  // the Authorization header to send as it is; empty: none
-  Endpoint peer;              // in-process: the MCP client's address (the node's checks see it)
+  transport::Endpoint peer;   // in-process: the MCP client's address (the node's checks see it)
 };
 
 struct ApiResponse {

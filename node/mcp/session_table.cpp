@@ -18,7 +18,7 @@ std::string NewSessionId() {
   return id;
 }
 
-std::string SessionTable::Create(TimePoint now, std::unique_ptr<McpSession> session) {
+std::string SessionTable::Create(transport::TimePoint now, std::unique_ptr<McpSession> session) {
   Expire(now);
   while (!order_.empty() && sessions_.size() >= sessions_max_) {
     sessions_.erase(order_.front());
@@ -32,7 +32,7 @@ std::string SessionTable::Create(TimePoint now, std::unique_ptr<McpSession> sess
   return id;
 }
 
-McpSession* SessionTable::Find(TimePoint now, const std::string& id) {
+McpSession* SessionTable::Find(transport::TimePoint now, const std::string& id) {
   Expire(now);
   const auto it = sessions_.find(id);
   if (it == sessions_.end()) return nullptr;
@@ -49,7 +49,7 @@ bool SessionTable::Erase(const std::string& id) {
   return true;
 }
 
-void SessionTable::Expire(TimePoint now) {
+void SessionTable::Expire(transport::TimePoint now) {
   while (!order_.empty()) {
     const auto it = sessions_.find(order_.front());
     if (now - it->second.last_used < idle_timeout_) return;

@@ -19,19 +19,19 @@ namespace skillnode::node::mcp {
 
 class SessionTable {
  public:
-  SessionTable(size_t sessions_max, Duration idle_timeout)
+  SessionTable(size_t sessions_max, transport::Duration idle_timeout)
       : sessions_max_(sessions_max), idle_timeout_(idle_timeout) {}
   SessionTable(const SessionTable&) = delete;
   SessionTable& operator=(const SessionTable&) = delete;
 
   // A new session under a fresh id (ending the longest-idle one when full).
-  std::string Create(TimePoint now, std::unique_ptr<McpSession> session);
+  std::string Create(transport::TimePoint now, std::unique_ptr<McpSession> session);
   // The session, marked used at `now`; nullptr when unknown, ended or expired.
-  McpSession* Find(TimePoint now, const std::string& id);
+  McpSession* Find(transport::TimePoint now, const std::string& id);
   // Ends a session; false when unknown.
   bool Erase(const std::string& id);
   // Ends the sessions idle for idle_timeout or longer.
-  void Expire(TimePoint now);
+  void Expire(transport::TimePoint now);
 
   size_t size() const { return sessions_.size(); }
   uint64_t evicted() const { return evicted_; }
@@ -40,11 +40,11 @@ class SessionTable {
  private:
   struct Entry {
     std::unique_ptr<McpSession> session;
-    TimePoint last_used{};
+    transport::TimePoint last_used{};
     std::list<std::string>::iterator position;  // in order_
   };
   size_t sessions_max_;
-  Duration idle_timeout_;
+  transport::Duration idle_timeout_;
   std::map<std::string, Entry> sessions_;
   std::list<std::string> order_;  // least recently used first
   uint64_t evicted_ = 0;

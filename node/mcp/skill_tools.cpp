@@ -51,7 +51,7 @@ std::optional<std::string> FindSkill(const json& skills, const char* field,
 }
 
 std::string SkillPath(const std::string& id, const char* rest) {
-  return "/api/skills/" + PercentEncode(id) + rest;
+  return "/api/skills/" + http::PercentEncode(id) + rest;
 }
 
 }  // namespace

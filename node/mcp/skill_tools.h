@@ -53,7 +53,7 @@ class NameMemory {
 // Who is calling, as the transport knows it.
 struct CallerInfo {
   std::string authorization;  // sent with every request to the node; empty: anonymous
-  Endpoint peer;              // /mcp: the client's address; stdio: unset
+  transport::Endpoint peer;   // /mcp: the client's address; stdio: unset
   // run_skill's "timeoutMs" for the node; empty (or nullopt): the node's own default.
   std::function<std::optional<int64_t>()> run_timeout_ms;
 };

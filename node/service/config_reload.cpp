@@ -2,25 +2,26 @@
 
 #include <utility>
 
-namespace skillnode::node {
+namespace skillnode::node::service {
 
-bool SameLanSecurity(const SecurityConfig& a, const SecurityConfig& b) {
+bool SameLanSecurity(const config::SecurityConfig& a, const config::SecurityConfig& b) {
   return a.mode == b.mode && a.shared_key == b.shared_key &&
          a.shared_key_file == b.shared_key_file && a.trusted_roots == b.trusted_roots &&
          a.certificate == b.certificate && a.private_key == b.private_key &&
          a.replay_window == b.replay_window;
 }
 
-bool SameSkillCenterSettings(const SkillCenterConfig& a, const SkillCenterConfig& b) {
-  SkillCenterConfig a_enabled = a;
+bool SameSkillCenterSettings(const config::SkillCenterConfig& a,
+                             const config::SkillCenterConfig& b) {
+  config::SkillCenterConfig a_enabled = a;
   a_enabled.enabled = b.enabled;
   return a_enabled == b;
 }
 
-ReloadPlan PlanReload(const Config& running, const Config& next) {
+ReloadPlan PlanReload(const config::Config& running, const config::Config& next) {
   ReloadPlan plan;
   plan.merged = running;
-  Config& merged = plan.merged;
+  config::Config& merged = plan.merged;
   if (next.node.log.level != running.node.log.level) {
     plan.applied.push_back("node.log.level");
     merged.node.log.level = next.node.log.level;
@@ -47,7 +48,7 @@ ReloadPlan PlanReload(const Config& running, const Config& next) {
   }
   if (!SameLanSecurity(next.security, running.security)) {
     plan.applied.push_back("security (LAN signatures)");
-    const SecurityConfig kept = merged.security;
+    const config::SecurityConfig kept = merged.security;
     merged.security = next.security;
     merged.security.identity_certificate = kept.identity_certificate;
     merged.security.require_certified_publishers = kept.require_certified_publishers;
@@ -55,8 +56,8 @@ ReloadPlan PlanReload(const Config& running, const Config& next) {
 
   // What is left differs only where a restart is needed: compare `next` with the applied keys
   // taken back out, section by section.
-  const Config& m = merged;
-  const Config& n = next;
+  const config::Config& m = merged;
+  const config::Config& n = next;
   const auto restart_if_changed = [&plan](const char* section, const auto& a, const auto& b) {
     if (!(a == b)) plan.restart.push_back(section);
   };
@@ -97,4 +98,4 @@ ReloadPlan PlanReload(const Config& running, const Config& next) {
   return plan;
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::service

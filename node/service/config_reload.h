@@ -22,7 +22,7 @@
 
 #include "node/config/config.h"
 
-namespace skillnode::node {
+namespace skillnode::node::service {
 
 struct ReloadPlan {
   // Reloadable keys whose value changed, by the names above.
@@ -31,18 +31,19 @@ struct ReloadPlan {
   std::vector<std::string> restart;
   // The configuration the node runs on after the reload: `running` with the applied keys
   // taken from `next`.
-  Config merged;
+  config::Config merged;
 
   bool empty() const { return applied.empty() && restart.empty(); }
 };
 
-[[nodiscard]] ReloadPlan PlanReload(const Config& running, const Config& next);
+[[nodiscard]] ReloadPlan PlanReload(const config::Config& running, const config::Config& next);
 
 // The LAN signature settings of `security` (what a reload gives the LAN authenticator).
-bool SameLanSecurity(const SecurityConfig& a, const SecurityConfig& b);
+bool SameLanSecurity(const config::SecurityConfig& a, const config::SecurityConfig& b);
 // discovery.skillCenter apart from `enabled`.
-bool SameSkillCenterSettings(const SkillCenterConfig& a, const SkillCenterConfig& b);
+bool SameSkillCenterSettings(const config::SkillCenterConfig& a,
+                             const config::SkillCenterConfig& b);
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::service
 
 #endif  // SKILLNODE_NODE_SERVICE_CONFIG_RELOAD_H_

@@ -8,7 +8,7 @@
 
 #include "node/spd_logger.h"
 
-namespace skillnode::node {
+namespace skillnode::node::service {
 namespace {
 
 // One line, at most kServiceStatusBytesMax bytes: the protocol is newline-separated.
@@ -20,14 +20,14 @@ std::string StatusLine(std::string_view status) {
 
 }  // namespace
 
-ServiceNotifier::ServiceNotifier(Logger& logger) : logger_(logger) {
+ServiceNotifier::ServiceNotifier(transport::Logger& logger) : logger_(logger) {
   const char* socket = std::getenv("NOTIFY_SOCKET");
   enabled_ = socket != nullptr && socket[0] != '\0';
   if (!enabled_) return;
   uint64_t usec = 0;
   if (sd_watchdog_enabled(/*unset_environment=*/0, &usec) > 0 && usec > 0) {
-    watchdog_interval_ =
-        std::max(Duration(static_cast<Duration::rep>(usec / 2)), kWatchdogIntervalMin);
+    watchdog_interval_ = std::max(
+        transport::Duration(static_cast<transport::Duration::rep>(usec / 2)), kWatchdogIntervalMin);
   }
 }
 
@@ -50,14 +50,14 @@ void ServiceNotifier::Stopping(std::string_view status) {
 
 void ServiceNotifier::Reloading() { Send("RELOADING=1\nSTATUS=reloading the configuration"); }
 
-void ServiceNotifier::StartWatchdog(TimePoint now) {
+void ServiceNotifier::StartWatchdog(transport::TimePoint now) {
   if (watchdog_interval_.count() == 0) return;
   Send("WATCHDOG=1");
   next_ping_ = now + watchdog_interval_;
 }
 
-void ServiceNotifier::OnTimer(TimePoint now) {
-  if (next_ping_ == kTimeNever || now < next_ping_) return;
+void ServiceNotifier::OnTimer(transport::TimePoint now) {
+  if (next_ping_ == transport::kTimeNever || now < next_ping_) return;
   Send("WATCHDOG=1");
   next_ping_ = now + watchdog_interval_;
 }
@@ -71,10 +71,10 @@ void ServiceNotifier::Send(const std::string& state) {
   }
   // Warned once: a service manager that went away should not fill the log every ping.
   if (send_failures_++ == 0) {
-    LogAt(logger_, LogLevel::kWarn,
+    LogAt(logger_, transport::LogLevel::kWarn,
           "cannot notify the service manager (NOTIFY_SOCKET): " +
               std::string(sent < 0 ? std::strerror(-sent) : "no socket"));
   }
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::service

@@ -21,23 +21,23 @@
 #include "transport/clock.h"
 #include "transport/logger.h"
 
-namespace skillnode::node {
+namespace skillnode::node::service {
 
 // A status line longer than this is cut (the journal and `systemctl status` show one line).
 constexpr size_t kServiceStatusBytesMax = 256;
 // The shortest watchdog period honoured; a WATCHDOG_USEC below twice this is raised to it.
-constexpr Duration kWatchdogIntervalMin = Millis(50);
+constexpr transport::Duration kWatchdogIntervalMin = transport::Millis(50);
 
 class ServiceNotifier {
  public:
-  explicit ServiceNotifier(Logger& logger);
+  explicit ServiceNotifier(transport::Logger& logger);
   ServiceNotifier(const ServiceNotifier&) = delete;
   ServiceNotifier& operator=(const ServiceNotifier&) = delete;
 
   // True when a service manager listens (NOTIFY_SOCKET is set).
   bool enabled() const { return enabled_; }
   // Half the WATCHDOG_USEC period; zero when the watchdog is off.
-  Duration watchdog_interval() const { return watchdog_interval_; }
+  transport::Duration watchdog_interval() const { return watchdog_interval_; }
 
   void Ready(std::string_view status);
   // Sends STATUS= when `status` differs from the last one sent.
@@ -47,11 +47,11 @@ class ServiceNotifier {
   void Reloading();
 
   // The watchdog as a loop stepper: the next ping is due at NextDeadline().
-  TimePoint NextDeadline() const { return next_ping_; }
-  void OnTimer(TimePoint now);
+  transport::TimePoint NextDeadline() const { return next_ping_; }
+  void OnTimer(transport::TimePoint now);
   // Starts the pings at `now` (the first is sent at once).
-  void StartWatchdog(TimePoint now);
-  void StopWatchdog() { next_ping_ = kTimeNever; }
+  void StartWatchdog(transport::TimePoint now);
+  void StopWatchdog() { next_ping_ = transport::kTimeNever; }
 
   uint64_t sent() const { return sent_; }
   uint64_t send_failures() const { return send_failures_; }
@@ -59,15 +59,15 @@ class ServiceNotifier {
  private:
   void Send(const std::string& state);
 
-  Logger& logger_;
+  transport::Logger& logger_;
   bool enabled_ = false;
-  Duration watchdog_interval_{0};
-  TimePoint next_ping_ = kTimeNever;
+  transport::Duration watchdog_interval_{0};
+  transport::TimePoint next_ping_ = transport::kTimeNever;
   std::string last_status_;
   uint64_t sent_ = 0;
   uint64_t send_failures_ = 0;
 };
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::service
 
 #endif  // SKILLNODE_NODE_SERVICE_SERVICE_NOTIFIER_H_

@@ -6,10 +6,10 @@
 #include "discovery/skillcenter/catalog_json.h"
 #include "node/http/http_message.h"
 
-namespace skillnode::node {
+namespace skillnode::node::skillcenter {
 namespace {
 
-using discovery::SkillCenterAnswer;
+using discovery::search::SkillCenterAnswer;
 using Outcome = SkillCenterAnswer::Outcome;
 
 // A lookup by skill id and nothing else goes to GET /api/skills/{id}.
@@ -18,12 +18,13 @@ bool ById(const discovery::SkillQuery& q) {
          q.capability_types.empty() && q.keywords.empty() && !q.version && !q.agent_id && !q.status;
 }
 
-Result<std::string> ReadToken(const SkillCenterConfig& config) {
+transport::Result<std::string> ReadToken(const config::SkillCenterConfig& config) {
   if (config.token_file.empty()) return config.token;
   std::ifstream in(config.token_file);
   if (!in) {
-    return Fail(ErrorCode::kNotFound,
-                "discovery.skillCenter.tokenFile: cannot read '" + config.token_file + "'");
+    return transport::Fail(
+        transport::ErrorCode::kNotFound,
+        "discovery.skillCenter.tokenFile: cannot read '" + config.token_file + "'");
   }
   std::stringstream text;
   text << in.rdbuf();
@@ -32,17 +33,17 @@ Result<std::string> ReadToken(const SkillCenterConfig& config) {
     token.pop_back();
   }
   if (token.empty() || token.find_first_of(" \t\r\n") != std::string::npos) {
-    return Fail(ErrorCode::kInvalidArgument, "discovery.skillCenter.tokenFile: '" +
-                                                 config.token_file +
-                                                 "' must hold one token on one line");
+    return transport::Fail(transport::ErrorCode::kInvalidArgument,
+                           "discovery.skillCenter.tokenFile: '" + config.token_file +
+                               "' must hold one token on one line");
   }
   return token;
 }
 
 }  // namespace
 
-Result<std::unique_ptr<SkillCenterClient>> SkillCenterClient::Create(Daemon& daemon,
-                                                                     SkillService& skills) {
+transport::Result<std::unique_ptr<SkillCenterClient>> SkillCenterClient::Create(
+    Daemon& daemon, SkillService& skills) {
   auto token = ReadToken(daemon.config().discovery.skill_center);
   if (!token) return tl::unexpected(token.error());
   return std::unique_ptr<SkillCenterClient>(
@@ -54,36 +55,40 @@ SkillCenterClient::SkillCenterClient(Daemon& daemon, SkillService& skills, std::
       skills_(skills),
       config_(daemon.config().discovery.skill_center),
       token_(std::move(token)),
-      http_(daemon.env().loop(), HttpClientConfig{}),
-      breaker_(discovery::BreakerConfig{config_.backoff_initial, config_.backoff_max}) {
+      http_(daemon.env().loop(), transport::uv::HttpClientConfig{}),
+      breaker_(
+          discovery::skillcenter::BreakerConfig{config_.backoff_initial, config_.backoff_max}) {
   base_url_ = config_.url;
   while (base_url_.ends_with('/')) base_url_.pop_back();
   skills_.searcher().SetSkillCenterStage(this);
   // A reload's new catalog settings (not `enabled`: adding or removing the stage needs a
   // restart). The token file must be readable before anything changes.
-  daemon_.AddReloadStep([this](const Config& running, const Config& next) -> Result<ReloadApply> {
-    const SkillCenterConfig& settings = next.discovery.skill_center;
-    if (SameSkillCenterSettings(settings, running.discovery.skill_center)) return ReloadApply{};
-    auto token = ReadToken(settings);
-    if (!token) return tl::unexpected(token.error());
-    return ReloadApply(
-        [this, settings, token = std::move(*token)] { Reconfigure(settings, token); });
-  });
+  daemon_.AddReloadStep(
+      [this](const config::Config& running,
+             const config::Config& next) -> transport::Result<daemon::ReloadApply> {
+        const config::SkillCenterConfig& settings = next.discovery.skill_center;
+        if (service::SameSkillCenterSettings(settings, running.discovery.skill_center))
+          return daemon::ReloadApply{};
+        auto token = ReadToken(settings);
+        if (!token) return tl::unexpected(token.error());
+        return daemon::ReloadApply(
+            [this, settings, token = std::move(*token)] { Reconfigure(settings, token); });
+      });
   daemon_.AddCloseHook([this] { http_.Close(); });
   daemon_.AddNodeInfo("skillcenter", [this] { return Info(); });
-  daemon_.AddMetrics([this](PrometheusWriter& out) { WriteMetrics(out); });
+  daemon_.AddMetrics([this](http::PrometheusWriter& out) { WriteMetrics(out); });
 }
 
 // Requests in flight finish against the old catalog; the circuit starts closed for the new one.
-void SkillCenterClient::Reconfigure(const SkillCenterConfig& settings, std::string token) {
+void SkillCenterClient::Reconfigure(const config::SkillCenterConfig& settings, std::string token) {
   const bool enabled = config_.enabled;
   config_ = settings;
   config_.enabled = enabled;
   token_ = std::move(token);
   base_url_ = config_.url;
   while (base_url_.ends_with('/')) base_url_.pop_back();
-  breaker_ = discovery::CircuitBreaker(
-      discovery::BreakerConfig{config_.backoff_initial, config_.backoff_max});
+  breaker_ = discovery::skillcenter::CircuitBreaker(
+      discovery::skillcenter::BreakerConfig{config_.backoff_initial, config_.backoff_max});
 }
 
 SkillCenterClient::~SkillCenterClient() {
@@ -91,31 +96,34 @@ SkillCenterClient::~SkillCenterClient() {
   http_.Close();
 }
 
-std::optional<Duration> SkillCenterClient::CacheTtl() const {
-  if (!config_.cache_enabled || config_.cache_ttl <= Duration::zero()) return std::nullopt;
+std::optional<transport::Duration> SkillCenterClient::CacheTtl() const {
+  if (!config_.cache_enabled || config_.cache_ttl <= transport::Duration::zero())
+    return std::nullopt;
   return config_.cache_ttl;
 }
 
-void SkillCenterClient::SearchCatalog(TimePoint now, const discovery::SkillQuery& query,
-                                      std::function<void(TimePoint, SkillCenterAnswer)> done) {
+void SkillCenterClient::SearchCatalog(
+    transport::TimePoint now, const discovery::SkillQuery& query,
+    std::function<void(transport::TimePoint, SkillCenterAnswer)> done) {
   if (!breaker_.Allow(now)) {
     ++stats_.skipped;
     SkillCenterAnswer answer;
     answer.outcome = Outcome::kSkipped;
-    answer.message = "the SkillCenter at " + base_url_ + " failed and is skipped for " +
-                     std::to_string(static_cast<int64_t>(ToMillis(breaker_.retry_at() - now))) +
-                     " ms more (circuit open after " +
-                     std::to_string(breaker_.failures_in_a_row()) + " failures in a row)";
+    answer.message =
+        "the SkillCenter at " + base_url_ + " failed and is skipped for " +
+        std::to_string(static_cast<int64_t>(transport::ToMillis(breaker_.retry_at() - now))) +
+        " ms more (circuit open after " + std::to_string(breaker_.failures_in_a_row()) +
+        " failures in a row)";
     done(now, std::move(answer));
     return;
   }
-  HttpClientRequest request;
+  transport::uv::HttpClientRequest request;
   if (ById(query)) {
-    request.url = base_url_ + "/api/skills/" + PercentEncode(*query.skill_id);
+    request.url = base_url_ + "/api/skills/" + http::PercentEncode(*query.skill_id);
   } else {
     request.method = "POST";
     request.url = base_url_ + "/api/skills/search";
-    request.body = discovery::CatalogSearchBody(query).dump();
+    request.body = discovery::skillcenter::CatalogSearchBody(query).dump();
     request.headers = {{"Content-Type", "application/json"}};
   }
   request.headers.emplace_back("Accept", "application/json");
@@ -123,18 +131,20 @@ void SkillCenterClient::SearchCatalog(TimePoint now, const discovery::SkillQuery
   request.response_bytes_max = config_.response_bytes_max;
   request.ca_file = config_.ca_file;
   request.bearer_token = token_;
-  http_.Start(std::move(request), [this, query, done = std::move(done)](HttpClientResult result) {
-    Answer(query, std::move(result), done);
-  });
+  http_.Start(std::move(request),
+              [this, query, done = std::move(done)](transport::uv::HttpClientResult result) {
+                Answer(query, std::move(result), done);
+              });
 }
 
-void SkillCenterClient::Answer(const discovery::SkillQuery& query, HttpClientResult result,
-                               const std::function<void(TimePoint, SkillCenterAnswer)>& done) {
-  const TimePoint now = daemon_.env().Now();
+void SkillCenterClient::Answer(
+    const discovery::SkillQuery& query, transport::uv::HttpClientResult result,
+    const std::function<void(transport::TimePoint, SkillCenterAnswer)>& done) {
+  const transport::TimePoint now = daemon_.env().Now();
   SkillCenterAnswer answer;
   const std::string where = "the SkillCenter at " + base_url_;
   if (!result) {
-    const bool timeout = result.error().kind == HttpClientErrorKind::kTimeout;
+    const bool timeout = result.error().kind == transport::uv::HttpClientErrorKind::kTimeout;
     answer.outcome = timeout ? Outcome::kTimeout : Outcome::kFailed;
     answer.message = "the SkillCenter request " + result.error().message;
   } else if (result->status == 404) {
@@ -142,7 +152,8 @@ void SkillCenterClient::Answer(const discovery::SkillQuery& query, HttpClientRes
   } else if (result->status != 200) {
     answer.outcome = Outcome::kFailed;
     answer.message = where + " answered HTTP " + std::to_string(result->status);
-  } else if (auto parsed = discovery::ParseCatalogAnswer(result->body, kCatalogRecordsMax);
+  } else if (auto parsed =
+                 discovery::skillcenter::ParseCatalogAnswer(result->body, kCatalogRecordsMax);
              !parsed) {
     answer.outcome = Outcome::kFailed;
     answer.message = where + " answered garbage: " + parsed.error();
@@ -172,7 +183,7 @@ void SkillCenterClient::Answer(const discovery::SkillQuery& query, HttpClientRes
       break;
   }
   if (answer.outcome == Outcome::kTimeout || answer.outcome == Outcome::kFailed) {
-    daemon_.logger().Log(LogLevel::kWarn,
+    daemon_.logger().Log(transport::LogLevel::kWarn,
                          answer.message + " (query " + discovery::CanonicalQueryKey(query) + ")");
   }
   done(now, std::move(answer));
@@ -180,12 +191,12 @@ void SkillCenterClient::Answer(const discovery::SkillQuery& query, HttpClientRes
 
 nlohmann::json SkillCenterClient::Info() const {
   return {{"url", base_url_},
-          {"circuit", discovery::BreakerStateName(breaker_.state())},
+          {"circuit", discovery::skillcenter::BreakerStateName(breaker_.state())},
           {"failuresInARow", breaker_.failures_in_a_row()},
           {"inFlight", http_.in_flight()}};
 }
 
-void SkillCenterClient::WriteMetrics(PrometheusWriter& out) const {
+void SkillCenterClient::WriteMetrics(http::PrometheusWriter& out) const {
   out.Family("skillnode_skillcenter_requests_total", "counter",
              "SkillCenter stage calls by outcome (skipped: circuit open).");
   for (const auto& [outcome, value] : {std::pair{"found", stats_.found},
@@ -204,7 +215,7 @@ void SkillCenterClient::WriteMetrics(PrometheusWriter& out) const {
               static_cast<double>(stats_.private_skips));
   out.Gauge("skillnode_skillcenter_circuit_open",
             "1 while the SkillCenter is skipped after a failure (open or half-open), else 0.",
-            breaker_.state() == discovery::CircuitBreaker::State::kClosed ? 0 : 1);
+            breaker_.state() == discovery::skillcenter::CircuitBreaker::State::kClosed ? 0 : 1);
 }
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::skillcenter

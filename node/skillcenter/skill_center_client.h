@@ -23,23 +23,24 @@
 #include "node/skill_service.h"
 #include "transport/uv/uv_http_client.h"
 
-namespace skillnode::node {
+namespace skillnode::node::skillcenter {
 
 // Skills taken from one catalog answer at most; the rest are counted and dropped.
 constexpr size_t kCatalogRecordsMax = 1000;
 
-class SkillCenterClient final : public discovery::SkillCenterStage {
+class SkillCenterClient final : public discovery::search::SkillCenterStage {
  public:
   // Reads the token file, if any, and becomes `skills`' SkillCenter stage.
-  [[nodiscard]] static Result<std::unique_ptr<SkillCenterClient>> Create(Daemon& daemon,
-                                                                         SkillService& skills);
+  [[nodiscard]] static transport::Result<std::unique_ptr<SkillCenterClient>> Create(
+      Daemon& daemon, SkillService& skills);
   SkillCenterClient(const SkillCenterClient&) = delete;
   SkillCenterClient& operator=(const SkillCenterClient&) = delete;
   ~SkillCenterClient() override;
 
-  void SearchCatalog(TimePoint now, const discovery::SkillQuery& query,
-                     std::function<void(TimePoint, discovery::SkillCenterAnswer)> done) override;
-  std::optional<Duration> CacheTtl() const override;
+  void SearchCatalog(transport::TimePoint now, const discovery::SkillQuery& query,
+                     std::function<void(transport::TimePoint, discovery::search::SkillCenterAnswer)>
+                         done) override;
+  std::optional<transport::Duration> CacheTtl() const override;
 
   struct Stats {
     uint64_t found = 0;
@@ -54,22 +55,23 @@ class SkillCenterClient final : public discovery::SkillCenterStage {
 
  private:
   SkillCenterClient(Daemon& daemon, SkillService& skills, std::string token);
-  void Answer(const discovery::SkillQuery& query, HttpClientResult result,
-              const std::function<void(TimePoint, discovery::SkillCenterAnswer)>& done);
-  void Reconfigure(const SkillCenterConfig& settings, std::string token);
+  void Answer(
+      const discovery::SkillQuery& query, transport::uv::HttpClientResult result,
+      const std::function<void(transport::TimePoint, discovery::search::SkillCenterAnswer)>& done);
+  void Reconfigure(const config::SkillCenterConfig& settings, std::string token);
   nlohmann::json Info() const;
-  void WriteMetrics(PrometheusWriter& out) const;
+  void WriteMetrics(http::PrometheusWriter& out) const;
 
   Daemon& daemon_;
   SkillService& skills_;
-  SkillCenterConfig config_;
+  config::SkillCenterConfig config_;
   std::string base_url_;  // config url without a trailing '/'
   std::string token_;
-  UvHttpClient http_;
-  discovery::CircuitBreaker breaker_;
+  transport::uv::UvHttpClient http_;
+  discovery::skillcenter::CircuitBreaker breaker_;
   Stats stats_;
 };
 
-}  // namespace skillnode::node
+}  // namespace skillnode::node::skillcenter
 
 #endif  // SKILLNODE_NODE_SKILLCENTER_SKILL_CENTER_CLIENT_H_

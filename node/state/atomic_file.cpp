@@ -10,8 +10,9 @@
 namespace skillnode::node::state {
 namespace {
 
-tl::unexpected<Error> IoError(const std::string& what, const std::string& path) {
-  return Fail(ErrorCode::kIo, what + " " + path + ": " + std::strerror(errno));
+tl::unexpected<transport::Error> IoError(const std::string& what, const std::string& path) {
+  return transport::Fail(transport::ErrorCode::kIo,
+                         what + " " + path + ": " + std::strerror(errno));
 }
 
 // Closes a file descriptor when it goes out of scope.
@@ -36,7 +37,8 @@ class Fd {
 
 }  // namespace
 
-Result<void> WriteFileAtomic(const std::string& path, std::span<const uint8_t> bytes, mode_t mode) {
+transport::Result<void> WriteFileAtomic(const std::string& path, std::span<const uint8_t> bytes,
+                                        mode_t mode) {
   const std::string temporary = path + ".tmp." + std::to_string(::getpid());
   ::unlink(temporary.c_str());  // a leftover from a crash at this very pid
   Fd fd(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode));
@@ -64,18 +66,21 @@ Result<void> WriteFileAtomic(const std::string& path, std::span<const uint8_t> b
   return {};
 }
 
-Result<std::vector<uint8_t>> ReadWholeFile(const std::string& path, size_t size_max) {
+transport::Result<std::vector<uint8_t>> ReadWholeFile(const std::string& path, size_t size_max) {
   Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (fd.get() < 0) {
-    if (errno == ENOENT) return Fail(ErrorCode::kNotFound, path + " does not exist");
+    if (errno == ENOENT)
+      return transport::Fail(transport::ErrorCode::kNotFound, path + " does not exist");
     return IoError("cannot open", path);
   }
   struct stat info {};
   if (::fstat(fd.get(), &info) != 0) return IoError("cannot stat", path);
-  if (!S_ISREG(info.st_mode)) return Fail(ErrorCode::kIo, path + " is not a regular file");
+  if (!S_ISREG(info.st_mode))
+    return transport::Fail(transport::ErrorCode::kIo, path + " is not a regular file");
   if (static_cast<uint64_t>(info.st_size) > size_max) {
-    return Fail(ErrorCode::kIo, path + " is " + std::to_string(info.st_size) +
-                                    " bytes, over the limit of " + std::to_string(size_max));
+    return transport::Fail(transport::ErrorCode::kIo, path + " is " + std::to_string(info.st_size) +
+                                                          " bytes, over the limit of " +
+                                                          std::to_string(size_max));
   }
   std::vector<uint8_t> out(static_cast<size_t>(info.st_size));
   size_t done = 0;

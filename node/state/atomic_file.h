@@ -21,12 +21,12 @@ constexpr size_t kStateFileSizeMax = 16 * 1024 * 1024;
 
 // Replaces `path` with `bytes`. The new file has permission `mode` from its creation on
 // (never briefly wider), and appears under `path` only once fully written and synced.
-[[nodiscard]] Result<void> WriteFileAtomic(const std::string& path, std::span<const uint8_t> bytes,
-                                           mode_t mode);
+[[nodiscard]] transport::Result<void> WriteFileAtomic(const std::string& path,
+                                                      std::span<const uint8_t> bytes, mode_t mode);
 
 // Reads all of `path`; refuses files over `size_max` bytes.
-[[nodiscard]] Result<std::vector<uint8_t>> ReadWholeFile(const std::string& path,
-                                                         size_t size_max = kStateFileSizeMax);
+[[nodiscard]] transport::Result<std::vector<uint8_t>> ReadWholeFile(
+    const std::string& path, size_t size_max = kStateFileSizeMax);
 
 }  // namespace skillnode::node::state
 

@@ -20,8 +20,9 @@ constexpr std::string_view kNetworkPrefix = "network ";
 // Contacts are not secret, but the data directory is the node's own (mode 0700).
 constexpr mode_t kContactsFileMode = 0600;
 
-tl::unexpected<Error> LineError(size_t line, const std::string& message) {
-  return Fail(ErrorCode::kParse, "line " + std::to_string(line) + ": " + message);
+tl::unexpected<transport::Error> LineError(size_t line, const std::string& message) {
+  return transport::Fail(transport::ErrorCode::kParse,
+                         "line " + std::to_string(line) + ": " + message);
 }
 
 // Splits on single spaces; empty fields are kept so that extra spaces are an error.
@@ -36,7 +37,7 @@ std::vector<std::string_view> Fields(std::string_view line) {
   }
 }
 
-Result<kademlia::Contact> DecodeContact(std::string_view line, size_t number) {
+transport::Result<kademlia::Contact> DecodeContact(std::string_view line, size_t number) {
   const auto fields = Fields(line);
   if (fields.size() != 3) {
     return LineError(number, "expected '<id> <endpoint> <public key>', got " +
@@ -44,9 +45,9 @@ Result<kademlia::Contact> DecodeContact(std::string_view line, size_t number) {
   }
   auto id = kademlia::Key::FromHex(fields[0]);
   if (!id) return LineError(number, "id: " + id.error().message);
-  auto endpoint = Endpoint::Parse(fields[1]);
+  auto endpoint = transport::Endpoint::Parse(fields[1]);
   if (!endpoint) return LineError(number, "endpoint: " + endpoint.error().message);
-  auto key = kademlia::HexDecode(fields[2]);
+  auto key = kademlia::wire::HexDecode(fields[2]);
   if (!key) return LineError(number, "public key: " + key.error().message);
   kademlia::PublicKey public_key{};
   if (key->size() != public_key.size()) {
@@ -78,13 +79,13 @@ std::string EncodeContacts(uint32_t network_id, std::span<const kademlia::Contac
     text += ' ';
     text += c.endpoint.ToString();
     text += ' ';
-    text += kademlia::HexEncode(c.public_key);
+    text += kademlia::wire::HexEncode(c.public_key);
     text += '\n';
   }
   return text;
 }
 
-Result<SavedContacts> DecodeContacts(std::string_view text) {
+transport::Result<SavedContacts> DecodeContacts(std::string_view text) {
   SavedContacts saved;
   size_t number = 0;
   while (!text.empty()) {
@@ -116,29 +117,30 @@ Result<SavedContacts> DecodeContacts(std::string_view text) {
   return saved;
 }
 
-Result<void> SaveContacts(const std::string& path, uint32_t network_id,
-                          std::span<const kademlia::Contact> contacts) {
+transport::Result<void> SaveContacts(const std::string& path, uint32_t network_id,
+                                     std::span<const kademlia::Contact> contacts) {
   const std::string text = EncodeContacts(network_id, contacts);
-  return WriteFileAtomic(path, kademlia::AsBytes(text), kContactsFileMode);
+  return WriteFileAtomic(path, kademlia::wire::AsBytes(text), kContactsFileMode);
 }
 
-Result<SavedContacts> LoadContacts(const std::string& path) {
+transport::Result<SavedContacts> LoadContacts(const std::string& path) {
   auto bytes = ReadWholeFile(path);
   if (!bytes) return tl::unexpected(bytes.error());
   const std::string_view text(reinterpret_cast<const char*>(bytes->data()), bytes->size());
   auto decoded = DecodeContacts(text);
-  if (!decoded) return Fail(ErrorCode::kParse, path + ": " + decoded.error().message);
+  if (!decoded)
+    return transport::Fail(transport::ErrorCode::kParse, path + ": " + decoded.error().message);
   return decoded;
 }
 
-Result<std::string> SetAside(const std::string& path, int64_t unix_seconds) {
+transport::Result<std::string> SetAside(const std::string& path, int64_t unix_seconds) {
   const std::string base = path + ".corrupt-" + std::to_string(unix_seconds);
   std::string target = base;
   // Two corrupt files within one second (or a clock set back) must not overwrite each other.
   for (int n = 1; ::access(target.c_str(), F_OK) == 0; ++n) target = base + "." + std::to_string(n);
   if (::rename(path.c_str(), target.c_str()) != 0) {
-    return Fail(ErrorCode::kIo,
-                "cannot rename " + path + " to " + target + ": " + std::strerror(errno));
+    return transport::Fail(transport::ErrorCode::kIo,
+                           "cannot rename " + path + " to " + target + ": " + std::strerror(errno));
   }
   return target;
 }

@@ -35,16 +35,17 @@ struct SavedContacts {
 // The file's text for the first kSavedContactsMax of `contacts`.
 std::string EncodeContacts(uint32_t network_id, std::span<const kademlia::Contact> contacts);
 // kParse errors name the line: "line 4: ...".
-[[nodiscard]] Result<SavedContacts> DecodeContacts(std::string_view text);
+[[nodiscard]] transport::Result<SavedContacts> DecodeContacts(std::string_view text);
 
-[[nodiscard]] Result<void> SaveContacts(const std::string& path, uint32_t network_id,
-                                        std::span<const kademlia::Contact> contacts);
+[[nodiscard]] transport::Result<void> SaveContacts(const std::string& path, uint32_t network_id,
+                                                   std::span<const kademlia::Contact> contacts);
 // kNotFound when there is no file; kParse (with the path) when it is corrupt.
-[[nodiscard]] Result<SavedContacts> LoadContacts(const std::string& path);
+[[nodiscard]] transport::Result<SavedContacts> LoadContacts(const std::string& path);
 
 // Renames a corrupt state file to "<path>.corrupt-<unix_seconds>" (never overwriting an
 // earlier one) and returns the new name.
-[[nodiscard]] Result<std::string> SetAside(const std::string& path, int64_t unix_seconds);
+[[nodiscard]] transport::Result<std::string> SetAside(const std::string& path,
+                                                      int64_t unix_seconds);
 
 }  // namespace skillnode::node::state
 

@@ -28,7 +28,7 @@ enum class SaveOutcome { kSaved, kKeptOlder };
 class DataDir {
  public:
   // Creates the directory and its parents if missing; a directory this creates has mode 0700.
-  [[nodiscard]] static Result<DataDir> Open(const std::string& path);
+  [[nodiscard]] static transport::Result<DataDir> Open(const std::string& path);
 
   const std::string& path() const { return path_; }
   std::string identity_path() const { return path_ + "/identity"; }
@@ -37,16 +37,17 @@ class DataDir {
   // The saved identity, or a new one saved on first start. A corrupt file is set aside and a
   // new identity made (with a warning); a file readable by others, or one that cannot be read
   // or written at all, is an error.
-  [[nodiscard]] Result<kademlia::Identity> LoadIdentity(int64_t unix_seconds, Logger& logger) const;
+  [[nodiscard]] transport::Result<kademlia::Identity> LoadIdentity(int64_t unix_seconds,
+                                                                   transport::Logger& logger) const;
   // The contacts saved for `network_id`, most useful first (as saved). Empty when there are
   // none, when they belong to another network, or when the file is unreadable or corrupt
   // (then set aside); each case is logged.
   std::vector<kademlia::Contact> LoadContacts(uint32_t network_id, int64_t unix_seconds,
-                                              Logger& logger) const;
+                                              transport::Logger& logger) const;
   // Saves `contacts`. An empty list does not replace a non-empty saved one (a node that lost
   // touch with everyone still wants to try its old contacts after a restart).
-  [[nodiscard]] Result<SaveOutcome> SaveContacts(uint32_t network_id,
-                                                 std::span<const kademlia::Contact> contacts) const;
+  [[nodiscard]] transport::Result<SaveOutcome> SaveContacts(
+      uint32_t network_id, std::span<const kademlia::Contact> contacts) const;
 
  private:
   explicit DataDir(std::string path) : path_(std::move(path)) {}

@@ -15,13 +15,13 @@
 
 namespace skillnode::node::state {
 
-[[nodiscard]] Result<void> SaveIdentity(const std::string& path,
-                                        const kademlia::Identity& identity);
-[[nodiscard]] Result<kademlia::Identity> LoadIdentity(const std::string& path);
+[[nodiscard]] transport::Result<void> SaveIdentity(const std::string& path,
+                                                   const kademlia::Identity& identity);
+[[nodiscard]] transport::Result<kademlia::Identity> LoadIdentity(const std::string& path);
 
 // Loads the identity at `path`, or creates and saves a new one when the file does not exist.
 // Any other failure (unreadable, corrupt, too open) is returned, never papered over.
-[[nodiscard]] Result<kademlia::Identity> LoadOrCreateIdentity(const std::string& path);
+[[nodiscard]] transport::Result<kademlia::Identity> LoadOrCreateIdentity(const std::string& path);
 
 }  // namespace skillnode::node::state
 

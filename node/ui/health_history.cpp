@@ -48,7 +48,8 @@ void HealthHistory::Record(const discovery::RegistryEvent& event, uint64_t wall_
     order_.splice(order_.end(), order_, found->second.order);
   }
   auto& transitions = found->second.transitions;
-  transitions.push_back({wall_ms, std::string(kademlia::SkillStatusName(event.record.status)),
+  transitions.push_back({wall_ms,
+                         std::string(kademlia::store::SkillStatusName(event.record.status)),
                          EventName(event.kind)});
   while (transitions.size() > transitions_max_) transitions.pop_front();
 }

@@ -41,7 +41,7 @@ void ForEachElement(std::string_view value, F each) {
   }
 }
 
-void AddSecurityHeaders(HttpResponse& response) {
+void AddSecurityHeaders(http::HttpResponse& response) {
   response.headers.emplace_back("Content-Security-Policy", std::string(kContentSecurityPolicy));
   response.headers.emplace_back("X-Content-Type-Options", "nosniff");
   response.headers.emplace_back("Referrer-Policy", "no-referrer");
@@ -55,8 +55,8 @@ const UiAsset* FindAsset(std::string_view name) {
   return nullptr;
 }
 
-void Serve(const HttpRequest& request, Responder& responder, const UiAsset& asset) {
-  HttpResponse response;
+void Serve(const http::HttpRequest& request, http::Responder& responder, const UiAsset& asset) {
+  http::HttpResponse response;
   response.content_type = std::string(asset.content_type);
   response.headers.emplace_back("ETag", std::string(asset.etag));
   response.headers.emplace_back("Cache-Control",
@@ -78,9 +78,9 @@ void Serve(const HttpRequest& request, Responder& responder, const UiAsset& asse
   responder.Send(std::move(response));
 }
 
-void NotFound(Responder& responder, std::string_view what) {
-  HttpResponse response =
-      HttpResponse::Error(404, "NOT_FOUND", "the web console has no " + std::string(what));
+void NotFound(http::Responder& responder, std::string_view what) {
+  http::HttpResponse response =
+      http::HttpResponse::Error(404, "NOT_FOUND", "the web console has no " + std::string(what));
   AddSecurityHeaders(response);
   responder.Send(std::move(response));
 }
@@ -114,39 +114,43 @@ bool EtagMatches(std::string_view if_none_match, std::string_view etag) {
   return matched;
 }
 
-void UiRoutes::AddTo(Router& router) {
-  router.Add("GET", "/ui", [](const HttpRequest&, Responder responder) {
-    HttpResponse response = HttpResponse::Text(308, "see /ui/\n");
+void UiRoutes::AddTo(http::Router& router) {
+  router.Add("GET", "/ui", [](const http::HttpRequest&, http::Responder responder) {
+    http::HttpResponse response = http::HttpResponse::Text(308, "see /ui/\n");
     response.headers.emplace_back("Location", "/ui/");
     AddSecurityHeaders(response);
     responder.Send(std::move(response));
   });
-  const auto index = [](const HttpRequest& request, Responder responder) {
+  const auto index = [](const http::HttpRequest& request, http::Responder responder) {
     const UiAsset* asset = FindAsset("index.html");
     if (asset == nullptr) return NotFound(responder, "index.html");
     Serve(request, responder, *asset);
   };
   router.Add("GET", "/ui/", index);
-  router.Add("GET", "/ui/{page...}", [index](const HttpRequest& request, Responder responder) {
-    const std::string* page = request.Param("page");
-    const std::string_view first = std::string_view(*page).substr(0, page->find('/'));
-    for (std::string_view known : kPages) {
-      if (first == known) return index(request, std::move(responder));
-    }
-    NotFound(responder, "page " + *page);
-  });
-  router.Add("GET", "/ui/assets/{name}", [](const HttpRequest& request, Responder responder) {
-    const std::string* name = request.Param("name");
-    const UiAsset* asset = FindAsset(*name);
-    if (asset == nullptr || !asset->immutable) return NotFound(responder, "asset " + *name);
-    Serve(request, responder, *asset);
-  });
-  router.Add("POST", "/ui/csp-report", [this](const HttpRequest& request, Responder responder) {
-    HandleReport(request, std::move(responder));
-  });
+  router.Add("GET", "/ui/{page...}",
+             [index](const http::HttpRequest& request, http::Responder responder) {
+               const std::string* page = request.Param("page");
+               const std::string_view first = std::string_view(*page).substr(0, page->find('/'));
+               for (std::string_view known : kPages) {
+                 if (first == known) return index(request, std::move(responder));
+               }
+               NotFound(responder, "page " + *page);
+             });
+  router.Add("GET", "/ui/assets/{name}",
+             [](const http::HttpRequest& request, http::Responder responder) {
+               const std::string* name = request.Param("name");
+               const UiAsset* asset = FindAsset(*name);
+               if (asset == nullptr || !asset->immutable)
+                 return NotFound(responder, "asset " + *name);
+               Serve(request, responder, *asset);
+             });
+  router.Add("POST", "/ui/csp-report",
+             [this](const http::HttpRequest& request, http::Responder responder) {
+               HandleReport(request, std::move(responder));
+             });
 }
 
-void UiRoutes::HandleReport(const HttpRequest& request, Responder responder) {
+void UiRoutes::HandleReport(const http::HttpRequest& request, http::Responder responder) {
   ++csp_reports_;
   if (request.body.size() <= kCspReportBytesMax) {
     last_csp_report_ = nlohmann::json::parse(request.body, nullptr, /*allow_exceptions=*/false);
@@ -154,7 +158,7 @@ void UiRoutes::HandleReport(const HttpRequest& request, Responder responder) {
   } else {
     last_csp_report_ = {{"tooLarge", request.body.size()}};
   }
-  HttpResponse response;
+  http::HttpResponse response;
   response.status = 204;
   AddSecurityHeaders(response);
   responder.Send(std::move(response));
@@ -169,7 +173,7 @@ nlohmann::json UiRoutes::Info() const {
           {"lastCspReport", last_csp_report_}};
 }
 
-void UiRoutes::WriteMetrics(PrometheusWriter& out) const {
+void UiRoutes::WriteMetrics(http::PrometheusWriter& out) const {
   out.Counter("skillnode_ui_csp_reports_total",
               "Content-Security-Policy violation reports the web console's pages sent.",
               static_cast<double>(csp_reports_));

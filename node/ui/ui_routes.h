@@ -43,12 +43,12 @@ class UiRoutes {
   UiRoutes(const UiRoutes&) = delete;
   UiRoutes& operator=(const UiRoutes&) = delete;
 
-  void AddTo(Router& router);
+  void AddTo(http::Router& router);
   nlohmann::json Info() const;
-  void WriteMetrics(PrometheusWriter& out) const;
+  void WriteMetrics(http::PrometheusWriter& out) const;
 
  private:
-  void HandleReport(const HttpRequest& request, Responder responder);
+  void HandleReport(const http::HttpRequest& request, http::Responder responder);
 
   uint64_t csp_reports_ = 0;
   nlohmann::json last_csp_report_;  // null until one comes

@@ -24,7 +24,7 @@
 #include "sim/workloads/oracle.h"
 #include "transport/endpoint.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::adversaries {
 
 struct AdversaryCounters {
   uint64_t eclipse_replies = 0;  // FIND_NODE answered by a scripted adversary (eclipse, sybil,
@@ -46,11 +46,12 @@ struct AdversaryCounters {
 
 // The eclipse adversary's answer to `request` from `from`: a signed reply message, or nullopt
 // to stay silent. `adversaries` lists every adversary; `k` is the reply size.
-std::optional<kademlia::Message> EclipseAnswer(const kademlia::Identity& self,
-                                               const kademlia::SignatureScheme& signatures,
-                                               const kademlia::Message& request,
-                                               const Endpoint& from, const Oracle& adversaries,
-                                               size_t k, uint32_t network_id);
+std::optional<kademlia::wire::Message> EclipseAnswer(const kademlia::Identity& self,
+                                                     const kademlia::SignatureScheme& signatures,
+                                                     const kademlia::wire::Message& request,
+                                                     const transport::Endpoint& from,
+                                                     const workloads::Oracle& adversaries, size_t k,
+                                                     uint32_t network_id);
 
 // Who answers a request, and how it signs: an identity the adversary holds (its own, or a
 // pool id's) or, for an impersonation, another node's id under the adversary's own key.
@@ -61,28 +62,31 @@ struct Claim {
 };
 
 // A reply to `request` from `claim` with `body`, with the proof signature when asked for.
-kademlia::Message ReplyAs(const Claim& claim, const kademlia::Message& request,
-                          const Endpoint& from, kademlia::Body body, uint32_t network_id);
+kademlia::wire::Message ReplyAs(const Claim& claim, const kademlia::wire::Message& request,
+                                const transport::Endpoint& from, kademlia::wire::Body body,
+                                uint32_t network_id);
 
 // What every scripted adversary (eclipse, sybil, impersonate) does with `request`: a PING is
 // answered with a PONG, a FIND_NODE with `nodes(find)`, both under `claim`; anything else,
 // and anything from another network, gets no answer (nullopt).
-std::optional<kademlia::Message> ScriptedReply(
-    const Claim& claim, const kademlia::Message& request, const Endpoint& from, uint32_t network_id,
-    const std::function<kademlia::NodesBody(const kademlia::FindNodeBody&)>& nodes);
+std::optional<kademlia::wire::Message> ScriptedReply(
+    const Claim& claim, const kademlia::wire::Message& request, const transport::Endpoint& from,
+    uint32_t network_id,
+    const std::function<kademlia::wire::NodesBody(const kademlia::wire::FindNodeBody&)>& nodes);
 
 // A reply to `request` from `self` with `body`, with the proof signature when asked for.
-kademlia::Message SignedReply(const kademlia::Identity& self,
-                              const kademlia::SignatureScheme& signatures,
-                              const kademlia::Message& request, const Endpoint& from,
-                              kademlia::Body body, uint32_t network_id);
+kademlia::wire::Message SignedReply(const kademlia::Identity& self,
+                                    const kademlia::SignatureScheme& signatures,
+                                    const kademlia::wire::Message& request,
+                                    const transport::Endpoint& from, kademlia::wire::Body body,
+                                    uint32_t network_id);
 
 // (b): true for the requests a drop_storage adversary never answers.
 inline bool IsStorageRequest(uint8_t type) {
-  return type == static_cast<uint8_t>(kademlia::MessageType::kFindValue) ||
-         type == static_cast<uint8_t>(kademlia::MessageType::kStore);
+  return type == static_cast<uint8_t>(kademlia::wire::MessageType::kFindValue) ||
+         type == static_cast<uint8_t>(kademlia::wire::MessageType::kStore);
 }
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::adversaries
 
 #endif  // SKILLNODE_SIM_ADVERSARIES_ADVERSARY_H_

@@ -2,13 +2,13 @@
 
 #include <utility>
 
-namespace skillnode::sim {
+namespace skillnode::sim::adversaries {
 namespace {
 
 // The adversary's own record: a minimal valid skill, signed with the adversary's key.
-std::optional<kademlia::SignedRecord> OwnRecord(const kademlia::Identity& self,
-                                                const kademlia::SignatureScheme& signatures) {
-  kademlia::SkillRecord record;
+std::optional<kademlia::store::SignedRecord> OwnRecord(
+    const kademlia::Identity& self, const kademlia::SignatureScheme& signatures) {
+  kademlia::store::SkillRecord record;
   record.agent_id = "forger";
   record.skill_id = "forged-skill";
   record.version = "1.0.0";
@@ -16,15 +16,15 @@ std::optional<kademlia::SignedRecord> OwnRecord(const kademlia::Identity& self,
   record.endpoint = kForgedEndpoint;
   record.capabilities = {"forged"};
   record.sequence = 1;
-  record.ttl_seconds = kademlia::kRecordTtlMaxSeconds;
-  auto signed_record = kademlia::SignRecord(std::move(record), self, signatures);
+  record.ttl_seconds = kademlia::store::kRecordTtlMaxSeconds;
+  auto signed_record = kademlia::store::SignRecord(std::move(record), self, signatures);
   if (!signed_record) return std::nullopt;
   return std::move(*signed_record);
 }
 
 }  // namespace
 
-Forger::Forger(kademlia::Node& node, kademlia::SkillDht& dht, const kademlia::Identity& self,
+Forger::Forger(kademlia::Node& node, kademlia::store::SkillDht& dht, const kademlia::Identity& self,
                AdversaryCounters& counters)
     : node_(node), dht_(dht), counters_(counters), own_(OwnRecord(self, node.signatures())) {
   node_.SetRequestHandler(this);
@@ -32,28 +32,30 @@ Forger::Forger(kademlia::Node& node, kademlia::SkillDht& dht, const kademlia::Id
 
 Forger::~Forger() { node_.SetRequestHandler(&dht_); }
 
-std::optional<kademlia::Body> Forger::OnRequest(TimePoint now, const Endpoint& from,
-                                                const kademlia::Message& request) {
+std::optional<kademlia::wire::Body> Forger::OnRequest(transport::TimePoint now,
+                                                      const transport::Endpoint& from,
+                                                      const kademlia::wire::Message& request) {
   auto body = dht_.OnRequest(now, from, request);
   if (body) {
-    if (auto* values = std::get_if<kademlia::ValuesBody>(&*body)) Forge(*values);
+    if (auto* values = std::get_if<kademlia::wire::ValuesBody>(&*body)) Forge(*values);
   }
   return body;
 }
 
-void Forger::Forge(kademlia::ValuesBody& values) {
-  std::vector<kademlia::WireRecord> forged;
-  for (const kademlia::WireRecord& genuine : values.records) {
-    auto decoded = kademlia::DecodeRecord(genuine.encoded);
+void Forger::Forge(kademlia::wire::ValuesBody& values) {
+  std::vector<kademlia::wire::WireRecord> forged;
+  for (const kademlia::wire::WireRecord& genuine : values.records) {
+    auto decoded = kademlia::store::DecodeRecord(genuine.encoded);
     if (!decoded) continue;
     decoded->sequence += kForgedSequenceStep;
     decoded->endpoint = kForgedEndpoint;
     // The publisher's old signature over new bytes: it cannot verify.
-    forged.push_back(kademlia::WireRecord{kademlia::EncodeRecord(*decoded), genuine.signature});
+    forged.push_back(
+        kademlia::wire::WireRecord{kademlia::store::EncodeRecord(*decoded), genuine.signature});
   }
   // With nothing genuine to copy, the adversary's own record (a page stays within its size).
   if (own_ && forged.empty()) {
-    forged.push_back(kademlia::WireRecord{own_->encoded, own_->signature});
+    forged.push_back(kademlia::wire::WireRecord{own_->encoded, own_->signature});
   }
   counters_.records_forged += forged.size();
   values.records = std::move(forged);
@@ -61,16 +63,16 @@ void Forger::Forge(kademlia::ValuesBody& values) {
   values.next.reset();
 }
 
-void Forger::OnContactAdded(TimePoint now, const kademlia::Contact& contact) {
+void Forger::OnContactAdded(transport::TimePoint now, const kademlia::Contact& contact) {
   dht_.OnContactAdded(now, contact);
 }
 
-void Forger::OnContactEvicted(TimePoint now, const kademlia::NodeId& id) {
+void Forger::OnContactEvicted(transport::TimePoint now, const kademlia::NodeId& id) {
   dht_.OnContactEvicted(now, id);
 }
 
-void Forger::OnTimer(TimePoint now) { dht_.OnTimer(now); }
+void Forger::OnTimer(transport::TimePoint now) { dht_.OnTimer(now); }
 
-TimePoint Forger::NextDeadline() const { return dht_.NextDeadline(); }
+transport::TimePoint Forger::NextDeadline() const { return dht_.NextDeadline(); }
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::adversaries

@@ -19,7 +19,7 @@
 #include "kademlia/store/skill_dht.h"
 #include "sim/adversaries/adversary.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::adversaries {
 
 // The endpoint a forged record points to (where the adversary would like clients to go).
 constexpr const char* kForgedEndpoint = "forged.invalid:1";
@@ -29,29 +29,30 @@ constexpr uint64_t kForgedSequenceStep = 1000;
 class Forger final : public kademlia::RequestHandler {
  public:
   // Takes over `node`'s request handler from `dht`; both must outlive the forger.
-  Forger(kademlia::Node& node, kademlia::SkillDht& dht, const kademlia::Identity& self,
+  Forger(kademlia::Node& node, kademlia::store::SkillDht& dht, const kademlia::Identity& self,
          AdversaryCounters& counters);
   ~Forger() override;
   Forger(const Forger&) = delete;
   Forger& operator=(const Forger&) = delete;
 
-  std::optional<kademlia::Body> OnRequest(TimePoint now, const Endpoint& from,
-                                          const kademlia::Message& request) override;
-  void OnContactAdded(TimePoint now, const kademlia::Contact& contact) override;
-  void OnContactEvicted(TimePoint now, const kademlia::NodeId& id) override;
-  void OnTimer(TimePoint now) override;
-  TimePoint NextDeadline() const override;
+  std::optional<kademlia::wire::Body> OnRequest(transport::TimePoint now,
+                                                const transport::Endpoint& from,
+                                                const kademlia::wire::Message& request) override;
+  void OnContactAdded(transport::TimePoint now, const kademlia::Contact& contact) override;
+  void OnContactEvicted(transport::TimePoint now, const kademlia::NodeId& id) override;
+  void OnTimer(transport::TimePoint now) override;
+  transport::TimePoint NextDeadline() const override;
 
  private:
-  void Forge(kademlia::ValuesBody& values);
+  void Forge(kademlia::wire::ValuesBody& values);
 
   kademlia::Node& node_;
-  kademlia::SkillDht& dht_;
+  kademlia::store::SkillDht& dht_;
   AdversaryCounters& counters_;
   // Signed once: a valid record of the adversary's own, published under no key it is sent for.
-  std::optional<kademlia::SignedRecord> own_;
+  std::optional<kademlia::store::SignedRecord> own_;
 };
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::adversaries
 
 #endif  // SKILLNODE_SIM_ADVERSARIES_FORGER_H_

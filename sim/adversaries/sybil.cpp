@@ -9,7 +9,7 @@
 #include "sim/network/addressing.h"
 #include "transport/rng.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::adversaries {
 namespace {
 
 // A sybil reply draws its k ids from the closest kSybilChoice * k pool ids closer to the
@@ -20,10 +20,10 @@ constexpr size_t kSybilChoice = 4;
 
 SybilPool::SybilPool(size_t count, const kademlia::Seed& secret, uint32_t alias_first)
     : secret_(secret), alias_first_(alias_first) {
-  std::vector<OracleEntry> entries;
+  std::vector<workloads::OracleEntry> entries;
   entries.reserve(count);
   for (uint32_t i = 0; i < count; ++i) {
-    entries.push_back(OracleEntry{kademlia::NodeIdOf(key(i)), i});
+    entries.push_back(workloads::OracleEntry{kademlia::NodeIdOf(key(i)), i});
   }
   ids_.Assign(std::move(entries));
 }
@@ -39,53 +39,60 @@ kademlia::PublicKey SybilPool::key(uint32_t index) const {
 }
 
 kademlia::Signature SybilPool::Sign(uint32_t index, std::span<const uint8_t> message) const {
-  return IdealSignatures::SignWithSeed(IdealSignatures::DerivedSeed(secret_, key(index)), message);
+  return hosts::IdealSignatures::SignWithSeed(
+      hosts::IdealSignatures::DerivedSeed(secret_, key(index)), message);
 }
 
-std::optional<kademlia::Message> SybilAnswer(const Claim& claim, const kademlia::Message& request,
-                                             const Endpoint& from, const SybilPool& pool, size_t k,
-                                             uint32_t network_id) {
+std::optional<kademlia::wire::Message> SybilAnswer(const Claim& claim,
+                                                   const kademlia::wire::Message& request,
+                                                   const transport::Endpoint& from,
+                                                   const SybilPool& pool, size_t k,
+                                                   uint32_t network_id) {
   const kademlia::NodeId& asker = request.header.sender_id;
-  return ScriptedReply(claim, request, from, network_id, [&](const kademlia::FindNodeBody& find) {
-    const kademlia::Key own = kademlia::Distance(claim.id, find.target);
-    // Those closer than the one answering come first in the closest-first order.
-    std::vector<OracleEntry> closer = pool.ids().Closest(find.target, kSybilChoice * k + 1);
-    std::erase_if(closer, [&](const OracleEntry& e) {
-      return e.id == asker || !(kademlia::Distance(e.id, find.target) < own);
-    });
-    // A partial shuffle seeded by the request: the same request gets the same answer, and
-    // every other request a different draw.
-    uint64_t state = request.header.txid ^ claim.id.FirstWord();
-    const size_t n = std::min(k, closer.size());
-    for (size_t i = 0; i < n; ++i) {
-      const size_t j = i + static_cast<size_t>(SplitMix64(&state) % (closer.size() - i));
-      std::swap(closer[i], closer[j]);
-    }
-    kademlia::NodesBody nodes;
-    for (size_t i = 0; i < n; ++i) {
-      nodes.nodes.push_back(
-          kademlia::WireContact{closer[i].id, EndpointOfSlot(pool.alias_first() + closer[i].slot)});
-    }
-    return nodes;
-  });
+  return ScriptedReply(
+      claim, request, from, network_id, [&](const kademlia::wire::FindNodeBody& find) {
+        const kademlia::Key own = kademlia::Distance(claim.id, find.target);
+        // Those closer than the one answering come first in the closest-first order.
+        std::vector<workloads::OracleEntry> closer =
+            pool.ids().Closest(find.target, kSybilChoice * k + 1);
+        std::erase_if(closer, [&](const workloads::OracleEntry& e) {
+          return e.id == asker || !(kademlia::Distance(e.id, find.target) < own);
+        });
+        // A partial shuffle seeded by the request: the same request gets the same answer, and
+        // every other request a different draw.
+        uint64_t state = request.header.txid ^ claim.id.FirstWord();
+        const size_t n = std::min(k, closer.size());
+        for (size_t i = 0; i < n; ++i) {
+          const size_t j =
+              i + static_cast<size_t>(transport::SplitMix64(&state) % (closer.size() - i));
+          std::swap(closer[i], closer[j]);
+        }
+        kademlia::wire::NodesBody nodes;
+        for (size_t i = 0; i < n; ++i) {
+          nodes.nodes.push_back(kademlia::wire::WireContact{
+              closer[i].id, network::EndpointOfSlot(pool.alias_first() + closer[i].slot)});
+        }
+        return nodes;
+      });
 }
 
-std::optional<kademlia::Message> ImpersonationAnswer(const Claim& claim,
-                                                     const kademlia::Message& request,
-                                                     const Endpoint& from, const Oracle& live,
-                                                     uint32_t honest_slots, uint32_t alias_first,
-                                                     size_t k, uint32_t network_id) {
+std::optional<kademlia::wire::Message> ImpersonationAnswer(
+    const Claim& claim, const kademlia::wire::Message& request, const transport::Endpoint& from,
+    const workloads::Oracle& live, uint32_t honest_slots, uint32_t alias_first, size_t k,
+    uint32_t network_id) {
   const kademlia::NodeId& asker = request.header.sender_id;
-  return ScriptedReply(claim, request, from, network_id, [&](const kademlia::FindNodeBody& find) {
-    const auto honest = [&](const OracleEntry& e) { return e.slot < honest_slots; };
-    kademlia::NodesBody nodes;
-    for (const OracleEntry& e : live.Closest(find.target, k + 1, honest)) {
-      if (e.id == asker || e.id == claim.id) continue;
-      if (nodes.nodes.size() == k) break;
-      nodes.nodes.push_back(kademlia::WireContact{e.id, EndpointOfSlot(alias_first + e.slot)});
-    }
-    return nodes;
-  });
+  return ScriptedReply(
+      claim, request, from, network_id, [&](const kademlia::wire::FindNodeBody& find) {
+        const auto honest = [&](const workloads::OracleEntry& e) { return e.slot < honest_slots; };
+        kademlia::wire::NodesBody nodes;
+        for (const workloads::OracleEntry& e : live.Closest(find.target, k + 1, honest)) {
+          if (e.id == asker || e.id == claim.id) continue;
+          if (nodes.nodes.size() == k) break;
+          nodes.nodes.push_back(
+              kademlia::wire::WireContact{e.id, network::EndpointOfSlot(alias_first + e.slot)});
+        }
+        return nodes;
+      });
 }
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::adversaries

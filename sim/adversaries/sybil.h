@@ -29,7 +29,7 @@
 #include "sim/workloads/oracle.h"
 #include "transport/endpoint.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::adversaries {
 
 class SybilPool {
  public:
@@ -41,28 +41,29 @@ class SybilPool {
   kademlia::PublicKey key(uint32_t index) const;
   kademlia::Signature Sign(uint32_t index, std::span<const uint8_t> message) const;
   // The ids sorted, each with its index in the pool (OracleEntry::slot).
-  const Oracle& ids() const { return ids_; }
+  const workloads::Oracle& ids() const { return ids_; }
 
  private:
   kademlia::Seed secret_;
   uint32_t alias_first_;
-  Oracle ids_;
+  workloads::Oracle ids_;
 };
 
 // sybil: the answer of `claim` (a pool id, or the adversary host itself) to `request`; nullopt
 // to stay silent. `k` is the reply size.
-std::optional<kademlia::Message> SybilAnswer(const Claim& claim, const kademlia::Message& request,
-                                             const Endpoint& from, const SybilPool& pool, size_t k,
-                                             uint32_t network_id);
+std::optional<kademlia::wire::Message> SybilAnswer(const Claim& claim,
+                                                   const kademlia::wire::Message& request,
+                                                   const transport::Endpoint& from,
+                                                   const SybilPool& pool, size_t k,
+                                                   uint32_t network_id);
 
 // impersonate: `live` lists the live nodes, those in slots below `honest_slots` honest; the
 // alias of honest slot s is alias_first + s.
-std::optional<kademlia::Message> ImpersonationAnswer(const Claim& claim,
-                                                     const kademlia::Message& request,
-                                                     const Endpoint& from, const Oracle& live,
-                                                     uint32_t honest_slots, uint32_t alias_first,
-                                                     size_t k, uint32_t network_id);
+std::optional<kademlia::wire::Message> ImpersonationAnswer(
+    const Claim& claim, const kademlia::wire::Message& request, const transport::Endpoint& from,
+    const workloads::Oracle& live, uint32_t honest_slots, uint32_t alias_first, size_t k,
+    uint32_t network_id);
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::adversaries
 
 #endif  // SKILLNODE_SIM_ADVERSARIES_SYBIL_H_

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cassert>
 
-namespace skillnode::sim {
+namespace skillnode::sim::engine {
 namespace {
 
 // The scheduling side sits above the counter, so sequences of different sides never collide.
@@ -18,7 +18,7 @@ EventQueue::LaneScope::LaneScope(EventQueue& queue, size_t lane) {
 
 EventQueue::LaneScope::~LaneScope() { running_ = Running{}; }
 
-void EventQueue::Push(TimePoint at, EventKind kind, uint32_t slot, uint64_t arg) {
+void EventQueue::Push(transport::TimePoint at, EventKind kind, uint32_t slot, uint64_t arg) {
   const std::optional<size_t> lane = running_lane();
   const size_t side = lane.value_or(kLanes);
   const uint64_t sequence = (uint64_t{side} << kSideShift) | scheduled_[side]++;
@@ -36,8 +36,8 @@ void EventQueue::Route(const Event& event) {
   }
 }
 
-TimePoint EventQueue::next_host_event() const {
-  TimePoint next = kTimeNever;
+transport::TimePoint EventQueue::next_host_event() const {
+  transport::TimePoint next = transport::kTimeNever;
   for (const Lane& lane : lanes_) next = std::min(next, lane.heap.next());
   return next;
 }
@@ -71,4 +71,4 @@ Event EventQueue::Pop() {
   return earliest->Pop();
 }
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::engine

@@ -29,7 +29,7 @@
 
 #include "transport/clock.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::engine {
 
 enum class EventKind : uint8_t {
   kDeliver,       // arg: packet id
@@ -54,7 +54,7 @@ constexpr bool IsHostEvent(EventKind kind) {
 }
 
 struct Event {
-  TimePoint at;
+  transport::TimePoint at;
   uint64_t sequence = 0;
   EventKind kind = EventKind::kStop;
   uint32_t slot = 0;
@@ -68,7 +68,9 @@ class EventHeap {
   bool empty() const { return heap_.empty(); }
   size_t size() const { return heap_.size(); }
   const Event& top() const { return heap_.top(); }
-  TimePoint next() const { return heap_.empty() ? kTimeNever : heap_.top().at; }
+  transport::TimePoint next() const {
+    return heap_.empty() ? transport::kTimeNever : heap_.top().at;
+  }
   Event Pop() {
     Event event = heap_.top();
     heap_.pop();
@@ -101,7 +103,7 @@ class EventQueue {
     LaneScope& operator=(const LaneScope&) = delete;
   };
 
-  void Push(TimePoint at, EventKind kind, uint32_t slot, uint64_t arg);
+  void Push(transport::TimePoint at, EventKind kind, uint32_t slot, uint64_t arg);
 
   // The lane running on this thread, if this queue's batch is running here.
   std::optional<size_t> running_lane() const {
@@ -112,7 +114,7 @@ class EventQueue {
   EventHeap& control() { return control_; }
   EventHeap& lane(size_t i) { return lanes_[i].heap; }
   // The earliest host event's time, or kTimeNever.
-  TimePoint next_host_event() const;
+  transport::TimePoint next_host_event() const;
   // After a batch: every lane's outbox, in lane order, into the heaps.
   void MergeOutboxes();
 
@@ -146,6 +148,6 @@ class EventQueue {
   std::array<uint64_t, kLanes + 1> scheduled_{};
 };
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::engine
 
 #endif  // SKILLNODE_SIM_ENGINE_EVENT_QUEUE_H_

@@ -6,7 +6,7 @@
 #include <sstream>
 #include <string>
 
-namespace skillnode::sim {
+namespace skillnode::sim::engine {
 namespace {
 
 HeapSetup& Setup() {
@@ -40,4 +40,11 @@ double AnonHugePagesMb() {
   return 0;
 }
 
-}  // namespace skillnode::sim
+void RecordMemory(report::RunSummary& summary) {
+  summary.peak_rss_mb = report::PeakRssMb();
+  summary.allocator = CurrentHeapSetup().allocator;
+  summary.malloc_huge_pages = CurrentHeapSetup().huge_pages;
+  summary.huge_pages_mb = AnonHugePagesMb();
+}
+
+}  // namespace skillnode::sim::engine

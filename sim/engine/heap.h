@@ -13,7 +13,9 @@
 
 #include <string_view>
 
-namespace skillnode::sim {
+#include "sim/report/summary.h"
+
+namespace skillnode::sim::engine {
 
 struct HeapSetup {
   // "mimalloc", or "system" (glibc's malloc, or a sanitizer's).
@@ -36,6 +38,10 @@ void ReleaseFreeMemory();
 // of /proc/self/smaps_rollup); 0 when that cannot be read.
 double AnonHugePagesMb();
 
-}  // namespace skillnode::sim
+// Sets the summary's memory figures from this process now: peak_rss_mb, allocator,
+// malloc_huge_pages and huge_pages_mb. A run calls it before its heap is freed.
+void RecordMemory(report::RunSummary& summary);
+
+}  // namespace skillnode::sim::engine
 
 #endif  // SKILLNODE_SIM_ENGINE_HEAP_H_

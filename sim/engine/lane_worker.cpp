@@ -1,6 +1,6 @@
 #include "sim/engine/lane_worker.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::engine {
 namespace {
 
 inline void Pause() {
@@ -59,4 +59,4 @@ void LaneWorker::Loop() {
   }
 }
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::engine

@@ -13,7 +13,7 @@
 #include <functional>
 #include <thread>
 
-namespace skillnode::sim {
+namespace skillnode::sim::engine {
 
 class LaneWorker {
  public:
@@ -42,6 +42,6 @@ class LaneWorker {
   std::thread thread_;
 };
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::engine
 
 #endif  // SKILLNODE_SIM_ENGINE_LANE_WORKER_H_

@@ -7,7 +7,7 @@
 
 #include "sim/engine/heap.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::engine {
 
 void UseMimalloc() {
   if (std::getenv(kMimallocHugePagesVariable) == nullptr) {
@@ -38,4 +38,4 @@ void UseMimalloc() {
                 .release_free_memory = [] { mi_collect(true); }});
 }
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::engine

@@ -4,7 +4,7 @@
 #ifndef SKILLNODE_SIM_ENGINE_MIMALLOC_HEAP_H_
 #define SKILLNODE_SIM_ENGINE_MIMALLOC_HEAP_H_
 
-namespace skillnode::sim {
+namespace skillnode::sim::engine {
 
 // The environment variable that decides huge pages. When it is unset, skillsim turns them on;
 // when it is set (MIMALLOC_LARGE_OS_PAGES=0 runs on 4 KiB pages), mimalloc follows it.
@@ -15,6 +15,6 @@ inline constexpr const char* kMimallocHugePagesVariable = "MIMALLOC_LARGE_OS_PAG
 // leaves the setup at "system". Call first thing in main(), before any thread starts.
 void UseMimalloc();
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::engine
 
 #endif  // SKILLNODE_SIM_ENGINE_MIMALLOC_HEAP_H_

@@ -11,7 +11,7 @@
 #include "sim/engine/heap.h"
 #include "sim/engine/simulation.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::engine {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -20,7 +20,7 @@ using Clock = std::chrono::steady_clock;
 // progress of every running point for the next progress line.
 class Scheduler {
  public:
-  Scheduler(const ScenarioPlan& plan, const RunOptions& options)
+  Scheduler(const scenario::ScenarioPlan& plan, const RunOptions& options)
       : plan_(plan), options_(options), started_(Clock::now()), last_line_(started_) {}
 
   // The next point to run, waiting while the memory budget is full; -1 when none is left.
@@ -60,14 +60,15 @@ class Scheduler {
                        std::to_string(plan_.points.size()) + " points done";
     for (const auto& [point, state] : running_) {
       line += "; point " + std::to_string(point);
-      for (const SweptValue& v : plan_.points[point].swept) line += " " + v.path + "=" + v.value;
+      for (const scenario::SweptValue& v : plan_.points[point].swept)
+        line += " " + v.path + "=" + v.value;
       line += ": " + state;
     }
     *options_.log << line << std::endl;
   }
 
  private:
-  const ScenarioPlan& plan_;
+  const scenario::ScenarioPlan& plan_;
   const RunOptions& options_;
   std::mutex mutex_;
   std::condition_variable freed_;
@@ -83,10 +84,10 @@ class Scheduler {
 
 // How many points can ever run at once: the most of the smallest points whose nodes fit in
 // nodes_in_flight_max together (one at least).
-unsigned PointsAtOnce(const ScenarioPlan& plan, size_t nodes_in_flight_max) {
+unsigned PointsAtOnce(const scenario::ScenarioPlan& plan, size_t nodes_in_flight_max) {
   std::vector<size_t> sizes;
   sizes.reserve(plan.points.size());
-  for (const ScenarioPoint& point : plan.points) sizes.push_back(point.scenario.nodes);
+  for (const scenario::ScenarioPoint& point : plan.points) sizes.push_back(point.scenario.nodes);
   std::sort(sizes.begin(), sizes.end());
   unsigned fit = 0;
   size_t nodes = 0;
@@ -98,8 +99,9 @@ unsigned PointsAtOnce(const ScenarioPlan& plan, size_t nodes_in_flight_max) {
   return std::max(1u, fit);
 }
 
-std::vector<PointResult> RunPlan(const ScenarioPlan& plan, const RunOptions& options) {
-  std::vector<PointResult> results(plan.points.size());
+std::vector<report::PointResult> RunPlan(const scenario::ScenarioPlan& plan,
+                                         const RunOptions& options) {
+  std::vector<report::PointResult> results(plan.points.size());
   Scheduler scheduler(plan, options);
   const unsigned threads =
       std::max(1u, std::min({options.threads, static_cast<unsigned>(plan.points.size()),
@@ -110,7 +112,7 @@ std::vector<PointResult> RunPlan(const ScenarioPlan& plan, const RunOptions& opt
   auto work = [&] {
     for (long index = scheduler.Take(); index >= 0; index = scheduler.Take()) {
       const auto i = static_cast<size_t>(index);
-      const ScenarioPoint& point = plan.points[i];
+      const scenario::ScenarioPoint& point = plan.points[i];
       {
         Simulation simulation(
             point.scenario,
@@ -134,4 +136,4 @@ std::vector<PointResult> RunPlan(const ScenarioPlan& plan, const RunOptions& opt
   return results;
 }
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::engine

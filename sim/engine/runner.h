@@ -17,7 +17,7 @@
 #include "sim/report/summary.h"
 #include "sim/scenario/scenario.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::engine {
 
 constexpr std::chrono::seconds kProgressInterval{9};
 
@@ -29,8 +29,9 @@ struct RunOptions {
   std::ostream* log = nullptr;  // progress lines; null: silent
 };
 
-std::vector<PointResult> RunPlan(const ScenarioPlan& plan, const RunOptions& options);
+std::vector<report::PointResult> RunPlan(const scenario::ScenarioPlan& plan,
+                                         const RunOptions& options);
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::engine
 
 #endif  // SKILLNODE_SIM_ENGINE_RUNNER_H_

@@ -1,29 +1,14 @@
 #include "sim/engine/simulation.h"
 
-#include <sys/resource.h>
-
 #include <chrono>
 
 #include "sim/engine/heap.h"
 #include "sim/engine/simulation_state.h"
 
-namespace skillnode::sim {
-
-double PeakRssMb() {
-  rusage usage{};
-  if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
-  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // Linux reports KiB
-}
-
-void RecordMemory(RunSummary& summary) {
-  summary.peak_rss_mb = PeakRssMb();
-  summary.allocator = CurrentHeapSetup().allocator;
-  summary.malloc_huge_pages = CurrentHeapSetup().huge_pages;
-  summary.huge_pages_mb = AnonHugePagesMb();
-}
+namespace skillnode::sim::engine {
 
 bool Simulation::State::Settled() const {
-  const TimePoint lookups_end = workload->last_start();
+  const transport::TimePoint lookups_end = workload->last_start();
   if (!workload->Settled() || now < lookups_end) return false;
   return !records || records->Settled();
 }
@@ -31,7 +16,7 @@ bool Simulation::State::Settled() const {
 void Simulation::State::Dispatch(const Event& e) {
   switch (e.kind) {
     case EventKind::kDeliver: {
-      const Network::Packet& packet = network->packet(e.arg);
+      const network::Network::Packet& packet = network->packet(e.arg);
       workload->OnDelivery(e.slot, packet.from, packet.bytes);
       return population->Deliver(e.slot, e.arg, lane_traces[EventQueue::LaneOf(e.slot)]);
     }
@@ -64,10 +49,10 @@ void Simulation::State::Dispatch(const Event& e) {
 }
 
 // One lane's events due before `horizon`, on this thread.
-void Simulation::State::RunLane(size_t lane, TimePoint horizon) {
+void Simulation::State::RunLane(size_t lane, transport::TimePoint horizon) {
   const EventQueue::LaneScope scope(queue, lane);
   EventHeap& heap = queue.lane(lane);
-  TimePoint& clock = clocks[lane];
+  transport::TimePoint& clock = clocks[lane];
   uint64_t ran = 0;
   while (!heap.empty() && heap.top().at < horizon) {
     const Event event = heap.Pop();
@@ -90,7 +75,7 @@ void Simulation::State::TakeLanes() {
 // a lane heavy in this batch does not hold the others back. No event a lane runs can schedule
 // another lane's event before the horizon (event_queue.h), so which thread ran which lane, and
 // in what order, changes nothing.
-void Simulation::State::RunBatch(TimePoint horizon) {
+void Simulation::State::RunBatch(transport::TimePoint horizon) {
   batch_horizon = horizon;
   next_lane.store(0, std::memory_order_relaxed);
   for (const auto& worker : workers) worker->Start();
@@ -113,14 +98,14 @@ uint64_t Simulation::State::TraceValue() const {
   return combined.value();
 }
 
-RunSummary Simulation::State::Summarize(double wall_seconds) const {
-  RunSummary s;
+report::RunSummary Simulation::State::Summarize(double wall_seconds) const {
+  report::RunSummary s;
   s.seed = scenario.seed;
   s.nodes = scenario.nodes;
   s.honest = honest_live;
   s.adversaries = adversary_slots;
   s.slots = population->size();
-  s.lookups = sim::Summarize(workload->records());
+  s.lookups = sim::workloads::Summarize(workload->records());
   const double k = static_cast<double>(scenario.kademlia.routing.bucket_size);
   s.hops_predicted = std::log2(static_cast<double>(scenario.nodes)) / (1.333 + std::log2(k));
   s.rtt_mean_ms = latency.MeanRttMs();
@@ -143,7 +128,8 @@ RunSummary Simulation::State::Summarize(double wall_seconds) const {
     const auto datagrams = static_cast<double>(s.network.window_sent);
     const auto payload = static_cast<double>(s.network.window_bytes);
     s.bytes_per_node_per_s = payload / s.online_host_seconds;
-    s.ip_bytes_per_node_per_s = (payload + datagrams * kIpUdpHeaderBytes) / s.online_host_seconds;
+    s.ip_bytes_per_node_per_s =
+        (payload + datagrams * report::kIpUdpHeaderBytes) / s.online_host_seconds;
   }
   s.node_totals = population->Totals();
   s.adversary = population->adversary_counters();
@@ -152,24 +138,24 @@ RunSummary Simulation::State::Summarize(double wall_seconds) const {
   return s;
 }
 
-Simulation::Simulation(const Scenario& scenario, ProgressFn progress, unsigned threads)
+Simulation::Simulation(const scenario::Scenario& scenario, ProgressFn progress, unsigned threads)
     : state_(std::make_unique<State>(scenario, std::move(progress), threads)) {}
 
 Simulation::~Simulation() = default;
 
-PointResult Simulation::Run() {
+report::PointResult Simulation::Run() {
   State& s = *state_;
   const auto wall_start = std::chrono::steady_clock::now();
-  const TimePoint end = s.Setup();
+  const transport::TimePoint end = s.Setup();
   for (unsigned t = 1; t < s.lane_threads; ++t) {
     s.workers.push_back(std::make_unique<LaneWorker>([&s] { s.TakeLanes(); }));
   }
   uint64_t progress_block = 0;
   while (!s.stopped) {
     // Control events one at a time; host events in batches up to the next control event.
-    const TimePoint host_next = s.queue.next_host_event();
-    const TimePoint control_next = s.queue.control().next();
-    if (host_next == kTimeNever && control_next == kTimeNever) break;
+    const transport::TimePoint host_next = s.queue.next_host_event();
+    const transport::TimePoint control_next = s.queue.control().next();
+    if (host_next == transport::kTimeNever && control_next == transport::kTimeNever) break;
     if (control_next <= host_next) {
       const Event event = s.queue.control().Pop();
       s.now = std::max(s.now, event.at);
@@ -189,11 +175,11 @@ PointResult Simulation::Run() {
   s.workers.clear();
   s.workload->Close();
   const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - wall_start;
-  PointResult result;
+  report::PointResult result;
   result.summary = s.Summarize(wall.count());
   result.lookups = s.workload->records();
   if (s.records) result.record_misses = s.records->misses();
   return result;
 }
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::engine

@@ -17,7 +17,7 @@
 #include "sim/report/summary.h"
 #include "sim/scenario/scenario.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::engine {
 
 struct ProgressInfo {
   const char* phase = "";  // "build" or "run"
@@ -31,19 +31,20 @@ class Simulation {
  public:
   // The scenario must outlive the simulation. `threads` (1 to EventQueue::kLanes) run the
   // event queue's lanes; the run is the same on any number.
-  explicit Simulation(const Scenario& scenario, ProgressFn progress = {}, unsigned threads = 1);
+  explicit Simulation(const scenario::Scenario& scenario, ProgressFn progress = {},
+                      unsigned threads = 1);
   ~Simulation();
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;
 
   // Runs to the end; call once.
-  PointResult Run();
+  report::PointResult Run();
 
  private:
   struct State;
   std::unique_ptr<State> state_;
 };
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::engine
 
 #endif  // SKILLNODE_SIM_ENGINE_SIMULATION_H_

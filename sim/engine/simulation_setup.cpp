@@ -1,11 +1,11 @@
 #include "sim/engine/simulation_state.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::engine {
 
 void Simulation::State::StartAdversaries() {
   for (uint32_t slot = static_cast<uint32_t>(honest_slots); slot < population->size(); ++slot) {
-    Host& host = population->Start(slot);
-    if (IsScripted(host.kind())) population->MarkJoined(slot);
+    hosts::Host& host = population->Start(slot);
+    if (hosts::IsScripted(host.kind())) population->MarkJoined(slot);
   }
   population->IndexAdversaries();
 }
@@ -21,7 +21,7 @@ void Simulation::State::BuildFromOracle() {
   }
   population->IndexAdversaries();
   population->MarkAllJoined();
-  FillRoutingTablesFromOracle(*population, rng, now, [&](size_t done, size_t all) {
+  hosts::FillRoutingTablesFromOracle(*population, rng, now, [&](size_t done, size_t all) {
     if (progress) {
       progress(ProgressInfo{"tables", static_cast<double>(done), static_cast<double>(all), 0});
     }
@@ -31,13 +31,13 @@ void Simulation::State::BuildFromOracle() {
 
 // Schedules a join for every slot that runs a node and is not churning; returns the time of
 // the last one.
-TimePoint Simulation::State::ScheduleJoins(TimePoint first) {
-  const Duration interval = SecondsOf(scenario.network.join_interval_ms / 1000);
-  TimePoint at = first;
-  TimePoint last = first;
+transport::TimePoint Simulation::State::ScheduleJoins(transport::TimePoint first) {
+  const transport::Duration interval = SecondsOf(scenario.network.join_interval_ms / 1000);
+  transport::TimePoint at = first;
+  transport::TimePoint last = first;
   const uint32_t begin = scenario.churn.enabled ? static_cast<uint32_t>(honest_slots) : 0;
   for (uint32_t slot = begin; slot < population->size(); ++slot) {
-    if (IsScripted(population->slot(slot).kind)) continue;
+    if (hosts::IsScripted(population->slot(slot).kind)) continue;
     queue.Push(at, EventKind::kJoin, slot, 0);
     last = at;
     at += interval;
@@ -55,29 +55,30 @@ void Simulation::State::OnJoinEvent(uint32_t slot) {
 }
 
 void Simulation::State::Announce(uint32_t slot) {
-  Host* host = population->slot(slot).host.get();
+  hosts::Host* host = population->slot(slot).host.get();
   if (host == nullptr) return;
   const size_t k = scenario.kademlia.routing.bucket_size;
-  std::vector<Endpoint> peers;
-  for (const OracleEntry& e : population->live().Closest(host->id(), k, [&](const OracleEntry& e) {
-         return population->slot(e.slot).kind == HostKind::kHonest;
+  std::vector<transport::Endpoint> peers;
+  for (const workloads::OracleEntry& e :
+       population->live().Closest(host->id(), k, [&](const workloads::OracleEntry& e) {
+         return population->slot(e.slot).kind == hosts::HostKind::kHonest;
        })) {
-    peers.push_back(EndpointOfSlot(e.slot));
+    peers.push_back(network::EndpointOfSlot(e.slot));
   }
   host->Announce(peers);
 }
 
-TimePoint Simulation::State::Setup() {
-  const WorkloadSpec& w = scenario.workload;
-  TimePoint joins_done = kEpoch;
-  if (scenario.network.build == BuildMode::kOracle) {
+transport::TimePoint Simulation::State::Setup() {
+  const scenario::WorkloadSpec& w = scenario.workload;
+  transport::TimePoint joins_done = kEpoch;
+  if (scenario.network.build == scenario::BuildMode::kOracle) {
     BuildFromOracle();
     workload->ScheduleStatic(kEpoch + kStaticStartDelay);
     StartStaticRecords(kEpoch + kStaticStartDelay);
   } else {
     // Scripted adversaries start now; the others join like honest nodes.
     for (uint32_t slot = static_cast<uint32_t>(honest_slots); slot < population->size(); ++slot) {
-      if (IsScripted(population->slot(slot).kind)) {
+      if (hosts::IsScripted(population->slot(slot).kind)) {
         population->Start(slot);
         population->MarkJoined(slot);
       }
@@ -100,14 +101,14 @@ TimePoint Simulation::State::Setup() {
       StartStaticRecords(joins_done + SecondsOf(scenario.network.settle_s));
     }
     for (uint32_t slot = static_cast<uint32_t>(honest_slots); slot < population->size(); ++slot) {
-      if (IsScripted(population->slot(slot).kind)) {
+      if (hosts::IsScripted(population->slot(slot).kind)) {
         queue.Push(joins_done + kAnnounceDelay, EventKind::kAnnounce, slot, 0);
       }
     }
   }
-  TimePoint last = workload->last_start();
+  transport::TimePoint last = workload->last_start();
   if (records) last = std::max(last, records->window_end());
-  const TimePoint end = last + SecondsOf(w.drain_s);
+  const transport::TimePoint end = last + SecondsOf(w.drain_s);
   // Static networks: traffic is measured from the first lookup to the end.
   if (!churn) SetTrafficWindow(workload->first_start(), end);
   queue.Push(end, EventKind::kStop, 0, 0);
@@ -116,17 +117,17 @@ TimePoint Simulation::State::Setup() {
 
 // Static networks: every node publishes at `publish`; gets are measured for measure_s after
 // kStaticPublishSettle.
-void Simulation::State::StartStaticRecords(TimePoint publish) {
+void Simulation::State::StartStaticRecords(transport::TimePoint publish) {
   if (!records) return;
-  const TimePoint begin = publish + kStaticPublishSettle;
+  const transport::TimePoint begin = publish + kStaticPublishSettle;
   records->SetWindow(begin, begin + SecondsOf(scenario.workload.measure_s));
   queue.Push(publish, EventKind::kPublishAll, 0, 0);
 }
 
 // Datagrams sent and host-seconds online in [begin, end): bytes per node per second.
-void Simulation::State::SetTrafficWindow(TimePoint begin, TimePoint end) {
+void Simulation::State::SetTrafficWindow(transport::TimePoint begin, transport::TimePoint end) {
   network->SetWindow(begin, end);
   population->online_time().SetWindow(begin, end);
 }
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::engine

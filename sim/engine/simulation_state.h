@@ -28,27 +28,29 @@
 #include "sim/workloads/record_workload.h"
 #include "sim/workloads/workload.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::engine {
 
 // Simulated time starts here rather than at zero, where a TimePoint means "never seen".
-inline constexpr TimePoint kEpoch = kTimeZero + Seconds(1);
+inline constexpr transport::TimePoint kEpoch = transport::kTimeZero + transport::Seconds(1);
 // A static network's first lookup, after the oracle build.
-inline constexpr Duration kStaticStartDelay = Seconds(1);
+inline constexpr transport::Duration kStaticStartDelay = transport::Seconds(1);
 // An eclipse adversary announces itself this long after the joins it needs have started.
-inline constexpr Duration kAnnounceDelay = Seconds(1);
+inline constexpr transport::Duration kAnnounceDelay = transport::Seconds(1);
 // Static networks with records: every node publishes at the first lookup; gets are measured
 // from this long after, once the first publishes have finished.
-inline constexpr Duration kStaticPublishSettle = Seconds(30);
+inline constexpr transport::Duration kStaticPublishSettle = transport::Seconds(30);
 // Events between progress callbacks (a cheap counter test in the hot loop).
 inline constexpr uint64_t kProgressEveryEvents = 4096;
 
-inline Duration SecondsOf(double s) {
-  return Duration(static_cast<int64_t>(std::llround(s * 1e6)));
+inline transport::Duration SecondsOf(double s) {
+  return transport::Duration(static_cast<int64_t>(std::llround(s * 1e6)));
 }
-inline double SecondsSince(TimePoint t) { return ToMillis(t - kEpoch) / 1000; }
+inline double SecondsSince(transport::TimePoint t) {
+  return transport::ToMillis(t - kEpoch) / 1000;
+}
 
 struct Simulation::State {
-  State(const Scenario& s, ProgressFn p, unsigned threads)
+  State(const scenario::Scenario& s, ProgressFn p, unsigned threads)
       : scenario(s),
         progress(std::move(p)),
         // The record workload's callbacks share its state (record_workload.h).
@@ -58,7 +60,7 @@ struct Simulation::State {
         adversary_slots(static_cast<size_t>(
             std::llround(s.adversaries.fraction * static_cast<double>(s.nodes)))),
         honest_live(s.nodes - adversary_slots),
-        honest_slots(s.churn.enabled ? ChurnSlots(s.churn, honest_live) : honest_live) {
+        honest_slots(s.churn.enabled ? hosts::ChurnSlots(s.churn, honest_live) : honest_live) {
     latency.Place(honest_slots + adversary_slots, rng);
     clocks.fill(now);
     network.emplace(s.network, latency, queue, kEpoch, rng.Next64());
@@ -67,9 +69,8 @@ struct Simulation::State {
                        rng.Next64());
     workload.emplace(s, *population, queue, now, kEpoch, rng.Next64(), lane_traces);
     network->SetArrivalObserver(
-        [this](TimePoint arrival, uint32_t from, uint32_t to, std::span<const uint8_t> bytes) {
-          workload->OnArrival(arrival, from, to, bytes);
-        });
+        [this](transport::TimePoint arrival, uint32_t from, uint32_t to,
+               std::span<const uint8_t> bytes) { workload->OnArrival(arrival, from, to, bytes); });
     const uint64_t churn_seed = rng.Next64();
     if (s.churn.enabled) {
       churn.emplace(s, *population, *workload, queue, now, kEpoch, churn_seed);
@@ -83,51 +84,51 @@ struct Simulation::State {
   }
 
   void BuildFromOracle();
-  TimePoint ScheduleJoins(TimePoint first);
+  transport::TimePoint ScheduleJoins(transport::TimePoint first);
   void StartAdversaries();
   void Announce(uint32_t slot);
   void OnJoinEvent(uint32_t slot);
-  TimePoint Setup();
-  void StartStaticRecords(TimePoint publish);
-  void SetTrafficWindow(TimePoint begin, TimePoint end);
+  transport::TimePoint Setup();
+  void StartStaticRecords(transport::TimePoint publish);
+  void SetTrafficWindow(transport::TimePoint begin, transport::TimePoint end);
   bool Settled() const;
   void Dispatch(const Event& event);
-  void RunBatch(TimePoint horizon);
-  void RunLane(size_t lane, TimePoint horizon);
+  void RunBatch(transport::TimePoint horizon);
+  void RunLane(size_t lane, transport::TimePoint horizon);
   void TakeLanes();
   uint64_t TraceValue() const;
-  RunSummary Summarize(double wall_seconds) const;
+  report::RunSummary Summarize(double wall_seconds) const;
 
-  const Scenario& scenario;
+  const scenario::Scenario& scenario;
   ProgressFn progress;
   unsigned lane_threads;
-  Rng rng;
-  LatencyModel latency;
+  transport::Rng rng;
+  network::LatencyModel latency;
   size_t adversary_slots;
   size_t honest_live;
   size_t honest_slots;
-  TimePoint now = kEpoch;
-  Population::LaneClocks clocks;
+  transport::TimePoint now = kEpoch;
+  hosts::Population::LaneClocks clocks;
   // How far past the earliest host event a batch runs: the network's shortest delay.
-  Duration lookahead{1};
+  transport::Duration lookahead{1};
   EventQueue queue;
   TraceHash trace;  // the control side's; each lane keeps its own
-  Workload::LaneTraces lane_traces;
+  workloads::Workload::LaneTraces lane_traces;
   std::array<uint64_t, EventQueue::kLanes> lane_events{};
   // The running batch: its horizon, and the next lane no thread has taken yet.
-  TimePoint batch_horizon = kTimeNever;
+  transport::TimePoint batch_horizon = transport::kTimeNever;
   std::atomic<size_t> next_lane = 0;
   // The threads beyond the simulation's own, which take lanes too (lane_threads - 1).
   std::vector<std::unique_ptr<LaneWorker>> workers;
-  std::optional<Network> network;
-  std::optional<Population> population;
-  std::optional<Workload> workload;
-  std::optional<Churn> churn;
-  std::optional<RecordWorkload> records;
+  std::optional<network::Network> network;
+  std::optional<hosts::Population> population;
+  std::optional<workloads::Workload> workload;
+  std::optional<hosts::Churn> churn;
+  std::optional<workloads::RecordWorkload> records;
   uint64_t events = 0;
   bool stopped = false;
 };
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::engine
 
 #endif  // SKILLNODE_SIM_ENGINE_SIMULATION_STATE_H_

@@ -13,7 +13,7 @@
 #include <span>
 #include <string>
 
-namespace skillnode::sim {
+namespace skillnode::sim::engine {
 
 class TraceHash {
  public:
@@ -50,6 +50,6 @@ class TraceHash {
   uint64_t state_ = 0x6a09e667f3bcc908ULL;
 };
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::engine
 
 #endif  // SKILLNODE_SIM_ENGINE_TRACE_HASH_H_

@@ -4,23 +4,24 @@
 
 #include "sim/network/addressing.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::hosts {
 namespace {
 
 // Progress is reported after this many nodes.
 constexpr size_t kProgressEvery = 1024;
 
-kademlia::Contact ContactOf(const Population& population, const OracleEntry& e, TimePoint now) {
+kademlia::Contact ContactOf(const Population& population, const workloads::OracleEntry& e,
+                            transport::TimePoint now) {
   kademlia::Contact c;
   c.id = e.id;
-  c.endpoint = EndpointOfSlot(e.slot);
+  c.endpoint = network::EndpointOfSlot(e.slot);
   c.public_key = population.slot(e.slot).host->public_key();
   c.last_seen = now;
   return c;
 }
 
 // Up to `count` distinct indices in [0, n), uniformly (Floyd's algorithm), ascending.
-std::vector<size_t> Sample(size_t n, size_t count, Rng& rng) {
+std::vector<size_t> Sample(size_t n, size_t count, transport::Rng& rng) {
   std::vector<size_t> chosen;
   if (n <= count) {
     for (size_t i = 0; i < n; ++i) chosen.push_back(i);
@@ -35,12 +36,13 @@ std::vector<size_t> Sample(size_t n, size_t count, Rng& rng) {
   return chosen;
 }
 
-void FillOne(Population& population, kademlia::Node& node, Rng& rng, TimePoint now) {
-  const Oracle& live = population.live();
+void FillOne(Population& population, kademlia::Node& node, transport::Rng& rng,
+             transport::TimePoint now) {
+  const workloads::Oracle& live = population.live();
   const size_t k = node.config().routing.bucket_size;
   const kademlia::NodeId& self = node.id();
-  kademlia::RoutingTable& table = node.mutable_routing_table();
-  for (const OracleEntry& e : live.Closest(self, k + 1)) {
+  kademlia::routing::RoutingTable& table = node.mutable_routing_table();
+  for (const workloads::OracleEntry& e : live.Closest(self, k + 1)) {
     if (e.id != self) (void)table.Heard(ContactOf(population, e, now), now);
   }
   for (int depth = 0; depth < kademlia::Key::kBits; ++depth) {
@@ -57,7 +59,8 @@ void FillOne(Population& population, kademlia::Node& node, Rng& rng, TimePoint n
 
 }  // namespace
 
-void FillRoutingTablesFromOracle(Population& population, Rng& rng, TimePoint now,
+void FillRoutingTablesFromOracle(Population& population, transport::Rng& rng,
+                                 transport::TimePoint now,
                                  const std::function<void(size_t, size_t)>& progress) {
   const size_t total = population.size();
   for (uint32_t i = 0; i < total; ++i) {
@@ -67,4 +70,4 @@ void FillRoutingTablesFromOracle(Population& population, Rng& rng, TimePoint now
   }
 }
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::hosts

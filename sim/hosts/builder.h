@@ -16,13 +16,14 @@
 #include "sim/hosts/population.h"
 #include "transport/rng.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::hosts {
 
 // Fills the table of every online host that runs a node, from population.live().
 // `progress(done, total)` is called now and then for progress lines.
-void FillRoutingTablesFromOracle(Population& population, Rng& rng, TimePoint now,
+void FillRoutingTablesFromOracle(Population& population, transport::Rng& rng,
+                                 transport::TimePoint now,
                                  const std::function<void(size_t, size_t)>& progress);
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::hosts
 
 #endif  // SKILLNODE_SIM_HOSTS_BUILDER_H_

@@ -23,7 +23,7 @@
 #include "sim/scenario/scenario.h"
 #include "sim/workloads/workload.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::hosts {
 
 struct ChurnCounters {
   uint64_t arrivals = 0;         // hosts started
@@ -33,16 +33,17 @@ struct ChurnCounters {
 };
 
 // Honest slots needed so that `live` of them are online on average.
-size_t ChurnSlots(const ChurnSpec& churn, size_t live);
+size_t ChurnSlots(const scenario::ChurnSpec& churn, size_t live);
 
 class Churn {
  public:
-  Churn(const Scenario& scenario, Population& population, Workload& workload, EventQueue& queue,
-        const TimePoint& now, TimePoint epoch, uint64_t seed);
+  Churn(const scenario::Scenario& scenario, Population& population, workloads::Workload& workload,
+        engine::EventQueue& queue, const transport::TimePoint& now, transport::TimePoint epoch,
+        uint64_t seed);
 
   // Rolls every honest slot to its state at the epoch and schedules the first transitions.
   // Returns when the last initially online slot starts joining.
-  TimePoint Begin();
+  transport::TimePoint Begin();
   void OnOnline(uint32_t slot);
   void OnOffline(uint32_t slot, uint64_t incarnation);
   // Also runs, after the lookup workload starts, whenever a slot's join completes.
@@ -51,25 +52,26 @@ class Churn {
   const ChurnCounters& counters() const { return counters_; }
 
  private:
-  TimePoint BeginStationary();
-  TimePoint BeginLifetime();
-  Duration SampleSession();
-  Duration SampleDowntime();
+  transport::TimePoint BeginStationary();
+  transport::TimePoint BeginLifetime();
+  transport::Duration SampleSession();
+  transport::Duration SampleDowntime();
 
-  const Scenario& scenario_;
+  const scenario::Scenario& scenario_;
   Population& population_;
-  Workload& workload_;
-  EventQueue& queue_;
-  const TimePoint& now_;
-  TimePoint epoch_;
-  Rng rng_;
+  workloads::Workload& workload_;
+  engine::EventQueue& queue_;
+  const transport::TimePoint& now_;
+  transport::TimePoint epoch_;
+  transport::Rng rng_;
   DurationDistribution session_;
   DurationDistribution downtime_;
-  std::vector<Duration> first_session_;  // per slot: the residual session of an initial node
+  std::vector<transport::Duration>
+      first_session_;  // per slot: the residual session of an initial node
   ChurnCounters counters_;
   std::function<void(uint32_t)> on_joined_;
 };
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::hosts
 
 #endif  // SKILLNODE_SIM_HOSTS_CHURN_H_

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace skillnode::sim {
+namespace skillnode::sim::hosts {
 namespace {
 
 // Draws below this are rounded up: a zero-length session would leave and join at one instant.
@@ -13,21 +13,21 @@ constexpr double kSampleMinS = 1e-3;
 
 double WeibullScaleForMean(double shape, double mean) { return mean / std::tgamma(1 + 1 / shape); }
 
-double DurationDistribution::SampleSeconds(Rng& rng) const {
+double DurationDistribution::SampleSeconds(transport::Rng& rng) const {
   // 1 - U lies in (0, 1], so the logarithm is finite.
   const double tail = -std::log(1.0 - rng.NextDouble());
   double value = spec_.mean_s;
   switch (spec_.kind) {
-    case DistributionKind::kConstant:
+    case scenario::DistributionKind::kConstant:
       break;
-    case DistributionKind::kExponential:
+    case scenario::DistributionKind::kExponential:
       value = spec_.mean_s * tail;
       break;
-    case DistributionKind::kWeibull:
+    case scenario::DistributionKind::kWeibull:
       value = spec_.scale_s * std::pow(tail, 1 / spec_.shape);
       break;
   }
   return std::max(value, kSampleMinS);
 }
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::hosts

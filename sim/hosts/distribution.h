@@ -10,23 +10,23 @@
 #include "sim/scenario/scenario.h"
 #include "transport/rng.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::hosts {
 
 // The Weibull scale whose mean is `mean` for this shape.
 double WeibullScaleForMean(double shape, double mean);
 
 class DurationDistribution {
  public:
-  explicit DurationDistribution(const DistributionSpec& spec) : spec_(spec) {}
+  explicit DurationDistribution(const scenario::DistributionSpec& spec) : spec_(spec) {}
 
   // One draw, in seconds (> 0).
-  double SampleSeconds(Rng& rng) const;
+  double SampleSeconds(transport::Rng& rng) const;
   double mean_s() const { return spec_.mean_s; }
 
  private:
-  DistributionSpec spec_;
+  scenario::DistributionSpec spec_;
 };
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::hosts
 
 #endif  // SKILLNODE_SIM_HOSTS_DISTRIBUTION_H_

@@ -2,7 +2,7 @@
 
 #include "sim/network/addressing.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::hosts {
 
 Host::Host(HostKind kind, uint32_t slot, const kademlia::KademliaConfig& config,
            const kademlia::Identity& identity, uint64_t rng_seed, HostContext context)
@@ -33,11 +33,12 @@ const kademlia::PublicKey& Host::public_key() const {
   return node_ ? node_->identity().public_key() : identity_->public_key();
 }
 
-void Host::Send(const Endpoint& to, std::span<const uint8_t> datagram) {
+void Host::Send(const transport::Endpoint& to, std::span<const uint8_t> datagram) {
   context_.network->Send(*context_.now, slot_, to, datagram);
 }
 
-void Host::OnDatagram(TimePoint now, const Endpoint& from, std::span<const uint8_t> datagram) {
+void Host::OnDatagram(transport::TimePoint now, const transport::Endpoint& from,
+                      std::span<const uint8_t> datagram) {
   switch (kind_) {
     case HostKind::kEclipse:
     case HostKind::kSybil:
@@ -45,13 +46,14 @@ void Host::OnDatagram(TimePoint now, const Endpoint& from, std::span<const uint8
       return ScriptedAnswer(from, slot_, OwnClaim(), datagram);
     case HostKind::kDropStorage:
     case HostKind::kForgeRecords: {
-      const auto message = kademlia::Decode(datagram);
-      const bool storage = message && IsStorageRequest(message->type());
+      const auto message = kademlia::wire::Decode(datagram);
+      const bool storage = message && adversaries::IsStorageRequest(message->type());
       if (storage && kind_ == HostKind::kDropStorage) {
         ++context_.counters->storage_requests_dropped;
         return;
       }
-      if (message && message->type() == static_cast<uint8_t>(kademlia::MessageType::kFindValue)) {
+      if (message &&
+          message->type() == static_cast<uint8_t>(kademlia::wire::MessageType::kFindValue)) {
         ++context_.counters->forge_opportunities;
       }
       break;
@@ -62,79 +64,82 @@ void Host::OnDatagram(TimePoint now, const Endpoint& from, std::span<const uint8
   node_->OnDatagram(now, from, datagram);
 }
 
-Claim Host::OwnClaim() const {
-  return Claim{identity_->node_id(), identity_->public_key(),
-               [this](std::span<const uint8_t> bytes) {
-                 return context_.signatures->Sign(*identity_, bytes);
-               }};
+adversaries::Claim Host::OwnClaim() const {
+  return adversaries::Claim{identity_->node_id(), identity_->public_key(),
+                            [this](std::span<const uint8_t> bytes) {
+                              return context_.signatures->Sign(*identity_, bytes);
+                            }};
 }
 
-void Host::OnAliasDatagram(const Endpoint& from, uint32_t address,
+void Host::OnAliasDatagram(const transport::Endpoint& from, uint32_t address,
                            std::span<const uint8_t> datagram) {
   const uint32_t index = address - context_.alias_first;
   if (kind_ == HostKind::kSybil) {
-    const SybilPool& pool = *context_.sybils;
+    const adversaries::SybilPool& pool = *context_.sybils;
     const kademlia::PublicKey key = pool.key(index);
-    const Claim claim{kademlia::NodeIdOf(key), key, [&pool, index](std::span<const uint8_t> bytes) {
-                        return pool.Sign(index, bytes);
-                      }};
+    const adversaries::Claim claim{
+        kademlia::NodeIdOf(key), key,
+        [&pool, index](std::span<const uint8_t> bytes) { return pool.Sign(index, bytes); }};
     return ScriptedAnswer(from, address, claim, datagram);
   }
   if (kind_ != HostKind::kImpersonate) return;
   // The honest node this alias stands for, under the adversary's own key and signature.
   const auto honest = context_.identity_of(index);
   if (!honest) return;
-  Claim claim = OwnClaim();
+  adversaries::Claim claim = OwnClaim();
   claim.id = *honest;
   ++context_.counters->impersonations;
   ScriptedAnswer(from, address, claim, datagram);
 }
 
-void Host::ScriptedAnswer(const Endpoint& from, uint32_t address, const Claim& claim,
-                          std::span<const uint8_t> datagram) {
-  const auto request = kademlia::Decode(datagram);
+void Host::ScriptedAnswer(const transport::Endpoint& from, uint32_t address,
+                          const adversaries::Claim& claim, std::span<const uint8_t> datagram) {
+  const auto request = kademlia::wire::Decode(datagram);
   if (!request) return;
-  std::optional<kademlia::Message> reply;
+  std::optional<kademlia::wire::Message> reply;
   switch (kind_) {
     case HostKind::kEclipse:
-      reply = EclipseAnswer(*identity_, *context_.signatures, *request, from, *context_.adversaries,
-                            k_, network_id_);
+      reply = adversaries::EclipseAnswer(*identity_, *context_.signatures, *request, from,
+                                         *context_.adversaries, k_, network_id_);
       break;
     case HostKind::kSybil:
-      reply = SybilAnswer(claim, *request, from, *context_.sybils, k_, network_id_);
+      reply = adversaries::SybilAnswer(claim, *request, from, *context_.sybils, k_, network_id_);
       break;
     case HostKind::kImpersonate:
-      reply = ImpersonationAnswer(claim, *request, from, *context_.live, context_.honest_slots,
-                                  context_.alias_first, k_, network_id_);
+      reply = adversaries::ImpersonationAnswer(claim, *request, from, *context_.live,
+                                               context_.honest_slots, context_.alias_first, k_,
+                                               network_id_);
       break;
     default:
       return;
   }
   if (!reply) return;
-  if (std::holds_alternative<kademlia::NodesBody>(reply->body)) {
+  if (std::holds_alternative<kademlia::wire::NodesBody>(reply->body)) {
     ++context_.counters->eclipse_replies;
   }
-  auto bytes = kademlia::EncodeFitting(std::move(*reply));
+  auto bytes = kademlia::wire::EncodeFitting(std::move(*reply));
   if (bytes) context_.network->SendAs(*context_.now, slot_, address, from, *bytes);
 }
 
-void Host::OnTimer(TimePoint now) {
+void Host::OnTimer(transport::TimePoint now) {
   if (node_) node_->OnTimer(now);
 }
 
-TimePoint Host::NextDeadline() const { return node_ ? node_->NextDeadline() : kTimeNever; }
+transport::TimePoint Host::NextDeadline() const {
+  return node_ ? node_->NextDeadline() : transport::kTimeNever;
+}
 
-void Host::Announce(std::span<const Endpoint> peers) {
+void Host::Announce(std::span<const transport::Endpoint> peers) {
   if (!identity_) return;
-  for (const Endpoint& peer : peers) {
-    kademlia::Message request;
+  for (const transport::Endpoint& peer : peers) {
+    kademlia::wire::Message request;
     request.header.network_id = network_id_;
     request.header.txid = rng_.Next64() | 1;  // never 0
     request.header.sender_id = identity_->node_id();
     request.header.sender_key = identity_->public_key();
-    request.body = kademlia::FindNodeBody{identity_->node_id()};
-    if (auto bytes = kademlia::Encode(request)) Send(peer, *bytes);
+    request.body = kademlia::wire::FindNodeBody{identity_->node_id()};
+    if (auto bytes = kademlia::wire::Encode(request)) Send(peer, *bytes);
   }
 }
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::hosts

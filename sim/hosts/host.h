@@ -29,7 +29,7 @@
 #include "transport/rng.h"
 #include "transport/transport.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::hosts {
 
 enum class HostKind : uint8_t {
   kHonest,
@@ -47,28 +47,28 @@ inline bool IsScripted(HostKind kind) {
 
 // What every host of one simulation shares. Owned by the simulation; outlives its hosts.
 struct HostContext {
-  Network* network = nullptr;
-  const TimePoint* now = nullptr;  // the virtual clock
-  Logger* logger = nullptr;
-  const Oracle* adversaries = nullptr;  // the colluding set (eclipse model)
-  const SybilPool* sybils = nullptr;    // sybil model
+  network::Network* network = nullptr;
+  const transport::TimePoint* now = nullptr;  // the virtual clock
+  transport::Logger* logger = nullptr;
+  const workloads::Oracle* adversaries = nullptr;  // the colluding set (eclipse model)
+  const adversaries::SybilPool* sybils = nullptr;  // sybil model
   // impersonate model: the live nodes (slots below honest_slots are honest), whose aliases
   // start at alias_first.
-  const Oracle* live = nullptr;
+  const workloads::Oracle* live = nullptr;
   uint32_t honest_slots = 0;
   uint32_t alias_first = 0;
   // impersonate model: the id of the honest node in a slot, when it is online.
   std::function<std::optional<kademlia::NodeId>(uint32_t slot)> identity_of;
-  AdversaryCounters* counters = nullptr;
+  adversaries::AdversaryCounters* counters = nullptr;
   // The skill store every node runs when the scenario has records; null: no store.
-  const kademlia::DhtConfig* dht = nullptr;
+  const kademlia::store::DhtConfig* dht = nullptr;
   // How every host signs and verifies (crypto: ed25519 or ideal); `ideal` is set for the
   // ideal scheme, which learns each host's identity as the host starts.
   const kademlia::SignatureScheme* signatures = &kademlia::Ed25519Signatures();
   IdealSignatures* ideal = nullptr;
 };
 
-class Host final : public Transport {
+class Host final : public transport::Transport {
  public:
   Host(HostKind kind, uint32_t slot, const kademlia::KademliaConfig& config,
        const kademlia::Identity& identity, uint64_t rng_seed, HostContext context);
@@ -76,17 +76,19 @@ class Host final : public Transport {
   Host& operator=(const Host&) = delete;
 
   // Transport: the node's datagrams enter the simulated network, stamped with `now`.
-  void Send(const Endpoint& to, std::span<const uint8_t> datagram) override;
+  void Send(const transport::Endpoint& to, std::span<const uint8_t> datagram) override;
 
-  void OnDatagram(TimePoint now, const Endpoint& from, std::span<const uint8_t> datagram);
+  void OnDatagram(transport::TimePoint now, const transport::Endpoint& from,
+                  std::span<const uint8_t> datagram);
   // A datagram sent to `address`, one of this adversary's aliases (network.h Aliases).
-  void OnAliasDatagram(const Endpoint& from, uint32_t address, std::span<const uint8_t> datagram);
-  void OnTimer(TimePoint now);
-  TimePoint NextDeadline() const;
+  void OnAliasDatagram(const transport::Endpoint& from, uint32_t address,
+                       std::span<const uint8_t> datagram);
+  void OnTimer(transport::TimePoint now);
+  transport::TimePoint NextDeadline() const;
 
   // A scripted adversary makes itself known the way a joining node would: it sends
   // FIND_NODE for its own id to `peers`, which verify it and add it to their tables.
-  void Announce(std::span<const Endpoint> peers);
+  void Announce(std::span<const transport::Endpoint> peers);
 
   HostKind kind() const { return kind_; }
   bool honest() const { return kind_ == HostKind::kHonest; }
@@ -97,29 +99,29 @@ class Host final : public Transport {
   kademlia::Node* node() { return node_ ? &*node_ : nullptr; }
   const kademlia::Node* node() const { return node_ ? &*node_ : nullptr; }
   // The node's skill store; null for a scripted adversary or a scenario without records.
-  kademlia::SkillDht* dht() { return dht_ ? &*dht_ : nullptr; }
-  const kademlia::SkillDht* dht() const { return dht_ ? &*dht_ : nullptr; }
+  kademlia::store::SkillDht* dht() { return dht_ ? &*dht_ : nullptr; }
+  const kademlia::store::SkillDht* dht() const { return dht_ ? &*dht_ : nullptr; }
 
  private:
   // A scripted adversary's answer under `claim` (an eclipse adversary always answers as
   // itself), sent from address slot `address`.
-  void ScriptedAnswer(const Endpoint& from, uint32_t address, const Claim& claim,
-                      std::span<const uint8_t> datagram);
-  Claim OwnClaim() const;
+  void ScriptedAnswer(const transport::Endpoint& from, uint32_t address,
+                      const adversaries::Claim& claim, std::span<const uint8_t> datagram);
+  adversaries::Claim OwnClaim() const;
 
   HostKind kind_;
   uint32_t slot_;
   HostContext context_;
-  Rng rng_;
+  transport::Rng rng_;
   uint32_t network_id_;
   size_t k_;
   std::optional<kademlia::Identity> identity_;  // scripted only: a Node keeps its own
   std::optional<kademlia::Node> node_;
   // Declared after node_: destroyed first, they hand the node's request handler back.
-  std::optional<kademlia::SkillDht> dht_;
-  std::optional<Forger> forger_;  // forge_records only
+  std::optional<kademlia::store::SkillDht> dht_;
+  std::optional<adversaries::Forger> forger_;  // forge_records only
 };
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::hosts
 
 #endif  // SKILLNODE_SIM_HOSTS_HOST_H_

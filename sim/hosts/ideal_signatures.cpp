@@ -4,7 +4,7 @@
 
 #include <cstring>
 
-namespace skillnode::sim {
+namespace skillnode::sim::hosts {
 
 size_t IdealSignatures::KeyHash::operator()(const kademlia::PublicKey& key) const {
   size_t h;  // an Ed25519 public key is uniformly distributed: its first bytes are a hash
@@ -56,4 +56,4 @@ bool IdealSignatures::Verify(const kademlia::PublicKey& public_key,
   return sodium_memcmp(expected.data(), signature.data(), expected.size()) == 0;
 }
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::hosts

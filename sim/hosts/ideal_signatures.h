@@ -20,7 +20,7 @@
 
 #include "kademlia/signature_scheme.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::hosts {
 
 class IdealSignatures final : public kademlia::SignatureScheme {
  public:
@@ -55,6 +55,6 @@ class IdealSignatures final : public kademlia::SignatureScheme {
   std::optional<kademlia::Seed> derived_secret_;
 };
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::hosts
 
 #endif  // SKILLNODE_SIM_HOSTS_IDEAL_SIGNATURES_H_

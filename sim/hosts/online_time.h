@@ -8,21 +8,21 @@
 
 #include "transport/clock.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::hosts {
 
 class OnlineTime {
  public:
-  void SetWindow(TimePoint begin, TimePoint end) {
+  void SetWindow(transport::TimePoint begin, transport::TimePoint end) {
     begin_ = begin;
     end_ = end;
   }
   // `delta` hosts started (positive) or stopped (negative) at `now`.
-  void Change(TimePoint now, int64_t delta) {
+  void Change(transport::TimePoint now, int64_t delta) {
     Advance(now);
     online_ += delta;
   }
   // Host-seconds online in the window up to `now`.
-  double Seconds(TimePoint now) const {
+  double Seconds(transport::TimePoint now) const {
     return (static_cast<double>(host_us_) + static_cast<double>(online_) * Overlap(last_, now)) /
            1e6;
   }
@@ -30,23 +30,23 @@ class OnlineTime {
 
  private:
   // Microseconds of [from, to) inside the window.
-  double Overlap(TimePoint from, TimePoint to) const {
-    const TimePoint a = std::max(from, begin_);
-    const TimePoint b = std::min(to, end_);
+  double Overlap(transport::TimePoint from, transport::TimePoint to) const {
+    const transport::TimePoint a = std::max(from, begin_);
+    const transport::TimePoint b = std::min(to, end_);
     return b > a ? static_cast<double>((b - a).count()) : 0.0;
   }
-  void Advance(TimePoint now) {
+  void Advance(transport::TimePoint now) {
     host_us_ += static_cast<int64_t>(static_cast<double>(online_) * Overlap(last_, now));
     last_ = std::max(last_, now);
   }
 
-  TimePoint begin_ = kTimeZero;
-  TimePoint end_ = kTimeNever;
-  TimePoint last_ = kTimeZero;
+  transport::TimePoint begin_ = transport::kTimeZero;
+  transport::TimePoint end_ = transport::kTimeNever;
+  transport::TimePoint last_ = transport::kTimeZero;
   int64_t online_ = 0;
   int64_t host_us_ = 0;
 };
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::hosts
 
 #endif  // SKILLNODE_SIM_HOSTS_ONLINE_TIME_H_

@@ -6,26 +6,26 @@
 
 #include "sim/network/addressing.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::hosts {
 namespace {
 
 // Seeds a join goes through: a node's configuration lists a few bootstrap peers.
 constexpr size_t kJoinSeeds = 3;
 // Back-off before the first retry of a failed join; doubled per attempt up to the maximum.
-constexpr Duration kJoinRetryDelay = Seconds(10);
-constexpr Duration kJoinRetryDelayMax = Seconds(300);
+constexpr transport::Duration kJoinRetryDelay = transport::Seconds(10);
+constexpr transport::Duration kJoinRetryDelayMax = transport::Seconds(300);
 
-HostKind AdversaryKind(AdversaryModel model) {
+HostKind AdversaryKind(scenario::AdversaryModel model) {
   switch (model) {
-    case AdversaryModel::kEclipse:
+    case scenario::AdversaryModel::kEclipse:
       return HostKind::kEclipse;
-    case AdversaryModel::kDropStorage:
+    case scenario::AdversaryModel::kDropStorage:
       return HostKind::kDropStorage;
-    case AdversaryModel::kForgeRecords:
+    case scenario::AdversaryModel::kForgeRecords:
       return HostKind::kForgeRecords;
-    case AdversaryModel::kSybil:
+    case scenario::AdversaryModel::kSybil:
       return HostKind::kSybil;
-    case AdversaryModel::kImpersonate:
+    case scenario::AdversaryModel::kImpersonate:
       return HostKind::kImpersonate;
   }
   return HostKind::kEclipse;
@@ -33,9 +33,9 @@ HostKind AdversaryKind(AdversaryModel model) {
 
 }  // namespace
 
-Population::Population(const Scenario& scenario, size_t honest_slots, size_t adversary_slots,
-                       EventQueue& queue, Network& network, const TimePoint& now,
-                       const LaneClocks& clocks, uint64_t seed)
+Population::Population(const scenario::Scenario& scenario, size_t honest_slots,
+                       size_t adversary_slots, engine::EventQueue& queue, network::Network& network,
+                       const transport::TimePoint& now, const LaneClocks& clocks, uint64_t seed)
     : scenario_(scenario),
       honest_slots_(honest_slots),
       queue_(queue),
@@ -47,27 +47,27 @@ Population::Population(const Scenario& scenario, size_t honest_slots, size_t adv
       join_rng_(identity_rng_.Fork()) {
   if (scenario_.records.enabled) {
     dht_config_.replication = scenario_.records.replication;
-    dht_config_.republish_interval =
-        Duration(static_cast<int64_t>(std::llround(scenario_.records.republish_s * 1e6)));
+    dht_config_.republish_interval = transport::Duration(
+        static_cast<int64_t>(std::llround(scenario_.records.republish_s * 1e6)));
   }
   // Aliases follow the hosts' own addresses: a pool id each (sybil), or one per honest slot
   // (impersonate), answered by the adversaries in turn.
   const auto slots = static_cast<uint32_t>(honest_slots + adversary_slots);
-  const AdversaryModel model = scenario_.adversaries.model;
-  if (adversary_slots > 0 && model == AdversaryModel::kSybil) {
+  const scenario::AdversaryModel model = scenario_.adversaries.model;
+  if (adversary_slots > 0 && model == scenario::AdversaryModel::kSybil) {
     kademlia::Seed secret;
     identity_rng_.Fork().Fill(secret);
     sybils_.emplace(scenario_.adversaries.sybil_ids, secret, slots);
     ideal_signatures_.AcceptDerivedKeys(secret);
   }
-  if (adversary_slots > 0 &&
-      (model == AdversaryModel::kSybil || model == AdversaryModel::kImpersonate)) {
+  if (adversary_slots > 0 && (model == scenario::AdversaryModel::kSybil ||
+                              model == scenario::AdversaryModel::kImpersonate)) {
     const size_t aliases = sybils_ ? sybils_->size() : honest_slots;
-    network_.SetAliases(Network::Aliases{slots, static_cast<uint32_t>(aliases),
-                                         static_cast<uint32_t>(honest_slots),
-                                         static_cast<uint32_t>(adversary_slots)});
+    network_.SetAliases(network::Network::Aliases{slots, static_cast<uint32_t>(aliases),
+                                                  static_cast<uint32_t>(honest_slots),
+                                                  static_cast<uint32_t>(adversary_slots)});
   }
-  for (size_t lane = 0; lane < EventQueue::kLanes; ++lane) {
+  for (size_t lane = 0; lane < engine::EventQueue::kLanes; ++lane) {
     HostContext& context = contexts_[lane];
     context.sybils = sybils_ ? &*sybils_ : nullptr;
     context.live = &live_;
@@ -82,7 +82,7 @@ Population::Population(const Scenario& scenario, size_t honest_slots, size_t adv
     context.logger = &logger_;
     context.adversaries = &adversaries_;
     context.counters = &adversary_counters_[lane];
-    if (scenario_.crypto == CryptoKind::kIdeal) {
+    if (scenario_.crypto == scenario::CryptoKind::kIdeal) {
       context.signatures = &ideal_signatures_;
       context.ideal = &ideal_signatures_;
     }
@@ -101,16 +101,16 @@ Population::~Population() = default;
 Host& Population::Start(uint32_t i) {
   Slot& slot = slots_[i];
   assert(!slot.host);
-  if (slot.incarnation > 0 && scenario_.churn.rejoin == RejoinState::kLose) {
+  if (slot.incarnation > 0 && scenario_.churn.rejoin == scenario::RejoinState::kLose) {
     identity_rng_.Fill(slot.seed);
     slot.saved.clear();
   }
   ++slot.incarnation;
   online_time_.Change(now_, 1);
-  slot.joined_at = kTimeNever;
+  slot.joined_at = transport::kTimeNever;
   slot.host = std::make_unique<Host>(slot.kind, i, scenario_.kademlia,
                                      kademlia::Identity::FromSeed(slot.seed), host_rng_.Next64(),
-                                     contexts_[EventQueue::LaneOf(i)]);
+                                     contexts_[engine::EventQueue::LaneOf(i)]);
   if (!slot.saved.empty() && slot.host->node() != nullptr) {
     slot.host->node()->mutable_routing_table().Import(slot.saved, now_);
     slot.saved.clear();
@@ -123,7 +123,7 @@ void Population::Stop(uint32_t i, bool graceful) {
   Slot& slot = slots_[i];
   if (!slot.host) return;
   if (stop_hook_) stop_hook_(i);
-  if (slot.joined_at != kTimeNever) {
+  if (slot.joined_at != transport::kTimeNever) {
     live_.Erase(slot.host->id());
     if (slot.kind == HostKind::kHonest) RemoveJoinedHonest(i);
   }
@@ -131,7 +131,8 @@ void Population::Stop(uint32_t i, bool graceful) {
   if (node != nullptr) {
     slot.leaving = true;
     if (graceful) node->Shutdown(now_);
-    if (scenario_.churn.rejoin == RejoinState::kKeep) slot.saved = node->routing_table().Export();
+    if (scenario_.churn.rejoin == scenario::RejoinState::kKeep)
+      slot.saved = node->routing_table().Export();
     retired_.Add(node->stats());
     if (slot.host->dht() != nullptr) retired_.AddDht(slot.host->dht()->stats());
     slot.leaving = false;
@@ -139,8 +140,8 @@ void Population::Stop(uint32_t i, bool graceful) {
   slot.host.reset();
   online_time_.Change(now_, -1);
   slot.on_joined = nullptr;
-  slot.joined_at = kTimeNever;
-  slot.timer_at = kTimeNever;
+  slot.joined_at = transport::kTimeNever;
+  slot.timer_at = transport::kTimeNever;
   ++slot.timer_generation;  // any queued timer event is now stale
 }
 
@@ -155,11 +156,11 @@ void Population::StartJoin(uint32_t i) {
   Slot& slot = slots_[i];
   kademlia::Node* node = slot.host->node();
   assert(node != nullptr);
-  std::vector<Endpoint> seeds;
+  std::vector<transport::Endpoint> seeds;
   for (size_t tries = 0; seeds.size() < kJoinSeeds && tries < 2 * kJoinSeeds; ++tries) {
     const auto seed = RandomJoinedHonest(join_rng_, i);
     if (!seed) break;
-    const Endpoint endpoint = EndpointOfSlot(*seed);
+    const transport::Endpoint endpoint = network::EndpointOfSlot(*seed);
     if (std::find(seeds.begin(), seeds.end(), endpoint) == seeds.end()) seeds.push_back(endpoint);
   }
   const bool alone = seeds.empty();
@@ -171,11 +172,12 @@ void Population::StartJoin(uint32_t i) {
     if (!s.host || s.incarnation != incarnation || s.leaving) return;
     if (contacts == 0 && !alone) {
       const int doublings = std::min(s.join_attempts - 1, 5);
-      const Duration delay = std::min(kJoinRetryDelay * (1 << doublings), kJoinRetryDelayMax);
-      queue_.Push(Clock(i) + delay, EventKind::kJoinRetry, i, incarnation);
+      const transport::Duration delay =
+          std::min(kJoinRetryDelay * (1 << doublings), kJoinRetryDelayMax);
+      queue_.Push(Clock(i) + delay, engine::EventKind::kJoinRetry, i, incarnation);
       return;
     }
-    queue_.Push(Clock(i), EventKind::kJoined, i, incarnation);
+    queue_.Push(Clock(i), engine::EventKind::kJoined, i, incarnation);
   });
   Reschedule(i);
 }
@@ -195,43 +197,43 @@ void Population::OnJoined(uint32_t i, uint64_t incarnation) {
   slot.on_joined = nullptr;
 }
 
-const TimePoint& Population::Now() const {
+const transport::TimePoint& Population::Now() const {
   const auto lane = queue_.running_lane();
   return lane ? clocks_[*lane] : now_;
 }
 
-AdversaryCounters Population::adversary_counters() const {
-  AdversaryCounters sum;
-  for (const AdversaryCounters& lane : adversary_counters_) sum += lane;
+adversaries::AdversaryCounters Population::adversary_counters() const {
+  adversaries::AdversaryCounters sum;
+  for (const adversaries::AdversaryCounters& lane : adversary_counters_) sum += lane;
   return sum;
 }
 
 void Population::MarkJoined(uint32_t i) {
   Slot& slot = slots_[i];
-  if (!slot.host || slot.joined_at != kTimeNever) return;
+  if (!slot.host || slot.joined_at != transport::kTimeNever) return;
   slot.joined_at = now_;
   live_.Insert(slot.host->id(), i);
   if (slot.kind == HostKind::kHonest) AddJoinedHonest(i);
 }
 
 void Population::MarkAllJoined() {
-  std::vector<OracleEntry> entries;
+  std::vector<workloads::OracleEntry> entries;
   for (uint32_t i = 0; i < slots_.size(); ++i) {
     Slot& slot = slots_[i];
-    if (!slot.host || slot.joined_at != kTimeNever) continue;
+    if (!slot.host || slot.joined_at != transport::kTimeNever) continue;
     slot.joined_at = now_;
     if (slot.kind == HostKind::kHonest) AddJoinedHonest(i);
   }
   for (uint32_t i = 0; i < slots_.size(); ++i) {
-    if (joined(i)) entries.push_back(OracleEntry{slots_[i].host->id(), i});
+    if (joined(i)) entries.push_back(workloads::OracleEntry{slots_[i].host->id(), i});
   }
   live_.Assign(std::move(entries));
 }
 
 void Population::IndexAdversaries() {
-  std::vector<OracleEntry> entries;
+  std::vector<workloads::OracleEntry> entries;
   for (uint32_t i = static_cast<uint32_t>(honest_slots_); i < slots_.size(); ++i) {
-    if (online(i)) entries.push_back(OracleEntry{slots_[i].host->id(), i});
+    if (online(i)) entries.push_back(workloads::OracleEntry{slots_[i].host->id(), i});
   }
   adversaries_.Assign(std::move(entries));
 }
@@ -252,7 +254,7 @@ void Population::RemoveJoinedHonest(uint32_t i) {
   position_[i] = -1;
 }
 
-std::optional<uint32_t> Population::RandomJoinedHonest(Rng& rng,
+std::optional<uint32_t> Population::RandomJoinedHonest(transport::Rng& rng,
                                                        std::optional<uint32_t> except) const {
   const size_t n = joined_honest_.size();
   const bool skip = except && position_[*except] >= 0;
@@ -264,27 +266,27 @@ std::optional<uint32_t> Population::RandomJoinedHonest(Rng& rng,
 
 void Population::Reschedule(uint32_t i) {
   Slot& slot = slots_[i];
-  const TimePoint next = slot.host ? slot.host->NextDeadline() : kTimeNever;
+  const transport::TimePoint next = slot.host ? slot.host->NextDeadline() : transport::kTimeNever;
   if (next == slot.timer_at) return;
   slot.timer_at = next;
   ++slot.timer_generation;
-  if (next != kTimeNever) {
-    queue_.Push(std::max(next, Clock(i)), EventKind::kTimer, i, slot.timer_generation);
+  if (next != transport::kTimeNever) {
+    queue_.Push(std::max(next, Clock(i)), engine::EventKind::kTimer, i, slot.timer_generation);
   }
 }
 
 void Population::OnTimer(uint32_t i, uint64_t generation) {
   Slot& slot = slots_[i];
   if (!slot.host || generation != slot.timer_generation) return;
-  slot.timer_at = kTimeNever;
+  slot.timer_at = transport::kTimeNever;
   slot.host->OnTimer(Clock(i));
   Reschedule(i);
 }
 
-void Population::Deliver(uint32_t to, uint64_t packet, TraceHash& trace) {
-  const Network::Packet& p = network_.packet(packet);
+void Population::Deliver(uint32_t to, uint64_t packet, engine::TraceHash& trace) {
+  const network::Network::Packet& p = network_.packet(packet);
   Slot& slot = slots_[to];
-  NetworkCounters& counters = network_.running_counters();
+  network::NetworkCounters& counters = network_.running_counters();
   if (!slot.host) {
     ++counters.to_offline;
     network_.Release(packet);
@@ -292,12 +294,12 @@ void Population::Deliver(uint32_t to, uint64_t packet, TraceHash& trace) {
   }
   ++counters.delivered;
   counters.bytes_delivered += p.bytes.size();
-  const TimePoint now = Clock(to);
+  const transport::TimePoint now = Clock(to);
   trace.Add(static_cast<uint64_t>(now.time_since_epoch().count()));
   trace.Add((uint64_t{p.from} << 32) | to);
   trace.AddBytes(p.bytes);
   // The packet stays where it is until Release, whatever the host sends meanwhile.
-  const Endpoint from = EndpointOfSlot(p.from_address);
+  const transport::Endpoint from = network::EndpointOfSlot(p.from_address);
   if (p.from_address != p.from) trace.Add(p.from_address);
   if (p.to_address != to) {
     trace.Add(p.to_address);
@@ -309,8 +311,8 @@ void Population::Deliver(uint32_t to, uint64_t packet, TraceHash& trace) {
   Reschedule(to);
 }
 
-NodeTotals Population::Totals() const {
-  NodeTotals totals = retired_;
+report::NodeTotals Population::Totals() const {
+  report::NodeTotals totals = retired_;
   for (const Slot& slot : slots_) {
     if (slot.host && slot.host->node() != nullptr) totals.Add(slot.host->node()->stats());
     if (slot.host && slot.host->dht() != nullptr) totals.AddDht(slot.host->dht()->stats());
@@ -318,4 +320,4 @@ NodeTotals Population::Totals() const {
   return totals;
 }
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::hosts

@@ -33,7 +33,7 @@
 #include "sim/workloads/oracle.h"
 #include "transport/logger.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::hosts {
 
 class Population {
  public:
@@ -42,8 +42,8 @@ class Population {
     HostKind kind = HostKind::kHonest;
     uint32_t incarnation = 0;  // counts starts; 0 before the first
     bool leaving = false;      // inside Stop(): callbacks firing now are cut short
-    TimePoint joined_at = kTimeNever;
-    TimePoint timer_at = kTimeNever;
+    transport::TimePoint joined_at = transport::kTimeNever;
+    transport::TimePoint timer_at = transport::kTimeNever;
     uint64_t timer_generation = 0;
     kademlia::Seed seed{};                    // the identity of the next start
     std::vector<kademlia::Contact> saved;     // rejoin: keep — the table at the last stop
@@ -51,13 +51,13 @@ class Population {
     int join_attempts = 0;
   };
 
-  using LaneClocks = std::array<TimePoint, EventQueue::kLanes>;
+  using LaneClocks = std::array<transport::TimePoint, engine::EventQueue::kLanes>;
 
   // `now` is the simulation's virtual clock and `clocks` its lanes'; both must outlive the
   // population.
-  Population(const Scenario& scenario, size_t honest_slots, size_t adversary_slots,
-             EventQueue& queue, Network& network, const TimePoint& now, const LaneClocks& clocks,
-             uint64_t seed);
+  Population(const scenario::Scenario& scenario, size_t honest_slots, size_t adversary_slots,
+             engine::EventQueue& queue, network::Network& network, const transport::TimePoint& now,
+             const LaneClocks& clocks, uint64_t seed);
   ~Population();
 
   size_t size() const { return slots_.size(); }
@@ -65,7 +65,9 @@ class Population {
   Slot& slot(uint32_t i) { return slots_[i]; }
   const Slot& slot(uint32_t i) const { return slots_[i]; }
   bool online(uint32_t i) const { return slots_[i].host != nullptr; }
-  bool joined(uint32_t i) const { return online(i) && slots_[i].joined_at != kTimeNever; }
+  bool joined(uint32_t i) const {
+    return online(i) && slots_[i].joined_at != transport::kTimeNever;
+  }
 
   // Creates the host of an offline slot: the slot's identity and, for rejoin keep, its saved
   // routing table. A new identity is drawn for rejoin lose.
@@ -94,19 +96,20 @@ class Population {
   void IndexAdversaries();
 
   // The time of the event running on this thread: its lane's clock in a batch, else `now`.
-  const TimePoint& Now() const;
+  const transport::TimePoint& Now() const;
 
   void Reschedule(uint32_t i);
   void OnTimer(uint32_t i, uint64_t generation);
-  void Deliver(uint32_t to, uint64_t packet, TraceHash& trace);
+  void Deliver(uint32_t to, uint64_t packet, engine::TraceHash& trace);
 
-  const LatencyModel& latency() const { return network_.latency(); }
+  const network::LatencyModel& latency() const { return network_.latency(); }
 
   // Joined, online hosts of every kind; and the adversaries among them.
-  const Oracle& live() const { return live_; }
-  const Oracle& adversaries() const { return adversaries_; }
+  const workloads::Oracle& live() const { return live_; }
+  const workloads::Oracle& adversaries() const { return adversaries_; }
   // A uniformly random joined honest slot other than `except`.
-  std::optional<uint32_t> RandomJoinedHonest(Rng& rng, std::optional<uint32_t> except = {}) const;
+  std::optional<uint32_t> RandomJoinedHonest(transport::Rng& rng,
+                                             std::optional<uint32_t> except = {}) const;
   size_t joined_honest() const { return joined_honest_.size(); }
   // Host-seconds online (every kind) inside the window its SetWindow gave.
   OnlineTime& online_time() { return online_time_; }
@@ -115,43 +118,45 @@ class Population {
   uint64_t join_retries() const { return retried_joins_; }
 
   // Node counters of all hosts that ran (live ones included when asked).
-  NodeTotals Totals() const;
+  report::NodeTotals Totals() const;
   // Summed over the lanes.
-  AdversaryCounters adversary_counters() const;
+  adversaries::AdversaryCounters adversary_counters() const;
 
  private:
-  const TimePoint& Clock(uint32_t i) const { return clocks_[EventQueue::LaneOf(i)]; }
+  const transport::TimePoint& Clock(uint32_t i) const {
+    return clocks_[engine::EventQueue::LaneOf(i)];
+  }
   void StartJoin(uint32_t i);
   void AddJoinedHonest(uint32_t i);
   void RemoveJoinedHonest(uint32_t i);
 
-  const Scenario& scenario_;
+  const scenario::Scenario& scenario_;
   size_t honest_slots_;
-  EventQueue& queue_;
-  Network& network_;
-  const TimePoint& now_;
+  engine::EventQueue& queue_;
+  network::Network& network_;
+  const transport::TimePoint& now_;
   const LaneClocks& clocks_;
-  Rng identity_rng_;
-  Rng host_rng_;
-  Rng join_rng_;
-  NullLogger logger_;
-  std::array<AdversaryCounters, EventQueue::kLanes> adversary_counters_{};
-  std::array<HostContext, EventQueue::kLanes> contexts_{};  // a host gets its slot's lane's
-  IdealSignatures ideal_signatures_;                        // crypto: ideal
-  kademlia::DhtConfig dht_config_;  // the skill store's, when the scenario has records
+  transport::Rng identity_rng_;
+  transport::Rng host_rng_;
+  transport::Rng join_rng_;
+  transport::NullLogger logger_;
+  std::array<adversaries::AdversaryCounters, engine::EventQueue::kLanes> adversary_counters_{};
+  std::array<HostContext, engine::EventQueue::kLanes> contexts_{};  // a host gets its slot's lane's
+  IdealSignatures ideal_signatures_;                                // crypto: ideal
+  kademlia::store::DhtConfig dht_config_;  // the skill store's, when the scenario has records
   std::function<void(uint32_t)> stop_hook_;
   std::vector<Slot> slots_;
-  Oracle live_;
-  Oracle adversaries_;
-  std::optional<SybilPool> sybils_;  // sybil model
+  workloads::Oracle live_;
+  workloads::Oracle adversaries_;
+  std::optional<adversaries::SybilPool> sybils_;  // sybil model
   // Joined honest slots, for uniform random choice; position_ maps slot -> index or -1.
   std::vector<uint32_t> joined_honest_;
   std::vector<int64_t> position_;
-  NodeTotals retired_;
+  report::NodeTotals retired_;
   OnlineTime online_time_;
   uint64_t retried_joins_ = 0;
 };
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::hosts
 
 #endif  // SKILLNODE_SIM_HOSTS_POPULATION_H_

@@ -12,22 +12,23 @@
 
 #include "transport/endpoint.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::network {
 
 // 10.0.0.1 .. 10.255.255.254: 2^24 - 2 hosts.
 constexpr uint32_t kSlotsMax = (1u << 24) - 2;
 constexpr uint16_t kSimPort = 6881;
 
-inline Endpoint EndpointOfSlot(uint32_t slot) {
+inline transport::Endpoint EndpointOfSlot(uint32_t slot) {
   const uint32_t n = slot + 1;
-  return Endpoint(Address::V4({10, static_cast<uint8_t>(n >> 16), static_cast<uint8_t>(n >> 8),
-                               static_cast<uint8_t>(n)}),
-                  kSimPort);
+  return transport::Endpoint(
+      transport::Address::V4({10, static_cast<uint8_t>(n >> 16), static_cast<uint8_t>(n >> 8),
+                              static_cast<uint8_t>(n)}),
+      kSimPort);
 }
 
 // The slot at `endpoint`, or nullopt for an address no simulated host has.
-inline std::optional<uint32_t> SlotOfEndpoint(const Endpoint& endpoint) {
-  const Address& address = endpoint.address();
+inline std::optional<uint32_t> SlotOfEndpoint(const transport::Endpoint& endpoint) {
+  const transport::Address& address = endpoint.address();
   if (!address.is_v4() || endpoint.port() != kSimPort) return std::nullopt;
   const auto bytes = address.bytes();
   if (bytes[0] != 10) return std::nullopt;
@@ -36,6 +37,6 @@ inline std::optional<uint32_t> SlotOfEndpoint(const Endpoint& endpoint) {
   return n - 1;
 }
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::network
 
 #endif  // SKILLNODE_SIM_NETWORK_ADDRESSING_H_

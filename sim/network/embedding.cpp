@@ -4,7 +4,7 @@
 #include <cmath>
 #include <numeric>
 
-namespace skillnode::sim {
+namespace skillnode::sim::network {
 namespace {
 
 constexpr int kSweepsMax = 100;
@@ -91,4 +91,4 @@ std::vector<std::vector<double>> EmbedRegions(const std::vector<std::vector<doub
   return points;
 }
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::network

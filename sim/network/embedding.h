@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace skillnode::sim {
+namespace skillnode::sim::network {
 
 // At most this many dimensions are kept (the largest eigenvalues).
 constexpr size_t kEmbeddingDimensionsMax = 8;
@@ -23,6 +23,6 @@ std::vector<std::vector<double>> EmbedRegions(const std::vector<std::vector<doub
 void SymmetricEigen(std::vector<std::vector<double>> a, std::vector<double>& values,
                     std::vector<std::vector<double>>& vectors);
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::network
 
 #endif  // SKILLNODE_SIM_NETWORK_EMBEDDING_H_

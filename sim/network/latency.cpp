@@ -6,7 +6,7 @@
 
 #include "sim/network/embedding.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::network {
 namespace {
 
 constexpr size_t kBuiltinRegions = 6;
@@ -29,7 +29,7 @@ constexpr size_t kMeanRttPairs = 100'000;
 constexpr uint64_t kMeanRttSeed = 0x6d65616e727474;
 
 // A standard normal draw (Box-Muller).
-double Normal(Rng& rng) {
+double Normal(transport::Rng& rng) {
   const double u = 1.0 - rng.NextDouble();  // (0, 1]
   const double v = rng.NextDouble();
   return std::sqrt(-2.0 * std::log(u)) * std::cos(2.0 * 3.14159265358979323846 * v);
@@ -48,16 +48,16 @@ std::vector<std::string> BuiltinRegionNames() {
   return std::vector<std::string>(std::begin(kBuiltinNames), std::end(kBuiltinNames));
 }
 
-std::optional<std::string> CompleteRegions(LatencySpec& spec) {
+std::optional<std::string> CompleteRegions(scenario::LatencySpec& spec) {
   if (spec.regions.empty()) {
     if (!spec.rtt_matrix_ms.empty()) return "rtt_matrix_ms given without regions";
-    for (const char* name : kBuiltinNames) spec.regions.push_back(RegionSpec{name, 1.0});
+    for (const char* name : kBuiltinNames) spec.regions.push_back(scenario::RegionSpec{name, 1.0});
   }
   const size_t n = spec.regions.size();
   if (n > kRegionsMax) return "at most " + std::to_string(kRegionsMax) + " regions";
   if (spec.rtt_matrix_ms.empty()) {
     std::vector<int> index;
-    for (const RegionSpec& r : spec.regions) {
+    for (const scenario::RegionSpec& r : spec.regions) {
       index.push_back(BuiltinIndex(r.name));
       if (index.back() < 0) {
         return "'" + r.name + "' is not a built-in region; give rtt_matrix_ms for it";
@@ -92,20 +92,22 @@ std::optional<std::string> CompleteRegions(LatencySpec& spec) {
   return std::nullopt;
 }
 
-int RegionIndex(const LatencySpec& spec, std::string_view name) {
+int RegionIndex(const scenario::LatencySpec& spec, std::string_view name) {
   for (size_t i = 0; i < spec.regions.size(); ++i) {
     if (spec.regions[i].name == name) return static_cast<int>(i);
   }
   return -1;
 }
 
-void LatencyModel::Place(size_t slots, Rng& rng) {
+void LatencyModel::Place(size_t slots, transport::Rng& rng) {
   regions_.clear();
   points_.clear();
   access_ms_.clear();
-  if (spec_.kind != LatencyKind::kRegions && spec_.kind != LatencyKind::kCoordinates) return;
+  if (spec_.kind != scenario::LatencyKind::kRegions &&
+      spec_.kind != scenario::LatencyKind::kCoordinates)
+    return;
   double total = 0;
-  for (const RegionSpec& r : spec_.regions) total += r.weight;
+  for (const scenario::RegionSpec& r : spec_.regions) total += r.weight;
   regions_.reserve(slots);
   for (size_t s = 0; s < slots; ++s) {
     double draw = rng.NextDouble() * total;
@@ -116,7 +118,7 @@ void LatencyModel::Place(size_t slots, Rng& rng) {
     }
     regions_.push_back(static_cast<uint8_t>(chosen));
   }
-  if (spec_.kind != LatencyKind::kCoordinates) return;
+  if (spec_.kind != scenario::LatencyKind::kCoordinates) return;
   std::vector<std::vector<double>> centres = EmbedRegions(spec_.rtt_matrix_ms);
   dimensions_ = spec_.dimensions;
   points_.assign(slots * dimensions_, 0.0F);
@@ -130,7 +132,7 @@ void LatencyModel::Place(size_t slots, Rng& rng) {
     access_ms_[s] = static_cast<float>(
         spec_.access_ms_min + rng.NextDouble() * (spec_.access_ms_max - spec_.access_ms_min));
   }
-  Rng pairs(kMeanRttSeed);
+  transport::Rng pairs(kMeanRttSeed);
   double sum = 0;
   for (size_t i = 0; i < kMeanRttPairs && slots > 1; ++i) {
     const auto a = static_cast<uint32_t>(pairs.Below(slots));
@@ -154,58 +156,58 @@ double LatencyModel::CoordinateRttMs(uint32_t from, uint32_t to) const {
 
 double LatencyModel::BaseRttMs(uint32_t from, uint32_t to) const {
   switch (spec_.kind) {
-    case LatencyKind::kConstant:
+    case scenario::LatencyKind::kConstant:
       return spec_.rtt_ms;
-    case LatencyKind::kUniform:
+    case scenario::LatencyKind::kUniform:
       return (spec_.rtt_min_ms + spec_.rtt_max_ms) / 2;
-    case LatencyKind::kRegions:
+    case scenario::LatencyKind::kRegions:
       return spec_.rtt_matrix_ms[region(from)][region(to)];
-    case LatencyKind::kCoordinates:
+    case scenario::LatencyKind::kCoordinates:
       return CoordinateRttMs(from, to);
   }
   return spec_.rtt_ms;
 }
 
-Duration LatencyModel::OneWay(uint32_t from, uint32_t to, Rng& rng) const {
+transport::Duration LatencyModel::OneWay(uint32_t from, uint32_t to, transport::Rng& rng) const {
   double rtt_ms = spec_.rtt_ms;
-  if (spec_.kind == LatencyKind::kUniform) {
+  if (spec_.kind == scenario::LatencyKind::kUniform) {
     rtt_ms = spec_.rtt_min_ms + rng.NextDouble() * (spec_.rtt_max_ms - spec_.rtt_min_ms);
-  } else if (spec_.kind == LatencyKind::kRegions) {
+  } else if (spec_.kind == scenario::LatencyKind::kRegions) {
     rtt_ms = spec_.rtt_matrix_ms[region(from)][region(to)];
-  } else if (spec_.kind == LatencyKind::kCoordinates) {
+  } else if (spec_.kind == scenario::LatencyKind::kCoordinates) {
     rtt_ms = CoordinateRttMs(from, to);
   }
   double one_way_us = rtt_ms * 500.0;
   if (spec_.jitter > 0) one_way_us *= 1.0 + spec_.jitter * (2.0 * rng.NextDouble() - 1.0);
-  return Duration(static_cast<int64_t>(std::llround(one_way_us)));
+  return transport::Duration(static_cast<int64_t>(std::llround(one_way_us)));
 }
 
-Duration LatencyModel::MinOneWay() const {
+transport::Duration LatencyModel::MinOneWay() const {
   double rtt_ms = spec_.rtt_ms;
-  if (spec_.kind == LatencyKind::kUniform) {
+  if (spec_.kind == scenario::LatencyKind::kUniform) {
     rtt_ms = spec_.rtt_min_ms;
-  } else if (spec_.kind == LatencyKind::kRegions) {
+  } else if (spec_.kind == scenario::LatencyKind::kRegions) {
     rtt_ms = std::numeric_limits<double>::infinity();
     for (const std::vector<double>& row : spec_.rtt_matrix_ms) {
       for (const double entry : row) rtt_ms = std::min(rtt_ms, entry);
     }
     if (!std::isfinite(rtt_ms)) rtt_ms = 0;
-  } else if (spec_.kind == LatencyKind::kCoordinates) {
+  } else if (spec_.kind == scenario::LatencyKind::kCoordinates) {
     rtt_ms = 4.0 * spec_.access_ms_min;  // both hosts' access delays, both ways
   }
   const double one_way_us = rtt_ms * 500.0 * (1.0 - std::max(0.0, spec_.jitter));
-  return Duration(std::max<int64_t>(0, static_cast<int64_t>(std::floor(one_way_us))));
+  return transport::Duration(std::max<int64_t>(0, static_cast<int64_t>(std::floor(one_way_us))));
 }
 
 double LatencyModel::MeanRttMs() const {
   switch (spec_.kind) {
-    case LatencyKind::kConstant:
+    case scenario::LatencyKind::kConstant:
       return spec_.rtt_ms;
-    case LatencyKind::kUniform:
+    case scenario::LatencyKind::kUniform:
       return (spec_.rtt_min_ms + spec_.rtt_max_ms) / 2;
-    case LatencyKind::kCoordinates:
+    case scenario::LatencyKind::kCoordinates:
       return sampled_mean_rtt_ms_;
-    case LatencyKind::kRegions:
+    case scenario::LatencyKind::kRegions:
       break;
   }
   double total = 0, weighted = 0;
@@ -219,4 +221,4 @@ double LatencyModel::MeanRttMs() const {
   return weighted / total;
 }
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::network

@@ -26,7 +26,7 @@
 #include "transport/clock.h"
 #include "transport/rng.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::network {
 
 // Regions in one scenario at most (a host's region is one byte).
 constexpr size_t kRegionsMax = 64;
@@ -37,35 +37,35 @@ std::vector<std::string> BuiltinRegionNames();
 // For model `regions`: fills in the built-in regions or matrix where the spec leaves them out
 // (regions named but no matrix: the built-in rows and columns of those names) and checks the
 // result. Returns an error text, or nullopt when the spec is usable.
-std::optional<std::string> CompleteRegions(LatencySpec& spec);
+std::optional<std::string> CompleteRegions(scenario::LatencySpec& spec);
 // The index of region `name`, or -1.
-int RegionIndex(const LatencySpec& spec, std::string_view name);
+int RegionIndex(const scenario::LatencySpec& spec, std::string_view name);
 
 class LatencyModel {
  public:
-  explicit LatencyModel(const LatencySpec& spec) : spec_(spec) {}
+  explicit LatencyModel(const scenario::LatencySpec& spec) : spec_(spec) {}
 
   // Places hosts [0, slots) in regions by weight, and for coordinates at their own points.
   // Deterministic for one Rng state; the region draws come first, as they always have.
-  void Place(size_t slots, Rng& rng);
+  void Place(size_t slots, transport::Rng& rng);
   // 0 for the models without regions.
   uint8_t region(uint32_t slot) const { return regions_.empty() ? 0 : regions_[slot]; }
 
   // One datagram's delay from `from` to `to`.
-  Duration OneWay(uint32_t from, uint32_t to, Rng& rng) const;
+  transport::Duration OneWay(uint32_t from, uint32_t to, transport::Rng& rng) const;
   // The RTT between two hosts before jitter (uniform: the middle of its range), in ms.
   double BaseRttMs(uint32_t from, uint32_t to) const;
   // No delay OneWay gives is shorter than this.
-  Duration MinOneWay() const;
+  transport::Duration MinOneWay() const;
   // The mean RTT between two random hosts (by region weight; coordinates: over 100,000 random
   // pairs of placed hosts), in ms: the "RTT" of a hop.
   double MeanRttMs() const;
-  const LatencySpec& spec() const { return spec_; }
+  const scenario::LatencySpec& spec() const { return spec_; }
 
  private:
   double CoordinateRttMs(uint32_t from, uint32_t to) const;
 
-  LatencySpec spec_;
+  scenario::LatencySpec spec_;
   std::vector<uint8_t> regions_;
   // coordinates: each host's point (dimensions_ numbers per host) and access delay.
   size_t dimensions_ = 0;
@@ -74,6 +74,6 @@ class LatencyModel {
   double sampled_mean_rtt_ms_ = 0;
 };
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::network
 
 #endif  // SKILLNODE_SIM_NETWORK_LATENCY_H_

@@ -5,10 +5,12 @@
 
 #include "sim/network/addressing.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::network {
 namespace {
 
-Duration SecondsOf(double s) { return Duration(static_cast<int64_t>(std::llround(s * 1e6))); }
+transport::Duration SecondsOf(double s) {
+  return transport::Duration(static_cast<int64_t>(std::llround(s * 1e6)));
+}
 
 }  // namespace
 
@@ -42,15 +44,15 @@ Network::Packet* Network::PacketPool::Acquire(uint32_t* index) {
   return &at(*index);
 }
 
-Network::Network(const NetworkSpec& spec, const LatencyModel& latency, EventQueue& queue,
-                 TimePoint epoch, uint64_t seed)
+Network::Network(const scenario::NetworkSpec& spec, const LatencyModel& latency,
+                 engine::EventQueue& queue, transport::TimePoint epoch, uint64_t seed)
     : spec_(spec), latency_(latency), queue_(queue), epoch_(epoch), side_salt_(seed) {
   // Lane 0 draws from the network seed itself, each further lane from a stream split off it.
-  Rng streams(seed);
-  lanes_.reserve(EventQueue::kLanes);
+  transport::Rng streams(seed);
+  lanes_.reserve(engine::EventQueue::kLanes);
   lanes_.emplace_back(seed);
-  while (lanes_.size() < EventQueue::kLanes) lanes_.emplace_back(streams.Next64());
-  for (const PartitionSpec& p : spec_.partitions) {
+  while (lanes_.size() < engine::EventQueue::kLanes) lanes_.emplace_back(streams.Next64());
+  for (const scenario::PartitionSpec& p : spec_.partitions) {
     std::vector<bool> sides(latency_.spec().regions.size(), false);
     for (const std::string& name : p.regions) {
       const int index = RegionIndex(latency_.spec(), name);
@@ -61,17 +63,17 @@ Network::Network(const NetworkSpec& spec, const LatencyModel& latency, EventQueu
 }
 
 bool Network::OnSideA(size_t partition, uint32_t slot) const {
-  const PartitionSpec& p = spec_.partitions[partition];
+  const scenario::PartitionSpec& p = spec_.partitions[partition];
   if (!p.regions.empty()) return side_regions_[partition][latency_.region(slot)];
   // A per-(partition, slot) coin that needs no stored state.
   uint64_t state = side_salt_ ^ (uint64_t{partition} << 40) ^ slot;
-  const uint64_t draw = SplitMix64(&state);
+  const uint64_t draw = transport::SplitMix64(&state);
   return static_cast<double>(draw >> 11) * 0x1.0p-53 < p.fraction;
 }
 
-bool Network::Separated(TimePoint now, uint32_t a, uint32_t b) const {
+bool Network::Separated(transport::TimePoint now, uint32_t a, uint32_t b) const {
   for (size_t i = 0; i < spec_.partitions.size(); ++i) {
-    const PartitionSpec& p = spec_.partitions[i];
+    const scenario::PartitionSpec& p = spec_.partitions[i];
     if (now < epoch_ + SecondsOf(p.start_s) || now >= epoch_ + SecondsOf(p.heal_s)) continue;
     if (OnSideA(i, a) != OnSideA(i, b)) return true;
   }
@@ -83,9 +85,9 @@ uint32_t Network::HostOf(uint32_t slot) const {
   return aliases_.owner_first + (slot - aliases_.first) % aliases_.owners;
 }
 
-void Network::Schedule(TimePoint at, uint32_t from, uint32_t to, std::span<const uint8_t> bytes,
-                       uint32_t from_address, uint32_t to_address) {
-  const size_t lane = EventQueue::LaneOf(from);
+void Network::Schedule(transport::TimePoint at, uint32_t from, uint32_t to,
+                       std::span<const uint8_t> bytes, uint32_t from_address, uint32_t to_address) {
+  const size_t lane = engine::EventQueue::LaneOf(from);
   uint32_t index = 0;
   Packet* packet = lanes_[lane].pool.Acquire(&index);
   if (packet == nullptr) {
@@ -97,7 +99,7 @@ void Network::Schedule(TimePoint at, uint32_t from, uint32_t to, std::span<const
   packet->to_address = to_address;
   packet->bytes.assign(bytes.begin(), bytes.end());
   if (observer_) observer_(at, from, to, bytes);
-  queue_.Push(at, EventKind::kDeliver, to, (uint64_t{lane} << 32) | index);
+  queue_.Push(at, engine::EventKind::kDeliver, to, (uint64_t{lane} << 32) | index);
 }
 
 const Network::Packet& Network::packet(uint64_t id) const {
@@ -120,15 +122,17 @@ void Network::FlushReleases() {
   }
 }
 
-void Network::SetWindow(TimePoint begin, TimePoint end) {
+void Network::SetWindow(transport::TimePoint begin, transport::TimePoint end) {
   window_begin_ = begin;
   window_end_ = end;
 }
 
-Duration Network::min_delay() const { return std::max(latency_.MinOneWay(), Duration(1)); }
+transport::Duration Network::min_delay() const {
+  return std::max(latency_.MinOneWay(), transport::Duration(1));
+}
 
 NetworkCounters& Network::running_counters() {
-  return counters_[queue_.running_lane().value_or(EventQueue::kLanes)];
+  return counters_[queue_.running_lane().value_or(engine::EventQueue::kLanes)];
 }
 
 NetworkCounters Network::counters() const {
@@ -137,10 +141,10 @@ NetworkCounters Network::counters() const {
   return sum;
 }
 
-void Network::SendAs(TimePoint now, uint32_t from, uint32_t from_address, const Endpoint& to,
-                     std::span<const uint8_t> bytes) {
+void Network::SendAs(transport::TimePoint now, uint32_t from, uint32_t from_address,
+                     const transport::Endpoint& to, std::span<const uint8_t> bytes) {
   NetworkCounters& counted = running_counters();
-  Rng& rng = lanes_[EventQueue::LaneOf(from)].rng;
+  transport::Rng& rng = lanes_[engine::EventQueue::LaneOf(from)].rng;
   ++counted.sent;
   if (now >= window_begin_ && now < window_end_) {
     ++counted.window_sent;
@@ -154,15 +158,15 @@ void Network::SendAs(TimePoint now, uint32_t from, uint32_t from_address, const 
   const uint32_t to_slot = HostOf(*to_address);
   if (Separated(now, from, to_slot)) {
     ++counted.partitioned;
-    if (observer_) observer_(kTimeNever, from, to_slot, bytes);
+    if (observer_) observer_(transport::kTimeNever, from, to_slot, bytes);
     return;
   }
   if (spec_.loss > 0 && rng.Chance(spec_.loss)) {
     ++counted.lost;
-    if (observer_) observer_(kTimeNever, from, to_slot, bytes);
+    if (observer_) observer_(transport::kTimeNever, from, to_slot, bytes);
     return;
   }
-  Duration delay = latency_.OneWay(from, to_slot, rng);
+  transport::Duration delay = latency_.OneWay(from, to_slot, rng);
   if (spec_.reorder > 0 && rng.Chance(spec_.reorder)) {
     ++counted.reordered;
     delay += SecondsOf(rng.NextDouble() * spec_.reorder_delay_ms / 1000);
@@ -175,4 +179,4 @@ void Network::SendAs(TimePoint now, uint32_t from, uint32_t from_address, const 
   }
 }
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::network

@@ -29,7 +29,7 @@
 #include "transport/endpoint.h"
 #include "transport/rng.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::network {
 
 struct NetworkCounters {
   uint64_t sent = 0;         // datagrams hosts handed to the network
@@ -70,18 +70,18 @@ class Network {
   // Told of every datagram sent to a simulated host, when it is sent: its arrival time (one
   // call per copy), or kTimeNever when it is lost or partitioned away; its sender and its
   // receiver. Runs in the sender's lane.
-  using ArrivalObserver =
-      std::function<void(TimePoint arrival, uint32_t from, uint32_t to, std::span<const uint8_t>)>;
+  using ArrivalObserver = std::function<void(transport::TimePoint arrival, uint32_t from,
+                                             uint32_t to, std::span<const uint8_t>)>;
 
   // `epoch` is the simulated time partitions' start_s and heal_s count from.
   // Datagrams one lane may have in flight; a send beyond it is dropped and counted.
   static constexpr size_t kPacketsInFlightMax = size_t{1} << 24;
 
-  Network(const NetworkSpec& spec, const LatencyModel& latency, EventQueue& queue, TimePoint epoch,
-          uint64_t seed);
+  Network(const scenario::NetworkSpec& spec, const LatencyModel& latency, engine::EventQueue& queue,
+          transport::TimePoint epoch, uint64_t seed);
 
   // Sends in [begin, end) are counted in window_sent and window_bytes.
-  void SetWindow(TimePoint begin, TimePoint end);
+  void SetWindow(transport::TimePoint begin, transport::TimePoint end);
   void SetArrivalObserver(ArrivalObserver observer) { observer_ = std::move(observer); }
 
   void SetAliases(const Aliases& aliases) { aliases_ = aliases; }
@@ -89,12 +89,13 @@ class Network {
   uint32_t HostOf(uint32_t slot) const;
 
   // One datagram from host `from` to `to`, sent at `now`.
-  void Send(TimePoint now, uint32_t from, const Endpoint& to, std::span<const uint8_t> bytes) {
+  void Send(transport::TimePoint now, uint32_t from, const transport::Endpoint& to,
+            std::span<const uint8_t> bytes) {
     SendAs(now, from, from, to, bytes);
   }
   // The same, from one of the host's aliases: it arrives from `from_address`'s endpoint.
-  void SendAs(TimePoint now, uint32_t from, uint32_t from_address, const Endpoint& to,
-              std::span<const uint8_t> bytes);
+  void SendAs(transport::TimePoint now, uint32_t from, uint32_t from_address,
+              const transport::Endpoint& to, std::span<const uint8_t> bytes);
 
   // A scheduled packet (an EventKind::kDeliver's arg), valid until Release.
   const Packet& packet(uint64_t id) const;
@@ -104,12 +105,12 @@ class Network {
   void FlushReleases();
   // The shortest delay Send can give a datagram: how far past the earliest host event a
   // batch may run (at least one tick).
-  Duration min_delay() const;
+  transport::Duration min_delay() const;
 
   const LatencyModel& latency() const { return latency_; }
 
   // True when a partition active at `now` puts the two hosts on different sides.
-  bool Separated(TimePoint now, uint32_t a, uint32_t b) const;
+  bool Separated(transport::TimePoint now, uint32_t a, uint32_t b) const;
 
   // The running side's counters (a running lane's, else the control side's), to count in.
   NetworkCounters& running_counters();
@@ -134,29 +135,29 @@ class Network {
   };
   struct Lane {
     explicit Lane(uint64_t seed) : rng(seed) {}
-    Rng rng;
+    transport::Rng rng;
     PacketPool pool;
     std::vector<uint64_t> released;  // delivered in the running batch
   };
 
   bool OnSideA(size_t partition, uint32_t slot) const;
-  void Schedule(TimePoint at, uint32_t from, uint32_t to, std::span<const uint8_t> bytes,
+  void Schedule(transport::TimePoint at, uint32_t from, uint32_t to, std::span<const uint8_t> bytes,
                 uint32_t from_address, uint32_t to_address);
 
-  NetworkSpec spec_;
+  scenario::NetworkSpec spec_;
   const LatencyModel& latency_;
-  EventQueue& queue_;
-  TimePoint epoch_;
+  engine::EventQueue& queue_;
+  transport::TimePoint epoch_;
   uint64_t side_salt_;
   std::vector<std::vector<bool>> side_regions_;  // per partition: region -> side A
   std::vector<Lane> lanes_;
-  std::array<NetworkCounters, EventQueue::kLanes + 1> counters_{};
-  TimePoint window_begin_ = kTimeNever;
-  TimePoint window_end_ = kTimeNever;
+  std::array<NetworkCounters, engine::EventQueue::kLanes + 1> counters_{};
+  transport::TimePoint window_begin_ = transport::kTimeNever;
+  transport::TimePoint window_end_ = transport::kTimeNever;
   ArrivalObserver observer_;
   Aliases aliases_;
 };
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::network
 
 #endif  // SKILLNODE_SIM_NETWORK_NETWORK_H_

@@ -10,7 +10,7 @@
 #include "kademlia/node_stats.h"
 #include "kademlia/store/skill_dht.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::report {
 
 struct NodeTotals {
   uint64_t nodes = 0;
@@ -37,7 +37,7 @@ struct NodeTotals {
   uint64_t records_resigned = 0;        // own records signed again as their window ran out
   uint64_t records_outside_window = 0;  // dropped from answers and pushes: outside their window
 
-  void AddDht(const kademlia::DhtStats& s) {
+  void AddDht(const kademlia::store::DhtStats& s) {
     read_repairs += s.read_repairs;
     records_resigned += s.records_resigned;
     records_outside_window += s.records_outside_window;
@@ -68,6 +68,6 @@ struct NodeTotals {
   }
 };
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::report
 
 #endif  // SKILLNODE_SIM_REPORT_NODE_TOTALS_H_

@@ -14,7 +14,7 @@
 
 extern char** environ;
 
-namespace skillnode::sim {
+namespace skillnode::sim::report {
 namespace {
 
 // More curves than this make a chart unreadable.
@@ -31,7 +31,7 @@ std::string ShortKey(const std::string& path) {
 
 std::string Label(const PointResult& p, size_t index) {
   std::string label;
-  for (const SweptValue& v : p.swept) {
+  for (const scenario::SweptValue& v : p.swept) {
     label += (label.empty() ? "" : ", ") + ShortKey(v.path) + "=" + v.value;
   }
   return label.empty() ? (index == 0 ? "all lookups" : "point " + std::to_string(index)) : label;
@@ -48,8 +48,9 @@ std::vector<size_t> ChosenPoints(size_t n) {
 
 std::vector<double> Completed(const PointResult& p, bool hops) {
   std::vector<double> values;
-  for (const LookupRecord& r : p.lookups) {
-    if (r.status == LookupStatus::kCompleted) values.push_back(hops ? r.hops : r.latency_ms);
+  for (const workloads::LookupRecord& r : p.lookups) {
+    if (r.status == workloads::LookupStatus::kCompleted)
+      values.push_back(hops ? r.hops : r.latency_ms);
   }
   std::sort(values.begin(), values.end());
   return values;
@@ -115,8 +116,9 @@ void HopsHistogram(std::ostream& data, std::ostream& script,
 // Lines of (x, value) per series value, for success_vs_<x>, hops_vs_<x> and, when records were
 // simulated, availability_vs_<x>. Points that differ only in their seed are one point, their
 // mean.
-void Sweep(const ScenarioPlan& plan, const std::vector<PointResult>& points, std::ostream& success,
-           std::ostream& hops, std::ostream* availability, std::ostream& script) {
+void Sweep(const scenario::ScenarioPlan& plan, const std::vector<PointResult>& points,
+           std::ostream& success, std::ostream& hops, std::ostream* availability,
+           std::ostream& script) {
   const std::string x = plan.base.plot.x.empty() ? plan.swept.front() : plan.base.plot.x;
   std::string series = plan.base.plot.series;
   if (series.empty()) {
@@ -134,7 +136,7 @@ void Sweep(const ScenarioPlan& plan, const std::vector<PointResult>& points, std
   for (const PointResult& p : points) {
     std::string value = "all";
     std::string x_value;
-    for (const SweptValue& v : p.swept) {
+    for (const scenario::SweptValue& v : p.swept) {
       if (v.path == series) value = ShortKey(series) + "=" + v.value;
       if (v.path == x) x_value = v.value;
     }
@@ -202,8 +204,8 @@ void Sweep(const ScenarioPlan& plan, const std::vector<PointResult>& points, std
 
 void OverTime(const PointResult& p, std::ostream& data, std::ostream& script) {
   std::map<int64_t, std::pair<size_t, size_t>> minutes;  // minute -> (successes, counted)
-  for (const LookupRecord& r : p.lookups) {
-    if (r.status == LookupStatus::kInterrupted) continue;
+  for (const workloads::LookupRecord& r : p.lookups) {
+    if (r.status == workloads::LookupStatus::kInterrupted) continue;
     auto& [ok, all] = minutes[static_cast<int64_t>(r.start_s / 60)];
     ok += r.success;
     ++all;
@@ -241,7 +243,7 @@ void LatencyVsBandwidth(const std::vector<SeedGroup>& groups, std::ostream& data
     const Estimate& y = g.figures[heep];
     data << x.mean << ' ' << y.mean << ' ' << x.ci95 << ' ' << y.ci95 << "\n\n\n";
     std::string label;
-    for (const SweptValue& v : g.swept) {
+    for (const scenario::SweptValue& v : g.swept) {
       label += (label.empty() ? "" : ", ") + ShortKey(v.path) + "=" + v.value;
     }
     titles.push_back("skillnode" + (label.empty() ? "" : " " + label) + " (" +
@@ -257,7 +259,7 @@ void LatencyVsBandwidth(const std::vector<SeedGroup>& groups, std::ostream& data
          << PlotLine("latency_vs_bandwidth.dat", titles, "with xyerrorbars pt 7 ps 1.5 lw 2");
 }
 
-Result<bool> RunGnuplot(const std::string& dir) {
+transport::Result<bool> RunGnuplot(const std::string& dir) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addchdir_np(&actions, dir.c_str());
@@ -269,21 +271,28 @@ Result<bool> RunGnuplot(const std::string& dir) {
   pid_t pid = 0;
   const int spawned = posix_spawnp(&pid, program, &actions, nullptr, argv, environ);
   posix_spawn_file_actions_destroy(&actions);
-  if (spawned != 0) return Fail(ErrorCode::kNotFound, "cannot run gnuplot (install gnuplot-nox)");
+  if (spawned != 0)
+    return transport::Fail(transport::ErrorCode::kNotFound,
+                           "cannot run gnuplot (install gnuplot-nox)");
   int status = 0;
-  if (waitpid(pid, &status, 0) < 0) return Fail(ErrorCode::kIo, "waiting for gnuplot failed");
-  if (!WIFEXITED(status)) return Fail(ErrorCode::kIo, "gnuplot did not exit normally");
-  if (WEXITSTATUS(status) == 127) return Fail(ErrorCode::kNotFound, "gnuplot is not installed");
+  if (waitpid(pid, &status, 0) < 0)
+    return transport::Fail(transport::ErrorCode::kIo, "waiting for gnuplot failed");
+  if (!WIFEXITED(status))
+    return transport::Fail(transport::ErrorCode::kIo, "gnuplot did not exit normally");
+  if (WEXITSTATUS(status) == 127)
+    return transport::Fail(transport::ErrorCode::kNotFound, "gnuplot is not installed");
   if (WEXITSTATUS(status) != 0) {
-    return Fail(ErrorCode::kIo, "gnuplot failed; see " + dir + "/gnuplot.log");
+    return transport::Fail(transport::ErrorCode::kIo,
+                           "gnuplot failed; see " + dir + "/gnuplot.log");
   }
   return true;
 }
 
 }  // namespace
 
-Result<std::vector<std::string>> WritePlots(const std::string& dir, const ScenarioPlan& plan,
-                                            const std::vector<PointResult>& points) {
+transport::Result<std::vector<std::string>> WritePlots(const std::string& dir,
+                                                       const scenario::ScenarioPlan& plan,
+                                                       const std::vector<PointResult>& points) {
   std::vector<std::string> pngs = {"latency_cdf.png", "hops_histogram.png"};
   {
     std::ofstream script(dir + "/plots.gp", std::ios::trunc);
@@ -315,11 +324,11 @@ Result<std::vector<std::string>> WritePlots(const std::string& dir, const Scenar
       LatencyVsBandwidth(groups, bandwidth, script);
       pngs.push_back("latency_vs_bandwidth.png");
     }
-    if (!script) return Fail(ErrorCode::kIo, dir + "/plots.gp: cannot write");
+    if (!script) return transport::Fail(transport::ErrorCode::kIo, dir + "/plots.gp: cannot write");
   }
   auto ran = RunGnuplot(dir);
   if (!ran) return tl::unexpected(ran.error());
   return pngs;
 }
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::report

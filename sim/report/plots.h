@@ -18,14 +18,14 @@
 #include "sim/scenario/scenario.h"
 #include "transport/result.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::report {
 
 // Writes the data and scripts into `dir` and runs gnuplot there; returns the PNG names.
 // Fails (kNotFound) when gnuplot cannot be run, (kIo) when it reports an error.
-[[nodiscard]] Result<std::vector<std::string>> WritePlots(const std::string& dir,
-                                                          const ScenarioPlan& plan,
-                                                          const std::vector<PointResult>& points);
+[[nodiscard]] transport::Result<std::vector<std::string>> WritePlots(
+    const std::string& dir, const scenario::ScenarioPlan& plan,
+    const std::vector<PointResult>& points);
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::report
 
 #endif  // SKILLNODE_SIM_REPORT_PLOTS_H_

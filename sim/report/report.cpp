@@ -1,5 +1,7 @@
 #include "sim/report/report.h"
 
+#include <sys/resource.h>
+
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -8,22 +10,22 @@
 #include "sim/report/seed_groups.h"
 #include "sim/scenario/yaml_reader.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::report {
 namespace {
 
 using nlohmann::json;
 
-std::string_view StatusName(LookupStatus status) {
+std::string_view StatusName(workloads::LookupStatus status) {
   switch (status) {
-    case LookupStatus::kPending:
+    case workloads::LookupStatus::kPending:
       return "pending";
-    case LookupStatus::kCompleted:
+    case workloads::LookupStatus::kCompleted:
       return "completed";
-    case LookupStatus::kRefused:
+    case workloads::LookupStatus::kRefused:
       return "refused";
-    case LookupStatus::kInterrupted:
+    case workloads::LookupStatus::kInterrupted:
       return "interrupted";
-    case LookupStatus::kUnfinished:
+    case workloads::LookupStatus::kUnfinished:
       return "unfinished";
   }
   return "unknown";
@@ -31,8 +33,8 @@ std::string_view StatusName(LookupStatus status) {
 
 // A swept value as JSON: a number when it reads as one.
 json SweptJson(const std::string& text) {
-  if (auto n = YamlReader::ParseInteger(text)) return *n;
-  if (auto n = YamlReader::ParseNumber(text)) return *n;
+  if (auto n = scenario::YamlReader::ParseInteger(text)) return *n;
+  if (auto n = scenario::YamlReader::ParseNumber(text)) return *n;
   return text;
 }
 
@@ -73,7 +75,7 @@ json NodeTotalsJson(const NodeTotals& t) {
 }
 
 json RunJson(const RunSummary& s) {
-  const LookupSummary& l = s.lookups;
+  const workloads::LookupSummary& l = s.lookups;
   json out = {
       {"seed", s.seed},
       {"nodes", s.nodes},
@@ -95,13 +97,15 @@ json RunJson(const RunSummary& s) {
       {"messages_per_lookup", l.messages_per_lookup},
       {"failures_per_lookup", l.failures_per_lookup},
       {"misses",
-       {{"gone", l.failures_by_cause[static_cast<size_t>(FailureCause::kGone)]},
-        {"unknown", l.failures_by_cause[static_cast<size_t>(FailureCause::kUnknown)]},
-        {"unreached", l.failures_by_cause[static_cast<size_t>(FailureCause::kUnreached)]},
-        {"lost", l.failures_by_cause[static_cast<size_t>(FailureCause::kLost)]},
-        {"unanswered", l.failures_by_cause[static_cast<size_t>(FailureCause::kUnanswered)]},
-        {"slow", l.failures_by_cause[static_cast<size_t>(FailureCause::kSlow)]},
-        {"answered", l.failures_by_cause[static_cast<size_t>(FailureCause::kAnswered)]},
+       {{"gone", l.failures_by_cause[static_cast<size_t>(workloads::FailureCause::kGone)]},
+        {"unknown", l.failures_by_cause[static_cast<size_t>(workloads::FailureCause::kUnknown)]},
+        {"unreached",
+         l.failures_by_cause[static_cast<size_t>(workloads::FailureCause::kUnreached)]},
+        {"lost", l.failures_by_cause[static_cast<size_t>(workloads::FailureCause::kLost)]},
+        {"unanswered",
+         l.failures_by_cause[static_cast<size_t>(workloads::FailureCause::kUnanswered)]},
+        {"slow", l.failures_by_cause[static_cast<size_t>(workloads::FailureCause::kSlow)]},
+        {"answered", l.failures_by_cause[static_cast<size_t>(workloads::FailureCause::kAnswered)]},
         {"responsible_age_s_p50", l.failed_responsible_age_s_p50}}},
       {"responsible_age_s_p50", l.responsible_age_s_p50},
       {"latency_ms_mean", l.latency_ms_mean},
@@ -119,7 +123,7 @@ json RunJson(const RunSummary& s) {
       {"bytes_per_node_per_s", s.bytes_per_node_per_s},
       {"ip_bytes_per_node_per_s", s.ip_bytes_per_node_per_s},
       {"records_status", s.records_status},
-      {"trace_hash", TraceHash::Hex(s.trace_hash)},
+      {"trace_hash", engine::TraceHash::Hex(s.trace_hash)},
       {"sim_seconds", s.sim_seconds},
       {"wall_seconds", s.wall_seconds},
       {"threads", s.threads},
@@ -160,7 +164,7 @@ json RunJson(const RunSummary& s) {
     out["records_available_rate_publisher_up"] = *s.records_available_rate_publisher_up;
   }
   if (s.records_status == "simulated") {
-    const RecordCounters& r = s.records;
+    const workloads::RecordCounters& r = s.records;
     out["records"] = {{"published", r.published},
                       {"publishes_done", r.publishes_done},
                       {"gets", r.gets},
@@ -187,7 +191,7 @@ json GroupsJson(const std::vector<SeedGroup>& groups) {
   json list = json::array();
   for (const SeedGroup& g : groups) {
     json group = json::object();
-    for (const SweptValue& v : g.swept) group[v.path] = SweptJson(v.value);
+    for (const scenario::SweptValue& v : g.swept) group[v.path] = SweptJson(v.value);
     group["seeds"] = g.points.size();
     group["points"] = g.points;
     const std::vector<std::string_view>& names = GroupFigureNames();
@@ -203,6 +207,12 @@ json GroupsJson(const std::vector<SeedGroup>& groups) {
 
 }  // namespace
 
+double PeakRssMb() {
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // Linux reports KiB
+}
+
 RunSummary CombineRuns(const std::vector<PointResult>& points, double wall_seconds) {
   if (points.size() == 1) {
     RunSummary one = points.front().summary;
@@ -212,8 +222,8 @@ RunSummary CombineRuns(const std::vector<PointResult>& points, double wall_secon
     return one;
   }
   RunSummary total;
-  std::vector<LookupRecord> pooled;
-  TraceHash chain;
+  std::vector<workloads::LookupRecord> pooled;
+  engine::TraceHash chain;
   for (const PointResult& p : points) {
     const RunSummary& s = p.summary;
     pooled.insert(pooled.end(), p.lookups.begin(), p.lookups.end());
@@ -230,7 +240,7 @@ RunSummary CombineRuns(const std::vector<PointResult>& points, double wall_secon
     total.allocator = s.allocator;
     total.malloc_huge_pages = s.malloc_huge_pages;
     total.huge_pages_mb = std::max(total.huge_pages_mb, s.huge_pages_mb);
-    RecordCounters& r = total.records;
+    workloads::RecordCounters& r = total.records;
     r.published += s.records.published;
     r.publishes_done += s.records.publishes_done;
     r.gets += s.records.gets;
@@ -259,7 +269,7 @@ RunSummary CombineRuns(const std::vector<PointResult>& points, double wall_secon
         (payload + datagrams * kIpUdpHeaderBytes) / total.online_host_seconds;
   }
   total.seed = points.empty() ? 0 : points.front().summary.seed;
-  total.lookups = Summarize(pooled);
+  total.lookups = workloads::Summarize(pooled);
   total.latency_floor_ms = total.lookups.hops_mean * total.rtt_mean_ms;
   if (total.records.gets_checked > 0) {
     total.records_available_rate = static_cast<double>(total.records.gets_found) /
@@ -276,8 +286,9 @@ RunSummary CombineRuns(const std::vector<PointResult>& points, double wall_secon
   return total;
 }
 
-Result<std::string> SummaryJson(const ScenarioPlan& plan, const std::vector<PointResult>& points,
-                                const RunSummary& total) {
+transport::Result<std::string> SummaryJson(const scenario::ScenarioPlan& plan,
+                                           const std::vector<PointResult>& points,
+                                           const RunSummary& total) {
   try {
     json out = RunJson(total);
     out["scenario"] = plan.base.name;
@@ -287,7 +298,7 @@ Result<std::string> SummaryJson(const ScenarioPlan& plan, const std::vector<Poin
       for (size_t i = 0; i < points.size(); ++i) {
         json point = RunJson(points[i].summary);
         point["point"] = i;
-        for (const SweptValue& v : points[i].swept) point[v.path] = SweptJson(v.value);
+        for (const scenario::SweptValue& v : points[i].swept) point[v.path] = SweptJson(v.value);
         list.push_back(std::move(point));
       }
       out["points"] = std::move(list);
@@ -296,15 +307,17 @@ Result<std::string> SummaryJson(const ScenarioPlan& plan, const std::vector<Poin
     if (!groups.empty()) out["groups"] = GroupsJson(groups);
     return out.dump(2) + "\n";
   } catch (const json::exception& e) {
-    return Fail(ErrorCode::kInternal, std::string("summary.json: ") + e.what());
+    return transport::Fail(transport::ErrorCode::kInternal,
+                           std::string("summary.json: ") + e.what());
   }
 }
 
-Result<bool> WriteReport(const std::string& dir, const ScenarioPlan& plan,
-                         const std::vector<PointResult>& points, const RunSummary& total) {
+transport::Result<bool> WriteReport(const std::string& dir, const scenario::ScenarioPlan& plan,
+                                    const std::vector<PointResult>& points,
+                                    const RunSummary& total) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  if (ec) return Fail(ErrorCode::kIo, dir + ": " + ec.message());
+  if (ec) return transport::Fail(transport::ErrorCode::kIo, dir + ": " + ec.message());
   auto text = SummaryJson(plan, points, total);
   if (!text) return tl::unexpected(text.error());
   std::ofstream summary(dir + "/summary.json", std::ios::trunc);
@@ -314,35 +327,37 @@ Result<bool> WriteReport(const std::string& dir, const ScenarioPlan& plan,
          "messages,failures,latency_ms,responsible,contact_ms,heep_ms,late_ms,responsible_rtt_ms,"
          "responsible_age_s,responsible_held,cause\n";
   for (size_t i = 0; i < points.size(); ++i) {
-    for (const LookupRecord& r : points[i].lookups) {
+    for (const workloads::LookupRecord& r : points[i].lookups) {
       csv << i << ',' << r.start_s << ',' << r.asker << ',' << StatusName(r.status) << ','
           << r.success << ',' << r.exact << ',' << int{r.overlap} << ',' << int{r.truth_size} << ','
           << int{r.result_size} << ',' << int{r.dead} << ',' << r.hops << ',' << r.messages << ','
           << r.failures << ',' << r.latency_ms << ','
-          << (r.responsible == kNoResponsible ? -1 : int64_t{r.responsible}) << ',' << r.contact_ms
-          << ',' << r.heep_ms << ',' << r.late_ms << ',' << r.responsible_rtt_ms << ','
-          << r.responsible_age_s << ',' << (r.responsible_held ? 1 : 0) << ','
-          << FailureCauseName(r.cause) << '\n';
+          << (r.responsible == workloads::kNoResponsible ? -1 : int64_t{r.responsible}) << ','
+          << r.contact_ms << ',' << r.heep_ms << ',' << r.late_ms << ',' << r.responsible_rtt_ms
+          << ',' << r.responsible_age_s << ',' << (r.responsible_held ? 1 : 0) << ','
+          << workloads::FailureCauseName(r.cause) << '\n';
     }
   }
   summary.flush();
   csv.flush();
-  if (!summary || !csv) return Fail(ErrorCode::kIo, dir + ": cannot write the report");
+  if (!summary || !csv)
+    return transport::Fail(transport::ErrorCode::kIo, dir + ": cannot write the report");
   if (total.records_status != "simulated") return true;
   std::ofstream misses(dir + "/record_misses.csv", std::ios::trunc);
   misses << "point,finished_s,asker,publisher,publisher_up,published_for_s,kind,live_holders,"
             "near_holders,answered,records,messages,replies,failures\n";
   for (size_t i = 0; i < points.size(); ++i) {
-    for (const RecordMiss& m : points[i].record_misses) {
+    for (const workloads::RecordMiss& m : points[i].record_misses) {
       misses << i << ',' << m.finished_s << ',' << m.asker << ',' << m.publisher << ','
-             << m.publisher_up << ',' << m.published_for_s << ',' << MissKindName(m.kind) << ','
-             << m.live_holders << ',' << m.near_holders << ',' << m.answered << ',' << m.records
-             << ',' << m.messages << ',' << m.replies << ',' << m.failures << '\n';
+             << m.publisher_up << ',' << m.published_for_s << ',' << workloads::MissKindName(m.kind)
+             << ',' << m.live_holders << ',' << m.near_holders << ',' << m.answered << ','
+             << m.records << ',' << m.messages << ',' << m.replies << ',' << m.failures << '\n';
     }
   }
   misses.flush();
-  if (!misses) return Fail(ErrorCode::kIo, dir + ": cannot write record_misses.csv");
+  if (!misses)
+    return transport::Fail(transport::ErrorCode::kIo, dir + ": cannot write record_misses.csv");
   return true;
 }
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::report

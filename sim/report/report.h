@@ -17,23 +17,24 @@
 #include "sim/scenario/scenario.h"
 #include "transport/result.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::report {
 
 // The whole run: the points' summaries combined (lookups pooled, trace hashes chained in
 // point order, times added, the largest node count).
 RunSummary CombineRuns(const std::vector<PointResult>& points, double wall_seconds);
 
 // summary.json's text.
-[[nodiscard]] Result<std::string> SummaryJson(const ScenarioPlan& plan,
-                                              const std::vector<PointResult>& points,
-                                              const RunSummary& total);
+[[nodiscard]] transport::Result<std::string> SummaryJson(const scenario::ScenarioPlan& plan,
+                                                         const std::vector<PointResult>& points,
+                                                         const RunSummary& total);
 
 // Writes summary.json and lookups.csv into `dir` (created if missing), and, when records were
 // simulated, record_misses.csv: one row per measured get that missed its record.
-[[nodiscard]] Result<bool> WriteReport(const std::string& dir, const ScenarioPlan& plan,
-                                       const std::vector<PointResult>& points,
-                                       const RunSummary& total);
+[[nodiscard]] transport::Result<bool> WriteReport(const std::string& dir,
+                                                  const scenario::ScenarioPlan& plan,
+                                                  const std::vector<PointResult>& points,
+                                                  const RunSummary& total);
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::report
 
 #endif  // SKILLNODE_SIM_REPORT_REPORT_H_

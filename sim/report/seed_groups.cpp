@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace skillnode::sim {
+namespace skillnode::sim::report {
 namespace {
 
 constexpr std::string_view kSeedKey = "seed";
@@ -13,7 +13,7 @@ constexpr std::string_view kSeedKey = "seed";
 namespace {
 
 double HeepFailureRate(const RunSummary& s) {
-  const LookupSummary& l = s.lookups;
+  const workloads::LookupSummary& l = s.lookups;
   return l.heep_lookups == 0
              ? 0
              : static_cast<double>(l.heep_failures) / static_cast<double>(l.heep_lookups);
@@ -89,21 +89,22 @@ Estimate Estimate95(const std::vector<double>& values) {
   return e;
 }
 
-std::vector<SeedGroup> GroupBySeed(const ScenarioPlan& plan,
+std::vector<SeedGroup> GroupBySeed(const scenario::ScenarioPlan& plan,
                                    const std::vector<PointResult>& points) {
   std::vector<SeedGroup> groups;
   if (std::find(plan.swept.begin(), plan.swept.end(), kSeedKey) == plan.swept.end()) {
     return groups;
   }
-  const auto same = [](const std::vector<SweptValue>& a, const std::vector<SweptValue>& b) {
+  const auto same = [](const std::vector<scenario::SweptValue>& a,
+                       const std::vector<scenario::SweptValue>& b) {
     return std::equal(a.begin(), a.end(), b.begin(), b.end(),
-                      [](const SweptValue& x, const SweptValue& y) {
+                      [](const scenario::SweptValue& x, const scenario::SweptValue& y) {
                         return x.path == y.path && x.value == y.value;
                       });
   };
   for (size_t i = 0; i < points.size(); ++i) {
-    std::vector<SweptValue> others;
-    for (const SweptValue& v : points[i].swept) {
+    std::vector<scenario::SweptValue> others;
+    for (const scenario::SweptValue& v : points[i].swept) {
       if (v.path != kSeedKey) others.push_back(v);
     }
     auto group = std::find_if(groups.begin(), groups.end(),
@@ -124,4 +125,4 @@ std::vector<SeedGroup> GroupBySeed(const ScenarioPlan& plan,
   return groups;
 }
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::report

@@ -13,7 +13,7 @@
 #include "sim/report/summary.h"
 #include "sim/scenario/scenario.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::report {
 
 // Mean, 95 % interval half-width and range of one figure over a group's seeds.
 struct Estimate {
@@ -29,9 +29,9 @@ const std::vector<std::string_view>& GroupFigureNames();
 double GroupFigure(const RunSummary& summary, std::string_view name);
 
 struct SeedGroup {
-  std::vector<SweptValue> swept;  // every swept value but the seed
-  std::vector<size_t> points;     // indices into the run's points
-  std::vector<Estimate> figures;  // in GroupFigureNames order
+  std::vector<scenario::SweptValue> swept;  // every swept value but the seed
+  std::vector<size_t> points;               // indices into the run's points
+  std::vector<Estimate> figures;            // in GroupFigureNames order
 };
 
 // Two-sided 95 % quantile of Student's t with `dof` degrees of freedom (1.96 beyond 30).
@@ -39,9 +39,9 @@ double StudentT95(size_t dof);
 Estimate Estimate95(const std::vector<double>& values);
 
 // Empty unless the plan sweeps `seed`. Groups come in the order of their first point.
-std::vector<SeedGroup> GroupBySeed(const ScenarioPlan& plan,
+std::vector<SeedGroup> GroupBySeed(const scenario::ScenarioPlan& plan,
                                    const std::vector<PointResult>& points);
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::report
 
 #endif  // SKILLNODE_SIM_REPORT_SEED_GROUPS_H_

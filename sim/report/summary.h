@@ -17,7 +17,7 @@
 #include "sim/workloads/lookup_log.h"
 #include "sim/workloads/record_workload.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::report {
 
 // IPv4 (20) and UDP (8) header bytes of every datagram.
 constexpr double kIpUdpHeaderBytes = 28;
@@ -28,7 +28,7 @@ struct RunSummary {
   size_t honest = 0;
   size_t adversaries = 0;
   size_t slots = 0;  // hosts' places, online or not (more than nodes under churn)
-  LookupSummary lookups;
+  workloads::LookupSummary lookups;
   // Stutzbach & Rejaie (2006): about log2(N) / (1.333 + log2 k) hops to the closest node.
   double hops_predicted = 0;
   double rtt_mean_ms = 0;       // mean RTT between two random nodes under the latency model
@@ -41,7 +41,7 @@ struct RunSummary {
   // Scenarios with records: gets that found their record / gets checked (record_workload.h).
   std::optional<double> records_available_rate;
   std::optional<double> records_available_rate_publisher_up;
-  RecordCounters records;
+  workloads::RecordCounters records;
   std::string records_status;
   uint64_t trace_hash = 0;
   double sim_seconds = 0;
@@ -54,27 +54,23 @@ struct RunSummary {
   bool malloc_huge_pages = false;
   double huge_pages_mb = 0;
   uint64_t events = 0;
-  NetworkCounters network;
+  network::NetworkCounters network;
   NodeTotals node_totals;
-  AdversaryCounters adversary;
-  ChurnCounters churn;
+  adversaries::AdversaryCounters adversary;
+  hosts::ChurnCounters churn;
   uint64_t join_retries = 0;
 };
 
 struct PointResult {
-  std::vector<SweptValue> swept;
+  std::vector<scenario::SweptValue> swept;
   RunSummary summary;
-  std::vector<LookupRecord> lookups;
-  std::vector<RecordMiss> record_misses;  // scenarios with records
+  std::vector<workloads::LookupRecord> lookups;
+  std::vector<workloads::RecordMiss> record_misses;  // scenarios with records
 };
 
 // Peak resident set size of this process so far, in MiB.
 double PeakRssMb();
 
-// Sets the summary's memory figures from this process now: peak_rss_mb, allocator,
-// malloc_huge_pages and huge_pages_mb. A run calls it before its heap is freed.
-void RecordMemory(RunSummary& summary);
-
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::report
 
 #endif  // SKILLNODE_SIM_REPORT_SUMMARY_H_

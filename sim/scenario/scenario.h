@@ -14,7 +14,7 @@
 
 #include "kademlia/config.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::scenario {
 
 // How the network comes to exist: routing tables filled from the oracle as a converged
 // network would have them (fast, static networks only), or every node running a real join.
@@ -176,6 +176,6 @@ struct ScenarioPlan {
   std::vector<ScenarioPoint> points;  // the Cartesian product, last key varying fastest
 };
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::scenario
 
 #endif  // SKILLNODE_SIM_SCENARIO_SCENARIO_H_

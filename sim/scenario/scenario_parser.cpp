@@ -9,7 +9,7 @@
 #include "sim/network/embedding.h"
 #include "sim/network/latency.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::scenario {
 namespace {
 
 // Upper bounds that only catch typos (a day of simulated time in ms, a year in seconds).
@@ -25,10 +25,13 @@ constexpr double kGetsPerMinuteMin = 1e-3;
 // A capability pool larger than this gives almost every record capabilities of its own.
 constexpr uint64_t kCapabilityPoolMax = 1'000'000;
 
-Duration MillisOf(double ms) { return Duration(static_cast<int64_t>(std::llround(ms * 1000))); }
+transport::Duration MillisOf(double ms) {
+  return transport::Duration(static_cast<int64_t>(std::llround(ms * 1000)));
+}
 
 void ReadKademlia(YamlReader r, kademlia::KademliaConfig& c) {
-  c.routing.bucket_size = r.Integer("k", c.routing.bucket_size, 1, kademlia::kNodesPerReplyMax);
+  c.routing.bucket_size =
+      r.Integer("k", c.routing.bucket_size, 1, kademlia::wire::kNodesPerReplyMax);
   c.alpha = r.Integer("alpha", c.alpha, 1, 64);
   c.disjoint_paths = r.Integer("disjoint_paths", c.disjoint_paths, 1, 64);
   c.lookup_slow_retries = r.Integer("lookup_slow_retries", c.lookup_slow_retries, 0, 8);
@@ -37,19 +40,22 @@ void ReadKademlia(YamlReader r, kademlia::KademliaConfig& c) {
   c.lookup_final_round = r.Bool("lookup_final_round", c.lookup_final_round);
   c.network_id = static_cast<uint32_t>(
       r.Integer("network_id", c.network_id, 0, std::numeric_limits<uint32_t>::max()));
-  const double timeout_ms = r.Number("rpc_timeout_ms", ToMillis(c.rpc_timeout), 1, 600'000);
+  const double timeout_ms =
+      r.Number("rpc_timeout_ms", transport::ToMillis(c.rpc_timeout), 1, 600'000);
   c.rpc_timeout = MillisOf(timeout_ms);
-  c.rpc_timeout_min =
-      MillisOf(r.Number("rpc_timeout_min_ms", ToMillis(c.rpc_timeout_min), 1, timeout_ms));
+  c.rpc_timeout_min = MillisOf(
+      r.Number("rpc_timeout_min_ms", transport::ToMillis(c.rpc_timeout_min), 1, timeout_ms));
   c.routing.replacement_cache_size =
       r.Integer("replacement_cache_size", c.routing.replacement_cache_size, 0, 1000);
   c.routing.stale_failures_max = static_cast<int>(
       r.Integer("stale_failures_max", static_cast<uint64_t>(c.routing.stale_failures_max), 1, 100));
-  const double refresh_s = r.Number(
-      "bucket_refresh_s", ToMillis(c.routing.bucket_refresh_interval) / 1000, 1, kSecondsMax);
+  const double refresh_s =
+      r.Number("bucket_refresh_s", transport::ToMillis(c.routing.bucket_refresh_interval) / 1000, 1,
+               kSecondsMax);
   c.routing.bucket_refresh_interval = MillisOf(refresh_s * 1000);
   const double ping_s =
-      r.Number("ping_oldest_after_s", ToMillis(c.routing.ping_oldest_after) / 1000, 0, kSecondsMax);
+      r.Number("ping_oldest_after_s", transport::ToMillis(c.routing.ping_oldest_after) / 1000, 0,
+               kSecondsMax);
   c.routing.ping_oldest_after = MillisOf(ping_s * 1000);
   c.lookup_requests_max = r.Integer("lookup_requests_max", c.lookup_requests_max, 1, 100'000);
   c.lookups_max = r.Integer("lookups_max", c.lookups_max, 1, 1'000'000);
@@ -73,7 +79,7 @@ DistributionSpec ReadDistribution(YamlReader r, const DistributionSpec& fallback
       d.mean_s = d.scale_s * std::tgamma(1 + 1 / std::max(d.shape, 0.05));
     } else {
       d.mean_s = r.Number("mean_s", d.mean_s, 1e-3, kSecondsMax);
-      d.scale_s = WeibullScaleForMean(d.shape > 0 ? d.shape : 1, d.mean_s);
+      d.scale_s = hosts::WeibullScaleForMean(d.shape > 0 ? d.shape : 1, d.mean_s);
     }
   } else {
     d.mean_s = r.Number("mean_s", d.mean_s, 1e-3, kSecondsMax);
@@ -91,7 +97,7 @@ void ReadLatency(YamlReader r, LatencySpec& l) {
   l.rtt_max_ms = r.Number("rtt_max_ms", l.rtt_max_ms, 0, kMillisMax);
   if (l.rtt_max_ms < l.rtt_min_ms) r.Fail("rtt_max_ms", "must not be below rtt_min_ms");
   l.jitter = r.Number("jitter", l.jitter, 0, 0.99);
-  l.dimensions = r.Integer("dimensions", l.dimensions, 1, kEmbeddingDimensionsMax);
+  l.dimensions = r.Integer("dimensions", l.dimensions, 1, network::kEmbeddingDimensionsMax);
   l.spread_ms = r.Number("spread_ms", l.spread_ms, 0, kMillisMax);
   l.access_ms_min = r.Number("access_ms_min", l.access_ms_min, 0, kMillisMax);
   l.access_ms_max = r.Number("access_ms_max", l.access_ms_max, 0, kMillisMax);
@@ -108,7 +114,7 @@ void ReadLatency(YamlReader r, LatencySpec& l) {
   r.Finish();
   if (r.sink().failed()) return;
   if (l.kind != LatencyKind::kRegions && l.kind != LatencyKind::kCoordinates) return;
-  if (auto error = CompleteRegions(l)) r.Fail("regions", *error);
+  if (auto error = network::CompleteRegions(l)) r.Fail("regions", *error);
 }
 
 void ReadNetwork(YamlReader r, NetworkSpec& n) {
@@ -131,7 +137,7 @@ void ReadNetwork(YamlReader r, NetworkSpec& n) {
     for (const std::string& name : spec.regions) {
       if (n.latency.kind != LatencyKind::kRegions && n.latency.kind != LatencyKind::kCoordinates) {
         p.Fail("regions", "needs network.latency.model: regions or coordinates");
-      } else if (RegionIndex(n.latency, name) < 0) {
+      } else if (network::RegionIndex(n.latency, name) < 0) {
         p.Fail("regions", "unknown region '" + name + "'");
       }
     }
@@ -168,7 +174,7 @@ void ReadWorkload(YamlReader r, WorkloadSpec& w) {
 
 void ReadRecords(YamlReader r, RecordsSpec& s) {
   s.enabled = true;
-  s.replication = r.Integer("replication", s.replication, 1, kademlia::kNodesPerReplyMax);
+  s.replication = r.Integer("replication", s.replication, 1, kademlia::wire::kNodesPerReplyMax);
   s.records_per_node = r.Number("records_per_node", s.records_per_node, 0, 1e6);
   s.republish_s = r.Number("republish_s", s.republish_s, 1, kSecondsMax);
   s.gets_per_node_per_min =
@@ -199,9 +205,9 @@ void Validate(YamlReader& root, Scenario& s) {
   const size_t aliases = s.adversaries.model == AdversaryModel::kSybil ? s.adversaries.sybil_ids
                          : s.adversaries.model == AdversaryModel::kImpersonate ? 3 * s.nodes
                                                                                : 0;
-  if (3 * s.nodes + aliases > kSlotsMax) {
+  if (3 * s.nodes + aliases > network::kSlotsMax) {
     root.Fail("adversaries.sybil_ids", "too many addresses: nodes and their aliases need at most " +
-                                           std::to_string(kSlotsMax));
+                                           std::to_string(network::kSlotsMax));
   }
   if (!s.churn.enabled && s.workload.lookups == 0) {
     root.Fail("workload.lookups", "a static network needs at least one lookup");
@@ -215,7 +221,7 @@ Scenario ReadScenario(YamlReader& root) {
   s.name = root.String("name", "scenario");
   s.description = root.String("description", "");
   s.seed = root.Integer("seed", s.seed, 0, std::numeric_limits<uint64_t>::max());
-  s.nodes = root.Integer("nodes", s.nodes, 2, kSlotsMax / 4);
+  s.nodes = root.Integer("nodes", s.nodes, 2, network::kSlotsMax / 4);
   s.crypto = static_cast<CryptoKind>(
       root.Choice("crypto", {"ideal", "ed25519"}, static_cast<int>(s.crypto)));
   ReadKademlia(root.Map("kademlia"), s.kademlia);
@@ -227,8 +233,8 @@ Scenario ReadScenario(YamlReader& root) {
   s.adversaries.model = static_cast<AdversaryModel>(adversaries.Choice(
       "model", {"eclipse", "drop_storage", "forge_records", "sybil", "impersonate"},
       static_cast<int>(s.adversaries.model)));
-  s.adversaries.sybil_ids =
-      adversaries.Integer("sybil_ids", s.adversaries.sybil_ids, kSybilIdsMin, kSlotsMax / 2);
+  s.adversaries.sybil_ids = adversaries.Integer("sybil_ids", s.adversaries.sybil_ids, kSybilIdsMin,
+                                                network::kSlotsMax / 2);
   adversaries.Finish();
   ReadWorkload(root.Map("workload"), s.workload);
   YamlReader records = root.Map("records");
@@ -241,4 +247,4 @@ Scenario ReadScenario(YamlReader& root) {
   return s;
 }
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::scenario

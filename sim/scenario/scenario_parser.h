@@ -19,7 +19,7 @@
 #include "sim/scenario/yaml_reader.h"
 #include "transport/result.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::scenario {
 
 struct ScenarioOverrides {
   std::optional<uint64_t> seed;
@@ -27,14 +27,14 @@ struct ScenarioOverrides {
 };
 
 // Parses scenario text; `source` names it in error messages.
-[[nodiscard]] Result<ScenarioPlan> ParseScenario(const std::string& text, const std::string& source,
-                                                 const ScenarioOverrides& overrides = {});
-[[nodiscard]] Result<ScenarioPlan> LoadScenarioFile(const std::string& path,
-                                                    const ScenarioOverrides& overrides = {});
+[[nodiscard]] transport::Result<ScenarioPlan> ParseScenario(
+    const std::string& text, const std::string& source, const ScenarioOverrides& overrides = {});
+[[nodiscard]] transport::Result<ScenarioPlan> LoadScenarioFile(
+    const std::string& path, const ScenarioOverrides& overrides = {});
 
 // Reads one point's document (no `sweep` key) into a Scenario; errors go to the sink.
 Scenario ReadScenario(YamlReader& root);
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::scenario
 
 #endif  // SKILLNODE_SIM_SCENARIO_SCENARIO_PARSER_H_

@@ -5,7 +5,7 @@
 
 #include "sim/scenario/scenario_parser.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::scenario {
 namespace {
 
 // A sweep of more points than this is a typo (E1 has 44).
@@ -98,12 +98,13 @@ std::vector<Axis> ReadAxes(const YAML::Node& sweep, const ScenarioOverrides& ove
   return axes;
 }
 
-Result<ScenarioPlan> Expand(const YAML::Node& root, const std::string& source,
-                            const ScenarioOverrides& overrides) {
+transport::Result<ScenarioPlan> Expand(const YAML::Node& root, const std::string& source,
+                                       const ScenarioOverrides& overrides) {
   ErrorSink sink;
   const std::vector<Axis> axes = ReadAxes(root["sweep"], overrides, sink);
   if (sink.failed())
-    return Fail(ErrorCode::kInvalidArgument, source + ": " + sink.error()->message);
+    return transport::Fail(transport::ErrorCode::kInvalidArgument,
+                           source + ": " + sink.error()->message);
   YAML::Node base = YAML::Clone(root);
   base.remove("sweep");
   if (overrides.seed) base["seed"] = *overrides.seed;
@@ -117,22 +118,24 @@ Result<ScenarioPlan> Expand(const YAML::Node& root, const std::string& source,
   plan.base = ReadScenario(base_reader);
   base_reader.Finish();
   if (sink.failed())
-    return Fail(ErrorCode::kInvalidArgument, source + ": " + sink.error()->message);
+    return transport::Fail(transport::ErrorCode::kInvalidArgument,
+                           source + ": " + sink.error()->message);
   size_t total = 1;
   for (const Axis& axis : axes) {
     plan.swept.insert(plan.swept.end(), axis.paths.begin(), axis.paths.end());
     total *= axis.values.size();
     if (total > kSweepPointsMax) {
-      return Fail(ErrorCode::kInvalidArgument,
-                  source + ": sweep: more than " + std::to_string(kSweepPointsMax) + " points");
+      return transport::Fail(
+          transport::ErrorCode::kInvalidArgument,
+          source + ": sweep: more than " + std::to_string(kSweepPointsMax) + " points");
     }
   }
   for (std::string* key : {&plan.base.plot.x, &plan.base.plot.series}) {
     if (*key == "nodes" && overrides.nodes) key->clear();  // that axis gave way to --nodes
     if (!key->empty() &&
         std::find(plan.swept.begin(), plan.swept.end(), *key) == plan.swept.end()) {
-      return Fail(ErrorCode::kInvalidArgument,
-                  source + ": plot: '" + *key + "' is not a swept key path");
+      return transport::Fail(transport::ErrorCode::kInvalidArgument,
+                             source + ": plot: '" + *key + "' is not a swept key path");
     }
   }
   for (size_t index = 0; index < total; ++index) {
@@ -156,9 +159,9 @@ Result<ScenarioPlan> Expand(const YAML::Node& root, const std::string& source,
       std::string where;
       for (const SweptValue& v : point.swept)
         where += (where.empty() ? "" : ", ") + v.path + "=" + v.value;
-      return Fail(ErrorCode::kInvalidArgument, source + ": sweep point " + std::to_string(index) +
-                                                   " (" + where +
-                                                   "): " + point_sink.error()->message);
+      return transport::Fail(transport::ErrorCode::kInvalidArgument,
+                             source + ": sweep point " + std::to_string(index) + " (" + where +
+                                 "): " + point_sink.error()->message);
     }
     // Point i runs with seed + i, an independent sample, unless the seed is swept (each point
     // runs with its swept seed, so points that share one share their churn and workload
@@ -171,24 +174,25 @@ Result<ScenarioPlan> Expand(const YAML::Node& root, const std::string& source,
 
 }  // namespace
 
-Result<ScenarioPlan> ParseScenario(const std::string& text, const std::string& source,
-                                   const ScenarioOverrides& overrides) {
+transport::Result<ScenarioPlan> ParseScenario(const std::string& text, const std::string& source,
+                                              const ScenarioOverrides& overrides) {
   auto root = LoadYaml(text, source);
   if (!root) return tl::unexpected(root.error());
   try {
     return Expand(*root, source, overrides);
   } catch (const YAML::Exception& e) {
-    return Fail(ErrorCode::kParse, source + ": " + e.msg);
+    return transport::Fail(transport::ErrorCode::kParse, source + ": " + e.msg);
   }
 }
 
-Result<ScenarioPlan> LoadScenarioFile(const std::string& path, const ScenarioOverrides& overrides) {
+transport::Result<ScenarioPlan> LoadScenarioFile(const std::string& path,
+                                                 const ScenarioOverrides& overrides) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return Fail(ErrorCode::kIo, path + ": cannot open");
+  if (!in) return transport::Fail(transport::ErrorCode::kIo, path + ": cannot open");
   std::stringstream text;
   text << in.rdbuf();
-  if (in.bad()) return Fail(ErrorCode::kIo, path + ": cannot read");
+  if (in.bad()) return transport::Fail(transport::ErrorCode::kIo, path + ": cannot read");
   return ParseScenario(text.str(), path, overrides);
 }
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::scenario

@@ -4,7 +4,7 @@
 #include <charconv>
 #include <cmath>
 
-namespace skillnode::sim {
+namespace skillnode::sim::scenario {
 namespace {
 
 std::string Quote(std::string_view text) {
@@ -23,14 +23,15 @@ std::string NumberText(double value) {
 
 }  // namespace
 
-Result<YAML::Node> LoadYaml(const std::string& text, const std::string& source) {
+transport::Result<YAML::Node> LoadYaml(const std::string& text, const std::string& source) {
   try {
     YAML::Node root = YAML::Load(text);
     if (!root.IsDefined() || root.IsNull()) return YAML::Node(YAML::NodeType::Map);
-    if (!root.IsMap()) return Fail(ErrorCode::kParse, source + ": expected a map at the top");
+    if (!root.IsMap())
+      return Fail(transport::ErrorCode::kParse, source + ": expected a map at the top");
     return root;
   } catch (const YAML::Exception& e) {
-    return Fail(ErrorCode::kParse,
+    return Fail(transport::ErrorCode::kParse,
                 source + ": line " + std::to_string(e.mark.line + 1) + ": " + e.msg);
   }
 }
@@ -237,4 +238,4 @@ void YamlReader::Finish() {
   }
 }
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::scenario

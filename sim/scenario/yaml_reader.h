@@ -21,23 +21,25 @@
 
 #include "transport/result.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::scenario {
 
 // The first error recorded while reading one document.
 class ErrorSink {
  public:
   void Record(std::string message) {
-    if (!error_) error_ = Error{ErrorCode::kInvalidArgument, std::move(message)};
+    if (!error_)
+      error_ = transport::Error{transport::ErrorCode::kInvalidArgument, std::move(message)};
   }
   bool failed() const { return error_.has_value(); }
-  const std::optional<Error>& error() const { return error_; }
+  const std::optional<transport::Error>& error() const { return error_; }
 
  private:
-  std::optional<Error> error_;
+  std::optional<transport::Error> error_;
 };
 
 // Loads a YAML document from text. `source` names it in errors (a file name).
-[[nodiscard]] Result<YAML::Node> LoadYaml(const std::string& text, const std::string& source);
+[[nodiscard]] transport::Result<YAML::Node> LoadYaml(const std::string& text,
+                                                     const std::string& source);
 
 class YamlReader {
  public:
@@ -85,6 +87,6 @@ class YamlReader {
   std::vector<std::string> used_;
 };
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::scenario
 
 #endif  // SKILLNODE_SIM_SCENARIO_YAML_READER_H_

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace skillnode::sim {
+namespace skillnode::sim::workloads {
 
 double Percentile(std::vector<double>& values, double q) {
   if (values.empty()) return 0;
@@ -125,4 +125,4 @@ LookupSummary Summarize(std::span<const LookupRecord> records) {
   return s;
 }
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::workloads

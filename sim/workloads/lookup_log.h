@@ -30,7 +30,7 @@
 
 #include "transport/clock.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::workloads {
 
 // What a Heep failure counts as in the Heep mean latency.
 constexpr double kHeepFailureMs = 10'000;
@@ -61,7 +61,7 @@ enum class FailureCause : uint8_t {
 std::string_view FailureCauseName(FailureCause cause);
 
 struct LookupRecord {
-  TimePoint started = kTimeZero;
+  transport::TimePoint started = transport::kTimeZero;
   double start_s = 0;  // since the simulation's epoch
   double latency_ms = 0;
   double contact_ms = -1;  // negative: no request reached the responsible node
@@ -133,6 +133,6 @@ LookupSummary Summarize(std::span<const LookupRecord> records);
 // Nearest-rank percentile (q in [0, 1]) of `values`; 0 when empty. Reorders `values`.
 double Percentile(std::vector<double>& values, double q);
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::workloads
 
 #endif  // SKILLNODE_SIM_WORKLOADS_LOOKUP_LOG_H_

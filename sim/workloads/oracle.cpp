@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cassert>
 
-namespace skillnode::sim {
+namespace skillnode::sim::workloads {
 namespace {
 
 bool ById(const OracleEntry& a, const OracleEntry& b) { return a.id < b.id; }
@@ -84,4 +84,4 @@ std::vector<OracleEntry> Oracle::Closest(const kademlia::Key& target, size_t cou
   }
 }
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::workloads

@@ -14,7 +14,7 @@
 
 #include "kademlia/key.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::workloads {
 
 struct OracleEntry {
   kademlia::NodeId id;
@@ -50,6 +50,6 @@ class Oracle {
   std::vector<OracleEntry> entries_;  // sorted by id
 };
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::workloads
 
 #endif  // SKILLNODE_SIM_WORKLOADS_ORACLE_H_

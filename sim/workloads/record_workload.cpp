@@ -4,15 +4,17 @@
 #include <cmath>
 #include <string>
 
-namespace skillnode::sim {
+namespace skillnode::sim::workloads {
 namespace {
 
-Duration SecondsOf(double s) { return Duration(static_cast<int64_t>(std::llround(s * 1e6))); }
+transport::Duration SecondsOf(double s) {
+  return transport::Duration(static_cast<int64_t>(std::llround(s * 1e6)));
+}
 
 uint32_t TtlSeconds(double republish_s) {
   const double ttl = std::ceil(republish_s * kRecordTtlPerRepublish);
-  return static_cast<uint32_t>(std::clamp(ttl, double{kademlia::kRecordTtlMinSeconds},
-                                          double{kademlia::kRecordTtlMaxSeconds}));
+  return static_cast<uint32_t>(std::clamp(ttl, double{kademlia::store::kRecordTtlMinSeconds},
+                                          double{kademlia::store::kRecordTtlMaxSeconds}));
 }
 
 }  // namespace
@@ -31,9 +33,9 @@ std::string_view MissKindName(MissKind kind) {
   return "lost";
 }
 
-RecordWorkload::RecordWorkload(const Scenario& scenario, Population& population, EventQueue& queue,
-                               const TimePoint& now, TimePoint epoch, uint64_t seed,
-                               TraceHash& trace)
+RecordWorkload::RecordWorkload(const scenario::Scenario& scenario, hosts::Population& population,
+                               engine::EventQueue& queue, const transport::TimePoint& now,
+                               transport::TimePoint epoch, uint64_t seed, engine::TraceHash& trace)
     : scenario_(scenario),
       population_(population),
       queue_(queue),
@@ -46,13 +48,14 @@ RecordWorkload::RecordWorkload(const Scenario& scenario, Population& population,
       ttl_seconds_(TtlSeconds(scenario.records.republish_s)),
       by_slot_(population.size()) {}
 
-void RecordWorkload::SetWindow(TimePoint begin, TimePoint end) {
+void RecordWorkload::SetWindow(transport::TimePoint begin, transport::TimePoint end) {
   window_begin_ = begin;
   window_end_ = end;
 }
 
-TimePoint RecordWorkload::ttl_end_after_stop(TimePoint stopped) const {
-  return stopped + Seconds(ttl_seconds_) - std::min<Duration>(republish_, Seconds(ttl_seconds_));
+transport::TimePoint RecordWorkload::ttl_end_after_stop(transport::TimePoint stopped) const {
+  return stopped + transport::Seconds(ttl_seconds_) -
+         std::min<transport::Duration>(republish_, transport::Seconds(ttl_seconds_));
 }
 
 bool RecordWorkload::Expected(const Entry& e) const {
@@ -60,11 +63,11 @@ bool RecordWorkload::Expected(const Entry& e) const {
 }
 
 void RecordWorkload::OnJoined(uint32_t slot) {
-  if (population_.slot(slot).kind != HostKind::kHonest) return;
+  if (population_.slot(slot).kind != hosts::HostKind::kHonest) return;
   Publish(slot);
-  const TimePoint first =
-      population_.Now() + SecondsOf(rng_.NextDouble() * ToMillis(get_interval_) / 1000);
-  queue_.Push(first, EventKind::kRecordGet, slot, population_.slot(slot).incarnation);
+  const transport::TimePoint first =
+      population_.Now() + SecondsOf(rng_.NextDouble() * transport::ToMillis(get_interval_) / 1000);
+  queue_.Push(first, engine::EventKind::kRecordGet, slot, population_.slot(slot).incarnation);
 }
 
 void RecordWorkload::OnPublishAll() {
@@ -74,15 +77,15 @@ void RecordWorkload::OnPublishAll() {
 }
 
 void RecordWorkload::Publish(uint32_t slot) {
-  Population::Slot& s = population_.slot(slot);
-  kademlia::SkillDht* dht = s.host ? s.host->dht() : nullptr;
+  hosts::Population::Slot& s = population_.slot(slot);
+  kademlia::store::SkillDht* dht = s.host ? s.host->dht() : nullptr;
   if (dht == nullptr) return;
   const double wanted = scenario_.records.records_per_node;
   size_t count = static_cast<size_t>(std::floor(wanted));
   if (rng_.Chance(wanted - std::floor(wanted))) ++count;
   by_slot_[slot].clear();
   for (size_t i = 0; i < count; ++i) {
-    kademlia::SkillRecord record;
+    kademlia::store::SkillRecord record;
     record.agent_id = "agent-" + std::to_string(slot);
     record.skill_id = "skill-" + std::to_string(slot) + "-" + std::to_string(i);
     record.version = "1.0.0";
@@ -91,17 +94,17 @@ void RecordWorkload::Publish(uint32_t slot) {
     record.capabilities = DrawCapabilities();
     // The simulated calendar, as a publisher's wall clock: the record's validity window starts
     // now, and a later incarnation's versions number above this one's (and its re-signs).
-    record.timestamp_ms = kademlia::SimulatedWallClockMs(population_.Now());
+    record.timestamp_ms = kademlia::store::SimulatedWallClockMs(population_.Now());
     record.sequence = record.timestamp_ms;
     record.ttl_seconds = ttl_seconds_;
-    auto signed_record = kademlia::SignRecord(std::move(record), s.host->node()->identity(),
-                                              s.host->node()->signatures());
+    auto signed_record = kademlia::store::SignRecord(std::move(record), s.host->node()->identity(),
+                                                     s.host->node()->signatures());
     if (!signed_record) continue;  // cannot happen for these fields; nothing to publish
     Entry e;
     e.slot = slot;
     e.incarnation = s.incarnation;
-    e.key = kademlia::SkillKey(signed_record->record.skill_id);
-    e.identity = kademlia::IdentityOf(signed_record->record);
+    e.key = kademlia::store::SkillKey(signed_record->record.skill_id);
+    e.identity = kademlia::store::IdentityOf(signed_record->record);
     e.capabilities = signed_record->record.capabilities;
     e.sequence = signed_record->record.sequence;
     const size_t index = entries_.size();
@@ -110,10 +113,10 @@ void RecordWorkload::Publish(uint32_t slot) {
     by_identity_[e.identity] = index;
     ++counters_.published;
     dht->Publish(population_.Now(), *signed_record,
-                 [this, index](const kademlia::PublishResult& done) {
+                 [this, index](const kademlia::store::PublishResult& done) {
                    if (done.stored == 0) return;  // nowhere stored: the republish will try again
                    Entry& entry = entries_[index];
-                   if (entry.available_from == kTimeNever) {
+                   if (entry.available_from == transport::kTimeNever) {
                      entry.available_from = population_.Now();
                      ++counters_.publishes_done;
                    }
@@ -135,18 +138,19 @@ std::vector<std::string> RecordWorkload::DrawCapabilities() {
 }
 
 kademlia::Key RecordWorkload::GetKey(const Entry& entry) {
-  if (scenario_.records.get_by == GetBy::kSkill) return entry.key;
+  if (scenario_.records.get_by == scenario::GetBy::kSkill) return entry.key;
   const size_t which = entry.capabilities.size() > 1
                            ? static_cast<size_t>(rng_.Below(entry.capabilities.size()))
                            : 0;
-  return kademlia::CapabilityKey(entry.capabilities[which]);
+  return kademlia::store::CapabilityKey(entry.capabilities[which]);
 }
 
 void RecordWorkload::OnStopped(uint32_t slot) {
   for (size_t index : by_slot_[slot]) {
     Entry& e = entries_[index];
-    e.expected_until =
-        e.available_from == kTimeNever ? population_.Now() : ttl_end_after_stop(population_.Now());
+    e.expected_until = e.available_from == transport::kTimeNever
+                           ? population_.Now()
+                           : ttl_end_after_stop(population_.Now());
   }
   by_slot_[slot].clear();
 }
@@ -161,38 +165,38 @@ std::optional<size_t> RecordWorkload::PickExpected() {
 }
 
 void RecordWorkload::OnGet(uint32_t slot, uint64_t incarnation) {
-  Population::Slot& s = population_.slot(slot);
+  hosts::Population::Slot& s = population_.slot(slot);
   if (!population_.joined(slot) || s.incarnation != incarnation) return;
-  const TimePoint next = population_.Now() + get_interval_;
-  if (next < window_end_) queue_.Push(next, EventKind::kRecordGet, slot, incarnation);
+  const transport::TimePoint next = population_.Now() + get_interval_;
+  if (next < window_end_) queue_.Push(next, engine::EventKind::kRecordGet, slot, incarnation);
   const bool measured = population_.Now() >= window_begin_ && population_.Now() < window_end_;
   const auto picked = PickExpected();
   if (!picked) {
     counters_.gets_no_target += measured;
     return;
   }
-  kademlia::SkillDht* dht = s.host->dht();
+  kademlia::store::SkillDht* dht = s.host->dht();
   const size_t entry = *picked;
   if (measured) {
     ++counters_.gets;
     ++pending_;
   }
-  const bool started =
-      dht->Get(population_.Now(), GetKey(entries_[entry]), kademlia::GetOptions{},
-               [this, slot, incarnation, entry, measured](const kademlia::GetResult& result) {
-                 trace_.Add(static_cast<uint64_t>(result.finished.time_since_epoch().count()));
-                 trace_.Add((uint64_t{slot} << 32) | result.records.size());
-                 trace_.Add(result.key.FirstWord() ^ result.rejected);
-                 counters_.records_rejected += result.rejected;
-                 if (!measured) return;
-                 --pending_;
-                 const Population::Slot& asker = population_.slot(slot);
-                 if (asker.leaving || !asker.host || asker.incarnation != incarnation) {
-                   ++counters_.gets_interrupted;
-                   return;
-                 }
-                 Check(slot, entry, result);
-               });
+  const bool started = dht->Get(
+      population_.Now(), GetKey(entries_[entry]), kademlia::store::GetOptions{},
+      [this, slot, incarnation, entry, measured](const kademlia::store::GetResult& result) {
+        trace_.Add(static_cast<uint64_t>(result.finished.time_since_epoch().count()));
+        trace_.Add((uint64_t{slot} << 32) | result.records.size());
+        trace_.Add(result.key.FirstWord() ^ result.rejected);
+        counters_.records_rejected += result.rejected;
+        if (!measured) return;
+        --pending_;
+        const hosts::Population::Slot& asker = population_.slot(slot);
+        if (asker.leaving || !asker.host || asker.incarnation != incarnation) {
+          ++counters_.gets_interrupted;
+          return;
+        }
+        Check(slot, entry, result);
+      });
   if (!started && measured) {
     ++counters_.gets_refused;
     --pending_;
@@ -200,33 +204,33 @@ void RecordWorkload::OnGet(uint32_t slot, uint64_t incarnation) {
   population_.Reschedule(slot);
 }
 
-bool RecordWorkload::MadeBy(const Entry& entry, const kademlia::SkillRecord& record) const {
+bool RecordWorkload::MadeBy(const Entry& entry, const kademlia::store::SkillRecord& record) const {
   if (record.sequence == entry.sequence) return true;
   // The DHT signs a live record again before its validity window ends: the same fields, a
   // later timestamp, and a higher sequence no later than the simulated clock.
   return record.sequence > entry.sequence && !record.tombstone &&
-         record.sequence <= kademlia::SimulatedWallClockMs(population_.Now()) &&
+         record.sequence <= kademlia::store::SimulatedWallClockMs(population_.Now()) &&
          record.capabilities == entry.capabilities;
 }
 
-void RecordWorkload::Check(uint32_t asker, size_t index, const kademlia::GetResult& result) {
+void RecordWorkload::Check(uint32_t asker, size_t index, const kademlia::store::GetResult& result) {
   const Entry& wanted = entries_[index];
   ++counters_.gets_checked;
   bool found = false;
-  for (const kademlia::SignedRecordPtr& held : result.records) {
-    const kademlia::SignedRecord& r = *held;
-    const auto known = by_identity_.find(kademlia::IdentityOf(r.record));
+  for (const kademlia::store::SignedRecordPtr& held : result.records) {
+    const kademlia::store::SignedRecord& r = *held;
+    const auto known = by_identity_.find(kademlia::store::IdentityOf(r.record));
     if (known == by_identity_.end() || !MadeBy(entries_[known->second], r.record)) {
       ++counters_.records_unknown;
       continue;
     }
-    if (known->second == index || (kademlia::IdentityOf(r.record) == wanted.identity &&
+    if (known->second == index || (kademlia::store::IdentityOf(r.record) == wanted.identity &&
                                    r.record.sequence >= wanted.sequence)) {
       found = found || !r.record.tombstone;
     }
   }
   counters_.gets_found += found;
-  if (wanted.expected_until == kTimeNever) {
+  if (wanted.expected_until == transport::kTimeNever) {
     ++counters_.gets_checked_publisher_up;
     counters_.gets_found_publisher_up += found;
   }
@@ -234,19 +238,19 @@ void RecordWorkload::Check(uint32_t asker, size_t index, const kademlia::GetResu
 }
 
 void RecordWorkload::ClassifyMiss(uint32_t asker, const Entry& wanted,
-                                  const kademlia::GetResult& result) {
+                                  const kademlia::store::GetResult& result) {
   const kademlia::Key& key = result.key;
   const size_t k = scenario_.kademlia.routing.bucket_size;
   const auto near = population_.live().Closest(key, k);
   size_t held = 0, near_held = 0;
   bool asked = false;
   for (const OracleEntry& live : population_.live().entries()) {
-    const Population::Slot& s = population_.slot(live.slot);
-    const kademlia::SkillDht* dht = s.host ? s.host->dht() : nullptr;
+    const hosts::Population::Slot& s = population_.slot(live.slot);
+    const kademlia::store::SkillDht* dht = s.host ? s.host->dht() : nullptr;
     if (dht == nullptr) continue;
-    for (const kademlia::StoredRecord* r : dht->store().Get(key)) {
+    for (const kademlia::store::StoredRecord* r : dht->store().Get(key)) {
       if (r->expires_at <= population_.Now() || r->value->record.tombstone ||
-          kademlia::IdentityOf(r->value->record) != wanted.identity ||
+          kademlia::store::IdentityOf(r->value->record) != wanted.identity ||
           r->value->record.sequence < wanted.sequence) {
         continue;
       }
@@ -270,11 +274,11 @@ void RecordWorkload::ClassifyMiss(uint32_t asker, const Entry& wanted,
     return static_cast<uint16_t>(std::min<size_t>(n, UINT16_MAX));
   };
   RecordMiss miss;
-  miss.finished_s = ToMillis(population_.Now() - epoch_) / 1000;
+  miss.finished_s = transport::ToMillis(population_.Now() - epoch_) / 1000;
   miss.asker = asker;
   miss.publisher = wanted.slot;
-  miss.publisher_up = wanted.expected_until == kTimeNever;
-  miss.published_for_s = ToMillis(population_.Now() - wanted.available_from) / 1000;
+  miss.publisher_up = wanted.expected_until == transport::kTimeNever;
+  miss.published_for_s = transport::ToMillis(population_.Now() - wanted.available_from) / 1000;
   miss.kind = kind;
   miss.live_holders = narrow(held);
   miss.near_holders = narrow(near_held);
@@ -297,4 +301,4 @@ std::optional<double> RecordWorkload::available_rate() const {
   return static_cast<double>(counters_.gets_found) / static_cast<double>(counters_.gets_checked);
 }
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::workloads

@@ -34,7 +34,7 @@
 #include "sim/hosts/population.h"
 #include "sim/scenario/scenario.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::workloads {
 
 // A record lives for this many republish intervals at its holders (its TTL), clamped to the
 // record format's TTL bounds: one missed republish does not let it expire.
@@ -97,11 +97,12 @@ struct RecordMiss {
 class RecordWorkload {
  public:
   // Times in the miss log count from `epoch`.
-  RecordWorkload(const Scenario& scenario, Population& population, EventQueue& queue,
-                 const TimePoint& now, TimePoint epoch, uint64_t seed, TraceHash& trace);
+  RecordWorkload(const scenario::Scenario& scenario, hosts::Population& population,
+                 engine::EventQueue& queue, const transport::TimePoint& now,
+                 transport::TimePoint epoch, uint64_t seed, engine::TraceHash& trace);
 
   // Gets started in [begin, end) are measured.
-  void SetWindow(TimePoint begin, TimePoint end);
+  void SetWindow(transport::TimePoint begin, transport::TimePoint end);
   // `slot` has joined: it publishes its records and its periodic gets begin.
   void OnJoined(uint32_t slot);
   // Every joined honest node (static networks, kPublishAll).
@@ -111,7 +112,7 @@ class RecordWorkload {
   void OnStopped(uint32_t slot);
 
   bool Settled() const { return pending_ == 0 && now_ >= window_end_; }
-  TimePoint window_end() const { return window_end_; }
+  transport::TimePoint window_end() const { return window_end_; }
   const RecordCounters& counters() const { return counters_; }
   // The measured misses, in the order they happened (at most kRecordMissesLoggedMax).
   const std::vector<RecordMiss>& misses() const { return misses_; }
@@ -119,52 +120,52 @@ class RecordWorkload {
   std::optional<double> available_rate() const;
   // The same over the gets whose publisher was up (gets_found_publisher_up / ..._checked_...).
   std::optional<double> available_rate_publisher_up() const;
-  TimePoint ttl_end_after_stop(TimePoint stopped) const;
+  transport::TimePoint ttl_end_after_stop(transport::TimePoint stopped) const;
 
  private:
   struct Entry {
     uint32_t slot = 0;
     uint32_t incarnation = 0;
     kademlia::Key key;  // the skill key
-    kademlia::RecordIdentity identity;
+    kademlia::store::RecordIdentity identity;
     std::vector<std::string> capabilities;
     uint64_t sequence = 0;
-    TimePoint available_from = kTimeNever;  // first publish finished
-    TimePoint expected_until = kTimeNever;  // set when its incarnation stops
+    transport::TimePoint available_from = transport::kTimeNever;  // first publish finished
+    transport::TimePoint expected_until = transport::kTimeNever;  // set when its incarnation stops
   };
 
   bool Expected(const Entry& e) const;
   // Whether `record`, under the identity of `entry`, is a version its honest publisher made.
-  bool MadeBy(const Entry& entry, const kademlia::SkillRecord& record) const;
+  bool MadeBy(const Entry& entry, const kademlia::store::SkillRecord& record) const;
   std::optional<size_t> PickExpected();
   void Publish(uint32_t slot);
   std::vector<std::string> DrawCapabilities();
   // The key a get for `entry` asks for (get_by).
   kademlia::Key GetKey(const Entry& entry);
-  void Check(uint32_t asker, size_t entry, const kademlia::GetResult& result);
+  void Check(uint32_t asker, size_t entry, const kademlia::store::GetResult& result);
   // Counts a miss under missed_asked, missed_near, missed_far or missed_lost, and logs it.
-  void ClassifyMiss(uint32_t asker, const Entry& wanted, const kademlia::GetResult& result);
+  void ClassifyMiss(uint32_t asker, const Entry& wanted, const kademlia::store::GetResult& result);
 
-  const Scenario& scenario_;
-  Population& population_;
-  EventQueue& queue_;
-  const TimePoint& now_;
-  TimePoint epoch_;
-  TraceHash& trace_;
-  Rng rng_;
-  Duration get_interval_;
-  Duration republish_;
+  const scenario::Scenario& scenario_;
+  hosts::Population& population_;
+  engine::EventQueue& queue_;
+  const transport::TimePoint& now_;
+  transport::TimePoint epoch_;
+  engine::TraceHash& trace_;
+  transport::Rng rng_;
+  transport::Duration get_interval_;
+  transport::Duration republish_;
   uint32_t ttl_seconds_;
-  TimePoint window_begin_ = kTimeZero;
-  TimePoint window_end_ = kTimeZero;
+  transport::TimePoint window_begin_ = transport::kTimeZero;
+  transport::TimePoint window_end_ = transport::kTimeZero;
   std::vector<Entry> entries_;
-  std::vector<std::vector<size_t>> by_slot_;                // the running incarnation's entries
-  std::map<kademlia::RecordIdentity, size_t> by_identity_;  // the latest entry per identity
+  std::vector<std::vector<size_t>> by_slot_;  // the running incarnation's entries
+  std::map<kademlia::store::RecordIdentity, size_t> by_identity_;  // the latest entry per identity
   uint64_t pending_ = 0;
   RecordCounters counters_;
   std::vector<RecordMiss> misses_;
 };
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::workloads
 
 #endif  // SKILLNODE_SIM_WORKLOADS_RECORD_WORKLOAD_H_

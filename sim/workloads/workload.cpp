@@ -7,13 +7,15 @@
 
 #include "kademlia/wire/wire.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::workloads {
 namespace {
 
-Duration SecondsOf(double s) { return Duration(static_cast<int64_t>(std::llround(s * 1e6))); }
+transport::Duration SecondsOf(double s) {
+  return transport::Duration(static_cast<int64_t>(std::llround(s * 1e6)));
+}
 
 // How long after a lookup started a late answer from its responsible node is still noted.
-constexpr Duration kLateAnswerWindow = std::chrono::seconds(10);
+constexpr transport::Duration kLateAnswerWindow = std::chrono::seconds(10);
 // How many of a missed lookup's responsible node's nearest live nodes are asked first whether
 // their routing table holds it.
 constexpr size_t kNearestHoldersFirst = 32;
@@ -22,8 +24,9 @@ uint16_t Clamp16(size_t value) { return static_cast<uint16_t>(std::min<size_t>(v
 
 }  // namespace
 
-Workload::Workload(const Scenario& scenario, Population& population, EventQueue& queue,
-                   const TimePoint& now, TimePoint epoch, uint64_t seed, LaneTraces& traces)
+Workload::Workload(const scenario::Scenario& scenario, hosts::Population& population,
+                   engine::EventQueue& queue, const transport::TimePoint& now,
+                   transport::TimePoint epoch, uint64_t seed, LaneTraces& traces)
     : scenario_(scenario),
       population_(population),
       queue_(queue),
@@ -31,22 +34,23 @@ Workload::Workload(const Scenario& scenario, Population& population, EventQueue&
       epoch_(epoch),
       traces_(traces),
       rng_(seed) {
-  for (size_t lane = 0; lane < EventQueue::kLanes; ++lane) lane_rngs_.push_back(rng_.Fork());
+  for (size_t lane = 0; lane < engine::EventQueue::kLanes; ++lane)
+    lane_rngs_.push_back(rng_.Fork());
   watching_.resize(population.size());
 }
 
-void Workload::SetWindow(TimePoint begin, TimePoint end) {
+void Workload::SetWindow(transport::TimePoint begin, transport::TimePoint end) {
   window_begin_ = begin;
   window_end_ = end;
 }
 
-void Workload::ScheduleStatic(TimePoint start) {
+void Workload::ScheduleStatic(transport::TimePoint start) {
   static_start_ = start;
   static_issued_ = 0;
-  queue_.Push(start, EventKind::kStaticLookup, 0, 0);
+  queue_.Push(start, engine::EventKind::kStaticLookup, 0, 0);
 }
 
-TimePoint Workload::last_start() const {
+transport::TimePoint Workload::last_start() const {
   if (scenario_.churn.enabled) return window_end_;
   const double span_s =
       static_cast<double>(scenario_.workload.lookups - 1) / scenario_.workload.lookup_rate_per_s;
@@ -58,29 +62,29 @@ void Workload::OnStaticLookup() {
   ++static_issued_;
   if (static_issued_ < scenario_.workload.lookups) {
     const double at_s = static_cast<double>(static_issued_) / scenario_.workload.lookup_rate_per_s;
-    queue_.Push(static_start_ + SecondsOf(at_s), EventKind::kStaticLookup, 0, 0);
+    queue_.Push(static_start_ + SecondsOf(at_s), engine::EventKind::kStaticLookup, 0, 0);
   }
 }
 
 void Workload::StartPeriodic(uint32_t slot) {
   const double offset_s = rng_.NextDouble() * scenario_.workload.lookup_interval_s;
-  queue_.Push(now_ + SecondsOf(offset_s), EventKind::kNodeLookup, slot,
+  queue_.Push(now_ + SecondsOf(offset_s), engine::EventKind::kNodeLookup, slot,
               population_.slot(slot).incarnation);
 }
 
 // Runs in the slot's lane.
 void Workload::OnNodeLookup(uint32_t slot, uint64_t incarnation) {
-  const Population::Slot& s = population_.slot(slot);
+  const hosts::Population::Slot& s = population_.slot(slot);
   if (!population_.joined(slot) || s.incarnation != incarnation) return;
-  const TimePoint now = population_.Now();
+  const transport::TimePoint now = population_.Now();
   Launch(slot, now >= window_begin_ && now < window_end_);
-  const TimePoint next = now + SecondsOf(scenario_.workload.lookup_interval_s);
-  if (next < window_end_) queue_.Push(next, EventKind::kNodeLookup, slot, incarnation);
+  const transport::TimePoint next = now + SecondsOf(scenario_.workload.lookup_interval_s);
+  if (next < window_end_) queue_.Push(next, engine::EventKind::kNodeLookup, slot, incarnation);
 }
 
-kademlia::Key Workload::PickTarget(uint32_t asker, Rng& rng) {
+kademlia::Key Workload::PickTarget(uint32_t asker, transport::Rng& rng) {
   kademlia::Key target;
-  if (scenario_.workload.targets == TargetKind::kRandomNode) {
+  if (scenario_.workload.targets == scenario::TargetKind::kRandomNode) {
     if (auto node = population_.RandomJoinedHonest(rng, asker)) {
       return population_.slot(*node).host->id();
     }
@@ -91,24 +95,24 @@ kademlia::Key Workload::PickTarget(uint32_t asker, Rng& rng) {
 
 // Runs in the asker's lane (periodic lookups) or on the control side (static ones).
 void Workload::Launch(uint32_t slot, bool measured) {
-  Population::Slot& s = population_.slot(slot);
+  hosts::Population::Slot& s = population_.slot(slot);
   kademlia::Node* node = s.host->node();
   const std::optional<size_t> lane = queue_.running_lane();
-  const size_t side = lane.value_or(EventQueue::kLanes);
+  const size_t side = lane.value_or(engine::EventQueue::kLanes);
   const kademlia::Key target = PickTarget(slot, lane ? lane_rngs_[*lane] : rng_);
-  const TimePoint now = population_.Now();
+  const transport::TimePoint now = population_.Now();
   std::vector<LookupRecord>& records = started_[side];
   size_t index = kUnmeasured;
   if (measured) {
     index = (size_t{side} << kSideShift) | records.size();
     LookupRecord record;
     record.started = now;
-    record.start_s = ToMillis(now - epoch_) / 1000;
+    record.start_s = transport::ToMillis(now - epoch_) / 1000;
     record.asker = slot;
     record.incarnation = s.incarnation;
     const std::vector<OracleEntry> responsible =
         population_.live().Closest(target, 1, [&](const OracleEntry& e) {
-          return e.slot != slot && population_.slot(e.slot).kind == HostKind::kHonest;
+          return e.slot != slot && population_.slot(e.slot).kind == hosts::HostKind::kHonest;
         });
     std::vector<Watch>& watches = watching_[slot];
     std::erase_if(watches, [&](const Watch& w) {
@@ -120,7 +124,7 @@ void Workload::Launch(uint32_t slot, bool measured) {
       record.responsible = r;
       record.responsible_incarnation = population_.slot(r).incarnation;
       record.responsible_age_s =
-          static_cast<float>(ToMillis(now - population_.slot(r).joined_at) / 1000);
+          static_cast<float>(transport::ToMillis(now - population_.slot(r).joined_at) / 1000);
       record.responsible_rtt_ms = static_cast<float>(population_.latency().BaseRttMs(slot, r));
       watches.push_back(Watch{index, record.responsible, target, {}});
     }
@@ -139,7 +143,7 @@ void Workload::Launch(uint32_t slot, bool measured) {
 }
 
 void Workload::Complete(size_t index, uint32_t slot, const kademlia::LookupResult& result) {
-  TraceHash& trace = traces_[EventQueue::LaneOf(slot)];
+  engine::TraceHash& trace = traces_[engine::EventQueue::LaneOf(slot)];
   trace.Add(static_cast<uint64_t>(result.finished.time_since_epoch().count()));
   trace.Add((uint64_t{slot} << 32) | static_cast<uint32_t>(result.stats.hops));
   trace.Add(result.target.FirstWord() ^ result.stats.messages);
@@ -147,19 +151,20 @@ void Workload::Complete(size_t index, uint32_t slot, const kademlia::LookupResul
   if (index == kUnmeasured) return;
   LookupRecord& record = RecordAt(index);
   --pending_;
-  const Population::Slot& s = population_.slot(slot);
+  const hosts::Population::Slot& s = population_.slot(slot);
   if (s.leaving || !s.host || s.incarnation != record.incarnation) {
     record.status = LookupStatus::kInterrupted;
     return;
   }
   record.status = LookupStatus::kCompleted;
-  record.latency_ms = ToMillis(result.stats.duration);
+  record.latency_ms = transport::ToMillis(result.stats.duration);
   record.hops = Clamp16(static_cast<size_t>(std::max(0, result.stats.hops)));
   record.messages = Clamp16(result.stats.messages);
   record.failures = Clamp16(result.stats.failures);
   record.result_size = static_cast<uint8_t>(std::min<size_t>(result.closest.size(), 255));
   Check(record, s.host->id(), result);
-  if (!record.success) missed_[queue_.running_lane().value_or(EventQueue::kLanes)].push_back(index);
+  if (!record.success)
+    missed_[queue_.running_lane().value_or(engine::EventQueue::kLanes)].push_back(index);
 }
 
 void Workload::AnalyseFailures() {
@@ -167,7 +172,7 @@ void Workload::AnalyseFailures() {
     for (const size_t index : side) {
       LookupRecord& record = RecordAt(index);
       if (record.responsible == kNoResponsible) continue;
-      const Population::Slot& r = population_.slot(record.responsible);
+      const hosts::Population::Slot& r = population_.slot(record.responsible);
       record.responsible_gone = !r.host || r.incarnation != record.responsible_incarnation;
       if (record.responsible_gone) continue;
       record.responsible_held = HeldByATable(record.responsible, r.host->id());
@@ -178,7 +183,7 @@ void Workload::AnalyseFailures() {
 
 bool Workload::HeldByATable(uint32_t responsible, const kademlia::NodeId& id) const {
   const auto holds = [&](uint32_t slot) {
-    const Population::Slot& s = population_.slot(slot);
+    const hosts::Population::Slot& s = population_.slot(slot);
     return slot != responsible && s.host && s.host->node() != nullptr &&
            s.host->node()->routing_table().Find(id) != nullptr;
   };
@@ -202,47 +207,47 @@ void Workload::Unwatch(uint32_t asker, size_t index) {
   std::erase_if(watching_[asker], [&](const Watch& w) { return w.record == index; });
 }
 
-void Workload::OnArrival(TimePoint arrival, uint32_t from, uint32_t to,
+void Workload::OnArrival(transport::TimePoint arrival, uint32_t from, uint32_t to,
                          std::span<const uint8_t> bytes) {
   if (from >= watching_.size()) return;
-  std::optional<kademlia::Message> message;  // decoded once, for the first matching watch
+  std::optional<kademlia::wire::Message> message;  // decoded once, for the first matching watch
   for (Watch& watch : watching_[from]) {
     if (watch.responsible != to) continue;
     if (!message) {
-      auto decoded = kademlia::Decode(bytes);
+      auto decoded = kademlia::wire::Decode(bytes);
       if (!decoded) return;
       message = std::move(*decoded);
     }
-    const auto* find = std::get_if<kademlia::FindNodeBody>(&message->body);
+    const auto* find = std::get_if<kademlia::wire::FindNodeBody>(&message->body);
     if (find == nullptr) return;
     if (find->target != watch.target) continue;
     LookupRecord& record = RecordAt(watch.record);
     record.responsible_asked = true;
-    if (arrival == kTimeNever) continue;  // lost on the way
+    if (arrival == transport::kTimeNever) continue;  // lost on the way
     watch.txids.push_back(message->header.txid);
-    const double ms = ToMillis(arrival - record.started);
+    const double ms = transport::ToMillis(arrival - record.started);
     if (record.contact_ms < 0 || ms < record.contact_ms) record.contact_ms = ms;
   }
 }
 
 void Workload::OnDelivery(uint32_t to, uint32_t from, std::span<const uint8_t> bytes) {
   if (to >= watching_.size()) return;
-  std::optional<kademlia::Message> message;  // decoded once, for the first matching watch
+  std::optional<kademlia::wire::Message> message;  // decoded once, for the first matching watch
   for (const Watch& watch : watching_[to]) {
     if (watch.responsible != from || watch.txids.empty()) continue;
     if (!message) {
-      auto decoded = kademlia::Decode(bytes);
+      auto decoded = kademlia::wire::Decode(bytes);
       if (!decoded) return;
       message = std::move(*decoded);
     }
-    if (!std::holds_alternative<kademlia::NodesBody>(message->body)) return;
+    if (!std::holds_alternative<kademlia::wire::NodesBody>(message->body)) return;
     if (std::find(watch.txids.begin(), watch.txids.end(), message->header.txid) ==
         watch.txids.end()) {
       continue;
     }
     LookupRecord& record = RecordAt(watch.record);
     if (record.heep_ms >= 0 || record.late_ms >= 0) continue;
-    const double answered_ms = ToMillis(population_.Now() - record.started);
+    const double answered_ms = transport::ToMillis(population_.Now() - record.started);
     if (record.status == LookupStatus::kPending) {
       record.heep_ms = answered_ms + population_.latency().BaseRttMs(to, from) / 2;
     } else {
@@ -254,14 +259,14 @@ void Workload::OnDelivery(uint32_t to, uint32_t from, std::span<const uint8_t> b
 void Workload::Check(LookupRecord& record, const kademlia::NodeId& asker,
                      const kademlia::LookupResult& result) {
   const Oracle& live = population_.live();
-  const TimePoint started = record.started;
+  const transport::TimePoint started = record.started;
   const auto eligible = [&](const OracleEntry& e) {
     return e.id != asker && population_.slot(e.slot).joined_at <= started;
   };
   const size_t k = scenario_.kademlia.routing.bucket_size;
   const std::vector<OracleEntry> truth = live.Closest(result.target, k, eligible);
   const std::vector<OracleEntry> honest = live.Closest(result.target, 1, [&](const OracleEntry& e) {
-    return eligible(e) && population_.slot(e.slot).kind == HostKind::kHonest;
+    return eligible(e) && population_.slot(e.slot).kind == hosts::HostKind::kHonest;
   });
   size_t overlap = 0, dead = 0;
   bool exact = result.closest.size() == truth.size();
@@ -298,7 +303,7 @@ void Workload::Close() {
   for (std::vector<LookupRecord>& side : started_) {
     for (LookupRecord& record : side) {
       if (record.status == LookupStatus::kPending) {
-        const Population::Slot& s = population_.slot(record.asker);
+        const hosts::Population::Slot& s = population_.slot(record.asker);
         const bool gone = !s.host || s.incarnation != record.incarnation;
         record.status = gone ? LookupStatus::kInterrupted : LookupStatus::kUnfinished;
       }
@@ -315,4 +320,4 @@ void Workload::Close() {
   pending_ = 0;
 }
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::workloads

@@ -23,20 +23,21 @@
 #include "sim/scenario/scenario.h"
 #include "sim/workloads/lookup_log.h"
 
-namespace skillnode::sim {
+namespace skillnode::sim::workloads {
 
 class Workload {
  public:
-  using LaneTraces = std::array<TraceHash, EventQueue::kLanes>;
+  using LaneTraces = std::array<engine::TraceHash, engine::EventQueue::kLanes>;
 
   // A lookup's result goes into the trace of its asker's lane: lookups finish in lanes.
-  Workload(const Scenario& scenario, Population& population, EventQueue& queue,
-           const TimePoint& now, TimePoint epoch, uint64_t seed, LaneTraces& traces);
+  Workload(const scenario::Scenario& scenario, hosts::Population& population,
+           engine::EventQueue& queue, const transport::TimePoint& now, transport::TimePoint epoch,
+           uint64_t seed, LaneTraces& traces);
 
   // Lookups started in [begin, end) are measured.
-  void SetWindow(TimePoint begin, TimePoint end);
+  void SetWindow(transport::TimePoint begin, transport::TimePoint end);
   // Static: the first of the scenario's lookups at `start`, the others following at the rate.
-  void ScheduleStatic(TimePoint start);
+  void ScheduleStatic(transport::TimePoint start);
   void OnStaticLookup();
   // Churn: `slot` has joined; its periodic lookups begin.
   void StartPeriodic(uint32_t slot);
@@ -45,7 +46,8 @@ class Workload {
   // Network::ArrivalObserver: a datagram from `from` will arrive at `to` at `arrival`
   // (kTimeNever: it is lost). Notes a measured lookup's requests to its responsible node, and
   // the first one's arrival. Runs in the sender's lane.
-  void OnArrival(TimePoint arrival, uint32_t from, uint32_t to, std::span<const uint8_t> bytes);
+  void OnArrival(transport::TimePoint arrival, uint32_t from, uint32_t to,
+                 std::span<const uint8_t> bytes);
   // A datagram from `from` is delivered to `to` now. Notes the first answer of a measured
   // lookup's responsible node reaching its asker (Heep's latency). Runs in `to`'s lane.
   void OnDelivery(uint32_t to, uint32_t from, std::span<const uint8_t> bytes);
@@ -64,9 +66,11 @@ class Workload {
   // Measured lookups started so far.
   size_t measured() const;
   // When the first measured lookup starts (static networks: once scheduled).
-  TimePoint first_start() const { return scenario_.churn.enabled ? window_begin_ : static_start_; }
+  transport::TimePoint first_start() const {
+    return scenario_.churn.enabled ? window_begin_ : static_start_;
+  }
   // When the last measured lookup may start (for the run's end).
-  TimePoint last_start() const;
+  transport::TimePoint last_start() const;
 
  private:
   static constexpr size_t kUnmeasured = std::numeric_limits<size_t>::max();
@@ -90,33 +94,33 @@ class Workload {
   void Unwatch(uint32_t asker, size_t index);
   void Check(LookupRecord& record, const kademlia::NodeId& asker,
              const kademlia::LookupResult& result);
-  kademlia::Key PickTarget(uint32_t asker, Rng& rng);
+  kademlia::Key PickTarget(uint32_t asker, transport::Rng& rng);
 
-  const Scenario& scenario_;
-  Population& population_;
-  EventQueue& queue_;
-  const TimePoint& now_;
-  TimePoint epoch_;
+  const scenario::Scenario& scenario_;
+  hosts::Population& population_;
+  engine::EventQueue& queue_;
+  const transport::TimePoint& now_;
+  transport::TimePoint epoch_;
   LaneTraces& traces_;
-  Rng rng_;                     // the control side's draws
-  std::vector<Rng> lane_rngs_;  // the draws of lookups started in each lane
-  TimePoint window_begin_ = kTimeZero;
-  TimePoint window_end_ = kTimeNever;
-  TimePoint static_start_ = kTimeZero;
+  transport::Rng rng_;                     // the control side's draws
+  std::vector<transport::Rng> lane_rngs_;  // the draws of lookups started in each lane
+  transport::TimePoint window_begin_ = transport::kTimeZero;
+  transport::TimePoint window_end_ = transport::kTimeNever;
+  transport::TimePoint static_start_ = transport::kTimeZero;
   uint64_t static_issued_ = 0;
   std::atomic<uint64_t> pending_ = 0;  // lookups finish in lanes, side by side
   // Periodic lookups start in their asker's lane, static ones on the control side: each side
   // keeps the records of the lookups it started until Close merges them into records_.
-  std::array<std::vector<LookupRecord>, EventQueue::kLanes + 1> started_;
+  std::array<std::vector<LookupRecord>, engine::EventQueue::kLanes + 1> started_;
   std::vector<LookupRecord> records_;
   // Per side, measured lookups that missed and wait for AnalyseFailures.
-  std::array<std::vector<size_t>, EventQueue::kLanes + 1> missed_;
+  std::array<std::vector<size_t>, engine::EventQueue::kLanes + 1> missed_;
   // Per asker slot, its measured lookups still watched (until kLateAnswerWindow after they
   // started, for late answers); changed only in the slot's lane (or
   // on the control side between batches).
   std::vector<std::vector<Watch>> watching_;
 };
 
-}  // namespace skillnode::sim
+}  // namespace skillnode::sim::workloads
 
 #endif  // SKILLNODE_SIM_WORKLOADS_WORKLOAD_H_

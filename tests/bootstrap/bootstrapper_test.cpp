@@ -17,10 +17,10 @@ namespace {
 using testing::FakeNetwork;
 using Phase = BootstrapPhase;
 
-class RecordingLogger final : public Logger {
+class RecordingLogger final : public transport::Logger {
  public:
-  bool Enabled(LogLevel) const override { return true; }
-  void Log(LogLevel, std::string_view message) override { lines.emplace_back(message); }
+  bool Enabled(transport::LogLevel) const override { return true; }
+  void Log(transport::LogLevel, std::string_view message) override { lines.emplace_back(message); }
   bool Saw(const std::string& needle) const {
     return std::any_of(lines.begin(), lines.end(), [&](const std::string& line) {
       return line.find(needle) != std::string::npos;
@@ -30,9 +30,9 @@ class RecordingLogger final : public Logger {
 };
 
 // Answers names from a table, later (at the next AnswerAll), like a real resolver.
-class FakeResolver final : public Resolver {
+class FakeResolver final : public transport::Resolver {
  public:
-  void Resolve(const HostPort& name, ResolveCallback done) override {
+  void Resolve(const transport::HostPort& name, transport::ResolveCallback done) override {
     pending_.emplace_back(name, std::move(done));
   }
   void AnswerAll() {
@@ -40,23 +40,24 @@ class FakeResolver final : public Resolver {
     for (auto& [name, done] : pending) {
       auto it = names.find(name.host);
       if (it == names.end()) {
-        done(Fail(ErrorCode::kNotFound, "cannot resolve " + name.ToString() + ": unknown name"));
+        done(transport::Fail(transport::ErrorCode::kNotFound,
+                             "cannot resolve " + name.ToString() + ": unknown name"));
         continue;
       }
-      std::vector<Endpoint> endpoints;
-      for (const Address& a : it->second) endpoints.emplace_back(a, name.port);
+      std::vector<transport::Endpoint> endpoints;
+      for (const transport::Address& a : it->second) endpoints.emplace_back(a, name.port);
       done(endpoints);
     }
   }
-  std::map<std::string, std::vector<Address>> names;
+  std::map<std::string, std::vector<transport::Address>> names;
 
  private:
-  std::vector<std::pair<HostPort, ResolveCallback>> pending_;
+  std::vector<std::pair<transport::HostPort, transport::ResolveCallback>> pending_;
 };
 
 kademlia::KademliaConfig FastRefresh() {
   kademlia::KademliaConfig config;
-  config.routing.bucket_refresh_interval = Seconds(30);
+  config.routing.bucket_refresh_interval = transport::Seconds(30);
   return config;
 }
 
@@ -66,7 +67,7 @@ struct Harness {
   RecordingLogger logger;
   std::vector<std::unique_ptr<Bootstrapper>> bootstrappers;
 
-  Bootstrapper& Add(size_t node, std::vector<HostPort> peers) {
+  Bootstrapper& Add(size_t node, std::vector<transport::HostPort> peers) {
     BootstrapConfig config;
     config.peers = std::move(peers);
     bootstrappers.push_back(
@@ -76,26 +77,29 @@ struct Harness {
 
   // Runs network and bootstrappers for `duration`; `each` sees every step.
   template <typename F>
-  void Run(Duration duration, F each) {
-    const TimePoint end = net.now() + duration;
+  void Run(transport::Duration duration, F each) {
+    const transport::TimePoint end = net.now() + duration;
     while (net.now() < end) {
       resolver.AnswerAll();
-      TimePoint next = end;
+      transport::TimePoint next = end;
       for (const auto& b : bootstrappers) next = std::min(next, b->NextDeadline());
       // Join results arrive inside RunUntil; stepping at most 100 ms lets the bootstrapper see
       // them about as soon as the daemon's loop would.
-      next = std::clamp(next, net.now() + Millis(1), std::min(end, net.now() + Millis(100)));
+      next = std::clamp(next, net.now() + transport::Millis(1),
+                        std::min(end, net.now() + transport::Millis(100)));
       net.RunUntil(next);
       for (const auto& b : bootstrappers) b->OnTimer(net.now());
       each();
     }
   }
-  void Run(Duration duration) {
+  void Run(transport::Duration duration) {
     Run(duration, [] {});
   }
 };
 
-HostPort Literal(const Endpoint& endpoint) { return HostPort::Parse(endpoint.ToString()).value(); }
+transport::HostPort Literal(const transport::Endpoint& endpoint) {
+  return transport::HostPort::Parse(endpoint.ToString()).value();
+}
 
 TEST_CASE("a node joins through a bootstrap peer given as a literal address", "[unit]") {
   Harness h;
@@ -104,7 +108,7 @@ TEST_CASE("a node joins through a bootstrap peer given as a literal address", "[
   auto& b = h.Add(1, {Literal(h.net.endpoint(0))});
   b.Start(h.net.now(), {});
   CHECK(b.phase() == Phase::kJoining);
-  h.Run(Seconds(5));
+  h.Run(transport::Seconds(5));
   CHECK(b.phase() == Phase::kJoined);
   CHECK(b.attempts() == 1);
   CHECK(h.net.node(1).routing_table().size() == 1);
@@ -117,10 +121,11 @@ TEST_CASE("peer names are resolved; a name that fails is logged by name and skip
   h.net.AddNode({});
   h.resolver.names["seed.example"] = {h.net.endpoint(0).address()};
   const uint16_t port = h.net.endpoint(0).port();
-  auto& b = h.Add(1, {HostPort{"missing.example", port}, HostPort{"seed.example", port}});
+  auto& b = h.Add(
+      1, {transport::HostPort{"missing.example", port}, transport::HostPort{"seed.example", port}});
   b.Start(h.net.now(), {});
   CHECK(b.phase() == Phase::kResolving);
-  h.Run(Seconds(5));
+  h.Run(transport::Seconds(5));
   CHECK(b.phase() == Phase::kJoined);
   CHECK(h.logger.Saw("peer missing.example:" + std::to_string(port) + ": cannot resolve"));
 }
@@ -133,11 +138,11 @@ TEST_CASE("unreachable peers are retried with exponential back-off and jitter", 
   auto& b = h.Add(1, {Literal(h.net.endpoint(0))});
   b.Start(h.net.now(), {});
   std::vector<double> delays_s;
-  TimePoint last_retry = kTimeNever;
-  h.Run(Seconds(200), [&] {
-    if (b.retry_at() != kTimeNever && b.retry_at() != last_retry) {
+  transport::TimePoint last_retry = transport::kTimeNever;
+  h.Run(transport::Seconds(200), [&] {
+    if (b.retry_at() != transport::kTimeNever && b.retry_at() != last_retry) {
       last_retry = b.retry_at();
-      delays_s.push_back(ToMillis(b.retry_at() - h.net.now()) / 1000.0);
+      delays_s.push_back(transport::ToMillis(b.retry_at() - h.net.now()) / 1000.0);
     }
   });
   CHECK(b.phase() != Phase::kJoined);
@@ -152,7 +157,7 @@ TEST_CASE("unreachable peers are retried with exponential back-off and jitter", 
   CHECK(h.logger.Saw("no bootstrap peer answered; retrying in"));
   const uint64_t attempts = b.attempts();
   h.net.SetSilent(0, false);  // the peer comes back: the next retry joins
-  h.Run(Seconds(300));
+  h.Run(transport::Seconds(300));
   CHECK(b.phase() == Phase::kJoined);
   CHECK(b.attempts() == attempts + 1);
 }
@@ -162,7 +167,7 @@ TEST_CASE("a restarted node rejoins from saved contacts while every bootstrap pe
   Harness h;
   for (int i = 0; i < 6; ++i) h.net.AddNode({});
   for (size_t i = 1; i < 6; ++i) h.Add(i, {Literal(h.net.endpoint(0))}).Start(h.net.now(), {});
-  h.Run(Seconds(30));
+  h.Run(transport::Seconds(30));
   for (size_t i = 1; i < 6; ++i) REQUIRE(h.bootstrappers[i - 1]->phase() == Phase::kJoined);
   // "Restart" node 5: a new node with node 5's saved table, the bootstrap peer now down.
   const auto saved = h.net.node(5).routing_table().Export();
@@ -173,7 +178,7 @@ TEST_CASE("a restarted node rejoins from saved contacts while every bootstrap pe
   auto& restarted = h.Add(6, {Literal(h.net.endpoint(0))});
   restarted.Start(h.net.now(), saved);
   CHECK(restarted.phase() == Phase::kRemembered);
-  h.Run(Seconds(10));
+  h.Run(transport::Seconds(10));
   CHECK(restarted.phase() == Phase::kJoined);
   CHECK(restarted.attempts() == 0);  // the bootstrap peer was never needed
   CHECK(h.net.node(6).routing_table().size() >= 3);
@@ -186,15 +191,15 @@ TEST_CASE("a node whose routing table empties bootstraps again", "[unit]") {
   h.net.AddNode(FastRefresh());
   auto& b = h.Add(1, {Literal(h.net.endpoint(0))});
   b.Start(h.net.now(), {});
-  h.Run(Seconds(5));
+  h.Run(transport::Seconds(5));
   REQUIRE(b.phase() == Phase::kJoined);
   h.net.SetSilent(0, true);  // the only peer goes away: refreshes time out, it is evicted
-  h.Run(Seconds(300));
+  h.Run(transport::Seconds(300));
   CHECK(h.net.node(1).routing_table().size() == 0);
   CHECK(h.logger.Saw("routing table is empty: bootstrapping again"));
   CHECK(b.phase() == Phase::kWaiting);
   h.net.SetSilent(0, false);
-  h.Run(Seconds(600));
+  h.Run(transport::Seconds(600));
   CHECK(b.phase() == Phase::kJoined);
   CHECK(b.joins() == 2);
 }
@@ -208,10 +213,10 @@ TEST_CASE("with no peers and no saved contacts a node is standalone until others
   alone.Start(h.net.now(), {});
   CHECK(alone.phase() == Phase::kStandalone);
   CHECK(h.logger.Saw("running standalone"));
-  h.Run(Seconds(10));
+  h.Run(transport::Seconds(10));
   CHECK(alone.phase() == Phase::kStandalone);
   h.Add(1, {Literal(h.net.endpoint(0))}).Start(h.net.now(), {});
-  h.Run(Seconds(10));
+  h.Run(transport::Seconds(10));
   CHECK(alone.phase() == Phase::kJoined);
   CHECK(alone.attempts() == 0);
 }
@@ -224,14 +229,14 @@ TEST_CASE("a joined node looks up its own id once more after the settle delay", 
   h.net.AddNode({});
   auto& b = h.Add(1, {Literal(h.net.endpoint(0))});
   b.Start(h.net.now(), {});
-  h.Run(Millis(500));
+  h.Run(transport::Millis(500));
   REQUIRE(b.phase() == Phase::kJoined);
   const uint64_t lookups = h.net.node(1).stats().lookups_started;
-  h.Run(Seconds(2));
+  h.Run(transport::Seconds(2));
   CHECK(h.net.node(1).stats().lookups_started == lookups);
-  h.Run(Seconds(2));
+  h.Run(transport::Seconds(2));
   CHECK(h.net.node(1).stats().lookups_started == lookups + 1);
-  h.Run(Seconds(20));
+  h.Run(transport::Seconds(20));
   CHECK(h.net.node(1).stats().lookups_started == lookups + 1);  // once only
 }
 
@@ -240,12 +245,12 @@ TEST_CASE("after Stop nothing more happens, and late answers are ignored", "[uni
   h.net.AddNode({});
   h.net.AddNode({});
   h.resolver.names["seed.example"] = {h.net.endpoint(0).address()};
-  auto& b = h.Add(1, {HostPort{"seed.example", h.net.endpoint(0).port()}});
+  auto& b = h.Add(1, {transport::HostPort{"seed.example", h.net.endpoint(0).port()}});
   b.Start(h.net.now(), {});
   b.Stop();
-  h.Run(Seconds(5));  // the resolver answers after Stop
+  h.Run(transport::Seconds(5));  // the resolver answers after Stop
   CHECK(b.phase() == Phase::kStopped);
-  CHECK(b.NextDeadline() == kTimeNever);
+  CHECK(b.NextDeadline() == transport::kTimeNever);
   CHECK(h.net.node(1).routing_table().size() == 0);
 }
 
@@ -260,7 +265,7 @@ TEST_CASE("new peers set on a standalone or waiting node are tried at once", "[u
   REQUIRE(alone.phase() == Phase::kStandalone);
   alone.SetPeers(h.net.now(), {Literal(h.net.endpoint(2))});
   CHECK(h.logger.Saw("new bootstrap peers: trying them now"));
-  h.Run(Seconds(5));
+  h.Run(transport::Seconds(5));
   CHECK(alone.phase() == Phase::kJoined);
   CHECK(alone.peers().size() == 1);
 
@@ -269,13 +274,13 @@ TEST_CASE("new peers set on a standalone or waiting node are tried at once", "[u
   h.net.SetSilent(0, false);
   h.net.SetSilent(1, true);
   waiting.Start(h.net.now(), {});
-  for (int i = 0; i < 60 && waiting.phase() != Phase::kWaiting; ++i) h.Run(Millis(500));
+  for (int i = 0; i < 60 && waiting.phase() != Phase::kWaiting; ++i) h.Run(transport::Millis(500));
   REQUIRE(waiting.phase() == Phase::kWaiting);
   const uint64_t attempts = waiting.attempts();
   waiting.SetPeers(h.net.now(), {Literal(h.net.endpoint(2))});
   CHECK(waiting.phase() != Phase::kWaiting);  // the attempt started now, not at retry_at
   CHECK(waiting.attempts() == attempts + 1);
-  h.Run(Seconds(5));
+  h.Run(transport::Seconds(5));
   CHECK(waiting.phase() == Phase::kJoined);
 }
 
@@ -286,14 +291,14 @@ TEST_CASE("new peers set on a joined node wait for the next attempt", "[unit]") 
   h.net.AddNode({});
   auto& b = h.Add(1, {Literal(h.net.endpoint(0))});
   b.Start(h.net.now(), {});
-  h.Run(Seconds(5));
+  h.Run(transport::Seconds(5));
   REQUIRE(b.phase() == Phase::kJoined);
   const uint64_t attempts = b.attempts();
   b.SetPeers(h.net.now(), {Literal(h.net.endpoint(2))});
-  h.Run(Seconds(5));
+  h.Run(transport::Seconds(5));
   CHECK(b.attempts() == attempts);
   CHECK(h.logger.Saw("new bootstrap peers: used from the next attempt"));
-  CHECK(b.peers() == std::vector<HostPort>{Literal(h.net.endpoint(2))});
+  CHECK(b.peers() == std::vector<transport::HostPort>{Literal(h.net.endpoint(2))});
 }
 
 }  // namespace

@@ -11,8 +11,8 @@ namespace {
 
 using testing::SampleRecord;
 
-const CacheConfig kConfig{true, Seconds(300), 3, Seconds(60)};
-const TimePoint kStart = kTimeZero + Seconds(1000);
+const CacheConfig kConfig{true, transport::Seconds(300), 3, transport::Seconds(60)};
+const transport::TimePoint kStart = transport::kTimeZero + transport::Seconds(1000);
 
 std::vector<SkillEntryPtr> Records(std::vector<std::string> skills) {
   std::vector<SkillEntryPtr> out;
@@ -33,30 +33,30 @@ TEST_CASE("A stored entry is a hit until its TTL passes, then a miss", "[unit]")
   CHECK(cache.stats().misses == 1);
   cache.Put(kStart, "q", Records({"skill-a", "skill-b"}));
   CHECK(cache.size() == 1);
-  auto hit = cache.Get(kStart + Seconds(10), "q");
+  auto hit = cache.Get(kStart + transport::Seconds(10), "q");
   REQUIRE(hit.has_value());
   CHECK(Skills(hit->entry->records) == std::vector<std::string>{"skill-a", "skill-b"});
   CHECK(hit->entry->stored == kStart);
-  CHECK(hit->entry->expires == kStart + Seconds(300));
+  CHECK(hit->entry->expires == kStart + transport::Seconds(300));
   CHECK(cache.stats().hits == 1);
-  CHECK(cache.Get(kStart + Seconds(300) - Millis(1), "q").has_value());
-  CHECK_FALSE(cache.Get(kStart + Seconds(300), "q").has_value());
+  CHECK(cache.Get(kStart + transport::Seconds(300) - transport::Millis(1), "q").has_value());
+  CHECK_FALSE(cache.Get(kStart + transport::Seconds(300), "q").has_value());
   CHECK(cache.size() == 0);
   CHECK(cache.stats().hits == 2);
   CHECK(cache.stats().misses == 2);
   CHECK(cache.stats().expired == 1);
-  CHECK_FALSE(cache.Get(kStart + Seconds(301), "q").has_value());
+  CHECK_FALSE(cache.Get(kStart + transport::Seconds(301), "q").has_value());
   CHECK(cache.stats().expired == 1);
 }
 
 TEST_CASE("A hit says a refresh is due once refresh_before_expiry or less remains", "[unit]") {
   QueryCache cache(kConfig);
   cache.Put(kStart, "q", Records({"skill-a"}));
-  CHECK_FALSE(cache.Get(kStart + Seconds(240) - Millis(1), "q")->refresh_due);
-  CHECK(cache.Get(kStart + Seconds(240), "q")->refresh_due);
-  CHECK(cache.Get(kStart + Seconds(299), "q")->refresh_due);
-  cache.Put(kStart + Seconds(299), "q", Records({"skill-a"}));
-  CHECK_FALSE(cache.Get(kStart + Seconds(300), "q")->refresh_due);
+  CHECK_FALSE(cache.Get(kStart + transport::Seconds(240) - transport::Millis(1), "q")->refresh_due);
+  CHECK(cache.Get(kStart + transport::Seconds(240), "q")->refresh_due);
+  CHECK(cache.Get(kStart + transport::Seconds(299), "q")->refresh_due);
+  cache.Put(kStart + transport::Seconds(299), "q", Records({"skill-a"}));
+  CHECK_FALSE(cache.Get(kStart + transport::Seconds(300), "q")->refresh_due);
 }
 
 TEST_CASE("Beyond size_max the least recently used entry is evicted", "[unit]") {
@@ -73,7 +73,7 @@ TEST_CASE("Beyond size_max the least recently used entry is evicted", "[unit]") 
   CHECK(cache.Get(kStart, "c").has_value());
   CHECK(cache.Get(kStart, "d").has_value());
   // Replacing an entry makes it the most recently used without evicting anything.
-  cache.Put(kStart + Seconds(1), "a", Records({"skill-x"}));
+  cache.Put(kStart + transport::Seconds(1), "a", Records({"skill-x"}));
   CHECK(cache.size() == 3);
   CHECK(cache.stats().evictions == 1);
   cache.Put(kStart, "e", Records({"skill-e"}));
@@ -81,7 +81,7 @@ TEST_CASE("Beyond size_max the least recently used entry is evicted", "[unit]") 
   auto a = cache.Get(kStart, "a");
   REQUIRE(a.has_value());
   CHECK(Skills(a->entry->records) == std::vector<std::string>{"skill-x"});
-  CHECK(a->entry->stored == kStart + Seconds(1));
+  CHECK(a->entry->stored == kStart + transport::Seconds(1));
 }
 
 TEST_CASE("The cache never holds more than size_max entries", "[unit]") {
@@ -113,11 +113,11 @@ TEST_CASE("Invalidating a skill drops every entry that holds it", "[unit]") {
 TEST_CASE("RemoveExpired drops only expired entries", "[unit]") {
   QueryCache cache(kConfig);
   cache.Put(kStart, "old", Records({"skill-a"}));
-  cache.Put(kStart + Seconds(100), "new", Records({"skill-a"}));
-  CHECK(cache.RemoveExpired(kStart + Seconds(300)) == 1);
+  cache.Put(kStart + transport::Seconds(100), "new", Records({"skill-a"}));
+  CHECK(cache.RemoveExpired(kStart + transport::Seconds(300)) == 1);
   CHECK(cache.size() == 1);
   CHECK(cache.stats().expired == 1);
-  CHECK(cache.Get(kStart + Seconds(300), "new").has_value());
+  CHECK(cache.Get(kStart + transport::Seconds(300), "new").has_value());
 }
 
 TEST_CASE("A disabled cache stores nothing and always misses", "[unit]") {

@@ -9,9 +9,9 @@
 namespace skillnode::discovery {
 namespace {
 
-using kademlia::SkillDescriptor;
-using kademlia::SkillRecord;
-using kademlia::SkillStatus;
+using kademlia::store::SkillDescriptor;
+using kademlia::store::SkillRecord;
+using kademlia::store::SkillStatus;
 using testing::SampleRecord;
 
 // skill-org-feishu 0.7.0, enterprise-skill, {org-data-read, user-auth}, {auth}, with a

@@ -19,22 +19,23 @@ struct Net {
   Net() : net(11) {
     kademlia::KademliaConfig config;
     config.routing.bucket_size = 8;
-    net.AddDhtNode(config, kademlia::DhtConfig{});
-    const Endpoint seed = net.endpoint(0);
+    net.AddDhtNode(config, kademlia::store::DhtConfig{});
+    const transport::Endpoint seed = net.endpoint(0);
     for (size_t i = 1; i < 6; ++i) {
-      net.AddDhtNode(config, kademlia::DhtConfig{});
+      net.AddDhtNode(config, kademlia::store::DhtConfig{});
       net.node(i).Join(net.now(), std::span(&seed, 1), nullptr);
     }
-    net.RunFor(Seconds(30));
+    net.RunFor(transport::Seconds(30));
     registry.emplace(net.dht(0), publisher, RegistryConfig{},
-                     [this] { return kademlia::SimulatedWallClockMs(net.now()); });
+                     [this] { return kademlia::store::SimulatedWallClockMs(net.now()); });
   }
   // Records any node's store holds for (agent, skill), tombstones included.
-  std::vector<kademlia::SkillRecord> Stored(const std::string& skill) {
-    std::vector<kademlia::SkillRecord> out;
+  std::vector<kademlia::store::SkillRecord> Stored(const std::string& skill) {
+    std::vector<kademlia::store::SkillRecord> out;
     for (size_t i = 0; i < 6; ++i) {
-      const kademlia::ValueStore& store = net.dht(i).store();
-      for (const kademlia::StoredRecord* held : store.Get(kademlia::SkillKey(skill))) {
+      const kademlia::store::ValueStore& store = net.dht(i).store();
+      for (const kademlia::store::StoredRecord* held :
+           store.Get(kademlia::store::SkillKey(skill))) {
         out.push_back(held->value->record);
       }
     }
@@ -45,9 +46,9 @@ struct Net {
   std::optional<Registry> registry;
 };
 
-kademlia::SkillRecord WithAccess(const std::string& access, const std::string& skill = "s") {
-  kademlia::SkillRecord r = testing::SampleRecord("agent", skill);
-  r.descriptor = kademlia::SkillDescriptor{};
+kademlia::store::SkillRecord WithAccess(const std::string& access, const std::string& skill = "s") {
+  kademlia::store::SkillRecord r = testing::SampleRecord("agent", skill);
+  r.descriptor = kademlia::store::SkillDescriptor{};
   r.descriptor->access = access;
   r.descriptor->capability_type = "api";
   return r;
@@ -59,12 +60,14 @@ TEST_CASE("a private registration is kept on its node and never published", "[un
   n.registry->AddObserver([&events](const RegistryEvent& e) { events.push_back(e); });
   REQUIRE(n.registry->Register(n.net.now(), WithAccess("private")).status ==
           RegisterStatus::kSuccess);
-  n.net.RunFor(Seconds(2));
+  n.net.RunFor(transport::Seconds(2));
   CHECK(n.Stored("s").empty());
   CHECK(n.registry->size() == 1);
-  REQUIRE(n.registry->Heartbeat(n.net.now(), "agent", "s", kademlia::SkillStatus::kDegraded));
-  REQUIRE(n.registry->Unregister(n.net.now(), "agent", "s", kademlia::UnregisterReason::kShutdown));
-  n.net.RunFor(Seconds(2));
+  REQUIRE(
+      n.registry->Heartbeat(n.net.now(), "agent", "s", kademlia::store::SkillStatus::kDegraded));
+  REQUIRE(n.registry->Unregister(n.net.now(), "agent", "s",
+                                 kademlia::store::UnregisterReason::kShutdown));
+  n.net.RunFor(transport::Seconds(2));
   CHECK(n.Stored("s").empty());  // not even a tombstone
   REQUIRE(events.size() == 3);   // observers still learn of it, to filter on access
   CHECK(IsPrivate(events[0].record));
@@ -75,7 +78,7 @@ TEST_CASE("a public skill made private is tombstoned in the DHT; made public aga
   Net n;
   REQUIRE(n.registry->Register(n.net.now(), WithAccess("public")).status ==
           RegisterStatus::kSuccess);
-  n.net.RunFor(Seconds(2));
+  n.net.RunFor(transport::Seconds(2));
   auto stored = n.Stored("s");
   REQUIRE_FALSE(stored.empty());
   CHECK_FALSE(stored[0].tombstone);
@@ -86,16 +89,16 @@ TEST_CASE("a public skill made private is tombstoned in the DHT; made public aga
   CHECK(outcome.updated);
   REQUIRE(update);
   CHECK_FALSE(update->was_private);
-  n.net.RunFor(Seconds(2));
+  n.net.RunFor(transport::Seconds(2));
   for (const auto& record : n.Stored("s")) {
     CHECK(record.tombstone);
-    CHECK(record.reason == kademlia::UnregisterReason::kUpgrade);
+    CHECK(record.reason == kademlia::store::UnregisterReason::kUpgrade);
     CHECK(record.descriptor->access == "public");  // the tombstone of the public version
   }
   REQUIRE(n.registry->Register(n.net.now(), WithAccess("restricted")).status ==
           RegisterStatus::kSuccess);
   CHECK(update->was_private);
-  n.net.RunFor(Seconds(2));
+  n.net.RunFor(transport::Seconds(2));
   stored = n.Stored("s");
   REQUIRE_FALSE(stored.empty());
   for (const auto& record : stored) CHECK_FALSE(record.tombstone);
@@ -132,7 +135,8 @@ TEST_CASE("a registration whose index id another has is refused naming both", "[
   CHECK(n.registry->FindByIndexId("a.b.c-v1")->agent_id == "a.b");
   CHECK(n.registry->FindByIndexId("a.b.c-v2")->agent_id == "a");
   // Once the first is gone, its id is free.
-  REQUIRE(n.registry->Unregister(n.net.now(), "a.b", "c", kademlia::UnregisterReason::kShutdown));
+  REQUIRE(n.registry->Unregister(n.net.now(), "a.b", "c",
+                                 kademlia::store::UnregisterReason::kShutdown));
   CHECK(n.registry->FindByIndexId("a.b.c-v1") == nullptr);
   second.version = "1.0.0";
   CHECK(n.registry->Register(n.net.now(), second).status == RegisterStatus::kSuccess);
@@ -141,12 +145,12 @@ TEST_CASE("a registration whose index id another has is refused naming both", "[
 TEST_CASE("a query for one capability type is looked up under its type key", "[unit]") {
   SkillQuery query;
   query.capability_types = {"api"};
-  CHECK(Searcher::QueryKey(query) == kademlia::CapabilityTypeKey("api"));
+  CHECK(search::Searcher::QueryKey(query) == kademlia::store::CapabilityTypeKey("api"));
   query.scenes = {"auth"};  // capability and scene keys come first
-  CHECK(Searcher::QueryKey(query) == kademlia::SceneKey("auth"));
+  CHECK(search::Searcher::QueryKey(query) == kademlia::store::SceneKey("auth"));
   SkillQuery two;
   two.capability_types = {"api", "tool"};  // any of two types: no single key covers it
-  CHECK_FALSE(Searcher::QueryKey(two));
+  CHECK_FALSE(search::Searcher::QueryKey(two));
 }
 
 }  // namespace

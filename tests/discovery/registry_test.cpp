@@ -15,18 +15,18 @@
 namespace skillnode::discovery {
 namespace {
 
-using kademlia::SkillStatus;
+using kademlia::store::SkillStatus;
 using testing::FakeNetwork;
 
 constexpr size_t kNodes = 12;
-constexpr Duration kInterval = Millis(500);
+constexpr transport::Duration kInterval = transport::Millis(500);
 constexpr int kThreshold = 3;
-constexpr Duration kTimeout = Seconds(4);
-constexpr Duration kStep = Millis(10);
+constexpr transport::Duration kTimeout = transport::Seconds(4);
+constexpr transport::Duration kStep = transport::Millis(10);
 
-kademlia::SkillRecord Fields(const std::string& skill = "skill-org-feishu",
-                             const std::string& agent = "agent-001") {
-  kademlia::SkillRecord r = testing::SampleRecord(agent, skill);
+kademlia::store::SkillRecord Fields(const std::string& skill = "skill-org-feishu",
+                                    const std::string& agent = "agent-001") {
+  kademlia::store::SkillRecord r = testing::SampleRecord(agent, skill);
   r.version = "0.7.2";
   return r;
 }
@@ -36,13 +36,13 @@ struct Cluster {
   explicit Cluster(size_t nodes = kNodes) : net(7) {
     kademlia::KademliaConfig config;
     config.routing.bucket_size = 8;
-    net.AddDhtNode(config, kademlia::DhtConfig{});
-    const Endpoint seed = net.endpoint(0);
+    net.AddDhtNode(config, kademlia::store::DhtConfig{});
+    const transport::Endpoint seed = net.endpoint(0);
     for (size_t i = 1; i < nodes; ++i) {
-      net.AddDhtNode(config, kademlia::DhtConfig{});
+      net.AddDhtNode(config, kademlia::store::DhtConfig{});
       net.node(i).Join(net.now(), std::span(&seed, 1), nullptr);
     }
-    net.RunFor(Seconds(30));
+    net.RunFor(transport::Seconds(30));
     RegistryConfig registry_config;
     registry_config.health = HealthPolicy{kInterval, kTimeout, kThreshold};
     registry_config.registrations_per_agent_max = 3;
@@ -50,17 +50,17 @@ struct Cluster {
     remote_registry.emplace(net.dht(nodes - 1), remote_publisher, registry_config,
                             [this] { return WallMs(); });
     CacheConfig cache;
-    cache.ttl = Seconds(300);
+    cache.ttl = transport::Seconds(300);
     cache.size_max = 100;
-    cache.refresh_before_expiry = Seconds(60);
-    searcher.emplace(net.dht(nodes - 1), *remote_registry, SearchConfig{}, cache);
+    cache.refresh_before_expiry = transport::Seconds(60);
+    searcher.emplace(net.dht(nodes - 1), *remote_registry, search::SearchConfig{}, cache);
   }
 
-  uint64_t WallMs() const { return kademlia::SimulatedWallClockMs(net.now()); }
+  uint64_t WallMs() const { return kademlia::store::SimulatedWallClockMs(net.now()); }
 
   // Advances the clock, driving the network, the registry and the searcher.
-  void Advance(Duration duration) {
-    const TimePoint until = net.now() + duration;
+  void Advance(transport::Duration duration) {
+    const transport::TimePoint until = net.now() + duration;
     while (net.now() < until) {
       net.RunFor(kStep);
       registry->OnTimer(net.now());
@@ -69,10 +69,10 @@ struct Cluster {
   }
 
   // Searches from the far node and runs the network until the answer arrives.
-  SearchResult Search(const SkillQuery& query, bool use_cache = false) {
-    std::optional<SearchResult> result;
-    searcher->Search(net.now(), query, SearchOptions{use_cache},
-                     [&result](SearchResult r) { result = std::move(r); });
+  search::SearchResult Search(const SkillQuery& query, bool use_cache = false) {
+    std::optional<search::SearchResult> result;
+    searcher->Search(net.now(), query, search::SearchOptions{use_cache},
+                     [&result](search::SearchResult r) { result = std::move(r); });
     for (int i = 0; i < 1000 && !result; ++i) Advance(kStep);
     REQUIRE(result.has_value());
     return *result;
@@ -81,7 +81,7 @@ struct Cluster {
   std::optional<SkillStatus> StatusSeen(const std::string& skill, bool use_cache = false) {
     SkillQuery query;
     query.capabilities = {"org-data-read"};
-    for (const Found& found : Search(query, use_cache).skills) {
+    for (const search::Found& found : Search(query, use_cache).skills) {
       if (found.record().skill_id == skill) return found.record().status;
     }
     return std::nullopt;
@@ -92,7 +92,7 @@ struct Cluster {
   kademlia::Identity remote_publisher = testing::Publisher("remote-node");
   std::optional<Registry> registry;
   std::optional<Registry> remote_registry;
-  std::optional<Searcher> searcher;
+  std::optional<search::Searcher> searcher;
 };
 
 TEST_CASE("a registration on one node is found from another by capability and scene", "[unit]") {
@@ -100,7 +100,7 @@ TEST_CASE("a registration on one node is found from another by capability and sc
   const auto outcome = c.registry->Register(c.net.now(), Fields());
   REQUIRE(outcome.status == RegisterStatus::kSuccess);
   CHECK_FALSE(outcome.updated);
-  c.Advance(Millis(200));
+  c.Advance(transport::Millis(200));
   SkillQuery by_capability;
   by_capability.capabilities = {"user-auth"};
   const auto found = c.Search(by_capability);
@@ -116,21 +116,21 @@ TEST_CASE("a registration on one node is found from another by capability and sc
   const auto none = c.Search(by_scene);
   CHECK(none.skills.empty());
   REQUIRE(none.error.has_value());
-  CHECK(*none.error == DiscError::kNoSkills);
-  CHECK(DiscCode(*none.error) == "DISC_002");
+  CHECK(*none.error == search::DiscError::kNoSkills);
+  CHECK(search::DiscCode(*none.error) == "DISC_002");
 }
 
 TEST_CASE("the same registration again is a duplicate; a changed one is an update", "[unit]") {
   Cluster c;
   REQUIRE(c.registry->Register(c.net.now(), Fields()).status == RegisterStatus::kSuccess);
-  c.Advance(Millis(100));
+  c.Advance(transport::Millis(100));
   CHECK(c.registry->Register(c.net.now(), Fields()).status == RegisterStatus::kDuplicate);
   auto changed = Fields();
   changed.version = "0.8.0";
   const auto update = c.registry->Register(c.net.now(), changed);
   CHECK(update.status == RegisterStatus::kSuccess);
   CHECK(update.updated);
-  c.Advance(Millis(200));
+  c.Advance(transport::Millis(200));
   SkillQuery query;
   query.capabilities = {"org-data-read"};
   const auto found = c.Search(query);
@@ -147,7 +147,7 @@ TEST_CASE("an invalid registration names the field and changes nothing", "[unit]
   CHECK(outcome.status == RegisterStatus::kInvalid);
   CHECK(outcome.field == "skillId");
   bad = Fields();
-  bad.capabilities.assign(kademlia::kCapabilitiesMax + 1, "c");
+  bad.capabilities.assign(kademlia::store::kCapabilitiesMax + 1, "c");
   for (size_t i = 0; i < bad.capabilities.size(); ++i) bad.capabilities[i] += std::to_string(i);
   outcome = c.registry->Register(c.net.now(), bad);
   CHECK(outcome.status == RegisterStatus::kInvalid);
@@ -172,7 +172,7 @@ TEST_CASE("one agent's registrations are bounded", "[unit]") {
 TEST_CASE("missed heartbeats make a skill UNHEALTHY everywhere, then it expires", "[unit]") {
   Cluster c;
   REQUIRE(c.registry->Register(c.net.now(), Fields()).status == RegisterStatus::kSuccess);
-  c.Advance(Millis(200));
+  c.Advance(transport::Millis(200));
   CHECK(c.StatusSeen("skill-org-feishu") == SkillStatus::kHealthy);
   // Heartbeats keep it healthy well past the threshold.
   for (int i = 0; i < 8; ++i) {
@@ -181,13 +181,13 @@ TEST_CASE("missed heartbeats make a skill UNHEALTHY everywhere, then it expires"
         c.registry->Heartbeat(c.net.now(), "agent-001", "skill-org-feishu", SkillStatus::kHealthy));
   }
   CHECK(c.StatusSeen("skill-org-feishu") == SkillStatus::kHealthy);
-  const TimePoint last = c.net.now();
-  c.Advance(kInterval * kThreshold - Millis(300));
+  const transport::TimePoint last = c.net.now();
+  c.Advance(kInterval * kThreshold - transport::Millis(300));
   CHECK(c.registry->Records()[0].status == SkillStatus::kHealthy);
-  c.Advance(Millis(400));
+  c.Advance(transport::Millis(400));
   CHECK(c.registry->Records()[0].status == SkillStatus::kUnhealthy);
   CHECK(c.StatusSeen("skill-org-feishu") == SkillStatus::kUnhealthy);
-  c.Advance(kTimeout - (c.net.now() - last) + Millis(50));
+  c.Advance(kTimeout - (c.net.now() - last) + transport::Millis(50));
   CHECK(c.registry->size() == 0);
   CHECK(c.registry->stats().expired == 1);
   CHECK_FALSE(c.StatusSeen("skill-org-feishu").has_value());
@@ -199,29 +199,29 @@ TEST_CASE("missed heartbeats make a skill UNHEALTHY everywhere, then it expires"
 TEST_CASE("a reported status is published at once and a heartbeat restores health", "[unit]") {
   Cluster c;
   REQUIRE(c.registry->Register(c.net.now(), Fields()).status == RegisterStatus::kSuccess);
-  c.Advance(Millis(100));
+  c.Advance(transport::Millis(100));
   REQUIRE(c.registry->Heartbeat(c.net.now(), "agent-001", "skill-org-feishu",
                                 SkillStatus::kMaintenance));
-  c.Advance(Millis(100));
+  c.Advance(transport::Millis(100));
   CHECK(c.StatusSeen("skill-org-feishu") == SkillStatus::kMaintenance);
   REQUIRE(
       c.registry->Heartbeat(c.net.now(), "agent-001", "skill-org-feishu", SkillStatus::kHealthy));
-  c.Advance(Millis(100));
+  c.Advance(transport::Millis(100));
   CHECK(c.StatusSeen("skill-org-feishu") == SkillStatus::kHealthy);
 }
 
 TEST_CASE("unregistration removes the skill from every node's answers", "[unit]") {
   Cluster c;
   REQUIRE(c.registry->Register(c.net.now(), Fields()).status == RegisterStatus::kSuccess);
-  c.Advance(Millis(200));
+  c.Advance(transport::Millis(200));
   REQUIRE(c.StatusSeen("skill-org-feishu").has_value());
   auto removed = c.registry->Unregister(c.net.now(), "agent-001", "skill-org-feishu",
-                                        kademlia::UnregisterReason::kShutdown);
+                                        kademlia::store::UnregisterReason::kShutdown);
   REQUIRE(removed);
-  c.Advance(Millis(200));
+  c.Advance(transport::Millis(200));
   CHECK_FALSE(c.StatusSeen("skill-org-feishu").has_value());
   CHECK_FALSE(c.registry->Unregister(c.net.now(), "agent-001", "skill-org-feishu",
-                                     kademlia::UnregisterReason::kShutdown));
+                                     kademlia::store::UnregisterReason::kShutdown));
 }
 
 TEST_CASE("UnregisterAll publishes a tombstone for every registration before it is done",
@@ -232,12 +232,12 @@ TEST_CASE("UnregisterAll publishes a tombstone for every registration before it 
         c.registry->Register(c.net.now(), Fields(skill, std::string("agent-") + skill)).status ==
         RegisterStatus::kSuccess);
   }
-  c.Advance(Millis(200));
+  c.Advance(transport::Millis(200));
   bool done = false;
-  c.registry->UnregisterAll(c.net.now(), kademlia::UnregisterReason::kShutdown,
+  c.registry->UnregisterAll(c.net.now(), kademlia::store::UnregisterReason::kShutdown,
                             [&done] { done = true; });
   CHECK(c.registry->size() == 0);
-  c.Advance(Millis(500));
+  c.Advance(transport::Millis(500));
   CHECK(done);
   SkillQuery query;
   query.capabilities = {"org-data-read"};
@@ -247,14 +247,14 @@ TEST_CASE("UnregisterAll publishes a tombstone for every registration before it 
 TEST_CASE("a cached answer is used, then dropped when the skill's health changes", "[unit]") {
   Cluster c;
   REQUIRE(c.registry->Register(c.net.now(), Fields()).status == RegisterStatus::kSuccess);
-  c.Advance(Millis(200));
+  c.Advance(transport::Millis(200));
   SkillQuery query;
   query.capabilities = {"org-data-read"};
   const uint64_t gets_before = c.net.dht(kNodes - 1).stats().gets_started;
   auto first = c.Search(query, /*use_cache=*/true);
   REQUIRE(first.skills.size() == 1);
   CHECK(first.skills[0].source == Source::kDht);
-  c.Advance(Millis(500));  // the listen subscription settles
+  c.Advance(transport::Millis(500));  // the listen subscription settles
   // The subscription that keeps the cached answer honest starts from the search's own get.
   CHECK(c.net.dht(kNodes - 1).stats().gets_started - gets_before == 1);
   CHECK(c.net.dht(kNodes - 1).stats().subscriptions_seeded == 1);
@@ -263,7 +263,7 @@ TEST_CASE("a cached answer is used, then dropped when the skill's health changes
   CHECK(second.skills[0].source == Source::kCache);
   REQUIRE(
       c.registry->Heartbeat(c.net.now(), "agent-001", "skill-org-feishu", SkillStatus::kDegraded));
-  c.Advance(Millis(300));  // the holders push the change to the searcher's subscription
+  c.Advance(transport::Millis(300));  // the holders push the change to the searcher's subscription
   CHECK(c.StatusSeen("skill-org-feishu", /*use_cache=*/true) == SkillStatus::kDegraded);
   CHECK(c.searcher->stats().invalidations > 0);
 }
@@ -281,22 +281,22 @@ TEST_CASE("a cached answer goes when the skill is unregistered as its subscripti
   for (int delay_ms = 0; delay_ms <= 60; delay_ms += 2) {
     Cluster c(3);
     REQUIRE(c.registry->Register(c.net.now(), Fields()).status == RegisterStatus::kSuccess);
-    c.Advance(Millis(200));
-    std::optional<SearchResult> first;
-    c.searcher->Search(c.net.now(), query, SearchOptions{/*use_cache=*/true},
-                       [&first](SearchResult r) { first = std::move(r); });
+    c.Advance(transport::Millis(200));
+    std::optional<search::SearchResult> first;
+    c.searcher->Search(c.net.now(), query, search::SearchOptions{/*use_cache=*/true},
+                       [&first](search::SearchResult r) { first = std::move(r); });
     for (int ms = 0; ms < 1000 && (!first || ms <= delay_ms); ++ms) {
       if (ms == delay_ms) {
         REQUIRE(c.registry->Unregister(c.net.now(), "agent-001", "skill-org-feishu",
-                                       kademlia::UnregisterReason::kShutdown));
+                                       kademlia::store::UnregisterReason::kShutdown));
       }
-      c.net.RunFor(Millis(1));
+      c.net.RunFor(transport::Millis(1));
       c.searcher->OnTimer(c.net.now());
     }
     REQUIRE(first.has_value());
     if (first->skills.empty()) continue;  // the get already met the tombstone
     ++cached_live;
-    c.Advance(Millis(500));
+    c.Advance(transport::Millis(500));
     INFO("unregistered " << delay_ms << " ms after the search started");
     CHECK_FALSE(c.StatusSeen("skill-org-feishu", /*use_cache=*/true).has_value());
   }
@@ -313,15 +313,15 @@ TEST_CASE("a get that read a record before its unregistration does not cache it"
   for (int delay_ms = 0; delay_ms <= 40; delay_ms += 2) {
     Cluster c(3);
     REQUIRE(c.remote_registry->Register(c.net.now(), Fields()).status == RegisterStatus::kSuccess);
-    c.Advance(Millis(200));
+    c.Advance(transport::Millis(200));
     REQUIRE(c.Search(query, /*use_cache=*/true).skills.size() == 1);
-    c.Advance(Millis(500));  // the subscription settles
+    c.Advance(transport::Millis(500));  // the subscription settles
     REQUIRE(c.remote_registry->Unregister(c.net.now(), "agent-001", "skill-org-feishu",
-                                          kademlia::UnregisterReason::kShutdown));
-    c.net.RunFor(Millis(delay_ms));
-    c.searcher->Search(c.net.now(), query, SearchOptions{/*use_cache=*/false},
-                       [](const SearchResult&) {});
-    c.Advance(Millis(500));
+                                          kademlia::store::UnregisterReason::kShutdown));
+    c.net.RunFor(transport::Millis(delay_ms));
+    c.searcher->Search(c.net.now(), query, search::SearchOptions{/*use_cache=*/false},
+                       [](const search::SearchResult&) {});
+    c.Advance(transport::Millis(500));
     INFO("the get started " << delay_ms << " ms after the unregistration");
     CHECK_FALSE(c.StatusSeen("skill-org-feishu", /*use_cache=*/true).has_value());
   }
@@ -329,30 +329,30 @@ TEST_CASE("a get that read a record before its unregistration does not cache it"
 
 TEST_CASE("a watch sees a skill added, changed and removed", "[unit]") {
   Cluster c;
-  std::vector<std::pair<kademlia::ListenEvent::Kind, SkillStatus>> events;
-  auto reason = kademlia::UnregisterReason::kNone;
-  const uint64_t watch = c.searcher->Watch(c.net.now(), kademlia::SceneKey("auth"),
-                                           [&](const kademlia::ListenEvent& e) {
+  std::vector<std::pair<kademlia::store::ListenEvent::Kind, SkillStatus>> events;
+  auto reason = kademlia::store::UnregisterReason::kNone;
+  const uint64_t watch = c.searcher->Watch(c.net.now(), kademlia::store::SceneKey("auth"),
+                                           [&](const kademlia::store::ListenEvent& e) {
                                              events.emplace_back(e.kind, e.record.record.status);
                                              reason = e.reason;
                                            });
   REQUIRE(watch != 0);
-  c.Advance(Millis(300));
+  c.Advance(transport::Millis(300));
   REQUIRE(c.registry->Register(c.net.now(), Fields()).status == RegisterStatus::kSuccess);
-  c.Advance(Millis(300));
+  c.Advance(transport::Millis(300));
   REQUIRE(
       c.registry->Heartbeat(c.net.now(), "agent-001", "skill-org-feishu", SkillStatus::kDegraded));
-  c.Advance(Millis(300));
+  c.Advance(transport::Millis(300));
   REQUIRE(c.registry->Unregister(c.net.now(), "agent-001", "skill-org-feishu",
-                                 kademlia::UnregisterReason::kShutdown));
-  c.Advance(Millis(300));
-  using Kind = kademlia::ListenEvent::Kind;
+                                 kademlia::store::UnregisterReason::kShutdown));
+  c.Advance(transport::Millis(300));
+  using Kind = kademlia::store::ListenEvent::Kind;
   REQUIRE(events.size() >= 3);
   CHECK(events.front().first == Kind::kAdded);
   CHECK(std::count(events.begin(), events.end(),
                    std::pair{Kind::kChanged, SkillStatus::kDegraded}) == 1);
   CHECK(events.back().first == Kind::kRemoved);
-  CHECK(reason == kademlia::UnregisterReason::kShutdown);
+  CHECK(reason == kademlia::store::UnregisterReason::kShutdown);
   c.searcher->Unwatch(watch);
   CHECK(c.searcher->watchers() == 0);
 }
@@ -361,7 +361,7 @@ TEST_CASE("a local registration is answered as local without waiting for others"
   Cluster c;
   REQUIRE(c.remote_registry->Register(c.net.now(), Fields("local-skill")).status ==
           RegisterStatus::kSuccess);
-  c.Advance(Millis(200));
+  c.Advance(transport::Millis(200));
   SkillQuery query;
   query.skill_id = "local-skill";
   const auto found = c.Search(query);

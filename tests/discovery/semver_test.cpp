@@ -231,7 +231,7 @@ TEST_CASE("An invalid range is an error that names the offending text", "[unit]"
     INFO("range '" << text << "'");
     auto range = SemverRange::Parse(text);
     REQUIRE_FALSE(range.has_value());
-    CHECK(range.error().code == ErrorCode::kInvalidArgument);
+    CHECK(range.error().code == transport::ErrorCode::kInvalidArgument);
     CHECK(range.error().message.find(offending) != std::string::npos);
   }
   CHECK_FALSE(SemverRange::Parse(std::string(kRangeLengthMax + 1, '1')).has_value());

@@ -22,6 +22,7 @@ namespace {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace skillnode::node;
+  using namespace skillnode::node::config;
   const std::string_view input(reinterpret_cast<const char*>(data), size);
   auto config = ParseConfig(input);
   if (!config) {

@@ -25,7 +25,7 @@ constexpr size_t kBodyBytesMax = 4096;
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  using skillnode::node::HttpRequestReader;
+  using skillnode::node::http::HttpRequestReader;
   if (size == 0) return 0;
   const std::string_view all(reinterpret_cast<const char*>(data) + 1, size - 1);
   const size_t cut = all.empty() ? 0 : data[0] % (all.size() + 1);

@@ -35,7 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } else if (record.error().message.empty()) {
     Die("a registration refused without saying why");
   }
-  if (auto query = node::QueryFromJson(*body); !query && query.error().message.empty()) {
+  if (auto query = node::api::QueryFromJson(*body); !query && query.error().message.empty()) {
     Die("a search refused without saying why");
   }
   return 0;

@@ -27,7 +27,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const auto message = Parse(input);
   if (!message) {
     const auto code = message.error().code;
-    if (code != skillnode::ErrorCode::kParse && code != skillnode::ErrorCode::kUnsupported) {
+    if (code != skillnode::transport::ErrorCode::kParse &&
+        code != skillnode::transport::ErrorCode::kUnsupported) {
       Die("Parse failed with an unexpected error code");
     }
     if (message.error().message.empty()) Die("Parse failed without saying why");

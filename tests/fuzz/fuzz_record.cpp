@@ -22,6 +22,7 @@ namespace {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace skillnode::kademlia;
+  using namespace skillnode::kademlia::store;
   const std::span<const uint8_t> input(data, size);
   const Signature zero_signature{};
   if (VerifyRecord(input, zero_signature)) Die("VerifyRecord accepted a zero signature");

@@ -20,8 +20,10 @@ namespace {
 
 [[noreturn]] void Die(const char* what) { skillnode::fuzz::Die("fuzz_wire", what); }
 
-void DecodeRecords(const skillnode::kademlia::Body& body) {
+void DecodeRecords(const skillnode::kademlia::wire::Body& body) {
   using namespace skillnode::kademlia;
+  using namespace skillnode::kademlia::store;
+  using namespace skillnode::kademlia::wire;
   auto decode = [](const WireRecord& record) { (void)DecodeRecord(record.encoded); };
   if (const auto* store = std::get_if<StoreBody>(&body)) decode(store->record);
   if (const auto* values = std::get_if<ValuesBody>(&body)) {

@@ -74,7 +74,7 @@ TEST_CASE("a flat linked map agrees with a list and a map over 200,000 random op
   Map map;
   std::list<std::pair<int, int>> order;  // oldest first
   std::map<int, std::list<std::pair<int, int>>::iterator> model;
-  Rng rng(11);
+  transport::Rng rng(11);
   for (int step = 0; step < 200'000; ++step) {
     const int key = static_cast<int>(rng.Below(300));
     const auto known = model.find(key);
@@ -168,11 +168,13 @@ TEST_CASE("the keyed hash is SipHash-2-4: the same key gives the same hash", "[u
   CHECK(SipHash(message, TestKey(0)) == 0xa129ca6149be45e5ULL);
   const Key id = Key::Sha256("a node");
   CHECK(KeyedHash<Key>(TestKey(7))(id) == KeyedHash<Key>(TestKey(7))(id));
-  const Address a = *Address::Parse("192.0.2.1");
-  CHECK(KeyedHash<Address>(TestKey(7))(a) == KeyedHash<Address>(TestKey(7))(a));
+  const transport::Address a = *transport::Address::Parse("192.0.2.1");
+  CHECK(KeyedHash<transport::Address>(TestKey(7))(a) ==
+        KeyedHash<transport::Address>(TestKey(7))(a));
   // The family is hashed too: an IPv4 address and an IPv6 one with the same leading bytes differ.
-  const Address v6 = *Address::Parse("c000:201::");
-  CHECK(KeyedHash<Address>(TestKey(7))(a) != KeyedHash<Address>(TestKey(7))(v6));
+  const transport::Address v6 = *transport::Address::Parse("c000:201::");
+  CHECK(KeyedHash<transport::Address>(TestKey(7))(a) !=
+        KeyedHash<transport::Address>(TestKey(7))(v6));
 }
 
 TEST_CASE("the keyed hash under different keys gives different placements", "[unit]") {
@@ -191,7 +193,7 @@ TEST_CASE("the keyed hash under different keys gives different placements", "[un
   FlatLinkedMap<Key, int, KeyedHash<Key>> b(two);
   CHECK(a.hasher().key() == TestKey(1));
   CHECK(b.hasher().key() == TestKey(2));
-  Rng rng(5);
+  transport::Rng rng(5);
   for (int i = 0; i < 200; ++i) {
     Key id;
     rng.Fill(id.mutable_bytes());
@@ -204,17 +206,17 @@ TEST_CASE("the keyed hash under different keys gives different placements", "[un
 
 TEST_CASE("a key drawn from a seeded rng is the same for the same seed and differs by seed",
           "[unit]") {
-  Rng first(42);
-  Rng again(42);
-  Rng other(43);
+  transport::Rng first(42);
+  transport::Rng again(42);
+  transport::Rng other(43);
   const HashKey key = NewHashKey(first);
   CHECK(key == NewHashKey(again));
   CHECK(key != NewHashKey(other));
   CHECK(key != HashKey{});
   // From a copy: the same key, and the generator itself has not moved.
-  Rng seeded(42);
+  transport::Rng seeded(42);
   CHECK(HashKeyFromCopyOf(seeded) == key);
-  Rng fresh(42);
+  transport::Rng fresh(42);
   CHECK(seeded.Next64() == fresh.Next64());
 }
 
@@ -222,7 +224,7 @@ TEST_CASE("a key drawn from a seeded rng is the same for the same seed and diffe
 // home place 0 of any index up to 2048 places.
 std::vector<Key> IdsCollidingUnkeyed(size_t count) {
   std::vector<Key> out;
-  Rng rng(99);
+  transport::Rng rng(99);
   while (out.size() < count) {
     Key id;
     rng.Fill(id.mutable_bytes());

@@ -20,14 +20,14 @@ TEST_CASE("an identity from a seed is deterministic and its id is SHA-256 of its
 }
 
 TEST_CASE("an identity matches the RFC 8032 Ed25519 test vector 1", "[unit]") {
-  auto seed = HexDecode("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60");
+  auto seed = wire::HexDecode("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60");
   REQUIRE(seed);
   auto identity = Identity::FromSeedBytes(*seed);
   REQUIRE(identity);
-  CHECK(HexEncode(identity->public_key()) ==
+  CHECK(wire::HexEncode(identity->public_key()) ==
         "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a");
   const Signature sig = identity->Sign({});
-  CHECK(HexEncode(sig) ==
+  CHECK(wire::HexEncode(sig) ==
         "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39"
         "701cf9b46bd25bf5f0595bbe24655141438e7a100b");
 }

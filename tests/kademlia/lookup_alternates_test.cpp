@@ -9,10 +9,10 @@
 namespace skillnode::kademlia {
 namespace {
 
-const TimePoint kStart = kTimeZero + Seconds(100);
+const transport::TimePoint kStart = transport::kTimeZero + transport::Seconds(100);
 
-Endpoint At(int host) {
-  return Endpoint(Address::V4({10, 0, 1, static_cast<uint8_t>(host)}), 6881);
+transport::Endpoint At(int host) {
+  return transport::Endpoint(transport::Address::V4({10, 0, 1, static_cast<uint8_t>(host)}), 6881);
 }
 
 Contact ContactAt(const std::string& name, int host) {
@@ -39,8 +39,8 @@ struct TwoPathLookup {
     return first;
   }
   // `by` answers naming x at `at`.
-  void NamesX(const Lookup::Query& by, const Endpoint& at) {
-    lookup.OnReply(by.id, {}, std::vector<WireContact>{{x.id, at}}, {}, kStart);
+  void NamesX(const Lookup::Query& by, const transport::Endpoint& at) {
+    lookup.OnReply(by.id, {}, std::vector<wire::WireContact>{{x.id, at}}, {}, kStart);
   }
 };
 
@@ -62,9 +62,9 @@ TEST_CASE("a contact named at a wrong address first is asked at the right one wh
   REQUIRE(again.size() == 1);
   CHECK(again[0].id == t.x.id);
   CHECK(again[0].endpoint == t.x.endpoint);
-  t.lookup.OnReply(t.x.id, {}, {}, {}, kStart + Millis(50));
+  t.lookup.OnReply(t.x.id, {}, {}, {}, kStart + transport::Millis(50));
   REQUIRE(t.lookup.done());
-  const LookupResult result = t.lookup.Result(kStart + Millis(50));
+  const LookupResult result = t.lookup.Result(kStart + transport::Millis(50));
   const auto found = std::find_if(result.closest.begin(), result.closest.end(),
                                   [&](const Contact& c) { return c.id == t.x.id; });
   REQUIRE(found != result.closest.end());
@@ -98,13 +98,13 @@ TEST_CASE("a contact named again at the same address is asked once, and alternat
   TwoPathLookup t;
   const auto first = t.Start();
   // Named at its own address by both, then at more addresses than are kept.
-  std::vector<WireContact> named = {{t.x.id, t.x.endpoint}};
+  std::vector<wire::WireContact> named = {{t.x.id, t.x.endpoint}};
   for (int host = 70; host < 70 + static_cast<int>(Lookup::kAlternatesMax) + 2; ++host) {
-    named.push_back(WireContact{t.x.id, At(host)});
+    named.push_back(wire::WireContact{t.x.id, At(host)});
   }
   t.NamesX(first[0], t.x.endpoint);
   t.lookup.OnReply(first[1].id, {}, named, {}, kStart);
-  std::vector<Endpoint> tried;
+  std::vector<transport::Endpoint> tried;
   for (auto queries = Next(t.lookup); !queries.empty(); queries = Next(t.lookup)) {
     REQUIRE(queries.size() == 1);
     CHECK(queries[0].id == t.x.id);

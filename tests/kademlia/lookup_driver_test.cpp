@@ -20,10 +20,10 @@ using testing::Peer;
 
 struct DriverFixture {
   struct Sent {
-    Endpoint to;
+    transport::Endpoint to;
     NodeId to_id;
-    Body body;
-    RpcCallback done;
+    wire::Body body;
+    rpc::RpcCallback done;
   };
 
   DriverFixture() {
@@ -38,10 +38,11 @@ struct DriverFixture {
   // Answers the `i`th request sent with NODES (no closer contacts).
   void Answer(size_t i) {
     const Peer& peer = PeerAt(sent.at(i).to);
-    Message reply{peer.HeaderFor(1), NodesBody{}};
-    sent.at(i).done(RpcResult{RpcStatus::kReplied, &reply, peer.endpoint, Millis(5), now});
+    wire::Message reply{peer.HeaderFor(1), wire::NodesBody{}};
+    sent.at(i).done(
+        rpc::RpcResult{rpc::RpcStatus::kReplied, &reply, peer.endpoint, transport::Millis(5), now});
   }
-  const Peer& PeerAt(const Endpoint& endpoint) const {
+  const Peer& PeerAt(const transport::Endpoint& endpoint) const {
     for (const Peer& p : peers) {
       if (p.endpoint == endpoint) return p;
     }
@@ -56,26 +57,26 @@ struct DriverFixture {
                         });
   }
 
-  TimePoint now = kTimeZero + Seconds(100);
+  transport::TimePoint now = transport::kTimeZero + transport::Seconds(100);
   KademliaConfig config;
   NodeId self = Key::Sha256("driver-owner");
-  RoutingTable routing{self, config.routing};
-  RttEstimator rtt;
+  routing::RoutingTable routing{self, config.routing};
+  rpc::RttEstimator rtt;
   NodeStats stats;
   std::vector<Peer> peers;
   std::vector<Sent> sent;
   bool can_send = true;
-  LookupDriver driver{
-      config,
-      self,
-      routing,
-      rtt,
-      stats,
-      [this](TimePoint, const Endpoint& to, const NodeId& to_id, Body body, RpcCallback done) {
-        if (!can_send) return false;
-        sent.push_back(Sent{to, to_id, std::move(body), std::move(done)});
-        return true;
-      }};
+  LookupDriver driver{config,
+                      self,
+                      routing,
+                      rtt,
+                      stats,
+                      [this](transport::TimePoint, const transport::Endpoint& to,
+                             const NodeId& to_id, wire::Body body, rpc::RpcCallback done) {
+                        if (!can_send) return false;
+                        sent.push_back(Sent{to, to_id, std::move(body), std::move(done)});
+                        return true;
+                      }};
   std::optional<LookupResult> result;
 };
 
@@ -85,7 +86,7 @@ TEST_CASE("a lookup asks the closest contacts and finishes once they have all an
   CHECK(f.stats.lookups_started == 1);
   CHECK(f.driver.size() == 1);
   REQUIRE(f.sent.size() == f.config.alpha);
-  CHECK(std::holds_alternative<FindNodeBody>(f.sent[0].body));
+  CHECK(std::holds_alternative<wire::FindNodeBody>(f.sent[0].body));
   for (size_t i = 0; i < f.peers.size(); ++i) {
     REQUIRE(i < f.sent.size());
     CHECK_FALSE(f.result.has_value());
@@ -100,11 +101,13 @@ TEST_CASE("a lookup asks the closest contacts and finishes once they have all an
 TEST_CASE("a lookup ends at once when its reply hook says it found enough", "[unit]") {
   DriverFixture f;
   LookupOptions options;
-  options.request = [](const Key& target) { return FindValueBody{target, 0}; };
+  options.request = [](const Key& target) { return wire::FindValueBody{target, 0}; };
   size_t replies = 0;
-  options.on_reply = [&](TimePoint, const Contact&, const Message&) { return ++replies == 1; };
+  options.on_reply = [&](transport::TimePoint, const Contact&, const wire::Message&) {
+    return ++replies == 1;
+  };
   REQUIRE(f.Start(std::move(options)));
-  CHECK(std::holds_alternative<FindValueBody>(f.sent[0].body));
+  CHECK(std::holds_alternative<wire::FindValueBody>(f.sent[0].body));
   f.Answer(0);
   REQUIRE(f.result.has_value());
   CHECK(f.result->closest.size() == 1);
@@ -125,8 +128,8 @@ TEST_CASE("a slow query is passed by for the next contact", "[unit]") {
   DriverFixture f;
   REQUIRE(f.Start());
   REQUIRE(f.sent.size() == 3);
-  const TimePoint slow = f.driver.NextDeadline();
-  REQUIRE(slow < kTimeNever);
+  const transport::TimePoint slow = f.driver.NextDeadline();
+  REQUIRE(slow < transport::kTimeNever);
   f.now = slow;
   f.driver.OnTimer(f.now);
   CHECK(f.sent.size() > 3);

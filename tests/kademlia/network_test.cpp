@@ -29,16 +29,16 @@ std::vector<NodeId> TrueClosest(FakeNetwork& net, const Key& target, size_t aske
 // Builds `count` nodes; node 0 starts alone and the others join through it, a few at a time.
 void BuildNetwork(FakeNetwork& net, size_t count, const KademliaConfig& config) {
   net.AddNode(config);
-  const Endpoint seed = net.endpoint(0);
+  const transport::Endpoint seed = net.endpoint(0);
   size_t joined = 0;
   for (size_t i = 1; i < count; ++i) {
     net.AddNode(config).Join(net.now(), std::span(&seed, 1), [&](size_t) { ++joined; });
-    if (i % 10 == 0) net.RunFor(Seconds(1));
+    if (i % 10 == 0) net.RunFor(transport::Seconds(1));
   }
-  net.RunFor(Seconds(30));
+  net.RunFor(transport::Seconds(30));
   REQUIRE(joined == count - 1);
   // Let bucket refreshes and the traffic of later joiners settle the tables.
-  net.RunFor(Seconds(20 * 60));
+  net.RunFor(transport::Seconds(20 * 60));
 }
 
 struct Outcome {
@@ -51,7 +51,7 @@ struct Outcome {
   std::string misses;  // one line per inexact lookup, for failure messages
 };
 
-Outcome RunLookups(FakeNetwork& net, size_t lookups, size_t k, Rng& rng) {
+Outcome RunLookups(FakeNetwork& net, size_t lookups, size_t k, transport::Rng& rng) {
   Outcome outcome;
   std::vector<std::optional<LookupResult>> results(lookups);
   std::vector<size_t> askers(lookups);
@@ -64,7 +64,7 @@ Outcome RunLookups(FakeNetwork& net, size_t lookups, size_t k, Rng& rng) {
     REQUIRE(net.node(askers[i]).FindNode(net.now(), targets[i],
                                          [&results, i](const LookupResult& r) { results[i] = r; }));
   }
-  net.RunFor(Seconds(60));
+  net.RunFor(transport::Seconds(60));
   for (size_t i = 0; i < lookups; ++i) {
     REQUIRE(results[i].has_value());
     std::vector<NodeId> found;
@@ -102,7 +102,7 @@ TEST_CASE("after joining, every lookup returns exactly the true k closest live n
     INFO("node " << i);
     CHECK(net.node(i).routing_table().size() >= config.routing.bucket_size);
   }
-  Rng rng(2);
+  transport::Rng rng(2);
   const Outcome outcome = RunLookups(net, 100, config.routing.bucket_size, rng);
   INFO(outcome.misses);
   CHECK(outcome.exact == outcome.lookups);
@@ -115,7 +115,7 @@ TEST_CASE("lookups still find the true k closest live nodes after 30% of nodes g
   KademliaConfig config;
   FakeNetwork net(/*seed=*/3);
   BuildNetwork(net, 300, config);
-  Rng rng(4);
+  transport::Rng rng(4);
   size_t silenced = 0;
   while (silenced < 90) {
     const auto victim = static_cast<size_t>(rng.Below(net.size()));
@@ -133,7 +133,7 @@ TEST_CASE("lookups still find the true k closest live nodes after 30% of nodes g
   CHECK(at_once.overlap >= 0.9);
   // Once the tables have noticed (bucket refreshes and lookups time out on the silent nodes
   // and evict them), lookups are exact again.
-  net.RunFor(Seconds(60 * 60));
+  net.RunFor(transport::Seconds(60 * 60));
   const Outcome healed = RunLookups(net, 100, config.routing.bucket_size, rng);
   INFO(healed.misses);
   CHECK(healed.exact == healed.lookups);
@@ -150,7 +150,7 @@ TEST_CASE("under loss, asking a silent closest contact again keeps lookups findi
     FakeNetwork net(/*seed=*/7);
     BuildNetwork(net, 150, config);
     net.SetLoss(0.05);
-    Rng rng(8);
+    transport::Rng rng(8);
     return RunLookups(net, 300, config.routing.bucket_size, rng);
   };
   const Outcome without = run(0);
@@ -168,7 +168,7 @@ TEST_CASE("lookups over disjoint paths find the same closest nodes", "[sim]") {
   config.alpha = 1;
   FakeNetwork net(/*seed=*/5);
   BuildNetwork(net, 200, config);
-  Rng rng(6);
+  transport::Rng rng(6);
   const Outcome outcome = RunLookups(net, 50, config.routing.bucket_size, rng);
   INFO(outcome.misses);
   CHECK(outcome.exact == outcome.lookups);
@@ -180,7 +180,7 @@ TEST_CASE("the same seed gives the same network and the same lookups", "[sim]") 
     config.routing.bucket_size = 8;
     FakeNetwork net(seed);
     BuildNetwork(net, 60, config);
-    Rng rng(seed);
+    transport::Rng rng(seed);
     RunLookups(net, 20, 8, rng);
     return std::make_pair(net.delivered(), net.node(7).routing_table().Export().size());
   };

@@ -13,9 +13,10 @@ using skillnode::testing::Fixture;
 using skillnode::testing::Peer;
 
 // Sends a PING to `honest`'s id at `at`; returns the request as sent.
-Message PingAt(Fixture& f, const Peer& honest, const Endpoint& at, RpcStatus* status) {
-  REQUIRE(f.node.Request(f.now, at, honest.id(), PingBody{},
-                         [status](const RpcResult& r) { *status = r.status; }));
+wire::Message PingAt(Fixture& f, const Peer& honest, const transport::Endpoint& at,
+                     rpc::RpcStatus* status) {
+  REQUIRE(f.node.Request(f.now, at, honest.id(), wire::PingBody{},
+                         [status](const rpc::RpcResult& r) { *status = r.status; }));
   auto sent = f.transport.Take();
   REQUIRE(sent.size() == 1);
   CHECK(sent[0].to == at);
@@ -27,10 +28,10 @@ TEST_CASE("an answer under the id asked for that fails the binding fails the req
   Fixture f;
   Peer honest("honest", "10.0.0.2:6881");
   Peer impostor("impostor", "10.0.0.9:6881");
-  RpcStatus status = RpcStatus::kReplied;
-  const Message ping = PingAt(f, honest, impostor.endpoint, &status);
+  rpc::RpcStatus status = rpc::RpcStatus::kReplied;
+  const wire::Message ping = PingAt(f, honest, impostor.endpoint, &status);
   REQUIRE(ping.header.proof_wanted);  // never verified there: a signature is asked for
-  Message reply = impostor.Reply(ping, PongBody{});
+  wire::Message reply = impostor.Reply(ping, wire::PongBody{});
 
   SECTION("the honest id under the impostor's own key: the id is not the key's hash") {
     reply.header.sender_id = honest.id();
@@ -43,7 +44,7 @@ TEST_CASE("an answer under the id asked for that fails the binding fails the req
     f.Deliver(impostor, reply);
     CHECK(f.Dropped(DropReason::kBadProof) == 1);
   }
-  CHECK(status == RpcStatus::kRejected);
+  CHECK(status == rpc::RpcStatus::kRejected);
   CHECK(f.node.stats().rpcs_rejected == 1);
   CHECK(f.node.rpcs_in_flight() == 0);
   CHECK(f.node.routing_table().Find(honest.id()) == nullptr);
@@ -54,14 +55,14 @@ TEST_CASE("a bad answer rejects a request only from the address asked, with its 
   Peer honest("honest", "10.0.0.2:6881");
   Peer impostor("impostor", "10.0.0.9:6881");
   Peer bystander("bystander", "10.0.0.10:6881");
-  RpcStatus status = RpcStatus::kReplied;
-  const Message ping = PingAt(f, honest, impostor.endpoint, &status);
+  rpc::RpcStatus status = rpc::RpcStatus::kReplied;
+  const wire::Message ping = PingAt(f, honest, impostor.endpoint, &status);
 
-  Message wrong_txid = impostor.Reply(ping, PongBody{});
+  wire::Message wrong_txid = impostor.Reply(ping, wire::PongBody{});
   wrong_txid.header.sender_id = honest.id();
   wrong_txid.header.txid = ping.header.txid + 1;
   f.Deliver(impostor, wrong_txid);
-  Message elsewhere = bystander.Reply(ping, PongBody{});
+  wire::Message elsewhere = bystander.Reply(ping, wire::PongBody{});
   elsewhere.header.sender_id = honest.id();
   f.Deliver(bystander, elsewhere);
   CHECK(f.Dropped(DropReason::kIdMismatch) == 2);
@@ -71,7 +72,7 @@ TEST_CASE("a bad answer rejects a request only from the address asked, with its 
   // The timeout ends it as a timeout.
   f.now = f.node.NextDeadline();
   f.node.OnTimer(f.now);
-  CHECK(status == RpcStatus::kTimedOut);
+  CHECK(status == rpc::RpcStatus::kTimedOut);
 }
 
 TEST_CASE("a failure at another address does not count against a contact or its verification",
@@ -83,16 +84,16 @@ TEST_CASE("a failure at another address does not count against a contact or its 
   Peer impostor("impostor", "10.0.0.9:6881");
   f.Verify(honest);
 
-  RpcStatus status = RpcStatus::kReplied;
-  Message ping = PingAt(f, honest, impostor.endpoint, &status);
+  rpc::RpcStatus status = rpc::RpcStatus::kReplied;
+  wire::Message ping = PingAt(f, honest, impostor.endpoint, &status);
   f.now = f.node.NextDeadline();
   f.node.OnTimer(f.now);
-  CHECK(status == RpcStatus::kTimedOut);
+  CHECK(status == rpc::RpcStatus::kTimedOut);
   ping = PingAt(f, honest, impostor.endpoint, &status);
-  Message reply = impostor.Reply(ping, PongBody{});
+  wire::Message reply = impostor.Reply(ping, wire::PongBody{});
   reply.header.sender_id = honest.id();
   f.Deliver(impostor, reply);
-  CHECK(status == RpcStatus::kRejected);
+  CHECK(status == rpc::RpcStatus::kRejected);
   CHECK(f.node.routing_table().Find(honest.id()) != nullptr);
   CHECK(f.node.IsVerified(honest.id(), honest.endpoint));
 
@@ -101,7 +102,7 @@ TEST_CASE("a failure at another address does not count against a contact or its 
   CHECK_FALSE(ping.header.proof_wanted);
   f.now = f.node.NextDeadline();
   f.node.OnTimer(f.now);
-  CHECK(status == RpcStatus::kTimedOut);
+  CHECK(status == rpc::RpcStatus::kTimedOut);
   CHECK(f.node.routing_table().Find(honest.id()) == nullptr);
   CHECK_FALSE(f.node.IsVerified(honest.id(), honest.endpoint));
 }

@@ -26,7 +26,7 @@ std::string Numbered(const char* stem, int i) {
 TEST_CASE("a message whose id is not the hash of its key is dropped and counted", "[unit]") {
   Fixture f;
   Peer peer("a", "10.0.0.2:6881");
-  Message ping = peer.Request(PingBody{}, 1);
+  wire::Message ping = peer.Request(wire::PingBody{}, 1);
   ping.header.sender_id = Key::Sha256("chosen id");
   f.Deliver(peer, ping);
   CHECK(f.Dropped(DropReason::kIdMismatch) == 1);
@@ -36,7 +36,7 @@ TEST_CASE("a message whose id is not the hash of its key is dropped and counted"
 TEST_CASE("messages from another network are dropped and counted", "[unit]") {
   Fixture f;
   Peer stranger("a", "10.0.0.2:6881", /*network_id=*/7);
-  f.Deliver(stranger, stranger.Request(PingBody{}, 1));
+  f.Deliver(stranger, stranger.Request(wire::PingBody{}, 1));
   CHECK(f.Dropped(DropReason::kWrongNetwork) == 1);
   CHECK(f.transport.sent.empty());
 }
@@ -44,7 +44,7 @@ TEST_CASE("messages from another network are dropped and counted", "[unit]") {
 TEST_CASE("malformed datagrams are dropped and counted without a reply", "[unit]") {
   Fixture f;
   Peer peer("a", "10.0.0.2:6881");
-  const auto valid = Peer::Bytes(peer.Request(PingBody{}, 1));
+  const auto valid = Peer::Bytes(peer.Request(wire::PingBody{}, 1));
   const std::vector<std::vector<uint8_t>> bad = {
       {},
       {0xc1},                                                // never-used msgpack byte
@@ -62,20 +62,20 @@ TEST_CASE("our own id coming back is dropped", "[unit]") {
   Fixture f;
   Peer self_copy("x", "10.0.0.2:6881");
   self_copy.identity = f.identity;
-  f.Deliver(self_copy, self_copy.Request(PingBody{}, 1));
+  f.Deliver(self_copy, self_copy.Request(wire::PingBody{}, 1));
   CHECK(f.Dropped(DropReason::kFromSelf) == 1);
 }
 
 TEST_CASE("an unknown request type is answered with an ERROR naming it", "[unit]") {
   Fixture f;
   Peer peer("a", "10.0.0.2:6881");
-  f.Deliver(peer, peer.Request(UnknownBody{42}, 9));
+  f.Deliver(peer, peer.Request(wire::UnknownBody{42}, 9));
   auto sent = f.transport.Take();
   REQUIRE_FALSE(sent.empty());
-  const Message reply = sent[0].Decoded();
-  const auto* error = std::get_if<ErrorBody>(&reply.body);
+  const wire::Message reply = sent[0].Decoded();
+  const auto* error = std::get_if<wire::ErrorBody>(&reply.body);
   REQUIRE(error != nullptr);
-  CHECK(error->code == static_cast<uint16_t>(ErrorReplyCode::kUnknownType));
+  CHECK(error->code == static_cast<uint16_t>(wire::ErrorReplyCode::kUnknownType));
   CHECK_THAT(error->message, Catch::Contains("42"));
   CHECK(reply.header.txid == 9);
 }
@@ -87,20 +87,21 @@ TEST_CASE("unsolicited, duplicate and misdirected replies are dropped", "[unit]"
   Peer elsewhere("a", "10.0.0.3:6881");  // same identity, another address
 
   SECTION("a reply nobody asked for") {
-    f.Deliver(peer, peer.Reply(peer.Request(PingBody{}, 12345), PongBody{}));
+    f.Deliver(peer, peer.Reply(peer.Request(wire::PingBody{}, 12345), wire::PongBody{}));
     CHECK(f.Dropped(DropReason::kUnmatchedReply) == 1);
   }
   SECTION("a reply from another address, then the right one, then a duplicate") {
     bool replied = false;
-    REQUIRE(f.node.Ping(f.now, peer.endpoint,
-                        [&](const RpcResult& r) { replied = r.status == RpcStatus::kReplied; }));
-    const Message ping = f.transport.Take().at(0).Decoded();
-    f.Deliver(elsewhere, elsewhere.Reply(ping, PongBody{}));
+    REQUIRE(f.node.Ping(f.now, peer.endpoint, [&](const rpc::RpcResult& r) {
+      replied = r.status == rpc::RpcStatus::kReplied;
+    }));
+    const wire::Message ping = f.transport.Take().at(0).Decoded();
+    f.Deliver(elsewhere, elsewhere.Reply(ping, wire::PongBody{}));
     CHECK(f.Dropped(DropReason::kWrongSource) == 1);
     CHECK_FALSE(replied);
-    f.Deliver(peer, peer.Reply(ping, PongBody{}));
+    f.Deliver(peer, peer.Reply(ping, wire::PongBody{}));
     CHECK(replied);
-    f.Deliver(peer, peer.Reply(ping, PongBody{}));
+    f.Deliver(peer, peer.Reply(ping, wire::PongBody{}));
     CHECK(f.Dropped(DropReason::kUnmatchedReply) == 1);
   }
 }
@@ -114,14 +115,14 @@ TEST_CASE("timeouts count failures and evict a contact after stale_failures_max"
   for (int attempt = 1; attempt <= 3; ++attempt) {
     INFO("attempt " << attempt);
     REQUIRE(f.node.routing_table().Find(peer.id()) != nullptr);
-    RpcStatus status = RpcStatus::kReplied;
+    rpc::RpcStatus status = rpc::RpcStatus::kReplied;
     REQUIRE(f.node.FindNode(f.now, Key::Sha256("t"), [&](const LookupResult& result) {
-      status = result.closest.empty() ? RpcStatus::kTimedOut : RpcStatus::kReplied;
+      status = result.closest.empty() ? rpc::RpcStatus::kTimedOut : rpc::RpcStatus::kReplied;
     }));
     REQUIRE(f.node.NextDeadline() <= f.now + config.rpc_timeout);
     f.now = f.node.NextDeadline();
     f.node.OnTimer(f.now);
-    CHECK(status == RpcStatus::kTimedOut);
+    CHECK(status == rpc::RpcStatus::kTimedOut);
     f.transport.Take();
   }
   CHECK(f.node.routing_table().Find(peer.id()) == nullptr);
@@ -135,18 +136,20 @@ TEST_CASE("a per-address rate limit drops excess requests and counts them", "[un
   Fixture f(config);
   Peer noisy("a", "10.0.0.2:6881");
   Peer quiet("b", "10.0.0.3:6881");
-  for (uint64_t i = 0; i < 10; ++i) f.Deliver(noisy, noisy.Request(PingBody{}, 100 + i, false));
-  f.Deliver(quiet, quiet.Request(PingBody{}, 1, false));
+  for (uint64_t i = 0; i < 10; ++i)
+    f.Deliver(noisy, noisy.Request(wire::PingBody{}, 100 + i, false));
+  f.Deliver(quiet, quiet.Request(wire::PingBody{}, 1, false));
   CHECK(f.Dropped(DropReason::kRateLimitedIp) == 5);
   size_t pongs_to_quiet = 0;
   for (const auto& s : f.transport.sent) {
-    pongs_to_quiet += s.to == quiet.endpoint && std::holds_alternative<PongBody>(s.Decoded().body);
+    pongs_to_quiet +=
+        s.to == quiet.endpoint && std::holds_alternative<wire::PongBody>(s.Decoded().body);
   }
   CHECK(pongs_to_quiet == 1);
   // The bucket refills with time.
-  f.now += Seconds(2);
+  f.now += transport::Seconds(2);
   f.transport.Take();
-  f.Deliver(noisy, noisy.Request(PingBody{}, 200, false));
+  f.Deliver(noisy, noisy.Request(wire::PingBody{}, 200, false));
   CHECK(f.Dropped(DropReason::kRateLimitedIp) == 5);
 }
 
@@ -157,7 +160,7 @@ TEST_CASE("a global rate limit caps requests from all addresses together", "[uni
   Fixture f(config);
   for (int i = 0; i < 6; ++i) {
     Peer peer(Numbered("p", i), (Numbered("10.0.1.", i + 1) + ":6881").c_str());
-    f.Deliver(peer, peer.Request(PingBody{}, 1, false));
+    f.Deliver(peer, peer.Request(wire::PingBody{}, 1, false));
   }
   CHECK(f.Dropped(DropReason::kRateLimitedGlobal) == 3);
 }
@@ -166,7 +169,7 @@ TEST_CASE("requests beyond the in-flight limit are refused at once", "[unit]") {
   KademliaConfig config;
   config.rpcs_in_flight_max = 2;
   Fixture f(config);
-  const Endpoint to = *Endpoint::Parse("10.0.0.9:6881");
+  const transport::Endpoint to = *transport::Endpoint::Parse("10.0.0.9:6881");
   CHECK(f.node.Ping(f.now, to, nullptr));
   CHECK(f.node.Ping(f.now, to, nullptr));
   CHECK_FALSE(f.node.Ping(f.now, to, nullptr));
@@ -177,16 +180,17 @@ TEST_CASE("requests beyond the in-flight limit are refused at once", "[unit]") {
 TEST_CASE("shutdown cancels every pending request exactly once and silences the node", "[unit]") {
   Fixture f;
   int cancelled = 0;
-  const Endpoint to = *Endpoint::Parse("10.0.0.9:6881");
-  REQUIRE(f.node.Ping(f.now, to,
-                      [&](const RpcResult& r) { cancelled += r.status == RpcStatus::kCancelled; }));
+  const transport::Endpoint to = *transport::Endpoint::Parse("10.0.0.9:6881");
+  REQUIRE(f.node.Ping(f.now, to, [&](const rpc::RpcResult& r) {
+    cancelled += r.status == rpc::RpcStatus::kCancelled;
+  }));
   f.node.Shutdown(f.now);
   CHECK(cancelled == 1);
   CHECK(f.node.rpcs_in_flight() == 0);
-  CHECK(f.node.NextDeadline() == kTimeNever);
+  CHECK(f.node.NextDeadline() == transport::kTimeNever);
   f.transport.Take();
   Peer peer("a", "10.0.0.2:6881");
-  f.Deliver(peer, peer.Request(PingBody{}, 1));
+  f.Deliver(peer, peer.Request(wire::PingBody{}, 1));
   CHECK(f.transport.sent.empty());
 }
 
@@ -197,9 +201,9 @@ TEST_CASE("a find_node reply lists the closest contacts but never the requester"
     peers.emplace_back(Numbered("p", i), (Numbered("10.0.2.", i + 1) + ":6881").c_str());
   }
   for (const Peer& p : peers) f.Verify(p);
-  f.Deliver(peers[0], peers[0].Request(FindNodeBody{peers[0].id()}, 77, false));
-  const Message reply = f.transport.Take().at(0).Decoded();
-  const auto& nodes = std::get<NodesBody>(reply.body).nodes;
+  f.Deliver(peers[0], peers[0].Request(wire::FindNodeBody{peers[0].id()}, 77, false));
+  const wire::Message reply = f.transport.Take().at(0).Decoded();
+  const auto& nodes = std::get<wire::NodesBody>(reply.body).nodes;
   CHECK(nodes.size() == 4);
   for (const auto& c : nodes) CHECK(c.id != peers[0].id());
   for (size_t i = 1; i < nodes.size(); ++i) {
@@ -214,13 +218,13 @@ TEST_CASE("a node's keyed hashes take its key from its seeded rng, or the one it
   // Same seed (the simulator's case): the same key, so a seeded run is reproduced.
   CHECK(a.node.hash_key() == b.node.hash_key());
   CHECK(a.node.hash_key() != HashKey{});
-  Rng other_seed(8);
+  transport::Rng other_seed(8);
   skillnode::testing::RecordingTransport transport;
-  NullLogger logger;
+  transport::NullLogger logger;
   Node c({}, a.identity, transport, other_seed, logger, a.now);
   CHECK(c.hash_key() != a.node.hash_key());
   const HashKey given = {9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4, 5, 6};
-  Rng rng(7);
+  transport::Rng rng(7);
   Node d({}, a.identity, transport, rng, logger, a.now, Ed25519Signatures(), given);
   CHECK(d.hash_key() == given);
   // Verified peers are found through the keyed table.

@@ -19,16 +19,16 @@ using skillnode::testing::Peer;
 TEST_CASE("a ping is answered with a pong signed over the request's transaction id", "[unit]") {
   Fixture f;
   Peer peer("a", "10.0.0.2:6881");
-  f.Deliver(peer, peer.Request(PingBody{}, 42, /*proof_wanted=*/true));
+  f.Deliver(peer, peer.Request(wire::PingBody{}, 42, /*proof_wanted=*/true));
   auto sent = f.transport.Take();
   REQUIRE(sent.size() >= 1);
   CHECK(sent[0].to == peer.endpoint);
-  const Message pong = sent[0].Decoded();
-  CHECK(std::holds_alternative<PongBody>(pong.body));
+  const wire::Message pong = sent[0].Decoded();
+  CHECK(std::holds_alternative<wire::PongBody>(pong.body));
   CHECK(pong.header.txid == 42);
   CHECK(pong.header.sender_id == f.node.id());
   REQUIRE(pong.header.proof.has_value());
-  CHECK(VerifySignature(f.identity.public_key(), ProofBytes(0, 42, f.node.id(), peer.id()),
+  CHECK(VerifySignature(f.identity.public_key(), wire::ProofBytes(0, 42, f.node.id(), peer.id()),
                         *pong.header.proof));
   REQUIRE(pong.header.observed.has_value());
   CHECK(*pong.header.observed == peer.endpoint);
@@ -37,24 +37,24 @@ TEST_CASE("a ping is answered with a pong signed over the request's transaction 
 TEST_CASE("a reply carries no signature when the requester did not ask for one", "[unit]") {
   Fixture f;
   Peer peer("a", "10.0.0.2:6881");
-  f.Deliver(peer, peer.Request(PingBody{}, 42, /*proof_wanted=*/false));
+  f.Deliver(peer, peer.Request(wire::PingBody{}, 42, /*proof_wanted=*/false));
   CHECK_FALSE(f.transport.Take().at(0).Decoded().header.proof.has_value());
 }
 
 TEST_CASE("an unknown requester enters the routing table only after it signs a reply", "[unit]") {
   Fixture f;
   Peer peer("a", "10.0.0.2:6881");
-  f.Deliver(peer, peer.Request(FindNodeBody{Key::Sha256("x")}, 1));
+  f.Deliver(peer, peer.Request(wire::FindNodeBody{Key::Sha256("x")}, 1));
   auto sent = f.transport.Take();
   REQUIRE(sent.size() == 2);  // the NODES reply, then our verification ping
-  CHECK(std::holds_alternative<NodesBody>(sent[0].Decoded().body));
-  const Message verify = sent[1].Decoded();
-  REQUIRE(std::holds_alternative<PingBody>(verify.body));
+  CHECK(std::holds_alternative<wire::NodesBody>(sent[0].Decoded().body));
+  const wire::Message verify = sent[1].Decoded();
+  REQUIRE(std::holds_alternative<wire::PingBody>(verify.body));
   CHECK(verify.header.proof_wanted);
   CHECK(f.node.routing_table().Find(peer.id()) == nullptr);
 
   SECTION("a valid signature admits it") {
-    f.Deliver(peer, peer.Reply(verify, PongBody{}));
+    f.Deliver(peer, peer.Reply(verify, wire::PongBody{}));
     const Contact* contact = f.node.routing_table().Find(peer.id());
     REQUIRE(contact != nullptr);
     CHECK(contact->endpoint == peer.endpoint);
@@ -62,23 +62,23 @@ TEST_CASE("an unknown requester enters the routing table only after it signs a r
   }
   SECTION("a signature by another key is dropped and the peer stays out") {
     Peer impostor("b", "10.0.0.2:6881");
-    Message forged = peer.Reply(verify, PongBody{});
+    wire::Message forged = peer.Reply(verify, wire::PongBody{});
     forged.header.proof =
-        impostor.identity.Sign(ProofBytes(0, verify.header.txid, peer.id(), f.node.id()));
+        impostor.identity.Sign(wire::ProofBytes(0, verify.header.txid, peer.id(), f.node.id()));
     f.Deliver(peer, forged);
     CHECK(f.Dropped(DropReason::kBadProof) == 1);
     CHECK(f.node.routing_table().Find(peer.id()) == nullptr);
   }
   SECTION("a signature over another transaction id is dropped") {
-    Message stale = peer.Reply(verify, PongBody{});
+    wire::Message stale = peer.Reply(verify, wire::PongBody{});
     stale.header.proof =
-        peer.identity.Sign(ProofBytes(0, verify.header.txid + 1, peer.id(), f.node.id()));
+        peer.identity.Sign(wire::ProofBytes(0, verify.header.txid + 1, peer.id(), f.node.id()));
     f.Deliver(peer, stale);
     CHECK(f.Dropped(DropReason::kBadProof) == 1);
     CHECK(f.node.routing_table().Find(peer.id()) == nullptr);
   }
   SECTION("a missing signature is dropped") {
-    Message unsigned_reply = peer.Reply(verify, PongBody{});
+    wire::Message unsigned_reply = peer.Reply(verify, wire::PongBody{});
     unsigned_reply.header.proof.reset();
     f.Deliver(peer, unsigned_reply);
     CHECK(f.Dropped(DropReason::kBadProof) == 1);
@@ -90,7 +90,7 @@ TEST_CASE("an unknown requester the routing table cannot use is answered but not
           "[unit]") {
   KademliaConfig config;
   config.routing.bucket_size = 1;
-  config.routing.ping_oldest_after = Seconds(15 * 60);
+  config.routing.ping_oldest_after = transport::Seconds(15 * 60);
   Fixture f(config);
   // Peers named so that `near` shares our id's first bit and `a` and `b` do not: after `near`
   // and `a` the far half's bucket is full and cannot split (one contact is closer).
@@ -104,30 +104,30 @@ TEST_CASE("an unknown requester the routing table cannot use is answered but not
   Peer near = named("n", false, 0);
   Peer a = named("f", true, 0);
   Peer b = named("f", true, 1);
-  near.endpoint = *Endpoint::Parse("10.0.0.3:6881");
-  b.endpoint = *Endpoint::Parse("10.0.0.4:6881");
+  near.endpoint = *transport::Endpoint::Parse("10.0.0.3:6881");
+  b.endpoint = *transport::Endpoint::Parse("10.0.0.4:6881");
   f.Verify(near);
   f.Verify(a);
-  f.Deliver(b, b.Request(FindNodeBody{Key::Sha256("x")}, 1));
+  f.Deliver(b, b.Request(wire::FindNodeBody{Key::Sha256("x")}, 1));
   auto sent = f.transport.Take();
   REQUIRE(sent.size() == 1);  // the NODES reply only
-  CHECK(std::holds_alternative<NodesBody>(sent[0].Decoded().body));
+  CHECK(std::holds_alternative<wire::NodesBody>(sent[0].Decoded().body));
   CHECK(f.node.stats().verifications_skipped == 1);
   CHECK(f.node.routing_table().Find(b.id()) == nullptr);
   // Once `a` has been silent for ping_oldest_after, a newcomer is worth verifying: it would
   // make the bucket ping `a`.
-  f.now += Seconds(15 * 60);
-  f.Deliver(b, b.Request(FindNodeBody{Key::Sha256("x")}, 2));
+  f.now += transport::Seconds(15 * 60);
+  f.Deliver(b, b.Request(wire::FindNodeBody{Key::Sha256("x")}, 2));
   sent = f.transport.Take();
   REQUIRE(sent.size() == 2);
-  const Message verify = sent[1].Decoded();
-  REQUIRE(std::holds_alternative<PingBody>(verify.body));
+  const wire::Message verify = sent[1].Decoded();
+  REQUIRE(std::holds_alternative<wire::PingBody>(verify.body));
   CHECK(verify.header.proof_wanted);
-  f.Deliver(b, b.Reply(verify, PongBody{}));
+  f.Deliver(b, b.Reply(verify, wire::PongBody{}));
   sent = f.transport.Take();
   REQUIRE(sent.size() == 1);  // the bucket's ping to its oldest contact
   CHECK(sent[0].to == a.endpoint);
-  CHECK(std::holds_alternative<PingBody>(sent[0].Decoded().body));
+  CHECK(std::holds_alternative<wire::PingBody>(sent[0].Decoded().body));
 }
 
 TEST_CASE("a verified peer is not asked to sign again, and its unsigned replies are accepted",
@@ -139,9 +139,9 @@ TEST_CASE("a verified peer is not asked to sign again, and its unsigned replies 
   REQUIRE(f.node.FindNode(f.now, Key::Sha256("target"), nullptr));
   auto sent = f.transport.Take();
   REQUIRE(sent.size() == 1);
-  const Message find = sent[0].Decoded();
+  const wire::Message find = sent[0].Decoded();
   CHECK_FALSE(find.header.proof_wanted);
-  f.Deliver(peer, peer.Reply(find, NodesBody{}));
+  f.Deliver(peer, peer.Reply(find, wire::NodesBody{}));
   CHECK(f.node.stats().signatures_verified == verified_before);
   CHECK(f.node.stats().verification_cache_hits >= 1);
   CHECK(f.node.active_lookups() == 0);
@@ -157,10 +157,10 @@ struct TwoPeerCache : Fixture {
   }
   // Sends each peer a request, and returns those asked for a signed reply: the peers whose
   // key the node no longer counts as proven.
-  std::vector<Endpoint> AskedToSign(std::initializer_list<const Peer*> peers) {
-    std::vector<Endpoint> asked;
+  std::vector<transport::Endpoint> AskedToSign(std::initializer_list<const Peer*> peers) {
+    std::vector<transport::Endpoint> asked;
     for (const Peer* peer : peers) {
-      REQUIRE(node.Request(now, peer->endpoint, peer->id(), PingBody{}, nullptr));
+      REQUIRE(node.Request(now, peer->endpoint, peer->id(), wire::PingBody{}, nullptr));
       const auto sent = transport.Take();
       REQUIRE(sent.size() == 1);
       if (sent[0].Decoded().header.proof_wanted) asked.push_back(peer->endpoint);
@@ -169,10 +169,10 @@ struct TwoPeerCache : Fixture {
   }
   // The peer answers a request of ours (sent now) from its address.
   void Answers(const Peer& peer) {
-    REQUIRE(node.Request(now, peer.endpoint, peer.id(), PingBody{}, nullptr));
+    REQUIRE(node.Request(now, peer.endpoint, peer.id(), wire::PingBody{}, nullptr));
     const auto sent = transport.Take();
     REQUIRE(sent.size() == 1);
-    Deliver(peer, peer.Reply(sent[0].Decoded(), PongBody{}));
+    Deliver(peer, peer.Reply(sent[0].Decoded(), wire::PongBody{}));
   }
   void LeaveTable(std::initializer_list<const Peer*> peers) {
     for (const Peer* peer : peers) REQUIRE(node.mutable_routing_table().Remove(peer->id()));
@@ -189,7 +189,7 @@ TEST_CASE("the verified-peer cache holds verified_peers_max peers, forgetting th
   f.Verify(f.b);
   f.Verify(f.c);  // `a`, heard from longest ago, is forgotten by the cache
   f.LeaveTable({&f.a, &f.b, &f.c});
-  CHECK(f.AskedToSign({&f.a, &f.b, &f.c}) == std::vector<Endpoint>{f.a.endpoint});
+  CHECK(f.AskedToSign({&f.a, &f.b, &f.c}) == std::vector<transport::Endpoint>{f.a.endpoint});
 }
 
 TEST_CASE("a verified peer heard from again is the most recent in the cache", "[unit]") {
@@ -199,7 +199,7 @@ TEST_CASE("a verified peer heard from again is the most recent in the cache", "[
   f.Answers(f.a);  // a: now more recent than b
   f.Verify(f.c);   // over the bound: b is forgotten, not a
   f.LeaveTable({&f.a, &f.b, &f.c});
-  CHECK(f.AskedToSign({&f.a, &f.b, &f.c}) == std::vector<Endpoint>{f.b.endpoint});
+  CHECK(f.AskedToSign({&f.a, &f.b, &f.c}) == std::vector<transport::Endpoint>{f.b.endpoint});
 }
 
 TEST_CASE("a routing-table contact counts as verified without a cache entry until it fails",
@@ -210,14 +210,14 @@ TEST_CASE("a routing-table contact counts as verified without a cache entry unti
   f.Verify(f.c);  // the cache forgets a, which stays in the routing table
   CHECK(f.AskedToSign({&f.a}).empty());
   // A request to a times out: a must prove its key again.
-  f.now += Seconds(60);
+  f.now += transport::Seconds(60);
   f.node.OnTimer(f.now);
   REQUIRE(f.node.routing_table().Find(f.a.id()) != nullptr);
   REQUIRE(f.node.routing_table().Find(f.a.id())->failures == 1);
-  CHECK(f.AskedToSign({&f.a}) == std::vector<Endpoint>{f.a.endpoint});
+  CHECK(f.AskedToSign({&f.a}) == std::vector<transport::Endpoint>{f.a.endpoint});
   // Not at another address, even for a contact that has not failed.
   Peer b_elsewhere{"b", "10.0.0.9:6881"};
-  CHECK(f.AskedToSign({&b_elsewhere}) == std::vector<Endpoint>{b_elsewhere.endpoint});
+  CHECK(f.AskedToSign({&b_elsewhere}) == std::vector<transport::Endpoint>{b_elsewhere.endpoint});
 }
 
 }  // namespace

@@ -17,9 +17,9 @@ namespace {
 
 using Catch::Contains;
 
-class NullTransport final : public Transport {
+class NullTransport final : public transport::Transport {
  public:
-  void Send(const Endpoint&, std::span<const uint8_t>) override {}
+  void Send(const transport::Endpoint&, std::span<const uint8_t>) override {}
 };
 
 // Checks the exposition format: HELP then TYPE once per family, every sample of a declared
@@ -69,7 +69,7 @@ std::vector<std::string> Validate(const std::string& text, size_t* samples) {
 }
 
 TEST_CASE("counters, gauges and labels are written in the text format", "[unit]") {
-  PrometheusWriter out;
+  http::PrometheusWriter out;
   out.Counter("a_total", "A counter.", 3);
   out.Gauge("b", "A gauge.", 0.25);
   out.Family("c_total", "counter", "Labelled.");
@@ -83,7 +83,7 @@ TEST_CASE("counters, gauges and labels are written in the text format", "[unit]"
 }
 
 TEST_CASE("histograms are cumulative with +Inf, _sum and _count", "[unit]") {
-  PrometheusWriter out;
+  http::PrometheusWriter out;
   out.Family("d_seconds", "histogram", "Durations.");
   const double bounds[] = {0.1, 1};
   const uint64_t counts[] = {2, 0, 3};
@@ -100,18 +100,20 @@ TEST_CASE("histograms are cumulative with +Inf, _sum and _count", "[unit]") {
 
 TEST_CASE("the node's whole metrics page is valid exposition text", "[unit]") {
   NullTransport transport;
-  NullLogger logger;
-  Rng rng(7);
+  transport::NullLogger logger;
+  transport::Rng rng(7);
   kademlia::KademliaConfig config;
-  kademlia::Node node(config, kademlia::Identity::Generate(), transport, rng, logger, kTimeZero);
-  node.FindNode(kTimeZero + Seconds(1), kademlia::Key(), nullptr);  // completes: empty table
-  HttpMetrics http;
-  http.Record("GET", "/health", 200, Millis(1));
-  http.Record("GET", "", 404, Duration(300));
+  kademlia::Node node(config, kademlia::Identity::Generate(), transport, rng, logger,
+                      transport::kTimeZero);
+  node.FindNode(transport::kTimeZero + transport::Seconds(1), kademlia::Key(),
+                nullptr);  // completes: empty table
+  http::HttpMetrics http;
+  http.Record("GET", "/health", 200, transport::Millis(1));
+  http.Record("GET", "", 404, transport::Duration(300));
   http.CountTimeout("idle");
-  UdpStats udp;
+  transport::uv::UdpStats udp;
   udp.dropped_oversize = 2;
-  PrometheusWriter out;
+  http::PrometheusWriter out;
   WriteNodeMetrics(out, node, udp);
   http.Write(out, 3, 2);
   size_t samples = 0;

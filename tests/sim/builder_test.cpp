@@ -13,27 +13,27 @@ namespace {
 
 TEST_CASE("an oracle-built table holds the true k closest and k contacts per far bucket",
           "[unit]") {
-  Scenario scenario;
+  scenario::Scenario scenario;
   scenario.nodes = 600;
   scenario.kademlia.routing.bucket_size = 8;
   const size_t k = scenario.kademlia.routing.bucket_size;
-  TimePoint now = kTimeZero + Seconds(1);
-  EventQueue queue;
-  LatencyModel latency(scenario.network.latency);
-  Network network(scenario.network, latency, queue, now, 1);
-  Population::LaneClocks clocks;
+  transport::TimePoint now = transport::kTimeZero + transport::Seconds(1);
+  engine::EventQueue queue;
+  network::LatencyModel latency(scenario.network.latency);
+  network::Network network(scenario.network, latency, queue, now, 1);
+  hosts::Population::LaneClocks clocks;
   clocks.fill(now);
-  Population population(scenario, scenario.nodes, 0, queue, network, now, clocks, 2);
+  hosts::Population population(scenario, scenario.nodes, 0, queue, network, now, clocks, 2);
   for (uint32_t i = 0; i < scenario.nodes; ++i) population.Start(i);
   population.MarkAllJoined();
-  Rng rng(3);
-  FillRoutingTablesFromOracle(population, rng, now, {});
+  transport::Rng rng(3);
+  hosts::FillRoutingTablesFromOracle(population, rng, now, {});
 
   for (uint32_t i = 0; i < scenario.nodes; i += 37) {
     const kademlia::Node& node = *population.slot(i).host->node();
-    const kademlia::RoutingTable& table = node.routing_table();
+    const kademlia::routing::RoutingTable& table = node.routing_table();
     INFO("node " << i);
-    for (const OracleEntry& e : population.live().Closest(node.id(), k + 1)) {
+    for (const workloads::OracleEntry& e : population.live().Closest(node.id(), k + 1)) {
       if (e.id != node.id()) CHECK(table.Find(e.id) != nullptr);
     }
     // log2(600 / 8) is about 6 buckets of k, plus the nearest ones.

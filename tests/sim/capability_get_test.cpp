@@ -31,8 +31,8 @@ records:
 }
 
 TEST_CASE("in a static network every get by capability finds the record it asks for", "[sim]") {
-  const PointResult run = RunOne(StaticNetwork("capability"));
-  const RunSummary& s = run.summary;
+  const report::PointResult run = RunOne(StaticNetwork("capability"));
+  const report::RunSummary& s = run.summary;
   CHECK(s.records_status == "simulated");
   // 2.5 records per node: the half record is drawn per node (mean 150, sd 3.9).
   CHECK(s.records.published >= 130);
@@ -47,8 +47,8 @@ TEST_CASE("in a static network every get by capability finds the record it asks 
 }
 
 TEST_CASE("gets by capability ask for other keys than gets by skill id", "[sim]") {
-  const PointResult by_capability = RunOne(StaticNetwork("capability"));
-  const PointResult by_skill = RunOne(StaticNetwork("skill"));
+  const report::PointResult by_capability = RunOne(StaticNetwork("capability"));
+  const report::PointResult by_skill = RunOne(StaticNetwork("skill"));
   // The same records are published (the capability draws come before the gets) ...
   CHECK(by_skill.summary.records.published == by_capability.summary.records.published);
   REQUIRE(by_skill.summary.records_available_rate);
@@ -84,8 +84,8 @@ records:
 )";
 
 TEST_CASE("under churn gets by capability find live records and a seed reproduces them", "[sim]") {
-  const PointResult first = RunOne(kChurn);
-  const RunSummary& s = first.summary;
+  const report::PointResult first = RunOne(kChurn);
+  const report::RunSummary& s = first.summary;
   CHECK(s.churn.crashes > 0);
   CHECK(s.records.published > 125);  // new nodes publish their own
   CHECK(s.records.gets_checked > 100);
@@ -102,7 +102,7 @@ TEST_CASE("under churn gets by capability find live records and a seed reproduce
   CHECK(s.records.gets_checked_publisher_up < s.records.gets_checked);
   REQUIRE(s.records_available_rate_publisher_up);
   CHECK(*s.records_available_rate_publisher_up == 1.0);
-  const PointResult second = RunOne(kChurn);
+  const report::PointResult second = RunOne(kChurn);
   CHECK(second.summary.trace_hash == s.trace_hash);
   CHECK(second.summary.records.gets_found == s.records.gets_found);
 }

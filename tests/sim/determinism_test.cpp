@@ -38,8 +38,8 @@ workload: {lookup_interval_s: 10, warmup_s: 20, measure_s: 60, drain_s: 10}
 )";
 
 TEST_CASE("the same scenario and seed give the same trace hash; another seed another", "[sim]") {
-  const PointResult first = RunOne(kEverything);
-  const PointResult second = RunOne(kEverything);
+  const report::PointResult first = RunOne(kEverything);
+  const report::PointResult second = RunOne(kEverything);
   CHECK(first.summary.trace_hash == second.summary.trace_hash);
   CHECK(first.summary.events == second.summary.events);
   CHECK(first.summary.network.delivered == second.summary.network.delivered);
@@ -57,15 +57,16 @@ TEST_CASE("the same scenario and seed give the same trace hash; another seed ano
   CHECK(first.summary.churn.graceful > 0);
   CHECK(first.summary.lookups.lookups > 100);
 
-  ScenarioOverrides other;
+  scenario::ScenarioOverrides other;
   other.seed = 12;
   CHECK(RunOne(kEverything, other).summary.trace_hash != first.summary.trace_hash);
 }
 
 TEST_CASE("a run's two event lanes give the same run on one thread and on two", "[sim]") {
-  const PointResult one = RunOne(kEverything, {}, 1);
-  const PointResult two = RunOne(kEverything, {}, 2);
-  CHECK(TraceHash::Hex(one.summary.trace_hash) == TraceHash::Hex(two.summary.trace_hash));
+  const report::PointResult one = RunOne(kEverything, {}, 1);
+  const report::PointResult two = RunOne(kEverything, {}, 2);
+  CHECK(engine::TraceHash::Hex(one.summary.trace_hash) ==
+        engine::TraceHash::Hex(two.summary.trace_hash));
   CHECK(one.summary.events == two.summary.events);
   CHECK(one.summary.network.sent == two.summary.network.sent);
   CHECK(one.summary.network.delivered == two.summary.network.delivered);
@@ -80,10 +81,10 @@ TEST_CASE("a run's two event lanes give the same run on one thread and on two", 
   // Lookups started in many lanes, and the merged records are in start order.
   std::set<size_t> lanes;
   for (size_t i = 0; i < one.lookups.size(); ++i) {
-    lanes.insert(EventQueue::LaneOf(one.lookups[i].asker));
+    lanes.insert(engine::EventQueue::LaneOf(one.lookups[i].asker));
     if (i > 0) CHECK(one.lookups[i - 1].started <= one.lookups[i].started);
   }
-  CHECK(lanes.size() > EventQueue::kLanes / 2);
+  CHECK(lanes.size() > engine::EventQueue::kLanes / 2);
 }
 
 const std::string kSweep = R"(
@@ -99,13 +100,13 @@ sweep:
 )";
 
 TEST_CASE("a sweep gives the same per-point hashes on one thread and on three", "[sim]") {
-  const ScenarioPlan plan = Plan(kSweep);
-  RunOptions one;
+  const scenario::ScenarioPlan plan = Plan(kSweep);
+  engine::RunOptions one;
   one.threads = 1;
-  RunOptions three;
+  engine::RunOptions three;
   three.threads = 3;
-  const auto a = RunPlan(plan, one);
-  const auto b = RunPlan(plan, three);
+  const auto a = engine::RunPlan(plan, one);
+  const auto b = engine::RunPlan(plan, three);
   REQUIRE(a.size() == 4);
   REQUIRE(b.size() == 4);
   for (size_t i = 0; i < a.size(); ++i) {
@@ -117,13 +118,13 @@ TEST_CASE("a sweep gives the same per-point hashes on one thread and on three", 
 }
 
 TEST_CASE("a sweep whose points cannot run together gives each point every thread", "[sim]") {
-  const ScenarioPlan plan = Plan(kSweep);
-  RunOptions together;  // two 60-node points at once, one thread each
+  const scenario::ScenarioPlan plan = Plan(kSweep);
+  engine::RunOptions together;  // two 60-node points at once, one thread each
   together.threads = 2;
-  RunOptions alone = together;  // one point at a time, on both threads
+  engine::RunOptions alone = together;  // one point at a time, on both threads
   alone.nodes_in_flight_max = 100;
-  const auto a = RunPlan(plan, together);
-  const auto b = RunPlan(plan, alone);
+  const auto a = engine::RunPlan(plan, together);
+  const auto b = engine::RunPlan(plan, alone);
   REQUIRE(a.size() == 4);
   REQUIRE(b.size() == 4);
   for (size_t i = 0; i < a.size(); ++i) {

@@ -8,9 +8,9 @@
 namespace skillnode::sim {
 namespace {
 
-std::vector<double> Draws(const DistributionSpec& spec, size_t n, uint64_t seed) {
-  DurationDistribution d(spec);
-  Rng rng(seed);
+std::vector<double> Draws(const scenario::DistributionSpec& spec, size_t n, uint64_t seed) {
+  hosts::DurationDistribution d(spec);
+  transport::Rng rng(seed);
   std::vector<double> out(n);
   for (double& v : out) v = d.SampleSeconds(rng);
   return out;
@@ -28,7 +28,8 @@ double Median(std::vector<double> v) {
 }
 
 TEST_CASE("Weibull draws have the requested mean and the median lambda * ln(2)^(1/k)", "[unit]") {
-  DistributionSpec spec{DistributionKind::kWeibull, 10000, 0.5, WeibullScaleForMean(0.5, 10000)};
+  scenario::DistributionSpec spec{scenario::DistributionKind::kWeibull, 10000, 0.5,
+                                  hosts::WeibullScaleForMean(0.5, 10000)};
   CHECK(spec.scale_s == Approx(5000));
   const auto draws = Draws(spec, 200000, 1);
   // The standard deviation is 2.24 means; 200,000 draws give a standard error of 0.5%.
@@ -38,15 +39,16 @@ TEST_CASE("Weibull draws have the requested mean and the median lambda * ln(2)^(
 }
 
 TEST_CASE("exponential draws have the requested mean; constant ones are the mean", "[unit]") {
-  const auto draws = Draws({DistributionKind::kExponential, 60, 1, 60}, 100000, 2);
+  const auto draws = Draws({scenario::DistributionKind::kExponential, 60, 1, 60}, 100000, 2);
   CHECK(Mean(draws) == Approx(60).epsilon(0.02));
   CHECK(Median(draws) == Approx(60 * 0.693147).epsilon(0.02));
-  const auto constant = Draws({DistributionKind::kConstant, 7, 1, 7}, 10, 3);
+  const auto constant = Draws({scenario::DistributionKind::kConstant, 7, 1, 7}, 10, 3);
   CHECK(std::all_of(constant.begin(), constant.end(), [](double v) { return v == 7; }));
 }
 
 TEST_CASE("the same seed gives the same draws", "[unit]") {
-  DistributionSpec spec{DistributionKind::kWeibull, 100, 0.7, WeibullScaleForMean(0.7, 100)};
+  scenario::DistributionSpec spec{scenario::DistributionKind::kWeibull, 100, 0.7,
+                                  hosts::WeibullScaleForMean(0.7, 100)};
   CHECK(Draws(spec, 50, 9) == Draws(spec, 50, 9));
   CHECK(Draws(spec, 50, 9) != Draws(spec, 50, 10));
 }

@@ -11,28 +11,28 @@
 namespace skillnode::sim {
 namespace {
 
-constexpr TimePoint kT = kTimeZero + Seconds(5);
-constexpr uint32_t kLanes = EventQueue::kLanes;
+constexpr transport::TimePoint kT = transport::kTimeZero + transport::Seconds(5);
+constexpr uint32_t kLanes = engine::EventQueue::kLanes;
 
 // The n-th slot of lane `lane`.
 constexpr uint32_t SlotIn(size_t lane, uint32_t n = 0) {
   return static_cast<uint32_t>(lane) + n * kLanes;
 }
 
-std::vector<Event> Drain(EventHeap& heap) {
-  std::vector<Event> out;
+std::vector<engine::Event> Drain(engine::EventHeap& heap) {
+  std::vector<engine::Event> out;
   while (!heap.empty()) out.push_back(heap.Pop());
   return out;
 }
 
 TEST_CASE("host events go to their slot's lane, the rest to the control heap", "[unit]") {
-  EventQueue queue;
-  static_assert(EventQueue::LaneOf(SlotIn(1, 3)) == 1);
-  queue.Push(kT, EventKind::kDeliver, SlotIn(0, 2), 0);
-  queue.Push(kT, EventKind::kTimer, SlotIn(1, 3), 0);
-  queue.Push(kT, EventKind::kNodeLookup, SlotIn(1, 4), 0);
-  queue.Push(kT, EventKind::kOffline, SlotIn(0, 2), 0);
-  queue.Push(kT, EventKind::kJoined, SlotIn(1, 3), 0);
+  engine::EventQueue queue;
+  static_assert(engine::EventQueue::LaneOf(SlotIn(1, 3)) == 1);
+  queue.Push(kT, engine::EventKind::kDeliver, SlotIn(0, 2), 0);
+  queue.Push(kT, engine::EventKind::kTimer, SlotIn(1, 3), 0);
+  queue.Push(kT, engine::EventKind::kNodeLookup, SlotIn(1, 4), 0);
+  queue.Push(kT, engine::EventKind::kOffline, SlotIn(0, 2), 0);
+  queue.Push(kT, engine::EventKind::kJoined, SlotIn(1, 3), 0);
   CHECK(queue.lane(0).size() == 1);
   CHECK(queue.lane(1).size() == 2);
   CHECK(queue.control().size() == 2);
@@ -42,13 +42,14 @@ TEST_CASE("host events go to their slot's lane, the rest to the control heap", "
 }
 
 TEST_CASE("a running lane keeps its own host events and holds back everything else", "[unit]") {
-  EventQueue queue;
+  engine::EventQueue queue;
   {
-    const EventQueue::LaneScope scope(queue, 1);
+    const engine::EventQueue::LaneScope scope(queue, 1);
     CHECK(queue.running_lane() == 1u);
-    queue.Push(kT, EventKind::kTimer, SlotIn(1, 1), 0);    // its own: runs in this batch if due
-    queue.Push(kT, EventKind::kDeliver, SlotIn(0, 1), 0);  // lane 0's: after the batch
-    queue.Push(kT, EventKind::kJoined, SlotIn(1, 1), 0);   // control: after the batch
+    queue.Push(kT, engine::EventKind::kTimer, SlotIn(1, 1),
+               0);  // its own: runs in this batch if due
+    queue.Push(kT, engine::EventKind::kDeliver, SlotIn(0, 1), 0);  // lane 0's: after the batch
+    queue.Push(kT, engine::EventKind::kJoined, SlotIn(1, 1), 0);   // control: after the batch
     CHECK(queue.lane(1).size() == 1);
     CHECK(queue.lane(0).empty());
     CHECK(queue.control().empty());
@@ -59,8 +60,8 @@ TEST_CASE("a running lane keeps its own host events and holds back everything el
   CHECK(queue.lane(0).size() == 1);
   CHECK(queue.control().size() == 1);
   // Another queue's lane running on this thread is not this queue's.
-  EventQueue other;
-  const EventQueue::LaneScope scope(other, 0);
+  engine::EventQueue other;
+  const engine::EventQueue::LaneScope scope(other, 0);
   CHECK_FALSE(queue.running_lane());
   CHECK(other.running_lane() == 0u);
 }
@@ -69,22 +70,22 @@ TEST_CASE("events due at one instant run in an order that does not depend on mer
   // The same pushes, with lane 1's outbox merged before or after lane 0's events: lane 0's
   // heap ends in the same order, decided by the scheduling side and its counter.
   auto order = [](bool lane_first) {
-    EventQueue queue;
+    engine::EventQueue queue;
     auto from_lane = [&] {
-      const EventQueue::LaneScope scope(queue, 1);
-      queue.Push(kT, EventKind::kDeliver, SlotIn(0), 100);
-      queue.Push(kT, EventKind::kDeliver, SlotIn(0, 1), 101);
+      const engine::EventQueue::LaneScope scope(queue, 1);
+      queue.Push(kT, engine::EventKind::kDeliver, SlotIn(0), 100);
+      queue.Push(kT, engine::EventKind::kDeliver, SlotIn(0, 1), 101);
     };
     if (lane_first) from_lane();
-    queue.Push(kT, EventKind::kDeliver, SlotIn(0, 2), 200);  // the control side's
+    queue.Push(kT, engine::EventKind::kDeliver, SlotIn(0, 2), 200);  // the control side's
     if (!lane_first) from_lane();
     {
-      const EventQueue::LaneScope scope(queue, 0);
-      queue.Push(kT, EventKind::kTimer, SlotIn(0, 3), 300);
+      const engine::EventQueue::LaneScope scope(queue, 0);
+      queue.Push(kT, engine::EventKind::kTimer, SlotIn(0, 3), 300);
     }
     queue.MergeOutboxes();
     std::vector<uint64_t> args;
-    for (const Event& e : Drain(queue.lane(0))) args.push_back(e.arg);
+    for (const engine::Event& e : Drain(queue.lane(0))) args.push_back(e.arg);
     return args;
   };
   const std::vector<uint64_t> expected = {300, 100, 101, 200};  // lane 0, lane 1, control
@@ -93,11 +94,11 @@ TEST_CASE("events due at one instant run in an order that does not depend on mer
 }
 
 TEST_CASE("the whole queue pops in time order across lanes and control", "[unit]") {
-  EventQueue queue;
-  queue.Push(kT + Seconds(3), EventKind::kDeliver, SlotIn(1), 3);
-  queue.Push(kT + Seconds(1), EventKind::kOffline, SlotIn(0), 1);
-  queue.Push(kT + Seconds(2), EventKind::kDeliver, SlotIn(0), 2);
-  queue.Push(kT, EventKind::kTimer, SlotIn(2), 0);
+  engine::EventQueue queue;
+  queue.Push(kT + transport::Seconds(3), engine::EventKind::kDeliver, SlotIn(1), 3);
+  queue.Push(kT + transport::Seconds(1), engine::EventKind::kOffline, SlotIn(0), 1);
+  queue.Push(kT + transport::Seconds(2), engine::EventKind::kDeliver, SlotIn(0), 2);
+  queue.Push(kT, engine::EventKind::kTimer, SlotIn(2), 0);
   std::vector<uint64_t> args;
   while (!queue.empty()) args.push_back(queue.Pop().arg);
   CHECK(args == std::vector<uint64_t>{0, 1, 2, 3});
@@ -108,7 +109,7 @@ TEST_CASE("a lane worker runs its task once per start and is done when Wait retu
   int value = 0;
   std::thread::id worker_thread;
   {
-    LaneWorker worker([&] {
+    engine::LaneWorker worker([&] {
       seen.push_back(value);  // the caller's write before Start is visible
       worker_thread = std::this_thread::get_id();
     });

@@ -20,8 +20,8 @@ workload: {lookups: 150, lookup_rate_per_s: 50}
 )";
 
 TEST_CASE("in a static network every lookup returns exactly the true k closest nodes", "[sim]") {
-  const PointResult r = RunOne(kStatic);
-  const LookupSummary& l = r.summary.lookups;
+  const report::PointResult r = RunOne(kStatic);
+  const workloads::LookupSummary& l = r.summary.lookups;
   CHECK(l.lookups == 150);
   CHECK(l.completed == 150);
   CHECK(l.oracle_mismatches == 0);
@@ -40,13 +40,13 @@ TEST_CASE("a crippled lookup fails the same checks", "[sim]") {
   // Two requests per lookup cannot reach the k closest: the oracle must notice.
   std::string crippled = kStatic;
   crippled.replace(crippled.find("alpha: 3"), 8, "alpha: 3, lookup_requests_max: 2");
-  const PointResult r = RunOne(crippled);
+  const report::PointResult r = RunOne(crippled);
   CHECK(r.summary.lookups.oracle_mismatches > 100);
   CHECK(r.summary.lookups.success_rate < 0.9);
 }
 
 TEST_CASE("a network built by real joins also answers exactly", "[sim]") {
-  const PointResult r = RunOne(R"(
+  const report::PointResult r = RunOne(R"(
 seed: 22
 nodes: 120
 kademlia: {k: 8}
@@ -60,10 +60,10 @@ workload: {lookups: 80, lookup_rate_per_s: 40}
 
 TEST_CASE("hop counts grow with the network and shrink with k, near the prediction", "[sim]") {
   auto hops = [](size_t nodes, size_t k) {
-    const PointResult r = RunOne("seed: 23\nnodes: " + std::to_string(nodes) +
-                                 "\nkademlia: {k: " + std::to_string(k) +
-                                 "}\nnetwork: {latency: {model: constant, rtt_ms: 50}}\n"
-                                 "workload: {lookups: 120, lookup_rate_per_s: 100}\n");
+    const report::PointResult r = RunOne("seed: 23\nnodes: " + std::to_string(nodes) +
+                                         "\nkademlia: {k: " + std::to_string(k) +
+                                         "}\nnetwork: {latency: {model: constant, rtt_ms: 50}}\n"
+                                         "workload: {lookups: 120, lookup_rate_per_s: 100}\n");
     CHECK(r.summary.lookups.oracle_mismatches == 0);
     CHECK(r.summary.lookups.hops_mean <= r.summary.hops_predicted + 1.0);
     return r.summary.lookups.hops_mean;
@@ -77,7 +77,7 @@ TEST_CASE("hop counts grow with the network and shrink with k, near the predicti
 
 TEST_CASE("disjoint paths keep lookups succeeding among eclipse adversaries", "[sim]") {
   auto success = [](size_t paths, double fraction) {
-    const PointResult r =
+    const report::PointResult r =
         RunOne("seed: 24\nnodes: 300\nkademlia: {k: 8, alpha: 1, disjoint_paths: " +
                std::to_string(paths) +
                "}\nnetwork: {latency: {model: constant, rtt_ms: 50}}\n"
@@ -95,7 +95,7 @@ TEST_CASE("disjoint paths keep lookups succeeding among eclipse adversaries", "[
 }
 
 TEST_CASE("under churn and loss most lookups still find the closest live node", "[sim]") {
-  const PointResult r = RunOne(R"(
+  const report::PointResult r = RunOne(R"(
 seed: 25
 nodes: 200
 kademlia: {k: 8, alpha: 3}
@@ -104,7 +104,7 @@ churn:
   session: {distribution: weibull, shape: 0.5, mean_s: 3000}
 workload: {lookup_interval_s: 60, warmup_s: 60, measure_s: 120, drain_s: 30}
 )");
-  const RunSummary& s = r.summary;
+  const report::RunSummary& s = r.summary;
   CHECK(s.churn.arrivals > 200);
   CHECK(s.churn.crashes > 0);
   CHECK(s.lookups.lookups > 300);
@@ -138,8 +138,8 @@ churn:
 )";
 
 TEST_CASE("with regional RTTs and no loss no live peer's request times out", "[sim]") {
-  const PointResult run = testing::RunOne(kRegionsNoLoss);
-  const RunSummary& s = run.summary;
+  const report::PointResult run = testing::RunOne(kRegionsNoLoss);
+  const report::RunSummary& s = run.summary;
   CHECK(s.lookups.lookups > 1000);
   CHECK(s.node_totals.dropped[static_cast<size_t>(kademlia::DropReason::kUnmatchedReply)] == 0);
   CHECK(s.node_totals.rpcs_timed_out == 0);

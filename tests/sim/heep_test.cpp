@@ -30,8 +30,8 @@ workload: {lookup_interval_s: 60, warmup_s: 60, measure_s: 300, drain_s: 30}
 }
 
 TEST_CASE("OverSim's lifetime start has twice the slots and more early departures", "[sim]") {
-  const PointResult lifetime = RunOne(ChurnYaml("lifetime"));
-  const PointResult stationary = RunOne(ChurnYaml("stationary"));
+  const report::PointResult lifetime = RunOne(ChurnYaml("lifetime"));
+  const report::PointResult stationary = RunOne(ChurnYaml("stationary"));
   CHECK(lifetime.summary.slots == 400);
   CHECK(stationary.summary.slots == 400);  // equal session and downtime means: also twice
   // Every one of the first 200 slots comes up during the creation phase.
@@ -42,7 +42,7 @@ TEST_CASE("OverSim's lifetime start has twice the slots and more early departure
                    << stationary.summary.churn.crashes);
   CHECK(lifetime.summary.churn.crashes > 2 * stationary.summary.churn.crashes);
   CHECK(lifetime.summary.lookups.success_rate >= 0.9);
-  const LookupSummary& l = lifetime.summary.lookups;
+  const workloads::LookupSummary& l = lifetime.summary.lookups;
   uint64_t misses = 0;
   for (const uint64_t n : l.failures_by_cause) misses += n;
   CHECK(misses == l.lookups - l.successes);
@@ -63,13 +63,13 @@ const std::string kStatic = StaticYaml(0);
 
 TEST_CASE("Heep's latency ends at the responsible node's first answer plus the final hop",
           "[sim]") {
-  const PointResult r = RunOne(kStatic);
-  const LookupSummary& l = r.summary.lookups;
+  const report::PointResult r = RunOne(kStatic);
+  const workloads::LookupSummary& l = r.summary.lookups;
   CHECK(l.success_rate == 1.0);
   CHECK(l.heep_lookups == l.lookups);
   CHECK(l.heep_failures == 0);
-  for (const LookupRecord& record : r.lookups) {
-    REQUIRE(record.responsible != kNoResponsible);
+  for (const workloads::LookupRecord& record : r.lookups) {
+    REQUIRE(record.responsible != workloads::kNoResponsible);
     // The request arrives half an RTT after it left, the answer half an RTT later, and the
     // test message takes another half: never less than 150 ms, and exactly 100 ms after the
     // request arrived (a constant RTT, no jitter).
@@ -82,59 +82,60 @@ TEST_CASE("Heep's latency ends at the responsible node's first answer plus the f
 }
 
 TEST_CASE("a lookup that never hears from the responsible node counts as 10 s", "[sim]") {
-  const PointResult r = RunOne(StaticYaml(0.4));
-  const LookupSummary& l = r.summary.lookups;
+  const report::PointResult r = RunOne(StaticYaml(0.4));
+  const workloads::LookupSummary& l = r.summary.lookups;
   REQUIRE(l.heep_failures > 0);
   const double failed_share = static_cast<double>(l.heep_failures) / l.heep_lookups;
-  CHECK(l.heep_latency_ms_mean >= failed_share * kHeepFailureMs);
+  CHECK(l.heep_latency_ms_mean >= failed_share * workloads::kHeepFailureMs);
   size_t failed = 0;
-  for (const LookupRecord& record : r.lookups) failed += record.heep_ms < 0;
+  for (const workloads::LookupRecord& record : r.lookups) failed += record.heep_ms < 0;
   CHECK(failed == l.heep_failures);
 }
 
 TEST_CASE("every lookup that misses is given its cause", "[sim]") {
-  const PointResult r = RunOne(R"(
+  const report::PointResult r = RunOne(R"(
 seed: 9
 nodes: 300
 kademlia: {k: 8, alpha: 3}
 network: {build: oracle, latency: {model: constant, rtt_ms: 100}, loss: 0.3}
 workload: {lookups: 400, lookup_rate_per_s: 50, targets: random_node}
 )");
-  const LookupSummary& l = r.summary.lookups;
+  const workloads::LookupSummary& l = r.summary.lookups;
   REQUIRE(l.successes < l.lookups);
   uint64_t misses = 0;
   for (const uint64_t n : l.failures_by_cause) misses += n;
   CHECK(misses == l.lookups - l.successes);
   // Nobody leaves a static network, and every node sits in many tables.
-  CHECK(l.failures_by_cause[static_cast<size_t>(FailureCause::kGone)] == 0);
-  CHECK(l.failures_by_cause[static_cast<size_t>(FailureCause::kUnknown)] == 0);
+  CHECK(l.failures_by_cause[static_cast<size_t>(workloads::FailureCause::kGone)] == 0);
+  CHECK(l.failures_by_cause[static_cast<size_t>(workloads::FailureCause::kUnknown)] == 0);
   // 30 % loss: requests to the responsible node are lost, and so are its answers.
-  CHECK(l.failures_by_cause[static_cast<size_t>(FailureCause::kLost)] > 0);
-  CHECK(l.failures_by_cause[static_cast<size_t>(FailureCause::kUnanswered)] > 0);
-  for (const LookupRecord& record : r.lookups) {
+  CHECK(l.failures_by_cause[static_cast<size_t>(workloads::FailureCause::kLost)] > 0);
+  CHECK(l.failures_by_cause[static_cast<size_t>(workloads::FailureCause::kUnanswered)] > 0);
+  for (const workloads::LookupRecord& record : r.lookups) {
     if (record.success) {
-      CHECK(record.cause == FailureCause::kNone);
+      CHECK(record.cause == workloads::FailureCause::kNone);
       continue;
     }
     CHECK(record.responsible_held);
-    CHECK(record.cause != FailureCause::kNone);
+    CHECK(record.cause != workloads::FailureCause::kNone);
     // A miss after a request reached the responsible node: its answer was lost (30 %), or it
     // came after the lookup had ended.
     if (record.contact_ms >= 0) {
-      CHECK((record.cause == FailureCause::kUnanswered || record.cause == FailureCause::kSlow ||
-             record.cause == FailureCause::kAnswered));
+      CHECK((record.cause == workloads::FailureCause::kUnanswered ||
+             record.cause == workloads::FailureCause::kSlow ||
+             record.cause == workloads::FailureCause::kAnswered));
     } else if (record.responsible_asked) {
-      CHECK(record.cause == FailureCause::kLost);
+      CHECK(record.cause == workloads::FailureCause::kLost);
     } else {
-      CHECK(record.cause == FailureCause::kUnreached);
+      CHECK(record.cause == workloads::FailureCause::kUnreached);
     }
   }
 }
 
 TEST_CASE("bytes per node per second count the measured window's sends over host-seconds",
           "[sim]") {
-  const PointResult r = RunOne(kStatic);
-  const RunSummary& s = r.summary;
+  const report::PointResult r = RunOne(kStatic);
+  const report::RunSummary& s = r.summary;
   REQUIRE(s.network.window_sent > 0);
   CHECK(s.network.window_sent <= s.network.sent);
   // 300 hosts online through the whole window: from the first lookup (the last starts 299 / 50
@@ -149,18 +150,18 @@ TEST_CASE("bytes per node per second count the measured window's sends over host
 }
 
 TEST_CASE("95 % intervals use Student's t over the seeds", "[unit]") {
-  const Estimate e = Estimate95({1, 2, 3});
+  const report::Estimate e = report::Estimate95({1, 2, 3});
   CHECK(e.mean == Approx(2));
   CHECK(e.ci95 == Approx(4.303 / std::sqrt(3.0)));
   CHECK(e.min == 1);
   CHECK(e.max == 3);
-  CHECK(Estimate95({5}).ci95 == 0);
-  CHECK(StudentT95(19) == Approx(2.093));
-  CHECK(StudentT95(1000) == Approx(1.96));
+  CHECK(report::Estimate95({5}).ci95 == 0);
+  CHECK(report::StudentT95(19) == Approx(2.093));
+  CHECK(report::StudentT95(1000) == Approx(1.96));
 }
 
 TEST_CASE("a sweep over seeds is grouped by its other swept values", "[sim]") {
-  const ScenarioPlan plan = Plan(R"(
+  const scenario::ScenarioPlan plan = Plan(R"(
 nodes: 100
 kademlia: {k: 8, alpha: 3}
 network: {build: oracle, latency: {model: constant, rtt_ms: 100}}
@@ -169,11 +170,11 @@ sweep:
   network.loss: [0, 0.2]
   seed: [1, 2, 3]
 )");
-  const std::vector<PointResult> points = RunPlan(plan, RunOptions{});
-  const std::vector<SeedGroup> groups = GroupBySeed(plan, points);
+  const std::vector<report::PointResult> points = engine::RunPlan(plan, engine::RunOptions{});
+  const std::vector<report::SeedGroup> groups = report::GroupBySeed(plan, points);
   REQUIRE(groups.size() == 2);
-  const std::vector<std::string_view>& names = GroupFigureNames();
-  for (const SeedGroup& g : groups) {
+  const std::vector<std::string_view>& names = report::GroupFigureNames();
+  for (const report::SeedGroup& g : groups) {
     REQUIRE(g.points.size() == 3);
     REQUIRE(g.swept.size() == 1);
     CHECK(g.swept[0].path == "network.loss");
@@ -189,7 +190,7 @@ sweep:
   CHECK(groups[1].figures[heep].mean > groups[0].figures[heep].mean + 200);
   CHECK(groups[1].figures[heep].ci95 > 0);
   // Without a sweep over seeds there are no groups.
-  CHECK(GroupBySeed(Plan("nodes: 50\nsweep: {network.loss: [0, 0.1]}\n"), {}).empty());
+  CHECK(report::GroupBySeed(Plan("nodes: 50\nsweep: {network.loss: [0, 0.1]}\n"), {}).empty());
 }
 
 }  // namespace

@@ -12,8 +12,8 @@ namespace {
 
 using kademlia::Key;
 
-std::vector<OracleEntry> RandomEntries(size_t n, Rng& rng) {
-  std::vector<OracleEntry> entries(n);
+std::vector<workloads::OracleEntry> RandomEntries(size_t n, transport::Rng& rng) {
+  std::vector<workloads::OracleEntry> entries(n);
   for (uint32_t i = 0; i < n; ++i) {
     rng.Fill(entries[i].id.mutable_bytes());
     entries[i].slot = i;
@@ -21,32 +21,35 @@ std::vector<OracleEntry> RandomEntries(size_t n, Rng& rng) {
   return entries;
 }
 
-std::vector<uint32_t> BruteForce(std::vector<OracleEntry> all, const Key& target, size_t count,
-                                 const Oracle::Filter& keep) {
-  std::sort(all.begin(), all.end(), [&](const OracleEntry& a, const OracleEntry& b) {
-    return kademlia::CloserTo(target, a.id, b.id);
-  });
+std::vector<uint32_t> BruteForce(std::vector<workloads::OracleEntry> all, const Key& target,
+                                 size_t count, const workloads::Oracle::Filter& keep) {
+  std::sort(all.begin(), all.end(),
+            [&](const workloads::OracleEntry& a, const workloads::OracleEntry& b) {
+              return kademlia::CloserTo(target, a.id, b.id);
+            });
   std::vector<uint32_t> out;
-  for (const OracleEntry& e : all) {
+  for (const workloads::OracleEntry& e : all) {
     if (out.size() == count) break;
     if (!keep || keep(e)) out.push_back(e.slot);
   }
   return out;
 }
 
-std::vector<uint32_t> Slots(const std::vector<OracleEntry>& entries) {
+std::vector<uint32_t> Slots(const std::vector<workloads::OracleEntry>& entries) {
   std::vector<uint32_t> out;
-  for (const OracleEntry& e : entries) out.push_back(e.slot);
+  for (const workloads::OracleEntry& e : entries) out.push_back(e.slot);
   return out;
 }
 
 TEST_CASE("the oracle's closest nodes are those brute force finds, with and without a filter",
           "[unit]") {
-  Rng rng(1);
+  transport::Rng rng(1);
   const auto entries = RandomEntries(2000, rng);
-  Oracle oracle;
+  workloads::Oracle oracle;
   oracle.Assign(entries);
-  const Oracle::Filter odd = [](const OracleEntry& e) { return e.slot % 3 == 1; };
+  const workloads::Oracle::Filter odd = [](const workloads::OracleEntry& e) {
+    return e.slot % 3 == 1;
+  };
   for (int i = 0; i < 200; ++i) {
     Key target;
     rng.Fill(target.mutable_bytes());
@@ -62,29 +65,29 @@ TEST_CASE("the oracle's closest nodes are those brute force finds, with and with
 }
 
 TEST_CASE("a prefix range holds exactly the ids with that prefix", "[unit]") {
-  Rng rng(2);
+  transport::Rng rng(2);
   const auto entries = RandomEntries(500, rng);
-  Oracle oracle;
+  workloads::Oracle oracle;
   oracle.Assign(entries);
   const Key prefix = entries[7].id;
   for (int depth : {0, 1, 3, 8, 12}) {
     size_t expected = 0;
-    for (const OracleEntry& e : entries) {
+    for (const workloads::OracleEntry& e : entries) {
       bool same = true;
       for (int b = 0; b < depth; ++b) same &= e.id.Bit(b) == prefix.Bit(b);
       expected += same;
     }
     const auto range = oracle.PrefixRange(prefix, depth);
     CHECK(range.size() == expected);
-    for (const OracleEntry& e : range) CHECK(e.id.CommonPrefixLength(prefix) >= depth);
+    for (const workloads::OracleEntry& e : range) CHECK(e.id.CommonPrefixLength(prefix) >= depth);
   }
 }
 
 TEST_CASE("inserting and erasing keep the oracle sorted and searchable", "[unit]") {
-  Rng rng(3);
+  transport::Rng rng(3);
   const auto entries = RandomEntries(300, rng);
-  Oracle oracle;
-  for (const OracleEntry& e : entries) oracle.Insert(e.id, e.slot);
+  workloads::Oracle oracle;
+  for (const workloads::OracleEntry& e : entries) oracle.Insert(e.id, e.slot);
   for (size_t i = 0; i < entries.size(); i += 2) CHECK(oracle.Erase(entries[i].id));
   CHECK_FALSE(oracle.Erase(entries[0].id));
   CHECK(oracle.size() == 150);
@@ -92,7 +95,7 @@ TEST_CASE("inserting and erasing keep the oracle sorted and searchable", "[unit]
                        [](const auto& a, const auto& b) { return a.id < b.id; }));
   CHECK(oracle.Contains(entries[1].id));
   CHECK_FALSE(oracle.Contains(entries[2].id));
-  std::vector<OracleEntry> rest;
+  std::vector<workloads::OracleEntry> rest;
   for (size_t i = 1; i < entries.size(); i += 2) rest.push_back(entries[i]);
   const Key target = entries[4].id;
   CHECK(Slots(oracle.Closest(target, 10)) == BruteForce(rest, target, 10, {}));

@@ -24,7 +24,7 @@ workload: {lookups: 24000, lookup_rate_per_s: 40, targets: random_node}
 )";
 }
 
-void CheckExact(const LookupSummary& l) {
+void CheckExact(const workloads::LookupSummary& l) {
   CHECK(l.lookups == 24000);
   CHECK(l.success_rate == 1.0);
   CHECK(l.oracle_mismatches == 0);
@@ -32,8 +32,10 @@ void CheckExact(const LookupSummary& l) {
 }
 
 TEST_CASE("proximity neighbour selection shortens lookups and keeps them exact", "[sim]") {
-  const PointResult plain = RunOne(StaticYaml("proximity_ratio: 0, lookup_final_round: false"));
-  const PointResult near = RunOne(StaticYaml("proximity_ratio: 0.5, lookup_final_round: false"));
+  const report::PointResult plain =
+      RunOne(StaticYaml("proximity_ratio: 0, lookup_final_round: false"));
+  const report::PointResult near =
+      RunOne(StaticYaml("proximity_ratio: 0.5, lookup_final_round: false"));
   CheckExact(plain.summary.lookups);
   CheckExact(near.summary.lookups);
   const double before = plain.summary.lookups.heep_latency_ms_mean;
@@ -44,11 +46,12 @@ TEST_CASE("proximity neighbour selection shortens lookups and keeps them exact",
 
 TEST_CASE("the final round ends lookups sooner with no more messages, and keeps them exact",
           "[sim]") {
-  const PointResult plain = RunOne(StaticYaml("lookup_final_round: false"));
-  const PointResult final_round = RunOne(StaticYaml("lookup_final_round: true"));
+  const report::PointResult plain = RunOne(StaticYaml("lookup_final_round: false"));
+  const report::PointResult final_round = RunOne(StaticYaml("lookup_final_round: true"));
   CheckExact(plain.summary.lookups);
   CheckExact(final_round.summary.lookups);
-  const LookupSummary &before = plain.summary.lookups, &after = final_round.summary.lookups;
+  const workloads::LookupSummary &before = plain.summary.lookups,
+                                 &after = final_round.summary.lookups;
   INFO("all-k latency p50 without " << before.latency_ms_p50 << " ms, with " << after.latency_ms_p50
                                     << " ms; messages " << before.messages_per_lookup << " and "
                                     << after.messages_per_lookup);

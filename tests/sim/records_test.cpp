@@ -20,8 +20,8 @@ records: {replication: 3, records_per_node: 1, republish_s: 600, gets_per_node_p
 )";
 
 TEST_CASE("in a static network every get finds the record it asks for", "[sim]") {
-  const PointResult run = RunOne(kStatic);
-  const RunSummary& s = run.summary;
+  const report::PointResult run = RunOne(kStatic);
+  const report::RunSummary& s = run.summary;
   CHECK(s.records_status == "simulated");
   CHECK(s.records.published == 60);
   CHECK(s.records.publishes_done == 60);
@@ -52,8 +52,8 @@ records: {replication: 5, records_per_node: 1, republish_s: 60, gets_per_node_pe
 )";
 
 TEST_CASE("under churn records stay available and a seed reproduces the gets", "[sim]") {
-  const PointResult first = RunOne(kChurn);
-  const RunSummary& s = first.summary;
+  const report::PointResult first = RunOne(kChurn);
+  const report::RunSummary& s = first.summary;
   CHECK(s.churn.crashes > 0);
   CHECK(s.records.published > 50);  // new nodes publish their own
   CHECK(s.records.gets_checked > 100);
@@ -62,7 +62,7 @@ TEST_CASE("under churn records stay available and a seed reproduces the gets", "
   CHECK(*s.records_available_rate == 1.0);  // 0.9 before the lookup timeout fix
   // Asked for two threads, a run with records keeps its lanes on one (record_workload.h):
   // the same run.
-  const PointResult second = RunOne(kChurn, {}, 2);
+  const report::PointResult second = RunOne(kChurn, {}, 2);
   CHECK(second.summary.trace_hash == s.trace_hash);
   CHECK(second.summary.records.gets_found == s.records.gets_found);
 }
@@ -83,8 +83,8 @@ records: {replication: )" +
 }
 
 TEST_CASE("drop_storage adversaries cost availability that replication buys back", "[sim]") {
-  const PointResult single = RunOne(WithAdversaries("drop_storage", 0.4, 1));
-  const PointResult eight = RunOne(WithAdversaries("drop_storage", 0.4, 8));
+  const report::PointResult single = RunOne(WithAdversaries("drop_storage", 0.4, 1));
+  const report::PointResult eight = RunOne(WithAdversaries("drop_storage", 0.4, 8));
   CHECK(single.summary.adversary.storage_requests_dropped > 0);
   REQUIRE(single.summary.records_available_rate);
   REQUIRE(eight.summary.records_available_rate);
@@ -94,8 +94,8 @@ TEST_CASE("drop_storage adversaries cost availability that replication buys back
 }
 
 TEST_CASE("forged records are rejected by verification and never reach a get's result", "[sim]") {
-  const PointResult run = RunOne(WithAdversaries("forge_records", 0.3, 5));
-  const RunSummary& s = run.summary;
+  const report::PointResult run = RunOne(WithAdversaries("forge_records", 0.3, 5));
+  const report::RunSummary& s = run.summary;
   CHECK(s.adversary.records_forged > 0);
   CHECK(s.records.records_rejected > 0);
   CHECK(s.records.records_rejected <= s.adversary.records_forged);

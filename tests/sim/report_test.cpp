@@ -24,14 +24,14 @@ std::string Read(const std::string& path) {
 }
 
 // True (with a warning) when the plots could not be made because gnuplot is not installed.
-bool GnuplotMissing(const Result<std::vector<std::string>>& plots) {
-  if (plots || plots.error().code != ErrorCode::kNotFound) return false;
+bool GnuplotMissing(const transport::Result<std::vector<std::string>>& plots) {
+  if (plots || plots.error().code != transport::ErrorCode::kNotFound) return false;
   WARN("gnuplot is not installed: plots not checked");
   return true;
 }
 
 TEST_CASE("a run writes summary.json with every promised key, the CSV and the plots", "[sim]") {
-  const ScenarioPlan plan = testing::Plan(R"(
+  const scenario::ScenarioPlan plan = testing::Plan(R"(
 name: tiny
 seed: 4
 nodes: 40
@@ -41,10 +41,10 @@ workload: {lookups: 20, lookup_rate_per_s: 20}
 sweep:
   kademlia.alpha: [1, 3]
 )");
-  const auto points = RunPlan(plan, RunOptions{});
-  const RunSummary total = CombineRuns(points, 1.5);
+  const auto points = engine::RunPlan(plan, engine::RunOptions{});
+  const report::RunSummary total = report::CombineRuns(points, 1.5);
   skillnode::testing::TempDir dir;
-  REQUIRE(WriteReport(dir.path().string(), plan, points, total));
+  REQUIRE(report::WriteReport(dir.path().string(), plan, points, total));
 
   const auto summary = nlohmann::json::parse(Read(dir.File("summary.json")));
   for (const char* key : {"nodes", "lookups", "success_rate", "oracle_mismatches", "hops_mean",
@@ -68,7 +68,7 @@ sweep:
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 41);  // header + one row per lookup
   CHECK(csv.rfind("point,start_s,asker,status,success,exact,", 0) == 0);
 
-  auto plots = WritePlots(dir.path().string(), plan, points);
+  auto plots = report::WritePlots(dir.path().string(), plan, points);
   if (GnuplotMissing(plots)) return;
   REQUIRE(plots);
   CHECK(plots->size() == 4);
@@ -81,7 +81,7 @@ sweep:
 }
 
 TEST_CASE("a sweep with records also plots record availability against the swept key", "[sim]") {
-  const ScenarioPlan plan = testing::Plan(R"(
+  const scenario::ScenarioPlan plan = testing::Plan(R"(
 name: tiny-records
 seed: 5
 nodes: 40
@@ -92,9 +92,9 @@ records: {replication: 3, records_per_node: 1, republish_s: 600, gets_per_node_p
 sweep:
   records.replication: [1, 3]
 )");
-  const auto points = RunPlan(plan, RunOptions{});
+  const auto points = engine::RunPlan(plan, engine::RunOptions{});
   skillnode::testing::TempDir dir;
-  auto plots = WritePlots(dir.path().string(), plan, points);
+  auto plots = report::WritePlots(dir.path().string(), plan, points);
   if (GnuplotMissing(plots)) return;
   REQUIRE(plots);
   REQUIRE(plots->size() == 5);
@@ -114,7 +114,7 @@ sweep:
 TEST_CASE("a run with records lists every missed get in record_misses.csv", "[sim]") {
   // One copy per record under churn: a crashed holder takes its records with it until the
   // publisher's next republish, so some gets miss.
-  const ScenarioPlan plan = testing::Plan(R"(
+  const scenario::ScenarioPlan plan = testing::Plan(R"(
 name: lossy-records
 seed: 9
 nodes: 40
@@ -124,13 +124,13 @@ churn: {session: {distribution: exponential, mean_s: 300}, rejoin: lose}
 workload: {lookup_interval_s: 60, warmup_s: 60, measure_s: 300, drain_s: 30}
 records: {replication: 1, records_per_node: 1, republish_s: 600, gets_per_node_per_min: 2}
 )");
-  const auto points = RunPlan(plan, RunOptions{});
-  const RecordCounters& c = points[0].summary.records;
+  const auto points = engine::RunPlan(plan, engine::RunOptions{});
+  const workloads::RecordCounters& c = points[0].summary.records;
   const uint64_t missed = c.missed_asked + c.missed_near + c.missed_far + c.missed_lost;
   REQUIRE(missed > 0);
   CHECK(missed == c.gets_checked - c.gets_found);
   skillnode::testing::TempDir dir;
-  REQUIRE(WriteReport(dir.path().string(), plan, points, CombineRuns(points, 1.0)));
+  REQUIRE(report::WriteReport(dir.path().string(), plan, points, report::CombineRuns(points, 1.0)));
   std::istringstream csv(Read(dir.File("record_misses.csv")));
   std::string line;
   REQUIRE(std::getline(csv, line));
@@ -156,7 +156,7 @@ records: {replication: 1, records_per_node: 1, republish_s: 600, gets_per_node_p
 
 TEST_CASE("a sweep's summary adds up its points' counters and keeps their memory figures",
           "[sim]") {
-  std::vector<PointResult> points(2);
+  std::vector<report::PointResult> points(2);
   points[0].summary.adversary = {.eclipse_replies = 3,
                                  .storage_requests_dropped = 5,
                                  .forge_opportunities = 7,
@@ -167,11 +167,11 @@ TEST_CASE("a sweep's summary adds up its points' counters and keeps their memory
                                  .records_forged = 110};
   points[0].summary.huge_pages_mb = 40;
   points[1].summary.huge_pages_mb = 12;
-  for (PointResult& p : points) {
+  for (report::PointResult& p : points) {
     p.summary.allocator = "test-allocator";
     p.summary.malloc_huge_pages = true;
   }
-  const RunSummary total = CombineRuns(points, 2.0);
+  const report::RunSummary total = report::CombineRuns(points, 2.0);
   CHECK(total.adversary.eclipse_replies == 33);
   CHECK(total.adversary.storage_requests_dropped == 55);
   CHECK(total.adversary.forge_opportunities == 77);
@@ -181,7 +181,7 @@ TEST_CASE("a sweep's summary adds up its points' counters and keeps their memory
   CHECK(total.allocator == "test-allocator");
   CHECK(total.malloc_huge_pages);
   // A lone point keeps its own figure too, not one measured after its heap was freed.
-  const RunSummary one = CombineRuns({points[0]}, 1.0);
+  const report::RunSummary one = report::CombineRuns({points[0]}, 1.0);
   CHECK(one.huge_pages_mb == 40);
   CHECK(one.adversary.records_forged == 11);
 }

@@ -11,20 +11,20 @@
 namespace skillnode::sim {
 namespace {
 
-std::string ErrorOf(const std::string& yaml, const ScenarioOverrides& overrides = {}) {
-  auto plan = ParseScenario(yaml, "test.yaml", overrides);
+std::string ErrorOf(const std::string& yaml, const scenario::ScenarioOverrides& overrides = {}) {
+  auto plan = scenario::ParseScenario(yaml, "test.yaml", overrides);
   if (plan) return "no error";
   return plan.error().message;
 }
 
 TEST_CASE("the shipped experiment scenarios parse into their sweeps", "[unit]") {
   const std::string dir = (testing::SourceRoot() / "sim/scenarios").string();
-  const std::pair<const char*, AdversaryModel> e1_files[] = {
-      {"/e1-skademlia.yaml", AdversaryModel::kEclipse},
-      {"/e1-sybil.yaml", AdversaryModel::kSybil},
-      {"/e1-impersonate.yaml", AdversaryModel::kImpersonate}};
+  const std::pair<const char*, scenario::AdversaryModel> e1_files[] = {
+      {"/e1-skademlia.yaml", scenario::AdversaryModel::kEclipse},
+      {"/e1-sybil.yaml", scenario::AdversaryModel::kSybil},
+      {"/e1-impersonate.yaml", scenario::AdversaryModel::kImpersonate}};
   for (const auto& [file, model] : e1_files) {
-    auto e1 = LoadScenarioFile(dir + file);
+    auto e1 = scenario::LoadScenarioFile(dir + file);
     INFO(file << ": " << (e1 ? "" : e1.error().message));
     REQUIRE(e1);
     // S/Kademlia's series: k = 2d, adversaries up to 90 %, three seeds each.
@@ -34,30 +34,30 @@ TEST_CASE("the shipped experiment scenarios parse into their sweeps", "[unit]") 
     CHECK(e1->points[0].scenario.kademlia.routing.bucket_size == 2);
     CHECK(e1->points[0].scenario.seed == 1);
     CHECK(e1->points[2].scenario.seed == 3);
-    const Scenario& last = e1->points[119].scenario;
+    const scenario::Scenario& last = e1->points[119].scenario;
     CHECK(last.kademlia.disjoint_paths == 8);
     CHECK(last.kademlia.routing.bucket_size == 16);
     CHECK(last.adversaries.fraction == 0.9);
   }
 
-  auto e2 = LoadScenarioFile(dir + "/e2-hops.yaml");
+  auto e2 = scenario::LoadScenarioFile(dir + "/e2-hops.yaml");
   REQUIRE(e2);
   REQUIRE(e2->points.size() == 6);
   CHECK(e2->points[5].scenario.nodes == 100000);
   CHECK(e2->points[5].scenario.kademlia.routing.bucket_size == 20);
 
-  auto e3 = LoadScenarioFile(dir + "/e3-churn.yaml");
+  auto e3 = scenario::LoadScenarioFile(dir + "/e3-churn.yaml");
   REQUIRE(e3);
   REQUIRE(e3->points.size() == 1);
-  const Scenario& churn = e3->points[0].scenario;
+  const scenario::Scenario& churn = e3->points[0].scenario;
   CHECK(churn.churn.enabled);
-  CHECK(churn.network.build == BuildMode::kJoin);
-  CHECK(churn.churn.session.kind == DistributionKind::kWeibull);
+  CHECK(churn.network.build == scenario::BuildMode::kJoin);
+  CHECK(churn.churn.session.kind == scenario::DistributionKind::kWeibull);
   CHECK(churn.churn.session.scale_s == Approx(5000));  // mean 10,000 s / Gamma(3)
   CHECK(churn.churn.downtime.mean_s == churn.churn.session.mean_s);
   CHECK(churn.network.latency.regions.size() == 6);
 
-  auto e3r = LoadScenarioFile(dir + "/e3-records.yaml");
+  auto e3r = scenario::LoadScenarioFile(dir + "/e3-records.yaml");
   INFO((e3r ? "" : e3r.error().message));
   REQUIRE(e3r);
   REQUIRE(e3r->points.size() == 6);
@@ -116,7 +116,7 @@ TEST_CASE("malformed YAML is refused with its line", "[unit]") {
 }
 
 TEST_CASE("a sweep is the Cartesian product, last key fastest, point i with seed + i", "[unit]") {
-  auto plan = ParseScenario(
+  auto plan = scenario::ParseScenario(
       "seed: 10\nsweep:\n  kademlia.k: [8, 20]\n  adversaries.fraction: [0, 0.1, 0.2]\n",
       "test.yaml");
   REQUIRE(plan);
@@ -132,10 +132,10 @@ TEST_CASE("a sweep is the Cartesian product, last key fastest, point i with seed
 
 TEST_CASE("flags override the file: --nodes replaces a sweep over nodes, --seed the seed",
           "[unit]") {
-  ScenarioOverrides overrides;
+  scenario::ScenarioOverrides overrides;
   overrides.nodes = 77;
   overrides.seed = 5;
-  auto plan = ParseScenario(
+  auto plan = scenario::ParseScenario(
       "seed: 1\nnodes: 10\nsweep:\n  nodes: [100, 1000]\n  kademlia.k: [8, "
       "20]\nplot: {x: nodes}\n",
       "test.yaml", overrides);
@@ -150,7 +150,7 @@ TEST_CASE("flags override the file: --nodes replaces a sweep over nodes, --seed 
 
 TEST_CASE("a swept seed gives each point its own value, and --seed replaces it for all", "[unit]") {
   const std::string text = "seed: 10\nsweep:\n  records.replication: [3, 5]\n  seed: [1, 2]\n";
-  auto plan = ParseScenario(text, "test.yaml");
+  auto plan = scenario::ParseScenario(text, "test.yaml");
   REQUIRE(plan);
   REQUIRE(plan->points.size() == 4);
   // Points that share a seed share their churn and workload draws: only r differs.
@@ -160,9 +160,9 @@ TEST_CASE("a swept seed gives each point its own value, and --seed replaces it f
   CHECK(plan->points[2].scenario.records.replication == 5);
   CHECK(plan->points[3].scenario.seed == 2);
   CHECK(plan->points[3].swept[1].path == "seed");
-  ScenarioOverrides overrides;
+  scenario::ScenarioOverrides overrides;
   overrides.seed = 7;
-  plan = ParseScenario(text, "test.yaml", overrides);
+  plan = scenario::ParseScenario(text, "test.yaml", overrides);
   REQUIRE(plan);
   REQUIRE(plan->points.size() == 2);
   CHECK(plan->swept == std::vector<std::string>{"records.replication"});
@@ -183,7 +183,7 @@ TEST_CASE("a bad sweep is refused naming the point or the key", "[unit]") {
 }
 
 TEST_CASE("key paths swept together take one value each per step", "[unit]") {
-  auto plan = ParseScenario(
+  auto plan = scenario::ParseScenario(
       "sweep:\n  kademlia.disjoint_paths, kademlia.k: [[1, 2], [4, 8]]\n"
       "  adversaries.fraction: [0, 0.5]\nplot: {series: kademlia.disjoint_paths}\n",
       "test.yaml");
@@ -192,7 +192,7 @@ TEST_CASE("key paths swept together take one value each per step", "[unit]") {
   REQUIRE(plan->points.size() == 4);
   CHECK(plan->swept ==
         std::vector<std::string>{"kademlia.disjoint_paths", "kademlia.k", "adversaries.fraction"});
-  const Scenario& last = plan->points[3].scenario;
+  const scenario::Scenario& last = plan->points[3].scenario;
   CHECK(last.kademlia.disjoint_paths == 4);
   CHECK(last.kademlia.routing.bucket_size == 8);
   CHECK(last.adversaries.fraction == 0.5);
@@ -210,13 +210,14 @@ TEST_CASE("the sybil model needs ideal signatures and addresses for its ids", "[
         "test.yaml: adversaries.model: sybil needs crypto: ideal (its key pairs are derived)");
   CHECK(ErrorOf("adversaries: {model: sybil, sybil_ids: 100}\n").find("adversaries.sybil_ids") !=
         std::string::npos);
-  auto plan = ParseScenario("adversaries: {model: impersonate, fraction: 0.2}\n", "test.yaml");
+  auto plan =
+      scenario::ParseScenario("adversaries: {model: impersonate, fraction: 0.2}\n", "test.yaml");
   REQUIRE(plan);
-  CHECK(plan->points[0].scenario.adversaries.model == AdversaryModel::kImpersonate);
+  CHECK(plan->points[0].scenario.adversaries.model == scenario::AdversaryModel::kImpersonate);
 }
 
 TEST_CASE("the records block is parsed with its bounds", "[unit]") {
-  auto plan = ParseScenario("records: {replication: 5, republish_s: 600}\n", "test.yaml");
+  auto plan = scenario::ParseScenario("records: {replication: 5, republish_s: 600}\n", "test.yaml");
   REQUIRE(plan);
   CHECK(plan->points[0].scenario.records.enabled);
   CHECK(plan->points[0].scenario.records.replication == 5);
@@ -225,12 +226,12 @@ TEST_CASE("the records block is parsed with its bounds", "[unit]") {
   CHECK(ErrorOf("records: {gets_per_node_per_min: 0}\n").find("records.gets_per_node_per_min") !=
         std::string::npos);
   // Gets by skill id from records that all have the capability "sim", unless the file says.
-  CHECK(plan->points[0].scenario.records.get_by == GetBy::kSkill);
+  CHECK(plan->points[0].scenario.records.get_by == scenario::GetBy::kSkill);
   CHECK(plan->points[0].scenario.records.capabilities == 0);
   auto by_capability =
-      ParseScenario("records: {get_by: capability, capabilities: 40}\n", "test.yaml");
+      scenario::ParseScenario("records: {get_by: capability, capabilities: 40}\n", "test.yaml");
   REQUIRE(by_capability);
-  CHECK(by_capability->points[0].scenario.records.get_by == GetBy::kCapability);
+  CHECK(by_capability->points[0].scenario.records.get_by == scenario::GetBy::kCapability);
   CHECK(by_capability->points[0].scenario.records.capabilities == 40);
   CHECK(ErrorOf("records: {get_by: tag}\n") ==
         "test.yaml: records.get_by: expected one of skill, capability, got 'tag'");
@@ -238,36 +239,36 @@ TEST_CASE("the records block is parsed with its bounds", "[unit]") {
 }
 
 TEST_CASE("the registry scenario has 2,000 nodes, 5,000 skills and gets by capability", "[unit]") {
-  auto plan =
-      LoadScenarioFile((testing::SourceRoot() / "sim/scenarios/registry-churn.yaml").string());
+  auto plan = scenario::LoadScenarioFile(
+      (testing::SourceRoot() / "sim/scenarios/registry-churn.yaml").string());
   INFO((plan ? "" : plan.error().message));
   REQUIRE(plan);
   REQUIRE(plan->points.size() == 1);
-  const Scenario& s = plan->points[0].scenario;
+  const scenario::Scenario& s = plan->points[0].scenario;
   CHECK(s.nodes == 2000);
   CHECK(s.churn.enabled);
   CHECK(static_cast<double>(s.nodes) * s.records.records_per_node == 5000);
-  CHECK(s.records.get_by == GetBy::kCapability);
+  CHECK(s.records.get_by == scenario::GetBy::kCapability);
   CHECK(s.records.capabilities > 1);
 }
 
 TEST_CASE("Heep's conditions parse: lifetime start, coordinates, live-node targets, seeds",
           "[unit]") {
   const std::string dir = (testing::SourceRoot() / "sim/scenarios").string();
-  auto heep = LoadScenarioFile(dir + "/e3-heep.yaml");
+  auto heep = scenario::LoadScenarioFile(dir + "/e3-heep.yaml");
   INFO((heep ? "" : heep.error().message));
   REQUIRE(heep);
   REQUIRE(heep->points.size() == 40);
-  const Scenario& first = heep->points[0].scenario;
-  CHECK(first.churn.start == ChurnStart::kLifetime);
-  CHECK(first.network.latency.kind == LatencyKind::kCoordinates);
+  const scenario::Scenario& first = heep->points[0].scenario;
+  CHECK(first.churn.start == scenario::ChurnStart::kLifetime);
+  CHECK(first.network.latency.kind == scenario::LatencyKind::kCoordinates);
   CHECK(first.network.latency.regions.size() == 6);
-  CHECK(first.workload.targets == TargetKind::kRandomNode);
+  CHECK(first.workload.targets == scenario::TargetKind::kRandomNode);
   CHECK(first.network.loss == 0);
   CHECK(first.seed == 1);
   CHECK(heep->points[39].scenario.network.loss == 0.01);
   CHECK(heep->points[39].scenario.seed == 20);
-  auto lifetimes = LoadScenarioFile(dir + "/e3-heep-lifetimes.yaml");
+  auto lifetimes = scenario::LoadScenarioFile(dir + "/e3-heep-lifetimes.yaml");
   REQUIRE(lifetimes);
   REQUIRE(lifetimes->points.size() == 80);
   // The downtime follows the swept session distribution.

@@ -19,8 +19,8 @@ kademlia::Identity IdentityNumber(uint8_t n) {
   return kademlia::Identity::FromSeed(seed);
 }
 
-kademlia::SkillRecord Record() {
-  kademlia::SkillRecord r;
+kademlia::store::SkillRecord Record() {
+  kademlia::store::SkillRecord r;
   r.agent_id = "agent";
   r.skill_id = "skill";
   r.version = "1.0.0";
@@ -33,7 +33,7 @@ kademlia::SkillRecord Record() {
 }
 
 TEST_CASE("an ideal signature verifies only for its signer's key and its message", "[unit]") {
-  IdealSignatures scheme;
+  hosts::IdealSignatures scheme;
   const auto alice = IdentityNumber(1);
   const auto mallory = IdentityNumber(2);
   const auto stranger = IdentityNumber(3);  // never registered
@@ -56,24 +56,24 @@ TEST_CASE("an ideal signature verifies only for its signer's key and its message
 }
 
 TEST_CASE("records signed with the ideal scheme verify with it and refuse tampering", "[unit]") {
-  IdealSignatures scheme;
+  hosts::IdealSignatures scheme;
   const auto alice = IdentityNumber(1);
   const auto mallory = IdentityNumber(2);
   scheme.Register(alice);
   scheme.Register(mallory);
-  auto signed_record = kademlia::SignRecord(Record(), alice, scheme);
+  auto signed_record = kademlia::store::SignRecord(Record(), alice, scheme);
   REQUIRE(signed_record);
-  CHECK(kademlia::VerifyRecord(signed_record->encoded, signed_record->signature, scheme));
-  CHECK_FALSE(kademlia::VerifyRecord(signed_record->encoded, signed_record->signature));
+  CHECK(kademlia::store::VerifyRecord(signed_record->encoded, signed_record->signature, scheme));
+  CHECK_FALSE(kademlia::store::VerifyRecord(signed_record->encoded, signed_record->signature));
 
   // Mallory re-signs Alice's record (publisher field still Alice): refused.
-  CHECK_FALSE(kademlia::VerifyRecord(signed_record->encoded,
-                                     scheme.Sign(mallory, signed_record->encoded), scheme));
+  CHECK_FALSE(kademlia::store::VerifyRecord(signed_record->encoded,
+                                            scheme.Sign(mallory, signed_record->encoded), scheme));
   // Alice's signature over a changed endpoint: refused.
-  kademlia::SkillRecord changed = signed_record->record;
+  kademlia::store::SkillRecord changed = signed_record->record;
   changed.endpoint = "10.6.6.6:7000";
-  CHECK_FALSE(
-      kademlia::VerifyRecord(kademlia::EncodeRecord(changed), signed_record->signature, scheme));
+  CHECK_FALSE(kademlia::store::VerifyRecord(kademlia::store::EncodeRecord(changed),
+                                            signed_record->signature, scheme));
 }
 
 // Records, a forging adversary, churn and loss: every kind of signature a run checks.
@@ -95,10 +95,10 @@ records: {replication: 3, records_per_node: 1, republish_s: 60, gets_per_node_pe
 )";
 
 TEST_CASE("crypto: ideal and crypto: ed25519 measure exactly the same run", "[sim]") {
-  const PointResult ideal = RunOne("crypto: ideal\n" + kForgeryUnderChurn);
-  const PointResult ed25519 = RunOne("crypto: ed25519\n" + kForgeryUnderChurn);
-  const RunSummary& a = ideal.summary;
-  const RunSummary& b = ed25519.summary;
+  const report::PointResult ideal = RunOne("crypto: ideal\n" + kForgeryUnderChurn);
+  const report::PointResult ed25519 = RunOne("crypto: ed25519\n" + kForgeryUnderChurn);
+  const report::RunSummary& a = ideal.summary;
+  const report::RunSummary& b = ed25519.summary;
   // The trace hash covers datagram bytes, signatures included, so it differs; what the
   // simulation did and measured does not.
   CHECK(a.trace_hash != b.trace_hash);

@@ -12,19 +12,21 @@
 
 namespace skillnode::sim::testing {
 
-inline ScenarioPlan Plan(const std::string& yaml, const ScenarioOverrides& overrides = {}) {
-  auto plan = ParseScenario(yaml, "test.yaml", overrides);
+inline scenario::ScenarioPlan Plan(const std::string& yaml,
+                                   const scenario::ScenarioOverrides& overrides = {}) {
+  auto plan = scenario::ParseScenario(yaml, "test.yaml", overrides);
   INFO((plan ? std::string("parsed") : plan.error().message));
   REQUIRE(plan);
   return *plan;
 }
 
 // Runs a scenario without a sweep, its event lanes on `threads` threads; returns its only point.
-inline PointResult RunOne(const std::string& yaml, const ScenarioOverrides& overrides = {},
-                          unsigned threads = 1) {
-  const ScenarioPlan plan = Plan(yaml, overrides);
+inline report::PointResult RunOne(const std::string& yaml,
+                                  const scenario::ScenarioOverrides& overrides = {},
+                                  unsigned threads = 1) {
+  const scenario::ScenarioPlan plan = Plan(yaml, overrides);
   REQUIRE(plan.points.size() == 1);
-  Simulation simulation(plan.points.front().scenario, {}, threads);
+  engine::Simulation simulation(plan.points.front().scenario, {}, threads);
   return simulation.Run();
 }
 

@@ -23,99 +23,105 @@ constexpr uint32_t kAliasFirst = 5000;
 
 kademlia::Seed SecretFor(const std::string& name) { return Key::Sha256(name).bytes(); }
 
-kademlia::Message FindNode(const kademlia::Identity& from, const Key& target, uint64_t txid) {
-  kademlia::Message m;
+kademlia::wire::Message FindNode(const kademlia::Identity& from, const Key& target, uint64_t txid) {
+  kademlia::wire::Message m;
   m.header.txid = txid;
   m.header.sender_id = from.node_id();
   m.header.sender_key = from.public_key();
   m.header.proof_wanted = true;
-  m.body = kademlia::FindNodeBody{target};
+  m.body = kademlia::wire::FindNodeBody{target};
   return m;
 }
 
 TEST_CASE("a sybil pool's ids are the hashes of keys whose signatures verify", "[unit]") {
-  const SybilPool pool(4096, SecretFor("pool"), kAliasFirst);
+  const adversaries::SybilPool pool(4096, SecretFor("pool"), kAliasFirst);
   REQUIRE(pool.size() == 4096);
-  IdealSignatures signatures;
+  hosts::IdealSignatures signatures;
   const std::vector<uint8_t> message = {1, 2, 3};
   const kademlia::Signature signature = pool.Sign(17, message);
   CHECK_FALSE(signatures.Verify(pool.key(17), message, signature));  // not yet accepted
   signatures.AcceptDerivedKeys(SecretFor("pool"));
   CHECK(signatures.Verify(pool.key(17), message, signature));
   CHECK_FALSE(signatures.Verify(pool.key(18), message, signature));  // another id's key
-  const SybilPool other(1024, SecretFor("other pool"), kAliasFirst);
+  const adversaries::SybilPool other(1024, SecretFor("other pool"), kAliasFirst);
   CHECK_FALSE(signatures.Verify(other.key(17), message, other.Sign(17, message)));
-  for (const OracleEntry& e : pool.ids().entries()) {
+  for (const workloads::OracleEntry& e : pool.ids().entries()) {
     if (e.slot % 512 == 0) CHECK(e.id == kademlia::NodeIdOf(pool.key(e.slot)));
   }
 }
 
 TEST_CASE("a sybil answers with fresh pool ids closer than itself, at their own addresses",
           "[unit]") {
-  const SybilPool pool(1 << 14, SecretFor("pool"), kAliasFirst);
+  const adversaries::SybilPool pool(1 << 14, SecretFor("pool"), kAliasFirst);
   const kademlia::Identity honest = kademlia::Identity::FromSeed(SecretFor("honest"));
   const Key target = Key::Sha256("target");
   // The pool id ranked 40th closest answers.
-  const OracleEntry self = pool.ids().Closest(target, 40).back();
+  const workloads::OracleEntry self = pool.ids().Closest(target, 40).back();
   const kademlia::PublicKey key = pool.key(self.slot);
-  const Claim claim{self.id, key,
-                    [&](std::span<const uint8_t> bytes) { return pool.Sign(self.slot, bytes); }};
+  const adversaries::Claim claim{
+      self.id, key, [&](std::span<const uint8_t> bytes) { return pool.Sign(self.slot, bytes); }};
   std::set<Key> handed_out;
   for (uint64_t txid = 1; txid <= 8; ++txid) {
-    const auto reply =
-        SybilAnswer(claim, FindNode(honest, target, txid), EndpointOfSlot(1), pool, 8, 0);
+    const auto reply = adversaries::SybilAnswer(claim, FindNode(honest, target, txid),
+                                                network::EndpointOfSlot(1), pool, 8, 0);
     REQUIRE(reply);
     CHECK(reply->header.sender_id == self.id);
     CHECK(kademlia::NodeIdOf(reply->header.sender_key) == self.id);
     REQUIRE(reply->header.proof);
-    const auto* nodes = std::get_if<kademlia::NodesBody>(&reply->body);
+    const auto* nodes = std::get_if<kademlia::wire::NodesBody>(&reply->body);
     REQUIRE(nodes);
     REQUIRE(nodes->nodes.size() == 8);
-    for (const kademlia::WireContact& c : nodes->nodes) {
+    for (const kademlia::wire::WireContact& c : nodes->nodes) {
       CHECK(kademlia::CloserTo(target, c.id, self.id));
-      const uint32_t index = SlotOfEndpoint(c.endpoint).value() - kAliasFirst;
+      const uint32_t index = network::SlotOfEndpoint(c.endpoint).value() - kAliasFirst;
       CHECK(kademlia::NodeIdOf(pool.key(index)) == c.id);
       handed_out.insert(c.id);
     }
     // The same request gets the same answer.
-    CHECK(SybilAnswer(claim, FindNode(honest, target, txid), EndpointOfSlot(1), pool, 8, 0)
+    CHECK(adversaries::SybilAnswer(claim, FindNode(honest, target, txid),
+                                   network::EndpointOfSlot(1), pool, 8, 0)
               ->header.sender_id == self.id);
   }
   CHECK(handed_out.size() > 16);   // draws differ from reply to reply
   CHECK(handed_out.size() <= 32);  // ... among the closest 4k closer than itself
   // The closest pool id has nothing closer to name.
-  const OracleEntry closest = pool.ids().Closest(target, 1).front();
-  const Claim first{closest.id, pool.key(closest.slot),
-                    [&](std::span<const uint8_t> b) { return pool.Sign(closest.slot, b); }};
-  const auto none = SybilAnswer(first, FindNode(honest, target, 9), EndpointOfSlot(1), pool, 8, 0);
-  CHECK(std::get<kademlia::NodesBody>(none->body).nodes.empty());
+  const workloads::OracleEntry closest = pool.ids().Closest(target, 1).front();
+  const adversaries::Claim first{
+      closest.id, pool.key(closest.slot),
+      [&](std::span<const uint8_t> b) { return pool.Sign(closest.slot, b); }};
+  const auto none = adversaries::SybilAnswer(first, FindNode(honest, target, 9),
+                                             network::EndpointOfSlot(1), pool, 8, 0);
+  CHECK(std::get<kademlia::wire::NodesBody>(none->body).nodes.empty());
 }
 
 TEST_CASE("an impersonator names the closest honest nodes at addresses of its own", "[unit]") {
-  std::vector<OracleEntry> entries;
+  std::vector<workloads::OracleEntry> entries;
   for (uint32_t slot = 0; slot < 300; ++slot) {
     std::string name = "node-";
     name += std::to_string(slot);
-    entries.push_back(OracleEntry{Key::Sha256(name), slot});
+    entries.push_back(workloads::OracleEntry{Key::Sha256(name), slot});
   }
-  Oracle live;
+  workloads::Oracle live;
   live.Assign(entries);
   const uint32_t honest_slots = 200;  // slots 200.. are adversaries
   const kademlia::Identity me = kademlia::Identity::FromSeed(SecretFor("impostor"));
   const kademlia::Identity asker = kademlia::Identity::FromSeed(SecretFor("asker"));
-  const Claim claim{me.node_id(), me.public_key(), [&](std::span<const uint8_t> bytes) {
-                      return kademlia::Ed25519Signatures().Sign(me, bytes);
-                    }};
+  const adversaries::Claim claim{me.node_id(), me.public_key(),
+                                 [&](std::span<const uint8_t> bytes) {
+                                   return kademlia::Ed25519Signatures().Sign(me, bytes);
+                                 }};
   const Key target = Key::Sha256("target");
-  const auto reply = ImpersonationAnswer(claim, FindNode(asker, target, 3), EndpointOfSlot(1), live,
-                                         honest_slots, kAliasFirst, 8, 0);
+  const auto reply = adversaries::ImpersonationAnswer(claim, FindNode(asker, target, 3),
+                                                      network::EndpointOfSlot(1), live,
+                                                      honest_slots, kAliasFirst, 8, 0);
   REQUIRE(reply);
-  const auto& nodes = std::get<kademlia::NodesBody>(reply->body).nodes;
-  const auto truth = live.Closest(target, 8, [](const OracleEntry& e) { return e.slot < 200; });
+  const auto& nodes = std::get<kademlia::wire::NodesBody>(reply->body).nodes;
+  const auto truth =
+      live.Closest(target, 8, [](const workloads::OracleEntry& e) { return e.slot < 200; });
   REQUIRE(nodes.size() == 8);
   for (size_t i = 0; i < nodes.size(); ++i) {
     CHECK(nodes[i].id == truth[i].id);
-    CHECK(SlotOfEndpoint(nodes[i].endpoint) == kAliasFirst + truth[i].slot);
+    CHECK(network::SlotOfEndpoint(nodes[i].endpoint) == kAliasFirst + truth[i].slot);
   }
 }
 
@@ -135,8 +141,8 @@ std::string ThreatScenario(const std::string& model, int paths) {
 
 TEST_CASE("against sybils, disjoint paths reach the closest honest node; results show the ids",
           "[sim]") {
-  const RunSummary one = testing::RunOne(ThreatScenario("sybil", 1)).summary;
-  const RunSummary four = testing::RunOne(ThreatScenario("sybil", 4)).summary;
+  const report::RunSummary one = testing::RunOne(ThreatScenario("sybil", 1)).summary;
+  const report::RunSummary four = testing::RunOne(ThreatScenario("sybil", 4)).summary;
   INFO("reached: d=1 " << one.lookups.reached_rate << ", d=4 " << four.lookups.reached_rate);
   CHECK(one.adversary.eclipse_replies > 0);
   CHECK(one.lookups.reached_rate < 0.8);
@@ -148,7 +154,7 @@ TEST_CASE("against sybils, disjoint paths reach the closest honest node; results
 
 TEST_CASE("every impersonation is rejected by the binding, and lookups still reach the node",
           "[sim]") {
-  const RunSummary four = testing::RunOne(ThreatScenario("impersonate", 4)).summary;
+  const report::RunSummary four = testing::RunOne(ThreatScenario("impersonate", 4)).summary;
   const uint64_t impersonations = four.adversary.impersonations;
   INFO("impersonations " << impersonations << ", reached " << four.lookups.reached_rate);
   CHECK(impersonations > 100);

@@ -19,35 +19,35 @@ struct DhtFixture {
       : node(kademlia::KademliaConfig{},
              kademlia::Identity::FromSeed(kademlia::Key::Sha256("dht-node").bytes()), transport,
              rng, logger, now),
-        dht(node, kademlia::DhtConfig{}) {}
+        dht(node, kademlia::store::DhtConfig{}) {}
 
   // Sends `body` from `peer` and returns the node's reply to it.
-  kademlia::Message Ask(const Peer& peer, kademlia::Body body, uint64_t txid = 1) {
+  kademlia::wire::Message Ask(const Peer& peer, kademlia::wire::Body body, uint64_t txid = 1) {
     transport.Take();
     node.OnDatagram(now, peer.endpoint, Peer::Bytes(peer.Request(std::move(body), txid, false)));
     for (const auto& sent : transport.Take()) {
-      const kademlia::Message m = sent.Decoded();
+      const kademlia::wire::Message m = sent.Decoded();
       if (sent.to == peer.endpoint && m.header.txid == txid) return m;
     }
     FAIL("no reply");
     return {};
   }
   std::vector<uint8_t> TokenFor(const Peer& peer) {
-    return std::get<kademlia::NodesBody>(
-               Ask(peer, kademlia::FindNodeBody{kademlia::Key::Sha256("t")}, 99).body)
+    return std::get<kademlia::wire::NodesBody>(
+               Ask(peer, kademlia::wire::FindNodeBody{kademlia::Key::Sha256("t")}, 99).body)
         .token;
   }
-  uint16_t ErrorCodeOf(const kademlia::Message& reply) {
-    const auto* error = std::get_if<kademlia::ErrorBody>(&reply.body);
+  uint16_t ErrorCodeOf(const kademlia::wire::Message& reply) {
+    const auto* error = std::get_if<kademlia::wire::ErrorBody>(&reply.body);
     return error != nullptr ? error->code : 0;
   }
 
-  TimePoint now = kTimeZero + Seconds(10);
+  transport::TimePoint now = transport::kTimeZero + transport::Seconds(10);
   RecordingTransport transport;
-  Rng rng{3};
-  NullLogger logger;
+  transport::Rng rng{3};
+  transport::NullLogger logger;
   kademlia::Node node;
-  kademlia::SkillDht dht;
+  kademlia::store::SkillDht dht;
 };
 
 }  // namespace skillnode::testing

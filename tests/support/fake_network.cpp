@@ -4,67 +4,71 @@
 
 namespace skillnode::testing {
 
-struct FakeNetwork::Host : public Transport {
+struct FakeNetwork::Host : public transport::Transport {
   Host(FakeNetwork* network, size_t index, const kademlia::KademliaConfig& config,
-       const kademlia::Identity& identity, uint64_t seed, TimePoint now)
+       const kademlia::Identity& identity, uint64_t seed, transport::TimePoint now)
       : network(network),
         index(index),
         rng(seed),
         node(config, identity, *this, rng, network->logger_, now) {}
 
-  void Send(const Endpoint& to, std::span<const uint8_t> datagram) override {
+  void Send(const transport::Endpoint& to, std::span<const uint8_t> datagram) override {
     if (!silent) network->Enqueue(index, to, datagram);
   }
 
   FakeNetwork* network;
   size_t index;
   bool silent = false;
-  Rng rng;
+  transport::Rng rng;
   kademlia::Node node;
-  std::unique_ptr<kademlia::SkillDht> dht;
+  std::unique_ptr<kademlia::store::SkillDht> dht;
 };
 
-FakeNetwork::FakeNetwork(uint64_t seed, Duration latency) : latency_(latency), rng_(seed) {}
+FakeNetwork::FakeNetwork(uint64_t seed, transport::Duration latency)
+    : latency_(latency), rng_(seed) {}
 
 FakeNetwork::~FakeNetwork() = default;
 
 kademlia::Node& FakeNetwork::AddNode(const kademlia::KademliaConfig& config) {
   const size_t index = hosts_.size();
   const auto n = static_cast<uint32_t>(index + 1);
-  const Endpoint endpoint(Address::V4({10, static_cast<uint8_t>(n >> 16),
-                                       static_cast<uint8_t>(n >> 8), static_cast<uint8_t>(n)}),
-                          6881);
+  const transport::Endpoint endpoint(
+      transport::Address::V4({10, static_cast<uint8_t>(n >> 16), static_cast<uint8_t>(n >> 8),
+                              static_cast<uint8_t>(n)}),
+      6881);
   kademlia::Seed seed{};
   rng_.Fill(seed);
   hosts_.push_back(std::make_unique<Host>(this, index, config, kademlia::Identity::FromSeed(seed),
                                           rng_.Next64(), now_));
   by_endpoint_.emplace(endpoint, index);
   endpoints_.push_back(endpoint);
-  scheduled_.push_back(kTimeNever);
+  scheduled_.push_back(transport::kTimeNever);
   Reschedule(index);
   return hosts_.back()->node;
 }
 
 kademlia::Node& FakeNetwork::node(size_t index) { return hosts_.at(index)->node; }
 
-kademlia::SkillDht& FakeNetwork::AddDhtNode(const kademlia::KademliaConfig& config,
-                                            const kademlia::DhtConfig& dht_config,
-                                            kademlia::WallClock wall_clock) {
+kademlia::store::SkillDht& FakeNetwork::AddDhtNode(const kademlia::KademliaConfig& config,
+                                                   const kademlia::store::DhtConfig& dht_config,
+                                                   kademlia::store::WallClock wall_clock) {
   AddNode(config);
   Host& host = *hosts_.back();
-  host.dht = std::make_unique<kademlia::SkillDht>(host.node, dht_config, std::move(wall_clock));
+  host.dht =
+      std::make_unique<kademlia::store::SkillDht>(host.node, dht_config, std::move(wall_clock));
   return *host.dht;
 }
 
-kademlia::SkillDht& FakeNetwork::dht(size_t index) { return *hosts_.at(index)->dht; }
+kademlia::store::SkillDht& FakeNetwork::dht(size_t index) { return *hosts_.at(index)->dht; }
 
-Endpoint FakeNetwork::endpoint(size_t index) const { return endpoints_.at(index); }
+transport::Endpoint FakeNetwork::endpoint(size_t index) const { return endpoints_.at(index); }
 
 void FakeNetwork::SetSilent(size_t index, bool silent) { hosts_.at(index)->silent = silent; }
 
 bool FakeNetwork::silent(size_t index) const { return hosts_.at(index)->silent; }
 
-void FakeNetwork::Enqueue(size_t from, const Endpoint& to, std::span<const uint8_t> bytes) {
+void FakeNetwork::Enqueue(size_t from, const transport::Endpoint& to,
+                          std::span<const uint8_t> bytes) {
   if (loss_ > 0 && rng_.Chance(loss_)) {
     ++lost_;
     return;
@@ -78,21 +82,23 @@ void FakeNetwork::Partition(std::vector<size_t> side) {
 }
 
 void FakeNetwork::Reschedule(size_t index) {
-  const TimePoint next = hosts_[index]->node.NextDeadline();
+  const transport::TimePoint next = hosts_[index]->node.NextDeadline();
   if (next == scheduled_[index]) return;
   timers_.erase({scheduled_[index], index});
   scheduled_[index] = next;
-  if (next != kTimeNever) timers_.insert({next, index});
+  if (next != transport::kTimeNever) timers_.insert({next, index});
 }
 
-void FakeNetwork::RunUntil(TimePoint until) {
+void FakeNetwork::RunUntil(transport::TimePoint until) {
   // The test may have started lookups or joins since the last run: pick up their deadlines.
   // During the run only the host handling an event can gain a deadline.
   for (size_t i = 0; i < hosts_.size(); ++i) Reschedule(i);
   while (true) {
-    const TimePoint next_datagram = in_flight_.empty() ? kTimeNever : in_flight_.top().at;
-    const TimePoint next_timer = timers_.empty() ? kTimeNever : timers_.begin()->first;
-    const TimePoint next = std::min(next_datagram, next_timer);
+    const transport::TimePoint next_datagram =
+        in_flight_.empty() ? transport::kTimeNever : in_flight_.top().at;
+    const transport::TimePoint next_timer =
+        timers_.empty() ? transport::kTimeNever : timers_.begin()->first;
+    const transport::TimePoint next = std::min(next_datagram, next_timer);
     if (next > until) break;
     now_ = std::max(now_, next);
     if (next_datagram <= next_timer) {
@@ -102,14 +108,14 @@ void FakeNetwork::RunUntil(TimePoint until) {
       if (it == by_endpoint_.end() || hosts_[it->second]->silent) continue;
       if (!side_.empty() && side_[datagram.from] != side_[it->second]) continue;
       // Each host knows its peers only by the address the datagram came from.
-      const Endpoint from = endpoint(datagram.from);
+      const transport::Endpoint from = endpoint(datagram.from);
       ++delivered_;
       hosts_[it->second]->node.OnDatagram(now_, from, datagram.bytes);
       Reschedule(it->second);
     } else {
       const size_t index = timers_.begin()->second;
       timers_.erase(timers_.begin());
-      scheduled_[index] = kTimeNever;
+      scheduled_[index] = transport::kTimeNever;
       // A silent host's timers still run (it cannot send), so its deadlines move on.
       hosts_[index]->node.OnTimer(now_);
       Reschedule(index);

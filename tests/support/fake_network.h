@@ -28,7 +28,7 @@ class FakeNetwork {
  public:
   struct Host;
 
-  explicit FakeNetwork(uint64_t seed, Duration latency = Millis(10));
+  explicit FakeNetwork(uint64_t seed, transport::Duration latency = transport::Millis(10));
   ~FakeNetwork();
 
   // A node at 10.a.b.c:6881 (a private address, exempt from diversity limits) whose identity
@@ -36,13 +36,13 @@ class FakeNetwork {
   kademlia::Node& AddNode(const kademlia::KademliaConfig& config);
   // The same, with the skill store running on the node, whose wall clock is `wall_clock` (the
   // simulated calendar, unless a test sets a host's clock wrong).
-  kademlia::SkillDht& AddDhtNode(const kademlia::KademliaConfig& config,
-                                 const kademlia::DhtConfig& dht_config,
-                                 kademlia::WallClock wall_clock = kademlia::SimulatedWallClockMs);
-  kademlia::SkillDht& dht(size_t index);
+  kademlia::store::SkillDht& AddDhtNode(
+      const kademlia::KademliaConfig& config, const kademlia::store::DhtConfig& dht_config,
+      kademlia::store::WallClock wall_clock = kademlia::store::SimulatedWallClockMs);
+  kademlia::store::SkillDht& dht(size_t index);
   size_t size() const { return hosts_.size(); }
   kademlia::Node& node(size_t index);
-  Endpoint endpoint(size_t index) const;
+  transport::Endpoint endpoint(size_t index) const;
 
   // A silent host drops everything addressed to it and sends nothing.
   void SetSilent(size_t index, bool silent);
@@ -50,10 +50,10 @@ class FakeNetwork {
 
   // Processes datagrams and timers in time order until nothing is due before `until`, then
   // advances the clock to `until`.
-  void RunUntil(TimePoint until);
-  void RunFor(Duration duration) { RunUntil(now_ + duration); }
-  TimePoint now() const { return now_; }
-  Rng& rng() { return rng_; }
+  void RunUntil(transport::TimePoint until);
+  void RunFor(transport::Duration duration) { RunUntil(now_ + duration); }
+  transport::TimePoint now() const { return now_; }
+  transport::Rng& rng() { return rng_; }
 
   uint64_t delivered() const { return delivered_; }
   // Drops each datagram sent from now on with probability `loss` (seeded).
@@ -66,10 +66,10 @@ class FakeNetwork {
 
  private:
   struct Datagram {
-    TimePoint at;
+    transport::TimePoint at;
     uint64_t sequence;
     size_t from;
-    Endpoint to;
+    transport::Endpoint to;
     std::vector<uint8_t> bytes;
   };
   struct Later {
@@ -78,20 +78,20 @@ class FakeNetwork {
     }
   };
 
-  void Enqueue(size_t from, const Endpoint& to, std::span<const uint8_t> bytes);
+  void Enqueue(size_t from, const transport::Endpoint& to, std::span<const uint8_t> bytes);
   void Reschedule(size_t index);
 
-  Duration latency_;
-  TimePoint now_ = kTimeZero + Seconds(1);
-  Rng rng_;
-  NullLogger logger_;
+  transport::Duration latency_;
+  transport::TimePoint now_ = transport::kTimeZero + transport::Seconds(1);
+  transport::Rng rng_;
+  transport::NullLogger logger_;
   std::vector<std::unique_ptr<Host>> hosts_;
-  std::unordered_map<Endpoint, size_t> by_endpoint_;
+  std::unordered_map<transport::Endpoint, size_t> by_endpoint_;
   std::vector<bool> side_;  // empty: no partition
-  std::vector<Endpoint> endpoints_;
+  std::vector<transport::Endpoint> endpoints_;
   std::priority_queue<Datagram, std::vector<Datagram>, Later> in_flight_;
-  std::set<std::pair<TimePoint, size_t>> timers_;  // (deadline, host)
-  std::vector<TimePoint> scheduled_;               // each host's entry in timers_
+  std::set<std::pair<transport::TimePoint, size_t>> timers_;  // (deadline, host)
+  std::vector<transport::TimePoint> scheduled_;               // each host's entry in timers_
   uint64_t sequence_ = 0;
   uint64_t delivered_ = 0;
   double loss_ = 0;

@@ -17,10 +17,10 @@ struct Fixture {
       : identity(kademlia::Identity::FromSeed(kademlia::Key::Sha256("node-under-test").bytes())),
         node(config, identity, transport, rng, logger, now) {}
 
-  void Deliver(const Peer& from, const kademlia::Message& message) {
+  void Deliver(const Peer& from, const kademlia::wire::Message& message) {
     node.OnDatagram(now, from.endpoint, Peer::Bytes(message));
   }
-  void Deliver(const Endpoint& from, std::span<const uint8_t> bytes) {
+  void Deliver(const transport::Endpoint& from, std::span<const uint8_t> bytes) {
     node.OnDatagram(now, from, bytes);
   }
   uint64_t Dropped(kademlia::DropReason reason) const {
@@ -28,20 +28,20 @@ struct Fixture {
   }
   // Makes `peer` a verified contact: it pings us, we ping back, it signs its pong.
   void Verify(const Peer& peer) {
-    Deliver(peer, peer.Request(kademlia::PingBody{}, 1000 + transport.sent.size()));
+    Deliver(peer, peer.Request(kademlia::wire::PingBody{}, 1000 + transport.sent.size()));
     auto sent = transport.Take();
     REQUIRE(sent.size() == 2);
-    const kademlia::Message our_ping = sent[1].Decoded();
-    REQUIRE(std::holds_alternative<kademlia::PingBody>(our_ping.body));
-    Deliver(peer, peer.Reply(our_ping, kademlia::PongBody{}));
+    const kademlia::wire::Message our_ping = sent[1].Decoded();
+    REQUIRE(std::holds_alternative<kademlia::wire::PingBody>(our_ping.body));
+    Deliver(peer, peer.Reply(our_ping, kademlia::wire::PongBody{}));
     REQUIRE(node.routing_table().Find(peer.id()) != nullptr);
   }
 
-  TimePoint now = kTimeZero + Seconds(100);
+  transport::TimePoint now = transport::kTimeZero + transport::Seconds(100);
   kademlia::Identity identity;
   RecordingTransport transport;
-  Rng rng{7};
-  NullLogger logger;
+  transport::Rng rng{7};
+  transport::NullLogger logger;
   kademlia::Node node;
 };
 

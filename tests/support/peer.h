@@ -13,15 +13,15 @@
 
 namespace skillnode::testing {
 
-class RecordingTransport : public Transport {
+class RecordingTransport : public transport::Transport {
  public:
   struct Sent {
-    Endpoint to;
+    transport::Endpoint to;
     std::vector<uint8_t> bytes;
-    kademlia::Message Decoded() const { return kademlia::Decode(bytes).value(); }
+    kademlia::wire::Message Decoded() const { return kademlia::wire::Decode(bytes).value(); }
   };
 
-  void Send(const Endpoint& to, std::span<const uint8_t> datagram) override {
+  void Send(const transport::Endpoint& to, std::span<const uint8_t> datagram) override {
     sent.push_back(Sent{to, {datagram.begin(), datagram.end()}});
   }
   // Returns and forgets everything sent so far.
@@ -33,7 +33,7 @@ class RecordingTransport : public Transport {
 struct Peer {
   explicit Peer(const std::string& name, const char* endpoint, uint32_t network_id = 0)
       : identity(kademlia::Identity::FromSeed(SeedFor(name))),
-        endpoint(*Endpoint::Parse(endpoint)),
+        endpoint(*transport::Endpoint::Parse(endpoint)),
         network_id(network_id) {}
 
   static kademlia::Seed SeedFor(const std::string& name) {
@@ -41,34 +41,36 @@ struct Peer {
   }
   const kademlia::NodeId& id() const { return identity.node_id(); }
 
-  kademlia::Header HeaderFor(uint64_t txid) const {
-    kademlia::Header header;
+  kademlia::wire::Header HeaderFor(uint64_t txid) const {
+    kademlia::wire::Header header;
     header.network_id = network_id;
     header.txid = txid;
     header.sender_id = identity.node_id();
     header.sender_key = identity.public_key();
     return header;
   }
-  kademlia::Message Request(kademlia::Body body, uint64_t txid, bool proof_wanted = true) const {
-    kademlia::Message message{HeaderFor(txid), std::move(body)};
+  kademlia::wire::Message Request(kademlia::wire::Body body, uint64_t txid,
+                                  bool proof_wanted = true) const {
+    kademlia::wire::Message message{HeaderFor(txid), std::move(body)};
     message.header.proof_wanted = proof_wanted;
     return message;
   }
   // A reply to `request` (sent by the node `requester`), signed when asked.
-  kademlia::Message Reply(const kademlia::Message& request, kademlia::Body body) const {
-    kademlia::Message message{HeaderFor(request.header.txid), std::move(body)};
+  kademlia::wire::Message Reply(const kademlia::wire::Message& request,
+                                kademlia::wire::Body body) const {
+    kademlia::wire::Message message{HeaderFor(request.header.txid), std::move(body)};
     if (request.header.proof_wanted) {
-      message.header.proof = identity.Sign(kademlia::ProofBytes(
+      message.header.proof = identity.Sign(kademlia::wire::ProofBytes(
           network_id, request.header.txid, identity.node_id(), request.header.sender_id));
     }
     return message;
   }
-  static std::vector<uint8_t> Bytes(const kademlia::Message& message) {
-    return kademlia::Encode(message).value();
+  static std::vector<uint8_t> Bytes(const kademlia::wire::Message& message) {
+    return kademlia::wire::Encode(message).value();
   }
 
   kademlia::Identity identity;
-  Endpoint endpoint;
+  transport::Endpoint endpoint;
   uint32_t network_id;
 };
 

@@ -8,9 +8,9 @@
 
 namespace skillnode::testing {
 
-inline kademlia::SkillRecord SampleRecord(const std::string& agent = "agent-001",
-                                          const std::string& skill = "skill-org-feishu") {
-  kademlia::SkillRecord r;
+inline kademlia::store::SkillRecord SampleRecord(const std::string& agent = "agent-001",
+                                                 const std::string& skill = "skill-org-feishu") {
+  kademlia::store::SkillRecord r;
   r.agent_id = agent;
   r.skill_id = skill;
   r.version = "0.7.0";
@@ -28,9 +28,9 @@ inline kademlia::Identity Publisher(const std::string& name = "publisher") {
   return kademlia::Identity::FromSeed(kademlia::Key::Sha256("publisher-seed:" + name).bytes());
 }
 
-inline kademlia::SignedRecord Signed(const kademlia::SkillRecord& record,
-                                     const kademlia::Identity& publisher) {
-  return kademlia::SignRecord(record, publisher).value();
+inline kademlia::store::SignedRecord Signed(const kademlia::store::SkillRecord& record,
+                                            const kademlia::Identity& publisher) {
+  return kademlia::store::SignRecord(record, publisher).value();
 }
 
 }  // namespace skillnode::testing

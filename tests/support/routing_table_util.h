@@ -15,7 +15,7 @@
 
 namespace skillnode::kademlia::routing_test {
 
-constexpr TimePoint kStart = kTimeZero + Seconds(1000);
+constexpr transport::TimePoint kStart = transport::kTimeZero + transport::Seconds(1000);
 
 inline Key Self() { return Key::Sha256("self"); }
 
@@ -41,7 +41,7 @@ inline Contact MakeContact(const Key& id, const std::string& ip = "127.0.0.1",
                            uint16_t port = 6881) {
   Contact c;
   c.id = id;
-  c.endpoint = Endpoint(*Address::Parse(ip), port);
+  c.endpoint = transport::Endpoint(*transport::Address::Parse(ip), port);
   return c;
 }
 
@@ -54,24 +54,26 @@ inline RoutingConfig SmallConfig() {
   RoutingConfig config;
   config.bucket_size = 4;
   config.replacement_cache_size = 3;
-  config.ping_oldest_after = Seconds(0);  // every newcomer to a full bucket asks for a ping
+  config.ping_oldest_after =
+      transport::Seconds(0);  // every newcomer to a full bucket asks for a ping
   return config;
 }
 
 // Fills the table (k = 4) with 4 contacts at distance prefix "0001" heard at `now`. Afterwards
 // every newcomer in the far half has k contacts closer to us, so bucket 0 never splits.
-inline void FillNear(RoutingTable& table, TimePoint now) {
+inline void FillNear(routing::RoutingTable& table, transport::TimePoint now) {
   for (int i = 0; i < 4; ++i) {
     const Key id = AtDistance(table.self(), "0001", "near-" + std::to_string(i));
-    REQUIRE(table.Heard(MakeContact(id), now).outcome == InsertOutcome::kAdded);
+    REQUIRE(table.Heard(MakeContact(id), now).outcome == routing::InsertOutcome::kAdded);
   }
 }
 
 // FillNear, then far contacts 0..3 heard at now+1s..now+4s: bucket 0 is full and cannot split.
-inline void FillFar(RoutingTable& table, TimePoint now) {
+inline void FillFar(routing::RoutingTable& table, transport::TimePoint now) {
   FillNear(table, now);
   for (int i = 0; i < 4; ++i) {
-    REQUIRE(table.Heard(Far(i), now + Seconds(i + 1)).outcome == InsertOutcome::kAdded);
+    REQUIRE(table.Heard(Far(i), now + transport::Seconds(i + 1)).outcome ==
+            routing::InsertOutcome::kAdded);
   }
 }
 
@@ -90,7 +92,7 @@ inline std::vector<NodeId> BruteForceClosest(std::vector<NodeId> ids, const Key&
 }
 
 // The ids in the table's buckets (Export lists bucket contacts first).
-inline std::vector<NodeId> BucketIds(const RoutingTable& table) {
+inline std::vector<NodeId> BucketIds(const routing::RoutingTable& table) {
   std::vector<NodeId> ids = Ids(table.Export());
   ids.resize(table.size());
   return ids;

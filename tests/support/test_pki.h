@@ -145,7 +145,7 @@ inline TestIdentity Describe(X509* cert, EVP_PKEY* key) {
   unsigned char* der = nullptr;
   int length = i2d_X509(cert, &der);
   Require(length > 0, "i2d_X509");
-  id.cert_base64 = kademlia::Base64Encode({der, static_cast<size_t>(length)});
+  id.cert_base64 = kademlia::wire::Base64Encode({der, static_cast<size_t>(length)});
   OPENSSL_free(der);
   der = nullptr;
   length = i2d_PUBKEY(key, &der);

@@ -16,7 +16,7 @@ namespace skillnode::kademlia::wire_datagrams {
 
 // ---- Valid messages ----------------------------------------------------------------------
 
-inline Endpoint Ep(std::string_view text) { return *Endpoint::Parse(text); }
+inline transport::Endpoint Ep(std::string_view text) { return *transport::Endpoint::Parse(text); }
 
 template <size_t N>
 std::array<uint8_t, N> Filled(uint8_t value) {
@@ -25,8 +25,8 @@ std::array<uint8_t, N> Filled(uint8_t value) {
   return out;
 }
 
-inline Header MinimalHeader() {
-  Header header;
+inline wire::Header MinimalHeader() {
+  wire::Header header;
   header.network_id = 7;
   header.txid = 0x0102030405060708;
   header.sender_id = Key::Sha256("sender");
@@ -35,8 +35,8 @@ inline Header MinimalHeader() {
 }
 
 // Every optional field set, and every integer at its widest encoding.
-inline Header FullHeader() {
-  Header header = MinimalHeader();
+inline wire::Header FullHeader() {
+  wire::Header header = MinimalHeader();
   header.network_id = 0xffffffff;
   header.txid = 0xffffffffffffffff;
   header.proof_wanted = true;
@@ -45,28 +45,28 @@ inline Header FullHeader() {
   return header;
 }
 
-inline WireContact Contact(int i, bool v6) {
+inline wire::WireContact Contact(int i, bool v6) {
   const std::string port = std::to_string(1000 + i);
   return {Key::Sha256("contact " + std::to_string(i)),
           Ep(v6 ? "[2001:db8:ffff:ffff:ffff:ffff:ffff:" + std::to_string(i) + "]:" + port
                 : "10.1.2." + std::to_string(i) + ":" + port)};
 }
 
-inline std::vector<WireContact> Contacts(int count, bool v6) {
-  std::vector<WireContact> out;
+inline std::vector<wire::WireContact> Contacts(int count, bool v6) {
+  std::vector<wire::WireContact> out;
   for (int i = 1; i <= count; ++i) out.push_back(Contact(i, v6));
   return out;
 }
 
-inline std::vector<uint8_t> EncodeOk(const Message& message) {
-  auto bytes = Encode(message);
+inline std::vector<uint8_t> EncodeOk(const wire::Message& message) {
+  auto bytes = wire::Encode(message);
   INFO((bytes ? "" : bytes.error().ToString()));
   REQUIRE(bytes);
   return *bytes;
 }
 
-inline Message DecodeOk(std::span<const uint8_t> bytes) {
-  auto message = Decode(bytes);
+inline wire::Message DecodeOk(std::span<const uint8_t> bytes) {
+  auto message = wire::Decode(bytes);
   INFO((message ? "" : message.error().ToString()));
   REQUIRE(message);
   return *message;
@@ -74,16 +74,16 @@ inline Message DecodeOk(std::span<const uint8_t> bytes) {
 
 // Messages whose bodies carry records, contacts and nested arrays, for the truncation and
 // bit-flip tests.
-inline std::vector<Message> MessagesWithRecords() {
-  Header header = FullHeader();
+inline std::vector<wire::Message> MessagesWithRecords() {
+  wire::Header header = FullHeader();
   header.observed = Ep("192.0.2.1:6881");
-  const WireRecord record{{0x9f, 1, 2, 3}, Filled<64>(5)};
+  const wire::WireRecord record{{0x9f, 1, 2, 3}, Filled<64>(5)};
   return {
-      {header, NodesBody{{Contact(1, false), Contact(2, true)}, std::vector<uint8_t>(4, 1)}},
-      {header, ValuesBody{{Contact(1, false)}, {1, 2}, {record, record}, 5, 2, {}}},
-      {MinimalHeader(), StoreBody{Key::Sha256("s"), {3, 4}, record, 600}},
-      {MinimalHeader(),
-       PushBody{Key::Sha256("p"), record, GoneRecord{Filled<32>(8), "agent", "skill", 300}}},
+      {header, wire::NodesBody{{Contact(1, false), Contact(2, true)}, std::vector<uint8_t>(4, 1)}},
+      {header, wire::ValuesBody{{Contact(1, false)}, {1, 2}, {record, record}, 5, 2, {}}},
+      {MinimalHeader(), wire::StoreBody{Key::Sha256("s"), {3, 4}, record, 600}},
+      {MinimalHeader(), wire::PushBody{Key::Sha256("p"), record,
+                                       wire::GoneRecord{Filled<32>(8), "agent", "skill", 300}}},
   };
 }
 
@@ -182,9 +182,9 @@ inline Fields Without(Fields fields, const std::string& key) {
 
 // Decoding must fail, with a message containing `says`.
 inline void CheckDecodeFails(std::span<const uint8_t> bytes, const std::string& says) {
-  auto message = Decode(bytes);
+  auto message = wire::Decode(bytes);
   REQUIRE_FALSE(message);
-  CHECK(message.error().code == ErrorCode::kParse);
+  CHECK(message.error().code == transport::ErrorCode::kParse);
   CHECK_THAT(message.error().message, Catch::Contains(says));
 }
 }  // namespace skillnode::kademlia::wire_datagrams

@@ -6,7 +6,7 @@
 
 #include "transport/result.h"
 
-namespace skillnode {
+namespace skillnode::transport {
 namespace {
 
 // The point of the tag clock: these must not compile, so they are checked as concepts.
@@ -41,4 +41,4 @@ TEST_CASE("errors print their class and message", "[unit]") {
 }
 
 }  // namespace
-}  // namespace skillnode
+}  // namespace skillnode::transport

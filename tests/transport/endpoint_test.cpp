@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <unordered_set>
 
-namespace skillnode {
+namespace skillnode::transport {
 namespace {
 
 TEST_CASE("an IPv4 endpoint parses and prints back the same", "[unit]") {
@@ -142,4 +142,4 @@ TEST_CASE("endpoints hash and compare by value", "[unit]") {
 }
 
 }  // namespace
-}  // namespace skillnode
+}  // namespace skillnode::transport

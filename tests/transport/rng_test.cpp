@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <vector>
 
-namespace skillnode {
+namespace skillnode::transport {
 namespace {
 
 TEST_CASE("the same seed gives the same stream", "[unit]") {
@@ -95,4 +95,4 @@ TEST_CASE("Fill covers buffers of any length and a fork is independent", "[unit]
 }
 
 }  // namespace
-}  // namespace skillnode
+}  // namespace skillnode::transport

@@ -11,7 +11,7 @@
 
 #include "transport/uv/uv_timer.h"
 
-namespace skillnode {
+namespace skillnode::transport {
 namespace {
 
 timeval In(int ms) {
@@ -30,8 +30,8 @@ struct Counts {
 };
 
 TEST_CASE("two watches share a descriptor, and one freed in its callback stops", "[uv]") {
-  UvLoop loop;
-  UvAvahiPoll poll(loop);
+  uv::UvLoop loop;
+  uv::UvAvahiPoll poll(loop);
   const AvahiPoll* api = poll.api();
   int fds[2];
   REQUIRE(pipe(fds) == 0);
@@ -68,7 +68,7 @@ TEST_CASE("two watches share a descriptor, and one freed in its callback stops",
   CHECK(poll.polled_descriptors() == 2);
   CHECK(api->watch_get_events(write_watch) == 0);  // what happened: nothing yet
   api->watch_free(second);
-  UvTimer limit(loop);
+  uv::UvTimer limit(loop);
   limit.Start(Millis(300), [&] {
     api->watch_free(write_watch);
     poll.Close();
@@ -80,14 +80,14 @@ TEST_CASE("two watches share a descriptor, and one freed in its callback stops",
   CHECK(counts.read_watch == nullptr);
   close(fds[0]);
   close(fds[1]);
-  const LoopCloseReport report = loop.Close();
+  const uv::LoopCloseReport report = loop.Close();
   CHECK(report.leaked_handles.empty());
   CHECK(report.close_result == 0);
 }
 
 TEST_CASE("timeouts fire once at their time, can be moved or disarmed, and close cleanly", "[uv]") {
-  UvLoop loop;
-  UvAvahiPoll poll(loop);
+  uv::UvLoop loop;
+  uv::UvAvahiPoll poll(loop);
   const AvahiPoll* api = poll.api();
   std::vector<int> fired;
   auto record = [](AvahiTimeout*, void* data) {
@@ -105,7 +105,7 @@ TEST_CASE("timeouts fire once at their time, can be moved or disarmed, and close
   const timeval earliest = In(5);
   api->timeout_update(a, &earliest);  // moved before the others
   api->timeout_update(c, nullptr);    // disarmed: never fires
-  UvTimer limit(loop);
+  uv::UvTimer limit(loop);
   limit.Start(Millis(200), [&] {
     for (AvahiTimeout* t : {a, b, c}) api->timeout_free(t);
     poll.Close();
@@ -114,10 +114,10 @@ TEST_CASE("timeouts fire once at their time, can be moved or disarmed, and close
   loop.Run();
   CHECK(fired == std::vector<int>{1, 2});
   CHECK(api->timeout_new(api, &soon, record, &first) == nullptr);  // closed: refused
-  const LoopCloseReport report = loop.Close();
+  const uv::LoopCloseReport report = loop.Close();
   CHECK(report.leaked_handles.empty());
   CHECK(report.close_result == 0);
 }
 
 }  // namespace
-}  // namespace skillnode
+}  // namespace skillnode::transport

@@ -15,12 +15,12 @@
 #include "transport/uv/uv_loop.h"
 #include "transport/uv/uv_timer.h"
 
-namespace skillnode {
+namespace skillnode::transport {
 namespace {
 
 class TestServer {
  public:
-  explicit TestServer(UvLoop& loop) {
+  explicit TestServer(uv::UvLoop& loop) {
     REQUIRE(uv_tcp_init(loop.get(), listener_.get()) == 0);
     listener_.Initialized(this);
     sockaddr_in addr{};
@@ -45,7 +45,7 @@ class TestServer {
  private:
   struct Connection {
     TestServer* server = nullptr;
-    UvHandle<uv_tcp_t> tcp;
+    uv::UvHandle<uv_tcp_t> tcp;
     std::string received;
   };
 
@@ -138,19 +138,19 @@ class TestServer {
     return false;
   }
 
-  UvHandle<uv_tcp_t> listener_;
+  uv::UvHandle<uv_tcp_t> listener_;
   std::vector<std::unique_ptr<Connection>> connections_;
   uint16_t port_ = 0;
 };
 
 // Runs `requests` on one client and returns their results in order.
-std::vector<HttpClientResult> RunAll(std::vector<HttpClientRequest> requests,
-                                     HttpClientConfig config = {}) {
-  UvLoop loop;
+std::vector<uv::HttpClientResult> RunAll(std::vector<uv::HttpClientRequest> requests,
+                                         uv::HttpClientConfig config = {}) {
+  uv::UvLoop loop;
   TestServer server(loop);
-  UvHttpClient client(loop, config);
-  UvTimer limit(loop);
-  std::vector<std::optional<HttpClientResult>> results(requests.size());
+  uv::UvHttpClient client(loop, config);
+  uv::UvTimer limit(loop);
+  std::vector<std::optional<uv::HttpClientResult>> results(requests.size());
   size_t left = requests.size();
   auto finish = [&] {
     client.Close();
@@ -159,7 +159,7 @@ std::vector<HttpClientResult> RunAll(std::vector<HttpClientRequest> requests,
   };
   for (size_t i = 0; i < requests.size(); ++i) {
     if (requests[i].url.starts_with("/")) requests[i].url = server.Url(requests[i].url);
-    client.Start(requests[i], [&, i](HttpClientResult result) {
+    client.Start(requests[i], [&, i](uv::HttpClientResult result) {
       results[i] = std::move(result);
       if (--left == 0) finish();
     });
@@ -170,7 +170,7 @@ std::vector<HttpClientResult> RunAll(std::vector<HttpClientRequest> requests,
   });
   loop.Run();
   REQUIRE(loop.Close().clean());
-  std::vector<HttpClientResult> out;
+  std::vector<uv::HttpClientResult> out;
   for (auto& result : results) {
     REQUIRE(result.has_value());
     out.push_back(std::move(*result));
@@ -178,8 +178,8 @@ std::vector<HttpClientResult> RunAll(std::vector<HttpClientRequest> requests,
   return out;
 }
 
-HttpClientRequest Get(const std::string& path) {
-  HttpClientRequest request;
+uv::HttpClientRequest Get(const std::string& path) {
+  uv::HttpClientRequest request;
   request.url = path;
   return request;
 }
@@ -193,7 +193,7 @@ TEST_CASE("http client: a GET gets status, headers and body", "[uv][http-client]
 }
 
 TEST_CASE("http client: a POST sends its body and the bearer token", "[uv][http-client]") {
-  HttpClientRequest request = Get("/echo");
+  uv::HttpClientRequest request = Get("/echo");
   request.method = "POST";
   request.body = R"({"a":1})";
   request.headers = {{"Content-Type", "application/json"}};
@@ -205,7 +205,7 @@ TEST_CASE("http client: a POST sends its body and the bearer token", "[uv][http-
 }
 
 TEST_CASE("http client: many requests run at once on one loop", "[uv][http-client]") {
-  std::vector<HttpClientRequest> requests(40, Get("/ok"));
+  std::vector<uv::HttpClientRequest> requests(40, Get("/ok"));
   auto results = RunAll(requests);
   for (const auto& result : results) {
     REQUIRE(result.has_value());
@@ -214,21 +214,22 @@ TEST_CASE("http client: many requests run at once on one loop", "[uv][http-clien
 }
 
 TEST_CASE("http client: each failure has its own kind", "[uv][http-client]") {
-  HttpClientRequest slow = Get("/slow");
+  uv::HttpClientRequest slow = Get("/slow");
   slow.timeout = Millis(300);
-  HttpClientRequest big = Get("/big");
+  uv::HttpClientRequest big = Get("/big");
   big.response_bytes_max = 100000;
-  HttpClientRequest refused = Get("http://127.0.0.1:1/");
-  HttpClientRequest scheme = Get("ftp://127.0.0.1/x");
+  uv::HttpClientRequest refused = Get("http://127.0.0.1:1/");
+  uv::HttpClientRequest scheme = Get("ftp://127.0.0.1/x");
   auto results = RunAll({slow, big, Get("/garbage"), Get("/close"), refused, scheme});
-  const std::vector<HttpClientErrorKind> expected = {
-      HttpClientErrorKind::kTimeout,  HttpClientErrorKind::kTooLarge,
-      HttpClientErrorKind::kProtocol, HttpClientErrorKind::kProtocol,
-      HttpClientErrorKind::kConnect,  HttpClientErrorKind::kBadRequest};
+  const std::vector<uv::HttpClientErrorKind> expected = {
+      uv::HttpClientErrorKind::kTimeout,  uv::HttpClientErrorKind::kTooLarge,
+      uv::HttpClientErrorKind::kProtocol, uv::HttpClientErrorKind::kProtocol,
+      uv::HttpClientErrorKind::kConnect,  uv::HttpClientErrorKind::kBadRequest};
   for (size_t i = 0; i < expected.size(); ++i) {
     INFO("request " << i);
     REQUIRE_FALSE(results[i].has_value());
-    CHECK(HttpClientErrorKindName(results[i].error().kind) == HttpClientErrorKindName(expected[i]));
+    CHECK(uv::HttpClientErrorKindName(results[i].error().kind) ==
+          uv::HttpClientErrorKindName(expected[i]));
     CHECK_FALSE(results[i].error().message.empty());
   }
   // The timeout is the request's, not more.
@@ -236,25 +237,25 @@ TEST_CASE("http client: each failure has its own kind", "[uv][http-client]") {
 }
 
 TEST_CASE("http client: past requests_in_flight_max a request fails at once", "[uv][http-client]") {
-  HttpClientConfig config;
+  uv::HttpClientConfig config;
   config.requests_in_flight_max = 2;
-  std::vector<HttpClientRequest> requests(3, Get("/ok"));
+  std::vector<uv::HttpClientRequest> requests(3, Get("/ok"));
   auto results = RunAll(requests, config);
   CHECK(results[0].has_value());
   CHECK(results[1].has_value());
   REQUIRE_FALSE(results[2].has_value());
-  CHECK(results[2].error().kind == HttpClientErrorKind::kBusy);
+  CHECK(results[2].error().kind == uv::HttpClientErrorKind::kBusy);
 }
 
 TEST_CASE("http client: a cancelled request never calls back", "[uv][http-client]") {
-  UvLoop loop;
+  uv::UvLoop loop;
   TestServer server(loop);
-  UvHttpClient client(loop, {});
-  UvTimer later(loop);
+  uv::UvHttpClient client(loop, {});
+  uv::UvTimer later(loop);
   bool called = false;
   const uint64_t id =
-      client.Start(Get(server.Url("/slow")), [&](HttpClientResult) { called = true; });
-  client.Start(Get(server.Url("/ok")), [&](HttpClientResult result) {
+      client.Start(Get(server.Url("/slow")), [&](uv::HttpClientResult) { called = true; });
+  client.Start(Get(server.Url("/ok")), [&](uv::HttpClientResult result) {
     CHECK(result.has_value());
     client.Cancel(id);
     later.Start(Millis(50), [&] {
@@ -271,4 +272,4 @@ TEST_CASE("http client: a cancelled request never calls back", "[uv][http-client
 }
 
 }  // namespace
-}  // namespace skillnode
+}  // namespace skillnode::transport

@@ -13,7 +13,7 @@
 #include "transport/uv/uv_loop.h"
 #include "transport/uv/uv_timer.h"
 
-namespace skillnode {
+namespace skillnode::transport {
 namespace {
 
 constexpr Duration kCaseLimit = Seconds(10);
@@ -27,30 +27,30 @@ struct Heard {
 };
 
 TEST_CASE("interfaces are chosen by name or address, and an unknown one is named", "[uv]") {
-  auto lo = FindMulticastInterfaces({"lo"});
+  auto lo = uv::FindMulticastInterfaces({"lo"});
   REQUIRE(lo);
   REQUIRE(lo->size() == 1);
   CHECK(lo->front().address == Address::Loopback4());
-  auto by_address = FindMulticastInterfaces({"127.0.0.1"});
+  auto by_address = uv::FindMulticastInterfaces({"127.0.0.1"});
   REQUIRE(by_address);
   CHECK(by_address->front().name == "lo");
-  auto missing = FindMulticastInterfaces({"no-such-interface0"});
+  auto missing = uv::FindMulticastInterfaces({"no-such-interface0"});
   REQUIRE_FALSE(missing);
   CHECK(missing.error().message.find("no-such-interface0") != std::string::npos);
-  auto all = FindMulticastInterfaces({});
+  auto all = uv::FindMulticastInterfaces({});
   REQUIRE(all);
-  for (const MulticastInterface& interface : *all) CHECK_FALSE(interface.address.IsLoopback());
+  for (const uv::MulticastInterface& interface : *all) CHECK_FALSE(interface.address.IsLoopback());
 }
 
 TEST_CASE("two members of a group on loopback hear each other and answer by unicast", "[uv]") {
-  UvLoop loop;
+  uv::UvLoop loop;
   NullLogger logger;
-  UvMulticast a(loop, logger), b(loop, logger);
-  UvTimer limit(loop);
-  MulticastOptions options;
+  uv::UvMulticast a(loop, logger), b(loop, logger);
+  uv::UvTimer limit(loop);
+  uv::MulticastOptions options;
   options.group = Address::V4({239, 255, 77, 1});
   options.port = 54000 + static_cast<uint16_t>(::getpid() % 1000);
-  options.interfaces = FindMulticastInterfaces({"lo"}).value();
+  options.interfaces = uv::FindMulticastInterfaces({"lo"}).value();
   std::vector<Heard> heard_by_a, heard_by_b;
   auto close_all = [&] {
     a.Close();
@@ -91,10 +91,10 @@ TEST_CASE("two members of a group on loopback hear each other and answer by unic
   CHECK(a_got_reply);
   CHECK(a.stats().sent == 1);
   CHECK(b.stats().sent == 1);
-  const LoopCloseReport report = loop.Close();
+  const uv::LoopCloseReport report = loop.Close();
   CHECK(report.leaked_handles.empty());
   CHECK(report.close_result == 0);
 }
 
 }  // namespace
-}  // namespace skillnode
+}  // namespace skillnode::transport

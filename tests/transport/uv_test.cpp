@@ -13,14 +13,14 @@
 #include "transport/uv/uv_resolver.h"
 #include "transport/uv/uv_timer.h"
 
-namespace skillnode {
+namespace skillnode::transport {
 namespace {
 
 // Stops a test loop after `limit` even if the case never finishes (then it fails).
 constexpr Duration kCaseLimit = Seconds(10);
 
-UdpOptions Loopback4() {
-  UdpOptions options;
+uv::UdpOptions Loopback4() {
+  uv::UdpOptions options;
   options.bind_v4 = Address::Loopback4();
   options.bind_v6.reset();
   return options;
@@ -29,10 +29,10 @@ UdpOptions Loopback4() {
 std::vector<uint8_t> Bytes(const std::string& text) { return {text.begin(), text.end()}; }
 
 TEST_CASE("two UDP transports exchange datagrams on 127.0.0.1 and close cleanly", "[uv]") {
-  UvLoop loop;
+  uv::UvLoop loop;
   NullLogger logger;
-  UdpTransport a(loop, logger), b(loop, logger);
-  UvTimer limit(loop);
+  uv::UdpTransport a(loop, logger), b(loop, logger);
+  uv::UvTimer limit(loop);
   std::vector<std::string> got_by_b;
   std::optional<Endpoint> a_seen_from;
   auto close_all = [&] {
@@ -65,16 +65,16 @@ TEST_CASE("two UDP transports exchange datagrams on 127.0.0.1 and close cleanly"
   CHECK(*a_seen_from == at_a);
   CHECK(b.stats().datagrams_received == 3);
   CHECK(a.stats().sent_immediately + a.stats().sent_queued == 3);
-  const LoopCloseReport report = loop.Close();
+  const uv::LoopCloseReport report = loop.Close();
   CHECK(report.leaked_handles.empty());
   CHECK(report.close_result == 0);
 }
 
 TEST_CASE("IPv6 loopback carries datagrams on its own socket when IPv6 is available", "[uv]") {
-  UvLoop loop;
+  uv::UvLoop loop;
   NullLogger logger;
-  UdpTransport a(loop, logger), b(loop, logger);
-  UdpOptions options;
+  uv::UdpTransport a(loop, logger), b(loop, logger);
+  uv::UdpOptions options;
   options.bind_v4 = Address::Loopback4();
   options.bind_v6 = Address::Parse("::1").value();
   options.ipv6_optional = false;
@@ -103,11 +103,11 @@ TEST_CASE("IPv6 loopback carries datagrams on its own socket when IPv6 is availa
 }
 
 TEST_CASE("datagrams over the size limit are dropped and counted, not delivered", "[uv]") {
-  UvLoop loop;
+  uv::UvLoop loop;
   NullLogger logger;
-  UdpTransport a(loop, logger), b(loop, logger);
+  uv::UdpTransport a(loop, logger), b(loop, logger);
   size_t delivered = 0;
-  UdpOptions small = Loopback4();
+  uv::UdpOptions small = Loopback4();
   small.datagram_size_max = 100;
   REQUIRE(a.Open(Loopback4(), [](const Endpoint&, std::span<const uint8_t>) {}));
   REQUIRE(b.Open(small, [&](const Endpoint&, std::span<const uint8_t> bytes) {
@@ -127,8 +127,8 @@ TEST_CASE("datagrams over the size limit are dropped and counted, not delivered"
 }
 
 TEST_CASE("a timer fires once after its delay; a stopped or closed one never fires", "[uv]") {
-  UvLoop loop;
-  UvTimer fires(loop), stopped(loop), closed(loop);
+  uv::UvLoop loop;
+  uv::UvTimer fires(loop), stopped(loop), closed(loop);
   int fired = 0;
   const TimePoint start = loop.Now();
   TimePoint fired_at = kTimeZero;
@@ -149,8 +149,8 @@ TEST_CASE("a timer fires once after its delay; a stopped or closed one never fir
 }
 
 TEST_CASE("the resolver finds localhost; closing it cancels and later calls fail at once", "[uv]") {
-  UvLoop loop;
-  UvResolver resolver(loop);
+  uv::UvLoop loop;
+  uv::UvResolver resolver(loop);
   std::optional<Result<std::vector<Endpoint>>> answer;
   resolver.Resolve(HostPort{"localhost", 6881},
                    [&](Result<std::vector<Endpoint>> result) { answer = std::move(result); });
@@ -173,8 +173,8 @@ TEST_CASE("the resolver finds localhost; closing it cancels and later calls fail
 
 TEST_CASE("the Env drives two Kademlia nodes over loopback UDP: one joins the other", "[uv]") {
   NullLogger logger;
-  UvEnv env(logger, 99);
-  UdpTransport second_udp(env.loop(), logger);
+  uv::UvEnv env(logger, 99);
+  uv::UdpTransport second_udp(env.loop(), logger);
   kademlia::KademliaConfig config;
   kademlia::Node first(config, kademlia::Identity::Generate(), env.udp(), env.rng(), logger,
                        env.Now());
@@ -190,7 +190,7 @@ TEST_CASE("the Env drives two Kademlia nodes over loopback UDP: one joins the ot
     env.AddStepper(
         {[node] { return node->NextDeadline(); }, [node](TimePoint now) { node->OnTimer(now); }});
   }
-  UvTimer limit(env.loop());
+  uv::UvTimer limit(env.loop());
   auto finish = [&] {
     first.Shutdown(env.Now());
     second.Shutdown(env.Now());
@@ -217,4 +217,4 @@ TEST_CASE("the Env drives two Kademlia nodes over loopback UDP: one joins the ot
 }
 
 }  // namespace
-}  // namespace skillnode
+}  // namespace skillnode::transport

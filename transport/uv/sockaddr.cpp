@@ -7,7 +7,7 @@
 #include <array>
 #include <cstring>
 
-namespace skillnode {
+namespace skillnode::transport::uv {
 
 sockaddr_storage ToSockaddr(const Endpoint& endpoint) {
   sockaddr_storage storage{};
@@ -43,4 +43,4 @@ std::optional<Endpoint> FromSockaddr(const sockaddr* address) {
   return std::nullopt;
 }
 
-}  // namespace skillnode
+}  // namespace skillnode::transport::uv

@@ -9,7 +9,7 @@
 
 #include "transport/uv/sockaddr.h"
 
-namespace skillnode {
+namespace skillnode::transport::uv {
 namespace {
 
 // libuv hands recvmmsg one slot of this size per datagram (UV__UDP_DGRAM_MAXSIZE).
@@ -217,4 +217,4 @@ bool UdpTransport::batched_receive() const {
   return socket != nullptr && uv_udp_using_recvmmsg(socket->handle.get()) != 0;
 }
 
-}  // namespace skillnode
+}  // namespace skillnode::transport::uv

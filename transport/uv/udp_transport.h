@@ -33,7 +33,7 @@
 #include "transport/uv/uv_handle.h"
 #include "transport/uv/uv_loop.h"
 
-namespace skillnode {
+namespace skillnode::transport::uv {
 
 // Datagrams copied into send requests at once when the sockets would block (about 1.3 MB of
 // 1280-byte datagrams); beyond that the kernel is not keeping up and more would only queue.
@@ -118,6 +118,6 @@ class UdpTransport final : public Transport {
   UdpStats stats_;
 };
 
-}  // namespace skillnode
+}  // namespace skillnode::transport::uv
 
 #endif  // SKILLNODE_TRANSPORT_UV_UDP_TRANSPORT_H_

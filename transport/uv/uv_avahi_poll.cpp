@@ -11,8 +11,8 @@
 
 // The records behind Avahi's opaque watch and timeout types (avahi-common/watch.h names them).
 struct AvahiWatch {
-  skillnode::UvAvahiPoll* owner = nullptr;
-  skillnode::UvAvahiFdPoll* fd_poll = nullptr;
+  skillnode::transport::uv::UvAvahiPoll* owner = nullptr;
+  skillnode::transport::uv::UvAvahiFdPoll* fd_poll = nullptr;
   int fd = -1;
   int events = 0;    // AvahiWatchEvent bits wanted
   int happened = 0;  // during the callback: the bits that happened (watch_get_events)
@@ -22,16 +22,16 @@ struct AvahiWatch {
 };
 
 struct AvahiTimeout {
-  explicit AvahiTimeout(skillnode::UvLoop& loop) : timer(loop) {}
+  explicit AvahiTimeout(skillnode::transport::uv::UvLoop& loop) : timer(loop) {}
 
-  skillnode::UvAvahiPoll* owner = nullptr;
-  skillnode::UvTimer timer;
+  skillnode::transport::uv::UvAvahiPoll* owner = nullptr;
+  skillnode::transport::uv::UvTimer timer;
   AvahiTimeoutCallback callback = nullptr;
   void* userdata = nullptr;
   bool freed = false;
 };
 
-namespace skillnode {
+namespace skillnode::transport::uv {
 
 struct UvAvahiFdPoll {
   UvAvahiPoll* owner = nullptr;
@@ -254,4 +254,4 @@ void UvAvahiPoll::OnTimeout(AvahiTimeout* timeout) {
   self->Leave();
 }
 
-}  // namespace skillnode
+}  // namespace skillnode::transport::uv

@@ -30,7 +30,7 @@
 
 #include "transport/uv/uv_loop.h"
 
-namespace skillnode {
+namespace skillnode::transport::uv {
 
 struct UvAvahiFdPoll;  // the one uv_poll_t of a descriptor (uv_avahi_poll.cpp)
 
@@ -87,6 +87,6 @@ class UvAvahiPoll {
   bool closed_ = false;
 };
 
-}  // namespace skillnode
+}  // namespace skillnode::transport::uv
 
 #endif  // SKILLNODE_TRANSPORT_UV_UV_AVAHI_POLL_H_

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-namespace skillnode {
+namespace skillnode::transport::uv {
 
 UvEnv::UvEnv(Logger& logger, uint64_t rng_seed)
     : logger_(logger), rng_(rng_seed), udp_(loop_, logger), timer_(loop_), prepare_(loop_) {}
@@ -56,4 +56,4 @@ void UvEnv::Close() {
   udp_.Close();
 }
 
-}  // namespace skillnode
+}  // namespace skillnode::transport::uv

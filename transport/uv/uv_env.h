@@ -31,7 +31,7 @@
 #include "transport/uv/uv_prepare.h"
 #include "transport/uv/uv_timer.h"
 
-namespace skillnode {
+namespace skillnode::transport::uv {
 
 struct Stepper {
   std::function<TimePoint()> next_deadline;
@@ -78,6 +78,6 @@ class UvEnv {
   bool closed_ = false;
 };
 
-}  // namespace skillnode
+}  // namespace skillnode::transport::uv
 
 #endif  // SKILLNODE_TRANSPORT_UV_UV_ENV_H_

@@ -11,7 +11,7 @@
 
 #include <uv.h>
 
-namespace skillnode {
+namespace skillnode::transport::uv {
 
 template <typename T>
 class UvHandle {
@@ -52,6 +52,6 @@ class UvHandle {
   bool initialized_ = false;
 };
 
-}  // namespace skillnode
+}  // namespace skillnode::transport::uv
 
 #endif  // SKILLNODE_TRANSPORT_UV_UV_HANDLE_H_

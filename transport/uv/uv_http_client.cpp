@@ -10,7 +10,7 @@
 
 #include "transport/uv/uv_handle.h"
 
-namespace skillnode {
+namespace skillnode::transport::uv {
 namespace {
 
 void GlobalInit() {
@@ -391,4 +391,4 @@ size_t UvHttpClient::in_flight() const { return impl_->transfers.size(); }
 
 const UvHttpClient::Stats& UvHttpClient::stats() const { return impl_->stats; }
 
-}  // namespace skillnode
+}  // namespace skillnode::transport::uv

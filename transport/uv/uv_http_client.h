@@ -29,7 +29,7 @@
 #include "transport/uv/uv_loop.h"
 #include "transport/uv/uv_timer.h"
 
-namespace skillnode {
+namespace skillnode::transport::uv {
 
 struct HttpClientConfig {
   // Requests running at once; one more fails at once with kBusy.
@@ -105,6 +105,6 @@ class UvHttpClient {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace skillnode
+}  // namespace skillnode::transport::uv
 
 #endif  // SKILLNODE_TRANSPORT_UV_UV_HTTP_CLIENT_H_

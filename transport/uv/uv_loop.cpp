@@ -2,7 +2,7 @@
 
 #include <cassert>
 
-namespace skillnode {
+namespace skillnode::transport::uv {
 namespace {
 
 // TimePoints start here rather than at kTimeZero, which callers use as "never".
@@ -54,4 +54,4 @@ LoopCloseReport UvLoop::Close() {
   return report;
 }
 
-}  // namespace skillnode
+}  // namespace skillnode::transport::uv

@@ -15,7 +15,7 @@
 
 #include "transport/clock.h"
 
-namespace skillnode {
+namespace skillnode::transport::uv {
 
 // What UvLoop::Close() found: handles left open are bugs (every owner closes its own).
 struct LoopCloseReport {
@@ -52,6 +52,6 @@ class UvLoop {
   bool closed_ = false;
 };
 
-}  // namespace skillnode
+}  // namespace skillnode::transport::uv
 
 #endif  // SKILLNODE_TRANSPORT_UV_UV_LOOP_H_

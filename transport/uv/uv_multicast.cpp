@@ -10,7 +10,7 @@
 
 #include "transport/uv/sockaddr.h"
 
-namespace skillnode {
+namespace skillnode::transport::uv {
 namespace {
 
 std::string UvError(int rc) { return std::string(uv_err_name(rc)) + " (" + uv_strerror(rc) + ")"; }
@@ -240,4 +240,4 @@ void UvMulticast::OnReceive(uv_udp_t* handle, ssize_t nread, const uv_buf_t* buf
                  socket->group);
 }
 
-}  // namespace skillnode
+}  // namespace skillnode::transport::uv

@@ -33,7 +33,7 @@
 #include "transport/uv/uv_handle.h"
 #include "transport/uv/uv_loop.h"
 
-namespace skillnode {
+namespace skillnode::transport::uv {
 
 // Interfaces one node joins the group on at most (also the longest `interfaces` list).
 constexpr size_t kMulticastInterfacesMax = 32;
@@ -122,6 +122,6 @@ class UvMulticast {
   MulticastStats stats_;
 };
 
-}  // namespace skillnode
+}  // namespace skillnode::transport::uv
 
 #endif  // SKILLNODE_TRANSPORT_UV_UV_MULTICAST_H_

@@ -3,7 +3,7 @@
 #include <cassert>
 #include <utility>
 
-namespace skillnode {
+namespace skillnode::transport::uv {
 
 UvPrepare::UvPrepare(UvLoop& loop) {
   const int rc = uv_prepare_init(loop.get(), handle_.get());
@@ -28,4 +28,4 @@ void UvPrepare::OnPrepare(uv_prepare_t* handle) {
   if (self != nullptr && self->callback_) self->callback_();
 }
 
-}  // namespace skillnode
+}  // namespace skillnode::transport::uv

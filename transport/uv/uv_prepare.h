@@ -11,7 +11,7 @@
 #include "transport/uv/uv_handle.h"
 #include "transport/uv/uv_loop.h"
 
-namespace skillnode {
+namespace skillnode::transport::uv {
 
 class UvPrepare {
  public:
@@ -29,6 +29,6 @@ class UvPrepare {
   std::function<void()> callback_;
 };
 
-}  // namespace skillnode
+}  // namespace skillnode::transport::uv
 
 #endif  // SKILLNODE_TRANSPORT_UV_UV_PREPARE_H_

@@ -10,7 +10,7 @@
 
 #include "transport/uv/sockaddr.h"
 
-namespace skillnode {
+namespace skillnode::transport::uv {
 
 struct UvResolver::Request {
   uv_getaddrinfo_t request{};
@@ -93,4 +93,4 @@ void UvResolver::OnResolved(uv_getaddrinfo_t* uv_request, int status, addrinfo* 
   request->done(std::move(endpoints));
 }
 
-}  // namespace skillnode
+}  // namespace skillnode::transport::uv

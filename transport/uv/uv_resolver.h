@@ -17,7 +17,7 @@
 #include "transport/resolver.h"
 #include "transport/uv/uv_loop.h"
 
-namespace skillnode {
+namespace skillnode::transport::uv {
 
 // Addresses kept from one name: enough for round-robin bootstrap names, bounded so that a
 // hostile DNS answer cannot fill the contact list.
@@ -44,6 +44,6 @@ class UvResolver final : public Resolver {
   bool closed_ = false;
 };
 
-}  // namespace skillnode
+}  // namespace skillnode::transport::uv
 
 #endif  // SKILLNODE_TRANSPORT_UV_UV_RESOLVER_H_

@@ -4,7 +4,7 @@
 #include <string>
 #include <utility>
 
-namespace skillnode {
+namespace skillnode::transport::uv {
 
 UvSignal::UvSignal(UvLoop& loop) {
   const int rc = uv_signal_init(loop.get(), handle_.get());
@@ -33,4 +33,4 @@ void UvSignal::OnSignal(uv_signal_t* handle, int signum) {
   if (self != nullptr && self->callback_) self->callback_(signum);
 }
 
-}  // namespace skillnode
+}  // namespace skillnode::transport::uv

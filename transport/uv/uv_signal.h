@@ -11,7 +11,7 @@
 #include "transport/uv/uv_handle.h"
 #include "transport/uv/uv_loop.h"
 
-namespace skillnode {
+namespace skillnode::transport::uv {
 
 class UvSignal {
  public:
@@ -30,6 +30,6 @@ class UvSignal {
   std::function<void(int)> callback_;
 };
 
-}  // namespace skillnode
+}  // namespace skillnode::transport::uv
 
 #endif  // SKILLNODE_TRANSPORT_UV_UV_SIGNAL_H_

@@ -3,7 +3,7 @@
 #include <cassert>
 #include <utility>
 
-namespace skillnode {
+namespace skillnode::transport::uv {
 
 UvTimer::UvTimer(UvLoop& loop) {
   const int rc = uv_timer_init(loop.get(), handle_.get());
@@ -44,4 +44,4 @@ void UvTimer::OnFire(uv_timer_t* handle) {
   callback();
 }
 
-}  // namespace skillnode
+}  // namespace skillnode::transport::uv

@@ -11,7 +11,7 @@
 #include "transport/uv/uv_handle.h"
 #include "transport/uv/uv_loop.h"
 
-namespace skillnode {
+namespace skillnode::transport::uv {
 
 class UvTimer {
  public:
@@ -33,6 +33,6 @@ class UvTimer {
   std::function<void()> callback_;
 };
 
-}  // namespace skillnode
+}  // namespace skillnode::transport::uv
 
 #endif  // SKILLNODE_TRANSPORT_UV_UV_TIMER_H_

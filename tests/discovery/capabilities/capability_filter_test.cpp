@@ -146,10 +146,10 @@ TEST_CASE("The first value of a repeated parameter counts", "[unit]") {
 }
 
 TEST_CASE("Health maps the registry's four states onto three", "[unit]") {
-  CHECK(HealthOf(kademlia::SkillStatus::kHealthy) == Health::kActive);
-  CHECK(HealthOf(kademlia::SkillStatus::kDegraded) == Health::kDegraded);
-  CHECK(HealthOf(kademlia::SkillStatus::kUnhealthy) == Health::kInactive);
-  CHECK(HealthOf(kademlia::SkillStatus::kMaintenance) == Health::kInactive);
+  CHECK(HealthOf(kademlia::store::SkillStatus::kHealthy) == Health::kActive);
+  CHECK(HealthOf(kademlia::store::SkillStatus::kDegraded) == Health::kDegraded);
+  CHECK(HealthOf(kademlia::store::SkillStatus::kUnhealthy) == Health::kInactive);
+  CHECK(HealthOf(kademlia::store::SkillStatus::kMaintenance) == Health::kInactive);
   CHECK(HealthName(Health::kActive) == "active");
 }
 

@@ -11,8 +11,8 @@
 namespace skillnode::discovery::capabilities {
 namespace {
 
-using kademlia::SkillDescriptor;
-using kademlia::SkillRecord;
+using kademlia::store::SkillDescriptor;
+using kademlia::store::SkillRecord;
 using nlohmann::json;
 using Params = std::vector<std::pair<std::string, std::string>>;
 
@@ -38,14 +38,14 @@ SkillRecord Item(const std::string& agent, const std::string& id, const std::str
 
 // agent-a: reasoner deep_research (research, ml), skill web_search (web, search);
 // agent-b: skill web_scraper (web), DEGRADED; agent-c: a private reasoner only.
-std::vector<Found> Records() {
-  std::vector<Found> out;
+std::vector<search::Found> Records() {
+  std::vector<search::Found> out;
   out.push_back(
       {SkillEntry::Make(Item("agent-a", "web_search", "tool", {"web", "search"})), Source::kLocal});
   out.push_back({SkillEntry::Make(Item("agent-a", "deep_research", "reasoner", {"research", "ML"})),
                  Source::kLocal});
   SkillRecord b = Item("agent-b", "web_scraper", "tool", {"web"});
-  b.status = kademlia::SkillStatus::kDegraded;
+  b.status = kademlia::store::SkillStatus::kDegraded;
   b.endpoint = "https://b.example:9000/api/x";
   b.version = "2.0.0";
   b.timestamp_ms = 1707868900000;
@@ -195,7 +195,7 @@ TEST_CASE("XML escaping replaces what XML 1.0 cannot hold", "[unit]") {
 }
 
 TEST_CASE("A later record of the same skill is dropped; tombstones are skipped", "[unit]") {
-  std::vector<Found> records = Records();
+  std::vector<search::Found> records = Records();
   SkillRecord lan_copy = Item("agent-a", "web_search", "tool", {"other"});
   records.push_back({SkillEntry::Make(lan_copy), Source::kLan});
   SkillRecord gone = Item("agent-z", "gone", "tool", {});
@@ -212,7 +212,7 @@ TEST_CASE("A later record of the same skill is dropped; tombstones are skipped",
 TEST_CASE("Replacing agents rebuilds, adds and removes them in place, in order", "[unit]") {
   CapabilitySnapshot snapshot = CapabilitySnapshot::Build(Records(), kBuiltAtMs);
   const size_t items = snapshot.items();
-  std::vector<Found> records;
+  std::vector<search::Found> records;
   records.push_back(
       {SkillEntry::Make(Item("agent-b", "web_scraper", "tool", {"renamed"})), Source::kLocal});
   records.push_back(

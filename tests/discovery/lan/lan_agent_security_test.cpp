@@ -13,7 +13,7 @@
 namespace skillnode::discovery::lan {
 namespace {
 
-using kademlia::SkillStatus;
+using kademlia::store::SkillStatus;
 using lan_test::Host;
 using lan_test::kProgram;
 using lan_test::kRemote;
@@ -47,7 +47,7 @@ TEST_CASE("require mode with a shared key takes signed messages and refuses the 
   CHECK(a.agent->stats().dropped.at("bad_signature") == 1);
 
   // Nodes sign what they send, so B hears A's announcements.
-  lan.Advance(Millis(50));
+  lan.Advance(transport::Millis(50));
   CHECK(lan.FoundOnB("org-data-read").size() == 1);
 }
 

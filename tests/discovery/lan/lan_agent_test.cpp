@@ -16,7 +16,7 @@
 namespace skillnode::discovery::lan {
 namespace {
 
-using kademlia::SkillStatus;
+using kademlia::store::SkillStatus;
 using lan_test::Host;
 using lan_test::kHostA;
 using lan_test::kProgram;
@@ -79,7 +79,7 @@ TEST_CASE("skills registered on one host are heard by the other, with their heal
   Lan lan;
   Host& a = *lan.a;
   a.Hear(kProgram, RegisterText(a.Wall()), true);
-  lan.Advance(Millis(50));
+  lan.Advance(transport::Millis(50));
   auto found = lan.FoundOnB("org-data-read");
   REQUIRE(found.size() == 1);
   CHECK(found[0].agent_id == "agent-001");
@@ -90,16 +90,16 @@ TEST_CASE("skills registered on one host are heard by the other, with their heal
 
   REQUIRE(a.registry->Heartbeat(lan.net.now(), "agent-001", "skill-org-feishu",
                                 SkillStatus::kMaintenance));
-  lan.Advance(Millis(50));
+  lan.Advance(transport::Millis(50));
   CHECK(lan.FoundOnB("org-data-read")[0].status == SkillStatus::kMaintenance);
 
   // Announcements keep the entry alive past the timeout.
-  lan.Advance(Seconds(10));
+  lan.Advance(transport::Seconds(10));
   CHECK(lan.FoundOnB("org-data-read").size() == 1);
 
   REQUIRE(a.registry->Unregister(lan.net.now(), "agent-001", "skill-org-feishu",
-                                 kademlia::UnregisterReason::kShutdown));
-  lan.Advance(Millis(20));
+                                 kademlia::store::UnregisterReason::kShutdown));
+  lan.Advance(transport::Millis(20));
   CHECK(lan.FoundOnB("org-data-read").empty());
 }
 
@@ -108,8 +108,8 @@ TEST_CASE("a private skill is never announced nor answered; made private it is w
   Lan lan;
   Host& a = *lan.a;
   auto with_access = [](const std::string& skill, const std::string& access) {
-    kademlia::SkillRecord r = testing::SampleRecord("agent-001", skill);
-    r.descriptor = kademlia::SkillDescriptor{};
+    kademlia::store::SkillRecord r = testing::SampleRecord("agent-001", skill);
+    r.descriptor = kademlia::store::SkillDescriptor{};
     r.descriptor->access = access;
     return r;
   };
@@ -118,12 +118,13 @@ TEST_CASE("a private skill is never announced nor answered; made private it is w
   REQUIRE(a.registry->Register(lan.net.now(), with_access("shown", "public")).status ==
           RegisterStatus::kSuccess);
   REQUIRE(a.registry->Heartbeat(lan.net.now(), "agent-001", "hidden", SkillStatus::kDegraded));
-  lan.Advance(Seconds(10));  // several announcement rounds, full SKILL_REGISTERs among them
-  const Endpoint asker(Address::V4({10, 0, 0, 7}), 45000);
+  lan.Advance(
+      transport::Seconds(10));  // several announcement rounds, full SKILL_REGISTERs among them
+  const transport::Endpoint asker(transport::Address::V4({10, 0, 0, 7}), 45000);
   a.Hear(asker, "SKILL_DISCOVER:agent-002;org-data-read;;;" + std::to_string(a.Wall()), false);
   REQUIRE(a.registry->Unregister(lan.net.now(), "agent-001", "hidden",
-                                 kademlia::UnregisterReason::kShutdown));
-  lan.Advance(Millis(50));
+                                 kademlia::store::UnregisterReason::kShutdown));
+  lan.Advance(transport::Millis(50));
   for (const auto& sent : a.out.sent) {
     CHECK(sent.datagram.find("hidden") == std::string::npos);
   }
@@ -135,10 +136,10 @@ TEST_CASE("a private skill is never announced nor answered; made private it is w
   // The public skill made private: B hears a SKILL_UNREGISTER and forgets it.
   REQUIRE(a.registry->Register(lan.net.now(), with_access("shown", "private")).status ==
           RegisterStatus::kSuccess);
-  lan.Advance(Millis(50));
+  lan.Advance(transport::Millis(50));
   CHECK(lan.FoundOnB("org-data-read").empty());
   const size_t before = a.out.sent.size();
-  lan.Advance(Seconds(5));
+  lan.Advance(transport::Seconds(5));
   for (size_t i = before; i < a.out.sent.size(); ++i) {
     CHECK(a.out.sent[i].datagram.find("shown") == std::string::npos);
   }
@@ -148,9 +149,9 @@ TEST_CASE("a skill no longer announced is forgotten after the LAN timeout", "[un
   Lan lan;
   lan.b->Hear(kRemote, RegisterText(lan.b->Wall()), false);
   CHECK(lan.FoundOnB("user-auth").size() == 1);
-  lan.Advance(Millis(2900));
+  lan.Advance(transport::Millis(2900));
   CHECK(lan.FoundOnB("user-auth").size() == 1);
-  lan.Advance(Millis(200));
+  lan.Advance(transport::Millis(200));
   CHECK(lan.FoundOnB("user-auth").empty());
   CHECK(lan.b->agent->stats().table_expired == 1);
 }
@@ -160,12 +161,13 @@ TEST_CASE("SKILL_DISCOVER is answered to the sender in whole skills, over severa
   Lan lan;
   Host& a = *lan.a;
   for (int i = 0; i < 40; ++i) {
-    kademlia::SkillRecord fields = testing::SampleRecord("agent-001", "skill-" + std::to_string(i));
+    kademlia::store::SkillRecord fields =
+        testing::SampleRecord("agent-001", "skill-" + std::to_string(i));
     fields.endpoint =
         "http://10.0.0.1:8080/skills/a-rather-long-path-for-skill-" + std::to_string(i);
     REQUIRE(a.registry->Register(lan.net.now(), fields).status == RegisterStatus::kSuccess);
   }
-  const Endpoint asker(Address::V4({10, 0, 0, 7}), 45000);
+  const transport::Endpoint asker(transport::Address::V4({10, 0, 0, 7}), 45000);
   a.Hear(asker, "SKILL_DISCOVER:agent-002;org-data-read;;;" + std::to_string(a.Wall()), false);
   const auto answers = a.out.To(asker);
   REQUIRE(answers.size() > 1);
@@ -188,22 +190,22 @@ TEST_CASE("SKILL_DISCOVER is answered to the sender in whole skills, over severa
 
 TEST_CASE("the LAN stage's discover round gathers the answers within its window", "[unit]") {
   Lan lan;
-  kademlia::SkillRecord fields = testing::SampleRecord("agent-001", "skill-org-feishu");
+  kademlia::store::SkillRecord fields = testing::SampleRecord("agent-001", "skill-org-feishu");
   REQUIRE(lan.a->registry->Register(lan.net.now(), fields).status == RegisterStatus::kSuccess);
   // B has not heard A's announcement (flushed away), so it asks.
   lan.delivered[0] = lan.a->out.sent.size();
-  std::optional<std::vector<kademlia::SkillRecord>> result;
+  std::optional<std::vector<kademlia::store::SkillRecord>> result;
   int calls = 0;
   SkillQuery query;
   query.capabilities = {fields.capabilities[0]};
-  REQUIRE(lan.b->agent->DiscoverOnLan(lan.net.now(), query,
-                                      [&](TimePoint, std::vector<kademlia::SkillRecord> r) {
-                                        ++calls;
-                                        result = std::move(r);
-                                      }));
-  lan.Advance(Millis(100));
+  REQUIRE(lan.b->agent->DiscoverOnLan(
+      lan.net.now(), query, [&](transport::TimePoint, std::vector<kademlia::store::SkillRecord> r) {
+        ++calls;
+        result = std::move(r);
+      }));
+  lan.Advance(transport::Millis(100));
   CHECK_FALSE(result.has_value());
-  lan.Advance(Millis(300));
+  lan.Advance(transport::Millis(300));
   REQUIRE(result.has_value());
   CHECK(calls == 1);
   REQUIRE(result->size() == 1);
@@ -215,16 +217,17 @@ TEST_CASE("a node heard through its SKILLNODE_HELLO is reported once, with its D
           "[unit]") {
   Lan lan;
   std::vector<LanPeer> peers;
-  lan.b->agent->OnNewPeer([&](TimePoint, const LanPeer& peer) { peers.push_back(peer); });
-  lan.Advance(Millis(2500));
+  lan.b->agent->OnNewPeer(
+      [&](transport::TimePoint, const LanPeer& peer) { peers.push_back(peer); });
+  lan.Advance(transport::Millis(2500));
   REQUIRE(peers.size() == 1);
   CHECK(peers[0].node_id == lan.a->publisher.node_id().ToHex());
-  CHECK(peers[0].dht == Endpoint(kHostA.address(), 6881));
+  CHECK(peers[0].dht == transport::Endpoint(kHostA.address(), 6881));
   lan.b->Hear(kHostA, "SKILLNODE_HELLO:" + std::string(64, 'a') + ";7;6881;;;1;", false);
   CHECK(lan.b->agent->stats().dropped.at("other_network") == 1);
   CHECK(peers.size() == 1);
   // A node of another network on this very host: what it announces is not a registration.
-  const Endpoint neighbour(Address::V4({10, 0, 0, 2}), 50077);
+  const transport::Endpoint neighbour(transport::Address::V4({10, 0, 0, 2}), 50077);
   lan.b->Hear(neighbour, "SKILLNODE_HELLO:" + std::string(64, 'b') + ";7;6881;;;1;", true);
   lan.b->Hear(neighbour, RegisterText(lan.b->Wall()), true);
   CHECK(lan.b->registry->size() == 0);

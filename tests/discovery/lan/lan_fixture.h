@@ -23,14 +23,18 @@ namespace skillnode::discovery::lan::lan_test {
 using testing::FakeNetwork;
 
 // The hosts' wall clock: the simulated calendar the skill store checks record windows against.
-inline constexpr uint64_t kWallStartMs = kademlia::kSimulatedEpochMs;
-inline const Endpoint kProgram(Address::V4({10, 0, 0, 1}), 40001);  // an agent on host A
-inline const Endpoint kHostA(Address::V4({10, 0, 0, 1}), 50001);    // node A's send socket
-inline const Endpoint kHostB(Address::V4({10, 0, 0, 2}), 50002);    // node B's send socket
-inline const Endpoint kRemote(Address::V4({10, 0, 0, 9}), 40009);   // a program on another host
+inline constexpr uint64_t kWallStartMs = kademlia::store::kSimulatedEpochMs;
+inline const transport::Endpoint kProgram(transport::Address::V4({10, 0, 0, 1}),
+                                          40001);  // an agent on host A
+inline const transport::Endpoint kHostA(transport::Address::V4({10, 0, 0, 1}),
+                                        50001);  // node A's send socket
+inline const transport::Endpoint kHostB(transport::Address::V4({10, 0, 0, 2}),
+                                        50002);  // node B's send socket
+inline const transport::Endpoint kRemote(transport::Address::V4({10, 0, 0, 9}),
+                                         40009);  // a program on another host
 
 struct Sent {
-  std::optional<Endpoint> to;  // nullopt: to the group
+  std::optional<transport::Endpoint> to;  // nullopt: to the group
   std::string datagram;
 };
 
@@ -39,10 +43,10 @@ class CapturingOutput final : public LanOutput {
   void SendToGroup(std::string_view datagram) override {
     sent.push_back(Sent{std::nullopt, std::string(datagram)});
   }
-  void SendTo(const Endpoint& to, std::string_view datagram) override {
+  void SendTo(const transport::Endpoint& to, std::string_view datagram) override {
     sent.push_back(Sent{to, std::string(datagram)});
   }
-  std::vector<std::string> To(const Endpoint& to) const {
+  std::vector<std::string> To(const transport::Endpoint& to) const {
     std::vector<std::string> out;
     for (const Sent& s : sent) {
       if (s.to == to) out.push_back(s.datagram);
@@ -58,24 +62,24 @@ struct Host {
        size_t per_agent_max, LanConfig config = {})
       : net(net), publisher(testing::Publisher(name)), auth(std::move(auth_config)) {
     RegistryConfig registry_config;
-    registry_config.health = HealthPolicy{Millis(5000), Millis(30000), 3};
+    registry_config.health = HealthPolicy{transport::Millis(5000), transport::Millis(30000), 3};
     registry_config.registrations_per_agent_max = per_agent_max;
     registry.emplace(net.dht(index), publisher, registry_config, [this] { return Wall(); });
     config.node_id = publisher.node_id().ToHex();
     config.dht_port = 6881;
-    config.broadcast_interval = Millis(1000);
-    config.entry_timeout = Millis(3000);
+    config.broadcast_interval = transport::Millis(1000);
+    config.entry_timeout = transport::Millis(3000);
     agent.emplace(config, *registry, auth, out, rng, [this] { return Wall(); });
     agent->Start(net.now());
   }
-  uint64_t Wall() const { return kademlia::SimulatedWallClockMs(net.now()); }
-  void Hear(const Endpoint& from, const std::string& datagram, bool from_this_host) {
+  uint64_t Wall() const { return kademlia::store::SimulatedWallClockMs(net.now()); }
+  void Hear(const transport::Endpoint& from, const std::string& datagram, bool from_this_host) {
     agent->OnDatagram(net.now(), from, datagram, from_this_host);
   }
 
   FakeNetwork& net;
   kademlia::Identity publisher;
-  Rng rng{42};
+  transport::Rng rng{42};
   LanAuthenticator auth;
   CapturingOutput out;
   std::optional<Registry> registry;
@@ -85,17 +89,17 @@ struct Host {
 // Two hosts, A and B, whose group sends reach each other.
 struct Lan {
   explicit Lan(AuthConfig auth = {}, size_t per_agent_max = 1000) : net(3) {
-    net.AddDhtNode(kademlia::KademliaConfig{}, kademlia::DhtConfig{});
-    net.AddDhtNode(kademlia::KademliaConfig{}, kademlia::DhtConfig{});
+    net.AddDhtNode(kademlia::KademliaConfig{}, kademlia::store::DhtConfig{});
+    net.AddDhtNode(kademlia::KademliaConfig{}, kademlia::store::DhtConfig{});
     a.emplace(net, 0, "host-a", auth, per_agent_max);
     b.emplace(net, 1, "host-b", auth, per_agent_max);
   }
   // Delivers what each host sent to the group to the other, then runs their timers.
-  void Advance(Duration duration) {
-    const TimePoint until = net.now() + duration;
+  void Advance(transport::Duration duration) {
+    const transport::TimePoint until = net.now() + duration;
     while (net.now() < until) {
       Flush();
-      net.RunFor(Millis(10));
+      net.RunFor(transport::Millis(10));
       for (Host* host : {&*a, &*b}) {
         if (host->agent->NextDeadline() <= net.now()) host->agent->OnTimer(net.now());
       }
@@ -106,13 +110,13 @@ struct Lan {
     for (auto [from, to, at] : {std::tuple{&*a, &*b, kHostA}, std::tuple{&*b, &*a, kHostB}}) {
       for (size_t i = delivered[from == &*a ? 0 : 1]; i < from->out.sent.size(); ++i) {
         const Sent s = from->out.sent[i];
-        const Endpoint target = from == &*a ? kHostB : kHostA;
+        const transport::Endpoint target = from == &*a ? kHostB : kHostA;
         if (!s.to || *s.to == target) to->Hear(at, s.datagram, false);
       }
       delivered[from == &*a ? 0 : 1] = from->out.sent.size();
     }
   }
-  std::vector<kademlia::SkillRecord> FoundOnB(const std::string& capability) {
+  std::vector<kademlia::store::SkillRecord> FoundOnB(const std::string& capability) {
     SkillQuery query;
     query.capabilities = {capability};
     return b->agent->FindOnLan(query);
@@ -130,7 +134,7 @@ inline std::string RegisterText(uint64_t timestamp, const std::string& skill = "
          std::to_string(timestamp) + ";";
 }
 
-inline std::string LastAck(const Host& host, const Endpoint& to) {
+inline std::string LastAck(const Host& host, const transport::Endpoint& to) {
   const auto acks = host.out.To(to);
   return acks.empty() ? std::string() : acks.back();
 }

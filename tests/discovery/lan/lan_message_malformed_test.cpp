@@ -23,7 +23,7 @@ TEST_CASE("Unknown message types are unsupported rather than malformed", "[unit]
     INFO(text);
     const auto message = Parse(text);
     REQUIRE_FALSE(message);
-    CHECK(message.error().code == ErrorCode::kUnsupported);
+    CHECK(message.error().code == transport::ErrorCode::kUnsupported);
     CHECK_THAT(message.error().message, Catch::Contains("is not known"));
   }
 }
@@ -33,14 +33,14 @@ TEST_CASE("Every prefix and every one-byte change of the examples is parsed safe
   auto check = [](const std::string& text) {
     const auto message = Parse(text);
     if (!message) {
-      CHECK((message.error().code == ErrorCode::kParse ||
-             message.error().code == ErrorCode::kUnsupported));
+      CHECK((message.error().code == transport::ErrorCode::kParse ||
+             message.error().code == transport::ErrorCode::kUnsupported));
       return;
     }
     CHECK(Encode(*message) == text);
     CHECK(Validate(*message));
   };
-  Rng rng(7);
+  transport::Rng rng(7);
   for (const std::string& example : kSpecExamples) {
     for (size_t size = 0; size <= example.size(); ++size) check(example.substr(0, size));
     for (int i = 0; i < 500; ++i) {
@@ -125,7 +125,7 @@ TEST_CASE("Malformed datagrams are refused with an error naming the field and th
     INFO(text);
     const auto message = Parse(text);
     REQUIRE_FALSE(message);
-    CHECK(message.error().code == ErrorCode::kParse);
+    CHECK(message.error().code == transport::ErrorCode::kParse);
     CHECK_THAT(message.error().message, Catch::Contains(fragment));
   }
 }
@@ -157,7 +157,7 @@ TEST_CASE("Validate refuses fields that would not survive encoding", "[unit]") {
     INFO(fragment);
     const auto valid = Validate(message);
     REQUIRE_FALSE(valid);
-    CHECK(valid.error().code == ErrorCode::kInvalidArgument);
+    CHECK(valid.error().code == transport::ErrorCode::kInvalidArgument);
     CHECK_THAT(valid.error().message, Catch::Contains(fragment));
   }
 }

@@ -153,7 +153,7 @@ class MessageMaker {
     return response;
   }
 
-  Rng rng_;
+  transport::Rng rng_;
 };
 
 TEST_CASE("Every example datagram in the spec parses and encodes back byte for byte", "[unit]") {

@@ -14,7 +14,7 @@
 namespace skillnode::discovery::lan {
 namespace {
 
-using kademlia::AsBytes;
+using kademlia::wire::AsBytes;
 using skillnode::testing::kPkiExpiredNotAfterS;
 using skillnode::testing::kPkiNotAfterS;
 using skillnode::testing::kPkiNotBeforeS;
@@ -25,27 +25,27 @@ using skillnode::testing::TempDir;
 const std::string kSigned = "SKILL_HEARTBEAT:agent-001;skill-org-feishu;HEALTHY;1750000000000";
 
 std::unique_ptr<TrustStore> TrustRoot(const std::string& pem = SharedTestPki().root.cert_pem) {
-  Result<std::unique_ptr<TrustStore>> store = TrustStore::FromPem(pem);
+  transport::Result<std::unique_ptr<TrustStore>> store = TrustStore::FromPem(pem);
   REQUIRE(store.has_value());
   return std::move(*store);
 }
 
 std::vector<uint8_t> Decode(std::string_view base64) {
-  Result<std::vector<uint8_t>> bytes = kademlia::Base64Decode(base64);
+  transport::Result<std::vector<uint8_t>> bytes = kademlia::wire::Base64Decode(base64);
   REQUIRE(bytes.has_value());
   return *bytes;
 }
 
 std::unique_ptr<Signer> SignerFor(const skillnode::testing::TestIdentity& leaf) {
-  Result<std::unique_ptr<Signer>> signer =
+  transport::Result<std::unique_ptr<Signer>> signer =
       Signer::FromPem(leaf.key_pem, SharedTestPki().ChainPem(leaf));
   REQUIRE(signer.has_value());
   return std::move(*signer);
 }
 
 // The error of a chain that must be refused.
-Error Refusal(const std::string& certificates, uint64_t now_ms = kPkiNowMs) {
-  Result<std::unique_ptr<VerifiedCertificate>> cert =
+transport::Error Refusal(const std::string& certificates, uint64_t now_ms = kPkiNowMs) {
+  transport::Result<std::unique_ptr<VerifiedCertificate>> cert =
       TrustRoot()->VerifyChain(certificates, now_ms);
   REQUIRE_FALSE(cert.has_value());
   CHECK(ERR_peek_error() == 0);  // nothing left behind for a later call to trip on
@@ -60,7 +60,7 @@ bool EndsWith(const std::vector<uint8_t>& whole, const std::vector<uint8_t>& tai
 TEST_CASE("A P-256 agent certificate chained through the SkillCenter CA vouches for its signature",
           "[unit]") {
   const auto& pki = SharedTestPki();
-  Result<std::unique_ptr<VerifiedCertificate>> cert =
+  transport::Result<std::unique_ptr<VerifiedCertificate>> cert =
       TrustRoot()->VerifyChain(pki.Chain(pki.agent), kPkiNowMs);
   REQUIRE(cert.has_value());
   CHECK((*cert)->common_name() == "agent-001");
@@ -107,7 +107,7 @@ TEST_CASE("An Ed25519 node certificate vouches for its 64-byte signature", "[uni
   CHECK(signature.size() == 64);
   CHECK((*cert)->Verify(kSigned, signature));
   // Ed25519 is deterministic: the same bytes give the same signature.
-  CHECK(SignerFor(pki.node_ed25519)->Sign(kSigned) == kademlia::Base64Encode(signature));
+  CHECK(SignerFor(pki.node_ed25519)->Sign(kSigned) == kademlia::wire::Base64Encode(signature));
 }
 
 TEST_CASE("A certificate is checked against its validity dates at the time the caller gives",
@@ -115,11 +115,11 @@ TEST_CASE("A certificate is checked against its validity dates at the time the c
   const auto& pki = SharedTestPki();
   const uint64_t expiry_ms = static_cast<uint64_t>(kPkiExpiredNotAfterS) * 1000;
   CHECK(TrustRoot()->VerifyChain(pki.Chain(pki.expired), expiry_ms - 1000).has_value());
-  const Error expired = Refusal(pki.Chain(pki.expired), kPkiNowMs);
-  CHECK(expired.code == ErrorCode::kCrypto);
+  const transport::Error expired = Refusal(pki.Chain(pki.expired), kPkiNowMs);
+  CHECK(expired.code == transport::ErrorCode::kCrypto);
   CHECK_THAT(expired.message, Catch::Contains("certificate has expired"));
   CHECK_THAT(expired.message, Catch::Contains("agent-expired"));
-  const Error early =
+  const transport::Error early =
       Refusal(pki.Chain(pki.agent), static_cast<uint64_t>(kPkiNotBeforeS) * 1000 - 1000);
   CHECK_THAT(early.message, Catch::Contains("not yet valid"));
 }
@@ -127,8 +127,9 @@ TEST_CASE("A certificate is checked against its validity dates at the time the c
 TEST_CASE("A certificate that does not reach a trusted root is refused", "[unit]") {
   const auto& pki = SharedTestPki();
   SECTION("issued under a foreign root") {
-    const Error error = Refusal(pki.foreign_leaf.cert_base64 + "," + pki.foreign_root.cert_base64);
-    CHECK(error.code == ErrorCode::kCrypto);
+    const transport::Error error =
+        Refusal(pki.foreign_leaf.cert_base64 + "," + pki.foreign_root.cert_base64);
+    CHECK(error.code == transport::ErrorCode::kCrypto);
     CHECK_THAT(error.message, Catch::Contains("certificate chain:"));
   }
   SECTION("the foreign root's leaf without its root") {
@@ -150,15 +151,15 @@ TEST_CASE("A trusted SkillCenter CA alone is enough to verify the certificates i
 
 TEST_CASE("A leaf whose key usage lacks digitalSignature is refused", "[unit]") {
   const auto& pki = SharedTestPki();
-  const Error error = Refusal(pki.Chain(pki.cert_sign_only));
-  CHECK(error.code == ErrorCode::kCrypto);
+  const transport::Error error = Refusal(pki.Chain(pki.cert_sign_only));
+  CHECK(error.code == transport::ErrorCode::kCrypto);
   CHECK_THAT(error.message, Catch::Contains("wrong key usage"));
   CHECK_THAT(error.message, Catch::Contains("agent-certsign"));
 }
 
 TEST_CASE("A certificates field that does not decode names the certificate at fault", "[unit]") {
   const auto& pki = SharedTestPki();
-  const std::string garbage_der = kademlia::Base64Encode(AsBytes("not a certificate"));
+  const std::string garbage_der = kademlia::wire::Base64Encode(AsBytes("not a certificate"));
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"", "certificates: empty"},
       {pki.agent.cert_base64 + ",@@not base64@@", "certificate 2: not base64"},
@@ -169,8 +170,8 @@ TEST_CASE("A certificates field that does not decode names the certificate at fa
        "certificates: more than 4"},
   };
   for (const auto& [field, reason] : cases) {
-    const Error error = Refusal(field);
-    CHECK(error.code == ErrorCode::kParse);
+    const transport::Error error = Refusal(field);
+    CHECK(error.code == transport::ErrorCode::kParse);
     CHECK_THAT(error.message, Catch::StartsWith(reason));
   }
 }
@@ -188,7 +189,7 @@ TEST_CASE("Trusted roots come from PEM files, and a bad file is named", "[unit]"
 
   auto missing = TrustStore::FromPemFiles({dir.File("roots.pem"), dir.File("missing.pem")});
   REQUIRE_FALSE(missing.has_value());
-  CHECK(missing.error().code == ErrorCode::kIo);
+  CHECK(missing.error().code == transport::ErrorCode::kIo);
   CHECK_THAT(missing.error().message, Catch::Contains("missing.pem"));
   auto junk = TrustStore::FromPemFiles({dir.File("junk.pem")});
   REQUIRE_FALSE(junk.has_value());
@@ -210,7 +211,7 @@ TEST_CASE("HMAC-SHA256 signatures verify under the shared key only", "[unit]") {
   CHECK_FALSE(HmacVerify(key, kSigned, {}));
   // RFC 4231 test case 2.
   const std::vector<uint8_t> jefe = {'J', 'e', 'f', 'e'};
-  CHECK(kademlia::HexEncode(Decode(HmacSign(jefe, "what do ya want for nothing?"))) ==
+  CHECK(kademlia::wire::HexEncode(Decode(HmacSign(jefe, "what do ya want for nothing?"))) ==
         "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
   CHECK(HmacVerify({}, "", Decode(HmacSign({}, ""))));
 }
@@ -233,7 +234,7 @@ TEST_CASE("A Signer refuses a key that does not match its certificate", "[unit]"
   CHECK_THAT(other_type.error().message, Catch::Contains("does not match"));
   auto other_key = Signer::FromPem(pki.expired.key_pem, pki.ChainPem(pki.agent));
   REQUIRE_FALSE(other_key.has_value());
-  CHECK(other_key.error().code == ErrorCode::kCrypto);
+  CHECK(other_key.error().code == transport::ErrorCode::kCrypto);
   CHECK_THAT(other_key.error().message, Catch::Contains("agent-001"));
   CHECK(ERR_peek_error() == 0);
 }
@@ -332,7 +333,7 @@ TEST_CASE("Certificates and signatures made by the openssl command line and Java
   auto agent = store->VerifyChain(std::string(kCliAgentCert) + ca, kCliNowMs);
   REQUIRE(agent.has_value());
   CHECK((*agent)->common_name() == "agent-001");
-  CHECK(kademlia::HexEncode((*agent)->public_key()) ==
+  CHECK(kademlia::wire::HexEncode((*agent)->public_key()) ==
         "04f606371c395671d529f05347a90113c9463a9f17e581753dd840b1d58bfd5d78c93499423024437db11f"
         "19ea9bbef8170879bcb2751f42e8cc7a8728d9621468");
   CHECK((*agent)->Verify(CliSignedBytes(), Decode(kCliAgentSignature)));
@@ -342,7 +343,7 @@ TEST_CASE("Certificates and signatures made by the openssl command line and Java
   auto node = store->VerifyChain(std::string(kCliNodeCert) + ca, kCliNowMs);
   REQUIRE(node.has_value());
   CHECK((*node)->key_type() == "Ed25519");
-  CHECK(kademlia::HexEncode((*node)->public_key()) ==
+  CHECK(kademlia::wire::HexEncode((*node)->public_key()) ==
         "a341137472382abe3d5a6bb7e502ee9419bece0892802c5000a36ef8204b656a");
   CHECK((*node)->Verify(CliSignedBytes(), Decode(kCliNodeSignature)));
   // The ECDSA signature is no Ed25519 signature, and the reverse.

@@ -10,10 +10,10 @@
 
 #include "support/records.h"
 
-namespace skillnode::discovery {
+namespace skillnode::discovery::search {
 namespace {
 
-using kademlia::SkillRecord;
+using kademlia::store::SkillRecord;
 
 // A record signed by `publisher` (only its key is set: the merge never checks signatures).
 SkillRecord Signed(const std::string& skill, uint64_t sequence,
@@ -136,11 +136,11 @@ TEST_CASE("a SkillCenter record is dropped unless newer than the signed one", "[
 TEST_CASE("the merged answer is ranked healthy first and cut to results_max", "[unit]") {
   SearchMerge merge;
   SkillRecord degraded = Signed("skill-a", 1);
-  degraded.status = kademlia::SkillStatus::kDegraded;
+  degraded.status = kademlia::store::SkillStatus::kDegraded;
   merge.Add(degraded, Source::kDht);
   merge.Add(Signed("skill-b", 1), Source::kDht);
   SkillRecord hidden = Signed("skill-c", 1);
-  hidden.descriptor = kademlia::SkillDescriptor{};
+  hidden.descriptor = kademlia::store::SkillDescriptor{};
   hidden.descriptor->access = "private";
   merge.Add(hidden, Source::kDht);
   const SkillQuery query = ForCapability("user-auth");
@@ -150,9 +150,9 @@ TEST_CASE("the merged answer is ranked healthy first and cut to results_max", "[
   CHECK(all.private_skills == 1);
   const auto cut = merge.Rank(query, 1);
   CHECK(cut.skills.size() == 1);
-  CHECK(cut.skills[0].record().status == kademlia::SkillStatus::kHealthy);
+  CHECK(cut.skills[0].record().status == kademlia::store::SkillStatus::kHealthy);
   CHECK(cut.private_skills == 1);  // counted among the matches, before the cut
 }
 
 }  // namespace
-}  // namespace skillnode::discovery
+}  // namespace skillnode::discovery::search

@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-namespace skillnode::discovery {
+namespace skillnode::discovery::search {
 namespace {
 
 using Dht = SearchProgress::Dht;
@@ -111,7 +111,7 @@ TEST_CASE("the stale read and the reply each happen once", "[unit]") {
 
 TEST_CASE("an empty answer names the DHT's failure first, then the SkillCenter's, then busy",
           "[unit]") {
-  const Duration timeout = Millis(3000);
+  const transport::Duration timeout = transport::Millis(3000);
   SECTION("nothing failed: DISC_002") {
     SearchProgress progress;
     progress.StoreScanned();
@@ -164,4 +164,4 @@ TEST_CASE("an empty answer names the DHT's failure first, then the SkillCenter's
 }
 
 }  // namespace
-}  // namespace skillnode::discovery
+}  // namespace skillnode::discovery::search

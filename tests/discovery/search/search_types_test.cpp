@@ -3,7 +3,7 @@
 
 #include <catch2/catch.hpp>
 
-namespace skillnode::discovery {
+namespace skillnode::discovery::search {
 namespace {
 
 TEST_CASE("each discovery error has the seed's code and its HTTP status", "[unit]") {
@@ -23,4 +23,4 @@ TEST_CASE("each discovery error has the seed's code and its HTTP status", "[unit
 }
 
 }  // namespace
-}  // namespace skillnode::discovery
+}  // namespace skillnode::discovery::search

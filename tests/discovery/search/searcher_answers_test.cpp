@@ -12,7 +12,7 @@
 #include "support/fake_network.h"
 #include "support/records.h"
 
-namespace skillnode::discovery {
+namespace skillnode::discovery::search {
 namespace {
 
 using testing::FakeNetwork;
@@ -20,9 +20,9 @@ using testing::FakeNetwork;
 // One node: its registry, and a searcher over it with the cache on.
 struct Fixture {
   Fixture() : net(13) {
-    net.AddDhtNode(kademlia::KademliaConfig{}, kademlia::DhtConfig{});
+    net.AddDhtNode(kademlia::KademliaConfig{}, kademlia::store::DhtConfig{});
     RegistryConfig config;
-    config.health = HealthPolicy{Seconds(60), Seconds(600), 3};
+    config.health = HealthPolicy{transport::Seconds(60), transport::Seconds(600), 3};
     registry.emplace(net.dht(0), publisher, config, [this] { return ++wall_ms; });
     searcher.emplace(net.dht(0), *registry, SearchConfig{}, CacheConfig{});
   }
@@ -31,7 +31,7 @@ struct Fixture {
     query.capabilities = {capability};
     std::optional<SearchResult> result;
     searcher->Search(net.now(), query, SearchOptions{}, [&](const SearchResult& r) { result = r; });
-    net.RunFor(Millis(50));
+    net.RunFor(transport::Millis(50));
     REQUIRE(result.has_value());
     return *result;
   }
@@ -46,7 +46,7 @@ struct Fixture {
   }
 
   FakeNetwork net;
-  uint64_t wall_ms = kademlia::kSimulatedEpochMs;
+  uint64_t wall_ms = kademlia::store::kSimulatedEpochMs;
   kademlia::Identity publisher = testing::Publisher("answers-node");
   std::optional<Registry> registry;
   std::optional<Searcher> searcher;
@@ -70,20 +70,20 @@ TEST_CASE("a repeated query is answered again only while nothing changed", "[uni
   }
   SECTION("an unregistration is gone from the very next answer") {
     REQUIRE(f.registry->Unregister(f.net.now(), "agent-1", "skill-a",
-                                   kademlia::UnregisterReason::kShutdown));
+                                   kademlia::store::UnregisterReason::kShutdown));
     const SearchResult next = f.Search("user-auth");
     CHECK(next.skills.empty());
     CHECK(f.searcher->stats().answers_reused == 1);
   }
   SECTION("a health change is in the very next answer") {
-    REQUIRE(
-        f.registry->Heartbeat(f.net.now(), "agent-1", "skill-a", kademlia::SkillStatus::kDegraded));
+    REQUIRE(f.registry->Heartbeat(f.net.now(), "agent-1", "skill-a",
+                                  kademlia::store::SkillStatus::kDegraded));
     const SearchResult next = f.Search("user-auth");
     REQUIRE(next.skills.size() == 1);
-    CHECK(next.skills[0].record().status == kademlia::SkillStatus::kDegraded);
+    CHECK(next.skills[0].record().status == kademlia::store::SkillStatus::kDegraded);
   }
   SECTION("an update is in the very next answer") {
-    kademlia::SkillRecord changed = testing::SampleRecord("agent-1", "skill-a");
+    kademlia::store::SkillRecord changed = testing::SampleRecord("agent-1", "skill-a");
     changed.version = "2.0.0";
     REQUIRE(f.registry->Register(f.net.now(), changed).updated);
     const SearchResult next = f.Search("user-auth");
@@ -109,14 +109,14 @@ TEST_CASE("an answer is not reused once its cache entry is due for refresh", "[u
   f.Search("user-auth");
   REQUIRE(f.searcher->stats().answers_reused == 1);
   // The cache's TTL is 300 s and it refreshes in the last 60 s.
-  f.net.RunFor(Seconds(245));
+  f.net.RunFor(transport::Seconds(245));
   f.Search("user-auth");
   CHECK(f.searcher->stats().answers_reused == 1);
 }
 
 TEST_CASE("an entry's JSON text is SkillJson's, for every source", "[unit]") {
-  kademlia::SkillRecord record = testing::SampleRecord("agent \"quoted\"", "skill-\xc3\xa9");
-  record.descriptor = kademlia::SkillDescriptor{};
+  kademlia::store::SkillRecord record = testing::SampleRecord("agent \"quoted\"", "skill-\xc3\xa9");
+  record.descriptor = kademlia::store::SkillDescriptor{};
   record.descriptor->name = "Name with \\ and \n";
   record.descriptor->description = "d";
   record.descriptor->tags = {"t1", "t2"};
@@ -133,4 +133,4 @@ TEST_CASE("an entry's JSON text is SkillJson's, for every source", "[unit]") {
 }
 
 }  // namespace
-}  // namespace skillnode::discovery
+}  // namespace skillnode::discovery::search

@@ -10,40 +10,41 @@
 #include "support/fake_network.h"
 #include "support/records.h"
 
-namespace skillnode::discovery {
+namespace skillnode::discovery::search {
 namespace {
 
 using testing::FakeNetwork;
 
 class FakeLan final : public LanStage {
  public:
-  std::vector<kademlia::SkillRecord> FindOnLan(const SkillQuery& query) const override {
-    std::vector<kademlia::SkillRecord> out;
+  std::vector<kademlia::store::SkillRecord> FindOnLan(const SkillQuery& query) const override {
+    std::vector<kademlia::store::SkillRecord> out;
     for (const auto& record : table) {
       if (Matches(query, record)) out.push_back(record);
     }
     return out;
   }
   bool DiscoverOnLan(
-      TimePoint, const SkillQuery&,
-      std::function<void(TimePoint, std::vector<kademlia::SkillRecord>)> done) override {
+      transport::TimePoint, const SkillQuery&,
+      std::function<void(transport::TimePoint, std::vector<kademlia::store::SkillRecord>)> done)
+      override {
     ++rounds;
     pending = std::move(done);
     return true;
   }
   // Tests change `table` directly: every search sees it as changed.
   uint64_t LanChanges() const override { return ++changes; }
-  std::vector<kademlia::SkillRecord> table;
+  std::vector<kademlia::store::SkillRecord> table;
   mutable uint64_t changes = 0;
-  std::function<void(TimePoint, std::vector<kademlia::SkillRecord>)> pending;
+  std::function<void(transport::TimePoint, std::vector<kademlia::store::SkillRecord>)> pending;
   int rounds = 0;
 };
 
 struct Fixture {
   Fixture() : net(11) {
-    net.AddDhtNode(kademlia::KademliaConfig{}, kademlia::DhtConfig{});
+    net.AddDhtNode(kademlia::KademliaConfig{}, kademlia::store::DhtConfig{});
     registry.emplace(net.dht(0), publisher, RegistryConfig{},
-                     [this] { return kademlia::SimulatedWallClockMs(net.now()); });
+                     [this] { return kademlia::store::SimulatedWallClockMs(net.now()); });
     searcher.emplace(net.dht(0), *registry, SearchConfig{}, CacheConfig{});
     searcher->SetLanStage(&lan);
   }
@@ -55,11 +56,12 @@ struct Fixture {
     options.use_cache = false;
     options.use_lan = use_lan;
     searcher->Search(net.now(), query, options, [&](SearchResult r) { result = std::move(r); });
-    net.RunFor(Millis(50));
+    net.RunFor(transport::Millis(50));
     return result;
   }
-  static kademlia::SkillRecord Heard(const std::string& skill, const std::string& capability) {
-    kademlia::SkillRecord record = testing::SampleRecord("agent-lan", skill);
+  static kademlia::store::SkillRecord Heard(const std::string& skill,
+                                            const std::string& capability) {
+    kademlia::store::SkillRecord record = testing::SampleRecord("agent-lan", skill);
     record.capabilities = {capability};
     return record;
   }
@@ -89,7 +91,7 @@ TEST_CASE("with nothing found anywhere, the answer waits for the LAN round", "[u
   SearchOptions options;
   options.use_cache = false;
   f.searcher->Search(f.net.now(), query, options, [&](SearchResult r) { result = std::move(r); });
-  f.net.RunFor(Millis(50));
+  f.net.RunFor(transport::Millis(50));
   CHECK_FALSE(result.has_value());  // the DHT answered (nothing); the round is still out
   CHECK(f.lan.rounds == 1);
   REQUIRE(f.lan.pending);
@@ -102,7 +104,7 @@ TEST_CASE("with nothing found anywhere, the answer waits for the LAN round", "[u
 
 TEST_CASE("a local answer does not wait for the LAN round", "[unit]") {
   Fixture f;
-  kademlia::SkillRecord fields = testing::SampleRecord("agent-001", "skill-local");
+  kademlia::store::SkillRecord fields = testing::SampleRecord("agent-001", "skill-local");
   REQUIRE(f.registry->Register(f.net.now(), fields).status == RegisterStatus::kSuccess);
   auto result = f.Search(fields.capabilities[0]);
   REQUIRE(result);  // answered although the round was never completed
@@ -122,4 +124,4 @@ TEST_CASE("a request may skip the LAN stage", "[unit]") {
 }
 
 }  // namespace
-}  // namespace skillnode::discovery
+}  // namespace skillnode::discovery::search

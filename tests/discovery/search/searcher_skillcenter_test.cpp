@@ -11,7 +11,7 @@
 #include "support/fake_network.h"
 #include "support/records.h"
 
-namespace skillnode::discovery {
+namespace skillnode::discovery::search {
 namespace {
 
 using testing::FakeNetwork;
@@ -19,8 +19,8 @@ using Outcome = SkillCenterAnswer::Outcome;
 
 class FakeCatalog final : public SkillCenterStage {
  public:
-  void SearchCatalog(TimePoint now, const SkillQuery&,
-                     std::function<void(TimePoint, SkillCenterAnswer)> done) override {
+  void SearchCatalog(transport::TimePoint now, const SkillQuery&,
+                     std::function<void(transport::TimePoint, SkillCenterAnswer)> done) override {
     ++calls;
     if (hold) {
       pending = std::move(done);
@@ -28,17 +28,17 @@ class FakeCatalog final : public SkillCenterStage {
     }
     done(now, answer);
   }
-  std::optional<Duration> CacheTtl() const override { return ttl; }
+  std::optional<transport::Duration> CacheTtl() const override { return ttl; }
 
   SkillCenterAnswer answer;
   bool hold = false;
-  std::function<void(TimePoint, SkillCenterAnswer)> pending;
-  std::optional<Duration> ttl = Seconds(60);
+  std::function<void(transport::TimePoint, SkillCenterAnswer)> pending;
+  std::optional<transport::Duration> ttl = transport::Seconds(60);
   int calls = 0;
 };
 
-kademlia::SkillRecord CatalogSkill(const std::string& skill, const std::string& capability) {
-  kademlia::SkillRecord record = testing::SampleRecord("agent-remote", skill);
+kademlia::store::SkillRecord CatalogSkill(const std::string& skill, const std::string& capability) {
+  kademlia::store::SkillRecord record = testing::SampleRecord("agent-remote", skill);
   record.capabilities = {capability};
   record.publisher = {};  // unsigned
   return record;
@@ -46,9 +46,9 @@ kademlia::SkillRecord CatalogSkill(const std::string& skill, const std::string& 
 
 struct Fixture {
   Fixture() : net(13) {
-    net.AddDhtNode(kademlia::KademliaConfig{}, kademlia::DhtConfig{});
+    net.AddDhtNode(kademlia::KademliaConfig{}, kademlia::store::DhtConfig{});
     registry.emplace(net.dht(0), publisher, RegistryConfig{},
-                     [this] { return kademlia::SimulatedWallClockMs(net.now()); });
+                     [this] { return kademlia::store::SimulatedWallClockMs(net.now()); });
     searcher.emplace(net.dht(0), *registry, SearchConfig{}, CacheConfig{});
     searcher->SetSkillCenterStage(&catalog);
   }
@@ -61,7 +61,7 @@ struct Fixture {
     options.use_cache = use_cache;
     options.use_skillcenter = use_skillcenter;
     searcher->Search(net.now(), query, options, [&](SearchResult r) { result = std::move(r); });
-    net.RunFor(Millis(50));
+    net.RunFor(transport::Millis(50));
     return result;
   }
   const StageReport* Stage(const SearchResult& result, const std::string& name) {
@@ -100,7 +100,7 @@ TEST_CASE("skillcenter: asked when nothing else found; answers with its source, 
 
 TEST_CASE("skillcenter: not asked when a stage before found the skill", "[unit]") {
   Fixture f;
-  kademlia::SkillRecord fields = testing::SampleRecord("agent-001", "skill-local");
+  kademlia::store::SkillRecord fields = testing::SampleRecord("agent-001", "skill-local");
   fields.capabilities = {"translate"};
   REQUIRE(f.registry->Register(f.net.now(), fields).status == RegisterStatus::kSuccess);
   auto result = f.Search("translate", false);
@@ -162,7 +162,7 @@ TEST_CASE("skillcenter: the answer waits for a catalog that is slow, and may ski
   query.capabilities = {"translate"};
   f.searcher->Search(f.net.now(), query, SearchOptions{},
                      [&](SearchResult r) { result = std::move(r); });
-  f.net.RunFor(Millis(50));
+  f.net.RunFor(transport::Millis(50));
   CHECK_FALSE(result);
   REQUIRE(f.catalog.pending);
   f.catalog.pending(f.net.now(), {Outcome::kFound, {CatalogSkill("s", "translate")}, ""});
@@ -178,12 +178,12 @@ TEST_CASE("skillcenter: the answer waits for a catalog that is slow, and may ski
 TEST_CASE("skillcenter: an unsigned record never beats a signed one that is as new", "[unit]") {
   Fixture f;
   // A cached catalog answer, then the same skill registered here (signed, newer).
-  kademlia::SkillRecord remote = CatalogSkill("skill-same", "translate");
+  kademlia::store::SkillRecord remote = CatalogSkill("skill-same", "translate");
   remote.agent_id = "agent-001";
   remote.endpoint = "catalog.example:1";
   f.catalog.answer = {Outcome::kFound, {remote}, ""};
   REQUIRE(f.Search("translate"));
-  kademlia::SkillRecord fields = testing::SampleRecord("agent-001", "skill-same");
+  kademlia::store::SkillRecord fields = testing::SampleRecord("agent-001", "skill-same");
   fields.capabilities = {"translate"};
   REQUIRE(f.registry->Register(f.net.now(), fields).status == RegisterStatus::kSuccess);
   auto result = f.Search("translate");
@@ -194,4 +194,4 @@ TEST_CASE("skillcenter: an unsigned record never beats a signed one that is as n
 }
 
 }  // namespace
-}  // namespace skillnode::discovery
+}  // namespace skillnode::discovery::search

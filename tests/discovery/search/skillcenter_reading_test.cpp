@@ -8,14 +8,14 @@
 
 #include "support/records.h"
 
-namespace skillnode::discovery {
+namespace skillnode::discovery::search {
 namespace {
 
 using Center = SearchProgress::Center;
 using Outcome = SkillCenterAnswer::Outcome;
 
-kademlia::SkillRecord CatalogSkill(const std::string& skill, const std::string& capability) {
-  kademlia::SkillRecord record = testing::SampleRecord("agent-remote", skill);
+kademlia::store::SkillRecord CatalogSkill(const std::string& skill, const std::string& capability) {
+  kademlia::store::SkillRecord record = testing::SampleRecord("agent-remote", skill);
   record.capabilities = {capability};
   return record;
 }
@@ -27,7 +27,7 @@ SkillQuery ForCapability(const std::string& capability) {
 }
 
 TEST_CASE("a catalog answer is found by its live matches only, and cached with a TTL", "[unit]") {
-  kademlia::SkillRecord gone = CatalogSkill("skill-gone", "translate");
+  kademlia::store::SkillRecord gone = CatalogSkill("skill-gone", "translate");
   gone.tombstone = true;
   const SkillCenterAnswer answer{
       Outcome::kFound,
@@ -81,4 +81,4 @@ TEST_CASE("a catalog timeout is DISC_001 and a failure or a skip DISC_005", "[un
 }
 
 }  // namespace
-}  // namespace skillnode::discovery
+}  // namespace skillnode::discovery::search

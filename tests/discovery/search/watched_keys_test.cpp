@@ -14,48 +14,48 @@
 #include "support/fake_network.h"
 #include "support/records.h"
 
-namespace skillnode::discovery {
+namespace skillnode::discovery::search {
 namespace {
 
 using kademlia::Key;
 using testing::FakeNetwork;
 
-constexpr Duration kStep = Millis(10);
+constexpr transport::Duration kStep = transport::Millis(10);
 
 // Node 0 publishes through a registry; node 2 holds the watched keys and the cache.
 struct Fixture {
   explicit Fixture(size_t watched_keys_max = 4, size_t watchers_max = 4) : net(11) {
     kademlia::KademliaConfig config;
     config.routing.bucket_size = 8;
-    net.AddDhtNode(config, kademlia::DhtConfig{});
-    const Endpoint seed = net.endpoint(0);
+    net.AddDhtNode(config, kademlia::store::DhtConfig{});
+    const transport::Endpoint seed = net.endpoint(0);
     for (size_t i = 1; i < 3; ++i) {
-      net.AddDhtNode(config, kademlia::DhtConfig{});
+      net.AddDhtNode(config, kademlia::store::DhtConfig{});
       net.node(i).Join(net.now(), std::span(&seed, 1), nullptr);
     }
-    net.RunFor(Seconds(30));
+    net.RunFor(transport::Seconds(30));
     registry.emplace(net.dht(0), publisher, RegistryConfig{},
-                     [this] { return kademlia::SimulatedWallClockMs(net.now()); });
+                     [this] { return kademlia::store::SimulatedWallClockMs(net.now()); });
     keys.emplace(net.dht(2), cache, watched_keys_max, watchers_max, invalidations);
   }
-  void Advance(Duration duration) {
-    const TimePoint until = net.now() + duration;
+  void Advance(transport::Duration duration) {
+    const transport::TimePoint until = net.now() + duration;
     while (net.now() < until) {
       net.RunFor(kStep);
       registry->OnTimer(net.now());
     }
   }
-  kademlia::GetResult Get(const Key& key) {
-    std::optional<kademlia::GetResult> result;
-    REQUIRE(net.dht(2).Get(net.now(), key, kademlia::GetOptions{},
-                           [&result](const kademlia::GetResult& r) { result = r; }));
+  kademlia::store::GetResult Get(const Key& key) {
+    std::optional<kademlia::store::GetResult> result;
+    REQUIRE(net.dht(2).Get(net.now(), key, kademlia::store::GetOptions{},
+                           [&result](const kademlia::store::GetResult& r) { result = r; }));
     for (int i = 0; i < 500 && !result; ++i) Advance(kStep);
     REQUIRE(result.has_value());
     return *result;
   }
   // Caches an answer under `key` as the searcher does after a get: listened on, then noted.
   void CacheAnswer(const Key& key) {
-    const kademlia::GetResult fresh = Get(key);
+    const kademlia::store::GetResult fresh = Get(key);
     REQUIRE(keys->ListenForCache(net.now(), key, fresh) != 0);
     std::vector<SkillEntryPtr> live;
     for (const auto& record : fresh.records) live.push_back(SkillEntry::Make(record->record));
@@ -76,22 +76,22 @@ TEST_CASE("watched keys drop a key's cached answers on news, not on a repeat", "
   Fixture f;
   REQUIRE(f.registry->Register(f.net.now(), testing::SampleRecord()).status ==
           RegisterStatus::kSuccess);
-  f.Advance(Millis(300));
-  const Key key = kademlia::CapabilityKey("user-auth");
+  f.Advance(transport::Millis(300));
+  const Key key = kademlia::store::CapabilityKey("user-auth");
   f.CacheAnswer(key);
-  f.Advance(Millis(500));  // the subscription's first sync repeats the cached version
+  f.Advance(transport::Millis(500));  // the subscription's first sync repeats the cached version
   CHECK(f.Cached(key));
   CHECK(f.invalidations == 0);
   REQUIRE(f.registry->Heartbeat(f.net.now(), "agent-001", "skill-org-feishu",
-                                kademlia::SkillStatus::kDegraded));
-  f.Advance(Millis(500));
+                                kademlia::store::SkillStatus::kDegraded));
+  f.Advance(transport::Millis(500));
   CHECK_FALSE(f.Cached(key));
   CHECK(f.invalidations == 1);
 }
 
 TEST_CASE("watched keys drop the cached answers under a record's keys once", "[unit]") {
   Fixture f;
-  const Key key = kademlia::CapabilityKey("user-auth");
+  const Key key = kademlia::store::CapabilityKey("user-auth");
   f.CacheAnswer(key);
   REQUIRE(f.Cached(key));
   f.keys->InvalidateRecord(testing::SampleRecord());
@@ -101,7 +101,7 @@ TEST_CASE("watched keys drop the cached answers under a record's keys once", "[u
   CHECK(f.invalidations == 1);
   // A record under other keys touches nothing.
   f.CacheAnswer(key);
-  kademlia::SkillRecord elsewhere = testing::SampleRecord("agent-9", "skill-9");
+  kademlia::store::SkillRecord elsewhere = testing::SampleRecord("agent-9", "skill-9");
   elsewhere.capabilities = {"translate"};
   elsewhere.scenes = {"travel"};
   f.keys->InvalidateRecord(elsewhere);
@@ -111,21 +111,21 @@ TEST_CASE("watched keys drop the cached answers under a record's keys once", "[u
 
 TEST_CASE("a watcher of a key sees the skill under it added and changed", "[unit]") {
   Fixture f;
-  std::vector<kademlia::ListenEvent::Kind> events;
+  std::vector<kademlia::store::ListenEvent::Kind> events;
   const uint64_t watch =
-      f.keys->Watch(f.net.now(), kademlia::SceneKey("auth"),
-                    [&](const kademlia::ListenEvent& e) { events.push_back(e.kind); });
+      f.keys->Watch(f.net.now(), kademlia::store::SceneKey("auth"),
+                    [&](const kademlia::store::ListenEvent& e) { events.push_back(e.kind); });
   REQUIRE(watch != 0);
-  f.Advance(Millis(300));
+  f.Advance(transport::Millis(300));
   REQUIRE(f.registry->Register(f.net.now(), testing::SampleRecord()).status ==
           RegisterStatus::kSuccess);
-  f.Advance(Millis(300));
+  f.Advance(transport::Millis(300));
   REQUIRE(f.registry->Heartbeat(f.net.now(), "agent-001", "skill-org-feishu",
-                                kademlia::SkillStatus::kDegraded));
-  f.Advance(Millis(300));
+                                kademlia::store::SkillStatus::kDegraded));
+  f.Advance(transport::Millis(300));
   REQUIRE(events.size() >= 2);
-  CHECK(events.front() == kademlia::ListenEvent::Kind::kAdded);
-  CHECK(events.back() == kademlia::ListenEvent::Kind::kChanged);
+  CHECK(events.front() == kademlia::store::ListenEvent::Kind::kAdded);
+  CHECK(events.back() == kademlia::store::ListenEvent::Kind::kChanged);
   f.keys->Unwatch(watch);
   CHECK(f.keys->watchers() == 0);
   CHECK(f.keys->watched_keys() == 0);  // no one else needed the key
@@ -134,12 +134,12 @@ TEST_CASE("a watcher of a key sees the skill under it added and changed", "[unit
 TEST_CASE("watched keys refuse watchers past watchers_max and keys past watched_keys_max",
           "[unit]") {
   Fixture f(/*watched_keys_max=*/1, /*watchers_max=*/2);
-  auto ignore = [](const kademlia::ListenEvent&) {};
-  const Key first = kademlia::SceneKey("auth");
+  auto ignore = [](const kademlia::store::ListenEvent&) {};
+  const Key first = kademlia::store::SceneKey("auth");
   const uint64_t a = f.keys->Watch(f.net.now(), first, ignore);
   REQUIRE(a != 0);
   // The only key has a watcher: no room for another key.
-  CHECK(f.keys->Watch(f.net.now(), kademlia::SceneKey("travel"), ignore) == 0);
+  CHECK(f.keys->Watch(f.net.now(), kademlia::store::SceneKey("travel"), ignore) == 0);
   const uint64_t b = f.keys->Watch(f.net.now(), first, ignore);  // the same key: no new one
   CHECK(b != 0);
   CHECK(f.keys->watched_keys() == 1);
@@ -155,11 +155,11 @@ TEST_CASE("watched keys refuse watchers past watchers_max and keys past watched_
 TEST_CASE("a key only the cache needs makes room for a watcher's, its answers going too",
           "[unit]") {
   Fixture f(/*watched_keys_max=*/1);
-  const Key cached = kademlia::CapabilityKey("user-auth");
+  const Key cached = kademlia::store::CapabilityKey("user-auth");
   f.CacheAnswer(cached);
   REQUIRE(f.Cached(cached));
-  const uint64_t watch =
-      f.keys->Watch(f.net.now(), kademlia::SceneKey("travel"), [](const kademlia::ListenEvent&) {});
+  const uint64_t watch = f.keys->Watch(f.net.now(), kademlia::store::SceneKey("travel"),
+                                       [](const kademlia::store::ListenEvent&) {});
   CHECK(watch != 0);
   CHECK(f.keys->watched_keys() == 1);
   CHECK_FALSE(f.Cached(cached));
@@ -167,9 +167,10 @@ TEST_CASE("a key only the cache needs makes room for a watcher's, its answers go
 
 TEST_CASE("a key listened on for the cache stays when its last watcher goes", "[unit]") {
   Fixture f;
-  const Key key = kademlia::CapabilityKey("user-auth");
+  const Key key = kademlia::store::CapabilityKey("user-auth");
   f.CacheAnswer(key);
-  const uint64_t watch = f.keys->Watch(f.net.now(), key, [](const kademlia::ListenEvent&) {});
+  const uint64_t watch =
+      f.keys->Watch(f.net.now(), key, [](const kademlia::store::ListenEvent&) {});
   REQUIRE(watch != 0);
   CHECK(f.keys->watched_keys() == 1);
   f.keys->Unwatch(watch);
@@ -178,4 +179,4 @@ TEST_CASE("a key listened on for the cache stays when its last watcher goes", "[
 }
 
 }  // namespace
-}  // namespace skillnode::discovery
+}  // namespace skillnode::discovery::search

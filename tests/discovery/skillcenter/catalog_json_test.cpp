@@ -1,11 +1,12 @@
 // The SkillCenter catalog's JSON (§7.2 body, §7.3 and §7.1 answers) and the circuit breaker.
+#include "discovery/skillcenter/catalog_json.h"
+
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "discovery/skillcenter/catalog_json.h"
 #include "discovery/skillcenter/circuit_breaker.h"
 
-namespace skillnode::discovery {
+namespace skillnode::discovery::skillcenter {
 namespace {
 
 TEST_CASE("catalog: the search body carries the query's filters", "[unit]") {
@@ -40,7 +41,7 @@ TEST_CASE("catalog: the spec's §7.3 answer gives its two skills", "[unit]") {
   CHECK(first.agent_id == kCatalogAgentDefault);
   CHECK(first.skill_type == "enterprise-skill");
   CHECK(first.capabilities == std::vector<std::string>{"org-data-read", "user-auth"});
-  CHECK(first.status == kademlia::SkillStatus::kHealthy);
+  CHECK(first.status == kademlia::store::SkillStatus::kHealthy);
   REQUIRE(first.descriptor);
   CHECK(first.descriptor->name == "Feishu Organization Service");
   CHECK(first.publisher == kademlia::PublicKey{});
@@ -79,7 +80,7 @@ TEST_CASE("catalog: a skill-details answer with providers gives one record each"
   REQUIRE(answer);
   REQUIRE(answer->records.size() == 2);
   CHECK(answer->records[0].agent_id == "a1");
-  CHECK(answer->records[0].status == kademlia::SkillStatus::kDegraded);
+  CHECK(answer->records[0].status == kademlia::store::SkillStatus::kDegraded);
   CHECK(answer->records[0].timestamp_ms == 1700000000000);
   REQUIRE(answer->records[0].descriptor);
   CHECK(answer->records[0].descriptor->input_schema == R"({"type":"object"})");
@@ -97,31 +98,31 @@ TEST_CASE(
     "circuit breaker: one failure opens it; back-off doubles to its bound; a success "
     "closes it",
     "[unit]") {
-  CircuitBreaker breaker(BreakerConfig{Seconds(5), Seconds(12)});
-  TimePoint now = kTimeZero + Seconds(100);
+  CircuitBreaker breaker(BreakerConfig{transport::Seconds(5), transport::Seconds(12)});
+  transport::TimePoint now = transport::kTimeZero + transport::Seconds(100);
   CHECK(breaker.Allow(now));
   breaker.Failed(now);
   CHECK(breaker.state() == CircuitBreaker::State::kOpen);
-  CHECK_FALSE(breaker.Allow(now + Seconds(4)));
-  CHECK(breaker.Allow(now + Seconds(5)));  // the trial
+  CHECK_FALSE(breaker.Allow(now + transport::Seconds(4)));
+  CHECK(breaker.Allow(now + transport::Seconds(5)));  // the trial
   CHECK(breaker.state() == CircuitBreaker::State::kHalfOpen);
-  CHECK_FALSE(breaker.Allow(now + Seconds(5)));  // one trial at a time
-  now += Seconds(5);
+  CHECK_FALSE(breaker.Allow(now + transport::Seconds(5)));  // one trial at a time
+  now += transport::Seconds(5);
   breaker.Failed(now);
-  CHECK(breaker.retry_at() == now + Seconds(10));
-  now += Seconds(10);
+  CHECK(breaker.retry_at() == now + transport::Seconds(10));
+  now += transport::Seconds(10);
   CHECK(breaker.Allow(now));
   breaker.Failed(now);
-  CHECK(breaker.retry_at() == now + Seconds(12));  // bounded
-  now += Seconds(12);
+  CHECK(breaker.retry_at() == now + transport::Seconds(12));  // bounded
+  now += transport::Seconds(12);
   CHECK(breaker.Allow(now));
   breaker.Succeeded();
   CHECK(breaker.state() == CircuitBreaker::State::kClosed);
   CHECK(breaker.failures_in_a_row() == 0);
   breaker.Failed(now);
-  CHECK(breaker.retry_at() == now + Seconds(5));  // back to the first back-off
+  CHECK(breaker.retry_at() == now + transport::Seconds(5));  // back to the first back-off
   CHECK(BreakerStateName(breaker.state()) == "open");
 }
 
 }  // namespace
-}  // namespace skillnode::discovery
+}  // namespace skillnode::discovery::skillcenter

@@ -105,11 +105,11 @@ TEST_CASE("Names outside the Agent Skills format are refused", "[unit]") {
 
 TEST_CASE("A description longer than the record's limit is refused with that reason", "[unit]") {
   const std::string text =
-      "---\nname: a\ndescription: " + std::string(kademlia::kDescriptionLengthMax + 1, 'x') +
+      "---\nname: a\ndescription: " + std::string(kademlia::store::kDescriptionLengthMax + 1, 'x') +
       "\n---\n";
   const FolderError e = Refusal(text);
   CHECK(e.line == 3);
-  CHECK(e.reason.find("more than " + std::to_string(kademlia::kDescriptionLengthMax)) !=
+  CHECK(e.reason.find("more than " + std::to_string(kademlia::store::kDescriptionLengthMax)) !=
         std::string::npos);
 }
 

@@ -108,7 +108,7 @@ TEST_CASE("Front matter errors pass through with their line", "[unit]") {
 TEST_CASE("A folder's record carries both digests and sizes and fits the record limit", "[unit]") {
   auto folder = CheckFolder(FilesOf(kFixtures / "scripts-references"), {});
   REQUIRE(folder);
-  kademlia::SkillRecord record;
+  kademlia::store::SkillRecord record;
   record.agent_id = "agent";
   record.skill_id = folder->front_matter.name;
   record.version = "1.0.0";
@@ -116,14 +116,14 @@ TEST_CASE("A folder's record carries both digests and sizes and fits the record 
   record.endpoint = "http://127.0.0.1:1/";
   record.capabilities = {"lint"};
   record.ttl_seconds = 3600;
-  record.descriptor = kademlia::SkillDescriptor{};
+  record.descriptor = kademlia::store::SkillDescriptor{};
   DescribeFolder(*folder, *record.descriptor);
   CHECK(record.descriptor->skill_md_size == folder->skill_md.size());
   CHECK(record.descriptor->archive_size == folder->archive.size());
   const kademlia::Identity publisher = kademlia::Identity::FromSeed(kademlia::Seed{});
-  auto signed_record = kademlia::SignRecord(record, publisher);
+  auto signed_record = kademlia::store::SignRecord(record, publisher);
   REQUIRE(signed_record);
-  auto verified = kademlia::VerifyRecord(signed_record->encoded, signed_record->signature);
+  auto verified = kademlia::store::VerifyRecord(signed_record->encoded, signed_record->signature);
   REQUIRE(verified);
   CHECK(verified->record.descriptor == record.descriptor);
 }

@@ -19,10 +19,10 @@ namespace {
 
 using testing::FakeNetwork;
 
-BlobDigest DigestOf(const std::string& bytes) {
-  BlobDigest out{};
-  Sha256Into(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()),
-             out);
+wire::BlobDigest DigestOf(const std::string& bytes) {
+  wire::BlobDigest out{};
+  wire::Sha256Into(
+      std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()), out);
   return out;
 }
 
@@ -37,16 +37,17 @@ std::string Blob(size_t size, char seed = 'a') {
 class MemorySource : public BlobSource {
  public:
   enum class Lie { kNone, kFlipByte, kLonger, kTruncatedFile };
-  std::map<BlobDigest, std::string> blobs;
+  std::map<wire::BlobDigest, std::string> blobs;
   Lie lie = Lie::kNone;
 
-  std::optional<uint64_t> SizeOf(const BlobDigest& digest) override {
+  std::optional<uint64_t> SizeOf(const wire::BlobDigest& digest) override {
     auto found = blobs.find(digest);
     if (found == blobs.end()) return std::nullopt;
     if (lie == Lie::kTruncatedFile) return found->second.size() - 1;
     return found->second.size() + (lie == Lie::kLonger ? 1 : 0);
   }
-  std::vector<uint8_t> Read(const BlobDigest& digest, uint64_t offset, size_t length) override {
+  std::vector<uint8_t> Read(const wire::BlobDigest& digest, uint64_t offset,
+                            size_t length) override {
     const std::string& held = blobs.at(digest);
     std::string_view bytes = held;
     std::string longer;
@@ -74,12 +75,12 @@ struct BlobNet {
       sources.push_back(std::make_unique<MemorySource>());
       services.push_back(std::make_unique<BlobService>(node, *sources.back(), config, net.rng()));
       if (i > 0) {
-        const Endpoint seed = net.endpoint(0);
+        const transport::Endpoint seed = net.endpoint(0);
         node.Join(net.now(), std::span(&seed, 1), nullptr);
       }
-      if (i % 10 == 9) net.RunFor(Seconds(1));
+      if (i % 10 == 9) net.RunFor(transport::Seconds(1));
     }
-    net.RunFor(Seconds(30));
+    net.RunFor(transport::Seconds(30));
   }
 
   // Node `i` holds `bytes` and announces them.
@@ -89,7 +90,7 @@ struct BlobNet {
   }
 
   FetchOutcome Fetch(size_t i, const std::string& bytes, std::optional<size_t> publisher,
-                     Duration run = Seconds(90)) {
+                     transport::Duration run = transport::Seconds(90)) {
     std::optional<FetchOutcome> outcome;
     std::optional<NodeId> publisher_id;
     if (publisher) publisher_id = net.node(*publisher).id();
@@ -105,7 +106,7 @@ TEST_CASE("a blob announced by its publisher is fetched by another node, byte fo
   BlobNet lab(24);
   const std::string skill_md = Blob(300 * 1024);
   lab.Hold(3, skill_md);
-  lab.net.RunFor(Seconds(5));
+  lab.net.RunFor(transport::Seconds(5));
   const FetchOutcome got = lab.Fetch(17, skill_md, 3);
   INFO(got.error);
   REQUIRE(got.status == FetchOutcome::Status::kOk);
@@ -135,7 +136,7 @@ TEST_CASE("a holder serving corrupt bytes is detected, bypassed and not asked ag
   lab.Hold(3, archive);  // the publisher
   lab.Hold(9, archive);  // a copy that rotted
   lab.sources[9]->lie = MemorySource::Lie::kFlipByte;
-  lab.net.RunFor(Seconds(5));
+  lab.net.RunFor(transport::Seconds(5));
   const FetchOutcome got = lab.Fetch(17, archive, 3);
   INFO(got.error);
   REQUIRE(got.status == FetchOutcome::Status::kOk);
@@ -160,7 +161,7 @@ TEST_CASE("a holder with a truncated or longer copy is bypassed as truncated", "
     lab.Hold(2, bytes);
     lab.Hold(6, bytes);
     lab.sources[6]->lie = lie;
-    lab.net.RunFor(Seconds(5));
+    lab.net.RunFor(transport::Seconds(5));
     const FetchOutcome got = lab.Fetch(12, bytes, 2);
     REQUIRE(got.status == FetchOutcome::Status::kOk);
     CHECK(*got.bytes == bytes);
@@ -175,7 +176,7 @@ TEST_CASE("a listed holder that lost the bytes answers not held, and one that is
   const std::string bytes = Blob(8000, 'g');
   lab.Hold(2, bytes);
   lab.Hold(6, bytes);
-  lab.net.RunFor(Seconds(5));
+  lab.net.RunFor(transport::Seconds(5));
   lab.sources[6]->blobs.clear();
   FetchOutcome got = lab.Fetch(12, bytes, 2);
   REQUIRE(got.status == FetchOutcome::Status::kOk);
@@ -197,7 +198,7 @@ TEST_CASE("with 10 % of datagrams lost a 300 KiB blob still arrives intact", "[u
   BlobNet lab(24);
   const std::string skill_md = Blob(300 * 1024, 'm');
   lab.Hold(4, skill_md);
-  lab.net.RunFor(Seconds(5));
+  lab.net.RunFor(transport::Seconds(5));
   lab.net.SetLoss(0.10);
   const FetchOutcome got = lab.Fetch(20, skill_md, 4);
   INFO(got.error);
@@ -212,24 +213,24 @@ TEST_CASE("an archive at the 8 MiB folder limit arrives through 10 % loss within
   BlobNet lab(12);
   const std::string archive = Blob(8 * 1024 * 1024, 'r');
   lab.Hold(2, archive);
-  lab.net.RunFor(Seconds(5));
+  lab.net.RunFor(transport::Seconds(5));
   lab.net.SetLoss(0.10);
-  const TimePoint start = lab.net.now();
+  const transport::TimePoint start = lab.net.now();
   std::optional<FetchOutcome> got;
-  std::optional<TimePoint> finished;
+  std::optional<transport::TimePoint> finished;
   lab.services[9]->Fetch(lab.net.now(), DigestOf(archive), archive.size(), lab.net.node(2).id(),
                          [&](const FetchOutcome& o) {
                            got = o;
                            finished = lab.net.now();
                          });
-  lab.net.RunFor(Seconds(60));
+  lab.net.RunFor(transport::Seconds(60));
   REQUIRE(got.has_value());
   INFO(got->error);
   REQUIRE(got->status == FetchOutcome::Status::kOk);
   CHECK(*got->bytes == archive);
   // 8,389 chunks at 4,000 a second (the holder's rate) and 10 ms each way: the default 25 s
   // fetch timeout leaves room.
-  CHECK(*finished - start < Seconds(15));
+  CHECK(*finished - start < transport::Seconds(15));
 }
 
 TEST_CASE("nobody holding a digest is a no-holder outcome with a reason", "[unit]") {
@@ -247,7 +248,7 @@ TEST_CASE("fetches of one digest share a transfer; too many or too large are ref
   BlobNet lab(12, config);
   const std::string bytes = Blob(30 * 1000, 'q');
   lab.Hold(1, bytes);
-  lab.net.RunFor(Seconds(5));
+  lab.net.RunFor(transport::Seconds(5));
   std::vector<FetchOutcome> outcomes;
   auto keep = [&outcomes](const FetchOutcome& o) { outcomes.push_back(o); };
   BlobService& fetcher = *lab.services[8];
@@ -259,7 +260,7 @@ TEST_CASE("fetches of one digest share a transfer; too many or too large are ref
   REQUIRE(outcomes.size() == 2);                                                // refused at once
   CHECK(outcomes[0].status == FetchOutcome::Status::kBusy);
   CHECK(outcomes[1].status == FetchOutcome::Status::kTooLarge);
-  lab.net.RunFor(Seconds(30));
+  lab.net.RunFor(transport::Seconds(30));
   REQUIRE(outcomes.size() == 4);
   CHECK(outcomes[2].status == FetchOutcome::Status::kOk);
   CHECK(outcomes[3].status == FetchOutcome::Status::kOk);
@@ -269,25 +270,31 @@ TEST_CASE("fetches of one digest share a transfer; too many or too large are ref
 
 TEST_CASE("a directory lists at most its limit of holders per blob and renews by id", "[unit]") {
   HolderDirectory directory(HolderLimits{2, 3});
-  const TimePoint t0 = kTimeZero + Seconds(10);
+  const transport::TimePoint t0 = transport::kTimeZero + transport::Seconds(10);
   const Key a = BlobKey(DigestOf("a"));
   const Key b = BlobKey(DigestOf("b"));
   auto holder = [](int i) {
-    return WireContact{Key::Sha256(std::to_string(i)),
-                       *Endpoint::Parse("10.0.0." + std::to_string(i) + ":6881")};
+    return wire::WireContact{Key::Sha256(std::to_string(i)),
+                             *transport::Endpoint::Parse("10.0.0." + std::to_string(i) + ":6881")};
   };
-  CHECK(directory.Announce(t0, a, holder(1), Seconds(60)) == HolderDirectory::Outcome::kAdded);
-  CHECK(directory.Announce(t0, a, holder(2), Seconds(60)) == HolderDirectory::Outcome::kAdded);
-  CHECK(directory.Announce(t0, a, holder(3), Seconds(60)) == HolderDirectory::Outcome::kKeyFull);
-  CHECK(directory.Announce(t0, a, holder(1), Seconds(60)) == HolderDirectory::Outcome::kRenewed);
-  CHECK(directory.Announce(t0, b, holder(4), Seconds(10)) == HolderDirectory::Outcome::kAdded);
-  CHECK(directory.Announce(t0, b, holder(5), Seconds(60)) == HolderDirectory::Outcome::kFull);
+  CHECK(directory.Announce(t0, a, holder(1), transport::Seconds(60)) ==
+        HolderDirectory::Outcome::kAdded);
+  CHECK(directory.Announce(t0, a, holder(2), transport::Seconds(60)) ==
+        HolderDirectory::Outcome::kAdded);
+  CHECK(directory.Announce(t0, a, holder(3), transport::Seconds(60)) ==
+        HolderDirectory::Outcome::kKeyFull);
+  CHECK(directory.Announce(t0, a, holder(1), transport::Seconds(60)) ==
+        HolderDirectory::Outcome::kRenewed);
+  CHECK(directory.Announce(t0, b, holder(4), transport::Seconds(10)) ==
+        HolderDirectory::Outcome::kAdded);
+  CHECK(directory.Announce(t0, b, holder(5), transport::Seconds(60)) ==
+        HolderDirectory::Outcome::kFull);
   CHECK(directory.Holders(t0, a).size() == 2);
   CHECK(directory.Holders(t0, a)[0].id == holder(1).id);  // most recently announced first
-  CHECK(directory.Holders(t0 + Seconds(30), b).empty());  // expired
-  CHECK(directory.Announce(t0 + Seconds(30), b, holder(5), Seconds(60)) ==
+  CHECK(directory.Holders(t0 + transport::Seconds(30), b).empty());  // expired
+  CHECK(directory.Announce(t0 + transport::Seconds(30), b, holder(5), transport::Seconds(60)) ==
         HolderDirectory::Outcome::kAdded);
-  CHECK(directory.Expire(t0 + Seconds(61)) == 2);
+  CHECK(directory.Expire(t0 + transport::Seconds(61)) == 2);
   CHECK(directory.entries() == 1);
   CHECK(BlobKey(DigestOf("a")) != Key(DigestOf("a")));
 }

@@ -10,42 +10,44 @@
 #include "kademlia/node.h"
 #include "support/fake_network.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::routing {
 namespace {
 
 using testing::FakeNetwork;
 
-constexpr TimePoint kStart = kTimeZero + Seconds(1000);
+constexpr transport::TimePoint kStart = transport::kTimeZero + transport::Seconds(1000);
 
 Contact Departed(const std::string& name) {
-  return Contact{Key::Sha256(name), *Endpoint::Parse("10.0.0.1:6881"), {}, kStart, 3};
+  return Contact{Key::Sha256(name), *transport::Endpoint::Parse("10.0.0.1:6881"), {}, kStart, 3};
 }
 
 RoutingConfig Config() {
   RoutingConfig config;
   config.departed_max = 3;
-  config.departed_probe_after = Seconds(5);
-  config.departed_keep = Seconds(60);
-  config.departed_probe_spacing = Seconds(1);
+  config.departed_probe_after = transport::Seconds(5);
+  config.departed_keep = transport::Seconds(60);
+  config.departed_probe_spacing = transport::Seconds(1);
   return config;
 }
 
 TEST_CASE("a departed contact is probed after probe_after, then at doubling intervals", "[unit]") {
   const RoutingConfig config = Config();
   DepartedContacts departed(config);
-  CHECK(departed.NextDue() == kTimeNever);
+  CHECK(departed.NextDue() == transport::kTimeNever);
   departed.Add(Departed("a"), kStart);
-  CHECK(departed.NextDue() == kStart + Seconds(5));
-  CHECK_FALSE(departed.TakeDue(kStart + Seconds(4)));
-  std::vector<Duration> probes;
-  for (TimePoint t = kStart; t <= kStart + Seconds(120); t += Millis(500)) {
+  CHECK(departed.NextDue() == kStart + transport::Seconds(5));
+  CHECK_FALSE(departed.TakeDue(kStart + transport::Seconds(4)));
+  std::vector<transport::Duration> probes;
+  for (transport::TimePoint t = kStart; t <= kStart + transport::Seconds(120);
+       t += transport::Millis(500)) {
     if (auto contact = departed.TakeDue(t)) {
       CHECK(contact->id == Key::Sha256("a"));
       probes.push_back(t - kStart);
     }
   }
   // 5, 15, 35 s; the next (75 s) is past departed_keep, so the contact is forgotten at 35 s.
-  CHECK(probes == std::vector<Duration>{Seconds(5), Seconds(15), Seconds(35)});
+  CHECK(probes == std::vector<transport::Duration>{transport::Seconds(5), transport::Seconds(15),
+                                                   transport::Seconds(35)});
   CHECK(departed.size() == 0);
 }
 
@@ -58,12 +60,12 @@ TEST_CASE("departed contacts are bounded, probed one per spacing, and forgotten 
   CHECK_FALSE(departed.contains(Key::Sha256("a")));  // the oldest went
   departed.Forget(Key::Sha256("c"));
   CHECK_FALSE(departed.contains(Key::Sha256("c")));
-  const TimePoint due = kStart + Seconds(5);
+  const transport::TimePoint due = kStart + transport::Seconds(5);
   auto first = departed.TakeDue(due);
   REQUIRE(first);
   CHECK_FALSE(departed.TakeDue(due));  // the spacing holds the other back
-  CHECK(departed.NextDue() == due + Seconds(1));
-  auto second = departed.TakeDue(due + Seconds(1));
+  CHECK(departed.NextDue() == due + transport::Seconds(1));
+  auto second = departed.TakeDue(due + transport::Seconds(1));
   REQUIRE(second);
   CHECK(second->id != first->id);
   RoutingConfig off = Config();
@@ -88,11 +90,11 @@ CrossHalf CrossHalfContacts(size_t departed_max) {
   KademliaConfig config;
   config.routing.bucket_size = 8;
   config.routing.departed_max = departed_max;
-  config.routing.bucket_refresh_interval = Seconds(60);
+  config.routing.bucket_refresh_interval = transport::Seconds(60);
   net.AddNode(config);
-  const Endpoint seed = net.endpoint(0);
+  const transport::Endpoint seed = net.endpoint(0);
   for (size_t i = 1; i < kNodes; ++i) net.AddNode(config).Join(net.now(), std::span(&seed, 1), {});
-  net.RunFor(Seconds(5 * 60));
+  net.RunFor(transport::Seconds(5 * 60));
   auto cross = [&net] {
     size_t count = 0;
     for (size_t i = 0; i < kNodes; ++i) {
@@ -113,11 +115,11 @@ CrossHalf CrossHalfContacts(size_t departed_max) {
     for (size_t i = 0; i < kNodes; ++i) {
       net.node(i).FindNode(net.now(), Key::Sha256(std::to_string(round * 100 + i)), nullptr);
     }
-    net.RunFor(Seconds(10));
+    net.RunFor(transport::Seconds(10));
   }
   counts.cut = cross();
   net.Heal();
-  net.RunFor(Seconds(60));
+  net.RunFor(transport::Seconds(60));
   counts.healed = cross();
   return counts;
 }
@@ -139,4 +141,4 @@ TEST_CASE("the halves of a healed partition find each other through departed con
 }
 
 }  // namespace
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::routing

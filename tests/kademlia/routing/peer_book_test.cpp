@@ -9,13 +9,13 @@
 
 #include "support/peer.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::routing {
 namespace {
 
 using testing::Peer;
 
 const HashKey kKey{1, 1, 2, 3, 5, 8, 13, 21};
-const TimePoint kNow = kTimeZero + Seconds(100);
+const transport::TimePoint kNow = transport::kTimeZero + transport::Seconds(100);
 
 struct BookFixture {
   KademliaConfig config;
@@ -30,7 +30,7 @@ struct BookFixture {
 TEST_CASE("a proof counts at the address it was made from and nowhere else", "[unit]") {
   BookFixture f;
   const Peer a("a", "10.0.0.2:6881");
-  const Endpoint elsewhere = *Endpoint::Parse("10.0.0.9:6881");
+  const transport::Endpoint elsewhere = *transport::Endpoint::Parse("10.0.0.9:6881");
   CHECK(f.book.ProvenKey(a.id()) == nullptr);
   f.book.Remember(a.endpoint, a.HeaderFor(1));
   REQUIRE(f.book.ProvenKey(a.id()) != nullptr);
@@ -40,7 +40,7 @@ TEST_CASE("a proof counts at the address it was made from and nowhere else", "[u
   CHECK(f.book.ProvenRequester(a.endpoint, a.HeaderFor(2)));
   CHECK_FALSE(f.book.ProvenRequester(elsewhere, a.HeaderFor(2)));
   // The same id under another key proves nothing.
-  Header forged = a.HeaderFor(3);
+  wire::Header forged = a.HeaderFor(3);
   forged.sender_key = Peer("b", "10.0.0.3:6881").identity.public_key();
   CHECK_FALSE(f.book.ProvenRequester(a.endpoint, forged));
   f.book.ForgetProof(a.id(), elsewhere);
@@ -72,7 +72,7 @@ TEST_CASE("hearing adds a contact, eviction keeps it as departed, and its return
   // The table's contacts are proven without a cache entry.
   CHECK(f.book.ProvenKey(a.id(), &a.endpoint) != nullptr);
   // A failure at an address the table does not know for `a` counts nothing.
-  CHECK_FALSE(f.book.Failed(kNow, a.id(), *Endpoint::Parse("10.0.0.9:6881")));
+  CHECK_FALSE(f.book.Failed(kNow, a.id(), *transport::Endpoint::Parse("10.0.0.9:6881")));
   CHECK(f.routing.Find(a.id())->failures == 0);
   bool evicted = false;
   for (int i = 0; i < f.config.routing.stale_failures_max && !evicted; ++i) {
@@ -81,7 +81,7 @@ TEST_CASE("hearing adds a contact, eviction keeps it as departed, and its return
   REQUIRE(evicted);
   CHECK(f.routing.Find(a.id()) == nullptr);
   CHECK(f.book.departed().contains(a.id()));
-  const auto back = f.book.Hear(kNow + Seconds(1), BookFixture::ContactOf(a));
+  const auto back = f.book.Hear(kNow + transport::Seconds(1), BookFixture::ContactOf(a));
   CHECK(back.returned);
   CHECK_FALSE(f.book.departed().contains(a.id()));
 }
@@ -89,9 +89,9 @@ TEST_CASE("hearing adds a contact, eviction keeps it as departed, and its return
 TEST_CASE("one verification ping runs per requester and per address, within the bound", "[unit]") {
   BookFixture f;
   f.config.verifications_in_flight_max = 2;
-  const Endpoint one = *Endpoint::Parse("10.0.0.2:6881");
-  const Endpoint two = *Endpoint::Parse("10.0.0.3:6881");
-  const Endpoint three = *Endpoint::Parse("10.0.0.4:6881");
+  const transport::Endpoint one = *transport::Endpoint::Parse("10.0.0.2:6881");
+  const transport::Endpoint two = *transport::Endpoint::Parse("10.0.0.3:6881");
+  const transport::Endpoint three = *transport::Endpoint::Parse("10.0.0.4:6881");
   const NodeId a = Key::Sha256("a"), b = Key::Sha256("b"), c = Key::Sha256("c");
   CHECK(f.book.StartVerifying(a, one));
   CHECK_FALSE(f.book.StartVerifying(a, two));  // the same requester elsewhere
@@ -112,4 +112,4 @@ TEST_CASE("one liveness ping runs per contact at a time", "[unit]") {
 }
 
 }  // namespace
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::routing

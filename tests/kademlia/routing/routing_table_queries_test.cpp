@@ -7,7 +7,7 @@
 #include "kademlia/routing/routing_table.h"
 #include "support/routing_table_util.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::routing {
 namespace {
 
 using namespace routing_test;  // NOLINT: test helpers
@@ -126,7 +126,7 @@ TEST_CASE("Closest matches a brute-force sort for random targets and counts", "[
   }
   const std::vector<NodeId> ids = BucketIds(table);
   REQUIRE(ids.size() > 100);
-  Rng rng(7);
+  transport::Rng rng(7);
   for (int round = 0; round < 40; ++round) {
     Key target;
     rng.Fill(target.mutable_bytes());
@@ -164,29 +164,29 @@ TEST_CASE("refresh targets fall in idle buckets, which are not due again for an 
           "[unit]") {
   const Key self = Self();
   const RoutingConfig config = SmallConfig();
-  const Duration interval = config.bucket_refresh_interval;
+  const transport::Duration interval = config.bucket_refresh_interval;
   {
     RoutingTable empty(self, config);
-    CHECK(empty.NextRefreshDue() == kTimeZero + interval);
+    CHECK(empty.NextRefreshDue() == transport::kTimeZero + interval);
   }
   RoutingTable table(self, config);
   FillNear(table, kStart);
   table.Heard(Far(0), kStart);  // splits; both halves were touched at kStart
   REQUIRE(table.bucket_count() == 2);
   CHECK(table.NextRefreshDue() == kStart + interval);
-  Rng rng(3);
-  CHECK(table.RefreshTargets(kStart + interval - Seconds(1), rng).empty());
+  transport::Rng rng(3);
+  CHECK(table.RefreshTargets(kStart + interval - transport::Seconds(1), rng).empty());
   // A lookup through the far half keeps it fresh; only the near half is due.
-  table.Touched(AtDistance(self, "1", "lookup"), kStart + Seconds(300));
+  table.Touched(AtDistance(self, "1", "lookup"), kStart + transport::Seconds(300));
   std::vector<Key> targets = table.RefreshTargets(kStart + interval, rng);
   REQUIRE(targets.size() == 1);
   CHECK(DistanceStartsWith(self, targets[0], "0"));
   CHECK(table.RefreshTargets(kStart + interval, rng).empty());
-  CHECK(table.NextRefreshDue() == kStart + Seconds(300) + interval);
-  targets = table.RefreshTargets(kStart + Seconds(300) + interval, rng);
+  CHECK(table.NextRefreshDue() == kStart + transport::Seconds(300) + interval);
+  targets = table.RefreshTargets(kStart + transport::Seconds(300) + interval, rng);
   REQUIRE(targets.size() == 1);
   CHECK(DistanceStartsWith(self, targets[0], "1"));
-  CHECK(table.RefreshTargets(kStart + 2 * interval - Seconds(1), rng).empty());
+  CHECK(table.RefreshTargets(kStart + 2 * interval - transport::Seconds(1), rng).empty());
   CHECK(table.RefreshTargets(kStart + 2 * interval, rng).size() == 1);
 }
 
@@ -201,7 +201,7 @@ TEST_CASE("random keys in a bucket are spread over exactly that bucket's range",
     }
   }
   REQUIRE(table.bucket_count() == 7);
-  Rng rng(4);
+  transport::Rng rng(4);
   for (size_t index = 0; index < 7; ++index) {
     std::vector<Key> keys;
     for (int i = 0; i < 50; ++i) {
@@ -222,14 +222,15 @@ TEST_CASE("Export and Import round-trip every contact in a deterministic order",
   RoutingTable table(self, config);
   for (int i = 0; i < 1500; ++i) {
     const std::string ip = "198.51." + std::to_string(i % 256) + "." + std::to_string(1 + i / 256);
-    table.Heard(MakeContact(Key::Sha256("rt-" + std::to_string(i)), ip), kStart + Seconds(i));
+    table.Heard(MakeContact(Key::Sha256("rt-" + std::to_string(i)), ip),
+                kStart + transport::Seconds(i));
   }
   table.Failed(BucketIds(table)[0]);
   const std::vector<Contact> saved = table.Export();
   REQUIRE(table.stats().replacements > 0);
   REQUIRE(saved.size() == table.size() + table.stats().replacements);
 
-  const TimePoint later = kStart + Seconds(7200);
+  const transport::TimePoint later = kStart + transport::Seconds(7200);
   RoutingTable restored(self, config), again(self, config);
   CHECK(restored.Import(saved, later) == saved.size());
   again.Import(saved, later);
@@ -270,4 +271,4 @@ TEST_CASE("stats count contacts, buckets, replacements and every drop", "[unit]"
 }
 
 }  // namespace
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::routing

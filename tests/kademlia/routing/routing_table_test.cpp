@@ -8,7 +8,7 @@
 
 #include "support/routing_table_util.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::routing {
 namespace {
 
 using namespace routing_test;  // NOLINT: test helpers
@@ -33,7 +33,7 @@ TEST_CASE("the full bucket holding our own id splits to make room", "[unit]") {
   CHECK(table.Heard(near, kStart).outcome == InsertOutcome::kAdded);
   CHECK(table.bucket_count() == 2);
   CHECK(table.size() == 5);
-  Rng rng(1);
+  transport::Rng rng(1);
   CHECK(DistanceStartsWith(self, table.RandomKeyInBucket(0, rng), "1"));
   CHECK(DistanceStartsWith(self, table.RandomKeyInBucket(1, rng), "0"));
 }
@@ -42,7 +42,7 @@ TEST_CASE("a full bucket far from our own id does not split when k contacts are 
   RoutingTable table(Self(), SmallConfig());
   FillFar(table, kStart);
   const size_t buckets = table.bucket_count();
-  const InsertResult result = table.Heard(Far(10), kStart + Seconds(10));
+  const InsertResult result = table.Heard(Far(10), kStart + transport::Seconds(10));
   CHECK(result.outcome == InsertOutcome::kReplacementCached);
   CHECK(table.bucket_count() == buckets);
   CHECK(table.size() == 8);
@@ -63,7 +63,7 @@ TEST_CASE("a full far bucket splits when the newcomer is among our k closest (pa
   CHECK(result.outcome == InsertOutcome::kAdded);
   CHECK_FALSE(result.ping);
   CHECK(table.bucket_count() == 3);
-  Rng rng(2);
+  transport::Rng rng(2);
   CHECK(DistanceStartsWith(self, table.RandomKeyInBucket(0, rng), "11"));
   CHECK(DistanceStartsWith(self, table.RandomKeyInBucket(1, rng), "10"));
   CHECK(DistanceStartsWith(self, table.RandomKeyInBucket(2, rng), "0"));
@@ -129,11 +129,11 @@ TEST_CASE("Closest stays exact in a table with buckets deeper than 64 bits", "[u
 TEST_CASE("contacts in a bucket are kept least-recently-seen first", "[unit]") {
   RoutingTable table(Self(), SmallConfig());
   FillFar(table, kStart);
-  CHECK(table.Heard(Far(1), kStart + Seconds(20)).outcome == InsertOutcome::kUpdated);
+  CHECK(table.Heard(Far(1), kStart + transport::Seconds(20)).outcome == InsertOutcome::kUpdated);
   std::vector<NodeId> far_order = Ids(table.Export());
   far_order.resize(4);
   CHECK(far_order == std::vector<NodeId>{Far(0).id, Far(2).id, Far(3).id, Far(1).id});
-  const InsertResult result = table.Heard(Far(10), kStart + Seconds(21));
+  const InsertResult result = table.Heard(Far(10), kStart + transport::Seconds(21));
   REQUIRE(result.ping);
   CHECK(result.ping->id == Far(0).id);
 }
@@ -144,19 +144,19 @@ TEST_CASE("hearing a known contact refreshes its endpoint, key, time and failure
   table.Failed(Far(0).id);
   REQUIRE(table.Find(Far(0).id)->failures == 1);
   Contact moved = Far(0, "198.51.100.7");
-  moved.endpoint = Endpoint(moved.endpoint.address(), 7000);
+  moved.endpoint = transport::Endpoint(moved.endpoint.address(), 7000);
   moved.public_key[0] = 0xab;
-  moved.last_seen = kTimeZero;  // ignored: the table stamps `now`
-  moved.failures = 5;           // ignored too
-  CHECK(table.Heard(moved, kStart + Seconds(30)).outcome == InsertOutcome::kUpdated);
+  moved.last_seen = transport::kTimeZero;  // ignored: the table stamps `now`
+  moved.failures = 5;                      // ignored too
+  CHECK(table.Heard(moved, kStart + transport::Seconds(30)).outcome == InsertOutcome::kUpdated);
   const Contact* found = table.Find(Far(0).id);
   REQUIRE(found);
   CHECK(found->endpoint.ToString() == "198.51.100.7:7000");
   CHECK(found->public_key[0] == 0xab);
-  CHECK(found->last_seen == kStart + Seconds(30));
+  CHECK(found->last_seen == kStart + transport::Seconds(30));
   CHECK(found->failures == 0);
   // A message without a key (all zero) does not forget the key we know.
-  CHECK(table.Heard(Far(0, "198.51.100.7"), kStart + Seconds(31)).outcome ==
+  CHECK(table.Heard(Far(0, "198.51.100.7"), kStart + transport::Seconds(31)).outcome ==
         InsertOutcome::kUpdated);
   CHECK(table.Find(Far(0).id)->public_key[0] == 0xab);
   CHECK(table.size() == 8);
@@ -166,7 +166,8 @@ TEST_CASE("a full bucket keeps the newest newcomers in a bounded replacement cac
   RoutingTable table(Self(), SmallConfig());
   FillFar(table, kStart);
   for (int i = 10; i < 15; ++i) {
-    CHECK(table.Heard(Far(i), kStart + Seconds(i)).outcome == InsertOutcome::kReplacementCached);
+    CHECK(table.Heard(Far(i), kStart + transport::Seconds(i)).outcome ==
+          InsertOutcome::kReplacementCached);
   }
   CHECK(table.stats().replacements == 3);
   CHECK(table.size() == 8);
@@ -174,7 +175,8 @@ TEST_CASE("a full bucket keeps the newest newcomers in a bounded replacement cac
   CHECK(std::vector<NodeId>(ids.begin() + 8, ids.end()) ==
         std::vector<NodeId>{Far(12).id, Far(13).id, Far(14).id});
   // Hearing a cached contact again makes it the newest one in the cache.
-  CHECK(table.Heard(Far(12), kStart + Seconds(20)).outcome == InsertOutcome::kReplacementCached);
+  CHECK(table.Heard(Far(12), kStart + transport::Seconds(20)).outcome ==
+        InsertOutcome::kReplacementCached);
   ids = Ids(table.Export());
   CHECK(std::vector<NodeId>(ids.begin() + 8, ids.end()) ==
         std::vector<NodeId>{Far(13).id, Far(14).id, Far(12).id});
@@ -186,14 +188,14 @@ TEST_CASE("a full bucket asks to ping its least-recently-seen contact, one ping 
           "[unit]") {
   RoutingTable table(Self(), SmallConfig());
   FillFar(table, kStart);
-  TimePoint now = kStart + Seconds(10);
-  auto newcomer = [&](int i) { return table.Heard(Far(100 + i), now += Seconds(1)); };
+  transport::TimePoint now = kStart + transport::Seconds(10);
+  auto newcomer = [&](int i) { return table.Heard(Far(100 + i), now += transport::Seconds(1)); };
   const InsertResult first = newcomer(0);
   REQUIRE(first.ping);
   CHECK(first.ping->id == Far(0).id);
   CHECK_FALSE(newcomer(1).ping);  // the answer about Far(0) is still awaited
   // Far(0) answers: it moves to the most-recently-seen end and Far(1) is the oldest now.
-  CHECK(table.Heard(Far(0), now += Seconds(1)).outcome == InsertOutcome::kUpdated);
+  CHECK(table.Heard(Far(0), now += transport::Seconds(1)).outcome == InsertOutcome::kUpdated);
   const InsertResult third = newcomer(2);
   REQUIRE(third.ping);
   CHECK(third.ping->id == Far(1).id);
@@ -204,7 +206,7 @@ TEST_CASE("a full bucket asks to ping its least-recently-seen contact, one ping 
   CHECK(fourth.ping->id == Far(1).id);
   CHECK_FALSE(newcomer(4).ping);
   // The caller never reported; much later the bucket asks again rather than stall.
-  now += Seconds(600);
+  now += transport::Seconds(600);
   const InsertResult later = newcomer(5);
   REQUIRE(later.ping);
   CHECK(later.ping->id == Far(1).id);
@@ -213,36 +215,36 @@ TEST_CASE("a full bucket asks to ping its least-recently-seen contact, one ping 
 TEST_CASE("a full bucket pings its oldest contact only once it has been silent or failed",
           "[unit]") {
   RoutingConfig config = SmallConfig();
-  config.ping_oldest_after = Seconds(15 * 60);
+  config.ping_oldest_after = transport::Seconds(15 * 60);
   RoutingTable table(Self(), config);
   FillFar(table, kStart);
   // Heard a minute ago: alive, so the newcomer only waits in the replacement cache.
-  const InsertResult fresh = table.Heard(Far(100), kStart + Seconds(60));
+  const InsertResult fresh = table.Heard(Far(100), kStart + transport::Seconds(60));
   CHECK(fresh.outcome == InsertOutcome::kReplacementCached);
   CHECK_FALSE(fresh.ping);
   // One timeout makes it questionable at once.
   CHECK_FALSE(table.Failed(Far(0).id));
-  const InsertResult failed = table.Heard(Far(101), kStart + Seconds(61));
+  const InsertResult failed = table.Heard(Far(101), kStart + transport::Seconds(61));
   REQUIRE(failed.ping);
   CHECK(failed.ping->id == Far(0).id);
   // It answers; now Far(1) is the oldest, last heard at kStart + 2 s. Silent for just under
   // the window: no ping; for the whole window: a ping.
-  CHECK(table.Heard(Far(0), kStart + Seconds(62)).outcome == InsertOutcome::kUpdated);
-  const TimePoint far1_heard = kStart + Seconds(2);
-  CHECK_FALSE(table.Heard(Far(102), far1_heard + Seconds(15 * 60 - 1)).ping);
-  const InsertResult silent = table.Heard(Far(103), far1_heard + Seconds(15 * 60));
+  CHECK(table.Heard(Far(0), kStart + transport::Seconds(62)).outcome == InsertOutcome::kUpdated);
+  const transport::TimePoint far1_heard = kStart + transport::Seconds(2);
+  CHECK_FALSE(table.Heard(Far(102), far1_heard + transport::Seconds(15 * 60 - 1)).ping);
+  const InsertResult silent = table.Heard(Far(103), far1_heard + transport::Seconds(15 * 60));
   REQUIRE(silent.ping);
   CHECK(silent.ping->id == Far(1).id);
 }
 
 TEST_CASE("the table wants a requester only where it could change a bucket", "[unit]") {
   RoutingConfig config = SmallConfig();
-  config.ping_oldest_after = Seconds(15 * 60);
+  config.ping_oldest_after = transport::Seconds(15 * 60);
   RoutingTable table(Self(), config);
   CHECK_FALSE(table.Wants(Self(), kStart));
   CHECK(table.Wants(Far(0).id, kStart));  // room in the only bucket
   FillFar(table, kStart);
-  const TimePoint soon = kStart + Seconds(60);
+  const transport::TimePoint soon = kStart + transport::Seconds(60);
   CHECK(table.Wants(Far(1).id, soon));  // already in a bucket
   // Full far bucket, k closer contacts, fresh oldest: a newcomer could only be cached.
   CHECK_FALSE(table.Wants(Far(100).id, soon));
@@ -255,16 +257,16 @@ TEST_CASE("the table wants a requester only where it could change a bucket", "[u
   // Or it has been silent for the whole window.
   CHECK(table.Heard(Far(0), soon).outcome == InsertOutcome::kUpdated);
   CHECK_FALSE(table.Wants(Far(101).id, soon));
-  CHECK(table.Wants(Far(101).id, kStart + Seconds(2) + Seconds(15 * 60)));
+  CHECK(table.Wants(Far(101).id, kStart + transport::Seconds(2) + transport::Seconds(15 * 60)));
 }
 
 TEST_CASE("stale_failures_max timeouts evict a contact and promote the newest replacement",
           "[unit]") {
   RoutingTable table(Self(), SmallConfig());
   FillFar(table, kStart);
-  table.Heard(Far(10), kStart + Seconds(10));
-  table.Heard(Far(11), kStart + Seconds(11));
-  table.Heard(Far(3), kStart + Seconds(12));  // now seen after Far(11) was
+  table.Heard(Far(10), kStart + transport::Seconds(10));
+  table.Heard(Far(11), kStart + transport::Seconds(11));
+  table.Heard(Far(3), kStart + transport::Seconds(12));  // now seen after Far(11) was
   CHECK_FALSE(table.Failed(Far(0).id));
   CHECK_FALSE(table.Failed(Far(0).id));
   CHECK(table.Find(Far(0).id)->failures == 2);
@@ -297,7 +299,7 @@ TEST_CASE("a reply resets the failure count so sporadic timeouts never evict", "
   for (int round = 0; round < 5; ++round) {
     CHECK_FALSE(table.Failed(Far(2).id));
     CHECK_FALSE(table.Failed(Far(2).id));
-    table.Heard(Far(2), kStart + Seconds(100 + round));
+    table.Heard(Far(2), kStart + transport::Seconds(100 + round));
     CHECK(table.Find(Far(2).id)->failures == 0);
   }
   CHECK(table.stats().evicted == 0);
@@ -306,7 +308,7 @@ TEST_CASE("a reply resets the failure count so sporadic timeouts never evict", "
 TEST_CASE("a removed contact is replaced from the cache", "[unit]") {
   RoutingTable table(Self(), SmallConfig());
   FillFar(table, kStart);
-  table.Heard(Far(10), kStart + Seconds(10));
+  table.Heard(Far(10), kStart + transport::Seconds(10));
   CHECK(table.Remove(Far(3).id));
   CHECK_FALSE(table.Remove(Far(3).id));
   CHECK(table.size() == 8);
@@ -339,4 +341,4 @@ TEST_CASE("a split moves cached replacements into the half that has room", "[uni
 }
 
 }  // namespace
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::routing

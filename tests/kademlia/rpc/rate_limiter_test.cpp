@@ -8,13 +8,13 @@
 
 #include "transport/rng.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::rpc {
 namespace {
 
-const TimePoint kStart = kTimeZero + Seconds(100);
+const transport::TimePoint kStart = transport::kTimeZero + transport::Seconds(100);
 const HashKey kTestHashKey = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
 
-Address Ip(int i) { return *Address::Parse("10.0.0." + std::to_string(i)); }
+transport::Address Ip(int i) { return *transport::Address::Parse("10.0.0." + std::to_string(i)); }
 
 RateLimitConfig Small() {
   RateLimitConfig config;
@@ -32,8 +32,8 @@ TEST_CASE("a source gets its burst, then its rate", "[unit]") {
   CHECK(limiter.Admit(Ip(1), kStart) == RateVerdict::kPerIpExceeded);
   CHECK(limiter.Admit(Ip(2), kStart) == RateVerdict::kAllowed);  // others are unaffected
   // 0.1 s at 10 per second: one more token.
-  CHECK(limiter.Admit(Ip(1), kStart + Millis(100)) == RateVerdict::kAllowed);
-  CHECK(limiter.Admit(Ip(1), kStart + Millis(100)) == RateVerdict::kPerIpExceeded);
+  CHECK(limiter.Admit(Ip(1), kStart + transport::Millis(100)) == RateVerdict::kAllowed);
+  CHECK(limiter.Admit(Ip(1), kStart + transport::Millis(100)) == RateVerdict::kPerIpExceeded);
 }
 
 TEST_CASE("the global bucket caps all sources together", "[unit]") {
@@ -44,7 +44,7 @@ TEST_CASE("the global bucket caps all sources together", "[unit]") {
   RequestRateLimiter limiter(config, kStart, kTestHashKey);
   for (int i = 1; i <= 3; ++i) CHECK(limiter.Admit(Ip(i), kStart) == RateVerdict::kAllowed);
   CHECK(limiter.Admit(Ip(4), kStart) == RateVerdict::kGlobalExceeded);
-  CHECK(limiter.Admit(Ip(4), kStart + Seconds(1)) == RateVerdict::kAllowed);
+  CHECK(limiter.Admit(Ip(4), kStart + transport::Seconds(1)) == RateVerdict::kAllowed);
 }
 
 TEST_CASE("tracking is bounded: past tracked_ips_max the least recently active is forgotten",
@@ -67,35 +67,35 @@ TEST_CASE("a source idle until its bucket is full again is forgotten without cha
   RequestRateLimiter limiter(config, kStart, kTestHashKey);
   for (int i = 0; i < 5; ++i) REQUIRE(limiter.Admit(Ip(1), kStart) == RateVerdict::kAllowed);
   REQUIRE(limiter.Admit(Ip(1), kStart) == RateVerdict::kPerIpExceeded);
-  limiter.Admit(Ip(2), kStart + Millis(100));
+  limiter.Admit(Ip(2), kStart + transport::Millis(100));
   CHECK(limiter.tracked_ips() == 2);
   // Ip(1)'s empty bucket needs 0.5 s to fill: at 0.4 s it is still tracked.
-  limiter.Admit(Ip(3), kStart + Millis(400));
+  limiter.Admit(Ip(3), kStart + transport::Millis(400));
   CHECK(limiter.tracked_ips() == 3);
   // At 0.5 s it is full again and forgotten; Ip(2) (0.4 s idle) is kept.
-  limiter.Admit(Ip(3), kStart + Millis(500));
+  limiter.Admit(Ip(3), kStart + transport::Millis(500));
   CHECK(limiter.tracked_ips() == 2);
   // Coming back, it gets exactly the burst a remembered full bucket would give: 5, then no more.
   for (int i = 0; i < 5; ++i) {
-    CHECK(limiter.Admit(Ip(1), kStart + Millis(500)) == RateVerdict::kAllowed);
+    CHECK(limiter.Admit(Ip(1), kStart + transport::Millis(500)) == RateVerdict::kAllowed);
   }
-  CHECK(limiter.Admit(Ip(1), kStart + Millis(500)) == RateVerdict::kPerIpExceeded);
+  CHECK(limiter.Admit(Ip(1), kStart + transport::Millis(500)) == RateVerdict::kPerIpExceeded);
   // Many idle sources are forgotten as traffic goes on, so the table follows the active ones.
-  for (int i = 10; i < 60; ++i) limiter.Admit(Ip(i), kStart + Seconds(1));
-  for (int i = 0; i < 30; ++i) limiter.Admit(Ip(200), kStart + Seconds(2));
+  for (int i = 10; i < 60; ++i) limiter.Admit(Ip(i), kStart + transport::Seconds(1));
+  for (int i = 0; i < 30; ++i) limiter.Admit(Ip(200), kStart + transport::Seconds(2));
   CHECK(limiter.tracked_ips() == 1);
 }
 
 // The limiter's rules written the plain way: a recency list and a map.
 class ReferenceLimiter {
  public:
-  explicit ReferenceLimiter(const RateLimitConfig& config, TimePoint now)
+  explicit ReferenceLimiter(const RateLimitConfig& config, transport::TimePoint now)
       : config_(config),
-        refill_(Duration(
+        refill_(transport::Duration(
             static_cast<int64_t>(std::ceil(config.per_ip_burst / config.per_ip_rate * 1e6)))),
         global_(config.global_burst, now) {}
 
-  RateVerdict Admit(const Address& source, TimePoint now) {
+  RateVerdict Admit(const transport::Address& source, transport::TimePoint now) {
     for (int i = 0; i < 2 && !recency_.empty(); ++i) {
       if (now - recency_.back().second.updated() < refill_) break;
       by_address_.erase(recency_.back().first);
@@ -123,12 +123,12 @@ class ReferenceLimiter {
   size_t tracked_ips() const { return by_address_.size(); }
 
  private:
-  using Entry = std::pair<Address, TokenBucket>;
+  using Entry = std::pair<transport::Address, TokenBucket>;
   RateLimitConfig config_;
-  Duration refill_;
+  transport::Duration refill_;
   TokenBucket global_;
   std::list<Entry> recency_;
-  std::map<Address, std::list<Entry>::iterator> by_address_;
+  std::map<transport::Address, std::list<Entry>::iterator> by_address_;
 };
 
 TEST_CASE("the flat table gives the verdicts of a plain list and map, request by request",
@@ -142,15 +142,15 @@ TEST_CASE("the flat table gives the verdicts of a plain list and map, request by
     config.global_burst = 40;
     RequestRateLimiter limiter(config, kStart, kTestHashKey);
     ReferenceLimiter reference(config, kStart);
-    Rng rng(tracked_max);
-    TimePoint now = kStart;
+    transport::Rng rng(tracked_max);
+    transport::TimePoint now = kStart;
     for (int i = 0; i < 20000; ++i) {
       INFO("tracked_ips_max " << tracked_max << ", request " << i);
-      now += Duration(static_cast<int64_t>(rng.Below(2000)));
+      now += transport::Duration(static_cast<int64_t>(rng.Below(2000)));
       const int who = rng.Chance(0.3) ? static_cast<int>(rng.Below(4))
                                       : 1000 + static_cast<int>(rng.Below(3000));
-      const Address source = *Address::Parse("10." + std::to_string(who / 256) + "." +
-                                             std::to_string(who % 256) + ".1");
+      const transport::Address source = *transport::Address::Parse(
+          "10." + std::to_string(who / 256) + "." + std::to_string(who % 256) + ".1");
       REQUIRE(limiter.Admit(source, now) == reference.Admit(source, now));
       REQUIRE(limiter.tracked_ips() == reference.tracked_ips());
     }
@@ -159,34 +159,35 @@ TEST_CASE("the flat table gives the verdicts of a plain list and map, request by
 
 // IPv4 sources whose unkeyed hash (MixedHash over std::hash<Address>) has low bits all zero:
 // under the old unkeyed source table they all shared one home place, whatever the table's size.
-std::vector<Address> AddressesCollidingUnkeyed(size_t count, uint32_t low_mask) {
-  std::vector<Address> out;
+std::vector<transport::Address> AddressesCollidingUnkeyed(size_t count, uint32_t low_mask) {
+  std::vector<transport::Address> out;
   for (uint32_t n = 0; out.size() < count; ++n) {
-    const Address a =
-        Address::V4({static_cast<uint8_t>(10 + (n >> 24)), static_cast<uint8_t>(n >> 16),
-                     static_cast<uint8_t>(n >> 8), static_cast<uint8_t>(n)});
-    if ((MixedHash<Address>{}(a)&low_mask) == 0) out.push_back(a);
+    const transport::Address a =
+        transport::Address::V4({static_cast<uint8_t>(10 + (n >> 24)), static_cast<uint8_t>(n >> 16),
+                                static_cast<uint8_t>(n >> 8), static_cast<uint8_t>(n)});
+    if ((MixedHash<transport::Address>{}(a)&low_mask) == 0) out.push_back(a);
   }
   return out;
 }
 
 TEST_CASE("sources chosen to collide under the unkeyed hash spread in the keyed source table",
           "[unit]") {
-  const std::vector<Address> sources = AddressesCollidingUnkeyed(300, 0x3ff);
+  const std::vector<transport::Address> sources = AddressesCollidingUnkeyed(300, 0x3ff);
   // Under the old hash: one probe run as long as the table.
-  FlatLinkedMap<Address, int> unkeyed;
-  for (const Address& a : sources) unkeyed.Emplace(a);
+  FlatLinkedMap<transport::Address, int> unkeyed;
+  for (const transport::Address& a : sources) unkeyed.Emplace(a);
   CHECK(unkeyed.ProbeDistanceMax() == sources.size() - 1);
   RateLimitConfig config = Small();
   config.tracked_ips_max = 1000;
   config.global_rate = 1e6;
   config.global_burst = 1e6;
   RequestRateLimiter limiter(config, kStart, kTestHashKey);
-  for (const Address& a : sources) CHECK(limiter.Admit(a, kStart) == RateVerdict::kAllowed);
+  for (const transport::Address& a : sources)
+    CHECK(limiter.Admit(a, kStart) == RateVerdict::kAllowed);
   CHECK(limiter.tracked_ips() == sources.size());
   // A random hash at most half full: the longest run is a handful of places.
   CHECK(limiter.probe_distance_max() < 16);
 }
 
 }  // namespace
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::rpc

@@ -12,7 +12,7 @@
 #include "support/peer.h"
 #include "support/records.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 namespace {
 
 using testing::Peer;
@@ -27,11 +27,11 @@ struct ListenerFixture : StorePartsFixture {
   Peer b{"listener-b", "10.0.0.3:6881"};
 
   std::optional<uint32_t> Add(const Peer& peer, uint32_t lifetime_seconds) {
-    return table.Add(now, peer.endpoint, peer.id(), ListenBody{key, lifetime_seconds});
+    return table.Add(now, peer.endpoint, peer.id(), wire::ListenBody{key, lifetime_seconds});
   }
-  PushBody Change() const {
+  wire::PushBody Change() const {
     const SignedRecord record = Signed(SampleRecord(), Publisher());
-    return PushBody{key, WireRecord{record.encoded, record.signature}, std::nullopt};
+    return wire::PushBody{key, wire::WireRecord{record.encoded, record.signature}, std::nullopt};
   }
 };
 
@@ -41,13 +41,13 @@ TEST_CASE("a listener is granted at most the listen lifetime and sent the record
   f.Hold(f.key, held);
   CHECK(f.Add(f.a, 100000) == 300u);  // listen_lifetime is five minutes
   CHECK(f.table.size() == 1);
-  CHECK(f.table.NextDeadline() == f.now + Seconds(300));
+  CHECK(f.table.NextDeadline() == f.now + transport::Seconds(300));
   const auto sent = f.SentTo(f.a);
   REQUIRE(sent.size() == 1);
-  const auto* push = std::get_if<PushBody>(&sent[0].body);
+  const auto* push = std::get_if<wire::PushBody>(&sent[0].body);
   REQUIRE(push != nullptr);
   CHECK(push->target == f.key);
-  CHECK(push->record == WireRecord{held.encoded, held.signature});
+  CHECK(push->record == wire::WireRecord{held.encoded, held.signature});
   CHECK(f.stats.pushes_sent == 1);
   // A renewal is not a new listener: granted again, nothing sent, still one.
   CHECK(f.Add(f.a, 0) == 1u);
@@ -67,7 +67,7 @@ TEST_CASE("a change is pushed to every listener, sent again until acknowledged, 
   REQUIRE(to_b.size() == 1);
   CHECK(f.stats.pushes_sent == 2);
   // `a` acknowledges; `b` never answers and is sent the push push_attempts_max times in all.
-  f.Deliver(f.a, f.a.Reply(to_a[0], PushAckBody{}));
+  f.Deliver(f.a, f.a.Reply(to_a[0], wire::PushAckBody{}));
   for (size_t attempt = 2; attempt <= f.config.push_attempts_max; ++attempt) {
     f.now += f.node.config().rpc_timeout;
     f.node.OnTimer(f.now);
@@ -85,14 +85,14 @@ TEST_CASE("a listener that does not renew its subscription expires", "[unit]") {
   ListenerFixture f;
   REQUIRE(f.Add(f.a, 10) == 10u);
   REQUIRE(f.Add(f.b, 20) == 20u);
-  f.now += Seconds(10);
+  f.now += transport::Seconds(10);
   f.table.Expire(f.now);
   CHECK(f.table.size() == 1);
-  CHECK(f.table.NextDeadline() == f.now + Seconds(10));
-  f.now += Seconds(10);
+  CHECK(f.table.NextDeadline() == f.now + transport::Seconds(10));
+  f.now += transport::Seconds(10);
   f.table.Expire(f.now);
   CHECK(f.table.size() == 0);
-  CHECK(f.table.NextDeadline() == kTimeNever);
+  CHECK(f.table.NextDeadline() == transport::kTimeNever);
   f.table.Push(f.now, f.Change());
   CHECK(f.transport.sent.empty());
 }
@@ -107,4 +107,4 @@ TEST_CASE("a full key refuses a new listener and still renews the ones it has", 
 }
 
 }  // namespace
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store

@@ -8,7 +8,7 @@
 
 #include "support/records.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 namespace {
 
 using testing::Publisher;
@@ -17,7 +17,7 @@ using testing::Signed;
 
 const HashKey kKey{9, 8, 7, 6, 5, 4, 3, 2, 1};
 
-WireRecord WireOf(const SignedRecord& record) { return {record.encoded, record.signature}; }
+wire::WireRecord WireOf(const SignedRecord& record) { return {record.encoded, record.signature}; }
 
 TEST_CASE("the verifier checks a record in full once and counts its copies as checked again",
           "[unit]") {
@@ -41,7 +41,7 @@ TEST_CASE("the verifier refuses a record whose signature does not match its byte
   record.signature[0] ^= 1;
   const auto refused = verifier.Verify(WireOf(record));
   REQUIRE_FALSE(refused.has_value());
-  CHECK(refused.error().code == ErrorCode::kCrypto);
+  CHECK(refused.error().code == transport::ErrorCode::kCrypto);
   CHECK(stats.records_verified == 1);
 }
 
@@ -53,9 +53,9 @@ TEST_CASE("without a policy every record is admitted, with one the policy decide
   CHECK_FALSE(verifier.has_policy());
   CHECK(verifier.Admit(theirs));
   const PublicKey allowed = Publisher("ours").public_key();
-  verifier.SetPolicy([allowed](const SignedRecord& r) -> Result<void> {
+  verifier.SetPolicy([allowed](const SignedRecord& r) -> transport::Result<void> {
     if (r.record.publisher == allowed) return {};
-    return tl::unexpected(Error{ErrorCode::kRefused, "not certified"});
+    return tl::unexpected(transport::Error{transport::ErrorCode::kRefused, "not certified"});
   });
   CHECK(verifier.has_policy());
   CHECK(verifier.Admit(ours));
@@ -65,4 +65,4 @@ TEST_CASE("without a policy every record is admitted, with one the policy decide
 }
 
 }  // namespace
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store

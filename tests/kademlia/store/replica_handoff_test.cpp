@@ -13,7 +13,7 @@
 #include "support/peer.h"
 #include "support/records.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 namespace {
 
 using testing::Peer;
@@ -37,13 +37,13 @@ struct HandoffFixture : StorePartsFixture {
     return Contact{peer.id(), peer.endpoint, peer.identity.public_key(), now, 0};
   }
   // Answers the FIND_NODE the node sent `peer` with a token, and returns what it sent next.
-  std::vector<Message> AnswerWithToken(const Peer& peer) {
+  std::vector<wire::Message> AnswerWithToken(const Peer& peer) {
     auto sent = SentTo(peer);
     REQUIRE(sent.size() == 1);
-    const auto* find = std::get_if<FindNodeBody>(&sent[0].body);
+    const auto* find = std::get_if<wire::FindNodeBody>(&sent[0].body);
     REQUIRE(find != nullptr);
     CHECK(find->target == key);
-    NodesBody nodes;
+    wire::NodesBody nodes;
     nodes.token = {4, 2};
     Deliver(peer, peer.Reply(sent[0], nodes));
     return SentTo(peer);
@@ -57,11 +57,11 @@ TEST_CASE("a newcomer closer to a held key than this node is handed the key's re
   f.handoff.OnContactAdded(f.now, f.ContactOf(newcomer));
   const auto stores = f.AnswerWithToken(newcomer);
   REQUIRE(stores.size() == 1);
-  const auto* store = std::get_if<StoreBody>(&stores[0].body);
+  const auto* store = std::get_if<wire::StoreBody>(&stores[0].body);
   REQUIRE(store != nullptr);
   CHECK(store->target == f.key);
   CHECK(store->token == std::vector<uint8_t>{4, 2});
-  CHECK(store->record == WireRecord{f.record.encoded, f.record.signature});
+  CHECK(store->record == wire::WireRecord{f.record.encoded, f.record.signature});
   CHECK(store->lifetime_seconds == 3600);
   CHECK(f.stats.handoff_records == 1);
 }
@@ -96,7 +96,7 @@ TEST_CASE("the contact that moves up into the r closest when a holder is evicted
   CHECK(f.SentTo(farther).empty());
   const auto stores = f.AnswerWithToken(moved_up);
   REQUIRE(stores.size() == 1);
-  CHECK(std::holds_alternative<StoreBody>(stores[0].body));
+  CHECK(std::holds_alternative<wire::StoreBody>(stores[0].body));
   // An evicted node farther than the holders was none of them: nothing to repair.
   f.handoff.OnContactEvicted(f.now, farther.id());
   CHECK(f.stats.repair_keys == 1);
@@ -104,4 +104,4 @@ TEST_CASE("the contact that moves up into the r closest when a holder is evicted
 }
 
 }  // namespace
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store

@@ -14,7 +14,7 @@
 #include "support/fake_network.h"
 #include "support/records.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 namespace {
 
 using testing::BuildDhtNetwork;
@@ -29,31 +29,31 @@ TEST_CASE("a listener sees a status change within one round trip plus one retry 
   BuildDhtNetwork(net, 60, DhtConfig{});
   const Identity publisher = Publisher();
   std::vector<ListenEvent> events;
-  std::vector<TimePoint> event_times;
+  std::vector<transport::TimePoint> event_times;
   const Key key = CapabilityKey("user-auth");
   REQUIRE(net.dht(40).Listen(net.now(), key, [&](const ListenEvent& e) {
     events.push_back(e);
     event_times.push_back(net.now());
   }) != 0);
-  net.RunFor(Seconds(10));
+  net.RunFor(transport::Seconds(10));
   SkillRecord r = SampleRecord();
   net.dht(7).Publish(net.now(), Signed(r, publisher), nullptr);
-  net.RunFor(Seconds(10));
+  net.RunFor(transport::Seconds(10));
   REQUIRE(events.size() == 1);
   CHECK(events[0].kind == ListenEvent::Kind::kAdded);
 
   r.sequence = 2;
   r.status = SkillStatus::kDegraded;
-  std::optional<TimePoint> stored_at;
+  std::optional<transport::TimePoint> stored_at;
   net.dht(7).Publish(net.now(), Signed(r, publisher),
                      [&](const PublishResult&) { stored_at = net.now(); });
-  net.RunFor(Seconds(10));
+  net.RunFor(transport::Seconds(10));
   REQUIRE(stored_at.has_value());
   REQUIRE(events.size() == 2);
   CHECK(events[1].kind == ListenEvent::Kind::kChanged);
   CHECK(events[1].record.record.status == SkillStatus::kDegraded);
   // The holders push as they store; the publisher learns of the store one way later.
-  const Duration round_trip = Millis(20);
+  const transport::Duration round_trip = transport::Millis(20);
   CHECK(event_times[1] <= *stored_at + round_trip + KademliaConfig{}.rpc_timeout);
 }
 
@@ -63,14 +63,14 @@ TEST_CASE("a subscription started from its owner's own get reads the key no seco
   const Identity publisher = Publisher();
   SkillRecord r = SampleRecord();
   net.dht(7).Publish(net.now(), Signed(r, publisher), nullptr);
-  net.RunFor(Seconds(10));
+  net.RunFor(transport::Seconds(10));
   const Key key = CapabilityKey("user-auth");
   const size_t reader = 30;
   SkillDht& dht = net.dht(reader);
   const DhtStats before = dht.stats();
   std::optional<GetResult> got;
   REQUIRE(dht.Get(net.now(), key, GetOptions{}, [&](const GetResult& result) { got = result; }));
-  net.RunFor(Seconds(5));
+  net.RunFor(transport::Seconds(5));
   REQUIRE(got.has_value());
   REQUIRE(got->records.size() == 1);
   // Every holder answered with the record; its signature was checked at most once (not at all
@@ -87,7 +87,7 @@ TEST_CASE("a subscription started from its owner's own get reads the key no seco
   CHECK(dht.stats().subscriptions_seeded - before.subscriptions_seeded == 1);
   REQUIRE(events.size() == 1);  // the record the get found, at once
   CHECK(events[0].kind == ListenEvent::Kind::kAdded);
-  net.RunFor(Seconds(5));
+  net.RunFor(transport::Seconds(5));
   // The holders push back what they hold: nothing new, and already verified.
   CHECK(dht.stats().pushes_received - before.pushes_received >= 2);
   CHECK(events.size() == 1);
@@ -96,7 +96,7 @@ TEST_CASE("a subscription started from its owner's own get reads the key no seco
   r.sequence = 2;
   r.status = SkillStatus::kDegraded;
   net.dht(7).Publish(net.now(), Signed(r, publisher), nullptr);
-  net.RunFor(Seconds(10));
+  net.RunFor(transport::Seconds(10));
   REQUIRE(events.size() == 2);
   CHECK(events[1].kind == ListenEvent::Kind::kChanged);
   CHECK(events[1].record.record.status == SkillStatus::kDegraded);
@@ -111,13 +111,13 @@ TEST_CASE("a subscription moves to a newcomer closer than its holders, and only 
   FakeNetwork net(/*seed=*/36);
   BuildDhtNetwork(net, 40, DhtConfig{});  // r = 3
   const size_t listener = 30;
-  const Endpoint via = net.endpoint(listener);
+  const transport::Endpoint via = net.endpoint(listener);
   // A node not yet joined; the subscribed key is its own id, so it is the closest node to it.
   const size_t newcomer = net.size();
   net.AddDhtNode(KademliaConfig{}, DhtConfig{});
   const Key key = net.node(newcomer).id();
   REQUIRE(net.dht(listener).Listen(net.now(), key, nullptr) != 0);
-  net.RunFor(Seconds(10));
+  net.RunFor(transport::Seconds(10));
   const uint64_t renewed = net.dht(listener).stats().subscriptions_renewed;
   // The holders it listens on: the r closest to the key but for itself.
   std::vector<NodeId> holders;
@@ -137,13 +137,13 @@ TEST_CASE("a subscription moves to a newcomer closer than its holders, and only 
     net.AddDhtNode(KademliaConfig{}, DhtConfig{});
   }
   net.node(far).Join(net.now(), std::span(&via, 1), nullptr);
-  net.RunFor(Seconds(10));
+  net.RunFor(transport::Seconds(10));
   REQUIRE(net.node(listener).routing_table().Find(net.node(far).id()) != nullptr);
   CHECK(net.dht(listener).stats().subscriptions_renewed == renewed);
 
   // The closest node of all joins: the subscription moves to it at once.
   net.node(newcomer).Join(net.now(), std::span(&via, 1), nullptr);
-  net.RunFor(Seconds(10));
+  net.RunFor(transport::Seconds(10));
   REQUIRE(net.node(listener).routing_table().Find(net.node(newcomer).id()) != nullptr);
   CHECK(net.dht(listener).stats().subscriptions_renewed == renewed + 1);
   CHECK(net.dht(newcomer).listeners() == 1);
@@ -165,7 +165,7 @@ TEST_CASE("a listener cut off for a while ends with exactly the current records"
               leaves = SampleRecord("leaves"), expires = SampleRecord("expires");
   expires.ttl_seconds = 120;
   for (const auto& r : {stays, changes, leaves, expires}) publish(r);
-  net.RunFor(Seconds(20));
+  net.RunFor(transport::Seconds(20));
   REQUIRE(net.dht(listener).ListenView(subscription).size() == 4);
 
   net.SetSilent(listener, true);
@@ -178,12 +178,12 @@ TEST_CASE("a listener cut off for a while ends with exactly the current records"
   publish(leaves);
   net.dht(5).Forget(IdentityOf(Signed(expires, publisher).record));  // no republish: it expires
   publish(SampleRecord("arrives"));
-  net.RunFor(Seconds(5 * 60));
+  net.RunFor(transport::Seconds(5 * 60));
   net.SetSilent(listener, false);
   // Cut off, it evicted its contacts; the daemon's bootstrap joins it again.
-  const Endpoint seed = net.endpoint(0);
+  const transport::Endpoint seed = net.endpoint(0);
   net.node(listener).Join(net.now(), std::span(&seed, 1), nullptr);
-  net.RunFor(Seconds(5 * 60));  // at least one renewal
+  net.RunFor(transport::Seconds(5 * 60));  // at least one renewal
 
   std::map<std::string, uint64_t> view;
   for (const auto& r : net.dht(listener).ListenView(subscription)) {
@@ -194,4 +194,4 @@ TEST_CASE("a listener cut off for a while ends with exactly the current records"
 }
 
 }  // namespace
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store

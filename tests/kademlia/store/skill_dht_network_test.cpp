@@ -15,7 +15,7 @@
 #include "support/fake_network.h"
 #include "support/records.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 namespace {
 
 using testing::BuildDhtNetwork;
@@ -34,7 +34,7 @@ size_t GetEverywhere(FakeNetwork& net, const Key& key, const std::set<std::strin
     REQUIRE(net.dht(i).Get(net.now(), key, GetOptions{},
                            [&results, i](const GetResult& r) { results[i] = r; }));
   }
-  net.RunFor(Seconds(30));
+  net.RunFor(transport::Seconds(30));
   size_t complete = 0;
   *asked = 0;
   for (size_t i = 0; i < net.size(); ++i) {
@@ -54,7 +54,7 @@ TEST_CASE("records published by one node are found by every other, and survive 3
           "[sim]") {
   FakeNetwork net(/*seed=*/21);
   DhtConfig dht_config;
-  dht_config.republish_interval = Seconds(10 * 60);
+  dht_config.republish_interval = transport::Seconds(10 * 60);
   BuildDhtNetwork(net, 100, dht_config);
   const Identity publisher = Publisher();
   std::set<std::string> agents;
@@ -63,12 +63,12 @@ TEST_CASE("records published by one node are found by every other, and survive 3
     net.dht(static_cast<size_t>(i) * 7).Publish(net.now(), Signed(r, publisher), nullptr);
     agents.insert(r.agent_id);
   }
-  net.RunFor(Seconds(30));
+  net.RunFor(transport::Seconds(30));
   size_t asked = 0;
   CHECK(GetEverywhere(net, CapabilityKey("user-auth"), agents, &asked) == asked);
 
   // 30% leave at once (never a publisher), then one republish round runs.
-  Rng rng(22);
+  transport::Rng rng(22);
   size_t gone = 0;
   while (gone < 30) {
     const auto victim = static_cast<size_t>(rng.Below(net.size()));
@@ -76,7 +76,7 @@ TEST_CASE("records published by one node are found by every other, and survive 3
     net.SetSilent(victim, true);
     ++gone;
   }
-  net.RunFor(Seconds(11 * 60));
+  net.RunFor(transport::Seconds(11 * 60));
   CHECK(GetEverywhere(net, SceneKey("auth"), agents, &asked) == asked);
   CHECK(asked == 70);
 }
@@ -94,7 +94,7 @@ TEST_CASE("when a holder is evicted, the others give its copy to the node in its
   FakeNetwork net(/*seed=*/31);
   BuildDhtNetwork(net, 40, DhtConfig{});  // r = 3, republish every 20 minutes
   net.dht(0).Publish(net.now(), Signed(SampleRecord(), Publisher()), nullptr);
-  net.RunFor(Seconds(30));
+  net.RunFor(transport::Seconds(30));
   const Key key = CapabilityKey("user-auth");
   const std::vector<size_t> before = Holders(net, key);
   REQUIRE(before.size() >= 3);
@@ -106,12 +106,12 @@ TEST_CASE("when a holder is evicted, the others give its copy to the node in its
   for (int attempt = 0; attempt < 3; ++attempt) {
     for (size_t holder : before) {
       if (holder == gone) continue;
-      net.node(holder).Request(net.now(), net.endpoint(gone), net.node(gone).id(), PingBody{},
+      net.node(holder).Request(net.now(), net.endpoint(gone), net.node(gone).id(), wire::PingBody{},
                                nullptr);
     }
-    net.RunFor(Seconds(2));
+    net.RunFor(transport::Seconds(2));
   }
-  net.RunFor(Seconds(5));
+  net.RunFor(transport::Seconds(5));
   for (size_t holder : before) {
     if (holder != gone)
       CHECK(net.node(holder).routing_table().Find(net.node(gone).id()) == nullptr);
@@ -137,16 +137,16 @@ TEST_CASE("a get gives a record to a close node that lacks it, for no longer tha
   }
   net.SetSilent(closest, true);
   net.dht(0).Publish(net.now(), Signed(SampleRecord(), Publisher()), nullptr);
-  net.RunFor(Seconds(30));
+  net.RunFor(transport::Seconds(30));
   net.SetSilent(closest, false);
   const std::vector<size_t> before = Holders(net, key);
   REQUIRE(before.size() >= 3);
   REQUIRE(std::find(before.begin(), before.end(), closest) == before.end());
-  TimePoint latest_expiry = kTimeZero;
+  transport::TimePoint latest_expiry = transport::kTimeZero;
   for (size_t holder : before) {
     latest_expiry = std::max(latest_expiry, net.dht(holder).store().Get(key)[0]->expires_at);
   }
-  net.RunFor(Seconds(60));
+  net.RunFor(transport::Seconds(60));
   // A get from a node that holds nothing reaches the closest node, which answers in full
   // without the record: the get stores it there.
   size_t asker = 1;
@@ -156,21 +156,21 @@ TEST_CASE("a get gives a record to a close node that lacks it, for no longer tha
   std::optional<GetResult> result;
   REQUIRE(net.dht(asker).Get(net.now(), key, GetOptions{},
                              [&result](const GetResult& r) { result = r; }));
-  net.RunFor(Seconds(10));
+  net.RunFor(transport::Seconds(10));
   REQUIRE(result.has_value());
   REQUIRE(result->records.size() == 1);
   CHECK(net.dht(asker).stats().read_repairs >= 1);
   const auto repaired = net.dht(closest).store().Get(key);
   REQUIRE(repaired.size() == 1);
   // Not a fresh TTL: the copy expires when the others do (to the second).
-  CHECK(repaired[0]->expires_at <= latest_expiry + Seconds(1));
-  CHECK(repaired[0]->expires_at >= latest_expiry - Seconds(1));
+  CHECK(repaired[0]->expires_at <= latest_expiry + transport::Seconds(1));
+  CHECK(repaired[0]->expires_at >= latest_expiry - transport::Seconds(1));
   // Every close node now holds it: another get repairs nothing.
   const uint64_t repairs = net.dht(asker).stats().read_repairs;
   result.reset();
   REQUIRE(net.dht(asker).Get(net.now(), key, GetOptions{},
                              [&result](const GetResult& r) { result = r; }));
-  net.RunFor(Seconds(10));
+  net.RunFor(transport::Seconds(10));
   REQUIRE(result.has_value());
   CHECK(net.dht(asker).stats().read_repairs == repairs);
 }
@@ -182,7 +182,7 @@ TEST_CASE("a get asked for copies names the nodes holding each record's newest v
   const Key key = CapabilityKey("user-auth");
   SkillRecord r = SampleRecord();
   net.dht(0).Publish(net.now(), Signed(r, publisher), nullptr);
-  net.RunFor(Seconds(30));
+  net.RunFor(transport::Seconds(30));
   const std::vector<size_t> first = Holders(net, key);
   REQUIRE(first.size() >= 3);
   // One holder is away while version 2 goes out: it still holds version 1 when it is back.
@@ -190,7 +190,7 @@ TEST_CASE("a get asked for copies names the nodes holding each record's newest v
   net.SetSilent(stale, true);
   r.sequence = 2;
   net.dht(0).Publish(net.now(), Signed(r, publisher), nullptr);
-  net.RunFor(Seconds(30));
+  net.RunFor(transport::Seconds(30));
   net.SetSilent(stale, false);
   REQUIRE(net.dht(stale).store().Get(key)[0]->value->record.sequence == 1);
   std::set<NodeId> current;
@@ -205,7 +205,7 @@ TEST_CASE("a get asked for copies names the nodes holding each record's newest v
     options.copies = true;
     REQUIRE(net.dht(asker).Get(net.now(), key, options,
                                [&result](const GetResult& got) { result = got; }));
-    net.RunFor(Seconds(10));
+    net.RunFor(transport::Seconds(10));
     REQUIRE(result.has_value());
     REQUIRE(result->records.size() == 1);
     REQUIRE(result->copies.size() == 1);
@@ -237,7 +237,7 @@ TEST_CASE("a get asked for copies names the nodes holding each record's newest v
   std::optional<GetResult> plain;
   REQUIRE(net.dht(asker).Get(net.now(), key, GetOptions{},
                              [&plain](const GetResult& got) { plain = got; }));
-  net.RunFor(Seconds(10));
+  net.RunFor(transport::Seconds(10));
   REQUIRE(plain.has_value());
   CHECK(plain->copies.empty());
 }
@@ -248,7 +248,7 @@ TEST_CASE("a tombstone removes a record everywhere before it expires", "[sim]") 
   const Identity publisher = Publisher();
   SkillRecord live = SampleRecord();
   net.dht(3).Publish(net.now(), Signed(live, publisher), nullptr);
-  net.RunFor(Seconds(20));
+  net.RunFor(transport::Seconds(20));
   SkillRecord gone = live;
   gone.sequence = 2;
   gone.tombstone = true;
@@ -256,7 +256,7 @@ TEST_CASE("a tombstone removes a record everywhere before it expires", "[sim]") 
   std::optional<PublishResult> published;
   net.dht(3).Publish(net.now(), Signed(gone, publisher),
                      [&](const PublishResult& r) { published = r; });
-  net.RunFor(Seconds(20));
+  net.RunFor(transport::Seconds(20));
   REQUIRE(published.has_value());
   CHECK(published->stored > 0);
   size_t asked = 0;
@@ -270,19 +270,19 @@ TEST_CASE("a get ends once its lookup_closest closest nodes have answered", "[si
     DhtConfig dht_config;
     dht_config.lookup_closest = lookup_closest;
     net.AddDhtNode(KademliaConfig{}, dht_config);  // k = 20
-    const Endpoint seed = net.endpoint(0);
+    const transport::Endpoint seed = net.endpoint(0);
     for (size_t i = 1; i < 80; ++i) {
       net.AddDhtNode(KademliaConfig{}, dht_config);
       net.node(i).Join(net.now(), std::span(&seed, 1), nullptr);
-      if (i % 10 == 0) net.RunFor(Seconds(1));
+      if (i % 10 == 0) net.RunFor(transport::Seconds(1));
     }
-    net.RunFor(Seconds(60));
+    net.RunFor(transport::Seconds(60));
     net.dht(5).Publish(net.now(), Signed(SampleRecord(), Publisher()), nullptr);
-    net.RunFor(Seconds(10));
+    net.RunFor(transport::Seconds(10));
     std::optional<GetResult> got;
     REQUIRE(net.dht(60).Get(net.now(), CapabilityKey("user-auth"), GetOptions{},
                             [&](const GetResult& result) { got = result; }));
-    net.RunFor(Seconds(5));
+    net.RunFor(transport::Seconds(5));
     REQUIRE(got.has_value());
     return *got;
   };
@@ -301,4 +301,4 @@ TEST_CASE("a get ends once its lookup_closest closest nodes have answered", "[si
 }
 
 }  // namespace
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store

@@ -13,7 +13,7 @@
 #include "support/peer.h"
 #include "support/records.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 namespace {
 
 using testing::DhtFixture;
@@ -24,15 +24,16 @@ using testing::RecordingTransport;
 using testing::SampleRecord;
 using testing::Signed;
 
-WireRecord Wire(const SignedRecord& s) { return {s.encoded, s.signature}; }
+wire::WireRecord Wire(const SignedRecord& s) { return {s.encoded, s.signature}; }
 
 TEST_CASE("a STORE with a valid token and record is stored and acknowledged", "[unit]") {
   DhtFixture f;
   Peer peer("a", "10.0.0.2:6881");
   const SignedRecord record = Signed(SampleRecord(), Publisher());
   const Key key = CapabilityKey("user-auth");
-  const Message reply = f.Ask(peer, StoreBody{key, f.TokenFor(peer), Wire(record), 600});
-  CHECK(std::holds_alternative<StoredBody>(reply.body));
+  const wire::Message reply =
+      f.Ask(peer, wire::StoreBody{key, f.TokenFor(peer), Wire(record), 600});
+  CHECK(std::holds_alternative<wire::StoredBody>(reply.body));
   REQUIRE(f.dht.store().Get(key).size() == 1);
   CHECK(*f.dht.store().Get(key)[0]->value == record);
 }
@@ -45,8 +46,8 @@ TEST_CASE("STORE refusals are ERROR replies with a reason and change nothing", "
   SkillRecord v2 = SampleRecord();
   v2.sequence = 2;
   const SignedRecord held = Signed(v2, Publisher());
-  REQUIRE(std::holds_alternative<StoredBody>(
-      f.Ask(peer, StoreBody{key, f.TokenFor(peer), Wire(held), 600}).body));
+  REQUIRE(std::holds_alternative<wire::StoredBody>(
+      f.Ask(peer, wire::StoreBody{key, f.TokenFor(peer), Wire(held), 600}).body));
   const auto token = f.TokenFor(peer);
   SignedRecord flipped = Signed(SampleRecord("agent-x"), Publisher());
   flipped.encoded[flipped.encoded.size() - 10] ^= 1;  // inside the publisher key
@@ -55,27 +56,33 @@ TEST_CASE("STORE refusals are ERROR replies with a reason and change nothing", "
 
   struct Case {
     const char* what;
-    StoreBody body;
-    ErrorReplyCode code;
+    wire::StoreBody body;
+    wire::ErrorReplyCode code;
   };
   const Case cases[] = {
-      {"no token", {key, {}, Wire(held), 600}, ErrorReplyCode::kBadToken},
+      {"no token", {key, {}, Wire(held), 600}, wire::ErrorReplyCode::kBadToken},
       {"a token made for another address",
        {key, f.TokenFor(other), Wire(held), 600},
-       ErrorReplyCode::kBadToken},
+       wire::ErrorReplyCode::kBadToken},
       {"a wrong token",
        {key, std::vector<uint8_t>(16, 7), Wire(held), 600},
-       ErrorReplyCode::kBadToken},
+       wire::ErrorReplyCode::kBadToken},
       {"a flipped bit in the record",
        {key, token, Wire(flipped), 600},
-       ErrorReplyCode::kBadSignature},
-      {"a bad signature", {key, token, Wire(forged), 600}, ErrorReplyCode::kBadSignature},
-      {"not a record", {key, token, WireRecord{{1, 2, 3}, {}}, 600}, ErrorReplyCode::kBadRecord},
-      {"another key", {CapabilityKey("other"), token, Wire(held), 600}, ErrorReplyCode::kWrongKey},
+       wire::ErrorReplyCode::kBadSignature},
+      {"a bad signature", {key, token, Wire(forged), 600}, wire::ErrorReplyCode::kBadSignature},
+      {"not a record",
+       {key, token, wire::WireRecord{{1, 2, 3}, {}}, 600},
+       wire::ErrorReplyCode::kBadRecord},
+      {"another key",
+       {CapabilityKey("other"), token, Wire(held), 600},
+       wire::ErrorReplyCode::kWrongKey},
       {"an older sequence",
        {key, token, Wire(Signed(SampleRecord(), Publisher())), 600},
-       ErrorReplyCode::kStale},
-      {"a lifetime over the TTL", {key, token, Wire(held), 7200}, ErrorReplyCode::kBadLifetime},
+       wire::ErrorReplyCode::kStale},
+      {"a lifetime over the TTL",
+       {key, token, Wire(held), 7200},
+       wire::ErrorReplyCode::kBadLifetime},
   };
   for (const Case& c : cases) {
     INFO(c.what);
@@ -83,29 +90,29 @@ TEST_CASE("STORE refusals are ERROR replies with a reason and change nothing", "
     REQUIRE(f.dht.store().records() == 1);
     CHECK(*f.dht.store().Get(key)[0]->value == held);
   }
-  CHECK(f.dht.stats().store_refused[static_cast<size_t>(ErrorReplyCode::kBadToken)] == 3);
+  CHECK(f.dht.stats().store_refused[static_cast<size_t>(wire::ErrorReplyCode::kBadToken)] == 3);
 }
 
 TEST_CASE("a record policy refuses STOREs with their own reply code and keeps nothing", "[unit]") {
   DhtFixture f;
   Peer peer("a", "10.0.0.2:6881");
-  f.dht.SetRecordPolicy([](const SignedRecord& record) -> Result<void> {
+  f.dht.SetRecordPolicy([](const SignedRecord& record) -> transport::Result<void> {
     if (record.record.publisher_certificate.empty()) {
-      return Fail(ErrorCode::kRefused, "no certificate");
+      return transport::Fail(transport::ErrorCode::kRefused, "no certificate");
     }
     return {};
   });
   const Key key = CapabilityKey("user-auth");
-  const Message refused =
-      f.Ask(peer, StoreBody{key, f.TokenFor(peer), Wire(Signed(SampleRecord(), Publisher())), 600});
-  CHECK(f.ErrorCodeOf(refused) == static_cast<uint16_t>(ErrorReplyCode::kUncertified));
+  const wire::Message refused = f.Ask(
+      peer, wire::StoreBody{key, f.TokenFor(peer), Wire(Signed(SampleRecord(), Publisher())), 600});
+  CHECK(f.ErrorCodeOf(refused) == static_cast<uint16_t>(wire::ErrorReplyCode::kUncertified));
   CHECK(f.dht.store().records() == 0);
-  CHECK(f.dht.stats().store_refused[static_cast<size_t>(ErrorReplyCode::kUncertified)] == 1);
+  CHECK(f.dht.stats().store_refused[static_cast<size_t>(wire::ErrorReplyCode::kUncertified)] == 1);
   SkillRecord certified = SampleRecord();
   certified.publisher_certificate = {0x30, 0x82};
-  const Message stored =
-      f.Ask(peer, StoreBody{key, f.TokenFor(peer), Wire(Signed(certified, Publisher())), 600});
-  CHECK(std::holds_alternative<StoredBody>(stored.body));
+  const wire::Message stored = f.Ask(
+      peer, wire::StoreBody{key, f.TokenFor(peer), Wire(Signed(certified, Publisher())), 600});
+  CHECK(std::holds_alternative<wire::StoredBody>(stored.body));
   CHECK(f.dht.store().records() == 1);
 }
 
@@ -115,14 +122,14 @@ TEST_CASE("a write token expires after two rotations", "[unit]") {
   const auto token = f.TokenFor(peer);
   const SignedRecord record = Signed(SampleRecord(), Publisher());
   const Key key = SkillKey("skill-org-feishu");
-  f.now += Seconds(6 * 60);  // one rotation: the previous secret still counts
+  f.now += transport::Seconds(6 * 60);  // one rotation: the previous secret still counts
   f.node.OnTimer(f.now);
-  CHECK(std::holds_alternative<StoredBody>(
-      f.Ask(peer, StoreBody{key, token, Wire(record), 60}).body));
-  f.now += Seconds(6 * 60);  // two rotations: gone
+  CHECK(std::holds_alternative<wire::StoredBody>(
+      f.Ask(peer, wire::StoreBody{key, token, Wire(record), 60}).body));
+  f.now += transport::Seconds(6 * 60);  // two rotations: gone
   f.node.OnTimer(f.now);
-  CHECK(f.ErrorCodeOf(f.Ask(peer, StoreBody{key, token, Wire(record), 60})) ==
-        static_cast<uint16_t>(ErrorReplyCode::kBadToken));
+  CHECK(f.ErrorCodeOf(f.Ask(peer, wire::StoreBody{key, token, Wire(record), 60})) ==
+        static_cast<uint16_t>(wire::ErrorReplyCode::kBadToken));
 }
 
 TEST_CASE("FIND_VALUE pages a key with 500 records across datagrams", "[unit]") {
@@ -133,21 +140,23 @@ TEST_CASE("FIND_VALUE pages a key with 500 records across datagrams", "[unit]") 
   for (int i = 0; i < 500; ++i) {
     SkillRecord r = SampleRecord("agent-" + std::to_string(i), "skill-x");
     r.capabilities = {"popular"};
-    REQUIRE(const_cast<ValueStore&>(f.dht.store())
-                .Put(key, Signed(r, publisher), Address(), f.now, Seconds(600))
-                .changed);
+    REQUIRE(
+        const_cast<ValueStore&>(f.dht.store())
+            .Put(key, Signed(r, publisher), transport::Address(), f.now, transport::Seconds(600))
+            .changed);
   }
   std::set<std::string> agents;
   std::optional<uint32_t> cursor = 0;
   size_t pages = 0;
   while (cursor) {
     f.transport.Take();
-    f.node.OnDatagram(f.now, peer.endpoint,
-                      Peer::Bytes(peer.Request(FindValueBody{key, *cursor}, 50 + pages, false)));
+    f.node.OnDatagram(
+        f.now, peer.endpoint,
+        Peer::Bytes(peer.Request(wire::FindValueBody{key, *cursor}, 50 + pages, false)));
     const auto sent = f.transport.Take();
     REQUIRE_FALSE(sent.empty());
     CHECK(sent[0].bytes.size() <= kDatagramSizeMax);
-    const auto values = std::get<ValuesBody>(sent[0].Decoded().body);
+    const auto values = std::get<wire::ValuesBody>(sent[0].Decoded().body);
     CHECK(values.total == 500);
     REQUIRE_FALSE(values.records.empty());
     for (const auto& w : values.records) {
@@ -179,9 +188,9 @@ TEST_CASE("a get asks again for a page whose request was lost", "[unit]") {
   // The lookup's FIND_VALUE: the holder answers with the first page and a cursor.
   auto sent = f.transport.Take();
   REQUIRE(sent.size() == 1);
-  const Message first = sent[0].Decoded();
-  REQUIRE(std::holds_alternative<FindValueBody>(first.body));
-  ValuesBody page1;
+  const wire::Message first = sent[0].Decoded();
+  REQUIRE(std::holds_alternative<wire::FindValueBody>(first.body));
+  wire::ValuesBody page1;
   page1.records = {record(0), record(1)};
   page1.total = 3;
   page1.next = 2;
@@ -189,15 +198,15 @@ TEST_CASE("a get asks again for a page whose request was lost", "[unit]") {
   // The request for page 2 is lost; after rpc_timeout the get sends it again.
   sent = f.transport.Take();
   REQUIRE(sent.size() == 1);
-  CHECK(std::get<FindValueBody>(sent[0].Decoded().body).cursor == 2);
-  f.now += Seconds(1);
+  CHECK(std::get<wire::FindValueBody>(sent[0].Decoded().body).cursor == 2);
+  f.now += transport::Seconds(1);
   f.node.OnTimer(f.now);
   sent = f.transport.Take();
   REQUIRE(sent.size() == 1);
-  const Message again = sent[0].Decoded();
-  CHECK(std::get<FindValueBody>(again.body).cursor == 2);
+  const wire::Message again = sent[0].Decoded();
+  CHECK(std::get<wire::FindValueBody>(again.body).cursor == 2);
   CHECK(f.dht.stats().pages_retried == 1);
-  ValuesBody page2;
+  wire::ValuesBody page2;
   page2.records = {record(2)};
   page2.total = 3;
   f.node.OnDatagram(f.now, holder.endpoint, Peer::Bytes(holder.Reply(again, page2)));
@@ -216,18 +225,18 @@ TEST_CASE("a node's own subscription sees changes to records it holds itself", "
   REQUIRE(net.dht(0).Listen(net.now(), key, [&](const ListenEvent& e) {
     events.emplace_back(e.kind, e.reason);
   }) != 0);
-  net.RunFor(Seconds(1));
+  net.RunFor(transport::Seconds(1));
   net.dht(0).Publish(net.now(), Signed(record, publisher), nullptr);
-  net.RunFor(Seconds(1));
+  net.RunFor(transport::Seconds(1));
   record.sequence = 2;
   record.status = SkillStatus::kDegraded;
   net.dht(0).Publish(net.now(), Signed(record, publisher), nullptr);
-  net.RunFor(Seconds(1));
+  net.RunFor(transport::Seconds(1));
   record.sequence = 3;
   record.tombstone = true;
   record.reason = UnregisterReason::kUpgrade;
   net.dht(0).Publish(net.now(), Signed(record, publisher), nullptr);
-  net.RunFor(Seconds(1));
+  net.RunFor(transport::Seconds(1));
   REQUIRE(events.size() == 3);
   CHECK(events[0].first == ListenEvent::Kind::kAdded);
   CHECK(events[1].first == ListenEvent::Kind::kChanged);
@@ -235,4 +244,4 @@ TEST_CASE("a node's own subscription sees changes to records it holds itself", "
 }
 
 }  // namespace
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store

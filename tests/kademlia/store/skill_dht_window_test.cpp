@@ -15,7 +15,7 @@
 #include "support/peer.h"
 #include "support/records.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 namespace {
 
 using testing::BuildDhtNetwork;
@@ -63,19 +63,21 @@ TEST_CASE("a record's window runs from its timestamp to timestamp + ttl, widened
 // one peer under one key.
 struct WindowFixture : testing::DhtFixture {
   uint16_t Store(const SignedRecord& record, uint32_t lifetime) {
-    const Message reply = Ask(
-        peer,
-        StoreBody{key, TokenFor(peer), WireRecord{record.encoded, record.signature}, lifetime}, 7);
+    const wire::Message reply =
+        Ask(peer,
+            wire::StoreBody{key, TokenFor(peer), wire::WireRecord{record.encoded, record.signature},
+                            lifetime},
+            7);
     return ErrorCodeOf(reply);  // 0: stored
   }
   uint64_t WallNow() const { return SimulatedWallClockMs(now); }
-  Duration HeldFor() const { return dht.store().Get(key).at(0)->expires_at - now; }
+  transport::Duration HeldFor() const { return dht.store().Get(key).at(0)->expires_at - now; }
 
   Peer peer{"a", "10.0.0.2:6881"};
   Key key = CapabilityKey("user-auth");
 };
 
-constexpr auto kOutside = static_cast<uint16_t>(ErrorReplyCode::kOutsideWindow);
+constexpr auto kOutside = static_cast<uint16_t>(wire::ErrorReplyCode::kOutsideWindow);
 
 TEST_CASE("a STORE outside the record's window is refused, and a copy is held no longer than it",
           "[unit]") {
@@ -85,14 +87,15 @@ TEST_CASE("a STORE outside the record's window is refused, and a copy is held no
   CHECK(f.Store(Signed(SignedAt(wall - 2 * kHourMs), Publisher()), 600) == kOutside);
   CHECK(f.Store(Signed(SignedAt(wall + kHourMs), Publisher()), 600) == kOutside);
   CHECK(f.dht.store().records() == 0);
-  CHECK(f.dht.stats().store_refused[static_cast<size_t>(ErrorReplyCode::kOutsideWindow)] == 2);
+  CHECK(f.dht.stats().store_refused[static_cast<size_t>(wire::ErrorReplyCode::kOutsideWindow)] ==
+        2);
   // Inside the skew at either end: taken. A copy whose window (and skew) ends in 60 s is held
   // for 60 s, whatever lifetime it was offered.
   CHECK(f.Store(Signed(SignedAt(wall + 4 * kMinuteMs), Publisher()), 600) == 0);
   CHECK(f.Store(Signed(SignedAt(wall - kHourMs - 4 * kMinuteMs, 2), Publisher()), 600) == 0);
   REQUIRE(f.dht.store().records() == 1);
-  CHECK(f.HeldFor() == Seconds(60));
-  f.now += Seconds(61);
+  CHECK(f.HeldFor() == transport::Seconds(60));
+  f.now += transport::Seconds(61);
   f.dht.OnTimer(f.now);
   CHECK(f.dht.store().records() == 0);
 }
@@ -104,21 +107,21 @@ TEST_CASE("a tombstone outlives its record's window, so a replay after it has go
   REQUIRE(f.Store(live, 3600) == 0);
   // Half an hour later the skill unregisters; the tombstone reaches this holder as a hand-off
   // offering a short lifetime, and is held until its own window (and the skew) ends.
-  f.now += Seconds(1800);
+  f.now += transport::Seconds(1800);
   SkillRecord gone = SignedAt(f.WallNow(), 2);
   gone.tombstone = true;
   gone.reason = UnregisterReason::kShutdown;
   REQUIRE(f.Store(Signed(gone, Publisher()), 60) == 0);
-  CHECK(f.HeldFor() == Seconds(3600 + 300));
+  CHECK(f.HeldFor() == transport::Seconds(3600 + 300));
   // Inside the live record's window, the tombstone refuses its replay as stale; past it, the
   // window does.
-  CHECK(f.Store(live, 3600) == static_cast<uint16_t>(ErrorReplyCode::kStale));
-  f.now += Seconds(1800 + 301);
+  CHECK(f.Store(live, 3600) == static_cast<uint16_t>(wire::ErrorReplyCode::kStale));
+  f.now += transport::Seconds(1800 + 301);
   f.dht.OnTimer(f.now);
   CHECK(f.Store(live, 3600) == kOutside);
   CHECK(f.dht.store().Get(f.key).at(0)->value->record.tombstone);
   // The tombstone expires; the replayed record is refused all the same.
-  f.now += Seconds(1800);
+  f.now += transport::Seconds(1800);
   f.dht.OnTimer(f.now);
   REQUIRE(f.dht.store().records() == 0);
   CHECK(f.Store(live, 3600) == kOutside);
@@ -126,7 +129,7 @@ TEST_CASE("a tombstone outlives its record's window, so a replay after it has go
 }
 
 // The nodes' clocks run two hours slow, except the reader's.
-uint64_t SlowClock(TimePoint now) { return SimulatedWallClockMs(now) - 2 * kHourMs; }
+uint64_t SlowClock(transport::TimePoint now) { return SimulatedWallClockMs(now) - 2 * kHourMs; }
 
 TEST_CASE("a reader refuses the copies a holder with a wrong clock still serves", "[sim]") {
   FakeNetwork net(/*seed=*/31);
@@ -134,14 +137,14 @@ TEST_CASE("a reader refuses the copies a holder with a wrong clock still serves"
   KademliaConfig config;
   config.routing.bucket_size = 8;
   SkillDht& reader = net.AddDhtNode(config, DhtConfig{});
-  const Endpoint seed = net.endpoint(0);
+  const transport::Endpoint seed = net.endpoint(0);
   net.node(12).Join(net.now(), std::span(&seed, 1), nullptr);
-  net.RunFor(Seconds(30));
+  net.RunFor(transport::Seconds(30));
   // Signed on the slow clock: two hours old on the reader's.
   std::optional<PublishResult> published;
   net.dht(3).Publish(net.now(), Signed(SignedAt(SlowClock(net.now())), Publisher()),
                      [&](const PublishResult& r) { published = r; });
-  net.RunFor(Seconds(30));
+  net.RunFor(transport::Seconds(30));
   REQUIRE(published.has_value());
   REQUIRE(published->stored > 0);
   std::optional<GetResult> slow, right;
@@ -149,7 +152,7 @@ TEST_CASE("a reader refuses the copies a holder with a wrong clock still serves"
                          [&](const GetResult& r) { slow = r; }));
   REQUIRE(reader.Get(net.now(), SkillKey("skill-org-feishu"), GetOptions{},
                      [&](const GetResult& r) { right = r; }));
-  net.RunFor(Seconds(30));
+  net.RunFor(transport::Seconds(30));
   REQUIRE(slow.has_value());
   REQUIRE(right.has_value());
   CHECK(slow->records.size() == 1);
@@ -161,7 +164,7 @@ TEST_CASE("a reader refuses the copies a holder with a wrong clock still serves"
 TEST_CASE("a node signs its own records again before their window ends; others' lapse", "[sim]") {
   FakeNetwork net(/*seed=*/32);
   DhtConfig dht_config;
-  dht_config.republish_interval = Seconds(20 * 60);
+  dht_config.republish_interval = transport::Seconds(20 * 60);
   BuildDhtNetwork(net, 20, dht_config);
   SkillDht& publisher = net.dht(2);
   std::vector<SignedRecord> resigned;
@@ -173,7 +176,7 @@ TEST_CASE("a node signs its own records again before their window ends; others' 
   foreign.agent_id = "foreign";
   publisher.Publish(net.now(), Signed(own, net.node(2).identity()), nullptr);
   publisher.Publish(net.now(), Signed(foreign, Publisher()), nullptr);
-  net.RunFor(Seconds(3 * 3600));  // three TTLs
+  net.RunFor(transport::Seconds(3 * 3600));  // three TTLs
   CHECK(publisher.published() == 1);
   REQUIRE(resigned.size() >= 3);
   CHECK(publisher.stats().records_resigned == resigned.size());
@@ -184,7 +187,7 @@ TEST_CASE("a node signs its own records again before their window ends; others' 
   std::optional<GetResult> got;
   REQUIRE(net.dht(15).Get(net.now(), SkillKey("skill-org-feishu"), GetOptions{},
                           [&](const GetResult& r) { got = r; }));
-  net.RunFor(Seconds(30));
+  net.RunFor(transport::Seconds(30));
   REQUIRE(got.has_value());
   REQUIRE(got->records.size() == 1);
   const SkillRecord& found = got->records[0]->record;
@@ -200,4 +203,4 @@ TEST_CASE("a node signs its own records again before their window ends; others' 
 }
 
 }  // namespace
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store

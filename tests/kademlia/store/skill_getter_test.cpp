@@ -13,7 +13,7 @@
 #include "support/peer.h"
 #include "support/records.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 namespace {
 
 using testing::Peer;
@@ -21,7 +21,7 @@ using testing::Publisher;
 using testing::SampleRecord;
 using testing::Signed;
 
-WireRecord WireOf(const SignedRecord& record) { return {record.encoded, record.signature}; }
+wire::WireRecord WireOf(const SignedRecord& record) { return {record.encoded, record.signature}; }
 
 struct GetterFixture : StorePartsFixture {
   SkillGetter getter{node, config, store, verifier, window, stats};
@@ -35,10 +35,10 @@ struct GetterFixture : StorePartsFixture {
     }));
   }
   // The FIND_VALUE the node sent `peer`, answered with `values`.
-  void Answer(const Peer& peer, ValuesBody values) {
+  void Answer(const Peer& peer, wire::ValuesBody values) {
     auto sent = SentTo(peer);
     REQUIRE(sent.size() == 1);
-    REQUIRE(std::holds_alternative<FindValueBody>(sent[0].body));
+    REQUIRE(std::holds_alternative<wire::FindValueBody>(sent[0].body));
     Deliver(peer, peer.Reply(sent[0], std::move(values)));
   }
 };
@@ -68,7 +68,7 @@ TEST_CASE("a get keeps the newest version per identity and rejects records that 
   f.Verify(holder);
   f.transport.Take();
   f.StartGet(GetOptions{.copies = true});
-  ValuesBody values;
+  wire::ValuesBody values;
   values.token = {1, 2, 3};
   SignedRecord forged = Version(5, "forged");
   forged.signature[3] ^= 1;
@@ -97,7 +97,7 @@ TEST_CASE("a get asks again for a page that timed out and still finds its record
   f.Verify(holder);
   f.transport.Take();
   f.StartGet();
-  ValuesBody first;
+  wire::ValuesBody first;
   first.records = {WireOf(Version(1, "a"))};
   first.total = 2;
   first.next = 1;
@@ -106,11 +106,11 @@ TEST_CASE("a get asks again for a page that timed out and still finds its record
   // The page request is lost: after the timeout it goes again.
   auto lost = f.SentTo(holder);
   REQUIRE(lost.size() == 1);
-  CHECK(std::get<FindValueBody>(lost[0].body).cursor == 1);
+  CHECK(std::get<wire::FindValueBody>(lost[0].body).cursor == 1);
   f.now += f.node.config().rpc_timeout;
   f.node.OnTimer(f.now);
   CHECK(f.stats.pages_retried == 1);
-  ValuesBody second;
+  wire::ValuesBody second;
   second.records = {WireOf(Version(1, "b"))};
   second.total = 2;
   f.Answer(holder, second);
@@ -131,7 +131,7 @@ TEST_CASE("a get stores a record on a close holder that answered in full without
   const SignedRecord mine = Version(1);
   f.Hold(f.key, mine);
   f.StartGet();
-  ValuesBody values;
+  wire::ValuesBody values;
   values.token = {7, 7};
   f.Answer(*holder, values);
   REQUIRE(f.result.has_value());
@@ -139,7 +139,7 @@ TEST_CASE("a get stores a record on a close holder that answered in full without
   CHECK(f.stats.read_repairs == 1);
   auto sent = f.SentTo(*holder);
   REQUIRE(sent.size() == 1);
-  const auto* store = std::get_if<StoreBody>(&sent[0].body);
+  const auto* store = std::get_if<wire::StoreBody>(&sent[0].body);
   REQUIRE(store != nullptr);
   CHECK(store->target == f.key);
   CHECK(store->token == std::vector<uint8_t>{7, 7});
@@ -148,4 +148,4 @@ TEST_CASE("a get stores a record on a close holder that answered in full without
 }
 
 }  // namespace
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store

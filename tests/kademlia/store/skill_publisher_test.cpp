@@ -13,7 +13,7 @@
 #include "support/peer.h"
 #include "support/records.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 namespace {
 
 using testing::Peer;
@@ -24,16 +24,16 @@ using testing::Signed;
 struct PublisherFixture : StorePartsFixture {
   std::vector<Key> stored_here;
   std::vector<SignedRecord> resigned;
-  SkillPublisher publisher{
-      node,
-      config,
-      store,
-      window,
-      stats,
-      [this](TimePoint, const Key& key, const SignedRecord&, const SignedRecordPtr& held) {
-        REQUIRE(held != nullptr);
-        stored_here.push_back(key);
-      }};
+  SkillPublisher publisher{node,
+                           config,
+                           store,
+                           window,
+                           stats,
+                           [this](transport::TimePoint, const Key& key, const SignedRecord&,
+                                  const SignedRecordPtr& held) {
+                             REQUIRE(held != nullptr);
+                             stored_here.push_back(key);
+                           }};
   std::optional<PublishResult> result;
 
   PublisherFixture() {
@@ -78,9 +78,9 @@ TEST_CASE("a publish stores on a close contact that gave a token and counts its 
   // One FIND_NODE lookup per key, each answered with a token; then one STORE per key.
   auto finds = f.SentTo(holder);
   REQUIRE(finds.size() == keys);
-  for (const Message& find : finds) {
-    REQUIRE(std::holds_alternative<FindNodeBody>(find.body));
-    NodesBody nodes;
+  for (const wire::Message& find : finds) {
+    REQUIRE(std::holds_alternative<wire::FindNodeBody>(find.body));
+    wire::NodesBody nodes;
     nodes.token = {1};
     f.Deliver(holder, holder.Reply(find, nodes));
   }
@@ -88,10 +88,11 @@ TEST_CASE("a publish stores on a close contact that gave a token and counts its 
   REQUIRE(stores.size() == keys);
   CHECK_FALSE(f.result.has_value());
   for (size_t i = 0; i < stores.size(); ++i) {
-    REQUIRE(std::holds_alternative<StoreBody>(stores[i].body));
-    const Body answer =
-        i == 0 ? Body{ErrorBody{static_cast<uint16_t>(ErrorReplyCode::kOutsideWindow), "clock"}}
-               : Body{StoredBody{}};
+    REQUIRE(std::holds_alternative<wire::StoreBody>(stores[i].body));
+    const wire::Body answer =
+        i == 0 ? wire::Body{wire::ErrorBody{
+                     static_cast<uint16_t>(wire::ErrorReplyCode::kOutsideWindow), "clock"}}
+               : wire::Body{wire::StoredBody{}};
     f.Deliver(holder, holder.Reply(stores[i], answer));
   }
   REQUIRE(f.result.has_value());
@@ -109,13 +110,13 @@ TEST_CASE("republishing signs our own record again as its window runs out and dr
   CHECK(f.stats.publishes_started == 2);
   // At 1300 s both are republished as they are: 2300 s of the window left, more than the
   // republish interval and a quarter of the TTL.
-  f.now = kTimeZero + Seconds(1300);
+  f.now = transport::kTimeZero + transport::Seconds(1300);
   REQUIRE(f.publisher.NextDeadline() == f.now);
   f.publisher.RepublishDue(f.now);
   CHECK(f.stats.publishes_started == 4);
   CHECK(f.resigned.empty());
   // At 2500 s ours has 1100 s left: signed again with a new timestamp and a higher sequence.
-  f.now = kTimeZero + Seconds(2500);
+  f.now = transport::kTimeZero + transport::Seconds(2500);
   f.publisher.RepublishDue(f.now);
   REQUIRE(f.resigned.size() == 1);
   CHECK(f.stats.records_resigned == 1);
@@ -123,7 +124,7 @@ TEST_CASE("republishing signs our own record again as its window runs out and dr
   CHECK(f.resigned[0].record.timestamp_ms == SimulatedWallClockMs(f.now));
   CHECK(f.resigned[0].record.sequence > own.sequence);
   // At 3600 s the other key's record's window ends: no longer published.
-  f.now = kTimeZero + Seconds(3600);
+  f.now = transport::kTimeZero + transport::Seconds(3600);
   f.publisher.RepublishDue(f.now);
   CHECK(f.publisher.size() == 1);
 }
@@ -134,8 +135,8 @@ TEST_CASE("a forgotten record is no longer republished", "[unit]") {
   f.publisher.Publish(f.now, record, nullptr);
   f.publisher.Forget(IdentityOf(record.record));
   CHECK(f.publisher.size() == 0);
-  CHECK(f.publisher.NextDeadline() == kTimeNever);
+  CHECK(f.publisher.NextDeadline() == transport::kTimeNever);
 }
 
 }  // namespace
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store

@@ -7,7 +7,7 @@
 #include "kademlia/store/skill_dht_internal.h"
 #include "support/records.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 namespace {
 
 using testing::Publisher;
@@ -217,9 +217,9 @@ TEST_CASE("status and reason names parse both ways and reject others", "[unit]")
 }
 
 }  // namespace
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 namespace {
 
 TEST_CASE("a publisher certificate travels in the record, and records without one are unchanged",
@@ -291,4 +291,4 @@ TEST_CASE(
 }
 
 }  // namespace
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store

@@ -21,7 +21,7 @@
 #include "transport/logger.h"
 #include "transport/rng.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 
 struct StorePartsFixture {
   StorePartsFixture()
@@ -30,20 +30,20 @@ struct StorePartsFixture {
 
   // Makes `peer` a verified contact: it pings us, we ping back, it signs its pong.
   void Verify(const testing::Peer& peer) {
-    Deliver(peer, peer.Request(PingBody{}, 1000 + transport.sent.size()));
+    Deliver(peer, peer.Request(wire::PingBody{}, 1000 + transport.sent.size()));
     auto sent = transport.Take();
     REQUIRE(sent.size() == 2);
-    const Message our_ping = sent[1].Decoded();
-    REQUIRE(std::holds_alternative<PingBody>(our_ping.body));
-    Deliver(peer, peer.Reply(our_ping, PongBody{}));
+    const wire::Message our_ping = sent[1].Decoded();
+    REQUIRE(std::holds_alternative<wire::PingBody>(our_ping.body));
+    Deliver(peer, peer.Reply(our_ping, wire::PongBody{}));
     REQUIRE(node.routing_table().Find(peer.id()) != nullptr);
   }
-  void Deliver(const testing::Peer& from, const Message& message) {
+  void Deliver(const testing::Peer& from, const wire::Message& message) {
     node.OnDatagram(now, from.endpoint, testing::Peer::Bytes(message));
   }
   // The requests the node has sent to `peer` since the last Take, decoded (others are kept).
-  std::vector<Message> SentTo(const testing::Peer& peer) {
-    std::vector<Message> to_peer;
+  std::vector<wire::Message> SentTo(const testing::Peer& peer) {
+    std::vector<wire::Message> to_peer;
     std::vector<testing::RecordingTransport::Sent> others;
     for (auto& sent : transport.Take()) {
       if (sent.to == peer.endpoint) {
@@ -56,15 +56,16 @@ struct StorePartsFixture {
     return to_peer;
   }
   // Holds `record` under `key` in the value store, as a STORE from 10.9.9.9 would.
-  void Hold(const Key& key, const SignedRecord& record, Duration lifetime = Seconds(3600)) {
-    REQUIRE(store.Put(key, record, Address::Parse("10.9.9.9").value(), now, lifetime).refusal ==
-            StoreRefusal::kNone);
+  void Hold(const Key& key, const SignedRecord& record,
+            transport::Duration lifetime = transport::Seconds(3600)) {
+    REQUIRE(store.Put(key, record, transport::Address::Parse("10.9.9.9").value(), now, lifetime)
+                .refusal == StoreRefusal::kNone);
   }
 
-  TimePoint now = kTimeZero + Seconds(100);
+  transport::TimePoint now = transport::kTimeZero + transport::Seconds(100);
   testing::RecordingTransport transport;
-  Rng rng{7};
-  NullLogger logger;
+  transport::Rng rng{7};
+  transport::NullLogger logger;
   Node node;
   DhtConfig config;
   DhtStats stats;
@@ -73,6 +74,6 @@ struct StorePartsFixture {
   RecordVerifier verifier{config.verified_records_max, node.hash_key(), node.signatures(), stats};
 };
 
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store
 
 #endif  // SKILLNODE_TESTS_KADEMLIA_STORE_PARTS_FIXTURE_H_

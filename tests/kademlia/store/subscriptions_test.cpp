@@ -16,7 +16,7 @@
 #include "support/peer.h"
 #include "support/records.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 namespace {
 
 using testing::Peer;
@@ -32,9 +32,9 @@ SignedRecordPtr Version(uint64_t sequence, bool tombstone = false) {
   return std::make_shared<SignedRecord>(Signed(r, Publisher()));
 }
 
-GoneRecord GoneAt(uint64_t sequence) {
+wire::GoneRecord GoneAt(uint64_t sequence) {
   const SkillRecord r = SampleRecord();
-  return GoneRecord{Publisher().public_key(), r.agent_id, r.skill_id, sequence};
+  return wire::GoneRecord{Publisher().public_key(), r.agent_id, r.skill_id, sequence};
 }
 
 struct SubscriptionsFixture : StorePartsFixture {
@@ -107,11 +107,11 @@ TEST_CASE("a subscription that found no holders reads the key again soon", "[uni
   SubscriptionsFixture f;
   f.Listen();
   CHECK(f.stats.subscriptions_renewed == 1);
-  CHECK(f.subscriptions.NextDeadline() == f.now + Seconds(5));
-  f.now += Seconds(5);
+  CHECK(f.subscriptions.NextDeadline() == f.now + transport::Seconds(5));
+  f.now += transport::Seconds(5);
   f.subscriptions.RenewDue(f.now);
   CHECK(f.stats.subscriptions_renewed == 2);
-  CHECK(f.subscriptions.NextDeadline() == f.now + Seconds(5));
+  CHECK(f.subscriptions.NextDeadline() == f.now + transport::Seconds(5));
 }
 
 TEST_CASE("a subscription asks its holders to LISTEN and a closer newcomer makes it renew",
@@ -136,16 +136,16 @@ TEST_CASE("a subscription asks its holders to LISTEN and a closer newcomer makes
   CHECK(f.events[0].kind == ListenEvent::Kind::kAdded);
   const auto sent = f.SentTo(*holder);
   REQUIRE(sent.size() == 1);
-  const auto* listen = std::get_if<ListenBody>(&sent[0].body);
+  const auto* listen = std::get_if<wire::ListenBody>(&sent[0].body);
   REQUIRE(listen != nullptr);
   CHECK(listen->target == f.key);
   CHECK(listen->lifetime_seconds == 300);
-  CHECK(f.subscriptions.NextDeadline() == f.now + Seconds(150));
+  CHECK(f.subscriptions.NextDeadline() == f.now + transport::Seconds(150));
   // A newcomer farther from the key than this node moves nothing; a closer one makes the
   // renewal due now.
-  f.now += Seconds(1);
+  f.now += transport::Seconds(1);
   f.subscriptions.OnContactAdded(f.now, fresh.closest[0]);
-  CHECK(f.subscriptions.NextDeadline() == f.now - Seconds(1) + Seconds(150));
+  CHECK(f.subscriptions.NextDeadline() == f.now - transport::Seconds(1) + transport::Seconds(150));
   std::optional<Peer> closer;
   for (int i = 0; !closer; ++i) {
     Peer candidate("closer-" + std::to_string(i), "10.0.0.3:6881");
@@ -157,4 +157,4 @@ TEST_CASE("a subscription asks its holders to LISTEN and a closer newcomer makes
 }
 
 }  // namespace
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store

@@ -5,17 +5,17 @@
 
 #include "support/records.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 namespace {
 
 using testing::Publisher;
 using testing::SampleRecord;
 using testing::Signed;
 
-constexpr TimePoint kNow = kTimeZero + Seconds(100);
-const Duration kHour = Seconds(3600);
+constexpr transport::TimePoint kNow = transport::kTimeZero + transport::Seconds(100);
+const transport::Duration kHour = transport::Seconds(3600);
 
-Address Ip(const char* text) { return *Address::Parse(text); }
+transport::Address Ip(const char* text) { return *transport::Address::Parse(text); }
 
 SignedRecord Version(uint64_t sequence, const std::string& agent = "agent-001",
                      const std::string& publisher = "publisher") {
@@ -42,11 +42,12 @@ TEST_CASE("the same record again extends its life but other bytes at one sequenc
   ValueStore store({});
   const Key key = CapabilityKey("user-auth");
   const SignedRecord v1 = Version(1);
-  REQUIRE(store.Put(key, v1, Ip("10.0.0.1"), kNow, Seconds(60)).changed);
-  auto refresh = store.Put(key, v1, Ip("10.0.0.1"), kNow + Seconds(50), Seconds(60));
+  REQUIRE(store.Put(key, v1, Ip("10.0.0.1"), kNow, transport::Seconds(60)).changed);
+  auto refresh =
+      store.Put(key, v1, Ip("10.0.0.1"), kNow + transport::Seconds(50), transport::Seconds(60));
   CHECK(refresh.refusal == StoreRefusal::kNone);
   CHECK_FALSE(refresh.changed);
-  CHECK(store.NextExpiry() == kNow + Seconds(110));
+  CHECK(store.NextExpiry() == kNow + transport::Seconds(110));
   SkillRecord other = SampleRecord();
   other.endpoint = "10.9.9.9:1";  // same sequence 1, different content
   CHECK(store.Put(key, Signed(other, Publisher()), Ip("10.0.0.1"), kNow, kHour).refusal ==
@@ -74,27 +75,27 @@ TEST_CASE("a tombstone replaces its record and outlives a late stale copy", "[un
   REQUIRE(store.Put(key, Signed(gone, Publisher()), Ip("10.0.0.1"), kNow, kHour).changed);
   CHECK(store.Get(key).at(0)->value->record.tombstone);
   // A copy of the old record arriving late from elsewhere cannot bring it back.
-  CHECK(store.Put(key, Version(1), Ip("10.0.0.7"), kNow + Seconds(10), kHour).refusal ==
+  CHECK(store.Put(key, Version(1), Ip("10.0.0.7"), kNow + transport::Seconds(10), kHour).refusal ==
         StoreRefusal::kStale);
   CHECK(store.Get(key).at(0)->value->record.tombstone);
 }
 
 TEST_CASE("records expire at their time and report what went", "[unit]") {
   ValueStore store({});
-  store.Put(CapabilityKey("a"), Version(1, "x"), Ip("10.0.0.1"), kNow, Seconds(60));
-  store.Put(CapabilityKey("b"), Version(1, "y"), Ip("10.0.0.1"), kNow, Seconds(120));
-  CHECK(store.Expire(kNow + Seconds(59)).empty());
-  auto gone = store.Expire(kNow + Seconds(60));
+  store.Put(CapabilityKey("a"), Version(1, "x"), Ip("10.0.0.1"), kNow, transport::Seconds(60));
+  store.Put(CapabilityKey("b"), Version(1, "y"), Ip("10.0.0.1"), kNow, transport::Seconds(120));
+  CHECK(store.Expire(kNow + transport::Seconds(59)).empty());
+  auto gone = store.Expire(kNow + transport::Seconds(60));
   REQUIRE(gone.size() == 1);
   CHECK(gone[0].key == CapabilityKey("a"));
   CHECK(gone[0].identity.agent_id == "x");
   CHECK(gone[0].sequence == 1);
   CHECK(store.records() == 1);
-  CHECK(store.Expire(kNow + Seconds(500)).size() == 1);
+  CHECK(store.Expire(kNow + transport::Seconds(500)).size() == 1);
   CHECK(store.records() == 0);
   CHECK(store.bytes() == 0);
   CHECK(store.keys() == 0);
-  CHECK(store.NextExpiry() == kTimeNever);
+  CHECK(store.NextExpiry() == transport::kTimeNever);
 }
 
 TEST_CASE("per-key quotas refuse newcomers and keep what is stored", "[unit]") {
@@ -146,7 +147,7 @@ TEST_CASE("the node's own records are not held to one source's share", "[unit]")
   for (int i = 0; i < 5; ++i) {
     CHECK(store
               .Put(CapabilityKey("c" + std::to_string(i)), Version(1, "a" + std::to_string(i)),
-                   Address(), kNow, kHour)
+                   transport::Address(), kNow, kHour)
               .changed);
   }
   CHECK(store.records() == 5);
@@ -160,7 +161,8 @@ TEST_CASE("a full store evicts the oldest record of the heaviest source, never t
   limits.per_ip_share_max = 1.0;  // only the total quota applies here
   ValueStore store(limits);
   auto put = [&](const char* agent, const char* ip, int age_s) {
-    return store.Put(CapabilityKey(agent), Version(1, agent), Ip(ip), kNow + Seconds(age_s), kHour);
+    return store.Put(CapabilityKey(agent), Version(1, agent), Ip(ip),
+                     kNow + transport::Seconds(age_s), kHour);
   };
   REQUIRE(put("heavy-old", "10.0.0.1", 0).changed);
   REQUIRE(put("heavy-mid", "10.0.0.1", 1).changed);
@@ -194,9 +196,9 @@ TEST_CASE("records under a key come back in a stable order", "[unit]") {
 }
 
 }  // namespace
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 namespace {
 
 TEST_CASE("one record under several keys is held once, shared by the keys", "[unit]") {
@@ -204,25 +206,26 @@ TEST_CASE("one record under several keys is held once, shared by the keys", "[un
   const SignedRecord record = Version(1);
   const Key a = Key::Sha256("a");
   const Key b = Key::Sha256("b");
-  const auto put_a = store.Put(a, record, Address(), kNow, kHour);
+  const auto put_a = store.Put(a, record, transport::Address(), kNow, kHour);
   REQUIRE(put_a.changed);
   REQUIRE(put_a.record != nullptr);
   CHECK(*put_a.record == record);
   REQUIRE(store.Put(b, record, Ip("10.0.0.1"), kNow, kHour).changed);
   CHECK(store.Get(a).at(0)->value == store.Get(b).at(0)->value);
   // A newer version under one key is its own record; the other key keeps the old one.
-  REQUIRE(store.Put(a, Version(2), Address(), kNow, kHour).changed);
+  REQUIRE(store.Put(a, Version(2), transport::Address(), kNow, kHour).changed);
   CHECK(store.Get(a).at(0)->value->record.sequence == 2);
   CHECK(store.Get(b).at(0)->value->record.sequence == 1);
   // Once no key holds a record, storing it again makes a new copy, equal to the old.
   const SignedRecordPtr old = store.Get(b).at(0)->value;
-  store.Expire(kNow + kHour + Seconds(1));
+  store.Expire(kNow + kHour + transport::Seconds(1));
   REQUIRE(store.records() == 0);
-  const auto again = store.Put(b, record, Address(), kNow + kHour + Seconds(2), kHour);
+  const auto again =
+      store.Put(b, record, transport::Address(), kNow + kHour + transport::Seconds(2), kHour);
   REQUIRE(again.changed);
   CHECK(again.record != old);
   CHECK(*again.record == *old);
 }
 
 }  // namespace
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store

@@ -7,7 +7,7 @@
 
 #include "support/records.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::store {
 namespace {
 
 using testing::Publisher;
@@ -54,7 +54,7 @@ TEST_CASE("other bytes under a known signature are verified, and refused", "[uni
   const SignedRecord other = Signed(SampleRecord("agent-002"), Publisher());
   auto forged = table.Verify(other.encoded, record.signature, scheme);
   REQUIRE_FALSE(forged.has_value());
-  CHECK(forged.error().code == ErrorCode::kCrypto);
+  CHECK(forged.error().code == transport::ErrorCode::kCrypto);
   CHECK(scheme.verified == 2);
   // A failure is not remembered: asked again, it is checked again.
   CHECK_FALSE(table.Verify(other.encoded, record.signature, scheme).has_value());
@@ -96,4 +96,4 @@ TEST_CASE("a table of size 0 verifies every copy", "[unit]") {
 }
 
 }  // namespace
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::store

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::wire {
 namespace {
 
 TEST_CASE("hex encodes lower case and decodes either case", "[unit]") {
@@ -52,4 +52,4 @@ TEST_CASE("bad base64 is an error", "[unit]") {
 }
 
 }  // namespace
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::wire

@@ -12,7 +12,7 @@
 #include "kademlia/wire/wire_body_writer.h"
 #include "support/wire_datagrams.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::wire {
 namespace {
 
 namespace wd = wire_datagrams;
@@ -36,7 +36,8 @@ bool ReadsBack(const Body& body) {
 // Pairs of bodies: the first at a limit (accepted), the second just over it (refused).
 std::vector<std::pair<Body, Body>> AtAndOverLimits() {
   const WireRecord record{{1}, wd::Filled<64>(2)};
-  const WireContact port_zero{Key::Sha256("c"), Endpoint(Address::Loopback4(), 0)};
+  const WireContact port_zero{Key::Sha256("c"),
+                              transport::Endpoint(transport::Address::Loopback4(), 0)};
   return {
       {NodesBody{wd::Contacts(kNodesPerReplyMax, false), {}},
        NodesBody{wd::Contacts(kNodesPerReplyMax + 1, false), {}}},
@@ -72,7 +73,7 @@ TEST_CASE("BodyChecker accepts a body at each limit and refuses it just over, as
     CHECK(ReadsBack(at));
     const auto refused = BodyChecker::Check(over);
     REQUIRE_FALSE(refused);
-    CHECK(refused.error().code == ErrorCode::kInvalidArgument);
+    CHECK(refused.error().code == transport::ErrorCode::kInvalidArgument);
     CHECK_THAT(refused.error().message, Catch::StartsWith("field 'a."));
     CHECK_FALSE(ReadsBack(over));
   }
@@ -94,4 +95,4 @@ TEST_CASE("BodyChecker refuses an UnknownBody carrying a type that has its own b
 }
 
 }  // namespace
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::wire

@@ -11,7 +11,7 @@
 #include "kademlia/wire/wire_body_writer.h"
 #include "support/wire_datagrams.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::wire {
 namespace {
 
 namespace wd = wire_datagrams;
@@ -19,7 +19,7 @@ using wire_internal::BodyReader;
 using wire_internal::FieldReader;
 
 // Reads `bytes` (one msgpack map) as the body of `type`: the body, or the reader's error.
-Result<Body> ReadBytes(uint8_t type, const std::vector<uint8_t>& bytes) {
+transport::Result<Body> ReadBytes(uint8_t type, const std::vector<uint8_t>& bytes) {
   const msgpack::object_handle handle =
       msgpack::unpack(reinterpret_cast<const char*>(bytes.data()), bytes.size());
   FieldReader reader;
@@ -118,4 +118,4 @@ TEST_CASE("BodyReader names the first field that is missing, mistyped or over it
 }
 
 }  // namespace
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::wire

@@ -10,7 +10,7 @@
 #include "kademlia/wire/wire.h"
 #include "support/wire_datagrams.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::wire {
 namespace {
 
 using wire_datagrams::Contact;
@@ -67,4 +67,4 @@ TEST_CASE("BodyWriter leaves out optional fields that are not set, and only thos
 }
 
 }  // namespace
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::wire

@@ -9,7 +9,7 @@
 #include "support/wire_datagrams.h"
 #include "transport/rng.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::wire {
 namespace {
 
 using namespace wire_datagrams;  // NOLINT(build/namespaces): the test files' own helpers
@@ -93,7 +93,7 @@ TEST_CASE("a huge declared length in a tiny datagram is an error, not an allocat
 }
 
 TEST_CASE("random bytes decode to a message or an error, never a crash", "[unit]") {
-  Rng rng(20240601);
+  transport::Rng rng(20240601);
   const auto valid = EncodeOk({FullHeader(), NodesBody{Contacts(3, true), {1, 2}}});
   size_t decoded = 0;
   for (int i = 0; i < 4000; ++i) {
@@ -131,4 +131,4 @@ TEST_CASE("every single-bit flip of a valid message decodes or fails cleanly", "
 }
 
 }  // namespace
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::wire

@@ -11,7 +11,7 @@
 
 #include "support/wire_datagrams.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::wire {
 namespace {
 
 namespace wd = wire_datagrams;
@@ -73,4 +73,4 @@ TEST_CASE("FieldReader refuses an endpoint with port 0", "[unit]") {
 }
 
 }  // namespace
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::wire

@@ -15,7 +15,7 @@
 #include "kademlia/wire/wire.h"
 #include "support/wire_datagrams.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::wire {
 namespace {
 
 using wire_datagrams::Contact;
@@ -321,4 +321,4 @@ TEST_CASE("EncodeFitting drops the same contacts and packs the same bytes as bef
 }
 
 }  // namespace
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::wire

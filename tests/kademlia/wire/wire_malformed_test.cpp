@@ -10,7 +10,7 @@
 #include "support/wire_datagrams.h"
 #include "transport/rng.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::wire {
 namespace {
 
 using namespace wire_datagrams;  // NOLINT(build/namespaces): the test files' own helpers
@@ -278,4 +278,4 @@ TEST_CASE("a known key given twice is an error, an unknown one is not", "[unit]"
 }
 
 }  // namespace
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::wire

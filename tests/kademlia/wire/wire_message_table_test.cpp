@@ -10,7 +10,7 @@
 
 #include "kademlia/wire/wire.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::wire {
 namespace {
 
 using wire_table::kMessageTypes;
@@ -62,4 +62,4 @@ TEST_CASE("the message table finds each row by its number and no other number", 
 }
 
 }  // namespace
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::wire

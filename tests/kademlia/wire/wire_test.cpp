@@ -14,7 +14,7 @@
 #include "kademlia/store/skill_record.h"
 #include "support/wire_datagrams.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::wire {
 namespace {
 
 // ---- Valid messages ----------------------------------------------------------------------
@@ -203,11 +203,11 @@ TEST_CASE("a STORE of the largest record with the longest token fits in one data
   Header request = FullHeader();  // a request carries "p" but never "s" or "o"
   request.proof.reset();
   request.observed.reset();
-  const Message store{request,
-                      StoreBody{Key::Sha256("skill"),
-                                std::vector<uint8_t>(kTokenSizeMax, 1),
-                                {std::vector<uint8_t>(kRecordEncodedSizeMax, 2), Filled<64>(3)},
-                                0xffffffff}};
+  const Message store{
+      request, StoreBody{Key::Sha256("skill"),
+                         std::vector<uint8_t>(kTokenSizeMax, 1),
+                         {std::vector<uint8_t>(store::kRecordEncodedSizeMax, 2), Filled<64>(3)},
+                         0xffffffff}};
   const auto bytes = EncodeOk(store);
   INFO("encoded size " << bytes.size());
   CHECK(DecodeOk(bytes) == store);
@@ -259,12 +259,13 @@ TEST_CASE("Encode refuses fields over their limits and invalid values", "[unit]"
     const char* says;
   };
   Message observed_port_zero{MinimalHeader(), PingBody{}};
-  observed_port_zero.header.observed = Endpoint(Address::Loopback4(), 0);
+  observed_port_zero.header.observed = transport::Endpoint(transport::Address::Loopback4(), 0);
   const Case cases[] = {
       {{MinimalHeader(), NodesBody{{}, std::vector<uint8_t>(kTokenSizeMax + 1, 1)}}, "'a.tk'"},
       {{MinimalHeader(), ErrorBody{1, std::string(kErrorTextSizeMax + 1, 'x')}}, "'a.m'"},
       {{MinimalHeader(), NodesBody{Contacts(kNodesPerReplyMax + 1, false), {}}}, "'a.ns'"},
-      {{MinimalHeader(), NodesBody{{{Key(), Endpoint(Address::Loopback4(), 0)}}, {}}},
+      {{MinimalHeader(),
+        NodesBody{{{Key(), transport::Endpoint(transport::Address::Loopback4(), 0)}}, {}}},
        "'a.ns[0]': port 0"},
       {observed_port_zero, "'o': port 0"},
       {{MinimalHeader(), UnknownBody{1}}, "type 1 (ping)"},
@@ -275,8 +276,12 @@ TEST_CASE("Encode refuses fields over their limits and invalid values", "[unit]"
         ValuesBody{{}, {}, std::vector<WireRecord>(kRecordsPerReplyMax + 1), 0, {}, {}}},
        "VALUES over its limits"},
       {{MinimalHeader(),
-        ValuesBody{
-            {Contact(1, false), {Key(), Endpoint(Ep("[::1]:1").address(), 0)}}, {}, {}, 0, {}, {}}},
+        ValuesBody{{Contact(1, false), {Key(), transport::Endpoint(Ep("[::1]:1").address(), 0)}},
+                   {},
+                   {},
+                   0,
+                   {},
+                   {}}},
        "'a.ns[1]': port 0"},
       {{MinimalHeader(), StoreBody{{}, std::vector<uint8_t>(kTokenSizeMax + 1, 1), {}, 0}},
        "'a.tk'"},
@@ -286,28 +291,30 @@ TEST_CASE("Encode refuses fields over their limits and invalid values", "[unit]"
   for (const Case& c : cases) {
     auto bytes = Encode(c.message);
     REQUIRE_FALSE(bytes);
-    CHECK(bytes.error().code == ErrorCode::kInvalidArgument);
+    CHECK(bytes.error().code == transport::ErrorCode::kInvalidArgument);
     CHECK_THAT(bytes.error().message, Catch::Contains(c.says));
   }
 }
 
 // Regression: Encode wrote a VALUES reply holding a port-0 contact, which Decode then refused.
 TEST_CASE("Encode and EncodeFitting refuse a port-0 contact in VALUES, as Decode does", "[unit]") {
-  const Message values{MinimalHeader(),
-                       ValuesBody{{{Key::Sha256("c"), Endpoint(Address::Loopback4(), 0)}},
-                                  {1, 2},
-                                  {{{1}, Filled<64>(2)}},
-                                  1,
-                                  std::nullopt,
-                                  {}}};
+  const Message values{
+      MinimalHeader(),
+      ValuesBody{{{Key::Sha256("c"), transport::Endpoint(transport::Address::Loopback4(), 0)}},
+                 {1, 2},
+                 {{{1}, Filled<64>(2)}},
+                 1,
+                 std::nullopt,
+                 {}}};
   auto bytes = Encode(values);
   REQUIRE_FALSE(bytes);
-  CHECK(bytes.error().code == ErrorCode::kInvalidArgument);
+  CHECK(bytes.error().code == transport::ErrorCode::kInvalidArgument);
   CHECK_THAT(bytes.error().message, Catch::Contains("'a.ns[0]': port 0"));
   CHECK_FALSE(EncodeFitting(values));
   // The same reply with a valid port encodes and round-trips.
   Message fixed = values;
-  std::get<ValuesBody>(fixed.body).nodes[0].endpoint = Endpoint(Address::Loopback4(), 1);
+  std::get<ValuesBody>(fixed.body).nodes[0].endpoint =
+      transport::Endpoint(transport::Address::Loopback4(), 1);
   CHECK(DecodeOk(EncodeOk(fixed)) == fixed);
 }
 
@@ -325,4 +332,4 @@ TEST_CASE("Encode refuses a PUSH whose gone record has an id Decode would refuse
 }
 
 }  // namespace
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::wire

@@ -8,7 +8,7 @@
 
 #include "kademlia/wire/wire.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::wire {
 namespace {
 
 TEST_CASE("Message::type derives the wire type from the body", "[unit]") {
@@ -70,4 +70,4 @@ TEST_CASE("only BLOB_GET is a chunk request", "[unit]") {
 }
 
 }  // namespace
-}  // namespace skillnode::kademlia
+}  // namespace skillnode::kademlia::wire

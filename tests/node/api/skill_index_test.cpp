@@ -21,10 +21,10 @@ std::set<std::string> Keys(const json& object) {
   return out;
 }
 
-kademlia::SkillRecord Described() {
-  kademlia::SkillRecord r = testing::SampleRecord("com.example", "translate");
+kademlia::store::SkillRecord Described() {
+  kademlia::store::SkillRecord r = testing::SampleRecord("com.example", "translate");
   r.version = "2.1.0";
-  kademlia::SkillDescriptor d;
+  kademlia::store::SkillDescriptor d;
   d.name = "Universal Translator";
   d.description = "Text translation";
   d.capability_type = "api";
@@ -75,7 +75,7 @@ TEST_CASE("a descriptor has the documented camelCase keys, schemas as objects", 
 TEST_CASE("descriptor URLs percent-encode the id and use only a plain Host header", "[unit]") {
   CHECK(DescriptorUrl("http://h:1", "a b/c.d-v1") ==
         "http://h:1/skills/a%20b%2Fc.d-v1/descriptor.json");
-  HttpRequest request;
+  http::HttpRequest request;
   request.headers = {{"host", "127.0.0.1:7070"}};
   CHECK(BaseUrl(request, "http://fallback") == "http://127.0.0.1:7070");
   request.headers = {{"host", "[::1]:7070"}};

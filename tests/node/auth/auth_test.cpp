@@ -16,17 +16,17 @@
 namespace skillnode::node::auth {
 namespace {
 
-class NullLogger final : public Logger {
+class NullLogger final : public transport::Logger {
  public:
-  bool Enabled(LogLevel) const override { return true; }
-  void Log(LogLevel, std::string_view message) override { last = std::string(message); }
+  bool Enabled(transport::LogLevel) const override { return true; }
+  void Log(transport::LogLevel, std::string_view message) override { last = std::string(message); }
   std::string last;
 };
 
-HttpRequest WithToken(const std::string& token, const std::string& peer = "10.0.0.7:4000") {
-  HttpRequest request;
+http::HttpRequest WithToken(const std::string& token, const std::string& peer = "10.0.0.7:4000") {
+  http::HttpRequest request;
   request.method = "GET";
-  request.peer = Endpoint::Parse(peer).value();
+  request.peer = transport::Endpoint::Parse(peer).value();
   if (!token.empty()) request.headers.emplace_back("authorization", "Bearer " + token);
   return request;
 }
@@ -40,11 +40,12 @@ TEST_CASE("a new token is 256 random bits in base64url and only its SHA-256 is s
   CHECK(a.find_first_of("+/=") == std::string::npos);
   const TokenHash hash = HashToken(a);
   std::array<uint8_t, 32> expected{};
-  kademlia::Sha256Into(kademlia::AsBytes(a), expected);
+  kademlia::wire::Sha256Into(kademlia::wire::AsBytes(a), expected);
   CHECK(hash == expected);
   const std::string text = FormatTokenFile({TokenEntry{"ci", hash, 1764134400}});
   CHECK(text.find(a) == std::string::npos);
-  CHECK(text.find("ci sha256:" + kademlia::HexEncode(hash) + " 1764134400\n") != std::string::npos);
+  CHECK(text.find("ci sha256:" + kademlia::wire::HexEncode(hash) + " 1764134400\n") !=
+        std::string::npos);
   auto parsed = ParseTokenFile(text);
   REQUIRE(parsed);
   REQUIRE(parsed->size() == 1);
@@ -110,7 +111,7 @@ TEST_CASE("the token file is written with mode 0600 and a revoke is seen at the 
   CHECK((info.st_mode & 0777) == 0600);
 
   NullLogger logger;
-  TimePoint now = kTimeZero + Seconds(100);
+  transport::TimePoint now = transport::kTimeZero + transport::Seconds(100);
   Authenticator auth(AuthOptions{path, 10, 16}, logger, [&now] { return now; });
   auth.Refresh(true);
   CHECK(auth.tokens() == 2);
@@ -143,7 +144,7 @@ TEST_CASE("failed authentications past the limit are refused per source until th
   const std::string token = NewToken();
   REQUIRE(SaveTokenFile(path, {TokenEntry{"t", HashToken(token), 1}}));
   NullLogger logger;
-  TimePoint now = kTimeZero + Seconds(10);
+  transport::TimePoint now = transport::kTimeZero + transport::Seconds(10);
   Authenticator auth(AuthOptions{path, 3, 4}, logger, [&now] { return now; });
   using Verdict = Authenticator::Verdict;
   CHECK(auth.Authenticate(WithToken("")).verdict == Verdict::kAnonymous);
@@ -153,10 +154,10 @@ TEST_CASE("failed authentications past the limit are refused per source until th
   // Past the limit even the right token is refused from that source, not from others.
   const auto limited = auth.Authenticate(WithToken(token));
   CHECK(limited.verdict == Verdict::kRateLimited);
-  CHECK(limited.retry_after <= Seconds(60));
+  CHECK(limited.retry_after <= transport::Seconds(60));
   CHECK(auth.Authenticate(WithToken(token, "10.0.0.8:1")).verdict == Verdict::kAuthenticated);
   CHECK(auth.Authenticate(WithToken("")).verdict == Verdict::kAnonymous);
-  now += Seconds(61);
+  now += transport::Seconds(61);
   CHECK(auth.Authenticate(WithToken(token)).verdict == Verdict::kAuthenticated);
   CHECK(auth.stats().bad_token == 3);
   CHECK(auth.stats().rate_limited == 1);
@@ -164,7 +165,7 @@ TEST_CASE("failed authentications past the limit are refused per source until th
   // The table of sources is bounded: a fifth failing source forgets the oldest.
   for (int i = 1; i <= 5; ++i) {
     auth.Authenticate(WithToken("wrong", "10.0.1." + std::to_string(i) + ":1"));
-    now += Seconds(1);
+    now += transport::Seconds(1);
   }
   CHECK(auth.stats().sources_forgotten >= 1);
   CHECK(auth.Info()["failureSources"].get<size_t>() <= 4);
@@ -174,12 +175,12 @@ TEST_CASE("Admit answers 401 with WWW-Authenticate for a bad token, Require also
           "[unit]") {
   testing::TempDir dir;
   NullLogger logger;
-  TimePoint now = kTimeZero;
+  transport::TimePoint now = transport::kTimeZero;
   Authenticator auth(AuthOptions{dir.File("none"), 10, 16}, logger, [&now] { return now; });
-  std::optional<HttpResponse> sent;
-  auto slot = std::make_shared<ResponseSlot>();
-  slot->deliver = [&sent](HttpResponse response) { sent = std::move(response); };
-  Responder responder(slot);
+  std::optional<http::HttpResponse> sent;
+  auto slot = std::make_shared<http::ResponseSlot>();
+  slot->deliver = [&sent](http::HttpResponse response) { sent = std::move(response); };
+  http::Responder responder(slot);
   AuthContext context;
   CHECK_FALSE(auth.Admit(WithToken("skn_nope"), responder, context));
   REQUIRE(sent);
@@ -190,9 +191,9 @@ TEST_CASE("Admit answers 401 with WWW-Authenticate for a bad token, Require also
   CHECK_THAT(sent->headers[0].second, Catch::StartsWith("Bearer"));
 
   sent.reset();
-  auto slot2 = std::make_shared<ResponseSlot>();
-  slot2->deliver = [&sent](HttpResponse response) { sent = std::move(response); };
-  Responder anonymous(slot2);
+  auto slot2 = std::make_shared<http::ResponseSlot>();
+  slot2->deliver = [&sent](http::HttpResponse response) { sent = std::move(response); };
+  http::Responder anonymous(slot2);
   CHECK(auth.Admit(WithToken(""), anonymous, context));
   CHECK_FALSE(context.authenticated);
   CHECK_FALSE(sent);
@@ -202,7 +203,7 @@ TEST_CASE("Admit answers 401 with WWW-Authenticate for a bad token, Require also
 }
 
 TEST_CASE("the auth, provider and SkillCenter client keys are read and checked", "[unit]") {
-  auto config = ParseConfig(
+  auto config = config::ParseConfig(
       "node:\n  auth: {tokensFile: /etc/skillnode/tokens, failuresPerMinute: 5}\n"
       "provider: {name: Example Corp, url: \"https://example.com\"}\n"
       "discovery:\n  skillCenter:\n    caFile: ca.pem\n    tokenFile: sc.token\n"
@@ -215,9 +216,9 @@ TEST_CASE("the auth, provider and SkillCenter client keys are read and checked",
   CHECK(config->discovery.skill_center.ca_file == "ca.pem");
   CHECK(config->discovery.skill_center.token_file == "sc.token");
   CHECK(config->discovery.skill_center.response_bytes_max == 2048);
-  CHECK(config->discovery.skill_center.backoff_initial == Millis(1000));
-  CHECK(config->discovery.skill_center.backoff_max == Millis(2000));
-  CHECK(CrossCheck(*config).empty());
+  CHECK(config->discovery.skill_center.backoff_initial == transport::Millis(1000));
+  CHECK(config->discovery.skill_center.backoff_max == transport::Millis(2000));
+  CHECK(config::CrossCheck(*config).empty());
 
   struct Case {
     const char* yaml;
@@ -232,20 +233,20 @@ TEST_CASE("the auth, provider and SkillCenter client keys are read and checked",
   };
   for (const Case& c : cases) {
     INFO(c.yaml);
-    auto bad = ParseConfig(c.yaml);
+    auto bad = config::ParseConfig(c.yaml);
     REQUIRE_FALSE(bad);
     CHECK_THAT(bad.error().message, Catch::Contains(c.message));
   }
-  auto both = ParseConfig(
+  auto both = config::ParseConfig(
       "discovery:\n  skillCenter: {token: t, tokenFile: f, backoffInitial: 9000, "
       "backoffMax: 8000}\n");
   REQUIRE(both);
-  const auto problems = CrossCheck(*both);
+  const auto problems = config::CrossCheck(*both);
   REQUIRE(problems.size() == 2);
   CHECK(problems[0] == "discovery.skillCenter.tokenFile: give token or tokenFile, not both");
   CHECK_THAT(problems[1], Catch::StartsWith("discovery.skillCenter.backoffMax: must be at least"));
 
-  Config defaults;
+  config::Config defaults;
   defaults.node.data_dir = "/var/lib/skillnode";
   auto env = [](const char*) -> const char* { return "/home/u"; };
   CHECK(TokensFilePath(defaults, env) == "/var/lib/skillnode/tokens");

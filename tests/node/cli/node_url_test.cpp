@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-namespace skillnode::node {
+namespace skillnode::node::cli {
 namespace {
 
 using Catch::Matchers::Contains;
@@ -107,4 +107,4 @@ TEST_CASE("--cacert takes an existing file and refuses a missing one", "[unit]")
 }
 
 }  // namespace
-}  // namespace skillnode::node
+}  // namespace skillnode::node::cli

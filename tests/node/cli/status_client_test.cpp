@@ -8,7 +8,7 @@
 
 #include "node/daemon/node_info_aliases.h"
 
-namespace skillnode::node {
+namespace skillnode::node::cli {
 namespace {
 
 using Catch::Matchers::Contains;
@@ -49,4 +49,4 @@ TEST_CASE("status prints the same lines for a node with camelCase names and for 
 }
 
 }  // namespace
-}  // namespace skillnode::node
+}  // namespace skillnode::node::cli

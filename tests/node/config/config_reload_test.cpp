@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace skillnode::node {
+namespace skillnode::node::config {
 namespace {
 
 bool Has(const std::vector<std::string>& list, const std::string& item) {
@@ -16,7 +16,7 @@ bool Has(const std::vector<std::string>& list, const std::string& item) {
 
 TEST_CASE("an unchanged configuration plans nothing", "[unit]") {
   const Config running;
-  const ReloadPlan plan = PlanReload(running, running);
+  const service::ReloadPlan plan = service::PlanReload(running, running);
   CHECK(plan.empty());
   CHECK(plan.merged == running);
 }
@@ -24,16 +24,16 @@ TEST_CASE("an unchanged configuration plans nothing", "[unit]") {
 TEST_CASE("reloadable keys are applied and the merged configuration takes them", "[unit]") {
   const Config running;
   Config next = running;
-  next.node.log.level = LogLevel::kDebug;
+  next.node.log.level = transport::LogLevel::kDebug;
   next.node.auth.tokens_file = "/etc/skillnode/tokens";
-  next.discovery.dht.bootstrap_nodes = {HostPort{"seed.example", 6881}};
+  next.discovery.dht.bootstrap_nodes = {transport::HostPort{"seed.example", 6881}};
   next.discovery.skill_center.url = "https://catalog.example";
-  next.discovery.skill_center.timeout = Millis(2000);
+  next.discovery.skill_center.timeout = transport::Millis(2000);
   next.security.mode = SecurityMode::kVerify;
   next.security.shared_key = "k";
   next.node.https.cert_file = "/etc/skillnode/tls/new.pem";
   next.node.https.key_file = "/etc/skillnode/tls/new.key";
-  const ReloadPlan plan = PlanReload(running, next);
+  const service::ReloadPlan plan = service::PlanReload(running, next);
   CHECK(plan.applied ==
         std::vector<std::string>{"node.log.level", "node.auth.tokensFile",
                                  "discovery.dht.bootstrapNodes", "node.https.certFile/keyFile",
@@ -49,13 +49,17 @@ TEST_CASE("every other change is reported by its section and not applied", "[uni
       {"node.bindIPv6", [](Config& c) { c.node.bind_ipv6.reset(); }},
       {"node.networkId", [](Config& c) { c.node.network_id = 9; }},
       {"node.dataDir", [](Config& c) { c.node.data_dir = "/srv/skillnode"; }},
-      {"node.stateSaveInterval", [](Config& c) { c.node.state_save_interval = Seconds(5); }},
+      {"node.stateSaveInterval",
+       [](Config& c) { c.node.state_save_interval = transport::Seconds(5); }},
       {"node.log.format", [](Config& c) { c.node.log.format = LogFormat::kJson; }},
       {"node.http", [](Config& c) { c.node.http.connections_max = 8; }},
       {"node.http", [](Config& c) { c.node.http.enabled = false; }},
-      {"node.https", [](Config& c) { c.node.https.listen = Endpoint(Address::Loopback4(), 7443); }},
-      {"node.https", [](Config& c) { c.node.https.handshake_timeout = Seconds(3); }},
-      {"node.bootstrap", [](Config& c) { c.node.bootstrap.retry_max = Seconds(9); }},
+      {"node.https",
+       [](Config& c) {
+         c.node.https.listen = transport::Endpoint(transport::Address::Loopback4(), 7443);
+       }},
+      {"node.https", [](Config& c) { c.node.https.handshake_timeout = transport::Seconds(3); }},
+      {"node.bootstrap", [](Config& c) { c.node.bootstrap.retry_max = transport::Seconds(9); }},
       {"node.auth", [](Config& c) { c.node.auth.failures_per_minute = 1; }},
       {"node.skills", [](Config& c) { c.node.skills.fetches_max = 1; }},
       {"node.mcp", [](Config& c) { c.node.mcp.enabled = false; }},
@@ -75,7 +79,7 @@ TEST_CASE("every other change is reported by its section and not applied", "[uni
   for (const auto& [section, change] : changes) {
     Config next = running;
     change(next);
-    const ReloadPlan plan = PlanReload(running, next);
+    const service::ReloadPlan plan = service::PlanReload(running, next);
     INFO(section);
     CHECK(plan.applied.empty());
     CHECK(plan.restart == std::vector<std::string>{section});
@@ -89,7 +93,7 @@ TEST_CASE("turning the SkillCenter stage on or off waits for a restart; its sett
   Config next = running;
   next.discovery.skill_center.enabled = true;
   next.discovery.skill_center.url = "https://catalog.example";
-  const ReloadPlan plan = PlanReload(running, next);
+  const service::ReloadPlan plan = service::PlanReload(running, next);
   CHECK(Has(plan.applied, "discovery.skillCenter"));
   CHECK(plan.restart == std::vector<std::string>{"discovery.skillCenter.enabled"});
   CHECK(plan.merged.discovery.skill_center.url == "https://catalog.example");
@@ -102,10 +106,10 @@ TEST_CASE("new trusted roots reach the LAN at once and certified publishers at a
   running.security.require_certified_publishers = true;
   Config next = running;
   next.security.trusted_roots = {"/etc/skillnode/ca.pem"};
-  const ReloadPlan plan = PlanReload(running, next);
+  const service::ReloadPlan plan = service::PlanReload(running, next);
   CHECK(plan.applied == std::vector<std::string>{"security (LAN signatures)"});
   CHECK(plan.restart == std::vector<std::string>{"security.trustedRoots (certified publishers)"});
 }
 
 }  // namespace
-}  // namespace skillnode::node
+}  // namespace skillnode::node::config

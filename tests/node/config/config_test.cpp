@@ -10,7 +10,7 @@
 #include "node/config/config_yaml.h"
 #include "support/temp_dir.h"
 
-namespace skillnode::node {
+namespace skillnode::node::config {
 namespace {
 
 using Catch::Contains;
@@ -32,7 +32,7 @@ TEST_CASE("an empty configuration file gives the embedded defaults", "[unit]") {
     CHECK(config->discovery.dht.bootstrap_nodes.empty());
     CHECK(config->discovery.dht.replication_factor == 3);
     CHECK(config->node.kademlia.routing.bucket_size == 20);
-    CHECK(config->node.log.level == LogLevel::kInfo);
+    CHECK(config->node.log.level == transport::LogLevel::kInfo);
   }
 }
 
@@ -73,7 +73,7 @@ discovery:
   CHECK(config->discovery.dht.bootstrap_nodes[0].ToString() == "dht1.ooder.net:6881");
   CHECK(config->discovery.skill_center.enabled);
   CHECK(config->discovery.skill_center.url == "https://skillcenter.ooder.net");
-  CHECK(config->discovery.skill_center.cache_ttl == Millis(300000));
+  CHECK(config->discovery.skill_center.cache_ttl == transport::Millis(300000));
   CHECK(config->discovery.health_check.unhealthy_threshold == 3);
   CHECK(config->discovery.udp.port == 54321);
 }
@@ -110,16 +110,16 @@ discovery:
   CHECK_FALSE(n.bind_ipv6.has_value());
   CHECK(n.network_id == 42);
   CHECK(n.data_dir == "/var/lib/skillnode");
-  CHECK(n.log.level == LogLevel::kDebug);
+  CHECK(n.log.level == transport::LogLevel::kDebug);
   CHECK(n.log.format == LogFormat::kJson);
   CHECK(n.http.listen.ToString() == "[::1]:8080");
   CHECK(n.http.connections_max == 10);
-  CHECK(n.http.request_timeout == Millis(500));
-  CHECK(n.bootstrap.retry_initial == Millis(200));
+  CHECK(n.http.request_timeout == transport::Millis(500));
+  CHECK(n.bootstrap.retry_initial == transport::Millis(200));
   CHECK(n.kademlia.routing.bucket_size == 8);
   CHECK(n.kademlia.alpha == 4);
   CHECK(n.kademlia.disjoint_paths == 2);
-  CHECK(n.kademlia.rpc_timeout_min == Millis(50));
+  CHECK(n.kademlia.rpc_timeout_min == transport::Millis(50));
   CHECK(n.kademlia.routing.stale_failures_max == 5);
   CHECK(n.kademlia.rate_limit.per_ip_rate == 100.5);
   CHECK(CrossCheck(*config).empty());
@@ -267,7 +267,7 @@ TEST_CASE("the HTTPS listener is off by default and needs a certificate and a ke
   REQUIRE(config->node.https.listen);
   CHECK(config->node.https.listen->ToString() == "0.0.0.0:7443");
   CHECK(config->node.https.cert_file == "~/c.pem");
-  CHECK(config->node.https.handshake_timeout == Millis(2500));
+  CHECK(config->node.https.handshake_timeout == transport::Millis(2500));
   CHECK(CrossCheck(*config).empty());
   CHECK_THAT(ErrorOf("node:\n  https: {listen: \"localhost:7443\"}\n"),
              Contains("node.https.listen: expected ADDRESS:PORT"));
@@ -310,8 +310,8 @@ TEST_CASE("command-line flags override the file and are checked like it", "[unit
   auto env = [](const char* name) -> const char* {
     return std::string(name) == "HOME" ? "/home/u" : nullptr;
   };
-  RunFlags flags;
-  auto from_file = BuildConfig(file, flags, env);
+  cli::RunFlags flags;
+  auto from_file = cli::BuildConfig(file, flags, env);
   REQUIRE(from_file);
   CHECK(from_file->node.port == 7000);
   CHECK(from_file->node.data_dir == "/home/u/sn");
@@ -322,20 +322,20 @@ TEST_CASE("command-line flags override the file and are checked like it", "[unit
   flags.log_level = "warn";
   flags.log_format = "json";
   flags.data_dir = "/tmp/x";
-  auto config = BuildConfig(file, flags, env);
+  auto config = cli::BuildConfig(file, flags, env);
   REQUIRE(config);
   CHECK(config->node.port == 7001);
   CHECK(config->node.http.listen.ToString() == "0.0.0.0:9000");
   REQUIRE(config->discovery.dht.bootstrap_nodes.size() == 2);  // replaced, not appended
   CHECK(config->discovery.dht.bootstrap_nodes[1].ToString() == "[::1]:3");
   CHECK(config->node.network_id == 9);
-  CHECK(config->node.log.level == LogLevel::kWarn);
+  CHECK(config->node.log.level == transport::LogLevel::kWarn);
   CHECK(config->node.log.format == LogFormat::kJson);
   CHECK(config->node.data_dir == "/tmp/x");
 
   flags.http = "nowhere";
   flags.bootstrap = {"bad host:1"};
-  auto bad = BuildConfig(file, flags, env);
+  auto bad = cli::BuildConfig(file, flags, env);
   REQUIRE_FALSE(bad);
   CHECK_THAT(bad.error().message, Contains("--http: expected ADDRESS:PORT"));
   CHECK_THAT(bad.error().message, Contains("--bootstrap: expected HOST:PORT"));
@@ -348,4 +348,4 @@ TEST_CASE("a missing configuration file is an error that names it", "[unit]") {
 }
 
 }  // namespace
-}  // namespace skillnode::node
+}  // namespace skillnode::node::config

@@ -10,7 +10,7 @@
 #include "node/config/config_yaml.h"
 #include "support/source_root.h"
 
-namespace skillnode::node {
+namespace skillnode::node::config {
 namespace {
 
 // The ```yaml block after the "# Configuration" heading of docs/configuration.md.
@@ -126,4 +126,4 @@ TEST_CASE("docs/configuration.md's reference parses and is exactly the embedded 
 }
 
 }  // namespace
-}  // namespace skillnode::node
+}  // namespace skillnode::node::config

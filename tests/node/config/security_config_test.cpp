@@ -7,7 +7,7 @@
 #include "node/config/config.h"
 #include "node/config/config_yaml.h"
 
-namespace skillnode::node {
+namespace skillnode::node::config {
 namespace {
 
 TEST_CASE("the LAN and security sections refuse bad values, naming the key", "[unit]") {
@@ -41,4 +41,4 @@ TEST_CASE("the LAN and security sections refuse bad values, naming the key", "[u
 }
 
 }  // namespace
-}  // namespace skillnode::node
+}  // namespace skillnode::node::config

@@ -5,15 +5,15 @@
 #include <string>
 #include <vector>
 
-namespace skillnode::node {
+namespace skillnode::node::daemon {
 namespace {
 
 using Outcome = ConfigReloader::Outcome;
 
 TEST_CASE("a reloader without a source changes nothing and counts nothing", "[unit]") {
-  NullLogger logger;
+  transport::NullLogger logger;
   ConfigReloader reloader(logger);
-  Config running;
+  config::Config running;
   CHECK_FALSE(reloader.has_source());
   CHECK(reloader.Reload(running) == Outcome::kNoSource);
   CHECK(reloader.applied() == 0);
@@ -21,70 +21,77 @@ TEST_CASE("a reloader without a source changes nothing and counts nothing", "[un
 }
 
 TEST_CASE("a configuration that cannot be read is refused and the running one stays", "[unit]") {
-  NullLogger logger;
+  transport::NullLogger logger;
   ConfigReloader reloader(logger);
   bool step_ran = false;
-  reloader.SetSource([]() -> Result<Config> { return Fail(ErrorCode::kInvalidArgument, "bad"); });
-  reloader.AddStep([&](const Config&, const Config&) -> Result<ReloadApply> {
-    step_ran = true;
-    return ReloadApply{};
+  reloader.SetSource([]() -> transport::Result<config::Config> {
+    return transport::Fail(transport::ErrorCode::kInvalidArgument, "bad");
   });
-  Config running;
-  running.node.log.level = LogLevel::kWarn;
+  reloader.AddStep(
+      [&](const config::Config&, const config::Config&) -> transport::Result<ReloadApply> {
+        step_ran = true;
+        return ReloadApply{};
+      });
+  config::Config running;
+  running.node.log.level = transport::LogLevel::kWarn;
   CHECK(reloader.Reload(running) == Outcome::kRefused);
   CHECK_FALSE(step_ran);
-  CHECK(running.node.log.level == LogLevel::kWarn);
+  CHECK(running.node.log.level == transport::LogLevel::kWarn);
   CHECK(reloader.refused() == 1);
 }
 
 TEST_CASE("one step that refuses stops every step from applying", "[unit]") {
-  NullLogger logger;
+  transport::NullLogger logger;
   ConfigReloader reloader(logger);
-  Config next;
-  next.node.log.level = LogLevel::kDebug;
-  reloader.SetSource([&]() -> Result<Config> { return next; });
+  config::Config next;
+  next.node.log.level = transport::LogLevel::kDebug;
+  reloader.SetSource([&]() -> transport::Result<config::Config> { return next; });
   std::vector<std::string> applied;
-  reloader.AddStep([&](const Config&, const Config&) -> Result<ReloadApply> {
-    return ReloadApply([&] { applied.push_back("first"); });
-  });
-  reloader.AddStep([](const Config&, const Config&) -> Result<ReloadApply> {
-    return Fail(ErrorCode::kIo, "node.https: cannot read key");
-  });
-  Config running;
+  reloader.AddStep(
+      [&](const config::Config&, const config::Config&) -> transport::Result<ReloadApply> {
+        return ReloadApply([&] { applied.push_back("first"); });
+      });
+  reloader.AddStep(
+      [](const config::Config&, const config::Config&) -> transport::Result<ReloadApply> {
+        return transport::Fail(transport::ErrorCode::kIo, "node.https: cannot read key");
+      });
+  config::Config running;
   CHECK(reloader.Reload(running) == Outcome::kRefused);
   CHECK(applied.empty());
-  CHECK(running.node.log.level != LogLevel::kDebug);
+  CHECK(running.node.log.level != transport::LogLevel::kDebug);
   CHECK(reloader.applied() == 0);
 }
 
 TEST_CASE("an accepted reload applies every step, then takes the reloadable keys", "[unit]") {
-  NullLogger logger;
+  transport::NullLogger logger;
   ConfigReloader reloader(logger);
-  Config next;
-  next.node.log.level = LogLevel::kDebug;
+  config::Config next;
+  next.node.log.level = transport::LogLevel::kDebug;
   next.node.port = 7001;  // waits for a restart
-  reloader.SetSource([&]() -> Result<Config> { return next; });
+  reloader.SetSource([&]() -> transport::Result<config::Config> { return next; });
   std::vector<std::string> applied;
-  LogLevel level_seen_by_apply = LogLevel::kTrace;
-  Config running;
-  reloader.AddStep([&](const Config& old, const Config& now) -> Result<ReloadApply> {
-    CHECK(old.node.log.level != now.node.log.level);
-    return ReloadApply([&] {
-      applied.push_back("log");
-      level_seen_by_apply = running.node.log.level;
-    });
-  });
-  reloader.AddStep([](const Config&, const Config&) -> Result<ReloadApply> {
-    return ReloadApply{};  // nothing of its own changed
-  });
+  transport::LogLevel level_seen_by_apply = transport::LogLevel::kTrace;
+  config::Config running;
+  reloader.AddStep(
+      [&](const config::Config& old, const config::Config& now) -> transport::Result<ReloadApply> {
+        CHECK(old.node.log.level != now.node.log.level);
+        return ReloadApply([&] {
+          applied.push_back("log");
+          level_seen_by_apply = running.node.log.level;
+        });
+      });
+  reloader.AddStep(
+      [](const config::Config&, const config::Config&) -> transport::Result<ReloadApply> {
+        return ReloadApply{};  // nothing of its own changed
+      });
   const uint16_t port = running.node.port;
   CHECK(reloader.Reload(running) == Outcome::kApplied);
   CHECK(applied == std::vector<std::string>{"log"});
-  CHECK(level_seen_by_apply != LogLevel::kDebug);  // applied before the switch
-  CHECK(running.node.log.level == LogLevel::kDebug);
+  CHECK(level_seen_by_apply != transport::LogLevel::kDebug);  // applied before the switch
+  CHECK(running.node.log.level == transport::LogLevel::kDebug);
   CHECK(running.node.port == port);
   CHECK(reloader.applied() == 1);
-  PrometheusWriter out;
+  http::PrometheusWriter out;
   reloader.WriteMetrics(out);
   const std::string text = out.Take();
   CHECK(text.find("skillnode_config_reloads_total{outcome=\"applied\"} 1") != std::string::npos);
@@ -92,4 +99,4 @@ TEST_CASE("an accepted reload applies every step, then takes the reloadable keys
 }
 
 }  // namespace
-}  // namespace skillnode::node
+}  // namespace skillnode::node::daemon

@@ -12,7 +12,7 @@
 
 #include "tests/support/temp_dir.h"
 
-namespace skillnode::node {
+namespace skillnode::node::daemon {
 namespace {
 
 // Writes a P-256 key and a self-signed certificate for `common_name` (valid for 30 days, so
@@ -43,9 +43,9 @@ void WriteCertificate(const testing::TempDir& dir, const std::string& stem,
   EVP_PKEY_free(key);
 }
 
-Config HttpsConfigFor(const testing::TempDir& dir, const std::string& stem) {
-  Config config;
-  config.node.https.listen = Endpoint(Address::Loopback4(), 0);
+config::Config HttpsConfigFor(const testing::TempDir& dir, const std::string& stem) {
+  config::Config config;
+  config.node.https.listen = transport::Endpoint(transport::Address::Loopback4(), 0);
   config.node.https.cert_file = dir.File(stem + ".crt");
   config.node.https.key_file = dir.File(stem + ".key");
   return config;
@@ -53,10 +53,10 @@ Config HttpsConfigFor(const testing::TempDir& dir, const std::string& stem) {
 
 struct Fixture {
   testing::TempDir dir;
-  UvLoop loop;
-  Router router;
-  HttpMetrics metrics;
-  NullLogger logger;
+  transport::uv::UvLoop loop;
+  http::Router router;
+  http::HttpMetrics metrics;
+  transport::NullLogger logger;
   HttpsListener https{loop, router, metrics, logger};
 
   ~Fixture() {
@@ -90,7 +90,7 @@ TEST_CASE("a reload reads the certificate again and the new one serves new conne
   WriteCertificate(f.dir, "first", "first.example");
   REQUIRE(f.https.Open(HttpsConfigFor(f.dir, "first")));
   const ReloadStep step = f.https.MakeReloadStep();
-  const Config running = HttpsConfigFor(f.dir, "first");
+  const config::Config running = HttpsConfigFor(f.dir, "first");
 
   WriteCertificate(f.dir, "renewed", "renewed.example");
   auto apply = step(running, HttpsConfigFor(f.dir, "renewed"));
@@ -107,11 +107,11 @@ TEST_CASE("a reload with an unreadable certificate is refused; without HTTPS it 
   WriteCertificate(f.dir, "first", "first.example");
   REQUIRE(f.https.Open(HttpsConfigFor(f.dir, "first")));
   const ReloadStep step = f.https.MakeReloadStep();
-  const Config running = HttpsConfigFor(f.dir, "first");
+  const config::Config running = HttpsConfigFor(f.dir, "first");
   auto refused = step(running, HttpsConfigFor(f.dir, "missing"));
   REQUIRE_FALSE(refused);
   CHECK(refused.error().message.starts_with("node.https: "));
-  Config without = running;
+  config::Config without = running;
   without.node.https.listen.reset();
   auto nothing = step(running, without);
   REQUIRE(nothing);
@@ -120,4 +120,4 @@ TEST_CASE("a reload with an unreadable certificate is refused; without HTTPS it 
 }
 
 }  // namespace
-}  // namespace skillnode::node
+}  // namespace skillnode::node::daemon

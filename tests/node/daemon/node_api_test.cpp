@@ -22,16 +22,16 @@
 #include "node/ui/ui_routes.h"
 #include "tests/support/temp_dir.h"
 
-namespace skillnode::node {
+namespace skillnode::node::daemon {
 namespace {
 
 struct Fixture {
   testing::TempDir dir;
-  NullLogger logger;
+  transport::NullLogger logger;
   std::unique_ptr<Daemon> daemon;
 
-  explicit Fixture(const std::function<void(Config&)>& adjust = {}) {
-    Config config;
+  explicit Fixture(const std::function<void(config::Config&)>& adjust = {}) {
+    config::Config config;
     config.node.data_dir = dir.File("data");
     config.node.network_id = 42;
     config.node.http.enabled = false;
@@ -44,21 +44,21 @@ struct Fixture {
     daemon = std::move(*created);
   }
 
-  HttpResponse Get(const std::string& target) { return Send("GET", target, ""); }
+  http::HttpResponse Get(const std::string& target) { return Send("GET", target, ""); }
 
-  HttpResponse Send(const std::string& method, const std::string& target, std::string body) {
-    HttpRequest request;
+  http::HttpResponse Send(const std::string& method, const std::string& target, std::string body) {
+    http::HttpRequest request;
     request.method = method;
     request.body = std::move(body);
     request.target = target;
     const size_t question = target.find('?');
     request.path = target.substr(0, question);
     if (question != std::string::npos) request.query = target.substr(question + 1);
-    HttpResponse response;
+    http::HttpResponse response;
     response.status = 0;
-    auto slot = std::make_shared<ResponseSlot>();
-    slot->deliver = [&response](HttpResponse r) { response = std::move(r); };
-    daemon->router().Dispatch(request, Responder(slot));
+    auto slot = std::make_shared<http::ResponseSlot>();
+    slot->deliver = [&response](http::HttpResponse r) { response = std::move(r); };
+    daemon->router().Dispatch(request, http::Responder(slot));
     return response;
   }
 };
@@ -66,7 +66,7 @@ struct Fixture {
 TEST_CASE("GET /api/node names its fields in camelCase and keeps the old names for a release",
           "[uv]") {
   Fixture f;
-  const HttpResponse response = f.Get("/api/node");
+  const http::HttpResponse response = f.Get("/api/node");
   REQUIRE(response.status == 200);
   const auto info = nlohmann::json::parse(response.body);
   CHECK(info["networkId"] == 42);
@@ -91,13 +91,14 @@ TEST_CASE("sections added through AddNodeInfo and AddMetrics appear in /api/node
           "[uv]") {
   Fixture f;
   f.daemon->AddNodeInfo("registry", [] { return nlohmann::json{{"registrations", 3}}; });
-  f.daemon->AddMetrics(
-      [](PrometheusWriter& out) { out.Gauge("skillnode_test_parts", "A part's own family.", 5); });
+  f.daemon->AddMetrics([](http::PrometheusWriter& out) {
+    out.Gauge("skillnode_test_parts", "A part's own family.", 5);
+  });
   const auto info = nlohmann::json::parse(f.Get("/api/node").body);
   CHECK(info["registry"]["registrations"] == 3);
-  const HttpResponse metrics = f.Get("/metrics");
+  const http::HttpResponse metrics = f.Get("/metrics");
   REQUIRE(metrics.status == 200);
-  CHECK(metrics.content_type == kPrometheusContentType);
+  CHECK(metrics.content_type == http::kPrometheusContentType);
   CHECK(metrics.body.find("skillnode_info{") != std::string::npos);
   CHECK(metrics.body.find("network_id=\"42\"") != std::string::npos);
   CHECK(metrics.body.find("skillnode_state_saves_total 0") != std::string::npos);
@@ -108,7 +109,7 @@ TEST_CASE("sections added through AddNodeInfo and AddMetrics appear in /api/node
 
 TEST_CASE("GET /health answers ok with the bootstrap phase", "[uv]") {
   Fixture f;
-  const HttpResponse response = f.Get("/health");
+  const http::HttpResponse response = f.Get("/health");
   REQUIRE(response.status == 200);
   const auto health = nlohmann::json::parse(response.body);
   CHECK(health["status"] == "ok");
@@ -118,16 +119,16 @@ TEST_CASE("GET /health answers ok with the bootstrap phase", "[uv]") {
 
 TEST_CASE("a DHT lookup names the bad key, and is refused with the DHT off", "[uv]") {
   Fixture f;
-  const HttpResponse missing = f.Get("/api/dht/lookup");
+  const http::HttpResponse missing = f.Get("/api/dht/lookup");
   CHECK(missing.status == 400);
   CHECK(nlohmann::json::parse(missing.body)["details"]["field"] == "key");
-  const HttpResponse bad = f.Get("/api/dht/lookup?key=xyz");
+  const http::HttpResponse bad = f.Get("/api/dht/lookup?key=xyz");
   CHECK(bad.status == 400);
   CHECK(nlohmann::json::parse(bad.body)["details"]["value"] == "xyz");
-  const HttpResponse off = f.Get("/api/dht/lookup?key=" + std::string(64, 'a'));
+  const http::HttpResponse off = f.Get("/api/dht/lookup?key=" + std::string(64, 'a'));
   CHECK(off.status == 503);
   CHECK(nlohmann::json::parse(off.body)["error"] == "DHT_DISABLED");
-  const HttpResponse contacts = f.Get("/api/dht/contacts");
+  const http::HttpResponse contacts = f.Get("/api/dht/contacts");
   CHECK(contacts.status == 200);
   CHECK(nlohmann::json::parse(contacts.body)["contacts"].empty());
 }
@@ -161,7 +162,7 @@ void CheckNames(const nlohmann::json& json, const std::string& path, std::set<st
 
 TEST_CASE("every key of GET /api/node, with every part's section, is camelCase or a listed alias",
           "[uv]") {
-  Fixture f([](Config& config) {
+  Fixture f([](config::Config& config) {
     config.node.ui.enabled = true;
     config.discovery.skill_center.enabled = true;
     config.discovery.skill_center.url = "http://127.0.0.1:9/catalog";
@@ -173,16 +174,16 @@ TEST_CASE("every key of GET /api/node, with every part's section, is camelCase o
   auto invoke_routes = invoke::AddInvokeRoutes(*f.daemon, skills);
   auto mcp_routes = mcp::AddMcpRoutes(*f.daemon, skills);
   ui::HealthHistoryRoutes health_history(*f.daemon, skills);
-  auto skill_center = SkillCenterClient::Create(*f.daemon, skills);
+  auto skill_center = skillcenter::SkillCenterClient::Create(*f.daemon, skills);
   REQUIRE(skill_center);
   // The LAN adapter needs a multicast-capable interface; without one its section is missing.
-  auto lan = LanService::Create(*f.daemon, skills);
+  auto lan = lan::LanService::Create(*f.daemon, skills);
   if (!lan) WARN("no LAN section: " << lan.error().message);
   // A report too large to keep: lastCspReport holds the node's own {"tooLarge": bytes}.
   const std::string too_large(ui::kCspReportBytesMax + 1, 'x');
   REQUIRE(f.Send("POST", "/ui/csp-report", too_large).status == 204);
 
-  const HttpResponse response = f.Get("/api/node");
+  const http::HttpResponse response = f.Get("/api/node");
   REQUIRE(response.status == 200);
   const auto info = nlohmann::json::parse(response.body);
   for (const char* section : {"registry", "auth", "skillFolders", "invoke", "mcp", "ui",
@@ -208,8 +209,8 @@ TEST_CASE("every key of GET /api/node, with every part's section, is camelCase o
 
   // Stop the node as `run` does, so that the parts' close hooks run while the parts exist.
   bool stop_requested = false;
-  f.daemon->AddStepper({[&] { return stop_requested ? kTimeNever : f.daemon->Now(); },
-                        [&](TimePoint) {
+  f.daemon->AddStepper({[&] { return stop_requested ? transport::kTimeNever : f.daemon->Now(); },
+                        [&](transport::TimePoint) {
                           stop_requested = true;
                           f.daemon->RequestStop();
                         }});
@@ -217,4 +218,4 @@ TEST_CASE("every key of GET /api/node, with every part's section, is camelCase o
 }
 
 }  // namespace
-}  // namespace skillnode::node
+}  // namespace skillnode::node::daemon

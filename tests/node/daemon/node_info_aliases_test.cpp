@@ -7,7 +7,7 @@
 #include <set>
 #include <string>
 
-namespace skillnode::node {
+namespace skillnode::node::daemon {
 namespace {
 
 TEST_CASE("the alias table maps each camelCase name to the one snake_case name it replaces",
@@ -66,4 +66,4 @@ TEST_CASE("a client reads the new names from a node that sends both and from an 
 }
 
 }  // namespace
-}  // namespace skillnode::node
+}  // namespace skillnode::node::daemon

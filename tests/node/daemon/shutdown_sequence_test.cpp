@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace skillnode::node {
+namespace skillnode::node::daemon {
 namespace {
 
 using State = ShutdownSequence::State;
@@ -16,14 +16,14 @@ using State = ShutdownSequence::State;
 struct Recorder {
   std::vector<std::string> events;
   std::function<void()> expire;  // the budget timer's callback, once started
-  Duration budget{};
+  transport::Duration budget{};
   State state_at_save = State::kRunning;
   State state_at_close = State::kRunning;
   ShutdownSequence* sequence = nullptr;
 
   ShutdownActions Actions() {
     return {.start_timer =
-                [this](Duration d, std::function<void()> expired) {
+                [this](transport::Duration d, std::function<void()> expired) {
                   events.push_back("timer");
                   budget = d;
                   expire = std::move(expired);
@@ -43,7 +43,7 @@ struct Recorder {
 
 struct Fixture {
   Recorder recorder;
-  NullLogger logger;
+  transport::NullLogger logger;
   ShutdownSequence sequence{recorder.Actions(), logger};
   Fixture() { recorder.sequence = &sequence; }
 };
@@ -121,4 +121,4 @@ TEST_CASE("the shutdown begins once", "[unit]") {
 }
 
 }  // namespace
-}  // namespace skillnode::node
+}  // namespace skillnode::node::daemon

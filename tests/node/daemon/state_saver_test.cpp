@@ -11,23 +11,23 @@
 #include "kademlia/identity.h"
 #include "tests/support/temp_dir.h"
 
-namespace skillnode::node {
+namespace skillnode::node::daemon {
 namespace {
 
 constexpr uint32_t kNetwork = 7;
-constexpr Duration kInterval = Seconds(60);
+constexpr transport::Duration kInterval = transport::Seconds(60);
 
 kademlia::Contact MakeContact(uint8_t n) {
   kademlia::Contact contact;
   contact.public_key.fill(n);
   contact.id = kademlia::NodeIdOf(contact.public_key);
-  contact.endpoint = Endpoint(Address::V4({10, 0, 0, n}), 6881);
+  contact.endpoint = transport::Endpoint(transport::Address::V4({10, 0, 0, n}), 6881);
   return contact;
 }
 
 // A routing table the test edits, read by the saver through TableSource.
 struct FakeTable {
-  kademlia::RoutingTableStats stats;
+  kademlia::routing::RoutingTableStats stats;
   std::vector<kademlia::Contact> contacts;
 
   void Hold(size_t count) {
@@ -44,42 +44,42 @@ struct Fixture {
   testing::TempDir dir;
   state::DataDir data_dir = *state::DataDir::Open(dir.File("data"));
   FakeTable table;
-  NullLogger logger;
+  transport::NullLogger logger;
   StateSaver saver{{.enabled = true, .network_id = kNetwork, .save_interval = kInterval},
                    data_dir,
                    table.Source(),
                    logger};
-  TimePoint now = kTimeZero + Seconds(100);
+  transport::TimePoint now = transport::kTimeZero + transport::Seconds(100);
 
-  void Advance(Duration d) {
+  void Advance(transport::Duration d) {
     now += d;
     while (saver.NextDeadline() <= now) saver.OnTimer(saver.NextDeadline());
   }
   size_t SavedContacts() {
-    NullLogger quiet;
+    transport::NullLogger quiet;
     return data_dir.LoadContacts(kNetwork, 0, quiet).size();
   }
 };
 
 TEST_CASE("the saver does nothing before Start and checks the table every second after", "[unit]") {
   Fixture f;
-  CHECK(f.saver.NextDeadline() == kTimeNever);
+  CHECK(f.saver.NextDeadline() == transport::kTimeNever);
   f.saver.Start(f.now);
   CHECK(f.saver.NextDeadline() == f.now + kTableCheckInterval);
-  f.Advance(Seconds(5));
+  f.Advance(transport::Seconds(5));
   CHECK(f.saver.saves() == 0);  // an empty table is not saved by a check
 }
 
 TEST_CASE("the saver writes the table within a second of first holding a contact", "[unit]") {
   Fixture f;
   f.saver.Start(f.now);
-  f.Advance(Millis(1500));
+  f.Advance(transport::Millis(1500));
   CHECK(f.saver.saves() == 0);
   f.table.Hold(3);
   f.Advance(kTableCheckInterval);
   CHECK(f.saver.saves() == 1);
   CHECK(f.SavedContacts() == 3);
-  f.Advance(Seconds(10));  // nothing changed since
+  f.Advance(transport::Seconds(10));  // nothing changed since
   CHECK(f.saver.saves() == 1);
 }
 
@@ -104,9 +104,9 @@ TEST_CASE("the saver writes the table every stateSaveInterval", "[unit]") {
   f.table.Hold(2);
   f.Advance(kTableCheckInterval);
   REQUIRE(f.saver.saves() == 1);
-  f.Advance(kInterval - kTableCheckInterval - Millis(1));
+  f.Advance(kInterval - kTableCheckInterval - transport::Millis(1));
   CHECK(f.saver.saves() == 1);
-  f.Advance(Millis(1));
+  f.Advance(transport::Millis(1));
   CHECK(f.saver.saves() == 2);
   f.Advance(kInterval);
   CHECK(f.saver.saves() == 3);
@@ -119,12 +119,12 @@ TEST_CASE("the shutdown save adds back the contacts evicted since the shutdown b
   f.saver.BeginShutdown();
   f.table.Hold(1);  // three peers stopped too and were evicted by the shutdown steps
   f.table.stats.evicted = 3;
-  f.Advance(Seconds(5));
+  f.Advance(transport::Seconds(5));
   CHECK(f.saver.saves() == 0);  // no table checks once the shutdown began
   f.saver.SaveAtShutdown();
   CHECK(f.saver.saves() == 1);
   CHECK(f.SavedContacts() == 4);
-  CHECK(f.saver.NextDeadline() == kTimeNever);
+  CHECK(f.saver.NextDeadline() == transport::kTimeNever);
 }
 
 TEST_CASE("after a failed save only the periodic saves try again", "[unit]") {
@@ -138,7 +138,7 @@ TEST_CASE("after a failed save only the periodic saves try again", "[unit]") {
   CHECK(f.saver.save_failures() == 1);
   CHECK(f.saver.saves() == 0);
   f.table.Hold(9);
-  f.Advance(Seconds(10));
+  f.Advance(transport::Seconds(10));
   CHECK(f.saver.save_failures() == 1);  // no table check tried again
   REQUIRE(::rmdir(contacts.c_str()) == 0);
   f.Advance(kInterval);
@@ -151,11 +151,12 @@ TEST_CASE("a saver with the DHT off never writes", "[unit]") {
   auto data_dir = *state::DataDir::Open(dir.File("data"));
   FakeTable table;
   table.Hold(5);
-  NullLogger logger;
+  transport::NullLogger logger;
   StateSaver saver({.enabled = false, .network_id = kNetwork, .save_interval = kInterval}, data_dir,
                    table.Source(), logger);
-  saver.Start(kTimeZero);
-  for (TimePoint t = kTimeZero; t < kTimeZero + 2 * kInterval; t += kTableCheckInterval) {
+  saver.Start(transport::kTimeZero);
+  for (transport::TimePoint t = transport::kTimeZero; t < transport::kTimeZero + 2 * kInterval;
+       t += kTableCheckInterval) {
     saver.OnTimer(t);
   }
   saver.SaveAtShutdown();
@@ -168,7 +169,7 @@ TEST_CASE("the saver's counters appear in the metrics text", "[unit]") {
   f.saver.Start(f.now);
   f.table.Hold(1);
   f.Advance(kTableCheckInterval);
-  PrometheusWriter out;
+  http::PrometheusWriter out;
   f.saver.WriteMetrics(out);
   const std::string text = out.Take();
   CHECK(text.find("skillnode_state_saves_total 1") != std::string::npos);
@@ -176,4 +177,4 @@ TEST_CASE("the saver's counters appear in the metrics text", "[unit]") {
 }
 
 }  // namespace
-}  // namespace skillnode::node
+}  // namespace skillnode::node::daemon

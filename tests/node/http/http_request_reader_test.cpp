@@ -7,7 +7,7 @@
 
 #include "node/http/http_message.h"
 
-namespace skillnode::node {
+namespace skillnode::node::http {
 namespace {
 
 using State = HttpRequestReader::State;
@@ -139,4 +139,4 @@ TEST_CASE("responses carry status, length and connection headers; HEAD has no bo
 }
 
 }  // namespace
-}  // namespace skillnode::node
+}  // namespace skillnode::node::http

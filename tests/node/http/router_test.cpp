@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace skillnode::node {
+namespace skillnode::node::http {
 namespace {
 
 using Catch::Contains;
@@ -156,4 +156,4 @@ TEST_CASE("query parameters are decoded; the first of a repeated name wins", "[u
 }
 
 }  // namespace
-}  // namespace skillnode::node
+}  // namespace skillnode::node::http

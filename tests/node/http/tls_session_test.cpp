@@ -16,7 +16,7 @@
 
 #include "node/http/tls_context.h"
 
-namespace skillnode::node {
+namespace skillnode::node::http {
 namespace {
 
 using Outcome = TlsSession::Outcome;
@@ -223,4 +223,4 @@ TEST_CASE("certificate errors name the file and the problem", "[unit]") {
 }
 
 }  // namespace
-}  // namespace skillnode::node
+}  // namespace skillnode::node::http

@@ -20,9 +20,9 @@ EndpointUrl Endpoint(const std::string& url) {
   return *parsed;
 }
 
-HttpClientResponse Answer(long status, const std::string& body,
-                          std::map<std::string, std::string> headers = {}) {
-  HttpClientResponse response;
+transport::uv::HttpClientResponse Answer(long status, const std::string& body,
+                                         std::map<std::string, std::string> headers = {}) {
+  transport::uv::HttpClientResponse response;
   response.status = status;
   response.body = body;
   response.headers = std::move(headers);
@@ -143,13 +143,15 @@ TEST_CASE("each failure kind has its own exit status", "[unit]") {
 
 TEST_CASE("polling backs off by doubling, honouring Retry-After within bounds", "[unit]") {
   InvokeOptions options;
-  CHECK(NextPollDelay(std::nullopt, std::nullopt, options) == Millis(100));
-  CHECK(NextPollDelay(Millis(100), std::nullopt, options) == Millis(200));
-  CHECK(NextPollDelay(Millis(1500), std::nullopt, options) == Seconds(2));
-  CHECK(NextPollDelay(Millis(100), Seconds(3), options) == Seconds(3));
-  CHECK(NextPollDelay(Millis(100), Seconds(0), options) == Millis(100));
-  CHECK(NextPollDelay(Millis(100), Seconds(3600), options) == kRetryAfterMax);
-  CHECK(*ParseRetryAfter({{"retry-after", " 4 "}}) == Seconds(4));
+  CHECK(NextPollDelay(std::nullopt, std::nullopt, options) == transport::Millis(100));
+  CHECK(NextPollDelay(transport::Millis(100), std::nullopt, options) == transport::Millis(200));
+  CHECK(NextPollDelay(transport::Millis(1500), std::nullopt, options) == transport::Seconds(2));
+  CHECK(NextPollDelay(transport::Millis(100), transport::Seconds(3), options) ==
+        transport::Seconds(3));
+  CHECK(NextPollDelay(transport::Millis(100), transport::Seconds(0), options) ==
+        transport::Millis(100));
+  CHECK(NextPollDelay(transport::Millis(100), transport::Seconds(3600), options) == kRetryAfterMax);
+  CHECK(*ParseRetryAfter({{"retry-after", " 4 "}}) == transport::Seconds(4));
   CHECK_FALSE(ParseRetryAfter({{"retry-after", "Wed, 21 Oct 2015 07:28:00 GMT"}}));
   CHECK_FALSE(ParseRetryAfter({}));
 }

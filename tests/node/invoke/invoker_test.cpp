@@ -20,8 +20,8 @@ namespace {
 using nlohmann::json;
 
 // A port on 127.0.0.1 nothing listens on: bound, then closed.
-int ClosedPort(UvLoop& loop) {
-  UvHandle<uv_tcp_t> tcp;
+int ClosedPort(transport::uv::UvLoop& loop) {
+  transport::uv::UvHandle<uv_tcp_t> tcp;
   REQUIRE(uv_tcp_init(loop.get(), tcp.get()) == 0);
   tcp.Initialized(nullptr);
   sockaddr_in addr{};
@@ -34,8 +34,8 @@ int ClosedPort(UvLoop& loop) {
 }
 
 struct Fixture {
-  UvLoop loop;
-  UvHttpClient http{loop, HttpClientConfig{}};
+  transport::uv::UvLoop loop;
+  transport::uv::UvHttpClient http{loop, transport::uv::HttpClientConfig{}};
   Invoker invoker{loop, http};
   std::vector<InvokeResult> results;
 
@@ -46,7 +46,8 @@ struct Fixture {
     target.input_schema = R"({"type": "object", "required": ["text"]})";
     return target;
   }
-  uint64_t Start(InvokeTarget target, json input, Duration deadline = Seconds(5)) {
+  uint64_t Start(InvokeTarget target, json input,
+                 transport::Duration deadline = transport::Seconds(5)) {
     InvokeOptions options;
     options.deadline = deadline;
     return invoker.Start(std::move(target), std::move(input), options, nullptr,
@@ -119,7 +120,7 @@ TEST_CASE("Close ends running invocations with kCancelled, once; Cancel ends the
 
 TEST_CASE("the deadline ends an invocation that gets no answer", "[uv]") {
   Fixture f;
-  f.Start(f.Target("http://192.0.2.1:9/x"), json{{"text", "a"}}, Millis(50));
+  f.Start(f.Target("http://192.0.2.1:9/x"), json{{"text", "a"}}, transport::Millis(50));
   f.Finish();
   REQUIRE(f.results.size() == 1);
   // Where the network refuses TEST-NET-1 at once, the attempt fails before the deadline.

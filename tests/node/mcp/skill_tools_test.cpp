@@ -238,22 +238,22 @@ TEST_CASE("The session table ends the longest-idle session when full, and idle o
   FakeNode node;
   SkillTools tools(node.Fetch());
   auto make = [&tools] { return std::make_unique<McpSession>(tools, SessionOptions{}); };
-  SessionTable table(2, Seconds(60));
-  const TimePoint t0{};
+  SessionTable table(2, transport::Seconds(60));
+  const transport::TimePoint t0{};
   const std::string a = table.Create(t0, make());
-  const std::string b = table.Create(t0 + Seconds(1), make());
+  const std::string b = table.Create(t0 + transport::Seconds(1), make());
   CHECK(a.size() == 32);
   CHECK(a != b);
-  CHECK(table.Find(t0 + Seconds(2), a) != nullptr);  // a is now the most recent
-  const std::string c = table.Create(t0 + Seconds(3), make());
+  CHECK(table.Find(t0 + transport::Seconds(2), a) != nullptr);  // a is now the most recent
+  const std::string c = table.Create(t0 + transport::Seconds(3), make());
   CHECK(table.size() == 2);
   CHECK(table.evicted() == 1);
-  CHECK(table.Find(t0 + Seconds(4), b) == nullptr);
-  CHECK(table.Find(t0 + Seconds(4), a) != nullptr);
-  CHECK(table.Find(t0 + Seconds(70), c) == nullptr);  // idle since 3 s
-  CHECK(table.expired() == 2);                        // c, and a (idle since 4 s)
+  CHECK(table.Find(t0 + transport::Seconds(4), b) == nullptr);
+  CHECK(table.Find(t0 + transport::Seconds(4), a) != nullptr);
+  CHECK(table.Find(t0 + transport::Seconds(70), c) == nullptr);  // idle since 3 s
+  CHECK(table.expired() == 2);                                   // c, and a (idle since 4 s)
   CHECK(table.size() == 0);
-  const std::string d = table.Create(t0 + Seconds(71), make());
+  const std::string d = table.Create(t0 + transport::Seconds(71), make());
   CHECK(table.Erase(d));
   CHECK_FALSE(table.Erase(d));
 }

@@ -90,7 +90,7 @@ TEST_CASE("a missing identity file is reported as not found", "[unit]") {
   TempDir dir;
   auto loaded = LoadIdentity(dir.File("absent"));
   REQUIRE_FALSE(loaded);
-  CHECK(loaded.error().code == ErrorCode::kNotFound);
+  CHECK(loaded.error().code == transport::ErrorCode::kNotFound);
 }
 
 TEST_CASE("atomic writes replace the whole file and leave no temporary behind", "[unit]") {

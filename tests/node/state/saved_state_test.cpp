@@ -19,10 +19,10 @@ namespace {
 using Catch::Contains;
 using testing::TempDir;
 
-class RecordingLogger final : public Logger {
+class RecordingLogger final : public transport::Logger {
  public:
-  bool Enabled(LogLevel) const override { return true; }
-  void Log(LogLevel, std::string_view message) override { lines.emplace_back(message); }
+  bool Enabled(transport::LogLevel) const override { return true; }
+  void Log(transport::LogLevel, std::string_view message) override { lines.emplace_back(message); }
   bool Saw(const std::string& needle) const {
     for (const auto& line : lines) {
       if (line.find(needle) != std::string::npos) return true;
@@ -37,7 +37,7 @@ kademlia::Contact MakeContact(const std::string& endpoint) {
   kademlia::Contact contact;
   contact.id = identity.node_id();
   contact.public_key = identity.public_key();
-  contact.endpoint = Endpoint::Parse(endpoint).value();
+  contact.endpoint = transport::Endpoint::Parse(endpoint).value();
   return contact;
 }
 
@@ -63,8 +63,10 @@ TEST_CASE("saved contacts read back the same, IPv4 and IPv6", "[unit]") {
 
 TEST_CASE("corrupt contact files are errors that name the line", "[unit]") {
   const auto c = MakeContact("10.0.0.1:6881");
-  const std::string good = c.id.ToHex() + " 10.0.0.1:6881 " + kademlia::HexEncode(c.public_key);
-  const std::string other_key = kademlia::HexEncode(kademlia::Identity::Generate().public_key());
+  const std::string good =
+      c.id.ToHex() + " 10.0.0.1:6881 " + kademlia::wire::HexEncode(c.public_key);
+  const std::string other_key =
+      kademlia::wire::HexEncode(kademlia::Identity::Generate().public_key());
   struct Case {
     std::string text;
     std::string says;
@@ -86,7 +88,7 @@ TEST_CASE("corrupt contact files are errors that name the line", "[unit]") {
     INFO(test.text);
     auto decoded = DecodeContacts(test.text);
     REQUIRE_FALSE(decoded);
-    CHECK(decoded.error().code == ErrorCode::kParse);
+    CHECK(decoded.error().code == transport::ErrorCode::kParse);
     CHECK_THAT(decoded.error().message, Contains(test.says));
   }
 }
