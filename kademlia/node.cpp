@@ -1,6 +1,8 @@
-// Node (node.h): datagrams in, requests answered, replies matched to their requests, the timer,
-// joining, and the wiring of the helpers that own the peer bookkeeping (PeerBook,
-// kademlia/routing/peer_book.h) and the lookups (LookupDriver, kademlia/lookup_driver.h).
+// Node (node.h): datagrams in and out, requests answered, requests completed by their replies,
+// rejections and timeouts, the timer, joining, and the wiring of the helpers that own the checks
+// on incoming messages (MessageScreen, kademlia/message_screen.h), the peer bookkeeping
+// (PeerBook, kademlia/routing/peer_book.h) and the lookups (LookupDriver,
+// kademlia/lookup_driver.h).
 #include "kademlia/node.h"
 
 #include <algorithm>
@@ -24,7 +26,7 @@ Node::Node(const KademliaConfig& config, const Identity& identity, transport::Tr
       routing_(identity.node_id(), config.routing),
       peers_(config_, routing_, hash_key_),
       rpcs_(config.rpcs_in_flight_max),
-      rate_limiter_(config.rate_limit, now, hash_key_),
+      screen_(config_, identity_.node_id(), rpcs_, peers_, signatures_, stats_, now, hash_key_),
       tokens_(rng, now, config.token_rotation),
       lookups_(config_, identity_.node_id(), routing_, rtt_, stats_,
                [this](transport::TimePoint at, const transport::Endpoint& to, const NodeId& to_id,
@@ -98,33 +100,19 @@ void Node::OnDatagram(transport::TimePoint now, const transport::Endpoint& from,
   auto decoded = wire::Decode(datagram);
   if (!decoded) return Drop(DropReason::kMalformed, from, decoded.error().message);
   const wire::Message& message = *decoded;
-  const wire::Header& header = message.header;
-  if (header.network_id != config_.network_id) {
-    return Drop(DropReason::kWrongNetwork, from, "network " + std::to_string(header.network_id));
+  const MessageScreen::Verdict verdict = screen_.Screen(now, from, message);
+  switch (verdict.action) {
+    case MessageScreen::Action::kRequest:
+      return HandleRequest(now, from, message);
+    case MessageScreen::Action::kReply:
+      return HandleReply(now, from, message);
+    case MessageScreen::Action::kReject:
+      RejectPending(now, message.header);
+      break;
+    case MessageScreen::Action::kDrop:
+      break;
   }
-  // A peer already verified under this id and key passed this check before: skip the hash.
-  const PublicKey* proven = ProvenKey(header.sender_id);
-  const bool known_key = proven != nullptr && *proven == header.sender_key;
-  if (!known_key && NodeIdOf(header.sender_key) != header.sender_id) {
-    if (!wire::IsRequest(message.type())) RejectPending(now, from, header);
-    return Drop(DropReason::kIdMismatch, from, header.sender_id.ShortHex());
-  }
-  if (header.sender_id == id()) return Drop(DropReason::kFromSelf, from, "");
-  if (wire::IsRequest(message.type())) {
-    // A transfer's chunk requests are metered by the blob service (IsChunkRequest).
-    switch (wire::IsChunkRequest(message.type()) ? rpc::RateVerdict::kAllowed
-                                                 : rate_limiter_.Admit(from.address(), now)) {
-      case rpc::RateVerdict::kPerIpExceeded:
-        return Drop(DropReason::kRateLimitedIp, from, "");
-      case rpc::RateVerdict::kGlobalExceeded:
-        return Drop(DropReason::kRateLimitedGlobal, from, "");
-      case rpc::RateVerdict::kAllowed:
-        break;
-    }
-    HandleRequest(now, from, message);
-  } else {
-    HandleReply(now, from, message);
-  }
+  Drop(verdict.reason, from, verdict.detail);
 }
 
 void Node::HandleRequest(transport::TimePoint now, const transport::Endpoint& from,
@@ -179,12 +167,9 @@ void Node::AddService(RequestHandler* service) { services_.push_back(service); }
 
 void Node::RemoveService(RequestHandler* service) { std::erase(services_, service); }
 
-void Node::RejectPending(transport::TimePoint now, const transport::Endpoint& from,
-                         const wire::Header& header) {
-  const rpc::PendingRpc* pending = rpcs_.Find(header.txid);
-  if (pending == nullptr || pending->to != from || pending->to_id != header.sender_id) return;
+void Node::RejectPending(transport::TimePoint now, const wire::Header& header) {
   auto taken = rpcs_.Take(header.txid);
-  assert(taken.has_value());  // found above: answered (rejected) here, once
+  assert(taken.has_value());  // the screen found it pending: answered (rejected) here, once
   rpc::PendingRpc rpc = std::move(*taken);
   ++stats_.rpcs_rejected;
   FailedAt(now, header.sender_id, rpc.to);
@@ -194,36 +179,9 @@ void Node::RejectPending(transport::TimePoint now, const transport::Endpoint& fr
 
 void Node::HandleReply(transport::TimePoint now, const transport::Endpoint& from,
                        const wire::Message& reply) {
-  const uint64_t txid = reply.header.txid;
-  const rpc::PendingRpc* pending = rpcs_.Find(txid);
-  if (pending == nullptr) return Drop(DropReason::kUnmatchedReply, from, "");
-  if (pending->to != from) {
-    return Drop(DropReason::kWrongSource, from, "expected " + pending->to.ToString());
-  }
   const wire::Header& header = reply.header;
-  const bool same_peer = pending->to_id && *pending->to_id == header.sender_id;
-  // A request sent to a verified peer asked for no signature; the answer is taken if it comes
-  // from the key verified then, even if the peer was forgotten since (a timeout of another
-  // request): the answer carries our random txid, and the key was proven at this address.
-  const bool verified_then = pending->verified_key && *pending->verified_key == header.sender_key;
-  if (pending->proof_wanted || !same_peer ||
-      (!verified_then && !IsVerified(header.sender_id, from))) {
-    // Without a cached verification the reply must carry a fresh signature.
-    if (!header.proof) {
-      RejectPending(now, from, header);
-      return Drop(DropReason::kBadProof, from, "no signature");
-    }
-    ++stats_.signatures_verified;
-    const auto signed_bytes = wire::ProofBytes(config_.network_id, txid, header.sender_id, id());
-    if (!signatures_.Verify(header.sender_key, signed_bytes, *header.proof)) {
-      RejectPending(now, from, header);
-      return Drop(DropReason::kBadProof, from, "signature does not verify");
-    }
-  } else {
-    ++stats_.verification_cache_hits;
-  }
-  auto taken = rpcs_.Take(txid);
-  assert(taken.has_value());  // found above: answered here, once
+  auto taken = rpcs_.Take(header.txid);
+  assert(taken.has_value());  // the screen matched it to this request: answered here, once
   rpc::PendingRpc rpc = std::move(*taken);
   const TypeSlot slot = SlotOf(rpc.type);
   if (std::holds_alternative<wire::ErrorBody>(reply.body)) {

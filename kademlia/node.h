@@ -10,10 +10,13 @@
 // peer is verified at an address, later requests to it do not ask for a signature, so
 // verification costs one signature per peer, not one per message.
 //
-// Node answers datagrams, matches replies to requests and runs the timer itself, and owns one
-// helper per further job: PeerBook (kademlia/routing/peer_book.h, which peers proved their key,
-// departed contacts, verification pings in flight) and LookupDriver (kademlia/lookup_driver.h,
-// the iterative lookups). The counters are NodeStats (kademlia/node_stats.h).
+// Node answers requests, completes its requests with their replies and timeouts, runs the timer
+// and joins, and owns one helper per further job: MessageScreen (kademlia/message_screen.h,
+// which incoming messages are acted on and as what: network, id-key binding, rate limits, a
+// reply's pending request and proof), PeerBook (kademlia/routing/peer_book.h, which peers proved
+// their key, departed contacts, verification pings in flight) and LookupDriver
+// (kademlia/lookup_driver.h, the iterative lookups). The counters are NodeStats
+// (kademlia/node_stats.h).
 //
 // Callbacks are called exactly once, from inside OnDatagram, OnTimer or Shutdown (never
 // re-entrantly from the call that registered them, except where noted). Not thread-safe.
@@ -37,12 +40,12 @@
 #include "kademlia/keyed_hash.h"
 #include "kademlia/lookup.h"
 #include "kademlia/lookup_driver.h"
+#include "kademlia/message_screen.h"
 #include "kademlia/node_stats.h"
 #include "kademlia/request_handler.h"
 #include "kademlia/routing/departed_contacts.h"
 #include "kademlia/routing/peer_book.h"
 #include "kademlia/routing/routing_table.h"
-#include "kademlia/rpc/rate_limiter.h"
 #include "kademlia/rpc/rpc_table.h"
 #include "kademlia/rpc/write_token.h"
 #include "kademlia/signature_scheme.h"
@@ -132,7 +135,9 @@ class Node {
   // The longest probe of the verified-peer cache and of the rate limiter's source table
   // (FlatLinkedMap::ProbeDistanceMax): short under the keyed hash whatever ids peers choose.
   size_t verified_probe_distance_max() const { return peers_.probe_distance_max(); }
-  size_t rate_limiter_probe_distance_max() const { return rate_limiter_.probe_distance_max(); }
+  size_t rate_limiter_probe_distance_max() const {
+    return screen_.rate_limiter_probe_distance_max();
+  }
   // Our address as the last peer to answer us saw it (NAT discovery), if any.
   const std::optional<transport::Endpoint>& observed_address() const { return observed_; }
 
@@ -154,10 +159,10 @@ class Node {
   // A request to `id` at `at` failed: it counts against the contact, and its verification is
   // forgotten, only where we know `id` at that address (another node may have named it there).
   void FailedAt(transport::TimePoint now, const NodeId& id, const transport::Endpoint& at);
-  // A reply from `from` with one of our txids failed the id-key binding or its proof: if that
-  // request went to `from` for the id the reply claims, it fails now rather than at its timeout.
-  void RejectPending(transport::TimePoint now, const transport::Endpoint& from,
-                     const wire::Header& header);
+  // A reply with one of our txids, from the address and under the id that request went to,
+  // failed the id-key binding or its proof (MessageScreen::Action::kReject): the request fails
+  // now rather than at its timeout.
+  void RejectPending(transport::TimePoint now, const wire::Header& header);
 
   bool SendRequest(transport::TimePoint now, const transport::Endpoint& to,
                    std::optional<NodeId> to_id, wire::Body body, rpc::RpcCallback done);
@@ -184,8 +189,9 @@ class Node {
       transport::kTimeZero;  // a returned contact starts a self-lookup
   rpc::RpcTable rpcs_;
   rpc::RttEstimator rtt_;
-  rpc::RequestRateLimiter rate_limiter_;
   NodeStats stats_;
+  // The checks on incoming messages, with the request rate limiter.
+  MessageScreen screen_;
   rpc::WriteTokens tokens_;
   RequestHandler* handler_ = nullptr;
   std::vector<RequestHandler*> services_;
