@@ -8,6 +8,9 @@
 // FILE (the CA bundle for an https node), --timeout MS (not watch) and --json (print the node's
 // answer as it is). Exit status: 0 done; 1 the node refused or could not be reached
 // (its error is printed); 2 usage.
+//
+// SkillCommands declares the subcommands' options with CLI11 and runs the one parsed through
+// a SkillClient (skill_client.h), which does the work. Owned by the command line (cli.cpp).
 #ifndef SKILLNODE_NODE_CLI_SKILL_CLI_H_
 #define SKILLNODE_NODE_CLI_SKILL_CLI_H_
 

@@ -1,6 +1,8 @@
+// HttpConnection (http_connection.h). Which deadline applies when is ConnectionDeadlines'
+// (connection_deadlines.h); the connection arms its timer and does what passing it asks.
 #include "node/http/http_connection.h"
 
-#include <algorithm>
+#include <cassert>
 #include <cstdio>
 #include <utility>
 
@@ -12,9 +14,6 @@ namespace skillnode::node::http {
 namespace {
 
 constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
-// A lingering close drops at most this much of what the client still sends (for as long as
-// kLingerTimeout in http_connection_timers.cpp).
-constexpr size_t kLingerBytesMax = 256 * 1024;
 
 // "0.37" (milliseconds, two decimals) for log lines.
 std::string MillisDecimal(transport::Duration d) {
@@ -32,6 +31,7 @@ struct HttpConnection::WriteRequest {
 
 HttpConnection::HttpConnection(HttpServer& server)
     : server_(server),
+      deadlines_(ConnectionDeadlines::Limits::Of(server.config(), server.handshake_timeout())),
       timer_(server.loop()),
       reader_(server.config().header_bytes_max, server.config().body_bytes_max) {}
 
@@ -55,7 +55,7 @@ bool HttpConnection::Accept(uv_stream_t* listener) {
     if (auto endpoint = transport::uv::FromSockaddr(reinterpret_cast<sockaddr*>(&address)))
       peer_ = *endpoint;
   }
-  last_activity_ = accepted_ = server_.loop().Now();
+  times_.last_activity = times_.accepted = server_.loop().Now();
   return true;
 }
 
@@ -75,9 +75,9 @@ void HttpConnection::Reject(const HttpResponse& response) {
 }
 
 void HttpConnection::Close() {
-  if (closing_) return;
-  closing_ = true;
+  if (state_ == State::kClosed) return;
   if (state_ == State::kLingering) server_.EndLinger();
+  state_ = State::kClosed;
   timer_.Close();
   if (auto slot = slot_.lock()) {  // a late answer goes nowhere
     slot->deliver = nullptr;
@@ -106,7 +106,7 @@ void HttpConnection::OnClosed(uv_handle_t* handle) {
 }
 
 void HttpConnection::SetReading(bool reading) {
-  if (closing_ || reading == reading_) return;
+  if (state_ == State::kClosed || reading == reading_) return;
   auto* stream = reinterpret_cast<uv_stream_t*>(&tcp_);
   if (reading) {
     if (uv_read_start(stream, &HttpConnection::OnAlloc, &HttpConnection::OnRead) != 0) {
@@ -125,10 +125,10 @@ void HttpConnection::OnAlloc(uv_handle_t* handle, size_t /*suggested*/, uv_buf_t
 
 void HttpConnection::OnRead(uv_stream_t* stream, ssize_t nread, const uv_buf_t* buf) {
   auto* self = static_cast<HttpConnection*>(stream->data);
-  if (self->closing_ || nread == 0) return;
+  if (self->state_ == State::kClosed || nread == 0) return;
   if (nread > 0 && self->state_ == State::kLingering) {
     self->lingered_bytes_ += static_cast<size_t>(nread);
-    if (self->lingered_bytes_ > kLingerBytesMax) self->Close();
+    if (self->deadlines_.LingerSpent(self->lingered_bytes_)) self->Close();
     return;
   }
   if (nread > 0) {
@@ -136,7 +136,7 @@ void HttpConnection::OnRead(uv_stream_t* stream, ssize_t nread, const uv_buf_t* 
     if (self->tls_ != nullptr) return self->ReceiveTls(bytes);
     if (self->state_ == State::kStreaming) return;  // nothing more is expected
     self->pending_.append(bytes);
-    self->last_activity_ = self->server_.loop().Now();
+    self->times_.last_activity = self->server_.loop().Now();
     self->Consume();
     return;
   }
@@ -148,12 +148,12 @@ void HttpConnection::OnRead(uv_stream_t* stream, ssize_t nread, const uv_buf_t* 
 
 void HttpConnection::Consume() {
   consuming_ = true;
-  while (state_ == State::kReading && !closing_ && !pending_.empty()) {
+  while (state_ == State::kReading && !pending_.empty()) {
     const bool was_idle = reader_.state() == HttpRequestReader::State::kIdle;
     const size_t used = reader_.Feed(pending_);
     pending_.erase(0, used);
     if (was_idle && reader_.state() != HttpRequestReader::State::kIdle) {
-      request_started_ = server_.loop().Now();
+      times_.request_started = server_.loop().Now();
     }
     if (reader_.TakeContinue()) Write(std::string(kContinue));
     if (reader_.state() == HttpRequestReader::State::kFailed) {
@@ -166,14 +166,15 @@ void HttpConnection::Consume() {
     if (WriteQueueFull()) break;  // read on when the client has taken its answers (OnWritten)
   }
   consuming_ = false;
-  if (closing_) return;
+  if (state_ == State::kClosed) return;
   SetReading(state_ == State::kStreaming || (state_ == State::kReading && !WriteQueueFull()));
   ArmTimer();
 }
 
 void HttpConnection::Dispatch(HttpRequest request) {
+  assert(state_ == State::kReading && "one request at a time");
   state_ = State::kHandling;
-  request_complete_ = server_.loop().Now();
+  times_.request_complete = server_.loop().Now();
   current_ = std::move(request);
   current_.peer = peer_;
   current_.secure = tls_ != nullptr;
@@ -189,13 +190,14 @@ void HttpConnection::Dispatch(HttpRequest request) {
 }
 
 std::shared_ptr<StreamSlot> HttpConnection::StartStream() {
-  if (closing_ || state_ != State::kHandling) return nullptr;
+  if (state_ != State::kHandling) return nullptr;
   slot_.reset();
   server_.metrics().Record(current_.method, current_.route, 200,
-                           server_.loop().Now() - request_complete_);
+                           server_.loop().Now() - times_.request_complete);
   Write(
       "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
       "Connection: close\r\nX-Accel-Buffering: no\r\n\r\n");
+  if (state_ == State::kClosed) return nullptr;  // the write failed: no stream to hand out
   state_ = State::kStreaming;
   stream_ = std::make_shared<StreamSlot>();
   stream_->write = [this](std::string bytes) { StreamWrite(std::move(bytes)); };
@@ -209,7 +211,7 @@ std::shared_ptr<StreamSlot> HttpConnection::StartStream() {
 }
 
 void HttpConnection::StreamWrite(std::string bytes) {
-  if (closing_ || state_ != State::kStreaming) return;
+  if (state_ != State::kStreaming) return;
   const size_t queued = uv_stream_get_write_queue_size(reinterpret_cast<uv_stream_t*>(&tcp_));
   if (queued + bytes.size() > kEventStreamQueueBytesMax) {
     LogAt(server_.logger(), transport::LogLevel::kInfo,
@@ -220,9 +222,9 @@ void HttpConnection::StreamWrite(std::string bytes) {
 }
 
 void HttpConnection::Deliver(HttpResponse response) {
-  if (closing_ || state_ != State::kHandling) return;
+  if (state_ != State::kHandling) return;
   slot_.reset();
-  const transport::Duration latency = server_.loop().Now() - request_complete_;
+  const transport::Duration latency = server_.loop().Now() - times_.request_complete;
   server_.metrics().Record(current_.method, current_.route, response.status, latency);
   transport::Logger& logger = server_.logger();
   if (logger.Enabled(transport::LogLevel::kDebug)) {
@@ -234,10 +236,21 @@ void HttpConnection::Deliver(HttpResponse response) {
   const bool keep_alive = current_.keep_alive && !server_.stopping();
   Write(SerializeResponse(response, keep_alive, current_.method == "HEAD"));
   current_ = HttpRequest();
+  if (state_ == State::kClosed) return;  // the write failed
   if (!keep_alive) return CloseAfterWrites();
   state_ = State::kReading;
-  last_activity_ = server_.loop().Now();
+  times_.last_activity = server_.loop().Now();
   if (!consuming_) Consume();  // pipelined requests already read, then read on
+}
+
+void HttpConnection::AnswerForHandler(int status, std::string_view code,
+                                      const std::string& message) {
+  if (auto slot = slot_.lock()) {  // it may still be working: its answer goes nowhere
+    slot->answered = true;
+    slot->deliver = nullptr;
+  }
+  current_.keep_alive = false;
+  Deliver(HttpResponse::Error(status, code, message, {{"path", current_.path}}));
 }
 
 void HttpConnection::FailRequest(int status, std::string_view code, const std::string& message) {
@@ -250,7 +263,7 @@ void HttpConnection::FailRequest(int status, std::string_view code, const std::s
 }
 
 void HttpConnection::Write(std::string bytes) {
-  if (closing_) return;
+  if (state_ == State::kClosed) return;
   if (tls_ == nullptr) return WriteRaw(std::move(bytes));
   if (!tls_->Send(bytes)) {
     LogAt(server_.logger(), transport::LogLevel::kDebug,
@@ -261,7 +274,7 @@ void HttpConnection::Write(std::string bytes) {
 }
 
 void HttpConnection::WriteRaw(std::string bytes) {
-  if (closing_ || bytes.empty()) return;
+  if (state_ == State::kClosed || bytes.empty()) return;
   auto request = std::make_unique<WriteRequest>();
   request->bytes = std::move(bytes);
   request->request.data = request.get();
@@ -278,19 +291,59 @@ void HttpConnection::OnWritten(uv_write_t* request, int status) {
   std::unique_ptr<WriteRequest> owned(static_cast<WriteRequest*>(request->data));
   auto* self = static_cast<HttpConnection*>(request->handle->data);
   --self->writes_in_flight_;
-  if (self->closing_) return;
+  if (self->state_ == State::kClosed) return;
   if (status < 0) return self->Close();
   if (self->state_ == State::kDraining && self->writes_in_flight_ == 0) self->Linger();
-  self->last_written_ = self->server_.loop().Now();
+  self->times_.last_written = self->server_.loop().Now();
   if (self->state_ != State::kReading || self->reading_ || self->consuming_) return;
   // A pipelining client that stopped taking its answers: still stalled, its idle time counts
   // from this write; once it has taken enough, parse what waits and read on. The stall was
   // ours, so a request cut in two by it gets its requestTimeout again.
   if (self->WriteQueueFull()) return self->ArmTimer();
   if (self->reader_.state() == HttpRequestReader::State::kPartial) {
-    self->request_started_ = self->last_written_;
+    self->times_.request_started = self->times_.last_written;
   }
   self->Consume();
+}
+
+void HttpConnection::ReceiveTls(std::string_view bytes) {
+  const bool handshaking = !tls_->handshake_done();
+  std::string plaintext;
+  const TlsSession::Outcome outcome = tls_->Receive(bytes, plaintext);
+  WriteRaw(tls_->TakeOutgoing());  // handshake records, session tickets, alerts
+  if (state_ == State::kClosed) return;
+  if (outcome == TlsSession::Outcome::kFailed) {
+    return FailTls(tls_->plain_http() ? "plain_http" : "bad_handshake", tls_->error());
+  }
+  if (handshaking && tls_->handshake_done()) {
+    server_.metrics().CountTlsHandshake(tls_->version());
+    times_.last_activity = server_.loop().Now();
+    ArmTimer();  // from the handshake deadline to the idle one
+  }
+  if (!plaintext.empty()) times_.last_activity = server_.loop().Now();
+  if (state_ != State::kStreaming) pending_.append(plaintext);
+  if (outcome == TlsSession::Outcome::kClosed) {  // close_notify: as the end of the stream
+    SetReading(false);
+    if (writes_in_flight_ > 0 && state_ != State::kStreaming) return CloseAfterWrites();
+    return Close();
+  }
+  if (state_ != State::kStreaming && !plaintext.empty()) Consume();
+}
+
+void HttpConnection::FailTls(std::string_view reason, const std::string& why) {
+  server_.metrics().CountTlsFailure(reason);
+  LogAt(server_.logger(), transport::LogLevel::kDebug,
+        "HTTPS connection from " + peer_.ToString() + " cut off: " + why);
+  if (reason == "plain_http") {
+    // Said in plain HTTP, so that the person at the other end learns what to change.
+    WriteRaw(SerializeResponse(
+        HttpResponse::Error(400, "TLS_REQUIRED",
+                            "this port serves HTTPS: use https://" +
+                                server_.local_endpoint().ToString() + " instead of http://",
+                            {{"listen", server_.local_endpoint().ToString()}}),
+        false, false));
+  }
+  CloseAfterWrites();
 }
 
 bool HttpConnection::WriteQueueFull() const {
@@ -299,9 +352,12 @@ bool HttpConnection::WriteQueueFull() const {
 }
 
 void HttpConnection::CloseAfterWrites() {
+  if (state_ == State::kClosed) return;
+  assert(state_ != State::kLingering && "a lingering close has written everything");
   if (tls_ != nullptr && state_ != State::kDraining) {
     tls_->Shutdown();
     WriteRaw(tls_->TakeOutgoing());
+    if (state_ == State::kClosed) return;  // the write failed
   }
   state_ = State::kDraining;
   SetReading(false);
@@ -310,7 +366,7 @@ void HttpConnection::CloseAfterWrites() {
 }
 
 void HttpConnection::Linger() {
-  if (closing_ || state_ == State::kLingering) return;
+  assert(state_ == State::kDraining && writes_in_flight_ == 0 && "lingers once, when all is out");
   if (!server_.BeginLinger()) return Close();
   state_ = State::kLingering;
   shutdown_.data = this;
@@ -324,7 +380,51 @@ void HttpConnection::Linger() {
 
 void HttpConnection::OnShutdown(uv_shutdown_t* request, int status) {
   auto* self = static_cast<HttpConnection*>(request->data);
-  if (status < 0 && !self->closing_) self->Close();
+  if (status < 0 && self->state_ != State::kClosed) self->Close();
+}
+
+ConnectionPhase HttpConnection::Phase() const {
+  return {state_, tls_ != nullptr && !tls_->handshake_done(), WriteQueueFull(),
+          reader_.state() == HttpRequestReader::State::kPartial};
+}
+
+std::optional<transport::TimePoint> HttpConnection::waiting_since() const {
+  return ConnectionDeadlines::WaitingSince(Phase(), times_);
+}
+
+void HttpConnection::Evict() {
+  if (state_ == State::kClosed) return;
+  server_.metrics().CountEvictedConnection();
+  LogAt(server_.logger(), transport::LogLevel::kDebug,
+        "HTTP connection from " + peer_.ToString() +
+            " closed to make room: it waited longest for a request at the connection limit");
+  Close();
+}
+
+void HttpConnection::ArmTimer() {
+  if (state_ == State::kClosed) return;
+  const transport::TimePoint now = server_.loop().Now();
+  const ConnectionDeadlines::Deadline next = deadlines_.Next(Phase(), times_, now);
+  timer_.Start(next.at - now, [this, kind = next.kind] { OnDeadline(kind); });
+}
+
+void HttpConnection::OnDeadline(ConnectionDeadlines::Kind kind) {
+  assert(state_ != State::kClosed && "the timer closes with the connection");
+  const ConnectionDeadlines::Expiry expiry = deadlines_.Expire(kind, peer_);
+  if (!expiry.tls_failure.empty()) server_.metrics().CountTlsFailure(expiry.tls_failure);
+  if (!expiry.timeout_metric.empty()) server_.metrics().CountTimeout(expiry.timeout_metric);
+  if (!expiry.log.empty()) LogAt(server_.logger(), transport::LogLevel::kDebug, expiry.log);
+  switch (expiry.action) {
+    case ConnectionDeadlines::Action::kClose:
+      return Close();
+    case ConnectionDeadlines::Action::kSendKeepAlive:
+      StreamWrite(": keep-alive\n\n");
+      return ArmTimer();
+    case ConnectionDeadlines::Action::kFailRequest:
+      return FailRequest(expiry.status, expiry.code, expiry.message);
+    case ConnectionDeadlines::Action::kAnswerForHandler:
+      return AnswerForHandler(expiry.status, expiry.code, expiry.message);
+  }
 }
 
 }  // namespace skillnode::node::http

@@ -5,15 +5,16 @@
 // requests wait in the kernel and are answered in order; nor does it read further requests
 // while more than write_queue_bytes_max of answers wait for the client to take them, so a
 // client that pipelines and never reads costs bounded memory (it is idle while it takes none of
-// its answers, and its request timeout stops meanwhile). Keep-alive per HTTP/1.1. Timeouts:
-// an idle connection closes after idle_timeout; a request that has not fully arrived within
-// request_timeout of its first byte is answered 408 and closed (slowloris); a handler that
-// has not answered within response_timeout is answered 504 for it. Malformed or oversized
-// requests are answered with the JSON error and the connection closes. Every close after an
-// answer is a lingering close: the answer is written, the sending side shut down (FIN), and
-// what the client still sends is read and dropped until it closes too (at most
-// kLingerBytesMax bytes, kLingerTimeout), since closing a socket with unread input resets the
-// connection and a client can lose the answer (a 503, a 413) it had not read yet.
+// its answers, and its request timeout stops meanwhile). Keep-alive per HTTP/1.1. Timeouts
+// (ConnectionDeadlines, connection_deadlines.h): an idle connection closes after idle_timeout;
+// a request that has not fully arrived within request_timeout of its first byte is answered
+// 408 and closed (slowloris); a handler that has not answered within response_timeout is
+// answered 504 for it. Malformed or oversized requests are answered with the JSON error and
+// the connection closes. Every close after an answer is a lingering close: the answer is
+// written, the sending side shut down (FIN), and what the client still sends is read and
+// dropped until it closes too (at most the deadlines' linger_bytes_max and linger_timeout),
+// since closing a socket with unread input resets the connection and a client can lose the
+// answer (a 503, a 413) it had not read yet. Its state is one ConnectionState.
 //
 // Owned by HttpServer. The object holds its uv_tcp_t and lives until that handle's close
 // callback, which asks the server to delete it (memory freed in the close callback; write
@@ -24,9 +25,9 @@
 // At connections_max the server may close the connection that has waited longest for a request
 // (waiting_since, Evict) to let a new one in (http_server.h).
 //
-// On the HTTPS listener (the glue in http_connection_tls.cpp) the connection runs a TlsSession:
-// bytes read go through it, and every write is encrypted. A handshake must complete within the
-// server's handshake timeout; a plain-text request is answered 400 in plain HTTP and closed; a bad
+// On the HTTPS listener the connection runs a TlsSession (ReceiveTls, FailTls): bytes read go
+// through it, and every write is encrypted. A handshake must complete within the server's
+// handshake timeout; a plain-text request is answered 400 in plain HTTP and closed; a bad
 // handshake is closed (with OpenSSL's alert). Answers that close the connection end with
 // close_notify.
 #ifndef SKILLNODE_NODE_HTTP_HTTP_CONNECTION_H_
@@ -39,6 +40,7 @@
 #include <string>
 #include <string_view>
 
+#include "node/http/connection_deadlines.h"
 #include "node/http/http_message.h"
 #include "node/http/http_request_reader.h"
 #include "node/http/responder.h"
@@ -75,14 +77,7 @@ class HttpConnection {
   void Evict();
 
  private:
-  enum class State {
-    kReading,    // waiting for (more of) a request
-    kHandling,   // a handler has the request; not reading
-    kDraining,   // the last answer is being written; linger when it is out
-    kLingering,  // answer sent and FIN queued: the client's unread bytes are drained, so that
-                 // closing does not reset the connection before the client reads the answer
-    kStreaming,  // an event stream is open: events go out as the handler sends them
-  };
+  using State = ConnectionState;
   struct WriteRequest;
 
   static void OnAlloc(uv_handle_t* handle, size_t suggested, uv_buf_t* buf);
@@ -97,6 +92,8 @@ class HttpConnection {
   void StreamWrite(std::string bytes);
   void Deliver(HttpResponse response);
   void FailRequest(int status, std::string_view code, const std::string& message);
+  // Answers `status` for a handler that has not answered (a response timeout), and closes.
+  void AnswerForHandler(int status, std::string_view code, const std::string& message);
   void Write(std::string bytes);
   void WriteRaw(std::string bytes);
   void ReceiveTls(std::string_view bytes);
@@ -105,23 +102,23 @@ class HttpConnection {
   // Answers queued and not yet taken by the client: past write_queue_bytes_max no further
   // request is read (pipelining cannot queue answers without bound).
   bool WriteQueueFull() const;
-  // While WriteQueueFull: since when the client has taken none of its answers.
-  transport::TimePoint StalledSince() const;
+  // What the deadlines depend on now.
+  ConnectionPhase Phase() const;
   void Linger();
   void SetReading(bool reading);
   void ArmTimer();
-  void OnTimeout(std::string_view kind);
+  void OnDeadline(ConnectionDeadlines::Kind kind);
 
   HttpServer& server_;
   uv_tcp_t tcp_{};
   uv_shutdown_t shutdown_{};
   size_t lingered_bytes_ = 0;
   bool tcp_initialized_ = false;
+  ConnectionDeadlines deadlines_;
   transport::uv::UvTimer timer_;
   HttpRequestReader reader_;
   std::string pending_;  // bytes read but not parsed yet
   State state_ = State::kReading;
-  bool closing_ = false;
   bool reading_ = false;
   bool consuming_ = false;
   size_t writes_in_flight_ = 0;
@@ -133,14 +130,7 @@ class HttpConnection {
   std::weak_ptr<ResponseSlot> slot_;
   // The open event stream (kStreaming), shared with the handler's EventStream.
   std::shared_ptr<StreamSlot> stream_;
-  transport::TimePoint request_started_ =
-      transport::kTimeZero;  // first byte of the request being read
-  transport::TimePoint request_complete_ =
-      transport::kTimeZero;  // last byte of the request being handled
-  transport::TimePoint last_activity_ = transport::kTimeZero;
-  transport::TimePoint last_written_ =
-      transport::kTimeZero;  // the client last took some of our answers
-  transport::TimePoint accepted_ = transport::kTimeZero;
+  ConnectionTimes times_;
 };
 
 }  // namespace skillnode::node::http
