@@ -35,12 +35,13 @@ std::vector<Delivery> SendMany(network::Network& network, engine::EventQueue& qu
 
 TEST_CASE("addresses map to slots and back", "[unit]") {
   for (uint32_t slot : {0u, 1u, 255u, 65535u, 1000000u, network::kSlotsMax - 1}) {
-    CHECK(SlotOfEndpoint(network::EndpointOfSlot(slot)) == slot);
+    CHECK(network::SlotOfEndpoint(network::EndpointOfSlot(slot)) == slot);
   }
-  CHECK_FALSE(SlotOfEndpoint(
+  CHECK_FALSE(network::SlotOfEndpoint(
       transport::Endpoint(*transport::Address::Parse("10.0.0.0"), network::kSimPort)));
-  CHECK_FALSE(SlotOfEndpoint(transport::Endpoint(*transport::Address::Parse("10.0.0.1"), 1234)));
-  CHECK_FALSE(SlotOfEndpoint(
+  CHECK_FALSE(
+      network::SlotOfEndpoint(transport::Endpoint(*transport::Address::Parse("10.0.0.1"), 1234)));
+  CHECK_FALSE(network::SlotOfEndpoint(
       transport::Endpoint(*transport::Address::Parse("192.168.0.1"), network::kSimPort)));
 }
 
