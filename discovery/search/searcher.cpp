@@ -1,4 +1,4 @@
-// Searcher: runs the discovery chain (search.h) over its helpers: each search's stage states
+// Searcher: runs the discovery chain (searcher.h) over its helpers: each search's stage states
 // (SearchProgress) and findings (SearchMerge), the SkillCenter answer's reading
 // (SkillCenterReading), the reused answers (AnswerMemo) and the DHT subscriptions (WatchedKeys).
 #include "discovery/search/searcher.h"

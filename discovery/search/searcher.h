@@ -171,7 +171,7 @@ class Searcher {
   static std::optional<kademlia::Key> QueryKey(const SkillQuery& query);
 
  private:
-  struct Pending;  // one search's state (search.cpp)
+  struct Pending;  // one search's state (searcher.cpp)
 
   void StartLan(transport::TimePoint now, const std::shared_ptr<Pending>& pending);
   void StartDht(transport::TimePoint now, const std::shared_ptr<Pending>& pending,

@@ -36,6 +36,7 @@ void DecodeRecords(const skillnode::kademlia::wire::Body& body) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace skillnode::kademlia;
+  using namespace skillnode::kademlia::wire;
   const auto message = Decode(std::span<const uint8_t>(data, size));
   if (!message) return 0;
   DecodeRecords(message->body);
