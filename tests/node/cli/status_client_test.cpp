@@ -31,11 +31,11 @@ const nlohmann::json kOlderNode = {
 TEST_CASE("status prints the same lines for a node with camelCase names and for an older node",
           "[unit]") {
   nlohmann::json current = kOlderNode;
-  UseNewNodeInfoNames(current);
+  daemon::UseNewNodeInfoNames(current);
   CHECK(current.contains("networkId"));
   const std::string from_older = FormatStatus("http://node:7070", kOlderNode);
   nlohmann::json both = current;
-  AddOldNodeInfoNames(both);
+  daemon::AddOldNodeInfoNames(both);
   CHECK(FormatStatus("http://node:7070", current) == from_older);
   CHECK(FormatStatus("http://node:7070", both) == from_older);
   CHECK_THAT(from_older, Contains("(network 42)"));
