@@ -1,10 +1,10 @@
-// SkillService wiring: the registry and searcher on the daemon's loop, their node info,
-// metrics and shutdown step, and the query readers. The route handlers are in skill_routes.cpp.
+// SkillService wiring (skill_service.h): the registry, searcher and authenticator on the
+// daemon's loop, their node info, metrics, reload and shutdown steps, and the helpers' routes.
 #include "node/skill_service.h"
 
 #include <chrono>
 #include <cstdlib>
-#include <set>
+#include <tuple>
 
 #include "node/spd_logger.h"
 #include "node/wall_clock.h"
@@ -42,39 +42,6 @@ auth::AuthOptions AuthOptionsOf(const config::Config& config) {
 
 }  // namespace
 
-const discovery::search::SearchResult& Visible(
-    const discovery::search::SearchResult& result, const auth::AuthContext& context,
-    std::optional<discovery::search::SearchResult>& copy) {
-  if (context.authenticated || result.private_skills == 0) return result;
-  copy = result;
-  HidePrivate(*copy, context);
-  return *copy;
-}
-
-void HidePrivate(discovery::search::SearchResult& result, const auth::AuthContext& context) {
-  if (context.authenticated) return;
-  const size_t before = result.skills.size();
-  // The stage that found a hidden skill does not count it either: a report of "found 1" over
-  // an empty answer would tell that something private exists.
-  for (const discovery::search::Found& found : result.skills) {
-    if (!discovery::IsPrivate(found.record())) continue;
-    const std::string_view stage = discovery::SourceName(found.source);
-    for (discovery::search::StageReport& report : result.stages) {
-      if (report.stage != stage || report.records == 0) continue;
-      if (--report.records == 0 && report.outcome == "found") report.outcome = "none";
-      break;
-    }
-  }
-  std::erase_if(result.skills, [](const discovery::search::Found& found) {
-    return discovery::IsPrivate(found.record());
-  });
-  result.private_skills = 0;
-  if (before > 0 && result.skills.empty() && !result.error) {
-    result.error = discovery::search::DiscError::kNoSkills;
-    result.message = "no skill matches the query";
-  }
-}
-
 SkillService::SkillService(Daemon& daemon, std::vector<uint8_t> publisher_certificate)
     : daemon_(daemon),
       auth_(AuthOptionsOf(daemon.config()), daemon.logger(), [&daemon] { return daemon.Now(); }),
@@ -83,12 +50,15 @@ SkillService::SkillService(Daemon& daemon, std::vector<uint8_t> publisher_certif
       searcher_(daemon.dht(), registry_, discovery::search::SearchConfig{},
                 CacheConfigOf(daemon.config())),
       well_known_(daemon, registry_, searcher_, auth_),
-      folders_(daemon, registry_, searcher_, auth_) {
+      folders_(daemon, registry_, searcher_, auth_),
+      skill_routes_(daemon, registry_, searcher_, auth_),
+      scene_join_(daemon, searcher_, auth_),
+      watch_(daemon, registry_, searcher_, auth_) {
   auth_.Refresh(/*force=*/true);
   // A registration that changes on this node makes cached answers about that skill stale.
   registry_.AddObserver([this](const discovery::RegistryEvent& event) {
     searcher_.InvalidateRecord(event.record);
-    NotifyPrivateWatchers(event);
+    watch_.OnRegistryEvent(event);
     LogAt(
         daemon_.logger(), transport::LogLevel::kInfo,
         "skill " + event.record.skill_id + " of agent " + event.record.agent_id + ": " +
@@ -132,6 +102,13 @@ SkillService::SkillService(Daemon& daemon, std::vector<uint8_t> publisher_certif
                             std::move(done));
   });
   AddRoutes();
+}
+
+void SkillService::AddRoutes() {
+  http::Router& router = daemon_.router();
+  skill_routes_.AddRoutes(router);
+  scene_join_.AddRoutes(router);
+  watch_.AddRoutes(router);
 }
 
 nlohmann::json SkillService::Info() const {
