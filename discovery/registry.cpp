@@ -1,10 +1,13 @@
-// The Registry (discovery/registry.h): registering, heartbeats and health, unregistering, and
-// signing and publishing versions. Its indexes and queries are in registry_index.cpp.
+// The Registry (discovery/registry.h): registering, heartbeats and health, unregistering,
+// signing and publishing versions, and the queries its RegistrationIndex answers.
 #include "discovery/registry.h"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace skillnode::discovery {
 
@@ -139,13 +142,14 @@ RegisterOutcome Registry::Register(transport::TimePoint now, SkillRecord fields)
       tombstone.reason = UnregisterReason::kUpgrade;
       PublishVersion(now, tombstone, nullptr);
     }
-    RemoveFromIndexes(it->second);
+    index_.Remove(&it->second.entry);
     // Indexed by its new fields at once; signed and published below.
     it->second.entry = SkillEntry::Make(fields);
     it->second.health = HealthMachine(config_.health, now);
     ++stats_.updated;
   }
-  AddToIndexes(it->second);
+  index_.Add(&it->second.entry);
+  assert(index_.size() == registrations_.size());
   Schedule(it);
   PublishVersion(now, it->second, std::move(fields), nullptr);
   Notify(out.updated ? RegistryEvent::Kind::kUpdated : RegistryEvent::Kind::kRegistered,
@@ -216,8 +220,9 @@ void Registry::Remove(transport::TimePoint now, std::map<Id, Registration>::iter
   auto agent = per_agent_.find(tombstone.agent_id);
   if (agent != per_agent_.end() && --agent->second == 0) per_agent_.erase(agent);
   due_.erase({it->second.scheduled, it->first});
-  RemoveFromIndexes(it->second);
+  index_.Remove(&it->second.entry);
   registrations_.erase(it);
+  assert(index_.size() == registrations_.size());
   PublishVersion(now, tombstone, std::move(done));
   Notify(kind, tombstone);
 }
@@ -270,9 +275,8 @@ bool Registry::CheckRegistration(const SkillRecord& fields, RegisterOutcome& out
     }
   }
   const std::string index_id = IndexId(fields);
-  auto other = by_index_id_.find(index_id);
-  if (other != by_index_id_.end()) {
-    const SkillRecord& taken = other->second->record();
+  if (const SkillRecord* other = index_.FindByIndexId(index_id); other != nullptr) {
+    const SkillRecord& taken = *other;
     if (taken.agent_id != fields.agent_id || taken.skill_id != fields.skill_id) {
       out.field = "skillId";
       out.message = "skillId: the index id " + index_id + " of agent " + fields.agent_id +
@@ -284,6 +288,45 @@ bool Registry::CheckRegistration(const SkillRecord& fields, RegisterOutcome& out
   }
   out.status = RegisterStatus::kSuccess;
   return true;
+}
+
+const SkillRecord* Registry::FindByIndexId(std::string_view id) const {
+  return index_.FindByIndexId(id);
+}
+
+template <typename Visit>
+void Registry::ForEachMatch(const SkillQuery& query, Visit visit) const {
+  if (index_.ForEachMatch(query, visit) == RegistrationIndex::Lookup::kAnswered) return;
+  for (const auto& [id, registration] : registrations_) {
+    if (Matches(query, registration.record())) visit(registration.entry);
+  }
+}
+
+std::vector<SkillRecord> Registry::Find(const SkillQuery& query) const {
+  std::vector<SkillRecord> out;
+  ForEachMatch(query, [&out](const SkillEntryPtr& entry) { out.push_back(entry->record()); });
+  return out;
+}
+
+std::vector<SkillEntryPtr> Registry::FindEntries(const SkillQuery& query) const {
+  std::vector<SkillEntryPtr> out;
+  ForEachMatch(query, [&out](const SkillEntryPtr& entry) { out.push_back(entry); });
+  return out;
+}
+
+std::vector<SkillRecord> Registry::Records() const {
+  std::vector<SkillRecord> out;
+  out.reserve(registrations_.size());
+  for (const auto& [id, registration] : registrations_) out.push_back(registration.record());
+  return out;
+}
+
+std::array<size_t, 4> Registry::CountByStatus() const {
+  std::array<size_t, 4> counts{};
+  for (const auto& [id, registration] : registrations_) {
+    ++counts[static_cast<size_t>(registration.record().status)];
+  }
+  return counts;
 }
 
 uint64_t Registry::NextSequence() {

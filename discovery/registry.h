@@ -45,6 +45,7 @@
 
 #include "discovery/health.h"
 #include "discovery/query.h"
+#include "discovery/registration_index.h"
 #include "discovery/skill_entry.h"
 #include "kademlia/identity.h"
 #include "kademlia/store/skill_dht.h"
@@ -122,7 +123,7 @@ class Registry {
 
   // The current records of every registration, in (skillId, agentId) order.
   std::vector<kademlia::store::SkillRecord> Records() const;
-  // The current records that match `query`, found through the registry's indexes (by
+  // The current records that match `query`, found through the registration index (by
   // capability, scene or skill id) rather than by walking every registration.
   std::vector<kademlia::store::SkillRecord> Find(const SkillQuery& query) const;
   // The same, shared: each registration's current version as one immutable entry.
@@ -155,17 +156,12 @@ class Registry {
  private:
   using Id = std::pair<std::string, std::string>;  // (skillId, agentId)
   struct Registration {
-    // The current version as published, shared with searches and caches.
+    // The current version as published, shared with searches and caches; index_ reads it here.
     SkillEntryPtr entry;
     HealthMachine health;
     transport::TimePoint scheduled = transport::kTimeNever;  // its entry in due_
     const kademlia::store::SkillRecord& record() const { return entry->record(); }
   };
-  // Registrations by capability, scene or skill id; map values never move, so the index
-  // holds pointers to them.
-  // A flat list per name: searches walk it far more often than registrations change it.
-  using Index = std::map<std::string, std::vector<const Registration*>, std::less<>>;
-
   // Signs and publishes a new version of `record` (a live one or a tombstone); a private
   // record only gets its new sequence and timestamp (it never leaves the node).
   void PublishVersion(transport::TimePoint now, kademlia::store::SkillRecord& record,
@@ -173,7 +169,8 @@ class Registry {
   // The same for a new version of a registration's own record, which becomes its entry.
   void PublishVersion(transport::TimePoint now, Registration& registration,
                       kademlia::store::SkillRecord record, std::function<void()> done);
-  // Calls visit(registration) for each one matching `query`, through an index when one fits.
+  // Calls visit(entry) for each registration matching `query`, through index_ when one of
+  // its indexes fits.
   template <typename Visit>
   void ForEachMatch(const SkillQuery& query, Visit visit) const;
   uint64_t NextSequence();
@@ -186,8 +183,6 @@ class Registry {
               std::function<void()> done);
   // Keeps due_ at the registration's next health deadline.
   void Schedule(std::map<Id, Registration>::iterator it);
-  void AddToIndexes(const Registration& registration);
-  void RemoveFromIndexes(const Registration& registration);
 
   kademlia::store::SkillDht& dht_;
   const kademlia::Identity& publisher_;
@@ -196,10 +191,8 @@ class Registry {
   std::map<Id, Registration> registrations_;
   std::map<std::string, size_t, std::less<>> per_agent_;
   std::set<std::pair<transport::TimePoint, Id>> due_;  // (next health deadline, registration)
-  Index by_capability_;
-  Index by_scene_;
-  Index by_skill_;
-  std::map<std::string, const Registration*, std::less<>> by_index_id_;
+  // Every registration in registrations_, by the slot of its entry (map values never move).
+  RegistrationIndex index_;
   std::vector<RegistryObserver> observers_;
   uint64_t last_sequence_ = 0;
   uint64_t last_timestamp_ = 0;  // of the last version signed here: timestamps never go back
