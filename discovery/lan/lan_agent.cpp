@@ -44,8 +44,8 @@ LanAgent::LanAgent(const LanConfig& config, Registry& registry, LanAuthenticator
 LanAgent::~LanAgent() { *alive_ = false; }
 
 void LanAgent::Start(transport::TimePoint now) {
-  if (started_) return;
-  started_ = true;
+  if (phase_ == Phase::kStarted) return;
+  phase_ = Phase::kStarted;
   registry_.AddObserver([this, alive = alive_](const RegistryEvent& event) {
     if (*alive) OnRegistryEvent(now_, event);
   });
@@ -205,7 +205,7 @@ std::vector<kademlia::store::SkillRecord> LanAgent::FindOnLan(const SkillQuery& 
 bool LanAgent::DiscoverOnLan(
     transport::TimePoint now, const SkillQuery& query,
     std::function<void(transport::TimePoint, std::vector<kademlia::store::SkillRecord>)> done) {
-  if (!started_) return false;
+  if (phase_ != Phase::kStarted) return false;
   std::optional<Discover> discover = discovery_.StartRound(now, query, wall_ms_(), std::move(done));
   stats_.discover_rounds = discovery_.stats().rounds_started;
   if (!discover) return false;
@@ -258,7 +258,7 @@ void LanAgent::OnChallengeResponse(transport::TimePoint now, const ChallengeResp
 
 void LanAgent::OnRegistryEvent(transport::TimePoint now, const RegistryEvent& event) {
   (void)now;
-  if (!started_) return;
+  if (phase_ != Phase::kStarted) return;
   const uint64_t now_ms = wall_ms_();
   const kademlia::store::SkillRecord& record = event.record;
   // Private skills never leave this node; one that just became private is withdrawn from

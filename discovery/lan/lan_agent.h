@@ -141,6 +141,9 @@ class LanAgent final : public search::LanStage {
     double tokens = 0;
     transport::TimePoint last = transport::kTimeZero;
   };
+  // Before Start() the agent announces nothing, ignores registry events and refuses
+  // DiscoverOnLan; it answers what it hears either way.
+  enum class Phase { kNotStarted, kStarted };
 
   bool Admit(transport::TimePoint now, const transport::Address& source);
   void Drop(const std::string& reason) { ++stats_.dropped[reason]; }
@@ -175,7 +178,7 @@ class LanAgent final : public search::LanStage {
   size_t announce_cursor_ = 0;
   transport::TimePoint now_ =
       transport::kTimeZero;  // the time of the call being served (for registry events)
-  bool started_ = false;
+  Phase phase_ = Phase::kNotStarted;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
   Stats stats_;
 };
