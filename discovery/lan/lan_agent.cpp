@@ -1,6 +1,9 @@
+// LanAgent: announcing, listening, registrations from programs on this host, peers; the
+// query side is LanDiscovery's (lan_discovery.cpp).
 #include "discovery/lan/lan_agent.h"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 namespace skillnode::discovery::lan {
@@ -33,14 +36,16 @@ LanAgent::LanAgent(const LanConfig& config, Registry& registry, LanAuthenticator
       output_(output),
       rng_(rng),
       wall_ms_(std::move(wall_ms)),
-      requester_id_("skillnode-" + config.node_id.substr(0, 16)),
-      table_(config.entry_timeout, config.table_max) {}
+      table_(config.entry_timeout, config.table_max),
+      discovery_(LanDiscoveryConfig{config.discover_window, config.discovers_max,
+                                    config.answer_skills_max},
+                 "skillnode-" + config.node_id.substr(0, 16), registry, table_) {}
 
 LanAgent::~LanAgent() { *alive_ = false; }
 
 void LanAgent::Start(transport::TimePoint now) {
-  if (started_) return;
-  started_ = true;
+  if (phase_ == Phase::kStarted) return;
+  phase_ = Phase::kStarted;
   registry_.AddObserver([this, alive = alive_](const RegistryEvent& event) {
     if (*alive) OnRegistryEvent(now_, event);
   });
@@ -148,7 +153,7 @@ void LanAgent::Dispatch(transport::TimePoint now, const LanMessage& message,
   } else if (const auto* discover = std::get_if<Discover>(&message)) {
     Answer(*discover, from);
   } else if (const auto* response = std::get_if<DiscoverResponse>(&message)) {
-    OnResponse(*response);
+    if (!discovery_.OnResponse(*response)) Drop("not_for_us");
   } else if (const auto* hello = std::get_if<Hello>(&message)) {
     OnHello(now, *hello, from);
   } else {
@@ -185,6 +190,27 @@ void LanAgent::Ack(const transport::Endpoint& to, const std::string& agent_id,
   ack.timestamp_ms = wall_ms_();
   ++stats_.acks[ack.status];
   Send(std::move(ack), &to);
+}
+
+void LanAgent::Answer(const Discover& discover, const transport::Endpoint& from) {
+  std::vector<DiscoverResponse> responses = discovery_.Answer(discover, wall_ms_());
+  stats_.discovers_answered = discovery_.stats().answered;
+  for (DiscoverResponse& response : responses) Send(std::move(response), &from);
+}
+
+std::vector<kademlia::store::SkillRecord> LanAgent::FindOnLan(const SkillQuery& query) const {
+  return discovery_.FindInTable(query);
+}
+
+bool LanAgent::DiscoverOnLan(
+    transport::TimePoint now, const SkillQuery& query,
+    std::function<void(transport::TimePoint, std::vector<kademlia::store::SkillRecord>)> done) {
+  if (phase_ != Phase::kStarted) return false;
+  std::optional<Discover> discover = discovery_.StartRound(now, query, wall_ms_(), std::move(done));
+  stats_.discover_rounds = discovery_.stats().rounds_started;
+  if (!discover) return false;
+  Send(std::move(*discover), nullptr);
+  return true;
 }
 
 void LanAgent::OnHello(transport::TimePoint now, const Hello& hello,
@@ -232,7 +258,7 @@ void LanAgent::OnChallengeResponse(transport::TimePoint now, const ChallengeResp
 
 void LanAgent::OnRegistryEvent(transport::TimePoint now, const RegistryEvent& event) {
   (void)now;
-  if (!started_) return;
+  if (phase_ != Phase::kStarted) return;
   const uint64_t now_ms = wall_ms_();
   const kademlia::store::SkillRecord& record = event.record;
   // Private skills never leave this node; one that just became private is withdrawn from
@@ -327,7 +353,7 @@ void LanAgent::Send(LanMessage message, const transport::Endpoint* to) {
 void LanAgent::OnTimer(transport::TimePoint now) {
   now_ = now;
   stats_.table_expired += table_.Expire(now);
-  FinishRounds(now, false);
+  discovery_.FinishDue(now);
   if (now >= next_announce_) {
     next_announce_ = now + config_.broadcast_interval;
     Announce(now);
@@ -339,9 +365,7 @@ void LanAgent::OnTimer(transport::TimePoint now) {
 }
 
 transport::TimePoint LanAgent::NextDeadline() const {
-  transport::TimePoint next = std::min(next_announce_, table_.NextDeadline());
-  for (const auto& [id, round] : rounds_) next = std::min(next, round.deadline);
-  return next;
+  return std::min({next_announce_, table_.NextDeadline(), discovery_.NextDeadline()});
 }
 
 std::vector<LanPeer> LanAgent::peers() const {

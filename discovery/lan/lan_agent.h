@@ -16,6 +16,8 @@
 //   - Reports peers heard through their SKILLNODE_HELLO (zero configuration).
 // Every message is checked by the LanAuthenticator first; every datagram it does not take is
 // counted by reason. Per-source token buckets bound what one address can make it do.
+// The query side (answering SKILL_DISCOVER, the LAN stage's rounds) is its LanDiscovery
+// (lan_discovery.h); the agent signs and sends what that returns.
 //
 // Not thread-safe; no I/O of its own.
 #ifndef SKILLNODE_DISCOVERY_LAN_LAN_AGENT_H_
@@ -32,6 +34,7 @@
 #include <vector>
 
 #include "discovery/lan/lan_auth.h"
+#include "discovery/lan/lan_discovery.h"
 #include "discovery/lan/lan_message.h"
 #include "discovery/lan/lan_table.h"
 #include "discovery/registry.h"
@@ -117,7 +120,7 @@ class LanAgent final : public search::LanStage {
 
   const LanTable& table() const { return table_; }
   std::vector<LanPeer> peers() const;
-  const std::string& requester_id() const { return requester_id_; }
+  const std::string& requester_id() const { return discovery_.requester_id(); }
 
   struct Stats {
     std::map<std::string, uint64_t> received;  // by message type
@@ -138,12 +141,9 @@ class LanAgent final : public search::LanStage {
     double tokens = 0;
     transport::TimePoint last = transport::kTimeZero;
   };
-  struct Round {
-    SkillQuery query;
-    transport::TimePoint deadline = transport::kTimeNever;
-    std::map<std::pair<std::string, std::string>, kademlia::store::SkillRecord> found;
-    std::function<void(transport::TimePoint, std::vector<kademlia::store::SkillRecord>)> done;
-  };
+  // Before Start() the agent announces nothing, ignores registry events and refuses
+  // DiscoverOnLan; it answers what it hears either way.
+  enum class Phase { kNotStarted, kStarted };
 
   bool Admit(transport::TimePoint now, const transport::Address& source);
   void Drop(const std::string& reason) { ++stats_.dropped[reason]; }
@@ -154,14 +154,12 @@ class LanAgent final : public search::LanStage {
   void Ack(const transport::Endpoint& to, const std::string& agent_id, std::string_view status,
            const std::string& message);
   void Answer(const Discover& discover, const transport::Endpoint& from);
-  void OnResponse(const DiscoverResponse& response);
   void OnHello(transport::TimePoint now, const Hello& hello, const transport::Endpoint& from);
   void OnChallengeResponse(transport::TimePoint now, const ChallengeResponse& response,
                            std::string_view datagram, const transport::Endpoint& from);
   void OnRegistryEvent(transport::TimePoint now, const RegistryEvent& event);
   void Announce(transport::TimePoint now);
   void Send(LanMessage message, const transport::Endpoint* to);
-  void FinishRounds(transport::TimePoint now, bool all);
 
   LanConfig config_;
   Registry& registry_;
@@ -169,20 +167,18 @@ class LanAgent final : public search::LanStage {
   LanOutput& output_;
   transport::Rng& rng_;
   WallMs wall_ms_;
-  std::string requester_id_;
   LanTable table_;
+  LanDiscovery discovery_;  // reads table_ (declared before it)
   std::map<transport::Address, Bucket> buckets_;
   std::map<std::string, LanPeer> peers_;  // by LAN endpoint text
   std::set<std::string> foreign_nodes_;   // nodes of other networks heard (at most peers_max)
   std::function<void(transport::TimePoint, const LanPeer&)> on_new_peer_;
-  std::map<uint64_t, Round> rounds_;
-  uint64_t next_round_ = 1;
   transport::TimePoint next_announce_ = transport::kTimeNever;
   uint64_t ticks_ = 0;
   size_t announce_cursor_ = 0;
   transport::TimePoint now_ =
       transport::kTimeZero;  // the time of the call being served (for registry events)
-  bool started_ = false;
+  Phase phase_ = Phase::kNotStarted;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
   Stats stats_;
 };
