@@ -3,6 +3,7 @@
 #include "kademlia/blobs/blob_service.h"
 
 #include <algorithm>
+#include <cassert>
 #include <string>
 #include <utility>
 
@@ -193,7 +194,7 @@ void BlobService::Announce(transport::TimePoint now, const wire::BlobDigest& dig
   if (!announced_.contains(digest) && announced_.size() >= config_.announced_max) return;
   announced_keys_[BlobKey(digest)] = digest;
   Announcing& state = announced_[digest];
-  if (!state.running) StartAnnounce(now, digest);
+  if (state.phase == Announcing::Phase::kWaiting) StartAnnounce(now, digest);
 }
 
 void BlobService::Withdraw(const wire::BlobDigest& digest) {
@@ -203,7 +204,8 @@ void BlobService::Withdraw(const wire::BlobDigest& digest) {
 
 void BlobService::StartAnnounce(transport::TimePoint now, const wire::BlobDigest& digest) {
   Announcing& state = announced_[digest];
-  state.running = true;
+  assert(state.phase == Announcing::Phase::kWaiting);
+  state.phase = Announcing::Phase::kLooking;
   state.due = now + config_.announce_retry;
   const Key key = BlobKey(digest);
   LookupOptions options;
@@ -212,7 +214,7 @@ void BlobService::StartAnnounce(transport::TimePoint now, const wire::BlobDigest
       now, key, std::move(options), [this, digest, key](const LookupResult& result) {
         auto found = announced_.find(digest);
         if (found == announced_.end() || shut_down_) return;
-        found->second.running = false;
+        found->second.phase = Announcing::Phase::kWaiting;
         const auto lifetime = static_cast<uint32_t>(WholeSeconds(config_.announce_interval) * 2);
         size_t sent = 0;
         for (size_t i = 0; i < result.closest.size() && sent < config_.announce_replicas; ++i) {
@@ -233,7 +235,7 @@ void BlobService::StartAnnounce(transport::TimePoint now, const wire::BlobDigest
         found->second.due =
             result.finished + (sent > 0 ? config_.announce_interval : config_.announce_retry);
       });
-  if (!started) state.running = false;
+  if (!started) state.phase = Announcing::Phase::kWaiting;
 }
 
 void BlobService::OnTimer(transport::TimePoint now) {
@@ -242,7 +244,7 @@ void BlobService::OnTimer(transport::TimePoint now) {
   if (now < next_tick_) return;
   next_tick_ = now + kTick;
   for (auto& [digest, state] : announced_) {
-    if (!state.running && state.due <= now) StartAnnounce(now, digest);
+    if (state.phase == Announcing::Phase::kWaiting && state.due <= now) StartAnnounce(now, digest);
   }
   // Fetches past their deadline fail; transfers a full request table held back are sent.
   fetcher_->OnTick(now);

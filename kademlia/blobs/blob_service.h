@@ -177,8 +177,10 @@ class BlobService : public RequestHandler {
 
  private:
   struct Announcing {
+    // Waiting until `due` to announce, or looking up the directory nodes to tell.
+    enum class Phase : uint8_t { kWaiting, kLooking };
+    Phase phase = Phase::kWaiting;
     transport::TimePoint due = transport::kTimeZero;
-    bool running = false;
   };
 
   wire::Body ServeChunk(transport::TimePoint now, const transport::Endpoint& from,
