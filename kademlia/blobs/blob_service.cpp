@@ -1,11 +1,13 @@
-// BlobService's holder, directory and announcer sides; fetching is in blob_fetch.cpp.
+// BlobService's holder, directory and announcer sides; fetching is BlobFetcher's
+// (blob_fetcher.cpp).
 #include "kademlia/blobs/blob_service.h"
 
 #include <algorithm>
+#include <cassert>
 #include <string>
 #include <utility>
 
-#include "kademlia/blobs/blob_fetching.h"
+#include "kademlia/blobs/blob_fetcher.h"
 
 namespace skillnode::kademlia::blobs {
 namespace {
@@ -54,9 +56,9 @@ BlobService::BlobService(Node& node, BlobSource& source, const BlobConfig& confi
     : node_(node),
       source_(source),
       config_(config),
-      rng_(rng),
       directory_(config.directory),
-      serve_limiter_(ServeLimits(config), transport::kTimeZero, node.hash_key()) {
+      serve_limiter_(ServeLimits(config), transport::kTimeZero, node.hash_key()),
+      fetcher_(std::make_unique<BlobFetcher>(node, directory_, config, rng, stats_)) {
   node_.AddService(this);
 }
 
@@ -70,12 +72,20 @@ void BlobService::Shutdown() {
   shut_down_ = true;
   announced_.clear();
   announced_keys_.clear();
-  while (!fetches_.empty()) {
-    FetchOutcome outcome;
-    outcome.status = FetchOutcome::Status::kFailed;
-    outcome.error = "the node is shutting down";
-    Finish(fetches_.begin()->first, std::move(outcome));
+  fetcher_->Shutdown();
+}
+
+size_t BlobService::fetches_running() const { return fetcher_->running(); }
+
+void BlobService::Fetch(transport::TimePoint now, const wire::BlobDigest& digest, uint64_t size,
+                        std::optional<NodeId> publisher, FetchCallback done) {
+  if (shut_down_) {
+    FetchOutcome refused;
+    refused.status = FetchOutcome::Status::kFailed;
+    refused.error = "the node is shutting down";
+    return done(refused);
   }
+  fetcher_->Fetch(now, digest, size, publisher, std::move(done));
 }
 
 std::optional<wire::Body> BlobService::OnRequest(transport::TimePoint now,
@@ -184,7 +194,7 @@ void BlobService::Announce(transport::TimePoint now, const wire::BlobDigest& dig
   if (!announced_.contains(digest) && announced_.size() >= config_.announced_max) return;
   announced_keys_[BlobKey(digest)] = digest;
   Announcing& state = announced_[digest];
-  if (!state.running) StartAnnounce(now, digest);
+  if (state.phase == Announcing::Phase::kWaiting) StartAnnounce(now, digest);
 }
 
 void BlobService::Withdraw(const wire::BlobDigest& digest) {
@@ -194,7 +204,8 @@ void BlobService::Withdraw(const wire::BlobDigest& digest) {
 
 void BlobService::StartAnnounce(transport::TimePoint now, const wire::BlobDigest& digest) {
   Announcing& state = announced_[digest];
-  state.running = true;
+  assert(state.phase == Announcing::Phase::kWaiting);
+  state.phase = Announcing::Phase::kLooking;
   state.due = now + config_.announce_retry;
   const Key key = BlobKey(digest);
   LookupOptions options;
@@ -203,7 +214,7 @@ void BlobService::StartAnnounce(transport::TimePoint now, const wire::BlobDigest
       now, key, std::move(options), [this, digest, key](const LookupResult& result) {
         auto found = announced_.find(digest);
         if (found == announced_.end() || shut_down_) return;
-        found->second.running = false;
+        found->second.phase = Announcing::Phase::kWaiting;
         const auto lifetime = static_cast<uint32_t>(WholeSeconds(config_.announce_interval) * 2);
         size_t sent = 0;
         for (size_t i = 0; i < result.closest.size() && sent < config_.announce_replicas; ++i) {
@@ -224,49 +235,28 @@ void BlobService::StartAnnounce(transport::TimePoint now, const wire::BlobDigest
         found->second.due =
             result.finished + (sent > 0 ? config_.announce_interval : config_.announce_retry);
       });
-  if (!started) state.running = false;
+  if (!started) state.phase = Announcing::Phase::kWaiting;
 }
 
 void BlobService::OnTimer(transport::TimePoint now) {
   if (shut_down_) return;
-  if (pump_at_ <= now) {
-    pump_at_ = transport::kTimeNever;
-    std::vector<wire::BlobDigest> running;
-    for (const auto& [digest, fetching] : fetches_) running.push_back(digest);
-    for (const wire::BlobDigest& digest : running) Pump(now, digest);
-  }
+  fetcher_->PumpIfDue(now);
   if (now < next_tick_) return;
   next_tick_ = now + kTick;
   for (auto& [digest, state] : announced_) {
-    if (!state.running && state.due <= now) StartAnnounce(now, digest);
+    if (state.phase == Announcing::Phase::kWaiting && state.due <= now) StartAnnounce(now, digest);
   }
-  std::vector<wire::BlobDigest> late;
-  for (const auto& [digest, fetching] : fetches_) {
-    if (fetching->deadline <= now) late.push_back(digest);
-  }
-  for (const wire::BlobDigest& digest : late) {
-    auto found = fetches_.find(digest);
-    if (found == fetches_.end()) continue;
-    FetchOutcome outcome;
-    outcome.status = FetchOutcome::Status::kFailed;
-    outcome.attempts = found->second->attempts;
-    outcome.error = "no holder delivered the bytes within " +
-                    std::to_string(WholeSeconds(config_.fetch_timeout)) + " s";
-    Finish(digest, std::move(outcome));
-  }
-  // Transfers a full request table held back are sent now.
-  std::vector<wire::BlobDigest> running;
-  for (const auto& [digest, fetching] : fetches_) running.push_back(digest);
-  for (const wire::BlobDigest& digest : running) Pump(now, digest);
+  // Fetches past their deadline fail; transfers a full request table held back are sent.
+  fetcher_->OnTick(now);
   if (next_sweep_ <= now) {
     next_sweep_ = now + kSweepInterval;
     directory_.Expire(now);
-    std::erase_if(bad_holders_, [&](const auto& entry) { return entry.second <= now; });
+    fetcher_->Sweep(now);
   }
 }
 
 transport::TimePoint BlobService::NextDeadline() const {
-  return shut_down_ ? transport::kTimeNever : std::min(next_tick_, pump_at_);
+  return shut_down_ ? transport::kTimeNever : std::min(next_tick_, fetcher_->pump_at());
 }
 
 }  // namespace skillnode::kademlia::blobs

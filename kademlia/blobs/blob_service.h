@@ -13,8 +13,9 @@
 //
 // A node answering BLOB_FIND for a blob it announces says it holds it too ("me").
 //
-// Fetcher side: Fetch(digest, size, publisher) finds holders (a BLOB_FIND lookup that ends once
-// kListingRepliesEnough directory nodes listed holders, its own directory, and a
+// Fetcher side (BlobFetcher, kademlia/blobs/blob_fetcher.h): Fetch(digest, size, publisher)
+// finds holders (HolderLocator, kademlia/blobs/holder_locator.h: a BLOB_FIND lookup that ends
+// once kListingRepliesEnough directory nodes listed holders, its own directory, and a
 // FIND_NODE lookup for the publisher's node, whose id is the SHA-256 of the record's publisher
 // key), then moves the blob from one holder at a time in kBlobChunkBytesMax chunks with
 // `window` requests in flight, asking again for a chunk whose request is unanswered after the
@@ -42,15 +43,12 @@
 #include <vector>
 
 #include "kademlia/blobs/holder_directory.h"
+#include "kademlia/blobs/holder_locator.h"
 #include "kademlia/node.h"
 #include "kademlia/request_handler.h"
 #include "kademlia/rpc/rate_limiter.h"
 
 namespace skillnode::kademlia::blobs {
-
-// A holder lookup ends once this many replies named holders: an announcer tells
-// announce_replicas directory nodes, and two holders may have told different ones.
-constexpr size_t kListingRepliesEnough = 3;
 
 struct BlobConfig {
   // Holders announced per blob: the r nodes closest to its key are told.
@@ -143,6 +141,8 @@ struct BlobStats {
   std::array<uint64_t, static_cast<size_t>(HolderFailure::kCount)> holder_failures{};
 };
 
+class BlobFetcher;
+
 class BlobService : public RequestHandler {
  public:
   // Adds itself to `node` as a service; `source` must outlive it.
@@ -164,11 +164,8 @@ class BlobService : public RequestHandler {
 
   const BlobStats& stats() const { return stats_; }
   const HolderDirectory& directory() const { return directory_; }
-  size_t fetches_running() const { return fetches_.size(); }
+  size_t fetches_running() const;
   size_t announced() const { return announced_.size(); }
-
-  // One fetch's state (kademlia/blobs/blob_fetching.h), opaque here.
-  struct Fetching;
 
   // RequestHandler.
   std::optional<wire::Body> OnRequest(transport::TimePoint now, const transport::Endpoint& from,
@@ -180,8 +177,10 @@ class BlobService : public RequestHandler {
 
  private:
   struct Announcing {
+    // Waiting until `due` to announce, or looking up the directory nodes to tell.
+    enum class Phase : uint8_t { kWaiting, kLooking };
+    Phase phase = Phase::kWaiting;
     transport::TimePoint due = transport::kTimeZero;
-    bool running = false;
   };
 
   wire::Body ServeChunk(transport::TimePoint now, const transport::Endpoint& from,
@@ -192,39 +191,20 @@ class BlobService : public RequestHandler {
                            const wire::Message& request, const wire::BlobAnnounceBody& announce);
   void StartAnnounce(transport::TimePoint now, const wire::BlobDigest& digest);
 
-  // Fetching (blob_fetch.cpp).
-  void Locate(transport::TimePoint now, const wire::BlobDigest& digest);
-  void OnLocated(transport::TimePoint now, const wire::BlobDigest& digest);
-  void NextHolder(transport::TimePoint now, const wire::BlobDigest& digest);
-  void Pump(transport::TimePoint now, const wire::BlobDigest& digest);
-  void OnChunk(const wire::BlobDigest& digest, uint64_t generation, size_t chunk, uint8_t attempt,
-               const rpc::RpcResult& result);
-  void DropHolder(transport::TimePoint now, const wire::BlobDigest& digest, HolderFailure failure,
-                  std::string detail);
-  void Complete(transport::TimePoint now, const wire::BlobDigest& digest);
-  void Finish(const wire::BlobDigest& digest, FetchOutcome outcome);
-  bool IsBadHolder(transport::TimePoint now, const wire::BlobDigest& digest,
-                   const NodeId& id) const;
-  void NoteBadHolder(transport::TimePoint now, const wire::BlobDigest& digest, const NodeId& id);
-
   Node& node_;
   BlobSource& source_;
   BlobConfig config_;
-  transport::Rng& rng_;
   HolderDirectory directory_;
   rpc::RequestRateLimiter serve_limiter_;
   BlobStats stats_;
   std::map<wire::BlobDigest, Announcing> announced_;
   std::map<Key, wire::BlobDigest> announced_keys_;  // BlobKey of each of announced_
-  std::map<wire::BlobDigest, std::unique_ptr<Fetching>> fetches_;
-  std::map<std::pair<wire::BlobDigest, NodeId>, transport::TimePoint> bad_holders_;  // until when
+  // Declared after directory_ and stats_, which it reads and counts into.
+  std::unique_ptr<BlobFetcher> fetcher_;
   // The service works on a one-second tick (fetch deadlines, announcements due, the sweep of
   // the directory and of bad holders), so NextDeadline costs nothing.
   transport::TimePoint next_tick_ = transport::kTimeZero;
-  // A holder asked us to wait (rate, or verifying our address): transfers resume then.
-  transport::TimePoint pump_at_ = transport::kTimeNever;
   transport::TimePoint next_sweep_ = transport::kTimeZero;
-  uint64_t next_generation_ = 1;
   bool shut_down_ = false;
 };
 

@@ -1,14 +1,17 @@
-// BlobService's fetcher side, the transfer: move the blob from one holder in chunks, verify,
-// fall back to the next holder. Finding the holders is in blob_locate.cpp.
+// BlobFetcher: locate a blob's holders, move it from one of them in chunks, verify it, fall
+// back to the next holder (blob_fetcher.h).
+#include "kademlia/blobs/blob_fetcher.h"
+
 #include <algorithm>
+#include <cassert>
 #include <string>
 #include <utility>
+#include <vector>
 
-#include "kademlia/blobs/blob_fetching.h"
-#include "kademlia/blobs/blob_service.h"
 #include "kademlia/wire/encoding.h"
 
 namespace skillnode::kademlia::blobs {
+
 namespace {
 
 std::string ShortHexOf(std::span<const uint8_t> bytes) {
@@ -59,9 +62,77 @@ size_t ChunkCount(uint64_t size) {
   return static_cast<size_t>((size + wire::kBlobChunkBytesMax - 1) / wire::kBlobChunkBytesMax);
 }
 
+int64_t WholeSeconds(transport::Duration d) {
+  return std::chrono::duration_cast<std::chrono::seconds>(d).count();
+}
+
 }  // namespace
 
-void BlobService::NextHolder(transport::TimePoint now, const wire::BlobDigest& digest) {
+BlobFetcher::BlobFetcher(Node& node, const HolderDirectory& directory, const BlobConfig& config,
+                         transport::Rng& rng, BlobStats& stats)
+    : node_(node), config_(config), stats_(stats), locator_(node, directory, rng) {
+  // A transfer needs room for one request; NoteBadHolder needs room for one entry.
+  assert(config_.window > 0 && config_.bad_holders_max > 0);
+}
+
+BlobFetcher::~BlobFetcher() { Shutdown(); }
+
+void BlobFetcher::Fetch(transport::TimePoint now, const wire::BlobDigest& digest, uint64_t size,
+                        std::optional<NodeId> publisher, FetchCallback done) {
+  if (auto running = fetches_.find(digest); running != fetches_.end()) {
+    running->second->waiters.push_back(std::move(done));
+    return;
+  }
+  FetchOutcome refused;
+  if (size > config_.fetch_bytes_max) {
+    ++stats_.fetches_refused;
+    refused.status = FetchOutcome::Status::kTooLarge;
+    refused.error = "the blob has " + std::to_string(size) + " bytes, more than this node's " +
+                    std::to_string(config_.fetch_bytes_max) + "-byte fetch limit";
+    return done(refused);
+  }
+  if (fetches_.size() >= config_.fetches_max) {
+    ++stats_.fetches_refused;
+    refused.status = FetchOutcome::Status::kBusy;
+    refused.error = std::to_string(fetches_.size()) + " fetches are running, the most this node " +
+                    "runs at once; try again shortly";
+    return done(refused);
+  }
+  auto fetching = std::make_unique<Fetching>();
+  fetching->size = size;
+  fetching->publisher = publisher;
+  fetching->deadline = now + config_.fetch_timeout;
+  fetching->waiters.push_back(std::move(done));
+  fetches_.emplace(digest, std::move(fetching));
+  locator_.Locate(
+      now, digest, publisher,
+      [this, digest](transport::TimePoint at, const NodeId& id) {
+        return IsBadHolder(at, digest, id);
+      },
+      [this, digest](transport::TimePoint at, std::vector<wire::WireContact> holders) {
+        OnLocated(at, digest, std::move(holders));
+      });
+}
+
+void BlobFetcher::OnLocated(transport::TimePoint now, const wire::BlobDigest& digest,
+                            std::vector<wire::WireContact> holders) {
+  auto found = fetches_.find(digest);
+  if (found == fetches_.end()) return;
+  Fetching& fetching = *found->second;
+  assert(fetching.stage == Fetching::Stage::kLocating);
+  if (holders.empty()) {
+    FetchOutcome outcome;
+    outcome.status = FetchOutcome::Status::kNoHolder;
+    outcome.error =
+        "no node was found holding the bytes: none announced them and the publisher's node " +
+        std::string(fetching.publisher ? "did not answer" : "is not known");
+    return Finish(digest, std::move(outcome));
+  }
+  fetching.candidates = std::move(holders);
+  NextHolder(now, digest);
+}
+
+void BlobFetcher::NextHolder(transport::TimePoint now, const wire::BlobDigest& digest) {
   auto found = fetches_.find(digest);
   if (found == fetches_.end()) return;
   Fetching& fetching = *found->second;
@@ -73,6 +144,7 @@ void BlobService::NextHolder(transport::TimePoint now, const wire::BlobDigest& d
     return Finish(digest, std::move(outcome));
   }
   fetching.holder = fetching.candidates[fetching.next_candidate++];
+  fetching.stage = Fetching::Stage::kTransferring;
   fetching.generation = next_generation_++;
   const size_t count = ChunkCount(fetching.size);
   fetching.buffer.assign(static_cast<size_t>(fetching.size), '\0');
@@ -92,11 +164,11 @@ void BlobService::NextHolder(transport::TimePoint now, const wire::BlobDigest& d
   Pump(now, digest);
 }
 
-void BlobService::Pump(transport::TimePoint now, const wire::BlobDigest& digest) {
+void BlobFetcher::Pump(transport::TimePoint now, const wire::BlobDigest& digest) {
   auto found = fetches_.find(digest);
-  if (found == fetches_.end() || !found->second->holder) return;
+  if (found == fetches_.end() || !found->second->transferring()) return;
   Fetching& fetching = *found->second;
-  const wire::WireContact holder = *fetching.holder;
+  const wire::WireContact holder = fetching.holder;
   const uint64_t generation = fetching.generation;
   // Attempts past the retransmission timeout give up their place in the window.
   std::erase_if(fetching.flying, [&](size_t chunk) {
@@ -139,13 +211,14 @@ void BlobService::Pump(transport::TimePoint now, const wire::BlobDigest& digest)
     fetching.flying.push_back(chunk);
     ++fetching.in_flight;
   }
+  assert(fetching.in_flight == fetching.flying.size() && fetching.in_flight <= config_.window);
   // Wake up to retransmit what is still unanswered then.
   if (fetching.in_flight > 0 || !fetching.wanted.empty()) {
     pump_at_ = std::min(pump_at_, now + std::min(fetching.rto, kThrottleWait));
   }
 }
 
-void BlobService::OnChunk(const wire::BlobDigest& digest, uint64_t generation, size_t chunk,
+void BlobFetcher::OnChunk(const wire::BlobDigest& digest, uint64_t generation, size_t chunk,
                           uint8_t attempt, const rpc::RpcResult& result) {
   auto found = fetches_.find(digest);
   if (found == fetches_.end() || found->second->generation != generation) return;
@@ -218,41 +291,127 @@ void BlobService::OnChunk(const wire::BlobDigest& digest, uint64_t generation, s
   Pump(now, digest);
 }
 
-void BlobService::DropHolder(transport::TimePoint now, const wire::BlobDigest& digest,
+void BlobFetcher::DropHolder(transport::TimePoint now, const wire::BlobDigest& digest,
                              HolderFailure failure, std::string detail) {
   auto found = fetches_.find(digest);
-  if (found == fetches_.end() || !found->second->holder) return;
+  if (found == fetches_.end() || !found->second->transferring()) return;
   Fetching& fetching = *found->second;
   ++stats_.holder_failures[static_cast<size_t>(failure)];
   fetching.attempts.push_back(
-      HolderAttempt{fetching.holder->id, fetching.holder->endpoint, failure, std::move(detail)});
-  fetching.holder.reset();
+      HolderAttempt{fetching.holder.id, fetching.holder.endpoint, failure, std::move(detail)});
   fetching.buffer.clear();
   fetching.buffer.shrink_to_fit();
   NextHolder(now, digest);
 }
 
-void BlobService::Complete(transport::TimePoint now, const wire::BlobDigest& digest) {
+void BlobFetcher::Complete(transport::TimePoint now, const wire::BlobDigest& digest) {
   auto found = fetches_.find(digest);
-  if (found == fetches_.end() || !found->second->holder) return;
+  if (found == fetches_.end() || !found->second->transferring()) return;
   Fetching& fetching = *found->second;
+  assert(fetching.buffer.size() == fetching.size);  // every chunk was copied into place
   wire::BlobDigest actual{};
   wire::Sha256Into(
       std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(fetching.buffer.data()),
                                fetching.buffer.size()),
       actual);
   if (actual != digest) {
-    NoteBadHolder(now, digest, fetching.holder->id);
+    NoteBadHolder(now, digest, fetching.holder.id);
     return DropHolder(now, digest, HolderFailure::kCorrupt,
                       "its " + std::to_string(fetching.size) + " bytes hash to " +
                           ShortHexOf(actual) + "..., not " + ShortHexOf(digest) + "...");
   }
   FetchOutcome outcome;
   outcome.status = FetchOutcome::Status::kOk;
-  outcome.holder = fetching.holder->id;
+  outcome.holder = fetching.holder.id;
   outcome.attempts = fetching.attempts;
   outcome.bytes = std::make_shared<const std::string>(std::move(fetching.buffer));
   Finish(digest, std::move(outcome));
+}
+
+void BlobFetcher::Finish(const wire::BlobDigest& digest, FetchOutcome outcome) {
+  auto found = fetches_.find(digest);
+  if (found == fetches_.end()) return;
+  // `digest` may be the key erased below: cancel first.
+  locator_.Cancel(digest);
+  std::unique_ptr<Fetching> fetching = std::move(found->second);
+  fetches_.erase(found);
+  switch (outcome.status) {
+    case FetchOutcome::Status::kOk:
+      ++stats_.fetches_ok;
+      break;
+    case FetchOutcome::Status::kNoHolder:
+      ++stats_.fetches_no_holder;
+      break;
+    case FetchOutcome::Status::kFailed:
+      ++stats_.fetches_failed;
+      break;
+    case FetchOutcome::Status::kBusy:
+    case FetchOutcome::Status::kTooLarge:
+      ++stats_.fetches_refused;
+      break;
+  }
+  for (FetchCallback& waiter : fetching->waiters) waiter(outcome);
+}
+
+bool BlobFetcher::IsBadHolder(transport::TimePoint now, const wire::BlobDigest& digest,
+                              const NodeId& id) const {
+  auto found = bad_holders_.find({digest, id});
+  return found != bad_holders_.end() && found->second > now;
+}
+
+void BlobFetcher::NoteBadHolder(transport::TimePoint now, const wire::BlobDigest& digest,
+                                const NodeId& id) {
+  if (bad_holders_.size() >= config_.bad_holders_max) {
+    std::erase_if(bad_holders_, [&](const auto& entry) { return entry.second <= now; });
+    if (bad_holders_.size() >= config_.bad_holders_max) bad_holders_.erase(bad_holders_.begin());
+  }
+  bad_holders_[{digest, id}] = now + config_.bad_holder_memory;
+  assert(bad_holders_.size() <= config_.bad_holders_max);
+}
+
+void BlobFetcher::PumpAll(transport::TimePoint now) {
+  std::vector<wire::BlobDigest> running;
+  for (const auto& [digest, fetching] : fetches_) running.push_back(digest);
+  for (const wire::BlobDigest& digest : running) Pump(now, digest);
+}
+
+void BlobFetcher::PumpIfDue(transport::TimePoint now) {
+  if (pump_at_ > now) return;
+  pump_at_ = transport::kTimeNever;
+  PumpAll(now);
+}
+
+void BlobFetcher::OnTick(transport::TimePoint now) {
+  std::vector<wire::BlobDigest> late;
+  for (const auto& [digest, fetching] : fetches_) {
+    if (fetching->deadline <= now) late.push_back(digest);
+  }
+  for (const wire::BlobDigest& digest : late) {
+    auto found = fetches_.find(digest);
+    if (found == fetches_.end()) continue;
+    FetchOutcome outcome;
+    outcome.status = FetchOutcome::Status::kFailed;
+    outcome.attempts = found->second->attempts;
+    outcome.error = "no holder delivered the bytes within " +
+                    std::to_string(WholeSeconds(config_.fetch_timeout)) + " s";
+    Finish(digest, std::move(outcome));
+  }
+  // Transfers a full request table held back are sent now.
+  PumpAll(now);
+}
+
+void BlobFetcher::Sweep(transport::TimePoint now) {
+  std::erase_if(bad_holders_, [&](const auto& entry) { return entry.second <= now; });
+}
+
+void BlobFetcher::Shutdown() {
+  while (!fetches_.empty()) {
+    FetchOutcome outcome;
+    outcome.status = FetchOutcome::Status::kFailed;
+    outcome.error = "the node is shutting down";
+    Finish(fetches_.begin()->first, std::move(outcome));
+  }
+  assert(locator_.running() == 0);
 }
 
 }  // namespace skillnode::kademlia::blobs

@@ -1,0 +1,133 @@
+// BlobFetcher: BlobService's fetcher side (kademlia/blobs/blob_service.h). Fetch(digest, size,
+// publisher) has a HolderLocator find and order the holders, then moves the blob from one
+// holder at a time in kBlobChunkBytesMax chunks with `window` requests in flight, asking again
+// for a chunk whose request is unanswered after the holder's retransmission timeout (four
+// smoothed round trips, 20 ms to 1 s, doubled per attempt). The bytes are handed out only when
+// their SHA-256 is the digest. A holder that answers with bytes that do not hash to the digest
+// ("corrupt"), a wrong size or a short chunk ("truncated"), "not_held", or stops answering
+// ("timeout") is left for the next one, and a corrupt holder is not asked for that digest
+// again for bad_holder_memory (at most bad_holders_max such pairs are remembered). Fetches of
+// one digest share one transfer; at most fetches_max run at once.
+//
+// Owned by BlobService, which drives it from its timer; no I/O of its own (requests go through
+// the Node). Not thread-safe.
+#ifndef SKILLNODE_KADEMLIA_BLOBS_BLOB_FETCHER_H_
+#define SKILLNODE_KADEMLIA_BLOBS_BLOB_FETCHER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kademlia/blobs/blob_service.h"
+#include "kademlia/blobs/holder_directory.h"
+#include "kademlia/blobs/holder_locator.h"
+#include "kademlia/node.h"
+
+namespace skillnode::kademlia::blobs {
+
+class BlobFetcher {
+ public:
+  // `node`, `directory` (this node's own, read when locating), `rng` and `stats` (where the
+  // fetch counters go) must outlive the fetcher.
+  BlobFetcher(Node& node, const HolderDirectory& directory, const BlobConfig& config,
+              transport::Rng& rng, BlobStats& stats);
+  ~BlobFetcher();
+  BlobFetcher(const BlobFetcher&) = delete;
+  BlobFetcher& operator=(const BlobFetcher&) = delete;
+
+  // As BlobService::Fetch: `done` is called exactly once, possibly before Fetch returns when
+  // the fetch is refused at once (kBusy, kTooLarge).
+  void Fetch(transport::TimePoint now, const wire::BlobDigest& digest, uint64_t size,
+             std::optional<NodeId> publisher, FetchCallback done);
+  // When a holder asked to wait or a retransmission is due: every transfer sends what it may.
+  transport::TimePoint pump_at() const { return pump_at_; }
+  // Sends what is due if pump_at() has come.
+  void PumpIfDue(transport::TimePoint now);
+  // The once-a-second work: fetches past their deadline fail (kFailed, with the holders tried),
+  // then every transfer sends what a full request table held back.
+  void OnTick(transport::TimePoint now);
+  // Forgets the corrupt holders whose memory ended.
+  void Sweep(transport::TimePoint now);
+  // Ends every fetch (kFailed, "the node is shutting down").
+  void Shutdown();
+
+  size_t running() const { return fetches_.size(); }
+  size_t bad_holders() const { return bad_holders_.size(); }
+
+ private:
+  // One fetch's state.
+  struct Fetching {
+    // Locating: the HolderLocator runs. Transferring: `holder` is the one being asked.
+    enum class Stage : uint8_t { kLocating, kTransferring };
+    enum class Chunk : uint8_t { kWanted, kInFlight, kHave };
+
+    bool transferring() const { return stage == Stage::kTransferring; }
+
+    Stage stage = Stage::kLocating;
+    uint64_t size = 0;
+    std::optional<NodeId> publisher;
+    std::vector<FetchCallback> waiters;
+    transport::TimePoint deadline = transport::kTimeNever;
+
+    // Holders to try, in order, and the next one's index.
+    std::vector<wire::WireContact> candidates;
+    size_t next_candidate = 0;
+    std::vector<HolderAttempt> attempts;
+
+    // The transfer from the current holder; a new holder starts a new generation, and replies
+    // to an older one's requests are ignored.
+    wire::WireContact holder;
+    uint64_t generation = 0;
+    std::string buffer;
+    std::vector<Chunk> chunks;
+    std::vector<uint8_t> sent;  // requests sent per chunk to this holder (the attempt number)
+    // The attempt that holds a place in the window per chunk (0: none), and when it was sent. An
+    // attempt unanswered after `rto` gives up its place and the chunk is asked again; its reply
+    // still counts if it comes (as a lookup treats a slow contact).
+    std::vector<uint8_t> counted;
+    std::vector<transport::TimePoint> sent_at;
+    std::vector<size_t> flying;  // chunks with a counted attempt: at most `window`
+    std::deque<size_t> wanted;   // chunks to request, ascending, so retries go first
+    // Smoothed round-trip time of this holder's chunks, and the retransmission timeout from it.
+    transport::Duration srtt{};
+    transport::Duration rto{};
+    size_t in_flight = 0;
+    size_t have = 0;
+    size_t throttled = 0;  // "wait" answers since the last chunk arrived
+  };
+
+  void OnLocated(transport::TimePoint now, const wire::BlobDigest& digest,
+                 std::vector<wire::WireContact> holders);
+  void NextHolder(transport::TimePoint now, const wire::BlobDigest& digest);
+  void Pump(transport::TimePoint now, const wire::BlobDigest& digest);
+  void PumpAll(transport::TimePoint now);
+  void OnChunk(const wire::BlobDigest& digest, uint64_t generation, size_t chunk, uint8_t attempt,
+               const rpc::RpcResult& result);
+  void DropHolder(transport::TimePoint now, const wire::BlobDigest& digest, HolderFailure failure,
+                  std::string detail);
+  void Complete(transport::TimePoint now, const wire::BlobDigest& digest);
+  void Finish(const wire::BlobDigest& digest, FetchOutcome outcome);
+  bool IsBadHolder(transport::TimePoint now, const wire::BlobDigest& digest,
+                   const NodeId& id) const;
+  void NoteBadHolder(transport::TimePoint now, const wire::BlobDigest& digest, const NodeId& id);
+
+  Node& node_;
+  BlobConfig config_;
+  BlobStats& stats_;
+  HolderLocator locator_;
+  std::map<wire::BlobDigest, std::unique_ptr<Fetching>> fetches_;
+  std::map<std::pair<wire::BlobDigest, NodeId>, transport::TimePoint> bad_holders_;  // until when
+  // A holder asked us to wait (rate, or verifying our address): transfers resume then.
+  transport::TimePoint pump_at_ = transport::kTimeNever;
+  uint64_t next_generation_ = 1;
+};
+
+}  // namespace skillnode::kademlia::blobs
+
+#endif  // SKILLNODE_KADEMLIA_BLOBS_BLOB_FETCHER_H_

@@ -1,0 +1,236 @@
+// BlobFetcher in seeded many-node runs, driven by the test as BlobService drives it: a blob
+// moved in chunks and verified, a corrupt holder bypassed and remembered, refusals, shared
+// fetches, the deadline and shutdown.
+#include "kademlia/blobs/blob_fetcher.h"
+
+#include <catch2/catch.hpp>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kademlia/blobs/blob_service.h"
+#include "kademlia/wire/encoding.h"
+#include "support/fake_network.h"
+
+namespace skillnode::kademlia::blobs {
+namespace {
+
+using testing::FakeNetwork;
+
+wire::BlobDigest DigestOf(const std::string& bytes) {
+  wire::BlobDigest out{};
+  wire::Sha256Into(
+      std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()), out);
+  return out;
+}
+
+std::string Blob(size_t size, char seed) {
+  std::string out(size, ' ');
+  for (size_t i = 0; i < size; ++i) out[i] = static_cast<char>(seed + (i * 5 + i / 11) % 26);
+  return out;
+}
+
+// A node's blobs in memory; `corrupt` flips one byte of every chunk it reads.
+class MemorySource : public BlobSource {
+ public:
+  std::map<wire::BlobDigest, std::string> blobs;
+  bool corrupt = false;
+  std::optional<uint64_t> SizeOf(const wire::BlobDigest& digest) override {
+    auto found = blobs.find(digest);
+    if (found == blobs.end()) return std::nullopt;
+    return found->second.size();
+  }
+  std::vector<uint8_t> Read(const wire::BlobDigest& digest, uint64_t offset,
+                            size_t length) override {
+    const std::string range = blobs.at(digest).substr(offset, length);
+    std::vector<uint8_t> out(range.begin(), range.end());
+    if (corrupt && !out.empty()) out[0] ^= 0x20;
+    return out;
+  }
+};
+
+// Every node runs a BlobService (holders and directory nodes); node `kFetcher` also has a
+// BlobFetcher of its own, which RunFor drives the way BlobService::OnTimer does.
+struct FetcherNet {
+  static constexpr size_t kFetcher = 17;
+  FakeNetwork net{/*seed=*/77};
+  std::vector<std::unique_ptr<MemorySource>> sources;
+  std::vector<std::unique_ptr<BlobService>> services;
+  HolderDirectory own{HolderLimits{}};
+  BlobStats stats;
+  std::unique_ptr<BlobFetcher> fetcher;
+
+  explicit FetcherNet(BlobConfig config = {}) {
+    KademliaConfig kad;
+    kad.routing.bucket_size = 8;
+    for (size_t i = 0; i < 24; ++i) {
+      Node& node = net.AddNode(kad);
+      sources.push_back(std::make_unique<MemorySource>());
+      services.push_back(
+          std::make_unique<BlobService>(node, *sources.back(), BlobConfig{}, net.rng()));
+      if (i > 0) {
+        const transport::Endpoint seed = net.endpoint(0);
+        node.Join(net.now(), std::span(&seed, 1), nullptr);
+      }
+      if (i % 10 == 9) net.RunFor(transport::Seconds(1));
+    }
+    net.RunFor(transport::Seconds(30));
+    fetcher = std::make_unique<BlobFetcher>(net.node(kFetcher), own, config, net.rng(), stats);
+  }
+
+  void Hold(size_t i, const std::string& bytes) {
+    sources[i]->blobs[DigestOf(bytes)] = bytes;
+    services[i]->Announce(net.now(), DigestOf(bytes));
+  }
+
+  void RunFor(transport::Duration duration) {
+    const transport::TimePoint until = net.now() + duration;
+    transport::TimePoint next_tick = net.now();
+    while (net.now() < until) {
+      net.RunFor(transport::Millis(20));
+      fetcher->PumpIfDue(net.now());
+      if (net.now() >= next_tick) {
+        next_tick = net.now() + transport::Seconds(1);
+        fetcher->OnTick(net.now());
+      }
+    }
+  }
+
+  std::optional<FetchOutcome> Fetch(const std::string& bytes, std::optional<size_t> publisher,
+                                    transport::Duration run = transport::Seconds(30)) {
+    std::optional<FetchOutcome> outcome;
+    std::optional<NodeId> publisher_id;
+    if (publisher) publisher_id = net.node(*publisher).id();
+    fetcher->Fetch(net.now(), DigestOf(bytes), bytes.size(), publisher_id,
+                   [&outcome](const FetchOutcome& o) { outcome = o; });
+    RunFor(run);
+    return outcome;
+  }
+};
+
+TEST_CASE(
+    "the blob fetcher moves a blob from its holder in chunks and hands out the verified bytes",
+    "[unit]") {
+  FetcherNet lab;
+  const std::string bytes = Blob(40 * 1000 + 17, 'a');
+  lab.Hold(3, bytes);
+  lab.net.RunFor(transport::Seconds(5));
+  const auto got = lab.Fetch(bytes, 3);
+  REQUIRE(got.has_value());
+  INFO(got->error);
+  REQUIRE(got->status == FetchOutcome::Status::kOk);
+  CHECK(*got->bytes == bytes);
+  CHECK(got->holder == lab.net.node(3).id());
+  CHECK(lab.stats.chunks_fetched == 41);
+  CHECK(lab.stats.fetches_ok == 1);
+  CHECK(lab.fetcher->running() == 0);
+}
+
+TEST_CASE("the blob fetcher bypasses a corrupt copy and does not ask it again for that digest",
+          "[unit]") {
+  FetcherNet lab;
+  const std::string bytes = Blob(6000, 'g');
+  lab.Hold(3, bytes);  // the publisher, asked last
+  lab.Hold(9, bytes);  // the only copy, asked first, rotted
+  lab.sources[9]->corrupt = true;
+  lab.net.RunFor(transport::Seconds(5));
+  const auto first = lab.Fetch(bytes, 3);
+  REQUIRE(first.has_value());
+  REQUIRE(first->status == FetchOutcome::Status::kOk);
+  CHECK(first->holder == lab.net.node(3).id());
+  REQUIRE(first->attempts.size() == 1);
+  CHECK(first->attempts[0].id == lab.net.node(9).id());
+  CHECK(first->attempts[0].failure == HolderFailure::kCorrupt);
+  CHECK(lab.fetcher->bad_holders() == 1);
+  CHECK(lab.stats.holder_failures[static_cast<size_t>(HolderFailure::kCorrupt)] == 1);
+
+  const auto again = lab.Fetch(bytes, 3);
+  REQUIRE(again.has_value());
+  REQUIRE(again->status == FetchOutcome::Status::kOk);
+  CHECK(again->attempts.empty());
+}
+
+TEST_CASE("the blob fetcher refuses a blob over its size limit and fetches over its count limit",
+          "[unit]") {
+  BlobConfig config;
+  config.fetch_bytes_max = 5000;
+  config.fetches_max = 1;
+  FetcherNet lab(config);
+  const std::string small = Blob(3000, 's');
+  const std::string other = Blob(3000, 't');
+  lab.Hold(3, small);
+  lab.Hold(4, other);
+  lab.net.RunFor(transport::Seconds(5));
+
+  std::optional<FetchOutcome> large;
+  lab.fetcher->Fetch(lab.net.now(), DigestOf(Blob(6000, 'l')), 6000, std::nullopt,
+                     [&large](const FetchOutcome& o) { large = o; });
+  REQUIRE(large.has_value());  // refused at once
+  CHECK(large->status == FetchOutcome::Status::kTooLarge);
+
+  std::vector<FetchOutcome> shared;
+  std::optional<FetchOutcome> busy;
+  for (int i = 0; i < 2; ++i) {
+    lab.fetcher->Fetch(lab.net.now(), DigestOf(small), small.size(), lab.net.node(3).id(),
+                       [&shared](const FetchOutcome& o) { shared.push_back(o); });
+  }
+  lab.fetcher->Fetch(lab.net.now(), DigestOf(other), other.size(), lab.net.node(4).id(),
+                     [&busy](const FetchOutcome& o) { busy = o; });
+  REQUIRE(busy.has_value());
+  CHECK(busy->status == FetchOutcome::Status::kBusy);
+  CHECK(lab.fetcher->running() == 1);
+  CHECK(lab.stats.fetches_refused == 2);
+  lab.RunFor(transport::Seconds(20));
+  REQUIRE(shared.size() == 2);  // one transfer, both callers answered
+  CHECK(shared[0].status == FetchOutcome::Status::kOk);
+  CHECK(shared[1].status == FetchOutcome::Status::kOk);
+  CHECK(lab.stats.fetches_ok == 1);
+}
+
+TEST_CASE("a fetch whose only holder went silent fails at its deadline", "[unit]") {
+  BlobConfig config;
+  config.fetch_timeout = transport::Seconds(3);
+  FetcherNet lab(config);
+  const std::string bytes = Blob(5000, 'd');
+  lab.Hold(9, bytes);
+  lab.net.RunFor(transport::Seconds(5));
+  lab.net.SetSilent(9, true);
+  const auto got = lab.Fetch(bytes, std::nullopt, transport::Seconds(10));
+  REQUIRE(got.has_value());
+  CHECK(got->status == FetchOutcome::Status::kFailed);
+  CHECK(got->error.find("within 3 s") != std::string::npos);
+  CHECK(lab.stats.fetches_failed == 1);
+  CHECK(lab.fetcher->running() == 0);
+}
+
+TEST_CASE("the blob fetcher reports no holder for a digest nobody holds", "[unit]") {
+  FetcherNet lab;
+  const auto got = lab.Fetch(Blob(100, 'n'), std::nullopt);
+  REQUIRE(got.has_value());
+  CHECK(got->status == FetchOutcome::Status::kNoHolder);
+  CHECK(got->error.find("is not known") != std::string::npos);
+  CHECK(lab.stats.fetches_no_holder == 1);
+}
+
+TEST_CASE("shutting the blob fetcher down ends every running fetch", "[unit]") {
+  FetcherNet lab;
+  const std::string bytes = Blob(5000, 'x');
+  lab.Hold(3, bytes);
+  lab.net.RunFor(transport::Seconds(5));
+  std::optional<FetchOutcome> outcome;
+  lab.fetcher->Fetch(lab.net.now(), DigestOf(bytes), bytes.size(), lab.net.node(3).id(),
+                     [&outcome](const FetchOutcome& o) { outcome = o; });
+  CHECK(lab.fetcher->running() == 1);
+  lab.fetcher->Shutdown();
+  REQUIRE(outcome.has_value());
+  CHECK(outcome->status == FetchOutcome::Status::kFailed);
+  CHECK(outcome->error == "the node is shutting down");
+  CHECK(lab.fetcher->running() == 0);
+  lab.RunFor(transport::Seconds(10));  // late answers to the ended fetch are ignored
+  CHECK(lab.stats.fetches_failed == 1);
+}
+
+}  // namespace
+}  // namespace skillnode::kademlia::blobs
