@@ -1,8 +1,12 @@
+// RoutingTable: adding, refreshing and dropping contacts, splitting buckets, refresh upkeep,
+// export and import (routing_table.h). The read-only queries over the buckets are BucketView's.
 #include "kademlia/routing/routing_table.h"
 
 #include <algorithm>
 #include <cassert>
 #include <utility>
+
+#include "kademlia/routing/bucket_view.h"
 
 namespace skillnode::kademlia::routing {
 namespace {
@@ -307,6 +311,74 @@ const Contact* RoutingTable::Find(const NodeId& id) const {
     if (auto it = FindId(*list, id); it != list->end()) return &*it;
   }
   return nullptr;
+}
+
+std::vector<Contact> RoutingTable::Closest(const Key& target, size_t count) const {
+  return BucketView(self_, buckets_).Closest(target, count);
+}
+
+Key RoutingTable::RandomKeyInBucket(size_t index, transport::Rng& rng) const {
+  return BucketView(self_, buckets_).RandomKeyIn(index, rng);
+}
+
+std::vector<Key> RoutingTable::RefreshTargets(transport::TimePoint now, transport::Rng& rng) {
+  std::vector<Key> targets;
+  for (size_t i = 0; i < buckets_.size(); ++i) {
+    if (now - buckets_[i].touched_at < config_.bucket_refresh_interval) continue;
+    targets.push_back(RandomKeyInBucket(i, rng));
+    buckets_[i].touched_at = now;
+  }
+  return targets;
+}
+
+void RoutingTable::Touched(const Key& target, transport::TimePoint now) {
+  buckets_[IndexOf(target)].touched_at = now;
+}
+
+transport::TimePoint RoutingTable::NextRefreshDue() const {
+  transport::TimePoint earliest = transport::kTimeNever;
+  for (const Bucket& b : buckets_) earliest = std::min(earliest, b.touched_at);
+  return earliest + config_.bucket_refresh_interval;
+}
+
+std::vector<Contact> RoutingTable::Export() const {
+  std::vector<Contact> out;
+  for (const Bucket& b : buckets_) out.insert(out.end(), b.contacts.begin(), b.contacts.end());
+  for (const Bucket& b : buckets_) {
+    out.insert(out.end(), b.replacements.begin(), b.replacements.end());
+  }
+  return out;
+}
+
+size_t RoutingTable::Import(std::span<const Contact> contacts, transport::TimePoint now) {
+  size_t kept = 0;
+  for (const Contact& c : contacts) {
+    const InsertOutcome outcome = Heard(c, now).outcome;
+    if (outcome != InsertOutcome::kRejectedDiversity && outcome != InsertOutcome::kRejectedSelf) {
+      ++kept;
+    }
+  }
+  return kept;
+}
+
+size_t RoutingTable::size() const {
+  size_t total = 0;
+  for (const Bucket& b : buckets_) total += b.contacts.size();
+  return total;
+}
+
+size_t RoutingTable::bucket_count() const { return buckets_.size(); }
+
+RoutingTableStats RoutingTable::stats() const {
+  RoutingTableStats s;
+  s.contacts = size();
+  s.buckets = buckets_.size();
+  for (const Bucket& b : buckets_) s.replacements += b.replacements.size();
+  s.rejected_diversity = rejected_diversity_;
+  s.evicted = evicted_;
+  s.promoted = promoted_;
+  s.displaced = displaced_;
+  return s;
 }
 
 }  // namespace skillnode::kademlia::routing

@@ -11,7 +11,8 @@
 // The table never sends anything: when a full bucket meets a newcomer it answers "ping this
 // oldest contact" as data, and the caller reports the outcome with Heard() or Failed().
 // Only contacts whose key has been verified may be given to Heard(); the table trusts it.
-// Not thread-safe.
+// The buckets are plain data (bucket.h); the read-only queries over them (closest contacts, a
+// random key in a bucket) are BucketView's (bucket_view.h). Not thread-safe.
 #ifndef SKILLNODE_KADEMLIA_ROUTING_ROUTING_TABLE_H_
 #define SKILLNODE_KADEMLIA_ROUTING_ROUTING_TABLE_H_
 
@@ -23,6 +24,7 @@
 #include "kademlia/config.h"
 #include "kademlia/contact.h"
 #include "kademlia/key.h"
+#include "kademlia/routing/bucket.h"
 #include "transport/clock.h"
 #include "transport/rng.h"
 
@@ -97,7 +99,7 @@ class RoutingTable {
   // first. Contacts with failures are cut before healthy ones: the result is the `count`
   // closest healthy contacts, topped up with the closest failing ones only when there are
   // fewer healthy contacts than `count`. Visits buckets nearest-first, so it does not sort the
-  // whole table.
+  // whole table. The search is BucketView's (bucket_view.h).
   std::vector<Contact> Closest(const Key& target, size_t count) const;
 
   // Random targets, one for each bucket with no activity for bucket_refresh_interval; each
@@ -129,25 +131,7 @@ class RoutingTable {
   RoutingTableStats stats() const;
 
  private:
-  // The ids whose XOR distance to self_ starts with the first `depth` bits of
-  // `distance_prefix` (whose other bits are zero). Ranges of all buckets are disjoint and
-  // cover the key space; buckets_ is sorted by distance, farthest first.
-  struct Bucket {
-    Key distance_prefix;
-    int depth = 0;
-    std::vector<Contact> contacts;      // least-recently-seen first, at most bucket_size
-    std::vector<Contact> replacements;  // oldest first, at most replacement_cache_size
-    transport::TimePoint touched_at =
-        transport::kTimeZero;  // last contact added or lookup through it
-    // The contact we asked the caller to ping and when; at most one per bucket.
-    std::optional<NodeId> ping_pending;
-    transport::TimePoint ping_asked_at = transport::kTimeZero;
-  };
-
   size_t IndexOf(const Key& key) const;
-  // Fills `out` with the bucket indexes, the bucket whose contacts are closest to `target`
-  // first.
-  void BucketsByDistance(const Key& target, std::vector<size_t>& out) const;
   InsertResult Refresh(Bucket& bucket, std::vector<Contact>::iterator it, const Contact& contact,
                        transport::TimePoint now, transport::Duration rtt);
   // Proximity neighbour selection: `newcomer` takes the place of the full bucket's slowest
@@ -168,7 +152,7 @@ class RoutingTable {
 
   NodeId self_;
   RoutingConfig config_;
-  std::vector<Bucket> buckets_;
+  std::vector<Bucket> buckets_;  // sorted by distance, farthest first (bucket.h)
   size_t rejected_diversity_ = 0;
   size_t evicted_ = 0;
   size_t promoted_ = 0;

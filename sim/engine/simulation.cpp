@@ -1,3 +1,6 @@
+// Simulation and Simulation::State: the event loop, the dispatch of each event to its owner,
+// the batches of host events over the lanes, and the summary (simulation.h). The setup
+// before the first event is PopulationSetup's (population_setup.h).
 #include "sim/engine/simulation.h"
 
 #include <chrono>
@@ -29,7 +32,7 @@ void Simulation::State::Dispatch(const Event& e) {
     case EventKind::kNodeLookup:
       return workload->OnNodeLookup(e.slot, e.arg);
     case EventKind::kJoin:
-      return OnJoinEvent(e.slot);
+      return setup->OnJoinEvent(e.slot);
     case EventKind::kJoinRetry:
       return population->OnJoinRetry(e.slot, e.arg);
     case EventKind::kOnline:
@@ -37,7 +40,7 @@ void Simulation::State::Dispatch(const Event& e) {
     case EventKind::kOffline:
       return churn->OnOffline(e.slot, e.arg);
     case EventKind::kAnnounce:
-      return Announce(e.slot);
+      return setup->Announce(e.slot);
     case EventKind::kPublishAll:
       return records->OnPublishAll();
     case EventKind::kRecordGet:
@@ -146,7 +149,7 @@ Simulation::~Simulation() = default;
 report::PointResult Simulation::Run() {
   State& s = *state_;
   const auto wall_start = std::chrono::steady_clock::now();
-  const transport::TimePoint end = s.Setup();
+  const transport::TimePoint end = s.setup->Run(s.rng, s.now, s.progress);
   for (unsigned t = 1; t < s.lane_threads; ++t) {
     s.workers.push_back(std::make_unique<LaneWorker>([&s] { s.TakeLanes(); }));
   }

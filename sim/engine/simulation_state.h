@@ -1,6 +1,6 @@
 // Simulation::State: one running scenario point — its clock, event queue, network, hosts and
-// workloads — shared by simulation.cpp (the event loop and the summary) and
-// simulation_setup.cpp (building the network and scheduling what the scenario asks for).
+// workloads — and the event loop's dispatch over them (simulation.cpp). Bringing the hosts up
+// and scheduling what the scenario asks for is PopulationSetup's (population_setup.h).
 // Private to sim/engine/.
 #ifndef SKILLNODE_SIM_ENGINE_SIMULATION_STATE_H_
 #define SKILLNODE_SIM_ENGINE_SIMULATION_STATE_H_
@@ -17,6 +17,8 @@
 #include "sim/engine/event_queue.h"
 #include "sim/engine/heap.h"
 #include "sim/engine/lane_worker.h"
+#include "sim/engine/population_setup.h"
+#include "sim/engine/sim_time.h"
 #include "sim/engine/simulation.h"
 #include "sim/engine/trace_hash.h"
 #include "sim/hosts/builder.h"
@@ -30,24 +32,8 @@
 
 namespace skillnode::sim::engine {
 
-// Simulated time starts here rather than at zero, where a TimePoint means "never seen".
-inline constexpr transport::TimePoint kEpoch = transport::kTimeZero + transport::Seconds(1);
-// A static network's first lookup, after the oracle build.
-inline constexpr transport::Duration kStaticStartDelay = transport::Seconds(1);
-// An eclipse adversary announces itself this long after the joins it needs have started.
-inline constexpr transport::Duration kAnnounceDelay = transport::Seconds(1);
-// Static networks with records: every node publishes at the first lookup; gets are measured
-// from this long after, once the first publishes have finished.
-inline constexpr transport::Duration kStaticPublishSettle = transport::Seconds(30);
 // Events between progress callbacks (a cheap counter test in the hot loop).
 inline constexpr uint64_t kProgressEveryEvents = 4096;
-
-inline transport::Duration SecondsOf(double s) {
-  return transport::Duration(static_cast<int64_t>(std::llround(s * 1e6)));
-}
-inline double SecondsSince(transport::TimePoint t) {
-  return transport::ToMillis(t - kEpoch) / 1000;
-}
 
 struct Simulation::State {
   State(const scenario::Scenario& s, ProgressFn p, unsigned threads)
@@ -81,16 +67,10 @@ struct Simulation::State {
       population->SetStopHook([this](uint32_t slot) { records->OnStopped(slot); });
       if (churn) churn->SetOnJoined([this](uint32_t slot) { records->OnJoined(slot); });
     }
+    setup.emplace(PopulationSetup::Parts{s, honest_slots, queue, *network, *population, *workload,
+                                         churn ? &*churn : nullptr, records ? &*records : nullptr});
   }
 
-  void BuildFromOracle();
-  transport::TimePoint ScheduleJoins(transport::TimePoint first);
-  void StartAdversaries();
-  void Announce(uint32_t slot);
-  void OnJoinEvent(uint32_t slot);
-  transport::TimePoint Setup();
-  void StartStaticRecords(transport::TimePoint publish);
-  void SetTrafficWindow(transport::TimePoint begin, transport::TimePoint end);
   bool Settled() const;
   void Dispatch(const Event& event);
   void RunBatch(transport::TimePoint horizon);
@@ -125,6 +105,7 @@ struct Simulation::State {
   std::optional<workloads::Workload> workload;
   std::optional<hosts::Churn> churn;
   std::optional<workloads::RecordWorkload> records;
+  std::optional<PopulationSetup> setup;  // over the parts above
   uint64_t events = 0;
   bool stopped = false;
 };

@@ -1,11 +1,11 @@
-// RoutingTable's reads and upkeep: the closest contacts to a key, bucket refresh targets,
-// export and import, and counts. Adding, refreshing and dropping contacts is in
-// routing_table.cpp.
+// BucketView: the bucket order and the closest-contacts search (bucket_view.h). The scratch
+// vectors are thread_local and reused between calls: Closest runs for every FIND_NODE.
+#include "kademlia/routing/bucket_view.h"
+
 #include <algorithm>
 #include <cassert>
+#include <cstdint>
 #include <utility>
-
-#include "kademlia/routing/routing_table.h"
 
 namespace skillnode::kademlia::routing {
 namespace {
@@ -23,7 +23,12 @@ Key Masked(const Key& key, int depth) {
 
 }  // namespace
 
-void RoutingTable::BucketsByDistance(const Key& target, std::vector<size_t>& out) const {
+BucketView::BucketView(const NodeId& self, std::span<const Bucket> buckets)
+    : self_(self), buckets_(buckets) {
+  assert(!buckets_.empty());  // a table always has the bucket holding its own id
+}
+
+void BucketView::BucketsByDistance(const Key& target, std::vector<size_t>& out) const {
   // Bucket ranges are disjoint prefix ranges, so their distances to `target` are disjoint
   // intervals too, each starting at the bucket's prefix XOR target masked to its depth.
   // Buckets no deeper than 64 bits (every table short of astronomically many nodes) are told
@@ -33,7 +38,6 @@ void RoutingTable::BucketsByDistance(const Key& target, std::vector<size_t>& out
   const bool shallow =
       std::all_of(buckets_.begin(), buckets_.end(), [](const Bucket& b) { return b.depth <= 64; });
   if (shallow) {
-    // Reused between calls: this runs for every FIND_NODE answered.
     thread_local std::vector<std::pair<uint64_t, size_t>> order;
     order.clear();
     order.reserve(buckets_.size());
@@ -57,15 +61,15 @@ void RoutingTable::BucketsByDistance(const Key& target, std::vector<size_t>& out
   for (const auto& [low, i] : order) out.push_back(i);
 }
 
-std::vector<Contact> RoutingTable::Closest(const Key& target, size_t count) const {
+std::vector<Contact> BucketView::Closest(const Key& target, size_t count) const {
   if (count == 0) return {};
   // Every contact of a later bucket is farther than every contact of an earlier one, so once
   // `count` healthy contacts are gathered no later contact can enter the result. Contacts sort
   // on the first 64 bits of their distance, then on the rest where those tie.
-  // Scratch space reused between calls on this thread: Closest runs for every FIND_NODE.
   thread_local std::vector<size_t> buckets;
   thread_local std::vector<std::pair<uint64_t, const Contact*>> gathered;
   BucketsByDistance(target, buckets);
+  assert(buckets.size() == buckets_.size());
   gathered.clear();
   size_t healthy = 0;
   const uint64_t target_word = target.FirstWord();
@@ -95,29 +99,10 @@ std::vector<Contact> RoutingTable::Closest(const Key& target, size_t count) cons
   return out;
 }
 
-std::vector<Key> RoutingTable::RefreshTargets(transport::TimePoint now, transport::Rng& rng) {
-  std::vector<Key> targets;
-  for (size_t i = 0; i < buckets_.size(); ++i) {
-    if (now - buckets_[i].touched_at < config_.bucket_refresh_interval) continue;
-    targets.push_back(RandomKeyInBucket(i, rng));
-    buckets_[i].touched_at = now;
-  }
-  return targets;
-}
-
-void RoutingTable::Touched(const Key& target, transport::TimePoint now) {
-  buckets_[IndexOf(target)].touched_at = now;
-}
-
-transport::TimePoint RoutingTable::NextRefreshDue() const {
-  transport::TimePoint earliest = transport::kTimeNever;
-  for (const Bucket& b : buckets_) earliest = std::min(earliest, b.touched_at);
-  return earliest + config_.bucket_refresh_interval;
-}
-
-Key RoutingTable::RandomKeyInBucket(size_t index, transport::Rng& rng) const {
+Key BucketView::RandomKeyIn(size_t index, transport::Rng& rng) const {
   assert(index < buckets_.size());
   const Bucket& bucket = buckets_[index];
+  assert(bucket.depth >= 0 && bucket.depth <= Key::kBits);
   // The bucket's ids share their first `depth` bits with self_ XOR distance_prefix; the
   // remaining bits are free.
   const Key prefix = Distance(self_, bucket.distance_prefix);
@@ -125,46 +110,6 @@ Key RoutingTable::RandomKeyInBucket(size_t index, transport::Rng& rng) const {
   rng.Fill(key.mutable_bytes());
   const Key free_bits = Distance(key, Masked(key, bucket.depth));
   return Distance(Masked(prefix, bucket.depth), free_bits);
-}
-
-std::vector<Contact> RoutingTable::Export() const {
-  std::vector<Contact> out;
-  for (const Bucket& b : buckets_) out.insert(out.end(), b.contacts.begin(), b.contacts.end());
-  for (const Bucket& b : buckets_) {
-    out.insert(out.end(), b.replacements.begin(), b.replacements.end());
-  }
-  return out;
-}
-
-size_t RoutingTable::Import(std::span<const Contact> contacts, transport::TimePoint now) {
-  size_t kept = 0;
-  for (const Contact& c : contacts) {
-    const InsertOutcome outcome = Heard(c, now).outcome;
-    if (outcome != InsertOutcome::kRejectedDiversity && outcome != InsertOutcome::kRejectedSelf) {
-      ++kept;
-    }
-  }
-  return kept;
-}
-
-size_t RoutingTable::size() const {
-  size_t total = 0;
-  for (const Bucket& b : buckets_) total += b.contacts.size();
-  return total;
-}
-
-size_t RoutingTable::bucket_count() const { return buckets_.size(); }
-
-RoutingTableStats RoutingTable::stats() const {
-  RoutingTableStats s;
-  s.contacts = size();
-  s.buckets = buckets_.size();
-  for (const Bucket& b : buckets_) s.replacements += b.replacements.size();
-  s.rejected_diversity = rejected_diversity_;
-  s.evicted = evicted_;
-  s.promoted = promoted_;
-  s.displaced = displaced_;
-  return s;
 }
 
 }  // namespace skillnode::kademlia::routing
