@@ -41,8 +41,15 @@ inline bool BelongsUnder(const SkillRecord& record, const Key& key) {
   for (const auto& c : record.capabilities) {
     if (SkillCapabilityKey(record.skill_id, c) == key) return true;
   }
-  return record.descriptor && !record.descriptor->capability_type.empty() &&
-         CapabilityTypeKey(record.descriptor->capability_type) == key;
+  if (record.descriptor && !record.descriptor->capability_type.empty() &&
+      CapabilityTypeKey(record.descriptor->capability_type) == key) {
+    return true;
+  }
+  if (AgentKey(record.agent_id) == key) return true;
+  for (RecordFormat format : FormatsOf(record)) {
+    if (FormatKey(format) == key) return true;
+  }
+  return false;
 }
 
 }  // namespace skillnode::kademlia::store::skill_dht_internal

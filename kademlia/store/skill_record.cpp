@@ -248,6 +248,30 @@ Key SkillCapabilityKey(std::string_view skill_id, std::string_view capability) {
   return Key::Sha256(std::string(skill_id) + ":" + std::string(capability));
 }
 
+Key AgentKey(std::string_view agent_id) { return Key::Sha256("agent:" + std::string(agent_id)); }
+Key FormatKey(RecordFormat format) {
+  return Key::Sha256("format:" + std::string(RecordFormatName(format)));
+}
+
+std::string_view RecordFormatName(RecordFormat format) {
+  switch (format) {
+    case RecordFormat::kMcpServer:
+      return "mcp-server";
+    case RecordFormat::kAgentSkill:
+      return "agent-skill";
+  }
+  return "unknown";
+}
+
+std::vector<RecordFormat> FormatsOf(const SkillRecord& record) {
+  std::vector<RecordFormat> formats;
+  if (record.skill_type == kMcpServerSkillType) formats.push_back(RecordFormat::kMcpServer);
+  if (record.descriptor && record.descriptor->skill_md_sha256) {
+    formats.push_back(RecordFormat::kAgentSkill);
+  }
+  return formats;
+}
+
 std::vector<Key> RecordKeys(const SkillRecord& record) {
   std::vector<Key> keys;
   for (const auto& c : record.capabilities) {
@@ -259,6 +283,8 @@ std::vector<Key> RecordKeys(const SkillRecord& record) {
   if (record.descriptor && !record.descriptor->capability_type.empty()) {
     keys.push_back(CapabilityTypeKey(record.descriptor->capability_type));
   }
+  keys.push_back(AgentKey(record.agent_id));
+  for (RecordFormat format : FormatsOf(record)) keys.push_back(FormatKey(format));
   std::sort(keys.begin(), keys.end());
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
   return keys;

@@ -152,13 +152,27 @@ uint64_t NotAfterMs(const SkillRecord& record);  // timestamp + TTL (saturating)
 // SHA256(skillId + ":" + c) and SHA256("capability:" + c) for each capability c,
 // SHA256("scene:" + s) for each scene s, SHA256("skill:" + skillId), and
 // SHA256("type:" + t) when the descriptor names a capability type t (skill-sharing §5.4's
-// registry query). No duplicates.
+// registry query), SHA256("agent:" + agentId) (an agent's card gathers its skills), and
+// SHA256("format:" + f) for each ecosystem format the record is listed in (FormatsOf).
+// No duplicates.
 std::vector<Key> RecordKeys(const SkillRecord& record);
+
+// The agent-ecosystem formats a record is listed in network-wide (docs/formats.md): an MCP
+// server (skillType "mcp-server"; the MCP Registry API lists these) and an Agent Skill (a
+// descriptor naming a SKILL.md; the Agent Skills index lists these). Every agent has an A2A
+// card, gathered under its agent key, so A2A needs no format key.
+enum class RecordFormat : uint8_t { kMcpServer, kAgentSkill };
+std::string_view RecordFormatName(RecordFormat format);  // "mcp-server", "agent-skill"
+std::vector<RecordFormat> FormatsOf(const SkillRecord& record);
+// The skillType of a record that is an MCP server.
+inline constexpr std::string_view kMcpServerSkillType = "mcp-server";
 Key CapabilityTypeKey(std::string_view capability_type);
 Key CapabilityKey(std::string_view capability);
 Key SceneKey(std::string_view scene);
 Key SkillKey(std::string_view skill_id);
 Key SkillCapabilityKey(std::string_view skill_id, std::string_view capability);
+Key AgentKey(std::string_view agent_id);
+Key FormatKey(RecordFormat format);
 
 // A record as it travels and is stored: canonical bytes, signature, and the decoded fields.
 struct SignedRecord {

@@ -169,29 +169,50 @@ TEST_CASE("a non-canonical encoding of a valid record is refused", "[unit]") {
 }
 
 TEST_CASE(
-    "a record is published under the seed's keys and the capability, scene and skill "
-    "keys",
+    "a record is published under the seed's keys and the capability, scene, skill and "
+    "agent keys",
     "[unit]") {
   const SkillRecord r = SampleRecord();
   const auto keys = RecordKeys(r);
-  CHECK(keys.size() == 6);  // 2 x (skill:cap, capability:cap) + scene + skill
+  CHECK(keys.size() == 7);  // 2 x (skill:cap, capability:cap) + scene + skill + agent
   const Key seed_key = Key::Sha256("skill-org-feishu:org-data-read");
   CHECK(std::find(keys.begin(), keys.end(), seed_key) != keys.end());
   CHECK(SkillCapabilityKey("skill-org-feishu", "org-data-read") == seed_key);
   CHECK(std::find(keys.begin(), keys.end(), Key::Sha256("capability:user-auth")) != keys.end());
   CHECK(std::find(keys.begin(), keys.end(), Key::Sha256("scene:auth")) != keys.end());
   CHECK(std::find(keys.begin(), keys.end(), Key::Sha256("skill:skill-org-feishu")) != keys.end());
+  CHECK(AgentKey(r.agent_id) == Key::Sha256("agent:" + r.agent_id));
+  CHECK(std::find(keys.begin(), keys.end(), AgentKey(r.agent_id)) != keys.end());
   CHECK(std::is_sorted(keys.begin(), keys.end()));
+}
+
+TEST_CASE("an MCP server and a SKILL.md skill are also under their format's key", "[unit]") {
+  SkillRecord r = SampleRecord();
+  CHECK(FormatsOf(r).empty());
+  r.skill_type = std::string(kMcpServerSkillType);
+  CHECK(FormatsOf(r) == std::vector<RecordFormat>{RecordFormat::kMcpServer});
+  r.descriptor = SkillDescriptor{};
+  r.descriptor->skill_md_sha256 = std::array<uint8_t, 32>{};
+  CHECK(FormatsOf(r) ==
+        std::vector<RecordFormat>{RecordFormat::kMcpServer, RecordFormat::kAgentSkill});
+  CHECK(FormatKey(RecordFormat::kMcpServer) == Key::Sha256("format:mcp-server"));
+  CHECK(FormatKey(RecordFormat::kAgentSkill) == Key::Sha256("format:agent-skill"));
+  const auto keys = RecordKeys(r);
+  CHECK(keys.size() == 9);
+  for (RecordFormat format : FormatsOf(r)) {
+    CHECK(std::find(keys.begin(), keys.end(), FormatKey(format)) != keys.end());
+    CHECK(skill_dht_internal::BelongsUnder(r, FormatKey(format)));
+  }
 }
 
 TEST_CASE("a record whose descriptor names a capability type is also under its type key",
           "[unit]") {
   SkillRecord r = SampleRecord();
   r.descriptor = SkillDescriptor{};
-  CHECK(RecordKeys(r).size() == 6);  // an empty capability type adds no key
+  CHECK(RecordKeys(r).size() == 7);  // an empty capability type adds no key
   r.descriptor->capability_type = "api";
   const auto keys = RecordKeys(r);
-  CHECK(keys.size() == 7);
+  CHECK(keys.size() == 8);
   CHECK(CapabilityTypeKey("api") == Key::Sha256("type:api"));
   CHECK(std::find(keys.begin(), keys.end(), Key::Sha256("type:api")) != keys.end());
   CHECK(std::is_sorted(keys.begin(), keys.end()));
