@@ -166,6 +166,10 @@ bool Matches(const SkillQuery& query, const SkillRecord& record) {
     if (!KeywordMatches(record, keyword)) return false;
   }
   if (query.version && !query.version->Satisfies(std::string_view(record.version))) return false;
+  if (query.format) {
+    const auto formats = kademlia::store::FormatsOf(record);
+    if (std::find(formats.begin(), formats.end(), *query.format) == formats.end()) return false;
+  }
   return true;
 }
 
@@ -221,6 +225,10 @@ std::string CanonicalQueryKey(const SkillQuery& query) {
   AppendOptional(key, "status",
                  query.status ? std::optional<std::string>(
                                     std::string(kademlia::store::SkillStatusName(*query.status)))
+                              : std::nullopt);
+  AppendOptional(key, "format",
+                 query.format ? std::optional<std::string>(
+                                    std::string(kademlia::store::RecordFormatName(*query.format)))
                               : std::nullopt);
   return key;
 }

@@ -30,6 +30,8 @@ struct SkillQuery {
   std::optional<std::string> agent_id;
   std::optional<std::string> skill_id;
   std::optional<kademlia::store::SkillStatus> status;
+  // The record is listed in this agent-ecosystem format (kademlia::store::FormatsOf).
+  std::optional<kademlia::store::RecordFormat> format;
 };
 
 // Access levels (skill-sharing §5.5): a descriptor's `access`, empty meaning public.

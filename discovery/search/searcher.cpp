@@ -62,10 +62,12 @@ std::optional<Key> Searcher::QueryKey(const SkillQuery& query) {
     return kademlia::store::CapabilityKey(query.capabilities.front());
   if (!query.scenes.empty()) return kademlia::store::SceneKey(query.scenes.front());
   if (query.skill_id) return kademlia::store::SkillKey(*query.skill_id);
+  if (query.agent_id) return kademlia::store::AgentKey(*query.agent_id);
   // Types are ANY-of: one key covers the query only when it names one type.
   if (query.capability_types.size() == 1) {
     return kademlia::store::CapabilityTypeKey(query.capability_types.front());
   }
+  if (query.format) return kademlia::store::FormatKey(*query.format);
   return std::nullopt;
 }
 

@@ -178,8 +178,23 @@ TEST_CASE("The canonical key ignores list order, duplicates and keyword case", "
   CHECK(CanonicalQueryKey(a) != CanonicalQueryKey(b));
 }
 
+TEST_CASE("a format filter keeps only the records listed in that format", "[unit]") {
+  SkillRecord record;
+  record.agent_id = "weather";
+  record.skill_id = "forecast";
+  SkillQuery query;
+  query.format = kademlia::store::RecordFormat::kMcpServer;
+  CHECK_FALSE(Matches(query, record));
+  record.skill_type = std::string(kademlia::store::kMcpServerSkillType);
+  CHECK(Matches(query, record));
+  query.format = kademlia::store::RecordFormat::kAgentSkill;
+  CHECK_FALSE(Matches(query, record));
+}
+
 TEST_CASE("Different queries have different canonical keys", "[unit]") {
-  std::vector<SkillQuery> queries(11);
+  std::vector<SkillQuery> queries(13);
+  queries[11].format = kademlia::store::RecordFormat::kMcpServer;
+  queries[12].format = kademlia::store::RecordFormat::kAgentSkill;
   queries[9].capability_types = {"a"};
   queries[10].capability_types = {"a", "b"};
   queries[1].capabilities = {"a,b"};

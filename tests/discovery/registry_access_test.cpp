@@ -153,5 +153,19 @@ TEST_CASE("a query for one capability type is looked up under its type key", "[u
   CHECK_FALSE(search::Searcher::QueryKey(two));
 }
 
+TEST_CASE("an agent's query is looked up under its agent key, a format's under the format key",
+          "[unit]") {
+  SkillQuery query;
+  query.format = kademlia::store::RecordFormat::kMcpServer;
+  CHECK(search::Searcher::QueryKey(query) ==
+        kademlia::store::FormatKey(kademlia::store::RecordFormat::kMcpServer));
+  query.capability_types = {"api"};  // a type key is more selective than a format key
+  CHECK(search::Searcher::QueryKey(query) == kademlia::store::CapabilityTypeKey("api"));
+  query.agent_id = "weather";  // and an agent key more than a type key
+  CHECK(search::Searcher::QueryKey(query) == kademlia::store::AgentKey("weather"));
+  query.skill_id = "forecast";  // a skill key more than an agent key
+  CHECK(search::Searcher::QueryKey(query) == kademlia::store::SkillKey("forecast"));
+}
+
 }  // namespace
 }  // namespace skillnode::discovery
