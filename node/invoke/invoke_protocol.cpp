@@ -262,6 +262,7 @@ InvokeError ErrorForTransport(const transport::uv::HttpClientError& error) {
       kind = InvokeErrorKind::kProtocol;
       break;
     case transport::uv::HttpClientErrorKind::kBadRequest:
+    case transport::uv::HttpClientErrorKind::kRefused:
       kind = InvokeErrorKind::kNotInvocable;
       break;
     case transport::uv::HttpClientErrorKind::kConnect:

@@ -236,6 +236,30 @@ TEST_CASE("http client: each failure has its own kind", "[uv][http-client]") {
   CHECK(results[0].error().message.find("300 ms") != std::string::npos);
 }
 
+TEST_CASE("http client: the peer check sees the connected address and can refuse it",
+          "[uv][http-client]") {
+  uv::HttpClientRequest allowed = Get("/ok");
+  std::string seen;
+  allowed.peer_check = [&seen](std::string_view ip) -> std::optional<std::string> {
+    seen = std::string(ip);
+    return std::nullopt;
+  };
+  uv::HttpClientRequest refused = Get("/echo");
+  refused.method = "POST";
+  refused.body = "never sent";
+  refused.peer_check = [](std::string_view ip) -> std::optional<std::string> {
+    return std::string(ip) + " is a loopback address";
+  };
+  auto results = RunAll({allowed, refused});
+  REQUIRE(results[0].has_value());
+  CHECK(results[0]->body == "hello");
+  CHECK(seen == "127.0.0.1");
+  REQUIRE_FALSE(results[1].has_value());
+  CHECK(results[1].error().kind == uv::HttpClientErrorKind::kRefused);
+  CHECK(uv::HttpClientErrorKindName(results[1].error().kind) == "refused");
+  CHECK(results[1].error().message.find("127.0.0.1 is a loopback address") != std::string::npos);
+}
+
 TEST_CASE("http client: past requests_in_flight_max a request fails at once", "[uv][http-client]") {
   uv::HttpClientConfig config;
   config.requests_in_flight_max = 2;

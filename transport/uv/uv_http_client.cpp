@@ -8,6 +8,7 @@
 #include <mutex>
 #include <set>
 
+#include "transport/uv/curl_errors.h"
 #include "transport/uv/uv_handle.h"
 
 namespace skillnode::transport::uv {
@@ -16,40 +17,6 @@ namespace {
 void GlobalInit() {
   static std::once_flag once;
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
-
-HttpClientErrorKind KindOf(CURLcode code) {
-  switch (code) {
-    case CURLE_OPERATION_TIMEDOUT:
-      return HttpClientErrorKind::kTimeout;
-    case CURLE_SSL_CONNECT_ERROR:
-    case CURLE_PEER_FAILED_VERIFICATION:
-    case CURLE_SSL_CERTPROBLEM:
-    case CURLE_SSL_CIPHER:
-    case CURLE_SSL_CACERT_BADFILE:
-    case CURLE_SSL_ISSUER_ERROR:
-    case CURLE_SSL_CRL_BADFILE:
-    case CURLE_SSL_INVALIDCERTSTATUS:
-    case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
-    case CURLE_USE_SSL_FAILED:
-      return HttpClientErrorKind::kTls;
-    case CURLE_FILESIZE_EXCEEDED:
-      return HttpClientErrorKind::kTooLarge;
-    case CURLE_WEIRD_SERVER_REPLY:
-    case CURLE_GOT_NOTHING:
-    case CURLE_HTTP2:
-    case CURLE_HTTP2_STREAM:
-    case CURLE_BAD_CONTENT_ENCODING:
-    case CURLE_PARTIAL_FILE:
-    case CURLE_RECV_ERROR:
-      return HttpClientErrorKind::kProtocol;
-    case CURLE_UNSUPPORTED_PROTOCOL:  // the scheme is checked first: an HTTP/0.9 answer
-      return HttpClientErrorKind::kProtocol;
-    case CURLE_URL_MALFORMAT:
-      return HttpClientErrorKind::kBadRequest;
-    default:
-      return HttpClientErrorKind::kConnect;
-  }
 }
 
 std::string Lower(std::string text) {
@@ -70,26 +37,6 @@ std::string Trim(std::string_view text) {
 
 }  // namespace
 
-std::string_view HttpClientErrorKindName(HttpClientErrorKind kind) {
-  switch (kind) {
-    case HttpClientErrorKind::kTimeout:
-      return "timeout";
-    case HttpClientErrorKind::kConnect:
-      return "connect";
-    case HttpClientErrorKind::kTls:
-      return "tls";
-    case HttpClientErrorKind::kTooLarge:
-      return "too_large";
-    case HttpClientErrorKind::kProtocol:
-      return "protocol";
-    case HttpClientErrorKind::kBusy:
-      return "busy";
-    case HttpClientErrorKind::kBadRequest:
-      return "bad_request";
-  }
-  return "connect";
-}
-
 // One request: its easy handle and everything curl points into.
 struct Transfer {
   uint64_t id = 0;
@@ -100,6 +47,7 @@ struct Transfer {
   HttpClientResponse response;
   TimePoint started = kTimeZero;
   bool too_large = false;
+  std::string refused;  // why peer_check refused the connected address
   char error[CURL_ERROR_SIZE] = {};
 
   ~Transfer() {
@@ -139,6 +87,17 @@ struct UvHttpClient::Impl {
     }
     transfer->response.body.append(data, bytes);
     return bytes;
+  }
+
+  // After the connection is made and before the request is sent: the address policy.
+  static int OnPrereq(void* user, char* peer_ip, char* /*local_ip*/, int /*peer_port*/,
+                      int /*local_port*/) {
+    auto* transfer = static_cast<Transfer*>(user);
+    if (auto reason = transfer->request.peer_check(peer_ip); reason) {
+      transfer->refused = std::move(*reason);
+      return CURL_PREREQFUNC_ABORT;
+    }
+    return CURL_PREREQFUNC_OK;
   }
 
   static size_t OnHeader(char* data, size_t size, size_t count, void* user) {
@@ -243,9 +202,13 @@ struct UvHttpClient::Impl {
     }
     ++stats.failed;
     HttpClientError error;
-    error.kind = transfer.too_large ? HttpClientErrorKind::kTooLarge : KindOf(code);
+    error.kind = transfer.too_large          ? HttpClientErrorKind::kTooLarge
+                 : !transfer.refused.empty() ? HttpClientErrorKind::kRefused
+                                             : KindOfCurlCode(code);
     const std::string what = transfer.error[0] != '\0' ? transfer.error : curl_easy_strerror(code);
-    if (error.kind == HttpClientErrorKind::kTooLarge) {
+    if (error.kind == HttpClientErrorKind::kRefused) {
+      error.message = transfer.request.url + ": " + transfer.refused;
+    } else if (error.kind == HttpClientErrorKind::kTooLarge) {
       error.message = transfer.request.url + ": the response body is larger than " +
                       std::to_string(transfer.request.response_bytes_max) + " bytes";
     } else if (error.kind == HttpClientErrorKind::kTimeout) {
@@ -290,6 +253,10 @@ struct UvHttpClient::Impl {
     curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 1L);
     curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 2L);
     if (!request.ca_file.empty()) curl_easy_setopt(easy, CURLOPT_CAINFO, request.ca_file.c_str());
+    if (request.peer_check) {
+      curl_easy_setopt(easy, CURLOPT_PREREQFUNCTION, &Impl::OnPrereq);
+      curl_easy_setopt(easy, CURLOPT_PREREQDATA, &transfer);
+    }
     if (request.method == "HEAD") {
       curl_easy_setopt(easy, CURLOPT_NOBODY, 1L);
     } else if (request.method != "GET" || !request.body.empty()) {

@@ -19,6 +19,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <tl/expected.hpp>
@@ -47,6 +48,10 @@ struct HttpClientRequest {
   size_t response_bytes_max = 1024 * 1024;
   std::string ca_file;       // PEM bundle; empty: the system's store
   std::string bearer_token;  // "Authorization: Bearer ..." when not empty
+  // Called with the address the connection reached (numeric, IPv4 or IPv6) before the request
+  // is sent, for a fresh or reused connection alike; a returned reason refuses it (kRefused).
+  // Checking the connected address, not a resolved name, leaves no room for DNS rebinding.
+  std::function<std::optional<std::string>(std::string_view peer_ip)> peer_check;
 };
 
 struct HttpClientResponse {
@@ -57,13 +62,14 @@ struct HttpClientResponse {
 };
 
 enum class HttpClientErrorKind {
-  kTimeout,    // the whole exchange took longer than the request's timeout
-  kConnect,    // name not resolved, connection refused or reset
-  kTls,        // handshake or certificate verification failed
-  kTooLarge,   // the response body passed response_bytes_max
-  kProtocol,   // not a valid HTTP answer
-  kBusy,       // requests_in_flight_max are running
-  kBadRequest  // the request itself is unusable (URL, scheme)
+  kTimeout,     // the whole exchange took longer than the request's timeout
+  kConnect,     // name not resolved, connection refused or reset
+  kTls,         // handshake or certificate verification failed
+  kTooLarge,    // the response body passed response_bytes_max
+  kProtocol,    // not a valid HTTP answer
+  kBusy,        // requests_in_flight_max are running
+  kBadRequest,  // the request itself is unusable (URL, scheme)
+  kRefused      // peer_check refused the address the connection reached
 };
 std::string_view HttpClientErrorKindName(HttpClientErrorKind kind);  // "timeout", ...
 
