@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "support/uv_http_test_server.h"
 #include "transport/uv/uv_handle.h"
 #include "transport/uv/uv_loop.h"
 #include "transport/uv/uv_timer.h"
@@ -18,129 +19,36 @@
 namespace skillnode::transport {
 namespace {
 
-class TestServer {
+using testing::HttpTestReply;
+using testing::HttpTestResponse;
+
+// The client tests' server, by path: /ok, /echo (method, Authorization and body), /big
+// (200,000 bytes), /garbage (not HTTP), /close (closed at once), /slow (never answers).
+HttpTestReply ClientTestAnswer(const std::string& line, const std::string& request,
+                               const std::string& body) {
+  using Action = HttpTestReply::Action;
+  if (line.find(" /ok ") != std::string::npos) {
+    return {Action::kSend, HttpTestResponse(200, "hello")};
+  } else if (line.find(" /echo ") != std::string::npos) {
+    std::string auth = "none";
+    if (const size_t at = request.find("Authorization: "); at != std::string::npos) {
+      auth = request.substr(at + 15, request.find("\r\n", at) - at - 15);
+    }
+    const std::string method = line.substr(0, line.find(' '));
+    return {Action::kSend, HttpTestResponse(201, method + "|" + auth + "|" + body)};
+  } else if (line.find(" /big ") != std::string::npos) {
+    return {Action::kSend, HttpTestResponse(200, std::string(200000, 'x'))};
+  } else if (line.find(" /garbage ") != std::string::npos) {
+    return {Action::kSendAndClose, "this is not HTTP at all\r\n\r\n"};
+  } else if (line.find(" /close ") != std::string::npos) {
+    return {Action::kClose, ""};
+  }
+  return {Action::kSilent, ""};  // " /slow ": no answer at all
+}
+
+class TestServer : public testing::UvHttpTestServer {
  public:
-  explicit TestServer(uv::UvLoop& loop) {
-    REQUIRE(uv_tcp_init(loop.get(), listener_.get()) == 0);
-    listener_.Initialized(this);
-    sockaddr_in addr{};
-    uv_ip4_addr("127.0.0.1", 0, &addr);
-    REQUIRE(uv_tcp_bind(listener_.get(), reinterpret_cast<const sockaddr*>(&addr), 0) == 0);
-    REQUIRE(uv_listen(reinterpret_cast<uv_stream_t*>(listener_.get()), 16, &OnConnection) == 0);
-    sockaddr_storage bound{};
-    int length = sizeof(bound);
-    uv_tcp_getsockname(listener_.get(), reinterpret_cast<sockaddr*>(&bound), &length);
-    port_ = ntohs(reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
-  }
-  ~TestServer() { Close(); }
-
-  std::string Url(const std::string& path) const {
-    return "http://127.0.0.1:" + std::to_string(port_) + path;
-  }
-  void Close() {
-    listener_.Close();
-    connections_.clear();
-  }
-
- private:
-  struct Connection {
-    TestServer* server = nullptr;
-    uv::UvHandle<uv_tcp_t> tcp;
-    std::string received;
-  };
-
-  static void OnConnection(uv_stream_t* listener, int status) {
-    auto* self = static_cast<TestServer*>(listener->data);
-    if (self == nullptr || status != 0) return;
-    auto connection = std::make_unique<Connection>();
-    connection->server = self;
-    uv_tcp_init(listener->loop, connection->tcp.get());
-    connection->tcp.Initialized(connection.get());
-    auto* stream = reinterpret_cast<uv_stream_t*>(connection->tcp.get());
-    if (uv_accept(listener, stream) != 0) return;
-    uv_read_start(
-        stream,
-        [](uv_handle_t*, size_t, uv_buf_t* buf) {
-          static char buffer[65536];
-          *buf = uv_buf_init(buffer, sizeof(buffer));
-        },
-        &OnRead);
-    self->connections_.push_back(std::move(connection));
-  }
-
-  static void OnRead(uv_stream_t* stream, ssize_t count, const uv_buf_t* buf) {
-    auto* connection = static_cast<Connection*>(stream->data);
-    if (connection == nullptr) return;
-    if (count < 0) {
-      connection->tcp.Close();
-      return;
-    }
-    connection->received.append(buf->base, static_cast<size_t>(count));
-    // Requests on a kept-alive connection are answered one after the other.
-    while (true) {
-      const size_t end = connection->received.find("\r\n\r\n");
-      if (end == std::string::npos) return;
-      size_t length = 0;
-      const size_t at = connection->received.find("Content-Length: ");
-      if (at != std::string::npos && at < end) {
-        length = std::stoul(connection->received.substr(at + 16));
-      }
-      if (connection->received.size() < end + 4 + length) return;
-      const std::string head = connection->received.substr(0, end + 4);
-      const std::string body = connection->received.substr(end + 4, length);
-      connection->received.erase(0, end + 4 + length);
-      if (!Answer(*connection, head, body)) return;
-    }
-  }
-
-  static void Send(Connection& connection, std::string bytes, bool close_after) {
-    struct Write {
-      uv_write_t request{};
-      std::string bytes;
-      Connection* close_after = nullptr;  // closed once the bytes are out
-    };
-    auto* write = new Write{{}, std::move(bytes), close_after ? &connection : nullptr};
-    uv_buf_t buf = uv_buf_init(write->bytes.data(), static_cast<unsigned>(write->bytes.size()));
-    uv_write(&write->request, reinterpret_cast<uv_stream_t*>(connection.tcp.get()), &buf, 1,
-             [](uv_write_t* request, int status) {
-               auto* done = reinterpret_cast<Write*>(request);
-               if (status == 0 && done->close_after != nullptr) done->close_after->tcp.Close();
-               delete done;
-             });
-  }
-
-  static std::string Response(int status, const std::string& body) {
-    return "HTTP/1.1 " + std::to_string(status) + " X\r\nContent-Type: text/plain\r\nX-Test: yes" +
-           "\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
-  }
-
-  // False when the connection is done with (closed, or left waiting).
-  static bool Answer(Connection& connection, const std::string& request, const std::string& body) {
-    const std::string line = request.substr(0, request.find("\r\n"));
-    if (line.find(" /ok ") != std::string::npos) {
-      Send(connection, Response(200, "hello"), false);
-      return true;
-    } else if (line.find(" /echo ") != std::string::npos) {
-      std::string auth = "none";
-      if (const size_t at = request.find("Authorization: "); at != std::string::npos) {
-        auth = request.substr(at + 15, request.find("\r\n", at) - at - 15);
-      }
-      const std::string method = line.substr(0, line.find(' '));
-      Send(connection, Response(201, method + "|" + auth + "|" + body), false);
-      return true;
-    } else if (line.find(" /big ") != std::string::npos) {
-      Send(connection, Response(200, std::string(200000, 'x')), false);
-    } else if (line.find(" /garbage ") != std::string::npos) {
-      Send(connection, "this is not HTTP at all\r\n\r\n", true);
-    } else if (line.find(" /close ") != std::string::npos) {
-      connection.tcp.Close();
-    }  // " /slow ": no answer at all
-    return false;
-  }
-
-  uv::UvHandle<uv_tcp_t> listener_;
-  std::vector<std::unique_ptr<Connection>> connections_;
-  uint16_t port_ = 0;
+  explicit TestServer(uv::UvLoop& loop) : UvHttpTestServer(loop, &ClientTestAnswer) {}
 };
 
 // Runs `requests` on one client and returns their results in order.
