@@ -47,8 +47,12 @@ ImportFetcher::ImportFetcher(transport::uv::UvLoop& loop, transport::uv::UvHttpC
                              FetchPolicy policy)
     : loop_(loop), client_(client), policy_(std::move(policy)), deferred_(loop) {}
 
-ImportFetcher::~ImportFetcher() {
+ImportFetcher::~ImportFetcher() { Close(); }
+
+void ImportFetcher::Close() {
   for (uint64_t id : requests_) client_.Cancel(id);
+  requests_.clear();
+  refused_.clear();
   deferred_.Close();
 }
 

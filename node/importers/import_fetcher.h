@@ -6,7 +6,8 @@
 // included, has one time budget and one size bound; a status other than 2xx is an error that
 // names it. Errors name the URL and the rule or bound that stopped the fetch.
 //
-// Loop thread only. Destroying the fetcher cancels what it has in flight; no callback runs after.
+// Loop thread only. Closing or destroying the fetcher cancels what it has in flight; no callback
+// runs after.
 #ifndef SKILLNODE_NODE_IMPORTERS_IMPORT_FETCHER_H_
 #define SKILLNODE_NODE_IMPORTERS_IMPORT_FETCHER_H_
 
@@ -55,8 +56,11 @@ class ImportFetcher {
   ImportFetcher& operator=(const ImportFetcher&) = delete;
   ~ImportFetcher();
 
-  // `done` runs later on the loop, exactly once unless the fetcher is destroyed first.
+  // `done` runs later on the loop, exactly once unless the fetcher is closed first.
   void Fetch(std::string_view url, const FetchLimits& limits, FetchCallback done);
+  // Cancels what is in flight (no callback runs) and closes the fetcher's timer, so the loop
+  // can close; later fetches fail. Idempotent; the destructor does it too.
+  void Close();
 
   const FetchPolicy& policy() const { return policy_; }
   size_t in_flight() const { return requests_.size(); }
