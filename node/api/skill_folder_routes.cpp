@@ -7,6 +7,7 @@
 #include "discovery/skill_json.h"
 #include "discovery/skillmd/skill_folder.h"
 #include "kademlia/wire/encoding.h"
+#include "node/blobs/blob_backed_registration.h"
 #include "node/skill_service.h"
 #include "node/spd_logger.h"
 
@@ -133,25 +134,15 @@ void SkillFolderRoutes::HandleRegister(const http::HttpRequest& request,
   discovery::skillmd::DescribeFolder(*folder, *fields->descriptor);
 
   // The bytes first, so a registered record never names bytes this node lacks.
-  std::vector<blobs::Digest> written;
-  for (const auto& [digest, bytes] : {std::pair{folder->skill_md_sha256, &folder->skill_md},
-                                      {folder->archive_sha256, &folder->archive}}) {
-    auto put = blobs_->local().Put(digest, *bytes);
-    if (!put) {
-      for (const auto& done : written) blobs_->local().Remove(done);
-      const int status = put.error().code == transport::ErrorCode::kRefused ? 507 : 500;
-      return responder.Error(status, status == 507 ? "STORE_FULL" : "STORE_FAILED",
-                             put.error().message, {{"status", "INVALID"}});
-    }
-    if (*put) written.push_back(digest);
+  auto outcome = blobs::RegisterWithBytes(
+      *blobs_, registry_, daemon_.Now(), std::move(*fields),
+      {{folder->skill_md_sha256, folder->skill_md}, {folder->archive_sha256, folder->archive}});
+  if (!outcome) {
+    const int status = outcome.error().code == transport::ErrorCode::kRefused ? 507 : 500;
+    return responder.Error(status, status == 507 ? "STORE_FULL" : "STORE_FAILED",
+                           outcome.error().message, {{"status", "INVALID"}});
   }
-  if (!AnswerRegistration(responder, registry_.Register(daemon_.Now(), std::move(*fields)),
-                          {{"files", files->size()}})) {
-    for (const auto& done : written) blobs_->local().Remove(done);  // refused: keep nothing
-    return;
-  }
-  blobs_->Published(folder->skill_md_sha256);
-  blobs_->Published(folder->archive_sha256);
+  AnswerRegistration(responder, *outcome, {{"files", files->size()}});
 }
 
 void SkillFolderRoutes::HandleBytes(const http::HttpRequest& request, http::Responder responder,
