@@ -6,7 +6,9 @@
 #include "discovery/query.h"
 #include "node/api/skill_index.h"
 #include "node/daemon/node_api.h"
+#include "node/formats/a2a_skill.h"
 #include "node/formats/cached_json.h"
+#include "node/jose/jcs.h"
 
 namespace skillnode::node::formats {
 namespace {
@@ -15,8 +17,10 @@ using discovery::search::SearchResult;
 using kademlia::store::SkillRecord;
 using nlohmann::json;
 
+// Whether a card for this request may list `record`: private ones need a valid token, and
+// records whose texts are not UTF-8 cannot be shown in JSON at all.
 bool Visible(const SkillRecord& record, bool authenticated) {
-  return authenticated || !discovery::IsPrivate(record);
+  return (authenticated || !discovery::IsPrivate(record)) && ShowableInCard(record);
 }
 
 }  // namespace
@@ -86,6 +90,9 @@ void A2aRoutes::HandleAgentCard(const http::HttpRequest& request, http::Responde
                            "agentId: at most " + std::to_string(kademlia::store::kIdLengthMax) +
                                " characters, got " + std::to_string(agent_id.size()),
                            {{"field", "agentId"}});
+  }
+  if (!jose::JsonStringLiteral(agent_id)) {
+    return responder.Error(400, "BAD_REQUEST", "agentId: not UTF-8", {{"field", "agentId"}});
   }
   discovery::SkillQuery query;
   query.agent_id = agent_id;

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "discovery/query.h"
+#include "node/jose/jcs.h"
 
 namespace skillnode::node::formats {
 namespace {
@@ -59,6 +60,22 @@ json A2aSkillJson(const SkillRecord& record) {
     if (!examples.empty()) skill["examples"] = std::move(examples);
   }
   return skill;
+}
+
+bool ShowableInCard(const SkillRecord& record) {
+  std::vector<const std::string*> texts = {&record.agent_id, &record.skill_id, &record.version,
+                                           &record.skill_type, &record.endpoint};
+  for (const std::string& capability : record.capabilities) texts.push_back(&capability);
+  if (const auto& d = record.descriptor) {
+    for (const std::string* text : {&d->name, &d->description, &d->capability_type}) {
+      texts.push_back(text);
+    }
+    for (const std::string& tag : d->tags) texts.push_back(&tag);
+    for (const std::string& example : d->examples) texts.push_back(&example);
+  }
+  return std::all_of(texts.begin(), texts.end(), [](const std::string* text) {
+    return jose::JsonStringLiteral(*text).has_value();
+  });
 }
 
 json A2aSkillsJson(const std::vector<SkillRecord>& records) {

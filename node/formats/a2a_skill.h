@@ -27,6 +27,12 @@ namespace skillnode::node::formats {
 // takes and gives JSON, the card's defaults (a2a_card.h).
 nlohmann::json A2aSkillJson(const kademlia::store::SkillRecord& record);
 
+// Whether every text of `record` a card shows (ids, version, type, endpoint, capabilities and
+// the descriptor's texts) is UTF-8, which JSON needs. Records come from any publisher and are
+// not checked for it; the routes leave one that fails out of every card rather than fail the
+// card.
+bool ShowableInCard(const kademlia::store::SkillRecord& record);
+
 // The AgentSkills of `records`, in their order, one per distinct id (the first of each: callers
 // pass records ranked best first, so that of two nodes' copies of one skill the best is shown).
 nlohmann::json A2aSkillsJson(const std::vector<kademlia::store::SkillRecord>& records);

@@ -16,7 +16,8 @@ agent beta registers one skill with B only; agent ghost has only a private skill
 then, with urllib: ETag and Cache-Control (provider.cardMaxAge) on every card and the JWKS,
 If-None-Match answered 304, a new registration changing the ETag, /.well-known/agent.json the
 same bytes as agent-card.json, no private skill in any anonymous answer, 404 for an unknown
-agent and for one with only private skills, 400 for an over-long agentId, 401 for a bad token.
+agent and for one with only private skills, 400 for an over-long agentId or one that is not
+UTF-8, 401 for a bad token.
 The npm packages are installed with `npm ci` into $A2A_NPM_DIR (meson sets it inside the build
 directory; default: the a2a-npm folder), never into git.
 Run: SKILLNODE=build/test/node/skillnode python3 tests/node/formats/a2a_cards_test.py
@@ -248,6 +249,9 @@ def check_access_and_errors(a, b, token):
     status, answer = a.get_json("/a2a/agents/" + "x" * 129 + "/agent-card.json")
     check(status == 400 and answer["details"] == {"field": "agentId"},
           "an agentId over 128 characters is 400 naming the field", f"{status} {answer}")
+    status, answer = a.get_json("/a2a/agents/%C0%AF/agent-card.json")
+    check(status == 400 and answer["message"] == "agentId: not UTF-8",
+          "an agentId that is not UTF-8 is 400 naming the field", f"{status} {answer}")
     status, answer = a.get_json("/.well-known/agent-card.json", headers=bearer("skn_wrong"))
     check(status == 401, "a bad token is answered 401", f"{status} {answer}")
 

@@ -3,7 +3,9 @@
 #include "node/formats/a2a_skill.h"
 
 #include <catch2/catch.hpp>
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "support/records.h"
 
@@ -58,6 +60,23 @@ TEST_CASE("a blank description, name or tag is replaced, never served empty", "[
   CHECK(skill["description"] == "Skill upper of agent agent-x, capability type api.");
   CHECK(skill["tags"] == json{"api"});
   CHECK_FALSE(skill.contains("examples"));
+}
+
+TEST_CASE("a record with a text that is not UTF-8 is not shown in a card", "[unit]") {
+  CHECK(ShowableInCard(Described()));
+  CHECK(ShowableInCard(testing::SampleRecord()));
+  const std::string bad = "\xC0\xAF";
+  for (const auto& spoil : std::vector<std::function<void(SkillRecord&)>>{
+           [&](SkillRecord& r) { r.agent_id = bad; },
+           [&](SkillRecord& r) { r.endpoint = "http://h/" + bad; },
+           [&](SkillRecord& r) { r.capabilities.push_back(bad); },
+           [&](SkillRecord& r) { r.descriptor->description = bad; },
+           [&](SkillRecord& r) { r.descriptor->tags.push_back(bad); },
+           [&](SkillRecord& r) { r.descriptor->examples.push_back(bad); }}) {
+    SkillRecord r = Described();
+    spoil(r);
+    CHECK_FALSE(ShowableInCard(r));
+  }
 }
 
 TEST_CASE("two copies of one skill make one AgentSkill, the first kept", "[unit]") {
