@@ -20,10 +20,10 @@ json Interface(const std::string& url, const char* binding) {
 }
 
 bool HttpUrl(const std::string& endpoint) {
-  const auto after = [&endpoint](std::string_view scheme) {
+  const auto has_scheme = [&endpoint](std::string_view scheme) {
     return endpoint.size() > scheme.size() && endpoint.starts_with(scheme);
   };
-  return after("http://") || after("https://");
+  return has_scheme("http://") || has_scheme("https://");
 }
 
 // Members every card shares: A2A's required capabilities (nothing A2A-specific is spoken, so
