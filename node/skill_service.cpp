@@ -50,6 +50,7 @@ SkillService::SkillService(Daemon& daemon, std::vector<uint8_t> publisher_certif
       searcher_(daemon.dht(), registry_, discovery::search::SearchConfig{},
                 CacheConfigOf(daemon.config())),
       well_known_(daemon, registry_, searcher_, auth_),
+      a2a_(daemon, registry_, searcher_, auth_),
       folders_(daemon, registry_, searcher_, auth_),
       skill_routes_(daemon, registry_, searcher_, auth_),
       scene_join_(daemon, searcher_, auth_),

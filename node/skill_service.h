@@ -11,6 +11,9 @@
 //                                      /skills/{id}/descriptor.json and /skills?type=
 //   api::SkillFolderRoutes             POST /api/skills/folder, GET /api/skills/{id}/skill.md
 //                                      and /download (SKILL.md folders)
+//   formats::A2aRoutes                 A2A Agent Cards: /.well-known/agent-card.json (and
+//                                      agent.json), /a2a/agents/{agentId}/agent-card.json, and
+//                                      the node key's /.well-known/jwks.json
 //
 // The service itself is the wiring: it makes the registry, searcher and authenticator from the
 // daemon's configuration, adds their timers, node info ("registry", "auth", "skillFolders"),
@@ -38,6 +41,7 @@
 #include "node/api/well_known_routes.h"
 #include "node/auth/authenticator.h"
 #include "node/daemon.h"
+#include "node/formats/a2a_routes.h"
 #include "node/skill_answers.h"
 #include "node/skill_routes.h"
 #include "node/skill_watch.h"
@@ -70,6 +74,7 @@ class SkillService {
   discovery::Registry registry_;
   discovery::search::Searcher searcher_;
   api::WellKnownRoutes well_known_;
+  formats::A2aRoutes a2a_;
   api::SkillFolderRoutes folders_;
   SkillRoutes skill_routes_;
   api::SceneJoin scene_join_;

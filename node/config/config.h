@@ -285,10 +285,14 @@ struct SecurityConfig {
   bool operator==(const SecurityConfig&) const = default;
 };
 
-// Who offers the skills of this node's well-known index (skill-sharing §5.2 `provider`).
+// Who offers the skills of this node's well-known index (skill-sharing §5.2 `provider`), and
+// of its A2A Agent Cards (docs/formats.md).
 struct ProviderConfig {
   std::string name;  // empty: the node's id in hex
   std::string url;   // optional http(s) URL; empty: none
+  // How long clients and caches may keep an Agent Card and the node's JWKS
+  // (Cache-Control: max-age, in whole seconds); they revalidate with If-None-Match after.
+  transport::Duration card_max_age = transport::Seconds(300);
 
   bool operator==(const ProviderConfig&) const = default;
 };

@@ -346,6 +346,7 @@ transport::Result<Config> ParseConfig(std::string_view yaml, const Config& base)
   ConfigSection provider = root.Sub("provider");
   provider.String("name", config.provider.name);
   provider.Text("url", HttpUrl(config.provider.url));
+  provider.Millis("cardMaxAge", 0, kDayMs, config.provider.card_max_age);
   provider.Finish();
   root.Finish();
   if (!errors.empty())

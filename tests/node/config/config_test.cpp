@@ -175,6 +175,17 @@ TEST_CASE("values out of range are refused with the range and the value", "[unit
              Contains("node.port: expected an integer"));
 }
 
+TEST_CASE("provider.cardMaxAge reads milliseconds from none up to a day", "[unit]") {
+  auto config = ParseConfig("provider:\n  cardMaxAge: 60000\n");
+  REQUIRE(config);
+  CHECK(config->provider.card_max_age == transport::Seconds(60));
+  auto none = ParseConfig("provider: {cardMaxAge: 0}\n");
+  REQUIRE(none);
+  CHECK(none->provider.card_max_age == transport::Duration::zero());
+  CHECK_THAT(ErrorOf("provider: {cardMaxAge: 86400001}\n"),
+             Contains("provider.cardMaxAge: must be between 0 and 86400000"));
+}
+
 TEST_CASE("bad bootstrap peers are refused with the entry's index and field", "[unit]") {
   CHECK_THAT(ErrorOf("discovery:\n  dht:\n    bootstrapNodes:\n      - {host: a.example, port: "
                      "1}\n      - {host: 'bad host', port: 6881}\n"),

@@ -122,6 +122,7 @@ TEST_CASE("docs/configuration.md's reference parses and is exactly the embedded 
   CHECK(sec.require_certified_publishers == dsec.require_certified_publishers);
   CHECK(d.provider.name == defaults.provider.name);
   CHECK(d.provider.url == defaults.provider.url);
+  CHECK(d.provider.card_max_age == defaults.provider.card_max_age);
   CHECK(CrossCheck(d).empty());
 }
 
