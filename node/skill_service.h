@@ -11,6 +11,11 @@
 //                                      /skills/{id}/descriptor.json and /skills?type=
 //   api::SkillFolderRoutes             POST /api/skills/folder, GET /api/skills/{id}/skill.md
 //                                      and /download (SKILL.md folders)
+//   formats::McpRegistryRoutes         the MCP Registry read API, /v0.1/servers... (and /v0)
+//   formats::AgentSkillsRoutes         /.well-known/agent-skills/index.json
+//   formats::AiCatalogRoutes           /.well-known/ai-catalog.json, and GET / with its Link
+//                                      (the three over formats::FormatRecords: the network's
+//                                      MCP servers and Agent Skills; docs/formats.md)
 //
 // The service itself is the wiring: it makes the registry, searcher and authenticator from the
 // daemon's configuration, adds their timers, node info ("registry", "auth", "skillFolders"),
@@ -38,6 +43,10 @@
 #include "node/api/well_known_routes.h"
 #include "node/auth/authenticator.h"
 #include "node/daemon.h"
+#include "node/formats/agent_skills_routes.h"
+#include "node/formats/ai_catalog_routes.h"
+#include "node/formats/format_records.h"
+#include "node/formats/mcp_registry_routes.h"
 #include "node/skill_answers.h"
 #include "node/skill_routes.h"
 #include "node/skill_watch.h"
@@ -71,6 +80,10 @@ class SkillService {
   discovery::search::Searcher searcher_;
   api::WellKnownRoutes well_known_;
   api::SkillFolderRoutes folders_;
+  formats::FormatRecords format_records_;
+  formats::McpRegistryRoutes mcp_registry_;
+  formats::AgentSkillsRoutes agent_skills_;
+  formats::AiCatalogRoutes ai_catalog_;
   SkillRoutes skill_routes_;
   api::SceneJoin scene_join_;
   SkillWatch watch_;

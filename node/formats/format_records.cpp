@@ -1,0 +1,102 @@
+#include "node/formats/format_records.h"
+
+#include <algorithm>
+#include <cassert>
+#include <map>
+#include <utility>
+
+#include "discovery/query.h"
+
+namespace skillnode::node::formats {
+namespace {
+
+using kademlia::store::RecordFormat;
+using kademlia::store::RecordIdentity;
+using kademlia::store::SkillRecord;
+
+bool ListedIn(const SkillRecord& record, RecordFormat format) {
+  const auto formats = kademlia::store::FormatsOf(record);
+  return std::find(formats.begin(), formats.end(), format) != formats.end();
+}
+
+}  // namespace
+
+FormatRecords::FormatRecords(kademlia::store::SkillDht* dht, const discovery::Registry& registry,
+                             const kademlia::Identity& identity)
+    : dht_(dht), registry_(registry), identity_(identity) {}
+
+std::vector<ListedRecord> FormatRecords::Own(RecordFormat format, bool include_private) const {
+  discovery::SkillQuery query;
+  query.format = format;
+  std::vector<ListedRecord> out;
+  for (SkillRecord& record : registry_.Find(query)) {
+    const bool is_private = discovery::IsPrivate(record);
+    if (is_private && !include_private) continue;
+    ListedRecord listed{.record = std::move(record), .source = RecordSource::kLocal};
+    if (!is_private) {
+      // The registry signed exactly this record with this identity when it published it.
+      auto signed_record = kademlia::store::SignRecord(listed.record, identity_);
+      if (signed_record) {
+        listed.encoded = std::move(signed_record->encoded);
+        listed.signature = signed_record->signature;
+      }
+    }
+    out.push_back(std::move(listed));
+  }
+  return out;
+}
+
+std::vector<ListedRecord> FormatRecords::Merge(
+    std::vector<ListedRecord> own, std::span<const kademlia::store::SignedRecordPtr> found,
+    RecordFormat format, bool include_private) {
+  std::map<RecordIdentity, ListedRecord> newest;
+  for (ListedRecord& listed : own) {
+    const RecordIdentity identity = kademlia::store::IdentityOf(listed.record);
+    newest.insert_or_assign(identity, std::move(listed));
+  }
+  for (const auto& signed_record : found) {
+    assert(signed_record != nullptr);
+    const SkillRecord& record = signed_record->record;
+    if (!record.tombstone && !ListedIn(record, format)) continue;
+    if (!include_private && discovery::IsPrivate(record)) continue;
+    const RecordIdentity identity = kademlia::store::IdentityOf(record);
+    auto it = newest.find(identity);
+    if (it != newest.end() && it->second.record.sequence >= record.sequence) continue;
+    newest.insert_or_assign(identity, ListedRecord{.record = record,
+                                                   .source = RecordSource::kDht,
+                                                   .encoded = signed_record->encoded,
+                                                   .signature = signed_record->signature});
+  }
+  std::vector<ListedRecord> out;
+  out.reserve(newest.size());
+  for (auto& [identity, listed] : newest) out.push_back(std::move(listed));
+  return out;
+}
+
+void FormatRecords::Gather(transport::TimePoint now, RecordFormat format, bool include_private,
+                           GatherCallback done) const {
+  std::vector<ListedRecord> own = Own(format, include_private);
+  if (dht_ == nullptr) {
+    return done(Gathered{.outcome = Gathered::Outcome::kLocalOnly,
+                         .records = Merge(std::move(own), {}, format, include_private)});
+  }
+  auto shared_done = std::make_shared<GatherCallback>(std::move(done));
+  const bool started =
+      dht_->Get(now, kademlia::store::FormatKey(format), kademlia::store::GetOptions{},
+                [alive = std::weak_ptr<int>(alive_), own = std::move(own), format, include_private,
+                 shared_done](const kademlia::store::GetResult& result) mutable {
+                  if (alive.expired() || *shared_done == nullptr) return;
+                  auto callback = std::move(*shared_done);
+                  *shared_done = nullptr;
+                  callback(Gathered{
+                      .outcome = Gathered::Outcome::kComplete,
+                      .records = Merge(std::move(own), result.records, format, include_private)});
+                });
+  if (!started && *shared_done != nullptr) {
+    auto callback = std::move(*shared_done);
+    *shared_done = nullptr;
+    callback(Gathered{.outcome = Gathered::Outcome::kBusy});
+  }
+}
+
+}  // namespace skillnode::node::formats
