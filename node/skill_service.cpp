@@ -57,7 +57,12 @@ SkillService::SkillService(Daemon& daemon, std::vector<uint8_t> publisher_certif
       agent_skills_(
           daemon.router(), format_records_, auth_, [&daemon] { return daemon.Now(); },
           [&daemon] { return daemon.http_url(); }),
-      ai_catalog_(daemon, format_records_, registry_, auth_),
+      ai_catalog_(daemon.router(), format_records_, registry_, auth_,
+                  formats::CatalogNode{
+                      .identity = &daemon.identity(),
+                      .now = [&daemon] { return daemon.Now(); },
+                      .http_url = [&daemon] { return daemon.http_url(); },
+                      .config = [&daemon]() -> const config::Config& { return daemon.config(); }}),
       skill_routes_(daemon, registry_, searcher_, auth_),
       scene_join_(daemon, searcher_, auth_),
       watch_(daemon, registry_, searcher_, auth_) {

@@ -1,5 +1,6 @@
 #include "node/formats/ai_catalog_routes.h"
 
+#include <cassert>
 #include <memory>
 #include <utility>
 
@@ -34,17 +35,18 @@ void FinishIfDone(const std::shared_ptr<CatalogJoin>& join) {
 
 }  // namespace
 
-AiCatalogRoutes::AiCatalogRoutes(Daemon& daemon, const FormatRecords& records,
-                                 const discovery::Registry& registry, auth::Authenticator& auth)
-    : daemon_(daemon), records_(records), registry_(registry), auth_(auth) {
-  daemon_.router().Add("GET", kAiCatalogPath,
-                       [this](const http::HttpRequest& request, http::Responder responder) {
-                         HandleCatalog(request, std::move(responder));
-                       });
-  daemon_.router().Add("GET", "/",
-                       [this](const http::HttpRequest& request, http::Responder responder) {
-                         HandleRoot(request, std::move(responder));
-                       });
+AiCatalogRoutes::AiCatalogRoutes(http::Router& router, const FormatRecords& records,
+                                 const discovery::Registry& registry, auth::Authenticator& auth,
+                                 CatalogNode node)
+    : records_(records), registry_(registry), auth_(auth), node_(std::move(node)) {
+  assert(node_.identity != nullptr && node_.now && node_.http_url && node_.config);
+  router.Add("GET", kAiCatalogPath,
+             [this](const http::HttpRequest& request, http::Responder responder) {
+               HandleCatalog(request, std::move(responder));
+             });
+  router.Add("GET", "/", [this](const http::HttpRequest& request, http::Responder responder) {
+    HandleRoot(request, std::move(responder));
+  });
 }
 
 void AiCatalogRoutes::HandleCatalog(const http::HttpRequest& request, http::Responder responder) {
@@ -53,13 +55,13 @@ void AiCatalogRoutes::HandleCatalog(const http::HttpRequest& request, http::Resp
   auto join = std::make_shared<CatalogJoin>();
   join->authenticated = context.authenticated;
   join->responder = std::move(responder);
-  const config::ProviderConfig& provider = daemon_.config().provider;
-  const std::string node_id = daemon_.identity().node_id().ToHex();
+  const config::ProviderConfig& provider = node_.config().provider;
+  const std::string node_id = node_.identity->node_id().ToHex();
   CatalogSources& sources = join->sources;
   sources.host.display_name = provider.name.empty() ? "skillnode node " + node_id : provider.name;
-  sources.host.identifier = DidKeyOf(daemon_.identity().public_key());
+  sources.host.identifier = DidKeyOf(node_.identity->public_key());
   sources.host.documentation_url = provider.url;
-  sources.base_url = api::BaseUrl(request, daemon_.http_url());
+  sources.base_url = api::BaseUrl(request, node_.http_url());
   sources.node_id_hex = node_id;
   for (const kademlia::store::SkillRecord& record : registry_.Records()) {
     if (context.authenticated || !discovery::IsPrivate(record)) {
@@ -67,14 +69,13 @@ void AiCatalogRoutes::HandleCatalog(const http::HttpRequest& request, http::Resp
     }
   }
   for (RecordFormat format : {RecordFormat::kMcpServer, RecordFormat::kAgentSkill}) {
-    records_.Gather(daemon_.Now(), format, context.authenticated,
-                    [join, format](Gathered gathered) {
-                      if (gathered.outcome == Gathered::Outcome::kBusy) join->busy = true;
-                      (format == RecordFormat::kMcpServer ? join->sources.mcp_servers
-                                                          : join->sources.agent_skills) =
-                          std::move(gathered.records);
-                      FinishIfDone(join);
-                    });
+    records_.Gather(node_.now(), format, context.authenticated, [join, format](Gathered gathered) {
+      if (gathered.outcome == Gathered::Outcome::kBusy) join->busy = true;
+      (format == RecordFormat::kMcpServer ? join->sources.mcp_servers
+                                          : join->sources.agent_skills) =
+          std::move(gathered.records);
+      FinishIfDone(join);
+    });
   }
 }
 
@@ -86,10 +87,10 @@ void AiCatalogRoutes::HandleRoot(const http::HttpRequest&, http::Responder respo
                           {"skillIndex", "/.well-known/skill-sharing"},
                           {"skills", "/api/skills"},
                           {"node", "/api/node"}};
-  if (daemon_.config().node.ui.enabled) links["console"] = "/ui/";
+  if (node_.config().node.ui.enabled) links["console"] = "/ui/";
   http::HttpResponse response =
       http::HttpResponse::Json(200, {{"service", "skillnode"},
-                                     {"nodeId", daemon_.identity().node_id().ToHex()},
+                                     {"nodeId", node_.identity->node_id().ToHex()},
                                      {"links", std::move(links)}});
   response.headers.emplace_back("Link", std::string(kAiCatalogLink));
   responder.Send(std::move(response));

@@ -13,10 +13,16 @@
 #ifndef SKILLNODE_NODE_FORMATS_AI_CATALOG_ROUTES_H_
 #define SKILLNODE_NODE_FORMATS_AI_CATALOG_ROUTES_H_
 
+#include <functional>
+#include <string>
+
 #include "discovery/registry.h"
+#include "kademlia/identity.h"
 #include "node/auth/authenticator.h"
-#include "node/daemon.h"
+#include "node/config/config.h"
 #include "node/formats/format_records.h"
+#include "node/http/router.h"
+#include "transport/clock.h"
 
 namespace skillnode::node::formats {
 
@@ -24,11 +30,19 @@ namespace skillnode::node::formats {
 inline constexpr std::string_view kAiCatalogLink =
     "</.well-known/ai-catalog.json>; rel=\"ai-catalog\"; type=\"application/ai-catalog+json\"";
 
+// What the catalog says of the node itself (the daemon's, in a running node).
+struct CatalogNode {
+  const kademlia::Identity* identity = nullptr;
+  std::function<transport::TimePoint()> now;
+  std::function<std::string()> http_url;          // for URLs when the Host header cannot be used
+  std::function<const config::Config&()> config;  // provider name and URL, node.ui.enabled
+};
+
 class AiCatalogRoutes {
  public:
-  // Adds the routes to `daemon`'s router; every reference must outlive this.
-  AiCatalogRoutes(Daemon& daemon, const FormatRecords& records, const discovery::Registry& registry,
-                  auth::Authenticator& auth);
+  // Adds the routes to `router`; every reference must outlive this.
+  AiCatalogRoutes(http::Router& router, const FormatRecords& records,
+                  const discovery::Registry& registry, auth::Authenticator& auth, CatalogNode node);
   AiCatalogRoutes(const AiCatalogRoutes&) = delete;
   AiCatalogRoutes& operator=(const AiCatalogRoutes&) = delete;
 
@@ -36,10 +50,10 @@ class AiCatalogRoutes {
   void HandleCatalog(const http::HttpRequest& request, http::Responder responder);
   void HandleRoot(const http::HttpRequest& request, http::Responder responder);
 
-  Daemon& daemon_;
   const FormatRecords& records_;
   const discovery::Registry& registry_;
   auth::Authenticator& auth_;
+  CatalogNode node_;
 };
 
 }  // namespace skillnode::node::formats

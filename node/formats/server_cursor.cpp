@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "kademlia/wire/encoding.h"
+#include "node/formats/mcp_server_json.h"
 
 namespace skillnode::node::formats {
 namespace {
@@ -51,7 +52,12 @@ std::optional<ServerKey> DecodeServerCursor(std::string_view cursor) {
     return std::nullopt;
   }
   ServerKey key{plain.substr(0, newline), plain.substr(newline + 1)};
-  if (key.version.find('\n') != std::string::npos) return std::nullopt;
+  // Only positions a listing can hold: a server name, a version without control characters.
+  if (!IsServerName(key.name) || key.version.size() > kServerVersionTextMax ||
+      std::any_of(key.version.begin(), key.version.end(),
+                  [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; })) {
+    return std::nullopt;
+  }
   if (EncodeServerCursor(key) != cursor) return std::nullopt;
   return key;
 }

@@ -18,6 +18,8 @@ namespace skillnode::node::formats {
 // A cursor longer than this is refused unread: a name is at most 200 characters and a record's
 // version 64, which encode to well under it.
 constexpr size_t kServerCursorLengthMax = 512;
+// The longest version a cursor may name (the registry's limit).
+constexpr size_t kServerVersionTextMax = 255;
 
 // Where a listing stands: one server version.
 struct ServerKey {
@@ -27,7 +29,8 @@ struct ServerKey {
 };
 
 std::string EncodeServerCursor(const ServerKey& key);
-// The key a cursor names; nullopt for text this node's EncodeServerCursor cannot have made.
+// The key a cursor names; nullopt for text this node's EncodeServerCursor cannot have made of a
+// listed server (a server name, a version without control characters).
 std::optional<ServerKey> DecodeServerCursor(std::string_view cursor);
 
 }  // namespace skillnode::node::formats
