@@ -9,10 +9,11 @@
 // A get returns both, verified (signature, validity window, the node's record policy).
 //
 // Records merge to the newest version per identity (publisher, agentId, skillId); this node's
-// registration wins a tie (it is the same version). Its own public records are signed again
-// here for their provenance: Ed25519 signatures are deterministic, so this is the very
-// signature the DHT holds. Private registrations (never signed, never published) are listed
-// only when asked for, unsigned.
+// registration wins a tie (it is the same version, and takes the signature of the DHT's copy).
+// An own public record the DHT did not answer is signed again here for its provenance: Ed25519
+// signatures are deterministic, so this is the very signature its holders keep; only those are
+// signed, so a node with many registrations signs few per request. Private registrations
+// (never signed, never published) are listed only when asked for, unsigned.
 //
 // Driven by the daemon's loop; a get that ends after this is gone does nothing. Not
 // thread-safe.
@@ -59,12 +60,14 @@ class FormatRecords {
   void Gather(transport::TimePoint now, kademlia::store::RecordFormat format, bool include_private,
               GatherCallback done) const;
 
-  // This node's registrations listed in `format`, each signed here (private ones unsigned).
+  // This node's registrations listed in `format`, unsigned.
   std::vector<ListedRecord> Own(kademlia::store::RecordFormat format, bool include_private) const;
+  // Signs the public records of this node in `records` that have no signature yet.
+  void SignUnsigned(std::vector<ListedRecord>& records) const;
 
-  // The merge (pure): `own` and the DHT's `found`, newest per identity, `own` winning ties;
-  // live records from the DHT that are not listed in `format` and private ones without
-  // `include_private` are dropped.
+  // The merge (pure): `own` and the DHT's `found`, newest per identity, `own` winning ties
+  // (with the found copy's signature); live records from the DHT that are not listed in
+  // `format` and private ones without `include_private` are dropped.
   static std::vector<ListedRecord> Merge(std::vector<ListedRecord> own,
                                          std::span<const kademlia::store::SignedRecordPtr> found,
                                          kademlia::store::RecordFormat format,

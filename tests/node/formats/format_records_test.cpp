@@ -38,6 +38,9 @@ TEST_CASE("the merge keeps the newest version per identity, this node's on a tie
   REQUIRE(merged.size() == 2);
   CHECK(merged[0].record.agent_id == "a.org");
   CHECK(merged[0].source == RecordSource::kLocal);
+  // The same version found in the DHT lends its signed form to this node's unsigned copy.
+  REQUIRE(merged[0].signature.has_value());
+  CHECK(merged[0].encoded == found[1]->encoded);
   CHECK(merged[1].record.version == "1.1.0");
   CHECK(merged[1].source == RecordSource::kDht);
   REQUIRE(merged[1].signature.has_value());
@@ -71,17 +74,21 @@ TEST_CASE("this node's public registrations are listed signed, private ones only
   secret.descriptor->access = "private";
   f.Register(secret);
   f.Register(AgentSkillRecord("a.org", "md"));
-  const auto own = f.records.Own(RecordFormat::kMcpServer, false);
+  auto own = f.records.Own(RecordFormat::kMcpServer, false);
   REQUIRE(own.size() == 1);
   CHECK(own[0].record.skill_id == "open");
   CHECK(own[0].source == RecordSource::kLocal);
+  CHECK_FALSE(own[0].signature.has_value());
+  f.records.SignUnsigned(own);
   REQUIRE(own[0].signature.has_value());
   CHECK(kademlia::VerifySignature(f.dht.node.identity().public_key(), own[0].encoded,
                                   *own[0].signature));
-  const auto with_private = f.records.Own(RecordFormat::kMcpServer, true);
+  auto with_private = f.records.Own(RecordFormat::kMcpServer, true);
   REQUIRE(with_private.size() == 2);
   CHECK(with_private[0].record.skill_id == "closed");
+  f.records.SignUnsigned(with_private);
   CHECK_FALSE(with_private[0].signature.has_value());
+  CHECK(with_private[1].signature.has_value());
 
   std::optional<Gathered> gathered;
   f.records.Gather(f.dht.now, RecordFormat::kAgentSkill, false,
@@ -90,6 +97,8 @@ TEST_CASE("this node's public registrations are listed signed, private ones only
   CHECK(gathered->outcome == Gathered::Outcome::kComplete);
   REQUIRE(gathered->records.size() == 1);
   CHECK(gathered->records[0].record.skill_id == "md");
+  CHECK(gathered->records[0].source == RecordSource::kLocal);
+  CHECK(gathered->records[0].signature.has_value());
 }
 
 TEST_CASE("without a DHT a gather lists this node's registrations only", "[unit]") {
