@@ -52,6 +52,18 @@ SkillService::SkillService(Daemon& daemon, std::vector<uint8_t> publisher_certif
       well_known_(daemon, registry_, searcher_, auth_),
       a2a_(daemon, registry_, searcher_, auth_),
       folders_(daemon, registry_, searcher_, auth_),
+      format_records_(daemon.config().discovery.dht.enabled ? &daemon.dht() : nullptr, registry_,
+                      daemon.identity()),
+      mcp_registry_(daemon.router(), format_records_, auth_, [&daemon] { return daemon.Now(); }),
+      agent_skills_(
+          daemon.router(), format_records_, auth_, [&daemon] { return daemon.Now(); },
+          [&daemon] { return daemon.http_url(); }),
+      ai_catalog_(daemon.router(), format_records_, registry_, auth_,
+                  formats::CatalogNode{
+                      .identity = &daemon.identity(),
+                      .now = [&daemon] { return daemon.Now(); },
+                      .http_url = [&daemon] { return daemon.http_url(); },
+                      .config = [&daemon]() -> const config::Config& { return daemon.config(); }}),
       skill_routes_(daemon, registry_, searcher_, auth_),
       scene_join_(daemon, searcher_, auth_),
       watch_(daemon, registry_, searcher_, auth_) {

@@ -14,6 +14,11 @@
 //   formats::A2aRoutes                 A2A Agent Cards: /.well-known/agent-card.json (and
 //                                      agent.json), /a2a/agents/{agentId}/agent-card.json, and
 //                                      the node key's /.well-known/jwks.json
+//   formats::McpRegistryRoutes         the MCP Registry read API, /v0.1/servers... (and /v0)
+//   formats::AgentSkillsRoutes         /.well-known/agent-skills/index.json
+//   formats::AiCatalogRoutes           /.well-known/ai-catalog.json, and GET / with its Link
+//                                      (the three over formats::FormatRecords: the network's
+//                                      MCP servers and Agent Skills; docs/formats.md)
 //
 // The service itself is the wiring: it makes the registry, searcher and authenticator from the
 // daemon's configuration, adds their timers, node info ("registry", "auth", "skillFolders"),
@@ -42,6 +47,10 @@
 #include "node/auth/authenticator.h"
 #include "node/daemon.h"
 #include "node/formats/a2a_routes.h"
+#include "node/formats/agent_skills_routes.h"
+#include "node/formats/ai_catalog_routes.h"
+#include "node/formats/format_records.h"
+#include "node/formats/mcp_registry_routes.h"
 #include "node/skill_answers.h"
 #include "node/skill_routes.h"
 #include "node/skill_watch.h"
@@ -76,6 +85,10 @@ class SkillService {
   api::WellKnownRoutes well_known_;
   formats::A2aRoutes a2a_;
   api::SkillFolderRoutes folders_;
+  formats::FormatRecords format_records_;
+  formats::McpRegistryRoutes mcp_registry_;
+  formats::AgentSkillsRoutes agent_skills_;
+  formats::AiCatalogRoutes ai_catalog_;
   SkillRoutes skill_routes_;
   api::SceneJoin scene_join_;
   SkillWatch watch_;
