@@ -59,7 +59,7 @@ SkillService::SkillService(Daemon& daemon, std::vector<uint8_t> publisher_certif
           daemon.router(), format_records_, auth_, [&daemon] { return daemon.Now(); },
           [&daemon] { return daemon.http_url(); }),
       ai_catalog_(daemon.router(), format_records_, registry_, auth_,
-                  formats::CatalogNode{
+                  formats::catalogs::CatalogNode{
                       .identity = &daemon.identity(),
                       .now = [&daemon] { return daemon.Now(); },
                       .http_url = [&daemon] { return daemon.http_url(); },

@@ -46,11 +46,11 @@
 #include "node/api/well_known_routes.h"
 #include "node/auth/authenticator.h"
 #include "node/daemon.h"
-#include "node/formats/a2a_routes.h"
-#include "node/formats/agent_skills_routes.h"
-#include "node/formats/ai_catalog_routes.h"
+#include "node/formats/a2a/a2a_routes.h"
+#include "node/formats/catalogs/agent_skills_routes.h"
+#include "node/formats/catalogs/ai_catalog_routes.h"
 #include "node/formats/format_records.h"
-#include "node/formats/mcp_registry_routes.h"
+#include "node/formats/mcp_registry/mcp_registry_routes.h"
 #include "node/skill_answers.h"
 #include "node/skill_routes.h"
 #include "node/skill_watch.h"
@@ -83,12 +83,12 @@ class SkillService {
   discovery::Registry registry_;
   discovery::search::Searcher searcher_;
   api::WellKnownRoutes well_known_;
-  formats::A2aRoutes a2a_;
+  formats::a2a::A2aRoutes a2a_;
   api::SkillFolderRoutes folders_;
   formats::FormatRecords format_records_;
-  formats::McpRegistryRoutes mcp_registry_;
-  formats::AgentSkillsRoutes agent_skills_;
-  formats::AiCatalogRoutes ai_catalog_;
+  formats::mcp_registry::McpRegistryRoutes mcp_registry_;
+  formats::catalogs::AgentSkillsRoutes agent_skills_;
+  formats::catalogs::AiCatalogRoutes ai_catalog_;
   SkillRoutes skill_routes_;
   api::SceneJoin scene_join_;
   SkillWatch watch_;
