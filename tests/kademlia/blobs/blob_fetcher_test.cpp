@@ -27,7 +27,7 @@ struct FetcherNet : HolderNet {
   BlobStats stats;
   std::unique_ptr<BlobFetcher> fetcher;
 
-  explicit FetcherNet(BlobConfig config = {}) : HolderNet(/*seed=*/77) {
+  explicit FetcherNet(BlobConfig config = {}, uint64_t seed = 77) : HolderNet(seed) {
     fetcher = std::make_unique<BlobFetcher>(net.node(kFetcher), own, config, net.rng(), stats);
   }
 
@@ -176,6 +176,38 @@ TEST_CASE("shutting the blob fetcher down ends every running fetch", "[unit]") {
   CHECK(lab.fetcher->running() == 0);
   lab.RunFor(transport::Seconds(10));  // late answers to the ended fetch are ignored
   CHECK(lab.stats.fetches_failed == 1);
+}
+
+// Seed 1 once ended a fetch with "asked to wait 641 times": the holder's routing table had no
+// room for the fetcher, so the holder never pinged it to verify its address, and a holder
+// serves chunks only to verified peers. A holder must verify a requester it cannot add.
+TEST_CASE("a holder whose routing table has no room for the fetcher still serves it", "[unit]") {
+  for (const uint64_t seed : {uint64_t{1}, uint64_t{77}}) {
+    INFO("seed " << seed);
+    FetcherNet lab({}, seed);
+    const NodeId fetcher_id = lab.net.node(FetcherNet::kFetcher).id();
+    // A holder that knows nothing of the fetcher and whose table would not take it.
+    std::optional<size_t> holder;
+    for (size_t i = 0; i < HolderNet::kNodes && !holder; ++i) {
+      const Node& node = lab.net.node(i);
+      if (i != FetcherNet::kFetcher && !node.routing_table().Wants(fetcher_id, lab.net.now()) &&
+          node.routing_table().Find(fetcher_id) == nullptr &&
+          node.ProvenKey(fetcher_id) == nullptr) {
+        holder = i;
+      }
+    }
+    REQUIRE(holder.has_value());
+    const std::string bytes = Blob(20 * 1000, 'w');
+    lab.Hold(*holder, bytes);
+    lab.net.RunFor(transport::Seconds(5));
+    const auto got = lab.Fetch(bytes, *holder);
+    REQUIRE(got.has_value());
+    INFO(got->error);
+    CHECK(got->status == FetchOutcome::Status::kOk);
+    CHECK(got->holder == lab.net.node(*holder).id());
+    CHECK(got->attempts.empty());
+    CHECK(lab.services[*holder]->stats().chunks_served >= 20);
+  }
 }
 
 }  // namespace
