@@ -20,9 +20,9 @@ is a provider process (tests/node/invoke/provider_server.py). Then:
      `register --skill-dir` (issue 23, items 1-2); without them this step fails, named.
 The npm packages (package.json, package-lock.json) are installed with `npm ci` into
 $MCP_NPM_DIR (meson sets it inside the build directory; default: this folder), never into git.
+The raw clients of steps 1 and 2 are in mcp_raw.py.
 Run: SKILLNODE=build/test/node/skillnode python3 tests/node/mcp/mcp_test.py [--skip-skillmd]
 """
-import http.client
 import json
 import os
 import re
@@ -33,6 +33,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 import skillnode_harness  # noqa: E402
+from mcp_raw import INIT, Http, Stdio, code_of, levels_of, request, sse_events  # noqa: E402
 from skillnode_harness import (Node, check, finish, free_port, npm_install,  # noqa: E402
                                require_binary, run, temp_dir)
 
@@ -71,58 +72,6 @@ def registration(skill_id, name, description, endpoint, access="public"):
             "endpoint": endpoint, "capabilities": ["text"],
             "descriptor": {"name": name, "description": description, "access": access,
                            "inputSchema": INPUT_SCHEMA}}
-
-
-class Stdio:
-    """`skillnode mcp` as a raw subprocess: JSON lines in, JSON lines out."""
-
-    def __init__(self, node_url, *extra):
-        self.proc = subprocess.Popen([skillnode_harness.BINARY, "mcp", "--http", node_url,
-                                      *extra], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE)
-        skillnode_harness._processes.append(self.proc)
-
-    def send(self, data):
-        self.proc.stdin.write(data if isinstance(data, bytes) else data.encode())
-        self.proc.stdin.flush()
-
-    def ask(self, message):
-        """Sends one message (a dict or raw text) and reads one answer line."""
-        self.send((message if isinstance(message, str) else json.dumps(message)) + "\n")
-        return self.read()
-
-    def read(self):
-        line = self.proc.stdout.readline()
-        return json.loads(line) if line else None
-
-    def ask_logged(self, message):
-        """Sends one request; returns (the notifications read before its answer, the answer)."""
-        self.send(json.dumps(message) + "\n")
-        notes = []
-        while True:
-            line = self.read()
-            if line is None or "id" in line:
-                return notes, line
-            notes.append(line)
-
-    def peak_kib(self):
-        with open(f"/proc/{self.proc.pid}/status") as f:
-            return int(re.search(r"VmHWM:\s+(\d+)", f.read()).group(1))
-
-
-def request(method, params=None, rid=1):
-    message = {"jsonrpc": "2.0", "id": rid, "method": method}
-    if params is not None:
-        message["params"] = params
-    return message
-
-
-INIT = {"protocolVersion": "2025-06-18", "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "1"}}
-
-
-def code_of(answer):
-    return (answer or {}).get("error", {}).get("code")
 
 
 def raw_stdio(node):
@@ -182,10 +131,6 @@ def raw_stdio(node):
     check("serving MCP on stdio" in stderr, "stdio: the log goes to stderr", stderr)
 
 
-def levels_of(notes):
-    return [n.get("method") == "notifications/message" and n["params"]["level"] for n in notes]
-
-
 def stdio_logging(mcp):
     answer = mcp.ask(request("logging/setLevel", {"level": "loud"}, rid="l1"))
     check(code_of(answer) == -32602 and "'loud'" in answer["error"]["message"] and
@@ -211,12 +156,6 @@ def stdio_logging(mcp):
           "stdio: a run whose provider is down sends a warning naming the skill", str(notes))
 
 
-def sse_events(text):
-    """The JSON of each `data:` line of an SSE body."""
-    return [json.loads(line[len("data: "):]) for line in (text or "").splitlines()
-            if line.startswith("data: ")]
-
-
 def http_logging(h, s):
     run_upper = request("tools/call", {"name": "run_skill", "arguments": {
         "name": PUBLIC[0][1], "input": {"text": "hi"}}}, rid=21)
@@ -238,34 +177,6 @@ def http_logging(h, s):
     status, answer, _ = h.call("POST", request("logging/setLevel", {"level": "Debug"}, rid=22), s)
     check(status == 200 and code_of(answer) == -32602 and "'Debug'" in answer["error"]["message"],
           "/mcp: an unknown level is -32602 naming it", f"{status} {answer}")
-
-
-class Http:
-    """Raw requests to /mcp."""
-
-    def __init__(self, node):
-        self.host, self.port = node.http_address().rsplit(":", 1)
-
-    def call(self, method, body=None, headers=None):
-        connection = http.client.HTTPConnection(self.host, int(self.port), timeout=20)
-        data = body if isinstance(body, (bytes, str)) or body is None else json.dumps(body)
-        all_headers = {"Content-Type": "application/json",
-                       "Accept": "application/json, text/event-stream"}
-        all_headers.update(headers or {})
-        connection.request(method, "/mcp", body=data, headers=all_headers)
-        answer = connection.getresponse()
-        text = answer.read().decode()
-        connection.close()
-        try:
-            parsed = json.loads(text) if text else None
-        except json.JSONDecodeError:
-            parsed = text
-        return answer.status, parsed, {k.lower(): v for k, v in answer.getheaders()}
-
-    def open(self, version="2025-06-18"):
-        params = dict(INIT, protocolVersion=version)
-        status, answer, headers = self.call("POST", request("initialize", params))
-        return status, answer, headers.get("mcp-session-id")
 
 
 def raw_http(node, token, sessions_max, body_max):
