@@ -5,7 +5,9 @@
 // accepted, as node-semver accepts them). SemverRange is node-semver's range grammar: primitive
 // comparators, X-ranges, tilde, caret and hyphen ranges, space-separated comparators (AND) and
 // `||` (OR), with node-semver's prerelease rule and without its `includePrerelease` or `loose`
-// options. Pure value types; no I/O, no exceptions.
+// options. Pure value types; no I/O, no exceptions. The parsing of both is SemverParser's
+// (semver_parser.h); this file holds the values, their order, and the test of a version
+// against a range.
 #ifndef SKILLNODE_DISCOVERY_SEMVER_H_
 #define SKILLNODE_DISCOVERY_SEMVER_H_
 
@@ -43,6 +45,15 @@ struct SemVer {
 // prerelease sorts after the same version with one.
 int CompareSemVer(const SemVer& a, const SemVer& b);
 
+// One comparator of a desugared range: `op` against `version` (kAny: every version).
+enum class SemverOp : uint8_t { kAny, kEq, kLt, kLe, kGt, kGe };
+struct SemverComparator {
+  SemverOp op = SemverOp::kAny;
+  SemVer version;
+};
+// Comparators that must all hold (AND).
+using SemverComparatorSet = std::vector<SemverComparator>;
+
 class SemverRange {
  public:
   // The error names the offending text (a comparator, an operator without a version, ...).
@@ -60,22 +71,11 @@ class SemverRange {
   std::string ToString() const;
 
  private:
-  enum class Op : uint8_t { kAny, kEq, kLt, kLe, kGt, kGe };
-  struct Comparator {
-    Op op = Op::kAny;
-    SemVer version;
-  };
-  using ComparatorSet = std::vector<Comparator>;
-
-  static bool TestComparator(const Comparator& c, const SemVer& v);
-  static bool TestSet(const ComparatorSet& set, const SemVer& v);
-  [[nodiscard]] static transport::Result<ComparatorSet> ParseSet(std::string_view text);
-  [[nodiscard]] static transport::Result<ComparatorSet> ParseHyphen(std::string_view from,
-                                                                    std::string_view to);
-  [[nodiscard]] static transport::Result<ComparatorSet> ParseToken(std::string_view token);
+  static bool TestComparator(const SemverComparator& c, const SemVer& v);
+  static bool TestSet(const SemverComparatorSet& set, const SemVer& v);
 
   std::string text_;
-  std::vector<ComparatorSet> sets_;  // OR of ANDs
+  std::vector<SemverComparatorSet> sets_;  // OR of ANDs
 };
 
 }  // namespace skillnode::discovery

@@ -63,12 +63,15 @@ void Node::ConsiderRequester(transport::TimePoint now, const transport::Endpoint
     ++stats_.verifications_skipped;
     return;
   }
-  const NodeId requester = header.sender_id;
-  if (!peers_.StartVerifying(requester, from)) return;
-  const bool sent =
-      SendRequest(now, from, requester, wire::PingBody{},
-                  [this, requester, from](auto&) { peers_.Verified(requester, from); });
-  if (!sent) peers_.Verified(requester, from);
+  VerifyRequester(now, from, header.sender_id);
+}
+
+void Node::VerifyRequester(transport::TimePoint now, const transport::Endpoint& from,
+                           const NodeId& id) {
+  if (!peers_.StartVerifying(id, from)) return;
+  const bool sent = SendRequest(now, from, id, wire::PingBody{},
+                                [this, id, from](auto&) { peers_.Verified(id, from); });
+  if (!sent) peers_.Verified(id, from);
 }
 
 void Node::NoteVerified(transport::TimePoint now, const transport::Endpoint& from,

@@ -93,6 +93,13 @@ class Node {
   // false (and never calls `done`) when too many requests are in flight.
   bool Request(transport::TimePoint now, const transport::Endpoint& to, const NodeId& to_id,
                wire::Body body, rpc::RpcCallback done);
+  // Has `id` prove its key from `from` (a ping it must sign), even when the routing table has
+  // no room for it: for a service that answers only peers verified at their address (BLOB_GET
+  // chunks), which a requester the table does not want would otherwise never become. The
+  // proof lands in the verified-peer cache (IsVerified). One verification per peer and
+  // address runs at a time, at most verifications_in_flight_max in all; a call while one runs,
+  // or past that bound, does nothing.
+  void VerifyRequester(transport::TimePoint now, const transport::Endpoint& from, const NodeId& id);
   // Requests of types the core does not know go to `handler` (not owned; may be null).
   void SetRequestHandler(RequestHandler* handler) { handler_ = handler; }
   // Further services (the blob transfer): asked in the order added for the requests the

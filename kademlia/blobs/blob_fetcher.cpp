@@ -38,25 +38,9 @@ std::string Describe(const std::vector<HolderAttempt>& attempts) {
 // How long a fetcher waits after a holder asked it to (rate limit, verification), and the
 // longest it sleeps while chunks are in flight.
 constexpr transport::Duration kThrottleWait = transport::Millis(100);
-// A new holder's round-trip time before any answer, and the retransmission timeout's bounds:
-// four smoothed round trips, at least 20 ms (a scheduler's hiccup) and at most 1 s (the RPC
-// timeout, after which the request has failed anyway).
-constexpr transport::Duration kInitialRtt = transport::Millis(100);
-constexpr transport::Duration kRtoMin = transport::Millis(20);
-constexpr transport::Duration kRtoMax = transport::Seconds(1);
-
-transport::Duration RtoOf(transport::Duration srtt) {
-  return std::clamp(srtt * 4, kRtoMin, kRtoMax);
-}
 // "Wait" answers in a row (no chunk in between) after which a holder counts as gone: 20 full
 // windows, a few seconds of a holder that never serves.
 constexpr size_t kThrottledMax = 640;
-
-// Puts `chunk` back among the chunks to request, which stay in ascending order, so a chunk
-// asked again goes before the later ones and a holder reads its file front to back.
-void Requeue(std::deque<size_t>& wanted, size_t chunk) {
-  wanted.insert(std::upper_bound(wanted.begin(), wanted.end(), chunk), chunk);
-}
 
 size_t ChunkCount(uint64_t size) {
   return static_cast<size_t>((size + wire::kBlobChunkBytesMax - 1) / wire::kBlobChunkBytesMax);
@@ -98,7 +82,7 @@ void BlobFetcher::Fetch(transport::TimePoint now, const wire::BlobDigest& digest
                     "runs at once; try again shortly";
     return done(refused);
   }
-  auto fetching = std::make_unique<Fetching>();
+  auto fetching = std::make_unique<Fetching>(config_.window);
   fetching->size = size;
   fetching->publisher = publisher;
   fetching->deadline = now + config_.fetch_timeout;
@@ -148,18 +132,7 @@ void BlobFetcher::NextHolder(transport::TimePoint now, const wire::BlobDigest& d
   fetching.generation = next_generation_++;
   const size_t count = ChunkCount(fetching.size);
   fetching.buffer.assign(static_cast<size_t>(fetching.size), '\0');
-  fetching.chunks.assign(count, Fetching::Chunk::kWanted);
-  fetching.sent.assign(count, 0);
-  fetching.counted.assign(count, 0);
-  fetching.sent_at.assign(count, transport::kTimeZero);
-  fetching.flying.clear();
-  fetching.srtt = kInitialRtt;
-  fetching.rto = RtoOf(kInitialRtt);
-  fetching.wanted.clear();
-  for (size_t i = 0; i < count; ++i) fetching.wanted.push_back(i);
-  fetching.in_flight = 0;
-  fetching.have = 0;
-  fetching.throttled = 0;
+  fetching.chunks.Start(count);
   if (count == 0) return Complete(now, digest);
   Pump(now, digest);
 }
@@ -168,54 +141,34 @@ void BlobFetcher::Pump(transport::TimePoint now, const wire::BlobDigest& digest)
   auto found = fetches_.find(digest);
   if (found == fetches_.end() || !found->second->transferring()) return;
   Fetching& fetching = *found->second;
+  ChunkWindow& chunks = fetching.chunks;
   const wire::WireContact holder = fetching.holder;
   const uint64_t generation = fetching.generation;
-  // Attempts past the retransmission timeout give up their place in the window.
-  std::erase_if(fetching.flying, [&](size_t chunk) {
-    // Each attempt waits twice as long as the one before (up to the RPC timeout), so a holder
-    // that stalls for a moment is not given up after a burst of quick retries.
-    const int doublings = std::min(fetching.sent[chunk] - 1, 6);
-    if (now - fetching.sent_at[chunk] < std::min(fetching.rto * (1 << doublings), kRtoMax)) {
-      return false;
-    }
-    fetching.counted[chunk] = 0;
-    --fetching.in_flight;
-    fetching.chunks[chunk] = Fetching::Chunk::kWanted;
-    Requeue(fetching.wanted, chunk);
-    return true;
-  });
-  while (fetching.in_flight < config_.window && !fetching.wanted.empty()) {
-    const size_t chunk = fetching.wanted.front();
-    if (fetching.sent[chunk] >= config_.chunk_attempts_max) {
+  chunks.ExpireAttempts(now);
+  while (const std::optional<size_t> next = chunks.NextToSend()) {
+    const size_t chunk = *next;
+    if (chunks.attempts(chunk) >= config_.chunk_attempts_max) {
       return DropHolder(now, digest, HolderFailure::kTimeout,
                         "chunk " + std::to_string(chunk) + " unanswered " +
-                            std::to_string(fetching.sent[chunk]) + " times");
+                            std::to_string(chunks.attempts(chunk)) + " times");
     }
     wire::BlobGetBody get;
     get.digest = digest;
     get.offset = static_cast<uint64_t>(chunk) * wire::kBlobChunkBytesMax;
     get.length = static_cast<uint32_t>(wire::kBlobChunkBytesMax);
-    const auto attempt = static_cast<uint8_t>(fetching.sent[chunk] + 1);
+    const auto attempt = static_cast<uint8_t>(chunks.attempts(chunk) + 1);
     const bool sent =
         node_.Request(now, holder.endpoint, holder.id, std::move(get),
                       [this, digest, generation, chunk, attempt](const rpc::RpcResult& result) {
                         OnChunk(digest, generation, chunk, attempt, result);
                       });
     if (!sent) break;  // the request table is full: the next wake-up sends the rest
-    fetching.wanted.pop_front();
-    fetching.chunks[chunk] = Fetching::Chunk::kInFlight;
-    fetching.sent[chunk] = attempt;
+    chunks.MarkSent(chunk, now);
     if (attempt > 1) ++stats_.chunk_retries;
-    fetching.counted[chunk] = attempt;
-    fetching.sent_at[chunk] = now;
-    fetching.flying.push_back(chunk);
-    ++fetching.in_flight;
   }
-  assert(fetching.in_flight == fetching.flying.size() && fetching.in_flight <= config_.window);
+  assert(chunks.in_flight() <= config_.window);
   // Wake up to retransmit what is still unanswered then.
-  if (fetching.in_flight > 0 || !fetching.wanted.empty()) {
-    pump_at_ = std::min(pump_at_, now + std::min(fetching.rto, kThrottleWait));
-  }
+  if (chunks.busy()) pump_at_ = std::min(pump_at_, now + std::min(chunks.rto(), kThrottleWait));
 }
 
 void BlobFetcher::OnChunk(const wire::BlobDigest& digest, uint64_t generation, size_t chunk,
@@ -223,42 +176,29 @@ void BlobFetcher::OnChunk(const wire::BlobDigest& digest, uint64_t generation, s
   auto found = fetches_.find(digest);
   if (found == fetches_.end() || found->second->generation != generation) return;
   Fetching& fetching = *found->second;
+  ChunkWindow& chunks = fetching.chunks;
   const transport::TimePoint now = result.now;
   // Only the attempt that holds the window place frees it; a late answer to an attempt that
   // was given up still delivers its bytes.
-  const bool live = fetching.counted[chunk] == attempt;
-  if (live) {
-    fetching.counted[chunk] = 0;
-    --fetching.in_flight;
-    std::erase(fetching.flying, chunk);
-  }
-  if (fetching.chunks[chunk] == Fetching::Chunk::kHave) return Pump(now, digest);
+  const bool live = chunks.TakeAnswer(chunk, attempt);
+  if (chunks.has(chunk)) return Pump(now, digest);
   const wire::Message* reply = result.status == rpc::RpcStatus::kReplied ? result.reply : nullptr;
   if (reply == nullptr) {  // timed out: ask again, before anything new
-    if (live) {
-      fetching.chunks[chunk] = Fetching::Chunk::kWanted;
-      Requeue(fetching.wanted, chunk);
-    }
+    if (live) chunks.Retry(chunk);
     return Pump(now, digest);
   }
-  if (live && attempt == 1) {  // Karn: time only answers no retransmission could have caused
-    fetching.srtt = (fetching.srtt * 7 + result.rtt) / 8;
-    fetching.rto = RtoOf(fetching.srtt);
-  }
+  // Karn: time only answers no retransmission could have caused.
+  if (live && attempt == 1) chunks.SampleRtt(result.rtt);
   if (const auto* error = std::get_if<wire::ErrorBody>(&reply->body)) {
     if (error->code == static_cast<uint16_t>(wire::ErrorReplyCode::kRateLimited)) {
       // The holder is busy or verifying us, not gone: ask again shortly (it does not count as
       // an attempt, but the fetch's deadline still runs).
-      if (++fetching.throttled > kThrottledMax) {
+      if (const size_t throttled = chunks.NoteThrottled(); throttled > kThrottledMax) {
         return DropHolder(
             now, digest, HolderFailure::kTimeout,
-            "asked to wait " + std::to_string(fetching.throttled) + " times with no chunk sent");
+            "asked to wait " + std::to_string(throttled) + " times with no chunk sent");
       }
-      if (live) {
-        fetching.chunks[chunk] = Fetching::Chunk::kWanted;
-        --fetching.sent[chunk];
-        Requeue(fetching.wanted, chunk);
-      }
+      if (live) chunks.RetryUncounted(chunk);
       pump_at_ = std::min(pump_at_, now + kThrottleWait);
       return;
     }
@@ -283,11 +223,9 @@ void BlobFetcher::OnChunk(const wire::BlobDigest& digest, uint64_t generation, s
   }
   std::copy(data->bytes.begin(), data->bytes.end(),
             fetching.buffer.begin() + static_cast<std::ptrdiff_t>(offset));
-  fetching.chunks[chunk] = Fetching::Chunk::kHave;
-  ++fetching.have;
-  fetching.throttled = 0;
+  chunks.Arrived(chunk);
   ++stats_.chunks_fetched;
-  if (fetching.have == fetching.chunks.size()) return Complete(now, digest);
+  if (chunks.complete()) return Complete(now, digest);
   Pump(now, digest);
 }
 

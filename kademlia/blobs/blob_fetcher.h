@@ -2,8 +2,10 @@
 // publisher) has a HolderLocator find and order the holders, then moves the blob from one
 // holder at a time in kBlobChunkBytesMax chunks with `window` requests in flight, asking again
 // for a chunk whose request is unanswered after the holder's retransmission timeout (four
-// smoothed round trips, 20 ms to 1 s, doubled per attempt). The bytes are handed out only when
-// their SHA-256 is the digest. A holder that answers with bytes that do not hash to the digest
+// smoothed round trips, 20 ms to 1 s, doubled per attempt). A ChunkWindow (chunk_window.h)
+// keeps that account of each transfer; the fetcher sends the requests and judges the answers.
+// The bytes are handed out only when their SHA-256 is the digest. A holder that answers with bytes
+// that do not hash to the digest
 // ("corrupt"), a wrong size or a short chunk ("truncated"), "not_held", or stops answering
 // ("timeout") is left for the next one, and a corrupt holder is not asked for that digest
 // again for bad_holder_memory (at most bad_holders_max such pairs are remembered). Fetches of
@@ -16,7 +18,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -25,6 +26,7 @@
 #include <vector>
 
 #include "kademlia/blobs/blob_service.h"
+#include "kademlia/blobs/chunk_window.h"
 #include "kademlia/blobs/holder_directory.h"
 #include "kademlia/blobs/holder_locator.h"
 #include "kademlia/node.h"
@@ -65,8 +67,8 @@ class BlobFetcher {
   struct Fetching {
     // Locating: the HolderLocator runs. Transferring: `holder` is the one being asked.
     enum class Stage : uint8_t { kLocating, kTransferring };
-    enum class Chunk : uint8_t { kWanted, kInFlight, kHave };
 
+    explicit Fetching(size_t window) : chunks(window) {}
     bool transferring() const { return stage == Stage::kTransferring; }
 
     Stage stage = Stage::kLocating;
@@ -85,21 +87,7 @@ class BlobFetcher {
     wire::WireContact holder;
     uint64_t generation = 0;
     std::string buffer;
-    std::vector<Chunk> chunks;
-    std::vector<uint8_t> sent;  // requests sent per chunk to this holder (the attempt number)
-    // The attempt that holds a place in the window per chunk (0: none), and when it was sent. An
-    // attempt unanswered after `rto` gives up its place and the chunk is asked again; its reply
-    // still counts if it comes (as a lookup treats a slow contact).
-    std::vector<uint8_t> counted;
-    std::vector<transport::TimePoint> sent_at;
-    std::vector<size_t> flying;  // chunks with a counted attempt: at most `window`
-    std::deque<size_t> wanted;   // chunks to request, ascending, so retries go first
-    // Smoothed round-trip time of this holder's chunks, and the retransmission timeout from it.
-    transport::Duration srtt{};
-    transport::Duration rto{};
-    size_t in_flight = 0;
-    size_t have = 0;
-    size_t throttled = 0;  // "wait" answers since the last chunk arrived
+    ChunkWindow chunks;  // which chunks of `buffer` are wanted, in flight, here
   };
 
   void OnLocated(transport::TimePoint now, const wire::BlobDigest& digest,

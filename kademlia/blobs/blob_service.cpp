@@ -108,9 +108,11 @@ wire::Body BlobService::ServeChunk(transport::TimePoint now, const transport::En
                                    const wire::Message& request, const wire::BlobGetBody& get) {
   // A chunk is eight times the size of its request: only a peer that proved its address gets
   // one, so a forged source address cannot aim the replies at someone else. The node verifies
-  // a new requester with a ping after this request; the fetcher asks again shortly.
+  // the requester with a ping, even when its routing table has no room for it (a fetcher it
+  // does not want as a contact must still be served); the fetcher asks again shortly.
   if (!node_.IsVerified(request.header.sender_id, from)) {
     ++stats_.serve_unverified;
+    node_.VerifyRequester(now, from, request.header.sender_id);
     return Refusal(wire::ErrorReplyCode::kRateLimited, "blob chunks: verifying your address first");
   }
   if (serve_limiter_.Admit(from.address(), now) != rpc::RateVerdict::kAllowed) {

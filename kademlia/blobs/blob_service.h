@@ -6,6 +6,8 @@
 // reflection off forged addresses), metered per source IP in chunks per second (the node's
 // request limiter leaves BLOB_GET to this service, so a transfer does not spend a peer's
 // lookup budget). Both refusals are ERROR kRateLimited, and the fetcher asks again 100 ms on.
+// An unverified requester is pinged to prove its address (Node::VerifyRequester), even one the
+// routing table has no room for, so that every fetcher can be served.
 // Directory side: as one of the nodes closest to a blob's key, answers BLOB_FIND with the
 // holders announced under it and BLOB_ANNOUNCE after checking the write token, as STORE does.
 // Announcer side: Announce(digest) tells the r nodes closest to BlobKey(digest) that this node

@@ -24,13 +24,12 @@ std::string MillisDecimal(transport::Duration d) {
 
 }  // namespace
 
-struct HttpConnection::WriteRequest {
-  uv_write_t request{};
-  std::string bytes;
-};
-
 HttpConnection::HttpConnection(HttpServer& server)
     : server_(server),
+      writer_([this](int status) { OnWritten(status); },
+              [this](int status) {  // the FIN of a lingering close
+                if (status < 0 && state_ != State::kClosed) Close();
+              }),
       deadlines_(ConnectionDeadlines::Limits::Of(server.config(), server.handshake_timeout())),
       timer_(server.loop()),
       reader_(server.config().header_bytes_max, server.config().body_bytes_max) {}
@@ -44,6 +43,7 @@ bool HttpConnection::Accept(uv_stream_t* listener) {
   }
   tcp_initialized_ = true;
   tcp_.data = this;
+  writer_.Attach(reinterpret_cast<uv_stream_t*>(&tcp_));
   if (uv_accept(listener, reinterpret_cast<uv_stream_t*>(&tcp_)) != 0) {
     Close();
     return false;
@@ -142,7 +142,7 @@ void HttpConnection::OnRead(uv_stream_t* stream, ssize_t nread, const uv_buf_t* 
   }
   // End of stream or a reset: answers already queued still go out on a clean end.
   self->SetReading(false);
-  if (nread == UV_EOF && self->writes_in_flight_ > 0) return self->CloseAfterWrites();
+  if (nread == UV_EOF && self->writer_.in_flight() > 0) return self->CloseAfterWrites();
   self->Close();
 }
 
@@ -212,8 +212,7 @@ std::shared_ptr<StreamSlot> HttpConnection::StartStream() {
 
 void HttpConnection::StreamWrite(std::string bytes) {
   if (state_ != State::kStreaming) return;
-  const size_t queued = uv_stream_get_write_queue_size(reinterpret_cast<uv_stream_t*>(&tcp_));
-  if (queued + bytes.size() > kEventStreamQueueBytesMax) {
+  if (writer_.queued_bytes() + bytes.size() > kEventStreamQueueBytesMax) {
     LogAt(server_.logger(), transport::LogLevel::kInfo,
           "event stream to " + peer_.ToString() + " dropped: the client reads too slowly");
     return Close();
@@ -274,36 +273,24 @@ void HttpConnection::Write(std::string bytes) {
 }
 
 void HttpConnection::WriteRaw(std::string bytes) {
-  if (state_ == State::kClosed || bytes.empty()) return;
-  auto request = std::make_unique<WriteRequest>();
-  request->bytes = std::move(bytes);
-  request->request.data = request.get();
-  uv_buf_t buf = uv_buf_init(request->bytes.data(), static_cast<unsigned>(request->bytes.size()));
-  if (uv_write(&request->request, reinterpret_cast<uv_stream_t*>(&tcp_), &buf, 1,
-               &HttpConnection::OnWritten) != 0) {
-    return Close();
-  }
-  request.release();  // owned by libuv until OnWritten
-  ++writes_in_flight_;
+  if (state_ == State::kClosed) return;
+  if (!writer_.Write(std::move(bytes))) Close();
 }
 
-void HttpConnection::OnWritten(uv_write_t* request, int status) {
-  std::unique_ptr<WriteRequest> owned(static_cast<WriteRequest*>(request->data));
-  auto* self = static_cast<HttpConnection*>(request->handle->data);
-  --self->writes_in_flight_;
-  if (self->state_ == State::kClosed) return;
-  if (status < 0) return self->Close();
-  if (self->state_ == State::kDraining && self->writes_in_flight_ == 0) self->Linger();
-  self->times_.last_written = self->server_.loop().Now();
-  if (self->state_ != State::kReading || self->reading_ || self->consuming_) return;
+void HttpConnection::OnWritten(int status) {
+  if (state_ == State::kClosed) return;
+  if (status < 0) return Close();
+  if (state_ == State::kDraining && writer_.in_flight() == 0) Linger();
+  times_.last_written = server_.loop().Now();
+  if (state_ != State::kReading || reading_ || consuming_) return;
   // A pipelining client that stopped taking its answers: still stalled, its idle time counts
   // from this write; once it has taken enough, parse what waits and read on. The stall was
   // ours, so a request cut in two by it gets its requestTimeout again.
-  if (self->WriteQueueFull()) return self->ArmTimer();
-  if (self->reader_.state() == HttpRequestReader::State::kPartial) {
-    self->times_.request_started = self->times_.last_written;
+  if (WriteQueueFull()) return ArmTimer();
+  if (reader_.state() == HttpRequestReader::State::kPartial) {
+    times_.request_started = times_.last_written;
   }
-  self->Consume();
+  Consume();
 }
 
 void HttpConnection::ReceiveTls(std::string_view bytes) {
@@ -324,7 +311,7 @@ void HttpConnection::ReceiveTls(std::string_view bytes) {
   if (state_ != State::kStreaming) pending_.append(plaintext);
   if (outcome == TlsSession::Outcome::kClosed) {  // close_notify: as the end of the stream
     SetReading(false);
-    if (writes_in_flight_ > 0 && state_ != State::kStreaming) return CloseAfterWrites();
+    if (writer_.in_flight() > 0 && state_ != State::kStreaming) return CloseAfterWrites();
     return Close();
   }
   if (state_ != State::kStreaming && !plaintext.empty()) Consume();
@@ -347,8 +334,7 @@ void HttpConnection::FailTls(std::string_view reason, const std::string& why) {
 }
 
 bool HttpConnection::WriteQueueFull() const {
-  const size_t queued = uv_stream_get_write_queue_size(reinterpret_cast<const uv_stream_t*>(&tcp_));
-  return queued > server_.config().write_queue_bytes_max;
+  return writer_.queued_bytes() > server_.config().write_queue_bytes_max;
 }
 
 void HttpConnection::CloseAfterWrites() {
@@ -361,26 +347,17 @@ void HttpConnection::CloseAfterWrites() {
   }
   state_ = State::kDraining;
   SetReading(false);
-  if (writes_in_flight_ == 0) return Linger();
+  if (writer_.in_flight() == 0) return Linger();
   ArmTimer();
 }
 
 void HttpConnection::Linger() {
-  assert(state_ == State::kDraining && writes_in_flight_ == 0 && "lingers once, when all is out");
+  assert(state_ == State::kDraining && writer_.in_flight() == 0 && "lingers once, when all is out");
   if (!server_.BeginLinger()) return Close();
   state_ = State::kLingering;
-  shutdown_.data = this;
-  if (uv_shutdown(&shutdown_, reinterpret_cast<uv_stream_t*>(&tcp_), &HttpConnection::OnShutdown) !=
-      0) {
-    return Close();
-  }
+  if (!writer_.Shutdown()) return Close();
   SetReading(true);
   ArmTimer();
-}
-
-void HttpConnection::OnShutdown(uv_shutdown_t* request, int status) {
-  auto* self = static_cast<HttpConnection*>(request->data);
-  if (status < 0 && self->state_ != State::kClosed) self->Close();
 }
 
 ConnectionPhase HttpConnection::Phase() const {

@@ -14,7 +14,9 @@
 // written, the sending side shut down (FIN), and what the client still sends is read and
 // dropped until it closes too (at most the deadlines' linger_bytes_max and linger_timeout),
 // since closing a socket with unread input resets the connection and a client can lose the
-// answer (a 503, a 413) it had not read yet. Its state is one ConnectionState.
+// answer (a 503, a 413) it had not read yet. Its state is one ConnectionState. What it sends
+// goes through its ConnectionWriter (connection_writer.h), which owns the libuv writes and the
+// FIN.
 //
 // Owned by HttpServer. The object holds its uv_tcp_t and lives until that handle's close
 // callback, which asks the server to delete it (memory freed in the close callback; write
@@ -41,6 +43,7 @@
 #include <string_view>
 
 #include "node/http/connection_deadlines.h"
+#include "node/http/connection_writer.h"
 #include "node/http/http_message.h"
 #include "node/http/http_request_reader.h"
 #include "node/http/responder.h"
@@ -78,13 +81,11 @@ class HttpConnection {
 
  private:
   using State = ConnectionState;
-  struct WriteRequest;
 
   static void OnAlloc(uv_handle_t* handle, size_t suggested, uv_buf_t* buf);
   static void OnRead(uv_stream_t* stream, ssize_t nread, const uv_buf_t* buf);
-  static void OnWritten(uv_write_t* request, int status);
   static void OnClosed(uv_handle_t* handle);
-  static void OnShutdown(uv_shutdown_t* request, int status);
+  void OnWritten(int status);
 
   void Consume();
   void Dispatch(HttpRequest request);
@@ -111,7 +112,7 @@ class HttpConnection {
 
   HttpServer& server_;
   uv_tcp_t tcp_{};
-  uv_shutdown_t shutdown_{};
+  ConnectionWriter writer_;
   size_t lingered_bytes_ = 0;
   bool tcp_initialized_ = false;
   ConnectionDeadlines deadlines_;
@@ -121,7 +122,6 @@ class HttpConnection {
   State state_ = State::kReading;
   bool reading_ = false;
   bool consuming_ = false;
-  size_t writes_in_flight_ = 0;
   transport::Endpoint peer_;
   std::unique_ptr<TlsSession> tls_;  // HTTPS only
 

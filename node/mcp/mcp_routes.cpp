@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "node/invoke/invoke_routes.h"
 #include "node/mcp/json_rpc.h"
@@ -14,9 +15,43 @@ using nlohmann::json;
 
 namespace {
 
-http::HttpResponse RpcError(int status, int code, const std::string& message) {
-  return http::HttpResponse::Text(status, Serialize(ErrorResponse(nullptr, code, message)),
+http::HttpResponse RpcError(int status, int code, const std::string& message,
+                            const json& data = nullptr) {
+  return http::HttpResponse::Text(status, Serialize(ErrorResponse(nullptr, code, message, data)),
                                   "application/json");
+}
+
+bool AcceptsEventStream(const std::string* accept) {
+  return accept != nullptr && accept->find("text/event-stream") != std::string::npos;
+}
+
+// An answer preceded by the log notifications made while it was worked out, as the SSE stream
+// Streamable HTTP allows for a POST's answer: one `message` event each, without ids (the
+// stream is whole, so there is nothing to resume).
+std::string EventStream(const std::vector<std::string>& notes, const std::string& answer) {
+  std::string out;
+  for (const std::string& note : notes) out += "event: message\ndata: " + note + "\n\n";
+  out += "event: message\ndata: " + answer + "\n\n";
+  return out;
+}
+
+// The answer to one POSTed message: its JSON-RPC answer (after the log notifications it made,
+// as an event stream, when there are any), or 202 when it has none.
+http::HttpResponse PostAnswer(int status, std::optional<std::string> text,
+                              const std::vector<std::string>& notes,
+                              const std::string& session_id) {
+  http::HttpResponse response;
+  if (text && !notes.empty()) {
+    response = http::HttpResponse::Text(status, EventStream(notes, *text), "text/event-stream");
+    response.headers.emplace_back("Cache-Control", "no-store");
+  } else if (text) {
+    response = http::HttpResponse::Text(status, std::move(*text), "application/json");
+  } else {
+    response.status = 202;
+    response.content_type = "application/json";
+  }
+  if (!session_id.empty()) response.headers.emplace_back("Mcp-Session-Id", session_id);
+  return response;
 }
 
 bool AcceptsJson(const std::string* accept) {
@@ -100,10 +135,14 @@ void McpRoutes::HandlePost(const http::HttpRequest& request, http::Responder res
   if (!Admit(request, responder)) return;
   ++counters_.messages;
   const std::string* version = request.Header("mcp-protocol-version");
+  // Any supported version is served, whichever one the session negotiated.
   if (version != nullptr && !IsSupportedVersion(*version)) {
     ++counters_.bad_request;
-    return responder.Send(
-        RpcError(400, kInvalidRequest, "MCP-Protocol-Version " + *version + " is not supported"));
+    return responder.Send(RpcError(400, kInvalidRequest,
+                                   "MCP-Protocol-Version " + *version +
+                                       " is not supported; the supported versions are " +
+                                       SupportedVersions(),
+                                   {{"requested", *version}, {"supported", kProtocolVersions}}));
   }
   bool too_deep = false;
   const json message = ParseMessage(request.body, too_deep);
@@ -117,17 +156,16 @@ void McpRoutes::HandlePost(const http::HttpRequest& request, http::Responder res
   const Classified kind = Classify(message);
   // A batch is answered 200 whatever its items say; a single invalid message 400.
   const int answer_status = kind.kind == MessageKind::kInvalid && !message.is_array() ? 400 : 200;
-  auto send = [responder, answer_status](std::optional<std::string> text,
-                                         const std::string& session_id) mutable {
-    http::HttpResponse response;
-    if (text) {
-      response = http::HttpResponse::Text(answer_status, std::move(*text), "application/json");
-    } else {
-      response.status = 202;
-      response.content_type = "application/json";
-    }
-    if (!session_id.empty()) response.headers.emplace_back("Mcp-Session-Id", session_id);
-    responder.Send(std::move(response));
+  // Log notifications ride on this answer's SSE stream; a client that takes no event stream
+  // gets the answer alone.
+  auto notes = std::make_shared<std::vector<std::string>>();
+  const bool streams = AcceptsEventStream(request.Header("accept"));
+  auto notify = [notes, streams](std::string note) {
+    if (streams) notes->push_back(std::move(note));
+  };
+  auto send = [responder, answer_status, notes](std::optional<std::string> text,
+                                                const std::string& session_id) mutable {
+    responder.Send(PostAnswer(answer_status, std::move(text), *notes, session_id));
   };
   const std::string* session_id = request.Header("mcp-session-id");
   const CallerInfo caller = Caller(request);
@@ -154,15 +192,9 @@ void McpRoutes::HandlePost(const http::HttpRequest& request, http::Responder res
     return responder.Send(
         RpcError(404, kInvalidRequest, "no session " + *session_id + ": initialize again"));
   }
-  if (version != nullptr && *version != session->protocol_version()) {
-    ++counters_.bad_request;
-    return responder.Send(RpcError(400, kInvalidRequest,
-                                   "MCP-Protocol-Version " + *version + " is not the session's (" +
-                                       session->protocol_version() + ")"));
-  }
   session->HandleText(
       request.body, [send](std::optional<std::string> text) mutable { send(std::move(text), ""); },
-      &caller);
+      &caller, notify);
 }
 
 void McpRoutes::HandleDelete(const http::HttpRequest& request, http::Responder responder) {

@@ -2,17 +2,24 @@
 // /mcp (docs/mcp.md, docs/api.md "MCP").
 //
 //   POST   /mcp  one JSON-RPC message (or a 2025-03-26 batch); answered with application/json
-//                (a request), or 202 with no body (a notification or response). `initialize`
-//                without Mcp-Session-Id opens a session: the answer carries its Mcp-Session-Id,
-//                which every later request must send (missing: 400; unknown or ended: 404).
+//                (a request), or 202 with no body (a notification or response). A request that
+//                made log notifications the session asked for (logging/setLevel) is answered
+//                as text/event-stream instead: those notifications, then the answer, when the
+//                Accept header takes text/event-stream (otherwise the answer alone, as JSON).
+//                `initialize` without Mcp-Session-Id opens a session: the answer carries its
+//                Mcp-Session-Id, which every later request must send (missing: 400; unknown
+//                or ended: 404).
 //   DELETE /mcp  ends the session named by Mcp-Session-Id.
-//   GET    /mcp  405: this server sends no messages of its own, so it offers no stream.
+//   GET    /mcp  405: this server sends nothing outside a request's answer, so it offers no
+//                stream of its own.
 //
 // Checks before anything else: a foreign Origin is refused 403 (origin_check.h); a body over
-// node.mcp.maxBodyBytes 413; an MCP-Protocol-Version that is not supported, or not the
-// session's, 400; an Accept that takes no JSON 406; a bad bearer token 401 and a source past
-// its failure limit 429 (the node's Authenticator, with the client's own address). JSON-RPC
-// errors about the message itself (-32700, -32600) come with 400.
+// node.mcp.maxBodyBytes 413; an MCP-Protocol-Version that is not supported 400, naming the
+// supported ones (any supported version is served, whichever one the session negotiated: the
+// session keeps the negotiated version's rules, batches included); an Accept that takes no
+// JSON 406; a bad bearer token 401 and a source past its failure limit 429 (the node's
+// Authenticator, with the client's own address). JSON-RPC errors about the message itself
+// (-32700, -32600) come with 400.
 //
 // The session core is the stdio server's (mcp_session.h). Its tools reach the node's routes
 // in-process through the node's router, carrying the client's Authorization header and

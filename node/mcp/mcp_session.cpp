@@ -28,6 +28,15 @@ bool IsSupportedVersion(std::string_view version) {
   return false;
 }
 
+std::string SupportedVersions() {
+  std::string out;
+  for (const char* supported : kProtocolVersions) {
+    if (!out.empty()) out += ", ";
+    out += supported;
+  }
+  return out;
+}
+
 McpSession::McpSession(SkillTools& tools, SessionOptions options)
     : tools_(tools), options_(std::move(options)) {}
 
@@ -39,8 +48,9 @@ std::string McpSession::OversizedAnswer(size_t bytes) {
                                  {{"limitBytes", kMessageBytesMax}}));
 }
 
-void McpSession::HandleText(std::string_view text, Reply reply, const CallerInfo* caller) {
-  const CallerInfo& auth = caller != nullptr ? *caller : options_.caller;
+void McpSession::HandleText(std::string_view text, Reply reply, const CallerInfo* caller,
+                            SessionLog::Send notify) {
+  const Inbound from{caller != nullptr ? *caller : options_.caller, notify};
   if (text.size() > kMessageBytesMax) return reply(OversizedAnswer(text.size()));
   bool too_deep = false;
   json message = ParseMessage(text, too_deep);
@@ -53,8 +63,8 @@ void McpSession::HandleText(std::string_view text, Reply reply, const CallerInfo
     return reply(Serialize(ErrorResponse(nullptr, kParseError, "the message is not JSON")));
   }
   try {
-    if (message.is_array()) return HandleBatch(message, auth, std::move(reply));
-    HandleOne(message, auth, [reply](std::optional<json> answer) {
+    if (message.is_array()) return HandleBatch(message, from, std::move(reply));
+    HandleOne(message, from, [reply](std::optional<json> answer) {
       reply(answer ? std::optional<std::string>(Serialize(*answer)) : std::nullopt);
     });
   } catch (const std::exception& e) {  // nlohmann's, at this boundary only
@@ -62,7 +72,7 @@ void McpSession::HandleText(std::string_view text, Reply reply, const CallerInfo
   }
 }
 
-void McpSession::HandleBatch(const json& batch, const CallerInfo& caller, Reply reply) {
+void McpSession::HandleBatch(const json& batch, const Inbound& from, Reply reply) {
   auto refuse = [&reply](const std::string& why) {
     reply(Serialize(ErrorResponse(nullptr, kInvalidRequest, why)));
   };
@@ -102,11 +112,11 @@ void McpSession::HandleBatch(const json& batch, const CallerInfo& caller, Reply 
       store(ErrorResponse(c.id, kInvalidRequest, "initialize may not be part of a batch"));
       continue;
     }
-    HandleOne(item, caller, std::move(store));
+    HandleOne(item, from, std::move(store));
   }
 }
 
-void McpSession::HandleOne(const json& message, const CallerInfo& caller, JsonReply reply) {
+void McpSession::HandleOne(const json& message, const Inbound& from, JsonReply reply) {
   const Classified c = Classify(message);
   switch (c.kind) {
     case MessageKind::kInvalid:
@@ -120,11 +130,11 @@ void McpSession::HandleOne(const json& message, const CallerInfo& caller, JsonRe
       break;
   }
   const json params = message.value("params", json::object());
-  HandleRequest(message["method"].get<std::string>(), c.id, params, caller, std::move(reply));
+  HandleRequest(message["method"].get<std::string>(), c.id, params, from, std::move(reply));
 }
 
 void McpSession::HandleRequest(const std::string& method, const json& id, const json& params,
-                               const CallerInfo& caller, JsonReply reply) {
+                               const Inbound& from, JsonReply reply) {
   if (method == "initialize") {
     if (initialized()) {
       return reply(ErrorResponse(
@@ -144,28 +154,51 @@ void McpSession::HandleRequest(const std::string& method, const json& id, const 
     }
     return reply(ResultResponse(id, {{"tools", ToolDefinitions()}}));
   }
-  if (method == "tools/call") {
-    const auto name = params.find("name");
-    if (name == params.end() || !name->is_string()) {
-      return reply(ErrorResponse(id, kInvalidParams, "params.name: must be a tool's name"));
-    }
-    const auto arguments = params.find("arguments");
-    if (arguments != params.end() && !arguments->is_object()) {
-      return reply(ErrorResponse(id, kInvalidParams, "params.arguments: must be an object"));
-    }
-    CallContext context;
-    context.caller = caller;
-    context.names = names_;
-    return tools_.Call(
-        name->get<std::string>(), arguments == params.end() ? json() : *arguments, context,
-        [id, reply](ToolCallResult result) {
-          if (!result) {
-            return reply(ErrorResponse(id, result.error().code, result.error().message));
-          }
-          reply(ResultResponse(id, std::move(*result)));
-        });
-  }
+  if (method == "tools/call") return CallTool(id, params, from, std::move(reply));
+  if (method == "logging/setLevel") return reply(SetLevel(id, params));
   reply(ErrorResponse(id, kMethodNotFound, "method not found: " + method, {{"method", method}}));
+}
+
+void McpSession::CallTool(const json& id, const json& params, const Inbound& from,
+                          JsonReply reply) {
+  const auto name = params.find("name");
+  if (name == params.end() || !name->is_string()) {
+    return reply(ErrorResponse(id, kInvalidParams, "params.name: must be a tool's name"));
+  }
+  const auto arguments = params.find("arguments");
+  if (arguments != params.end() && !arguments->is_object()) {
+    return reply(ErrorResponse(id, kInvalidParams, "params.arguments: must be an object"));
+  }
+  CallContext context;
+  context.caller = from.caller;
+  context.names = names_;
+  context.log = log_;
+  context.notify = from.notify;
+  tools_.Call(name->get<std::string>(), arguments == params.end() ? json() : *arguments, context,
+              [id, reply](ToolCallResult result) {
+                if (!result) {
+                  return reply(ErrorResponse(id, result.error().code, result.error().message));
+                }
+                reply(ResultResponse(id, std::move(*result)));
+              });
+}
+
+json McpSession::SetLevel(const json& id, const json& params) {
+  const auto level = params.find("level");
+  if (level == params.end() || !level->is_string()) {
+    return ErrorResponse(id, kInvalidParams,
+                         "params.level: must be one of MCP's levels (" + LogLevelNames() + ")");
+  }
+  const std::string name = level->get<std::string>();
+  const std::optional<LogLevel> parsed = ParseLogLevel(name);
+  if (!parsed) {
+    return ErrorResponse(
+        id, kInvalidParams,
+        "params.level: unknown level '" + name + "' (the levels are " + LogLevelNames() + ")",
+        {{"level", name}});
+  }
+  log_->SetLevel(*parsed);
+  return ResultResponse(id, json::object());
 }
 
 json McpSession::Initialize(const json& id, const json& params) {
@@ -183,7 +216,7 @@ json McpSession::Initialize(const json& id, const json& params) {
   protocol_version_ = IsSupportedVersion(version) ? version : kProtocolVersions[0];
   return ResultResponse(
       id, {{"protocolVersion", protocol_version_},
-           {"capabilities", {{"tools", {{"listChanged", false}}}}},
+           {"capabilities", {{"tools", {{"listChanged", false}}}, {"logging", json::object()}}},
            {"serverInfo", {{"name", "skillnode"}, {"version", options_.server_version}}},
            {"instructions", kInstructions}});
 }

@@ -6,13 +6,19 @@
 // Lifecycle: `initialize` first (anything else but `ping` before it is an invalid request);
 // its protocolVersion is answered as it is when supported (kProtocolVersions: those of the
 // official TypeScript SDK @modelcontextprotocol/sdk 1.32.2), else with the newest. The server
-// declares one capability, `tools`: list_skills, get_skill_info, run_skill (skill_tools.h).
-// Methods: initialize, ping, tools/list, tools/call; notifications are taken and never
-// answered (notifications/initialized marks the session ready; the rest are ignored).
+// declares two capabilities: `tools` (list_skills, get_skill_info, run_skill: skill_tools.h)
+// and `logging` (session_log.h). Methods: initialize, ping, tools/list, tools/call,
+// logging/setLevel; notifications are taken and never answered (notifications/initialized
+// marks the session ready; the rest are ignored).
+//
+// Log notifications (notifications/message) are sent only once the client has chosen a level
+// with logging/setLevel, and only at that level or above; each goes through the `notify` the
+// transport passed with the message it belongs to, before that message's answer.
 //
 // JSON-RPC errors: -32700 text that is not JSON, -32600 not a valid request (or a message
 // over kMessageBytesMax, or nested past kJsonDepthMax), -32601 unknown method, -32602 bad
-// params (including a tool's arguments), -32603 an internal failure. Batches (a JSON array)
+// params (including a tool's arguments and a level MCP does not name), -32603 an internal
+// failure. Batches (a JSON array)
 // are accepted only when the negotiated version is 2025-03-26, the one revision that has them,
 // with at most kBatchItemsMax messages; otherwise a batch is an invalid request.
 //
@@ -30,6 +36,7 @@
 #include <string>
 #include <string_view>
 
+#include "node/mcp/session_log.h"
 #include "node/mcp/skill_tools.h"
 
 namespace skillnode::node::mcp {
@@ -47,6 +54,8 @@ inline constexpr std::array<const char*, 5> kProtocolVersions = {
 inline constexpr const char* kBatchVersion = "2025-03-26";
 
 bool IsSupportedVersion(std::string_view version);
+// "2025-11-25, 2025-06-18, ...": kProtocolVersions for error messages.
+std::string SupportedVersions();
 
 struct SessionOptions {
   // stdio: the caller of every message ("Bearer " + --token); /mcp passes one per request.
@@ -65,7 +74,9 @@ class McpSession {
 
   // One message (or batch) as text. `caller` overrides the session's for this message (/mcp
   // passes each request's Authorization header and peer); nullptr keeps the session's.
-  void HandleText(std::string_view text, Reply reply, const CallerInfo* caller = nullptr);
+  // `notify` takes the log notifications made while it is handled (empty: they are dropped).
+  void HandleText(std::string_view text, Reply reply, const CallerInfo* caller = nullptr,
+                  SessionLog::Send notify = {});
   // An answer for a message that could not be read whole (over kMessageBytesMax).
   static std::string OversizedAnswer(size_t bytes);
 
@@ -74,20 +85,32 @@ class McpSession {
   const std::string& protocol_version() const { return protocol_version_; }
   // Whether the client has sent notifications/initialized.
   bool ready() const { return ready_; }
+  // The level logging/setLevel chose.
+  const SessionLog& log() const { return *log_; }
 
  private:
   using JsonReply = std::function<void(std::optional<nlohmann::json>)>;
-  void HandleOne(const nlohmann::json& message, const CallerInfo& caller, JsonReply reply);
-  void HandleBatch(const nlohmann::json& batch, const CallerInfo& caller, Reply reply);
+  // Who sent a message and where its log notifications go.
+  struct Inbound {
+    const CallerInfo& caller;
+    const SessionLog::Send& notify;
+  };
+  void HandleOne(const nlohmann::json& message, const Inbound& from, JsonReply reply);
+  void HandleBatch(const nlohmann::json& batch, const Inbound& from, Reply reply);
   void HandleRequest(const std::string& method, const nlohmann::json& id,
-                     const nlohmann::json& params, const CallerInfo& caller, JsonReply reply);
+                     const nlohmann::json& params, const Inbound& from, JsonReply reply);
+  void CallTool(const nlohmann::json& id, const nlohmann::json& params, const Inbound& from,
+                JsonReply reply);
   nlohmann::json Initialize(const nlohmann::json& id, const nlohmann::json& params);
+  nlohmann::json SetLevel(const nlohmann::json& id, const nlohmann::json& params);
 
   SkillTools& tools_;
   SessionOptions options_;
   std::string protocol_version_;
   bool ready_ = false;
   std::shared_ptr<NameMemory> names_ = std::make_shared<NameMemory>();
+  // Shared with the tool calls in flight (which may outlive the session on /mcp).
+  std::shared_ptr<SessionLog> log_ = std::make_shared<SessionLog>();
 };
 
 }  // namespace skillnode::node::mcp

@@ -48,6 +48,7 @@ ApiFetch CurlFetch(const StdioOptions& options) {
         cli::HttpCallOptions{transport::Millis(options.timeout_ms), options.ca_file}, headers);
     ApiResponse answer;
     if (!got) {
+      answer.timed_out = got.error().code == transport::ErrorCode::kTimeout;
       answer.error = got.error().message + (got.error().code == transport::ErrorCode::kCrypto
                                                 ? std::string(cli::kCertificateHint)
                                                 : " (is `skillnode run` running at " +
@@ -72,7 +73,10 @@ int ServeStdio(int in_fd, int out_fd, McpSession& session) {
   };
   auto take_line = [&](std::string_view text) {
     if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
-    if (!Blank(text)) session.HandleText(text, answer);
+    // Log notifications (logging/setLevel) are lines of their own, before the answer.
+    if (!Blank(text)) {
+      session.HandleText(text, answer, nullptr, [&answer](std::string note) { answer(note); });
+    }
   };
   std::vector<char> buffer(kReadChunkBytes);
   while (output_ok) {

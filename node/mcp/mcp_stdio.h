@@ -1,7 +1,9 @@
 // `skillnode mcp`: the MCP server on standard input and output, as MCP clients launch it.
 //
 // Messages are newline-delimited JSON-RPC (MCP's stdio transport): one message per line in,
-// one answer per line out, nothing but JSON-RPC on standard output; logs go to standard error.
+// one answer per line out, nothing but JSON-RPC on standard output; logs go to standard error
+// (the MCP log notifications a client asks for with logging/setLevel are JSON-RPC lines of
+// their own on standard output, each before the answer it belongs to).
 // A line over kMessageBytesMax is never held whole: the rest of it is skipped and the client
 // gets a -32600 answer. End of input ends the server with status 0.
 //

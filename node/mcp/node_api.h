@@ -29,7 +29,8 @@ struct ApiResponse {
   long status = 0;  // 0: no answer at all (see `error`)
   std::string content_type;
   std::string body;
-  std::string error;  // status 0: why (connection refused, timeout, ...)
+  std::string error;       // status 0: why (connection refused, timeout, ...)
+  bool timed_out = false;  // status 0 because the request ran out of time
 };
 
 using ApiDone = std::function<void(ApiResponse)>;

@@ -54,7 +54,29 @@ std::string SkillPath(const std::string& id, const char* rest) {
   return "/api/skills/" + http::PercentEncode(id) + rest;
 }
 
+bool TimedOut(const ApiResponse& answer) { return answer.timed_out || answer.status == 504; }
+
+// A failed answer is a warning about one call (a refusal, a failed skill, a time-out), or an
+// error when the node cannot be reached at all.
+LogLevel FailureLevel(const ApiResponse& answer) {
+  return answer.status == 0 && !TimedOut(answer) ? LogLevel::kError : LogLevel::kWarning;
+}
+
+// The log data of a failed answer: `message`, the status, the node's error code, whether it
+// timed out.
+json FailureData(const ApiResponse& answer, std::string message) {
+  json data = {{"message", std::move(message)}, {"status", answer.status}};
+  const std::string code = StringField(json::parse(answer.body, nullptr, false), "error");
+  if (!code.empty()) data["code"] = code;
+  if (TimedOut(answer)) data["timedOut"] = true;
+  return data;
+}
+
 }  // namespace
+
+void CallContext::Log(LogLevel level, std::string_view tool, json data) const {
+  if (log) log->Write(level, tool, std::move(data), notify);
+}
 
 void NameMemory::Remember(const std::string& name, const std::string& id) {
   auto [it, added] = ids_.insert_or_assign(name, id);
@@ -136,7 +158,7 @@ void SkillTools::Call(const std::string& name, const json& arguments, const Call
   invalid("unknown tool '" + name + "' (the tools are list_skills, get_skill_info, run_skill)");
 }
 
-void SkillTools::Search(json query, const CallContext& context,
+void SkillTools::Search(json query, const char* tool, const CallContext& context,
                         std::function<void(tl::expected<json, std::string>)> done) {
   ApiRequest request;
   request.method = "POST";
@@ -144,14 +166,19 @@ void SkillTools::Search(json query, const CallContext& context,
   request.body = Serialize(query);
   request.authorization = context.caller.authorization;
   request.peer = context.caller.peer;
-  fetch_(std::move(request), [done = std::move(done)](ApiResponse answer) {
+  fetch_(std::move(request), [tool, context, done = std::move(done)](ApiResponse answer) {
     const json body = json::parse(answer.body, nullptr, false);
     if (answer.status == 404 && StringField(body, "error") == "DISC_002") {
       return done(json::array());  // nothing matches
     }
     if (answer.status != 200 || !body.is_object() || !body.contains("skills") ||
         !body["skills"].is_array()) {
-      return done(tl::unexpected("the search failed: " + NodeSaid(answer)));
+      const std::string said = NodeSaid(answer);
+      context.Log(FailureLevel(answer), tool,
+                  FailureData(answer, std::string(TimedOut(answer) ? "the skill lookup timed out: "
+                                                                   : "the skill lookup failed: ") +
+                                          said));
+      return done(tl::unexpected("the search failed: " + said));
     }
     done(body["skills"]);
   });
@@ -162,93 +189,131 @@ void SkillTools::ListSkills(const ListArgs& args, const CallContext& context, To
   if (!args.keywords.empty()) query["keywords"] = args.keywords;
   if (args.capability) query["capabilities"] = json::array({*args.capability});
   if (args.scene) query["scenes"] = json::array({*args.scene});
-  Search(std::move(query), context,
-         [limit = args.limit, names = context.names,
-          done = std::move(done)](tl::expected<json, std::string> found) {
-           if (!found) return done(TextResult(found.error(), true));
-           json skills = json::array();
-           std::set<std::string> seen;
-           for (const json& skill : *found) {
-             if (skills.size() >= limit) break;
-             if (!skill.is_object() || !skill.contains("name") || !skill["name"].is_string()) {
-               continue;
-             }
-             const std::string name = skill["name"].get<std::string>();
-             if (!seen.insert(name).second) continue;
-             const std::string description = StringField(skill, "description");
-             // Only the name and the short description: the selection phase sees no more.
-             skills.push_back({{"name", name}, {"description", description}});
-             if (names && skill.contains("id") && skill["id"].is_string()) {
-               names->Remember(name, skill["id"].get<std::string>());
-             }
-           }
-           json result = TextResult(Serialize(skills), false);
-           result["structuredContent"] = {{"skills", std::move(skills)}};
-           done(std::move(result));
-         });
+  Search(
+      std::move(query), kListSkills, context,
+      [limit = args.limit, context, done = std::move(done)](tl::expected<json, std::string> found) {
+        if (!found) return done(TextResult(found.error(), true));
+        json skills = json::array();
+        std::set<std::string> seen;
+        for (const json& skill : *found) {
+          if (skills.size() >= limit) break;
+          if (!skill.is_object() || !skill.contains("name") || !skill["name"].is_string()) {
+            continue;
+          }
+          const std::string name = skill["name"].get<std::string>();
+          if (!seen.insert(name).second) continue;
+          const std::string description = StringField(skill, "description");
+          // Only the name and the short description: the selection phase sees no more.
+          skills.push_back({{"name", name}, {"description", description}});
+          if (context.names && skill.contains("id") && skill["id"].is_string()) {
+            context.names->Remember(name, skill["id"].get<std::string>());
+          }
+        }
+        context.Log(
+            LogLevel::kDebug, kListSkills,
+            {{"message", "the node's search found " + std::to_string(found->size()) +
+                             " skills; showing " + std::to_string(skills.size()) + " names"},
+             {"found", found->size()},
+             {"shown", skills.size()}});
+        json result = TextResult(Serialize(skills), false);
+        result["structuredContent"] = {{"skills", std::move(skills)}};
+        done(std::move(result));
+      });
 }
 
-void SkillTools::Resolve(const std::string& name, const CallContext& context, Resolved done) {
+void SkillTools::Resolve(const std::string& name, const char* tool, const CallContext& context,
+                         Resolved done) {
+  auto resolved = [name, tool, context](const std::string& id, const char* how) {
+    context.Log(LogLevel::kDebug, tool,
+                {{"message", "'" + name + "' is skill " + id + " (" + how + ")"},
+                 {"name", name},
+                 {"skillId", id}});
+  };
   if (context.names) {
-    if (auto id = context.names->Find(name)) return done(*id);
+    if (auto id = context.names->Find(name)) {
+      resolved(*id, "as list_skills showed it");
+      return done(*id);
+    }
   }
-  Search({{"keywords", json::array({name})}, {"limit", kSearchPageMax}}, context,
-         [this, name, context, done = std::move(done)](tl::expected<json, std::string> found) {
+  Search({{"keywords", json::array({name})}, {"limit", kSearchPageMax}}, tool, context,
+         [this, name, tool, context, resolved,
+          done = std::move(done)](tl::expected<json, std::string> found) {
            if (!found) return done(tl::unexpected(found.error()));
-           if (auto id = FindSkill(*found, "name", name)) return done(*id);
-           if (auto id = FindSkill(*found, "id", name)) return done(*id);
-           ResolveById(name, context, std::move(done));
+           if (auto id = FindSkill(*found, "name", name)) {
+             resolved(*id, "the best-ranked skill of that name");
+             return done(*id);
+           }
+           if (auto id = FindSkill(*found, "id", name)) {
+             resolved(*id, "its id");
+             return done(*id);
+           }
+           ResolveById(name, tool, context, std::move(done));
          });
 }
 
-void SkillTools::ResolveById(const std::string& name, const CallContext& context, Resolved done) {
-  Search({{"skillId", name}, {"limit", 1}}, context,
-         [name, anonymous = context.caller.authorization.empty(),
-          done = std::move(done)](tl::expected<json, std::string> found) {
+void SkillTools::ResolveById(const std::string& name, const char* tool, const CallContext& context,
+                             Resolved done) {
+  Search({{"skillId", name}, {"limit", 1}}, tool, context,
+         [name, tool, context, done = std::move(done)](tl::expected<json, std::string> found) {
            if (found) {
-             if (auto id = FindSkill(*found, "id", name)) return done(*id);
+             if (auto id = FindSkill(*found, "id", name)) {
+               context.Log(LogLevel::kDebug, tool,
+                           {{"message", "'" + name + "' is skill " + *id + " (its id)"},
+                            {"name", name},
+                            {"skillId", *id}});
+               return done(*id);
+             }
            }
-           done(tl::unexpected("no skill named '" + name +
-                               "' is known to this node (list_skills shows the names)" +
-                               (anonymous ? "; private skills are found only with a token" : "") +
-                               (found ? "" : "; looking it up as a skill id: " + found.error())));
+           const bool anonymous = context.caller.authorization.empty();
+           const std::string why =
+               "no skill named '" + name + "' is known to this node (list_skills shows the names)" +
+               (anonymous ? "; private skills are found only with a token" : "") +
+               (found ? "" : "; looking it up as a skill id: " + found.error());
+           context.Log(LogLevel::kNotice, tool, {{"message", why}, {"name", name}});
+           done(tl::unexpected(why));
          });
 }
 
 void SkillTools::GetSkillInfo(const std::string& name, const CallContext& context,
                               ToolCallDone done) {
-  Resolve(
-      name, context,
-      [this, name, context, done = std::move(done)](tl::expected<std::string, std::string> id) {
-        if (!id) return done(TextResult(id.error(), true));
-        ApiRequest request;
-        request.target = SkillPath(*id, "/skill.md");
-        request.authorization = context.caller.authorization;
-        request.peer = context.caller.peer;
-        fetch_(std::move(request), [name, id = *id, done](ApiResponse answer) {
-          if (answer.status == 404) {
-            return done(TextResult("skill '" + name + "' (id " + id +
-                                       ") has no SKILL.md this node can give: " + NodeSaid(answer),
-                                   true));
-          }
-          if (answer.status != 200) {
-            return done(TextResult(
-                "cannot read the SKILL.md of '" + name + "' (id " + id + "): " + NodeSaid(answer),
-                true));
-          }
-          if (!IsUtf8(answer.body)) {
-            // A JSON string cannot carry it unchanged, and changing it is never allowed.
-            return done(TextResult("the SKILL.md of '" + name + "' (id " + id +
-                                       ") is not UTF-8 text, so MCP cannot carry it unchanged",
-                                   true));
-          }
-          done(TextResult(std::move(answer.body), false));  // the bytes, unmodified
-        });
-      });
+  Resolve(name, kGetSkillInfo, context,
+          [this, name, context, done = std::move(done)](tl::expected<std::string, std::string> id) {
+            if (!id) return done(TextResult(id.error(), true));
+            ApiRequest request;
+            request.target = SkillPath(*id, "/skill.md");
+            request.authorization = context.caller.authorization;
+            request.peer = context.caller.peer;
+            fetch_(std::move(request), [name, id = *id, context, done](ApiResponse answer) {
+              auto fail = [&](std::string why) {
+                context.Log(answer.status == 200 ? LogLevel::kWarning : FailureLevel(answer),
+                            kGetSkillInfo, FailureData(answer, why));
+                done(TextResult(std::move(why), true));
+              };
+              if (answer.status == 404) {
+                return fail("skill '" + name + "' (id " + id +
+                            ") has no SKILL.md this node can give: " + NodeSaid(answer));
+              }
+              if (answer.status != 200) {
+                return fail("cannot read the SKILL.md of '" + name + "' (id " + id +
+                            "): " + NodeSaid(answer));
+              }
+              if (!IsUtf8(answer.body)) {
+                // A JSON string cannot carry it unchanged, and changing it is never allowed.
+                return fail("the SKILL.md of '" + name + "' (id " + id +
+                            ") is not UTF-8 text, so MCP cannot carry it unchanged");
+              }
+              context.Log(LogLevel::kInfo, kGetSkillInfo,
+                          {{"message", "read the SKILL.md of '" + name + "' (id " + id + ", " +
+                                           std::to_string(answer.body.size()) + " bytes)"},
+                           {"skillId", id},
+                           {"bytes", answer.body.size()}});
+              done(TextResult(std::move(answer.body), false));  // the bytes, unmodified
+            });
+          });
 }
 
 void SkillTools::RunSkill(RunArgs args, const CallContext& context, ToolCallDone done) {
-  Resolve(args.name, context,
+  Resolve(args.name, kRunSkill, context,
           [this, name = args.name, input = std::move(args.input), context,
            done = std::move(done)](tl::expected<std::string, std::string> id) mutable {
             if (!id) return done(TextResult(id.error(), true));
@@ -263,11 +328,19 @@ void SkillTools::RunSkill(RunArgs args, const CallContext& context, ToolCallDone
             request.body = Serialize(body);
             request.authorization = context.caller.authorization;
             request.peer = context.caller.peer;
-            fetch_(std::move(request), [name, done](ApiResponse answer) {
+            fetch_(std::move(request), [name, id = *id, context, done](ApiResponse answer) {
               const json body = json::parse(answer.body, nullptr, false);
               if (answer.status != 200 || !body.is_object() || !body.contains("output")) {
-                return done(TextResult("running '" + name + "' failed: " + NodeSaid(answer), true));
+                std::string why = "running '" + name + "' failed: " + NodeSaid(answer);
+                json data = FailureData(
+                    answer, "running '" + name + "' (id " + id + ") failed: " + NodeSaid(answer));
+                data["skillId"] = id;
+                context.Log(answer.status == 200 ? LogLevel::kWarning : FailureLevel(answer),
+                            kRunSkill, std::move(data));
+                return done(TextResult(std::move(why), true));
               }
+              context.Log(LogLevel::kInfo, kRunSkill,
+                          {{"message", "'" + name + "' (id " + id + ") ran"}, {"skillId", id}});
               const json& output = body["output"];
               done(TextResult(output.is_string() ? output.get<std::string>() : Serialize(output),
                               false));

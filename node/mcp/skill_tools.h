@@ -16,6 +16,15 @@
 // with a valid token, exactly as in the node's own routes. Failures of a tool (an unknown
 // name, a skill without SKILL.md, a node that refuses, a skill that fails) are tool results
 // with isError: true and the reason; bad arguments are invalid-params errors.
+//
+// Log notifications (through CallContext::Log, filtered by the session's level; logger: the
+// tool's name; data: {"message", ...details}):
+//   debug    how a name was resolved to a skill id; what a search found
+//   info     a SKILL.md read; a skill that ran
+//   notice   a name no skill holds
+//   warning  the node refused or failed a lookup, a read or a run (a skill that failed, a
+//            lookup or an invocation that timed out: "timedOut": true)
+//   error    the node cannot be reached at all
 #ifndef SKILLNODE_NODE_MCP_SKILL_TOOLS_H_
 #define SKILLNODE_NODE_MCP_SKILL_TOOLS_H_
 
@@ -28,9 +37,11 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <tl/expected.hpp>
 
 #include "node/mcp/node_api.h"
+#include "node/mcp/session_log.h"
 #include "node/mcp/tool_definitions.h"
 
 namespace skillnode::node::mcp {
@@ -62,6 +73,12 @@ struct CallerInfo {
 struct CallContext {
   CallerInfo caller;
   std::shared_ptr<NameMemory> names;
+  // The session's log and where this call's notifications go; no log: nothing is sent.
+  std::shared_ptr<const SessionLog> log;
+  SessionLog::Send notify;
+
+  // A log notification from tool `tool`, when the session's level lets it through.
+  void Log(LogLevel level, std::string_view tool, nlohmann::json data) const;
 };
 
 struct ToolCallError {
@@ -92,9 +109,12 @@ class SkillTools {
   void ListSkills(const ListArgs& args, const CallContext& context, ToolCallDone done);
   void GetSkillInfo(const std::string& name, const CallContext& context, ToolCallDone done);
   void RunSkill(RunArgs args, const CallContext& context, ToolCallDone done);
-  void Resolve(const std::string& name, const CallContext& context, Resolved done);
-  void ResolveById(const std::string& name, const CallContext& context, Resolved done);
-  void Search(nlohmann::json query, const CallContext& context,
+  // `tool`: the tool asking, for the log.
+  void Resolve(const std::string& name, const char* tool, const CallContext& context,
+               Resolved done);
+  void ResolveById(const std::string& name, const char* tool, const CallContext& context,
+                   Resolved done);
+  void Search(nlohmann::json query, const char* tool, const CallContext& context,
               std::function<void(tl::expected<nlohmann::json, std::string>)> done);
 
   ApiFetch fetch_;

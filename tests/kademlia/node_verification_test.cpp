@@ -86,48 +86,79 @@ TEST_CASE("an unknown requester enters the routing table only after it signs a r
   }
 }
 
-TEST_CASE("an unknown requester the routing table cannot use is answered but not verified",
-          "[unit]") {
-  KademliaConfig config;
-  config.routing.bucket_size = 1;
-  config.routing.ping_oldest_after = transport::Seconds(15 * 60);
-  Fixture f(config);
+// A node whose far bucket (one contact) is full and cannot split, and a requester `b` that
+// belongs there: the routing table has no use for `b`.
+struct FullBucket {
+  Fixture f{[] {
+    KademliaConfig config;
+    config.routing.bucket_size = 1;
+    config.routing.ping_oldest_after = transport::Seconds(15 * 60);
+    return config;
+  }()};
   // Peers named so that `near` shares our id's first bit and `a` and `b` do not: after `near`
   // and `a` the far half's bucket is full and cannot split (one contact is closer).
-  auto first_bit_differs = [&](const Peer& p) { return Distance(p.id(), f.node.id()).Bit(0); };
-  auto named = [&](const std::string& stem, bool far, int skip) {
+  Peer near = Named("n", false, 0);
+  Peer a = Named("f", true, 0);
+  Peer b = Named("f", true, 1);
+
+  FullBucket() {
+    near.endpoint = *transport::Endpoint::Parse("10.0.0.3:6881");
+    b.endpoint = *transport::Endpoint::Parse("10.0.0.4:6881");
+    f.Verify(near);
+    f.Verify(a);
+  }
+  Peer Named(const std::string& stem, bool far, int skip) {
     for (int i = 0;; ++i) {
       Peer p(stem + std::to_string(i), "10.0.0.2:6881");
-      if (first_bit_differs(p) == far && skip-- == 0) return p;
+      if (Distance(p.id(), f.node.id()).Bit(0) == far && skip-- == 0) return p;
     }
-  };
-  Peer near = named("n", false, 0);
-  Peer a = named("f", true, 0);
-  Peer b = named("f", true, 1);
-  near.endpoint = *transport::Endpoint::Parse("10.0.0.3:6881");
-  b.endpoint = *transport::Endpoint::Parse("10.0.0.4:6881");
-  f.Verify(near);
-  f.Verify(a);
-  f.Deliver(b, b.Request(wire::FindNodeBody{Key::Sha256("x")}, 1));
+  }
+};
+
+TEST_CASE("an unknown requester the routing table cannot use is answered but not verified",
+          "[unit]") {
+  FullBucket fb;
+  Fixture& f = fb.f;
+  f.Deliver(fb.b, fb.b.Request(wire::FindNodeBody{Key::Sha256("x")}, 1));
   auto sent = f.transport.Take();
   REQUIRE(sent.size() == 1);  // the NODES reply only
   CHECK(std::holds_alternative<wire::NodesBody>(sent[0].Decoded().body));
   CHECK(f.node.stats().verifications_skipped == 1);
-  CHECK(f.node.routing_table().Find(b.id()) == nullptr);
+  CHECK(f.node.routing_table().Find(fb.b.id()) == nullptr);
   // Once `a` has been silent for ping_oldest_after, a newcomer is worth verifying: it would
   // make the bucket ping `a`.
   f.now += transport::Seconds(15 * 60);
-  f.Deliver(b, b.Request(wire::FindNodeBody{Key::Sha256("x")}, 2));
+  f.Deliver(fb.b, fb.b.Request(wire::FindNodeBody{Key::Sha256("x")}, 2));
   sent = f.transport.Take();
   REQUIRE(sent.size() == 2);
   const wire::Message verify = sent[1].Decoded();
   REQUIRE(std::holds_alternative<wire::PingBody>(verify.body));
   CHECK(verify.header.proof_wanted);
-  f.Deliver(b, b.Reply(verify, wire::PongBody{}));
+  f.Deliver(fb.b, fb.b.Reply(verify, wire::PongBody{}));
   sent = f.transport.Take();
   REQUIRE(sent.size() == 1);  // the bucket's ping to its oldest contact
-  CHECK(sent[0].to == a.endpoint);
+  CHECK(sent[0].to == fb.a.endpoint);
   CHECK(std::holds_alternative<wire::PingBody>(sent[0].Decoded().body));
+}
+
+TEST_CASE("a requester the routing table cannot use is verified when a service asks", "[unit]") {
+  FullBucket fb;
+  Fixture& f = fb.f;
+  f.Deliver(fb.b, fb.b.Request(wire::FindNodeBody{Key::Sha256("x")}, 1));
+  REQUIRE(f.transport.Take().size() == 1);  // answered, not verified
+  CHECK_FALSE(f.node.IsVerified(fb.b.id(), fb.b.endpoint));
+  f.node.VerifyRequester(f.now, fb.b.endpoint, fb.b.id());
+  f.node.VerifyRequester(f.now, fb.b.endpoint, fb.b.id());  // one verification at a time
+  auto sent = f.transport.Take();
+  REQUIRE(sent.size() == 1);
+  CHECK(sent[0].to == fb.b.endpoint);
+  const wire::Message verify = sent[0].Decoded();
+  REQUIRE(std::holds_alternative<wire::PingBody>(verify.body));
+  CHECK(verify.header.proof_wanted);
+  f.Deliver(fb.b, fb.b.Reply(verify, wire::PongBody{}));
+  CHECK(f.node.IsVerified(fb.b.id(), fb.b.endpoint));
+  const transport::Endpoint elsewhere = *transport::Endpoint::Parse("10.0.0.9:6881");
+  CHECK_FALSE(f.node.IsVerified(fb.b.id(), elsewhere));  // only at the address it proved
 }
 
 TEST_CASE("a verified peer is not asked to sign again, and its unsigned replies are accepted",

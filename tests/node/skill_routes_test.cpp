@@ -7,6 +7,7 @@
 #include <string>
 
 #include "discovery/skill_entry.h"
+#include "route_requests.h"
 #include "support/records.h"
 
 namespace skillnode::node {
@@ -16,12 +17,7 @@ using discovery::Source;
 using discovery::search::Found;
 using discovery::search::SearchResult;
 using nlohmann::json;
-
-http::HttpRequest WithQuery(const std::string& query) {
-  http::HttpRequest request;
-  request.query = query;
-  return request;
-}
+using testing::WithQuery;
 
 Found FoundBy(const kademlia::store::SkillRecord& record, Source source) {
   return Found{discovery::SkillEntry::Make(record), source};

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
+#include "route_requests.h"
 #include "support/records.h"
 
 namespace skillnode::node {
@@ -14,12 +15,7 @@ using discovery::RegistryEvent;
 using kademlia::store::ListenEvent;
 using kademlia::store::UnregisterReason;
 using nlohmann::json;
-
-http::HttpRequest WithQuery(const std::string& query) {
-  http::HttpRequest request;
-  request.query = query;
-  return request;
-}
+using testing::WithQuery;
 
 kademlia::store::SkillRecord Private() {
   kademlia::store::SkillRecord record = testing::SampleRecord();

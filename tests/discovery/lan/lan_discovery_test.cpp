@@ -1,7 +1,8 @@
 // LanDiscovery on its own, over a one-node DHT's registry and a LAN table: the answers to
 // SKILL_DISCOVER (what goes in, how it is split) and the search's rounds (what the
 // SKILL_DISCOVER asks, which responses are kept, when the callback runs, the rounds limit).
-// The agent's use of it on a fake LAN is tested in lan_agent_test.cpp.
+// The agent's use of it on a fake LAN is tested in lan_agent_test.cpp. The fixture, a registry
+// on a one-node DHT with a LAN table, is lan_fixture.h's DiscoveryDesk.
 #include "discovery/lan/lan_discovery.h"
 
 #include <algorithm>
@@ -11,49 +12,15 @@
 #include <string>
 #include <vector>
 
-#include "support/fake_network.h"
+#include "lan_fixture.h"
 #include "support/records.h"
 
 namespace skillnode::discovery::lan {
 namespace {
 
 using kademlia::store::SkillRecord;
-
-constexpr char kRequester[] = "skillnode-0123456789abcdef";
-const transport::Endpoint kRemote(transport::Address::V4({10, 0, 0, 9}), 40009);
-
-// A registry on a one-node DHT, a LAN table, and the LanDiscovery reading both.
-struct Fixture {
-  explicit Fixture(LanDiscoveryConfig config = {}) : net(7) {
-    net.AddDhtNode(kademlia::KademliaConfig{}, kademlia::store::DhtConfig{});
-    registry.emplace(net.dht(0), publisher, RegistryConfig{}, [this] { return Wall(); });
-    discovery.emplace(config, kRequester, *registry, table);
-  }
-  uint64_t Wall() const { return kademlia::store::SimulatedWallClockMs(net.now()); }
-  void Register(SkillRecord record) {
-    REQUIRE(registry->Register(net.now(), std::move(record)).status == RegisterStatus::kSuccess);
-  }
-  // A skill heard on the LAN from another host.
-  void Hear(const std::string& skill) {
-    const SkillRecord r = testing::SampleRecord("agent-009", skill);
-    lan::Register message;
-    message.agent_id = r.agent_id;
-    message.skill_id = r.skill_id;
-    message.version = r.version;
-    message.skill_type = r.skill_type;
-    message.endpoint = r.endpoint;
-    message.capabilities = r.capabilities;
-    message.scenes = r.scenes;
-    message.timestamp_ms = Wall();
-    REQUIRE(table.Put(net.now(), message, kRemote) == LanTable::Upsert::kAdded);
-  }
-
-  testing::FakeNetwork net;
-  kademlia::Identity publisher = testing::Publisher("lan-discovery");
-  std::optional<Registry> registry;
-  LanTable table{transport::Millis(30000), 100};
-  std::optional<LanDiscovery> discovery;
-};
+using lan_test::DiscoveryDesk;
+using lan_test::kRequester;
 
 Discover Asking(const std::string& capability) {
   Discover discover;
@@ -80,7 +47,7 @@ TEST_CASE(
     "a SKILL_DISCOVER is answered from the registrations, then the LAN table, never "
     "with a private skill",
     "[unit]") {
-  Fixture f;
+  DiscoveryDesk f;
   f.Register(testing::SampleRecord("agent-001", "shown"));
   SkillRecord hidden = testing::SampleRecord("agent-001", "hidden");
   hidden.descriptor = kademlia::store::SkillDescriptor{};
@@ -98,7 +65,7 @@ TEST_CASE(
 }
 
 TEST_CASE("a SKILL_DISCOVER that matches no skill is not answered", "[unit]") {
-  Fixture f;
+  DiscoveryDesk f;
   f.Register(testing::SampleRecord("agent-001", "shown"));
   CHECK(f.discovery->Answer(Asking("no-such-capability"), 1).empty());
   Discover of_type = Asking("");
@@ -115,7 +82,7 @@ TEST_CASE("a long answer is split into datagrams that fit, in whole skills, up t
           "[unit]") {
   LanDiscoveryConfig config;
   config.answer_skills_max = 30;
-  Fixture f(config);
+  DiscoveryDesk f(config);
   for (int i = 0; i < 40; ++i) {
     SkillRecord r = testing::SampleRecord("agent-001", "skill-" + std::to_string(i));
     r.endpoint = "http://10.0.0.1:8080/skills/a-rather-long-path-for-skill-" + std::to_string(i);
@@ -144,19 +111,13 @@ TEST_CASE(
     "a round asks with the first capability and scene and keeps what matches the whole "
     "query",
     "[unit]") {
-  Fixture f;
+  DiscoveryDesk f;
   SkillQuery query;
   query.capabilities = {"org-data-read", "user-auth"};
   query.scenes = {"auth"};
   query.types = {"enterprise-skill"};
-  std::optional<std::vector<SkillRecord>> heard;
-  int calls = 0;
   const transport::TimePoint start = f.net.now();
-  const std::optional<Discover> discover =
-      f.discovery->StartRound(start, query, 777, [&](transport::TimePoint, auto records) {
-        ++calls;
-        heard = std::move(records);
-      });
+  const std::optional<Discover> discover = f.StartRound(query, 777);
   REQUIRE(discover.has_value());
   CHECK(discover->requester_id == kRequester);
   CHECK(discover->capability_filter == "org-data-read");
@@ -165,41 +126,34 @@ TEST_CASE(
   CHECK(discover->timestamp_ms == 777);
   CHECK(f.discovery->NextDeadline() == start + transport::Millis(300));
 
-  DiscoverResponse response;
-  response.requester_id = kRequester;
-  response.timestamp_ms = 999;
-  response.skills = {Skill("both-1", {"org-data-read", "user-auth"}),
-                     Skill("one-2", {"org-data-read"})};
+  const DiscoverResponse response = DiscoveryDesk::Response(
+      kRequester,
+      {Skill("both-1", {"org-data-read", "user-auth"}), Skill("one-2", {"org-data-read"})}, 999);
   CHECK(f.discovery->OnResponse(response));
   CHECK(f.discovery->OnResponse(response));  // heard twice (two nodes): kept once
 
   f.discovery->FinishDue(start + transport::Millis(299));
-  CHECK(calls == 0);
+  CHECK(f.rounds_finished == 0);
   f.discovery->FinishDue(start + transport::Millis(300));
-  REQUIRE(calls == 1);
-  REQUIRE(heard->size() == 1);
-  CHECK((*heard)[0].skill_id == "both-1");
-  CHECK((*heard)[0].skill_type == "enterprise-skill");  // the responder filtered by it
-  CHECK((*heard)[0].timestamp_ms == 999);
+  REQUIRE(f.rounds_finished == 1);
+  REQUIRE(f.heard->size() == 1);
+  CHECK((*f.heard)[0].skill_id == "both-1");
+  CHECK((*f.heard)[0].skill_type == "enterprise-skill");  // the responder filtered by it
+  CHECK((*f.heard)[0].timestamp_ms == 999);
   CHECK(f.discovery->rounds_waiting() == 0);
   CHECK(f.discovery->NextDeadline() == transport::kTimeNever);
   f.discovery->FinishDue(start + transport::Seconds(10));
-  CHECK(calls == 1);
+  CHECK(f.rounds_finished == 1);
 }
 
 TEST_CASE("a response for another requester is not taken into the rounds", "[unit]") {
-  Fixture f;
-  std::optional<std::vector<SkillRecord>> heard;
-  SkillQuery query;
-  REQUIRE(f.discovery->StartRound(f.net.now(), query, 1,
-                                  [&](transport::TimePoint, auto records) { heard = records; }));
-  DiscoverResponse response;
-  response.requester_id = "skillnode-someone-else";
-  response.skills = {Skill("any-1", {"org-data-read"})};
-  CHECK_FALSE(f.discovery->OnResponse(response));
+  DiscoveryDesk f;
+  REQUIRE(f.StartRound(SkillQuery{}));
+  CHECK_FALSE(f.discovery->OnResponse(
+      DiscoveryDesk::Response("skillnode-someone-else", {Skill("any-1", {"org-data-read"})})));
   f.discovery->FinishDue(f.net.now() + transport::Millis(300));
-  REQUIRE(heard.has_value());
-  CHECK(heard->empty());
+  REQUIRE(f.heard.has_value());
+  CHECK(f.heard->empty());
 }
 
 TEST_CASE("rounds past discovers_max are refused until one finishes, even from its callback",
@@ -207,7 +161,7 @@ TEST_CASE("rounds past discovers_max are refused until one finishes, even from i
   LanDiscoveryConfig config;
   config.discovers_max = 2;
   config.discover_window = transport::Millis(100);
-  Fixture f(config);
+  DiscoveryDesk f(config);
   const transport::TimePoint start = f.net.now();
   SkillQuery query;
   int finished = 0;

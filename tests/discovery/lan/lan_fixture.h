@@ -1,6 +1,8 @@
 // The fake LAN shared by the LAN agent's tests (lan_agent_test.cpp and
 // lan_agent_security_test.cpp): two hosts, each a one-node DHT with its registry and LAN agent,
-// whose group sends reach each other, on a fake clock.
+// whose group sends reach each other, on a fake clock. And one host's LanDiscovery on its own
+// (DiscoveryDesk, for lan_discovery_test.cpp): its registry, its LAN table and the rounds it
+// starts.
 #ifndef SKILLNODE_TESTS_DISCOVERY_LAN_FIXTURE_H_
 #define SKILLNODE_TESTS_DISCOVERY_LAN_FIXTURE_H_
 
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "discovery/lan/lan_agent.h"
+#include "discovery/lan/lan_discovery.h"
 #include "discovery/lan/lan_security.h"
 #include "support/fake_network.h"
 #include "support/records.h"
@@ -126,6 +129,64 @@ struct Lan {
   std::optional<Host> a;
   std::optional<Host> b;
   size_t delivered[2] = {0, 0};
+};
+
+// The LanDiscovery's own requester id, which its rounds' SKILL_DISCOVER carry.
+inline constexpr char kRequester[] = "skillnode-0123456789abcdef";
+
+// A registry on a one-node DHT, a LAN table, and the LanDiscovery reading both; the rounds
+// started through StartRound report into `heard`.
+struct DiscoveryDesk {
+  explicit DiscoveryDesk(LanDiscoveryConfig config = {}) : net(7) {
+    net.AddDhtNode(kademlia::KademliaConfig{}, kademlia::store::DhtConfig{});
+    registry.emplace(net.dht(0), publisher, RegistryConfig{}, [this] { return Wall(); });
+    discovery.emplace(config, kRequester, *registry, table);
+  }
+  uint64_t Wall() const { return kademlia::store::SimulatedWallClockMs(net.now()); }
+  void Register(kademlia::store::SkillRecord record) {
+    REQUIRE(registry->Register(net.now(), std::move(record)).status == RegisterStatus::kSuccess);
+  }
+  // A skill heard on the LAN from another host (kRemote).
+  void Hear(const std::string& skill) {
+    const kademlia::store::SkillRecord r = testing::SampleRecord("agent-009", skill);
+    lan::Register message;
+    message.agent_id = r.agent_id;
+    message.skill_id = r.skill_id;
+    message.version = r.version;
+    message.skill_type = r.skill_type;
+    message.endpoint = r.endpoint;
+    message.capabilities = r.capabilities;
+    message.scenes = r.scenes;
+    message.timestamp_ms = Wall();
+    REQUIRE(table.Put(net.now(), message, kRemote) == LanTable::Upsert::kAdded);
+  }
+  // Starts a round for `query` now; when it finishes, its records are `heard` and
+  // `rounds_finished` counts it.
+  std::optional<Discover> StartRound(const SkillQuery& query, uint64_t timestamp_ms = 1) {
+    return discovery->StartRound(
+        net.now(), query, timestamp_ms,
+        [this](transport::TimePoint, std::vector<kademlia::store::SkillRecord> records) {
+          ++rounds_finished;
+          heard = std::move(records);
+        });
+  }
+  // A SKILL_DISCOVER_RESPONSE to `requester` carrying `skills`.
+  static DiscoverResponse Response(const std::string& requester,
+                                   std::vector<DiscoveredSkill> skills, uint64_t timestamp_ms = 1) {
+    DiscoverResponse response;
+    response.requester_id = requester;
+    response.timestamp_ms = timestamp_ms;
+    response.skills = std::move(skills);
+    return response;
+  }
+
+  FakeNetwork net;
+  kademlia::Identity publisher = testing::Publisher("lan-discovery");
+  std::optional<Registry> registry;
+  LanTable table{transport::Millis(30000), 100};
+  std::optional<LanDiscovery> discovery;
+  std::optional<std::vector<kademlia::store::SkillRecord>> heard;
+  int rounds_finished = 0;
 };
 
 inline std::string RegisterText(uint64_t timestamp, const std::string& skill = "skill-org-feishu") {

@@ -4,27 +4,15 @@
 #include "kademlia/blobs/blob_fetcher.h"
 
 #include <catch2/catch.hpp>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "kademlia/blobs/blob_service.h"
-#include "kademlia/wire/encoding.h"
-#include "support/fake_network.h"
+#include "holder_fixture.h"
 
 namespace skillnode::kademlia::blobs {
 namespace {
-
-using testing::FakeNetwork;
-
-wire::BlobDigest DigestOf(const std::string& bytes) {
-  wire::BlobDigest out{};
-  wire::Sha256Into(
-      std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()), out);
-  return out;
-}
 
 std::string Blob(size_t size, char seed) {
   std::string out(size, ' ');
@@ -32,57 +20,15 @@ std::string Blob(size_t size, char seed) {
   return out;
 }
 
-// A node's blobs in memory; `corrupt` flips one byte of every chunk it reads.
-class MemorySource : public BlobSource {
- public:
-  std::map<wire::BlobDigest, std::string> blobs;
-  bool corrupt = false;
-  std::optional<uint64_t> SizeOf(const wire::BlobDigest& digest) override {
-    auto found = blobs.find(digest);
-    if (found == blobs.end()) return std::nullopt;
-    return found->second.size();
-  }
-  std::vector<uint8_t> Read(const wire::BlobDigest& digest, uint64_t offset,
-                            size_t length) override {
-    const std::string range = blobs.at(digest).substr(offset, length);
-    std::vector<uint8_t> out(range.begin(), range.end());
-    if (corrupt && !out.empty()) out[0] ^= 0x20;
-    return out;
-  }
-};
-
-// Every node runs a BlobService (holders and directory nodes); node `kFetcher` also has a
-// BlobFetcher of its own, which RunFor drives the way BlobService::OnTimer does.
-struct FetcherNet {
-  static constexpr size_t kFetcher = 17;
-  FakeNetwork net{/*seed=*/77};
-  std::vector<std::unique_ptr<MemorySource>> sources;
-  std::vector<std::unique_ptr<BlobService>> services;
-  HolderDirectory own{HolderLimits{}};
+// The holder network (holder_fixture.h) with a BlobFetcher of its own on node `kFetcher`, which
+// RunFor drives the way BlobService::OnTimer does.
+struct FetcherNet : HolderNet {
+  static constexpr size_t kFetcher = kClient;
   BlobStats stats;
   std::unique_ptr<BlobFetcher> fetcher;
 
-  explicit FetcherNet(BlobConfig config = {}) {
-    KademliaConfig kad;
-    kad.routing.bucket_size = 8;
-    for (size_t i = 0; i < 24; ++i) {
-      Node& node = net.AddNode(kad);
-      sources.push_back(std::make_unique<MemorySource>());
-      services.push_back(
-          std::make_unique<BlobService>(node, *sources.back(), BlobConfig{}, net.rng()));
-      if (i > 0) {
-        const transport::Endpoint seed = net.endpoint(0);
-        node.Join(net.now(), std::span(&seed, 1), nullptr);
-      }
-      if (i % 10 == 9) net.RunFor(transport::Seconds(1));
-    }
-    net.RunFor(transport::Seconds(30));
+  explicit FetcherNet(BlobConfig config = {}, uint64_t seed = 77) : HolderNet(seed) {
     fetcher = std::make_unique<BlobFetcher>(net.node(kFetcher), own, config, net.rng(), stats);
-  }
-
-  void Hold(size_t i, const std::string& bytes) {
-    sources[i]->blobs[DigestOf(bytes)] = bytes;
-    services[i]->Announce(net.now(), DigestOf(bytes));
   }
 
   void RunFor(transport::Duration duration) {
@@ -230,6 +176,38 @@ TEST_CASE("shutting the blob fetcher down ends every running fetch", "[unit]") {
   CHECK(lab.fetcher->running() == 0);
   lab.RunFor(transport::Seconds(10));  // late answers to the ended fetch are ignored
   CHECK(lab.stats.fetches_failed == 1);
+}
+
+// Seed 1 once ended a fetch with "asked to wait 641 times": the holder's routing table had no
+// room for the fetcher, so the holder never pinged it to verify its address, and a holder
+// serves chunks only to verified peers. A holder must verify a requester it cannot add.
+TEST_CASE("a holder whose routing table has no room for the fetcher still serves it", "[unit]") {
+  for (const uint64_t seed : {uint64_t{1}, uint64_t{77}}) {
+    INFO("seed " << seed);
+    FetcherNet lab({}, seed);
+    const NodeId fetcher_id = lab.net.node(FetcherNet::kFetcher).id();
+    // A holder that knows nothing of the fetcher and whose table would not take it.
+    std::optional<size_t> holder;
+    for (size_t i = 0; i < HolderNet::kNodes && !holder; ++i) {
+      const Node& node = lab.net.node(i);
+      if (i != FetcherNet::kFetcher && !node.routing_table().Wants(fetcher_id, lab.net.now()) &&
+          node.routing_table().Find(fetcher_id) == nullptr &&
+          node.ProvenKey(fetcher_id) == nullptr) {
+        holder = i;
+      }
+    }
+    REQUIRE(holder.has_value());
+    const std::string bytes = Blob(20 * 1000, 'w');
+    lab.Hold(*holder, bytes);
+    lab.net.RunFor(transport::Seconds(5));
+    const auto got = lab.Fetch(bytes, *holder);
+    REQUIRE(got.has_value());
+    INFO(got->error);
+    CHECK(got->status == FetchOutcome::Status::kOk);
+    CHECK(got->holder == lab.net.node(*holder).id());
+    CHECK(got->attempts.empty());
+    CHECK(lab.services[*holder]->stats().chunks_served >= 20);
+  }
 }
 
 }  // namespace

@@ -4,74 +4,24 @@
 #include "kademlia/blobs/holder_locator.h"
 
 #include <catch2/catch.hpp>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "kademlia/blobs/blob_service.h"
-#include "kademlia/wire/encoding.h"
-#include "support/fake_network.h"
+#include "holder_fixture.h"
 
 namespace skillnode::kademlia::blobs {
 namespace {
 
-using testing::FakeNetwork;
-
-wire::BlobDigest DigestOf(const std::string& bytes) {
-  wire::BlobDigest out{};
-  wire::Sha256Into(
-      std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()), out);
-  return out;
-}
-
-class MemorySource : public BlobSource {
- public:
-  std::map<wire::BlobDigest, std::string> blobs;
-  std::optional<uint64_t> SizeOf(const wire::BlobDigest& digest) override {
-    auto found = blobs.find(digest);
-    if (found == blobs.end()) return std::nullopt;
-    return found->second.size();
-  }
-  std::vector<uint8_t> Read(const wire::BlobDigest& digest, uint64_t offset,
-                            size_t length) override {
-    const std::string range = blobs.at(digest).substr(offset, length);
-    return std::vector<uint8_t>(range.begin(), range.end());
-  }
-};
-
-// Every node runs a BlobService (the directory nodes and holders); node `kSearcher` also has a
-// HolderLocator of its own over an empty directory.
-struct LocatorNet {
-  static constexpr size_t kSearcher = 17;
-  FakeNetwork net{/*seed=*/91};
-  std::vector<std::unique_ptr<MemorySource>> sources;
-  std::vector<std::unique_ptr<BlobService>> services;
-  HolderDirectory own{HolderLimits{}};
+// The holder network (holder_fixture.h) with a HolderLocator of its own on node `kSearcher`,
+// over an empty directory.
+struct LocatorNet : HolderNet {
+  static constexpr size_t kSearcher = kClient;
   std::unique_ptr<HolderLocator> locator;
 
-  LocatorNet() {
-    KademliaConfig kad;
-    kad.routing.bucket_size = 8;
-    for (size_t i = 0; i < 24; ++i) {
-      Node& node = net.AddNode(kad);
-      sources.push_back(std::make_unique<MemorySource>());
-      services.push_back(
-          std::make_unique<BlobService>(node, *sources.back(), BlobConfig{}, net.rng()));
-      if (i > 0) {
-        const transport::Endpoint seed = net.endpoint(0);
-        node.Join(net.now(), std::span(&seed, 1), nullptr);
-      }
-      if (i % 10 == 9) net.RunFor(transport::Seconds(1));
-    }
-    net.RunFor(transport::Seconds(30));
+  LocatorNet() : HolderNet(/*seed=*/91) {
     locator = std::make_unique<HolderLocator>(net.node(kSearcher), own, net.rng());
-  }
-
-  void Hold(size_t i, const std::string& bytes) {
-    sources[i]->blobs[DigestOf(bytes)] = bytes;
-    services[i]->Announce(net.now(), DigestOf(bytes));
   }
 
   // The holders the locator reports, or nullopt when it never reported.

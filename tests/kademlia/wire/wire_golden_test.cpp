@@ -1,7 +1,8 @@
 // The wire codec's bytes, pinned: every message type packs to exactly the bytes the codec wrote
 // before its bodies were described by one field table (kademlia/wire/wire_fields.h). The
 // expected bytes were captured from the hand-written packers at 0addd54; a change here is a
-// change of the wire format, which peers running the older version would misread.
+// change of the wire format, which peers running the older version would misread. The sample
+// bodies are shared with wire_test.cpp's round trips (wire_samples.h).
 #include <array>
 #include <catch2/catch.hpp>
 #include <iterator>
@@ -14,94 +15,25 @@
 #include "kademlia/wire/encoding.h"
 #include "kademlia/wire/wire.h"
 #include "support/wire_datagrams.h"
+#include "wire_samples.h"
 
 namespace skillnode::kademlia::wire {
 namespace {
 
-using wire_datagrams::Contact;
 using wire_datagrams::Contacts;
 using wire_datagrams::EncodeOk;
-using wire_datagrams::Filled;
 using wire_datagrams::FullHeader;
 using wire_datagrams::MinimalHeader;
 
-// One message of each type, every optional body field set, small values.
+// One message of each type (named after it), then a ping under the full header.
 std::vector<std::pair<std::string, Message>> OnePerType() {
-  const WireRecord record{{1, 2, 3}, Filled<64>(4)};
-  const GoneRecord gone{Filled<32>(5), "agent", "skill", 9};
-  const std::vector<Body> bodies = {
-      PingBody{},
-      PongBody{},
-      FindNodeBody{Key::Sha256("target")},
-      NodesBody{{Contact(1, false), Contact(2, true)}, {1, 2}},
-      FindValueBody{Key::Sha256("skill"), 3},
-      ValuesBody{{Contact(3, false)}, {7}, {record}, 5, 1, {60}},
-      StoreBody{Key::Sha256("skill"), {8}, record, 3600},
-      StoredBody{},
-      ListenBody{Key::Sha256("scene"), 300},
-      ListeningBody{150},
-      PushBody{Key::Sha256("k"), record, gone},
-      PushAckBody{},
-      BlobFindBody{Key::Sha256("blob")},
-      BlobHoldersBody{{Contact(4, false)}, {2}, {Contact(5, true)}, true},
-      BlobAnnounceBody{Key::Sha256("blob"), {3}, 1200},
-      BlobGetBody{Filled<32>(6), 1000, 500},
-      BlobDataBody{Filled<32>(6), 1000, 3000, {1, 2, 3, 4}},
-      ErrorBody{static_cast<uint16_t>(ErrorReplyCode::kStale), "stale"},
-      UnknownBody{42},
-  };
   std::vector<std::pair<std::string, Message>> out;
-  for (const Body& body : bodies) {
+  for (const Body& body : samples::OnePerType()) {
     Message message{MinimalHeader(), body};
     out.emplace_back(std::string(MessageTypeName(message.type())), message);
   }
   out.emplace_back("ping with the full header", Message{FullHeader(), PingBody{}});
   return out;
-}
-
-// Bodies at their limits and with optional fields absent, each under both headers.
-std::vector<Body> EdgeBodies() {
-  return {
-      NodesBody{},
-      NodesBody{Contacts(3, true), std::vector<uint8_t>(kTokenSizeMax, 9)},
-      NodesBody{Contacts(20, false), {}},
-      ErrorBody{},
-      ErrorBody{65535, std::string(kErrorTextSizeMax, 'x')},
-      FindValueBody{Key::Sha256("skill"), 0},
-      FindValueBody{Key::Sha256("skill"), 0xffffffff},
-      ValuesBody{},
-      ValuesBody{{Contact(1, true)}, {4, 5}, {{{1, 2, 3}, Filled<64>(6)}, {{}, {}}}, 9, 2, {}},
-      ValuesBody{{}, {}, {{{1, 2, 3}, Filled<64>(6)}, {{}, {}}}, 2, {}, {1, 0xffffffff}},
-      ValuesBody{Contacts(2, false),
-                 {},
-                 std::vector<WireRecord>(12, {{1}, Filled<64>(2)}),
-                 0xffffffff,
-                 std::nullopt,
-                 {}},
-      StoreBody{},
-      StoreBody{Key::Sha256("skill"),
-                std::vector<uint8_t>(kTokenSizeMax, 1),
-                {std::vector<uint8_t>(850, 2), Filled<64>(3)},
-                0xffffffff},
-      ListenBody{},
-      ListeningBody{},
-      ListeningBody{0xffffffff},
-      PushBody{Key::Sha256("k"), WireRecord{{1, 2}, Filled<64>(3)}, std::nullopt},
-      PushBody{Key::Sha256("k"), std::nullopt, GoneRecord{Filled<32>(4), "agent", "skill", 7}},
-      PushBody{Key::Sha256("k"), WireRecord{std::vector<uint8_t>(600, 5), Filled<64>(6)},
-               GoneRecord{Filled<32>(7), "", std::string(256, 's'), 0xffffffffffffffff}},
-      PushBody{Key::Sha256("k"), std::nullopt, std::nullopt},
-      BlobHoldersBody{},
-      BlobHoldersBody{Contacts(4, true), {1, 2}, Contacts(kBlobHoldersPerReplyMax, false)},
-      BlobAnnounceBody{},
-      BlobAnnounceBody{Key::Sha256("blob"), std::vector<uint8_t>(kTokenSizeMax, 3), 0xffffffff},
-      BlobGetBody{},
-      BlobGetBody{Filled<32>(9), 0xffffffffffffffff, 0xffffffff},
-      BlobDataBody{Filled<32>(8), 0, 0, {}},
-      BlobDataBody{Filled<32>(8), 1000, 300 * 1024, std::vector<uint8_t>(kBlobChunkBytesMax, 7)},
-      UnknownBody{0},
-      UnknownBody{200},
-  };
 }
 
 std::string Sha256Hex(std::span<const uint8_t> bytes) {
@@ -298,7 +230,7 @@ TEST_CASE("each message type packs to the bytes the hand-written packers wrote",
 
 TEST_CASE("bodies at their limits and without optional fields pack to the same bytes as before",
           "[unit]") {
-  const auto bodies = EdgeBodies();
+  const auto bodies = samples::EdgeBodies();
   REQUIRE(bodies.size() * 2 == std::size(kEdgeDigests));
   size_t i = 0;
   for (const Body& body : bodies) {

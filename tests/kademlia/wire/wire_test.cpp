@@ -1,6 +1,7 @@
 // Round trips, sizes and encoding rules of the wire codec (kademlia/wire/wire.h). Hand-built,
 // forward-compatible and malformed datagrams are in wire_malformed_test.cpp and
-// wire_damaged_test.cpp; the messages all three start from are in support/wire_datagrams.h.
+// wire_damaged_test.cpp; the messages all three start from are in support/wire_datagrams.h, and
+// the sample bodies round-tripped here are wire_golden_test.cpp's (wire_samples.h).
 #include "kademlia/wire/wire.h"
 
 #include <algorithm>
@@ -13,84 +14,22 @@
 
 #include "kademlia/store/skill_record.h"
 #include "support/wire_datagrams.h"
+#include "wire_samples.h"
 
 namespace skillnode::kademlia::wire {
 namespace {
 
 // ---- Valid messages ----------------------------------------------------------------------
 
+using samples::EveryBody;
 using wire_datagrams::Contact;
 using wire_datagrams::Contacts;
+using wire_datagrams::DecodeOk;
+using wire_datagrams::EncodeOk;
 using wire_datagrams::Ep;
 using wire_datagrams::Filled;
 using wire_datagrams::FullHeader;
 using wire_datagrams::MinimalHeader;
-
-std::vector<Body> EveryBody() {
-  return {
-      PingBody{},
-      PongBody{},
-      FindNodeBody{Key::Sha256("target")},
-      NodesBody{},
-      NodesBody{{Contact(1, false), Contact(2, true)}, {1, 2, 3}},
-      NodesBody{Contacts(3, true), std::vector<uint8_t>(kTokenSizeMax, 9)},
-      ErrorBody{},
-      ErrorBody{static_cast<uint16_t>(ErrorReplyCode::kUnknownType), "unknown type 9"},
-      ErrorBody{65535, std::string(kErrorTextSizeMax, 'x')},
-      FindValueBody{Key::Sha256("skill"), 0},
-      FindValueBody{Key::Sha256("skill"), 0xffffffff},
-      ValuesBody{},
-      ValuesBody{{Contact(1, true)}, {4, 5}, {{{1, 2, 3}, Filled<64>(6)}, {{}, {}}}, 9, 2, {}},
-      ValuesBody{{}, {}, {{{1, 2, 3}, Filled<64>(6)}, {{}, {}}}, 2, {}, {1, 0xffffffff}},
-      ValuesBody{Contacts(2, false),
-                 {},
-                 std::vector<WireRecord>(12, {{1}, Filled<64>(2)}),
-                 0xffffffff,
-                 std::nullopt,
-                 {}},
-      StoreBody{},
-      StoreBody{Key::Sha256("skill"), {7}, {{8, 9}, Filled<64>(1)}, 3600},
-      StoreBody{Key::Sha256("skill"),
-                std::vector<uint8_t>(kTokenSizeMax, 1),
-                {std::vector<uint8_t>(850, 2), Filled<64>(3)},
-                0xffffffff},
-      StoredBody{},
-      ListenBody{Key::Sha256("scene:auth"), 300},
-      ListenBody{},
-      ListeningBody{150},
-      ListeningBody{},
-      PushBody{Key::Sha256("k"), WireRecord{{1, 2}, Filled<64>(3)}, std::nullopt},
-      PushBody{Key::Sha256("k"), std::nullopt, GoneRecord{Filled<32>(4), "agent", "skill", 7}},
-      PushBody{Key::Sha256("k"), WireRecord{std::vector<uint8_t>(600, 5), Filled<64>(6)},
-               GoneRecord{Filled<32>(7), "", std::string(256, 's'), 0xffffffffffffffff}},
-      PushBody{Key::Sha256("k"), std::nullopt, std::nullopt},
-      PushAckBody{},
-      BlobFindBody{Key::Sha256("blob")},
-      BlobHoldersBody{},
-      BlobHoldersBody{Contacts(4, true), {1, 2}, Contacts(kBlobHoldersPerReplyMax, false)},
-      BlobAnnounceBody{Key::Sha256("blob"), std::vector<uint8_t>(kTokenSizeMax, 3), 1200},
-      BlobGetBody{Filled<32>(9), 0xffffffffffffffff, 1000},
-      BlobGetBody{},
-      BlobDataBody{Filled<32>(8), 1000, 300 * 1024, std::vector<uint8_t>(kBlobChunkBytesMax, 7)},
-      BlobDataBody{Filled<32>(8), 0, 0, {}},
-      UnknownBody{0},
-      UnknownBody{42},
-      UnknownBody{200}};
-}
-
-std::vector<uint8_t> EncodeOk(const Message& message) {
-  auto bytes = Encode(message);
-  INFO((bytes ? "" : bytes.error().ToString()));
-  REQUIRE(bytes);
-  return *bytes;
-}
-
-Message DecodeOk(std::span<const uint8_t> bytes) {
-  auto message = Decode(bytes);
-  INFO((message ? "" : message.error().ToString()));
-  REQUIRE(message);
-  return *message;
-}
 
 // ---- Round trips -----------------------------------------------------------------------
 

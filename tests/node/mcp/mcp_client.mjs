@@ -4,12 +4,15 @@
 //   {"transport": "stdio" | "http", "binary", "node", "token"?, "step": "tools" | "skillmd",
 //    "public": [{name, description}], "private": {name, description}, "run": {...},
 //    "fixtures": [{"name", "file"}]}
+// The tools step also checks logging (client.setLoggingLevel and the notifications/message it
+// lets through) and, over http, requests sent under another supported protocol version.
 // Prints one "ok - ..." or "FAIL - ..." line per check; exits 1 if any failed.
 import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { EmptyResultSchema, ErrorCode, LATEST_PROTOCOL_VERSION, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { EmptyResultSchema, ErrorCode, LATEST_PROTOCOL_VERSION, LoggingMessageNotificationSchema,
+         McpError, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 
 const spec = JSON.parse(process.argv[2]);
 let failures = 0;
@@ -57,8 +60,8 @@ async function toolsStep() {
   const { client, transport } = await connect(null);
   check(client.getServerVersion()?.name === 'skillnode', 'initialize names the server skillnode');
   const caps = client.getServerCapabilities() ?? {};
-  check(caps.tools !== undefined && Object.keys(caps).length === 1,
-        'the server declares the tools capability only', JSON.stringify(caps));
+  check(caps.tools !== undefined && caps.logging !== undefined && Object.keys(caps).length === 2,
+        'the server declares the tools and logging capabilities only', JSON.stringify(caps));
   if (spec.transport === 'http') {
     check(transport.sessionId && /^[0-9a-f]{32}$/.test(transport.sessionId),
           'the node issued an Mcp-Session-Id', `${transport.sessionId}`);
@@ -120,6 +123,8 @@ async function toolsStep() {
   await expectRpcError(client.request({ method: 'resources/list', params: {} }, EmptyResultSchema),
                        ErrorCode.MethodNotFound, 'an unknown method is answered -32601');
   check((await client.ping()) !== undefined, 'ping is answered');
+  await loggingChecks(client);
+  if (spec.transport === 'http') await versionChecks(client, transport);
   if (spec.transport === 'http') {
     await transport.terminateSession();
     check(transport.sessionId === undefined, 'DELETE ends the session');
@@ -135,6 +140,75 @@ async function toolsStep() {
     name: spec.private.name, input: spec.run.input } });
   check(!secret.isError, 'with a token the private skill runs', JSON.stringify(secret));
   await withToken.client.close();
+}
+
+// Lets the notification handlers run before the caller looks at what they got.
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+async function loggingChecks(client) {
+  const logs = [];
+  client.setNotificationHandler(LoggingMessageNotificationSchema,
+                                (notification) => { logs.push(notification.params); });
+  const run = (name) => client.callTool({ name: 'run_skill',
+                                          arguments: { name, input: spec.run.input } });
+  await run(spec.run.broken);
+  await settle();
+  check(logs.length === 0, 'no log notification before the client sets a level',
+        JSON.stringify(logs));
+  check(JSON.stringify(await client.setLoggingLevel('warning')) === '{}',
+        'setLoggingLevel("warning") is answered');
+  const ran = await run(spec.run.name);
+  await settle();
+  check(!ran.isError && logs.length === 0,
+        'at level warning, a run\'s debug and info notifications are not delivered',
+        JSON.stringify(logs));
+  const failed = await run(spec.run.broken);
+  await settle();
+  check(failed.isError === true && logs.length === 1 && logs[0].level === 'warning' &&
+        logs[0].logger === 'run_skill' && `${logs[0].data?.message}`.includes(spec.run.broken),
+        'a run whose provider is down is delivered as one warning naming the skill',
+        JSON.stringify(logs));
+  logs.length = 0;
+  await client.setLoggingLevel('debug');
+  await run(spec.run.name);
+  await settle();
+  const levels = logs.map((l) => l.level);
+  check(JSON.stringify(levels) === '["debug","info"]',
+        'at level debug, a run is delivered as debug (the name resolved) and info (it ran)',
+        JSON.stringify(logs));
+  await client.setLoggingLevel('emergency');
+  logs.length = 0;
+  await run(spec.run.broken);
+  await settle();
+  check(logs.length === 0, 'at level emergency a failed run sends nothing', JSON.stringify(logs));
+  await expectRpcError(client.request({ method: 'logging/setLevel', params: { level: 'verbose' } },
+                                      EmptyResultSchema),
+                       ErrorCode.InvalidParams, 'an unknown level is answered -32602');
+}
+
+// Requests under a supported version other than the negotiated one are served; an unsupported
+// one is refused naming the supported versions. The SDK sends transport.protocolVersion.
+async function versionChecks(client, transport) {
+  const negotiated = transport.protocolVersion;
+  for (const version of SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v !== negotiated)) {
+    transport.setProtocolVersion(version);
+    try {
+      const { tools } = await client.listTools();
+      check(tools.length === 3, `a request with MCP-Protocol-Version ${version} is served`);
+    } catch (error) {
+      check(false, `a request with MCP-Protocol-Version ${version} is served`, `${error}`);
+    }
+  }
+  transport.setProtocolVersion('1900-01-01');
+  try {
+    await client.listTools();
+    check(false, 'an unsupported MCP-Protocol-Version is refused', 'it was served');
+  } catch (error) {
+    check(`${error}`.includes('1900-01-01') && `${error}`.includes(LATEST_PROTOCOL_VERSION),
+          'an unsupported MCP-Protocol-Version is refused naming the supported versions',
+          `${error}`);
+  }
+  transport.setProtocolVersion(negotiated);
 }
 
 async function skillMdStep() {

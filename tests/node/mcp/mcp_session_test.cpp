@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "node/mcp/json_rpc.h"
+#include "node/mcp/session_log.h"
 #include "node/mcp/tool_definitions.h"
 
 namespace skillnode::node::mcp {
@@ -30,15 +31,24 @@ ApiFetch NoNode() {
 struct Harness {
   SkillTools tools{NoNode()};
   McpSession session{tools, SessionOptions{}};
+  std::vector<json> notes;  // log notifications, in the order sent
 
   // The answer to `text`, or nullopt when there is none.
   std::optional<json> Send(const std::string& text) {
     std::optional<std::string> out;
     bool called = false;
-    session.HandleText(text, [&](std::optional<std::string> answer) {
-      called = true;
-      out = std::move(answer);
-    });
+    session.HandleText(
+        text,
+        [&](std::optional<std::string> answer) {
+          CHECK_FALSE(called);  // notifications never come after the answer
+          called = true;
+          out = std::move(answer);
+        },
+        nullptr,
+        [this, &called](std::string note) {
+          CHECK_FALSE(called);
+          notes.push_back(json::parse(note));
+        });
     REQUIRE(called);  // the fake node answers at once, so every reply does too
     if (!out) return std::nullopt;
     REQUIRE(out->find('\n') == std::string::npos);  // one line
@@ -145,7 +155,8 @@ TEST_CASE("initialize answers every supported version as asked, others with the 
   }
   Harness h;
   const json result = h.Initialize().at("result");
-  CHECK(result.at("capabilities") == json{{"tools", {{"listChanged", false}}}});
+  CHECK(result.at("capabilities") ==
+        json{{"tools", {{"listChanged", false}}}, {"logging", json::object()}});
   CHECK(result.at("serverInfo").at("name") == "skillnode");
   CHECK(result.at("instructions").get<std::string>().find("get_skill_info") != std::string::npos);
 }
@@ -192,6 +203,47 @@ TEST_CASE("tools/list shows exactly the three tools, with fixed generic schemas"
   CHECK(tools[2].at("inputSchema").at("required") == json::array({"name", "input"}));
   // run_skill's input is any object: never a skill's own schema.
   CHECK(tools[2].at("inputSchema").at("properties").at("input").size() == 2);
+}
+
+TEST_CASE("logging/setLevel takes MCP's levels and answers -32602 naming any other", "[unit]") {
+  Harness h;
+  CHECK(ErrorCode(h.Request("logging/setLevel", {{"level", "info"}})) == kInvalidRequest);
+  h.Initialize();
+  CHECK_FALSE(h.session.log().level());
+  const json set = h.Request("logging/setLevel", {{"level", "notice"}}, "s");
+  CHECK(set == json{{"jsonrpc", "2.0"}, {"id", "s"}, {"result", json::object()}});
+  CHECK(h.session.log().level() == LogLevel::kNotice);
+  const json unknown = h.Request("logging/setLevel", {{"level", "verbose"}});
+  CHECK(ErrorCode(unknown) == kInvalidParams);
+  const std::string message = unknown.at("error").at("message");
+  CHECK(message.find("'verbose'") != std::string::npos);
+  CHECK(message.find("debug, info, notice, warning") != std::string::npos);
+  CHECK(unknown.at("error").at("data") == json{{"level", "verbose"}});
+  CHECK(ErrorCode(h.Request("logging/setLevel", json::object())) == kInvalidParams);
+  CHECK(ErrorCode(h.Request("logging/setLevel", {{"level", 3}})) == kInvalidParams);
+  CHECK(h.session.log().level() == LogLevel::kNotice);  // a refused level changes nothing
+}
+
+TEST_CASE("A tool call's log notifications come before its answer, filtered by the level",
+          "[unit]") {
+  Harness h;
+  h.Initialize();
+  const json call = {{"name", "run_skill"},
+                     {"arguments", {{"name", "x"}, {"input", json::object()}}}};
+  // The node answers 503: the lookup failed (a warning). Before setLevel: nothing is sent.
+  CHECK(h.Request("tools/call", call).at("result").at("isError") == true);
+  CHECK(h.notes.empty());
+  h.Request("logging/setLevel", {{"level", "error"}});
+  h.Request("tools/call", call);
+  CHECK(h.notes.empty());  // below the level
+  h.Request("logging/setLevel", {{"level", "warning"}});
+  h.Request("tools/call", call);
+  REQUIRE(h.notes.size() == 1);
+  CHECK(h.notes[0].at("method") == "notifications/message");
+  CHECK(h.notes[0].at("params").at("level") == "warning");
+  CHECK(h.notes[0].at("params").at("logger") == "run_skill");
+  CHECK(h.notes[0].at("params").at("data").at("status") == 503);
+  CHECK(h.notes[0].at("params").at("data").at("code") == "DISC_005");
 }
 
 TEST_CASE("Batches are taken only under protocol version 2025-03-26", "[unit]") {

@@ -5,11 +5,14 @@
 A node (tests/node/skillnode_harness.py) holds public, private and broken skills whose endpoint
 is a provider process (tests/node/invoke/provider_server.py). Then:
   1. raw stdio: `skillnode mcp` fed hand-written JSON lines with subprocess: every JSON-RPC
-     error, a line over the 4 MiB limit (answered, skipped, the process does not grow), nothing
-     but JSON-RPC on stdout, a clean exit 0 when stdin closes;
-  2. raw /mcp: sessions, Origin, MCP-Protocol-Version, body and session limits, GET 405,
-     DELETE, a bad token, with urllib;
-  3. the official MCP TypeScript SDK client (mcp_client.mjs) over stdio and over /mcp;
+     error, a line over the 4 MiB limit (answered, skipped, the process does not grow),
+     logging/setLevel and the log notifications it lets through (lines before the answer),
+     nothing but JSON-RPC on stdout, a clean exit 0 when stdin closes;
+  2. raw /mcp: sessions, Origin, MCP-Protocol-Version (any supported one served, others 400),
+     body and session limits, GET 405, DELETE, a bad token, log notifications as an SSE
+     answer, with http.client;
+  3. the official MCP TypeScript SDK client (mcp_client.mjs) over stdio and over /mcp, with
+     setLoggingLevel and requests under another supported protocol version;
   4. LangChain's MCP adapters (langchain_client.mjs) over both;
   5. SKILL.md byte for byte (a separate step): the fixture folders in tests/fixtures/skills/
      registered with `skillnode register --skill-dir DIR`, then get_skill_info compared with
@@ -17,9 +20,9 @@ is a provider process (tests/node/invoke/provider_server.py). Then:
      `register --skill-dir` (issue 23, items 1-2); without them this step fails, named.
 The npm packages (package.json, package-lock.json) are installed with `npm ci` into
 $MCP_NPM_DIR (meson sets it inside the build directory; default: this folder), never into git.
+The raw clients of steps 1 and 2 are in mcp_raw.py.
 Run: SKILLNODE=build/test/node/skillnode python3 tests/node/mcp/mcp_test.py [--skip-skillmd]
 """
-import http.client
 import json
 import os
 import re
@@ -30,6 +33,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 import skillnode_harness  # noqa: E402
+from mcp_raw import INIT, Http, Stdio, code_of, levels_of, request, sse_events  # noqa: E402
 from skillnode_harness import (Node, check, finish, free_port, npm_install,  # noqa: E402
                                require_binary, run, temp_dir)
 
@@ -70,56 +74,14 @@ def registration(skill_id, name, description, endpoint, access="public"):
                            "inputSchema": INPUT_SCHEMA}}
 
 
-class Stdio:
-    """`skillnode mcp` as a raw subprocess: JSON lines in, JSON lines out."""
-
-    def __init__(self, node_url, *extra):
-        self.proc = subprocess.Popen([skillnode_harness.BINARY, "mcp", "--http", node_url,
-                                      *extra], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE)
-        skillnode_harness._processes.append(self.proc)
-
-    def send(self, data):
-        self.proc.stdin.write(data if isinstance(data, bytes) else data.encode())
-        self.proc.stdin.flush()
-
-    def ask(self, message):
-        """Sends one message (a dict or raw text) and reads one answer line."""
-        self.send((message if isinstance(message, str) else json.dumps(message)) + "\n")
-        return self.read()
-
-    def read(self):
-        line = self.proc.stdout.readline()
-        return json.loads(line) if line else None
-
-    def peak_kib(self):
-        with open(f"/proc/{self.proc.pid}/status") as f:
-            return int(re.search(r"VmHWM:\s+(\d+)", f.read()).group(1))
-
-
-def request(method, params=None, rid=1):
-    message = {"jsonrpc": "2.0", "id": rid, "method": method}
-    if params is not None:
-        message["params"] = params
-    return message
-
-
-INIT = {"protocolVersion": "2025-06-18", "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "1"}}
-
-
-def code_of(answer):
-    return (answer or {}).get("error", {}).get("code")
-
-
 def raw_stdio(node):
     mcp = Stdio(node.url)
     answer = mcp.ask(request("tools/list"))
     check(code_of(answer) == -32600, "stdio: tools/list before initialize is -32600", str(answer))
     answer = mcp.ask(request("initialize", INIT))
     check(answer and answer["result"]["protocolVersion"] == "2025-06-18" and
-          answer["result"]["capabilities"] == {"tools": {"listChanged": False}},
-          "stdio: initialize negotiates 2025-06-18 and declares tools", str(answer))
+          answer["result"]["capabilities"] == {"tools": {"listChanged": False}, "logging": {}},
+          "stdio: initialize negotiates 2025-06-18 and declares tools and logging", str(answer))
     mcp.send('{"jsonrpc": "2.0", "method": "notifications/initialized"}\n\n')
     answer = mcp.ask("this is not json")
     check(code_of(answer) == -32700 and answer["id"] is None,
@@ -159,6 +121,7 @@ def raw_stdio(node):
     check(all(sorted(s) == ["description", "name"] for s in listed) and
           {s["name"] for s in listed} >= {p[1] for p in PUBLIC},
           "stdio: list_skills gives name and description only", str(listed))
+    stdio_logging(mcp)
     mcp.proc.stdin.close()
     code = mcp.proc.wait(timeout=10)
     rest = mcp.proc.stdout.read()
@@ -168,32 +131,52 @@ def raw_stdio(node):
     check("serving MCP on stdio" in stderr, "stdio: the log goes to stderr", stderr)
 
 
-class Http:
-    """Raw requests to /mcp."""
+def stdio_logging(mcp):
+    answer = mcp.ask(request("logging/setLevel", {"level": "loud"}, rid="l1"))
+    check(code_of(answer) == -32602 and "'loud'" in answer["error"]["message"] and
+          "emergency" in answer["error"]["message"],
+          "stdio: an unknown logging level is -32602 naming it and the levels", str(answer))
+    run_upper = request("tools/call", {"name": "run_skill", "arguments": {
+        "name": PUBLIC[0][1], "input": {"text": "hi"}}}, rid="r1")
+    notes, answer = mcp.ask_logged(run_upper)
+    check(notes == [] and answer["result"]["isError"] is False,
+          "stdio: no log notification before logging/setLevel", str(notes))
+    answer = mcp.ask(request("logging/setLevel", {"level": "info"}, rid="l2"))
+    check(answer == {"jsonrpc": "2.0", "id": "l2", "result": {}},
+          "stdio: logging/setLevel info is answered {}", str(answer))
+    notes, answer = mcp.ask_logged(run_upper)
+    check(levels_of(notes) == ["info"] and notes[0]["params"]["logger"] == "run_skill" and
+          answer["id"] == "r1" and answer["result"]["isError"] is False,
+          "stdio: at level info a run sends one info line (not the debug one) before its answer",
+          str(notes))
+    notes, answer = mcp.ask_logged(request("tools/call", {"name": "run_skill", "arguments": {
+        "name": BROKEN[1], "input": {"text": "hi"}}}, rid="r2"))
+    check(levels_of(notes) == ["warning"] and BROKEN[1] in notes[0]["params"]["data"]["message"]
+          and answer["result"]["isError"] is True,
+          "stdio: a run whose provider is down sends a warning naming the skill", str(notes))
 
-    def __init__(self, node):
-        self.host, self.port = node.http_address().rsplit(":", 1)
 
-    def call(self, method, body=None, headers=None):
-        connection = http.client.HTTPConnection(self.host, int(self.port), timeout=20)
-        data = body if isinstance(body, (bytes, str)) or body is None else json.dumps(body)
-        all_headers = {"Content-Type": "application/json",
-                       "Accept": "application/json, text/event-stream"}
-        all_headers.update(headers or {})
-        connection.request(method, "/mcp", body=data, headers=all_headers)
-        answer = connection.getresponse()
-        text = answer.read().decode()
-        connection.close()
-        try:
-            parsed = json.loads(text) if text else None
-        except json.JSONDecodeError:
-            parsed = text
-        return answer.status, parsed, {k.lower(): v for k, v in answer.getheaders()}
-
-    def open(self, version="2025-06-18"):
-        params = dict(INIT, protocolVersion=version)
-        status, answer, headers = self.call("POST", request("initialize", params))
-        return status, answer, headers.get("mcp-session-id")
+def http_logging(h, s):
+    run_upper = request("tools/call", {"name": "run_skill", "arguments": {
+        "name": PUBLIC[0][1], "input": {"text": "hi"}}}, rid=21)
+    status, answer, headers = h.call("POST", request("logging/setLevel", {"level": "debug"},
+                                                     rid=20), s)
+    check(status == 200 and answer == {"jsonrpc": "2.0", "id": 20, "result": {}},
+          "/mcp: logging/setLevel debug is answered {}", f"{status} {answer}")
+    status, answer, headers = h.call("POST", run_upper, s)
+    events = sse_events(answer if isinstance(answer, str) else "")
+    check(status == 200 and headers.get("content-type", "").startswith("text/event-stream") and
+          levels_of(events[:-1]) == ["debug", "info"] and events[-1].get("id") == 21 and
+          events[-1]["result"]["isError"] is False,
+          "/mcp: a run with log notifications is answered as an SSE stream: debug, info, answer",
+          f"{status} {headers.get('content-type')} {answer}")
+    status, answer, headers = h.call("POST", run_upper, dict(s, Accept="application/json"))
+    check(status == 200 and headers.get("content-type", "").startswith("application/json") and
+          answer["id"] == 21, "/mcp: a client that takes no event stream gets the answer alone",
+          f"{status} {answer}")
+    status, answer, _ = h.call("POST", request("logging/setLevel", {"level": "Debug"}, rid=22), s)
+    check(status == 200 and code_of(answer) == -32602 and "'Debug'" in answer["error"]["message"],
+          "/mcp: an unknown level is -32602 naming it", f"{status} {answer}")
 
 
 def raw_http(node, token, sessions_max, body_max):
@@ -216,10 +199,17 @@ def raw_http(node, token, sessions_max, body_max):
     check(status == 404, "/mcp: an unknown session is 404", f"{status} {answer}")
     status, answer, _ = h.call("POST", request("tools/list", rid=5),
                                dict(s, **{"MCP-Protocol-Version": "1900-01-01"}))
-    check(status == 400, "/mcp: an unsupported MCP-Protocol-Version is 400", f"{status} {answer}")
-    status, answer, _ = h.call("POST", request("tools/list", rid=6),
-                               dict(s, **{"MCP-Protocol-Version": "2025-03-26"}))
-    check(status == 400, "/mcp: a version other than the session's is 400", f"{status} {answer}")
+    message = (answer or {}).get("error", {}).get("message", "") if isinstance(answer, dict) else ""
+    check(status == 400 and "1900-01-01" in message and
+          all(v in message for v in ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")),
+          "/mcp: an unsupported MCP-Protocol-Version is 400 naming the supported versions",
+          f"{status} {answer}")
+    for other in ("2025-11-25", "2025-03-26", "2024-11-05"):
+        status, answer, _ = h.call("POST", request("tools/list", rid=6),
+                                   dict(s, **{"MCP-Protocol-Version": other}))
+        check(status == 200 and len(answer["result"]["tools"]) == 3,
+              f"/mcp: a supported version other than the session's ({other}) is served",
+              f"{status} {answer}")
     status, answer, _ = h.call("POST", "{not json", s)
     check(status == 400 and code_of(answer) == -32700, "/mcp: a body that is not JSON is 400 "
           "with -32700", f"{status} {answer}")
@@ -247,6 +237,7 @@ def raw_http(node, token, sessions_max, body_max):
     listed = json.loads(answer["result"]["content"][0]["text"]) if status == 200 else []
     check(PRIVATE[1] in [x["name"] for x in listed],
           "/mcp: the request's token shows the private skill", f"{status} {answer}")
+    http_logging(h, s)
     status, answer, _ = h.call("DELETE", None, s)
     check(status == 204, "/mcp: DELETE ends the session", f"{status} {answer}")
     status, answer, _ = h.call("POST", request("ping", rid=12), s)

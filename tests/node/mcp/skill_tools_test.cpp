@@ -16,6 +16,7 @@
 #include "node/mcp/json_rpc.h"
 #include "node/mcp/mcp_stdio.h"
 #include "node/mcp/origin_check.h"
+#include "node/mcp/session_log.h"
 #include "node/mcp/session_table.h"
 
 namespace skillnode::node::mcp {
@@ -174,6 +175,99 @@ TEST_CASE("run_skill posts the input to the node's invoke route and returns the 
   const json failed = CallTool(tools, "run_skill", {{"name", "Echo"}, {"input", json::object()}});
   CHECK(failed.at("isError") == true);
   CHECK(Text(failed).find("INVOKE_PROVIDER: the provider answered 500") != std::string::npos);
+}
+
+// A call context whose session logs everything (debug and up) into `notes`.
+CallContext Logging(std::vector<json>& notes) {
+  auto log = std::make_shared<SessionLog>();
+  log->SetLevel(LogLevel::kDebug);
+  CallContext context;
+  context.log = log;
+  context.notify = [&notes](std::string note) { notes.push_back(json::parse(note)); };
+  return context;
+}
+
+std::vector<std::string> Levels(const std::vector<json>& notes) {
+  std::vector<std::string> levels;
+  for (const json& note : notes) levels.push_back(note.at("params").at("level"));
+  return levels;
+}
+
+TEST_CASE(
+    "run_skill logs how it resolved the name, then the run at info or its failure at "
+    "warning",
+    "[unit]") {
+  FakeNode node;
+  node.Answer("POST /api/skills/search", 200, kSearchAnswer);
+  node.Answer("POST /api/skills/sum/invoke", 200, R"({"output": 3})");
+  node.Answer("POST /api/skills/echo-1/invoke", 504,
+              R"({"error": "INVOKE_TIMEOUT", "message": "the provider took too long"})");
+  SkillTools tools(node.Fetch());
+  std::vector<json> notes;
+  const CallContext context = Logging(notes);
+  CallTool(tools, "run_skill", {{"name", "Sum"}, {"input", json::object()}}, context);
+  CHECK(Levels(notes) == std::vector<std::string>{"debug", "info"});
+  CHECK(notes[0].at("params").at("logger") == "run_skill");
+  CHECK(notes[0].at("params").at("data").at("skillId") == "sum");
+  CHECK(notes[1].at("params").at("data").at("message") == "'Sum' (id sum) ran");
+  notes.clear();
+  CallTool(tools, "run_skill", {{"name", "Echo"}, {"input", json::object()}}, context);
+  REQUIRE(Levels(notes) == std::vector<std::string>{"debug", "warning"});
+  const json& failed = notes[1].at("params").at("data");
+  CHECK(failed.at("code") == "INVOKE_TIMEOUT");
+  CHECK(failed.at("status") == 504);
+  CHECK(failed.at("timedOut") == true);
+  CHECK(failed.at("skillId") == "echo-1");
+  CHECK(failed.at("message").get<std::string>().find("the provider took too long") !=
+        std::string::npos);
+}
+
+TEST_CASE("A lookup that timed out is a warning saying so; a node out of reach is an error",
+          "[unit]") {
+  ApiResponse answer;
+  SkillTools tools([&answer](ApiRequest, ApiDone done) { done(answer); });
+  std::vector<json> notes;
+  const CallContext context = Logging(notes);
+  answer.timed_out = true;
+  answer.error = "Operation timed out after 60000 milliseconds";
+  CHECK(CallTool(tools, "list_skills", json(), context).at("isError") == true);
+  REQUIRE(Levels(notes) == std::vector<std::string>{"warning"});
+  CHECK(notes[0].at("params").at("logger") == "list_skills");
+  CHECK(notes[0].at("params").at("data").at("timedOut") == true);
+  CHECK(notes[0].at("params").at("data").at("message").get<std::string>().starts_with(
+      "the skill lookup timed out: cannot reach the node: Operation timed out"));
+  notes.clear();
+  answer.timed_out = false;
+  answer.error = "Connection refused";
+  CallTool(tools, "get_skill_info", {{"name", "Echo"}}, context);
+  REQUIRE(Levels(notes) == std::vector<std::string>{"error"});
+  CHECK(notes[0].at("params").at("logger") == "get_skill_info");
+  CHECK_FALSE(notes[0].at("params").at("data").contains("timedOut"));
+}
+
+TEST_CASE("get_skill_info logs a read at info, an unknown name at notice, a search at debug",
+          "[unit]") {
+  FakeNode node;
+  node.Answer("POST /api/skills/search", 200, kSearchAnswer);
+  node.Answer("GET /api/skills/sum/skill.md", 200, "# Sum");
+  SkillTools tools(node.Fetch());
+  std::vector<json> notes;
+  CallContext context = Logging(notes);
+  context.names = std::make_shared<NameMemory>();
+  CallTool(tools, "list_skills", json(), context);
+  CHECK(Levels(notes) == std::vector<std::string>{"debug"});
+  CHECK(notes[0].at("params").at("data").at("found") == 3);
+  CHECK(notes[0].at("params").at("data").at("shown") == 2);
+  notes.clear();
+  CallTool(tools, "get_skill_info", {{"name", "Sum"}}, context);
+  REQUIRE(Levels(notes) == std::vector<std::string>{"debug", "info"});
+  CHECK(notes[0].at("params").at("data").at("message").get<std::string>().find(
+            "as list_skills showed it") != std::string::npos);
+  CHECK(notes[1].at("params").at("data").at("bytes") == 5);
+  notes.clear();
+  CallTool(tools, "get_skill_info", {{"name", "Nobody"}}, context);
+  REQUIRE(Levels(notes) == std::vector<std::string>{"notice"});
+  CHECK(notes[0].at("params").at("data").at("name") == "Nobody");
 }
 
 TEST_CASE("IsUtf8 accepts UTF-8 and refuses overlong forms, surrogates and truncation", "[unit]") {

@@ -1,0 +1,100 @@
+// ChunkWindow: the chunks wanted, in flight and given up during one transfer (chunk_window.h).
+#include "kademlia/blobs/chunk_window.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace skillnode::kademlia::blobs {
+namespace {
+
+// Retransmissions double the timeout at most this many times (64 x 20 ms reaches kRtoMax).
+constexpr int kDoublingsMax = 6;
+
+transport::Duration RtoOf(transport::Duration srtt) {
+  return std::clamp(srtt * 4, kRtoMin, kRtoMax);
+}
+
+}  // namespace
+
+ChunkWindow::ChunkWindow(size_t window) : window_(window), rto_(RtoOf(kInitialRtt)) {
+  assert(window_ > 0 && "a transfer needs room for one request");
+}
+
+void ChunkWindow::Start(size_t count) {
+  chunks_.assign(count, Chunk::kWanted);
+  sent_.assign(count, 0);
+  counted_.assign(count, 0);
+  sent_at_.assign(count, transport::kTimeZero);
+  flying_.clear();
+  srtt_ = kInitialRtt;
+  rto_ = RtoOf(kInitialRtt);
+  wanted_.clear();
+  for (size_t i = 0; i < count; ++i) wanted_.push_back(i);
+  have_ = 0;
+  throttled_ = 0;
+}
+
+void ChunkWindow::ExpireAttempts(transport::TimePoint now) {
+  std::erase_if(flying_, [&](size_t chunk) {
+    const int doublings = std::min(sent_[chunk] - 1, kDoublingsMax);
+    if (now - sent_at_[chunk] < std::min(rto_ * (1 << doublings), kRtoMax)) return false;
+    counted_[chunk] = 0;
+    chunks_[chunk] = Chunk::kWanted;
+    Requeue(chunk);
+    return true;
+  });
+}
+
+std::optional<size_t> ChunkWindow::NextToSend() const {
+  if (flying_.size() >= window_ || wanted_.empty()) return std::nullopt;
+  return wanted_.front();
+}
+
+void ChunkWindow::MarkSent(size_t chunk, transport::TimePoint now) {
+  assert(!wanted_.empty() && wanted_.front() == chunk && flying_.size() < window_ &&
+         "only NextToSend()'s chunk is sent");
+  const auto attempt = static_cast<uint8_t>(sent_[chunk] + 1);
+  wanted_.pop_front();
+  chunks_[chunk] = Chunk::kInFlight;
+  sent_[chunk] = attempt;
+  counted_[chunk] = attempt;
+  sent_at_[chunk] = now;
+  flying_.push_back(chunk);
+}
+
+bool ChunkWindow::TakeAnswer(size_t chunk, uint8_t attempt) {
+  if (counted_[chunk] != attempt) return false;
+  counted_[chunk] = 0;
+  std::erase(flying_, chunk);
+  return true;
+}
+
+void ChunkWindow::Retry(size_t chunk) {
+  assert(chunks_[chunk] != Chunk::kHave && counted_[chunk] == 0);
+  chunks_[chunk] = Chunk::kWanted;
+  Requeue(chunk);
+}
+
+void ChunkWindow::RetryUncounted(size_t chunk) {
+  assert(sent_[chunk] > 0 && "a chunk answered was sent");
+  --sent_[chunk];
+  Retry(chunk);
+}
+
+void ChunkWindow::SampleRtt(transport::Duration rtt) {
+  srtt_ = (srtt_ * 7 + rtt) / 8;
+  rto_ = RtoOf(srtt_);
+}
+
+void ChunkWindow::Arrived(size_t chunk) {
+  assert(chunks_[chunk] != Chunk::kHave && "a chunk arrives once");
+  chunks_[chunk] = Chunk::kHave;
+  ++have_;
+  throttled_ = 0;
+}
+
+void ChunkWindow::Requeue(size_t chunk) {
+  wanted_.insert(std::upper_bound(wanted_.begin(), wanted_.end(), chunk), chunk);
+}
+
+}  // namespace skillnode::kademlia::blobs

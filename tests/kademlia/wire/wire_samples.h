@@ -1,0 +1,101 @@
+// The sample messages the wire codec's tests share: wire_golden_test.cpp pins the bytes each
+// encodes to, wire_test.cpp round-trips them all. Changing one changes the pinned bytes, so
+// add new samples at the end of a list and capture their bytes with the codec as it is.
+#ifndef SKILLNODE_TESTS_KADEMLIA_WIRE_WIRE_SAMPLES_H_
+#define SKILLNODE_TESTS_KADEMLIA_WIRE_WIRE_SAMPLES_H_
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kademlia/wire/wire.h"
+#include "support/wire_datagrams.h"
+
+namespace skillnode::kademlia::wire::samples {
+
+using wire_datagrams::Contact;
+using wire_datagrams::Contacts;
+using wire_datagrams::Filled;
+
+// One body of each type, every optional field set, small values (in type order).
+inline std::vector<Body> OnePerType() {
+  const WireRecord record{{1, 2, 3}, Filled<64>(4)};
+  const GoneRecord gone{Filled<32>(5), "agent", "skill", 9};
+  return {
+      PingBody{},
+      PongBody{},
+      FindNodeBody{Key::Sha256("target")},
+      NodesBody{{Contact(1, false), Contact(2, true)}, {1, 2}},
+      FindValueBody{Key::Sha256("skill"), 3},
+      ValuesBody{{Contact(3, false)}, {7}, {record}, 5, 1, {60}},
+      StoreBody{Key::Sha256("skill"), {8}, record, 3600},
+      StoredBody{},
+      ListenBody{Key::Sha256("scene"), 300},
+      ListeningBody{150},
+      PushBody{Key::Sha256("k"), record, gone},
+      PushAckBody{},
+      BlobFindBody{Key::Sha256("blob")},
+      BlobHoldersBody{{Contact(4, false)}, {2}, {Contact(5, true)}, true},
+      BlobAnnounceBody{Key::Sha256("blob"), {3}, 1200},
+      BlobGetBody{Filled<32>(6), 1000, 500},
+      BlobDataBody{Filled<32>(6), 1000, 3000, {1, 2, 3, 4}},
+      ErrorBody{static_cast<uint16_t>(ErrorReplyCode::kStale), "stale"},
+      UnknownBody{42},
+  };
+}
+
+// Bodies at their limits and with optional fields absent, each under both headers.
+inline std::vector<Body> EdgeBodies() {
+  return {
+      NodesBody{},
+      NodesBody{Contacts(3, true), std::vector<uint8_t>(kTokenSizeMax, 9)},
+      NodesBody{Contacts(20, false), {}},
+      ErrorBody{},
+      ErrorBody{65535, std::string(kErrorTextSizeMax, 'x')},
+      FindValueBody{Key::Sha256("skill"), 0},
+      FindValueBody{Key::Sha256("skill"), 0xffffffff},
+      ValuesBody{},
+      ValuesBody{{Contact(1, true)}, {4, 5}, {{{1, 2, 3}, Filled<64>(6)}, {{}, {}}}, 9, 2, {}},
+      ValuesBody{{}, {}, {{{1, 2, 3}, Filled<64>(6)}, {{}, {}}}, 2, {}, {1, 0xffffffff}},
+      ValuesBody{Contacts(2, false),
+                 {},
+                 std::vector<WireRecord>(12, {{1}, Filled<64>(2)}),
+                 0xffffffff,
+                 std::nullopt,
+                 {}},
+      StoreBody{},
+      StoreBody{Key::Sha256("skill"),
+                std::vector<uint8_t>(kTokenSizeMax, 1),
+                {std::vector<uint8_t>(850, 2), Filled<64>(3)},
+                0xffffffff},
+      ListenBody{},
+      ListeningBody{},
+      ListeningBody{0xffffffff},
+      PushBody{Key::Sha256("k"), WireRecord{{1, 2}, Filled<64>(3)}, std::nullopt},
+      PushBody{Key::Sha256("k"), std::nullopt, GoneRecord{Filled<32>(4), "agent", "skill", 7}},
+      PushBody{Key::Sha256("k"), WireRecord{std::vector<uint8_t>(600, 5), Filled<64>(6)},
+               GoneRecord{Filled<32>(7), "", std::string(256, 's'), 0xffffffffffffffff}},
+      PushBody{Key::Sha256("k"), std::nullopt, std::nullopt},
+      BlobHoldersBody{},
+      BlobHoldersBody{Contacts(4, true), {1, 2}, Contacts(kBlobHoldersPerReplyMax, false)},
+      BlobAnnounceBody{},
+      BlobAnnounceBody{Key::Sha256("blob"), std::vector<uint8_t>(kTokenSizeMax, 3), 0xffffffff},
+      BlobGetBody{},
+      BlobGetBody{Filled<32>(9), 0xffffffffffffffff, 0xffffffff},
+      BlobDataBody{Filled<32>(8), 0, 0, {}},
+      BlobDataBody{Filled<32>(8), 1000, 300 * 1024, std::vector<uint8_t>(kBlobChunkBytesMax, 7)},
+      UnknownBody{0},
+      UnknownBody{200},
+  };
+}
+
+// Both lists: every body type with every optional field present and absent.
+inline std::vector<Body> EveryBody() {
+  std::vector<Body> bodies = OnePerType();
+  for (Body& body : EdgeBodies()) bodies.push_back(std::move(body));
+  return bodies;
+}
+
+}  // namespace skillnode::kademlia::wire::samples
+
+#endif  // SKILLNODE_TESTS_KADEMLIA_WIRE_WIRE_SAMPLES_H_
