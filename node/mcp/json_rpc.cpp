@@ -1,5 +1,7 @@
 #include "node/mcp/json_rpc.h"
 
+#include "node/bounded_json.h"
+
 namespace skillnode::node::mcp {
 
 using nlohmann::json;
@@ -61,34 +63,6 @@ json ResultResponse(const json& id, json result) {
 
 std::string Serialize(const json& message) {
   return message.dump(-1, ' ', /*ensure_ascii=*/false, json::error_handler_t::replace);
-}
-
-size_t NestingDepth(std::string_view text, size_t limit) {
-  size_t depth = 0;
-  size_t deepest = 0;
-  bool in_string = false;
-  bool escaped = false;
-  for (const char c : text) {
-    if (in_string) {
-      if (escaped) {
-        escaped = false;
-      } else if (c == '\\') {
-        escaped = true;
-      } else if (c == '"') {
-        in_string = false;
-      }
-      continue;
-    }
-    if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > deepest) deepest = depth;
-      if (deepest > limit) return deepest;
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      --depth;
-    }
-  }
-  return deepest;
 }
 
 json ParseMessage(std::string_view text, bool& too_deep) {

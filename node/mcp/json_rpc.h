@@ -47,12 +47,8 @@ nlohmann::json ResultResponse(const nlohmann::json& id, nlohmann::json result);
 // should reach here) has its bad bytes replaced by U+FFFD.
 std::string Serialize(const nlohmann::json& message);
 
-// The deepest nesting of arrays and objects in `text` (brackets inside strings not counted),
-// stopping early once past `limit`.
-size_t NestingDepth(std::string_view text, size_t limit);
-
 // Parses one message's text: discarded (is_discarded()) when it is not JSON or nests deeper
-// than kJsonDepthMax; `too_deep` says which.
+// than kJsonDepthMax (measured with node/bounded_json's NestingDepth); `too_deep` says which.
 nlohmann::json ParseMessage(std::string_view text, bool& too_deep);
 
 }  // namespace skillnode::node::mcp

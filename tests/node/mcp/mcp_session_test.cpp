@@ -293,12 +293,5 @@ TEST_CASE("A message over the size limit or nested too deep is refused -32600", 
   CHECK(h.Send(quoted)->at("result") == json::object());
 }
 
-TEST_CASE("NestingDepth counts brackets outside strings only", "[unit]") {
-  CHECK(NestingDepth("{}", 10) == 1);
-  CHECK(NestingDepth(R"({"a": [[1], {"b": 2}]})", 10) == 3);
-  CHECK(NestingDepth(R"({"a": "[[[\"[[["})", 10) == 1);
-  CHECK(NestingDepth(std::string(100, '['), 10) == 11);  // stops past the limit
-}
-
 }  // namespace
 }  // namespace skillnode::node::mcp
