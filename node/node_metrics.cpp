@@ -177,6 +177,8 @@ std::string RefusalLabel(size_t code) {
       return "bad_lifetime";
     case ErrorReplyCode::kOutsideWindow:
       return "outside_window";
+    case ErrorReplyCode::kPullsFull:
+      return "pulls_full";
     default:
       return "code_" + std::to_string(code);
   }
