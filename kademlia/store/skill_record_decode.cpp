@@ -144,7 +144,11 @@ std::optional<SkillDescriptor> ReadDescriptor(Reader& outer) {
     d.skill_md_size = r.Uint("descriptor.skill_md_size", kSkillMdBytesMax);
     d.archive_sha256 = r.Bytes<32>("descriptor.archive_sha256", json_examples);
     d.archive_size = r.Uint("descriptor.archive_size", kSkillArchiveBytesMax);
-    if (json_examples) d.examples_json = r.List("descriptor.examples_json");
+    if (json_examples) {
+      d.examples_json = r.List("descriptor.examples_json");
+      // Without JSON examples the descriptor has 9 or 12 fields: one encoding per descriptor.
+      if (r.ok() && d.examples_json.empty()) r.Wrong("descriptor.examples_json", "entries");
+    }
   }
   if (!r.ok()) outer.Wrong("descriptor", "valid fields (" + r.error() + ")");
   return d;

@@ -159,6 +159,22 @@ TEST_CASE("examples with an object travel as JSON text in their order and come b
   CHECK(VerifyRecord(folder->encoded, folder->signature)->record == folder->record);
 }
 
+TEST_CASE("a descriptor of 13 fields without JSON examples is not canonical and is refused",
+          "[unit]") {
+  SkillRecord r = SampleRecord();
+  r.descriptor = SkillDescriptor{};
+  r.descriptor->examples_json = {"{}"};
+  std::vector<uint8_t> bytes = EncodeRecord(r);
+  const std::vector<uint8_t> one_object = {0x91, 0xa2, '{', '}'};  // ["{}"]
+  auto at = std::search(bytes.begin(), bytes.end(), one_object.begin(), one_object.end());
+  REQUIRE(at != bytes.end());
+  *at = 0x90;  // []
+  bytes.erase(at + 1, at + 4);
+  auto refused = DecodeRecord(bytes);
+  REQUIRE_FALSE(refused);
+  CHECK_THAT(refused.error().message, Catch::Contains("descriptor.examples_json"));
+}
+
 TEST_CASE("examples in JSON form are refused with the example named when they break a rule",
           "[unit]") {
   struct Case {

@@ -199,7 +199,8 @@ TEST_CASE("a k = 20 NODES reply of IPv6 contacts with a full header fits in one 
   CHECK(Encode(Message{FullHeader(), reply.body}));
 }
 
-TEST_CASE("a STORE of the largest inline record with the longest token fits in one datagram", "[unit]") {
+TEST_CASE("a STORE of the largest inline record with the longest token fits in one datagram",
+          "[unit]") {
   Header request = FullHeader();  // a request carries "p" but never "s" or "o"
   request.proof.reset();
   request.observed.reset();
