@@ -1,5 +1,6 @@
 #include "discovery/skill_json.h"
 
+#include <algorithm>
 #include <set>
 #include <vector>
 
@@ -123,6 +124,29 @@ Parsed<void> DescriptorMatchesSchema(const json& d) {
   return tl::unexpected(std::move(error));
 }
 
+// The descriptor's examples (the schema has checked their shape): all text, the record's
+// `examples`; with an object among them, each as compact JSON text in `examples_json`.
+Parsed<void> Examples(const json& d, kademlia::store::SkillDescriptor& out) {
+  auto it = d.find("examples");
+  if (it == d.end() || it->is_null()) return {};
+  if (!it->is_array()) return Bad("descriptor.examples", "must be an array");
+  const bool any_object =
+      std::any_of(it->begin(), it->end(), [](const json& e) { return e.is_object(); });
+  for (size_t i = 0; i < it->size(); ++i) {
+    const json& example = (*it)[i];
+    if (!example.is_string() && !example.is_object()) {
+      return Bad("descriptor.examples[" + std::to_string(i) + "]",
+                 "must be a string or an object, not " + TypeName(example));
+    }
+    if (any_object) {
+      out.examples_json.push_back(example.dump(-1, ' ', false, json::error_handler_t::replace));
+    } else {
+      out.examples.push_back(example.get<std::string>());
+    }
+  }
+  return {};
+}
+
 Parsed<kademlia::store::SkillDescriptor> Descriptor(const json& d) {
   if (!d.is_object()) return Bad("descriptor", "must be an object, not " + TypeName(d));
   if (auto ok = DescriptorMatchesSchema(d); !ok) return tl::unexpected(ok.error());
@@ -143,11 +167,10 @@ Parsed<kademlia::store::SkillDescriptor> Descriptor(const json& d) {
       out.access != "private") {
     return Bad("descriptor.access", "must be public, restricted or private");
   }
-  for (auto [key, field] : {std::pair{"tags", &out.tags}, {"examples", &out.examples}}) {
-    auto list = List(d, key, false);
-    if (!list) return Bad("descriptor." + list.error().field, list.error().message);
-    *field = std::move(*list);
-  }
+  auto tags = List(d, "tags", false);
+  if (!tags) return Bad("descriptor." + tags.error().field, tags.error().message);
+  out.tags = std::move(*tags);
+  if (auto ok = Examples(d, out); !ok) return tl::unexpected(ok.error());
   for (auto [key, field] :
        {std::pair{"inputSchema", &out.input_schema}, {"outputSchema", &out.output_schema}}) {
     auto schema = Schema(d, key);
@@ -280,6 +303,9 @@ json SkillJson(const kademlia::store::SkillRecord& r, Source source) {
       out["archiveSha256"] = kademlia::wire::HexEncode(*r.descriptor->archive_sha256);
       out["archiveSize"] = r.descriptor->archive_size;
     }
+    if (!r.descriptor->examples.empty() || !r.descriptor->examples_json.empty()) {
+      out["examples"] = ExamplesJson(*r.descriptor);
+    }
     // The schemas as JSON objects, for clients that check inputs and outputs (skillnode
     // invoke); a text that is not JSON (never stored by this node) is left out.
     for (auto [key, text] : {std::pair{"inputSchema", &r.descriptor->input_schema},
@@ -289,6 +315,34 @@ json SkillJson(const kademlia::store::SkillRecord& r, Source source) {
       if (!schema.is_discarded()) out[key] = std::move(schema);
     }
   }
+  if (r.origin) out["origin"] = OriginJson(*r.origin);
+  return out;
+}
+
+json ExamplesJson(const kademlia::store::SkillDescriptor& d) {
+  json out = json::array();
+  for (const std::string& text : d.examples) out.push_back(text);
+  for (const std::string& text : d.examples_json) {
+    // Compact JSON written by the registering node; an entry that does not parse (holders
+    // check only its shape, and skillnode never signs one) is shown as the text it is.
+    json value = json::parse(text, nullptr, /*allow_exceptions=*/false);
+    out.push_back(value.is_discarded() ? json(text) : std::move(value));
+  }
+  return out;
+}
+
+json OriginJson(const kademlia::store::RecordOrigin& o) {
+  json out = {{"format", kademlia::store::OriginFormatName(o.format)},
+              {"sourceUrl", o.source_url},
+              {"documentSha256", kademlia::wire::HexEncode(o.document_sha256)},
+              {"documentSize", o.document_size},
+              {"signature", kademlia::store::OriginSignatureName(o.signature)}};
+  if (!o.publisher_domain.empty()) out["publisherDomain"] = o.publisher_domain;
+  if (o.mcp_status != kademlia::store::McpStatus::kNone) {
+    out["status"] = kademlia::store::McpStatusName(o.mcp_status);
+  }
+  if (!o.published_at.empty()) out["publishedAt"] = o.published_at;
+  if (!o.updated_at.empty()) out["updatedAt"] = o.updated_at;
   return out;
 }
 

@@ -39,9 +39,11 @@ using Parsed = tl::expected<T, FieldError>;
 // (public, restricted or private; absent means public) and optional descriptor {name,
 // description, capabilityType, access, tags, inputSchema, outputSchema, examples,
 // skillMdSha256}, which must be valid against the Skill Descriptor schema (name and description
-// required; inputSchema and outputSchema valid schemas, kept as compact JSON text). A top-level
-// access is kept in the record's descriptor (made empty if there is none) and must agree with
-// descriptor.access when both are given.
+// required; inputSchema and outputSchema valid schemas, kept as compact JSON text; examples
+// strings or {name, input, description} objects: text ones go to the record's examples, and with
+// an object among them every example goes, in order and as compact JSON, to examples_json). A
+// top-level access is kept in the record's descriptor (made empty if there is none) and must
+// agree with descriptor.access when both are given.
 [[nodiscard]] Parsed<kademlia::store::SkillRecord> RegistrationFromJson(const nlohmann::json& body);
 
 // Where an answer came from (issue: results say which source answered).
@@ -51,8 +53,20 @@ std::string_view SourceName(Source source);
 // The skill as the API shows it: the §7.3 keys (id, name, version, type, capabilities, scenes,
 // endpoint) and agentId, status, description, tags, provider (the publishing node's id),
 // updatedAt (ms), sequence, source; and for a skill with a SKILL.md, skillMdSha256, plus
-// skillMdSize, archiveSha256 and archiveSize when it was registered from a folder.
+// skillMdSize, archiveSha256 and archiveSize when it was registered from a folder; examples
+// (ExamplesJson) when it has any; origin (OriginJson) when it was imported.
 nlohmann::json SkillJson(const kademlia::store::SkillRecord& record, Source source);
+
+// A descriptor's examples in the form they were registered in: text examples as strings, and
+// with an object among them each example as the JSON value it was (a text example stays a
+// string). Empty array when there are none.
+nlohmann::json ExamplesJson(const kademlia::store::SkillDescriptor& descriptor);
+
+// An imported record's origin (kademlia/store/record_origin.h): {format ("a2a", "mcp-registry",
+// "agent-skills"), sourceUrl, documentSha256 (hex), documentSize, signature ("unsigned" or
+// "verified")}, plus publisherDomain when one was verified, and for the MCP Registry status
+// ("active" or "deprecated") and publishedAt and updatedAt when given.
+nlohmann::json OriginJson(const kademlia::store::RecordOrigin& origin);
 
 }  // namespace skillnode::discovery
 

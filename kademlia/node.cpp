@@ -48,7 +48,8 @@ void Node::Drop(DropReason reason, const transport::Endpoint& from, std::string_
 }
 
 void Node::ConsiderRequester(transport::TimePoint now, const transport::Endpoint& from,
-                             const wire::Header& header) {
+                             const wire::Message& request) {
+  const wire::Header& header = request.header;
   if (peers_.ProvenRequester(from, header)) {
     ++stats_.verification_cache_hits;
     Contact contact{header.sender_id, from, header.sender_key, now, 0};
@@ -58,8 +59,10 @@ void Node::ConsiderRequester(transport::TimePoint now, const transport::Endpoint
     return;
   }
   // Unproven: ask it to sign a reply to our own random transaction id before trusting it,
-  // unless the table has no use for it.
-  if (!routing_.Wants(header.sender_id, now)) {
+  // unless the table has no use for it. A chunk requester is asked all the same: chunks go to
+  // proven addresses only (kademlia/blobs/chunk_server.h), so one outside the table would
+  // otherwise never be served.
+  if (!routing_.Wants(header.sender_id, now) && !wire::IsChunkRequest(request.type())) {
     ++stats_.verifications_skipped;
     return;
   }
@@ -141,7 +144,7 @@ void Node::HandleRequest(transport::TimePoint now, const transport::Endpoint& fr
     SendReply(from, request,
               wire::ErrorBody{static_cast<uint16_t>(wire::ErrorReplyCode::kUnknownType), text});
   }
-  ConsiderRequester(now, from, request.header);
+  ConsiderRequester(now, from, request);
 }
 
 std::optional<wire::Body> Node::HandlerReply(transport::TimePoint now,

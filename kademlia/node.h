@@ -155,7 +155,7 @@ class Node {
   void HandleReply(transport::TimePoint now, const transport::Endpoint& from,
                    const wire::Message& reply);
   void ConsiderRequester(transport::TimePoint now, const transport::Endpoint& from,
-                         const wire::Header& header);
+                         const wire::Message& request);
   std::optional<wire::Body> HandlerReply(transport::TimePoint now, const transport::Endpoint& from,
                                          const wire::Message& request);
   void NotifyAdded(transport::TimePoint now, const Contact& contact);

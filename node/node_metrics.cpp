@@ -177,6 +177,8 @@ std::string RefusalLabel(size_t code) {
       return "bad_lifetime";
     case ErrorReplyCode::kOutsideWindow:
       return "outside_window";
+    case ErrorReplyCode::kPullsFull:
+      return "pulls_full";
     default:
       return "code_" + std::to_string(code);
   }
@@ -255,6 +257,27 @@ void WriteStoreMetrics(http::PrometheusWriter& out, const kademlia::store::Skill
              static_cast<double>(stats.records_verified));
   out.Sample("skillnode_records_verified_total", {{"check", "again"}},
              static_cast<double>(stats.records_verified_again));
+  // Records larger than a datagram (docs/protocol.md): references and the pulls they started.
+  out.Family("skillnode_store_references_total", "counter",
+             "Records larger than a datagram sent as a reference, or received as one and "
+             "resolved from a copy this node had.");
+  out.Sample("skillnode_store_references_total", {{"direction", "sent"}},
+             static_cast<double>(stats.references_sent));
+  out.Sample("skillnode_store_references_total", {{"direction", "resolved_here"}},
+             static_cast<double>(stats.references_resolved_here));
+  out.Family("skillnode_store_record_pulls_total", "counter",
+             "Pulls of a referenced record's bytes from its sender, by result: pulled, failed "
+             "(silent, not held or wrong bytes), refused (too many running), invalid (the bytes "
+             "held no valid record).");
+  for (auto [result, count] : {std::pair{"pulled", stats.records_pulled},
+                               {"failed", stats.record_pulls_failed},
+                               {"refused", stats.record_pulls_refused},
+                               {"invalid", stats.records_pulled_invalid}}) {
+    out.Sample("skillnode_store_record_pulls_total", {{"result", result}},
+               static_cast<double>(count));
+  }
+  out.Gauge("skillnode_store_record_pulls_running", "Pulls of referenced records running.",
+            static_cast<double>(dht.record_pulls_running()));
 }
 
 }  // namespace skillnode::node

@@ -86,9 +86,12 @@ std::string JsonTags(const std::vector<std::string>& tags) {
   return out + "]";
 }
 
-std::string JsonExamples(const std::vector<std::string>& examples) {
+// Text examples, and JSON examples (when an object is among them, every example is JSON text:
+// kademlia/store/skill_record.h), each as its JSON value.
+std::string JsonExamples(const kademlia::store::SkillDescriptor& d) {
   json out = json::array();
-  for (const std::string& example : examples) out.push_back(ParsedOrText(example));
+  for (const std::string& example : d.examples) out.push_back(ParsedOrText(example));
+  for (const std::string& example : d.examples_json) out.push_back(ParsedOrText(example));
   return Dump(out);
 }
 
@@ -207,7 +210,8 @@ ItemText ItemFragments(const kademlia::store::SkillRecord& record, Source source
   if (!d.output_schema.empty()) {
     json_parts.output_schema = ",\"output_schema\":" + Dump(output_schema);
   }
-  if (!d.examples.empty()) json_parts.examples = ",\"examples\":" + JsonExamples(d.examples);
+  const bool examples = !d.examples.empty() || !d.examples_json.empty();
+  if (examples) json_parts.examples = ",\"examples\":" + JsonExamples(d);
   out.json = Assemble("{\"id\":" + JsonString(record.skill_id) + ",\"name\":" + JsonString(name) +
                           ",\"version\":" + JsonString(record.version) +
                           ",\"source\":" + JsonString(source_name),
@@ -228,10 +232,12 @@ ItemText ItemFragments(const kademlia::store::SkillRecord& record, Source source
   if (!d.output_schema.empty()) {
     xml_parts.output_schema = SchemaXml("output_schema", output_schema);
   }
-  if (!d.examples.empty()) {
+  if (examples) {
     xml_parts.examples = "<examples>";
-    for (const std::string& example : d.examples) {
-      xml_parts.examples += "<example>" + XmlEscape(example) + "</example>";
+    for (const auto* list : {&d.examples, &d.examples_json}) {
+      for (const std::string& example : *list) {
+        xml_parts.examples += "<example>" + XmlEscape(example) + "</example>";
+      }
     }
     xml_parts.examples += "</examples>";
   }

@@ -42,11 +42,38 @@ ordered_json Ordered(const json& value, const ordered_json& properties) {
   return out;
 }
 
+// What the schema cannot say of the examples: each fits a record in bytes (a text's UTF-8, an
+// object as compact JSON), which the schema counts in characters.
+void CheckExampleBytes(const json& descriptor, std::vector<SchemaViolation>& out) {
+  auto examples = descriptor.find("examples");
+  if (examples == descriptor.end() || !examples->is_array()) return;
+  for (size_t i = 0; i < examples->size(); ++i) {
+    const json& example = (*examples)[i];
+    if (!example.is_string() && !example.is_object()) continue;  // the schema says so
+    const size_t size = example.is_string()
+                            ? example.get_ref<const std::string&>().size()
+                            : example.dump(-1, ' ', false, json::error_handler_t::replace).size();
+    if (size <= kademlia::store::kExampleLengthMax) continue;
+    out.push_back({AppendPointer("/examples", std::to_string(i)),
+                   "size: " + std::to_string(size) + " bytes" +
+                       (example.is_object() ? " as compact JSON" : "") + ", more than " +
+                       std::to_string(kademlia::store::kExampleLengthMax) +
+                       " (kExampleLengthMax)"});
+  }
+}
+
+// Where the descriptor schema matches no regular expression although strings there may be
+// long: the description (up to 1,024 characters, 4,096 bytes) and everything under examples.
+bool RegexFree(std::string_view pointer) {
+  return pointer == "/description" || pointer.starts_with("/examples/");
+}
+
 }  // namespace
 
 std::vector<SchemaViolation> ValidateDescriptor(const json& descriptor) {
-  std::vector<SchemaViolation> out = DescriptorSchema().Validate(descriptor);
+  std::vector<SchemaViolation> out = DescriptorSchema().Validate(descriptor, RegexFree);
   if (!descriptor.is_object()) return out;
+  CheckExampleBytes(descriptor, out);
   for (const char* key : {"inputSchema", "outputSchema"}) {
     auto it = descriptor.find(key);
     if (it == descriptor.end() || !it->is_object()) continue;  // the schema says what is wrong
@@ -55,7 +82,7 @@ std::vector<SchemaViolation> ValidateDescriptor(const json& descriptor) {
     if (size > kademlia::store::kSchemaLengthMax) {
       out.push_back({at, "size: " + std::to_string(size) + " bytes as compact JSON, more than " +
                              std::to_string(kademlia::store::kSchemaLengthMax) +
-                             " (kSchemaLengthMax: a record must fit a datagram)"});
+                             " (kSchemaLengthMax)"});
     }
     auto compiled = JsonSchema::Compile(*it);
     if (compiled) continue;

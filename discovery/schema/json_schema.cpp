@@ -116,9 +116,10 @@ std::string ContextPointer(const std::vector<std::string>& context) {
 }
 
 // Strings (and keys) longer than std::regex can safely match; see kPatternSubjectLengthMax.
-void LongStrings(const json& value, const std::string& pointer, std::vector<SchemaViolation>& out) {
+void LongStrings(const json& value, const std::string& pointer,
+                 const JsonSchema::RegexFree& regex_free, std::vector<SchemaViolation>& out) {
   auto too_long = [&](const std::string& text, const std::string& at, const char* what) {
-    if (text.size() <= kPatternSubjectLengthMax) return;
+    if (text.size() <= kPatternSubjectLengthMax || (regex_free && regex_free(at))) return;
     out.push_back({at, std::string("pattern: ") + what + " of " + std::to_string(text.size()) +
                            " bytes is longer than " + std::to_string(kPatternSubjectLengthMax) +
                            ", the longest this validator matches a regular expression against "
@@ -130,11 +131,11 @@ void LongStrings(const json& value, const std::string& pointer, std::vector<Sche
     for (const auto& [key, child] : value.items()) {
       const std::string at = AppendPointer(pointer, key);
       too_long(key, at, "a property name");
-      LongStrings(child, at, out);
+      LongStrings(child, at, regex_free, out);
     }
   } else if (value.is_array()) {
     for (size_t i = 0; i < value.size(); ++i) {
-      LongStrings(value[i], AppendPointer(pointer, std::to_string(i)), out);
+      LongStrings(value[i], AppendPointer(pointer, std::to_string(i)), regex_free, out);
     }
   }
 }
@@ -208,7 +209,8 @@ tl::expected<JsonSchema, std::vector<SchemaViolation>> JsonSchema::Compile(const
   return JsonSchema(std::move(state));
 }
 
-std::vector<SchemaViolation> JsonSchema::Validate(const json& instance) const {
+std::vector<SchemaViolation> JsonSchema::Validate(const json& instance,
+                                                  const RegexFree& regex_free) const {
   std::vector<SchemaViolation> out;
   if (DeeperThan(instance, kInstanceDepthMax)) {
     out.push_back({"", "depth: the value nests deeper than " + std::to_string(kInstanceDepthMax) +
@@ -216,7 +218,7 @@ std::vector<SchemaViolation> JsonSchema::Validate(const json& instance) const {
     return out;
   }
   if (state_->uses_regex) {
-    LongStrings(instance, "", out);
+    LongStrings(instance, "", regex_free, out);
     if (!out.empty()) return out;
   }
   std::vector<std::pair<std::string, std::string>> errors;  // pointer, valijson's description

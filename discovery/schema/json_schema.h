@@ -22,6 +22,7 @@
 #define SKILLNODE_DISCOVERY_SCHEMA_JSON_SCHEMA_H_
 
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -80,8 +81,15 @@ class JsonSchema {
   [[nodiscard]] static tl::expected<JsonSchema, std::vector<SchemaViolation>> Compile(
       const nlohmann::json& schema, const Options& options);
 
+  // Whether the string (or key) at a JSON pointer of the instance is never matched against a
+  // regular expression by this schema (no pattern, patternProperties or format applies there).
+  using RegexFree = std::function<bool(std::string_view pointer)>;
+
   // Every violation of `instance` (empty when it is valid), with pointers into the instance.
-  std::vector<SchemaViolation> Validate(const nlohmann::json& instance) const;
+  // Strings past kPatternSubjectLengthMax are violations when the schema uses a regular
+  // expression, unless `regex_free` says none applies where they are.
+  std::vector<SchemaViolation> Validate(const nlohmann::json& instance,
+                                        const RegexFree& regex_free = nullptr) const;
 
   Draft draft() const;
 

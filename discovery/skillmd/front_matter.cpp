@@ -90,23 +90,49 @@ FolderResult<void> CheckOptionalKeys(const YamlValue& root, int block_line) {
     auto text = TextKey(root, key, false, block_line);
     if (!text) return tl::unexpected(text.error());
   }
-  if (const YamlValue* value = root.Find("compatibility");
-      value != nullptr && value->scalar.size() > kCompatibilityLengthMax) {
-    return Bad(value->line, "compatibility",
-               "is " + std::to_string(value->scalar.size()) + " bytes, more than " +
-                   std::to_string(kCompatibilityLengthMax));
+  if (const YamlValue* value = root.Find("compatibility"); value != nullptr) {
+    const size_t characters = CharacterCount(value->scalar);
+    if (characters == 0 || characters > kCompatibilityLengthMax) {
+      return Bad(value->line, "compatibility",
+                 "is " + std::to_string(characters) + " characters, outside 1.." +
+                     std::to_string(kCompatibilityLengthMax));
+    }
   }
-  if (const YamlValue* value = root.Find("metadata");
-      value != nullptr && value->kind != YamlValue::Kind::kMap) {
-    return Bad(value->line, "metadata",
-               "must be a map of keys to values, not " + value->Describe());
+  if (const YamlValue* value = root.Find("metadata"); value != nullptr) {
+    if (value->kind != YamlValue::Kind::kMap) {
+      return Bad(value->line, "metadata",
+                 "must be a map of keys to text, not " + value->Describe());
+    }
+    // A key without a value is empty text, as the reference parser reads it.
+    for (const auto& entry : value->entries) {
+      if (entry.value.kind == YamlValue::Kind::kMap ||
+          entry.value.kind == YamlValue::Kind::kSequence) {
+        return Bad(entry.value.line > 0 ? entry.value.line : value->line, "metadata." + entry.key,
+                   "must be text, not " + entry.value.Describe());
+      }
+    }
   }
-  if (const YamlValue* value = root.Find("allowed-tools");
-      value != nullptr && value->kind != YamlValue::Kind::kScalar &&
-      value->kind != YamlValue::Kind::kSequence) {
-    return Bad(value->line, "allowed-tools", "must be text or a list, not " + value->Describe());
+  if (const YamlValue* value = root.Find("allowed-tools"); value != nullptr) {
+    const bool list = value->kind == YamlValue::Kind::kSequence;
+    if (value->kind != YamlValue::Kind::kScalar && !list) {
+      return Bad(value->line, "allowed-tools",
+                 "must be text or a list of text, not " + value->Describe());
+    }
+    for (size_t i = 0; list && i < value->items.size(); ++i) {
+      const YamlValue& item = value->items[i];
+      if (item.kind != YamlValue::Kind::kScalar) {
+        return Bad(item.line > 0 ? item.line : value->line,
+                   "allowed-tools[" + std::to_string(i) + "]",
+                   "must be text, not " + item.Describe());
+      }
+    }
   }
   return {};
+}
+
+bool IsBlank(std::string_view text) {
+  return std::all_of(text.begin(), text.end(),
+                     [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; });
 }
 
 // "line 4, column 3: message" (ParseYaml's form) as a FolderError on line 4.
@@ -123,6 +149,14 @@ FolderError YamlError(const std::string& message, int block_line) {
 }
 
 }  // namespace
+
+// The record carries a SKILL.md's description whole: its limit is the format's.
+static_assert(kDescriptionCharactersMax == kademlia::store::kDescriptionLengthMax);
+
+size_t CharacterCount(std::string_view text) {
+  return static_cast<size_t>(std::count_if(
+      text.begin(), text.end(), [](char c) { return (static_cast<uint8_t>(c) & 0xC0) != 0x80; }));
+}
 
 int FirstNonUtf8Line(std::string_view text) {
   int line = 1;
@@ -190,11 +224,16 @@ FolderResult<FrontMatter> ParseFrontMatter(std::string_view skill_md) {
   }
   auto description = TextKey(*tree, "description", true, 1);
   if (!description) return tl::unexpected(description.error());
-  if (description->size() > kademlia::store::kDescriptionLengthMax) {
-    return Bad(tree->Find("description")->line, "description",
-               "is " + std::to_string(description->size()) + " bytes, more than " +
-                   std::to_string(kademlia::store::kDescriptionLengthMax) +
-                   " (the registry's limit for a description in a signed record)");
+  const int description_line = tree->Find("description")->line;
+  if (IsBlank(*description)) {
+    return Bad(description_line, "description", "must be a non-empty string, not blank text");
+  }
+  if (const size_t characters = CharacterCount(*description);
+      characters > kDescriptionCharactersMax) {
+    return Bad(description_line, "description",
+               "is " + std::to_string(characters) + " characters, more than " +
+                   std::to_string(kDescriptionCharactersMax) +
+                   " (the Agent Skills format's limit)");
   }
   if (auto ok = CheckOptionalKeys(*tree, 1); !ok) return tl::unexpected(ok.error());
   out.name = std::move(*name);

@@ -24,17 +24,6 @@ std::string ShortHexOf(std::span<const uint8_t> bytes) {
   return out;
 }
 
-std::string Describe(const std::vector<HolderAttempt>& attempts) {
-  std::string out;
-  for (const HolderAttempt& attempt : attempts) {
-    if (!out.empty()) out += "; ";
-    out += "holder " + attempt.id.ShortHex() + " at " + attempt.endpoint.ToString() + ": " +
-           std::string(HolderFailureName(attempt.failure));
-    if (!attempt.detail.empty()) out += " (" + attempt.detail + ")";
-  }
-  return out;
-}
-
 // How long a fetcher waits after a holder asked it to (rate limit, verification), and the
 // longest it sleeps while chunks are in flight.
 constexpr transport::Duration kThrottleWait = transport::Millis(100);
@@ -54,48 +43,83 @@ int64_t WholeSeconds(transport::Duration d) {
 
 BlobFetcher::BlobFetcher(Node& node, const HolderDirectory& directory, const BlobConfig& config,
                          transport::Rng& rng, BlobStats& stats)
-    : node_(node), config_(config), stats_(stats), locator_(node, directory, rng) {
-  // A transfer needs room for one request; NoteBadHolder needs room for one entry.
-  assert(config_.window > 0 && config_.bad_holders_max > 0);
+    : BlobFetcher(node, config, stats) {
+  locator_.emplace(node, directory, rng);
+}
+
+BlobFetcher::BlobFetcher(Node& node, const BlobConfig& config, BlobStats& stats)
+    : node_(node),
+      config_(config),
+      stats_(stats),
+      bad_holders_(config.bad_holders_max, config.bad_holder_memory) {
+  assert(config_.window > 0);  // a transfer needs room for one request
 }
 
 BlobFetcher::~BlobFetcher() { Shutdown(); }
 
-void BlobFetcher::Fetch(transport::TimePoint now, const wire::BlobDigest& digest, uint64_t size,
-                        std::optional<NodeId> publisher, FetchCallback done) {
-  if (auto running = fetches_.find(digest); running != fetches_.end()) {
-    running->second->waiters.push_back(std::move(done));
-    return;
-  }
+std::unique_ptr<BlobFetcher::Fetching> BlobFetcher::Start(transport::TimePoint now, uint64_t size,
+                                                          FetchCallback& done) {
   FetchOutcome refused;
+  refused.finished = now;
   if (size > config_.fetch_bytes_max) {
     ++stats_.fetches_refused;
     refused.status = FetchOutcome::Status::kTooLarge;
     refused.error = "the blob has " + std::to_string(size) + " bytes, more than this node's " +
                     std::to_string(config_.fetch_bytes_max) + "-byte fetch limit";
-    return done(refused);
+    done(refused);
+    return nullptr;
   }
   if (fetches_.size() >= config_.fetches_max) {
     ++stats_.fetches_refused;
     refused.status = FetchOutcome::Status::kBusy;
     refused.error = std::to_string(fetches_.size()) + " fetches are running, the most this node " +
                     "runs at once; try again shortly";
-    return done(refused);
+    done(refused);
+    return nullptr;
   }
   auto fetching = std::make_unique<Fetching>(config_.window);
   fetching->size = size;
-  fetching->publisher = publisher;
   fetching->deadline = now + config_.fetch_timeout;
   fetching->waiters.push_back(std::move(done));
+  return fetching;
+}
+
+void BlobFetcher::Fetch(transport::TimePoint now, const wire::BlobDigest& digest, uint64_t size,
+                        std::optional<NodeId> publisher, FetchCallback done) {
+  assert(locator_);  // a fetcher of named holders only has no locator
+  if (auto running = fetches_.find(digest); running != fetches_.end()) {
+    running->second->waiters.push_back(std::move(done));
+    return;
+  }
+  auto fetching = Start(now, size, done);
+  if (!fetching) return;
+  fetching->publisher = publisher;
   fetches_.emplace(digest, std::move(fetching));
-  locator_.Locate(
+  locator_->Locate(
       now, digest, publisher,
       [this, digest](transport::TimePoint at, const NodeId& id) {
-        return IsBadHolder(at, digest, id);
+        return bad_holders_.Has(at, digest, id);
       },
       [this, digest](transport::TimePoint at, std::vector<wire::WireContact> holders) {
         OnLocated(at, digest, std::move(holders));
       });
+}
+
+void BlobFetcher::FetchFrom(transport::TimePoint now, const wire::BlobDigest& digest, uint64_t size,
+                            const wire::WireContact& holder, FetchCallback done) {
+  if (auto running = fetches_.find(digest); running != fetches_.end()) {
+    Fetching& fetching = *running->second;
+    fetching.waiters.push_back(std::move(done));
+    const bool known = std::any_of(fetching.candidates.begin(), fetching.candidates.end(),
+                                   [&](const wire::WireContact& c) { return c.id == holder.id; });
+    if (!known) fetching.candidates.push_back(holder);
+    return;
+  }
+  auto fetching = Start(now, size, done);
+  if (!fetching) return;
+  fetching->candidates.push_back(holder);
+  fetches_.emplace(digest, std::move(fetching));
+  NextHolder(now, digest);
 }
 
 void BlobFetcher::OnLocated(transport::TimePoint now, const wire::BlobDigest& digest,
@@ -104,14 +128,16 @@ void BlobFetcher::OnLocated(transport::TimePoint now, const wire::BlobDigest& di
   if (found == fetches_.end()) return;
   Fetching& fetching = *found->second;
   assert(fetching.stage == Fetching::Stage::kLocating);
-  if (holders.empty()) {
+  if (holders.empty() && fetching.candidates.empty()) {
     FetchOutcome outcome;
     outcome.status = FetchOutcome::Status::kNoHolder;
     outcome.error =
         "no node was found holding the bytes: none announced them and the publisher's node " +
         std::string(fetching.publisher ? "did not answer" : "is not known");
-    return Finish(digest, std::move(outcome));
+    return Finish(now, digest, std::move(outcome));
   }
+  // Holders a FetchFrom named while locating ran stay, after the located ones.
+  holders.insert(holders.end(), fetching.candidates.begin(), fetching.candidates.end());
   fetching.candidates = std::move(holders);
   NextHolder(now, digest);
 }
@@ -124,8 +150,8 @@ void BlobFetcher::NextHolder(transport::TimePoint now, const wire::BlobDigest& d
     FetchOutcome outcome;
     outcome.status = FetchOutcome::Status::kFailed;
     outcome.attempts = fetching.attempts;
-    outcome.error = "every holder found failed: " + Describe(fetching.attempts);
-    return Finish(digest, std::move(outcome));
+    outcome.error = "every holder found failed: " + DescribeAttempts(fetching.attempts);
+    return Finish(now, digest, std::move(outcome));
   }
   fetching.holder = fetching.candidates[fetching.next_candidate++];
   fetching.stage = Fetching::Stage::kTransferring;
@@ -253,7 +279,7 @@ void BlobFetcher::Complete(transport::TimePoint now, const wire::BlobDigest& dig
                                fetching.buffer.size()),
       actual);
   if (actual != digest) {
-    NoteBadHolder(now, digest, fetching.holder.id);
+    bad_holders_.Note(now, digest, fetching.holder.id);
     return DropHolder(now, digest, HolderFailure::kCorrupt,
                       "its " + std::to_string(fetching.size) + " bytes hash to " +
                           ShortHexOf(actual) + "..., not " + ShortHexOf(digest) + "...");
@@ -263,14 +289,16 @@ void BlobFetcher::Complete(transport::TimePoint now, const wire::BlobDigest& dig
   outcome.holder = fetching.holder.id;
   outcome.attempts = fetching.attempts;
   outcome.bytes = std::make_shared<const std::string>(std::move(fetching.buffer));
-  Finish(digest, std::move(outcome));
+  Finish(now, digest, std::move(outcome));
 }
 
-void BlobFetcher::Finish(const wire::BlobDigest& digest, FetchOutcome outcome) {
+void BlobFetcher::Finish(transport::TimePoint now, const wire::BlobDigest& digest,
+                         FetchOutcome outcome) {
   auto found = fetches_.find(digest);
   if (found == fetches_.end()) return;
+  outcome.finished = now;
   // `digest` may be the key erased below: cancel first.
-  locator_.Cancel(digest);
+  if (locator_) locator_->Cancel(digest);
   std::unique_ptr<Fetching> fetching = std::move(found->second);
   fetches_.erase(found);
   switch (outcome.status) {
@@ -289,22 +317,6 @@ void BlobFetcher::Finish(const wire::BlobDigest& digest, FetchOutcome outcome) {
       break;
   }
   for (FetchCallback& waiter : fetching->waiters) waiter(outcome);
-}
-
-bool BlobFetcher::IsBadHolder(transport::TimePoint now, const wire::BlobDigest& digest,
-                              const NodeId& id) const {
-  auto found = bad_holders_.find({digest, id});
-  return found != bad_holders_.end() && found->second > now;
-}
-
-void BlobFetcher::NoteBadHolder(transport::TimePoint now, const wire::BlobDigest& digest,
-                                const NodeId& id) {
-  if (bad_holders_.size() >= config_.bad_holders_max) {
-    std::erase_if(bad_holders_, [&](const auto& entry) { return entry.second <= now; });
-    if (bad_holders_.size() >= config_.bad_holders_max) bad_holders_.erase(bad_holders_.begin());
-  }
-  bad_holders_[{digest, id}] = now + config_.bad_holder_memory;
-  assert(bad_holders_.size() <= config_.bad_holders_max);
 }
 
 void BlobFetcher::PumpAll(transport::TimePoint now) {
@@ -332,24 +344,22 @@ void BlobFetcher::OnTick(transport::TimePoint now) {
     outcome.attempts = found->second->attempts;
     outcome.error = "no holder delivered the bytes within " +
                     std::to_string(WholeSeconds(config_.fetch_timeout)) + " s";
-    Finish(digest, std::move(outcome));
+    Finish(now, digest, std::move(outcome));
   }
   // Transfers a full request table held back are sent now.
   PumpAll(now);
 }
 
-void BlobFetcher::Sweep(transport::TimePoint now) {
-  std::erase_if(bad_holders_, [&](const auto& entry) { return entry.second <= now; });
-}
+void BlobFetcher::Sweep(transport::TimePoint now) { bad_holders_.Sweep(now); }
 
 void BlobFetcher::Shutdown() {
   while (!fetches_.empty()) {
     FetchOutcome outcome;
     outcome.status = FetchOutcome::Status::kFailed;
     outcome.error = "the node is shutting down";
-    Finish(fetches_.begin()->first, std::move(outcome));
+    Finish(transport::kTimeZero, fetches_.begin()->first, std::move(outcome));
   }
-  assert(locator_.running() == 0);
+  assert(!locator_ || locator_->running() == 0);
 }
 
 }  // namespace skillnode::kademlia::blobs

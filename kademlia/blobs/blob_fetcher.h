@@ -8,8 +8,12 @@
 // that do not hash to the digest
 // ("corrupt"), a wrong size or a short chunk ("truncated"), "not_held", or stops answering
 // ("timeout") is left for the next one, and a corrupt holder is not asked for that digest
-// again for bad_holder_memory (at most bad_holders_max such pairs are remembered). Fetches of
-// one digest share one transfer; at most fetches_max run at once.
+// again for bad_holder_memory (BadHolders, bad_holders.h). Fetches of one digest share one
+// transfer; at most fetches_max run at once.
+//
+// FetchFrom moves a blob from one named holder, without locating: the skill store pulls a record
+// too large for a datagram from the peer that sent its reference (kademlia/store/record_pull.h).
+// A fetcher made without a directory and an Rng fetches only that way.
 //
 // Owned by BlobService, which drives it from its timer; no I/O of its own (requests go through
 // the Node). Not thread-safe.
@@ -25,6 +29,7 @@
 #include <utility>
 #include <vector>
 
+#include "kademlia/blobs/bad_holders.h"
 #include "kademlia/blobs/blob_service.h"
 #include "kademlia/blobs/chunk_window.h"
 #include "kademlia/blobs/holder_directory.h"
@@ -39,6 +44,8 @@ class BlobFetcher {
   // fetch counters go) must outlive the fetcher.
   BlobFetcher(Node& node, const HolderDirectory& directory, const BlobConfig& config,
               transport::Rng& rng, BlobStats& stats);
+  // A fetcher of named holders only (FetchFrom; Fetch is a programmer error).
+  BlobFetcher(Node& node, const BlobConfig& config, BlobStats& stats);
   ~BlobFetcher();
   BlobFetcher(const BlobFetcher&) = delete;
   BlobFetcher& operator=(const BlobFetcher&) = delete;
@@ -47,6 +54,12 @@ class BlobFetcher {
   // the fetch is refused at once (kBusy, kTooLarge).
   void Fetch(transport::TimePoint now, const wire::BlobDigest& digest, uint64_t size,
              std::optional<NodeId> publisher, FetchCallback done);
+  // Fetches `size` bytes that hash to `digest` from `holder`, which is asked as a located holder
+  // is (chunks, retransmission, the hash checked; a corrupt holder is remembered). A fetch of
+  // the digest already running is joined, and `holder` becomes its next holder to try when it
+  // is not among them yet. `done` as in Fetch.
+  void FetchFrom(transport::TimePoint now, const wire::BlobDigest& digest, uint64_t size,
+                 const wire::WireContact& holder, FetchCallback done);
   // When a holder asked to wait or a retransmission is due: every transfer sends what it may.
   transport::TimePoint pump_at() const { return pump_at_; }
   // Sends what is due if pump_at() has come.
@@ -61,6 +74,8 @@ class BlobFetcher {
 
   size_t running() const { return fetches_.size(); }
   size_t bad_holders() const { return bad_holders_.size(); }
+  // Whether a fetch of `digest` is running.
+  bool Running(const wire::BlobDigest& digest) const { return fetches_.contains(digest); }
 
  private:
   // One fetch's state.
@@ -90,6 +105,8 @@ class BlobFetcher {
     ChunkWindow chunks;  // which chunks of `buffer` are wanted, in flight, here
   };
 
+  // A new fetch, or nullptr after `done` was told why it is refused at once.
+  std::unique_ptr<Fetching> Start(transport::TimePoint now, uint64_t size, FetchCallback& done);
   void OnLocated(transport::TimePoint now, const wire::BlobDigest& digest,
                  std::vector<wire::WireContact> holders);
   void NextHolder(transport::TimePoint now, const wire::BlobDigest& digest);
@@ -100,17 +117,15 @@ class BlobFetcher {
   void DropHolder(transport::TimePoint now, const wire::BlobDigest& digest, HolderFailure failure,
                   std::string detail);
   void Complete(transport::TimePoint now, const wire::BlobDigest& digest);
-  void Finish(const wire::BlobDigest& digest, FetchOutcome outcome);
-  bool IsBadHolder(transport::TimePoint now, const wire::BlobDigest& digest,
-                   const NodeId& id) const;
-  void NoteBadHolder(transport::TimePoint now, const wire::BlobDigest& digest, const NodeId& id);
+  // Ends the fetch of `digest` at `now` (kTimeZero at shutdown): every waiter gets `outcome`.
+  void Finish(transport::TimePoint now, const wire::BlobDigest& digest, FetchOutcome outcome);
 
   Node& node_;
   BlobConfig config_;
   BlobStats& stats_;
-  HolderLocator locator_;
+  std::optional<HolderLocator> locator_;  // none: a fetcher of named holders only
   std::map<wire::BlobDigest, std::unique_ptr<Fetching>> fetches_;
-  std::map<std::pair<wire::BlobDigest, NodeId>, transport::TimePoint> bad_holders_;  // until when
+  BadHolders bad_holders_;
   // A holder asked us to wait (rate, or verifying our address): transfers resume then.
   transport::TimePoint pump_at_ = transport::kTimeNever;
   uint64_t next_generation_ = 1;

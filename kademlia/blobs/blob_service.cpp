@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "kademlia/blobs/blob_fetcher.h"
+#include "kademlia/blobs/chunk_server.h"
 
 namespace skillnode::kademlia::blobs {
 namespace {
@@ -21,16 +22,6 @@ wire::ErrorBody Refusal(wire::ErrorReplyCode code, std::string text) {
 
 int64_t WholeSeconds(transport::Duration d) {
   return std::chrono::duration_cast<std::chrono::seconds>(d).count();
-}
-
-RateLimitConfig ServeLimits(const BlobConfig& config) {
-  RateLimitConfig limits;
-  limits.per_ip_rate = config.serve_chunks_per_ip;
-  limits.per_ip_burst = config.serve_chunks_burst;
-  limits.global_rate = config.serve_chunks_global;
-  limits.global_burst = config.serve_chunks_global * 2;
-  limits.tracked_ips_max = config.serve_tracked_ips_max;
-  return limits;
 }
 
 }  // namespace
@@ -51,13 +42,24 @@ std::string_view HolderFailureName(HolderFailure failure) {
   return "unknown";
 }
 
+std::string DescribeAttempts(const std::vector<HolderAttempt>& attempts) {
+  std::string out;
+  for (const HolderAttempt& attempt : attempts) {
+    if (!out.empty()) out += "; ";
+    out += "holder " + attempt.id.ShortHex() + " at " + attempt.endpoint.ToString() + ": " +
+           std::string(HolderFailureName(attempt.failure));
+    if (!attempt.detail.empty()) out += " (" + attempt.detail + ")";
+  }
+  return out;
+}
+
 BlobService::BlobService(Node& node, BlobSource& source, const BlobConfig& config,
                          transport::Rng& rng)
     : node_(node),
       source_(source),
       config_(config),
       directory_(config.directory),
-      serve_limiter_(ServeLimits(config), transport::kTimeZero, node.hash_key()),
+      chunks_(std::make_unique<ChunkServer>(node, source, config, stats_)),
       fetcher_(std::make_unique<BlobFetcher>(node, directory_, config, rng, stats_)) {
   node_.AddService(this);
 }
@@ -93,7 +95,7 @@ std::optional<wire::Body> BlobService::OnRequest(transport::TimePoint now,
                                                  const wire::Message& request) {
   if (shut_down_) return std::nullopt;
   if (const auto* get = std::get_if<wire::BlobGetBody>(&request.body)) {
-    return ServeChunk(now, from, request, *get);
+    return chunks_->Serve(now, from, request, *get);
   }
   if (const auto* find = std::get_if<wire::BlobFindBody>(&request.body)) {
     return ServeFind(now, from, request, *find);
@@ -102,50 +104,6 @@ std::optional<wire::Body> BlobService::OnRequest(transport::TimePoint now,
     return ServeAnnounce(now, from, request, *announce);
   }
   return std::nullopt;
-}
-
-wire::Body BlobService::ServeChunk(transport::TimePoint now, const transport::Endpoint& from,
-                                   const wire::Message& request, const wire::BlobGetBody& get) {
-  // A chunk is eight times the size of its request: only a peer that proved its address gets
-  // one, so a forged source address cannot aim the replies at someone else. The node verifies
-  // the requester with a ping, even when its routing table has no room for it (a fetcher it
-  // does not want as a contact must still be served); the fetcher asks again shortly.
-  if (!node_.IsVerified(request.header.sender_id, from)) {
-    ++stats_.serve_unverified;
-    node_.VerifyRequester(now, from, request.header.sender_id);
-    return Refusal(wire::ErrorReplyCode::kRateLimited, "blob chunks: verifying your address first");
-  }
-  if (serve_limiter_.Admit(from.address(), now) != rpc::RateVerdict::kAllowed) {
-    ++stats_.serve_rate_limited;
-    // Not silent: the fetcher slows down on this rather than waiting for a timeout.
-    return Refusal(wire::ErrorReplyCode::kRateLimited, "blob chunks: rate limit");
-  }
-  const std::optional<uint64_t> size = source_.SizeOf(get.digest);
-  if (!size) {
-    ++stats_.not_held;
-    return Refusal(wire::ErrorReplyCode::kNotHeld, "blob not held here");
-  }
-  if (get.offset > *size) {
-    return Refusal(wire::ErrorReplyCode::kMalformed, "offset " + std::to_string(get.offset) +
-                                                         " is past the blob's " +
-                                                         std::to_string(*size) + " bytes");
-  }
-  const size_t length = static_cast<size_t>(
-      std::min<uint64_t>({get.length, wire::kBlobChunkBytesMax, *size - get.offset}));
-  wire::BlobDataBody data;
-  data.digest = get.digest;
-  data.offset = get.offset;
-  data.size = *size;
-  if (length > 0) {
-    data.bytes = source_.Read(get.digest, get.offset, length);
-    if (data.bytes.size() != length) {
-      ++stats_.not_held;
-      return Refusal(wire::ErrorReplyCode::kNotHeld, "blob no longer readable here");
-    }
-  }
-  ++stats_.chunks_served;
-  stats_.bytes_served += length;
-  return data;
 }
 
 wire::Body BlobService::ServeFind(transport::TimePoint now, const transport::Endpoint& from,

@@ -2,12 +2,9 @@
 // moved over the DHT's own UDP socket (docs/protocol.md "Blobs").
 //
 // Holder side: answers BLOB_GET with one chunk of a blob its BlobSource holds (ERROR kNotHeld
-// otherwise) to peers verified at their address (a chunk is eight times its request: no
-// reflection off forged addresses), metered per source IP in chunks per second (the node's
-// request limiter leaves BLOB_GET to this service, so a transfer does not spend a peer's
-// lookup budget). Both refusals are ERROR kRateLimited, and the fetcher asks again 100 ms on.
-// An unverified requester is pinged to prove its address (Node::VerifyRequester), even one the
-// routing table has no room for, so that every fetcher can be served.
+// otherwise) through a ChunkServer (kademlia/blobs/chunk_server.h): to peers verified at their
+// address only, metered per source IP in chunks per second (the node's request limiter leaves
+// BLOB_GET to this service, so a transfer does not spend a peer's lookup budget).
 // Directory side: as one of the nodes closest to a blob's key, answers BLOB_FIND with the
 // holders announced under it and BLOB_ANNOUNCE after checking the write token, as STORE does.
 // Announcer side: Announce(digest) tells the r nodes closest to BlobKey(digest) that this node
@@ -107,6 +104,8 @@ struct HolderAttempt {
   HolderFailure failure = HolderFailure::kTimeout;
   std::string detail;
 };
+// "holder 1a2b3c4d at 10.0.0.1:6881: timeout (...); holder ...": for errors and logs.
+std::string DescribeAttempts(const std::vector<HolderAttempt>& attempts);
 
 struct FetchOutcome {
   enum class Status {
@@ -121,6 +120,8 @@ struct FetchOutcome {
   NodeId holder;                             // kOk: who served it
   std::vector<HolderAttempt> attempts;       // holders that failed, in the order tried
   std::string error;                         // not kOk: one line for people
+  // When the fetch ended: the time of the event that ended it (kTimeZero at shutdown).
+  transport::TimePoint finished = transport::kTimeZero;
 };
 using FetchCallback = std::function<void(const FetchOutcome&)>;
 
@@ -144,6 +145,7 @@ struct BlobStats {
 };
 
 class BlobFetcher;
+class ChunkServer;
 
 class BlobService : public RequestHandler {
  public:
@@ -185,8 +187,6 @@ class BlobService : public RequestHandler {
     transport::TimePoint due = transport::kTimeZero;
   };
 
-  wire::Body ServeChunk(transport::TimePoint now, const transport::Endpoint& from,
-                        const wire::Message& request, const wire::BlobGetBody& get);
   wire::Body ServeFind(transport::TimePoint now, const transport::Endpoint& from,
                        const wire::Message& request, const wire::BlobFindBody& find);
   wire::Body ServeAnnounce(transport::TimePoint now, const transport::Endpoint& from,
@@ -197,8 +197,9 @@ class BlobService : public RequestHandler {
   BlobSource& source_;
   BlobConfig config_;
   HolderDirectory directory_;
-  rpc::RequestRateLimiter serve_limiter_;
   BlobStats stats_;
+  // Declared after stats_, which it counts into.
+  std::unique_ptr<ChunkServer> chunks_;
   std::map<wire::BlobDigest, Announcing> announced_;
   std::map<Key, wire::BlobDigest> announced_keys_;  // BlobKey of each of announced_
   // Declared after directory_ and stats_, which it reads and counts into.

@@ -5,18 +5,8 @@
 #include <cassert>
 
 namespace skillnode::kademlia::blobs {
-namespace {
 
-// Retransmissions double the timeout at most this many times (64 x 20 ms reaches kRtoMax).
-constexpr int kDoublingsMax = 6;
-
-transport::Duration RtoOf(transport::Duration srtt) {
-  return std::clamp(srtt * 4, kRtoMin, kRtoMax);
-}
-
-}  // namespace
-
-ChunkWindow::ChunkWindow(size_t window) : window_(window), rto_(RtoOf(kInitialRtt)) {
+ChunkWindow::ChunkWindow(size_t window) : window_(window) {
   assert(window_ > 0 && "a transfer needs room for one request");
 }
 
@@ -26,8 +16,7 @@ void ChunkWindow::Start(size_t count) {
   counted_.assign(count, 0);
   sent_at_.assign(count, transport::kTimeZero);
   flying_.clear();
-  srtt_ = kInitialRtt;
-  rto_ = RtoOf(kInitialRtt);
+  timer_.Reset();
   wanted_.clear();
   for (size_t i = 0; i < count; ++i) wanted_.push_back(i);
   have_ = 0;
@@ -36,8 +25,7 @@ void ChunkWindow::Start(size_t count) {
 
 void ChunkWindow::ExpireAttempts(transport::TimePoint now) {
   std::erase_if(flying_, [&](size_t chunk) {
-    const int doublings = std::min(sent_[chunk] - 1, kDoublingsMax);
-    if (now - sent_at_[chunk] < std::min(rto_ * (1 << doublings), kRtoMax)) return false;
+    if (now - sent_at_[chunk] < timer_.AttemptTimeout(sent_[chunk])) return false;
     counted_[chunk] = 0;
     chunks_[chunk] = Chunk::kWanted;
     Requeue(chunk);
@@ -81,10 +69,7 @@ void ChunkWindow::RetryUncounted(size_t chunk) {
   Retry(chunk);
 }
 
-void ChunkWindow::SampleRtt(transport::Duration rtt) {
-  srtt_ = (srtt_ * 7 + rtt) / 8;
-  rto_ = RtoOf(srtt_);
-}
+void ChunkWindow::SampleRtt(transport::Duration rtt) { timer_.OnAnswer(rtt); }
 
 void ChunkWindow::Arrived(size_t chunk) {
   assert(chunks_[chunk] != Chunk::kHave && "a chunk arrives once");

@@ -5,9 +5,9 @@
 // At most `window` attempts hold a place at once. Chunks are requested in ascending order, and
 // a chunk asked again goes before the later ones, so a holder reads its file front to back. An
 // attempt unanswered after the retransmission timeout gives up its place and its chunk is
-// wanted again; the timeout is four smoothed round trips (20 ms to 1 s: a scheduler's hiccup to
-// the RPC timeout), doubled per attempt of the chunk, so a holder that stalls for a moment is
-// not given up after a burst of quick retries. A late answer to a given-up attempt still
+// wanted again; the timeout is the holder's RetransmitTimer (retransmit_timer.h: four smoothed
+// round trips, 20 ms to 1 s), doubled per attempt of the chunk, so a holder that stalls for a
+// moment is not given up after a burst of quick retries. A late answer to a given-up attempt still
 // delivers its bytes but frees no place (as a lookup treats a slow contact).
 //
 // Pure bookkeeping: it sends nothing and reads no clock (the caller passes `now`). Owned by one
@@ -21,14 +21,10 @@
 #include <optional>
 #include <vector>
 
+#include "kademlia/blobs/retransmit_timer.h"
 #include "transport/clock.h"
 
 namespace skillnode::kademlia::blobs {
-
-// A new holder's round-trip time before any answer, and the retransmission timeout's bounds.
-constexpr transport::Duration kInitialRtt = transport::Millis(100);
-constexpr transport::Duration kRtoMin = transport::Millis(20);
-constexpr transport::Duration kRtoMax = transport::Seconds(1);
 
 class ChunkWindow {
  public:
@@ -70,7 +66,7 @@ class ChunkWindow {
   bool busy() const { return !flying_.empty() || !wanted_.empty(); }
   size_t in_flight() const { return flying_.size(); }
   size_t count() const { return chunks_.size(); }
-  transport::Duration rto() const { return rto_; }
+  transport::Duration rto() const { return timer_.rto(); }
 
  private:
   enum class Chunk : uint8_t { kWanted, kInFlight, kHave };
@@ -85,9 +81,8 @@ class ChunkWindow {
   std::vector<transport::TimePoint> sent_at_;
   std::vector<size_t> flying_;  // chunks with a counted attempt: at most `window_`
   std::deque<size_t> wanted_;   // chunks to request, ascending, so retries go first
-  // Smoothed round-trip time of this holder's chunks, and the retransmission timeout from it.
-  transport::Duration srtt_ = kInitialRtt;
-  transport::Duration rto_{};
+  // This holder's smoothed round-trip time and retransmission timeout.
+  RetransmitTimer timer_;
   size_t have_ = 0;
   size_t throttled_ = 0;  // "wait" answers since the last chunk arrived
 };

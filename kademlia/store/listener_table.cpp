@@ -15,8 +15,8 @@ constexpr size_t kListenInitialPushMax = 32;
 }  // namespace
 
 ListenerTable::ListenerTable(Node& node, const DhtConfig& config, const ValueStore& store,
-                             DhtStats& stats)
-    : node_(node), config_(config), store_(store), stats_(stats) {}
+                             RecordOutbox& outbox, DhtStats& stats)
+    : node_(node), config_(config), store_(store), outbox_(outbox), stats_(stats) {}
 
 std::optional<uint32_t> ListenerTable::Add(transport::TimePoint now,
                                            const transport::Endpoint& from, const NodeId& id,
@@ -41,10 +41,7 @@ std::optional<uint32_t> ListenerTable::Add(transport::TimePoint now,
     for (const StoredRecord* held : store_.Get(listen.target)) {
       if (pushed++ == kListenInitialPushMax) break;
       SendPush(now, listener,
-               wire::PushBody{listen.target,
-                              wire::WireRecord{held->value->encoded, held->value->signature},
-                              std::nullopt},
-               1);
+               wire::PushBody{listen.target, outbox_.ToWire(now, held->value), std::nullopt}, 1);
     }
   }
   return granted;

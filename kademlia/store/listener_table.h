@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "kademlia/node.h"
+#include "kademlia/store/record_outbox.h"
 #include "kademlia/store/skill_dht_types.h"
 #include "kademlia/store/value_store.h"
 
@@ -23,7 +24,8 @@ namespace skillnode::kademlia::store {
 
 class ListenerTable {
  public:
-  ListenerTable(Node& node, const DhtConfig& config, const ValueStore& store, DhtStats& stats);
+  ListenerTable(Node& node, const DhtConfig& config, const ValueStore& store, RecordOutbox& outbox,
+                DhtStats& stats);
   ListenerTable(const ListenerTable&) = delete;
   ListenerTable& operator=(const ListenerTable&) = delete;
 
@@ -55,6 +57,7 @@ class ListenerTable {
   Node& node_;
   const DhtConfig& config_;
   const ValueStore& store_;
+  RecordOutbox& outbox_;
   DhtStats& stats_;
   std::map<Key, std::vector<Listener>> listeners_;
   size_t count_ = 0;

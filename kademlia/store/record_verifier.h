@@ -31,6 +31,8 @@ class RecordVerifier {
   // The record `wire` carries, its signature checked unless this very copy was checked before;
   // counted as records_verified or records_verified_again.
   [[nodiscard]] transport::Result<SignedRecordPtr> Verify(const wire::WireRecord& wire);
+  // A record verified lately with this signature, if any (a reference's copy at hand).
+  SignedRecordPtr Known(const Signature& signature) const { return verified_.Find(signature); }
   // Whether the network's policy takes `record` (always, without a policy).
   [[nodiscard]] transport::Result<void> Admit(const SignedRecord& record) const;
   bool has_policy() const { return static_cast<bool>(policy_); }

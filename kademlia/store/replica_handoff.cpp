@@ -10,11 +10,10 @@ namespace skillnode::kademlia::store {
 
 using skill_dht_internal::BelongsUnder;
 using skill_dht_internal::SecondsLeft;
-using skill_dht_internal::ToWire;
 
 ReplicaHandoff::ReplicaHandoff(Node& node, const DhtConfig& config, const ValueStore& store,
-                               DhtStats& stats)
-    : node_(node), config_(config), store_(store), stats_(stats) {}
+                               RecordOutbox& outbox, DhtStats& stats)
+    : node_(node), config_(config), store_(store), outbox_(outbox), stats_(stats) {}
 
 void ReplicaHandoff::OnContactAdded(transport::TimePoint now, const Contact& contact) {
   // The keys closer to the newcomer than to us share its first d + 1 bits, where d is the
@@ -77,9 +76,10 @@ void ReplicaHandoff::HandOff(transport::TimePoint now, const Contact& contact, c
     ++stats_.handoff_records;
     // The store holds a record only under the keys it belongs under (HandleStore checks).
     assert(BelongsUnder(held->value->record, key));
-    node_.Request(now, contact.endpoint, contact.id,
-                  wire::StoreBody{key, token, ToWire(*held->value), SecondsLeft(*held, now)},
-                  nullptr);
+    node_.Request(
+        now, contact.endpoint, contact.id,
+        wire::StoreBody{key, token, outbox_.ToWire(now, held->value), SecondsLeft(*held, now)},
+        nullptr);
   }
 }
 

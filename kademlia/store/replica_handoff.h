@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "kademlia/node.h"
+#include "kademlia/store/record_outbox.h"
 #include "kademlia/store/skill_dht_types.h"
 #include "kademlia/store/value_store.h"
 
@@ -21,7 +22,8 @@ namespace skillnode::kademlia::store {
 
 class ReplicaHandoff {
  public:
-  ReplicaHandoff(Node& node, const DhtConfig& config, const ValueStore& store, DhtStats& stats);
+  ReplicaHandoff(Node& node, const DhtConfig& config, const ValueStore& store, RecordOutbox& outbox,
+                 DhtStats& stats);
   ReplicaHandoff(const ReplicaHandoff&) = delete;
   ReplicaHandoff& operator=(const ReplicaHandoff&) = delete;
 
@@ -41,6 +43,7 @@ class ReplicaHandoff {
   Node& node_;
   const DhtConfig& config_;
   const ValueStore& store_;
+  RecordOutbox& outbox_;
   DhtStats& stats_;
 };
 

@@ -14,10 +14,11 @@ namespace {
 
 using skill_dht_internal::BelongsUnder;
 using skill_dht_internal::SecondsLeft;
-using skill_dht_internal::ToWire;
 
 // msgpack framing of one record in a VALUES page: a fixarray byte and two bin16 headers.
 constexpr size_t kRecordEntryOverhead = 1 + 3 + 3;
+// A reference in a VALUES page: a fixarray byte, a bin8 digest, a uint32 and a bin8 signature.
+constexpr size_t kReferenceEntrySize = 1 + (2 + 32) + 5 + (2 + std::tuple_size_v<Signature>);
 // The records array header may grow from one byte (fixarray) to three (array16).
 constexpr size_t kArrayHeaderSlack = 2;
 // The "lf" key and its array header, and one lifetime (a uint32 at most).
@@ -55,15 +56,18 @@ SkillDht::SkillDht(Node& node, const DhtConfig& config, WallClock wall_clock)
       store_(config.limits),
       window_(std::move(wall_clock), config.clock_skew),
       verifier_(config.verified_records_max, node.hash_key(), node.signatures(), stats_),
-      getter_(node, config_, store_, verifier_, window_, stats_),
-      handoff_(node, config_, store_, stats_),
-      listeners_(node, config_, store_, stats_),
+      outbox_(node, config_, stats_),
+      pull_(node, config_, verifier_, store_, outbox_, stats_),
+      getter_(node, config_, store_, verifier_, window_, pull_, outbox_, stats_),
+      handoff_(node, config_, store_, outbox_, stats_),
+      listeners_(node, config_, store_, outbox_, stats_),
       subscriptions_(node, config_, getter_, stats_),
-      publisher_(node, config_, store_, window_, stats_,
-                 [this](transport::TimePoint now, const Key& key, const SignedRecord& record,
-                        const SignedRecordPtr& held) {
-                   Notify(now, key, wire::PushBody{key, ToWire(record), std::nullopt}, held);
-                 }) {
+      publisher_(
+          node, config_, store_, window_, outbox_, stats_,
+          [this](transport::TimePoint now, const Key& key, const SignedRecord&,
+                 const SignedRecordPtr& held) {
+            Notify(now, key, wire::PushBody{key, outbox_.ToWire(now, held), std::nullopt}, held);
+          }) {
   node_.SetRequestHandler(this);
 }
 
@@ -76,12 +80,18 @@ std::optional<wire::Body> SkillDht::OnRequest(transport::TimePoint now,
     return HandleFindValue(now, from, *find);
   }
   if (const auto* store = std::get_if<wire::StoreBody>(&request.body)) {
-    return HandleStore(now, from, *store);
+    return HandleStore(now, from, request.header.sender_id, *store);
   }
   if (const auto* listen = std::get_if<wire::ListenBody>(&request.body)) {
     return HandleListen(now, from, request.header.sender_id, *listen);
   }
-  if (const auto* push = std::get_if<wire::PushBody>(&request.body)) return HandlePush(now, *push);
+  if (const auto* push = std::get_if<wire::PushBody>(&request.body)) {
+    return HandlePush(now, from, request.header.sender_id, *push);
+  }
+  // The bytes of a large record this node sent a reference to (others: the blob service's).
+  if (const auto* get = std::get_if<wire::BlobGetBody>(&request.body)) {
+    return outbox_.Serve(now, from, request, *get);
+  }
   return std::nullopt;
 }
 
@@ -103,15 +113,18 @@ wire::Body SkillDht::HandleFindValue(transport::TimePoint now, const transport::
   size_t next = find.cursor;
   for (const StoredRecord* held : page) {
     const SignedRecord& record = *held->value;
-    const size_t cost = kRecordEntryOverhead + record.encoded.size() + record.signature.size() +
-                        kLifetimeEntrySizeMax;
+    const size_t entry =
+        record.encoded.size() <= kRecordInlineSizeMax
+            ? kRecordEntryOverhead + record.encoded.size() + record.signature.size()
+            : kReferenceEntrySize;
+    const size_t cost = entry + kLifetimeEntrySizeMax;
     if (cost > room) {
       // A record that cannot fit even alone is skipped rather than blocking the key.
       if (values.records.empty()) ++next;
       break;
     }
     room -= cost;
-    values.records.push_back(ToWire(record));
+    values.records.push_back(outbox_.ToWire(now, held->value));
     values.lifetimes.push_back(SecondsLeft(*held, now));
     ++next;
   }
@@ -130,11 +143,32 @@ wire::Body SkillDht::Refuse(wire::ErrorReplyCode code, const std::string& why) {
 }
 
 wire::Body SkillDht::HandleStore(transport::TimePoint now, const transport::Endpoint& from,
-                                 const wire::StoreBody& store) {
+                                 const NodeId& sender, const wire::StoreBody& store) {
   if (!node_.tokens().Check(store.token, from.address())) {
     return Refuse(wire::ErrorReplyCode::kBadToken, "write token missing, wrong or expired");
   }
-  auto verified = verifier_.Verify(store.record);
+  if (!store.record.reference) {
+    return AdmitStore(now, from.address(), store, verifier_.Verify(store.record));
+  }
+  if (auto resolved = pull_.Resolve(store.record)) {
+    return AdmitStore(now, from.address(), store, *resolved);
+  }
+  const bool pulling =
+      pull_.Pull(now, store.record, wire::WireContact{sender, from},
+                 [this, source = from.address(), store](
+                     transport::TimePoint at, const transport::Result<SignedRecordPtr>& record) {
+                   AdmitStore(at, source, store, record);  // answered STORED when the pull began
+                 });
+  if (!pulling) {
+    return Refuse(wire::ErrorReplyCode::kPullsFull,
+                  "this node pulls as many records as it may at once; send it again later");
+  }
+  return wire::StoredBody{};
+}
+
+wire::Body SkillDht::AdmitStore(transport::TimePoint now, const transport::Address& source,
+                                const wire::StoreBody& store,
+                                const transport::Result<SignedRecordPtr>& verified) {
   if (!verified) {
     return Refuse(verified.error().code == transport::ErrorCode::kCrypto
                       ? wire::ErrorReplyCode::kBadSignature
@@ -160,14 +194,15 @@ wire::Body SkillDht::HandleStore(transport::TimePoint now, const transport::Endp
                       std::to_string(record.record.ttl_seconds) + " s");
   }
   const auto put =
-      store_.Put(store.target, record, from.address(), now,
+      store_.Put(store.target, record, source, now,
                  window_.HeldFor(now, record.record, transport::Seconds(store.lifetime_seconds)));
   if (put.refusal != StoreRefusal::kNone) {
     return Refuse(CodeFor(put.refusal), std::string(StoreRefusalName(put.refusal)));
   }
   ++stats_.stores_accepted;
   if (put.changed) {
-    Notify(now, store.target, wire::PushBody{store.target, store.record, std::nullopt}, put.record);
+    Notify(now, store.target,
+           wire::PushBody{store.target, outbox_.ToWire(now, put.record), std::nullopt}, put.record);
   }
   return wire::StoredBody{};
 }
@@ -179,27 +214,41 @@ wire::Body SkillDht::HandleListen(transport::TimePoint now, const transport::End
   return wire::ListeningBody{*granted};
 }
 
-wire::Body SkillDht::HandlePush(transport::TimePoint now, const wire::PushBody& push) {
+wire::Body SkillDht::HandlePush(transport::TimePoint now, const transport::Endpoint& from,
+                                const NodeId& sender, const wire::PushBody& push) {
   ++stats_.pushes_received;
-  SignedRecordPtr record;
-  if (push.record) {
-    auto verified = verifier_.Verify(*push.record);
-    if (!verified || !BelongsUnder((*verified)->record, push.target)) {
-      return Refuse(verified ? wire::ErrorReplyCode::kWrongKey : wire::ErrorReplyCode::kBadRecord,
-                    "pushed record refused");
-    }
-    if (auto inside = window_.Check(now, (*verified)->record); !inside) {
-      ++stats_.records_outside_window;
-      return Refuse(wire::ErrorReplyCode::kOutsideWindow, inside.error().message);
-    }
-    if (!verifier_.Admit(**verified)) {
-      ++stats_.records_uncertified;
-      return Refuse(wire::ErrorReplyCode::kUncertified,
-                    "pushed record's publisher is not certified");
-    }
-    record = std::move(*verified);
+  if (!push.record) {
+    subscriptions_.Deliver(push.target, nullptr, push.gone);
+    return wire::PushAckBody{};
   }
-  subscriptions_.Deliver(push.target, record, push.gone);
+  if (!push.record->reference) return AdmitPush(now, push, verifier_.Verify(*push.record));
+  if (auto resolved = pull_.Resolve(*push.record)) return AdmitPush(now, push, *resolved);
+  const bool pulling = pull_.Pull(
+      now, *push.record, wire::WireContact{sender, from},
+      [this, push](transport::TimePoint at, const transport::Result<SignedRecordPtr>& record) {
+        AdmitPush(at, push, record);  // acknowledged when the pull began
+      });
+  if (!pulling) {
+    return Refuse(wire::ErrorReplyCode::kPullsFull, "pushed record not pulled: pulls are full");
+  }
+  return wire::PushAckBody{};
+}
+
+wire::Body SkillDht::AdmitPush(transport::TimePoint now, const wire::PushBody& push,
+                               const transport::Result<SignedRecordPtr>& verified) {
+  if (!verified || !BelongsUnder((*verified)->record, push.target)) {
+    return Refuse(verified ? wire::ErrorReplyCode::kWrongKey : wire::ErrorReplyCode::kBadRecord,
+                  "pushed record refused");
+  }
+  if (auto inside = window_.Check(now, (*verified)->record); !inside) {
+    ++stats_.records_outside_window;
+    return Refuse(wire::ErrorReplyCode::kOutsideWindow, inside.error().message);
+  }
+  if (!verifier_.Admit(**verified)) {
+    ++stats_.records_uncertified;
+    return Refuse(wire::ErrorReplyCode::kUncertified, "pushed record's publisher is not certified");
+  }
+  subscriptions_.Deliver(push.target, *verified, push.gone);
   return wire::PushAckBody{};
 }
 
@@ -259,11 +308,12 @@ void SkillDht::OnTimer(transport::TimePoint now) {
   listeners_.Expire(now);
   subscriptions_.RenewDue(now);
   publisher_.RepublishDue(now);
+  pull_.OnTimer(now);
 }
 
 transport::TimePoint SkillDht::NextDeadline() const {
   return std::min({store_.NextExpiry(), publisher_.NextDeadline(), listeners_.NextDeadline(),
-                   subscriptions_.NextDeadline()});
+                   subscriptions_.NextDeadline(), pull_.NextDeadline()});
 }
 
 }  // namespace skillnode::kademlia::store

@@ -23,13 +23,22 @@
 // key is republished only while its window lasts. Get runs a FIND_VALUE lookup, verifies every
 // record, follows pages and merges to the newest version per identity.
 //
+// Records larger than a datagram (docs/protocol.md): a record whose encoding is over
+// kRecordInlineSizeMax travels in STORE, VALUES and PUSH as a reference {SHA-256, size,
+// signature}; its receiver pulls the encoding from the sender with BLOB_GET, verifies it, and
+// then goes on as with an inline record. A STORE of a reference is answered STORED once the pull
+// has started (or a copy at hand resolved it); what the pulled record then fails is counted as a
+// refused STORE would be, and nothing is stored from a pull that fails.
+//
 // SkillDht answers the requests itself (the holder side) and owns one helper per job, which it
 // wires together: SkillGetter (skill_getter.h, the get path), SkillPublisher
 // (skill_publisher.h, publishing and republishing), ReplicaHandoff (replica_handoff.h,
 // hand-off and replica repair), ListenerTable (listener_table.h, listeners held for others and
 // their pushes), Subscriptions (subscriptions.h, this node's own subscriptions), RecordWindow
-// (record_window.h, validity windows) and RecordVerifier (record_verifier.h, signatures and
-// policy). The value types are in skill_dht_types.h.
+// (record_window.h, validity windows), RecordVerifier (record_verifier.h, signatures and
+// policy), RecordOutbox (record_outbox.h, records to wire form and the bytes of large ones
+// served) and RecordPull (record_pull.h, references resolved or pulled). The value types are in
+// skill_dht_types.h.
 //
 // Driven by the Node (RequestHandler); no I/O of its own. Not thread-safe.
 #ifndef SKILLNODE_KADEMLIA_STORE_SKILL_DHT_H_
@@ -51,6 +60,8 @@
 #include "kademlia/node.h"
 #include "kademlia/request_handler.h"
 #include "kademlia/store/listener_table.h"
+#include "kademlia/store/record_outbox.h"
+#include "kademlia/store/record_pull.h"
 #include "kademlia/store/record_verifier.h"
 #include "kademlia/store/record_window.h"
 #include "kademlia/store/replica_handoff.h"
@@ -113,16 +124,27 @@ class SkillDht final : public RequestHandler {
     publisher_.SetResignedObserver(std::move(observer));
   }
   size_t published() const { return publisher_.size(); }
+  // Records larger than a datagram: pulls running, and the records whose bytes this node serves.
+  size_t record_pulls_running() const { return pull_.running(); }
+  const RecordOutbox& outbox() const { return outbox_; }
 
  private:
   wire::Body HandleFindValue(transport::TimePoint now, const transport::Endpoint& from,
                              const wire::FindValueBody& find);
   wire::Body HandleStore(transport::TimePoint now, const transport::Endpoint& from,
-                         const wire::StoreBody& store);
+                         const NodeId& sender, const wire::StoreBody& store);
+  // The checks of a STORE after the token's, on its record (verified, or why not); stores it.
+  // For a pulled record the answer has been given already: a refusal is only counted.
+  wire::Body AdmitStore(transport::TimePoint now, const transport::Address& source,
+                        const wire::StoreBody& store,
+                        const transport::Result<SignedRecordPtr>& verified);
   wire::Body HandleListen(transport::TimePoint now, const transport::Endpoint& from,
                           const NodeId& id, const wire::ListenBody& listen);
   // A PUSH from a holder we listen on: the record checked, then given to our subscriptions.
-  wire::Body HandlePush(transport::TimePoint now, const wire::PushBody& push);
+  wire::Body HandlePush(transport::TimePoint now, const transport::Endpoint& from,
+                        const NodeId& sender, const wire::PushBody& push);
+  wire::Body AdmitPush(transport::TimePoint now, const wire::PushBody& push,
+                       const transport::Result<SignedRecordPtr>& verified);
   wire::Body Refuse(wire::ErrorReplyCode code, const std::string& why);
   // Tells the listeners of `key` (remote ones by PUSH, this node's own subscriptions at once)
   // that its records changed: `push` names the new record (`record`, already verified) or the
@@ -136,6 +158,8 @@ class SkillDht final : public RequestHandler {
   ValueStore store_;
   RecordWindow window_;
   RecordVerifier verifier_;
+  RecordOutbox outbox_;
+  RecordPull pull_;
   SkillGetter getter_;
   ReplicaHandoff handoff_;
   ListenerTable listeners_;

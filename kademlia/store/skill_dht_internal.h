@@ -24,10 +24,6 @@ inline uint32_t SecondsLeft(const StoredRecord& held, transport::TimePoint now) 
       std::clamp<int64_t>(left.count(), 1, std::max<uint32_t>(1, held.value->record.ttl_seconds)));
 }
 
-inline wire::WireRecord ToWire(const SignedRecord& record) {
-  return {record.encoded, record.signature};
-}
-
 // One of RecordKeys(record), hashed one at a time until a match: gets and stores ask about
 // capability keys most, so those come first.
 inline bool BelongsUnder(const SkillRecord& record, const Key& key) {

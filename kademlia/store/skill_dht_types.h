@@ -65,6 +65,17 @@ struct DhtConfig {
   // The clock difference allowed between a record's publisher and this node, at each end of the
   // record's validity window (docs/security.md "Replay").
   transport::Duration clock_skew = transport::Seconds(5 * 60);
+  // Records larger than a datagram (docs/protocol.md): pulls of referenced encodings running at
+  // once (a reference past that is refused: STORE with kPullsFull, a get or push counts it), and
+  // how long one may take in all before its sender counts as gone (a sender that never answers
+  // is given up after about 7 s of unanswered chunk requests anyway).
+  size_t record_pulls_max = 16;
+  transport::Duration record_pull_timeout = transport::Seconds(15);
+  // The large records this node sent references to, whose bytes it serves: for this long after
+  // the last reference (time for its receivers to pull), and at most this many (the least
+  // recently referenced forgotten first).
+  transport::Duration record_serve_time = transport::Seconds(60);
+  size_t record_outbox_max = 1024;
 };
 
 // A change seen by a listener.
@@ -100,6 +111,8 @@ struct GetResult {
   std::vector<SignedRecordPtr> records;
   std::vector<RecordCopies> copies;  // with GetOptions::copies: one per record, in order
   size_t rejected = 0;  // records that failed verification or did not belong under the key
+  // References whose record could not be had: the pull failed or was refused (busy).
+  size_t unavailable = 0;
   LookupStats stats;
   std::vector<Contact> closest;  // the nodes closest to the key that answered
   transport::TimePoint finished = transport::kTimeZero;
@@ -143,6 +156,17 @@ struct DhtStats {
   // holder's clock and ours differ by more than the skew, and if many holders say so, ours is
   // the one that is wrong.
   uint64_t publishes_outside_window = 0;
+  // Records larger than a datagram: references sent; references received that a copy at hand
+  // resolved; pulls started, ended with the bytes, failed (the sender was silent, did not hold
+  // the bytes or sent bytes that hash wrong), and refused (record_pulls_max running); and pulled
+  // bytes that hashed right but held no valid record under the reference's signature.
+  uint64_t references_sent = 0;
+  uint64_t references_resolved_here = 0;
+  uint64_t record_pulls_started = 0;
+  uint64_t records_pulled = 0;
+  uint64_t record_pulls_failed = 0;
+  uint64_t record_pulls_refused = 0;
+  uint64_t records_pulled_invalid = 0;
 };
 
 // Decides whether a verified record is taken at all: a network's rule on its publishers, such

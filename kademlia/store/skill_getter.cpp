@@ -17,7 +17,6 @@ namespace {
 
 using skill_dht_internal::BelongsUnder;
 using skill_dht_internal::SecondsLeft;
-using skill_dht_internal::ToWire;
 
 // Pages one get follows at most (records per key are bounded by the holders' quotas too).
 constexpr size_t kGetPagesMax = 256;
@@ -25,12 +24,15 @@ constexpr size_t kGetPagesMax = 256;
 }  // namespace
 
 SkillGetter::SkillGetter(Node& node, const DhtConfig& config, const ValueStore& store,
-                         RecordVerifier& verifier, const RecordWindow& window, DhtStats& stats)
+                         RecordVerifier& verifier, const RecordWindow& window, RecordPull& pull,
+                         RecordOutbox& outbox, DhtStats& stats)
     : node_(node),
       config_(config),
       store_(store),
       verifier_(verifier),
       window_(window),
+      pull_(pull),
+      outbox_(outbox),
       stats_(stats) {}
 
 struct SkillGetter::GetState {
@@ -51,7 +53,9 @@ struct SkillGetter::GetState {
   std::vector<std::pair<RecordIdentity, uint64_t>> held_here;
   std::set<NodeId> answered_in_full;
   size_t rejected = 0;
+  size_t unavailable = 0;  // references not pulled
   size_t pending_pages = 0;
+  size_t pending_pulls = 0;
   size_t pages = 0;
   bool lookup_done = false;
   bool finished = false;
@@ -113,32 +117,62 @@ bool SkillGetter::Get(transport::TimePoint now, const Key& key, const GetOptions
 
 void SkillGetter::OnValues(const std::shared_ptr<GetState>& get, transport::TimePoint now,
                            const Contact& from, const wire::ValuesBody& values) {
-  auto& held = get->held_by[from.id];
+  get->held_by[from.id];  // it answered, even with nothing this get takes
   for (size_t i = 0; i < values.records.size(); ++i) {
     const wire::WireRecord& wire = values.records[i];
-    auto verified = verifier_.Verify(wire);
-    if (!verified || !BelongsUnder((*verified)->record, get->key)) {
-      ++get->rejected;
+    const auto left =
+        i < values.lifetimes.size() ? std::optional(values.lifetimes[i]) : std::nullopt;
+    if (auto resolved = pull_.Resolve(wire)) {
+      Take(*get, now, from.id, *resolved, left);
       continue;
     }
-    if (!window_.Check(now, (*verified)->record)) {
-      ++get->rejected;
-      ++stats_.records_outside_window;
-      continue;
+    // A reference to a record this node has no copy of: pulled from the node that answered.
+    ++get->pending_pulls;
+    const bool pulling =
+        pull_.Pull(now, wire, wire::WireContact{from.id, from.endpoint},
+                   [this, get, holder = from.id, left](
+                       transport::TimePoint at, const transport::Result<SignedRecordPtr>& record) {
+                     assert(get->pending_pulls > 0);
+                     --get->pending_pulls;
+                     Take(*get, at, holder, record, left);
+                     get->last_event = std::max(get->last_event, at);
+                     FinishIfDone(get);
+                   });
+    if (!pulling) {
+      --get->pending_pulls;
+      ++get->unavailable;
     }
-    if (!verifier_.Admit(**verified)) {
-      ++get->rejected;
-      ++stats_.records_uncertified;
-      continue;
-    }
-    held.emplace_back(IdentityOf((*verified)->record), (*verified)->record.sequence);
-    get->Merge(*verified,
-               i < values.lifetimes.size() ? std::optional(values.lifetimes[i]) : std::nullopt);
   }
   if (!values.next) get->answered_in_full.insert(from.id);
   if (!values.next || get->enough() || get->pages >= kGetPagesMax || get->finished) return;
   ++get->pages;
   RequestPage(get, now, from, *values.next, 1);
+}
+
+void SkillGetter::Take(GetState& get, transport::TimePoint now, const NodeId& holder,
+                       const transport::Result<SignedRecordPtr>& verified,
+                       std::optional<uint32_t> left) {
+  if (!verified) {
+    // A pull that failed is a record this get could not have, not one it refused.
+    ++(verified.error().code == transport::ErrorCode::kRefused ? get.unavailable : get.rejected);
+    return;
+  }
+  if (!BelongsUnder((*verified)->record, get.key)) {
+    ++get.rejected;
+    return;
+  }
+  if (!window_.Check(now, (*verified)->record)) {
+    ++get.rejected;
+    ++stats_.records_outside_window;
+    return;
+  }
+  if (!verifier_.Admit(**verified)) {
+    ++get.rejected;
+    ++stats_.records_uncertified;
+    return;
+  }
+  get.held_by[holder].emplace_back(IdentityOf((*verified)->record), (*verified)->record.sequence);
+  get.Merge(*verified, left);
 }
 
 void SkillGetter::RequestPage(const std::shared_ptr<GetState>& get, transport::TimePoint now,
@@ -165,11 +199,14 @@ void SkillGetter::RequestPage(const std::shared_ptr<GetState>& get, transport::T
 }
 
 void SkillGetter::FinishIfDone(const std::shared_ptr<GetState>& get) {
-  if (get->finished || !get->lookup_done || get->pending_pages > 0) return;
+  if (get->finished || !get->lookup_done || get->pending_pages > 0 || get->pending_pulls > 0) {
+    return;
+  }
   get->finished = true;
   GetResult result;
   result.key = get->key;
   result.rejected = get->rejected;
+  result.unavailable = get->unavailable;
   result.stats = get->stats;
   result.closest = get->closest;
   result.finished = get->last_event;
@@ -234,7 +271,8 @@ void SkillGetter::ReadRepair(const std::shared_ptr<GetState>& get, transport::Ti
       assert(BelongsUnder(record.record, get->key));
       ++stats_.read_repairs;
       node_.Request(now, node.endpoint, node.id,
-                    wire::StoreBody{get->key, get->tokens[i], ToWire(record), newest.seconds_left},
+                    wire::StoreBody{get->key, get->tokens[i], outbox_.ToWire(now, newest.record),
+                                    newest.seconds_left},
                     nullptr);
     }
   }

@@ -12,7 +12,6 @@
 namespace skillnode::kademlia::store {
 
 using skill_dht_internal::BelongsUnder;
-using skill_dht_internal::ToWire;
 
 // Counts the outstanding lookups and stores of one Publish; the last one calls `done`.
 struct SkillPublisher::PublishState {
@@ -28,12 +27,13 @@ struct SkillPublisher::PublishState {
 };
 
 SkillPublisher::SkillPublisher(Node& node, const DhtConfig& config, ValueStore& store,
-                               const RecordWindow& window, DhtStats& stats,
+                               const RecordWindow& window, RecordOutbox& outbox, DhtStats& stats,
                                StoredHereCallback on_stored)
     : node_(node),
       config_(config),
       store_(store),
       window_(window),
+      outbox_(outbox),
       stats_(stats),
       on_stored_(std::move(on_stored)) {}
 
@@ -96,8 +96,10 @@ void SkillPublisher::StoreOn(transport::TimePoint now, const Key& key, const Loo
     const Contact& c = closest.closest[i];
     ++copies;
     state->Start();
+    // Inline, or a reference whose bytes the outbox serves to the holder that pulls them.
     const bool sent = node_.Request(
-        now, c.endpoint, c.id, wire::StoreBody{key, closest.tokens[i], ToWire(record), lifetime},
+        now, c.endpoint, c.id,
+        wire::StoreBody{key, closest.tokens[i], outbox_.ToWire(now, record), lifetime},
         [this, state](const rpc::RpcResult& result) {
           if (result.status != rpc::RpcStatus::kReplied) {
             ++state->result.failed;

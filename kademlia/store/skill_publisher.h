@@ -21,6 +21,7 @@
 #include <utility>
 
 #include "kademlia/node.h"
+#include "kademlia/store/record_outbox.h"
 #include "kademlia/store/record_window.h"
 #include "kademlia/store/skill_dht_types.h"
 #include "kademlia/store/value_store.h"
@@ -36,7 +37,7 @@ using StoredHereCallback =
 class SkillPublisher {
  public:
   SkillPublisher(Node& node, const DhtConfig& config, ValueStore& store, const RecordWindow& window,
-                 DhtStats& stats, StoredHereCallback on_stored);
+                 RecordOutbox& outbox, DhtStats& stats, StoredHereCallback on_stored);
   SkillPublisher(const SkillPublisher&) = delete;
   SkillPublisher& operator=(const SkillPublisher&) = delete;
 
@@ -75,6 +76,7 @@ class SkillPublisher {
   const DhtConfig& config_;
   ValueStore& store_;
   const RecordWindow& window_;
+  RecordOutbox& outbox_;
   DhtStats& stats_;
   StoredHereCallback on_stored_;
   ResignedCallback resigned_;

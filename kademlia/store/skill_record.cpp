@@ -1,11 +1,13 @@
 // Skill records: validation, the canonical encoding, record keys, signing and verifying.
 // Decoding (DecodeRecord) is in skill_record_decode.cpp; the constants of the encoding both
-// files share are in skill_record_format.h.
+// files share are in skill_record_format.h; the field checks ValidateRecord is made of are in
+// record_checks.h.
 #include "kademlia/store/skill_record.h"
 
 #include <algorithm>
 #include <msgpack.hpp>
 
+#include "kademlia/store/record_checks.h"
 #include "kademlia/store/skill_record_format.h"
 #include "kademlia/wire/encoding.h"
 #include "kademlia/wire/msgpack_out.h"
@@ -13,105 +15,27 @@
 namespace skillnode::kademlia::store {
 namespace {
 
+using record_checks::CheckDescriptor;
+using record_checks::CheckList;
+using record_checks::CheckText;
+using record_checks::Invalid;
 using skill_record_format::kDescriptorFields;
+using skill_record_format::kDescriptorFieldsWithExamplesJson;
 using skill_record_format::kDescriptorFieldsWithFolder;
+using skill_record_format::kOriginFields;
 using skill_record_format::kReasonNames;
 using skill_record_format::kRecordFields;
 using skill_record_format::kRecordFieldsWithCertificate;
+using skill_record_format::kRecordFieldsWithOrigin;
 using skill_record_format::kRecordTag;
 using skill_record_format::kStatusNames;
 
-// ---- Validation ------------------------------------------------------------------------
-
-tl::unexpected<transport::Error> Invalid(std::string_view field, const std::string& reason) {
-  return transport::Fail(transport::ErrorCode::kInvalidArgument,
-                         std::string(field) + ": " + reason);
-}
-
-// Characters the seed's text messages use as separators, and control characters.
-bool IsTextSafe(std::string_view text) {
-  return std::none_of(text.begin(), text.end(), [](char c) {
-    const auto u = static_cast<unsigned char>(c);
-    return c == ';' || c == ',' || c == '|' || u < 0x20 || u == 0x7f;
-  });
-}
-
-transport::Result<void> CheckText(std::string_view field, std::string_view text, size_t max,
-                                  bool required, bool separators_allowed = false) {
-  if (required && text.empty()) return Invalid(field, "is required");
-  if (text.size() > max) {
-    return Invalid(field, "is " + std::to_string(text.size()) + " characters, more than " +
-                              std::to_string(max));
+void PackOptionalBin(wire::Packer& p, const std::optional<std::array<uint8_t, 32>>& bytes) {
+  if (bytes) {
+    wire::PackBin(p, *bytes);
+  } else {
+    p.pack_nil();
   }
-  if (!separators_allowed && !IsTextSafe(text)) {
-    return Invalid(field, "contains ';', ',', '|' or a control character");
-  }
-  return {};
-}
-
-transport::Result<void> CheckList(std::string_view field, const std::vector<std::string>& items,
-                                  size_t count_max, size_t length_max,
-                                  bool separators_allowed = false) {
-  if (items.size() > count_max) {
-    return Invalid(field, "has " + std::to_string(items.size()) + " entries, more than " +
-                              std::to_string(count_max));
-  }
-  for (size_t i = 0; i < items.size(); ++i) {
-    const std::string name = std::string(field) + "[" + std::to_string(i) + "]";
-    if (auto ok = CheckText(name, items[i], length_max, true, separators_allowed); !ok) return ok;
-    if (std::find(items.begin(), items.begin() + static_cast<long>(i), items[i]) !=
-        items.begin() + static_cast<long>(i)) {
-      return Invalid(name, "'" + items[i] + "' is listed twice");
-    }
-  }
-  return {};
-}
-
-// The SKILL.md folder's fields: all or nothing beside skill_md_sha256, sizes within the limits.
-transport::Result<void> CheckFolder(const SkillDescriptor& d) {
-  if (!d.archive_sha256) {
-    if (d.skill_md_size != 0 || d.archive_size != 0) {
-      return Invalid("descriptor.archive_sha256", "is required with skill_md_size or archive_size");
-    }
-    return {};
-  }
-  if (!d.skill_md_sha256) {
-    return Invalid("descriptor.skill_md_sha256", "is required with archive_sha256");
-  }
-  if (d.skill_md_size == 0 || d.skill_md_size > kSkillMdBytesMax) {
-    return Invalid("descriptor.skill_md_size", std::to_string(d.skill_md_size) +
-                                                   " bytes is outside 1.." +
-                                                   std::to_string(kSkillMdBytesMax));
-  }
-  if (d.archive_size <= d.skill_md_size || d.archive_size > kSkillArchiveBytesMax) {
-    return Invalid("descriptor.archive_size",
-                   std::to_string(d.archive_size) + " bytes is outside " +
-                       std::to_string(d.skill_md_size + 1) + ".." +
-                       std::to_string(kSkillArchiveBytesMax) + " (it holds SKILL.md)");
-  }
-  return {};
-}
-
-transport::Result<void> CheckDescriptor(const SkillDescriptor& d) {
-  for (auto [field, text, max] :
-       {std::tuple{"descriptor.name", &d.name, kTitleLengthMax},
-        {"descriptor.capability_type", &d.capability_type, kTitleLengthMax},
-        {"descriptor.access", &d.access, kTitleLengthMax}}) {
-    if (auto ok = CheckText(field, *text, max, false); !ok) return ok;
-  }
-  // Free text may hold separators: it never travels in the seed's text messages.
-  for (auto [field, text, max] :
-       {std::tuple{"descriptor.description", &d.description, kDescriptionLengthMax},
-        {"descriptor.input_schema", &d.input_schema, kSchemaLengthMax},
-        {"descriptor.output_schema", &d.output_schema, kSchemaLengthMax}}) {
-    if (text->size() > max) {
-      return Invalid(field, "is " + std::to_string(text->size()) + " characters, more than " +
-                                std::to_string(max));
-    }
-  }
-  if (auto ok = CheckList("descriptor.tags", d.tags, kTagsMax, kNameLengthMax); !ok) return ok;
-  if (auto ok = CheckFolder(d); !ok) return ok;
-  return CheckList("descriptor.examples", d.examples, kExamplesMax, kExampleLengthMax, true);
 }
 
 // ---- Canonical encoding ----------------------------------------------------------------
@@ -122,7 +46,10 @@ void PackList(wire::Packer& p, const std::vector<std::string>& items) {
 }
 
 void PackDescriptor(wire::Packer& p, const SkillDescriptor& d) {
-  p.pack_array(d.archive_sha256 ? kDescriptorFieldsWithFolder : kDescriptorFields);
+  const bool json_examples = !d.examples_json.empty();
+  p.pack_array(json_examples      ? kDescriptorFieldsWithExamplesJson
+               : d.archive_sha256 ? kDescriptorFieldsWithFolder
+                                  : kDescriptorFields);
   wire::PackStr(p, d.name);
   wire::PackStr(p, d.description);
   wire::PackStr(p, d.capability_type);
@@ -131,16 +58,26 @@ void PackDescriptor(wire::Packer& p, const SkillDescriptor& d) {
   wire::PackStr(p, d.input_schema);
   wire::PackStr(p, d.output_schema);
   PackList(p, d.examples);
-  if (d.skill_md_sha256) {
-    wire::PackBin(p, *d.skill_md_sha256);
-  } else {
-    p.pack_nil();
-  }
-  if (d.archive_sha256) {
+  PackOptionalBin(p, d.skill_md_sha256);
+  if (d.archive_sha256 || json_examples) {
     p.pack_uint64(d.skill_md_size);
-    wire::PackBin(p, *d.archive_sha256);
+    PackOptionalBin(p, d.archive_sha256);
     p.pack_uint64(d.archive_size);
   }
+  if (json_examples) PackList(p, d.examples_json);
+}
+
+void PackOrigin(wire::Packer& p, const RecordOrigin& o) {
+  p.pack_array(kOriginFields);
+  p.pack_uint8(static_cast<uint8_t>(o.format));
+  wire::PackStr(p, o.source_url);
+  wire::PackBin(p, o.document_sha256);
+  p.pack_uint64(o.document_size);
+  p.pack_uint8(static_cast<uint8_t>(o.signature));
+  wire::PackStr(p, o.publisher_domain);
+  p.pack_uint8(static_cast<uint8_t>(o.mcp_status));
+  wire::PackStr(p, o.published_at);
+  wire::PackStr(p, o.updated_at);
 }
 
 }  // namespace
@@ -205,6 +142,9 @@ transport::Result<void> ValidateRecord(const SkillRecord& r) {
                                                " bytes, more than " +
                                                std::to_string(kPublisherCertificateMax));
   }
+  if (r.origin) {
+    if (auto ok = ValidateOrigin(*r.origin); !ok) return ok;
+  }
   const size_t size = EncodeRecord(r).size();
   if (size > kRecordEncodedSizeMax) {
     return Invalid("record", "encodes to " + std::to_string(size) + " bytes, more than " +
@@ -265,8 +205,14 @@ std::string_view RecordFormatName(RecordFormat format) {
 
 std::vector<RecordFormat> FormatsOf(const SkillRecord& record) {
   std::vector<RecordFormat> formats;
-  if (record.skill_type == kMcpServerSkillType) formats.push_back(RecordFormat::kMcpServer);
-  if (record.descriptor && record.descriptor->skill_md_sha256) {
+  const auto imported_from = [&record](OriginFormat format) {
+    return record.origin && record.origin->format == format;
+  };
+  if (record.skill_type == kMcpServerSkillType || imported_from(OriginFormat::kMcpRegistry)) {
+    formats.push_back(RecordFormat::kMcpServer);
+  }
+  if ((record.descriptor && record.descriptor->skill_md_sha256) ||
+      imported_from(OriginFormat::kAgentSkills)) {
     formats.push_back(RecordFormat::kAgentSkill);
   }
   return formats;
@@ -294,7 +240,9 @@ std::vector<uint8_t> EncodeRecord(const SkillRecord& r) {
   std::vector<uint8_t> out;
   wire::VectorSink sink(&out);
   wire::Packer p(sink);
-  p.pack_array(r.publisher_certificate.empty() ? kRecordFields : kRecordFieldsWithCertificate);
+  p.pack_array(r.origin                          ? kRecordFieldsWithOrigin
+               : r.publisher_certificate.empty() ? kRecordFields
+                                                 : kRecordFieldsWithCertificate);
   wire::PackStr(p, kRecordTag);
   wire::PackStr(p, r.agent_id);
   wire::PackStr(p, r.skill_id);
@@ -319,7 +267,12 @@ std::vector<uint8_t> EncodeRecord(const SkillRecord& r) {
     p.pack_nil();
   }
   wire::PackBin(p, r.publisher);
-  if (!r.publisher_certificate.empty()) wire::PackBin(p, r.publisher_certificate);
+  if (!r.publisher_certificate.empty()) {
+    wire::PackBin(p, r.publisher_certificate);
+  } else if (r.origin) {
+    p.pack_nil();
+  }
+  if (r.origin) PackOrigin(p, *r.origin);
   sink.Finish();
   return out;
 }

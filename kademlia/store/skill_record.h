@@ -6,7 +6,10 @@
 // A record travels as its canonical encoding (a msgpack array in a fixed field order, so the
 // same record always encodes to the same bytes) plus an Ed25519 signature over those bytes by
 // the publisher key the encoding names. Holders verify the signature before storing, and keep
-// the raw bytes so they can pass the record on without re-encoding.
+// the raw bytes so they can pass the record on without re-encoding. An encoding of at most
+// kRecordInlineSizeMax bytes travels inline in one datagram; a larger one (up to
+// kRecordEncodedSizeMax) travels as a reference and is pulled by digest (docs/protocol.md
+// "Records larger than a datagram", kademlia/store/record_pull.h).
 //
 // Identity: under one DHT key, the record of (publisher key, agentId, skillId) is replaced only
 // by one with a higher sequence number. A tombstone (a record with `tombstone` set and a
@@ -26,6 +29,7 @@
 #include "kademlia/identity.h"
 #include "kademlia/key.h"
 #include "kademlia/signature_scheme.h"
+#include "kademlia/store/record_origin.h"
 #include "transport/result.h"
 
 namespace skillnode::kademlia::store {
@@ -39,14 +43,24 @@ constexpr size_t kCapabilitiesMax = 16;
 constexpr size_t kScenesMax = 8;
 constexpr size_t kNameLengthMax = 64;    // a capability, scene or tag
 constexpr size_t kTitleLengthMax = 128;  // descriptor name, capability_type, access
-constexpr size_t kDescriptionLengthMax = 512;
+// A description in characters (Unicode code points), as the Agent Skills format counts it (a
+// SKILL.md's description is 1..1024 characters), and in bytes: four per character in UTF-8.
+constexpr size_t kDescriptionLengthMax = 1024;
+constexpr size_t kDescriptionBytesMax = 4 * kDescriptionLengthMax;
 constexpr size_t kTagsMax = 8;
 constexpr size_t kSchemaLengthMax = 512;  // input/output schema, JSON text
-constexpr size_t kExamplesMax = 2;
-constexpr size_t kExampleLengthMax = 256;
-// The whole canonical encoding: it must fit, with signature, token and message header, in one
-// 1280-byte datagram. Large schemas belong in the SKILL.md the record names by hash.
-constexpr size_t kRecordEncodedSizeMax = 960;
+// Examples: a few worked uses ({name, input, description} objects, as the capability document
+// serves them, or text), each at most kExampleLengthMax bytes (an object as compact JSON).
+constexpr size_t kExamplesMax = 8;
+constexpr size_t kExampleLengthMax = 1024;
+// A canonical encoding of at most this many bytes travels inline: with its signature, a token
+// and a message header it fits one 1280-byte datagram (kDatagramSizeMax). Every record of the
+// seed's fields fits; a long description, examples or an origin may not.
+constexpr size_t kRecordInlineSizeMax = 960;
+// The whole canonical encoding. One larger than kRecordInlineSizeMax travels as a reference
+// {SHA-256, size, signature} and is pulled with BLOB_GET in kBlobChunkBytesMax chunks (nine at
+// most). Large schemas belong in the SKILL.md the record names by hash.
+constexpr size_t kRecordEncodedSizeMax = 8 * 1024;
 // A publisher's X.509 certificate (DER) a record may carry: an Ed25519 leaf whose key is the
 // publisher key, as a network that accepts only certified publishers asks (docs/security.md).
 constexpr size_t kPublisherCertificateMax = 512;
@@ -81,7 +95,14 @@ struct SkillDescriptor {
   std::vector<std::string> tags;
   std::string input_schema;   // JSON text, may be empty
   std::string output_schema;  // JSON text, may be empty
+  // Example uses, in the order given. With text examples only (the one form records had before
+  // object examples), `examples` holds them and `examples_json` is empty. When any example is a
+  // JSON object ({name, input, description}: the capability document's form), `examples` is
+  // empty and `examples_json` holds every example in order as compact JSON text (a text example
+  // as a JSON string), so that each is served back in the form it came in. Encoded only when
+  // not empty, so descriptors without object examples encode as they always have.
   std::vector<std::string> examples;
+  std::vector<std::string> examples_json;
   std::optional<std::array<uint8_t, 32>> skill_md_sha256;
   // A skill published from a SKILL.md folder: the size of SKILL.md (whose digest is above) and
   // the digest and size of the folder's deterministic archive. Encoded only when archive_sha256
@@ -112,6 +133,9 @@ struct SkillRecord {
   // The publisher's certificate (DER), empty when it has none; encoded only when present, so
   // records without one encode as they always have.
   std::vector<uint8_t> publisher_certificate;
+  // Where an imported record came from (record_origin.h); none on a record first published on a
+  // node. Encoded only when present, so records without one encode as they always have.
+  std::optional<RecordOrigin> origin;
   bool operator==(const SkillRecord&) const = default;
 };
 
@@ -158,9 +182,10 @@ uint64_t NotAfterMs(const SkillRecord& record);  // timestamp + TTL (saturating)
 std::vector<Key> RecordKeys(const SkillRecord& record);
 
 // The agent-ecosystem formats a record is listed in network-wide (docs/formats.md): an MCP
-// server (skillType "mcp-server"; the MCP Registry API lists these) and an Agent Skill (a
-// descriptor naming a SKILL.md; the Agent Skills index lists these). Every agent has an A2A
-// card, gathered under its agent key, so A2A needs no format key.
+// server (skillType "mcp-server", or imported from the MCP Registry; the MCP Registry API lists
+// these) and an Agent Skill (a descriptor naming a SKILL.md, or imported from an Agent Skills
+// index; the Agent Skills index lists these). Every agent has an A2A card, gathered under its
+// agent key, so A2A needs no format key.
 enum class RecordFormat : uint8_t { kMcpServer, kAgentSkill };
 std::string_view RecordFormatName(RecordFormat format);  // "mcp-server", "agent-skill"
 std::vector<RecordFormat> FormatsOf(const SkillRecord& record);

@@ -19,15 +19,20 @@ namespace skillnode::kademlia::store {
 namespace {
 
 using skill_record_format::kDescriptorFields;
+using skill_record_format::kDescriptorFieldsWithExamplesJson;
 using skill_record_format::kDescriptorFieldsWithFolder;
+using skill_record_format::kOriginFields;
 using skill_record_format::kReasonNames;
 using skill_record_format::kRecordFields;
 using skill_record_format::kRecordFieldsWithCertificate;
+using skill_record_format::kRecordFieldsWithOrigin;
 using skill_record_format::kRecordTag;
 using skill_record_format::kStatusNames;
 
-// msgpack::unpack limits for a record (it is at most kRecordEncodedSizeMax bytes).
-constexpr size_t kUnpackElementsMax = 64;
+// msgpack::unpack limits for a record (it is at most kRecordEncodedSizeMax bytes): the record's
+// 18 fields, 16 capabilities, 8 scenes, the descriptor's 13 with 8 tags and 8 examples, and
+// the origin's 9 make 80 elements.
+constexpr size_t kUnpackElementsMax = 128;
 constexpr size_t kUnpackDepthMax = 4;
 
 // ---- Decoding --------------------------------------------------------------------------
@@ -90,9 +95,10 @@ class Reader {
     std::copy_n(reinterpret_cast<const uint8_t*>(o->via.bin.ptr), N, out.begin());
     return out;
   }
-  std::vector<uint8_t> Bin(std::string_view field, size_t max) {
+  std::vector<uint8_t> Bin(std::string_view field, size_t max, bool nil_allowed = false) {
     const msgpack::object* o = Next(field);
     if (o == nullptr) return {};
+    if (nil_allowed && o->type == msgpack::type::NIL) return {};
     if (o->type != msgpack::type::BIN || o->via.bin.size == 0 || o->via.bin.size > max) {
       return Wrong(field, "bin of 1.." + std::to_string(max) + " bytes"), std::vector<uint8_t>{};
     }
@@ -113,10 +119,12 @@ class Reader {
 std::optional<SkillDescriptor> ReadDescriptor(Reader& outer) {
   const msgpack::object* o = outer.Next("descriptor");
   if (o == nullptr || o->type == msgpack::type::NIL) return std::nullopt;
-  if (o->type != msgpack::type::ARRAY || (o->via.array.size != kDescriptorFields &&
-                                          o->via.array.size != kDescriptorFieldsWithFolder)) {
-    outer.Wrong("descriptor", "nil or an array of " + std::to_string(kDescriptorFields) + " or " +
-                                  std::to_string(kDescriptorFieldsWithFolder));
+  if (o->type != msgpack::type::ARRAY ||
+      (o->via.array.size != kDescriptorFields && o->via.array.size != kDescriptorFieldsWithFolder &&
+       o->via.array.size != kDescriptorFieldsWithExamplesJson)) {
+    outer.Wrong("descriptor", "nil or an array of " + std::to_string(kDescriptorFields) + ", " +
+                                  std::to_string(kDescriptorFieldsWithFolder) + " or " +
+                                  std::to_string(kDescriptorFieldsWithExamplesJson));
     return std::nullopt;
   }
   Reader r(*o);
@@ -130,13 +138,45 @@ std::optional<SkillDescriptor> ReadDescriptor(Reader& outer) {
   d.output_schema = r.Text("descriptor.output_schema");
   d.examples = r.List("descriptor.examples");
   d.skill_md_sha256 = r.Bytes<32>("descriptor.skill_md_sha256", true);
-  if (o->via.array.size == kDescriptorFieldsWithFolder) {
+  if (o->via.array.size >= kDescriptorFieldsWithFolder) {
+    // Beside JSON examples the folder's fields are 0, nil and 0 when there is no folder.
+    const bool json_examples = o->via.array.size == kDescriptorFieldsWithExamplesJson;
     d.skill_md_size = r.Uint("descriptor.skill_md_size", kSkillMdBytesMax);
-    d.archive_sha256 = r.Bytes<32>("descriptor.archive_sha256", false);
+    d.archive_sha256 = r.Bytes<32>("descriptor.archive_sha256", json_examples);
     d.archive_size = r.Uint("descriptor.archive_size", kSkillArchiveBytesMax);
+    if (json_examples) {
+      d.examples_json = r.List("descriptor.examples_json");
+      // Without JSON examples the descriptor has 9 or 12 fields: one encoding per descriptor.
+      if (r.ok() && d.examples_json.empty()) r.Wrong("descriptor.examples_json", "entries");
+    }
   }
   if (!r.ok()) outer.Wrong("descriptor", "valid fields (" + r.error() + ")");
   return d;
+}
+
+std::optional<RecordOrigin> ReadOrigin(Reader& outer) {
+  const msgpack::object* o = outer.Next("origin");
+  if (o == nullptr) return std::nullopt;
+  if (o->type != msgpack::type::ARRAY || o->via.array.size != kOriginFields) {
+    outer.Wrong("origin", "an array of " + std::to_string(kOriginFields));
+    return std::nullopt;
+  }
+  Reader r(*o);
+  RecordOrigin origin;
+  origin.format = static_cast<OriginFormat>(
+      r.Uint("origin.format", static_cast<uint64_t>(OriginFormat::kAgentSkills)));
+  origin.source_url = r.Text("origin.sourceUrl");
+  if (auto digest = r.Bytes<32>("origin.documentSha256", false)) origin.document_sha256 = *digest;
+  origin.document_size = r.Uint("origin.documentSize", kOriginDocumentBytesMax);
+  origin.signature = static_cast<OriginSignature>(
+      r.Uint("origin.signature", static_cast<uint64_t>(OriginSignature::kVerified)));
+  origin.publisher_domain = r.Text("origin.publisherDomain");
+  origin.mcp_status = static_cast<McpStatus>(
+      r.Uint("origin.status", static_cast<uint64_t>(McpStatus::kDeprecated)));
+  origin.published_at = r.Text("origin.publishedAt");
+  origin.updated_at = r.Text("origin.updatedAt");
+  if (!r.ok()) outer.Wrong("origin", "valid fields (" + r.error() + ")");
+  return origin;
 }
 
 }  // namespace
@@ -164,12 +204,13 @@ transport::Result<SkillRecord> DecodeRecord(std::span<const uint8_t> encoded) {
     return transport::Fail(transport::ErrorCode::kParse, "record is not valid msgpack");
   }
   const msgpack::object& array = handle.get();
-  if (array.type != msgpack::type::ARRAY ||
-      (array.via.array.size != kRecordFields &&
-       array.via.array.size != kRecordFieldsWithCertificate)) {
+  if (array.type != msgpack::type::ARRAY || (array.via.array.size != kRecordFields &&
+                                             array.via.array.size != kRecordFieldsWithCertificate &&
+                                             array.via.array.size != kRecordFieldsWithOrigin)) {
     return transport::Fail(transport::ErrorCode::kParse,
-                           "record: expected an array of " + std::to_string(kRecordFields) +
-                               " or " + std::to_string(kRecordFieldsWithCertificate) + " fields");
+                           "record: expected an array of " + std::to_string(kRecordFields) + ", " +
+                               std::to_string(kRecordFieldsWithCertificate) + " or " +
+                               std::to_string(kRecordFieldsWithOrigin) + " fields");
   }
   Reader r(array);
   SkillRecord record;
@@ -189,9 +230,13 @@ transport::Result<SkillRecord> DecodeRecord(std::span<const uint8_t> encoded) {
   record.reason = static_cast<UnregisterReason>(r.Uint("reason", kReasonNames.size() - 1));
   record.descriptor = ReadDescriptor(r);
   if (auto key = r.Bytes<32>("publisher", false)) record.publisher = *key;
-  if (array.via.array.size == kRecordFieldsWithCertificate) {
-    record.publisher_certificate = r.Bin("publisherCertificate", kPublisherCertificateMax);
+  if (array.via.array.size >= kRecordFieldsWithCertificate) {
+    // Beside an origin the certificate is nil when the publisher has none.
+    record.publisher_certificate =
+        r.Bin("publisherCertificate", kPublisherCertificateMax,
+              /*nil_allowed=*/array.via.array.size == kRecordFieldsWithOrigin);
   }
+  if (array.via.array.size == kRecordFieldsWithOrigin) record.origin = ReadOrigin(r);
   if (!r.ok()) return transport::Fail(transport::ErrorCode::kParse, "record field " + r.error());
   return record;
 }

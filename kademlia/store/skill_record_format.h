@@ -16,10 +16,19 @@ inline constexpr std::string_view kRecordTag = "skillnode-record-v1";
 inline constexpr uint32_t kRecordFields = 16;
 // ... and one more, the publisher's certificate, on a record that carries one.
 inline constexpr uint32_t kRecordFieldsWithCertificate = kRecordFields + 1;
+// ... and one more, the origin, on an imported record (its certificate field is then nil when
+// it has none).
+inline constexpr uint32_t kRecordFieldsWithOrigin = kRecordFieldsWithCertificate + 1;
 inline constexpr uint32_t kDescriptorFields = 9;
 // ... and three more, SKILL.md's size and the folder archive's digest and size, on a descriptor
 // of a skill published from a SKILL.md folder.
 inline constexpr uint32_t kDescriptorFieldsWithFolder = kDescriptorFields + 3;
+// ... and one more, the examples in JSON form, on a descriptor with an object example (the
+// folder's fields are then 0, nil and 0 when it has no folder).
+inline constexpr uint32_t kDescriptorFieldsWithExamplesJson = kDescriptorFieldsWithFolder + 1;
+// An origin: format, sourceUrl, documentSha256, documentSize, signature, publisherDomain,
+// status, publishedAt, updatedAt.
+inline constexpr uint32_t kOriginFields = 9;
 
 inline constexpr std::array<std::string_view, 4> kStatusNames = {"HEALTHY", "DEGRADED", "UNHEALTHY",
                                                                  "MAINTENANCE"};

@@ -119,6 +119,11 @@ bool ValueStore::EvictForRoom(size_t needed, const transport::Address& newcomer)
   return true;
 }
 
+SignedRecordPtr ValueStore::HeldWith(const Signature& signature) const {
+  auto found = shared_.find(signature);
+  return found == shared_.end() ? nullptr : found->second.record.lock();
+}
+
 SignedRecordPtr ValueStore::Share(const SignedRecord& value) {
   Shared& shared = shared_[value.signature];
   SignedRecordPtr record = shared.record.lock();

@@ -89,6 +89,8 @@ class ValueStore {
   std::vector<const StoredRecord*> Page(const Key& key, size_t cursor, size_t max) const;
   // How many records `key` holds.
   size_t Count(const Key& key) const;
+  // The record held with this signature (under any key), if any.
+  SignedRecordPtr HeldWith(const Signature& signature) const;
 
   struct Expired {
     Key key;

@@ -36,6 +36,12 @@ class VerifiedRecords {
                                                           const Signature& signature,
                                                           const SignatureScheme& signatures);
 
+  // The verified record with this signature, if the table holds it (its order is not touched).
+  SignedRecordPtr Find(const Signature& signature) const {
+    auto it = index_.find(signature);
+    return it == index_.end() ? nullptr : *it->second;
+  }
+
   size_t size() const { return index_.size(); }
   uint64_t hits() const { return hits_; }
   uint64_t misses() const { return misses_; }

@@ -38,7 +38,10 @@
 // 127 ERROR {"c": uint16 code (ErrorReplyCode), "m": str text}
 // A contact in "ns" is a bin of id (32 bytes) + address (4 or 16 bytes) + port (2 bytes,
 // big-endian): 38 or 50 bytes. A record in "rs" or "rc" is [bin canonical encoding, bin 64
-// signature] (skill_record.h); the wire checks only its shape, the node decodes and verifies it.
+// signature] (skill_record.h) or, for an encoding too large to travel inline, a reference
+// [bin 32 SHA-256 of the encoding, uint32 its size, bin 64 signature] whose bytes the receiver
+// pulls from the sender with BLOB_GET (docs/protocol.md "Records larger than a datagram"); the
+// wire checks only its shape, the node decodes and verifies it.
 // Types 18..126 and 128..255 are for later use. A message of a type this version does not
 // know decodes to UnknownBody so the node can answer ERROR.
 //
@@ -66,7 +69,8 @@
 //   - limits: "tk" at most kTokenSizeMax bytes, "ns" at most kNodesPerReplyMax contacts, "rs"
 //     at most kRecordsPerReplyMax records, a record's encoding at most kDatagramSizeMax bytes,
 //     "m" at most kErrorTextSizeMax bytes, agentId and skillId in "gn" at most 256 bytes;
-//     "rc" and each "rs" entry are an array of exactly 2, "gn" an array of exactly 4; "hs" at
+//     "rc" and each "rs" entry are an array of exactly 2 (a record) or 3 (a reference, whose
+//     digest is exactly 32 bytes), "gn" an array of exactly 4; "hs" at
 //     most kBlobHoldersPerReplyMax contacts, "by" at most kBlobChunkBytesMax bytes, "dg"
 //     exactly 32 bytes;
 //   - a known key given twice in one map is an error (two readers must never disagree on
@@ -86,6 +90,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -157,9 +162,10 @@ enum class ErrorReplyCode : uint16_t {
   kUncertified = 20,    // the network takes records only from certified publishers
   kNotHeld = 21,        // BLOB_GET: this node does not hold the digest's bytes (any more)
   kOutsideWindow = 22,  // our clock is outside the record's signed validity window (and skew)
+  kPullsFull = 23,      // STORE of a reference: we pull as many records as we may; try later
 };
 // One more than the highest ErrorReplyCode: the size of tables indexed by code.
-constexpr size_t kErrorReplyCodesEnd = 23;
+constexpr size_t kErrorReplyCodesEnd = 24;
 
 // Maximum write token length accepted on the wire.
 constexpr size_t kTokenSizeMax = 32;
@@ -198,11 +204,36 @@ struct NodesBody {
   std::vector<uint8_t> token;  // empty: none
   bool operator==(const NodesBody&) const = default;
 };
-// A signed skill record on the wire: its canonical encoding and the publisher's signature.
+using BlobDigest = std::array<uint8_t, 32>;
+// A record whose canonical encoding is too large to travel inline (over kRecordInlineSizeMax,
+// kademlia/store/skill_record.h): the SHA-256 and size of the encoding, which the receiver pulls
+// from the sender with BLOB_GET (docs/protocol.md "Records larger than a datagram").
+struct RecordReference {
+  BlobDigest digest{};
+  uint32_t size = 0;
+  bool operator==(const RecordReference&) const = default;
+};
+// A signed skill record on the wire: its canonical encoding (inline) or a reference to it, and
+// the publisher's signature over the encoding.
 struct WireRecord {
-  std::vector<uint8_t> encoded;
-  Signature signature{};
+  WireRecord() = default;
+  // An inline record.
+  WireRecord(std::vector<uint8_t> encoded_bytes, const Signature& by)
+      : encoded(std::move(encoded_bytes)), signature(by) {}
+  // A reference to a record's encoding.
+  static WireRecord Referring(const RecordReference& to, const Signature& by) {
+    WireRecord record;
+    record.signature = by;
+    record.reference = to;
+    return record;
+  }
+
+  bool is_reference() const { return reference.has_value(); }
   bool operator==(const WireRecord&) const = default;
+
+  std::vector<uint8_t> encoded;  // inline: the canonical encoding; empty with a reference
+  Signature signature{};
+  std::optional<RecordReference> reference;  // set: the encoding travels by BLOB_GET
 };
 // Most records in one VALUES reply (each is at most ~1,000 bytes; small ones share a page).
 constexpr size_t kRecordsPerReplyMax = 16;
@@ -267,7 +298,6 @@ struct PushAckBody {
 constexpr size_t kBlobChunkBytesMax = 1000;
 // Most holders in one BLOB_HOLDERS reply.
 constexpr size_t kBlobHoldersPerReplyMax = 16;
-using BlobDigest = std::array<uint8_t, 32>;
 
 struct BlobFindBody {
   Key target;

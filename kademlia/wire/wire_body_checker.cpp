@@ -60,6 +60,9 @@ class FieldChecker {
   }
   void Record(std::string_view key, const WireRecord& record) {
     Limit(key, record.encoded.size(), kWireRecordSizeMax, "bytes of record");
+    if (record.reference && !record.encoded.empty()) {
+      Problem(key, "a reference carries no encoding: its bytes travel by BLOB_GET");
+    }
   }
   void OptionalRecord(std::string_view key, const std::optional<WireRecord>& record) {
     if (record) Record(key, *record);

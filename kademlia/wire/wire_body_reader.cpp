@@ -207,18 +207,26 @@ void FieldLoader::Gone(std::string_view key, std::optional<GoneRecord>& gone, si
 }
 
 WireRecord FieldLoader::ReadRecord(const msgpack::object* object, std::string_view field) {
-  const msgpack::object* pair = reader_.Container(object, field, msgpack::type::ARRAY, 2);
+  const msgpack::object* items = reader_.Container(object, field, msgpack::type::ARRAY, 3);
   WireRecord record;
-  if (!pair) return record;
-  if (pair->via.array.size != 2) {
-    reader_.Problem(field, "expected [record, signature]");
+  if (!items) return record;
+  const msgpack::object* item = items->via.array.ptr;
+  if (items->via.array.size == 3) {  // a reference: [digest, size, signature]
+    RecordReference reference;
+    reference.digest = ToArray<std::tuple_size_v<BlobDigest>>(
+        reader_.Bin(&item[0], field, std::tuple_size_v<BlobDigest>));
+    reference.size = static_cast<uint32_t>(reader_.Uint(&item[1], field, kUint32Max));
+    record.signature = ToArray<kSignatureSize>(reader_.Bin(&item[2], field, kSignatureSize));
+    record.reference = reference;
     return record;
   }
-  const auto encoded =
-      reader_.Bytes(&pair->via.array.ptr[0], field, msgpack::type::BIN, kWireRecordSizeMax);
+  if (items->via.array.size != 2) {
+    reader_.Problem(field, "expected [record, signature] or [digest, size, signature]");
+    return record;
+  }
+  const auto encoded = reader_.Bytes(&item[0], field, msgpack::type::BIN, kWireRecordSizeMax);
   record.encoded.assign(encoded.begin(), encoded.end());
-  record.signature =
-      ToArray<kSignatureSize>(reader_.Bin(&pair->via.array.ptr[1], field, kSignatureSize));
+  record.signature = ToArray<kSignatureSize>(reader_.Bin(&item[1], field, kSignatureSize));
   return record;
 }
 

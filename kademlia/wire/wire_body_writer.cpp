@@ -137,8 +137,16 @@ class FieldPacker {
   }
 
  private:
-  // A record is [bin canonical encoding, bin signature].
+  // A record is [bin canonical encoding, bin signature]; a reference to one is [bin digest,
+  // uint32 size, bin signature].
   void PackRecord(const WireRecord& record) {
+    if (record.reference) {
+      packer_.pack_array(3);
+      PackBin(packer_, record.reference->digest);
+      packer_.pack_uint32(record.reference->size);
+      PackBin(packer_, record.signature);
+      return;
+    }
     packer_.pack_array(2);
     PackBin(packer_, record.encoded);
     PackBin(packer_, record.signature);

@@ -30,8 +30,9 @@ inline constexpr std::string_view kKeyBody = "a";
 // Fields every header carries: v, n, t, y, id, k, a.
 inline constexpr uint32_t kHeaderFieldsAlways = 7;
 
-// A record's canonical encoding is at most kRecordEncodedSizeMax (skill_record.h) bytes; the
-// wire accepts up to a datagram, and the record decoder applies the exact limit.
+// A record that travels inline is at most kRecordInlineSizeMax (skill_record.h) bytes (a larger
+// one travels as a reference); the wire accepts up to a datagram, and the store applies the
+// exact limits.
 inline constexpr size_t kWireRecordSizeMax = kDatagramSizeMax;
 inline constexpr size_t kPublicKeySize = std::tuple_size_v<PublicKey>;
 inline constexpr size_t kSignatureSize = std::tuple_size_v<Signature>;

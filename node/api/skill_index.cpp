@@ -1,6 +1,7 @@
 #include "node/api/skill_index.h"
 
 #include "discovery/query.h"
+#include "discovery/skill_json.h"
 #include "kademlia/wire/encoding.h"
 
 namespace skillnode::node::api {
@@ -89,7 +90,7 @@ json DescriptorJson(const kademlia::store::SkillRecord& r, const ProviderInfo& p
               {"capabilities", r.capabilities},
               {"scenes", r.scenes},
               {"tags", r.descriptor ? r.descriptor->tags : std::vector<std::string>{}},
-              {"examples", r.descriptor ? r.descriptor->examples : std::vector<std::string>{}},
+              {"examples", r.descriptor ? discovery::ExamplesJson(*r.descriptor) : json::array()},
               {"status", kademlia::store::SkillStatusName(r.status)}};
   if (r.descriptor) {
     if (auto schema = SchemaObject(r.descriptor->input_schema)) out["inputSchema"] = *schema;

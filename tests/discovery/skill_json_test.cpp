@@ -18,6 +18,14 @@ json Registration() {
           {"scenes", {"auth"}}};
 }
 
+// `record` signed as a registering node would (with a lifetime).
+transport::Result<kademlia::store::SignedRecord> Sign(kademlia::store::SkillRecord record) {
+  record.ttl_seconds = 3600;
+  record.timestamp_ms = 1'700'000'000'000;
+  return kademlia::store::SignRecord(
+      std::move(record), kademlia::Identity::FromSeed(kademlia::Key::Sha256("p").bytes()));
+}
+
 std::string FieldOfError(const json& body) {
   auto parsed = RegistrationFromJson(body);
   REQUIRE_FALSE(parsed);
@@ -178,6 +186,90 @@ TEST_CASE("the API's skill shape has the section 7.3 keys and the source", "[uni
   }
   CHECK(out["source"] == "dht");
   CHECK(out["status"] == "HEALTHY");
+}
+
+TEST_CASE("text examples stay text; with an object, each example keeps its form and its place",
+          "[unit]") {
+  json body = Registration();
+  body["descriptor"] = {{"name", "n"}, {"description", "d"}, {"examples", {"42", "find sales"}}};
+  auto text = RegistrationFromJson(body);
+  REQUIRE(text);
+  CHECK(text->descriptor->examples == std::vector<std::string>{"42", "find sales"});
+  CHECK(text->descriptor->examples_json.empty());
+  CHECK(SkillJson(*text, Source::kLocal)["examples"] == json({"42", "find sales"}));
+
+  const json object = {{"name", "by department"},
+                       {"input", {{"dept", "sales"}, {"depth", 2}}},
+                       {"description", "Finds a department's people."}};
+  body["descriptor"]["examples"] = {"42", object};
+  auto mixed = RegistrationFromJson(body);
+  REQUIRE(mixed);
+  CHECK(mixed->descriptor->examples.empty());
+  REQUIRE(mixed->descriptor->examples_json.size() == 2);
+  CHECK(mixed->descriptor->examples_json[0] == R"("42")");
+  CHECK(json::parse(mixed->descriptor->examples_json[1]) == object);
+  // Signed, verified and shown again: "42" is still a string, the object the same object.
+  auto signed_record = Sign(*mixed);
+  INFO((signed_record ? "" : signed_record.error().message));
+  REQUIRE(signed_record);
+  auto verified = kademlia::store::VerifyRecord(signed_record->encoded, signed_record->signature);
+  REQUIRE(verified);
+  CHECK(SkillJson(verified->record, Source::kDht)["examples"] == json({"42", object}));
+  CHECK(ExamplesJson(*verified->record.descriptor) == json({"42", object}));
+}
+
+TEST_CASE("examples that are neither text nor objects of the document's form are refused",
+          "[unit]") {
+  json body = Registration();
+  for (const json& examples :
+       {json({"a", 7}), json::array({json{{"name", "n"}, {"colour", "red"}}, "a"})}) {
+    body["descriptor"] = {{"name", "n"}, {"description", "d"}, {"examples", examples}};
+    INFO(examples.dump());
+    auto parsed = RegistrationFromJson(body);
+    REQUIRE_FALSE(parsed);
+    const std::string bad = examples[0].is_object() ? "/examples/0" : "/examples/1";
+    CHECK(std::any_of(parsed.error().violations.begin(), parsed.error().violations.end(),
+                      [&](const schema::SchemaViolation& v) { return v.pointer == bad; }));
+  }
+}
+
+TEST_CASE("a description of 1,024 CJK characters registers, signs and is shown whole", "[unit]") {
+  std::string description;
+  for (int i = 0; i < 1024; ++i) description += "\xE6\xBC\xA2";
+  json body = Registration();
+  body["descriptor"] = {{"name", "n"}, {"description", description}};
+  auto parsed = RegistrationFromJson(body);
+  REQUIRE(parsed);
+  auto signed_record = Sign(*parsed);
+  REQUIRE(signed_record);
+  CHECK(signed_record->encoded.size() > kademlia::store::kRecordInlineSizeMax);
+  CHECK(SkillJson(signed_record->record, Source::kDht)["description"] == description);
+  body["descriptor"]["description"] = description + "\xE6\xBC\xA2";
+  CHECK(FieldOfError(body) == "descriptor.description");
+}
+
+TEST_CASE("an imported record shows its origin; a native one has none", "[unit]") {
+  auto record = RegistrationFromJson(Registration()).value();
+  CHECK_FALSE(SkillJson(record, Source::kDht).contains("origin"));
+  kademlia::store::RecordOrigin origin;
+  origin.format = kademlia::store::OriginFormat::kMcpRegistry;
+  origin.source_url = "https://registry.example/v0.1/servers";
+  origin.document_sha256.fill(0xab);
+  origin.document_size = 812;
+  origin.signature = kademlia::store::OriginSignature::kUnsigned;
+  origin.mcp_status = kademlia::store::McpStatus::kActive;
+  origin.updated_at = "2026-05-02T11:30:00Z";
+  record.origin = origin;
+  const json shown = SkillJson(record, Source::kDht)["origin"];
+  std::string digest;
+  for (int i = 0; i < 32; ++i) digest += "ab";
+  CHECK(shown == json({{"format", "mcp-registry"},
+                       {"sourceUrl", "https://registry.example/v0.1/servers"},
+                       {"documentSha256", digest},
+                       {"documentSize", 812},
+                       {"signature", "unsigned"},
+                       {"status", "active"},
+                       {"updatedAt", "2026-05-02T11:30:00Z"}}));
 }
 
 }  // namespace

@@ -24,6 +24,18 @@ inline kademlia::store::SkillRecord SampleRecord(const std::string& agent = "age
   return r;
 }
 
+// A record too large to travel inline (docs/protocol.md "Records larger than a datagram"): a
+// description of 1,024 CJK characters (3,072 bytes) and an object example.
+inline kademlia::store::SkillRecord LargeRecord(const std::string& agent = "agent-large",
+                                                const std::string& skill = "skill-large") {
+  kademlia::store::SkillRecord r = SampleRecord(agent, skill);
+  r.descriptor = kademlia::store::SkillDescriptor{};
+  r.descriptor->name = "Large";
+  for (int i = 0; i < 1024; ++i) r.descriptor->description += "\xE6\xBC\xA2";  // 漢
+  r.descriptor->examples_json = {R"({"name":"one","input":{"q":1},"description":"d"})"};
+  return r;
+}
+
 inline kademlia::Identity Publisher(const std::string& name = "publisher") {
   return kademlia::Identity::FromSeed(kademlia::Key::Sha256("publisher-seed:" + name).bytes());
 }

@@ -76,16 +76,54 @@ TEST_CASE("every descriptor violation is reported with its pointer", "[unit]") {
   CHECK(violations.size() == 10);
 }
 
+// `count` CJK characters (three UTF-8 bytes each).
+std::string Cjk(size_t count) {
+  std::string out;
+  for (size_t i = 0; i < count; ++i) out += "\xE6\xBC\xA2";
+  return out;
+}
+
 TEST_CASE("the limits of kademlia/store/skill_record.h are in the schema", "[unit]") {
   json d = {{"name", std::string(129, 'n')},
-            {"description", std::string(513, 'd')},
+            {"description", Cjk(1025)},
             {"tags", {"1", "2", "3", "4", "5", "6", "7", "8", "9"}},
-            {"examples", {"a", "b", "c"}}};
+            {"examples", {"a", "b", "c", "d", "e", "f", "g", "h", "i"}}};
   const auto violations = ValidateDescriptor(d);
   INFO(Listed(violations));
   CHECK(violations.size() == 4);
-  d = {{"name", std::string(128, 'n')}, {"description", std::string(512, 'd')}};
+  // A description of 1,024 characters, as the Agent Skills format allows, in any script.
+  d = {{"name", std::string(128, 'n')}, {"description", Cjk(1024)}};
   CHECK(ValidateDescriptor(d).empty());
+}
+
+TEST_CASE("examples are text or {name, input, description} objects, each within its bytes",
+          "[unit]") {
+  json d = {{"name", "n"},
+            {"description", ""},
+            {"examples",
+             {"text",
+              {{"name", "by department"}, {"input", {{"dept", "sales"}}}},
+              {{"input", json::array({1, 2})}, {"description", "a list"}},
+              {{"input", nullptr}}}}};
+  INFO(Listed(ValidateDescriptor(d)));
+  CHECK(ValidateDescriptor(d).empty());
+  d["examples"] =
+      json::array({json::object(), json{{"input", 1}, {"output", 2}}, 42, json{{"name", ""}}});
+  const auto violations = ValidateDescriptor(d);
+  INFO(Listed(violations));
+  for (const char* pointer : {"/examples/0", "/examples/1", "/examples/2", "/examples/3"}) {
+    INFO(pointer);
+    CHECK(std::any_of(violations.begin(), violations.end(),
+                      [&](const SchemaViolation& v) { return v.pointer == pointer; }));
+  }
+  // 1,024 characters fit the schema; as bytes, an example must fit the record as well.
+  d["examples"] = json::array({Cjk(400), json{{"input", std::string(1100, 'x')}}});
+  const auto sizes = ValidateDescriptor(d);
+  INFO(Listed(sizes));
+  REQUIRE(sizes.size() == 2);
+  CHECK(ToString(sizes[0]) == "/examples/0: size: 1200 bytes, more than 1024 (kExampleLengthMax)");
+  CHECK(ToString(sizes[1]) ==
+        "/examples/1: size: 1112 bytes as compact JSON, more than 1024 (kExampleLengthMax)");
 }
 
 TEST_CASE("inputSchema and outputSchema must compile as schemas", "[unit]") {
@@ -135,6 +173,20 @@ TEST_CASE("fmt prints the schema's key order with a 2-space indent and a newline
   CHECK(text.find("\"provider\": {\n    \"name\": \"Example Corp\",\n    \"url\"") !=
         std::string::npos);
   CHECK(json::parse(text) == d);
+}
+
+TEST_CASE("no regular expression of the schema applies to the description or the examples",
+          "[unit]") {
+  // ValidateDescriptor lets strings there be longer than kPatternSubjectLengthMax.
+  const json schema = json::parse(SkillDescriptorSchemaText());
+  const std::string description = schema["properties"]["description"].dump();
+  const std::string examples =
+      schema["properties"]["examples"].dump() + schema["definitions"]["example"].dump();
+  for (const char* keyword : {"\"pattern\"", "\"patternProperties\"", "\"format\""}) {
+    INFO(keyword);
+    CHECK(description.find(keyword) == std::string::npos);
+    CHECK(examples.find(keyword) == std::string::npos);
+  }
 }
 
 }  // namespace

@@ -103,14 +103,69 @@ TEST_CASE("Names outside the Agent Skills format are refused", "[unit]") {
   CHECK(Refusal("---\ndescription: b\n---\n").Message() == "SKILL.md line 1: name: is required");
 }
 
-TEST_CASE("A description longer than the record's limit is refused with that reason", "[unit]") {
-  const std::string text =
-      "---\nname: a\ndescription: " + std::string(kademlia::store::kDescriptionLengthMax + 1, 'x') +
-      "\n---\n";
-  const FolderError e = Refusal(text);
+// `count` characters of `bytes` UTF-8 bytes each: CJK (3) or an emoji (4).
+std::string Characters(size_t count, size_t bytes) {
+  const std::string one = bytes == 3 ? "\xE6\xBC\xA2" : "\xF0\x9F\x98\x80";
+  std::string out;
+  for (size_t i = 0; i < count; ++i) out += one;
+  return out;
+}
+
+TEST_CASE("A description of 1,024 characters in any script is read whole, and 1,025 refused",
+          "[unit]") {
+  for (size_t bytes : {size_t{3}, size_t{4}}) {
+    const std::string description = Characters(kDescriptionCharactersMax, bytes);
+    auto read = ParseFrontMatter("---\nname: a\ndescription: " + description + "\n---\n");
+    REQUIRE(read);
+    CHECK(read->description == description);
+  }
+  const std::string ascii(kDescriptionCharactersMax, 'x');
+  CHECK(ParseFrontMatter("---\nname: a\ndescription: " + ascii + "\n---\n"));
+  const FolderError e = Refusal("---\nname: a\ndescription: " + Characters(1025, 3) + "\n---\n");
   CHECK(e.line == 3);
-  CHECK(e.reason.find("more than " + std::to_string(kademlia::store::kDescriptionLengthMax)) !=
-        std::string::npos);
+  CHECK(e.field == "description");
+  CHECK(e.reason == "is 1025 characters, more than 1024 (the Agent Skills format's limit)");
+}
+
+TEST_CASE("A blank description is refused as the reference validator refuses it", "[unit]") {
+  const FolderError e = Refusal("---\nname: a\ndescription: \"   \"\n---\n");
+  CHECK(e.field == "description");
+  CHECK(e.reason.starts_with("must be a non-empty string"));
+}
+
+TEST_CASE("A compatibility of 1 to 500 characters is read and others are refused", "[unit]") {
+  CHECK(ParseFrontMatter("---\nname: a\ndescription: b\ncompatibility: " + Characters(500, 3) +
+                         "\n---\n"));
+  CHECK(Refusal("---\nname: a\ndescription: b\ncompatibility: " + Characters(501, 3) + "\n---\n")
+            .reason == "is 501 characters, outside 1..500");
+  CHECK(Refusal("---\nname: a\ndescription: b\ncompatibility: \"\"\n---\n").field ==
+        "compatibility");
+}
+
+TEST_CASE("metadata maps keys to text and allowed-tools is text or a list of text", "[unit]") {
+  // Scalars of any YAML type are text, as the reference parser reads them; no value is "".
+  CHECK(ParseFrontMatter(
+      "---\nname: a\ndescription: b\nmetadata:\n  version: 1.0\n  author: x\n  empty:\n"
+      "allowed-tools:\n  - Bash(git:*)\n  - Read\n---\n"));
+  const FolderError nested =
+      Refusal("---\nname: a\ndescription: b\nmetadata:\n  k:\n    - 1\n---\n");
+  CHECK(nested.field == "metadata.k");
+  CHECK(nested.reason.starts_with("must be text"));
+  const FolderError tool =
+      Refusal("---\nname: a\ndescription: b\nallowed-tools: [Read, {a: b}]\n---\n");
+  CHECK(tool.field == "allowed-tools[1]");
+}
+
+TEST_CASE("A SKILL.md with every field of the Agent Skills specification is read", "[unit]") {
+  auto read = ParseFrontMatter(
+      "---\nname: dht-debugging\ndescription: Diagnose Kademlia routing-table and lookup "
+      "problems in skillnode. Use when peers are unreachable or lookups time out.\n"
+      "license: Apache-2.0\ncompatibility: Requires a running skillnode >= 0.4 and network "
+      "access\nmetadata:\n  author: skillnode\n  version: \"0.1\"\n"
+      "allowed-tools: Bash(skillnode:*) Read\n---\n# DHT debugging\n");
+  REQUIRE(read);
+  CHECK(read->name == "dht-debugging");
+  CHECK(read->description.starts_with("Diagnose Kademlia"));
 }
 
 TEST_CASE("Optional keys of the wrong type are refused", "[unit]") {

@@ -44,6 +44,8 @@ struct FetcherNet : HolderNet {
     }
   }
 
+  wire::WireContact Contact(size_t i) { return {net.node(i).id(), net.endpoint(i)}; }
+
   std::optional<FetchOutcome> Fetch(const std::string& bytes, std::optional<size_t> publisher,
                                     transport::Duration run = transport::Seconds(30)) {
     std::optional<FetchOutcome> outcome;
@@ -208,6 +210,69 @@ TEST_CASE("a holder whose routing table has no room for the fetcher still serves
     CHECK(got->attempts.empty());
     CHECK(lab.services[*holder]->stats().chunks_served >= 20);
   }
+}
+
+TEST_CASE("a fetcher of named holders moves a blob from the holder it names, never locating",
+          "[unit]") {
+  FetcherNet lab;
+  lab.fetcher =
+      std::make_unique<BlobFetcher>(lab.net.node(FetcherNet::kFetcher), BlobConfig{}, lab.stats);
+  const std::string bytes = Blob(8 * 1024, 'n');
+  lab.sources[4]->blobs[DigestOf(bytes)] = bytes;  // held, never announced
+  std::optional<FetchOutcome> got;
+  lab.fetcher->FetchFrom(lab.net.now(), DigestOf(bytes), bytes.size(), lab.Contact(4),
+                         [&got](const FetchOutcome& o) { got = o; });
+  CHECK(lab.fetcher->Running(DigestOf(bytes)));
+  lab.RunFor(transport::Seconds(5));
+  REQUIRE(got.has_value());
+  INFO(got->error);
+  REQUIRE(got->status == FetchOutcome::Status::kOk);
+  CHECK(*got->bytes == bytes);
+  CHECK(got->holder == lab.net.node(4).id());
+  CHECK(lab.stats.chunks_fetched == 9);
+  CHECK_FALSE(lab.fetcher->Running(DigestOf(bytes)));
+}
+
+TEST_CASE("a holder named while a fetch from a silent one runs is asked next and serves it",
+          "[unit]") {
+  FetcherNet lab;
+  const std::string bytes = Blob(3000, 'q');
+  lab.sources[5]->blobs[DigestOf(bytes)] = bytes;
+  lab.sources[6]->blobs[DigestOf(bytes)] = bytes;
+  lab.net.SetSilent(5, true);
+  std::vector<FetchOutcome> got;
+  for (size_t holder : {5, 6, 5}) {  // the silent one again joins without being added twice
+    lab.fetcher->FetchFrom(lab.net.now(), DigestOf(bytes), bytes.size(), lab.Contact(holder),
+                           [&got](const FetchOutcome& o) { got.push_back(o); });
+  }
+  CHECK(lab.fetcher->running() == 1);
+  lab.RunFor(transport::Seconds(20));
+  REQUIRE(got.size() == 3);
+  for (const FetchOutcome& outcome : got) {
+    INFO(outcome.error);
+    CHECK(outcome.status == FetchOutcome::Status::kOk);
+    CHECK(outcome.holder == lab.net.node(6).id());
+    REQUIRE(outcome.attempts.size() == 1);
+    CHECK(outcome.attempts[0].id == lab.net.node(5).id());
+    CHECK(outcome.attempts[0].failure == HolderFailure::kTimeout);
+  }
+}
+
+TEST_CASE("a named holder whose bytes hash wrong fails the fetch and is remembered", "[unit]") {
+  FetcherNet lab;
+  const std::string bytes = Blob(2500, 'w');
+  lab.sources[7]->blobs[DigestOf(bytes)] = bytes;
+  lab.sources[7]->corrupt = true;
+  std::optional<FetchOutcome> got;
+  lab.fetcher->FetchFrom(lab.net.now(), DigestOf(bytes), bytes.size(), lab.Contact(7),
+                         [&got](const FetchOutcome& o) { got = o; });
+  lab.RunFor(transport::Seconds(5));
+  REQUIRE(got.has_value());
+  CHECK(got->status == FetchOutcome::Status::kFailed);
+  REQUIRE(got->attempts.size() == 1);
+  CHECK(got->attempts[0].failure == HolderFailure::kCorrupt);
+  CHECK(got->error.find("corrupt") != std::string::npos);
+  CHECK(lab.fetcher->bad_holders() == 1);
 }
 
 }  // namespace

@@ -11,6 +11,9 @@ namespace skillnode::kademlia::blobs {
 namespace {
 
 using transport::Millis;
+constexpr transport::Duration kInitialRtt = RetransmitTimer::kInitialRtt;
+constexpr transport::Duration kRtoMin = RetransmitTimer::kRtoMin;
+constexpr transport::Duration kRtoMax = RetransmitTimer::kRtoMax;
 
 const transport::TimePoint kStart = transport::kTimeZero + transport::Seconds(10);
 

@@ -21,7 +21,7 @@ using testing::SampleRecord;
 using testing::Signed;
 
 struct ListenerFixture : StorePartsFixture {
-  ListenerTable table{node, config, store, stats};
+  ListenerTable table{node, config, store, outbox, stats};
   Key key = CapabilityKey("user-auth");
   Peer a{"listener-a", "10.0.0.2:6881"};
   Peer b{"listener-b", "10.0.0.3:6881"};

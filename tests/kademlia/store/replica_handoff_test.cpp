@@ -22,7 +22,7 @@ using testing::SampleRecord;
 using testing::Signed;
 
 struct HandoffFixture : StorePartsFixture {
-  ReplicaHandoff handoff{node, config, store, stats};
+  ReplicaHandoff handoff{node, config, store, outbox, stats};
   Key key = CapabilityKey("user-auth");
   SignedRecord record = Signed(SampleRecord(), Publisher());
 

@@ -24,7 +24,7 @@ using testing::Signed;
 wire::WireRecord WireOf(const SignedRecord& record) { return {record.encoded, record.signature}; }
 
 struct GetterFixture : StorePartsFixture {
-  SkillGetter getter{node, config, store, verifier, window, stats};
+  SkillGetter getter{node, config, store, verifier, window, pull, outbox, stats};
   Key key = CapabilityKey("user-auth");
   std::optional<GetResult> result;
 

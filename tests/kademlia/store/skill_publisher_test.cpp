@@ -28,6 +28,7 @@ struct PublisherFixture : StorePartsFixture {
                            config,
                            store,
                            window,
+                           outbox,
                            stats,
                            [this](transport::TimePoint, const Key& key, const SignedRecord&,
                                   const SignedRecordPtr& held) {

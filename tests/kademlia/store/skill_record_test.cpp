@@ -102,16 +102,17 @@ TEST_CASE("records over any limit are refused with the field named", "[unit]") {
       {"ttl: 10 s", [](SkillRecord& r) { r.ttl_seconds = 10; }},
       {"reason: only a tombstone", [](SkillRecord& r) { r.reason = UnregisterReason::kError; }},
       {"reason: a tombstone needs", [](SkillRecord& r) { r.tombstone = true; }},
-      {"descriptor.description: is 513",
+      {"descriptor.description: is 1025 characters",
        [](SkillRecord& r) {
          r.descriptor = SkillDescriptor{};
-         r.descriptor->description = std::string(513, 'd');
+         r.descriptor->description = std::string(1025, 'd');
        }},
       {"record: encodes to",
        [](SkillRecord& r) {
          r.descriptor = SkillDescriptor{};
-         r.descriptor->description = std::string(500, 'd');
+         r.descriptor->description = std::string(1000, 'd');
          r.descriptor->input_schema = std::string(500, 'i');
+         for (int i = 0; i < 7; ++i) r.descriptor->examples.push_back(std::string(1000, 'a' + i));
        }},
   };
   for (const Case& c : cases) {

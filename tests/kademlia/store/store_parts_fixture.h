@@ -1,5 +1,6 @@
 // One kademlia::Node driven by hand, with the pieces the skill store's helpers share (its
-// config, stats, value store, record window and verifier), for the unit tests of those helpers
+// config, stats, value store, record window, verifier, outbox and puller), for the unit tests
+// of those helpers
 // (skill_getter_test.cpp, skill_publisher_test.cpp, replica_handoff_test.cpp,
 // listener_table_test.cpp, subscriptions_test.cpp). No SkillDht: each test wires the helper it
 // tests itself. Its datagrams are recorded; peers answer at a clock the test moves.
@@ -12,6 +13,8 @@
 #include <vector>
 
 #include "kademlia/node.h"
+#include "kademlia/store/record_outbox.h"
+#include "kademlia/store/record_pull.h"
 #include "kademlia/store/record_verifier.h"
 #include "kademlia/store/record_window.h"
 #include "kademlia/store/skill_dht_types.h"
@@ -72,6 +75,8 @@ struct StorePartsFixture {
   ValueStore store{config.limits};
   RecordWindow window{SimulatedWallClockMs, config.clock_skew};
   RecordVerifier verifier{config.verified_records_max, node.hash_key(), node.signatures(), stats};
+  RecordOutbox outbox{node, config, stats};
+  RecordPull pull{node, config, verifier, store, outbox, stats};
 };
 
 }  // namespace skillnode::kademlia::store

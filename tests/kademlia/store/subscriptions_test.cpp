@@ -38,7 +38,7 @@ wire::GoneRecord GoneAt(uint64_t sequence) {
 }
 
 struct SubscriptionsFixture : StorePartsFixture {
-  SkillGetter getter{node, config, store, verifier, window, stats};
+  SkillGetter getter{node, config, store, verifier, window, pull, outbox, stats};
   Subscriptions subscriptions{node, config, getter, stats};
   Key key = CapabilityKey("user-auth");
   std::vector<ListenEvent> events;

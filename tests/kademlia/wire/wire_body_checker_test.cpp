@@ -94,5 +94,15 @@ TEST_CASE("BodyChecker refuses an UnknownBody carrying a type that has its own b
   CHECK_THAT(refused.error().message, Catch::Contains("type 3 (find_node)"));
 }
 
+TEST_CASE("BodyChecker refuses a reference that carries an encoding as well", "[unit]") {
+  WireRecord both = WireRecord::Referring(RecordReference{{}, 2000}, {});
+  CHECK(BodyChecker::Check(StoreBody{{}, {1}, both, 60}));
+  both.encoded = {1};
+  const auto refused = BodyChecker::Check(StoreBody{{}, {1}, both, 60});
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().message ==
+        "field 'a.rc': a reference carries no encoding: its bytes travel by BLOB_GET");
+}
+
 }  // namespace
 }  // namespace skillnode::kademlia::wire

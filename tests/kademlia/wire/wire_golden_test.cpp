@@ -22,6 +22,7 @@ namespace {
 
 using wire_datagrams::Contacts;
 using wire_datagrams::EncodeOk;
+using wire_datagrams::Filled;
 using wire_datagrams::FullHeader;
 using wire_datagrams::MinimalHeader;
 
@@ -213,6 +214,29 @@ constexpr std::pair<size_t, std::string_view> kEdgeDigests[] = {
     {98, "6e01e9388140b850ef86d0026c6189e2ec100d27a451bf2198967962c4b338fc"},
     {195, "ec2acc9f429a414fd52bf1ab8084250a0cef02f4bb99b53ba88adb682812ffae"},
 };
+// A STORE, a VALUES (an inline record, then a reference) and a PUSH with a record by reference.
+constexpr std::string_view kReferenceStoreHex =
+    "87a17601a16e07a174cf0102030405060708a17907a26964c4200a367b92cf0b037dfd89960ee832d56f7fc1"
+    "51681bb41e53690e776f5786998aa16bc420abababababababababababababababababababababababababab"
+    "ababababababa16184a27467c4209c53c074d7ac6a2728b638ac1f376c5fa9eb8f71603017c3ea638c2fd405"
+    "48dfa2746bc40108a2726393c420d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1"
+    "d1d1cd0cf1c44051515151515151515151515151515151515151515151515151515151515151515151515151"
+    "515151515151515151515151515151515151515151515151515151a26c74cd0e10";
+constexpr std::string_view kReferenceValuesHex =
+    "87a17601a16e07a174cf0102030405060708a17906a26964c4200a367b92cf0b037dfd89960ee832d56f7fc1"
+    "51681bb41e53690e776f5786998aa16bc420abababababababababababababababababababababababababab"
+    "ababababababa16185a26e7390a2746bc40107a272739292c403010203c44004040404040404040404040404"
+    "0404040404040404040404040404040404040404040404040404040404040404040404040404040404040404"
+    "0404040404040493c420d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1cd0c"
+    "f1c4405151515151515151515151515151515151515151515151515151515151515151515151515151515151"
+    "5151515151515151515151515151515151515151515151a26c66923c3da2747402";
+constexpr std::string_view kReferencePushHex =
+    "87a17601a16e07a174cf0102030405060708a1790ba26964c4200a367b92cf0b037dfd89960ee832d56f7fc1"
+    "51681bb41e53690e776f5786998aa16bc420abababababababababababababababababababababababababab"
+    "ababababababa16182a27467c4208254c329a92850f6d539dd376f4816ee2764517da5e0235514af43316448"
+    "0d7aa2726393c420d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1cd0cf1c4"
+    "4051515151515151515151515151515151515151515151515151515151515151515151515151515151515151"
+    "515151515151515151515151515151515151515151";
 constexpr std::pair<size_t, std::string_view> kFittedDigest = {
     1277, "71aef4d78e37eea926457fee0f2250c67d1051eb37f7460cca9f2836c22a3f85"};
 
@@ -250,6 +274,29 @@ TEST_CASE("EncodeFitting drops the same contacts and packs the same bytes as bef
   REQUIRE(bytes);
   CHECK(bytes->size() == kFittedDigest.first);
   CHECK(Sha256Hex(*bytes) == kFittedDigest.second);
+}
+
+TEST_CASE("a record by reference packs as [digest, size, signature] in STORE, VALUES and PUSH",
+          "[unit]") {
+  const WireRecord reference =
+      WireRecord::Referring(RecordReference{Filled<32>(0xd1), 3313}, Filled<64>(0x51));
+  // fixarray of 3, bin8 of 32 bytes, uint16 3313, bin8 of 64 bytes.
+  const std::string entry =
+      "93c420" + HexEncode(Filled<32>(0xd1)) + "cd0cf1c440" + HexEncode(Filled<64>(0x51));
+  const WireRecord inline_record{{1, 2, 3}, Filled<64>(4)};
+  const std::pair<Body, std::string_view> cases[] = {
+      {StoreBody{Key::Sha256("skill"), {8}, reference, 3600}, kReferenceStoreHex},
+      {ValuesBody{{}, {7}, {inline_record, reference}, 2, std::nullopt, {60, 61}},
+       kReferenceValuesHex},
+      {PushBody{Key::Sha256("k"), reference, std::nullopt}, kReferencePushHex},
+  };
+  for (const auto& [body, hex] : cases) {
+    const Message message{MinimalHeader(), body};
+    const auto bytes = EncodeOk(message);
+    CHECK(HexEncode(bytes).find(entry) != std::string::npos);
+    CHECK(HexEncode(bytes) == hex);
+    CHECK(wire_datagrams::DecodeOk(bytes) == message);
+  }
 }
 
 }  // namespace

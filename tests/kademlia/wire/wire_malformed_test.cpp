@@ -257,6 +257,30 @@ TEST_CASE("the bodies of FIND_VALUE, VALUES, STORE, LISTEN and PUSH follow their
       "field 'a.ns[0]': port 0 is not a valid peer port");
 }
 
+TEST_CASE("a record by reference is [digest of 32 bytes, uint32 size, signature]", "[unit]") {
+  const Fields store = {{"tg", Bin(32)}, {"tk", Bin(2)}, {"lt", Uint(60)}};
+  const auto store_with = [&store](const PackFn& record) {
+    return PackMap(HeaderFields(7, With(store, "rc", record)));
+  };
+  const auto body =
+      std::get<StoreBody>(DecodeOk(store_with(ArrayOf({Bin(32, 7), Uint(3000), Bin(64, 8)}))).body);
+  REQUIRE(body.record.reference.has_value());
+  CHECK(body.record.reference->digest == Filled<32>(7));
+  CHECK(body.record.reference->size == 3000);
+  CHECK(body.record.signature == Filled<64>(8));
+  CHECK(body.record.encoded.empty());
+  CheckDecodeFails(store_with(ArrayOf({Bin(31), Uint(3000), Bin(64)})),
+                   "field 'a.rc': expected bin of 32 bytes, got 31");
+  CheckDecodeFails(store_with(ArrayOf({Bin(32), Uint(0x100000000), Bin(64)})),
+                   "field 'a.rc': 4294967296 is out of range");
+  CheckDecodeFails(store_with(ArrayOf({Bin(32), Str("3000"), Bin(64)})),
+                   "field 'a.rc': expected uint, got str");
+  CheckDecodeFails(store_with(ArrayOf({Bin(32), Uint(3000), Bin(63)})),
+                   "field 'a.rc': expected bin of 64 bytes, got 63");
+  CheckDecodeFails(store_with(ArrayOf({Bin(32), Uint(1), Bin(64), Nil()})),
+                   "field 'a.rc': 4 items, more than the limit of 3");
+}
+
 TEST_CASE("port 0 in a contact or an observed address is an error", "[unit]") {
   CheckDecodeFails(PackMap(HeaderFields(4, {{"ns", ArrayOf({BinOf(ContactBytes(16, 0))})}})),
                    "field 'a.ns[0]': port 0 is not a valid peer port");

@@ -138,14 +138,15 @@ TEST_CASE("a k = 20 NODES reply of IPv6 contacts with a full header fits in one 
   CHECK(Encode(Message{FullHeader(), reply.body}));
 }
 
-TEST_CASE("a STORE of the largest record with the longest token fits in one datagram", "[unit]") {
+TEST_CASE("a STORE of the largest inline record with the longest token fits in one datagram",
+          "[unit]") {
   Header request = FullHeader();  // a request carries "p" but never "s" or "o"
   request.proof.reset();
   request.observed.reset();
   const Message store{
       request, StoreBody{Key::Sha256("skill"),
                          std::vector<uint8_t>(kTokenSizeMax, 1),
-                         {std::vector<uint8_t>(store::kRecordEncodedSizeMax, 2), Filled<64>(3)},
+                         {std::vector<uint8_t>(store::kRecordInlineSizeMax, 2), Filled<64>(3)},
                          0xffffffff}};
   const auto bytes = EncodeOk(store);
   INFO("encoded size " << bytes.size());

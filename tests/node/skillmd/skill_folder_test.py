@@ -205,9 +205,9 @@ def refusals(node):
     check_refused(node, tar_of({"SKILL.md": b"---\nname: Bad Name\ndescription: x\n---\n"}),
                   query, 400, "SKILL.md line 2: name: ", "a name outside the Agent Skills format")
     check_refused(node, tar_of({"SKILL.md": b"---\nname: refused\ndescription: " +
-                                b"x" * 600 + b"\n---\n"}),
-                  query, 400, "SKILL.md line 3: description: is 600 bytes, more than 512",
-                  "a description over the record's limit")
+                                "漢".encode() * 1025 + b"\n---\n"}),
+                  query, 400, "SKILL.md line 3: description: is 1025 characters, more than 1024",
+                  "a description over the Agent Skills format's 1,024 characters")
     check_refused(node, tar_of({"SKILL.md": ok_md + b"x" * (600 * 1024)}), query, 400,
                   "limit for SKILL.md", "a SKILL.md over 512 KiB")
     check_refused(node, tar_of({"README.md": b"no SKILL.md here"}), query, 400,
