@@ -60,7 +60,9 @@ bool HttpConnection::Accept(uv_stream_t* listener) {
 }
 
 void HttpConnection::Start() {
-  if (server_.tls() != nullptr) tls_ = std::make_unique<TlsSession>(server_.tls());
+  if (server_.tls() != nullptr) {
+    tls_ = std::make_unique<TlsChannel>(server_.tls(), server_.local_endpoint().ToString());
+  }
   SetReading(true);
   ArmTimer();
 }
@@ -134,16 +136,19 @@ void HttpConnection::OnRead(uv_stream_t* stream, ssize_t nread, const uv_buf_t* 
   if (nread > 0) {
     const std::string_view bytes(buf->base, static_cast<size_t>(nread));
     if (self->tls_ != nullptr) return self->ReceiveTls(bytes);
-    if (self->state_ == State::kStreaming) return;  // nothing more is expected
-    self->pending_.append(bytes);
-    self->times_.last_activity = self->server_.loop().Now();
-    self->Consume();
-    return;
+    return self->ReceivePlain(bytes);
   }
   // End of stream or a reset: answers already queued still go out on a clean end.
   self->SetReading(false);
   if (nread == UV_EOF && self->writer_.in_flight() > 0) return self->CloseAfterWrites();
   self->Close();
+}
+
+void HttpConnection::ReceivePlain(std::string_view bytes) {
+  if (state_ == State::kStreaming) return;  // nothing more is expected
+  pending_.append(bytes);
+  times_.last_activity = server_.loop().Now();
+  Consume();
 }
 
 void HttpConnection::Consume() {
@@ -264,12 +269,11 @@ void HttpConnection::FailRequest(int status, std::string_view code, const std::s
 void HttpConnection::Write(std::string bytes) {
   if (state_ == State::kClosed) return;
   if (tls_ == nullptr) return WriteRaw(std::move(bytes));
-  if (!tls_->Send(bytes)) {
-    LogAt(server_.logger(), transport::LogLevel::kDebug,
-          "HTTPS connection to " + peer_.ToString() + ": " + tls_->error());
-    return Close();
-  }
-  WriteRaw(tls_->TakeOutgoing());
+  transport::Result<std::string> ciphertext = tls_->Encrypt(bytes);
+  if (ciphertext) return WriteRaw(std::move(*ciphertext));
+  LogAt(server_.logger(), transport::LogLevel::kDebug,
+        "HTTPS connection to " + peer_.ToString() + ": " + ciphertext.error().message);
+  Close();
 }
 
 void HttpConnection::WriteRaw(std::string bytes) {
@@ -293,44 +297,28 @@ void HttpConnection::OnWritten(int status) {
   Consume();
 }
 
-void HttpConnection::ReceiveTls(std::string_view bytes) {
-  const bool handshaking = !tls_->handshake_done();
-  std::string plaintext;
-  const TlsSession::Outcome outcome = tls_->Receive(bytes, plaintext);
-  WriteRaw(tls_->TakeOutgoing());  // handshake records, session tickets, alerts
+void HttpConnection::ReceiveTls(std::string_view ciphertext) {
+  TlsChannel::Received received = tls_->Receive(ciphertext);
+  WriteRaw(std::move(received.outgoing));  // handshake records, session tickets, alerts
   if (state_ == State::kClosed) return;
-  if (outcome == TlsSession::Outcome::kFailed) {
-    return FailTls(tls_->plain_http() ? "plain_http" : "bad_handshake", tls_->error());
+  if (received.failure) {
+    server_.metrics().CountTlsFailure(received.failure->reason);
+    LogAt(server_.logger(), transport::LogLevel::kDebug,
+          "HTTPS connection from " + peer_.ToString() + " cut off: " + received.failure->why);
+    WriteRaw(std::move(received.failure->answer));  // the 400 for a plain HTTP client
+    return CloseAfterWrites();
   }
-  if (handshaking && tls_->handshake_done()) {
+  if (received.handshake_completed) {
     server_.metrics().CountTlsHandshake(tls_->version());
     times_.last_activity = server_.loop().Now();
     ArmTimer();  // from the handshake deadline to the idle one
   }
-  if (!plaintext.empty()) times_.last_activity = server_.loop().Now();
-  if (state_ != State::kStreaming) pending_.append(plaintext);
-  if (outcome == TlsSession::Outcome::kClosed) {  // close_notify: as the end of the stream
+  if (received.peer_closed) {  // close_notify: as the end of the stream
     SetReading(false);
     if (writer_.in_flight() > 0 && state_ != State::kStreaming) return CloseAfterWrites();
     return Close();
   }
-  if (state_ != State::kStreaming && !plaintext.empty()) Consume();
-}
-
-void HttpConnection::FailTls(std::string_view reason, const std::string& why) {
-  server_.metrics().CountTlsFailure(reason);
-  LogAt(server_.logger(), transport::LogLevel::kDebug,
-        "HTTPS connection from " + peer_.ToString() + " cut off: " + why);
-  if (reason == "plain_http") {
-    // Said in plain HTTP, so that the person at the other end learns what to change.
-    WriteRaw(SerializeResponse(
-        HttpResponse::Error(400, "TLS_REQUIRED",
-                            "this port serves HTTPS: use https://" +
-                                server_.local_endpoint().ToString() + " instead of http://",
-                            {{"listen", server_.local_endpoint().ToString()}}),
-        false, false));
-  }
-  CloseAfterWrites();
+  if (!received.plaintext.empty()) ReceivePlain(received.plaintext);
 }
 
 bool HttpConnection::WriteQueueFull() const {
@@ -341,8 +329,7 @@ void HttpConnection::CloseAfterWrites() {
   if (state_ == State::kClosed) return;
   assert(state_ != State::kLingering && "a lingering close has written everything");
   if (tls_ != nullptr && state_ != State::kDraining) {
-    tls_->Shutdown();
-    WriteRaw(tls_->TakeOutgoing());
+    WriteRaw(tls_->Shutdown());            // close_notify
     if (state_ == State::kClosed) return;  // the write failed
   }
   state_ = State::kDraining;

@@ -27,9 +27,9 @@
 // At connections_max the server may close the connection that has waited longest for a request
 // (waiting_since, Evict) to let a new one in (http_server.h).
 //
-// On the HTTPS listener the connection runs a TlsSession (ReceiveTls, FailTls): bytes read go
-// through it, and every write is encrypted. A handshake must complete within the server's
-// handshake timeout; a plain-text request is answered 400 in plain HTTP and closed; a bad
+// On the HTTPS listener the connection owns a TlsChannel (tls_channel.h): bytes read go
+// through it (ReceiveTls), and every write is encrypted. A handshake must complete within the
+// server's handshake timeout; a plain-text request is answered 400 in plain HTTP and closed; a bad
 // handshake is closed (with OpenSSL's alert). Answers that close the connection end with
 // close_notify.
 #ifndef SKILLNODE_NODE_HTTP_HTTP_CONNECTION_H_
@@ -47,7 +47,7 @@
 #include "node/http/http_message.h"
 #include "node/http/http_request_reader.h"
 #include "node/http/responder.h"
-#include "node/http/tls_session.h"
+#include "node/http/tls_channel.h"
 #include "transport/clock.h"
 #include "transport/uv/uv_timer.h"
 
@@ -87,6 +87,8 @@ class HttpConnection {
   static void OnClosed(uv_handle_t* handle);
   void OnWritten(int status);
 
+  // Parses plaintext read (from the socket, or out of the TlsChannel).
+  void ReceivePlain(std::string_view bytes);
   void Consume();
   void Dispatch(HttpRequest request);
   std::shared_ptr<StreamSlot> StartStream();
@@ -97,8 +99,8 @@ class HttpConnection {
   void AnswerForHandler(int status, std::string_view code, const std::string& message);
   void Write(std::string bytes);
   void WriteRaw(std::string bytes);
-  void ReceiveTls(std::string_view bytes);
-  void FailTls(std::string_view reason, const std::string& why);
+  // Hands bytes read to the TlsChannel and does what it reports.
+  void ReceiveTls(std::string_view ciphertext);
   void CloseAfterWrites();
   // Answers queued and not yet taken by the client: past write_queue_bytes_max no further
   // request is read (pipelining cannot queue answers without bound).
@@ -123,7 +125,7 @@ class HttpConnection {
   bool reading_ = false;
   bool consuming_ = false;
   transport::Endpoint peer_;
-  std::unique_ptr<TlsSession> tls_;  // HTTPS only
+  std::unique_ptr<TlsChannel> tls_;  // HTTPS only
 
   // The request being handled, and the handler's answer slot (weak: the handler owns it).
   HttpRequest current_;
