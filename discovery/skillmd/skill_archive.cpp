@@ -1,10 +1,12 @@
-// The deterministic folder archive and the reading of uploaded ones, on libarchive.
+// The deterministic folder archive and the reading of uploaded ones (tar, tar.gz, zip), on
+// libarchive.
 #include "discovery/skillmd/skill_archive.h"
 
 #include <archive.h>
 #include <archive_entry.h>
 
 #include <algorithm>
+#include <cassert>
 #include <memory>
 #include <set>
 
@@ -16,6 +18,11 @@ constexpr std::string_view kArchiveFile = "archive";
 constexpr int kTarBlockBytes = 512;
 constexpr mode_t kModeExecutable = 0755;
 constexpr mode_t kModeRegular = 0644;
+// How much of a gzip expansion is asked for at a time.
+constexpr size_t kGunzipChunkBytes = 64 * 1024;
+constexpr std::string_view kNotAnArchive = "is not a tar, tar.gz or zip archive";
+constexpr std::string_view kNotATarInGzip =
+    "is gzip-compressed but holds no tar (a tar, tar.gz or zip archive is accepted)";
 
 tl::unexpected<FolderError> Bad(std::string reason) {
   return tl::unexpected(FolderError{std::string(kArchiveFile), 0, "", std::move(reason)});
@@ -50,7 +57,9 @@ std::string NormalisedPath(std::string path, bool directory) {
   return path;
 }
 
-// Reads the data of the current entry, which the header says is `size` bytes.
+// Reads the data of the current entry, which the header says is `size` bytes, then asks once
+// more: an entry that holds more than its header says (a zip whose deflate stream runs on) is
+// refused, and a zip entry's CRC and sizes are checked only when its end is reached.
 FolderResult<std::string> ReadData(archive* a, const std::string& path, size_t size) {
   std::string bytes(size, '\0');
   size_t got = 0;
@@ -64,13 +73,56 @@ FolderResult<std::string> ReadData(archive* a, const std::string& path, size_t s
     return Bad(path + ": truncated: " + std::to_string(got) + " of " + std::to_string(size) +
                " bytes");
   }
+  char past_end = 0;
+  const la_ssize_t n = archive_read_data(a, &past_end, 1);
+  if (n < 0) return Bad(path + ": " + LibraryError(a));
+  if (n > 0) return Bad(path + ": holds more than the " + std::to_string(size) + " bytes it says");
   return bytes;
+}
+
+// The gunzipped bytes when `bytes` is gzip-compressed (libarchive's gzip filter, which reads
+// concatenated members too; the raw format only hands its output over), nullopt when it is not.
+// Reads at most archive_bytes_max + 1 bytes of the expansion, so a gzip bomb is refused after
+// about archive_bytes_max bytes and never held whole.
+FolderResult<std::optional<std::string>> Gunzipped(std::string_view bytes,
+                                                   const FolderLimits& limits) {
+  std::unique_ptr<archive, ReadDeleter> a(archive_read_new());
+  if (!a) return Bad("libarchive: out of memory");
+  if (archive_read_support_filter_gzip(a.get()) != ARCHIVE_OK ||
+      archive_read_support_format_raw(a.get()) != ARCHIVE_OK ||
+      archive_read_open_memory(a.get(), bytes.data(), bytes.size()) != ARCHIVE_OK) {
+    return Bad(std::string(kNotAnArchive) + ": " + LibraryError(a.get()));
+  }
+  if (archive_filter_code(a.get(), 0) != ARCHIVE_FILTER_GZIP) return std::nullopt;
+  archive_entry* entry = nullptr;
+  if (archive_read_next_header(a.get(), &entry) != ARCHIVE_OK) {
+    return Bad("is not a valid gzip stream: " + LibraryError(a.get()));
+  }
+  std::string out;
+  while (true) {
+    assert(out.size() <= limits.archive_bytes_max);
+    const size_t want = std::min(kGunzipChunkBytes, limits.archive_bytes_max + 1 - out.size());
+    const size_t old_size = out.size();
+    out.resize(old_size + want);
+    const la_ssize_t n = archive_read_data(a.get(), out.data() + old_size, want);
+    out.resize(old_size + static_cast<size_t>(std::max<la_ssize_t>(n, 0)));
+    if (n < 0) return Bad("is not a valid gzip stream: " + LibraryError(a.get()));
+    if (n == 0) break;
+    if (out.size() > limits.archive_bytes_max) {
+      return Bad("expands to more than " + std::to_string(limits.archive_bytes_max) +
+                 " bytes when gunzipped (the limit for an archive)");
+    }
+  }
+  return std::optional<std::string>(std::move(out));
 }
 
 // Checks one entry's kind and size against the limits; kFile entries then have their data read.
 enum class EntryKind { kFile, kDirectory };
 FolderResult<EntryKind> CheckEntry(archive_entry* entry, const std::string& path,
                                    const FolderLimits& limits) {
+  if (archive_entry_is_encrypted(entry) != 0) {
+    return Bad(path + ": encrypted entries are not allowed (no encryption in a skill folder)");
+  }
   if (archive_entry_hardlink(entry) != nullptr || archive_entry_symlink(entry) != nullptr) {
     return Bad(path + ": links are not allowed in a skill folder");
   }
@@ -89,6 +141,64 @@ FolderResult<EntryKind> CheckEntry(archive_entry* entry, const std::string& path
                (is_skill_md ? " (the limit for SKILL.md)" : " (the limit for one file)"));
   }
   return EntryKind::kFile;
+}
+
+// The files of the tar or zip archive `bytes` (a tar only when `tar_only`: what a gzip stream
+// may hold), with every entry checked.
+FolderResult<std::vector<FolderFile>> ReadEntries(std::string_view bytes, bool tar_only,
+                                                  const FolderLimits& limits) {
+  const std::string_view unknown = tar_only ? kNotATarInGzip : kNotAnArchive;
+  std::unique_ptr<archive, ReadDeleter> a(archive_read_new());
+  if (!a) return Bad("libarchive: out of memory");
+  if (archive_read_support_format_tar(a.get()) != ARCHIVE_OK ||
+      (!tar_only && archive_read_support_format_zip(a.get()) != ARCHIVE_OK) ||
+      archive_read_open_memory(a.get(), bytes.data(), bytes.size()) != ARCHIVE_OK) {
+    return Bad(std::string(unknown) + ": " + LibraryError(a.get()));
+  }
+  std::vector<FolderFile> files;
+  std::set<std::string> seen;
+  size_t entries = 0;
+  size_t total_bytes = 0;
+  archive_entry* entry = nullptr;
+  while (true) {
+    const int rc = archive_read_next_header(a.get(), &entry);
+    if (rc == ARCHIVE_EOF) break;
+    if (rc != ARCHIVE_OK) {
+      return Bad((entries == 0 ? std::string(unknown) : "is not a valid archive") + ": " +
+                 LibraryError(a.get()));
+    }
+    if (++entries > kArchiveEntriesMax) {
+      return Bad("holds more than " + std::to_string(kArchiveEntriesMax) + " entries");
+    }
+    const char* name = archive_entry_pathname(entry);
+    // No path in this locale's terms: one that is not ASCII (which CheckPath refuses anyway).
+    if (name == nullptr) return Bad("an entry's path is not printable ASCII");
+    const bool directory = archive_entry_filetype(entry) == AE_IFDIR;
+    const std::string path = NormalisedPath(name, directory);
+    if (directory && path.empty()) continue;  // "./" itself
+    if (auto reason = CheckPath(path)) return Bad(std::string(name) + ": " + *reason);
+    auto kind = CheckEntry(entry, path, limits);
+    if (!kind) return tl::unexpected(kind.error());
+    if (*kind == EntryKind::kDirectory) continue;
+    if (!seen.insert(path).second) return Bad(path + ": the path is in the archive twice");
+    if (files.size() + 1 > limits.files_max) {
+      return Bad("holds more than " + std::to_string(limits.files_max) + " files");
+    }
+    // Checked before the data is read: the sum of what is unpacked stays within the bound.
+    const auto size = static_cast<size_t>(archive_entry_size(entry));
+    assert(total_bytes <= limits.archive_bytes_max);
+    if (size > limits.archive_bytes_max - total_bytes) {
+      return Bad("its files hold more than " + std::to_string(limits.archive_bytes_max) + " bytes");
+    }
+    auto data = ReadData(a.get(), path, size);
+    if (!data) return tl::unexpected(data.error());
+    total_bytes += data->size();
+    const bool executable = (archive_entry_perm(entry) & 0111) != 0;
+    files.push_back(FolderFile{path, executable, std::move(*data)});
+  }
+  std::sort(files.begin(), files.end(),
+            [](const FolderFile& a, const FolderFile& b) { return a.path < b.path; });
+  return files;
 }
 
 }  // namespace
@@ -158,57 +268,17 @@ FolderResult<std::string> WriteArchive(std::vector<FolderFile> files) {
   return out;
 }
 
-FolderResult<std::vector<FolderFile>> ReadArchive(std::string_view tar,
+FolderResult<std::vector<FolderFile>> ReadArchive(std::string_view archive,
                                                   const FolderLimits& limits) {
-  if (tar.size() > limits.archive_bytes_max) {
-    return Bad("is " + std::to_string(tar.size()) + " bytes, more than " +
+  if (archive.size() > limits.archive_bytes_max) {
+    return Bad("is " + std::to_string(archive.size()) + " bytes, more than " +
                std::to_string(limits.archive_bytes_max));
   }
-  if (tar.empty()) return Bad("is empty");
-  std::unique_ptr<archive, ReadDeleter> a(archive_read_new());
-  if (!a) return Bad("libarchive: out of memory");
-  if (archive_read_support_format_tar(a.get()) != ARCHIVE_OK ||
-      archive_read_open_memory(a.get(), tar.data(), tar.size()) != ARCHIVE_OK) {
-    return Bad("is not a tar archive: " + LibraryError(a.get()));
-  }
-  std::vector<FolderFile> files;
-  std::set<std::string> seen;
-  size_t entries = 0;
-  size_t total_bytes = 0;
-  archive_entry* entry = nullptr;
-  while (true) {
-    const int rc = archive_read_next_header(a.get(), &entry);
-    if (rc == ARCHIVE_EOF) break;
-    if (rc != ARCHIVE_OK) return Bad("is not a valid tar archive: " + LibraryError(a.get()));
-    if (++entries > kArchiveEntriesMax) {
-      return Bad("holds more than " + std::to_string(kArchiveEntriesMax) + " entries");
-    }
-    const char* name = archive_entry_pathname(entry);
-    // No path in this locale's terms: one that is not ASCII (which CheckPath refuses anyway).
-    if (name == nullptr) return Bad("an entry's path is not printable ASCII");
-    const bool directory = archive_entry_filetype(entry) == AE_IFDIR;
-    const std::string path = NormalisedPath(name, directory);
-    if (directory && path.empty()) continue;  // "./" itself
-    if (auto reason = CheckPath(path)) return Bad(std::string(name) + ": " + *reason);
-    auto kind = CheckEntry(entry, path, limits);
-    if (!kind) return tl::unexpected(kind.error());
-    if (*kind == EntryKind::kDirectory) continue;
-    if (!seen.insert(path).second) return Bad(path + ": the path is in the archive twice");
-    if (files.size() + 1 > limits.files_max) {
-      return Bad("holds more than " + std::to_string(limits.files_max) + " files");
-    }
-    auto bytes = ReadData(a.get(), path, static_cast<size_t>(archive_entry_size(entry)));
-    if (!bytes) return tl::unexpected(bytes.error());
-    total_bytes += bytes->size();
-    if (total_bytes > limits.archive_bytes_max) {
-      return Bad("its files hold more than " + std::to_string(limits.archive_bytes_max) + " bytes");
-    }
-    const bool executable = (archive_entry_perm(entry) & 0111) != 0;
-    files.push_back(FolderFile{path, executable, std::move(*bytes)});
-  }
-  std::sort(files.begin(), files.end(),
-            [](const FolderFile& a, const FolderFile& b) { return a.path < b.path; });
-  return files;
+  if (archive.empty()) return Bad("is empty");
+  auto gunzipped = Gunzipped(archive, limits);
+  if (!gunzipped) return tl::unexpected(gunzipped.error());
+  if (*gunzipped) return ReadEntries(**gunzipped, /*tar_only=*/true, limits);
+  return ReadEntries(archive, /*tar_only=*/false, limits);
 }
 
 }  // namespace skillnode::discovery::skillmd

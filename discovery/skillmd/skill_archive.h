@@ -6,11 +6,20 @@
 // the paths), mtime 0, uid and gid 0, no user or group names, mode 0755 for a file with any
 // executable bit and 0644 otherwise, no padding past the two end-of-archive blocks.
 //
-// ReadArchive reads an uploaded tar (ustar, pax or GNU; uncompressed) and refuses anything a
-// folder of plain files could not have made: absolute paths, "..", links, devices, FIFOs,
-// sparse or over-long entries, a path twice, and anything over FolderLimits. A leading "./"
-// is dropped, and directory entries only have their paths checked. No error leaves the
-// library as an exception; libarchive's are returned as FolderErrors.
+// ReadArchive reads an uploaded archive: a tar (ustar, pax or GNU), a gzip-compressed tar or a
+// zip, told apart by libarchive from the bytes. Only libarchive's tar and zip formats and its
+// gzip filter are enabled (never support_format_all or filter_all): bzip2, xz, zstd, 7z, rar,
+// cpio and the rest are refused as "not a tar, tar.gz or zip archive", and a gzip stream must
+// hold a tar. A gzip stream is unpacked first, through the gzip filter alone, to at most
+// archive_bytes_max bytes (the bound on an uploaded tar): a gzip bomb is refused after reading
+// about that much, and its expansion is never held whole. Every entry, of any of the three,
+// has the same checks: anything a folder of plain files could not have made is refused
+// (absolute paths, "..", links (a zip's are symlink modes in its external attributes),
+// devices, FIFOs, sparse or over-long entries, encrypted entries, a path twice, and anything
+// over FolderLimits, the files' sum checked before each file is unpacked). A leading "./" is
+// dropped, and directory entries only have their paths checked. A file is executable when its
+// mode has an executable bit; a zip made on a system without Unix modes gives none. No error
+// leaves the library as an exception; libarchive's are returned as FolderErrors.
 //
 // Pure: works on bytes in memory, no file system. Not thread-safe per call (none shared).
 #ifndef SKILLNODE_DISCOVERY_SKILLMD_SKILL_ARCHIVE_H_
@@ -43,7 +52,8 @@ struct FolderLimits {
   size_t skill_md_bytes_max = kSkillMdBytesMaxDefault;
   size_t files_max = kFolderFilesMaxDefault;
   size_t file_bytes_max = kFolderFileBytesMaxDefault;
-  // The archive as uploaded and as remade; also bounds the sum of the files' sizes.
+  // The archive as uploaded, as gunzipped and as remade; also bounds the sum of the files'
+  // sizes.
   size_t archive_bytes_max = kFolderArchiveBytesMaxDefault;
 };
 
@@ -64,8 +74,9 @@ std::optional<std::string> CheckPath(std::string_view path);
 // distinct). Errors only when libarchive refuses (a path ustar cannot hold).
 [[nodiscard]] FolderResult<std::string> WriteArchive(std::vector<FolderFile> files);
 
-// The files of an uploaded archive, sorted by path. Errors have file "archive".
-[[nodiscard]] FolderResult<std::vector<FolderFile>> ReadArchive(std::string_view tar,
+// The files of an uploaded archive (tar, tar.gz or zip), sorted by path. Errors have file
+// "archive".
+[[nodiscard]] FolderResult<std::vector<FolderFile>> ReadArchive(std::string_view archive,
                                                                 const FolderLimits& limits);
 
 }  // namespace skillnode::discovery::skillmd

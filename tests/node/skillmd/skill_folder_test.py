@@ -2,8 +2,9 @@
 """[uv] Skills registered from a SKILL.md folder, through the real binary on 127.0.0.1.
 
 Every fixture folder (tests/fixtures/skills) is registered with `skillnode register
---skill-dir` and, as another agent, over HTTP with a tar made here (other mtimes, owners, order
-and permission bits): both registrations carry the same digests. GET /api/skills/{id} shows
+--skill-dir` and, as other agents, over HTTP with a tar made here (other mtimes, owners, order
+and permission bits) and with the same tar gzip-compressed: all three registrations carry the
+same digests. GET /api/skills/{id} shows
 them; curl fetches /skill.md (compared byte for byte with the file: CRLF, BOM, CJK, emoji, over
 100 KiB) and /download (its SHA-256 is the record's; unpacked, it is the folder). Refusals:
 no front matter, malformed YAML (with the line), an empty description, an oversized SKILL.md,
@@ -66,11 +67,12 @@ def folder_files(folder):
     return out
 
 
-def foreign_tar(files, extra=()):
+def foreign_tar(files, extra=(), mode="w"):
     """A tar of `files` as some other client might pack it: reversed order, "./" prefixes,
-    odd mtimes, owners and permission bits; `extra` is a list of ready TarInfo/bytes pairs."""
+    odd mtimes, owners and permission bits; `extra` is a list of ready TarInfo/bytes pairs;
+    `mode` "w:gz" gzip-compresses it."""
     buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as tar:
+    with tarfile.open(fileobj=buffer, mode=mode, format=tarfile.PAX_FORMAT) as tar:
         for i, (path, (data, executable)) in enumerate(sorted(files.items(), reverse=True)):
             info = tarfile.TarInfo("./" + path)
             info.size = len(data)
@@ -92,11 +94,11 @@ def raw_get(node, path):
         return error.code, error.read(), dict(error.headers)
 
 
-def post_folder(node, query, body):
+def post_folder(node, query, body, content_type="application/x-tar"):
     """(status, parsed JSON) of POST /api/skills/folder."""
     url = node.url + "/api/skills/folder?" + urllib.parse.urlencode(query)
     request = urllib.request.Request(url, data=body, method="POST",
-                                     headers={"Content-Type": "application/x-tar"})
+                                     headers={"Content-Type": content_type})
     try:
         with urllib.request.urlopen(request, timeout=20) as answer:
             return answer.status, json.loads(answer.read())
@@ -282,13 +284,19 @@ def main():
         check(status == 201 and skill.get("skillId") == name and skill.get("agentId") ==
               "http-agent", f"POST /api/skills/folder registers {name} (skillId from its name)",
               f"{status} {answer}")
+        gzipped = foreign_tar(folder_files(folder), mode="w:gz")
+        status, answer = post_folder(a, {"agentId": "gz-agent", **REGISTRATION}, gzipped,
+                                     "application/gzip")
+        check(status == 201 and gzipped[:2] == b"\x1f\x8b" and
+              (answer or {}).get("skill", {}).get("agentId") == "gz-agent",
+              f"POST /api/skills/folder registers {name} from a tar.gz", f"{status} {answer}")
         archive_digests[name] = check_bytes_served(a, name, "registered")
         status, view = a.get_json(f"/api/skills/{name}")
         digests = {p["agentId"]: (p.get("skillMdSha256"), p.get("archiveSha256"))
                    for p in (view or {}).get("providers", [])}
-        check(len(digests) == 2 and len(set(digests.values())) == 1,
-              f"{name}: the CLI's and the foreign tar's registrations have the same digests",
-              str(digests))
+        check(len(digests) == 3 and len(set(digests.values())) == 1,
+              f"{name}: the CLI's, the foreign tar's and its tar.gz's registrations have the "
+              "same digests", str(digests))
 
     # The descriptor's description is the front matter's, folded as YAML folds it.
     status, view = a.get_json("/api/skills/multiline-description")
