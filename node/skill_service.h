@@ -71,6 +71,8 @@ class SkillService {
   // Bearer tokens: routes that show or invoke restricted and private skills ask it who the
   // request is (Admit / Require / Authenticated).
   auth::Authenticator& authenticator() { return auth_; }
+  // SKILL.md folders and the node's blob store (the importers register through it).
+  api::SkillFolderRoutes& folders() { return folders_; }
 
  private:
   // Adds every helper's routes to the daemon's router.

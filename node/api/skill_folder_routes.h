@@ -49,6 +49,10 @@ class SkillFolderRoutes {
 
   // For GET /api/node: blobs held, their bytes and the limit.
   nlohmann::json Info() const;
+  // The node's blob store and its network, or null when the store could not be opened (why:
+  // store_error()); for the importers, which register skills with bytes as folders do.
+  blobs::BlobNetwork* blob_network() { return blobs_.get(); }
+  const std::string& store_error() const { return store_error_; }
 
  private:
   enum class What { kSkillMd, kArchive };

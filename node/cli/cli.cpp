@@ -6,12 +6,14 @@
 #include <iostream>
 
 #include "node/api/capability_routes.h"
+#include "node/api/import_routes.h"
 #include "node/api/skill_replicas_routes.h"
 #include "node/auth/token_cli.h"
 #include "node/certified_publishers.h"
 #include "node/cli/cli_describe.h"
 #include "node/cli/descriptor_cli.h"
 #include "node/cli/identity_cli.h"
+#include "node/cli/import_cli.h"
 #include "node/cli/invoke_cli.h"
 #include "node/cli/mcp_cli.h"
 #include "node/cli/node_url.h"
@@ -19,6 +21,7 @@
 #include "node/cli/status_client.h"
 #include "node/config/config_yaml.h"
 #include "node/daemon.h"
+#include "node/importers/import_service.h"
 #include "node/invoke/invoke_routes.h"
 #include "node/lan/lan_service.h"
 #include "node/mcp/mcp_routes.h"
@@ -142,6 +145,9 @@ int Run(const std::string& config_file, const std::string& check_file, const Run
   api::CapabilityRoutes capability_routes(**daemon, skills);
   api::AddSkillReplicasRoute(**daemon, skills);
   auto mcp_routes = mcp::AddMcpRoutes(**daemon, skills);
+  importers::ImportService imports(**daemon, skills.registry(), skills.folders().blob_network(),
+                                   skills.folders().store_error());
+  api::ImportRoutes import_routes(**daemon, imports);
   std::optional<ui::HealthHistoryRoutes> health_history;
   if (config->node.ui.enabled) health_history.emplace(**daemon, skills);
   std::unique_ptr<lan::LanService> lan;
@@ -377,6 +383,8 @@ int RunCli(int argc, char** argv) {
   invoke_command.Add(app);
   McpCommand mcp_command;
   mcp_command.Add(app);
+  ImportCommand import_command;
+  import_command.Add(app);
   if (cli::PrintedHelpJson(app, argc, argv)) return 0;
   try {
     app.parse(argc, argv);
@@ -391,6 +399,7 @@ int RunCli(int argc, char** argv) {
   if (int rc = 0; tokens.RunParsed(rc)) return rc;
   if (int rc = 0; invoke_command.RunParsed(rc)) return rc;
   if (int rc = 0; mcp_command.RunParsed(rc)) return rc;
+  if (int rc = 0; import_command.RunParsed(rc)) return rc;
   return Status(status);
 }
 

@@ -297,11 +297,33 @@ struct ProviderConfig {
   bool operator==(const ProviderConfig&) const = default;
 };
 
+// Imports from the agent ecosystem's registries (`skillnode import`, POST /api/import;
+// docs/formats.md "Importing"): what a node may fetch, and how much.
+struct ImportConfig {
+  // Plain http sources (and key sets); off: https only.
+  bool allow_http = false;
+  // Hosts an import may reach although their addresses are private, loopback or link-local:
+  // names, IP addresses or CIDR ranges ("10.0.0.0/8"). Public addresses need no entry.
+  std::vector<std::string> allowed_hosts;
+  // One fetch (a card, a page, an index, a catalog, a key set), redirects included.
+  transport::Duration fetch_timeout = transport::Seconds(20);
+  uint64_t document_bytes_max = 4 * 1024 * 1024;
+  // Documents one import reads in all, and catalogs within catalogs.
+  size_t documents_max = 1000;
+  size_t catalog_depth_max = 4;
+  // Imports running at once (more are answered 503), and imported skills kept registered.
+  size_t running_max = 4;
+  size_t skills_max = 10000;
+
+  bool operator==(const ImportConfig&) const = default;
+};
+
 struct Config {
   NodeSection node;
   DiscoveryConfig discovery;
   SecurityConfig security;
   ProviderConfig provider;
+  ImportConfig import;
 
   bool operator==(const Config&) const = default;
 };

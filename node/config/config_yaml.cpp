@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "node/config/config_reader.h"
+#include "node/importers/fetch_policy.h"
 #include "node/state/atomic_file.h"
 
 namespace skillnode::node::config {
@@ -326,6 +327,25 @@ void ReadDiscovery(ConfigSection section, DiscoveryConfig& discovery,
   section.Finish();
 }
 
+void ReadImport(ConfigSection section, ImportConfig& import) {
+  section.Bool("allowHttp", import.allow_http);
+  section.StringList(
+      "allowedHosts", 256,
+      [](const std::string& text) -> std::optional<std::string> {
+        auto policy = importers::FetchPolicy::Create({text});
+        if (policy) return std::nullopt;
+        return "expected a host name, an IP address or a CIDR range: " + policy.error().message;
+      },
+      import.allowed_hosts);
+  section.Millis("fetchTimeout", 100, 600000, import.fetch_timeout);
+  section.Int("maxDocumentBytes", 1024, 64 * 1024 * 1024, Store(import.document_bytes_max));
+  section.Int("maxDocuments", 1, 100000, Store(import.documents_max));
+  section.Int("maxCatalogDepth", 1, 16, Store(import.catalog_depth_max));
+  section.Int("maxRunning", 1, 64, Store(import.running_max));
+  section.Int("maxSkills", 0, 1000000, Store(import.skills_max));
+  section.Finish();
+}
+
 std::string JoinLines(const std::vector<std::string>& lines) {
   std::string text;
   for (const std::string& line : lines) text += (text.empty() ? "" : "\n") + line;
@@ -348,6 +368,7 @@ transport::Result<Config> ParseConfig(std::string_view yaml, const Config& base)
   provider.Text("url", HttpUrl(config.provider.url));
   provider.Millis("cardMaxAge", 0, kDayMs, config.provider.card_max_age);
   provider.Finish();
+  ReadImport(root.Sub("import"), config.import);
   root.Finish();
   if (!errors.empty())
     return transport::Fail(transport::ErrorCode::kInvalidArgument, JoinLines(errors));

@@ -221,6 +221,12 @@ transport::Result<FetchUrl> FetchPolicy::CheckUrl(std::string_view url) const {
                 split->url + ": only https (and http with import.allowHttp) is fetched, not " +
                     split->scheme);
   }
+  // An address literal is checked at once; a name, on each address it leads to at connect time.
+  if (ClassifyAddress(split->host) != AddressClass::kInvalid) {
+    if (auto reason = CheckPeer(split->host, split->host)) {
+      return Fail(ErrorCode::kRefused, split->url + ": " + *reason);
+    }
+  }
   return split;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <memory>
+#include <tuple>
 
 #include "discovery/skillmd/skill_folder.h"
 
@@ -121,6 +122,12 @@ kademlia::store::RecordOrigin OriginOf(const McpRegistryEntry& entry, std::strin
 
 }  // namespace
 
+std::pair<std::string, std::string> McpServerIds(std::string_view name) {
+  const size_t slash = name.find('/');
+  if (slash == std::string_view::npos) return {};
+  return {std::string(name.substr(0, slash)), std::string(name.substr(slash + 1))};
+}
+
 transport::Result<PlannedSkill> PlanMcpServer(const McpRegistryEntry& entry,
                                               std::string_view registry_url) {
   const std::string where = entry.name + " " + entry.version;
@@ -131,8 +138,7 @@ transport::Result<PlannedSkill> PlanMcpServer(const McpRegistryEntry& entry,
   PlannedSkill planned;
   planned.entry = where;
   auto& f = planned.fields;
-  f.agent_id = entry.name.substr(0, slash);
-  f.skill_id = entry.name.substr(slash + 1);
+  std::tie(f.agent_id, f.skill_id) = McpServerIds(entry.name);
   if (!UsablePart(f.agent_id) || !UsablePart(f.skill_id)) {
     return fail("each part of the name must be 1 to " + std::to_string(kIdLengthMax) +
                 " letters, digits, '.', '-' or '_'");

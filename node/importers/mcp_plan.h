@@ -31,6 +31,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "node/importers/mcp_registry_page.h"
 #include "node/importers/planned_skill.h"
@@ -39,6 +40,10 @@
 namespace skillnode::node::importers {
 
 // `registry_url`: the registry's root, as configured or given to `skillnode import`.
+// The (agentId, skillId) a server name maps to: its namespace and the rest, as written; both
+// empty for a name without '/'. What PlanMcpServer registers, and what a deleted name unpublishes.
+std::pair<std::string, std::string> McpServerIds(std::string_view name);
+
 [[nodiscard]] transport::Result<PlannedSkill> PlanMcpServer(const McpRegistryEntry& entry,
                                                             std::string_view registry_url);
 

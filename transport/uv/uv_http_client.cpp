@@ -1,6 +1,9 @@
 #include "transport/uv/uv_http_client.h"
 
+#include <arpa/inet.h>
 #include <curl/curl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <cassert>
@@ -47,7 +50,7 @@ struct Transfer {
   HttpClientResponse response;
   TimePoint started = kTimeZero;
   bool too_large = false;
-  std::string refused;  // why peer_check refused the connected address
+  std::string refused;  // why peer_check refused an address to connect to
   char error[CURL_ERROR_SIZE] = {};
 
   ~Transfer() {
@@ -89,15 +92,29 @@ struct UvHttpClient::Impl {
     return bytes;
   }
 
-  // After the connection is made and before the request is sent: the address policy.
-  static int OnPrereq(void* user, char* peer_ip, char* /*local_ip*/, int /*peer_port*/,
-                      int /*local_port*/) {
+  // Before each connection attempt, with the address curl is about to connect to: the address
+  // policy. A refused address is never connected to (curl tries the next one, if any).
+  static curl_socket_t OnOpenSocket(void* user, curlsocktype purpose,
+                                    struct curl_sockaddr* address) {
     auto* transfer = static_cast<Transfer*>(user);
-    if (auto reason = transfer->request.peer_check(peer_ip); reason) {
-      transfer->refused = std::move(*reason);
-      return CURL_PREREQFUNC_ABORT;
+    if (purpose == CURLSOCKTYPE_IPCXN) {
+      char ip[INET6_ADDRSTRLEN] = {};
+      const void* bytes = nullptr;
+      if (address->family == AF_INET) {
+        bytes = &reinterpret_cast<const sockaddr_in*>(&address->addr)->sin_addr;
+      } else if (address->family == AF_INET6) {
+        bytes = &reinterpret_cast<const sockaddr_in6*>(&address->addr)->sin6_addr;
+      }
+      if (bytes == nullptr || inet_ntop(address->family, bytes, ip, sizeof ip) == nullptr) {
+        transfer->refused = "an address that is neither IPv4 nor IPv6";
+        return CURL_SOCKET_BAD;
+      }
+      if (auto reason = transfer->request.peer_check(ip); reason) {
+        transfer->refused = std::move(*reason);
+        return CURL_SOCKET_BAD;
+      }
     }
-    return CURL_PREREQFUNC_OK;
+    return socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
   }
 
   static size_t OnHeader(char* data, size_t size, size_t count, void* user) {
@@ -254,8 +271,8 @@ struct UvHttpClient::Impl {
     curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 2L);
     if (!request.ca_file.empty()) curl_easy_setopt(easy, CURLOPT_CAINFO, request.ca_file.c_str());
     if (request.peer_check) {
-      curl_easy_setopt(easy, CURLOPT_PREREQFUNCTION, &Impl::OnPrereq);
-      curl_easy_setopt(easy, CURLOPT_PREREQDATA, &transfer);
+      curl_easy_setopt(easy, CURLOPT_OPENSOCKETFUNCTION, &Impl::OnOpenSocket);
+      curl_easy_setopt(easy, CURLOPT_OPENSOCKETDATA, &transfer);
     }
     if (request.method == "HEAD") {
       curl_easy_setopt(easy, CURLOPT_NOBODY, 1L);

@@ -48,9 +48,11 @@ struct HttpClientRequest {
   size_t response_bytes_max = 1024 * 1024;
   std::string ca_file;       // PEM bundle; empty: the system's store
   std::string bearer_token;  // "Authorization: Bearer ..." when not empty
-  // Called with the address the connection reached (numeric, IPv4 or IPv6) before the request
-  // is sent, for a fresh or reused connection alike; a returned reason refuses it (kRefused).
-  // Checking the connected address, not a resolved name, leaves no room for DNS rebinding.
+  // Called with each address curl is about to connect to (numeric, IPv4 or IPv6), before any
+  // byte goes to it; a returned reason refuses that address, and a request whose every address
+  // is refused fails kRefused. Checking the address connected to, not a name resolved earlier,
+  // leaves no room for DNS rebinding. (A reused connection was checked when it was opened: the
+  // client's connections serve only requests made through it.)
   std::function<std::optional<std::string>(std::string_view peer_ip)> peer_check;
 };
 
@@ -69,7 +71,7 @@ enum class HttpClientErrorKind {
   kProtocol,    // not a valid HTTP answer
   kBusy,        // requests_in_flight_max are running
   kBadRequest,  // the request itself is unusable (URL, scheme)
-  kRefused      // peer_check refused the address the connection reached
+  kRefused      // peer_check refused every address to connect to
 };
 std::string_view HttpClientErrorKindName(HttpClientErrorKind kind);  // "timeout", ...
 

@@ -59,6 +59,7 @@ TEST_CASE("docs/configuration.md's reference parses and is exactly the embedded 
   CHECK(d.discovery.cache == defaults.discovery.cache);
   CHECK(d.security == defaults.security);
   CHECK(d.provider == defaults.provider);
+  CHECK(d.import == defaults.import);
   CHECK(d == defaults);
   CHECK(CrossCheck(d).empty());
 }

@@ -51,7 +51,7 @@ TEST_CASE("only https is fetched unless http is allowed, and never with credenti
   REQUIRE_FALSE(plain);
   CHECK_THAT(plain.error().message, Catch::Contains("plain http is refused"));
   CHECK_FALSE(policy.CheckUrl("http://127.0.0.1:8080/x"));  // allowed hosts are about addresses
-  const FetchPolicy http = Policy({}, true);
+  const FetchPolicy http = Policy({"127.0.0.1"}, true);
   CHECK(http.CheckUrl("http://127.0.0.1:8080/x"));
   CHECK(http.CheckUrl("http://registry.local/v0.1/servers"));
   auto ftp = policy.CheckUrl("ftp://example.org/x");
@@ -59,6 +59,12 @@ TEST_CASE("only https is fetched unless http is allowed, and never with credenti
   auto credentials = policy.CheckUrl("https://user:secret@example.org/x");
   REQUIRE_FALSE(credentials);
   CHECK_THAT(credentials.error().message, Catch::Contains("user name or password"));
+  // An address literal is checked at once, before any connection.
+  auto loopback = Policy({}, true).CheckUrl("http://[::1]:8080/x");
+  REQUIRE_FALSE(loopback);
+  CHECK(loopback.error().code == transport::ErrorCode::kRefused);
+  CHECK_THAT(loopback.error().message, Catch::Contains("loopback"));
+  CHECK_FALSE(Policy({"127.0.0.1"}, true).CheckUrl("http://169.254.169.254/latest/meta-data"));
   auto relative = policy.CheckUrl("/card.json");
   REQUIRE_FALSE(relative);
   CHECK_THAT(relative.error().message, Catch::Contains("not an absolute URL"));

@@ -1,0 +1,457 @@
+// ImportJob: one import's documents, one at a time, to plans and a report (import_job.h).
+#include "node/importers/import_job.h"
+
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "discovery/semver.h"
+#include "node/bounded_json.h"
+#include "node/formats/a2a/a2a_card_verifier.h"
+#include "node/importers/a2a_plan.h"
+#include "node/importers/ai_catalog_document.h"
+#include "node/importers/mcp_plan.h"
+#include "node/importers/mcp_registry_page.h"
+#include "node/importers/skills_plan.h"
+#include "node/jose/jws_header.h"
+
+namespace skillnode::node::importers {
+
+struct ImportJob::Item {
+  // A source document; a card's key set; a registry page; an index's artifact; one MCP server.
+  enum class What { kDocument, kKeys, kMcpPage, kArtifact, kMcpServer };
+  What what = What::kDocument;
+  std::optional<ImportType> type;            // kDocument: nullopt until its shape tells
+  std::vector<std::string> urls;             // tried in order until one answers with a known shape
+  std::shared_ptr<const std::string> bytes;  // given inline instead of fetched
+  std::string label;                         // the entry's place; empty for the source itself
+  size_t depth = 0;                          // catalogs above it
+  // kKeys: the card that waits for its keys.
+  std::shared_ptr<const A2aCardDocument> card;
+  std::shared_ptr<const std::string> card_bytes;
+  std::string card_url;
+  // kArtifact: the index entry and the index's URL.
+  AgentSkillsIndexEntry entry;
+  std::string index_url;
+};
+
+namespace {
+
+using transport::ErrorCode;
+
+constexpr size_t kDocumentJsonDepthMax = 64;
+
+std::string Joined(const std::string& prefix, const std::string& entry) {
+  return prefix.empty() ? entry : prefix + ": " + entry;
+}
+
+// The registry's root for a URL that may name its servers list ("/v0.1/servers?...").
+std::string RegistryRoot(std::string url) {
+  for (const char* path : {"/v0.1/servers", "/v0/servers"}) {
+    if (const size_t at = url.find(path); at != std::string::npos) return url.substr(0, at);
+  }
+  if (const size_t query = url.find('?'); query != std::string::npos) url.resize(query);
+  while (!url.empty() && url.back() == '/') url.pop_back();
+  return url;
+}
+
+// Whether `a` is a later version of one server than `b`: the registry's latest mark first,
+// then semver precedence, then the version text.
+bool Newer(const McpRegistryEntry& a, const McpRegistryEntry& b) {
+  if (a.is_latest != b.is_latest) return a.is_latest;
+  auto va = discovery::SemVer::Parse(a.version);
+  auto vb = discovery::SemVer::Parse(b.version);
+  if (va && vb) return discovery::CompareSemVer(*va, *vb) > 0;
+  return a.version > b.version;
+}
+
+std::optional<ImportType> TypeOfEntry(CatalogEntryKind kind) {
+  switch (kind) {
+    case CatalogEntryKind::kA2aCard:
+      return ImportType::kA2a;
+    case CatalogEntryKind::kCatalog:
+      return ImportType::kAiCatalog;
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace
+
+std::shared_ptr<ImportJob> ImportJob::Create(ImportFetcher& fetcher, const ImportLimits& limits,
+                                             ImportSink sink, ImportRequest request, Done done) {
+  return std::shared_ptr<ImportJob>(
+      new ImportJob(fetcher, limits, std::move(sink), std::move(request), std::move(done)));
+}
+
+ImportJob::ImportJob(ImportFetcher& fetcher, const ImportLimits& limits, ImportSink sink,
+                     ImportRequest request, Done done)
+    : fetcher_(fetcher),
+      limits_(limits),
+      sink_(std::move(sink)),
+      request_(std::move(request)),
+      done_(std::move(done)) {
+  report_.source = request_.url;
+  if (request_.type) report_.type = std::string(ImportTypeName(*request_.type));
+}
+
+void ImportJob::Start() {
+  auto item = std::make_shared<Item>();
+  item->type = request_.type;
+  if (request_.document) {
+    item->bytes = std::make_shared<const std::string>(std::move(*request_.document));
+    item->urls = {request_.url};
+  } else if (NamesSite(request_.url)) {
+    for (ImportType type : {ImportType::kAiCatalog, ImportType::kA2a, ImportType::kAgentSkills,
+                            ImportType::kMcpRegistry}) {
+      if (request_.type && type != *request_.type) continue;
+      std::vector<std::string> urls = WellKnownUrls(request_.url, type);
+      if (type == ImportType::kMcpRegistry && !request_.type) {
+        // Probed with one page; the crawl itself starts at the root once the shape says so.
+        urls = {RegistryRoot(request_.url) + "/v0.1/servers?limit=1"};
+      }
+      item->urls.insert(item->urls.end(), urls.begin(), urls.end());
+    }
+  } else {
+    item->urls = {request_.url};
+  }
+  queue_.push_back(std::move(item));
+  Next();
+}
+
+void ImportJob::Next() {
+  if (queue_.empty()) {
+    if (done_) std::exchange(done_, nullptr)(std::move(report_));
+    return;
+  }
+  std::shared_ptr<Item> item = std::move(queue_.front());
+  queue_.pop_front();
+  if (item->what == Item::What::kDocument && item->type == ImportType::kMcpRegistry &&
+      !item->bytes) {
+    StartCrawl(item->label, item->urls.front());
+    return Next();
+  }
+  if (item->bytes) {
+    Read(item, item->urls.empty() ? request_.url : item->urls.front(), item->bytes);
+    return Next();
+  }
+  Fetch(std::move(item), 0, "");
+}
+
+void ImportJob::Fetch(std::shared_ptr<Item> item, size_t candidate, std::string tried) {
+  if (report_.documents >= limits_.documents_max) {
+    Failed(*item, {ErrorCode::kRefused, "the import has read " + std::to_string(report_.documents) +
+                                            " documents, its limit (import.documentsMax)"});
+    return Next();
+  }
+  ++report_.documents;
+  FetchLimits limits = limits_.document;
+  if (item->what == Item::What::kArtifact) {
+    limits.bytes_max = limits_.artifact_bytes_max;
+    limits.accept = "*/*";
+  }
+  const std::string url = item->urls[candidate];
+  fetcher_.Fetch(
+      url, limits,
+      [self = shared_from_this(), item, candidate, tried,
+       url](transport::Result<Fetched> got) mutable {
+        std::optional<std::string> failure;
+        if (!got) failure = got.error().message;
+        if (got && item->what == Item::What::kDocument && !item->type) {
+          auto json = ParseBoundedJson(got->body, kDocumentJsonDepthMax, url);
+          if (!json) {
+            failure = json.error().message;
+          } else if (auto type = DetectImportType(*json)) {
+            item->type = type;
+            self->report_.type = std::string(ImportTypeName(*type));
+          } else {
+            failure =
+                url + ": not an A2A card, MCP Registry page, Agent Skills index or AI Catalog";
+          }
+        }
+        if (failure) {
+          tried += (tried.empty() ? "" : "; ") + *failure;
+          if (candidate + 1 < item->urls.size()) return self->Fetch(item, candidate + 1, tried);
+          const ErrorCode code = got ? ErrorCode::kInvalidArgument : got.error().code;
+          self->Failed(*item, {code, tried});
+          return self->Next();
+        }
+        self->Read(item, got->url.url, std::make_shared<const std::string>(std::move(got->body)));
+        self->Next();
+      });
+}
+
+void ImportJob::Read(const std::shared_ptr<Item>& item, const std::string& url,
+                     std::shared_ptr<const std::string> bytes) {
+  switch (item->what) {
+    case Item::What::kDocument:
+      return ReadDocument(*item, url, std::move(bytes));
+    case Item::What::kKeys:
+      return ReadKeys(*item, *bytes);
+    case Item::What::kMcpPage:
+      return ReadMcpPage(*item, *bytes);
+    case Item::What::kArtifact:
+      return ReadArtifact(*item, *bytes);
+    case Item::What::kMcpServer: {
+      auto server = ParseBoundedJson(*bytes, kMcpRegistryJsonDepthMax, "the server.json");
+      if (!server) return Failed(*item, server.error());
+      const nlohmann::json wrapped = {{"servers", {{{"server", *server}}}}};
+      auto page = ReadMcpRegistryPage(wrapped.dump());
+      if (!page) return Failed(*item, page.error());
+      for (auto& entry : page->entries) {
+        if (!entry) {
+          Failed(*item, entry.error());
+          continue;
+        }
+        Add(item->label, PlanMcpServer(*entry, RegistryRoot(url)));
+      }
+      return;
+    }
+  }
+}
+
+void ImportJob::ReadDocument(const Item& item, const std::string& url,
+                             std::shared_ptr<const std::string> bytes) {
+  if (!item.type) {
+    auto json = ParseBoundedJson(*bytes, kDocumentJsonDepthMax, url);
+    if (!json) return Failed(item, json.error());
+    const auto type = DetectImportType(*json);
+    if (!type) {
+      return Failed(item, {ErrorCode::kInvalidArgument,
+                           url + ": not an A2A card, MCP Registry page, Agent Skills index or "
+                                 "AI Catalog; name the type"});
+    }
+    Item typed = item;
+    typed.type = type;
+    if (item.label.empty()) report_.type = std::string(ImportTypeName(*type));
+    return ReadDocument(typed, url, std::move(bytes));
+  }
+  switch (*item.type) {
+    case ImportType::kA2a:
+      return ReadCard(item, url, std::move(bytes));
+    case ImportType::kMcpRegistry:
+      if (item.bytes) {  // a page given as a file: that page alone
+        crawl_.emplace(RegistryRoot(url), std::nullopt, limits_.mcp);
+        crawl_url_ = RegistryRoot(url);
+        auto page = ReadMcpRegistryPage(*bytes);
+        if (!page) return Failed(item, page.error());
+        crawl_->Take(*page);
+        return FinishCrawl(item.label);
+      }
+      return StartCrawl(item.label, url);
+    case ImportType::kAgentSkills:
+      return ReadSkillsIndex(item, url, *bytes);
+    case ImportType::kAiCatalog:
+      return ReadCatalog(item, url, *bytes);
+  }
+}
+
+void ImportJob::ReadCard(const Item& item, const std::string& url,
+                         std::shared_ptr<const std::string> bytes) {
+  auto card = ReadA2aCard(*bytes);
+  if (!card) return Failed(item, card.error());
+  if (!card->signatures.empty()) {
+    // A signed card is imported only once a signature verifies with the keys its `jku` names
+    // (fetched under the same policy as the card); without a `jku` it counts as unsigned.
+    auto header = jose::ParseProtectedHeader(card->signatures.front().protected_header);
+    if (header && header->jku) {
+      auto keys_url = ResolveUrl(url, *header->jku);
+      if (!keys_url) return Failed(item, keys_url.error());
+      auto keys = std::make_shared<Item>();
+      keys->what = Item::What::kKeys;
+      keys->urls = {*keys_url};
+      keys->label = item.label;
+      keys->card = std::make_shared<const A2aCardDocument>(std::move(*card));
+      keys->card_bytes = std::move(bytes);
+      keys->card_url = url;
+      queue_.push_front(std::move(keys));
+      return;
+    }
+  }
+  A2aProvenance provenance{url, HostOf(url), kademlia::store::OriginSignature::kUnsigned, ""};
+  for (auto& planned : PlanA2aCard(*card, *bytes, provenance)) Add(item.label, std::move(planned));
+}
+
+void ImportJob::ReadKeys(const Item& item, const std::string& bytes) {
+  const std::string& keys_url = item.urls.front();
+  auto json = ParseBoundedJson(bytes, kDocumentJsonDepthMax, keys_url);
+  if (!json) return Failed(item, json.error());
+  auto keys = jose::JwkSet::Parse(*json);
+  if (!keys) return Failed(item, {keys.error().code, keys_url + ": " + keys.error().message});
+  auto verified = formats::a2a::VerifyA2aCard(item.card->json, *keys);
+  if (!verified) {
+    return Failed(item, {ErrorCode::kCrypto, item.card_url +
+                                                 ": no signature of the card verifies with the "
+                                                 "keys at " +
+                                                 keys_url + ": " + verified.error().message});
+  }
+  A2aProvenance provenance{item.card_url, HostOf(item.card_url),
+                           kademlia::store::OriginSignature::kVerified, ""};
+  for (auto& planned : PlanA2aCard(*item.card, *item.card_bytes, provenance)) {
+    Add(item.label, std::move(planned));
+  }
+}
+
+void ImportJob::StartCrawl(const std::string& label, const std::string& url) {
+  crawl_url_ = RegistryRoot(url);
+  crawl_.emplace(crawl_url_, std::nullopt, limits_.mcp);
+  auto page = std::make_shared<Item>();
+  page->what = Item::What::kMcpPage;
+  page->urls = {crawl_->NextPageUrl()};
+  page->label = label;
+  queue_.push_front(std::move(page));
+}
+
+void ImportJob::ReadMcpPage(const Item& item, const std::string& bytes) {
+  assert(crawl_);
+  auto page = ReadMcpRegistryPage(bytes);
+  if (!page) {
+    crawl_->Stop(item.urls.front() + ": " + page.error().message);
+  } else if (crawl_->Take(*page) == McpRegistryCrawl::State::kFetching) {
+    auto next = std::make_shared<Item>(item);
+    next->urls = {crawl_->NextPageUrl()};
+    queue_.push_front(std::move(next));
+    return;
+  }
+  FinishCrawl(item.label);
+}
+
+void ImportJob::FinishCrawl(const std::string& label) {
+  assert(crawl_);
+  const std::string where = label.empty() ? crawl_url_ : label;
+  if (label.empty() && crawl_->pages() == 0 &&
+      crawl_->state() == McpRegistryCrawl::State::kStopped) {
+    report_.error = transport::Error{ErrorCode::kInvalidArgument, crawl_->stop_reason()};
+  } else if (crawl_->state() == McpRegistryCrawl::State::kStopped) {
+    report_.errors.push_back({where, "the pull stopped: " + crawl_->stop_reason()});
+  }
+  for (const std::string& error : crawl_->errors()) report_.errors.push_back({where, error});
+  std::map<std::string, const McpRegistryEntry*> latest;  // per server name
+  for (const auto& [key, entry] : crawl_->entries()) {
+    const McpRegistryEntry*& slot = latest[entry.name];
+    if (slot == nullptr || Newer(entry, *slot)) slot = &entry;
+  }
+  for (const auto& [name, entry] : latest) {
+    if (entry->status == McpServerStatus::kDeleted) {
+      const auto [agent_id, skill_id] = McpServerIds(name);
+      if (!agent_id.empty() && sink_.remove(agent_id, skill_id)) {
+        report_.unpublished.push_back({agent_id, skill_id, "deleted on the registry"});
+      }
+      continue;
+    }
+    Add(label, PlanMcpServer(*entry, crawl_url_));
+  }
+  crawl_.reset();
+}
+
+void ImportJob::ReadSkillsIndex(const Item& item, const std::string& url,
+                                const std::string& bytes) {
+  auto index = ReadAgentSkillsIndex(bytes);
+  if (!index) return Failed(item, index.error());
+  for (size_t i = 0; i < index->entries.size(); ++i) {
+    auto& entry = index->entries[i];
+    const std::string place = "skills[" + std::to_string(i) + "]";
+    if (!entry) {
+      report_.errors.push_back({Joined(item.label, place), entry.error().message});
+      continue;
+    }
+    auto artifact_url = ResolveUrl(url, entry->url);
+    if (!artifact_url) {
+      report_.errors.push_back({Joined(item.label, place), artifact_url.error().message});
+      continue;
+    }
+    auto artifact = std::make_shared<Item>();
+    artifact->what = Item::What::kArtifact;
+    artifact->urls = {*artifact_url};
+    artifact->label = Joined(item.label, place + " (" + entry->name + ")");
+    artifact->entry = std::move(*entry);
+    artifact->index_url = url;
+    queue_.push_back(std::move(artifact));
+  }
+}
+
+void ImportJob::ReadArtifact(const Item& item, const std::string& bytes) {
+  SkillsProvenance provenance{item.index_url, HostOf(item.index_url), item.urls.front(), ""};
+  Add(item.label, PlanAgentSkill(item.entry, bytes, provenance, limits_.folder));
+}
+
+void ImportJob::ReadCatalog(const Item& item, const std::string& url, const std::string& bytes) {
+  if (!catalogs_read_.insert(url).second) {
+    return Failed(item, {ErrorCode::kRefused,
+                         url + ": this catalog was already read in this import (a cycle)"});
+  }
+  auto catalog = ReadAiCatalog(bytes);
+  if (!catalog) return Failed(item, catalog.error());
+  for (size_t i = 0; i < catalog->entries.size(); ++i) {
+    auto& entry = catalog->entries[i];
+    std::string place = "entries[" + std::to_string(i) + "]";
+    if (!entry) {
+      report_.errors.push_back({Joined(item.label, place), entry.error().message});
+      continue;
+    }
+    place = Joined(item.label, place + " (" + entry->identifier + ")");
+    auto next = std::make_shared<Item>();
+    next->label = place;
+    next->depth = item.depth + 1;
+    next->type = TypeOfEntry(entry->kind);
+    if (entry->kind == CatalogEntryKind::kMcpServer) next->what = Item::What::kMcpServer;
+    if (!next->type && next->what != Item::What::kMcpServer) {
+      report_.errors.push_back({place, "a " + std::string(CatalogEntryKindName(entry->kind)) +
+                                           " entry of a catalog is not imported; import the "
+                                           "site's Agent Skills index instead"});
+      continue;
+    }
+    if (entry->kind == CatalogEntryKind::kCatalog && next->depth > limits_.catalog_depth_max) {
+      report_.errors.push_back({place, "catalogs nest deeper than " +
+                                           std::to_string(limits_.catalog_depth_max) +
+                                           " here (import.catalogDepthMax)"});
+      continue;
+    }
+    if (entry->url.empty()) {
+      next->bytes = std::make_shared<const std::string>(entry->data.dump());
+      next->urls = {url};
+    } else {
+      auto resolved = ResolveUrl(url, entry->url);
+      if (!resolved) {
+        report_.errors.push_back({place, resolved.error().message});
+        continue;
+      }
+      if (entry->kind == CatalogEntryKind::kCatalog && catalogs_read_.contains(*resolved)) {
+        report_.errors.push_back(
+            {place, *resolved + ": this catalog was already read in this import (a cycle)"});
+        continue;
+      }
+      next->urls = {*resolved};
+    }
+    queue_.push_back(std::move(next));
+  }
+}
+
+void ImportJob::Add(const std::string& label, transport::Result<PlannedSkill> planned) {
+  if (!planned) {
+    report_.errors.push_back({label, planned.error().message});
+    return;
+  }
+  const std::string entry = Joined(label, planned->entry);
+  auto added = sink_.add(*planned);
+  if (!added) {
+    report_.errors.push_back({entry, added.error().message});
+    return;
+  }
+  const auto& fields = planned->fields;
+  report_.imported.push_back({entry, fields.agent_id, fields.skill_id, fields.version, *added});
+}
+
+void ImportJob::Failed(const Item& item, transport::Error error) {
+  if (item.what == Item::What::kMcpPage && crawl_) {
+    crawl_->Stop(error.message);
+    return FinishCrawl(item.label);
+  }
+  if (item.label.empty()) {
+    if (!report_.error) report_.error = std::move(error);
+    return;
+  }
+  report_.errors.push_back({item.label, std::move(error.message)});
+}
+
+}  // namespace skillnode::node::importers

@@ -1,0 +1,97 @@
+// ImportService: the node's imports from the agent ecosystem's registries (docs/formats.md
+// "Importing"): runs ImportJobs under the configured fetch policy and bounds, registers what
+// they plan through the blob store (node/blobs/blob_backed_registration.h: a record never names
+// bytes the node lacks), and keeps the imported skills registered.
+//
+// An imported skill has no process of its own to send heartbeats, so the service sends them:
+// every registration it made is kept in its ledger and heartbeated as HEALTHY each heartbeat
+// interval, until a later import of its source marks it deleted, it is unregistered through the
+// API (the next heartbeat finds it gone and the ledger forgets it), or the node stops. Importing
+// the same source again is an update: unchanged content is "unchanged", a new version replaces
+// the old one as any registration's update does.
+//
+// Bounds: import.maxRunning imports at once (Import answers kBusy past it), import.maxSkills
+// skills in the ledger (a plan past it is that entry's error), and per import what ImportJob
+// bounds (documents, bytes, depth).
+//
+// Loop thread only. The daemon's close hook closes the fetcher: running imports end without
+// their callbacks.
+#ifndef SKILLNODE_NODE_IMPORTERS_IMPORT_SERVICE_H_
+#define SKILLNODE_NODE_IMPORTERS_IMPORT_SERVICE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "discovery/registry.h"
+#include "node/blobs/blob_network.h"
+#include "node/daemon.h"
+#include "node/importers/import_fetcher.h"
+#include "node/importers/import_job.h"
+#include "node/importers/import_report.h"
+#include "transport/result.h"
+#include "transport/uv/uv_http_client.h"
+
+namespace skillnode::node::importers {
+
+class ImportService {
+ public:
+  // `daemon`, `registry` and `blobs` must outlive the service; `blobs` may be null (the blob
+  // store could not be opened: every import is refused, naming `blobs_error`).
+  ImportService(Daemon& daemon, discovery::Registry& registry, blobs::BlobNetwork* blobs,
+                std::string blobs_error);
+  ImportService(const ImportService&) = delete;
+  ImportService& operator=(const ImportService&) = delete;
+  ~ImportService();
+
+  // Starts an import; `done` gets its report later, on the loop. Errors at once: kBusy (too many
+  // running), kUnavailable (no blob store, or a bad allowedHosts entry), kInvalidArgument (no
+  // URL and no document).
+  [[nodiscard]] transport::Result<void> Import(ImportRequest request, ImportJob::Done done);
+
+  size_t running() const { return running_; }
+  size_t imported_skills() const { return ledger_.size(); }
+  nlohmann::json Info() const;
+
+ private:
+  struct Imported {
+    std::string source;  // the import's source URL
+    std::string type;
+  };
+  using Id = std::pair<std::string, std::string>;  // (agentId, skillId)
+
+  transport::Result<std::string> Add(const ImportRequest& request, const PlannedSkill& planned);
+  bool Remove(const std::string& agent_id, const std::string& skill_id);
+  void Heartbeat(transport::TimePoint now);
+  void WriteMetrics(http::PrometheusWriter& out) const;
+
+  Daemon& daemon_;
+  discovery::Registry& registry_;
+  blobs::BlobNetwork* blobs_;
+  std::string blobs_error_;
+  ImportLimits limits_;
+  transport::uv::UvHttpClient http_;
+  std::optional<ImportFetcher> fetcher_;  // none: import.allowedHosts did not parse
+  std::string policy_error_;
+  std::map<Id, Imported> ledger_;
+  transport::TimePoint next_heartbeat_;
+  size_t running_ = 0;
+  struct Counts {
+    uint64_t imports = 0;
+    uint64_t imports_failed = 0;  // the source could not be read
+    uint64_t refused_busy = 0;
+    uint64_t skills_imported = 0;
+    uint64_t entries_failed = 0;
+    uint64_t skills_unpublished = 0;
+  } counts_;
+};
+
+}  // namespace skillnode::node::importers
+
+#endif  // SKILLNODE_NODE_IMPORTERS_IMPORT_SERVICE_H_

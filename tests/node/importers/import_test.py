@@ -1,0 +1,417 @@
+#!/usr/bin/env python3
+"""[uv] Imports from the agent ecosystem's registries, end to end (docs/formats.md "Importing").
+
+A source site on 127.0.0.1 (Python's http.server, written here) publishes what real sites do:
+- an A2A Agent Card at /.well-known/agent-card.json, signed with Ed25519 by the openssl CLI
+  (a detached JWS over the RFC 8785 form of the card), its key set at /keys.json (`jku`);
+- an MCP Registry at /reg/v0.1/servers: two pages joined by a cursor, two versions of one
+  server (the later marked latest), and a server marked deleted;
+- an Agent Skills index at /.well-known/agent-skills/index.json: a SKILL.md whose digest is
+  right, and one whose index digest is of other bytes;
+- an AI Catalog at /.well-known/ai-catalog.json: the card by URL, an MCP server inline, and a
+  nested catalog that points back at the first (a cycle).
+Node A (import.allowHttp, import.allowedHosts: 127.0.0.1) imports each of them through
+`skillnode import` and POST /api/import; node B, joined through A, finds what A imported
+through the DHT (the record's origin, the MCP Registry API, the A2A card per agent). The MCP
+Registry is imported again after it marks a server deleted: the skill is unpublished. The
+imported skills stay registered past the health timeout (the node sends their heartbeats).
+
+Hostile sources, each refused with an error that names the rule: a node with the default policy
+(https only; loopback refused); a card of 5 MB; a card whose signature does not verify; a
+registry whose cursor loops; a redirect to another host; a server that answers too slowly. A's
+earlier imports are untouched by all of them.
+Run: SKILLNODE=build/test/node/skillnode python3 tests/node/importers/import_test.py
+"""
+import base64
+import hashlib
+import http.server
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+from skillnode_harness import (Node, check, finish, require_binary, run,  # noqa: E402
+                               temp_dir, wait_for)
+
+CONFIG = """
+node:
+  http: {listen: "127.0.0.1:0"}
+discovery:
+  healthCheck:
+    heartbeatInterval: 500
+    timeout: 2000
+%s
+"""
+IMPORT_OPEN = """
+import:
+  allowHttp: true
+  allowedHosts: ["127.0.0.1"]
+  fetchTimeout: 2000
+"""
+SKILL_MD = ("---\nname: pdf-summary\ndescription: Summarise a PDF into five bullet points.\n---\n"
+            "# PDF summary\n\nRead the PDF, then write five bullets.\n").encode()
+BROKEN_MD = ("---\nname: broken\ndescription: Its index digest is of other bytes.\n---\n"
+             "# Broken\n").encode()
+OFFICIAL = "io.modelcontextprotocol.registry/official"
+
+
+def b64url(data):
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def jcs(value):
+    # RFC 8785 for what these documents hold (strings, integers, booleans, arrays, objects).
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+class Signer:
+    """An Ed25519 key made and used through the openssl CLI."""
+
+    def __init__(self, work):
+        self.key = os.path.join(work, "key.pem")
+        subprocess.run(["openssl", "genpkey", "-algorithm", "ed25519", "-out", self.key],
+                       check=True, capture_output=True)
+        der = subprocess.run(["openssl", "pkey", "-in", self.key, "-pubout", "-outform", "DER"],
+                             check=True, capture_output=True).stdout
+        self.public = der[-32:]
+        self.work = work
+
+    def jwks(self):
+        return {"keys": [{"kty": "OKP", "crv": "Ed25519", "x": b64url(self.public), "kid": "k1",
+                          "alg": "EdDSA", "use": "sig"}]}
+
+    def sign(self, data):
+        path = os.path.join(self.work, "input")
+        with open(path, "wb") as f:
+            f.write(data)
+        return subprocess.run(["openssl", "pkeyutl", "-sign", "-inkey", self.key, "-rawin",
+                               "-in", path], check=True, capture_output=True).stdout
+
+    def signed_card(self, card, jku):
+        protected = b64url(jcs({"alg": "EdDSA", "kid": "k1", "typ": "JOSE", "jku": jku}))
+        payload = b64url(jcs(card))
+        signature = self.sign(f"{protected}.{payload}".encode())
+        return dict(card, signatures=[{"protected": protected, "signature": b64url(signature)}])
+
+
+def card_of(name, skills):
+    return {"name": name, "description": f"{name}, an agent of the import test",
+            "version": "1.2.0",
+            "supportedInterfaces": [{"url": "https://agent.example.org/a2a",
+                                     "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
+            "capabilities": {"streaming": False}, "defaultInputModes": ["text/plain"],
+            "defaultOutputModes": ["application/json"], "skills": skills}
+
+
+SKILLS = [
+    {"id": "plan-route", "name": "Plan a route", "description": "Plans a route by road.",
+     "tags": ["routing", "maps"], "examples": ["from Lyon to Turin"]},
+    {"id": "eta", "name": "Arrival time", "description": "Estimates an arrival time.",
+     "tags": ["routing"]},
+]
+
+
+def server_entry(name, version, status="active", latest=True, url="https://wx.example.com/mcp"):
+    return {"server": {"$schema": "https://static.modelcontextprotocol.io/schemas/2025-12-11/"
+                                  "server.schema.json",
+                       "name": name, "description": f"The {name} server", "version": version,
+                       "remotes": [{"type": "streamable-http", "url": url}]},
+            "_meta": {OFFICIAL: {"status": status, "publishedAt": "2025-09-01T10:00:00Z",
+                                 "updatedAt": "2025-10-01T10:00:00Z", "isLatest": latest}}}
+
+
+class Source:
+    """The source site: fixed documents by path, MCP Registry pages by cursor, and a few
+    hostile routes."""
+
+    def __init__(self, work):
+        self.signer = Signer(work)
+        self.docs = {}
+        self.registry_deleted = False
+        self.requests = []
+        source = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_GET(self):
+                source.requests.append(self.path)
+                parsed = urllib.parse.urlsplit(self.path)
+                query = urllib.parse.parse_qs(parsed.query)
+                if parsed.path == "/slow.json":
+                    time.sleep(4)
+                if parsed.path == "/redirect.json":
+                    self.send_response(302)
+                    self.send_header("Location",
+                                     f"http://localhost:{source.port}/.well-known/agent-card.json")
+                    self.end_headers()
+                    return
+                if parsed.path in ("/reg/v0.1/servers", "/loop/v0.1/servers"):
+                    body = source.registry_page(parsed.path, query.get("cursor", [""])[0])
+                    return self.answer(200, "application/json", json.dumps(body).encode())
+                if parsed.path in source.docs:
+                    return self.answer(200, "application/json", source.docs[parsed.path])
+                self.answer(404, "text/plain", b"not found")
+
+            def answer(self, status, kind, body):
+                self.send_response(status)
+                self.send_header("Content-Type", kind)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        class Server(http.server.ThreadingHTTPServer):
+            def handle_error(self, request, client_address):
+                # The node hangs up on a document past its size or time bound: expected here.
+                if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+                    super().handle_error(request, client_address)
+
+        self.server = Server(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.publish()
+
+    def publish(self):
+        url = self.url
+        card = self.signer.signed_card(card_of("Route Planner", SKILLS), url + "/keys.json")
+        self.card = json.dumps(card).encode()
+        tampered = json.loads(self.card)
+        tampered["skills"][0]["description"] = "Plans a route by sea."
+        self.docs = {
+            "/.well-known/agent-card.json": self.card,
+            "/keys.json": json.dumps(self.signer.jwks()).encode(),
+            "/tampered.json": json.dumps(tampered).encode(),
+            "/big.json": b'{"name": "' + b"x" * (5 * 1024 * 1024) + b'"}',
+            "/slow.json": self.card,
+            "/skills/pdf-summary/SKILL.md": SKILL_MD,
+            "/skills/broken/SKILL.md": BROKEN_MD,
+            "/.well-known/agent-skills/index.json": json.dumps({
+                "$schema": "https://schemas.agentskills.io/discovery/0.2.0/schema.json",
+                "skills": [
+                    {"name": "pdf-summary", "type": "skill-md",
+                     "description": "Summarise a PDF", "url": "/skills/pdf-summary/SKILL.md",
+                     "digest": "sha256:" + hashlib.sha256(SKILL_MD).hexdigest()},
+                    {"name": "broken", "type": "skill-md", "description": "Corrupt digest",
+                     "url": "/skills/broken/SKILL.md",
+                     "digest": "sha256:" + hashlib.sha256(b"other bytes").hexdigest()},
+                ]}).encode(),
+            "/.well-known/ai-catalog.json": json.dumps({
+                "specVersion": "1.0",
+                "entries": [
+                    {"identifier": "urn:test:card", "type": "application/a2a-agent-card+json",
+                     "url": "/.well-known/agent-card.json"},
+                    {"identifier": "urn:test:files",
+                     "type": "application/mcp-server+json",
+                     "data": server_entry("org.tools/files", "0.9.0")["server"]},
+                    {"identifier": "urn:test:nested", "type": "application/ai-catalog+json",
+                     "url": "/nested.json"},
+                ]}).encode(),
+            "/nested.json": json.dumps({
+                "specVersion": "1.0",
+                "entries": [{"identifier": "urn:test:back", "type": "application/ai-catalog+json",
+                             "url": "/.well-known/ai-catalog.json"}]}).encode(),
+        }
+
+    def registry_page(self, path, cursor):
+        if path.startswith("/loop"):  # every page points at the same next page
+            return {"servers": [server_entry("net.loop/echo", "1.0.0")],
+                    "metadata": {"count": 1, "nextCursor": "again"}}
+        if cursor == "":
+            return {"servers": [server_entry("io.github.alice/weather", "1.0.0", latest=False),
+                                server_entry("io.github.alice/weather", "1.1.0")],
+                    "metadata": {"count": 2, "nextCursor": "page-2"}}
+        calc_status = "deleted" if self.registry_deleted else "active"
+        return {"servers": [server_entry("com.example/calc", "2.0.0", status=calc_status,
+                                         url="https://calc.example.com/mcp"),
+                            server_entry("org.old/gone", "1.0.0", status="deleted")],
+                "metadata": {"count": 2}}
+
+
+def import_api(node, body, timeout=60):
+    return node.call("POST", "/api/import", body, timeout=timeout)
+
+
+def imported_ids(report):
+    return sorted((s["agentId"], s["skillId"]) for s in report.get("imported", []))
+
+
+def check_card(a, b, source):
+    done = run(["import", source.url + "/", "--type", "a2a", "--http", a.http_address(),
+                "--json"], timeout=60)
+    report = json.loads(done.stdout) if done.returncode == 0 else {}
+    check(done.returncode == 0 and len(report["imported"]) == 2 and not report["errors"],
+          "skillnode import SITE --type a2a imports both skills of the signed card",
+          done.stdout[-2000:] + done.stderr[-2000:])
+    check(report.get("documents") == 2, "the import read the card and its key set (jku)",
+          json.dumps(report)[:500])
+    if not report.get("imported"):
+        return None
+    agent, skill = report["imported"][0]["agentId"], report["imported"][0]["skillId"]
+    check(skill == "plan-route", "the card's first skill keeps its id", skill)
+
+    def origin_on_b():
+        status, answer = b.get_json(f"/api/skills/{skill}")
+        for found in (answer or {}).get("providers", []) if status == 200 else []:
+            if found.get("agentId") == agent and "origin" in found:
+                return found["origin"]
+        return None
+    origin = wait_for(origin_on_b, 30, 0.2)
+    check(origin is not None, "B finds the imported skill through the DHT, with its origin")
+    if origin:
+        check(origin["format"] == "a2a" and origin["signature"] == "verified" and
+              origin["sourceUrl"].endswith("/.well-known/agent-card.json") and
+              origin["documentSha256"] == hashlib.sha256(source.card).hexdigest() and
+              origin["documentSize"] == len(source.card),
+              "the origin names the card's URL, its exact bytes' SHA-256 and size, and the "
+              "verified signature", json.dumps(origin))
+    status, card = b.get_json(f"/a2a/agents/{urllib.parse.quote(agent, safe='')}/agent-card.json")
+    check(status == 200 and sorted(s["name"] for s in card.get("skills", [])) ==
+          ["Arrival time", "Plan a route"],
+          "B serves an A2A card for the imported agent with both skills",
+          f"{status} {json.dumps(card)[:800]}")
+    again = run(["import", source.url + "/.well-known/agent-card.json", "--http",
+                 a.http_address(), "--json"], timeout=60)
+    results = [s["result"] for s in json.loads(again.stdout)["imported"]] \
+        if again.returncode == 0 else []
+    check(results == ["unchanged", "unchanged"],
+          "importing the same card again by its URL (type told by its shape) changes nothing",
+          again.stdout[-1000:] + again.stderr[-1000:])
+    path = os.path.join(temp_dir("skillnode-import-file-"), "card.json")
+    with open(path, "wb") as f:
+        f.write(source.card)
+    from_file = run(["import", path, "--http", a.http_address()], timeout=60)
+    check(from_file.returncode == 0 and "2 imported, 0 failed" in from_file.stdout,
+          "skillnode import FILE reads the saved card and imports it (report as lines)",
+          from_file.stdout + from_file.stderr)
+    return agent
+
+
+def check_registry(a, b, source):
+    status, report = import_api(a, {"url": source.url + "/reg", "type": "mcp-registry"})
+    ids = imported_ids(report or {})
+    check(status == 200 and ids == [("com.example", "calc"), ("io.github.alice", "weather")],
+          "the MCP Registry's two pages import the two live servers", f"{status} {report}")
+    weather = [s for s in (report or {}).get("imported", []) if s["skillId"] == "weather"]
+    check(weather and weather[0]["version"] == "1.1.0",
+          "of two versions of one server, the one marked latest is imported", str(weather))
+
+    def listed_on_b():
+        status, answer = b.get_json("/v0.1/servers")
+        return sorted(s["server"]["name"] for s in answer.get("servers", [])) \
+            if status == 200 else []
+    check(wait_for(lambda: listed_on_b() == ["com.example/calc", "io.github.alice/weather"],
+                   30, 0.2),
+          "B's MCP Registry API lists the imported servers", str(listed_on_b()))
+    source.registry_deleted = True
+    status, report = import_api(a, {"url": source.url + "/reg/v0.1/servers"})
+    unpublished = [(s["agentId"], s["skillId"]) for s in (report or {}).get("unpublished", [])]
+    check(status == 200 and unpublished == [("com.example", "calc")],
+          "imported again after the registry marks calc deleted, calc is unpublished "
+          "(the registry told by the page's shape)", f"{status} {report}")
+    check(wait_for(lambda: listed_on_b() == ["io.github.alice/weather"], 30, 0.2),
+          "B no longer lists the deleted server", str(listed_on_b()))
+
+
+def check_skills_index(a, source):
+    status, report = import_api(a, {"url": source.url + "/", "type": "agent-skills"})
+    errors = (report or {}).get("errors", [])
+    check(status == 200 and [s["skillId"] for s in report["imported"]] == ["pdf-summary"],
+          "the Agent Skills index imports the SKILL.md whose digest is right", f"{status} {report}")
+    check(len(errors) == 1 and "broken" in errors[0]["entry"] and
+          hashlib.sha256(BROKEN_MD).hexdigest() in errors[0]["error"],
+          "the entry whose digest is wrong is refused, naming the digest its bytes have",
+          json.dumps(errors))
+    status, body, _ = a.get("/api/skills/pdf-summary/skill.md")
+    check(status == 200 and body.encode() == SKILL_MD,
+          "the imported SKILL.md is served byte for byte")
+
+
+def check_catalog(a, source):
+    status, report = import_api(a, {"url": source.url + "/"})
+    errors = (report or {}).get("errors", [])
+    check(status == 200 and report["type"] == "ai-catalog" and
+          ("org.tools", "files") in imported_ids(report) and
+          ("plan-route" in [s["skillId"] for s in report["imported"]]),
+          "a site without a type is read through its AI Catalog: the card by URL and the MCP "
+          "server inline", f"{status} {json.dumps(report)[:1500]}")
+    check(any("cycle" in e["error"] for e in errors),
+          "the nested catalog that points back is not read again (a cycle)", json.dumps(errors))
+
+
+def check_hostile(a, source):
+    before = a.get_json("/api/node")[1]["imports"]["importedSkills"]
+    cases = [
+        ({"url": source.url + "/big.json", "type": "a2a"}, "4194304"),
+        ({"url": source.url + "/tampered.json", "type": "a2a"}, "verif"),
+        ({"url": source.url + "/redirect.json", "type": "a2a"}, "leaves the host"),
+        ({"url": source.url + "/slow.json", "type": "a2a"}, "no complete answer within"),
+        ({"url": "http://[::1]:9/card.json", "type": "a2a"}, "loopback"),
+    ]
+    for body, named in cases:
+        status, answer = import_api(a, body)
+        message = (answer or {}).get("message", "")
+        check(status == 502 and (answer or {}).get("error") == "IMPORT_FAILED" and named in message,
+              f"{body['url'].rsplit('/', 1)[-1]}: refused (502 IMPORT_FAILED) naming '{named}'",
+              f"{status} {json.dumps(answer)[:600]}")
+    status, report = import_api(a, {"url": source.url + "/loop", "type": "mcp-registry"})
+    check(status == 200 and ("net.loop", "echo") in imported_ids(report) and
+          any("again" in e["error"] or "loop" in e["error"] for e in report["errors"]),
+          "a registry whose cursor loops: the pull stops, naming the loop, keeping its entries",
+          f"{status} {json.dumps(report)[:800]}")
+    status, answer = import_api(a, {"url": source.url + "/", "type": "teapot"})
+    check(status == 400 and answer.get("details", {}).get("field") == "type",
+          "an unknown type is a 400 naming the field", f"{status} {answer}")
+    after = a.get_json("/api/node")[1]["imports"]["importedSkills"]
+    check(after == before + 1, "the hostile sources took nothing already imported away",
+          f"{before} -> {after}")
+
+
+def check_default_policy(source):
+    c = Node("import-c", ["--port", "0"], config=CONFIG % "").start()
+    status, answer = import_api(c, {"url": source.url + "/"})
+    check(status == 502 and "https" in (answer or {}).get("message", ""),
+          "a node with the default policy refuses a plain-http source, naming https",
+          f"{status} {answer}")
+    status, answer = import_api(c, {"url": f"https://127.0.0.1:{source.port}/"})
+    check(status == 502 and "loopback" in (answer or {}).get("message", ""),
+          "... and a loopback address no allowedHosts entry names", f"{status} {answer}")
+    c.stop()
+
+
+def main():
+    require_binary()
+    source = Source(temp_dir("skillnode-import-source-"))
+    a = Node("import-a", ["--port", "0"], config=CONFIG % IMPORT_OPEN).start()
+    b = Node("import-b", ["--port", "0", "--bootstrap", f"127.0.0.1:{a.udp_port()}"],
+             config=CONFIG % "").start()
+    check(wait_for(lambda: a.contacts() >= 1 and b.contacts() >= 1, 30, 0.1),
+          "the two nodes know each other")
+    check_card(a, b, source)
+    check_registry(a, b, source)
+    check_skills_index(a, source)
+    check_catalog(a, source)
+    time.sleep(3)  # past the 2 s health timeout: the node's own heartbeats keep them
+    status, answer = a.get_json("/api/skills/plan-route")
+    check(status == 200 and answer["providers"][0]["status"] == "HEALTHY",
+          "imported skills stay registered and HEALTHY past the health timeout",
+          f"{status} {json.dumps(answer)[:500]}")
+    check_hostile(a, source)
+    check_default_policy(source)
+    status, metrics, _ = a.get("/metrics")
+    check('skillnode_imported_skills ' in metrics and 'skillnode_imports_total{result="read"}'
+          in metrics, "/metrics counts imports and imported skills")
+    b.stop()
+    a.stop()
+    source.server.shutdown()
+    finish()
+
+
+if __name__ == "__main__":
+    main()
