@@ -1,11 +1,10 @@
 // ImportJob: one import's documents, one at a time, to plans and a report (import_job.h).
 #include "node/importers/import_job.h"
 
-#include <map>
+#include <cassert>
 #include <utility>
 #include <vector>
 
-#include "discovery/semver.h"
 #include "node/bounded_json.h"
 #include "node/formats/a2a/a2a_card_verifier.h"
 #include "node/importers/a2a_plan.h"
@@ -45,26 +44,6 @@ std::string Joined(const std::string& prefix, const std::string& entry) {
   return prefix.empty() ? entry : prefix + ": " + entry;
 }
 
-// The registry's root for a URL that may name its servers list ("/v0.1/servers?...").
-std::string RegistryRoot(std::string url) {
-  for (const char* path : {"/v0.1/servers", "/v0/servers"}) {
-    if (const size_t at = url.find(path); at != std::string::npos) return url.substr(0, at);
-  }
-  if (const size_t query = url.find('?'); query != std::string::npos) url.resize(query);
-  while (!url.empty() && url.back() == '/') url.pop_back();
-  return url;
-}
-
-// Whether `a` is a later version of one server than `b`: the registry's latest mark first,
-// then semver precedence, then the version text.
-bool Newer(const McpRegistryEntry& a, const McpRegistryEntry& b) {
-  if (a.is_latest != b.is_latest) return a.is_latest;
-  auto va = discovery::SemVer::Parse(a.version);
-  auto vb = discovery::SemVer::Parse(b.version);
-  if (va && vb) return discovery::CompareSemVer(*va, *vb) > 0;
-  return a.version > b.version;
-}
-
 std::optional<ImportType> TypeOfEntry(CatalogEntryKind kind) {
   switch (kind) {
     case CatalogEntryKind::kA2aCard:
@@ -101,19 +80,8 @@ void ImportJob::Start() {
   if (request_.document) {
     item->bytes = std::make_shared<const std::string>(std::move(*request_.document));
     item->urls = {request_.url};
-  } else if (NamesSite(request_.url)) {
-    for (ImportType type : {ImportType::kAiCatalog, ImportType::kA2a, ImportType::kAgentSkills,
-                            ImportType::kMcpRegistry}) {
-      if (request_.type && type != *request_.type) continue;
-      std::vector<std::string> urls = WellKnownUrls(request_.url, type);
-      if (type == ImportType::kMcpRegistry && !request_.type) {
-        // Probed with one page; the crawl itself starts at the root once the shape says so.
-        urls = {RegistryRoot(request_.url) + "/v0.1/servers?limit=1"};
-      }
-      item->urls.insert(item->urls.end(), urls.begin(), urls.end());
-    }
   } else {
-    item->urls = {request_.url};
+    item->urls = SourceUrls(request_.url, request_.type);
   }
   queue_.push_back(std::move(item));
   Next();
@@ -193,19 +161,9 @@ void ImportJob::Read(const std::shared_ptr<Item>& item, const std::string& url,
     case Item::What::kArtifact:
       return ReadArtifact(*item, *bytes);
     case Item::What::kMcpServer: {
-      auto server = ParseBoundedJson(*bytes, kMcpRegistryJsonDepthMax, "the server.json");
-      if (!server) return Failed(*item, server.error());
-      const nlohmann::json wrapped = {{"servers", {{{"server", *server}}}}};
-      auto page = ReadMcpRegistryPage(wrapped.dump());
-      if (!page) return Failed(*item, page.error());
-      for (auto& entry : page->entries) {
-        if (!entry) {
-          Failed(*item, entry.error());
-          continue;
-        }
-        Add(item->label, PlanMcpServer(*entry, RegistryRoot(url)));
-      }
-      return;
+      auto entry = ReadMcpServer(*bytes);
+      if (!entry) return Failed(*item, entry.error());
+      return Add(item->label, PlanMcpServer(*entry, RegistryRootOf(url)));
     }
   }
 }
@@ -231,8 +189,8 @@ void ImportJob::ReadDocument(const Item& item, const std::string& url,
       return ReadCard(item, url, std::move(bytes));
     case ImportType::kMcpRegistry:
       if (item.bytes) {  // a page given as a file: that page alone
-        crawl_.emplace(RegistryRoot(url), std::nullopt, limits_.mcp);
-        crawl_url_ = RegistryRoot(url);
+        crawl_.emplace(RegistryRootOf(url), std::nullopt, limits_.mcp);
+        crawl_url_ = RegistryRootOf(url);
         auto page = ReadMcpRegistryPage(*bytes);
         if (!page) return Failed(item, page.error());
         crawl_->Take(*page);
@@ -293,7 +251,7 @@ void ImportJob::ReadKeys(const Item& item, const std::string& bytes) {
 }
 
 void ImportJob::StartCrawl(const std::string& label, const std::string& url) {
-  crawl_url_ = RegistryRoot(url);
+  crawl_url_ = RegistryRootOf(url);
   crawl_.emplace(crawl_url_, std::nullopt, limits_.mcp);
   auto page = std::make_shared<Item>();
   page->what = Item::What::kMcpPage;
@@ -326,14 +284,9 @@ void ImportJob::FinishCrawl(const std::string& label) {
     report_.errors.push_back({where, "the pull stopped: " + crawl_->stop_reason()});
   }
   for (const std::string& error : crawl_->errors()) report_.errors.push_back({where, error});
-  std::map<std::string, const McpRegistryEntry*> latest;  // per server name
-  for (const auto& [key, entry] : crawl_->entries()) {
-    const McpRegistryEntry*& slot = latest[entry.name];
-    if (slot == nullptr || Newer(entry, *slot)) slot = &entry;
-  }
-  for (const auto& [name, entry] : latest) {
+  for (const McpRegistryEntry* entry : crawl_->Latest()) {
     if (entry->status == McpServerStatus::kDeleted) {
-      const auto [agent_id, skill_id] = McpServerIds(name);
+      const auto [agent_id, skill_id] = McpServerIds(entry->name);
       if (!agent_id.empty() && sink_.remove(agent_id, skill_id)) {
         report_.unpublished.push_back({agent_id, skill_id, "deleted on the registry"});
       }
@@ -414,11 +367,6 @@ void ImportJob::ReadCatalog(const Item& item, const std::string& url, const std:
       auto resolved = ResolveUrl(url, entry->url);
       if (!resolved) {
         report_.errors.push_back({place, resolved.error().message});
-        continue;
-      }
-      if (entry->kind == CatalogEntryKind::kCatalog && catalogs_read_.contains(*resolved)) {
-        report_.errors.push_back(
-            {place, *resolved + ": this catalog was already read in this import (a cycle)"});
         continue;
       }
       next->urls = {*resolved};

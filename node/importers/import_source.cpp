@@ -67,7 +67,8 @@ std::optional<ImportType> DetectImportType(const nlohmann::json& document) {
   if (Has(document, "servers") && document["servers"].is_array()) return ImportType::kMcpRegistry;
   const auto schema = document.find("$schema");
   if (schema != document.end() && schema->is_string() &&
-      schema->get<std::string>().find("agent-skills") != std::string::npos) {
+      (schema->get<std::string>().find("agentskills") != std::string::npos ||
+       schema->get<std::string>().find("agent-skills") != std::string::npos)) {
     return ImportType::kAgentSkills;
   }
   const auto skills = document.find("skills");
@@ -133,6 +134,33 @@ std::string HostOf(std::string_view url) {
     host = host.substr(1, host.size() - 2);
   }
   return host;
+}
+
+std::vector<std::string> SourceUrls(std::string_view url, std::optional<ImportType> type) {
+  if (!NamesSite(url)) return {std::string(url)};
+  std::vector<std::string> out;
+  for (ImportType each : {ImportType::kAiCatalog, ImportType::kA2a, ImportType::kAgentSkills,
+                          ImportType::kMcpRegistry}) {
+    if (type && each != *type) continue;
+    if (each == ImportType::kMcpRegistry && !type) {
+      // Probed with one page; the crawl starts at the root once the page's shape says so.
+      out.push_back(RegistryRootOf(url) + "/v0.1/servers?limit=1");
+      continue;
+    }
+    const std::vector<std::string> urls = WellKnownUrls(url, each);
+    out.insert(out.end(), urls.begin(), urls.end());
+  }
+  return out;
+}
+
+std::string RegistryRootOf(std::string_view url) {
+  std::string root(url);
+  for (const char* path : {"/v0.1/servers", "/v0/servers"}) {
+    if (const size_t at = root.find(path); at != std::string::npos) return root.substr(0, at);
+  }
+  if (const size_t query = root.find('?'); query != std::string::npos) root.resize(query);
+  while (!root.empty() && root.back() == '/') root.pop_back();
+  return root;
 }
 
 }  // namespace skillnode::node::importers

@@ -33,8 +33,8 @@ std::string_view ImportTypeName(ImportType type);  // "a2a", "mcp-registry", ...
 // The type a document's shape says it is, or nullopt when it looks like none of them:
 //   an AI Catalog has `specVersion` and `entries`; an MCP Registry page has `servers`;
 //   an Agent Skills index has `skills` whose entries carry `digest` (or a `$schema` naming
-//   agent-skills); an A2A card has `name` and `skills` and either `supportedInterfaces`,
-//   `url` or `capabilities`.
+//   agentskills or agent-skills); an A2A card has `name` and `skills` and either
+//   `supportedInterfaces`, `url` or `capabilities`.
 std::optional<ImportType> DetectImportType(const nlohmann::json& document);
 
 // Whether `url`'s path is empty or "/" (the URL names a site, not a document).
@@ -43,6 +43,16 @@ bool NamesSite(std::string_view url);
 // The documents to try for `type` at the site `url` names, in order (A2A: agent-card.json,
 // then agent.json). For kMcpRegistry, the registry's root itself.
 std::vector<std::string> WellKnownUrls(std::string_view url, ImportType type);
+
+// The documents an import of `url` tries in turn: for a site (NamesSite), each type's
+// well-known documents (every type's, in the order AI Catalog, A2A, Agent Skills, MCP Registry,
+// when `type` is nullopt; an MCP Registry is probed with one page of `/v0.1/servers`); else the
+// URL itself.
+std::vector<std::string> SourceUrls(std::string_view url, std::optional<ImportType> type);
+
+// An MCP Registry's root for a URL that may name its server list ("https://r.example/v0.1/
+// servers?limit=1" gives "https://r.example"); trailing slashes and a query are dropped.
+std::string RegistryRootOf(std::string_view url);
 
 // `reference` (absolute, path-absolute or relative) resolved against `base`; an error names a
 // reference no URL parser takes.

@@ -5,6 +5,8 @@
 #include <cassert>
 #include <memory>
 
+#include "discovery/semver.h"
+
 namespace skillnode::node::importers {
 namespace {
 
@@ -65,6 +67,24 @@ McpRegistryCrawl::State McpRegistryCrawl::Take(const McpRegistryPage& page) {
 void McpRegistryCrawl::Stop(std::string reason) {
   state_ = State::kStopped;
   stop_reason_ = std::move(reason);
+}
+
+std::vector<const McpRegistryEntry*> McpRegistryCrawl::Latest() const {
+  const auto newer = [](const McpRegistryEntry& a, const McpRegistryEntry& b) {
+    if (a.is_latest != b.is_latest) return a.is_latest;
+    auto va = discovery::SemVer::Parse(a.version);
+    auto vb = discovery::SemVer::Parse(b.version);
+    if (va && vb) return discovery::CompareSemVer(*va, *vb) > 0;
+    return a.version > b.version;
+  };
+  std::map<std::string, const McpRegistryEntry*> latest;  // per server name
+  for (const auto& [key, entry] : entries_) {
+    const McpRegistryEntry*& slot = latest[entry.name];
+    if (slot == nullptr || newer(entry, *slot)) slot = &entry;
+  }
+  std::vector<const McpRegistryEntry*> out;
+  for (const auto& [name, entry] : latest) out.push_back(entry);
+  return out;
 }
 
 }  // namespace skillnode::node::importers

@@ -56,6 +56,9 @@ class McpRegistryCrawl {
   const std::map<std::pair<std::string, std::string>, McpRegistryEntry>& entries() const {
     return entries_;
   }
+  // One entry per server name, in name order: the version the registry marks latest, else the
+  // highest by semver precedence (else by text, for versions that are not semver).
+  std::vector<const McpRegistryEntry*> Latest() const;
   // One message per bad entry, "page 3: servers[4]: ...".
   const std::vector<std::string>& errors() const { return errors_; }
 

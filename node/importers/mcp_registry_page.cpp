@@ -1,5 +1,7 @@
 #include "node/importers/mcp_registry_page.h"
 
+#include <cassert>
+
 #include "node/bounded_json.h"
 #include "node/importers/json_fields.h"
 
@@ -99,6 +101,16 @@ transport::Result<McpRegistryPage> ReadMcpRegistryPage(std::string_view bytes) {
     page.entries.push_back(ReadEntry(servers[i], FieldReader::ItemPath("servers", i)));
   }
   return page;
+}
+
+transport::Result<McpRegistryEntry> ReadMcpServer(std::string_view bytes) {
+  auto server = ParseBoundedJson(bytes, kMcpRegistryJsonDepthMax, "the server.json");
+  if (!server) return tl::unexpected(std::move(server.error()));
+  const json wrapped = {{"servers", json::array({json{{"server", std::move(*server)}}})}};
+  auto page = ReadMcpRegistryPage(wrapped.dump());
+  if (!page) return tl::unexpected(std::move(page.error()));
+  assert(page->entries.size() == 1);
+  return std::move(page->entries.front());
 }
 
 }  // namespace skillnode::node::importers

@@ -54,6 +54,10 @@ bool IsMcpServerName(std::string_view name);
 
 [[nodiscard]] transport::Result<McpRegistryPage> ReadMcpRegistryPage(std::string_view bytes);
 
+// A bare server.json (as an AI Catalog carries one) read as a registry entry would be: the same
+// checks, no registry metadata (status active, no dates, not marked latest).
+[[nodiscard]] transport::Result<McpRegistryEntry> ReadMcpServer(std::string_view bytes);
+
 }  // namespace skillnode::node::importers
 
 #endif  // SKILLNODE_NODE_IMPORTERS_MCP_REGISTRY_PAGE_H_

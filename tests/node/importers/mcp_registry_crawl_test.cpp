@@ -67,5 +67,24 @@ TEST_CASE("a crawl stops at a cursor loop and past its page and entry bounds", "
   CHECK(failed.stop_reason() == "HTTP 500");
 }
 
+TEST_CASE("of a server's versions the one marked latest is kept, else the highest semver",
+          "[unit]") {
+  McpRegistryCrawl crawl("https://registry.example", std::nullopt, {});
+  McpRegistryPage page = Page({{"a/x", "1.10.0"},
+                               {"a/x", "1.9.0"},
+                               {"a/y", "2.0.0"},
+                               {"a/y", "10.0.0"},
+                               {"a/z", "beta"},
+                               {"a/z", "alpha"}},
+                              "");
+  page.entries[1]->is_latest = true;  // a/x 1.9.0: the registry's word beats precedence
+  crawl.Take(page);
+  std::vector<std::string> latest;
+  for (const McpRegistryEntry* entry : crawl.Latest()) {
+    latest.push_back(entry->name + " " + entry->version);
+  }
+  CHECK(latest == std::vector<std::string>{"a/x 1.9.0", "a/y 10.0.0", "a/z beta"});
+}
+
 }  // namespace
 }  // namespace skillnode::node::importers

@@ -97,5 +97,22 @@ TEST_CASE("a registry page that is not a server list is refused whole", "[unit]"
   CHECK(too_long.error().message == "servers: more than 500 items");
 }
 
+TEST_CASE("a bare server.json reads as an active registry entry with no dates", "[unit]") {
+  auto entry = ReadMcpServer(
+      R"({"name": "io.github.alice/weather", "version": "1.0.0", "description": "Weather",)"
+      R"( "remotes": [{"type": "streamable-http", "url": "https://wx.example/mcp"}]})");
+  REQUIRE(entry);
+  CHECK(entry->name == "io.github.alice/weather");
+  CHECK(entry->version == "1.0.0");
+  CHECK(entry->status == McpServerStatus::kActive);
+  CHECK(entry->published_at.empty());
+  CHECK_FALSE(entry->is_latest);
+  auto nameless = ReadMcpServer(R"({"version": "1.0.0", "description": "x"})");
+  REQUIRE_FALSE(nameless);
+  CHECK_THAT(nameless.error().message, Catch::Contains("name"));
+  CHECK_FALSE(ReadMcpServer("[1, 2]"));
+  CHECK_FALSE(ReadMcpServer("not json"));
+}
+
 }  // namespace
 }  // namespace skillnode::node::importers
