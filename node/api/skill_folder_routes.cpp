@@ -77,6 +77,24 @@ std::string Quoted(const blobs::Digest& digest) {
   return "\"" + kademlia::wire::HexEncode(digest) + "\"";
 }
 
+// The digest and size of the bytes `what` names in `record`, if it names any.
+std::optional<std::pair<blobs::Digest, uint64_t>> BytesOf(
+    const kademlia::store::SkillRecord& record, SkillFolderRoutes::What what) {
+  using What = SkillFolderRoutes::What;
+  if (what == What::kOrigin) {
+    if (!record.origin) return std::nullopt;
+    return std::pair{record.origin->document_sha256, record.origin->document_size};
+  }
+  if (!record.descriptor) return std::nullopt;
+  const auto& d = *record.descriptor;
+  if (what == What::kSkillMd) {
+    if (!d.skill_md_sha256) return std::nullopt;
+    return std::pair{*d.skill_md_sha256, d.skill_md_size};
+  }
+  if (!d.archive_sha256) return std::nullopt;
+  return std::pair{*d.archive_sha256, d.archive_size};
+}
+
 }  // namespace
 
 SkillFolderRoutes::SkillFolderRoutes(Daemon& daemon, discovery::Registry& registry,
@@ -99,6 +117,10 @@ SkillFolderRoutes::SkillFolderRoutes(Daemon& daemon, discovery::Registry& regist
   router.Add("GET", "/api/skills/{id}/skill.md",
              [this](const http::HttpRequest& request, http::Responder r) {
                HandleBytes(request, std::move(r), What::kSkillMd);
+             });
+  router.Add("GET", "/api/skills/{id}/origin",
+             [this](const http::HttpRequest& request, http::Responder r) {
+               HandleBytes(request, std::move(r), What::kOrigin);
              });
   router.Add("GET", "/api/skills/{id}/download",
              [this](const http::HttpRequest& request, http::Responder r) {
@@ -178,11 +200,9 @@ void SkillFolderRoutes::ServeBytes(const http::HttpRequest& request, http::Respo
     const kademlia::store::SkillRecord& record = found.record();
     if (agent && record.agent_id != *agent) continue;
     ++offered;
-    if (!record.descriptor) continue;
-    const auto& digest = what == What::kSkillMd ? record.descriptor->skill_md_sha256
-                                                : record.descriptor->archive_sha256;
-    if (!digest) continue;
-    if (blobs_->SizeOf(*digest)) {
+    const auto named_bytes = BytesOf(record, what);
+    if (!named_bytes) continue;
+    if (blobs_->SizeOf(named_bytes->first)) {
       named.insert(named.begin(), &record);
     } else {
       named.push_back(&record);
@@ -194,17 +214,17 @@ void SkillFolderRoutes::ServeBytes(const http::HttpRequest& request, http::Respo
     return responder.Error(404, "DISC_002", "no agent " + *agent + " offers skill " + id, details);
   }
   if (named.empty()) {
-    return responder.Error(404, "DISC_002",
-                           "skill " + id + (agent ? " of agent " + *agent : "") + " has no " +
-                               (what == What::kSkillMd ? "SKILL.md" : "SKILL.md folder") +
-                               " (it was not registered from a folder)",
-                           details);
+    return responder.Error(
+        404, "DISC_002",
+        "skill " + id + (agent ? " of agent " + *agent : "") + " has no " +
+            (what == What::kOrigin
+                 ? "origin document (it was not imported)"
+                 : std::string(what == What::kSkillMd ? "SKILL.md" : "SKILL.md folder") +
+                       " (it was not registered from a folder)"),
+        details);
   }
   const kademlia::store::SkillRecord& record = *named.front();
-  const auto& descriptor = *record.descriptor;
-  const blobs::Digest digest =
-      what == What::kSkillMd ? *descriptor.skill_md_sha256 : *descriptor.archive_sha256;
-  const uint64_t size = what == What::kSkillMd ? descriptor.skill_md_size : descriptor.archive_size;
+  const auto [digest, size] = *BytesOf(record, what);
   const std::string* match = request.Header("if-none-match");
   if (match != nullptr && *match == Quoted(digest)) {
     http::HttpResponse response;
@@ -213,17 +233,20 @@ void SkillFolderRoutes::ServeBytes(const http::HttpRequest& request, http::Respo
     return responder.Send(std::move(response));
   }
   blobs_->Get(digest, size, record.publisher,
-              [responder, digest, what, skill = record.skill_id,
+              [responder, digest = digest, what, skill = record.skill_id,
+               format = record.origin ? record.origin->format : kademlia::store::OriginFormat{},
                details = std::move(details)](const blobs::BlobAnswer& answer) mutable {
-                Answer(responder, answer, digest, what, skill, std::move(details));
+                Answer(responder, answer, digest, what, skill, std::move(details), format);
               });
 }
 
 void SkillFolderRoutes::Answer(http::Responder& responder, const blobs::BlobAnswer& answer,
                                const blobs::Digest& digest, What what, const std::string& skill,
-                               json details) {
+                               json details, kademlia::store::OriginFormat format) {
   using Status = kademlia::blobs::FetchOutcome::Status;
-  const char* noun = what == What::kSkillMd ? "SKILL.md" : "folder archive";
+  const char* noun = what == What::kSkillMd  ? "SKILL.md"
+                     : what == What::kOrigin ? "origin document"
+                                             : "folder archive";
   if (answer.bytes) {
     http::HttpResponse response;
     response.headers = {{"ETag", Quoted(digest)},
@@ -233,6 +256,13 @@ void SkillFolderRoutes::Answer(http::Responder& responder, const blobs::BlobAnsw
     response.body = *answer.bytes;
     if (what == What::kSkillMd) {
       response.content_type = "text/markdown; charset=utf-8";
+    } else if (what == What::kOrigin) {
+      // The exact bytes read at import: a card or a server.json, or an index's artifact.
+      response.content_type = format == kademlia::store::OriginFormat::kAgentSkills
+                                  ? "application/octet-stream"
+                                  : "application/json";
+      response.headers.emplace_back("X-Skillnode-Origin-Format",
+                                    std::string(kademlia::store::OriginFormatName(format)));
     } else {
       response.content_type = "application/x-tar";
       response.headers.emplace_back("Content-Disposition",

@@ -7,6 +7,9 @@
 //        defaults to the name. Only from this host, as POST /api/skills.
 //   GET  /api/skills/{id}/skill.md[?agentId=]   SKILL.md's bytes exactly (text/markdown)
 //   GET  /api/skills/{id}/download[?agentId=]   the folder's deterministic archive (x-tar)
+//   GET  /api/skills/{id}/origin[?agentId=]     an imported skill's origin document, the exact
+//        bytes read at import (the A2A card, the server.json, the index's artifact), so that any
+//        reader can check them against the record's origin digest and signature again
 //
 // The node trusts nothing of the upload: it reads the tar through libarchive, checks every
 // path, kind, size and the front matter (discovery/skillmd), and remakes the deterministic
@@ -40,6 +43,10 @@ namespace skillnode::node::api {
 
 class SkillFolderRoutes {
  public:
+  // The bytes a GET route serves: SKILL.md, the folder's archive, an imported skill's origin
+  // document.
+  enum class What { kSkillMd, kArchive, kOrigin };
+
   // Opens <dataDir>/blobs and adds the routes to `daemon`'s router; every reference must
   // outlive this. A store that cannot be opened is logged, and the routes answer 503.
   SkillFolderRoutes(Daemon& daemon, discovery::Registry& registry,
@@ -55,7 +62,6 @@ class SkillFolderRoutes {
   const std::string& store_error() const { return store_error_; }
 
  private:
-  enum class What { kSkillMd, kArchive };
   void HandleRegister(const http::HttpRequest& request, http::Responder responder);
   void HandleBytes(const http::HttpRequest& request, http::Responder responder, What what);
   // Answers from the records a search found: the first whose bytes this node holds.
@@ -63,7 +69,7 @@ class SkillFolderRoutes {
                   const std::string& id, const discovery::search::SearchResult& result, What what);
   static void Answer(http::Responder& responder, const blobs::BlobAnswer& answer,
                      const blobs::Digest& digest, What what, const std::string& skill,
-                     nlohmann::json details);
+                     nlohmann::json details, kademlia::store::OriginFormat format);
   bool StoreAvailable(http::Responder& responder);
 
   Daemon& daemon_;

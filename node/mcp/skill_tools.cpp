@@ -72,6 +72,20 @@ json FailureData(const ApiResponse& answer, std::string message) {
   return data;
 }
 
+// An imported skill's origin as list_skills shows it: the format, the source and whether its
+// publisher's signature verified; null for a skill registered directly.
+json OriginSummary(const json& skill) {
+  const auto origin = skill.find("origin");
+  if (origin == skill.end() || !origin->is_object()) return nullptr;
+  json out = json::object();
+  for (const char* key : {"format", "sourceUrl", "signature", "publisherDomain", "status"}) {
+    if (const auto value = origin->find(key); value != origin->end() && value->is_string()) {
+      out[key] = *value;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 void CallContext::Log(LogLevel level, std::string_view tool, json data) const {
@@ -203,8 +217,13 @@ void SkillTools::ListSkills(const ListArgs& args, const CallContext& context, To
           const std::string name = skill["name"].get<std::string>();
           if (!seen.insert(name).second) continue;
           const std::string description = StringField(skill, "description");
-          // Only the name and the short description: the selection phase sees no more.
-          skills.push_back({{"name", name}, {"description", description}});
+          // Only the name and the short description (and, for an imported skill, where it came
+          // from): the selection phase sees no more.
+          json listed = {{"name", name}, {"description", description}};
+          if (json origin = OriginSummary(skill); !origin.is_null()) {
+            listed["origin"] = std::move(origin);
+          }
+          skills.push_back(std::move(listed));
           if (context.names && skill.contains("id") && skill["id"].is_string()) {
             context.names->Remember(name, skill["id"].get<std::string>());
           }

@@ -86,7 +86,9 @@ json ToolDefinitions() {
       {{"name", kListSkills},
        {"description",
         "Step 1 of 3, selection. Lists the skills this skillnode can reach (its own, the LAN's "
-        "and the network's) with only their name and short description. Choose a skill by "
+        "and the network's) with only their name and short description (and, for a skill "
+        "imported from an A2A card, an MCP Registry or an Agent Skills index, its origin: "
+        "format, source URL and whether its publisher's signature verified). Choose a skill by "
         "them, then call get_skill_info with its name."},
        {"inputSchema", ObjectSchema(std::move(list_properties), json::array())}},
       {{"name", kGetSkillInfo},

@@ -31,12 +31,16 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.parse
+import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 from skillnode_harness import (Node, check, finish, require_binary, run,  # noqa: E402
                                temp_dir, wait_for)
+sys.path.insert(0, os.path.join(HERE, "..", "mcp"))
+import mcp_raw  # noqa: E402
 
 CONFIG = """
 node:
@@ -58,6 +62,7 @@ SKILL_MD = ("---\nname: pdf-summary\ndescription: Summarise a PDF into five bull
 BROKEN_MD = ("---\nname: broken\ndescription: Its index digest is of other bytes.\n---\n"
              "# Broken\n").encode()
 OFFICIAL = "io.modelcontextprotocol.registry/official"
+HUGE_BYTES = 100 * 1024 * 1024
 
 
 def b64url(data):
@@ -146,6 +151,15 @@ class Source:
                 query = urllib.parse.parse_qs(parsed.query)
                 if parsed.path == "/slow.json":
                     time.sleep(4)
+                if parsed.path == "/huge.json":  # 100 MB, streamed until the node hangs up
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(HUGE_BYTES))
+                    self.end_headers()
+                    chunk = b" " * (1024 * 1024)
+                    for _ in range(HUGE_BYTES // len(chunk)):
+                        self.wfile.write(chunk)
+                    return
                 if parsed.path == "/redirect.json":
                     self.send_response(302)
                     self.send_header("Location",
@@ -234,6 +248,15 @@ class Source:
                 "metadata": {"count": 2}}
 
 
+def get_bytes(node, path):
+    """(status, body bytes, headers with lower-case names) of GET path."""
+    try:
+        with urllib.request.urlopen(node.url + path, timeout=30) as answer:
+            return answer.status, answer.read(), {k.lower(): v for k, v in answer.headers.items()}
+    except urllib.error.HTTPError as error:
+        return error.code, error.read(), {k.lower(): v for k, v in error.headers.items()}
+
+
 def import_api(node, body, timeout=60):
     return node.call("POST", "/api/import", body, timeout=timeout)
 
@@ -271,6 +294,7 @@ def check_card(a, b, source):
               origin["documentSize"] == len(source.card),
               "the origin names the card's URL, its exact bytes' SHA-256 and size, and the "
               "verified signature", json.dumps(origin))
+    check_origin_bytes(b, agent, skill, source)
     status, card = b.get_json(f"/a2a/agents/{urllib.parse.quote(agent, safe='')}/agent-card.json")
     check(status == 200 and sorted(s["name"] for s in card.get("skills", [])) ==
           ["Arrival time", "Plan a route"],
@@ -291,6 +315,62 @@ def check_card(a, b, source):
           "skillnode import FILE reads the saved card and imports it (report as lines)",
           from_file.stdout + from_file.stderr)
     return agent
+
+
+def check_origin_bytes(b, agent, skill, source):
+    """B serves the card's exact bytes from the DHT's blob holders, and a reader verifies the
+    publisher's signature on them again, with the key from the publisher's own key set."""
+    query = urllib.parse.urlencode({"agentId": agent})
+    status, body, headers = get_bytes(b, f"/api/skills/{skill}/origin?{query}")
+    check(status == 200 and body == source.card and
+          headers.get("x-skillnode-origin-format") == "a2a",
+          "B serves the imported card's exact bytes at /api/skills/{id}/origin",
+          f"{status} {len(body)} bytes {headers}")
+    if status != 200:
+        return
+    card = json.loads(body)
+    signature = card.pop("signatures")[0]
+    signing_input = f"{signature['protected']}.{b64url(jcs(card))}".encode()
+    raw = base64.urlsafe_b64decode(signature["signature"] + "==")
+    work = temp_dir("skillnode-import-verify-")
+    paths = {name: os.path.join(work, name) for name in ("input", "sig", "pub.pem")}
+    with open(paths["input"], "wb") as f:
+        f.write(signing_input)
+    with open(paths["sig"], "wb") as f:
+        f.write(raw)
+    keys = json.loads(source.docs["/keys.json"])["keys"]
+    der = bytes.fromhex("302a300506032b6570032100") + base64.urlsafe_b64decode(
+        keys[0]["x"] + "==")
+    with open(paths["pub.pem"], "wb") as f:
+        f.write(b"-----BEGIN PUBLIC KEY-----\n" + base64.b64encode(der) +
+                b"\n-----END PUBLIC KEY-----\n")
+    verified = subprocess.run(["openssl", "pkeyutl", "-verify", "-pubin", "-inkey",
+                               paths["pub.pem"], "-rawin", "-in", paths["input"], "-sigfile",
+                               paths["sig"]], capture_output=True, text=True)
+    check(verified.returncode == 0, "openssl verifies the publisher's signature on those bytes",
+          verified.stdout + verified.stderr)
+
+
+def check_mcp_listing(b):
+    client = mcp_raw.Http(b)
+    status, _, session = client.open()
+    headers = {"Mcp-Session-Id": session or "", "MCP-Protocol-Version": "2025-06-18"}
+    client.call("POST", {"jsonrpc": "2.0", "method": "notifications/initialized"}, headers)
+    status, answer, _ = client.call(
+        "POST", mcp_raw.request("tools/call", {"name": "list_skills",
+                                               "arguments": {"limit": 50}}, rid=2), headers)
+    if isinstance(answer, str):
+        answer = (mcp_raw.sse_events(answer) or [None])[-1]
+    skills = ((answer or {}).get("result", {}).get("structuredContent", {}) or {}).get(
+        "skills", [])
+    by_name = {s["name"]: s for s in skills}
+    route = by_name.get("Plan a route", {})
+    check(route.get("origin", {}).get("format") == "a2a" and
+          route["origin"].get("signature") == "verified",
+          "MCP list_skills on B shows the imported skill with its origin (a2a, verified)",
+          json.dumps(skills)[:1500])
+    check("broken" not in json.dumps(skills),
+          "... and never the skill whose index digest was wrong")
 
 
 def check_registry(a, b, source):
@@ -349,6 +429,7 @@ def check_hostile(a, source):
     before = a.get_json("/api/node")[1]["imports"]["importedSkills"]
     cases = [
         ({"url": source.url + "/big.json", "type": "a2a"}, "4194304"),
+        ({"url": source.url + "/huge.json", "type": "a2a"}, "4194304"),
         ({"url": source.url + "/tampered.json", "type": "a2a"}, "verif"),
         ({"url": source.url + "/redirect.json", "type": "a2a"}, "leaves the host"),
         ({"url": source.url + "/slow.json", "type": "a2a"}, "no complete answer within"),
@@ -402,6 +483,7 @@ def main():
     check(status == 200 and answer["providers"][0]["status"] == "HEALTHY",
           "imported skills stay registered and HEALTHY past the health timeout",
           f"{status} {json.dumps(answer)[:500]}")
+    check_mcp_listing(b)
     check_hostile(a, source)
     check_default_policy(source)
     status, metrics, _ = a.get("/metrics")
