@@ -1,12 +1,13 @@
 // The console's pages in chromium: Skills (filters, paging, shareable URLs, keyboard), a
-// skill (SKILL.md raw byte for byte and its download, try it), Live (a curl registration
-// within 2 s, reconnecting), sign-in and sign-out, hostile skills; then axe-core, 360 px
-// overflow and screenshots of every page (ui_shots.mjs).
+// skill (SKILL.md raw byte for byte and its download, try it, an imported one's origin:
+// ui_origin.mjs), Live (a curl registration within 2 s, reconnecting), sign-in and sign-out,
+// hostile skills; then axe-core, 360 px overflow and screenshots of every page (ui_shots.mjs).
 import {execFileSync} from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import {check, spec, watch} from './ui_support.mjs';
 import {photographPages} from './ui_shots.mjs';
+import {checkOrigins} from './ui_origin.mjs';
 
 const url = (p) => spec.base + p;
 
@@ -306,6 +307,7 @@ export async function runPageChecks(browser, log) {
   await checkNode(browser, log);
   await checkSkills(browser, log);
   await checkSkillPages(browser, log);
+  await checkOrigins(browser, log, newPage);
   await checkLive(browser, log);
   await checkSignIn(browser, log);
   await checkHostile(browser, log);

@@ -7,9 +7,10 @@ named by the SHA-256 of their bytes and cached immutable, index.html is no-cache
 Accept-Encoding allows it, the plain bytes otherwise, 304 on If-None-Match; unknown pages and
 assets are 404; the first load's transferred bytes (printed) stay within 150 KB; a node with
 node.ui.enabled: false has no /ui/. Then ui_browser.mjs drives Debian's chromium through
-Playwright-core over the five pages (search and filters, a skill's SKILL.md byte for byte, a
-curl registration on Live within 2 s, sign-in and sign-out, hostile skills, axe-core,
-keyboard, 360 px and 1280 px, screenshots); last, the node must have received no CSP report.
+Playwright-core over the five pages (search and filters, a skill's SKILL.md byte for byte, an
+imported skill's origin (ui_imports.py), a curl registration on Live within 2 s, sign-in and
+sign-out, hostile skills, axe-core, keyboard, 360 px and 1280 px, screenshots); last, the
+node must have received no CSP report.
 Run: SKILLNODE=build/ui/node/skillnode UI_NPM_DIR=/tmp/ui-npm python3 tests/ui/ui_test.py
 Screenshots go to UI_SCREENSHOT_DIR (default: the npm directory); with UI_DOCS_SCREENSHOTS=1
 they also replace docs/ui/*.png (make ui-screenshots).
@@ -29,6 +30,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "node"))
 
 import ui_fixtures as fx  # noqa: E402
+import ui_imports  # noqa: E402
 from skillnode_harness import (Node, check, finish, npm_install, require_binary, run,  # noqa: E402
                                skip, temp_dir, wait_for)
 
@@ -180,7 +182,7 @@ def main():
   auth: {{tokensFile: "{tokens}"}}
 discovery:
   healthCheck: {{heartbeatInterval: 60000, timeout: 600000}}
-"""
+""" + ui_imports.CONFIG
     node = Node("ui", ["--port", "0"], config=config).start()
     peer = Node("ui-peer", ["--port", "0", "--bootstrap", f"127.0.0.1:{node.udp_port()}",
                             "--http", "127.0.0.1:0"]).start()
@@ -189,6 +191,7 @@ discovery:
     check_serving(node)
     check_disabled()
     token, folders = register(node, node.config_path)
+    imports = ui_imports.import_skills(node, check)
     shots = os.environ.get("UI_SCREENSHOT_DIR") or os.path.join(npm_dir, "screenshots")
     os.makedirs(shots, exist_ok=True)
     spec = {"base": node.url, "token": token, "chromium": CHROMIUM, "flag": fx.FLAG,
@@ -199,7 +202,7 @@ discovery:
             "hostileName": fx.HOSTILE_NAME, "hostileDescription": fx.HOSTILE_DESCRIPTION,
             "fixtures": {name: os.path.join(ROOT, "tests", "fixtures", "skills", name, "SKILL.md")
                          for name in ["bom-utf8", "crlf-endings", "cjk-emoji"]},
-            "hostileMd": os.path.join(folders, "ui-hostile-md", "SKILL.md")}
+            "hostileMd": os.path.join(folders, "ui-hostile-md", "SKILL.md"), "imports": imports}
     env = dict(os.environ, NODE_PATH=os.path.join(npm_dir, "node_modules"),
                UI_SPEC=json.dumps(spec))
     browser = subprocess.run([node_bin, os.path.join(HERE, "ui_browser.mjs")], env=env,

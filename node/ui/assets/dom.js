@@ -37,11 +37,14 @@ export function httpUrl(text) {
   }
 }
 
-// A link to an outside http(s) URL that leaks nothing, or the text alone.
-export function outsideLink(text) {
+// A link to an outside http(s) URL that leaks nothing, or the text alone. With newTab the link
+// opens in a new tab (target _blank, said in hidden text for screen readers).
+export function outsideLink(text, {newTab = false} = {}) {
   const href = httpUrl(text);
   if (!href) return el('span', {class: 'mono'}, String(text));
-  return el('a', {href, rel: 'noopener noreferrer nofollow', class: 'mono'}, String(text));
+  return el('a', {href, rel: 'noopener noreferrer nofollow', class: 'mono',
+                  target: newTab ? '_blank' : null}, String(text),
+            newTab ? el('span', {class: 'visually-hidden'}, ' (opens in a new tab)') : null);
 }
 
 // A <dl> of [term, value] pairs (value: a node or text).
@@ -59,6 +62,25 @@ export function statusBadge(status) {
 
 export function sourceBadge(source) {
   return el('span', {class: 'badge source'}, String(source ?? '?'));
+}
+
+// An imported skill's origin.format (kademlia/store/record_origin.h) in words, and short.
+const kOriginFormats = {
+  'a2a': ['A2A Agent Card', 'A2A'],
+  'mcp-registry': ['MCP Registry', 'MCP'],
+  'agent-skills': ['Agent Skills index', 'Agent Skills'],
+};
+
+export function originFormatName(format) {
+  return (kOriginFormats[format] || [String(format ?? '?')])[0];
+}
+
+// For the Skills table: where an imported skill came from; nothing for one registered directly.
+export function originBadge(origin) {
+  if (!origin || typeof origin !== 'object') return null;
+  const short = (kOriginFormats[origin.format] || [null, 'other'])[1];
+  return el('span', {class: 'badge origin', title: `Imported (${originFormatName(origin.format)})`},
+    el('span', {class: 'visually-hidden'}, 'imported from '), short);
 }
 
 export function message(kind, text) {

@@ -1,8 +1,9 @@
-// A skill: its signed record, descriptor and schemas, SKILL.md rendered (sanitised) and raw
-// byte for byte, and a form that invokes it through the node (POST /api/skills/{id}/invoke)
-// once the input passes its inputSchema.
+// A skill: its signed record, where each provider's record came from (an importer's origin),
+// descriptor and schemas, SKILL.md rendered (sanitised) and raw byte for byte, and a form that
+// invokes it through the node (POST /api/skills/{id}/invoke) once the input passes its
+// inputSchema.
 import {el, append, clear, fields, message, outsideLink, statusBadge, sourceBadge, dateText,
-        pageLink} from './dom.js';
+        pageLink, originFormatName} from './dom.js';
 import {enc, get, getExactText, post} from './api.js';
 import {renderMarkdown} from './markdown.js';
 import {checkAgainstSchema} from './schema_check.js';
@@ -40,6 +41,51 @@ function recordSection(skill, providers) {
     others.length ? el('p', {}, 'Other providers: ', others.map((p, i) => [i ? ', ' : '',
       pageLink(`/ui/skill/${enc(p.id)}?agentId=${enc(p.agentId || '')}`, p.agentId || '?')])) : null,
     replicasPart(skill));
+}
+
+// An RFC 3339 time as the registry wrote it, shown as the page shows times (the text itself
+// when it does not parse).
+function timeText(text) {
+  const ms = Date.parse(text);
+  return Number.isFinite(ms) ? dateText(ms) : String(text);
+}
+
+// Where an imported record came from (its origin, kademlia/store/record_origin.h): the
+// importer's word for it, signed into the record.
+function originFields(origin) {
+  const sha = String(origin.documentSha256 ?? '');
+  const signed = {verified: 'signature verified', unsigned: 'not signed'}[origin.signature];
+  const pairs = [
+    ['Format', originFormatName(origin.format)],
+    ['Source', outsideLink(origin.sourceUrl ?? '', {newTab: true})],
+    ['Source signature', signed || String(origin.signature ?? '—')],
+    ['Document', el('span', {},
+      'SHA-256 ', el('span', {class: 'mono', title: sha}, sha.length > 16 ? `${sha.slice(0, 16)}…` : sha),
+      `, ${plural(Number(origin.documentSize) || 0, 'byte')}`)],
+  ];
+  if (origin.publisherDomain) pairs.push(['Publisher domain', el('span', {class: 'mono'}, origin.publisherDomain)]);
+  if (origin.status) pairs.push(['Registry status', origin.status]);
+  if (origin.publishedAt) pairs.push(['Published', timeText(origin.publishedAt)]);
+  if (origin.updatedAt) pairs.push(['Updated in the registry', timeText(origin.updatedAt)]);
+  return fields(pairs);
+}
+
+// One block per provider, the one shown first; each says where its record came from.
+function originSection(skill, providers) {
+  const section = el('section', {'aria-labelledby': 'origin-h', id: 'origin'},
+    el('h2', {id: 'origin-h'}, 'Origin'));
+  const ordered = [skill, ...providers.filter((p) => p !== skill)];
+  for (const provider of ordered) {
+    const block = el('div', {class: 'origin-block', 'data-agent-id': provider.agentId || ''});
+    if (ordered.length > 1) block.append(el('h3', {}, 'Provider ', el('span', {class: 'mono'}, provider.agentId || '?')));
+    const origin = provider.origin;
+    block.append(origin && typeof origin === 'object'
+      ? originFields(origin)
+      : el('p', {}, provider.provider ? 'Registered directly with its node.'
+                                      : 'Listed by a SkillCenter catalog.'));
+    section.append(block);
+  }
+  return section;
 }
 
 function plural(count, noun) {
@@ -209,7 +255,8 @@ export function render(main, {arg, params, current}) {
     const skill = providers.find((p) => agent && p.agentId === agent) || providers[0];
     main.querySelector('h1').textContent = skill.name || skill.id;
     document.title = `${skill.name || skill.id} - skillnode`;
-    append(main, [recordSection(skill, providers), historySection(skill), descriptorSection(skill),
+    append(main, [recordSection(skill, providers), originSection(skill, providers),
+                  historySection(skill), descriptorSection(skill),
                   skillMdSection(skill), tryItSection(skill)]);
   });
 }

@@ -1,6 +1,7 @@
 // Skills: a search over the network through GET /api/skills (the same query code as
-// POST /api/skills/search), paged on the node. The filters live in the query string.
-import {el, append, clear, message, statusBadge, sourceBadge, pageLink} from './dom.js';
+// POST /api/skills/search), paged on the node. The filters live in the query string. A skill
+// imported from another registry's format carries a badge naming the format (its origin).
+import {el, append, clear, message, statusBadge, sourceBadge, originBadge, pageLink} from './dom.js';
 import {enc, get} from './api.js';
 
 export const kPageSize = 50;
@@ -69,7 +70,7 @@ function resultsTable(skills) {
       el('td', {}, skill.type),
       el('td', {}, (skill.capabilities || []).join(', ')),
       el('td', {}, statusBadge(skill.status)),
-      el('td', {}, sourceBadge(skill.source)))]);
+      el('td', {}, sourceBadge(skill.source), originBadge(skill.origin)))]);
   }
   const head = el('thead', {}, el('tr', {}, ['Skill', 'Version', 'Type', 'Capabilities',
     'Health', 'Source'].map((h) => el('th', {scope: 'col'}, h))));
