@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """[uv] Imports from the agent ecosystem's registries, end to end (docs/formats.md "Importing").
 
-A source site on 127.0.0.1 (Python's http.server, import_source_site.py) publishes what real sites do:
+A source site on 127.0.0.1 (Python's http.server, import_source_site.py) publishes what real
+sites do:
 - an A2A Agent Card at /.well-known/agent-card.json, signed with Ed25519 by the openssl CLI
   (a detached JWS over the RFC 8785 form of the card), its key set at /keys.json (`jku`);
 - an MCP Registry at /reg/v0.1/servers: two pages joined by a cursor, two versions of one
