@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """[uv] Imports from the agent ecosystem's registries, end to end (docs/formats.md "Importing").
 
-A source site on 127.0.0.1 (Python's http.server, written here) publishes what real sites do:
+A source site on 127.0.0.1 (Python's http.server, import_source_site.py) publishes what real
+sites do:
 - an A2A Agent Card at /.well-known/agent-card.json, signed with Ed25519 by the openssl CLI
   (a detached JWS over the RFC 8785 form of the card), its key set at /keys.json (`jku`);
 - an MCP Registry at /reg/v0.1/servers: two pages joined by a cursor, two versions of one
@@ -22,14 +23,10 @@ registry whose cursor loops; a redirect to another host; a server that answers t
 earlier imports are untouched by all of them.
 Run: SKILLNODE=build/test/node/skillnode python3 tests/node/importers/import_test.py
 """
-import base64
 import hashlib
-import http.server
 import json
 import os
-import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.parse
@@ -41,6 +38,8 @@ from skillnode_harness import (Node, check, finish, require_binary, run,  # noqa
                                temp_dir, wait_for)
 sys.path.insert(0, os.path.join(HERE, "..", "mcp"))
 import mcp_raw  # noqa: E402
+sys.path.insert(0, HERE)
+from import_source_site import BROKEN_MD, SKILL_MD, Source, verify_card  # noqa: E402
 
 CONFIG = """
 node:
@@ -57,195 +56,6 @@ import:
   allowedHosts: ["127.0.0.1"]
   fetchTimeout: 2000
 """
-SKILL_MD = ("---\nname: pdf-summary\ndescription: Summarise a PDF into five bullet points.\n---\n"
-            "# PDF summary\n\nRead the PDF, then write five bullets.\n").encode()
-BROKEN_MD = ("---\nname: broken\ndescription: Its index digest is of other bytes.\n---\n"
-             "# Broken\n").encode()
-OFFICIAL = "io.modelcontextprotocol.registry/official"
-HUGE_BYTES = 100 * 1024 * 1024
-
-
-def b64url(data):
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
-def jcs(value):
-    # RFC 8785 for what these documents hold (strings, integers, booleans, arrays, objects).
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
-
-
-class Signer:
-    """An Ed25519 key made and used through the openssl CLI."""
-
-    def __init__(self, work):
-        self.key = os.path.join(work, "key.pem")
-        subprocess.run(["openssl", "genpkey", "-algorithm", "ed25519", "-out", self.key],
-                       check=True, capture_output=True)
-        der = subprocess.run(["openssl", "pkey", "-in", self.key, "-pubout", "-outform", "DER"],
-                             check=True, capture_output=True).stdout
-        self.public = der[-32:]
-        self.work = work
-
-    def jwks(self):
-        return {"keys": [{"kty": "OKP", "crv": "Ed25519", "x": b64url(self.public), "kid": "k1",
-                          "alg": "EdDSA", "use": "sig"}]}
-
-    def sign(self, data):
-        path = os.path.join(self.work, "input")
-        with open(path, "wb") as f:
-            f.write(data)
-        return subprocess.run(["openssl", "pkeyutl", "-sign", "-inkey", self.key, "-rawin",
-                               "-in", path], check=True, capture_output=True).stdout
-
-    def signed_card(self, card, jku):
-        protected = b64url(jcs({"alg": "EdDSA", "kid": "k1", "typ": "JOSE", "jku": jku}))
-        payload = b64url(jcs(card))
-        signature = self.sign(f"{protected}.{payload}".encode())
-        return dict(card, signatures=[{"protected": protected, "signature": b64url(signature)}])
-
-
-def card_of(name, skills):
-    return {"name": name, "description": f"{name}, an agent of the import test",
-            "version": "1.2.0",
-            "supportedInterfaces": [{"url": "https://agent.example.org/a2a",
-                                     "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
-            "capabilities": {"streaming": False}, "defaultInputModes": ["text/plain"],
-            "defaultOutputModes": ["application/json"], "skills": skills}
-
-
-SKILLS = [
-    {"id": "plan-route", "name": "Plan a route", "description": "Plans a route by road.",
-     "tags": ["routing", "maps"], "examples": ["from Lyon to Turin"]},
-    {"id": "eta", "name": "Arrival time", "description": "Estimates an arrival time.",
-     "tags": ["routing"]},
-]
-
-
-def server_entry(name, version, status="active", latest=True, url="https://wx.example.com/mcp"):
-    return {"server": {"$schema": "https://static.modelcontextprotocol.io/schemas/2025-12-11/"
-                                  "server.schema.json",
-                       "name": name, "description": f"The {name} server", "version": version,
-                       "remotes": [{"type": "streamable-http", "url": url}]},
-            "_meta": {OFFICIAL: {"status": status, "publishedAt": "2025-09-01T10:00:00Z",
-                                 "updatedAt": "2025-10-01T10:00:00Z", "isLatest": latest}}}
-
-
-class Source:
-    """The source site: fixed documents by path, MCP Registry pages by cursor, and a few
-    hostile routes."""
-
-    def __init__(self, work):
-        self.signer = Signer(work)
-        self.docs = {}
-        self.registry_deleted = False
-        self.requests = []
-        source = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def do_GET(self):
-                source.requests.append(self.path)
-                parsed = urllib.parse.urlsplit(self.path)
-                query = urllib.parse.parse_qs(parsed.query)
-                if parsed.path == "/slow.json":
-                    time.sleep(4)
-                if parsed.path == "/huge.json":  # 100 MB, streamed until the node hangs up
-                    self.send_response(200)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(HUGE_BYTES))
-                    self.end_headers()
-                    chunk = b" " * (1024 * 1024)
-                    for _ in range(HUGE_BYTES // len(chunk)):
-                        self.wfile.write(chunk)
-                    return
-                if parsed.path == "/redirect.json":
-                    self.send_response(302)
-                    self.send_header("Location",
-                                     f"http://localhost:{source.port}/.well-known/agent-card.json")
-                    self.end_headers()
-                    return
-                if parsed.path in ("/reg/v0.1/servers", "/loop/v0.1/servers"):
-                    body = source.registry_page(parsed.path, query.get("cursor", [""])[0])
-                    return self.answer(200, "application/json", json.dumps(body).encode())
-                if parsed.path in source.docs:
-                    return self.answer(200, "application/json", source.docs[parsed.path])
-                self.answer(404, "text/plain", b"not found")
-
-            def answer(self, status, kind, body):
-                self.send_response(status)
-                self.send_header("Content-Type", kind)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-        class Server(http.server.ThreadingHTTPServer):
-            def handle_error(self, request, client_address):
-                # The node hangs up on a document past its size or time bound: expected here.
-                if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
-                    super().handle_error(request, client_address)
-
-        self.server = Server(("127.0.0.1", 0), Handler)
-        self.port = self.server.server_address[1]
-        self.url = f"http://127.0.0.1:{self.port}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.publish()
-
-    def publish(self):
-        url = self.url
-        card = self.signer.signed_card(card_of("Route Planner", SKILLS), url + "/keys.json")
-        self.card = json.dumps(card).encode()
-        tampered = json.loads(self.card)
-        tampered["skills"][0]["description"] = "Plans a route by sea."
-        self.docs = {
-            "/.well-known/agent-card.json": self.card,
-            "/keys.json": json.dumps(self.signer.jwks()).encode(),
-            "/tampered.json": json.dumps(tampered).encode(),
-            "/big.json": b'{"name": "' + b"x" * (5 * 1024 * 1024) + b'"}',
-            "/slow.json": self.card,
-            "/skills/pdf-summary/SKILL.md": SKILL_MD,
-            "/skills/broken/SKILL.md": BROKEN_MD,
-            "/.well-known/agent-skills/index.json": json.dumps({
-                "$schema": "https://schemas.agentskills.io/discovery/0.2.0/schema.json",
-                "skills": [
-                    {"name": "pdf-summary", "type": "skill-md",
-                     "description": "Summarise a PDF", "url": "/skills/pdf-summary/SKILL.md",
-                     "digest": "sha256:" + hashlib.sha256(SKILL_MD).hexdigest()},
-                    {"name": "broken", "type": "skill-md", "description": "Corrupt digest",
-                     "url": "/skills/broken/SKILL.md",
-                     "digest": "sha256:" + hashlib.sha256(b"other bytes").hexdigest()},
-                ]}).encode(),
-            "/.well-known/ai-catalog.json": json.dumps({
-                "specVersion": "1.0",
-                "entries": [
-                    {"identifier": "urn:test:card", "type": "application/a2a-agent-card+json",
-                     "url": "/.well-known/agent-card.json"},
-                    {"identifier": "urn:test:files",
-                     "type": "application/mcp-server+json",
-                     "data": server_entry("org.tools/files", "0.9.0")["server"]},
-                    {"identifier": "urn:test:nested", "type": "application/ai-catalog+json",
-                     "url": "/nested.json"},
-                ]}).encode(),
-            "/nested.json": json.dumps({
-                "specVersion": "1.0",
-                "entries": [{"identifier": "urn:test:back", "type": "application/ai-catalog+json",
-                             "url": "/.well-known/ai-catalog.json"}]}).encode(),
-        }
-
-    def registry_page(self, path, cursor):
-        if path.startswith("/loop"):  # every page points at the same next page
-            return {"servers": [server_entry("net.loop/echo", "1.0.0")],
-                    "metadata": {"count": 1, "nextCursor": "again"}}
-        if cursor == "":
-            return {"servers": [server_entry("io.github.alice/weather", "1.0.0", latest=False),
-                                server_entry("io.github.alice/weather", "1.1.0")],
-                    "metadata": {"count": 2, "nextCursor": "page-2"}}
-        calc_status = "deleted" if self.registry_deleted else "active"
-        return {"servers": [server_entry("com.example/calc", "2.0.0", status=calc_status,
-                                         url="https://calc.example.com/mcp"),
-                            server_entry("org.old/gone", "1.0.0", status="deleted")],
-                "metadata": {"count": 2}}
 
 
 def get_bytes(node, path):
@@ -328,27 +138,9 @@ def check_origin_bytes(b, agent, skill, source):
           f"{status} {len(body)} bytes {headers}")
     if status != 200:
         return
-    card = json.loads(body)
-    signature = card.pop("signatures")[0]
-    signing_input = f"{signature['protected']}.{b64url(jcs(card))}".encode()
-    raw = base64.urlsafe_b64decode(signature["signature"] + "==")
-    work = temp_dir("skillnode-import-verify-")
-    paths = {name: os.path.join(work, name) for name in ("input", "sig", "pub.pem")}
-    with open(paths["input"], "wb") as f:
-        f.write(signing_input)
-    with open(paths["sig"], "wb") as f:
-        f.write(raw)
-    keys = json.loads(source.docs["/keys.json"])["keys"]
-    der = bytes.fromhex("302a300506032b6570032100") + base64.urlsafe_b64decode(
-        keys[0]["x"] + "==")
-    with open(paths["pub.pem"], "wb") as f:
-        f.write(b"-----BEGIN PUBLIC KEY-----\n" + base64.b64encode(der) +
-                b"\n-----END PUBLIC KEY-----\n")
-    verified = subprocess.run(["openssl", "pkeyutl", "-verify", "-pubin", "-inkey",
-                               paths["pub.pem"], "-rawin", "-in", paths["input"], "-sigfile",
-                               paths["sig"]], capture_output=True, text=True)
-    check(verified.returncode == 0, "openssl verifies the publisher's signature on those bytes",
-          verified.stdout + verified.stderr)
+    keys = json.loads(source.docs["/keys.json"])
+    verified, detail = verify_card(body, keys, temp_dir("skillnode-import-verify-"))
+    check(verified, "openssl verifies the publisher's signature on those bytes", detail)
 
 
 def check_mcp_listing(b):
