@@ -1,15 +1,9 @@
 #include "node/cli/cli.h"
 
 #include <CLI/CLI.hpp>
-#include <cstdlib>
-#include <filesystem>
 #include <iostream>
 
-#include "node/api/capability_routes.h"
-#include "node/api/import_routes.h"
-#include "node/api/skill_replicas_routes.h"
 #include "node/auth/token_cli.h"
-#include "node/certified_publishers.h"
 #include "node/cli/cli_describe.h"
 #include "node/cli/descriptor_cli.h"
 #include "node/cli/identity_cli.h"
@@ -20,156 +14,17 @@
 #include "node/cli/skill_cli.h"
 #include "node/cli/status_client.h"
 #include "node/config/config_yaml.h"
-#include "node/daemon.h"
-#include "node/importers/import_service.h"
-#include "node/invoke/invoke_routes.h"
-#include "node/lan/lan_service.h"
-#include "node/mcp/mcp_routes.h"
-#include "node/skill_service.h"
-#include "node/skillcenter/skill_center_client.h"
-#include "node/spd_logger.h"
-#include "node/state/data_dir.h"
-#include "node/state/identity_file.h"
-#include "node/ui/health_history_routes.h"
+#include "node/node_runner.h"
 
 namespace skillnode::node::cli {
 namespace {
 
-constexpr int kExitFailure = 1;
 constexpr int kExitUsage = 2;
 constexpr int64_t kStatusTimeoutMsDefault = 5000;
 
 const char* kFooter =
     "Exit status: 0 success, 1 failure, 2 usage or configuration error.\n"
     "Configuration keys and defaults: skillnode.yaml(5), docs/configuration.md.";
-
-std::vector<std::string> ApplyFlags(const RunFlags& flags, config::Config& config) {
-  std::vector<std::string> errors;
-  if (flags.port) config.node.port = *flags.port;
-  if (flags.http) {
-    auto listen = transport::Endpoint::ParseListen(*flags.http);
-    if (listen) {
-      config.node.http.listen = *listen;
-    } else {
-      errors.push_back("--http: expected ADDRESS:PORT, " + listen.error().message);
-    }
-  }
-  if (flags.data_dir) config.node.data_dir = *flags.data_dir;
-  if (!flags.bootstrap.empty()) {
-    config.discovery.dht.bootstrap_nodes.clear();
-    for (const std::string& text : flags.bootstrap) {
-      auto peer = transport::HostPort::Parse(text);
-      if (peer) {
-        config.discovery.dht.bootstrap_nodes.push_back(*peer);
-      } else {
-        errors.push_back("--bootstrap: expected HOST:PORT, " + peer.error().message);
-      }
-    }
-  }
-  if (flags.network_id) config.node.network_id = *flags.network_id;
-  if (flags.log_level) config.node.log.level = config::ParseLogLevel(*flags.log_level).value();
-  if (flags.log_format) config.node.log.format = config::ParseLogFormat(*flags.log_format).value();
-  if (flags.no_lan) {
-    config.discovery.udp.enabled = false;
-    config.discovery.mdns.enabled = false;
-  }
-  if (!flags.lan_interfaces.empty()) config.discovery.udp.interfaces = flags.lan_interfaces;
-  if (flags.lan_port) config.discovery.udp.port = *flags.lan_port;
-  return errors;
-}
-
-std::string JoinLines(const std::vector<std::string>& lines) {
-  std::string text;
-  for (const std::string& line : lines) text += (text.empty() ? "" : "\n") + line;
-  return text;
-}
-
-const char* GetEnvironment(const char* name) { return std::getenv(name); }
-
-void PrintConfigErrors(const std::string& what, const transport::Error& error) {
-  std::cerr << "skillnode: invalid configuration" << (what.empty() ? "" : " in " + what) << ":\n";
-  std::string message = error.message;
-  size_t start = 0;
-  while (start <= message.size()) {
-    const size_t end = message.find('\n', start);
-    std::cerr << "  " << message.substr(start, end - start) << "\n";
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-}
-
-int Run(const std::string& config_file, const std::string& check_file, const RunFlags& flags) {
-  if (!check_file.empty()) {
-    auto config = BuildConfig(check_file, flags, &GetEnvironment);
-    if (!config) {
-      PrintConfigErrors(check_file, config.error());
-      return kExitUsage;
-    }
-    std::cout << check_file << ": configuration is valid\n";
-    return 0;
-  }
-  auto config = BuildConfig(config_file, flags, &GetEnvironment);
-  if (!config) {
-    PrintConfigErrors(config_file, config.error());
-    return kExitUsage;
-  }
-  SpdLogger logger(config->node.log);
-  auto daemon = Daemon::Create(*config, logger);
-  if (!daemon) {
-    logger.Log(transport::LogLevel::kError, "cannot start: " + daemon.error().message);
-    return kExitFailure;
-  }
-  // SIGHUP reads the same file with the same flags.
-  (*daemon)->SetConfigSource([config_file, flags]() -> transport::Result<config::Config> {
-    auto next = BuildConfig(config_file, flags, &GetEnvironment);
-    if (next) return next;
-    // One log line: the problems, which name their keys and lines, joined.
-    std::string problems = next.error().message;
-    for (char& c : problems) c = c == '\n' ? ';' : c;
-    return transport::Fail(next.error().code,
-                           "invalid configuration" +
-                               (config_file.empty() ? "" : " in " + config_file) + ": " + problems);
-  });
-  (*daemon)->AddReloadStep([&logger](const config::Config& running, const config::Config& next)
-                               -> transport::Result<daemon::ReloadApply> {
-    if (next.node.log.level == running.node.log.level) return daemon::ReloadApply{};
-    return daemon::ReloadApply([&logger, level = next.node.log.level] { logger.SetLevel(level); });
-  });
-  auto publishers = SetUpCertifiedPublishers(**daemon);
-  if (!publishers) {
-    logger.Log(transport::LogLevel::kError, "cannot start: " + publishers.error().message);
-    return kExitFailure;
-  }
-  SkillService skills(**daemon, publishers->own_certificate);
-  auto invoke_routes = invoke::AddInvokeRoutes(**daemon, skills);
-  api::CapabilityRoutes capability_routes(**daemon, skills);
-  api::AddSkillReplicasRoute(**daemon, skills);
-  auto mcp_routes = mcp::AddMcpRoutes(**daemon, skills);
-  importers::ImportService imports(**daemon, skills.registry(), skills.folders().blob_network(),
-                                   skills.folders().store_error());
-  api::ImportRoutes import_routes(**daemon, imports);
-  std::optional<ui::HealthHistoryRoutes> health_history;
-  if (config->node.ui.enabled) health_history.emplace(**daemon, skills);
-  std::unique_ptr<lan::LanService> lan;
-  if (config->discovery.udp.enabled) {
-    auto opened = lan::LanService::Create(**daemon, skills);
-    if (!opened) {
-      logger.Log(transport::LogLevel::kError, "cannot start: " + opened.error().message);
-      return kExitFailure;
-    }
-    lan = std::move(*opened);
-  }
-  std::unique_ptr<skillcenter::SkillCenterClient> skill_center;
-  if (config->discovery.skill_center.enabled) {
-    auto created = skillcenter::SkillCenterClient::Create(**daemon, skills);
-    if (!created) {
-      logger.Log(transport::LogLevel::kError, "cannot start: " + created.error().message);
-      return kExitFailure;
-    }
-    skill_center = std::move(*created);
-  }
-  return (*daemon)->Run();
-}
 
 // The base URL for `status`: a listen address of "any" is reached over loopback.
 // The node's API as seen from this host: its plain-HTTP listener, or the HTTPS one when plain
@@ -186,31 +41,6 @@ std::string StatusUrl(const config::NodeSection& node) {
   }
   return (https ? "https://" : "http://") + target.ToString();
 }
-
-}  // namespace
-
-transport::Result<config::Config> BuildConfig(const std::string& file, const RunFlags& flags,
-                                              const config::GetEnv& get_env) {
-  config::Config config;
-  if (!file.empty()) {
-    auto loaded = config::LoadConfigFile(file);
-    if (!loaded) return loaded;
-    config = std::move(*loaded);
-  }
-  auto errors = ApplyFlags(flags, config);
-  for (std::string& problem : config::CrossCheck(config)) errors.push_back(std::move(problem));
-  config.node.data_dir = config.node.data_dir.empty()
-                             ? config::DefaultDataDir(get_env)
-                             : config::ExpandHome(config.node.data_dir, get_env);
-  if (config.node.data_dir.empty()) {
-    errors.push_back("node.dataDir: not set, and neither XDG_DATA_HOME nor HOME gives a default");
-  }
-  if (!errors.empty())
-    return transport::Fail(transport::ErrorCode::kInvalidArgument, JoinLines(errors));
-  return config;
-}
-
-namespace {
 
 // The parsed values of one subcommand's flags; CLI11 writes into them during parsing.
 struct RunCommand {
@@ -322,8 +152,12 @@ void AddStatus(CLI::App& app, StatusCommand& c) {
       ->type_name("MS");
 }
 
-int Run(const RunCommand& c) {
-  RunFlags flags;
+// What `run` was given, as RunNode takes it: a flag given on the command line overrides the file.
+RunOptions OptionsOf(const RunCommand& c) {
+  RunOptions options;
+  options.config_file = c.config_file;
+  options.check_file = c.check_file;
+  RunFlags& flags = options.flags;
   if (c.port_flag->count() > 0) flags.port = static_cast<uint16_t>(std::stoul(c.port));
   if (c.http_flag->count() > 0) flags.http = c.http;
   if (c.data_flag->count() > 0) flags.data_dir = c.data_dir;
@@ -336,7 +170,7 @@ int Run(const RunCommand& c) {
   flags.no_lan = c.no_lan;
   flags.lan_interfaces = c.lan_interfaces;
   if (c.lan_port_flag->count() > 0) flags.lan_port = static_cast<uint16_t>(std::stoul(c.lan_port));
-  return Run(c.config_file, c.check_file, flags);
+  return options;
 }
 
 int Status(const StatusCommand& c) {
@@ -392,7 +226,7 @@ int RunCli(int argc, char** argv) {
     const int code = app.exit(e);
     return code == 0 ? 0 : kExitUsage;
   }
-  if (run.app->parsed()) return Run(run);
+  if (run.app->parsed()) return RunNode(OptionsOf(run));
   if (int rc = 0; identity.RunParsed(rc)) return rc;
   if (int rc = 0; skills.RunParsed(rc)) return rc;
   if (int rc = 0; descriptors.RunParsed(rc)) return rc;

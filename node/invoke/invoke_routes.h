@@ -64,7 +64,7 @@ class InvokeRoutes {
   uint64_t busy_ = 0;  // refused past kInvocationsRunningMax
 };
 
-// The wiring in one call, for where the SkillService is made (cli.cpp's Run).
+// The wiring in one call, for where the SkillService is made (node_runner.cpp's RunNode).
 std::unique_ptr<InvokeRoutes> AddInvokeRoutes(Daemon& daemon, SkillService& skills);
 
 }  // namespace skillnode::node::invoke

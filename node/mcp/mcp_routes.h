@@ -74,7 +74,7 @@ class McpRoutes {
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 
-// The wiring in one call for cli.cpp's Run; nullptr when node.mcp.enabled is false.
+// The wiring in one call for node_runner.cpp's RunNode; nullptr when node.mcp.enabled is false.
 std::unique_ptr<McpRoutes> AddMcpRoutes(Daemon& daemon, SkillService& skills);
 
 }  // namespace skillnode::node::mcp

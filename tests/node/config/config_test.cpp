@@ -2,13 +2,10 @@
 #include "node/config/config.h"
 
 #include <catch2/catch.hpp>
-#include <fstream>
 #include <iterator>
 #include <string>
 
-#include "node/cli/cli.h"
 #include "node/config/config_yaml.h"
-#include "support/temp_dir.h"
 
 namespace skillnode::node::config {
 namespace {
@@ -311,45 +308,6 @@ TEST_CASE("the default data directory follows XDG_DATA_HOME, then HOME", "[unit]
   CHECK(DefaultDataDir(env(nullptr, nullptr)).empty());
   CHECK(ExpandHome("~/data", env(nullptr, "/home/u")) == "/home/u/data");
   CHECK(ExpandHome("/abs/~", env(nullptr, "/home/u")) == "/abs/~");
-}
-
-TEST_CASE("command-line flags override the file and are checked like it", "[unit]") {
-  testing::TempDir dir;
-  const std::string file = dir.File("config.yaml");
-  std::ofstream(file) << "node:\n  port: 7000\n  dataDir: ~/sn\ndiscovery:\n  dht:\n"
-                         "    bootstrapNodes: [a.example:1]\n";
-  auto env = [](const char* name) -> const char* {
-    return std::string(name) == "HOME" ? "/home/u" : nullptr;
-  };
-  cli::RunFlags flags;
-  auto from_file = cli::BuildConfig(file, flags, env);
-  REQUIRE(from_file);
-  CHECK(from_file->node.port == 7000);
-  CHECK(from_file->node.data_dir == "/home/u/sn");
-  flags.port = 7001;
-  flags.http = "0.0.0.0:9000";
-  flags.bootstrap = {"b.example:2", "[::1]:3"};
-  flags.network_id = 9;
-  flags.log_level = "warn";
-  flags.log_format = "json";
-  flags.data_dir = "/tmp/x";
-  auto config = cli::BuildConfig(file, flags, env);
-  REQUIRE(config);
-  CHECK(config->node.port == 7001);
-  CHECK(config->node.http.listen.ToString() == "0.0.0.0:9000");
-  REQUIRE(config->discovery.dht.bootstrap_nodes.size() == 2);  // replaced, not appended
-  CHECK(config->discovery.dht.bootstrap_nodes[1].ToString() == "[::1]:3");
-  CHECK(config->node.network_id == 9);
-  CHECK(config->node.log.level == transport::LogLevel::kWarn);
-  CHECK(config->node.log.format == LogFormat::kJson);
-  CHECK(config->node.data_dir == "/tmp/x");
-
-  flags.http = "nowhere";
-  flags.bootstrap = {"bad host:1"};
-  auto bad = cli::BuildConfig(file, flags, env);
-  REQUIRE_FALSE(bad);
-  CHECK_THAT(bad.error().message, Contains("--http: expected ADDRESS:PORT"));
-  CHECK_THAT(bad.error().message, Contains("--bootstrap: expected HOST:PORT"));
 }
 
 TEST_CASE("a missing configuration file is an error that names it", "[unit]") {

@@ -169,7 +169,7 @@ TEST_CASE("every key of GET /api/node, with every part's section, is camelCase o
     config.discovery.skill_center.token = "token";
     config.discovery.udp.port = 0;
   });
-  // The parts the node's `run` starts (node/cli/cli.cpp), destroyed before the daemon.
+  // The parts the node's `run` starts (node/node_runner.cpp), destroyed before the daemon.
   SkillService skills(*f.daemon);
   auto invoke_routes = invoke::AddInvokeRoutes(*f.daemon, skills);
   auto mcp_routes = mcp::AddMcpRoutes(*f.daemon, skills);
