@@ -1,5 +1,5 @@
-// skillnode: the node binary. See node/cli.h for the command line and node/daemon.h for what
-// `skillnode run` does.
+// skillnode: the node binary. See node/cli/cli.h for the command line and node/node_runner.h
+// for what `skillnode run` assembles (node/daemon.h for the daemon it runs on).
 #include <signal.h>
 
 #include "node/cli/cli.h"

@@ -199,6 +199,8 @@ std::string_view RecordFormatName(RecordFormat format) {
       return "mcp-server";
     case RecordFormat::kAgentSkill:
       return "agent-skill";
+    case RecordFormat::kA2aAgent:
+      return "a2a-agent";
   }
   return "unknown";
 }
@@ -214,6 +216,9 @@ std::vector<RecordFormat> FormatsOf(const SkillRecord& record) {
   if ((record.descriptor && record.descriptor->skill_md_sha256) ||
       imported_from(OriginFormat::kAgentSkills)) {
     formats.push_back(RecordFormat::kAgentSkill);
+  }
+  if (record.skill_type == kA2aAgentSkillType || imported_from(OriginFormat::kA2a)) {
+    formats.push_back(RecordFormat::kA2aAgent);
   }
   return formats;
 }

@@ -184,13 +184,17 @@ std::vector<Key> RecordKeys(const SkillRecord& record);
 // The agent-ecosystem formats a record is listed in network-wide (docs/formats.md): an MCP
 // server (skillType "mcp-server", or imported from the MCP Registry; the MCP Registry API lists
 // these) and an Agent Skill (a descriptor naming a SKILL.md, or imported from an Agent Skills
-// index; the Agent Skills index lists these). Every agent has an A2A card, gathered under its
-// agent key, so A2A needs no format key.
-enum class RecordFormat : uint8_t { kMcpServer, kAgentSkill };
-std::string_view RecordFormatName(RecordFormat format);  // "mcp-server", "agent-skill"
+// index; the Agent Skills index lists these), and an A2A agent (skillType "a2a-agent", or
+// imported from an A2A Agent Card: the AI Catalog lists their agents on every node). Every agent
+// has an A2A card gathered under its agent key; the format key is what lists the agents.
+enum class RecordFormat : uint8_t { kMcpServer, kAgentSkill, kA2aAgent };
+// "mcp-server", "agent-skill", "a2a-agent"
+std::string_view RecordFormatName(RecordFormat format);
 std::vector<RecordFormat> FormatsOf(const SkillRecord& record);
 // The skillType of a record that is an MCP server.
 inline constexpr std::string_view kMcpServerSkillType = "mcp-server";
+// The skillType of a record imported from an A2A Agent Card.
+inline constexpr std::string_view kA2aAgentSkillType = "a2a-agent";
 Key CapabilityTypeKey(std::string_view capability_type);
 Key CapabilityKey(std::string_view capability);
 Key SceneKey(std::string_view scene);

@@ -18,7 +18,7 @@ using kademlia::store::RecordFormat;
 // Both formats' records, gathered side by side; the answer goes out when both are in.
 struct CatalogJoin {
   CatalogSources sources;
-  size_t pending = 2;
+  size_t pending = 3;  // one gather per format
   bool busy = false;
   bool authenticated = false;
   http::Responder responder;
@@ -68,12 +68,24 @@ void AiCatalogRoutes::HandleCatalog(const http::HttpRequest& request, http::Resp
       sources.agent_ids.push_back(record.agent_id);
     }
   }
-  for (RecordFormat format : {RecordFormat::kMcpServer, RecordFormat::kAgentSkill}) {
+  for (RecordFormat format :
+       {RecordFormat::kMcpServer, RecordFormat::kAgentSkill, RecordFormat::kA2aAgent}) {
     records_.Gather(node_.now(), format, context.authenticated, [join, format](Gathered gathered) {
       if (gathered.outcome == Gathered::Outcome::kBusy) join->busy = true;
-      (format == RecordFormat::kMcpServer ? join->sources.mcp_servers
-                                          : join->sources.agent_skills) =
-          std::move(gathered.records);
+      CatalogSources& sources = join->sources;
+      switch (format) {
+        case RecordFormat::kMcpServer:
+          sources.mcp_servers = std::move(gathered.records);
+          break;
+        case RecordFormat::kAgentSkill:
+          sources.agent_skills = std::move(gathered.records);
+          break;
+        case RecordFormat::kA2aAgent:  // only their agents: each has a card entry
+          for (const ListedRecord& listed : gathered.records) {
+            sources.agent_ids.push_back(listed.record.agent_id);
+          }
+          break;
+      }
       FinishIfDone(join);
     });
   }
