@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "node/config/config_reader.h"
-#include "node/importers/fetch_policy.h"
+#include "node/importers/fetch/fetch_policy.h"
 #include "node/state/atomic_file.h"
 
 namespace skillnode::node::config {
@@ -332,7 +332,7 @@ void ReadImport(ConfigSection section, ImportConfig& import) {
   section.StringList(
       "allowedHosts", 256,
       [](const std::string& text) -> std::optional<std::string> {
-        auto policy = importers::FetchPolicy::Create({text});
+        auto policy = importers::fetch::FetchPolicy::Create({text});
         if (policy) return std::nullopt;
         return "expected a host name, an IP address or a CIDR range: " + policy.error().message;
       },

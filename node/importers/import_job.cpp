@@ -7,14 +7,37 @@
 
 #include "node/bounded_json.h"
 #include "node/formats/a2a/a2a_card_verifier.h"
-#include "node/importers/a2a_plan.h"
-#include "node/importers/ai_catalog_document.h"
-#include "node/importers/mcp_plan.h"
-#include "node/importers/mcp_registry_page.h"
-#include "node/importers/skills_plan.h"
+#include "node/importers/documents/ai_catalog_document.h"
+#include "node/importers/documents/mcp_registry_page.h"
+#include "node/importers/plans/a2a_plan.h"
+#include "node/importers/plans/mcp_plan.h"
+#include "node/importers/plans/skills_plan.h"
 #include "node/jose/jws_header.h"
 
 namespace skillnode::node::importers {
+
+using documents::A2aCardDocument;
+using documents::AgentSkillsIndexEntry;
+using documents::CatalogEntryKind;
+using documents::CatalogEntryKindName;
+using documents::McpRegistryCrawl;
+using documents::McpRegistryEntry;
+using documents::McpServerStatus;
+using documents::ReadA2aCard;
+using documents::ReadAgentSkillsIndex;
+using documents::ReadAiCatalog;
+using documents::ReadMcpRegistryPage;
+using documents::ReadMcpServer;
+using fetch::Fetched;
+using fetch::FetchLimits;
+using fetch::ImportFetcher;
+using plans::A2aProvenance;
+using plans::McpServerIds;
+using plans::PlanA2aCard;
+using plans::PlanAgentSkill;
+using plans::PlanMcpServer;
+using plans::PlannedSkill;
+using plans::SkillsProvenance;
 
 struct ImportJob::Item {
   // A source document; a card's key set; a registry page; an index's artifact; one MCP server.

@@ -5,16 +5,16 @@
 // source is one request in flight:
 //   the source      fetched (a site's well-known documents tried in turn when the URL names a
 //                   site), its type given or told by its shape (import_source.h);
-//   an A2A card     planned per skill (a2a_plan.h); a signed card first has its `jku` key set
-//                   fetched and a signature verified (formats/a2a/a2a_card_verifier.h): a card
-//                   whose signatures all fail is not imported; a signed card without `jku` is
-//                   imported as unsigned;
-//   an MCP Registry crawled page by page (mcp_registry_crawl.h); per server name the version
-//                   the registry marks latest (else the highest semver) is planned
-//                   (mcp_plan.h), and a latest version marked deleted unpublishes the skill an
-//                   earlier import registered for that name;
-//   an Agent Skills index  each entry's artifact fetched and planned (skills_plan.h), its
-//                   digest checked before anything else;
+//   an A2A card     planned per skill (plans/a2a_plan.h); a signed card first has its `jku`
+//                   key set fetched and a signature verified (formats/a2a/a2a_card_verifier.h):
+//                   a card whose signatures all fail is not imported; a signed card without
+//                   `jku` is imported as unsigned;
+//   an MCP Registry crawled page by page (documents/mcp_registry_crawl.h); per server name the
+//                   version the registry marks latest (else the highest semver) is planned
+//                   (plans/mcp_plan.h), and a latest version marked deleted unpublishes the
+//                   skill an earlier import registered for that name;
+//   an Agent Skills index  each entry's artifact fetched and planned (plans/skills_plan.h),
+//                   its digest checked before anything else;
 //   an AI Catalog   each entry followed as its type says, inline or by URL; catalogs nest at
 //                   most ImportLimits::catalog_depth_max deep, and a catalog already read in
 //                   this import (a cycle) is not read again.
@@ -37,23 +37,23 @@
 #include <utility>
 
 #include "discovery/skillmd/skill_archive.h"
-#include "node/importers/a2a_card_document.h"
-#include "node/importers/agent_skills_index_document.h"
-#include "node/importers/import_fetcher.h"
+#include "node/importers/documents/a2a_card_document.h"
+#include "node/importers/documents/agent_skills_index_document.h"
+#include "node/importers/documents/mcp_registry_crawl.h"
+#include "node/importers/fetch/import_fetcher.h"
 #include "node/importers/import_report.h"
 #include "node/importers/import_source.h"
-#include "node/importers/mcp_registry_crawl.h"
-#include "node/importers/planned_skill.h"
+#include "node/importers/plans/planned_skill.h"
 #include "transport/result.h"
 
 namespace skillnode::node::importers {
 
 struct ImportLimits {
-  FetchLimits document;                         // a card, page, index, catalog, key set
+  fetch::FetchLimits document;                  // a card, page, index, catalog, key set
   size_t artifact_bytes_max = 8 * 1024 * 1024;  // a SKILL.md or archive an index names
   size_t documents_max = 1000;                  // read by one import in all
   size_t catalog_depth_max = 4;                 // catalogs within catalogs
-  McpRegistryCrawlLimits mcp;                   // one registry crawl
+  documents::McpRegistryCrawlLimits mcp;        // one registry crawl
   discovery::skillmd::FolderLimits folder;      // an artifact's folder
 };
 
@@ -66,7 +66,7 @@ struct ImportRequest {
 // Where the job's plans go.
 struct ImportSink {
   // Registers a plan: "registered", "updated" or "unchanged", or why it was refused.
-  std::function<transport::Result<std::string>(const PlannedSkill&)> add;
+  std::function<transport::Result<std::string>(const plans::PlannedSkill&)> add;
   // Unpublishes the skill an earlier import registered as (agentId, skillId); whether one was.
   std::function<bool(const std::string&, const std::string&)> remove;
 };
@@ -76,8 +76,9 @@ class ImportJob : public std::enable_shared_from_this<ImportJob> {
   using Done = std::function<void(ImportReport)>;
 
   // `fetcher` must outlive the job. `done` runs once, on the loop, when the import ends.
-  static std::shared_ptr<ImportJob> Create(ImportFetcher& fetcher, const ImportLimits& limits,
-                                           ImportSink sink, ImportRequest request, Done done);
+  static std::shared_ptr<ImportJob> Create(fetch::ImportFetcher& fetcher,
+                                           const ImportLimits& limits, ImportSink sink,
+                                           ImportRequest request, Done done);
   ImportJob(const ImportJob&) = delete;
   ImportJob& operator=(const ImportJob&) = delete;
 
@@ -85,7 +86,7 @@ class ImportJob : public std::enable_shared_from_this<ImportJob> {
 
  private:
   struct Item;
-  ImportJob(ImportFetcher& fetcher, const ImportLimits& limits, ImportSink sink,
+  ImportJob(fetch::ImportFetcher& fetcher, const ImportLimits& limits, ImportSink sink,
             ImportRequest request, Done done);
 
   void Next();
@@ -102,10 +103,10 @@ class ImportJob : public std::enable_shared_from_this<ImportJob> {
   void ReadArtifact(const Item& item, const std::string& bytes);
   void ReadCatalog(const Item& item, const std::string& url, const std::string& bytes);
   void StartCrawl(const std::string& label, const std::string& url);
-  void Add(const std::string& label, transport::Result<PlannedSkill> planned);
+  void Add(const std::string& label, transport::Result<plans::PlannedSkill> planned);
   void Failed(const Item& item, transport::Error error);
 
-  ImportFetcher& fetcher_;
+  fetch::ImportFetcher& fetcher_;
   ImportLimits limits_;
   ImportSink sink_;
   ImportRequest request_;
@@ -113,7 +114,7 @@ class ImportJob : public std::enable_shared_from_this<ImportJob> {
   ImportReport report_;
   std::deque<std::shared_ptr<Item>> queue_;
   std::set<std::string> catalogs_read_;  // URLs, for cycles
-  std::optional<McpRegistryCrawl> crawl_;
+  std::optional<documents::McpRegistryCrawl> crawl_;
   std::string crawl_url_;  // the registry's root
 };
 

@@ -35,7 +35,7 @@ ImportService::ImportService(Daemon& daemon, discovery::Registry& registry,
             transport::uv::HttpClientConfig{daemon.config().import.running_max * 2,
                                             daemon.config().import.running_max * 2}) {
   const auto& config = daemon.config().import;
-  auto policy = FetchPolicy::Create(config.allowed_hosts, config.allow_http);
+  auto policy = fetch::FetchPolicy::Create(config.allowed_hosts, config.allow_http);
   if (policy) {
     fetcher_.emplace(daemon.env().loop(), http_, std::move(*policy));
   } else {
@@ -72,7 +72,7 @@ transport::Result<void> ImportService::Import(ImportRequest request, ImportJob::
   ++running_;
   ++counts_.imports;
   ImportSink sink;
-  sink.add = [this, request](const PlannedSkill& planned) { return Add(request, planned); };
+  sink.add = [this, request](const plans::PlannedSkill& planned) { return Add(request, planned); };
   sink.remove = [this](const std::string& agent_id, const std::string& skill_id) {
     return Remove(agent_id, skill_id);
   };
@@ -88,7 +88,7 @@ transport::Result<void> ImportService::Import(ImportRequest request, ImportJob::
 }
 
 transport::Result<std::string> ImportService::Add(const ImportRequest& request,
-                                                  const PlannedSkill& planned) {
+                                                  const plans::PlannedSkill& planned) {
   const Id id{planned.fields.agent_id, planned.fields.skill_id};
   if (!ledger_.contains(id) && ledger_.size() >= daemon_.config().import.skills_max) {
     return Fail(ErrorCode::kRefused, "this node keeps " + std::to_string(ledger_.size()) +

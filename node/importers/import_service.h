@@ -32,7 +32,7 @@
 #include "discovery/registry.h"
 #include "node/blobs/blob_network.h"
 #include "node/daemon.h"
-#include "node/importers/import_fetcher.h"
+#include "node/importers/fetch/import_fetcher.h"
 #include "node/importers/import_job.h"
 #include "node/importers/import_report.h"
 #include "transport/result.h"
@@ -66,7 +66,8 @@ class ImportService {
   };
   using Id = std::pair<std::string, std::string>;  // (agentId, skillId)
 
-  transport::Result<std::string> Add(const ImportRequest& request, const PlannedSkill& planned);
+  transport::Result<std::string> Add(const ImportRequest& request,
+                                     const plans::PlannedSkill& planned);
   bool Remove(const std::string& agent_id, const std::string& skill_id);
   void Heartbeat(transport::TimePoint now);
   void WriteMetrics(http::PrometheusWriter& out) const;
@@ -77,7 +78,7 @@ class ImportService {
   std::string blobs_error_;
   ImportLimits limits_;
   transport::uv::UvHttpClient http_;
-  std::optional<ImportFetcher> fetcher_;  // none: import.allowedHosts did not parse
+  std::optional<fetch::ImportFetcher> fetcher_;  // none: import.allowedHosts did not parse
   std::string policy_error_;
   std::map<Id, Imported> ledger_;
   transport::TimePoint next_heartbeat_;

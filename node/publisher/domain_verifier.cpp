@@ -12,7 +12,8 @@ std::string_view DomainVerdictName(DomainVerdict verdict) {
   return verdict == DomainVerdict::kVerified ? "verified" : "unverified";
 }
 
-DomainVerifier::DomainVerifier(transport::uv::UvLoop& loop, importers::ImportFetcher& fetcher,
+DomainVerifier::DomainVerifier(transport::uv::UvLoop& loop,
+                               importers::fetch::ImportFetcher& fetcher,
                                DomainVerifierConfig config)
     : loop_(loop), fetcher_(fetcher), config_(std::move(config)) {}
 
@@ -60,11 +61,12 @@ void DomainVerifier::Check(std::string_view domain, const kademlia::PublicKey& k
     url.replace(at, 8, domain);
   }
   ++fetches_;
-  fetcher_.Fetch(url, config_.limits,
-                 [this, name = std::string(domain)](transport::Result<importers::Fetched> got) {
-                   if (!got) return Fetched(name, tl::unexpected(std::move(got.error())));
-                   Fetched(name, ReadPublisherProof(got->body));
-                 });
+  fetcher_.Fetch(
+      url, config_.limits,
+      [this, name = std::string(domain)](transport::Result<importers::fetch::Fetched> got) {
+        if (!got) return Fetched(name, tl::unexpected(std::move(got.error())));
+        Fetched(name, ReadPublisherProof(got->body));
+      });
 }
 
 void DomainVerifier::Fetched(const std::string& domain,

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "kademlia/identity.h"
-#include "node/importers/import_fetcher.h"
+#include "node/importers/fetch/import_fetcher.h"
 #include "transport/clock.h"
 
 namespace skillnode::node::publisher {
@@ -32,11 +32,11 @@ struct DomainVerifierConfig {
   size_t domains_max = 1024;
   // Where a domain's proof is fetched; "{domain}" is replaced by the domain.
   std::string url_template = "https://{domain}/.well-known/skillnode-publisher";
-  importers::FetchLimits limits = {.bytes_max = 16 * 1024,
-                                   .timeout = transport::Seconds(10),
-                                   .redirects_max = 2,
-                                   .ca_file = "",
-                                   .accept = "text/plain"};
+  importers::fetch::FetchLimits limits = {.bytes_max = 16 * 1024,
+                                          .timeout = transport::Seconds(10),
+                                          .redirects_max = 2,
+                                          .ca_file = "",
+                                          .accept = "text/plain"};
 };
 
 enum class DomainVerdict { kVerified, kUnverified };
@@ -49,7 +49,7 @@ struct DomainCheck {
 
 class DomainVerifier {
  public:
-  DomainVerifier(transport::uv::UvLoop& loop, importers::ImportFetcher& fetcher,
+  DomainVerifier(transport::uv::UvLoop& loop, importers::fetch::ImportFetcher& fetcher,
                  DomainVerifierConfig config);
   DomainVerifier(const DomainVerifier&) = delete;
   DomainVerifier& operator=(const DomainVerifier&) = delete;
@@ -79,7 +79,7 @@ class DomainVerifier {
   void MakeRoom();
 
   transport::uv::UvLoop& loop_;
-  importers::ImportFetcher& fetcher_;
+  importers::fetch::ImportFetcher& fetcher_;
   DomainVerifierConfig config_;
   std::map<std::string, Entry, std::less<>> cache_;
   uint64_t fetches_ = 0;

@@ -38,8 +38,8 @@ struct Lab {
   transport::uv::UvLoop loop;
   testing::UvHttpTestServer server{loop, &Answer};
   transport::uv::UvHttpClient client{loop, {}};
-  importers::ImportFetcher fetcher{loop, client,
-                                   *importers::FetchPolicy::Create({"127.0.0.1"}, true)};
+  importers::fetch::ImportFetcher fetcher{
+      loop, client, *importers::fetch::FetchPolicy::Create({"127.0.0.1"}, true)};
   DomainVerifier verifier{loop, fetcher, Config()};
 
   DomainVerifierConfig Config() {
