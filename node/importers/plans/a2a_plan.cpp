@@ -104,7 +104,7 @@ transport::Result<PlannedSkill> PlanSkill(const documents::A2aSkill& skill, size
   }
   f.agent_id = source.agent_id;
   f.version = source.version;
-  f.skill_type = std::string(kA2aSkillType);
+  f.skill_type = std::string(kademlia::store::kA2aAgentSkillType);
   f.endpoint = source.endpoint;
   f.capabilities = CapabilitiesOf(skill, f.skill_id);
   f.descriptor = DescriptorOf(skill, f.skill_id);

@@ -38,8 +38,6 @@
 
 namespace skillnode::node::importers::plans {
 
-inline constexpr std::string_view kA2aSkillType = "a2a-agent";
-
 struct A2aProvenance {
   std::string card_url;  // where the card was read (after redirects)
   std::string host;      // that URL's host

@@ -62,7 +62,7 @@ TEST_CASE("a card's three skills become three plans under one agent", "[unit]") 
     const auto& f = plan->fields;
     CHECK(f.agent_id == "route-planner@agent.example.org");
     CHECK(f.version == "2.1.0");
-    CHECK(f.skill_type == kA2aSkillType);
+    CHECK(f.skill_type == kademlia::store::kA2aAgentSkillType);
     CHECK(f.endpoint == "https://agent.example.org/a2a");
     REQUIRE(f.origin);
     CHECK(f.origin->format == kademlia::store::OriginFormat::kA2a);
