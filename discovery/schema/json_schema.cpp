@@ -14,6 +14,7 @@
 #include <valijson/schema_parser.hpp>
 #include <valijson/validator.hpp>
 
+#include "discovery/schema/format_patterns.h"
 #include "discovery/schema/schema_policy.h"
 
 namespace skillnode::discovery::schema {
@@ -190,7 +191,9 @@ tl::expected<JsonSchema, std::vector<SchemaViolation>> JsonSchema::Compile(const
   try {
     valijson::SchemaParser parser(policy.draft == Draft::kDraft4 ? valijson::SchemaParser::kDraft4
                                                                  : valijson::SchemaParser::kDraft7);
-    const NlohmannJsonAdapter adapter(schema);
+    // Under the keyword policy, the formats valijson does not check become patterns.
+    const json checked = options.keyword_policy ? WithFormatPatterns(schema, policy.draft) : json();
+    const NlohmannJsonAdapter adapter(options.keyword_policy ? checked : schema);
     if (options.documents != nullptr) {
       const DocumentStore* documents = options.documents;
       auto fetch = [documents](const std::string& uri) -> const json* {

@@ -9,8 +9,9 @@
 // Keyword policy (schema_policy.h): a schema using a keyword the validator would not check is
 // refused, naming the keyword and its JSON pointer in the schema; nothing is silently ignored.
 // `format` is accepted only for the formats valijson checks (date-time; in Draft 7 also date and
-// time) and only next to "type": "string". `$ref` must be a local JSON pointer ("#/..."): there
-// are no network fetches.
+// time) and those checked here as a pattern of their grammar (uri; in Draft 7 also uri-template:
+// format_patterns.h), and only next to "type": "string". `$ref` must be a local JSON pointer
+// ("#/..."): there are no network fetches.
 //
 // Usage, e.g. by the invocation client:
 //   auto schema = JsonSchema::Compile(json::parse(record.descriptor->input_schema));

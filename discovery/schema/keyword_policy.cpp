@@ -7,6 +7,8 @@
 #include <set>
 #include <string>
 
+#include "discovery/schema/format_patterns.h"
+
 namespace skillnode::discovery::schema {
 namespace {
 
@@ -51,10 +53,12 @@ const Names kValidation = {"$ref",
 const Names kDraft7Validation = {"const", "contains", "propertyNames", "if", "then", "else"};
 const Names kTypes = {"array", "boolean", "integer", "null", "number", "object", "string"};
 
-// The formats valijson 1.0 checks (validation_visitor.hpp); any other it lets pass unchecked.
+// The formats valijson 1.0 checks (validation_visitor.hpp; any other it lets pass unchecked),
+// and those JsonSchema checks as a pattern of their grammar (format_patterns.h).
 bool FormatChecked(Draft draft, const std::string& format) {
   return format == "date-time" ||
-         (draft == Draft::kDraft7 && (format == "date" || format == "time"));
+         (draft == Draft::kDraft7 && (format == "date" || format == "time")) ||
+         FormatPattern(draft, format).has_value();
 }
 
 std::string PercentDecode(std::string_view text) {
@@ -268,7 +272,8 @@ bool Walker::ValueKeyword(const json& node, const std::string& key, const json& 
     const std::string format = value.get<std::string>();
     if (!FormatChecked(draft_, format)) {
       Refuse(at, "format: '" + format + "' is not checked by this validator (" +
-                     (draft_ == Draft::kDraft7 ? "date, date-time and time are" : "date-time is") +
+                     (draft_ == Draft::kDraft7 ? "date, date-time, time, uri and uri-template are"
+                                               : "date-time and uri are") +
                      "); use pattern");
     } else if (node.value("type", json()) != "string") {
       Refuse(at, "format: needs \"type\": \"string\" beside it (valijson 1.0 would apply '" +

@@ -112,7 +112,28 @@ TEST_CASE(
             .starts_with("/format: format: needs \"type\": \"string\""));
   CHECK(Refusal(json::parse(R"({"$schema": "http://json-schema.org/draft-04/schema#",
                                 "type": "string", "format": "date"})"))
-            .find("date-time is") != std::string::npos);
+            .find("date-time and uri are") != std::string::npos);
+}
+
+TEST_CASE("format uri and uri-template are checked as patterns, inside anyOf too", "[unit]") {
+  const JsonSchema links = Compiled(json::parse(R"({
+    "type": "object",
+    "properties": {
+      "site": {"type": "string", "format": "uri", "maxLength": 40},
+      "url": {"anyOf": [{"type": "string", "format": "uri-template", "pattern": "^https://"},
+                        {"type": "string", "const": "none"}]}}})"));
+  CHECK(links.Validate(json{{"site", "https://example.com/a?b#c"}}).empty());
+  CHECK(Has(links.Validate(json{{"site", "example.com"}}), "/site", "pattern:"));
+  CHECK(links.Validate(json{{"url", "https://x.example/{tenant}/mcp"}}).empty());
+  CHECK(links.Validate(json{{"url", "none"}}).empty());
+  // The template's own pattern holds, its grammar does not (an unclosed expression).
+  CHECK(Has(links.Validate(json{{"url", "https://x.example/{tenant"}}), "/url", "anyOf:"));
+  CHECK(Has(links.Validate(json{{"url", "http://x.example"}}), "/url", "anyOf:"));
+  CHECK(Refusal(json::parse(R"({"$schema": "http://json-schema.org/draft-04/schema#",
+                                "type": "string", "format": "uri-template"})"))
+            .starts_with("/format: format: 'uri-template' is not checked"));
+  CHECK(Refusal(json::parse(R"({"format": "uri"})"))
+            .starts_with("/format: format: needs \"type\": \"string\""));
 }
 
 TEST_CASE("remote, plain-name and dangling $refs are refused; local pointers work", "[unit]") {

@@ -9,7 +9,8 @@ all three formats, found through the DHT:
 - the MCP Registry API through a client written here from the registry's OpenAPI (no npm client
   of the registry API could be installed: `mcp-registry-spec-sdk` is not on the npm registry),
   paging with limit=2 to the end with its cursors; every ServerList, ServerResponse and
-  server.json is validated by ajv against the schemas in schemas/ (server.json 2025-12-11),
+  server.json is validated by ajv against the schemas in schemas/ and the node's own
+  server.json schema, discovery/schema/mcp-server.schema.json (2025-12-11),
   and every publisher signature in the provenance is verified with node's Ed25519; versions,
   latest, 404s, the 400 for a bad cursor, search, version=latest, updated_since and
   include_deleted after one server is unregistered, and the 501 for publish;
@@ -43,6 +44,11 @@ SKILL_FOLDERS = ["bom-utf8", "cjk-emoji", "crlf-endings", "scripts-references"]
 NPM_DIR = os.path.join(HERE, "ajv")
 NPM_FILES = ["package.json", "package-lock.json", "validate.mjs"]
 SCHEMAS = os.path.join(HERE, "schemas")
+# server.json's schema is the node's own (discovery/schema), the one copy in the tree; the
+# ServerList schema in SCHEMAS refers to it by its $id.
+SERVER_SCHEMA_FILE = os.path.join(HERE, "..", "..", "..", "discovery", "schema",
+                                  "mcp-server.schema.json")
+SERVER_SCHEMA = os.path.basename(SERVER_SCHEMA_FILE)
 CONFIG = """
 node:
   http: {listen: "127.0.0.1:0"}%s
@@ -165,9 +171,9 @@ class Validator:
         """Documents each schema must refuse, made from good ones."""
         bad_name = dict(sample_server, name="bad_ns/tool")
         long_description = dict(sample_server, description="x" * 101)
-        self.document("a server name with '_' in its namespace", "server.schema.json",
+        self.document("a server name with '_' in its namespace", SERVER_SCHEMA,
                       bad_name, False)
-        self.document("a 101-character description", "server.schema.json", long_description,
+        self.document("a 101-character description", SERVER_SCHEMA, long_description,
                       False)
         self.document("a ServerResponse with an unknown official key", "server-list.schema.json",
                       {"servers": [{"server": sample_server,
@@ -190,8 +196,9 @@ class Validator:
         path = os.path.join(temp_dir("skillnode-formats-"), "input.json")
         with open(path, "w") as f:
             json.dump({"documents": self.documents, "signatures": self.signatures}, f)
-        done = subprocess.run([self.node_bin, os.path.join(self.work, "validate.mjs"), SCHEMAS,
-                               path], capture_output=True, text=True, timeout=120,
+        command = [self.node_bin, os.path.join(self.work, "validate.mjs"), SCHEMAS, path,
+                   SERVER_SCHEMA_FILE]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120,
                               cwd=self.work)
         results = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
         complete = done.returncode == 0 and len(results) == len(self.documents) + len(
@@ -262,7 +269,7 @@ def check_registry(b, validator):
         validator.document(f"B's ServerList page {i + 1}", "server-list.schema.json", page)
     by_name = {s["server"]["name"]: s for s in servers}
     for name, response in by_name.items():
-        validator.document(f"B's server.json of {name}", "server.schema.json",
+        validator.document(f"B's server.json of {name}", SERVER_SCHEMA,
                            response["server"])
         validator.provenance(f"the publisher signature of {name}", response)
     weather = by_name["com.example/weather"]
@@ -398,7 +405,7 @@ def check_catalog(b, validator):
           "one catalog entry per live MCP server", json.dumps(mcp)[:600])
     for entry in mcp:
         status, data = raw_url(entry["url"])
-        validator.document(f"the server.json at {entry['url']}", "server.schema.json",
+        validator.document(f"the server.json at {entry['url']}", SERVER_SCHEMA,
                            json.loads(data))
     skills = by_type.get("application/agent-skills+md", [])
     check(len(skills) == len(SKILL_FOLDERS), "one catalog entry per Agent Skill")

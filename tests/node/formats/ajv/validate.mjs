@@ -1,5 +1,7 @@
 // Validates documents read from skillnode nodes, for tests/node/formats/formats_test.py:
-//   node validate.mjs SCHEMA_DIR INPUT.json
+//   node validate.mjs SCHEMA_DIR INPUT.json [SCHEMA.json...]
+// Every *.json in SCHEMA_DIR and every further SCHEMA.json (the node's own copies, such as
+// discovery/schema/mcp-server.schema.json) is a schema, named by its file name.
 // INPUT is {"documents": [{"name", "schema": "<file in SCHEMA_DIR>", "document"}],
 //           "signatures": [{"name", "publicKeyHex", "signatureHex", "signedBase64"}]}.
 // Every document is checked with ajv (draft-07, every error, formats from ajv-formats) against
@@ -8,17 +10,18 @@
 // check everything (the Python test decides what the results mean).
 import { readFileSync, readdirSync } from "node:fs";
 import { createPublicKey, verify } from "node:crypto";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import Ajv from "ajv";
 import addFormats from "ajv-formats";
 
-const [schemaDir, inputPath] = process.argv.slice(2);
+const [schemaDir, inputPath, ...schemaFiles] = process.argv.slice(2);
 // Strict, but for `required` inside an anyOf naming properties its sibling declares, as the
 // specification's own PositionalArgument does.
 const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false });
 addFormats(ajv);
-for (const file of readdirSync(schemaDir).filter((f) => f.endsWith(".json")).sort()) {
-  ajv.addSchema(JSON.parse(readFileSync(join(schemaDir, file), "utf8")), file);
+const inDir = readdirSync(schemaDir).filter((f) => f.endsWith(".json")).sort();
+for (const path of [...inDir.map((f) => join(schemaDir, f)), ...schemaFiles]) {
+  ajv.addSchema(JSON.parse(readFileSync(path, "utf8")), basename(path));
 }
 const input = JSON.parse(readFileSync(inputPath, "utf8"));
 for (const item of input.documents ?? []) {
