@@ -5,6 +5,7 @@
 #include <memory>
 #include <tuple>
 
+#include "discovery/schema/mcp_server_schema.h"
 #include "discovery/skillmd/skill_folder.h"
 
 namespace skillnode::node::importers::plans {
@@ -12,6 +13,9 @@ namespace {
 
 using kademlia::store::kIdLengthMax;
 using nlohmann::json;
+
+// Schema violations a refusal names; the rest are counted.
+constexpr size_t kSchemaViolationsShown = 3;
 
 tl::unexpected<transport::Error> Refused(const std::string& message) {
   return transport::Fail(transport::ErrorCode::kInvalidArgument, message);
@@ -133,6 +137,18 @@ transport::Result<PlannedSkill> PlanMcpServer(const documents::McpRegistryEntry&
   const std::string where = entry.name + " " + entry.version;
   auto fail = [&where](const std::string& reason) { return Refused(where + ": " + reason); };
   if (entry.status == documents::McpServerStatus::kDeleted) return fail("deleted on the registry");
+  // The registry's own schema (server.json 2025-12-11), every violation named by its pointer.
+  if (const auto violations = discovery::schema::ValidateMcpServer(entry.server);
+      !violations.empty()) {
+    std::string reasons;
+    for (size_t i = 0; i < violations.size() && i < kSchemaViolationsShown; ++i) {
+      reasons += (i == 0 ? "" : "; ") + discovery::schema::ToString(violations[i]);
+    }
+    if (violations.size() > kSchemaViolationsShown) {
+      reasons += "; and " + std::to_string(violations.size() - kSchemaViolationsShown) + " more";
+    }
+    return fail("not a valid server.json (schema 2025-12-11): " + reasons);
+  }
   const size_t slash = entry.name.find('/');
   if (slash == std::string::npos) return fail("the name has no namespace");
   PlannedSkill planned;

@@ -21,6 +21,9 @@
 //              deprecated) and the registry's publishedAt and updatedAt, each only when it is an
 //              RFC 3339 date-time (kademlia::store::IsRfc3339DateTime), else left empty
 //
+// An entry whose server object breaks the registry's server.json schema (2025-12-11,
+// discovery/schema/mcp_server_schema.h: names, versions, URLs, a package's fileSha256 as 64 hex
+// digits) is refused, naming the first violations by JSON pointer.
 // A deleted entry is not planned (an error saying so): the importer unpublishes what it
 // published for that name. One version per server is kept per node (skillnode's identity is
 // agentId and skillId): of several versions of one name, the one the registry marks latest,

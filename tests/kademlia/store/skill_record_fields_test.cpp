@@ -270,8 +270,8 @@ TEST_CASE("a record's origin is checked field by field, each error naming its fi
 }
 
 TEST_CASE(
-    "a record imported from the MCP Registry or an Agent Skills index is under its format "
-    "key",
+    "a record imported from the MCP Registry, an Agent Skills index or an A2A card is under its "
+    "format key",
     "[unit]") {
   SkillRecord r = SampleRecord();
   r.origin = McpOrigin();
@@ -284,7 +284,12 @@ TEST_CASE(
   CHECK(skill_dht_internal::BelongsUnder(r, FormatKey(RecordFormat::kAgentSkill)));
   r.skill_type = "tool-skill";
   r.origin->format = OriginFormat::kA2a;
+  CHECK(FormatsOf(r) == std::vector<RecordFormat>{RecordFormat::kA2aAgent});
+  CHECK(skill_dht_internal::BelongsUnder(r, FormatKey(RecordFormat::kA2aAgent)));
+  r.origin.reset();
   CHECK(FormatsOf(r).empty());
+  r.skill_type = std::string(kA2aAgentSkillType);
+  CHECK(FormatsOf(r) == std::vector<RecordFormat>{RecordFormat::kA2aAgent});
 }
 
 TEST_CASE("a record of exactly the encoded limit is taken and one byte more is refused", "[unit]") {

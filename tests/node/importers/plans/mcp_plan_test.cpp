@@ -86,8 +86,7 @@ TEST_CASE("an entry with remotes is planned with the first remote the record can
 
 TEST_CASE("an entry with only packages names the first as registryType:identifier", "[unit]") {
   json server = Server("io.github.alice/weather", "v2.0");
-  server["packages"] = {Package(7, "x"), Package("npm", json::object()),
-                        Package("npm", "@alice/weather-mcp"), Package("pypi", "weather-mcp")};
+  server["packages"] = {Package("npm", "@alice/weather-mcp"), Package("pypi", "weather-mcp")};
   auto plan = PlanMcpServer(Entry(server, Official("deprecated")), kRegistry);
   REQUIRE(plan);
   RequireRegistrable(*plan);
@@ -118,7 +117,8 @@ TEST_CASE("dates that are not RFC 3339 are left out of the origin", "[unit]") {
   CHECK(plan->fields.origin->updated_at.empty());
 }
 
-TEST_CASE("fields of the wrong JSON type are passed over without an exception", "[unit]") {
+TEST_CASE("a server object that breaks the registry's schema is refused, naming the pointers",
+          "[unit]") {
   json server = Server();
   server["title"] = 42;
   server["remotes"] = {Remote(5), json("https://not-an-object.example"), Remote(nullptr)};
@@ -126,15 +126,23 @@ TEST_CASE("fields of the wrong JSON type are passed over without an exception", 
   McpRegistryEntry entry = Entry(server);
   auto plan = PlanMcpServer(entry, kRegistry);
   REQUIRE_FALSE(plan);
-  CHECK(plan.error().message ==
-        "io.github.Alice/weather 1.4.0: neither a remote nor a package the record can name");
-  server["remotes"].push_back(Remote("https://wx.example/mcp"));
+  CHECK_THAT(plan.error().message,
+             Catch::StartsWith("io.github.Alice/weather 1.4.0: not a valid server.json (schema "
+                               "2025-12-11): ") &&
+                 Catch::Contains("/remotes/0/url") && Catch::Contains("more"));
+  server["title"] = "Weather";
+  server["remotes"] = {Remote("https://wx.example/mcp")};
+  server["packages"] = {Package("npm", "@alice/weather-mcp")};
+  server["packages"][0]["fileSha256"] = "ABC";  // 64 lower-case hex digits, per the schema
+  plan = PlanMcpServer(Entry(server), kRegistry);
+  REQUIRE_FALSE(plan);
+  CHECK_THAT(plan.error().message, Catch::Contains("/packages/0/fileSha256"));
+  server["packages"][0]["fileSha256"] = std::string(64, 'a');
   entry = Entry(server);
-  entry.server["title"] = json::array({"x"});
   plan = PlanMcpServer(entry, kRegistry);
   REQUIRE(plan);
   RequireRegistrable(*plan);
-  CHECK(plan->fields.descriptor->name == "io.github.Alice/weather");
+  CHECK(plan->fields.descriptor->name == "Weather");
 }
 
 TEST_CASE("a version that is no semver is refused naming it", "[unit]") {
