@@ -27,9 +27,6 @@ std::string ShortHexOf(std::span<const uint8_t> bytes) {
 // How long a fetcher waits after a holder asked it to (rate limit, verification), and the
 // longest it sleeps while chunks are in flight.
 constexpr transport::Duration kThrottleWait = transport::Millis(100);
-// "Wait" answers in a row (no chunk in between) after which a holder counts as gone: 20 full
-// windows, a few seconds of a holder that never serves.
-constexpr size_t kThrottledMax = 640;
 
 size_t ChunkCount(uint64_t size) {
   return static_cast<size_t>((size + wire::kBlobChunkBytesMax - 1) / wire::kBlobChunkBytesMax);
@@ -219,10 +216,11 @@ void BlobFetcher::OnChunk(const wire::BlobDigest& digest, uint64_t generation, s
     if (error->code == static_cast<uint16_t>(wire::ErrorReplyCode::kRateLimited)) {
       // The holder is busy or verifying us, not gone: ask again shortly (it does not count as
       // an attempt, but the fetch's deadline still runs).
-      if (const size_t throttled = chunks.NoteThrottled(); throttled > kThrottledMax) {
-        return DropHolder(
-            now, digest, HolderFailure::kTimeout,
-            "asked to wait " + std::to_string(throttled) + " times with no chunk sent");
+      if (const transport::Duration waited = chunks.NoteThrottled(now);
+          waited > config_.holder_wait_max) {
+        return DropHolder(now, digest, HolderFailure::kTimeout,
+                          "asked to wait for " + std::to_string(WholeSeconds(waited)) +
+                              " s with no chunk sent (" + error->message + ")");
       }
       if (live) chunks.RetryUncounted(chunk);
       pump_at_ = std::min(pump_at_, now + kThrottleWait);

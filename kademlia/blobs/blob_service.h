@@ -71,6 +71,12 @@ struct BlobConfig {
   // for each attempt, at most 1 s) is sent again: a dead holder is given up after about 7 s,
   // and at 10 % loss each way 12 failures in a row happen once in 400 million chunks.
   size_t chunk_attempts_max = 12;
+  // How long a holder may keep answering "wait" (its rate limit, or verifying this node's
+  // address first) with no chunk arriving before it counts as gone ("timeout"). A holder
+  // verifies with a ping that fails after the 1 s RPC timeout when it or its answer is lost, and
+  // then pings again: 5 s outlasts four lost pings in a row (at 10 % loss each way, once in
+  // 800 transfers from a holder that must verify), and a holder that never serves is left soon.
+  transport::Duration holder_wait_max = transport::Seconds(5);
   // A fetch gives up after this long in all, with every holder tried so far in its error.
   transport::Duration fetch_timeout = transport::Seconds(60);
   // A holder that served corrupt bytes is not asked for that digest again for this long;

@@ -20,7 +20,7 @@ void ChunkWindow::Start(size_t count) {
   wanted_.clear();
   for (size_t i = 0; i < count; ++i) wanted_.push_back(i);
   have_ = 0;
-  throttled_ = 0;
+  waiting_since_ = transport::kTimeNever;
 }
 
 void ChunkWindow::ExpireAttempts(transport::TimePoint now) {
@@ -69,13 +69,19 @@ void ChunkWindow::RetryUncounted(size_t chunk) {
   Retry(chunk);
 }
 
+transport::Duration ChunkWindow::NoteThrottled(transport::TimePoint now) {
+  if (waiting_since_ == transport::kTimeNever) waiting_since_ = now;
+  assert(now >= waiting_since_);
+  return now - waiting_since_;
+}
+
 void ChunkWindow::SampleRtt(transport::Duration rtt) { timer_.OnAnswer(rtt); }
 
 void ChunkWindow::Arrived(size_t chunk) {
   assert(chunks_[chunk] != Chunk::kHave && "a chunk arrives once");
   chunks_[chunk] = Chunk::kHave;
   ++have_;
-  throttled_ = 0;
+  waiting_since_ = transport::kTimeNever;
 }
 
 void ChunkWindow::Requeue(size_t chunk) {

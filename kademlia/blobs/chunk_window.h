@@ -53,8 +53,9 @@ class ChunkWindow {
   // A live attempt was answered "wait": the chunk is wanted again and the attempt is not
   // counted against the holder.
   void RetryUncounted(size_t chunk);
-  // Counts a "wait" answer; returns how many came since the last chunk arrived.
-  size_t NoteThrottled() { return ++throttled_; }
+  // A "wait" answer came at `now`: returns how long the holder has been answering "wait" with
+  // no chunk arriving (zero for the first such answer).
+  transport::Duration NoteThrottled(transport::TimePoint now);
   // The round trip of an answer to a first attempt (Karn: only those are timed).
   void SampleRtt(transport::Duration rtt);
   // `chunk`'s bytes arrived.
@@ -84,7 +85,8 @@ class ChunkWindow {
   // This holder's smoothed round-trip time and retransmission timeout.
   RetransmitTimer timer_;
   size_t have_ = 0;
-  size_t throttled_ = 0;  // "wait" answers since the last chunk arrived
+  // The first "wait" answer since the last chunk arrived (kTimeNever: none).
+  transport::TimePoint waiting_since_ = transport::kTimeNever;
 };
 
 }  // namespace skillnode::kademlia::blobs

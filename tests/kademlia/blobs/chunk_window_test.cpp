@@ -113,14 +113,26 @@ TEST_CASE("A 'wait' answer puts the chunk back without counting the attempt", "[
   window.Start(2);
   SendAll(window, kStart);
   CHECK(window.TakeAnswer(0, 1));
-  CHECK(window.NoteThrottled() == 1);
+  CHECK(window.NoteThrottled(kStart + Millis(10)) == Millis(0));
   window.RetryUncounted(0);
   CHECK(window.attempts(0) == 0);
   CHECK(window.NextToSend() == 0u);
-  CHECK(window.NoteThrottled() == 2);
+}
+
+TEST_CASE("A holder's 'wait' answers are timed from the first since the last chunk arrived",
+          "[unit]") {
+  ChunkWindow window(2);
+  window.Start(2);
+  SendAll(window, kStart);
+  CHECK(window.NoteThrottled(kStart + Millis(10)) == Millis(0));
+  CHECK(window.NoteThrottled(kStart + Millis(400)) == Millis(390));
+  CHECK(window.NoteThrottled(kStart + Millis(1400)) == Millis(1390));
   CHECK(window.TakeAnswer(1, 1));
-  window.Arrived(1);  // a chunk arriving resets the count
-  CHECK(window.NoteThrottled() == 1);
+  window.Arrived(1);  // a chunk arriving starts the clock again
+  CHECK(window.NoteThrottled(kStart + Millis(1500)) == Millis(0));
+  CHECK(window.NoteThrottled(kStart + Millis(1600)) == Millis(100));
+  window.Start(2);  // so does a new holder
+  CHECK(window.NoteThrottled(kStart + Millis(2000)) == Millis(0));
 }
 
 TEST_CASE("The timeout follows the smoothed round trip within 20 ms and 1 s", "[unit]") {

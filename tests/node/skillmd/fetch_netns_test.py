@@ -342,7 +342,7 @@ def under_loss(md, archive_sha):
         status, archive, headers = fetch(D, f"/api/skills/{SKILL}/download", max_time=120)
         expect(status == 200 and sha256(archive) == archive_sha,
                f"under {LOSS_PERCENT} % loss D gets the archive byte for byte",
-               show(status, b"", headers))
+               show(status, archive if status != 200 else b"", headers))
         print(f"D's two fetches under loss took {time.monotonic() - started:.1f} s", flush=True)
         dropped = loss_dropped()
         expect(dropped > 0, f"the loss rule dropped frames meanwhile ({dropped})")
