@@ -23,6 +23,23 @@ ImportRoutes::ImportRoutes(Daemon& daemon, importers::ImportService& imports) : 
                       [this](const http::HttpRequest& request, http::Responder responder) {
                         Handle(request, std::move(responder));
                       });
+  daemon.router().Add("GET", "/api/imports",
+                      [this](const http::HttpRequest&, http::Responder responder) {
+                        responder.Json(200, imports_.Followed());
+                      });
+  daemon.router().Add("DELETE", "/api/imports",
+                      [this](const http::HttpRequest& request, http::Responder responder) {
+                        HandleUnfollow(request, std::move(responder));
+                      });
+}
+
+void ImportRoutes::HandleUnfollow(const http::HttpRequest& request, http::Responder responder) {
+  if (!RequestFromThisHost(request, responder, "stop following an import source")) return;
+  const std::optional<std::string> url = request.Query("url");
+  if (!url || url->empty()) return Invalid(responder, "url", "name the followed source: ?url=");
+  auto removed = imports_.Unfollow(*url);
+  if (!removed) return responder.Error(404, "NOT_FOUND", removed.error().message, {{"url", *url}});
+  responder.Json(200, {{"url", *url}, {"unregistered", *removed}});
 }
 
 void ImportRoutes::Handle(const http::HttpRequest& request, http::Responder responder) {
@@ -32,8 +49,13 @@ void ImportRoutes::Handle(const http::HttpRequest& request, http::Responder resp
   if (!body->is_object()) return Invalid(responder, "body", "expected a JSON object");
   importers::ImportRequest import;
   for (const auto& [key, value] : body->items()) {
+    if (key == "follow") {
+      if (!value.is_boolean()) return Invalid(responder, key, "expected true or false");
+      import.follow = value.get<bool>();
+      continue;
+    }
     if (key != "url" && key != "type" && key != "document") {
-      return Invalid(responder, key, "is not a field of an import (url, type, document)");
+      return Invalid(responder, key, "is not a field of an import (url, type, document, follow)");
     }
     if (!value.is_string()) return Invalid(responder, key, "expected a string");
   }

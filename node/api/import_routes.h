@@ -28,6 +28,7 @@ class ImportRoutes {
 
  private:
   void Handle(const http::HttpRequest& request, http::Responder responder);
+  void HandleUnfollow(const http::HttpRequest& request, http::Responder responder);
 
   importers::ImportService& imports_;
 };

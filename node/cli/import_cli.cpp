@@ -72,6 +72,9 @@ void ImportCommand::Add(CLI::App& app) {
       ->check(CLI::Range(int64_t{1}, int64_t{3600000}))
       ->type_name("MS");
   app_->add_flag("--json", json_, "Print the node's JSON report as it is");
+  app_->add_flag("--once", once_,
+                 "Import the URL once; without it the node follows the source, importing it "
+                 "again at start and every import.refreshInterval (GET /api/imports)");
 }
 
 bool ImportCommand::RunParsed(int& status) {
@@ -86,6 +89,7 @@ bool ImportCommand::RunParsed(int& status) {
   if (!type_.empty()) body["type"] = type_;
   if (IsUrl(source_)) {
     body["url"] = source_;
+    if (once_) body["follow"] = false;
   } else {
     auto bytes = state::ReadWholeFile(source_, kImportFileBytesMax);
     if (!bytes) {

@@ -41,6 +41,7 @@ class ImportCommand {
   std::string ca_file_;
   int64_t timeout_ms_ = 120000;
   bool json_ = false;
+  bool once_ = false;
 };
 
 }  // namespace skillnode::node::cli

@@ -314,6 +314,10 @@ struct ImportConfig {
   // Imports running at once (more are answered 503), and imported skills kept registered.
   size_t running_max = 4;
   size_t skills_max = 10000;
+  // Sources imported by URL are followed (importers/followed_sources.h): imported again at start
+  // and every refresh_interval (0: only at start); at most sources_max are followed.
+  transport::Duration refresh_interval = transport::Seconds(3600);
+  size_t sources_max = 64;
 
   bool operator==(const ImportConfig&) const = default;
 };

@@ -343,6 +343,8 @@ void ReadImport(ConfigSection section, ImportConfig& import) {
   section.Int("maxCatalogDepth", 1, 16, Store(import.catalog_depth_max));
   section.Int("maxRunning", 1, 64, Store(import.running_max));
   section.Int("maxSkills", 0, 1000000, Store(import.skills_max));
+  section.Millis("refreshInterval", 0, 7 * kDayMs, import.refresh_interval);
+  section.Int("maxSources", 0, 10000, Store(import.sources_max));
   section.Finish();
 }
 

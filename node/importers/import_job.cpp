@@ -275,7 +275,8 @@ void ImportJob::ReadKeys(const Item& item, const std::string& bytes) {
 
 void ImportJob::StartCrawl(const std::string& label, const std::string& url) {
   crawl_url_ = RegistryRootOf(url);
-  crawl_.emplace(crawl_url_, std::nullopt, limits_.mcp);
+  // Only the source itself is pulled for changes; a registry a catalog names is pulled whole.
+  crawl_.emplace(crawl_url_, label.empty() ? request_.updated_since : std::nullopt, limits_.mcp);
   auto page = std::make_shared<Item>();
   page->what = Item::What::kMcpPage;
   page->urls = {crawl_->NextPageUrl()};
@@ -305,6 +306,8 @@ void ImportJob::FinishCrawl(const std::string& label) {
     report_.error = transport::Error{ErrorCode::kInvalidArgument, crawl_->stop_reason()};
   } else if (crawl_->state() == McpRegistryCrawl::State::kStopped) {
     report_.errors.push_back({where, "the pull stopped: " + crawl_->stop_reason()});
+  } else if (label.empty()) {
+    report_.registry_pull_complete = true;
   }
   for (const std::string& error : crawl_->errors()) report_.errors.push_back({where, error});
   for (const McpRegistryEntry* entry : crawl_->Latest()) {

@@ -61,6 +61,11 @@ struct ImportRequest {
   std::string url;                      // the source; with `document`, where it came from
   std::optional<ImportType> type;       // nullopt: told by the document's shape
   std::optional<std::string> document;  // the source's bytes, given instead of fetched
+  // Follow the source (ImportService: import it again at start and every refresh interval);
+  // only a URL source, fetched, is followed.
+  bool follow = true;
+  // When the source is an MCP Registry: ask only for what changed since then (RFC 3339).
+  std::optional<std::string> updated_since;
 };
 
 // Where the job's plans go.

@@ -52,6 +52,8 @@ struct ImportReport {
   size_t documents = 0;
   // The source could not be read (fetch, parse, or no known shape): nothing was imported.
   std::optional<transport::Error> error;
+  // The source is an MCP Registry and its pull read every page (the next may ask for changes).
+  bool registry_pull_complete = false;
 
   nlohmann::json ToJson() const;
 };

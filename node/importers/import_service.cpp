@@ -2,16 +2,25 @@
 // (import_service.h).
 #include "node/importers/import_service.h"
 
+#include <cassert>
+#include <chrono>
+#include <set>
 #include <vector>
 
 #include "node/blobs/blob_backed_registration.h"
+#include "node/formats/rfc3339.h"
 #include "node/http/prometheus.h"
+#include "node/state/contacts_file.h"
+#include "node/wall_clock.h"
 
 namespace skillnode::node::importers {
 namespace {
 
 using transport::ErrorCode;
 using transport::Fail;
+
+// A followed source whose import could not start (every place taken) is tried again this soon.
+constexpr transport::Duration kRefreshRetry = transport::Seconds(10);
 
 ImportLimits LimitsOf(const config::Config& config) {
   ImportLimits limits;
@@ -33,7 +42,8 @@ ImportService::ImportService(Daemon& daemon, discovery::Registry& registry,
       limits_(LimitsOf(daemon.config())),
       http_(daemon.env().loop(),
             transport::uv::HttpClientConfig{daemon.config().import.running_max * 2,
-                                            daemon.config().import.running_max * 2}) {
+                                            daemon.config().import.running_max * 2}),
+      followed_(daemon.data_dir_path() + "/imports", daemon.config().import.sources_max) {
   const auto& config = daemon.config().import;
   auto policy = fetch::FetchPolicy::Create(config.allowed_hosts, config.allow_http);
   if (policy) {
@@ -41,9 +51,28 @@ ImportService::ImportService(Daemon& daemon, discovery::Registry& registry,
   } else {
     policy_error_ = policy.error().message;
   }
+  if (auto loaded = followed_.Load(); !loaded) {
+    const auto unix_seconds = static_cast<int64_t>(WallClockMs() / 1000);
+    auto aside = state::SetAside(followed_.path(), unix_seconds);
+    daemon_.logger().Log(transport::LogLevel::kWarn,
+                         "followed import sources not read: " + loaded.error().message +
+                             (aside ? "; set aside as " + *aside : ""));
+  } else if (!followed_.sources().empty()) {
+    daemon_.logger().Log(transport::LogLevel::kInfo,
+                         "following " + std::to_string(followed_.sources().size()) +
+                             " import sources (" + followed_.path() + "): importing them again");
+  }
   next_heartbeat_ = daemon.Now();
   daemon_.AddStepper({[this] { return ledger_.empty() ? transport::kTimeNever : next_heartbeat_; },
                       [this](transport::TimePoint now) { Heartbeat(now); }});
+  // While every place is taken, the next import's end wakes the loop, which asks again.
+  daemon_.AddStepper({[this] {
+                        return running_ >= daemon_.config().import.running_max || !fetcher_ ||
+                                       !blobs_
+                                   ? transport::kTimeNever
+                                   : followed_.next_at();
+                      },
+                      [this](transport::TimePoint now) { Refresh(now); }});
   daemon_.AddNodeInfo("imports", [this] { return Info(); });
   daemon_.AddMetrics([this](http::PrometheusWriter& out) { WriteMetrics(out); });
   daemon_.AddCloseHook([this] {
@@ -71,18 +100,24 @@ transport::Result<void> ImportService::Import(ImportRequest request, ImportJob::
   }
   ++running_;
   ++counts_.imports;
+  const uint64_t started_ms = WallClockMs();
+  if (FollowedSource* followed = followed_.Find(request.url); followed && request.follow) {
+    followed->state = FollowedSource::State::kRunning;
+  }
   ImportSink sink;
   sink.add = [this, request](const plans::PlannedSkill& planned) { return Add(request, planned); };
   sink.remove = [this](const std::string& agent_id, const std::string& skill_id) {
     return Remove(agent_id, skill_id);
   };
-  auto job = ImportJob::Create(*fetcher_, limits_, std::move(sink), std::move(request),
-                               [this, done = std::move(done)](ImportReport report) {
-                                 --running_;
-                                 if (report.error) ++counts_.imports_failed;
-                                 counts_.entries_failed += report.errors.size();
-                                 done(std::move(report));
-                               });
+  auto job =
+      ImportJob::Create(*fetcher_, limits_, std::move(sink), request,
+                        [this, request, started_ms, done = std::move(done)](ImportReport report) {
+                          --running_;
+                          if (report.error) ++counts_.imports_failed;
+                          counts_.entries_failed += report.errors.size();
+                          Finished(request, report, started_ms);
+                          done(std::move(report));
+                        });
   job->Start();
   return {};
 }
@@ -123,6 +158,127 @@ bool ImportService::Remove(const std::string& agent_id, const std::string& skill
       .has_value();
 }
 
+void ImportService::Finished(const ImportRequest& request, ImportReport& report,
+                             uint64_t started_ms) {
+  if (!request.follow || request.document || request.url.empty()) return;
+  PruneGone(request, report);
+  FollowedSource* source = followed_.Find(request.url);
+  if (!source) {
+    if (report.error) return;  // a source never read is not followed
+    auto followed = followed_.Follow(request.url, request.type, started_ms);
+    if (!followed) {
+      daemon_.logger().Log(transport::LogLevel::kWarn,
+                           "not following " + request.url + ": " + followed.error().message);
+      return;
+    }
+    SaveFollowed();
+    source = followed_.Find(request.url);
+  }
+  assert(source);
+  source->state = report.error ? FollowedSource::State::kFailed : FollowedSource::State::kImported;
+  source->last_started_ms = started_ms;
+  source->last_finished_ms = WallClockMs();
+  source->last_imported = report.imported.size();
+  source->last_errors = report.errors.size();
+  source->last_error = report.error ? report.error->message : "";
+  // The next pull asks for what changed since this one began; a pull that stopped early (or a
+  // failed import) leaves the last complete one's time.
+  if (report.registry_pull_complete) source->pulled_since = formats::Rfc3339Ms(started_ms);
+  const transport::Duration interval = daemon_.config().import.refresh_interval;
+  source->next_at = interval.count() > 0 ? daemon_.Now() + interval : transport::kTimeNever;
+}
+
+void ImportService::PruneGone(const ImportRequest& request, ImportReport& report) {
+  // Only a whole, clean read says what the source no longer lists: not a pull of changes, not
+  // a pull that stopped early, not an import with an entry it could not read.
+  const bool whole =
+      !report.error && report.errors.empty() && !request.updated_since &&
+      (report.type != ImportTypeName(ImportType::kMcpRegistry) || report.registry_pull_complete);
+  if (!whole) return;
+  std::set<Id> listed;
+  for (const ImportedSkill& skill : report.imported)
+    listed.insert({skill.agent_id, skill.skill_id});
+  std::vector<Id> gone;
+  for (const auto& [id, imported] : ledger_) {
+    if (imported.source == request.url && !listed.contains(id)) gone.push_back(id);
+  }
+  for (const Id& id : gone) {
+    if (Remove(id.first, id.second)) {
+      report.unpublished.push_back({id.first, id.second, "no longer listed by the source"});
+    }
+  }
+}
+
+void ImportService::Refresh(transport::TimePoint now) {
+  while (running_ < daemon_.config().import.running_max) {
+    FollowedSource* source = followed_.NextDue(now);
+    if (!source) return;
+    ImportRequest request;
+    request.url = source->url;
+    request.type = source->type;
+    request.updated_since = source->pulled_since;
+    ++counts_.refreshes;
+    const std::string url = source->url;
+    auto started = Import(std::move(request), [this, url](const ImportReport& report) {
+      daemon_.logger().Log(
+          report.error ? transport::LogLevel::kWarn : transport::LogLevel::kInfo,
+          "imported followed source " + url + ": " +
+              (report.error ? report.error->message
+                            : std::to_string(report.imported.size()) + " skills, " +
+                                  std::to_string(report.unpublished.size()) + " unpublished, " +
+                                  std::to_string(report.errors.size()) + " entry errors"));
+    });
+    if (!started) {
+      source->next_at = now + kRefreshRetry;
+      return;
+    }
+  }
+}
+
+void ImportService::SaveFollowed() {
+  if (auto saved = followed_.Save(); !saved) {
+    daemon_.logger().Log(transport::LogLevel::kWarn,
+                         "could not save the followed import sources: " + saved.error().message);
+  }
+}
+
+nlohmann::json ImportService::Followed() const {
+  nlohmann::json list = nlohmann::json::array();
+  for (const FollowedSource& source : followed_.sources()) {
+    nlohmann::json entry = FollowedSourceJson(source);
+    size_t skills = 0;
+    for (const auto& [id, imported] : ledger_) skills += imported.source == source.url ? 1 : 0;
+    entry["skills"] = skills;
+    list.push_back(std::move(entry));
+  }
+  return {{"sources", std::move(list)},
+          {"maxSources", followed_.sources_max()},
+          {"refreshIntervalMs", std::chrono::duration_cast<std::chrono::milliseconds>(
+                                    daemon_.config().import.refresh_interval)
+                                    .count()}};
+}
+
+transport::Result<size_t> ImportService::Unfollow(const std::string& url) {
+  if (!followed_.Unfollow(url)) {
+    return Fail(ErrorCode::kNotFound, "'" + url + "' is not a followed import source");
+  }
+  SaveFollowed();
+  std::vector<Id> brought;
+  for (const auto& [id, imported] : ledger_) {
+    if (imported.source == url) brought.push_back(id);
+  }
+  size_t removed = 0;
+  for (const Id& id : brought) {
+    ledger_.erase(id);
+    // Unfollowed: as a service that shut down (a tombstone needs a reason).
+    if (registry_.Unregister(daemon_.Now(), id.first, id.second,
+                             kademlia::store::UnregisterReason::kShutdown)) {
+      ++removed;
+    }
+  }
+  return removed;
+}
+
 void ImportService::Heartbeat(transport::TimePoint now) {
   next_heartbeat_ = now + daemon_.config().discovery.health_check.heartbeat_interval;
   for (auto it = ledger_.begin(); it != ledger_.end();) {
@@ -138,6 +294,7 @@ nlohmann::json ImportService::Info() const {
                         {"importedSkills", ledger_.size()},
                         {"imports", counts_.imports},
                         {"importsFailed", counts_.imports_failed},
+                        {"followedSources", followed_.sources().size()},
                         {"available", blobs_ != nullptr && fetcher_.has_value()}};
   if (!blobs_) out["error"] = blobs_error_;
   if (!fetcher_) out["error"] = policy_error_;
@@ -160,6 +317,12 @@ void ImportService::WriteMetrics(http::PrometheusWriter& out) const {
              static_cast<double>(counts_.entries_failed));
   out.Sample("skillnode_import_entries_total", {{"result", "unpublished"}},
              static_cast<double>(counts_.skills_unpublished));
+  out.Family("skillnode_import_refreshes_total", "counter",
+             "Imports of followed sources started again (at start and each refresh interval).");
+  out.Sample("skillnode_import_refreshes_total", {}, static_cast<double>(counts_.refreshes));
+  out.Family("skillnode_import_followed_sources", "gauge", "Import sources this node follows.");
+  out.Sample("skillnode_import_followed_sources", {},
+             static_cast<double>(followed_.sources().size()));
   out.Family("skillnode_imported_skills", "gauge", "Imported skills this node keeps registered.");
   out.Sample("skillnode_imported_skills", {}, static_cast<double>(ledger_.size()));
 }

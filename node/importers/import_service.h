@@ -10,9 +10,14 @@
 // the same source again is an update: unchanged content is "unchanged", a new version replaces
 // the old one as any registration's update does.
 //
+// A source imported by URL is followed (followed_sources.h, saved in <dataDir>/imports): the
+// service imports it again when the node starts and every import.refreshInterval, one import
+// per free place among import.maxRunning, an MCP Registry pulled for its changes since its last
+// complete pull. Unfollow() stops that and unregisters the skills the source brought.
+//
 // Bounds: import.maxRunning imports at once (Import answers kBusy past it), import.maxSkills
-// skills in the ledger (a plan past it is that entry's error), and per import what ImportJob
-// bounds (documents, bytes, depth).
+// skills in the ledger (a plan past it is that entry's error), import.maxSources sources
+// followed, and per import what ImportJob bounds (documents, bytes, depth).
 //
 // Loop thread only. The daemon's close hook closes the fetcher: running imports end without
 // their callbacks.
@@ -33,6 +38,7 @@
 #include "node/blobs/blob_network.h"
 #include "node/daemon.h"
 #include "node/importers/fetch/import_fetcher.h"
+#include "node/importers/followed_sources.h"
 #include "node/importers/import_job.h"
 #include "node/importers/import_report.h"
 #include "transport/result.h"
@@ -55,6 +61,12 @@ class ImportService {
   // URL and no document).
   [[nodiscard]] transport::Result<void> Import(ImportRequest request, ImportJob::Done done);
 
+  // The followed sources and what their last imports did (GET /api/imports).
+  nlohmann::json Followed() const;
+  // Stops following `url` and unregisters the skills its imports registered; how many. kNotFound
+  // when `url` is not followed.
+  [[nodiscard]] transport::Result<size_t> Unfollow(const std::string& url);
+
   size_t running() const { return running_; }
   size_t imported_skills() const { return ledger_.size(); }
   nlohmann::json Info() const;
@@ -69,6 +81,15 @@ class ImportService {
   transport::Result<std::string> Add(const ImportRequest& request,
                                      const plans::PlannedSkill& planned);
   bool Remove(const std::string& agent_id, const std::string& skill_id);
+  // Notes what an import of a followed (or to be followed) source did.
+  // Adds to `report` the skills it unpublished.
+  void Finished(const ImportRequest& request, ImportReport& report, uint64_t started_ms);
+  // After a whole, clean read of a followed source: unregisters the skills its earlier imports
+  // registered that it no longer lists (each in `report.unpublished`).
+  void PruneGone(const ImportRequest& request, ImportReport& report);
+  // Starts the imports of the followed sources that are due, while there is room.
+  void Refresh(transport::TimePoint now);
+  void SaveFollowed();
   void Heartbeat(transport::TimePoint now);
   void WriteMetrics(http::PrometheusWriter& out) const;
 
@@ -81,6 +102,7 @@ class ImportService {
   std::optional<fetch::ImportFetcher> fetcher_;  // none: import.allowedHosts did not parse
   std::string policy_error_;
   std::map<Id, Imported> ledger_;
+  FollowedSources followed_;
   transport::TimePoint next_heartbeat_;
   size_t running_ = 0;
   struct Counts {
@@ -90,6 +112,7 @@ class ImportService {
     uint64_t skills_imported = 0;
     uint64_t entries_failed = 0;
     uint64_t skills_unpublished = 0;
+    uint64_t refreshes = 0;
   } counts_;
 };
 

@@ -253,6 +253,8 @@ class Node:
         if self.config_path:
             command += ["--config", self.config_path]
         self.log = open(self.log_path, "a")
+        # A restart appends to the same log: only this process's lines name its address.
+        self.log_start = self.log.tell()
         self.proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=self.log,
                                      env=self.env)
         _processes.append(self.proc)
@@ -266,7 +268,9 @@ class Node:
         if self.proc.poll() is not None:
             raise RuntimeError(f"{self.name} exited with {self.proc.returncode}; log:\n"
                                f"{self.log_text()}")
-        matches = LISTEN_RE.findall(self.log_text())
+        with open(self.log_path, "rb") as f:
+            f.seek(self.log_start)
+            matches = LISTEN_RE.findall(f.read().decode(errors="replace"))
         return matches[-1] if matches else None
 
     def log_text(self):
