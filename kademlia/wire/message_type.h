@@ -1,0 +1,82 @@
+// The wire's vocabulary of message types and error codes (docs/protocol.md "Messages"): the
+// type number each message carries in "y", which types are requests, their names in logs and
+// metrics, and the codes an ERROR reply carries in "c". The body of each type, and the codec,
+// are in wire.h; the one table that joins a type to its body and name is wire_message_table.h
+// (which defines IsRequest and MessageTypeName).
+#ifndef SKILLNODE_KADEMLIA_WIRE_MESSAGE_TYPE_H_
+#define SKILLNODE_KADEMLIA_WIRE_MESSAGE_TYPE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace skillnode::kademlia::wire {
+
+enum class MessageType : uint8_t {
+  kPing = 1,
+  kPong = 2,
+  kFindNode = 3,
+  kNodes = 4,
+  kFindValue = 5,
+  kValues = 6,
+  kStore = 7,
+  kStored = 8,
+  kListen = 9,
+  kListening = 10,
+  kPush = 11,
+  kPushAck = 12,
+  kBlobFind = 13,
+  kBlobHolders = 14,
+  kBlobAnnounce = 15,
+  kBlobGet = 16,
+  kBlobData = 17,
+  kError = 127,
+};
+
+// True for types that expect a reply: PING, FIND_NODE, FIND_VALUE, STORE, LISTEN, PUSH,
+// BLOB_FIND, BLOB_ANNOUNCE, BLOB_GET, and every unknown type (UnknownBody), so the node answers
+// those with ERROR. False for PONG, NODES, VALUES, STORED, LISTENING, PUSH_ACK, BLOB_HOLDERS,
+// BLOB_DATA and ERROR.
+bool IsRequest(uint8_t type);
+// "ping", "pong", "find_node", "nodes", "find_value", "values", "store", "stored", "listen",
+// "listening", "push", "push_ack", "blob_find", "blob_holders", "blob_announce", "blob_get",
+// "blob_data", "error", or "unknown": a fixed set of names, safe as log
+// fields and metric labels.
+std::string_view MessageTypeName(uint8_t type);
+
+// True for BLOB_GET, the one request sent by the thousand within one transfer. The node leaves
+// its metering to the blob service (by bytes, not by the per-address request limiter), and a
+// timeout of one neither counts against the contact nor makes it prove its key again: a
+// transfer under loss loses some chunks while the holder answers the rest, and the blob
+// service judges holders itself.
+constexpr bool IsChunkRequest(uint8_t type) {
+  return type == static_cast<uint8_t>(MessageType::kBlobGet);
+}
+
+enum class ErrorReplyCode : uint16_t {
+  kUnknownType = 1,  // the request's type is not one this node knows
+  kMalformed = 2,    // the request decoded but a field is invalid
+  kRateLimited = 3,  // reserved; rate-limited requests are dropped silently
+  kServerError = 4,
+  // STORE refusals: each names why nothing was stored.
+  kBadToken = 10,       // no write token, or not one we gave to this address recently
+  kBadRecord = 11,      // the record does not decode or breaks a limit
+  kBadSignature = 12,   // the record's signature does not verify
+  kWrongKey = 13,       // the record does not belong under the key it was sent to
+  kStale = 14,          // we hold an equal or newer version
+  kQuotaKey = 15,       // the key holds too many records or bytes
+  kQuotaIp = 16,        // the sender's address filled its share of our store
+  kQuotaTotal = 17,     // our store is full
+  kBadLifetime = 18,    // lifetime outside what the record's TTL allows
+  kListenersFull = 19,  // no room for another listener on this key or node
+  kUncertified = 20,    // the network takes records only from certified publishers
+  kNotHeld = 21,        // BLOB_GET: this node does not hold the digest's bytes (any more)
+  kOutsideWindow = 22,  // our clock is outside the record's signed validity window (and skew)
+  kPullsFull = 23,      // STORE of a reference: we pull as many records as we may; try later
+};
+// One more than the highest ErrorReplyCode: the size of tables indexed by code.
+constexpr size_t kErrorReplyCodesEnd = 24;
+
+}  // namespace skillnode::kademlia::wire
+
+#endif  // SKILLNODE_KADEMLIA_WIRE_MESSAGE_TYPE_H_
