@@ -108,7 +108,7 @@ int AssembleAndRun(const std::string& config_file, const RunFlags& flags,
   auto mcp_routes = mcp::AddMcpRoutes(**daemon, skills);
   importers::ImportService imports(**daemon, skills.registry(), skills.folders().blob_network(),
                                    skills.folders().store_error());
-  api::ImportRoutes import_routes(**daemon, imports);
+  api::ImportRoutes import_routes(**daemon, imports, skills.domains());
   std::optional<ui::HealthHistoryRoutes> health_history;
   if (config.node.ui.enabled) health_history.emplace(**daemon, skills);
   std::unique_ptr<lan::LanService> lan;

@@ -18,7 +18,15 @@ void Invalid(http::Responder& responder, const std::string& field, const std::st
 
 }  // namespace
 
-ImportRoutes::ImportRoutes(Daemon& daemon, importers::ImportService& imports) : imports_(imports) {
+ImportRoutes::ImportRoutes(Daemon& daemon, importers::ImportService& imports,
+                           publisher::PublisherDomains& domains)
+    : imports_(imports),
+      prover_(std::make_shared<const importers::SourceDomainProver>(
+          [&domains](std::string_view domain, const kademlia::PublicKey& key,
+                     std::function<void(publisher::DomainCheck)> done) {
+            domains.Check(domain, key, std::move(done));
+          },
+          daemon.identity().public_key())) {
   daemon.router().Add("POST", "/api/import",
                       [this](const http::HttpRequest& request, http::Responder responder) {
                         Handle(request, std::move(responder));
@@ -38,6 +46,7 @@ void ImportRoutes::Handle(const http::HttpRequest& request, http::Responder resp
     if (!value.is_string()) return Invalid(responder, key, "expected a string");
   }
   import.url = body->value("url", "");
+  import.domains = prover_;
   if (body->contains("document")) import.document = (*body)["document"].get<std::string>();
   if (body->contains("type")) {
     auto type = importers::ParseImportType((*body)["type"].get<std::string>());

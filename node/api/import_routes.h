@@ -10,19 +10,25 @@
 // Answers 200 with the ImportReport (import_report.h) once the import has ended, entry errors
 // included; 502 IMPORT_FAILED with the report when the source itself could not be read; 400
 // INVALID for a bad body; 503 BUSY when import.maxRunning imports run; 503 UNAVAILABLE without a
-// blob store. Only from this host, as registration is: an import registers skills.
+// blob store. Only from this host, as registration is: an import registers skills. Every import
+// proves its sources' domains through the node's PublisherDomains (SourceDomainProver).
 #ifndef SKILLNODE_NODE_API_IMPORT_ROUTES_H_
 #define SKILLNODE_NODE_API_IMPORT_ROUTES_H_
 
+#include <memory>
+
 #include "node/daemon.h"
 #include "node/importers/import_service.h"
+#include "node/importers/source_domain_prover.h"
+#include "node/publisher/publisher_domains.h"
 
 namespace skillnode::node::api {
 
 class ImportRoutes {
  public:
-  // Adds the route to `daemon`'s router; both must outlive this object.
-  ImportRoutes(Daemon& daemon, importers::ImportService& imports);
+  // Adds the route to `daemon`'s router; all three must outlive this object.
+  ImportRoutes(Daemon& daemon, importers::ImportService& imports,
+               publisher::PublisherDomains& domains);
   ImportRoutes(const ImportRoutes&) = delete;
   ImportRoutes& operator=(const ImportRoutes&) = delete;
 
@@ -30,6 +36,7 @@ class ImportRoutes {
   void Handle(const http::HttpRequest& request, http::Responder responder);
 
   importers::ImportService& imports_;
+  std::shared_ptr<const importers::SourceDomainProver> prover_;
 };
 
 }  // namespace skillnode::node::api
