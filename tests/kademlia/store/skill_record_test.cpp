@@ -332,7 +332,9 @@ TEST_CASE("publisher domains travel last in the record, and records without any 
   // Beside a certificate and an origin the domains still come last.
   SkillRecord full = claims;
   full.publisher_certificate = std::vector<uint8_t>(40, 0x30);
-  full.origin = RecordOrigin{.source_url = "https://pub.example/card", .document_size = 10};
+  full.origin = RecordOrigin{};
+  full.origin->source_url = "https://pub.example/card";
+  full.origin->document_size = 10;
   auto full_back = DecodeRecord(EncodeRecord(full));
   REQUIRE(full_back);
   CHECK(*full_back == full);
