@@ -2,6 +2,7 @@
 #include "node/publisher/publisher_domains.h"
 
 #include <algorithm>
+#include <memory>
 #include <utility>
 
 #include "node/http/prometheus.h"
@@ -38,7 +39,9 @@ PublisherDomains::PublisherDomains(Daemon& daemon)
   }
   daemon_.AddNodeInfo("publisherDomains", [this] { return Info(); });
   daemon_.AddMetrics([this](http::PrometheusWriter& out) { WriteMetrics(out); });
-  daemon_.AddCloseHook([this] {
+  // A daemon that never ran closes its handles when it is destroyed, which may be after this.
+  daemon_.AddCloseHook([this, alive = std::weak_ptr<int>(alive_)] {
+    if (alive.expired()) return;
     if (fetcher_) fetcher_->Close();
     http_.Close();
   });

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -68,6 +69,8 @@ class PublisherDomains {
     uint64_t verified = 0;
     uint64_t unverified = 0;
   } counts_;
+  // The daemon's close hook does nothing once this is gone.
+  std::shared_ptr<int> alive_ = std::make_shared<int>(0);
 };
 
 }  // namespace skillnode::node::publisher
