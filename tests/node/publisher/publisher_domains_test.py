@@ -11,7 +11,8 @@ domains (pub.example, shop.example, ...) resolve nowhere.
   node id in /api/node).
 - A (provider.domains [pub.example]) registers a skill; B, a second process bootstrapped from A,
   shows the claim "verified" once its check ran (GET /api/skills/{id}, POST /api/skills/search,
-  MCP list_skills), after "checking" or straight away.
+  MCP list_skills, the agent's A2A card extension, the MCP Registry API's _meta provenance of
+  an MCP server A registered), after "checking" or straight away.
 - The site's proof for pub.example then lists another key; once B's cached proof expires
   (provider.domainProofTtl 1500 ms) B shows the claim "unverified" with the reason.
 - A imports an A2A card given inline as read from https://shop.example/... (whose proof lists
@@ -59,6 +60,9 @@ SKILL = {
     "descriptor": {"name": "Published by pub.example", "description": "A skill whose publisher "
                    "claims pub.example"},
 }
+
+MCP_SKILL = dict(SKILL, skillId="pub-mcp", skillType="mcp-server",
+                 endpoint="https://mcp.pub.example/mcp")
 
 
 def card(name):
@@ -187,10 +191,29 @@ def mcp_claims(node):
     return skills[0].get("publisherDomains") if skills else None
 
 
+def card_claims(node):
+    status, card = node.get_json(f"/a2a/agents/{SKILL['agentId']}/agent-card.json")
+    extensions = (card or {}).get("capabilities", {}).get("extensions", []) \
+        if status == 200 else []
+    return [claim for extension in extensions for claim in
+            extension.get("params", {}).get("publisherDomains", [])]
+
+
+def registry_claims(node):
+    status, answer = node.get_json("/v0.1/servers")
+    for entry in (answer or {}).get("servers", []) if status == 200 else []:
+        provenance = entry.get("_meta", {}).get("invalid.skillnode/provenance", {})
+        if provenance.get("skillId") == MCP_SKILL["skillId"]:
+            return provenance.get("publisherDomains")
+    return None
+
+
 def check_claims(a, b, site, proof):
     site.proofs["pub.example"] = proof
     status, answer = a.call("POST", "/api/skills", SKILL)
     check(status == 201, "A registers a skill", f"{status} {answer}")
+    status, answer = a.call("POST", "/api/skills", MCP_SKILL)
+    check(status == 201, "... and an MCP server", f"{status} {answer}")
     first = wait_for(lambda: claims_on(b, SKILL["skillId"]), 30, 0.2)
     check(first is not None and first[0]["domain"] == "pub.example" and
           first[0]["state"] in ("checking", "verified"),
@@ -203,6 +226,14 @@ def check_claims(a, b, site, proof):
           "B's search answer shows it verified too", json.dumps(searched_claims(b)))
     check(mcp_claims(b) == [{"domain": "pub.example", "state": "verified"}],
           "MCP list_skills on B shows pub.example verified", json.dumps(mcp_claims(b)))
+    claims = card_claims(b)
+    check(len(claims) == 1 and claims[0]["domain"] == "pub.example" and
+          claims[0]["state"] == "verified" and claims[0]["publisherNodeId"] == a.info()["id"],
+          "B's A2A card of the agent carries the claim, verified, in its extension",
+          json.dumps(claims))
+    found = wait_for(lambda: registry_claims(b), 15, 0.2)
+    check(found == [{"domain": "pub.example", "state": "verified"}],
+          "B's MCP Registry API shows it in the entry's _meta provenance", json.dumps(found))
     site.proofs["pub.example"] = proof_of(os.urandom(32))
     unverified = wait_for(lambda: state_on(b, SKILL["skillId"]) == "unverified", 20, 0.2)
     claims = claims_on(b, SKILL["skillId"]) or [{}]
