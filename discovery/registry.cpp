@@ -75,6 +75,7 @@ RegisterOutcome Registry::Register(transport::TimePoint now, SkillRecord fields)
   fields.ttl_seconds = config_.record_ttl_seconds;
   fields.publisher = publisher_.public_key();
   fields.publisher_certificate = config_.publisher_certificate;
+  fields.publisher_domains = config_.publisher_domains;
   fields.timestamp_ms = wall_clock_ms_();
   fields.sequence = last_sequence_ + 1;  // validated as it will be published
   if (auto valid = kademlia::store::ValidateRecord(fields); !valid) {

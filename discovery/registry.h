@@ -64,6 +64,9 @@ struct RegistryConfig {
   size_t registrations_per_agent_max = 1000;
   // The publisher's certificate (DER) put into every record; empty: none.
   std::vector<uint8_t> publisher_certificate;
+  // The DNS names put into every record as its publisher's claims (provider.domains); readers
+  // check each against the domain's publisher proof. Empty: none.
+  std::vector<std::string> publisher_domains;
 };
 
 // The seed's acknowledgement statuses (spec §2.3).

@@ -337,7 +337,10 @@ json OriginJson(const kademlia::store::RecordOrigin& o) {
               {"documentSha256", kademlia::wire::HexEncode(o.document_sha256)},
               {"documentSize", o.document_size},
               {"signature", kademlia::store::OriginSignatureName(o.signature)}};
-  if (!o.publisher_domain.empty()) out["publisherDomain"] = o.publisher_domain;
+  if (!o.publisher_domain.empty()) {
+    out["publisherDomain"] = o.publisher_domain;
+    out["publisherDomainState"] = kademlia::store::OriginDomainStateName(o.publisher_domain_state);
+  }
   if (o.mcp_status != kademlia::store::McpStatus::kNone) {
     out["status"] = kademlia::store::McpStatusName(o.mcp_status);
   }

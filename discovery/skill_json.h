@@ -64,7 +64,8 @@ nlohmann::json ExamplesJson(const kademlia::store::SkillDescriptor& descriptor);
 
 // An imported record's origin (kademlia/store/record_origin.h): {format ("a2a", "mcp-registry",
 // "agent-skills"), sourceUrl, documentSha256 (hex), documentSize, signature ("unsigned" or
-// "verified")}, plus publisherDomain when one was verified, and for the MCP Registry status
+// "verified")}, plus publisherDomain and publisherDomainState ("verified" or "unverified": did
+// the importer prove it) when the source had a domain, and for the MCP Registry status
 // ("active" or "deprecated") and publishedAt and updatedAt when given.
 nlohmann::json OriginJson(const kademlia::store::RecordOrigin& origin);
 

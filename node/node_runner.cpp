@@ -107,7 +107,7 @@ int AssembleAndRun(const std::string& config_file, const RunFlags& flags,
   api::AddSkillReplicasRoute(**daemon, skills);
   auto mcp_routes = mcp::AddMcpRoutes(**daemon, skills);
   importers::ImportService imports(**daemon, skills.registry(), skills.folders().blob_network(),
-                                   skills.folders().store_error());
+                                   skills.folders().store_error(), skills.domains());
   api::ImportRoutes import_routes(**daemon, imports);
   std::optional<ui::HealthHistoryRoutes> health_history;
   if (config.node.ui.enabled) health_history.emplace(**daemon, skills);

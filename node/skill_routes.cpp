@@ -115,7 +115,7 @@ discovery::Parsed<UnregisterFields> UnregisterFromParams(const http::HttpRequest
 }
 
 std::string PageJson(const discovery::search::SearchResult& result, size_t offset, size_t limit,
-                     bool paged) {
+                     bool paged, const DomainClaimsOf& claims) {
   std::string out;
   out.reserve(1024 + 700 * std::min(limit, result.skills.size()));
   out += '{';
@@ -126,6 +126,12 @@ std::string PageJson(const discovery::search::SearchResult& result, size_t offse
   for (size_t i = offset; i < result.skills.size() && i < offset + limit; ++i) {
     if (i > offset) out += ',';
     result.skills[i].entry->AppendJson(out, result.skills[i].source);
+    const auto& record = result.skills[i].record();
+    if (claims && !record.publisher_domains.empty()) {
+      assert(out.back() == '}' && "a skill's JSON is an object");
+      out.pop_back();
+      out += ",\"publisherDomains\":" + claims(record).dump() + '}';
+    }
   }
   out += "],\"sources\":";
   out += SourcesJson(result).dump();
@@ -135,14 +141,21 @@ std::string PageJson(const discovery::search::SearchResult& result, size_t offse
   return out;
 }
 
-json SkillWithProviders(const std::string& id, const discovery::search::SearchResult& result) {
+json SkillWithProviders(const std::string& id, const discovery::search::SearchResult& result,
+                        const DomainClaimsOf& claims) {
   assert(!result.skills.empty() && "a skill's answer needs a skill found");
+  const auto skill_json = [&claims](const kademlia::store::SkillRecord& record,
+                                    discovery::Source source) {
+    json out = discovery::SkillJson(record, source);
+    if (claims && !record.publisher_domains.empty()) out["publisherDomains"] = claims(record);
+    return out;
+  };
   const auto& best = result.skills.front().record();
   json providers = json::array();
   for (const auto& found : result.skills) {
-    providers.push_back(discovery::SkillJson(found.record(), found.source));
+    providers.push_back(skill_json(found.record(), found.source));
   }
-  json out = discovery::SkillJson(best, result.skills.front().source);
+  json out = skill_json(best, result.skills.front().source);
   out["id"] = id;
   out["providers"] = std::move(providers);
   out["sources"] = SourcesJson(result);
@@ -150,8 +163,15 @@ json SkillWithProviders(const std::string& id, const discovery::search::SearchRe
 }
 
 SkillRoutes::SkillRoutes(Daemon& daemon, discovery::Registry& registry,
-                         discovery::search::Searcher& searcher, auth::Authenticator& auth)
-    : daemon_(daemon), registry_(registry), searcher_(searcher), auth_(auth) {}
+                         discovery::search::Searcher& searcher, auth::Authenticator& auth,
+                         publisher::PublisherDomains& domains)
+    : daemon_(daemon),
+      registry_(registry),
+      searcher_(searcher),
+      auth_(auth),
+      claims_([&domains](const kademlia::store::SkillRecord& record) {
+        return domains.ClaimsJson(record);
+      }) {}
 
 void SkillRoutes::AddRoutes(http::Router& router) {
   auto bind = [this](void (SkillRoutes::*handler)(const http::HttpRequest&, http::Responder)) {
@@ -213,7 +233,8 @@ void SkillRoutes::HandleList(const http::HttpRequest& request, http::Responder r
   if (!page) return BadField(responder, page.error(), "BAD_REQUEST");
   searcher_.Search(
       daemon_.Now(), *query, page->options,
-      [responder, context, page = *page](const discovery::search::SearchResult& answer) mutable {
+      [this, responder, context,
+       page = *page](const discovery::search::SearchResult& answer) mutable {
         std::optional<discovery::search::SearchResult> copy;
         const discovery::search::SearchResult& result = Visible(answer, context, copy);
         // Nothing found is an empty page.
@@ -221,7 +242,7 @@ void SkillRoutes::HandleList(const http::HttpRequest& request, http::Responder r
           return DiscoveryError(responder, result);
         }
         responder.Send(http::HttpResponse::Text(
-            200, PageJson(result, page.offset, page.limit, true), "application/json"));
+            200, PageJson(result, page.offset, page.limit, true, claims_), "application/json"));
       });
 }
 
@@ -236,12 +257,13 @@ void SkillRoutes::HandleSearch(const http::HttpRequest& request, http::Responder
   if (!page) return BadField(responder, page.error(), "BAD_REQUEST");
   searcher_.Search(
       daemon_.Now(), *query, page->options,
-      [responder, context, page = *page](const discovery::search::SearchResult& answer) mutable {
+      [this, responder, context,
+       page = *page](const discovery::search::SearchResult& answer) mutable {
         std::optional<discovery::search::SearchResult> copy;
         const discovery::search::SearchResult& result = Visible(answer, context, copy);
         if (result.error) return DiscoveryError(responder, result);
         responder.Send(http::HttpResponse::Text(
-            200, PageJson(result, page.offset, page.limit, false), "application/json"));
+            200, PageJson(result, page.offset, page.limit, false, claims_), "application/json"));
       });
 }
 
@@ -252,7 +274,7 @@ void SkillRoutes::HandleGetSkill(const http::HttpRequest& request, http::Respond
   discovery::SkillQuery query;
   query.skill_id = id;
   searcher_.Search(daemon_.Now(), query, discovery::search::SearchOptions{},
-                   [responder, context, id](discovery::search::SearchResult result) mutable {
+                   [this, responder, context, id](discovery::search::SearchResult result) mutable {
                      HidePrivate(result, context);
                      if (result.error) {
                        if (result.error == discovery::search::DiscError::kNoSkills) {
@@ -260,7 +282,7 @@ void SkillRoutes::HandleGetSkill(const http::HttpRequest& request, http::Respond
                        }
                        return DiscoveryError(responder, result);
                      }
-                     responder.Json(200, SkillWithProviders(id, result));
+                     responder.Json(200, SkillWithProviders(id, result, claims_));
                    });
 }
 

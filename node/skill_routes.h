@@ -22,6 +22,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -34,6 +35,7 @@
 #include "node/http/http_message.h"
 #include "node/http/responder.h"
 #include "node/http/router.h"
+#include "node/publisher/publisher_domains.h"
 
 namespace skillnode::node {
 
@@ -72,21 +74,28 @@ struct UnregisterFields {
 [[nodiscard]] discovery::Parsed<UnregisterFields> UnregisterFromParams(
     const http::HttpRequest& request);
 
+// The publisher domains a record claims with their states, as a skill answer shows them
+// (publisher::PublisherDomains::ClaimsJson); unset: answers show none.
+using DomainClaimsOf = std::function<nlohmann::json(const kademlia::store::SkillRecord&)>;
+
 // A page of a search's skills as the API answers it, serialised from each skill's cached JSON
 // text: {"limit", "offset" (when `paged`), "skills", "sources", "stages", "total"}, the keys in
-// the order the API's other answers use (sorted).
+// the order the API's other answers use (sorted). A skill whose record claims publisher domains
+// also has "publisherDomains" (`claims`), last.
 std::string PageJson(const discovery::search::SearchResult& result, size_t offset, size_t limit,
-                     bool paged);
-// GET /api/skills/{id}'s answer: the best skill found, its id, every provider and the sources.
+                     bool paged, const DomainClaimsOf& claims = {});
+// GET /api/skills/{id}'s answer: the best skill found, its id, every provider and the sources;
+// the skill and each provider with "publisherDomains" when its record claims any.
 // `result` holds at least one skill.
 nlohmann::json SkillWithProviders(const std::string& id,
-                                  const discovery::search::SearchResult& result);
+                                  const discovery::search::SearchResult& result,
+                                  const DomainClaimsOf& claims = {});
 
 class SkillRoutes {
  public:
   // Every reference must outlive this.
   SkillRoutes(Daemon& daemon, discovery::Registry& registry, discovery::search::Searcher& searcher,
-              auth::Authenticator& auth);
+              auth::Authenticator& auth, publisher::PublisherDomains& domains);
   SkillRoutes(const SkillRoutes&) = delete;
   SkillRoutes& operator=(const SkillRoutes&) = delete;
 
@@ -106,6 +115,7 @@ class SkillRoutes {
   discovery::Registry& registry_;
   discovery::search::Searcher& searcher_;
   auth::Authenticator& auth_;
+  DomainClaimsOf claims_;  // through the node's PublisherDomains
 };
 
 }  // namespace skillnode::node

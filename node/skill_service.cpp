@@ -16,6 +16,7 @@ discovery::RegistryConfig RegistryConfigOf(const config::Config& config,
                                            std::vector<uint8_t> publisher_certificate) {
   discovery::RegistryConfig out;
   out.publisher_certificate = std::move(publisher_certificate);
+  out.publisher_domains = config.provider.domains;
   out.health.heartbeat_interval = config.discovery.health_check.heartbeat_interval;
   out.health.timeout = config.discovery.health_check.timeout;
   out.health.unhealthy_threshold = config.discovery.health_check.unhealthy_threshold;
@@ -49,11 +50,15 @@ SkillService::SkillService(Daemon& daemon, std::vector<uint8_t> publisher_certif
                 RegistryConfigOf(daemon.config(), std::move(publisher_certificate)), &WallClockMs),
       searcher_(daemon.dht(), registry_, discovery::search::SearchConfig{},
                 CacheConfigOf(daemon.config())),
+      domains_(daemon),
       well_known_(daemon, registry_, searcher_, auth_),
-      a2a_(daemon, registry_, searcher_, auth_),
+      a2a_(daemon, registry_, searcher_, auth_, domains_),
       folders_(daemon, registry_, searcher_, auth_),
       format_records_(daemon.config().discovery.dht.enabled ? &daemon.dht() : nullptr, registry_,
-                      daemon.identity()),
+                      daemon.identity(),
+                      [this](const kademlia::store::SkillRecord& record) {
+                        return domains_.ClaimsJson(record);
+                      }),
       mcp_registry_(daemon.router(), format_records_, auth_, [&daemon] { return daemon.Now(); }),
       agent_skills_(
           daemon.router(), format_records_, auth_, [&daemon] { return daemon.Now(); },
@@ -64,7 +69,7 @@ SkillService::SkillService(Daemon& daemon, std::vector<uint8_t> publisher_certif
                       .now = [&daemon] { return daemon.Now(); },
                       .http_url = [&daemon] { return daemon.http_url(); },
                       .config = [&daemon]() -> const config::Config& { return daemon.config(); }}),
-      skill_routes_(daemon, registry_, searcher_, auth_),
+      skill_routes_(daemon, registry_, searcher_, auth_, domains_),
       scene_join_(daemon, searcher_, auth_),
       watch_(daemon, registry_, searcher_, auth_) {
   auth_.Refresh(/*force=*/true);
@@ -120,6 +125,7 @@ SkillService::SkillService(Daemon& daemon, std::vector<uint8_t> publisher_certif
 void SkillService::AddRoutes() {
   http::Router& router = daemon_.router();
   skill_routes_.AddRoutes(router);
+  publisher::AddPublisherProofRoute(daemon_);
   scene_join_.AddRoutes(router);
   watch_.AddRoutes(router);
 }

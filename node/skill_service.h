@@ -19,6 +19,9 @@
 //   formats::AiCatalogRoutes           /.well-known/ai-catalog.json, and GET / with its Link
 //                                      (the three over formats::FormatRecords: the network's
 //                                      MCP servers and Agent Skills; docs/formats.md)
+//   publisher::PublisherDomains        the node's DomainVerifier: the claimed publisher domains
+//                                      every skill answer shows with their states
+//   publisher::AddPublisherProofRoute  GET /.well-known/skillnode-publisher, this node's key
 //
 // The service itself is the wiring: it makes the registry, searcher and authenticator from the
 // daemon's configuration, adds their timers, node info ("registry", "auth", "skillFolders"),
@@ -51,6 +54,8 @@
 #include "node/formats/catalogs/ai_catalog_routes.h"
 #include "node/formats/format_records.h"
 #include "node/formats/mcp_registry/mcp_registry_routes.h"
+#include "node/publisher/publisher_domains.h"
+#include "node/publisher/publisher_proof_route.h"
 #include "node/skill_answers.h"
 #include "node/skill_routes.h"
 #include "node/skill_watch.h"
@@ -73,6 +78,9 @@ class SkillService {
   auth::Authenticator& authenticator() { return auth_; }
   // SKILL.md folders and the node's blob store (the importers register through it).
   api::SkillFolderRoutes& folders() { return folders_; }
+  // The publisher domains records claim, as this node has checked them (the importers prove
+  // their sources' domains through it too).
+  publisher::PublisherDomains& domains() { return domains_; }
 
  private:
   // Adds every helper's routes to the daemon's router.
@@ -84,6 +92,7 @@ class SkillService {
   auth::Authenticator auth_;
   discovery::Registry registry_;
   discovery::search::Searcher searcher_;
+  publisher::PublisherDomains domains_;
   api::WellKnownRoutes well_known_;
   formats::a2a::A2aRoutes a2a_;
   api::SkillFolderRoutes folders_;

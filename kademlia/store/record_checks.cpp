@@ -154,4 +154,21 @@ transport::Result<void> CheckDescriptor(const SkillDescriptor& d) {
   return CheckList("descriptor.examples", d.examples, kExamplesMax, kExampleLengthMax, true);
 }
 
+transport::Result<void> CheckDomains(const std::vector<std::string>& domains) {
+  if (auto ok =
+          CheckList("publisherDomains", domains, kPublisherDomainsMax, kPublisherDomainLengthMax);
+      !ok) {
+    return ok;
+  }
+  for (size_t i = 0; i < domains.size(); ++i) {
+    if (!IsDomainName(domains[i])) {
+      return Invalid("publisherDomains[" + std::to_string(i) + "]",
+                     "'" + domains[i] +
+                         "' is not a DNS name (two or more labels of lowercase letters, digits "
+                         "and hyphens, not an address)");
+    }
+  }
+  return {};
+}
+
 }  // namespace skillnode::kademlia::store::record_checks

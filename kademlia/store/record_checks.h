@@ -36,6 +36,9 @@ size_t CharacterCount(std::string_view text);
 // bytes); the schemas; tags; the SKILL.md folder's fields (all or nothing beside
 // skill_md_sha256); the examples (text ones or, when any is an object, all as JSON text).
 [[nodiscard]] transport::Result<void> CheckDescriptor(const SkillDescriptor& descriptor);
+// The publisher domains a record claims: at most kPublisherDomainsMax, each IsDomainName
+// (record_origin.h), none listed twice.
+[[nodiscard]] transport::Result<void> CheckDomains(const std::vector<std::string>& domains);
 
 }  // namespace skillnode::kademlia::store::record_checks
 

@@ -11,6 +11,7 @@ namespace {
 constexpr std::array<std::string_view, 3> kFormatNames = {"a2a", "mcp-registry", "agent-skills"};
 constexpr std::array<std::string_view, 2> kSignatureNames = {"unsigned", "verified"};
 constexpr std::array<std::string_view, 3> kStatusNames = {"", "active", "deprecated"};
+constexpr std::array<std::string_view, 3> kDomainStateNames = {"none", "verified", "unverified"};
 
 tl::unexpected<transport::Error> Invalid(std::string_view field, const std::string& reason) {
   return transport::Fail(transport::ErrorCode::kInvalidArgument,
@@ -63,6 +64,10 @@ std::string_view McpStatusName(McpStatus status) {
   return kStatusNames.at(static_cast<size_t>(status));
 }
 
+std::string_view OriginDomainStateName(OriginDomainState state) {
+  return kDomainStateNames.at(static_cast<size_t>(state));
+}
+
 transport::Result<McpStatus> ParseMcpStatus(std::string_view text) {
   return ParseName<McpStatus>(kStatusNames, text, "MCP Registry status", 1);
 }
@@ -89,6 +94,8 @@ bool IsRfc3339DateTime(std::string_view t) {
 
 bool IsDomainName(std::string_view text) {
   if (text.empty() || text.size() > kPublisherDomainLengthMax) return false;
+  size_t labels = 0;
+  bool all_digits = true;
   size_t start = 0;
   while (start <= text.size()) {
     const size_t dot = std::min(text.find('.', start), text.size());
@@ -97,9 +104,12 @@ bool IsDomainName(std::string_view text) {
         label.back() == '-' || !std::all_of(label.begin(), label.end(), IsLabelChar)) {
       return false;
     }
+    all_digits = all_digits && std::all_of(label.begin(), label.end(),
+                                           [](char c) { return c >= '0' && c <= '9'; });
+    ++labels;
     start = dot + 1;
   }
-  return true;
+  return labels >= 2 && !all_digits;  // "localhost" is no one's; 10.0.0.1 is an address
 }
 
 transport::Result<void> ValidateOrigin(const RecordOrigin& o) {
@@ -127,9 +137,18 @@ transport::Result<void> ValidateOrigin(const RecordOrigin& o) {
   if (!o.publisher_domain.empty() && !IsDomainName(o.publisher_domain)) {
     return Invalid("publisherDomain",
                    "'" + o.publisher_domain.substr(0, kPublisherDomainLengthMax + 1) +
-                       "' is not a DNS name (lowercase letters, digits, hyphens and dots; at "
-                       "most " +
+                       "' is not a DNS name (two or more labels of lowercase letters, digits and "
+                       "hyphens, not an address; at most " +
                        std::to_string(kPublisherDomainLengthMax) + " characters)");
+  }
+  if (static_cast<size_t>(o.publisher_domain_state) >= kDomainStateNames.size()) {
+    return Invalid("publisherDomainState", "is not one of none, verified, unverified");
+  }
+  if (o.publisher_domain.empty() != (o.publisher_domain_state == OriginDomainState::kNone)) {
+    return Invalid("publisherDomainState", o.publisher_domain.empty()
+                                               ? "a state other than none needs a publisherDomain"
+                                               : "a publisherDomain needs a state of verified or "
+                                                 "unverified");
   }
   const bool mcp = o.format == OriginFormat::kMcpRegistry;
   if (static_cast<size_t>(o.mcp_status) >= kStatusNames.size()) {

@@ -6,9 +6,10 @@
 // MCP Registry entry, an Agent Skills index) sets one: the format the entry came from, the URL it
 // was read at, the SHA-256 and size of the original document's bytes (which the importer keeps
 // as a blob, so that any reader can fetch them by digest and verify them), whether the origin
-// signed the document and the importer verified that signature, the publisher domain the
-// importer verified (empty when none), and for MCP Registry entries the registry's status and
-// its publishedAt and updatedAt as the registry wrote them (RFC 3339).
+// signed the document and the importer verified that signature, the publisher domain (the
+// source's host name) and whether the importer proved it (OriginDomainState), and for MCP Registry
+// entries the registry's status and its publishedAt and updatedAt as the registry wrote them (RFC
+// 3339).
 //
 // Plain data and pure functions: the names of the enums and the check of every field
 // (ValidateOrigin, which ValidateRecord calls; its error names the field, "origin.sourceUrl").
@@ -30,6 +31,11 @@ enum class OriginFormat : uint8_t { kA2a = 0, kMcpRegistry = 1, kAgentSkills = 2
 // Whether the origin signed the document (an A2A card's signatures[]) and the importer verified
 // that signature; anything the importer could not verify is kUnsigned.
 enum class OriginSignature : uint8_t { kUnsigned = 0, kVerified = 1 };
+// Whether the importer proved the source's domain: kVerified when the domain's publisher proof
+// (docs/formats.md "Publisher domains") lists the key that signed the document or the importer's
+// own key; kUnverified when it does not or could not be had; kNone when the source has no
+// domain (a file, an address, an MCP Registry entry). The values are the encoding's.
+enum class OriginDomainState : uint8_t { kNone = 0, kVerified = 1, kUnverified = 2 };
 // An MCP Registry entry's status as the registry gave it (deleted entries are unpublished, so
 // they never appear); kNone for every other format.
 enum class McpStatus : uint8_t { kNone = 0, kActive = 1, kDeprecated = 2 };
@@ -50,7 +56,8 @@ struct RecordOrigin {
   std::array<uint8_t, 32> document_sha256{};
   uint64_t document_size = 0;
   OriginSignature signature = OriginSignature::kUnsigned;
-  std::string publisher_domain;  // verified by the importer; empty when none was
+  std::string publisher_domain;  // the source's host name; empty with kNone only
+  OriginDomainState publisher_domain_state = OriginDomainState::kNone;
   // MCP Registry entries only (empty or kNone otherwise).
   McpStatus mcp_status = McpStatus::kNone;
   std::string published_at;  // RFC 3339, as the registry wrote it; may be empty
@@ -63,20 +70,26 @@ std::string_view OriginFormatName(OriginFormat format);  // "a2a", "mcp-registry
 std::string_view OriginSignatureName(OriginSignature signature);  // "unsigned", "verified"
 [[nodiscard]] transport::Result<OriginSignature> ParseOriginSignature(std::string_view text);
 std::string_view McpStatusName(McpStatus status);  // "", "active", "deprecated"
+// "none", "verified", "unverified"
+std::string_view OriginDomainStateName(OriginDomainState state);
 [[nodiscard]] transport::Result<McpStatus> ParseMcpStatus(std::string_view text);
 
 // Checks every field: the enums in range, sourceUrl 1..kOriginUrlLengthMax bytes without spaces
-// or control characters, documentSize 1..kOriginDocumentBytesMax, publisherDomain empty or a DNS
-// name (lowercase letters, digits, hyphens and dots; labels of 1..63, not starting or ending
-// with a hyphen), and for mcp-registry a status (active or deprecated) and timestamps that are
-// empty or RFC 3339; for the other formats no status and no timestamps. The error names the
-// field ("origin.publisherDomain: ...").
+// or control characters, documentSize 1..kOriginDocumentBytesMax, publisherDomain a DNS name
+// (IsDomainName) with a publisherDomainState of verified or unverified, or empty with none, and for
+// mcp-registry a status (active or deprecated) and timestamps that are empty or RFC 3339; for the
+// other formats no status and no timestamps. The error names the field ("origin.publisherDomain:
+// ...").
 [[nodiscard]] transport::Result<void> ValidateOrigin(const RecordOrigin& origin);
 
 // An RFC 3339 date-time (section 5.6): YYYY-MM-DDTHH:MM:SS, an optional fraction, then Z or an
 // offset; 'T' and 'Z' in either case.
 bool IsRfc3339DateTime(std::string_view text);
-// A DNS name as ValidateOrigin takes a publisher domain.
+// A DNS name a publisher can prove (docs/formats.md "Publisher domains"), as ValidateOrigin and
+// ValidateRecord take a publisher domain and a node fetches a proof for: two or more labels of
+// lowercase letters, digits and hyphens (1..63 each, no hyphen at either end), at most 253
+// characters, and not an address literal (a name of digits only). "localhost" is refused: it
+// names every machine.
 bool IsDomainName(std::string_view text);
 
 }  // namespace skillnode::kademlia::store

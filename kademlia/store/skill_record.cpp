@@ -16,6 +16,7 @@ namespace skillnode::kademlia::store {
 namespace {
 
 using record_checks::CheckDescriptor;
+using record_checks::CheckDomains;
 using record_checks::CheckList;
 using record_checks::CheckText;
 using record_checks::Invalid;
@@ -23,9 +24,11 @@ using skill_record_format::kDescriptorFields;
 using skill_record_format::kDescriptorFieldsWithExamplesJson;
 using skill_record_format::kDescriptorFieldsWithFolder;
 using skill_record_format::kOriginFields;
+using skill_record_format::kOriginFieldsWithDomainState;
 using skill_record_format::kReasonNames;
 using skill_record_format::kRecordFields;
 using skill_record_format::kRecordFieldsWithCertificate;
+using skill_record_format::kRecordFieldsWithDomains;
 using skill_record_format::kRecordFieldsWithOrigin;
 using skill_record_format::kRecordTag;
 using skill_record_format::kStatusNames;
@@ -68,7 +71,8 @@ void PackDescriptor(wire::Packer& p, const SkillDescriptor& d) {
 }
 
 void PackOrigin(wire::Packer& p, const RecordOrigin& o) {
-  p.pack_array(kOriginFields);
+  const bool unverified = o.publisher_domain_state == OriginDomainState::kUnverified;
+  p.pack_array(unverified ? kOriginFieldsWithDomainState : kOriginFields);
   p.pack_uint8(static_cast<uint8_t>(o.format));
   wire::PackStr(p, o.source_url);
   wire::PackBin(p, o.document_sha256);
@@ -78,6 +82,7 @@ void PackOrigin(wire::Packer& p, const RecordOrigin& o) {
   p.pack_uint8(static_cast<uint8_t>(o.mcp_status));
   wire::PackStr(p, o.published_at);
   wire::PackStr(p, o.updated_at);
+  if (unverified) p.pack_uint8(static_cast<uint8_t>(o.publisher_domain_state));
 }
 
 }  // namespace
@@ -145,6 +150,7 @@ transport::Result<void> ValidateRecord(const SkillRecord& r) {
   if (r.origin) {
     if (auto ok = ValidateOrigin(*r.origin); !ok) return ok;
   }
+  if (auto ok = CheckDomains(r.publisher_domains); !ok) return ok;
   const size_t size = EncodeRecord(r).size();
   if (size > kRecordEncodedSizeMax) {
     return Invalid("record", "encodes to " + std::to_string(size) + " bytes, more than " +
@@ -245,7 +251,9 @@ std::vector<uint8_t> EncodeRecord(const SkillRecord& r) {
   std::vector<uint8_t> out;
   wire::VectorSink sink(&out);
   wire::Packer p(sink);
-  p.pack_array(r.origin                          ? kRecordFieldsWithOrigin
+  const bool domains = !r.publisher_domains.empty();
+  p.pack_array(domains                           ? kRecordFieldsWithDomains
+               : r.origin                        ? kRecordFieldsWithOrigin
                : r.publisher_certificate.empty() ? kRecordFields
                                                  : kRecordFieldsWithCertificate);
   wire::PackStr(p, kRecordTag);
@@ -274,10 +282,15 @@ std::vector<uint8_t> EncodeRecord(const SkillRecord& r) {
   wire::PackBin(p, r.publisher);
   if (!r.publisher_certificate.empty()) {
     wire::PackBin(p, r.publisher_certificate);
-  } else if (r.origin) {
+  } else if (r.origin || domains) {
     p.pack_nil();
   }
-  if (r.origin) PackOrigin(p, *r.origin);
+  if (r.origin) {
+    PackOrigin(p, *r.origin);
+  } else if (domains) {
+    p.pack_nil();
+  }
+  if (domains) PackList(p, r.publisher_domains);
   sink.Finish();
   return out;
 }

@@ -69,6 +69,8 @@ constexpr size_t kPublisherCertificateMax = 512;
 // limits (discovery/skillmd/skill_folder.h) may be lower, never higher.
 constexpr uint64_t kSkillMdBytesMax = 1024 * 1024;
 constexpr uint64_t kSkillArchiveBytesMax = 64 * 1024 * 1024;
+// The publisher domains a record may claim (SkillRecord::publisher_domains).
+constexpr size_t kPublisherDomainsMax = 4;
 // Lifetime bounds: records must be republished; tombstones live as long as the record would.
 constexpr uint32_t kRecordTtlMinSeconds = 60;
 constexpr uint32_t kRecordTtlMaxSeconds = 24 * 3600;
@@ -136,6 +138,11 @@ struct SkillRecord {
   // Where an imported record came from (record_origin.h); none on a record first published on a
   // node. Encoded only when present, so records without one encode as they always have.
   std::optional<RecordOrigin> origin;
+  // The DNS names the publisher claims to speak for (docs/formats.md "Publisher domains"): a
+  // claim, not a proof. Every reader checks each one against the publisher proof the domain
+  // serves before it shows it as verified. At most kPublisherDomainsMax, each IsDomainName, no
+  // duplicates. Encoded only when present, so records without one encode as they always have.
+  std::vector<std::string> publisher_domains;
   bool operator==(const SkillRecord&) const = default;
 };
 

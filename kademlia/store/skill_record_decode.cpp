@@ -22,16 +22,18 @@ using skill_record_format::kDescriptorFields;
 using skill_record_format::kDescriptorFieldsWithExamplesJson;
 using skill_record_format::kDescriptorFieldsWithFolder;
 using skill_record_format::kOriginFields;
+using skill_record_format::kOriginFieldsWithDomainState;
 using skill_record_format::kReasonNames;
 using skill_record_format::kRecordFields;
 using skill_record_format::kRecordFieldsWithCertificate;
+using skill_record_format::kRecordFieldsWithDomains;
 using skill_record_format::kRecordFieldsWithOrigin;
 using skill_record_format::kRecordTag;
 using skill_record_format::kStatusNames;
 
 // msgpack::unpack limits for a record (it is at most kRecordEncodedSizeMax bytes): the record's
 // 18 fields, 16 capabilities, 8 scenes, the descriptor's 13 with 8 tags and 8 examples, and
-// the origin's 9 make 80 elements.
+// the origin's 9 and 4 publisher domains make 85 elements.
 constexpr size_t kUnpackElementsMax = 128;
 constexpr size_t kUnpackDepthMax = 4;
 
@@ -154,11 +156,14 @@ std::optional<SkillDescriptor> ReadDescriptor(Reader& outer) {
   return d;
 }
 
-std::optional<RecordOrigin> ReadOrigin(Reader& outer) {
+std::optional<RecordOrigin> ReadOrigin(Reader& outer, bool nil_allowed) {
   const msgpack::object* o = outer.Next("origin");
   if (o == nullptr) return std::nullopt;
-  if (o->type != msgpack::type::ARRAY || o->via.array.size != kOriginFields) {
-    outer.Wrong("origin", "an array of " + std::to_string(kOriginFields));
+  if (nil_allowed && o->type == msgpack::type::NIL) return std::nullopt;
+  if (o->type != msgpack::type::ARRAY ||
+      (o->via.array.size != kOriginFields && o->via.array.size != kOriginFieldsWithDomainState)) {
+    outer.Wrong("origin", "an array of " + std::to_string(kOriginFields) + " or " +
+                              std::to_string(kOriginFieldsWithDomainState));
     return std::nullopt;
   }
   Reader r(*o);
@@ -175,6 +180,16 @@ std::optional<RecordOrigin> ReadOrigin(Reader& outer) {
       r.Uint("origin.status", static_cast<uint64_t>(McpStatus::kDeprecated)));
   origin.published_at = r.Text("origin.publishedAt");
   origin.updated_at = r.Text("origin.updatedAt");
+  if (o->via.array.size == kOriginFieldsWithDomainState) {
+    // Only an unverified domain is written out: one encoding per origin.
+    const uint64_t unverified = static_cast<uint64_t>(OriginDomainState::kUnverified);
+    if (r.Uint("origin.publisherDomainState", unverified) != unverified && r.ok()) {
+      r.Wrong("origin.publisherDomainState", "2 (unverified)");
+    }
+    origin.publisher_domain_state = OriginDomainState::kUnverified;
+  } else if (!origin.publisher_domain.empty()) {
+    origin.publisher_domain_state = OriginDomainState::kVerified;
+  }
   if (!r.ok()) outer.Wrong("origin", "valid fields (" + r.error() + ")");
   return origin;
 }
@@ -204,14 +219,13 @@ transport::Result<SkillRecord> DecodeRecord(std::span<const uint8_t> encoded) {
     return transport::Fail(transport::ErrorCode::kParse, "record is not valid msgpack");
   }
   const msgpack::object& array = handle.get();
-  if (array.type != msgpack::type::ARRAY || (array.via.array.size != kRecordFields &&
-                                             array.via.array.size != kRecordFieldsWithCertificate &&
-                                             array.via.array.size != kRecordFieldsWithOrigin)) {
+  if (array.type != msgpack::type::ARRAY || array.via.array.size < kRecordFields ||
+      array.via.array.size > kRecordFieldsWithDomains) {
     return transport::Fail(transport::ErrorCode::kParse,
-                           "record: expected an array of " + std::to_string(kRecordFields) + ", " +
-                               std::to_string(kRecordFieldsWithCertificate) + " or " +
-                               std::to_string(kRecordFieldsWithOrigin) + " fields");
+                           "record: expected an array of " + std::to_string(kRecordFields) +
+                               " to " + std::to_string(kRecordFieldsWithDomains) + " fields");
   }
+  const uint32_t fields = array.via.array.size;
   Reader r(array);
   SkillRecord record;
   if (r.Text("tag") != kRecordTag) r.Wrong("tag", "'" + std::string(kRecordTag) + "'");
@@ -230,13 +244,20 @@ transport::Result<SkillRecord> DecodeRecord(std::span<const uint8_t> encoded) {
   record.reason = static_cast<UnregisterReason>(r.Uint("reason", kReasonNames.size() - 1));
   record.descriptor = ReadDescriptor(r);
   if (auto key = r.Bytes<32>("publisher", false)) record.publisher = *key;
-  if (array.via.array.size >= kRecordFieldsWithCertificate) {
-    // Beside an origin the certificate is nil when the publisher has none.
-    record.publisher_certificate =
-        r.Bin("publisherCertificate", kPublisherCertificateMax,
-              /*nil_allowed=*/array.via.array.size == kRecordFieldsWithOrigin);
+  if (fields >= kRecordFieldsWithCertificate) {
+    // Beside an origin or domains the certificate is nil when the publisher has none.
+    record.publisher_certificate = r.Bin("publisherCertificate", kPublisherCertificateMax,
+                                         /*nil_allowed=*/fields >= kRecordFieldsWithOrigin);
   }
-  if (array.via.array.size == kRecordFieldsWithOrigin) record.origin = ReadOrigin(r);
+  if (fields >= kRecordFieldsWithOrigin) {
+    // Beside domains the origin is nil on a record first published on a node.
+    record.origin = ReadOrigin(r, /*nil_allowed=*/fields == kRecordFieldsWithDomains);
+  }
+  if (fields == kRecordFieldsWithDomains) {
+    record.publisher_domains = r.List("publisherDomains");
+    // Without domains the record has 16 to 18 fields: one encoding per record.
+    if (r.ok() && record.publisher_domains.empty()) r.Wrong("publisherDomains", "entries");
+  }
   if (!r.ok()) return transport::Fail(transport::ErrorCode::kParse, "record field " + r.error());
   return record;
 }

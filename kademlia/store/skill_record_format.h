@@ -19,6 +19,9 @@ inline constexpr uint32_t kRecordFieldsWithCertificate = kRecordFields + 1;
 // ... and one more, the origin, on an imported record (its certificate field is then nil when
 // it has none).
 inline constexpr uint32_t kRecordFieldsWithOrigin = kRecordFieldsWithCertificate + 1;
+// ... and one more, the publisher domains it claims, on a record that claims any (its
+// certificate and origin fields are then nil when it has none).
+inline constexpr uint32_t kRecordFieldsWithDomains = kRecordFieldsWithOrigin + 1;
 inline constexpr uint32_t kDescriptorFields = 9;
 // ... and three more, SKILL.md's size and the folder archive's digest and size, on a descriptor
 // of a skill published from a SKILL.md folder.
@@ -29,6 +32,9 @@ inline constexpr uint32_t kDescriptorFieldsWithExamplesJson = kDescriptorFieldsW
 // An origin: format, sourceUrl, documentSha256, documentSize, signature, publisherDomain,
 // status, publishedAt, updatedAt.
 inline constexpr uint32_t kOriginFields = 9;
+// ... and one more, publisherDomainState, when it is unverified (9 fields: verified when the
+// publisherDomain is set, none when it is empty).
+inline constexpr uint32_t kOriginFieldsWithDomainState = kOriginFields + 1;
 
 inline constexpr std::array<std::string_view, 4> kStatusNames = {"HEALTHY", "DEGRADED", "UNHEALTHY",
                                                                  "MAINTENANCE"};

@@ -11,8 +11,13 @@
 // included; 502 IMPORT_FAILED with the report when the source itself could not be read; 400
 // INVALID for a bad body; 503 BUSY when import.maxRunning imports run; 503 UNAVAILABLE without a
 // blob store. Only from this host, as registration is: an import registers skills.
+//
+// GET /api/imports lists the followed sources; DELETE /api/imports?url= stops following one
+// (docs/api.md).
 #ifndef SKILLNODE_NODE_API_IMPORT_ROUTES_H_
 #define SKILLNODE_NODE_API_IMPORT_ROUTES_H_
+
+#include <memory>
 
 #include "node/daemon.h"
 #include "node/importers/import_service.h"
@@ -21,7 +26,7 @@ namespace skillnode::node::api {
 
 class ImportRoutes {
  public:
-  // Adds the route to `daemon`'s router; both must outlive this object.
+  // Adds the routes to `daemon`'s router; both must outlive this object.
   ImportRoutes(Daemon& daemon, importers::ImportService& imports);
   ImportRoutes(const ImportRoutes&) = delete;
   ImportRoutes& operator=(const ImportRoutes&) = delete;

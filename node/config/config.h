@@ -287,12 +287,26 @@ struct SecurityConfig {
 
 // Who offers the skills of this node's well-known index (skill-sharing §5.2 `provider`), and
 // of its A2A Agent Cards (docs/formats.md).
+// The most publisher domains a node claims: as many as one record may carry.
+constexpr size_t kProviderDomainsMax = 4;
+inline constexpr std::string_view kDomainProofUrlDefault =
+    "https://{domain}/.well-known/skillnode-publisher";
+
 struct ProviderConfig {
   std::string name;  // empty: the node's id in hex
   std::string url;   // optional http(s) URL; empty: none
   // How long clients and caches may keep an Agent Card and the node's JWKS
   // (Cache-Control: max-age, in whole seconds); they revalidate with If-None-Match after.
   transport::Duration card_max_age = transport::Seconds(300);
+  // The DNS names this node's publisher key speaks for (docs/formats.md "Publisher domains"):
+  // every record the node signs claims them, and each must serve a publisher proof listing the
+  // key at domain_proof_url for readers to show it verified. At most kProviderDomainsMax.
+  std::vector<std::string> domains;
+  // Where a domain's publisher proof is fetched ("{domain}" is replaced by the domain), under
+  // the import section's fetch policy (allowHttp, allowedHosts).
+  std::string domain_proof_url = std::string(kDomainProofUrlDefault);
+  // How long a fetched proof is kept before it is fetched again (a failed fetch: at most 5 min).
+  transport::Duration domain_proof_ttl = transport::Seconds(3600);
 
   bool operator==(const ProviderConfig&) const = default;
 };

@@ -1,9 +1,12 @@
 #include "node/config/config_yaml.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <vector>
 
+#include "kademlia/store/record_origin.h"
+#include "kademlia/store/skill_record.h"
 #include "node/config/config_reader.h"
 #include "node/importers/fetch/fetch_policy.h"
 #include "node/state/atomic_file.h"
@@ -348,6 +351,41 @@ void ReadImport(ConfigSection section, ImportConfig& import) {
   section.Finish();
 }
 
+void ReadProvider(ConfigSection section, ProviderConfig& provider) {
+  section.String("name", provider.name);
+  section.Text("url", HttpUrl(provider.url));
+  section.Millis("cardMaxAge", 0, kDayMs, provider.card_max_age);
+  static_assert(kProviderDomainsMax == kademlia::store::kPublisherDomainsMax,
+                "a record carries every domain its node claims");
+  std::vector<std::string> seen;
+  section.StringList(
+      "domains", kProviderDomainsMax,
+      [&seen](const std::string& text) -> std::optional<std::string> {
+        if (std::find(seen.begin(), seen.end(), text) != seen.end()) {
+          return "'" + text + "' is listed twice";
+        }
+        seen.push_back(text);
+        if (kademlia::store::IsDomainName(text)) return std::nullopt;
+        return "'" + text +
+               "' is not a domain name a proof can be fetched for (two or more labels of "
+               "lowercase letters, digits and hyphens; not an address, not localhost)";
+      },
+      provider.domains);
+  section.Text("domainProofUrl",
+               [&provider](const std::string& text) -> std::optional<std::string> {
+                 if (!text.starts_with("http://") && !text.starts_with("https://")) {
+                   return "expected an http:// or https:// URL, got '" + text + "'";
+                 }
+                 if (text.find("{domain}") == std::string::npos) {
+                   return "'" + text + "' does not contain {domain}";
+                 }
+                 provider.domain_proof_url = text;
+                 return std::nullopt;
+               });
+  section.Millis("domainProofTtl", 1000, kDayMs, provider.domain_proof_ttl);
+  section.Finish();
+}
+
 std::string JoinLines(const std::vector<std::string>& lines) {
   std::string text;
   for (const std::string& line : lines) text += (text.empty() ? "" : "\n") + line;
@@ -365,11 +403,7 @@ transport::Result<Config> ParseConfig(std::string_view yaml, const Config& base)
   ReadNode(root.Sub("node"), config.node);
   ReadDiscovery(root.Sub("discovery"), config.discovery, errors);
   ReadSecurity(root.Sub("security"), config.security);
-  ConfigSection provider = root.Sub("provider");
-  provider.String("name", config.provider.name);
-  provider.Text("url", HttpUrl(config.provider.url));
-  provider.Millis("cardMaxAge", 0, kDayMs, config.provider.card_max_age);
-  provider.Finish();
+  ReadProvider(root.Sub("provider"), config.provider);
   ReadImport(root.Sub("import"), config.import);
   root.Finish();
   if (!errors.empty())

@@ -22,8 +22,15 @@ bool ListedIn(const SkillRecord& record, RecordFormat format) {
 }  // namespace
 
 FormatRecords::FormatRecords(kademlia::store::SkillDht* dht, const discovery::Registry& registry,
-                             const kademlia::Identity& identity)
-    : dht_(dht), registry_(registry), identity_(identity) {}
+                             const kademlia::Identity& identity, DomainClaimsFn claims)
+    : dht_(dht), registry_(registry), identity_(identity), claims_(std::move(claims)) {}
+
+void FormatRecords::ClaimDomains(std::vector<ListedRecord>& records) const {
+  if (!claims_) return;
+  for (ListedRecord& listed : records) {
+    if (!listed.record.publisher_domains.empty()) listed.domain_claims = claims_(listed.record);
+  }
+}
 
 std::vector<ListedRecord> FormatRecords::Own(RecordFormat format, bool include_private) const {
   discovery::SkillQuery query;
@@ -91,6 +98,7 @@ void FormatRecords::Gather(transport::TimePoint now, RecordFormat format, bool i
   if (dht_ == nullptr) {
     std::vector<ListedRecord> records = Merge(std::move(own), {}, format, include_private);
     SignUnsigned(records);
+    ClaimDomains(records);
     return done(Gathered{.outcome = Gathered::Outcome::kLocalOnly, .records = std::move(records)});
   }
   auto shared_done = std::make_shared<GatherCallback>(std::move(done));
@@ -104,6 +112,7 @@ void FormatRecords::Gather(transport::TimePoint now, RecordFormat format, bool i
         std::vector<ListedRecord> records =
             Merge(std::move(own), result.records, format, include_private);
         SignUnsigned(records);
+        ClaimDomains(records);
         callback(Gathered{.outcome = Gathered::Outcome::kComplete, .records = std::move(records)});
       });
   if (!started && *shared_done != nullptr) {

@@ -22,6 +22,7 @@
 
 #include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <span>
 #include <vector>
 
@@ -45,12 +46,15 @@ struct Gathered {
   std::vector<ListedRecord> records = {};
 };
 using GatherCallback = std::function<void(Gathered)>;
+// The publisher domains a record claims with their states (publisher::PublisherDomains).
+using DomainClaimsFn = std::function<nlohmann::json(const kademlia::store::SkillRecord&)>;
 
 class FormatRecords {
  public:
   // `dht` null: the DHT is disabled. Every reference must outlive this.
+  // `claims` (may be unset) fills each gathered record's domain_claims.
   FormatRecords(kademlia::store::SkillDht* dht, const discovery::Registry& registry,
-                const kademlia::Identity& identity);
+                const kademlia::Identity& identity, DomainClaimsFn claims = {});
   FormatRecords(const FormatRecords&) = delete;
   FormatRecords& operator=(const FormatRecords&) = delete;
 
@@ -64,6 +68,8 @@ class FormatRecords {
   std::vector<ListedRecord> Own(kademlia::store::RecordFormat format, bool include_private) const;
   // Signs the public records of this node in `records` that have no signature yet.
   void SignUnsigned(std::vector<ListedRecord>& records) const;
+  // Fills domain_claims of the records in `records` that claim publisher domains.
+  void ClaimDomains(std::vector<ListedRecord>& records) const;
 
   // The merge (pure): `own` and the DHT's `found`, newest per identity, `own` winning ties
   // (with the found copy's signature); live records from the DHT that are not listed in
@@ -77,6 +83,7 @@ class FormatRecords {
   kademlia::store::SkillDht* dht_;
   const discovery::Registry& registry_;
   const kademlia::Identity& identity_;
+  DomainClaimsFn claims_;
   // Gets that finish after this is gone find it expired and do nothing.
   std::shared_ptr<int> alive_ = std::make_shared<int>(0);
 };

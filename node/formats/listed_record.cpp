@@ -31,6 +31,7 @@ nlohmann::json ProvenanceJson(const ListedRecord& listed) {
     out["signature"] = HexEncode(*listed.signature);
     out["signedRecord"] = kademlia::wire::Base64Encode(listed.encoded);
   }
+  if (!listed.domain_claims.is_null()) out["publisherDomains"] = listed.domain_claims;
   return out;
 }
 

@@ -40,12 +40,15 @@ struct ListedRecord {
   // signature; both empty for a private registration, which is never signed or published.
   std::vector<uint8_t> encoded = {};
   std::optional<kademlia::Signature> signature = std::nullopt;
+  // The publisher domains the record claims with their states as this node checked them
+  // ([{domain, state, reason}], publisher/domain_claims.h); null when it claims none.
+  nlohmann::json domain_claims = nullptr;
 };
 
 // The provenance a reader can check (docs/formats.md): {publisherKey (hex), publisherNodeId
 // (hex), signatureAlgorithm "Ed25519", signature (hex), signedRecord (base64 of the canonical
-// encoding), source, sequence, agentId, skillId}; the signature fields are left out for an
-// unsigned record.
+// encoding), source, sequence, agentId, skillId}, and publisherDomains (the domain claims)
+// when the record claims any; the signature fields are left out for an unsigned record.
 nlohmann::json ProvenanceJson(const ListedRecord& listed);
 
 // Whether `listed` may be shown to a request: private records only to an authenticated one.

@@ -112,6 +112,8 @@ void ImportJob::Start() {
 
 void ImportJob::Next() {
   if (queue_.empty()) {
+    waiting_for_proofs_ = proofs_pending_ > 0;
+    if (waiting_for_proofs_) return;
     if (done_) std::exchange(done_, nullptr)(std::move(report_));
     return;
   }
@@ -249,7 +251,7 @@ void ImportJob::ReadCard(const Item& item, const std::string& url,
       return;
     }
   }
-  A2aProvenance provenance{url, HostOf(url), kademlia::store::OriginSignature::kUnsigned, ""};
+  A2aProvenance provenance{url, HostOf(url), kademlia::store::OriginSignature::kUnsigned};
   for (auto& planned : PlanA2aCard(*card, *bytes, provenance)) Add(item.label, std::move(planned));
 }
 
@@ -267,8 +269,10 @@ void ImportJob::ReadKeys(const Item& item, const std::string& bytes) {
                                                  keys_url + ": " + verified.error().message});
   }
   A2aProvenance provenance{item.card_url, HostOf(item.card_url),
-                           kademlia::store::OriginSignature::kVerified, ""};
+                           kademlia::store::OriginSignature::kVerified};
+  const auto signer = SourceDomainProver::Ed25519SignerOf(*keys, *verified);
   for (auto& planned : PlanA2aCard(*item.card, *item.card_bytes, provenance)) {
+    if (planned) planned->document_signer = signer;
     Add(item.label, std::move(planned));
   }
 }
@@ -350,7 +354,7 @@ void ImportJob::ReadSkillsIndex(const Item& item, const std::string& url,
 }
 
 void ImportJob::ReadArtifact(const Item& item, const std::string& bytes) {
-  SkillsProvenance provenance{item.index_url, HostOf(item.index_url), item.urls.front(), ""};
+  SkillsProvenance provenance{item.index_url, HostOf(item.index_url), item.urls.front()};
   Add(item.label, PlanAgentSkill(item.entry, bytes, provenance, limits_.folder));
 }
 
@@ -406,13 +410,32 @@ void ImportJob::Add(const std::string& label, transport::Result<PlannedSkill> pl
     report_.errors.push_back({label, planned.error().message});
     return;
   }
-  const std::string entry = Joined(label, planned->entry);
-  auto added = sink_.add(*planned);
+  const auto& origin = planned->fields.origin;
+  if (request_.domains && origin && origin->format != kademlia::store::OriginFormat::kMcpRegistry) {
+    ++proofs_pending_;
+    // Copies: the plan moves into the callback below.
+    const std::string source_url = origin->source_url;
+    const auto signer = planned->document_signer;
+    return request_.domains->Prove(
+        source_url, signer,
+        [self = shared_from_this(), label, planned = std::move(*planned)](SourceDomain proved) {
+          plans::PlannedSkill proven = planned;
+          SourceDomainProver::Apply(proved, *proven.fields.origin);
+          self->AddToSink(label, proven);
+          if (--self->proofs_pending_ == 0 && self->waiting_for_proofs_) self->Next();
+        });
+  }
+  AddToSink(label, *planned);
+}
+
+void ImportJob::AddToSink(const std::string& label, const PlannedSkill& planned) {
+  const std::string entry = Joined(label, planned.entry);
+  auto added = sink_.add(planned);
   if (!added) {
     report_.errors.push_back({entry, added.error().message});
     return;
   }
-  const auto& fields = planned->fields;
+  const auto& fields = planned.fields;
   report_.imported.push_back({entry, fields.agent_id, fields.skill_id, fields.version, *added});
 }
 

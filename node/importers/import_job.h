@@ -18,8 +18,9 @@
 //   an AI Catalog   each entry followed as its type says, inline or by URL; catalogs nest at
 //                   most ImportLimits::catalog_depth_max deep, and a catalog already read in
 //                   this import (a cycle) is not read again.
-// Every plan goes to the sink (ImportService: the registry, through the blob store). A bad
-// entry is that entry's error in the report; only a source that cannot be read at all is the
+// Every plan goes to the sink (ImportService: the registry, through the blob store); an A2A
+// card's and an Agent Skills artifact's once ImportRequest::domains proved its source's domain. A
+// bad entry is that entry's error in the report; only a source that cannot be read at all is the
 // report's `error`. An import reads at most documents_max documents.
 //
 // Loop thread only. Held by a shared_ptr: a fetch in flight keeps its job alive; the fetcher's
@@ -44,6 +45,7 @@
 #include "node/importers/import_report.h"
 #include "node/importers/import_source.h"
 #include "node/importers/plans/planned_skill.h"
+#include "node/importers/source_domain_prover.h"
 #include "transport/result.h"
 
 namespace skillnode::node::importers {
@@ -66,6 +68,9 @@ struct ImportRequest {
   bool follow = true;
   // When the source is an MCP Registry: ask only for what changed since then (RFC 3339).
   std::optional<std::string> updated_since;
+  // Proves each A2A card's and Agent Skills index's domain before its plans go to the sink;
+  // null: none is proven (their origins name no domain).
+  std::shared_ptr<const SourceDomainProver> domains;
 };
 
 // Where the job's plans go.
@@ -109,6 +114,7 @@ class ImportJob : public std::enable_shared_from_this<ImportJob> {
   void ReadCatalog(const Item& item, const std::string& url, const std::string& bytes);
   void StartCrawl(const std::string& label, const std::string& url);
   void Add(const std::string& label, transport::Result<plans::PlannedSkill> planned);
+  void AddToSink(const std::string& label, const plans::PlannedSkill& planned);
   void Failed(const Item& item, transport::Error error);
 
   fetch::ImportFetcher& fetcher_;
@@ -120,7 +126,9 @@ class ImportJob : public std::enable_shared_from_this<ImportJob> {
   std::deque<std::shared_ptr<Item>> queue_;
   std::set<std::string> catalogs_read_;  // URLs, for cycles
   std::optional<documents::McpRegistryCrawl> crawl_;
-  std::string crawl_url_;  // the registry's root
+  std::string crawl_url_;            // the registry's root
+  size_t proofs_pending_ = 0;        // plans waiting for their source's domain to be proven
+  bool waiting_for_proofs_ = false;  // the queue is done; the last proof ends the import
 };
 
 }  // namespace skillnode::node::importers

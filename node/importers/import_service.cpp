@@ -34,7 +34,8 @@ ImportLimits LimitsOf(const config::Config& config) {
 }  // namespace
 
 ImportService::ImportService(Daemon& daemon, discovery::Registry& registry,
-                             blobs::BlobNetwork* blobs, std::string blobs_error)
+                             blobs::BlobNetwork* blobs, std::string blobs_error,
+                             publisher::PublisherDomains& domains)
     : daemon_(daemon),
       registry_(registry),
       blobs_(blobs),
@@ -43,7 +44,13 @@ ImportService::ImportService(Daemon& daemon, discovery::Registry& registry,
       http_(daemon.env().loop(),
             transport::uv::HttpClientConfig{daemon.config().import.running_max * 2,
                                             daemon.config().import.running_max * 2}),
-      followed_(daemon.data_dir_path() + "/imports", daemon.config().import.sources_max) {
+      followed_(daemon.data_dir_path() + "/imports", daemon.config().import.sources_max),
+      prover_(std::make_shared<const SourceDomainProver>(
+          [&domains](std::string_view domain, const kademlia::PublicKey& key,
+                     std::function<void(publisher::DomainCheck)> done) {
+            domains.Check(domain, key, std::move(done));
+          },
+          daemon.identity().public_key())) {
   const auto& config = daemon.config().import;
   auto policy = fetch::FetchPolicy::Create(config.allowed_hosts, config.allow_http);
   if (policy) {
@@ -98,6 +105,7 @@ transport::Result<void> ImportService::Import(ImportRequest request, ImportJob::
                                          " imports are running, the most this node runs at once "
                                          "(import.maxRunning); try again shortly");
   }
+  if (!request.domains) request.domains = prover_;
   ++running_;
   ++counts_.imports;
   const uint64_t started_ms = WallClockMs();

@@ -41,6 +41,8 @@
 #include "node/importers/followed_sources.h"
 #include "node/importers/import_job.h"
 #include "node/importers/import_report.h"
+#include "node/importers/source_domain_prover.h"
+#include "node/publisher/publisher_domains.h"
 #include "transport/result.h"
 #include "transport/uv/uv_http_client.h"
 
@@ -48,10 +50,11 @@ namespace skillnode::node::importers {
 
 class ImportService {
  public:
-  // `daemon`, `registry` and `blobs` must outlive the service; `blobs` may be null (the blob
-  // store could not be opened: every import is refused, naming `blobs_error`).
+  // `daemon`, `registry`, `blobs` and `domains` must outlive the service; `blobs` may be null
+  // (the blob store could not be opened: every import is refused, naming `blobs_error`).
+  // `domains` proves the sources' domains (SourceDomainProver), for every import it runs.
   ImportService(Daemon& daemon, discovery::Registry& registry, blobs::BlobNetwork* blobs,
-                std::string blobs_error);
+                std::string blobs_error, publisher::PublisherDomains& domains);
   ImportService(const ImportService&) = delete;
   ImportService& operator=(const ImportService&) = delete;
   ~ImportService();
@@ -103,6 +106,7 @@ class ImportService {
   std::string policy_error_;
   std::map<Id, Imported> ledger_;
   FollowedSources followed_;
+  std::shared_ptr<const SourceDomainProver> prover_;
   transport::TimePoint next_heartbeat_;
   size_t running_ = 0;
   struct Counts {

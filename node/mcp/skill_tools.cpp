@@ -78,7 +78,8 @@ json OriginSummary(const json& skill) {
   const auto origin = skill.find("origin");
   if (origin == skill.end() || !origin->is_object()) return nullptr;
   json out = json::object();
-  for (const char* key : {"format", "sourceUrl", "signature", "publisherDomain", "status"}) {
+  for (const char* key :
+       {"format", "sourceUrl", "signature", "publisherDomain", "publisherDomainState", "status"}) {
     if (const auto value = origin->find(key); value != origin->end() && value->is_string()) {
       out[key] = *value;
     }
@@ -218,10 +219,16 @@ void SkillTools::ListSkills(const ListArgs& args, const CallContext& context, To
           if (!seen.insert(name).second) continue;
           const std::string description = StringField(skill, "description");
           // Only the name and the short description (and, for an imported skill, where it came
-          // from): the selection phase sees no more.
+          // from; for a publisher that claims domains, those): the selection phase sees no
+          // more.
           json listed = {{"name", name}, {"description", description}};
           if (json origin = OriginSummary(skill); !origin.is_null()) {
             listed["origin"] = std::move(origin);
+          }
+          // The publisher domains its record claims, each verified or not by the node.
+          if (const auto domains = skill.find("publisherDomains");
+              domains != skill.end() && domains->is_array()) {
+            listed["publisherDomains"] = *domains;
           }
           skills.push_back(std::move(listed));
           if (context.names && skill.contains("id") && skill["id"].is_string()) {

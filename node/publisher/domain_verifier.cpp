@@ -4,6 +4,7 @@
 #include <cassert>
 #include <utility>
 
+#include "kademlia/store/record_origin.h"
 #include "node/publisher/publisher_proof.h"
 
 namespace skillnode::node::publisher {
@@ -37,9 +38,14 @@ std::optional<DomainCheck> DomainVerifier::Cached(std::string_view domain,
   return Verdict(*it->second.proof, domain, key);
 }
 
+bool DomainVerifier::Fetching(std::string_view domain) const {
+  const auto it = cache_.find(domain);
+  return it != cache_.end() && !it->second.proof;
+}
+
 void DomainVerifier::Check(std::string_view domain, const kademlia::PublicKey& key,
                            std::function<void(DomainCheck)> done) {
-  if (!IsProofDomain(domain)) {
+  if (!kademlia::store::IsDomainName(domain)) {
     return done(
         {DomainVerdict::kUnverified,
          "\"" + std::string(domain) + "\" is not a domain name a proof can be fetched for"});

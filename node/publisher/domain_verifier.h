@@ -59,6 +59,8 @@ class DomainVerifier {
              std::function<void(DomainCheck)> done);
   std::optional<DomainCheck> Cached(std::string_view domain, const kademlia::PublicKey& key) const;
 
+  // Whether a fetch of `domain`'s proof is on its way (a listing starts no second check).
+  bool Fetching(std::string_view domain) const;
   size_t cached() const { return cache_.size(); }
   uint64_t fetches() const { return fetches_; }
 

@@ -98,25 +98,4 @@ transport::Result<std::vector<kademlia::PublicKey>> ReadPublisherProof(std::stri
   return keys;
 }
 
-bool IsProofDomain(std::string_view domain) {
-  if (domain.empty() || domain.size() > 253) return false;
-  size_t labels = 0;
-  bool all_digits = true;
-  size_t start = 0;
-  while (start <= domain.size()) {
-    const size_t end = std::min(domain.find('.', start), domain.size());
-    const std::string_view label = domain.substr(start, end - start);
-    if (label.empty() || label.size() > 63 || label.front() == '-' || label.back() == '-') {
-      return false;
-    }
-    for (const char c : label) {
-      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') return false;
-      if (!std::isdigit(static_cast<unsigned char>(c))) all_digits = false;
-    }
-    ++labels;
-    start = end + 1;
-  }
-  return labels >= 2 && !all_digits;  // 10.0.0.1 is an address, not a name
-}
-
 }  // namespace skillnode::node::publisher

@@ -34,10 +34,6 @@ std::string RenderPublisherProof(const std::vector<kademlia::PublicKey>& keys);
 [[nodiscard]] transport::Result<std::vector<kademlia::PublicKey>> ReadPublisherProof(
     std::string_view text);
 
-// Whether `domain` is a DNS name a proof can be fetched for: labels of letters, digits and
-// hyphens (not at either end), at least two labels, at most 253 characters; no address literal.
-bool IsProofDomain(std::string_view domain);
-
 }  // namespace skillnode::node::publisher
 
 #endif  // SKILLNODE_NODE_PUBLISHER_PUBLISHER_PROOF_H_

@@ -270,6 +270,16 @@ TEST_CASE("an imported record shows its origin; a native one has none", "[unit]"
                        {"signature", "unsigned"},
                        {"status", "active"},
                        {"updatedAt", "2026-05-02T11:30:00Z"}}));
+  // An A2A card's origin names its source's domain and whether the importer proved it.
+  origin.format = kademlia::store::OriginFormat::kA2a;
+  origin.mcp_status = kademlia::store::McpStatus::kNone;
+  origin.updated_at.clear();
+  origin.publisher_domain = "agent.example.org";
+  origin.publisher_domain_state = kademlia::store::OriginDomainState::kUnverified;
+  record.origin = origin;
+  const json a2a = SkillJson(record, Source::kDht)["origin"];
+  CHECK(a2a["publisherDomain"] == "agent.example.org");
+  CHECK(a2a["publisherDomainState"] == "unverified");
 }
 
 }  // namespace

@@ -195,5 +195,26 @@ TEST_CASE("a skill's answer is the best one found with every provider and their 
   CHECK(skill["sources"] == json::array({"dht", "local"}));
 }
 
+TEST_CASE("a skill whose record claims publisher domains shows them with their states", "[unit]") {
+  kademlia::store::SkillRecord claiming = testing::SampleRecord("a2");
+  claiming.publisher_domains = {"pub.example"};
+  SearchResult result = ThreeSkills();
+  result.skills[1] = FoundBy(claiming, Source::kDht);
+  const DomainClaimsOf claims = [](const kademlia::store::SkillRecord& record) {
+    return json::array({{{"domain", record.publisher_domains.front()}, {"state", "checking"}}});
+  };
+  const json page = json::parse(PageJson(result, 0, 10, false, claims));
+  const json expected = json::array({{{"domain", "pub.example"}, {"state", "checking"}}});
+  CHECK_FALSE(page["skills"][0].contains("publisherDomains"));  // claims none
+  CHECK(page["skills"][1]["publisherDomains"] == expected);
+  CHECK(page["skills"][1]["agentId"] == "a2");  // the rest of the skill as before
+  // Without the node's claims nothing is added.
+  CHECK_FALSE(
+      json::parse(PageJson(result, 0, 10, false))["skills"][1].contains("publisherDomains"));
+  const json skill = SkillWithProviders("skill-org-feishu", result, claims);
+  CHECK_FALSE(skill.contains("publisherDomains"));  // the best provider claims none
+  CHECK(skill["providers"][1]["publisherDomains"] == expected);
+}
+
 }  // namespace
 }  // namespace skillnode::node

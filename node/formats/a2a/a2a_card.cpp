@@ -122,4 +122,15 @@ json AgentCardOf(std::string_view agent_id, const CardHost& host,
   return card;
 }
 
+void AddDomainClaims(json& card, const json& claims) {
+  if (!claims.is_array() || claims.empty()) return;
+  card["capabilities"]["extensions"] = json::array(
+      {{{"uri", kPublisherDomainsExtensionUri},
+        {"description",
+         "The DNS names this agent's skill publishers claim, each verified or not against the "
+         "domain's /.well-known/skillnode-publisher by the node that served this card"},
+        {"required", false},
+        {"params", {{"publisherDomains", claims}}}}});
+}
+
 }  // namespace skillnode::node::formats::a2a

@@ -85,6 +85,15 @@ nlohmann::json AgentCardOf(std::string_view agent_id, const CardHost& host,
                            const std::vector<kademlia::store::SkillRecord>& records,
                            const nlohmann::json& provider);
 
+// The A2A extension (AgentCapabilities.extensions[], A2A v1.0) that carries the publisher
+// domains a card's records claim, each with its state as the serving node checked it
+// (docs/formats.md "Publisher domains"). The URI is under this project's reserved name.
+inline constexpr std::string_view kPublisherDomainsExtensionUri =
+    "https://skillnode.invalid/a2a/extensions/publisher-domains/v1";
+// Adds the extension {uri, description, required: false, params: {publisherDomains: claims}}
+// to `card`'s capabilities when `claims` is a non-empty array; else leaves the card as it is.
+void AddDomainClaims(nlohmann::json& card, const nlohmann::json& claims);
+
 }  // namespace skillnode::node::formats::a2a
 
 #endif  // SKILLNODE_NODE_FORMATS_A2A_CARD_H_

@@ -2,6 +2,9 @@
 #include "node/formats/a2a/a2a_routes.h"
 
 #include <chrono>
+#include <set>
+#include <string>
+#include <utility>
 
 #include "discovery/query.h"
 #include "node/api/skill_index.h"
@@ -26,11 +29,13 @@ bool Visible(const SkillRecord& record, bool authenticated) {
 }  // namespace
 
 A2aRoutes::A2aRoutes(Daemon& daemon, discovery::Registry& registry,
-                     discovery::search::Searcher& searcher, auth::Authenticator& auth)
+                     discovery::search::Searcher& searcher, auth::Authenticator& auth,
+                     publisher::PublisherDomains& domains)
     : daemon_(daemon),
       registry_(registry),
       searcher_(searcher),
       auth_(auth),
+      domains_(domains),
       signer_(daemon.identity()) {
   http::Router& router = daemon_.router();
   for (const char* path : {kAgentCardPath, kLegacyAgentCardPath}) {
@@ -78,7 +83,9 @@ void A2aRoutes::HandleNodeCard(const http::HttpRequest& request, http::Responder
   const NodeCardInfo node{daemon_.identity().node_id().ToHex(), provider.name, provider.url,
                           daemon::kVersion};
   const CardHost host = HostOf(request);
-  SendCard(request, responder, NodeAgentCard(node, host, records), host, context.authenticated);
+  json card = NodeAgentCard(node, host, records);
+  AddDomainClaims(card, DomainClaims(records));
+  SendCard(request, responder, std::move(card), host, context.authenticated);
 }
 
 void A2aRoutes::HandleAgentCard(const http::HttpRequest& request, http::Responder responder) {
@@ -126,8 +133,24 @@ void A2aRoutes::AnswerAgent(const http::HttpRequest& request, http::Responder& r
                            {{"agentId", agent_id}});
   }
   const CardHost host = HostOf(request);
-  SendCard(request, responder, AgentCardOf(agent_id, host, records, ProviderOf(records)), host,
-           authenticated);
+  json card = AgentCardOf(agent_id, host, records, ProviderOf(records));
+  AddDomainClaims(card, DomainClaims(records));
+  SendCard(request, responder, std::move(card), host, authenticated);
+}
+
+json A2aRoutes::DomainClaims(const std::vector<SkillRecord>& records) {
+  json out = json::array();
+  std::set<std::pair<kademlia::PublicKey, std::string>> seen;
+  for (const SkillRecord& record : records) {
+    if (record.publisher_domains.empty()) continue;
+    const std::string node_id = kademlia::NodeIdOf(record.publisher).ToHex();
+    for (json& claim : domains_.ClaimsJson(record)) {
+      if (!seen.emplace(record.publisher, claim["domain"].get<std::string>()).second) continue;
+      claim["publisherNodeId"] = node_id;
+      out.push_back(std::move(claim));
+    }
+  }
+  return out;
 }
 
 void A2aRoutes::SendCard(const http::HttpRequest& request, http::Responder& responder, json card,

@@ -14,9 +14,11 @@
 // Cache-Control max-age (config provider.cardMaxAge) and answers If-None-Match with 304.
 // Access levels as for every read route: each request is admitted by the Authenticator (a bad
 // token: 401); private skills appear only with a valid token, and such a card is
-// `Cache-Control: private`. An agent with no visible record is 404 DISC_002; a lookup that
-// failed with nothing found answers the search's error (DISC_001 504, DISC_005 503). LAN
-// announcements and the SkillCenter catalog are not used: a card lists signed records only.
+// `Cache-Control: private`. The publisher domains the card's records claim are shown in an A2A
+// extension (a2a_card.h kPublisherDomainsExtensionUri) with their states from the node's
+// PublisherDomains (never waiting for a check). An agent with no visible record is 404 DISC_002; a
+// lookup that failed with nothing found answers the search's error (DISC_001 504, DISC_005 503).
+// LAN announcements and the SkillCenter catalog are not used: a card lists signed records only.
 #ifndef SKILLNODE_NODE_FORMATS_A2A_ROUTES_H_
 #define SKILLNODE_NODE_FORMATS_A2A_ROUTES_H_
 
@@ -29,6 +31,7 @@
 #include "node/daemon.h"
 #include "node/formats/a2a/a2a_card.h"
 #include "node/formats/a2a/a2a_card_signer.h"
+#include "node/publisher/publisher_domains.h"
 
 namespace skillnode::node::formats::a2a {
 
@@ -40,7 +43,7 @@ class A2aRoutes {
  public:
   // Adds the routes to `daemon`'s router; every reference must outlive this.
   A2aRoutes(Daemon& daemon, discovery::Registry& registry, discovery::search::Searcher& searcher,
-            auth::Authenticator& auth);
+            auth::Authenticator& auth, publisher::PublisherDomains& domains);
   A2aRoutes(const A2aRoutes&) = delete;
   A2aRoutes& operator=(const A2aRoutes&) = delete;
 
@@ -59,11 +62,15 @@ class A2aRoutes {
   // provider {organization, url} when every record is this node's and both are configured.
   nlohmann::json ProviderOf(const std::vector<kademlia::store::SkillRecord>& records) const;
   uint64_t MaxAgeSeconds() const;
+  // The publisher domains `records` claim, once per (publisher, domain), each with the
+  // publisher's node id: the card's publisher-domains extension.
+  nlohmann::json DomainClaims(const std::vector<kademlia::store::SkillRecord>& records);
 
   Daemon& daemon_;
   discovery::Registry& registry_;
   discovery::search::Searcher& searcher_;
   auth::Authenticator& auth_;
+  publisher::PublisherDomains& domains_;
   A2aCardSigner signer_;
 };
 

@@ -146,7 +146,6 @@ std::vector<transport::Result<PlannedSkill>> PlanA2aCard(const documents::A2aCar
   origin.document_sha256 = discovery::skillmd::Sha256Of(card_bytes);
   origin.document_size = card_bytes.size();
   origin.signature = provenance.signature;
-  origin.publisher_domain = provenance.publisher_domain;
   std::set<std::string> ids;
   for (size_t i = 0; i < card.skills.size(); ++i) {
     out.push_back(PlanSkill(card.skills[i], i, source, ids));

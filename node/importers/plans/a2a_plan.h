@@ -42,7 +42,8 @@ struct A2aProvenance {
   std::string card_url;  // where the card was read (after redirects)
   std::string host;      // that URL's host
   kademlia::store::OriginSignature signature = kademlia::store::OriginSignature::kUnsigned;
-  std::string publisher_domain;  // verified; empty when none
+  // The publisher domain is not the plan's: the import proves it (source_domain_prover.h) and
+  // writes it into the origin after planning.
 };
 
 std::vector<transport::Result<PlannedSkill>> PlanA2aCard(const documents::A2aCardDocument& card,

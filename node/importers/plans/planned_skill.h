@@ -33,11 +33,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "kademlia/identity.h"
 #include "kademlia/store/skill_record.h"
 #include "transport/result.h"
 
@@ -49,6 +51,9 @@ struct PlannedSkill {
   // The bytes the record names by digest, each with its digest. Bytes several plans name (an
   // A2A card's, named by each of its skills) are one string shared by all of them.
   std::vector<std::pair<std::array<uint8_t, 32>, std::shared_ptr<const std::string>>> bytes;
+  // The Ed25519 key whose signature over the source document verified (an A2A card's EdDSA
+  // signature), which may prove the source's domain (importers/source_domain_prover.h).
+  std::optional<kademlia::PublicKey> document_signer;
 };
 
 std::string ImportId(std::string_view text, size_t length_max);

@@ -42,7 +42,6 @@ kademlia::store::RecordOrigin OriginOf(const std::array<uint8_t, 32>& digest, si
   origin.source_url = provenance.index_url;
   origin.document_sha256 = digest;
   origin.document_size = size;
-  origin.publisher_domain = provenance.publisher_domain;
   return origin;
 }
 

@@ -39,7 +39,7 @@ struct SkillsProvenance {
   std::string index_url;
   std::string host;          // the index URL's host
   std::string artifact_url;  // the entry's URL resolved against the index URL
-  std::string publisher_domain;
+  // The publisher domain is not the plan's: the import proves it (source_domain_prover.h).
 };
 
 [[nodiscard]] transport::Result<PlannedSkill> PlanAgentSkill(

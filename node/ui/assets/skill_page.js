@@ -63,7 +63,10 @@ function originFields(origin) {
       'SHA-256 ', el('span', {class: 'mono', title: sha}, sha.length > 16 ? `${sha.slice(0, 16)}…` : sha),
       `, ${plural(Number(origin.documentSize) || 0, 'byte')}`)],
   ];
-  if (origin.publisherDomain) pairs.push(['Publisher domain', el('span', {class: 'mono'}, origin.publisherDomain)]);
+  if (origin.publisherDomain) {
+    pairs.push(['Source domain', el('span', {}, el('span', {class: 'mono'}, origin.publisherDomain),
+      ` (${origin.publisherDomainState === 'verified' ? 'proved by the importer' : 'not proved'})`)]);
+  }
   if (origin.status) pairs.push(['Registry status', origin.status]);
   if (origin.publishedAt) pairs.push(['Published', timeText(origin.publishedAt)]);
   if (origin.updatedAt) pairs.push(['Updated in the registry', timeText(origin.updatedAt)]);
@@ -83,9 +86,21 @@ function originSection(skill, providers) {
       ? originFields(origin)
       : el('p', {}, provider.provider ? 'Registered directly with its node.'
                                       : 'Listed by a SkillCenter catalog.'));
+    const claims = domainClaims(provider.publisherDomains);
+    if (claims) block.append(claims);
     section.append(block);
   }
   return section;
+}
+
+// The DNS names the record's publisher claims, each as this node checked it against the
+// domain's /.well-known/skillnode-publisher (docs/formats.md "Publisher domains").
+function domainClaims(claims) {
+  if (!Array.isArray(claims) || !claims.length) return null;
+  const words = {verified: 'verified', unverified: 'not verified', checking: 'being checked'};
+  return fields([['Publisher domains', el('span', {}, claims.map((c, i) => [i ? ', ' : '',
+    el('span', {class: 'mono'}, String(c.domain ?? '?')), ' ',
+    el('span', {title: c.reason || ''}, `(${words[c.state] || String(c.state ?? '?')})`)]))]]);
 }
 
 function plural(count, noun) {

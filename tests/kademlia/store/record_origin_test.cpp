@@ -52,9 +52,31 @@ TEST_CASE("an A2A origin needs a source, a document size and nothing of the MCP 
   CHECK_THAT(ValidateOrigin(o).error().message, Catch::StartsWith("origin.format: "));
 }
 
-TEST_CASE("a publisher domain is a lowercase DNS name of at most 253 characters", "[unit]") {
-  for (const char* good :
-       {"example.org", "a.b-c.d", "xn--bcher-kva.example", "localhost", "127.0.0.1"}) {
+TEST_CASE("a publisher domain comes with whether the importer proved it, and none without one",
+          "[unit]") {
+  CHECK(OriginDomainStateName(OriginDomainState::kUnverified) == "unverified");
+  RecordOrigin o = A2aOrigin();
+  CHECK(ValidateOrigin(o));  // no domain, state none
+  o.publisher_domain = "agent.example.org";
+  CHECK_THAT(ValidateOrigin(o).error().message,
+             Catch::StartsWith("origin.publisherDomainState: a publisherDomain needs"));
+  for (auto state : {OriginDomainState::kVerified, OriginDomainState::kUnverified}) {
+    o.publisher_domain_state = state;
+    CHECK(ValidateOrigin(o));
+  }
+  o.publisher_domain.clear();
+  CHECK_THAT(ValidateOrigin(o).error().message,
+             Catch::StartsWith("origin.publisherDomainState: a state other than none"));
+  o.publisher_domain = "agent.example.org";
+  o.publisher_domain_state = static_cast<OriginDomainState>(3);
+  CHECK_THAT(ValidateOrigin(o).error().message,
+             Catch::StartsWith("origin.publisherDomainState: is not one of"));
+}
+
+TEST_CASE("a publisher domain is a lowercase DNS name of two or more labels, not an address",
+          "[unit]") {
+  for (const char* good : {"example.org", "a.b-c.d", "xn--bcher-kva.example", "node-a.lab",
+                           "1.example", "example.123"}) {
     INFO(good);
     CHECK(IsDomainName(good));
   }
@@ -63,7 +85,8 @@ TEST_CASE("a publisher domain is a lowercase DNS name of at most 253 characters"
   for (const std::string& bad :
        {std::string(), std::string("Example.org"), std::string("-a.org"), std::string("a-.org"),
         std::string("a..org"), std::string(".org"), std::string("org."), std::string("a_b.org"),
-        std::string("a.org:443"), std::string(64, 'a') + ".org",
+        std::string("a.org:443"), std::string(64, 'a') + ".org", std::string("localhost"),
+        std::string("127.0.0.1"), std::string("a.org/x"),
         label + "." + label + "." + label + "." + std::string(62, 'b')}) {
     INFO(bad);
     CHECK_FALSE(IsDomainName(bad));

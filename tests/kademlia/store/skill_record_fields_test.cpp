@@ -58,6 +58,7 @@ RecordOrigin McpOrigin() {
   o.document_size = 812;
   o.signature = OriginSignature::kUnsigned;
   o.publisher_domain = "example.org";
+  o.publisher_domain_state = OriginDomainState::kVerified;
   o.mcp_status = McpStatus::kDeprecated;
   o.published_at = "2026-05-01T10:00:00Z";
   o.updated_at = "2026-05-02T11:30:00.123456Z";
@@ -229,6 +230,29 @@ TEST_CASE("an origin is encoded only when present, with or without a certificate
     REQUIRE(s);
     CHECK(VerifyRecord(s->encoded, s->signature)->record == s->record);
   }
+}
+
+TEST_CASE("an origin writes its domain state only when unverified: old origins read as before",
+          "[unit]") {
+  SkillRecord r = SampleRecord();
+  r.publisher = Publisher().public_key();
+  r.origin = McpOrigin();
+  r.origin->publisher_domain = "registry.example";
+  r.origin->publisher_domain_state = OriginDomainState::kVerified;
+  const std::vector<uint8_t> verified = EncodeRecord(r);
+  const std::vector<uint8_t> nine = {0x99, 0x01};  // fixarray of 9, mcp-registry
+  CHECK(std::search(verified.begin(), verified.end(), nine.begin(), nine.end()) != verified.end());
+  CHECK(*DecodeRecord(verified) == r);
+  r.origin->publisher_domain_state = OriginDomainState::kUnverified;
+  std::vector<uint8_t> unverified = EncodeRecord(r);
+  const std::vector<uint8_t> ten = {0x9a, 0x01};  // fixarray of 10
+  const auto at = std::search(unverified.begin(), unverified.end(), ten.begin(), ten.end());
+  REQUIRE(at != unverified.end());
+  CHECK(*DecodeRecord(unverified) == r);
+  REQUIRE(unverified.back() == 0x02);  // the state, last: 2 (unverified)
+  unverified.back() = 0x01;            // "verified" has the 9-field form only
+  CHECK_THAT(DecodeRecord(unverified).error().message,
+             Catch::Contains("origin.publisherDomainState"));
 }
 
 TEST_CASE("a record's origin is checked field by field, each error naming its field", "[unit]") {

@@ -312,5 +312,51 @@ TEST_CASE(
   CHECK(ValidateRecord(bad).error().message.starts_with("descriptor.archive_sha256: "));
 }
 
+TEST_CASE("publisher domains travel last in the record, and records without any are unchanged",
+          "[unit]") {
+  SkillRecord plain = SampleRecord();
+  plain.publisher = Publisher().public_key();
+  SkillRecord claims = plain;
+  claims.publisher_domains = {"pub.example", "skills.example.org"};
+  const std::vector<uint8_t> bytes = EncodeRecord(claims);
+  // 19 fields: the certificate and the origin are nil, then the domains.
+  CHECK((bytes[0] == 0xdc && bytes[1] == 0 && bytes[2] == 19));
+  auto back = DecodeRecord(bytes);
+  REQUIRE(back);
+  CHECK(*back == claims);
+  CHECK_FALSE(back->origin);
+  CHECK(back->publisher_certificate.empty());
+  auto signed_record = SignRecord(claims, Publisher());
+  REQUIRE(signed_record);
+  CHECK(VerifyRecord(signed_record->encoded, signed_record->signature));
+  // Beside a certificate and an origin the domains still come last.
+  SkillRecord full = claims;
+  full.publisher_certificate = std::vector<uint8_t>(40, 0x30);
+  full.origin = RecordOrigin{};
+  full.origin->source_url = "https://pub.example/card";
+  full.origin->document_size = 10;
+  auto full_back = DecodeRecord(EncodeRecord(full));
+  REQUIRE(full_back);
+  CHECK(*full_back == full);
+  // A record without domains keeps the 16-field encoding it always had.
+  CHECK(EncodeRecord(plain)[2] == 16);
+
+  SkillRecord bad = claims;
+  bad.publisher_domains = {"pub.example", "pub.example"};
+  CHECK(ValidateRecord(bad).error().message.starts_with("publisherDomains[1]: "));
+  bad.publisher_domains = {"localhost"};
+  CHECK(ValidateRecord(bad).error().message.starts_with("publisherDomains[0]: "));
+  bad.publisher_domains = {"a.example", "b.example", "c.example", "d.example", "e.example"};
+  CHECK(ValidateRecord(bad).error().message.starts_with("publisherDomains: "));
+  // An empty list in the 19-field form is not the record's one encoding.
+  std::vector<uint8_t> empty_list = EncodeRecord(claims);
+  const std::vector<uint8_t> tail = {0x92, 0xab};  // fixarray of 2, then "pub.example"
+  auto at = std::search(empty_list.begin(), empty_list.end(), tail.begin(), tail.end());
+  REQUIRE(at != empty_list.end());
+  empty_list.erase(at, empty_list.end());
+  empty_list.push_back(0x90);
+  CHECK_FALSE(DecodeRecord(empty_list));
+}
+
 }  // namespace
 }  // namespace skillnode::kademlia::store

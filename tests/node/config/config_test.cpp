@@ -172,6 +172,32 @@ TEST_CASE("values out of range are refused with the range and the value", "[unit
              Contains("node.port: expected an integer"));
 }
 
+TEST_CASE("provider.domains takes up to 4 provable names, each refused by its entry", "[unit]") {
+  auto config = ParseConfig(
+      "provider:\n  domains: [pub.example, skills.example.org]\n"
+      "  domainProofUrl: \"http://127.0.0.1:9/{domain}/proof\"\n  domainProofTtl: 2000\n");
+  REQUIRE(config);
+  CHECK(config->provider.domains == std::vector<std::string>{"pub.example", "skills.example.org"});
+  CHECK(config->provider.domain_proof_url == "http://127.0.0.1:9/{domain}/proof");
+  CHECK(config->provider.domain_proof_ttl == transport::Millis(2000));
+  auto defaults = ParseConfig("");
+  REQUIRE(defaults);
+  CHECK(defaults->provider.domains.empty());
+  CHECK(defaults->provider.domain_proof_url == kDomainProofUrlDefault);
+  const std::string bad = ErrorOf("provider: {domains: [pub.example, localhost, pub.example]}\n");
+  CHECK_THAT(bad, Contains("provider.domains[1]: 'localhost' is not a domain name"));
+  CHECK_THAT(bad, Contains("provider.domains[2]: 'pub.example' is listed twice"));
+  CHECK_THAT(ErrorOf("provider: {domains: [10.0.0.1]}\n"), Contains("provider.domains[0]: "));
+  CHECK_THAT(ErrorOf("provider: {domains: [a.example, b.example, c.example, d.example, "
+                     "e.example]}\n"),
+             Contains("provider.domains: at most 4 entries, got 5"));
+  CHECK_THAT(ErrorOf("provider: {domainProofUrl: \"https://proofs.example/p\"}\n"),
+             Contains("provider.domainProofUrl: 'https://proofs.example/p' does not contain "
+                      "{domain}"));
+  CHECK_THAT(ErrorOf("provider: {domainProofUrl: \"ftp://{domain}/p\"}\n"),
+             Contains("provider.domainProofUrl: expected an http:// or https:// URL"));
+}
+
 TEST_CASE("provider.cardMaxAge reads milliseconds from none up to a day", "[unit]") {
   auto config = ParseConfig("provider:\n  cardMaxAge: 60000\n");
   REQUIRE(config);

@@ -53,5 +53,14 @@ TEST_CASE("an unsigned record's provenance has no signature fields; private ones
   CHECK(VisibleTo(ListedRecord{.record = testing::SampleRecord()}, false));
 }
 
+TEST_CASE("the provenance shows the publisher domains a record claims, with their states",
+          "[unit]") {
+  ListedRecord listed{.record = testing::SampleRecord()};
+  CHECK_FALSE(ProvenanceJson(listed).contains("publisherDomains"));
+  listed.domain_claims =
+      nlohmann::json::array({{{"domain", "pub.example"}, {"state", "verified"}}});
+  CHECK(ProvenanceJson(listed)["publisherDomains"] == listed.domain_claims);
+}
+
 }  // namespace
 }  // namespace skillnode::node::formats

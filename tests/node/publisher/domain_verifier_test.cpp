@@ -41,6 +41,7 @@ struct Lab {
   importers::fetch::ImportFetcher fetcher{
       loop, client, *importers::fetch::FetchPolicy::Create({"127.0.0.1"}, true)};
   DomainVerifier verifier{loop, fetcher, Config()};
+  std::vector<bool> fetching;  // per check, once every check was asked for
 
   DomainVerifierConfig Config() {
     DomainVerifierConfig config;
@@ -66,6 +67,7 @@ struct Lab {
         if (--left == 0) finish();
       });
     }
+    for (const auto& check : checks) fetching.push_back(verifier.Fetching(check.first));
     if (left == 0) finish();
     limit.Start(transport::Seconds(10), [&] {
       FAIL_CHECK("the checks did not finish within 10 s");
@@ -85,7 +87,9 @@ TEST_CASE("a domain whose proof lists the key verifies it, once fetched for all 
   CHECK(answers[1].verdict == DomainVerdict::kVerified);
   CHECK(answers[2].verdict == DomainVerdict::kUnverified);
   CHECK_THAT(answers[2].reason, Catch::Contains("does not list this publisher's key"));
-  CHECK(lab.verifier.fetches() == 1);  // three checks, one fetch
+  CHECK(lab.verifier.fetches() == 1);                          // three checks, one fetch
+  CHECK(lab.fetching == std::vector<bool>{true, true, true});  // on its way until answered
+  CHECK_FALSE(lab.verifier.Fetching("example.org"));
   auto cached = lab.verifier.Cached("example.org", Key(2));
   REQUIRE(cached);
   CHECK(cached->verdict == DomainVerdict::kVerified);

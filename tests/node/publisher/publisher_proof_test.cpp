@@ -40,19 +40,5 @@ TEST_CASE("a bad publisher proof line is refused by its number", "[unit]") {
   CHECK_THAT(too_many.error().message, Catch::Contains("more than 64 keys"));
 }
 
-TEST_CASE("a proof domain is a DNS name of two labels or more, never an address", "[unit]") {
-  CHECK(IsProofDomain("example.org"));
-  CHECK(IsProofDomain("skills.example-1.org"));
-  CHECK(IsProofDomain("node-a.lab"));
-  CHECK_FALSE(IsProofDomain("localhost"));
-  CHECK_FALSE(IsProofDomain("10.0.0.1"));
-  CHECK_FALSE(IsProofDomain("-a.org"));
-  CHECK_FALSE(IsProofDomain("a..org"));
-  CHECK_FALSE(IsProofDomain("a.org/x"));
-  CHECK_FALSE(IsProofDomain("a_b.org"));
-  CHECK_FALSE(IsProofDomain(std::string(64, 'a') + ".org"));
-  CHECK_FALSE(IsProofDomain(""));
-}
-
 }  // namespace
 }  // namespace skillnode::node::publisher

@@ -143,5 +143,22 @@ TEST_CASE("a card lists at most kCardSkillsMax skills", "[unit]") {
         std::string::npos);
 }
 
+TEST_CASE("claimed publisher domains travel in an A2A extension; a card without any has none",
+          "[unit]") {
+  json card = AgentCardOf("agent-x", kHost, {Record("upper", "1.2.0", "")}, nullptr);
+  const json before = card;
+  AddDomainClaims(card, json::array());
+  CHECK(card == before);
+  const json claims = json::array({{{"domain", "pub.example"}, {"state", "verified"}}});
+  AddDomainClaims(card, claims);
+  const json& extensions = card["capabilities"]["extensions"];
+  REQUIRE(extensions.size() == 1);
+  CHECK(extensions[0]["uri"] == kPublisherDomainsExtensionUri);
+  CHECK(extensions[0]["required"] == false);
+  CHECK(extensions[0]["params"]["publisherDomains"] == claims);
+  CHECK(card["capabilities"]["streaming"] == false);  // the required members stay
+  CHECK(NoEmptyValues(card));
+}
+
 }  // namespace
 }  // namespace skillnode::node::formats::a2a

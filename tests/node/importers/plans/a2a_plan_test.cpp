@@ -34,7 +34,6 @@ A2aProvenance Provenance(std::string host = "agent.example.org") {
   provenance.card_url = "https://" + host + "/.well-known/agent-card.json";
   provenance.host = std::move(host);
   provenance.signature = kademlia::store::OriginSignature::kVerified;
-  provenance.publisher_domain = "example.org";
   return provenance;
 }
 
@@ -70,7 +69,8 @@ TEST_CASE("a card's three skills become three plans under one agent", "[unit]") 
     CHECK(f.origin->document_sha256 == discovery::skillmd::Sha256Of(bytes));
     CHECK(f.origin->document_size == bytes.size());
     CHECK(f.origin->signature == kademlia::store::OriginSignature::kVerified);
-    CHECK(f.origin->publisher_domain == "example.org");
+    CHECK(f.origin->publisher_domain.empty());  // the import proves it later
+    CHECK(f.origin->publisher_domain_state == kademlia::store::OriginDomainState::kNone);
   }
   CHECK(plans[0]->entry == "skills[0] (plan-route)");
   CHECK(plans[0]->fields.skill_id == "plan-route");
@@ -220,12 +220,12 @@ TEST_CASE("a card's version is mapped to semver, or the card is refused naming i
 
 TEST_CASE("a card the registry would refuse as a whole gives each skill that reason", "[unit]") {
   A2aProvenance provenance = Provenance();
-  provenance.publisher_domain = "Not A Domain";
+  provenance.card_url = "https://agent.example.org/a card.json";
   auto plans = Plan(Card({Skill("a", "A", json::array())}), provenance);
   REQUIRE(plans.size() == 1);
   REQUIRE_FALSE(plans[0]);
   CHECK(plans[0].error().message.starts_with("skills[0] (a): the registry would refuse it: "));
-  CHECK(plans[0].error().message.find("publisherDomain") != std::string::npos);
+  CHECK(plans[0].error().message.find("origin.sourceUrl") != std::string::npos);
 }
 
 }  // namespace
