@@ -1,0 +1,61 @@
+// TermExtractor: per-field term frequencies, weighted, bounded to the most distinctive.
+#include "discovery/text/term_extractor.h"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+namespace skillnode::discovery::text {
+namespace {
+
+struct Candidate {
+  std::string term;
+  double weight = 0;
+  uint64_t document_frequency = 0;
+};
+
+// True when `a` is more distinctive than `b` (the order in the header).
+bool MoreDistinctive(const Candidate& a, const Candidate& b) {
+  if (a.weight != b.weight) return a.weight > b.weight;
+  if (a.document_frequency != b.document_frequency) {
+    return a.document_frequency < b.document_frequency;
+  }
+  if (a.term.size() != b.term.size()) return a.term.size() > b.term.size();
+  return a.term < b.term;
+}
+
+}  // namespace
+
+TermExtractor::TermExtractor(TermExtractorConfig config) : config_(std::move(config)) {}
+
+std::vector<WeightedTerm> TermExtractor::Extract(Analyzer& analyzer, const SkillText& skill,
+                                                 const DocumentFrequencyHint& hint) const {
+  return Extract(AnalyzeSkill(analyzer, skill), hint);
+}
+
+std::vector<WeightedTerm> TermExtractor::Extract(const FieldedTerms& terms,
+                                                 const DocumentFrequencyHint& hint) const {
+  std::map<std::string, double, std::less<>> weights;
+  for (Field field : kFields) {
+    const double field_weight = config_.field_weights.Of(field);
+    for (const std::string& term : terms.of(field)) weights[term] += field_weight;
+  }
+  std::vector<Candidate> candidates;
+  candidates.reserve(weights.size());
+  for (auto& [term, weight] : weights) {
+    if (weight <= 0) continue;  // only in fields weighted 0: not indexed
+    const std::optional<uint64_t> frequency = hint ? hint(term) : std::nullopt;
+    candidates.push_back(Candidate{term, weight, frequency.value_or(0)});
+  }
+  const size_t kept = std::min(candidates.size(), config_.terms_per_skill_max);
+  std::partial_sort(candidates.begin(), candidates.begin() + static_cast<ptrdiff_t>(kept),
+                    candidates.end(), MoreDistinctive);
+  std::vector<WeightedTerm> result;
+  result.reserve(kept);
+  for (size_t i = 0; i < kept; ++i) {
+    result.push_back(WeightedTerm{std::move(candidates[i].term), candidates[i].weight});
+  }
+  return result;
+}
+
+}  // namespace skillnode::discovery::text
