@@ -322,6 +322,8 @@ struct ImportConfig {
   // One fetch (a card, a page, an index, a catalog, a key set), redirects included.
   transport::Duration fetch_timeout = transport::Seconds(20);
   uint64_t document_bytes_max = 4 * 1024 * 1024;
+  // An MCP server package's file, fetched to check its fileSha256.
+  uint64_t package_bytes_max = 32 * 1024 * 1024;
   // Documents one import reads in all, and catalogs within catalogs.
   size_t documents_max = 1000;
   size_t catalog_depth_max = 4;

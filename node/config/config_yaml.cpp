@@ -342,6 +342,7 @@ void ReadImport(ConfigSection section, ImportConfig& import) {
       import.allowed_hosts);
   section.Millis("fetchTimeout", 100, 600000, import.fetch_timeout);
   section.Int("maxDocumentBytes", 1024, 64 * 1024 * 1024, Store(import.document_bytes_max));
+  section.Int("maxPackageBytes", 1024, 256 * 1024 * 1024, Store(import.package_bytes_max));
   section.Int("maxDocuments", 1, 100000, Store(import.documents_max));
   section.Int("maxCatalogDepth", 1, 16, Store(import.catalog_depth_max));
   section.Int("maxRunning", 1, 64, Store(import.running_max));

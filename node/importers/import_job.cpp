@@ -7,7 +7,7 @@
 
 #include "node/bounded_json.h"
 #include "node/formats/a2a/a2a_card_verifier.h"
-#include "node/importers/documents/ai_catalog_document.h"
+#include "node/importers/catalog_follower.h"
 #include "node/importers/documents/mcp_registry_page.h"
 #include "node/importers/plans/a2a_plan.h"
 #include "node/importers/plans/mcp_plan.h"
@@ -18,14 +18,11 @@ namespace skillnode::node::importers {
 
 using documents::A2aCardDocument;
 using documents::AgentSkillsIndexEntry;
-using documents::CatalogEntryKind;
-using documents::CatalogEntryKindName;
 using documents::McpRegistryCrawl;
 using documents::McpRegistryEntry;
 using documents::McpServerStatus;
 using documents::ReadA2aCard;
 using documents::ReadAgentSkillsIndex;
-using documents::ReadAiCatalog;
 using documents::ReadMcpRegistryPage;
 using documents::ReadMcpServer;
 using fetch::Fetched;
@@ -40,8 +37,9 @@ using plans::PlannedSkill;
 using plans::SkillsProvenance;
 
 struct ImportJob::Item {
-  // A source document; a card's key set; a registry page; an index's artifact; one MCP server.
-  enum class What { kDocument, kKeys, kMcpPage, kArtifact, kMcpServer };
+  // A source document; a card's key set; a registry page; an index's artifact; one MCP server;
+  // a package's file to check against its fileSha256.
+  enum class What { kDocument, kKeys, kMcpPage, kArtifact, kMcpServer, kPackage };
   What what = What::kDocument;
   std::optional<ImportType> type;            // kDocument: nullopt until its shape tells
   std::vector<std::string> urls;             // tried in order until one answers with a known shape
@@ -55,6 +53,9 @@ struct ImportJob::Item {
   // kArtifact: the index entry and the index's URL.
   AgentSkillsIndexEntry entry;
   std::string index_url;
+  // kPackage: the server planned, and its files still to check (the first is fetched next).
+  std::shared_ptr<const PlannedSkill> planned;
+  std::vector<FileCheck> checks;
 };
 
 namespace {
@@ -62,21 +63,6 @@ namespace {
 using transport::ErrorCode;
 
 constexpr size_t kDocumentJsonDepthMax = 64;
-
-std::string Joined(const std::string& prefix, const std::string& entry) {
-  return prefix.empty() ? entry : prefix + ": " + entry;
-}
-
-std::optional<ImportType> TypeOfEntry(CatalogEntryKind kind) {
-  switch (kind) {
-    case CatalogEntryKind::kA2aCard:
-      return ImportType::kA2a;
-    case CatalogEntryKind::kCatalog:
-      return ImportType::kAiCatalog;
-    default:
-      return std::nullopt;
-  }
-}
 
 }  // namespace
 
@@ -139,8 +125,9 @@ void ImportJob::Fetch(std::shared_ptr<Item> item, size_t candidate, std::string 
   }
   ++report_.documents;
   FetchLimits limits = limits_.document;
-  if (item->what == Item::What::kArtifact) {
-    limits.bytes_max = limits_.artifact_bytes_max;
+  if (item->what == Item::What::kArtifact || item->what == Item::What::kPackage) {
+    limits.bytes_max = item->what == Item::What::kArtifact ? limits_.artifact_bytes_max
+                                                           : limits_.package_bytes_max;
     limits.accept = "*/*";
   }
   const std::string url = item->urls[candidate];
@@ -188,8 +175,10 @@ void ImportJob::Read(const std::shared_ptr<Item>& item, const std::string& url,
     case Item::What::kMcpServer: {
       auto entry = ReadMcpServer(*bytes);
       if (!entry) return Failed(*item, entry.error());
-      return Add(item->label, PlanMcpServer(*entry, RegistryRootOf(url)));
+      return AddMcpServer(item->label, *entry, RegistryRootOf(url));
     }
+    case Item::What::kPackage:
+      return ReadPackage(item, *bytes);
   }
 }
 
@@ -322,9 +311,35 @@ void ImportJob::FinishCrawl(const std::string& label) {
       }
       continue;
     }
-    Add(label, PlanMcpServer(*entry, crawl_url_));
+    AddMcpServer(label, *entry, crawl_url_);
   }
   crawl_.reset();
+}
+
+void ImportJob::AddMcpServer(const std::string& label, const McpRegistryEntry& entry,
+                             const std::string& registry_url) {
+  auto planned = PlanMcpServer(entry, registry_url);
+  std::vector<FileCheck> checks = planned ? FileChecksOf(entry.server) : std::vector<FileCheck>{};
+  if (checks.empty()) return Add(label, std::move(planned));
+  // Imported only once every package file that gives a fileSha256 hashes to it.
+  auto item = std::make_shared<Item>();
+  item->what = Item::What::kPackage;
+  item->label = label;
+  item->urls = {checks.front().url};
+  item->planned = std::make_shared<const PlannedSkill>(std::move(*planned));
+  item->checks = std::move(checks);
+  queue_.push_back(std::move(item));
+}
+
+void ImportJob::ReadPackage(const std::shared_ptr<Item>& item, const std::string& bytes) {
+  assert(!item->checks.empty() && item->planned);
+  if (auto checked = CheckFile(item->checks.front(), bytes); !checked) {
+    return Failed(*item, checked.error());
+  }
+  item->checks.erase(item->checks.begin());
+  if (item->checks.empty()) return Add(item->label, *item->planned);
+  item->urls = {item->checks.front().url};
+  queue_.push_front(item);
 }
 
 void ImportJob::ReadSkillsIndex(const Item& item, const std::string& url,
@@ -335,18 +350,18 @@ void ImportJob::ReadSkillsIndex(const Item& item, const std::string& url,
     auto& entry = index->entries[i];
     const std::string place = "skills[" + std::to_string(i) + "]";
     if (!entry) {
-      report_.errors.push_back({Joined(item.label, place), entry.error().message});
+      report_.errors.push_back({JoinedPlace(item.label, place), entry.error().message});
       continue;
     }
     auto artifact_url = ResolveUrl(url, entry->url);
     if (!artifact_url) {
-      report_.errors.push_back({Joined(item.label, place), artifact_url.error().message});
+      report_.errors.push_back({JoinedPlace(item.label, place), artifact_url.error().message});
       continue;
     }
     auto artifact = std::make_shared<Item>();
     artifact->what = Item::What::kArtifact;
     artifact->urls = {*artifact_url};
-    artifact->label = Joined(item.label, place + " (" + entry->name + ")");
+    artifact->label = JoinedPlace(item.label, place + " (" + entry->name + ")");
     artifact->entry = std::move(*entry);
     artifact->index_url = url;
     queue_.push_back(std::move(artifact));
@@ -363,44 +378,17 @@ void ImportJob::ReadCatalog(const Item& item, const std::string& url, const std:
     return Failed(item, {ErrorCode::kRefused,
                          url + ": this catalog was already read in this import (a cycle)"});
   }
-  auto catalog = ReadAiCatalog(bytes);
-  if (!catalog) return Failed(item, catalog.error());
-  for (size_t i = 0; i < catalog->entries.size(); ++i) {
-    auto& entry = catalog->entries[i];
-    std::string place = "entries[" + std::to_string(i) + "]";
-    if (!entry) {
-      report_.errors.push_back({Joined(item.label, place), entry.error().message});
-      continue;
-    }
-    place = Joined(item.label, place + " (" + entry->identifier + ")");
+  auto reading = FollowCatalog(bytes, url, item.label, item.depth, limits_.catalog_depth_max);
+  if (!reading) return Failed(item, reading.error());
+  for (EntryError& error : reading->errors) report_.errors.push_back(std::move(error));
+  for (CatalogFollowUp& follow : reading->follow) {
     auto next = std::make_shared<Item>();
-    next->label = place;
-    next->depth = item.depth + 1;
-    next->type = TypeOfEntry(entry->kind);
-    if (entry->kind == CatalogEntryKind::kMcpServer) next->what = Item::What::kMcpServer;
-    if (!next->type && next->what != Item::What::kMcpServer) {
-      report_.errors.push_back({place, "a " + std::string(CatalogEntryKindName(entry->kind)) +
-                                           " entry of a catalog is not imported; import the "
-                                           "site's Agent Skills index instead"});
-      continue;
-    }
-    if (entry->kind == CatalogEntryKind::kCatalog && next->depth > limits_.catalog_depth_max) {
-      report_.errors.push_back({place, "catalogs nest deeper than " +
-                                           std::to_string(limits_.catalog_depth_max) +
-                                           " here (import.catalogDepthMax)"});
-      continue;
-    }
-    if (entry->url.empty()) {
-      next->bytes = std::make_shared<const std::string>(entry->data.dump());
-      next->urls = {url};
-    } else {
-      auto resolved = ResolveUrl(url, entry->url);
-      if (!resolved) {
-        report_.errors.push_back({place, resolved.error().message});
-        continue;
-      }
-      next->urls = {*resolved};
-    }
+    next->label = std::move(follow.label);
+    next->depth = follow.depth;
+    next->type = follow.type;
+    if (follow.kind == CatalogFollowUp::Kind::kMcpServer) next->what = Item::What::kMcpServer;
+    if (follow.bytes) next->bytes = std::make_shared<const std::string>(std::move(*follow.bytes));
+    next->urls = {std::move(follow.url)};
     queue_.push_back(std::move(next));
   }
 }
@@ -429,7 +417,7 @@ void ImportJob::Add(const std::string& label, transport::Result<PlannedSkill> pl
 }
 
 void ImportJob::AddToSink(const std::string& label, const PlannedSkill& planned) {
-  const std::string entry = Joined(label, planned.entry);
+  const std::string entry = JoinedPlace(label, planned.entry);
   auto added = sink_.add(planned);
   if (!added) {
     report_.errors.push_back({entry, added.error().message});
@@ -440,6 +428,16 @@ void ImportJob::AddToSink(const std::string& label, const PlannedSkill& planned)
 }
 
 void ImportJob::Failed(const Item& item, transport::Error error) {
+  if (item.what == Item::What::kPackage) {  // an entry's error, even from the source itself
+    const std::string place = JoinedPlace(item.label, item.planned->entry);
+    const bool read = error.code == ErrorCode::kCrypto;  // the file came, and hashed wrong
+    report_.errors.push_back({place, read ? error.message
+                                          : item.checks.front().place +
+                                                ": its file could not be read to check its "
+                                                "fileSha256: " +
+                                                error.message});
+    return;
+  }
   if (item.what == Item::What::kMcpPage && crawl_) {
     crawl_->Stop(error.message);
     return FinishCrawl(item.label);

@@ -44,6 +44,7 @@
 #include "node/importers/fetch/import_fetcher.h"
 #include "node/importers/import_report.h"
 #include "node/importers/import_source.h"
+#include "node/importers/package_checks.h"
 #include "node/importers/plans/planned_skill.h"
 #include "node/importers/source_domain_prover.h"
 #include "transport/result.h"
@@ -53,6 +54,7 @@ namespace skillnode::node::importers {
 struct ImportLimits {
   fetch::FetchLimits document;                  // a card, page, index, catalog, key set
   size_t artifact_bytes_max = 8 * 1024 * 1024;  // a SKILL.md or archive an index names
+  size_t package_bytes_max = 32 * 1024 * 1024;  // an MCP server package's file, to check it
   size_t documents_max = 1000;                  // read by one import in all
   size_t catalog_depth_max = 4;                 // catalogs within catalogs
   documents::McpRegistryCrawlLimits mcp;        // one registry crawl
@@ -112,6 +114,10 @@ class ImportJob : public std::enable_shared_from_this<ImportJob> {
   void ReadSkillsIndex(const Item& item, const std::string& url, const std::string& bytes);
   void ReadArtifact(const Item& item, const std::string& bytes);
   void ReadCatalog(const Item& item, const std::string& url, const std::string& bytes);
+  // Plans one MCP server; one whose packages give fileSha256 waits for their files' checks.
+  void AddMcpServer(const std::string& label, const documents::McpRegistryEntry& entry,
+                    const std::string& registry_url);
+  void ReadPackage(const std::shared_ptr<Item>& item, const std::string& bytes);
   void StartCrawl(const std::string& label, const std::string& url);
   void Add(const std::string& label, transport::Result<plans::PlannedSkill> planned);
   void AddToSink(const std::string& label, const plans::PlannedSkill& planned);

@@ -25,6 +25,7 @@ constexpr transport::Duration kRefreshRetry = transport::Seconds(10);
 ImportLimits LimitsOf(const config::Config& config) {
   ImportLimits limits;
   limits.document.bytes_max = config.import.document_bytes_max;
+  limits.package_bytes_max = static_cast<size_t>(config.import.package_bytes_max);
   limits.document.timeout = config.import.fetch_timeout;
   limits.documents_max = config.import.documents_max;
   limits.catalog_depth_max = config.import.catalog_depth_max;

@@ -10,7 +10,8 @@ sites do:
 - an Agent Skills index at /.well-known/agent-skills/index.json: a SKILL.md whose digest is
   right, and one whose index digest is of other bytes;
 - an AI Catalog at /.well-known/ai-catalog.json: the card by URL, an MCP server inline, and a
-  nested catalog that points back at the first (a cycle).
+  nested catalog that points back at the first (a cycle);
+- two MCPB bundles, for a registry page whose packages give fileSha256 (one bundle tampered).
 Node A (import.allowHttp, import.allowedHosts: 127.0.0.1) imports each of them through
 `skillnode import` and POST /api/import; node B, joined through A, finds what A imported
 through the DHT (the record's origin, the MCP Registry API, the A2A card per agent). The MCP
@@ -39,7 +40,8 @@ from skillnode_harness import (Node, check, finish, require_binary, run,  # noqa
 sys.path.insert(0, os.path.join(HERE, "..", "mcp"))
 import mcp_raw  # noqa: E402
 sys.path.insert(0, HERE)
-from import_source_site import BROKEN_MD, SKILL_MD, Source, verify_card  # noqa: E402
+from import_source_site import (BROKEN_MD, SKILL_MD, Source, server_entry,  # noqa: E402
+                                verify_card)
 
 CONFIG = """
 node:
@@ -258,6 +260,35 @@ def check_default_policy(source):
     c.stop()
 
 
+def check_package_digests(a, source):
+    """A registry page (given as a file) with two MCPB servers: one whose bundle hashes to its
+    fileSha256, one whose bundle is other bytes. Only the first is imported."""
+    bundle = b"MCPB bundle bytes \x00\x01\x02" * 1000
+    source.docs["/pkg/good.mcpb"] = bundle
+    source.docs["/pkg/bad.mcpb"] = bundle + b"tampered"
+
+    def server(name, path):
+        entry = server_entry(name, "1.0.0")
+        entry["server"]["packages"] = [
+            {"registryType": "mcpb", "identifier": source.url + path, "version": "1.0.0",
+             "fileSha256": hashlib.sha256(bundle).hexdigest(),
+             "transport": {"type": "stdio"}}]
+        return entry
+    page = {"servers": [server("org.pkg/good", "/pkg/good.mcpb"),
+                        server("org.pkg/bad", "/pkg/bad.mcpb")], "metadata": {"count": 2}}
+    status, report = import_api(a, {"document": json.dumps(page), "type": "mcp-registry",
+                                    "url": source.url + "/pkgreg/v0.1/servers"})
+    check(status == 200 and imported_ids(report) == [("org.pkg", "good")],
+          "an MCPB package whose file hashes to its fileSha256 is imported",
+          f"{status} {json.dumps(report)[:1500]}")
+    errors = report.get("errors", [])
+    check(len(errors) == 1 and "org.pkg/bad" in errors[0]["entry"] and
+          "packages[0].fileSha256" in errors[0]["error"] and "/pkg/bad.mcpb" in errors[0]["error"]
+          and hashlib.sha256(bundle).hexdigest() in errors[0]["error"],
+          "one whose file is other bytes is refused, naming the package, the URL and the digest",
+          json.dumps(errors)[:1000])
+
+
 def main():
     require_binary()
     source = Source(temp_dir("skillnode-import-source-"))
@@ -270,6 +301,7 @@ def main():
     check_registry(a, b, source)
     check_skills_index(a, source)
     check_catalog(a, source)
+    check_package_digests(a, source)
     time.sleep(3)  # past the 2 s health timeout: the node's own heartbeats keep them
     status, answer = a.get_json("/api/skills/plan-route")
     check(status == 200 and answer["providers"][0]["status"] == "HEALTHY",
