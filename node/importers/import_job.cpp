@@ -6,13 +6,11 @@
 #include <vector>
 
 #include "node/bounded_json.h"
-#include "node/formats/a2a/a2a_card_verifier.h"
+#include "node/importers/card_keys.h"
 #include "node/importers/catalog_follower.h"
 #include "node/importers/documents/mcp_registry_page.h"
-#include "node/importers/plans/a2a_plan.h"
 #include "node/importers/plans/mcp_plan.h"
 #include "node/importers/plans/skills_plan.h"
-#include "node/jose/jws_header.h"
 
 namespace skillnode::node::importers {
 
@@ -28,9 +26,7 @@ using documents::ReadMcpServer;
 using fetch::Fetched;
 using fetch::FetchLimits;
 using fetch::ImportFetcher;
-using plans::A2aProvenance;
 using plans::McpServerIds;
-using plans::PlanA2aCard;
 using plans::PlanAgentSkill;
 using plans::PlanMcpServer;
 using plans::PlannedSkill;
@@ -222,48 +218,29 @@ void ImportJob::ReadCard(const Item& item, const std::string& url,
                          std::shared_ptr<const std::string> bytes) {
   auto card = ReadA2aCard(*bytes);
   if (!card) return Failed(item, card.error());
-  if (!card->signatures.empty()) {
-    // A signed card is imported only once a signature verifies with the keys its `jku` names
-    // (fetched under the same policy as the card); without a `jku` it counts as unsigned.
-    auto header = jose::ParseProtectedHeader(card->signatures.front().protected_header);
-    if (header && header->jku) {
-      auto keys_url = ResolveUrl(url, *header->jku);
-      if (!keys_url) return Failed(item, keys_url.error());
-      auto keys = std::make_shared<Item>();
-      keys->what = Item::What::kKeys;
-      keys->urls = {*keys_url};
-      keys->label = item.label;
-      keys->card = std::make_shared<const A2aCardDocument>(std::move(*card));
-      keys->card_bytes = std::move(bytes);
-      keys->card_url = url;
-      queue_.push_front(std::move(keys));
-      return;
-    }
+  auto keys_url = CardKeysUrl(*card, url);
+  if (!keys_url) return Failed(item, keys_url.error());
+  if (!*keys_url) {
+    for (auto& planned : PlanUnsignedCard(*card, *bytes, url)) Add(item.label, std::move(planned));
+    return;
   }
-  A2aProvenance provenance{url, HostOf(url), kademlia::store::OriginSignature::kUnsigned};
-  for (auto& planned : PlanA2aCard(*card, *bytes, provenance)) Add(item.label, std::move(planned));
+  // Signed: imported only once a signature verifies with the keys its `jku` names (fetched
+  // under the same policy as the card).
+  auto keys = std::make_shared<Item>();
+  keys->what = Item::What::kKeys;
+  keys->urls = {**keys_url};
+  keys->label = item.label;
+  keys->card = std::make_shared<const A2aCardDocument>(std::move(*card));
+  keys->card_bytes = std::move(bytes);
+  keys->card_url = url;
+  queue_.push_front(std::move(keys));
 }
 
 void ImportJob::ReadKeys(const Item& item, const std::string& bytes) {
-  const std::string& keys_url = item.urls.front();
-  auto json = ParseBoundedJson(bytes, kDocumentJsonDepthMax, keys_url);
-  if (!json) return Failed(item, json.error());
-  auto keys = jose::JwkSet::Parse(*json);
-  if (!keys) return Failed(item, {keys.error().code, keys_url + ": " + keys.error().message});
-  auto verified = formats::a2a::VerifyA2aCard(item.card->json, *keys);
-  if (!verified) {
-    return Failed(item, {ErrorCode::kCrypto, item.card_url +
-                                                 ": no signature of the card verifies with the "
-                                                 "keys at " +
-                                                 keys_url + ": " + verified.error().message});
-  }
-  A2aProvenance provenance{item.card_url, HostOf(item.card_url),
-                           kademlia::store::OriginSignature::kVerified};
-  const auto signer = SourceDomainProver::Ed25519SignerOf(*keys, *verified);
-  for (auto& planned : PlanA2aCard(*item.card, *item.card_bytes, provenance)) {
-    if (planned) planned->document_signer = signer;
-    Add(item.label, std::move(planned));
-  }
+  auto planned =
+      PlanSignedCard(*item.card, *item.card_bytes, item.card_url, bytes, item.urls.front());
+  if (!planned) return Failed(item, planned.error());
+  for (auto& plan : *planned) Add(item.label, std::move(plan));
 }
 
 void ImportJob::StartCrawl(const std::string& label, const std::string& url) {
