@@ -16,17 +16,13 @@ namespace skillnode::node::importers {
 
 using documents::A2aCardDocument;
 using documents::AgentSkillsIndexEntry;
-using documents::McpRegistryCrawl;
 using documents::McpRegistryEntry;
-using documents::McpServerStatus;
 using documents::ReadA2aCard;
 using documents::ReadAgentSkillsIndex;
-using documents::ReadMcpRegistryPage;
 using documents::ReadMcpServer;
 using fetch::Fetched;
 using fetch::FetchLimits;
 using fetch::ImportFetcher;
-using plans::McpServerIds;
 using plans::PlanAgentSkill;
 using plans::PlanMcpServer;
 using plans::PlannedSkill;
@@ -199,11 +195,8 @@ void ImportJob::ReadDocument(const Item& item, const std::string& url,
       return ReadCard(item, url, std::move(bytes));
     case ImportType::kMcpRegistry:
       if (item.bytes) {  // a page given as a file: that page alone
-        crawl_.emplace(RegistryRootOf(url), std::nullopt, limits_.mcp);
-        crawl_url_ = RegistryRootOf(url);
-        auto page = ReadMcpRegistryPage(*bytes);
-        if (!page) return Failed(item, page.error());
-        crawl_->Take(*page);
+        pull_.emplace(RegistryRootOf(url), std::nullopt, limits_.mcp);
+        pull_->Take(*bytes, url);
         return FinishCrawl(item.label);
       }
       return StartCrawl(item.label, url);
@@ -244,24 +237,22 @@ void ImportJob::ReadKeys(const Item& item, const std::string& bytes) {
 }
 
 void ImportJob::StartCrawl(const std::string& label, const std::string& url) {
-  crawl_url_ = RegistryRootOf(url);
   // Only the source itself is pulled for changes; a registry a catalog names is pulled whole.
-  crawl_.emplace(crawl_url_, label.empty() ? request_.updated_since : std::nullopt, limits_.mcp);
+  pull_.emplace(RegistryRootOf(url), label.empty() ? request_.updated_since : std::nullopt,
+                limits_.mcp);
   auto page = std::make_shared<Item>();
   page->what = Item::What::kMcpPage;
-  page->urls = {crawl_->NextPageUrl()};
+  page->urls = {*pull_->NextPageUrl()};
   page->label = label;
   queue_.push_front(std::move(page));
 }
 
 void ImportJob::ReadMcpPage(const Item& item, const std::string& bytes) {
-  assert(crawl_);
-  auto page = ReadMcpRegistryPage(bytes);
-  if (!page) {
-    crawl_->Stop(item.urls.front() + ": " + page.error().message);
-  } else if (crawl_->Take(*page) == McpRegistryCrawl::State::kFetching) {
+  assert(pull_);
+  pull_->Take(bytes, item.urls.front());
+  if (auto next_url = pull_->NextPageUrl()) {
     auto next = std::make_shared<Item>(item);
-    next->urls = {crawl_->NextPageUrl()};
+    next->urls = {std::move(*next_url)};
     queue_.push_front(std::move(next));
     return;
   }
@@ -269,28 +260,19 @@ void ImportJob::ReadMcpPage(const Item& item, const std::string& bytes) {
 }
 
 void ImportJob::FinishCrawl(const std::string& label) {
-  assert(crawl_);
-  const std::string where = label.empty() ? crawl_url_ : label;
-  if (label.empty() && crawl_->pages() == 0 &&
-      crawl_->state() == McpRegistryCrawl::State::kStopped) {
-    report_.error = transport::Error{ErrorCode::kInvalidArgument, crawl_->stop_reason()};
-  } else if (crawl_->state() == McpRegistryCrawl::State::kStopped) {
-    report_.errors.push_back({where, "the pull stopped: " + crawl_->stop_reason()});
-  } else if (label.empty()) {
-    report_.registry_pull_complete = true;
-  }
-  for (const std::string& error : crawl_->errors()) report_.errors.push_back({where, error});
-  for (const McpRegistryEntry* entry : crawl_->Latest()) {
-    if (entry->status == McpServerStatus::kDeleted) {
-      const auto [agent_id, skill_id] = McpServerIds(entry->name);
-      if (!agent_id.empty() && sink_.remove(agent_id, skill_id)) {
-        report_.unpublished.push_back({agent_id, skill_id, "deleted on the registry"});
-      }
-      continue;
+  assert(pull_);
+  RegistryPullOutcome pulled = pull_->Finish(label.empty());
+  const std::string where = label.empty() ? pull_->root() : label;
+  if (pulled.source_error) report_.error = std::move(pulled.source_error);
+  if (pulled.complete && label.empty()) report_.registry_pull_complete = true;
+  for (std::string& error : pulled.errors) report_.errors.push_back({where, std::move(error)});
+  for (const auto& [agent_id, skill_id] : pulled.deleted) {
+    if (sink_.remove(agent_id, skill_id)) {
+      report_.unpublished.push_back({agent_id, skill_id, "deleted on the registry"});
     }
-    AddMcpServer(label, *entry, crawl_url_);
   }
-  crawl_.reset();
+  for (const McpRegistryEntry& entry : pulled.servers) AddMcpServer(label, entry, pull_->root());
+  pull_.reset();
 }
 
 void ImportJob::AddMcpServer(const std::string& label, const McpRegistryEntry& entry,
@@ -415,8 +397,8 @@ void ImportJob::Failed(const Item& item, transport::Error error) {
                                                 error.message});
     return;
   }
-  if (item.what == Item::What::kMcpPage && crawl_) {
-    crawl_->Stop(error.message);
+  if (item.what == Item::What::kMcpPage && pull_) {
+    pull_->Stop(error.message);
     return FinishCrawl(item.label);
   }
   if (item.label.empty()) {

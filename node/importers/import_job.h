@@ -46,6 +46,7 @@
 #include "node/importers/import_source.h"
 #include "node/importers/package_checks.h"
 #include "node/importers/plans/planned_skill.h"
+#include "node/importers/registry_pull.h"
 #include "node/importers/source_domain_prover.h"
 #include "transport/result.h"
 
@@ -131,10 +132,9 @@ class ImportJob : public std::enable_shared_from_this<ImportJob> {
   ImportReport report_;
   std::deque<std::shared_ptr<Item>> queue_;
   std::set<std::string> catalogs_read_;  // URLs, for cycles
-  std::optional<documents::McpRegistryCrawl> crawl_;
-  std::string crawl_url_;            // the registry's root
-  size_t proofs_pending_ = 0;        // plans waiting for their source's domain to be proven
-  bool waiting_for_proofs_ = false;  // the queue is done; the last proof ends the import
+  std::optional<RegistryPull> pull_;     // the registry being pulled
+  size_t proofs_pending_ = 0;            // plans waiting for their source's domain to be proven
+  bool waiting_for_proofs_ = false;      // the queue is done; the last proof ends the import
 };
 
 }  // namespace skillnode::node::importers
