@@ -79,6 +79,9 @@ void ImportJob::Start() {
   auto item = std::make_shared<Item>();
   item->type = request_.type;
   if (request_.document) {
+    // The source given inline (a file) is read like a fetched one and counts as read. An AI
+    // Catalog's inline entries do not: they are part of the catalog, already counted.
+    ++report_.documents;
     item->bytes = std::make_shared<const std::string>(std::move(*request_.document));
     item->urls = {request_.url};
   } else {

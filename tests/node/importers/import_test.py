@@ -126,6 +126,9 @@ def check_card(a, b, source):
     check(from_file.returncode == 0 and "2 imported, 0 failed" in from_file.stdout,
           "skillnode import FILE reads the saved card and imports it (report as lines)",
           from_file.stdout + from_file.stderr)
+    check(from_file.stdout.rstrip().endswith(", 2 documents read"),
+          "the file import counts the saved card it read, and the key set its jku names",
+          from_file.stdout[-1000:])
     return agent
 
 
