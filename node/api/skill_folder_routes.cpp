@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 
 #include "discovery/skill_json.h"
 #include "discovery/skillmd/skill_folder.h"
@@ -234,7 +235,7 @@ void SkillFolderRoutes::ServeBytes(const http::HttpRequest& request, http::Respo
   }
   blobs_->Get(digest, size, record.publisher,
               [responder, digest = digest, what, skill = record.skill_id,
-               format = record.origin ? record.origin->format : kademlia::store::OriginFormat{},
+               format = record.origin ? std::optional(record.origin->format) : std::nullopt,
                details = std::move(details)](const blobs::BlobAnswer& answer) mutable {
                 Answer(responder, answer, digest, what, skill, std::move(details), format);
               });
@@ -242,7 +243,7 @@ void SkillFolderRoutes::ServeBytes(const http::HttpRequest& request, http::Respo
 
 void SkillFolderRoutes::Answer(http::Responder& responder, const blobs::BlobAnswer& answer,
                                const blobs::Digest& digest, What what, const std::string& skill,
-                               json details, kademlia::store::OriginFormat format) {
+                               json details, std::optional<kademlia::store::OriginFormat> format) {
   using Status = kademlia::blobs::FetchOutcome::Status;
   const char* noun = what == What::kSkillMd  ? "SKILL.md"
                      : what == What::kOrigin ? "origin document"
@@ -258,11 +259,12 @@ void SkillFolderRoutes::Answer(http::Responder& responder, const blobs::BlobAnsw
       response.content_type = "text/markdown; charset=utf-8";
     } else if (what == What::kOrigin) {
       // The exact bytes read at import: a card or a server.json, or an index's artifact.
-      response.content_type = format == kademlia::store::OriginFormat::kAgentSkills
+      assert(format && "origin bytes are served only for a record with an origin");
+      response.content_type = *format == kademlia::store::OriginFormat::kAgentSkills
                                   ? "application/octet-stream"
                                   : "application/json";
       response.headers.emplace_back("X-Skillnode-Origin-Format",
-                                    std::string(kademlia::store::OriginFormatName(format)));
+                                    std::string(kademlia::store::OriginFormatName(*format)));
     } else {
       response.content_type = "application/x-tar";
       response.headers.emplace_back("Content-Disposition",

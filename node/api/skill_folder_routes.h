@@ -67,9 +67,11 @@ class SkillFolderRoutes {
   // Answers from the records a search found: the first whose bytes this node holds.
   void ServeBytes(const http::HttpRequest& request, http::Responder& responder,
                   const std::string& id, const discovery::search::SearchResult& result, What what);
+  // format: the record's origin format, nullopt when the record has no origin (then what is
+  // not kOrigin).
   static void Answer(http::Responder& responder, const blobs::BlobAnswer& answer,
                      const blobs::Digest& digest, What what, const std::string& skill,
-                     nlohmann::json details, kademlia::store::OriginFormat format);
+                     nlohmann::json details, std::optional<kademlia::store::OriginFormat> format);
   bool StoreAvailable(http::Responder& responder);
 
   Daemon& daemon_;
