@@ -21,6 +21,9 @@ using transport::Fail;
 
 // A followed source whose import could not start (every place taken) is tried again this soon.
 constexpr transport::Duration kRefreshRetry = transport::Seconds(10);
+// The importer's HTTP requests and connections per running import (import.maxRunning): an
+// import has at most one document fetch in flight, plus the fetches of its domain proofs.
+constexpr size_t kHttpRequestsPerImport = 2;
 
 ImportLimits LimitsOf(const config::Config& config) {
   ImportLimits limits;
@@ -43,8 +46,9 @@ ImportService::ImportService(Daemon& daemon, discovery::Registry& registry,
       blobs_error_(std::move(blobs_error)),
       limits_(LimitsOf(daemon.config())),
       http_(daemon.env().loop(),
-            transport::uv::HttpClientConfig{daemon.config().import.running_max * 2,
-                                            daemon.config().import.running_max * 2}),
+            transport::uv::HttpClientConfig{
+                daemon.config().import.running_max * kHttpRequestsPerImport,
+                daemon.config().import.running_max * kHttpRequestsPerImport}),
       followed_(daemon.data_dir_path() + "/imports", daemon.config().import.sources_max),
       prover_(std::make_shared<const SourceDomainProver>(
           [&domains](std::string_view domain, const kademlia::PublicKey& key,
