@@ -3,42 +3,19 @@
 #include "kademlia/blobs/chunk_server.h"
 
 #include <catch2/catch.hpp>
-#include <map>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
-#include "kademlia/wire/encoding.h"
+#include "holder_fixture.h"
 #include "support/fake_network.h"
 
 namespace skillnode::kademlia::blobs {
 namespace {
 
 using testing::FakeNetwork;
-
-wire::BlobDigest DigestOf(const std::string& bytes) {
-  wire::BlobDigest out{};
-  wire::Sha256Into(
-      std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()), out);
-  return out;
-}
-
-class MemorySource : public BlobSource {
- public:
-  std::map<wire::BlobDigest, std::string> blobs;
-  std::optional<uint64_t> SizeOf(const wire::BlobDigest& digest) override {
-    auto found = blobs.find(digest);
-    if (found == blobs.end()) return std::nullopt;
-    return found->second.size();
-  }
-  std::vector<uint8_t> Read(const wire::BlobDigest& digest, uint64_t offset,
-                            size_t length) override {
-    const std::string range = blobs.at(digest).substr(offset, length);
-    return std::vector<uint8_t>(range.begin(), range.end());
-  }
-};
 
 // Node 0 answers BLOB_GET through a ChunkServer; nodes 1 and 2 ask.
 struct ServeLab : public RequestHandler {

@@ -2,7 +2,10 @@
 // memory (every node is a holder and a directory node), for the tests of BlobService's parts
 // that run on one node of it: blob_fetcher_test.cpp (a BlobFetcher on node 17) and
 // holder_locator_test.cpp (a HolderLocator on node 17). The part under test is added by the
-// test's own fixture after the network has settled (30 simulated seconds).
+// test's own fixture after the network has settled (30 simulated seconds). chunk_server_test.cpp
+// uses MemorySource and DigestOf alone: its three nodes must differ from HolderNet's (a
+// ChunkServer with the test's BlobConfig instead of a BlobService, a node that never talks to
+// the server).
 #ifndef SKILLNODE_TESTS_KADEMLIA_BLOBS_HOLDER_FIXTURE_H_
 #define SKILLNODE_TESTS_KADEMLIA_BLOBS_HOLDER_FIXTURE_H_
 
