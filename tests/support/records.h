@@ -1,4 +1,5 @@
-// Test helpers for skill records: a valid record to start from and a signed copy.
+// Test helpers for skill records: a valid record to start from (small, with a descriptor, or
+// too large to travel inline) and a signed copy.
 #ifndef SKILLNODE_TESTS_SUPPORT_RECORDS_H_
 #define SKILLNODE_TESTS_SUPPORT_RECORDS_H_
 
@@ -21,6 +22,24 @@ inline kademlia::store::SkillRecord SampleRecord(const std::string& agent = "age
   r.timestamp_ms = 1707868800000;
   r.sequence = 1;
   r.ttl_seconds = 3600;
+  return r;
+}
+
+// SampleRecord with a descriptor (every descriptor field but the folder archive's) and a status.
+inline kademlia::store::SkillRecord FullRecord() {
+  kademlia::store::SkillRecord r = SampleRecord();
+  kademlia::store::SkillDescriptor d;
+  d.name = "Feishu Organization Service";
+  d.description = "Reads the organisation chart; answers user-auth challenges.";
+  d.capability_type = "data";
+  d.access = "public";
+  d.tags = {"org", "feishu"};
+  d.input_schema = R"({"type":"object"})";
+  d.output_schema = R"({"type":"array"})";
+  d.examples = {R"({"dept":"sales"})"};
+  d.skill_md_sha256 = kademlia::Key::Sha256("# SKILL.md").bytes();
+  r.descriptor = d;
+  r.status = kademlia::store::SkillStatus::kDegraded;
   return r;
 }
 

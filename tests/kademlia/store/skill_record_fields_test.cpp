@@ -14,30 +14,19 @@
 namespace skillnode::kademlia::store {
 namespace {
 
+using testing::FullRecord;
 using testing::Publisher;
 using testing::SampleRecord;
 
 std::string Hex(const std::vector<uint8_t>& bytes) { return wire::HexEncode(bytes); }
 
-// FullRecord of skill_record_test.cpp with a certificate and a SKILL.md folder: every field a
-// record could carry before the formats' fields.
+// FullRecord with a certificate and a SKILL.md folder: every field a record could carry before
+// the formats' fields.
 SkillRecord EveryOldField() {
-  SkillRecord r = SampleRecord();
-  SkillDescriptor d;
-  d.name = "Feishu Organization Service";
-  d.description = "Reads the organisation chart; answers user-auth challenges.";
-  d.capability_type = "data";
-  d.access = "public";
-  d.tags = {"org", "feishu"};
-  d.input_schema = R"({"type":"object"})";
-  d.output_schema = R"({"type":"array"})";
-  d.examples = {R"({"dept":"sales"})"};
-  d.skill_md_sha256 = Key::Sha256("# SKILL.md").bytes();
-  d.skill_md_size = 1234;
-  d.archive_sha256 = Key::Sha256("archive").bytes();
-  d.archive_size = 4096;
-  r.descriptor = d;
-  r.status = SkillStatus::kDegraded;
+  SkillRecord r = FullRecord();
+  r.descriptor->skill_md_size = 1234;
+  r.descriptor->archive_sha256 = Key::Sha256("archive").bytes();
+  r.descriptor->archive_size = 4096;
   r.publisher_certificate = std::vector<uint8_t>(40, 0x30);
   return r;
 }

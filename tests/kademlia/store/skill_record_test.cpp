@@ -10,26 +10,10 @@
 namespace skillnode::kademlia::store {
 namespace {
 
+using testing::FullRecord;
 using testing::Publisher;
 using testing::SampleRecord;
 using testing::Signed;
-
-SkillRecord FullRecord() {
-  SkillRecord r = SampleRecord();
-  SkillDescriptor d;
-  d.name = "Feishu Organization Service";
-  d.description = "Reads the organisation chart; answers user-auth challenges.";
-  d.capability_type = "data";
-  d.access = "public";
-  d.tags = {"org", "feishu"};
-  d.input_schema = R"({"type":"object"})";
-  d.output_schema = R"({"type":"array"})";
-  d.examples = {R"({"dept":"sales"})"};
-  d.skill_md_sha256 = Key::Sha256("# SKILL.md").bytes();
-  r.descriptor = d;
-  r.status = SkillStatus::kDegraded;
-  return r;
-}
 
 TEST_CASE("a record round-trips through its canonical encoding", "[unit]") {
   for (const SkillRecord& original : {SampleRecord(), FullRecord()}) {
