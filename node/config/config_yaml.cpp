@@ -7,6 +7,7 @@
 
 #include "kademlia/store/record_origin.h"
 #include "kademlia/store/skill_record.h"
+#include "node/config/bootstrap_list_reader.h"
 #include "node/config/config_reader.h"
 #include "node/importers/fetch/fetch_policy.h"
 #include "node/state/atomic_file.h"
@@ -186,52 +187,9 @@ std::function<std::optional<std::string>(const std::string&)> HttpUrl(std::strin
   };
 }
 
-void ReadBootstrapEntry(ConfigSection& dht, const std::string& key, const YamlValue& item,
-                        std::vector<std::string>& errors, std::vector<transport::HostPort>& out) {
-  std::string text;
-  std::string problem_key = key;
-  if (item.kind == YamlValue::Kind::kScalar) {
-    text = item.scalar;
-  } else if (item.kind == YamlValue::Kind::kMap) {
-    ConfigSection entry(&item, dht.PathOf(key), errors);
-    std::string host;
-    int64_t port = -1;
-    entry.String("host", host);
-    entry.Int("port", 1, 65535, [&port](int64_t value) { port = value; });
-    entry.Finish();
-    if (item.Find("host") == nullptr) return dht.Error(key + ".host", "required", &item);
-    if (item.Find("port") == nullptr) return dht.Error(key + ".port", "required", &item);
-    if (port < 0) return;  // reported by Int
-    const bool v6 = host.find(':') != std::string::npos;
-    text = (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
-    problem_key = key + ".host";
-  } else {
-    return dht.Error(key, "expected {host, port} or 'host:port', got " + item.Describe(), &item);
-  }
-  auto parsed = transport::HostPort::Parse(text);
-  if (!parsed) return dht.Error(problem_key, parsed.error().message, &item);
-  out.push_back(*parsed);
-}
-
 void ReadDht(ConfigSection section, DhtConfig& dht, std::vector<std::string>& errors) {
   section.Bool("enabled", dht.enabled);
-  if (const YamlValue* list = section.Raw("bootstrapNodes")) {
-    if (list->kind == YamlValue::Kind::kSequence && list->items.size() <= kBootstrapNodesMax) {
-      dht.bootstrap_nodes.clear();
-      for (size_t i = 0; i < list->items.size(); ++i) {
-        const std::string key = "bootstrapNodes[" + std::to_string(i) + "]";
-        ReadBootstrapEntry(section, key, list->items[i], errors, dht.bootstrap_nodes);
-      }
-    } else if (list->kind == YamlValue::Kind::kSequence) {
-      section.Error("bootstrapNodes",
-                    "at most " + std::to_string(kBootstrapNodesMax) + " entries, got " +
-                        std::to_string(list->items.size()),
-                    list);
-    } else if (list->kind != YamlValue::Kind::kNull) {
-      section.Error("bootstrapNodes", "expected a list of {host, port}, got " + list->Describe(),
-                    list);
-    }
-  }
+  BootstrapListReader(section, errors).Read("bootstrapNodes", dht.bootstrap_nodes);
   section.Int("replicationFactor", 1, kReplicationFactorMax, Store(dht.replication_factor));
   section.Millis("clockSkew", 0, kHourMs, dht.clock_skew);
   section.Finish();

@@ -5,7 +5,6 @@
 #include <utility>
 #include <vector>
 
-#include "node/bounded_json.h"
 #include "node/importers/card_keys.h"
 #include "node/importers/catalog_follower.h"
 #include "node/importers/documents/mcp_registry_page.h"
@@ -50,13 +49,7 @@ struct ImportJob::Item {
   std::vector<FileCheck> checks;
 };
 
-namespace {
-
 using transport::ErrorCode;
-
-constexpr size_t kDocumentJsonDepthMax = 64;
-
-}  // namespace
 
 std::shared_ptr<ImportJob> ImportJob::Create(ImportFetcher& fetcher, const ImportLimits& limits,
                                              ImportSink sink, ImportRequest request, Done done) {
@@ -126,34 +119,32 @@ void ImportJob::Fetch(std::shared_ptr<Item> item, size_t candidate, std::string 
     limits.accept = "*/*";
   }
   const std::string url = item->urls[candidate];
-  fetcher_.Fetch(
-      url, limits,
-      [self = shared_from_this(), item, candidate, tried,
-       url](transport::Result<Fetched> got) mutable {
-        std::optional<std::string> failure;
-        if (!got) failure = got.error().message;
-        if (got && item->what == Item::What::kDocument && !item->type) {
-          auto json = ParseBoundedJson(got->body, kDocumentJsonDepthMax, url);
-          if (!json) {
-            failure = json.error().message;
-          } else if (auto type = DetectImportType(*json)) {
-            item->type = type;
-            self->report_.type = std::string(ImportTypeName(*type));
-          } else {
-            failure =
-                url + ": not an A2A card, MCP Registry page, Agent Skills index or AI Catalog";
-          }
-        }
-        if (failure) {
-          tried += (tried.empty() ? "" : "; ") + *failure;
-          if (candidate + 1 < item->urls.size()) return self->Fetch(item, candidate + 1, tried);
-          const ErrorCode code = got ? ErrorCode::kInvalidArgument : got.error().code;
-          self->Failed(*item, {code, tried});
-          return self->Next();
-        }
-        self->Read(item, got->url.url, std::make_shared<const std::string>(std::move(got->body)));
-        self->Next();
-      });
+  fetcher_.Fetch(url, limits,
+                 [self = shared_from_this(), item, candidate, tried,
+                  url](transport::Result<Fetched> got) mutable {
+                   std::optional<std::string> failure;
+                   if (!got) failure = got.error().message;
+                   if (got && item->what == Item::What::kDocument && !item->type) {
+                     auto type = DocumentTypeOf(got->body, url);
+                     if (!type) {
+                       failure = type.error().message;
+                     } else {
+                       item->type = *type;
+                       self->report_.type = std::string(ImportTypeName(*type));
+                     }
+                   }
+                   if (failure) {
+                     tried += (tried.empty() ? "" : "; ") + *failure;
+                     if (candidate + 1 < item->urls.size())
+                       return self->Fetch(item, candidate + 1, tried);
+                     const ErrorCode code = got ? ErrorCode::kInvalidArgument : got.error().code;
+                     self->Failed(*item, {code, tried});
+                     return self->Next();
+                   }
+                   self->Read(item, got->url.url,
+                              std::make_shared<const std::string>(std::move(got->body)));
+                   self->Next();
+                 });
 }
 
 void ImportJob::Read(const std::shared_ptr<Item>& item, const std::string& url,
@@ -180,16 +171,14 @@ void ImportJob::Read(const std::shared_ptr<Item>& item, const std::string& url,
 void ImportJob::ReadDocument(const Item& item, const std::string& url,
                              std::shared_ptr<const std::string> bytes) {
   if (!item.type) {
-    auto json = ParseBoundedJson(*bytes, kDocumentJsonDepthMax, url);
-    if (!json) return Failed(item, json.error());
-    const auto type = DetectImportType(*json);
+    auto type = DocumentTypeOf(*bytes, url);
     if (!type) {
-      return Failed(item, {ErrorCode::kInvalidArgument,
-                           url + ": not an A2A card, MCP Registry page, Agent Skills index or "
-                                 "AI Catalog; name the type"});
+      return Failed(item, {type.error().code,
+                           type.error().message +
+                               (type.error().code == ErrorCode::kParse ? "" : "; name the type")});
     }
     Item typed = item;
-    typed.type = type;
+    typed.type = *type;
     if (item.label.empty()) report_.type = std::string(ImportTypeName(*type));
     return ReadDocument(typed, url, std::move(bytes));
   }

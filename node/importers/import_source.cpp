@@ -5,6 +5,8 @@
 
 #include <memory>
 
+#include "node/bounded_json.h"
+
 namespace skillnode::node::importers {
 namespace {
 
@@ -59,6 +61,15 @@ transport::Result<ImportType> ParseImportType(std::string_view name) {
   return Fail(ErrorCode::kInvalidArgument,
               "type \"" + std::string(name) +
                   "\" is not one of a2a, mcp-registry, agent-skills, ai-catalog");
+}
+
+transport::Result<ImportType> DocumentTypeOf(std::string_view bytes, const std::string& url) {
+  constexpr size_t kDocumentJsonDepthMax = 64;
+  auto json = ParseBoundedJson(bytes, kDocumentJsonDepthMax, url);
+  if (!json) return Fail(json.error().code, json.error().message);
+  if (auto type = DetectImportType(*json)) return *type;
+  return Fail(ErrorCode::kInvalidArgument,
+              url + ": not an A2A card, MCP Registry page, Agent Skills index or AI Catalog");
 }
 
 std::optional<ImportType> DetectImportType(const nlohmann::json& document) {

@@ -36,6 +36,10 @@ std::string_view ImportTypeName(ImportType type);  // "a2a", "mcp-registry", ...
 //   agentskills or agent-skills); an A2A card has `name` and `skills` and either
 //   `supportedInterfaces`, `url` or `capabilities`.
 std::optional<ImportType> DetectImportType(const nlohmann::json& document);
+// The type of the document `bytes` read at `url` (JSON, at most 64 levels deep), by its shape;
+// an error naming the URL when it does not parse or looks like none of the four.
+[[nodiscard]] transport::Result<ImportType> DocumentTypeOf(std::string_view bytes,
+                                                           const std::string& url);
 
 // Whether `url`'s path is empty or "/" (the URL names a site, not a document).
 bool NamesSite(std::string_view url);

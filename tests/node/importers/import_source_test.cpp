@@ -91,5 +91,20 @@ TEST_CASE("an import report lists what was imported, unpublished and refused", "
   CHECK(report.ToJson()["error"] == "too slow");
 }
 
+TEST_CASE("a fetched document's type is told by its shape, or the URL is named", "[unit]") {
+  CHECK(DocumentTypeOf(R"({"specVersion": "1.0", "entries": []})", "https://a.example/c") ==
+        ImportType::kAiCatalog);
+  CHECK(DocumentTypeOf(R"({"servers": []})", "https://a.example/s") == ImportType::kMcpRegistry);
+  auto neither = DocumentTypeOf(R"({"hello": 1})", "https://a.example/x.json");
+  REQUIRE_FALSE(neither);
+  CHECK(neither.error().code == transport::ErrorCode::kInvalidArgument);
+  CHECK(neither.error().message ==
+        "https://a.example/x.json: not an A2A card, MCP Registry page, "
+        "Agent Skills index or AI Catalog");
+  auto broken = DocumentTypeOf("{not json", "https://a.example/y.json");
+  REQUIRE_FALSE(broken);
+  CHECK_THAT(broken.error().message, Catch::Contains("https://a.example/y.json"));
+}
+
 }  // namespace
 }  // namespace skillnode::node::importers
