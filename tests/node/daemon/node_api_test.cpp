@@ -20,47 +20,18 @@
 #include "node/skillcenter/skill_center_client.h"
 #include "node/ui/health_history_routes.h"
 #include "node/ui/ui_routes.h"
-#include "tests/support/temp_dir.h"
+#include "tests/support/daemon_fixture.h"
 
 namespace skillnode::node::daemon {
 namespace {
 
-struct Fixture {
-  testing::TempDir dir;
-  transport::NullLogger logger;
-  std::unique_ptr<Daemon> daemon;
-
-  explicit Fixture(const std::function<void(config::Config&)>& adjust = {}) {
-    config::Config config;
-    config.node.data_dir = dir.File("data");
-    config.node.network_id = 42;
-    config.node.http.enabled = false;
-    config.node.ui.enabled = false;
-    config.discovery.dht.enabled = false;
-    config.discovery.mdns.enabled = false;
-    if (adjust) adjust(config);
-    auto created = Daemon::Create(config, logger);
-    REQUIRE(created);
-    daemon = std::move(*created);
-  }
-
-  http::HttpResponse Get(const std::string& target) { return Send("GET", target, ""); }
-
-  http::HttpResponse Send(const std::string& method, const std::string& target, std::string body) {
-    http::HttpRequest request;
-    request.method = method;
-    request.body = std::move(body);
-    request.target = target;
-    const size_t question = target.find('?');
-    request.path = target.substr(0, question);
-    if (question != std::string::npos) request.query = target.substr(question + 1);
-    http::HttpResponse response;
-    response.status = 0;
-    auto slot = std::make_shared<http::ResponseSlot>();
-    slot->deliver = [&response](http::HttpResponse r) { response = std::move(r); };
-    daemon->router().Dispatch(request, http::Responder(slot));
-    return response;
-  }
+// The daemon of these tests runs on network 42, so that /api/node's networkId is checked.
+struct Fixture : testing::DaemonFixture {
+  explicit Fixture(const std::function<void(config::Config&)>& adjust = {})
+      : DaemonFixture([&adjust](config::Config& config) {
+          config.node.network_id = 42;
+          if (adjust) adjust(config);
+        }) {}
 };
 
 TEST_CASE("GET /api/node names its fields in camelCase and keeps the old names for a release",

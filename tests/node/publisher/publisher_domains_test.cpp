@@ -13,7 +13,7 @@
 
 #include "node/publisher/publisher_proof.h"
 #include "node/publisher/publisher_proof_route.h"
-#include "tests/support/temp_dir.h"
+#include "tests/support/daemon_fixture.h"
 #include "transport/uv/uv_timer.h"
 
 namespace skillnode::node::publisher {
@@ -25,38 +25,18 @@ kademlia::PublicKey Key(uint8_t fill) {
   return key;
 }
 
-struct Fixture {
-  testing::TempDir dir;
-  transport::NullLogger logger;
-  std::unique_ptr<Daemon> daemon;
-
-  explicit Fixture(const std::function<void(config::Config&)>& adjust = {}) {
-    config::Config config;
-    config.node.data_dir = dir.File("data");
-    config.node.http.enabled = false;
-    config.node.ui.enabled = false;
-    config.discovery.dht.enabled = false;
-    config.discovery.mdns.enabled = false;
-    config.import.allow_http = true;
-    config.import.allowed_hosts = {"127.0.0.1"};
-    if (adjust) adjust(config);
-    auto created = Daemon::Create(config, logger);
-    REQUIRE(created);
-    daemon = std::move(*created);
-  }
+// Imports and proofs may reach the local proof servers of these tests.
+struct Fixture : testing::DaemonFixture {
+  explicit Fixture(const std::function<void(config::Config&)>& adjust = {})
+      : DaemonFixture([&adjust](config::Config& config) {
+          config.import.allow_http = true;
+          config.import.allowed_hosts = {"127.0.0.1"};
+          if (adjust) adjust(config);
+        }) {}
 
   http::HttpResponse Get(const std::string& path, const std::string& if_none_match = "") {
-    http::HttpRequest request;
-    request.method = "GET";
-    request.target = path;
-    request.path = path;
-    if (!if_none_match.empty()) request.headers.emplace_back("if-none-match", if_none_match);
-    http::HttpResponse response;
-    response.status = 0;
-    auto slot = std::make_shared<http::ResponseSlot>();
-    slot->deliver = [&response](http::HttpResponse r) { response = std::move(r); };
-    daemon->router().Dispatch(request, http::Responder(slot));
-    return response;
+    if (if_none_match.empty()) return DaemonFixture::Get(path);
+    return DaemonFixture::Get(path, {{"if-none-match", if_none_match}});
   }
 };
 
