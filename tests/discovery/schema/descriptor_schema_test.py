@@ -14,7 +14,6 @@ Usage: descriptor_schema_test.py SCHEMA.json SAMPLES_DIR, with $SKILLNODE the bi
   `skillnode descriptor fmt` prints a valid sample with the schema's key order, 2-space indent
   and a trailing newline, and refuses an invalid one with exit 1.
 """
-import importlib.metadata
 import json
 import os
 import pathlib
@@ -25,15 +24,9 @@ import tempfile
 import jsonschema
 from jsonschema import Draft7Validator
 
-FAILURES = []
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from schema_checks import check, finish, load_draft7_schema  # noqa: E402
 
-
-def check(condition, what, detail=""):
-    print(("ok   " if condition else "FAIL ") + what)
-    if not condition:
-        FAILURES.append(what)
-        if detail:
-            print("     " + detail.replace("\n", "\n     "))
 
 
 def skillnode(*args):
@@ -43,13 +36,7 @@ def skillnode(*args):
 
 def main():
     schema_path, samples = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
-    schema = json.loads(schema_path.read_text(encoding="utf-8"))
-    try:
-        Draft7Validator.check_schema(schema)
-        check(True, f"jsonschema {importlib.metadata.version('jsonschema')}: the shipped schema "
-              "is a Draft 7 schema")
-    except jsonschema.SchemaError as error:
-        check(False, "the shipped schema is a Draft 7 schema", str(error))
+    schema = load_draft7_schema(schema_path, "the shipped schema")
     check(schema.get("$schema") == "http://json-schema.org/draft-07/schema#",
           "the schema declares Draft 7")
     validator = Draft7Validator(schema)
@@ -108,8 +95,7 @@ def main():
     check(result.returncode == 1 and result.stdout == "" and "/access: enum:" in result.stderr,
           "fmt: an invalid descriptor prints its violations, exit 1", result.stderr)
 
-    print(f"{len(FAILURES)} failed" if FAILURES else "all checks passed")
-    return 1 if FAILURES else 0
+    return finish()
 
 
 if __name__ == "__main__":

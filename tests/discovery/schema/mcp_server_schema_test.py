@@ -13,36 +13,22 @@ tests/discovery/schema/mcp_server_check binary (ValidateMcpServer).
   check (its uri checker needs the rfc3987 package, not installed): valid for Python, refused by
   ValidateMcpServer as a `pattern` violation (discovery/schema/format_patterns.h).
 """
-import importlib.metadata
 import json
 import os
 import pathlib
 import subprocess
 import sys
 
-import jsonschema
 from jsonschema import Draft7Validator
 
-FAILURES = []
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from schema_checks import check, finish, load_draft7_schema  # noqa: E402
 
-
-def check(condition, what, detail=""):
-    print(("ok   " if condition else "FAIL ") + what)
-    if not condition:
-        FAILURES.append(what)
-        if detail:
-            print("     " + detail.replace("\n", "\n     "))
 
 
 def main():
     schema_path, samples = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
-    schema = json.loads(schema_path.read_text(encoding="utf-8"))
-    try:
-        Draft7Validator.check_schema(schema)
-        check(True, f"jsonschema {importlib.metadata.version('jsonschema')}: the server.json "
-              "schema is a Draft 7 schema")
-    except jsonschema.SchemaError as error:
-        check(False, "the server.json schema is a Draft 7 schema", str(error))
+    schema = load_draft7_schema(schema_path, "the server.json schema")
     checker = Draft7Validator.FORMAT_CHECKER
     check("uri" not in checker.checkers and "uri-template" not in checker.checkers,
           "this jsonschema checks neither uri nor uri-template (the format-* samples say so)")
@@ -84,8 +70,7 @@ def main():
                   f"{name}: skillnode and Python point at the same place",
                   f"python: {sorted(python_paths)}\nskillnode: {sorted(ours)}")
 
-    print(f"{len(FAILURES)} failed" if FAILURES else "all checks passed")
-    return 1 if FAILURES else 0
+    return finish()
 
 
 if __name__ == "__main__":
