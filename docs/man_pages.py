@@ -158,7 +158,7 @@ def skillsim_page(cli, version):
 
 KEY_RE = re.compile(r"^(\s*)([A-Za-z][A-Za-z0-9]*):\s*([^#]*?)\s*(?:#\s?(.*))?$")
 COMMENT_RE = re.compile(r"^\s*#\s?(.*)$")
-MS_KEY_RE = re.compile(r"(Interval|Timeout|timeout|ttl|Window|Expiry|After|retryInitial|"
+MS_KEY_RE = re.compile(r"(Interval|Timeout|timeout|ttl|Window|Expiry|After|Wait|retryInitial|"
                        r"retryMax|backoffInitial|backoffMax|rpcTimeoutMin)$")
 
 

@@ -1,6 +1,8 @@
-// POST /api/import (import_routes.h).
+// POST /api/import, GET /api/imports/{id} and the followed sources' routes (import_routes.h).
 #include "node/api/import_routes.h"
 
+#include <algorithm>
+#include <cassert>
 #include <string>
 #include <utility>
 
@@ -18,7 +20,8 @@ void Invalid(http::Responder& responder, const std::string& field, const std::st
 
 }  // namespace
 
-ImportRoutes::ImportRoutes(Daemon& daemon, importers::ImportService& imports) : imports_(imports) {
+ImportRoutes::ImportRoutes(Daemon& daemon, importers::ImportService& imports)
+    : daemon_(daemon), imports_(imports) {
   daemon.router().Add("POST", "/api/import",
                       [this](const http::HttpRequest& request, http::Responder responder) {
                         Handle(request, std::move(responder));
@@ -27,10 +30,56 @@ ImportRoutes::ImportRoutes(Daemon& daemon, importers::ImportService& imports) : 
                       [this](const http::HttpRequest&, http::Responder responder) {
                         responder.Json(200, imports_.Followed());
                       });
+  daemon.router().Add("GET", "/api/imports/{id}",
+                      [this](const http::HttpRequest& request, http::Responder responder) {
+                        HandleOutcome(request, std::move(responder));
+                      });
   daemon.router().Add("DELETE", "/api/imports",
                       [this](const http::HttpRequest& request, http::Responder responder) {
                         HandleUnfollow(request, std::move(responder));
                       });
+  daemon.AddStepper({[this] { return NextAcceptedAt(); },
+                     [this](transport::TimePoint now) { AnswerAccepted(now); }});
+}
+
+void ImportRoutes::HandleOutcome(const http::HttpRequest& request, http::Responder responder) {
+  const std::string* id = request.Param("id");
+  assert(id != nullptr);  // the route's pattern names it
+  const importers::ImportOutcome* outcome = imports_.Outcome(*id);
+  if (outcome == nullptr) {
+    return responder.Error(404, "NOT_FOUND",
+                           "no import '" + *id +
+                               "' on this node: it was never started here, or it finished before " +
+                               "the last " + std::to_string(daemon_.config().import.reports_max) +
+                               " and its report is forgotten (import.maxReports)",
+                           {{"id", *id}});
+  }
+  responder.Json(200, outcome->ToJson());
+}
+
+transport::TimePoint ImportRoutes::NextAcceptedAt() const {
+  transport::TimePoint next = transport::kTimeNever;
+  for (const auto& [id, waiting] : waiting_) next = std::min(next, waiting.at);
+  return next;
+}
+
+void ImportRoutes::AnswerAccepted(transport::TimePoint now) {
+  for (auto it = waiting_.begin(); it != waiting_.end();) {
+    if (it->second.at > now) {
+      ++it;
+      continue;
+    }
+    const importers::ImportOutcome* outcome = imports_.Outcome(it->first);
+    // Waiting only while running: the report's callback ends the wait.
+    assert(outcome != nullptr && outcome->state == importers::ImportState::kRunning);
+    const std::string status = "/api/imports/" + it->first;
+    nlohmann::json body = outcome->ToJson();
+    body["status"] = status;
+    http::HttpResponse accepted = http::HttpResponse::Json(202, body);
+    accepted.headers.emplace_back("Location", status);
+    it->second.responder.Send(std::move(accepted));
+    it = waiting_.erase(it);
+  }
 }
 
 void ImportRoutes::HandleUnfollow(const http::HttpRequest& request, http::Responder responder) {
@@ -66,15 +115,22 @@ void ImportRoutes::Handle(const http::HttpRequest& request, http::Responder resp
     if (!type) return Invalid(responder, "type", type.error().message);
     import.type = *type;
   }
-  auto started = imports_.Import(std::move(import), [responder](importers::ImportReport report) {
-    http::Responder answer = responder;
-    if (report.error) {
-      answer.Error(502, "IMPORT_FAILED", report.error->message, report.ToJson());
-      return;
-    }
-    answer.Json(200, report.ToJson());
-  });
-  if (started) return;
+  auto started =
+      imports_.Import(std::move(import), [this, responder](importers::ImportReport report) {
+        waiting_.erase(report.id);
+        http::Responder answer = responder;  // answered already when the wait ran out
+        if (report.error) {
+          answer.Error(502, "IMPORT_FAILED", report.error->message, report.ToJson());
+          return;
+        }
+        answer.Json(200, report.ToJson());
+      });
+  if (started) {
+    if (responder.answered()) return;  // the report came at once (nothing to fetch)
+    waiting_[*started] =
+        Waiting{daemon_.Now() + config::ImportAnswerWait(daemon_.config()), responder};
+    return;
+  }
   switch (started.error().code) {
     case transport::ErrorCode::kRefused:
       return responder.Error(503, "BUSY", started.error().message);

@@ -8,7 +8,10 @@
 // a file read here, and its bytes are sent to the node as the document (a card or catalog
 // saved to disk; its links, if any, are then relative to nothing and must be absolute). The
 // report is printed as lines, one per skill imported, unpublished or refused, or as the node's
-// JSON with --json.
+// JSON with --json. An import still running when the node answers (202 Accepted, past
+// import.answerWait) is followed: GET /api/imports/{id} every 500 ms until it has ended, then
+// its report is printed as above; --timeout bounds the whole wait, after which the command
+// gives up naming where the report will be (the import goes on in the node).
 //
 // Exit status: 0 when the source was read (entries may still have failed: the report says
 // which), 1 when it could not be read or the node refused, 2 usage (a file that cannot be read
@@ -17,6 +20,7 @@
 #define SKILLNODE_NODE_CLI_IMPORT_CLI_H_
 
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -34,6 +38,11 @@ class ImportCommand {
   bool RunParsed(int& status);
 
  private:
+  // After a 202 for import `id`: waits for its report until `deadline`, prints it; the exit
+  // status.
+  int FollowAccepted(const std::string& node_url, const std::string& id,
+                     std::chrono::steady_clock::time_point deadline);
+
   CLI::App* app_ = nullptr;
   std::string source_;
   std::string type_;

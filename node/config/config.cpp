@@ -1,5 +1,6 @@
 #include "node/config/config.h"
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
@@ -100,6 +101,12 @@ std::vector<std::string> CrossCheck(const Config& config) {
     errors.push_back("discovery.udp.port: must differ from node.port (" +
                      std::to_string(node.port) + ")");
   }
+  if (config.import.answer_wait > ImportAnswerWaitMax(config)) {
+    errors.push_back("import.answerWait: must be at most node.http.responseTimeout less " +
+                     Millis(kImportAnswerMargin) + " ms, or half of it when that is more (" +
+                     Millis(ImportAnswerWaitMax(config)) + "), got " +
+                     Millis(config.import.answer_wait));
+  }
   const SecurityConfig& security = config.security;
   if (!security.shared_key.empty() && !security.shared_key_file.empty()) {
     errors.push_back("security.sharedKeyFile: give sharedKey or sharedKeyFile, not both");
@@ -122,6 +129,16 @@ std::vector<std::string> CrossCheck(const Config& config) {
                      "security.trustedRoots to check signatures with");
   }
   return errors;
+}
+
+transport::Duration ImportAnswerWaitMax(const Config& config) {
+  const transport::Duration response = config.node.http.response_timeout;
+  return std::max(response - kImportAnswerMargin, response / 2);
+}
+
+transport::Duration ImportAnswerWait(const Config& config) {
+  const transport::Duration wait = config.import.answer_wait;
+  return wait.count() == 0 ? ImportAnswerWaitMax(config) : wait;
 }
 
 std::string_view LogLevelName(transport::LogLevel level) {

@@ -334,6 +334,11 @@ struct ImportConfig {
   // and every refresh_interval (0: only at start); at most sources_max are followed.
   transport::Duration refresh_interval = transport::Seconds(3600);
   size_t sources_max = 64;
+  // POST /api/import waits this long for the report, then answers 202 with the import's id
+  // (GET /api/imports/{id}); 0: ImportAnswerWaitMax, which is also the most it may be.
+  transport::Duration answer_wait = transport::Millis(0);
+  // Finished imports' reports kept for GET /api/imports/{id}; past it the oldest are forgotten.
+  size_t reports_max = 64;
 
   bool operator==(const ImportConfig&) const = default;
 };
@@ -363,6 +368,15 @@ std::string ExpandHome(const std::string& path, const GetEnv& get_env);
 
 // Checks between settings (one key against another); each problem is "<path>: <reason>".
 std::vector<std::string> CrossCheck(const Config& config);
+
+// Kept between import.answerWait and node.http.responseTimeout, so that a running import is
+// answered 202 before the server answers 504 for it.
+constexpr transport::Duration kImportAnswerMargin = transport::Seconds(1);
+// The longest import.answerWait: node.http.responseTimeout less kImportAnswerMargin, or half
+// of it when that is more (a response timeout of 2 s or less).
+transport::Duration ImportAnswerWaitMax(const Config& config);
+// import.answerWait, or ImportAnswerWaitMax when it is 0.
+transport::Duration ImportAnswerWait(const Config& config);
 
 std::string_view LogLevelName(transport::LogLevel level);
 std::optional<transport::LogLevel> ParseLogLevel(

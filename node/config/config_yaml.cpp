@@ -307,6 +307,8 @@ void ReadImport(ConfigSection section, ImportConfig& import) {
   section.Int("maxSkills", 0, 1000000, Store(import.skills_max));
   section.Millis("refreshInterval", 0, 7 * kDayMs, import.refresh_interval);
   section.Int("maxSources", 0, 10000, Store(import.sources_max));
+  section.Millis("answerWait", 0, kHourMs, import.answer_wait);
+  section.Int("maxReports", 1, 10000, Store(import.reports_max));
   section.Finish();
 }
 

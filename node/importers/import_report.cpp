@@ -24,6 +24,7 @@ nlohmann::json ImportReport::ToJson() const {
   nlohmann::json out = {{"source", source},          {"type", type},
                         {"imported", imported_json}, {"unpublished", unpublished_json},
                         {"errors", errors_json},     {"documents", documents}};
+  if (!id.empty()) out["id"] = id;
   if (error) out["error"] = error->message;
   return out;
 }

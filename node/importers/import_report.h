@@ -1,6 +1,8 @@
 // ImportReport: what one import did, entry by entry, as `skillnode import` prints it and
 // POST /api/import answers it (docs/api.md "Importing").
 //
+//   id               the import's id (import_outcomes.h: GET /api/imports/{id}); set by the
+//                    ImportService, left out when empty
 //   source, type     the URL (or file) read and what it was read as
 //   imported[]       each skill registered: the source's entry, agentId, skillId, version, and
 //                    result: "registered", "updated" (a new version of an earlier import) or
@@ -44,6 +46,7 @@ struct EntryError {
 };
 
 struct ImportReport {
+  std::string id;  // ImportOutcomes' id; empty until the ImportService names the import
   std::string source;
   std::string type;  // ImportTypeName; empty when the source's type was never learnt
   std::vector<ImportedSkill> imported;

@@ -50,6 +50,7 @@ ImportService::ImportService(Daemon& daemon, discovery::Registry& registry,
                 daemon.config().import.running_max * kHttpRequestsPerImport,
                 daemon.config().import.running_max * kHttpRequestsPerImport}),
       followed_(daemon.data_dir_path() + "/imports", daemon.config().import.sources_max),
+      outcomes_(daemon.config().import.reports_max, daemon.env().rng().Next64()),
       prover_(std::make_shared<const SourceDomainProver>(
           [&domains](std::string_view domain, const kademlia::PublicKey& key,
                      std::function<void(publisher::DomainCheck)> done) {
@@ -98,7 +99,7 @@ ImportService::~ImportService() {
   http_.Close();
 }
 
-transport::Result<void> ImportService::Import(ImportRequest request, ImportJob::Done done) {
+transport::Result<std::string> ImportService::Import(ImportRequest request, ImportJob::Done done) {
   if (request.url.empty() && !request.document) {
     return Fail(ErrorCode::kInvalidArgument, "url: an import needs a URL or a document");
   }
@@ -114,6 +115,7 @@ transport::Result<void> ImportService::Import(ImportRequest request, ImportJob::
   ++running_;
   ++counts_.imports;
   const uint64_t started_ms = WallClockMs();
+  const std::string id = outcomes_.Start(request.url, started_ms);
   if (FollowedSource* followed = followed_.Find(request.url); followed && request.follow) {
     followed->state = FollowedSource::State::kRunning;
   }
@@ -122,17 +124,19 @@ transport::Result<void> ImportService::Import(ImportRequest request, ImportJob::
   sink.remove = [this](const std::string& agent_id, const std::string& skill_id) {
     return Remove(agent_id, skill_id);
   };
-  auto job =
-      ImportJob::Create(*fetcher_, limits_, std::move(sink), request,
-                        [this, request, started_ms, done = std::move(done)](ImportReport report) {
-                          --running_;
-                          if (report.error) ++counts_.imports_failed;
-                          counts_.entries_failed += report.errors.size();
-                          Finished(request, report, started_ms);
-                          done(std::move(report));
-                        });
+  auto job = ImportJob::Create(
+      *fetcher_, limits_, std::move(sink), request,
+      [this, request, id, started_ms, done = std::move(done)](ImportReport report) {
+        --running_;
+        if (report.error) ++counts_.imports_failed;
+        counts_.entries_failed += report.errors.size();
+        report.id = id;
+        Finished(request, report, started_ms);
+        outcomes_.Finish(id, report, WallClockMs());
+        done(std::move(report));
+      });
   job->Start();
-  return {};
+  return id;
 }
 
 transport::Result<std::string> ImportService::Add(const ImportRequest& request,

@@ -15,6 +15,10 @@
 // per free place among import.maxRunning, an MCP Registry pulled for its changes since its last
 // complete pull. Unfollow() stops that and unregisters the skills the source brought.
 //
+// Every import it starts, the followed sources' included, gets an id (import_outcomes.h): its
+// report says it, and Outcome() tells a running import from a finished one and gives the report
+// of the last import.maxReports that finished (GET /api/imports/{id}).
+//
 // Bounds: import.maxRunning imports at once (Import answers kBusy past it), import.maxSkills
 // skills in the ledger (a plan past it is that entry's error), import.maxSources sources
 // followed, and per import what ImportJob bounds (documents, bytes, depth).
@@ -32,6 +36,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "discovery/registry.h"
@@ -40,6 +45,7 @@
 #include "node/importers/fetch/import_fetcher.h"
 #include "node/importers/followed_sources.h"
 #include "node/importers/import_job.h"
+#include "node/importers/import_outcomes.h"
 #include "node/importers/import_report.h"
 #include "node/importers/source_domain_prover.h"
 #include "node/publisher/publisher_domains.h"
@@ -59,10 +65,14 @@ class ImportService {
   ImportService& operator=(const ImportService&) = delete;
   ~ImportService();
 
-  // Starts an import; `done` gets its report later, on the loop. Errors at once: kBusy (too many
-  // running), kUnavailable (no blob store, or a bad allowedHosts entry), kInvalidArgument (no
-  // URL and no document).
-  [[nodiscard]] transport::Result<void> Import(ImportRequest request, ImportJob::Done done);
+  // Starts an import and returns its id; `done` gets its report (which names the id) later, on
+  // the loop, or before this returns when the import needs nothing fetched. Errors at once:
+  // kRefused (too many running), kIo (no blob store, or a bad allowedHosts entry),
+  // kInvalidArgument (no URL and no document).
+  [[nodiscard]] transport::Result<std::string> Import(ImportRequest request, ImportJob::Done done);
+  // The import `id` (running, or one of the last import.maxReports finished); nullptr when it
+  // is unknown or forgotten.
+  const ImportOutcome* Outcome(std::string_view id) const { return outcomes_.Find(id); }
 
   // The followed sources and what their last imports did (GET /api/imports).
   nlohmann::json Followed() const;
@@ -106,6 +116,7 @@ class ImportService {
   std::string policy_error_;
   std::map<Id, Imported> ledger_;
   FollowedSources followed_;
+  ImportOutcomes outcomes_;
   std::shared_ptr<const SourceDomainProver> prover_;
   transport::TimePoint next_heartbeat_;
   size_t running_ = 0;

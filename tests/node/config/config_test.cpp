@@ -289,6 +289,31 @@ TEST_CASE("settings that contradict each other are refused by the cross-checks",
   CHECK_THAT(all, Contains("discovery.cache.refreshBeforeExpiry: must be less than"));
 }
 
+TEST_CASE("import.answerWait follows node.http.responseTimeout and must stay under it", "[unit]") {
+  auto defaults = ParseConfig("");
+  REQUIRE(defaults);
+  CHECK(defaults->import.reports_max == 64);
+  CHECK(ImportAnswerWait(*defaults) == transport::Seconds(29));
+  auto short_timeout = ParseConfig("node:\n  http: {responseTimeout: 1500}\n");
+  REQUIRE(short_timeout);
+  CHECK(ImportAnswerWait(*short_timeout) == transport::Millis(750));
+  CHECK(CrossCheck(*short_timeout).empty());
+  auto set = ParseConfig(
+      "node:\n  http: {responseTimeout: 3000}\nimport: {answerWait: 1500, maxReports: 5}\n");
+  REQUIRE(set);
+  CHECK(ImportAnswerWait(*set) == transport::Millis(1500));
+  CHECK(set->import.reports_max == 5);
+  CHECK(CrossCheck(*set).empty());
+  auto over = ParseConfig("node:\n  http: {responseTimeout: 3000}\nimport: {answerWait: 2500}\n");
+  REQUIRE(over);
+  REQUIRE(CrossCheck(*over).size() == 1);
+  CHECK(CrossCheck(*over)[0] ==
+        "import.answerWait: must be at most node.http.responseTimeout less 1000 ms, or half of "
+        "it when that is more (2000), got 2500");
+  CHECK_THAT(ErrorOf("import: {maxReports: 0}\n"),
+             Contains("import.maxReports: must be between 1"));
+}
+
 TEST_CASE("the HTTPS listener is off by default and needs a certificate and a key", "[unit]") {
   auto defaults = ParseConfig("");
   REQUIRE(defaults);

@@ -87,6 +87,9 @@ TEST_CASE("an import report lists what was imported, unpublished and refused", "
   CHECK(out["errors"][0]["error"] == "no usable id");
   CHECK(out["documents"] == 2);
   CHECK_FALSE(out.contains("error"));
+  CHECK_FALSE(out.contains("id"));
+  report.id = "imp-0000abcd-1";
+  CHECK(report.ToJson()["id"] == "imp-0000abcd-1");
   report.error = transport::Error{transport::ErrorCode::kTimeout, "too slow"};
   CHECK(report.ToJson()["error"] == "too slow");
 }
