@@ -1,0 +1,323 @@
+// Term pointers: keys, validation, the canonical encoding and its decoding, signing and
+// verifying (term_pointer.h). The field order of the encoding is that of TermPointer, after the
+// tag: [tag, term, recordKey, agentId, skillId, name, description, weight, timestamp, sequence,
+// ttl, tombstone, publisher].
+//
+// msgpack-cxx reports malformed input by throwing; the one call that can throw on input,
+// msgpack::unpack, sits in DecodeTermPointer's try block, so no exception leaves this file.
+#include "kademlia/store/term_pointer.h"
+
+#include <algorithm>
+#include <cassert>
+#include <exception>
+#include <msgpack.hpp>
+#include <tuple>
+
+#include "kademlia/wire/msgpack_out.h"
+
+namespace skillnode::kademlia::store {
+namespace {
+
+// The first element of every encoding: names the format, so that a signature over a pointer
+// is never one over a skill record (whose tag is "skillnode-record-v1") or anything else.
+constexpr std::string_view kTermPointerTag = "skillnode-term-pointer-v1";
+constexpr uint32_t kTermPointerFields = 13;
+// msgpack::unpack limits: one flat array of 13 elements.
+constexpr size_t kUnpackElementsMax = 16;
+constexpr size_t kUnpackDepthMax = 1;
+
+tl::unexpected<transport::Error> Invalid(std::string_view field, const std::string& reason) {
+  return transport::Fail(transport::ErrorCode::kInvalidArgument,
+                         std::string(field) + ": " + reason);
+}
+
+bool HasControl(std::string_view text) {
+  return std::any_of(text.begin(), text.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return u < 0x20 || u == 0x7f;
+  });
+}
+
+bool HasSeparator(std::string_view text) {
+  return std::any_of(text.begin(), text.end(),
+                     [](char c) { return c == ';' || c == ',' || c == '|'; });
+}
+
+bool IsContinuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
+// The bytes of the UTF-8 sequence `lead` begins (1 for a byte that begins none).
+size_t SequenceBytes(char lead) {
+  const auto u = static_cast<unsigned char>(lead);
+  if (u >= 0xF0) return 4;
+  if (u >= 0xE0) return 3;
+  if (u >= 0xC0) return 2;
+  return 1;
+}
+
+// Whether `text` ends inside a UTF-8 sequence: its last lead byte starts a longer sequence
+// than the bytes after it hold.
+bool EndsInsideCharacter(std::string_view text) {
+  size_t tail = 0;
+  while (tail < text.size() && tail < 4 && IsContinuation(text[text.size() - 1 - tail])) ++tail;
+  if (tail == text.size()) return false;  // continuation bytes alone: not UTF-8, but not cut
+  return SequenceBytes(text[text.size() - 1 - tail]) > tail + 1;
+}
+
+// A text field as a record's: at most `max` bytes, present when `required`, without the seed's
+// separators or control characters.
+transport::Result<void> CheckId(std::string_view field, std::string_view text, size_t max,
+                                bool required) {
+  if (required && text.empty()) return Invalid(field, "is required");
+  if (text.size() > max) {
+    return Invalid(field, "is " + std::to_string(text.size()) + " characters, more than " +
+                              std::to_string(max));
+  }
+  if (HasSeparator(text) || HasControl(text)) {
+    return Invalid(field, "contains ';', ',', '|' or a control character");
+  }
+  return {};
+}
+
+transport::Result<void> CheckTerm(std::string_view term) {
+  if (term.empty()) return Invalid("term", "is required");
+  if (term.size() > kTermBytesMax) {
+    return Invalid("term", "is " + std::to_string(term.size()) + " bytes, more than " +
+                               std::to_string(kTermBytesMax));
+  }
+  if (HasControl(term) || term.find_first_of("# ") != std::string_view::npos) {
+    return Invalid("term", "contains '#', a space or a control character");
+  }
+  return {};
+}
+
+transport::Result<void> CheckContent(const TermPointer& p) {
+  if (p.tombstone) {
+    if (!p.name.empty() || !p.description.empty() || p.weight_centi != 0) {
+      return Invalid(p.weight_centi != 0 ? "weight"
+                     : !p.name.empty()   ? "name"
+                                         : "description",
+                     "a tombstone carries no name, description or weight");
+    }
+    return {};
+  }
+  if (auto ok = CheckId("name", p.name, kTitleLengthMax, false); !ok) return ok;
+  if (p.description.size() > kTermPointerDescriptionBytesMax) {
+    return Invalid("description", "is " + std::to_string(p.description.size()) +
+                                      " bytes, more than " +
+                                      std::to_string(kTermPointerDescriptionBytesMax));
+  }
+  if (EndsInsideCharacter(p.description)) {
+    return Invalid("description", "is cut inside a character");
+  }
+  if (p.weight_centi == 0 || p.weight_centi > kTermWeightCentiMax) {
+    return Invalid("weight", std::to_string(p.weight_centi) + " hundredths is outside 1.." +
+                                 std::to_string(kTermWeightCentiMax));
+  }
+  return {};
+}
+
+// Reads the fields of the pointer array in order; keeps the first problem.
+class FieldReader {
+ public:
+  explicit FieldReader(const msgpack::object& array) : array_(array) {}
+  bool ok() const { return error_.empty(); }
+  const std::string& error() const { return error_; }
+
+  std::string Text(std::string_view field) {
+    const msgpack::object* o = Next(field, msgpack::type::STR, "str");
+    return o == nullptr ? std::string() : std::string(o->via.str.ptr, o->via.str.size);
+  }
+  uint64_t Uint(std::string_view field, uint64_t max) {
+    const msgpack::object* o = Next(field, msgpack::type::POSITIVE_INTEGER, "uint");
+    if (o == nullptr) return 0;
+    if (o->via.u64 > max) return Fail(field, "out of range"), 0;
+    return o->via.u64;
+  }
+  bool Bool(std::string_view field) {
+    const msgpack::object* o = Next(field, msgpack::type::BOOLEAN, "bool");
+    return o != nullptr && o->via.boolean;
+  }
+  std::array<uint8_t, 32> Bytes32(std::string_view field) {
+    std::array<uint8_t, 32> out{};
+    const msgpack::object* o = Next(field, msgpack::type::BIN, "bin of 32 bytes");
+    if (o == nullptr) return out;
+    if (o->via.bin.size != out.size()) return Fail(field, "expected bin of 32 bytes"), out;
+    std::copy_n(reinterpret_cast<const uint8_t*>(o->via.bin.ptr), out.size(), out.begin());
+    return out;
+  }
+
+ private:
+  const msgpack::object* Next(std::string_view field, msgpack::type::object_type type,
+                              std::string_view expected) {
+    if (!ok()) return nullptr;
+    assert(index_ < array_.via.array.size);  // the caller checked the array's length
+    const msgpack::object& o = array_.via.array.ptr[index_++];
+    if (o.type != type) return Fail(field, "expected " + std::string(expected)), nullptr;
+    return &o;
+  }
+  void Fail(std::string_view field, const std::string& reason) {
+    if (ok()) error_ = std::string(field) + ": " + reason;
+  }
+
+  const msgpack::object& array_;
+  uint32_t index_ = 0;
+  std::string error_;
+};
+
+}  // namespace
+
+RecordIdentity IdentityOf(const TermPointer& pointer) {
+  return RecordIdentity{pointer.publisher, pointer.agent_id, pointer.skill_id};
+}
+
+uint64_t NotAfterMs(const TermPointer& pointer) {
+  const uint64_t ttl_ms = uint64_t{pointer.ttl_seconds} * 1000;
+  return pointer.timestamp_ms > UINT64_MAX - ttl_ms ? UINT64_MAX : pointer.timestamp_ms + ttl_ms;
+}
+
+Key TermKey(std::string_view term, uint32_t shard) {
+  assert(shard < kTermShardsMax);
+  std::string text = "term:" + std::string(term);
+  if (shard > 0) text += "#" + std::to_string(shard);
+  return Key::Sha256(text);
+}
+
+std::optional<uint32_t> TermShardOf(std::string_view term, const Key& key) {
+  for (uint32_t shard = 0; shard < kTermShardsMax; ++shard) {
+    if (TermKey(term, shard) == key) return shard;
+  }
+  return std::nullopt;
+}
+
+std::string DescriptionPrefix(std::string_view description) {
+  std::string prefix(description.substr(0, kTermPointerDescriptionBytesMax));
+  // Drop the character the limit cut through (and a broken sequence at the end, if any).
+  while (EndsInsideCharacter(prefix)) prefix.pop_back();
+  return prefix;
+}
+
+transport::Result<void> ValidateTermPointer(const TermPointer& p) {
+  if (auto ok = CheckTerm(p.term); !ok) return ok;
+  for (auto [field, text] : {std::pair{"agentId", &p.agent_id}, {"skillId", &p.skill_id}}) {
+    if (auto ok = CheckId(field, *text, kIdLengthMax, true); !ok) return ok;
+  }
+  if (p.record_key != SkillKey(p.skill_id)) {
+    return Invalid("recordKey", "is not SHA-256(\"skill:\" + skillId)");
+  }
+  if (auto ok = CheckContent(p); !ok) return ok;
+  if (p.ttl_seconds < kRecordTtlMinSeconds || p.ttl_seconds > kRecordTtlMaxSeconds) {
+    return Invalid("ttl", std::to_string(p.ttl_seconds) + " s is outside " +
+                              std::to_string(kRecordTtlMinSeconds) + ".." +
+                              std::to_string(kRecordTtlMaxSeconds) + " s");
+  }
+  return {};
+}
+
+std::vector<uint8_t> EncodeTermPointer(const TermPointer& p) {
+  std::vector<uint8_t> out;
+  wire::VectorSink sink(&out);
+  wire::Packer packer(sink);
+  packer.pack_array(kTermPointerFields);
+  wire::PackStr(packer, kTermPointerTag);
+  wire::PackStr(packer, p.term);
+  wire::PackBin(packer, p.record_key.bytes());
+  wire::PackStr(packer, p.agent_id);
+  wire::PackStr(packer, p.skill_id);
+  wire::PackStr(packer, p.name);
+  wire::PackStr(packer, p.description);
+  packer.pack_uint32(p.weight_centi);
+  packer.pack_uint64(p.timestamp_ms);
+  packer.pack_uint64(p.sequence);
+  packer.pack_uint32(p.ttl_seconds);
+  if (p.tombstone) {
+    packer.pack_true();
+  } else {
+    packer.pack_false();
+  }
+  wire::PackBin(packer, p.publisher);
+  sink.Finish();
+  return out;
+}
+
+transport::Result<TermPointer> DecodeTermPointer(std::span<const uint8_t> encoded) {
+  if (encoded.size() > kTermPointerEncodedSizeMax) {
+    return transport::Fail(transport::ErrorCode::kParse,
+                           "term pointer is " + std::to_string(encoded.size()) +
+                               " bytes, more than " + std::to_string(kTermPointerEncodedSizeMax));
+  }
+  msgpack::object_handle handle;
+  try {
+    size_t offset = 0;
+    const msgpack::unpack_limit limits(kUnpackElementsMax, kUnpackElementsMax,
+                                       kTermPointerEncodedSizeMax, kTermPointerEncodedSizeMax, 0,
+                                       kUnpackDepthMax);
+    handle = msgpack::unpack(reinterpret_cast<const char*>(encoded.data()), encoded.size(), offset,
+                             nullptr, nullptr, limits);
+    if (offset != encoded.size()) {
+      return transport::Fail(transport::ErrorCode::kParse, "trailing bytes after term pointer");
+    }
+  } catch (const std::exception& e) {
+    return transport::Fail(transport::ErrorCode::kParse,
+                           std::string("term pointer is not valid msgpack: ") + e.what());
+  } catch (...) {
+    return transport::Fail(transport::ErrorCode::kParse, "term pointer is not valid msgpack");
+  }
+  const msgpack::object& array = handle.get();
+  if (array.type != msgpack::type::ARRAY || array.via.array.size != kTermPointerFields) {
+    return transport::Fail(
+        transport::ErrorCode::kParse,
+        "term pointer: expected an array of " + std::to_string(kTermPointerFields) + " fields");
+  }
+  FieldReader r(array);
+  TermPointer p;
+  const bool tagged = r.Text("tag") == kTermPointerTag;
+  p.term = r.Text("term");
+  p.record_key = Key(r.Bytes32("recordKey"));
+  p.agent_id = r.Text("agentId");
+  p.skill_id = r.Text("skillId");
+  p.name = r.Text("name");
+  p.description = r.Text("description");
+  p.weight_centi = static_cast<uint32_t>(r.Uint("weight", kTermWeightCentiMax));
+  p.timestamp_ms = r.Uint("timestamp", UINT64_MAX);
+  p.sequence = r.Uint("sequence", UINT64_MAX);
+  p.ttl_seconds = static_cast<uint32_t>(r.Uint("ttl", UINT32_MAX));
+  p.tombstone = r.Bool("tombstone");
+  p.publisher = r.Bytes32("publisher");
+  if (!r.ok()) {
+    return transport::Fail(transport::ErrorCode::kParse, "term pointer field " + r.error());
+  }
+  if (!tagged) {
+    return transport::Fail(transport::ErrorCode::kParse, "term pointer field tag: expected '" +
+                                                             std::string(kTermPointerTag) + "'");
+  }
+  return p;
+}
+
+transport::Result<SignedTermPointer> SignTermPointer(TermPointer pointer, const Identity& publisher,
+                                                     const SignatureScheme& signatures) {
+  pointer.publisher = publisher.public_key();
+  if (auto ok = ValidateTermPointer(pointer); !ok) return tl::unexpected(ok.error());
+  SignedTermPointer out;
+  out.encoded = EncodeTermPointer(pointer);
+  out.signature = signatures.Sign(publisher, out.encoded);
+  out.pointer = std::move(pointer);
+  return out;
+}
+
+transport::Result<SignedTermPointer> VerifyTermPointer(std::span<const uint8_t> encoded,
+                                                       const Signature& signature,
+                                                       const SignatureScheme& signatures) {
+  auto pointer = DecodeTermPointer(encoded);
+  if (!pointer) return tl::unexpected(pointer.error());
+  if (!signatures.Verify(pointer->publisher, encoded, signature)) {
+    return transport::Fail(transport::ErrorCode::kCrypto, "term pointer signature does not verify");
+  }
+  if (auto ok = ValidateTermPointer(*pointer); !ok) return tl::unexpected(ok.error());
+  // Canonical means one encoding per pointer: anything else was not made by EncodeTermPointer.
+  if (EncodeTermPointer(*pointer) != std::vector<uint8_t>(encoded.begin(), encoded.end())) {
+    return transport::Fail(transport::ErrorCode::kParse, "term pointer is not in canonical form");
+  }
+  return SignedTermPointer{{encoded.begin(), encoded.end()}, signature, std::move(*pointer)};
+}
+
+}  // namespace skillnode::kademlia::store
