@@ -37,7 +37,8 @@ namespace skillnode::kademlia::store {
 constexpr size_t kTermBytesMax = 64;
 // The description's first bytes a pointer carries, cut at a character boundary: about a line of
 // a result list (a reader shows it before it fetches the record), and small enough that a
-// typical pointer (~250 bytes with its signature) leaves room for four in a VALUES page.
+// typical pointer (270 to 330 bytes with its signature) leaves room for three or four in a
+// VALUES page.
 constexpr size_t kTermPointerDescriptionBytesMax = 96;
 // The term's weight in the record (discovery/text/term_extractor.h: the sum of its fields'
 // weights over its occurrences) in hundredths, so that the encoding holds no float: 0.01 to
@@ -45,7 +46,7 @@ constexpr size_t kTermPointerDescriptionBytesMax = 96;
 constexpr uint32_t kTermWeightCentiMax = 10000;
 // Pointers one holder keeps under one term key (one shard). A full key refuses a newcomer that
 // does not outweigh its lightest pointer (ERROR 24, "term key full"); its publisher moves on to
-// the next shard. 256 pointers are about 64 KiB, a sixteenth of a key's byte quota.
+// the next shard. 256 pointers are 70 to 85 KiB (at most 191 KiB), well inside a key's 1 MiB.
 constexpr size_t kTermPointersPerKeyMax = 256;
 // Shards of one term: 0 (SHA-256("term:" + term)) to kTermShardsMax - 1. With
 // kTermPointersPerKeyMax each, 16,384 skills can carry one term; the publisher of a pointer that
