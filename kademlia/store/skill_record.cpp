@@ -1,12 +1,13 @@
 // Skill records: validation, the canonical encoding, record keys, signing and verifying.
 // Decoding (DecodeRecord) is in skill_record_decode.cpp; the constants of the encoding both
 // files share are in skill_record_format.h; the field checks ValidateRecord is made of are in
-// record_checks.h.
+// record_checks.h (the record's own) and field_checks.h (those the store's value types share).
 #include "kademlia/store/skill_record.h"
 
 #include <algorithm>
 #include <msgpack.hpp>
 
+#include "kademlia/store/field_checks.h"
 #include "kademlia/store/record_checks.h"
 #include "kademlia/store/skill_record_format.h"
 #include "kademlia/wire/encoding.h"
@@ -15,11 +16,11 @@
 namespace skillnode::kademlia::store {
 namespace {
 
+using field_checks::CheckList;
+using field_checks::CheckText;
+using field_checks::Invalid;
 using record_checks::CheckDescriptor;
 using record_checks::CheckDomains;
-using record_checks::CheckList;
-using record_checks::CheckText;
-using record_checks::Invalid;
 using skill_record_format::kDescriptorFields;
 using skill_record_format::kDescriptorFieldsWithExamplesJson;
 using skill_record_format::kDescriptorFieldsWithFolder;

@@ -13,10 +13,16 @@
 #include <msgpack.hpp>
 #include <tuple>
 
+#include "kademlia/store/field_checks.h"
 #include "kademlia/wire/msgpack_out.h"
 
 namespace skillnode::kademlia::store {
 namespace {
+
+using field_checks::CheckText;
+using field_checks::EndsInsideCharacter;
+using field_checks::HasControlCharacter;
+using field_checks::Invalid;
 
 // The first element of every encoding: names the format, so that a signature over a pointer
 // is never one over a skill record (whose tag is "skillnode-record-v1") or anything else.
@@ -26,65 +32,13 @@ constexpr uint32_t kTermPointerFields = 13;
 constexpr size_t kUnpackElementsMax = 16;
 constexpr size_t kUnpackDepthMax = 1;
 
-tl::unexpected<transport::Error> Invalid(std::string_view field, const std::string& reason) {
-  return transport::Fail(transport::ErrorCode::kInvalidArgument,
-                         std::string(field) + ": " + reason);
-}
-
-bool HasControl(std::string_view text) {
-  return std::any_of(text.begin(), text.end(), [](char c) {
-    const auto u = static_cast<unsigned char>(c);
-    return u < 0x20 || u == 0x7f;
-  });
-}
-
-bool HasSeparator(std::string_view text) {
-  return std::any_of(text.begin(), text.end(),
-                     [](char c) { return c == ';' || c == ',' || c == '|'; });
-}
-
-bool IsContinuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
-
-// The bytes of the UTF-8 sequence `lead` begins (1 for a byte that begins none).
-size_t SequenceBytes(char lead) {
-  const auto u = static_cast<unsigned char>(lead);
-  if (u >= 0xF0) return 4;
-  if (u >= 0xE0) return 3;
-  if (u >= 0xC0) return 2;
-  return 1;
-}
-
-// Whether `text` ends inside a UTF-8 sequence: its last lead byte starts a longer sequence
-// than the bytes after it hold.
-bool EndsInsideCharacter(std::string_view text) {
-  size_t tail = 0;
-  while (tail < text.size() && tail < 4 && IsContinuation(text[text.size() - 1 - tail])) ++tail;
-  if (tail == text.size()) return false;  // continuation bytes alone: not UTF-8, but not cut
-  return SequenceBytes(text[text.size() - 1 - tail]) > tail + 1;
-}
-
-// A text field as a record's: at most `max` bytes, present when `required`, without the seed's
-// separators or control characters.
-transport::Result<void> CheckId(std::string_view field, std::string_view text, size_t max,
-                                bool required) {
-  if (required && text.empty()) return Invalid(field, "is required");
-  if (text.size() > max) {
-    return Invalid(field, "is " + std::to_string(text.size()) + " characters, more than " +
-                              std::to_string(max));
-  }
-  if (HasSeparator(text) || HasControl(text)) {
-    return Invalid(field, "contains ';', ',', '|' or a control character");
-  }
-  return {};
-}
-
 transport::Result<void> CheckTerm(std::string_view term) {
   if (term.empty()) return Invalid("term", "is required");
   if (term.size() > kTermBytesMax) {
     return Invalid("term", "is " + std::to_string(term.size()) + " bytes, more than " +
                                std::to_string(kTermBytesMax));
   }
-  if (HasControl(term) || term.find_first_of("# ") != std::string_view::npos) {
+  if (HasControlCharacter(term) || term.find_first_of("# ") != std::string_view::npos) {
     return Invalid("term", "contains '#', a space or a control character");
   }
   return {};
@@ -100,7 +54,7 @@ transport::Result<void> CheckContent(const TermPointer& p) {
     }
     return {};
   }
-  if (auto ok = CheckId("name", p.name, kTitleLengthMax, false); !ok) return ok;
+  if (auto ok = CheckText("name", p.name, kTitleLengthMax, false); !ok) return ok;
   if (p.description.size() > kTermPointerDescriptionBytesMax) {
     return Invalid("description", "is " + std::to_string(p.description.size()) +
                                       " bytes, more than " +
@@ -199,7 +153,7 @@ std::string DescriptionPrefix(std::string_view description) {
 transport::Result<void> ValidateTermPointer(const TermPointer& p) {
   if (auto ok = CheckTerm(p.term); !ok) return ok;
   for (auto [field, text] : {std::pair{"agentId", &p.agent_id}, {"skillId", &p.skill_id}}) {
-    if (auto ok = CheckId(field, *text, kIdLengthMax, true); !ok) return ok;
+    if (auto ok = CheckText(field, *text, kIdLengthMax, true); !ok) return ok;
   }
   if (p.record_key != SkillKey(p.skill_id)) {
     return Invalid("recordKey", "is not SHA-256(\"skill:\" + skillId)");
