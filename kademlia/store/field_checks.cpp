@@ -6,12 +6,15 @@
 namespace skillnode::kademlia::store::field_checks {
 namespace {
 
+// The longest UTF-8 sequence, in bytes (RFC 3629).
+constexpr size_t kUtf8SequenceBytesMax = 4;
+
 bool IsContinuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
 
 // The bytes of the UTF-8 sequence `lead` begins (1 for a byte that begins none).
 size_t SequenceBytes(char lead) {
   const auto u = static_cast<unsigned char>(lead);
-  if (u >= 0xF0) return 4;
+  if (u >= 0xF0) return kUtf8SequenceBytesMax;
   if (u >= 0xE0) return 3;
   if (u >= 0xC0) return 2;
   return 1;
@@ -41,7 +44,9 @@ size_t CharacterCount(std::string_view text) {
 
 bool EndsInsideCharacter(std::string_view text) {
   size_t tail = 0;
-  while (tail < text.size() && tail < 4 && IsContinuation(text[text.size() - 1 - tail])) ++tail;
+  while (tail < text.size() && tail < kUtf8SequenceBytesMax &&
+         IsContinuation(text[text.size() - 1 - tail]))
+    ++tail;
   if (tail == text.size()) return false;  // continuation bytes alone: not UTF-8, but not cut
   return SequenceBytes(text[text.size() - 1 - tail]) > tail + 1;
 }
