@@ -46,7 +46,7 @@ constexpr size_t kTermPointerDescriptionBytesMax = 96;
 constexpr uint32_t kTermWeightCentiMax = 10000;
 // Pointers one holder keeps under one term key (one shard). A full key refuses a newcomer that
 // does not outweigh its lightest pointer (ERROR 24, "term key full"); its publisher moves on to
-// the next shard. 256 pointers are 70 to 85 KiB (at most 191 KiB), well inside a key's 1 MiB.
+// the next shard. 256 pointers are 68 to 83 KiB (at most 191 KiB), well inside a key's 1 MiB.
 constexpr size_t kTermPointersPerKeyMax = 256;
 // Shards of one term: 0 (SHA-256("term:" + term)) to kTermShardsMax - 1. With
 // kTermPointersPerKeyMax each, 16,384 skills can carry one term; the publisher of a pointer that
