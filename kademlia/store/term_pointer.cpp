@@ -14,6 +14,7 @@
 #include <tuple>
 
 #include "kademlia/store/field_checks.h"
+#include "kademlia/store/msgpack_fields.h"
 #include "kademlia/wire/msgpack_out.h"
 
 namespace skillnode::kademlia::store {
@@ -69,54 +70,6 @@ transport::Result<void> CheckContent(const TermPointer& p) {
   }
   return {};
 }
-
-// Reads the fields of the pointer array in order; keeps the first problem.
-class FieldReader {
- public:
-  explicit FieldReader(const msgpack::object& array) : array_(array) {}
-  bool ok() const { return error_.empty(); }
-  const std::string& error() const { return error_; }
-
-  std::string Text(std::string_view field) {
-    const msgpack::object* o = Next(field, msgpack::type::STR, "str");
-    return o == nullptr ? std::string() : std::string(o->via.str.ptr, o->via.str.size);
-  }
-  uint64_t Uint(std::string_view field, uint64_t max) {
-    const msgpack::object* o = Next(field, msgpack::type::POSITIVE_INTEGER, "uint");
-    if (o == nullptr) return 0;
-    if (o->via.u64 > max) return Fail(field, "out of range"), 0;
-    return o->via.u64;
-  }
-  bool Bool(std::string_view field) {
-    const msgpack::object* o = Next(field, msgpack::type::BOOLEAN, "bool");
-    return o != nullptr && o->via.boolean;
-  }
-  std::array<uint8_t, 32> Bytes32(std::string_view field) {
-    std::array<uint8_t, 32> out{};
-    const msgpack::object* o = Next(field, msgpack::type::BIN, "bin of 32 bytes");
-    if (o == nullptr) return out;
-    if (o->via.bin.size != out.size()) return Fail(field, "expected bin of 32 bytes"), out;
-    std::copy_n(reinterpret_cast<const uint8_t*>(o->via.bin.ptr), out.size(), out.begin());
-    return out;
-  }
-
- private:
-  const msgpack::object* Next(std::string_view field, msgpack::type::object_type type,
-                              std::string_view expected) {
-    if (!ok()) return nullptr;
-    assert(index_ < array_.via.array.size);  // the caller checked the array's length
-    const msgpack::object& o = array_.via.array.ptr[index_++];
-    if (o.type != type) return Fail(field, "expected " + std::string(expected)), nullptr;
-    return &o;
-  }
-  void Fail(std::string_view field, const std::string& reason) {
-    if (ok()) error_ = std::string(field) + ": " + reason;
-  }
-
-  const msgpack::object& array_;
-  uint32_t index_ = 0;
-  std::string error_;
-};
 
 }  // namespace
 
@@ -217,16 +170,15 @@ transport::Result<TermPointer> DecodeTermPointer(std::span<const uint8_t> encode
     return transport::Fail(transport::ErrorCode::kParse, "term pointer is not valid msgpack");
   }
   const msgpack::object& array = handle.get();
-  if (array.type != msgpack::type::ARRAY || array.via.array.size != kTermPointerFields) {
-    return transport::Fail(
-        transport::ErrorCode::kParse,
-        "term pointer: expected an array of " + std::to_string(kTermPointerFields) + " fields");
+  if (auto problem = MsgpackFields::ArrayProblem(array, kTermPointerFields, kTermPointerFields, 0);
+      !problem.empty()) {
+    return transport::Fail(transport::ErrorCode::kParse, "term pointer: " + problem);
   }
-  FieldReader r(array);
+  MsgpackFields r(array);
   TermPointer p;
   const bool tagged = r.Text("tag") == kTermPointerTag;
   p.term = r.Text("term");
-  p.record_key = Key(r.Bytes32("recordKey"));
+  p.record_key = Key(r.Bytes32("recordKey").value_or(std::array<uint8_t, 32>{}));
   p.agent_id = r.Text("agentId");
   p.skill_id = r.Text("skillId");
   p.name = r.Text("name");
@@ -236,7 +188,7 @@ transport::Result<TermPointer> DecodeTermPointer(std::span<const uint8_t> encode
   p.sequence = r.Uint("sequence", UINT64_MAX);
   p.ttl_seconds = static_cast<uint32_t>(r.Uint("ttl", UINT32_MAX));
   p.tombstone = r.Bool("tombstone");
-  p.publisher = r.Bytes32("publisher");
+  p.publisher = r.Bytes32("publisher").value_or(PublicKey{});
   if (!r.ok()) {
     return transport::Fail(transport::ErrorCode::kParse, "term pointer field " + r.error());
   }
