@@ -1,4 +1,5 @@
-// MsgpackFields (msgpack_fields.h): typed reads of a signed value's msgpack array.
+// MsgpackFields (msgpack_fields.h): typed reads of a signed value's msgpack array, and its
+// unknown trailing elements kept and written back as they came.
 #include "kademlia/store/msgpack_fields.h"
 
 #include <algorithm>
@@ -114,6 +115,34 @@ void MsgpackFields::Wrong(std::string_view field, std::string_view expected) {
 
 void MsgpackFields::Fail(std::string_view field, std::string_view reason) {
   if (ok()) error_ = std::string(field) + ": " + std::string(reason);
+}
+
+bool MsgpackFields::SkipNil() {
+  if (!ok() || index_ >= size() || array_.via.array.ptr[index_].type != msgpack::type::NIL) {
+    return false;
+  }
+  ++index_;
+  return true;
+}
+
+TrailingElements MsgpackFields::Rest() {
+  TrailingElements out;
+  if (!ok()) return out;
+  wire::VectorSink sink(&out.encoded);
+  wire::Packer packer(sink);
+  // Packing recurses into arrays and maps as deep as the unpack limits let the array's
+  // elements go; msgpack::packer writes each value in its shortest form.
+  for (; index_ < size(); ++index_) {
+    packer.pack(array_.via.array.ptr[index_]);
+    ++out.count;
+  }
+  sink.Finish();
+  return out;
+}
+
+void AppendTrailing(wire::VectorSink& sink, const TrailingElements& trailing) {
+  assert((trailing.count == 0) == trailing.encoded.empty());
+  sink.write(reinterpret_cast<const char*>(trailing.encoded.data()), trailing.encoded.size());
 }
 
 }  // namespace skillnode::kademlia::store

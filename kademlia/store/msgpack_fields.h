@@ -20,6 +20,9 @@
 // msgpack-cxx builds warning-free with -Wall -Wextra -Wpedantic -Werror (see msgpack_out.h).
 #include <msgpack.hpp>
 
+#include "kademlia/store/trailing_elements.h"
+#include "kademlia/wire/msgpack_out.h"
+
 namespace skillnode::kademlia::store {
 
 class MsgpackFields {
@@ -58,6 +61,15 @@ class MsgpackFields {
   // Records "<field>: <reason>" unless a problem is already recorded.
   void Fail(std::string_view field, std::string_view reason);
 
+  // Consumes the next element when it is nil (an optional field left out before later ones);
+  // whether it did. False after a problem or at the end.
+  bool SkipNil();
+
+  // Every element after those read so far, as their msgpack encoding (the shortest, as
+  // msgpack::packer writes it), and consumes them. The caller bounds their count with
+  // ArrayProblem; their depth and size are bounded by the limits the array was unpacked with.
+  TrailingElements Rest();
+
  private:
   const msgpack::object* NextOf(std::string_view field, msgpack::type::object_type type,
                                 std::string_view expected);
@@ -66,6 +78,10 @@ class MsgpackFields {
   uint32_t index_ = 0;
   std::string error_;
 };
+
+// Writes `trailing`'s elements as they came, after the fields an encoder knows (whose array
+// header counts them too).
+void AppendTrailing(wire::VectorSink& sink, const TrailingElements& trailing);
 
 }  // namespace skillnode::kademlia::store
 

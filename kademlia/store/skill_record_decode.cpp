@@ -33,11 +33,14 @@ using skill_record_format::kRecordFieldsWithOrigin;
 using skill_record_format::kRecordTag;
 using skill_record_format::kStatusNames;
 
-// msgpack::unpack limits for a record (it is at most kRecordEncodedSizeMax bytes): the record's
-// 18 fields, 16 capabilities, 8 scenes, the descriptor's 13 with 8 tags and 8 examples, and
-// the origin's 9 and 4 publisher domains make 85 elements.
+// msgpack::unpack limits for a record (it is at most kRecordEncodedSizeMax bytes), per array or
+// map: the largest array is the record's (19 fields and up to kRecordExtraElementsMax unknown
+// ones) or a list's (16 capabilities); the nesting is record > descriptor or origin > list. An
+// unknown trailing element is held to the same limits, so skipping and keeping it
+// (MsgpackFields::Rest) is bounded in depth and size too.
 constexpr size_t kUnpackElementsMax = 128;
 constexpr size_t kUnpackDepthMax = 4;
+static_assert(kRecordFieldsWithDomains + kRecordExtraElementsMax <= kUnpackElementsMax);
 
 std::optional<SkillDescriptor> ReadDescriptor(MsgpackFields& outer) {
   const msgpack::object* o = outer.Next("descriptor");
@@ -81,8 +84,8 @@ std::optional<RecordOrigin> ReadOrigin(MsgpackFields& outer, bool nil_allowed) {
   const msgpack::object* o = outer.Next("origin");
   if (o == nullptr) return std::nullopt;
   if (nil_allowed && o->type == msgpack::type::NIL) return std::nullopt;
-  if (auto problem =
-          MsgpackFields::ArrayProblem(*o, kOriginFields, kOriginFieldsWithDomainState, 0);
+  if (auto problem = MsgpackFields::ArrayProblem(*o, kOriginFields, kOriginFieldsWithDomainState,
+                                                 kRecordExtraElementsMax);
       !problem.empty()) {
     outer.Fail("origin", problem);
     return std::nullopt;
@@ -101,8 +104,11 @@ std::optional<RecordOrigin> ReadOrigin(MsgpackFields& outer, bool nil_allowed) {
       r.Uint("origin.status", static_cast<uint64_t>(McpStatus::kDeprecated)));
   origin.published_at = r.Text("origin.publishedAt");
   origin.updated_at = r.Text("origin.updatedAt");
-  if (o->via.array.size == kOriginFieldsWithDomainState) {
-    // Only an unverified domain is written out: one encoding per origin.
+  const uint32_t size = o->via.array.size;
+  const bool trailing = size > kOriginFieldsWithDomainState;
+  // Only an unverified domain is written out, and nil in its place before unknown trailing
+  // elements: one encoding per origin.
+  if (size >= kOriginFieldsWithDomainState && !(trailing && r.SkipNil())) {
     const uint64_t unverified = static_cast<uint64_t>(OriginDomainState::kUnverified);
     if (r.Uint("origin.publisherDomainState", unverified) != unverified && r.ok()) {
       r.Wrong("origin.publisherDomainState", "2 (unverified)");
@@ -111,6 +117,7 @@ std::optional<RecordOrigin> ReadOrigin(MsgpackFields& outer, bool nil_allowed) {
   } else if (!origin.publisher_domain.empty()) {
     origin.publisher_domain_state = OriginDomainState::kVerified;
   }
+  if (trailing) origin.unknown_trailing = r.Rest();
   if (!r.ok()) outer.Wrong("origin", "valid fields (" + r.error() + ")");
   return origin;
 }
@@ -140,11 +147,14 @@ transport::Result<SkillRecord> DecodeRecord(std::span<const uint8_t> encoded) {
     return transport::Fail(transport::ErrorCode::kParse, "record is not valid msgpack");
   }
   const msgpack::object& array = handle.get();
-  if (auto problem = MsgpackFields::ArrayProblem(array, kRecordFields, kRecordFieldsWithDomains, 0);
+  if (auto problem = MsgpackFields::ArrayProblem(array, kRecordFields, kRecordFieldsWithDomains,
+                                                 kRecordExtraElementsMax);
       !problem.empty()) {
     return transport::Fail(transport::ErrorCode::kParse, "record: " + problem);
   }
-  const uint32_t fields = array.via.array.size;
+  // The fields this version knows; elements after them are a newer version's.
+  const bool trailing = array.via.array.size > kRecordFieldsWithDomains;
+  const uint32_t fields = std::min(array.via.array.size, kRecordFieldsWithDomains);
   MsgpackFields r(array);
   SkillRecord record;
   if (r.Text("tag") != kRecordTag) r.Wrong("tag", "'" + std::string(kRecordTag) + "'");
@@ -172,11 +182,13 @@ transport::Result<SkillRecord> DecodeRecord(std::span<const uint8_t> encoded) {
     // Beside domains the origin is nil on a record first published on a node.
     record.origin = ReadOrigin(r, /*nil_allowed=*/fields == kRecordFieldsWithDomains);
   }
-  if (fields == kRecordFieldsWithDomains) {
+  // Without domains the record has 16 to 18 fields, or nil in their place before unknown
+  // trailing elements: one encoding per record.
+  if (fields == kRecordFieldsWithDomains && !(trailing && r.SkipNil())) {
     record.publisher_domains = r.List("publisherDomains");
-    // Without domains the record has 16 to 18 fields: one encoding per record.
     if (r.ok() && record.publisher_domains.empty()) r.Wrong("publisherDomains", "entries");
   }
+  if (trailing) record.unknown_trailing = r.Rest();
   if (!r.ok()) return transport::Fail(transport::ErrorCode::kParse, "record field " + r.error());
   return record;
 }

@@ -29,9 +29,13 @@ using field_checks::Invalid;
 // is never one over a skill record (whose tag is "skillnode-record-v1") or anything else.
 constexpr std::string_view kTermPointerTag = "skillnode-term-pointer-v1";
 constexpr uint32_t kTermPointerFields = 13;
-// msgpack::unpack limits: one flat array of 13 elements.
-constexpr size_t kUnpackElementsMax = 16;
-constexpr size_t kUnpackDepthMax = 1;
+// msgpack::unpack limits, per array or map: the pointer's 13 fields and up to
+// kRecordExtraElementsMax unknown ones (skill_record.h) after them, each a scalar or an array
+// or map of scalars (depth 2). The encoding's size bounds the rest. An unknown element is held
+// to these limits, so skipping and keeping it (MsgpackFields::Rest) is bounded too.
+constexpr size_t kUnpackElementsMax = 32;
+constexpr size_t kUnpackDepthMax = 2;
+static_assert(kTermPointerFields + kRecordExtraElementsMax <= kUnpackElementsMax);
 
 transport::Result<void> CheckTerm(std::string_view term) {
   if (term.empty()) return Invalid("term", "is required");
@@ -124,7 +128,8 @@ std::vector<uint8_t> EncodeTermPointer(const TermPointer& p) {
   std::vector<uint8_t> out;
   wire::VectorSink sink(&out);
   wire::Packer packer(sink);
-  packer.pack_array(kTermPointerFields);
+  assert(p.unknown_trailing.count <= kRecordExtraElementsMax);
+  packer.pack_array(kTermPointerFields + p.unknown_trailing.count);
   wire::PackStr(packer, kTermPointerTag);
   wire::PackStr(packer, p.term);
   wire::PackBin(packer, p.record_key.bytes());
@@ -142,6 +147,7 @@ std::vector<uint8_t> EncodeTermPointer(const TermPointer& p) {
     packer.pack_false();
   }
   wire::PackBin(packer, p.publisher);
+  AppendTrailing(sink, p.unknown_trailing);
   sink.Finish();
   return out;
 }
@@ -170,7 +176,8 @@ transport::Result<TermPointer> DecodeTermPointer(std::span<const uint8_t> encode
     return transport::Fail(transport::ErrorCode::kParse, "term pointer is not valid msgpack");
   }
   const msgpack::object& array = handle.get();
-  if (auto problem = MsgpackFields::ArrayProblem(array, kTermPointerFields, kTermPointerFields, 0);
+  if (auto problem = MsgpackFields::ArrayProblem(array, kTermPointerFields, kTermPointerFields,
+                                                 kRecordExtraElementsMax);
       !problem.empty()) {
     return transport::Fail(transport::ErrorCode::kParse, "term pointer: " + problem);
   }
@@ -189,6 +196,7 @@ transport::Result<TermPointer> DecodeTermPointer(std::span<const uint8_t> encode
   p.ttl_seconds = static_cast<uint32_t>(r.Uint("ttl", UINT32_MAX));
   p.tombstone = r.Bool("tombstone");
   p.publisher = r.Bytes32("publisher").value_or(PublicKey{});
+  if (r.size() > kTermPointerFields) p.unknown_trailing = r.Rest();
   if (!r.ok()) {
     return transport::Fail(transport::ErrorCode::kParse, "term pointer field " + r.error());
   }

@@ -29,6 +29,7 @@
 #include "kademlia/key.h"
 #include "kademlia/signature_scheme.h"
 #include "kademlia/store/skill_record.h"
+#include "kademlia/store/trailing_elements.h"
 #include "transport/result.h"
 
 namespace skillnode::kademlia::store {
@@ -69,6 +70,10 @@ struct TermPointer {
   uint32_t ttl_seconds = 0;   // the record's TTL
   bool tombstone = false;     // the skill was unpublished: no name, description or weight
   PublicKey publisher{};      // the record's publisher key, which signs the pointer too
+  // Elements after the publisher that a newer version wrote (at most kRecordExtraElementsMax),
+  // kept so that the pointer encodes again to the bytes its publisher signed. Empty on every
+  // pointer this version makes.
+  TrailingElements unknown_trailing;
   bool operator==(const TermPointer&) const = default;
 };
 

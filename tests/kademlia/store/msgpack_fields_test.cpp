@@ -123,5 +123,62 @@ TEST_CASE("an array's size is checked against the fields its reader knows", "[un
   CHECK(MsgpackFields::ArrayProblem(map.get(), 0, 4, 0) == "expected an array of 0 to 4 fields");
 }
 
+TEST_CASE("a nil is skipped only where one stands", "[unit]") {
+  const auto handle = Unpacked([](wire::Packer& p) {
+    p.pack_array(2);
+    p.pack_nil();
+    wire::PackStr(p, "text");
+  });
+  MsgpackFields r(handle.get());
+  CHECK(r.SkipNil());
+  CHECK_FALSE(r.SkipNil());  // "text" is not nil, and is left to be read
+  CHECK(r.Text("name") == "text");
+  CHECK_FALSE(r.SkipNil());  // at the end
+  CHECK(r.ok());
+}
+
+TEST_CASE("the elements after the known fields are kept as their bytes and written back",
+          "[unit]") {
+  const auto write = [](wire::Packer& p) {
+    p.pack_array(4);
+    wire::PackStr(p, "known");
+    p.pack_uint64(300);
+    p.pack_array(1);
+    p.pack_true();
+    p.pack_map(1);
+    wire::PackStr(p, "k");
+    p.pack_nil();
+  };
+  const auto handle = Unpacked(write);
+  CHECK(MsgpackFields::ArrayProblem(handle.get(), 1, 1, 3).empty());
+  MsgpackFields r(handle.get());
+  CHECK(r.Text("name") == "known");
+  const TrailingElements rest = r.Rest();
+  CHECK(rest.count == 3);
+  CHECK(rest.encoded == std::vector<uint8_t>{0xcd, 0x01, 0x2c, 0x91, 0xc3, 0x81, 0xa1, 'k', 0xc0});
+  CHECK(r.Next("after") == nullptr);  // consumed: nothing is left
+  CHECK(r.error() == "after: missing");
+
+  // Written back after the known field under a header that counts them: the bytes again.
+  std::vector<uint8_t> again;
+  wire::VectorSink sink(&again);
+  wire::Packer p(sink);
+  p.pack_array(1 + rest.count);
+  wire::PackStr(p, "known");
+  AppendTrailing(sink, rest);
+  sink.Finish();
+  std::vector<uint8_t> original;
+  wire::VectorSink original_sink(&original);
+  wire::Packer original_packer(original_sink);
+  write(original_packer);
+  original_sink.Finish();
+  CHECK(again == original);
+
+  // After a problem nothing is kept.
+  MsgpackFields wrong(handle.get());
+  (void)wrong.Uint("name", 1);
+  CHECK(wrong.Rest() == TrailingElements{});
+}
+
 }  // namespace
 }  // namespace skillnode::kademlia::store

@@ -169,6 +169,45 @@ TEST_CASE("a term pointer signed in a non-canonical encoding is refused", "[unit
   CHECK(refused.error().message == "term pointer is not in canonical form");
 }
 
+TEST_CASE("a term pointer with unknown trailing elements verifies and encodes to its bytes",
+          "[unit]") {
+  const Identity publisher = Publisher();
+  TermPointer p = SamplePointer();
+  p.publisher = publisher.public_key();
+  // As a newer version writes it: the 13 fields, then "hello" and [1, true] after them.
+  std::vector<uint8_t> bytes = EncodeTermPointer(p);
+  REQUIRE(bytes[0] == 0x9d);  // fixarray of 13
+  bytes[0] = 0x9f;            // 15
+  const std::vector<uint8_t> two = {0xa5, 'h', 'e', 'l', 'l', 'o', 0x92, 0x01, 0xc3};
+  bytes.insert(bytes.end(), two.begin(), two.end());
+  auto verified = VerifyTermPointer(bytes, Ed25519Signatures().Sign(publisher, bytes));
+  REQUIRE(verified);
+  CHECK(verified->encoded == bytes);
+  CHECK(verified->pointer.unknown_trailing.count == 2);
+  CHECK(verified->pointer.unknown_trailing.encoded == two);
+  TermPointer known = verified->pointer;
+  known.unknown_trailing = {};
+  CHECK(known == p);
+  CHECK(EncodeTermPointer(verified->pointer) == bytes);
+
+  // Nine unknown elements, one more than kRecordExtraElementsMax: refused, naming the count.
+  std::vector<uint8_t> too_many = EncodeTermPointer(p);
+  too_many.erase(too_many.begin());
+  too_many.insert(too_many.begin(), {0xdc, 0x00, 13 + 9});  // array16 of 22
+  too_many.insert(too_many.end(), kRecordExtraElementsMax + 1, 0xc0);
+  CHECK(DecodeTermPointer(too_many).error().message ==
+        "term pointer: 22 elements: 9 unknown ones after the 13 this version reads, more than "
+        "the 8 it skips");
+  // An unknown element nested deeper than a pointer may be: refused by the unpack limits.
+  std::vector<uint8_t> deep = EncodeTermPointer(p);
+  deep[0] = 0x9e;  // 14
+  std::vector<uint8_t> shallow = deep;
+  shallow.insert(shallow.end(), {0x91, 0x01});  // an array of scalars: 2 deep
+  CHECK(DecodeTermPointer(shallow));
+  deep.insert(deep.end(), {0x91, 0x91, 0x01});
+  CHECK(DecodeTermPointer(deep).error().code == transport::ErrorCode::kParse);
+}
+
 TEST_CASE("every term pointer limit is refused with the field it names", "[unit]") {
   struct Case {
     std::string field;
