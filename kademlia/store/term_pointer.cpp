@@ -1,7 +1,8 @@
 // Term pointers: keys, validation, the canonical encoding and its decoding, signing and
 // verifying (term_pointer.h). The field order of the encoding is that of TermPointer, after the
 // tag: [tag, term, recordKey, agentId, skillId, name, description, weight, timestamp, sequence,
-// ttl, tombstone, publisher].
+// ttl, tombstone, publisher], then any elements a newer version added, kept as they came
+// (unknown_trailing).
 //
 // msgpack-cxx reports malformed input by throwing; the one call that can throw on input,
 // msgpack::unpack, sits in DecodeTermPointer's try block, so no exception leaves this file.
