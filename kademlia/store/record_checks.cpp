@@ -4,20 +4,16 @@
 #include <algorithm>
 #include <tuple>
 
+#include "kademlia/store/field_checks.h"
+
 namespace skillnode::kademlia::store::record_checks {
 namespace {
 
-// Characters the seed's text messages use as separators, and control characters.
-bool IsTextSafe(std::string_view text) {
-  return std::none_of(text.begin(), text.end(), [](char c) {
-    const auto u = static_cast<unsigned char>(c);
-    return c == ';' || c == ',' || c == '|' || u < 0x20 || u == 0x7f;
-  });
-}
-
-std::string Count(size_t n, std::string_view unit) {
-  return std::to_string(n) + " " + std::string(unit);
-}
+using field_checks::CharacterCount;
+using field_checks::CheckList;
+using field_checks::CheckText;
+using field_checks::Count;
+using field_checks::Invalid;
 
 // The SKILL.md folder's fields: all or nothing beside skill_md_sha256, sizes within the limits.
 transport::Result<void> CheckFolder(const SkillDescriptor& d) {
@@ -82,47 +78,6 @@ transport::Result<void> CheckExamplesJson(const SkillDescriptor& d) {
 }
 
 }  // namespace
-
-tl::unexpected<transport::Error> Invalid(std::string_view field, const std::string& reason) {
-  return transport::Fail(transport::ErrorCode::kInvalidArgument,
-                         std::string(field) + ": " + reason);
-}
-
-size_t CharacterCount(std::string_view text) {
-  return static_cast<size_t>(std::count_if(text.begin(), text.end(), [](char c) {
-    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  }));
-}
-
-transport::Result<void> CheckText(std::string_view field, std::string_view text, size_t max,
-                                  bool required, bool separators_allowed) {
-  if (required && text.empty()) return Invalid(field, "is required");
-  if (text.size() > max) {
-    return Invalid(field,
-                   "is " + Count(text.size(), "characters") + ", more than " + std::to_string(max));
-  }
-  if (!separators_allowed && !IsTextSafe(text)) {
-    return Invalid(field, "contains ';', ',', '|' or a control character");
-  }
-  return {};
-}
-
-transport::Result<void> CheckList(std::string_view field, const std::vector<std::string>& items,
-                                  size_t count_max, size_t length_max, bool separators_allowed) {
-  if (items.size() > count_max) {
-    return Invalid(field, "has " + Count(items.size(), "entries") + ", more than " +
-                              std::to_string(count_max));
-  }
-  for (size_t i = 0; i < items.size(); ++i) {
-    const std::string name = std::string(field) + "[" + std::to_string(i) + "]";
-    if (auto ok = CheckText(name, items[i], length_max, true, separators_allowed); !ok) return ok;
-    if (std::find(items.begin(), items.begin() + static_cast<long>(i), items[i]) !=
-        items.begin() + static_cast<long>(i)) {
-      return Invalid(name, "'" + items[i] + "' is listed twice");
-    }
-  }
-  return {};
-}
 
 transport::Result<void> CheckDescriptor(const SkillDescriptor& d) {
   for (auto [field, text, max] :

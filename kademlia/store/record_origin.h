@@ -22,6 +22,7 @@
 #include <string>
 #include <string_view>
 
+#include "kademlia/store/trailing_elements.h"
 #include "transport/result.h"
 
 namespace skillnode::kademlia::store {
@@ -62,6 +63,9 @@ struct RecordOrigin {
   McpStatus mcp_status = McpStatus::kNone;
   std::string published_at;  // RFC 3339, as the registry wrote it; may be empty
   std::string updated_at;
+  // Elements after publisherDomainState that a newer version wrote (at most
+  // kRecordExtraElementsMax, skill_record.h); empty on every origin this version makes.
+  TrailingElements unknown_trailing;
   bool operator==(const RecordOrigin&) const = default;
 };
 

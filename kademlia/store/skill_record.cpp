@@ -1,12 +1,15 @@
 // Skill records: validation, the canonical encoding, record keys, signing and verifying.
 // Decoding (DecodeRecord) is in skill_record_decode.cpp; the constants of the encoding both
 // files share are in skill_record_format.h; the field checks ValidateRecord is made of are in
-// record_checks.h.
+// record_checks.h (the record's own) and field_checks.h (those the store's value types share).
 #include "kademlia/store/skill_record.h"
 
 #include <algorithm>
+#include <cassert>
 #include <msgpack.hpp>
 
+#include "kademlia/store/field_checks.h"
+#include "kademlia/store/msgpack_fields.h"
 #include "kademlia/store/record_checks.h"
 #include "kademlia/store/skill_record_format.h"
 #include "kademlia/wire/encoding.h"
@@ -15,11 +18,11 @@
 namespace skillnode::kademlia::store {
 namespace {
 
+using field_checks::CheckList;
+using field_checks::CheckText;
+using field_checks::Invalid;
 using record_checks::CheckDescriptor;
 using record_checks::CheckDomains;
-using record_checks::CheckList;
-using record_checks::CheckText;
-using record_checks::Invalid;
 using skill_record_format::kDescriptorFields;
 using skill_record_format::kDescriptorFieldsWithExamplesJson;
 using skill_record_format::kDescriptorFieldsWithFolder;
@@ -70,9 +73,13 @@ void PackDescriptor(wire::Packer& p, const SkillDescriptor& d) {
   if (json_examples) PackList(p, d.examples_json);
 }
 
-void PackOrigin(wire::Packer& p, const RecordOrigin& o) {
+void PackOrigin(wire::Packer& p, wire::VectorSink& sink, const RecordOrigin& o) {
   const bool unverified = o.publisher_domain_state == OriginDomainState::kUnverified;
-  p.pack_array(unverified ? kOriginFieldsWithDomainState : kOriginFields);
+  const uint32_t trailing = o.unknown_trailing.count;
+  assert(trailing <= kRecordExtraElementsMax);
+  p.pack_array(trailing > 0 ? kOriginFieldsWithDomainState + trailing
+               : unverified ? kOriginFieldsWithDomainState
+                            : kOriginFields);
   p.pack_uint8(static_cast<uint8_t>(o.format));
   wire::PackStr(p, o.source_url);
   wire::PackBin(p, o.document_sha256);
@@ -82,7 +89,12 @@ void PackOrigin(wire::Packer& p, const RecordOrigin& o) {
   p.pack_uint8(static_cast<uint8_t>(o.mcp_status));
   wire::PackStr(p, o.published_at);
   wire::PackStr(p, o.updated_at);
-  if (unverified) p.pack_uint8(static_cast<uint8_t>(o.publisher_domain_state));
+  if (unverified) {
+    p.pack_uint8(static_cast<uint8_t>(o.publisher_domain_state));
+  } else if (trailing > 0) {
+    p.pack_nil();
+  }
+  AppendTrailing(sink, o.unknown_trailing);
 }
 
 }  // namespace
@@ -252,7 +264,10 @@ std::vector<uint8_t> EncodeRecord(const SkillRecord& r) {
   wire::VectorSink sink(&out);
   wire::Packer p(sink);
   const bool domains = !r.publisher_domains.empty();
-  p.pack_array(domains                           ? kRecordFieldsWithDomains
+  const uint32_t trailing = r.unknown_trailing.count;
+  assert(trailing <= kRecordExtraElementsMax);
+  p.pack_array(trailing > 0                      ? kRecordFieldsWithDomains + trailing
+               : domains                         ? kRecordFieldsWithDomains
                : r.origin                        ? kRecordFieldsWithOrigin
                : r.publisher_certificate.empty() ? kRecordFields
                                                  : kRecordFieldsWithCertificate);
@@ -282,15 +297,20 @@ std::vector<uint8_t> EncodeRecord(const SkillRecord& r) {
   wire::PackBin(p, r.publisher);
   if (!r.publisher_certificate.empty()) {
     wire::PackBin(p, r.publisher_certificate);
-  } else if (r.origin || domains) {
+  } else if (r.origin || domains || trailing > 0) {
     p.pack_nil();
   }
   if (r.origin) {
-    PackOrigin(p, *r.origin);
-  } else if (domains) {
+    PackOrigin(p, sink, *r.origin);
+  } else if (domains || trailing > 0) {
     p.pack_nil();
   }
-  if (domains) PackList(p, r.publisher_domains);
+  if (domains) {
+    PackList(p, r.publisher_domains);
+  } else if (trailing > 0) {
+    p.pack_nil();
+  }
+  AppendTrailing(sink, r.unknown_trailing);
   sink.Finish();
   return out;
 }

@@ -30,6 +30,7 @@
 #include "kademlia/key.h"
 #include "kademlia/signature_scheme.h"
 #include "kademlia/store/record_origin.h"
+#include "kademlia/store/trailing_elements.h"
 #include "transport/result.h"
 
 namespace skillnode::kademlia::store {
@@ -71,6 +72,11 @@ constexpr uint64_t kSkillMdBytesMax = 1024 * 1024;
 constexpr uint64_t kSkillArchiveBytesMax = 64 * 1024 * 1024;
 // The publisher domains a record may claim (SkillRecord::publisher_domains).
 constexpr size_t kPublisherDomainsMax = 4;
+// Forward compatibility (docs/protocol.md "Forward compatibility"): a newer version adds fields
+// only at the end of a record's, an origin's or a term pointer's array. A reader skips (and
+// keeps, SkillRecord::unknown_trailing) at most this many elements after the ones it knows, so
+// that a few versions' worth of new fields still verify; an array with more is refused.
+constexpr uint32_t kRecordExtraElementsMax = 8;
 // Lifetime bounds: records must be republished; tombstones live as long as the record would.
 constexpr uint32_t kRecordTtlMinSeconds = 60;
 constexpr uint32_t kRecordTtlMaxSeconds = 24 * 3600;
@@ -143,6 +149,10 @@ struct SkillRecord {
   // serves before it shows it as verified. At most kPublisherDomainsMax, each IsDomainName, no
   // duplicates. Encoded only when present, so records without one encode as they always have.
   std::vector<std::string> publisher_domains;
+  // Elements after publisherDomains that a newer version wrote (at most
+  // kRecordExtraElementsMax), kept so that the record encodes again to the bytes its publisher
+  // signed. Empty on every record this version makes.
+  TrailingElements unknown_trailing;
   bool operator==(const SkillRecord&) const = default;
 };
 

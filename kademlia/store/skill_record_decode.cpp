@@ -1,6 +1,7 @@
 // Decoding of the canonical skill-record encoding (DecodeRecord in skill_record.h); encoding,
 // validation, keys, signing and verifying are in skill_record.cpp, and the constants both share
-// are in skill_record_format.h.
+// are in skill_record_format.h. The fields are read with MsgpackFields (msgpack_fields.h), the
+// reader term pointers are decoded with too.
 //
 // msgpack-cxx reports malformed input by throwing; the one call that can throw on input,
 // msgpack::unpack, sits in DecodeRecord's try block, so no exception leaves this file.
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "kademlia/store/msgpack_fields.h"
 #include "kademlia/store/skill_record.h"  // implemented here (DecodeRecord) and in skill_record.cpp
 #include "kademlia/store/skill_record_format.h"
 
@@ -31,94 +33,16 @@ using skill_record_format::kRecordFieldsWithOrigin;
 using skill_record_format::kRecordTag;
 using skill_record_format::kStatusNames;
 
-// msgpack::unpack limits for a record (it is at most kRecordEncodedSizeMax bytes): the record's
-// 18 fields, 16 capabilities, 8 scenes, the descriptor's 13 with 8 tags and 8 examples, and
-// the origin's 9 and 4 publisher domains make 85 elements.
+// msgpack::unpack limits for a record (it is at most kRecordEncodedSizeMax bytes), per array or
+// map: the largest array is the record's (19 fields and up to kRecordExtraElementsMax unknown
+// ones) or a list's (16 capabilities); the nesting is record > descriptor or origin > list. An
+// unknown trailing element is held to the same limits, so skipping and keeping it
+// (MsgpackFields::Rest) is bounded in depth and size too.
 constexpr size_t kUnpackElementsMax = 128;
 constexpr size_t kUnpackDepthMax = 4;
+static_assert(kRecordFieldsWithDomains + kRecordExtraElementsMax <= kUnpackElementsMax);
 
-// ---- Decoding --------------------------------------------------------------------------
-
-// Reads the fields of a record array in order; keeps the first problem.
-class Reader {
- public:
-  explicit Reader(const msgpack::object& array) : array_(array) {}
-  bool ok() const { return error_.empty(); }
-  const std::string& error() const { return error_; }
-
-  const msgpack::object* Next(std::string_view field) {
-    if (!ok()) return nullptr;
-    if (index_ >= array_.via.array.size) {
-      error_ = std::string(field) + ": missing";
-      return nullptr;
-    }
-    return &array_.via.array.ptr[index_++];
-  }
-  std::string Text(std::string_view field) {
-    const msgpack::object* o = Next(field);
-    if (o == nullptr) return {};
-    if (o->type != msgpack::type::STR) return Wrong(field, "str");
-    return std::string(o->via.str.ptr, o->via.str.size);
-  }
-  uint64_t Uint(std::string_view field, uint64_t max) {
-    const msgpack::object* o = Next(field);
-    if (o == nullptr) return 0;
-    if (o->type != msgpack::type::POSITIVE_INTEGER) return Wrong(field, "uint"), 0;
-    if (o->via.u64 > max) return error_ = std::string(field) + ": out of range", 0;
-    return o->via.u64;
-  }
-  bool Bool(std::string_view field) {
-    const msgpack::object* o = Next(field);
-    if (o == nullptr) return false;
-    if (o->type != msgpack::type::BOOLEAN) return Wrong(field, "bool"), false;
-    return o->via.boolean;
-  }
-  std::vector<std::string> List(std::string_view field) {
-    const msgpack::object* o = Next(field);
-    std::vector<std::string> out;
-    if (o == nullptr) return out;
-    if (o->type != msgpack::type::ARRAY) return Wrong(field, "array"), out;
-    for (uint32_t i = 0; i < o->via.array.size; ++i) {
-      const msgpack::object& item = o->via.array.ptr[i];
-      if (item.type != msgpack::type::STR) return Wrong(field, "array of str"), out;
-      out.emplace_back(item.via.str.ptr, item.via.str.size);
-    }
-    return out;
-  }
-  template <size_t N>
-  std::optional<std::array<uint8_t, N>> Bytes(std::string_view field, bool nil_allowed) {
-    const msgpack::object* o = Next(field);
-    if (o == nullptr) return std::nullopt;
-    if (nil_allowed && o->type == msgpack::type::NIL) return std::nullopt;
-    if (o->type != msgpack::type::BIN || o->via.bin.size != N) {
-      return Wrong(field, "bin of " + std::to_string(N) + " bytes"), std::nullopt;
-    }
-    std::array<uint8_t, N> out{};
-    std::copy_n(reinterpret_cast<const uint8_t*>(o->via.bin.ptr), N, out.begin());
-    return out;
-  }
-  std::vector<uint8_t> Bin(std::string_view field, size_t max, bool nil_allowed = false) {
-    const msgpack::object* o = Next(field);
-    if (o == nullptr) return {};
-    if (nil_allowed && o->type == msgpack::type::NIL) return {};
-    if (o->type != msgpack::type::BIN || o->via.bin.size == 0 || o->via.bin.size > max) {
-      return Wrong(field, "bin of 1.." + std::to_string(max) + " bytes"), std::vector<uint8_t>{};
-    }
-    const auto* bytes = reinterpret_cast<const uint8_t*>(o->via.bin.ptr);
-    return std::vector<uint8_t>(bytes, bytes + o->via.bin.size);
-  }
-  std::string Wrong(std::string_view field, const std::string& expected) {
-    if (ok()) error_ = std::string(field) + ": expected " + expected;
-    return {};
-  }
-
- private:
-  const msgpack::object& array_;
-  uint32_t index_ = 0;
-  std::string error_;
-};
-
-std::optional<SkillDescriptor> ReadDescriptor(Reader& outer) {
+std::optional<SkillDescriptor> ReadDescriptor(MsgpackFields& outer) {
   const msgpack::object* o = outer.Next("descriptor");
   if (o == nullptr || o->type == msgpack::type::NIL) return std::nullopt;
   if (o->type != msgpack::type::ARRAY ||
@@ -129,7 +53,7 @@ std::optional<SkillDescriptor> ReadDescriptor(Reader& outer) {
                                   std::to_string(kDescriptorFieldsWithExamplesJson));
     return std::nullopt;
   }
-  Reader r(*o);
+  MsgpackFields r(*o);
   SkillDescriptor d;
   d.name = r.Text("descriptor.name");
   d.description = r.Text("descriptor.description");
@@ -139,12 +63,12 @@ std::optional<SkillDescriptor> ReadDescriptor(Reader& outer) {
   d.input_schema = r.Text("descriptor.input_schema");
   d.output_schema = r.Text("descriptor.output_schema");
   d.examples = r.List("descriptor.examples");
-  d.skill_md_sha256 = r.Bytes<32>("descriptor.skill_md_sha256", true);
+  d.skill_md_sha256 = r.Bytes32("descriptor.skill_md_sha256", true);
   if (o->via.array.size >= kDescriptorFieldsWithFolder) {
     // Beside JSON examples the folder's fields are 0, nil and 0 when there is no folder.
     const bool json_examples = o->via.array.size == kDescriptorFieldsWithExamplesJson;
     d.skill_md_size = r.Uint("descriptor.skill_md_size", kSkillMdBytesMax);
-    d.archive_sha256 = r.Bytes<32>("descriptor.archive_sha256", json_examples);
+    d.archive_sha256 = r.Bytes32("descriptor.archive_sha256", json_examples);
     d.archive_size = r.Uint("descriptor.archive_size", kSkillArchiveBytesMax);
     if (json_examples) {
       d.examples_json = r.List("descriptor.examples_json");
@@ -156,22 +80,22 @@ std::optional<SkillDescriptor> ReadDescriptor(Reader& outer) {
   return d;
 }
 
-std::optional<RecordOrigin> ReadOrigin(Reader& outer, bool nil_allowed) {
+std::optional<RecordOrigin> ReadOrigin(MsgpackFields& outer, bool nil_allowed) {
   const msgpack::object* o = outer.Next("origin");
   if (o == nullptr) return std::nullopt;
   if (nil_allowed && o->type == msgpack::type::NIL) return std::nullopt;
-  if (o->type != msgpack::type::ARRAY ||
-      (o->via.array.size != kOriginFields && o->via.array.size != kOriginFieldsWithDomainState)) {
-    outer.Wrong("origin", "an array of " + std::to_string(kOriginFields) + " or " +
-                              std::to_string(kOriginFieldsWithDomainState));
+  if (auto problem = MsgpackFields::ArrayProblem(*o, kOriginFields, kOriginFieldsWithDomainState,
+                                                 kRecordExtraElementsMax);
+      !problem.empty()) {
+    outer.Fail("origin", problem);
     return std::nullopt;
   }
-  Reader r(*o);
+  MsgpackFields r(*o);
   RecordOrigin origin;
   origin.format = static_cast<OriginFormat>(
       r.Uint("origin.format", static_cast<uint64_t>(OriginFormat::kAgentSkills)));
   origin.source_url = r.Text("origin.sourceUrl");
-  if (auto digest = r.Bytes<32>("origin.documentSha256", false)) origin.document_sha256 = *digest;
+  if (auto digest = r.Bytes32("origin.documentSha256", false)) origin.document_sha256 = *digest;
   origin.document_size = r.Uint("origin.documentSize", kOriginDocumentBytesMax);
   origin.signature = static_cast<OriginSignature>(
       r.Uint("origin.signature", static_cast<uint64_t>(OriginSignature::kVerified)));
@@ -180,8 +104,11 @@ std::optional<RecordOrigin> ReadOrigin(Reader& outer, bool nil_allowed) {
       r.Uint("origin.status", static_cast<uint64_t>(McpStatus::kDeprecated)));
   origin.published_at = r.Text("origin.publishedAt");
   origin.updated_at = r.Text("origin.updatedAt");
-  if (o->via.array.size == kOriginFieldsWithDomainState) {
-    // Only an unverified domain is written out: one encoding per origin.
+  const uint32_t size = o->via.array.size;
+  const bool trailing = size > kOriginFieldsWithDomainState;
+  // Only an unverified domain is written out, and nil in its place before unknown trailing
+  // elements: one encoding per origin.
+  if (size >= kOriginFieldsWithDomainState && !(trailing && r.SkipNil())) {
     const uint64_t unverified = static_cast<uint64_t>(OriginDomainState::kUnverified);
     if (r.Uint("origin.publisherDomainState", unverified) != unverified && r.ok()) {
       r.Wrong("origin.publisherDomainState", "2 (unverified)");
@@ -190,6 +117,7 @@ std::optional<RecordOrigin> ReadOrigin(Reader& outer, bool nil_allowed) {
   } else if (!origin.publisher_domain.empty()) {
     origin.publisher_domain_state = OriginDomainState::kVerified;
   }
+  if (trailing) origin.unknown_trailing = r.Rest();
   if (!r.ok()) outer.Wrong("origin", "valid fields (" + r.error() + ")");
   return origin;
 }
@@ -219,14 +147,15 @@ transport::Result<SkillRecord> DecodeRecord(std::span<const uint8_t> encoded) {
     return transport::Fail(transport::ErrorCode::kParse, "record is not valid msgpack");
   }
   const msgpack::object& array = handle.get();
-  if (array.type != msgpack::type::ARRAY || array.via.array.size < kRecordFields ||
-      array.via.array.size > kRecordFieldsWithDomains) {
-    return transport::Fail(transport::ErrorCode::kParse,
-                           "record: expected an array of " + std::to_string(kRecordFields) +
-                               " to " + std::to_string(kRecordFieldsWithDomains) + " fields");
+  if (auto problem = MsgpackFields::ArrayProblem(array, kRecordFields, kRecordFieldsWithDomains,
+                                                 kRecordExtraElementsMax);
+      !problem.empty()) {
+    return transport::Fail(transport::ErrorCode::kParse, "record: " + problem);
   }
-  const uint32_t fields = array.via.array.size;
-  Reader r(array);
+  // The fields this version knows; elements after them are a newer version's.
+  const bool trailing = array.via.array.size > kRecordFieldsWithDomains;
+  const uint32_t fields = std::min(array.via.array.size, kRecordFieldsWithDomains);
+  MsgpackFields r(array);
   SkillRecord record;
   if (r.Text("tag") != kRecordTag) r.Wrong("tag", "'" + std::string(kRecordTag) + "'");
   record.agent_id = r.Text("agentId");
@@ -243,7 +172,7 @@ transport::Result<SkillRecord> DecodeRecord(std::span<const uint8_t> encoded) {
   record.tombstone = r.Bool("tombstone");
   record.reason = static_cast<UnregisterReason>(r.Uint("reason", kReasonNames.size() - 1));
   record.descriptor = ReadDescriptor(r);
-  if (auto key = r.Bytes<32>("publisher", false)) record.publisher = *key;
+  if (auto key = r.Bytes32("publisher", false)) record.publisher = *key;
   if (fields >= kRecordFieldsWithCertificate) {
     // Beside an origin or domains the certificate is nil when the publisher has none.
     record.publisher_certificate = r.Bin("publisherCertificate", kPublisherCertificateMax,
@@ -253,11 +182,13 @@ transport::Result<SkillRecord> DecodeRecord(std::span<const uint8_t> encoded) {
     // Beside domains the origin is nil on a record first published on a node.
     record.origin = ReadOrigin(r, /*nil_allowed=*/fields == kRecordFieldsWithDomains);
   }
-  if (fields == kRecordFieldsWithDomains) {
+  // Without domains the record has 16 to 18 fields, or nil in their place before unknown
+  // trailing elements: one encoding per record.
+  if (fields == kRecordFieldsWithDomains && !(trailing && r.SkipNil())) {
     record.publisher_domains = r.List("publisherDomains");
-    // Without domains the record has 16 to 18 fields: one encoding per record.
     if (r.ok() && record.publisher_domains.empty()) r.Wrong("publisherDomains", "entries");
   }
+  if (trailing) record.unknown_trailing = r.Rest();
   if (!r.ok()) return transport::Fail(transport::ErrorCode::kParse, "record field " + r.error());
   return record;
 }

@@ -38,6 +38,35 @@ TEST_CASE("a STORE with a valid token and record is stored and acknowledged", "[
   CHECK(*f.dht.store().Get(key)[0]->value == record);
 }
 
+TEST_CASE(
+    "a record with unknown trailing elements is stored and answered with the bytes its "
+    "publisher signed",
+    "[unit]") {
+  DhtFixture f;
+  Peer peer("a", "10.0.0.2:6881");
+  const Identity publisher = Publisher();
+  SkillRecord r = SampleRecord();
+  r.publisher = publisher.public_key();
+  r.publisher_domains = {"pub.example"};
+  // As a newer version writes it: the 19 fields, then "hello" and [1, true] after them.
+  std::vector<uint8_t> bytes = EncodeRecord(r);
+  REQUIRE(bytes[2] == 19);  // array16 of 19
+  bytes[2] = 21;
+  bytes.insert(bytes.end(), {0xa5, 'h', 'e', 'l', 'l', 'o', 0x92, 0x01, 0xc3});
+  const wire::WireRecord sent{bytes, publisher.Sign(bytes)};
+  const Key key = CapabilityKey("user-auth");
+  REQUIRE(std::holds_alternative<wire::StoredBody>(
+      f.Ask(peer, wire::StoreBody{key, f.TokenFor(peer), sent, 600}).body));
+  REQUIRE(f.dht.store().Get(key).size() == 1);
+  CHECK(f.dht.store().Get(key)[0]->value->encoded == bytes);
+  const wire::Message reply = f.Ask(peer, wire::FindValueBody{key, 0}, 7);
+  const auto* values = std::get_if<wire::ValuesBody>(&reply.body);
+  REQUIRE(values != nullptr);
+  REQUIRE(values->records.size() == 1);
+  CHECK(values->records[0].encoded == bytes);
+  CHECK(values->records[0].signature == sent.signature);
+}
+
 TEST_CASE("STORE refusals are ERROR replies with a reason and change nothing", "[unit]") {
   DhtFixture f;
   Peer peer("a", "10.0.0.2:6881");
