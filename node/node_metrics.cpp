@@ -179,6 +179,8 @@ std::string RefusalLabel(size_t code) {
       return "outside_window";
     case ErrorReplyCode::kPullsFull:
       return "pulls_full";
+    case ErrorReplyCode::kTermKeyFull:
+      return "term_key_full";
     default:
       return "code_" + std::to_string(code);
   }
@@ -195,6 +197,19 @@ void WriteStoreMetrics(http::PrometheusWriter& out, const kademlia::store::Skill
             static_cast<double>(store.bytes()));
   out.Gauge("skillnode_store_keys", "DHT keys this node holds records under.",
             static_cast<double>(store.keys()));
+  const kademlia::store::terms::TermTable& terms = dht.terms();
+  out.Gauge("skillnode_terms_pointers",
+            "Keyword index pointers this node holds for the DHT (docs/protocol.md).",
+            static_cast<double>(terms.pointers()));
+  out.Gauge("skillnode_terms_bytes", "Bytes of the keyword index pointers this node holds.",
+            static_cast<double>(terms.bytes()));
+  out.Gauge("skillnode_terms_keys", "Term keys this node holds pointers under.",
+            static_cast<double>(terms.keys()));
+  out.Counter("skillnode_terms_displaced_total",
+              "Pointers that left a full term key for a heavier newcomer.",
+              static_cast<double>(terms.displaced()));
+  out.Counter("skillnode_terms_stores_accepted_total", "STOREs of term pointers taken.",
+              static_cast<double>(stats.term_stores_accepted));
   out.Gauge("skillnode_store_published", "Records this node publishes and republishes.",
             static_cast<double>(dht.published()));
   out.Gauge("skillnode_store_listeners", "Listeners this node holds for other nodes.",

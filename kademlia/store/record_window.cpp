@@ -30,6 +30,12 @@ transport::Result<void> RecordWindow::Check(transport::TimePoint now,
   return CheckValidityWindow(record, wall_clock_(now), MillisOf(clock_skew_));
 }
 
+transport::Result<void> RecordWindow::Check(transport::TimePoint now,
+                                            const TermPointer& pointer) const {
+  return CheckValidityWindow(pointer.timestamp_ms, NotAfterMs(pointer), wall_clock_(now),
+                             MillisOf(clock_skew_));
+}
+
 transport::TimePoint RecordWindow::LocalTimeOf(transport::TimePoint now, uint64_t wall_ms) const {
   const uint64_t wall_now = wall_clock_(now);
   if (wall_ms <= wall_now) return now;
@@ -40,10 +46,20 @@ transport::TimePoint RecordWindow::LocalTimeOf(transport::TimePoint now, uint64_
 
 transport::Duration RecordWindow::HeldFor(transport::TimePoint now, const SkillRecord& record,
                                           transport::Duration offered) const {
+  return HeldFor(now, NotAfterMs(record), record.tombstone, offered);
+}
+
+transport::Duration RecordWindow::HeldFor(transport::TimePoint now, const TermPointer& pointer,
+                                          transport::Duration offered) const {
+  return HeldFor(now, NotAfterMs(pointer), pointer.tombstone, offered);
+}
+
+transport::Duration RecordWindow::HeldFor(transport::TimePoint now, uint64_t not_after_ms,
+                                          bool tombstone, transport::Duration offered) const {
   const transport::TimePoint window_end =
-      LocalTimeOf(now, SaturatingAdd(NotAfterMs(record), MillisOf(clock_skew_)));
+      LocalTimeOf(now, SaturatingAdd(not_after_ms, MillisOf(clock_skew_)));
   const transport::Duration window_left = window_end - now;
-  return record.tombstone ? std::max(offered, window_left) : std::min(offered, window_left);
+  return tombstone ? std::max(offered, window_left) : std::min(offered, window_left);
 }
 
 bool RecordWindow::EndsSoon(uint64_t wall_now, const SkillRecord& record,

@@ -12,6 +12,7 @@
 #include <functional>
 
 #include "kademlia/store/skill_record.h"
+#include "kademlia/store/term_pointer.h"
 #include "transport/clock.h"
 
 namespace skillnode::kademlia::store {
@@ -32,11 +33,16 @@ class RecordWindow {
   // Whether our wall clock is inside the record's validity window, give or take the skew.
   [[nodiscard]] transport::Result<void> Check(transport::TimePoint now,
                                               const SkillRecord& record) const;
+  // The same for a term pointer (its record's window).
+  [[nodiscard]] transport::Result<void> Check(transport::TimePoint now,
+                                              const TermPointer& pointer) const;
   // The point of our timeline at which our wall clock reads `wall_ms` (now, if it has passed).
   transport::TimePoint LocalTimeOf(transport::TimePoint now, uint64_t wall_ms) const;
   // How long a copy is held when offered for `offered`: a live record no longer than its
   // window lasts (with the skew), a tombstone at least that long.
   transport::Duration HeldFor(transport::TimePoint now, const SkillRecord& record,
+                              transport::Duration offered) const;
+  transport::Duration HeldFor(transport::TimePoint now, const TermPointer& pointer,
                               transport::Duration offered) const;
   // Whether, when our wall clock reads `wall_now`, the record's window has ended or has less
   // than `republish_interval` + ttl / 4 left: a record of our own is then signed again at its
@@ -45,6 +51,9 @@ class RecordWindow {
                        transport::Duration republish_interval);
 
  private:
+  transport::Duration HeldFor(transport::TimePoint now, uint64_t not_after_ms, bool tombstone,
+                              transport::Duration offered) const;
+
   WallClock wall_clock_;
   transport::Duration clock_skew_;
 };

@@ -8,32 +8,13 @@
 #include <utility>
 
 #include "kademlia/store/skill_dht_internal.h"
+#include "kademlia/store/values_page.h"
 
 namespace skillnode::kademlia::store {
 namespace {
 
 using skill_dht_internal::BelongsUnder;
 using skill_dht_internal::SecondsLeft;
-
-// msgpack framing of one record in a VALUES page: a fixarray byte and two bin16 headers.
-constexpr size_t kRecordEntryOverhead = 1 + 3 + 3;
-// A reference in a VALUES page: a fixarray byte, a bin8 digest, a uint32 and a bin8 signature.
-constexpr size_t kReferenceEntrySize = 1 + (2 + 32) + 5 + (2 + std::tuple_size_v<Signature>);
-// The records array header may grow from one byte (fixarray) to three (array16).
-constexpr size_t kArrayHeaderSlack = 2;
-// The "lf" key and its array header, and one lifetime (a uint32 at most).
-constexpr size_t kLifetimesFrameSize = 3 + 3;
-constexpr size_t kLifetimeEntrySizeMax = 5;
-
-// A header as large as any reply's, to measure how many records fit in a page.
-wire::Header LargestReplyHeader() {
-  wire::Header header;
-  header.proof = Signature{};
-  header.observed = transport::Endpoint(*transport::Address::Parse("ffff::ffff"), 65535);
-  header.txid = UINT64_MAX;
-  header.network_id = UINT32_MAX;
-  return header;
-}
 
 wire::ErrorReplyCode CodeFor(StoreRefusal refusal) {
   switch (refusal) {
@@ -55,6 +36,7 @@ SkillDht::SkillDht(Node& node, const DhtConfig& config, WallClock wall_clock)
       config_(config),
       store_(config.limits),
       window_(std::move(wall_clock), config.clock_skew),
+      terms_(config.term_limits, window_, node.signatures()),
       verifier_(config.verified_records_max, node.hash_key(), node.signatures(), stats_),
       outbox_(node, config_, stats_),
       pull_(node, config_, verifier_, store_, outbox_, stats_),
@@ -100,41 +82,42 @@ wire::Body SkillDht::HandleFindValue(transport::TimePoint now, const transport::
   ++stats_.find_value_served;
   wire::ValuesBody values;
   values.token = node_.tokens().For(from.address());
-  const size_t total = store_.Count(find.target);
-  const auto page = store_.Page(find.target, find.cursor, wire::kRecordsPerReplyMax);
-  values.total = static_cast<uint32_t>(total);
-  // One encode of the page's frame (with the widest cursor and total), then arithmetic: each
-  // record adds an array header, two bin headers, its bytes and its signature.
-  wire::ValuesBody frame = values;
-  frame.next = UINT32_MAX;
-  frame.total = UINT32_MAX;
-  const size_t frame_size = wire::Encode(wire::Message{LargestReplyHeader(), frame}).value().size();
-  size_t room = kDatagramSizeMax - frame_size - kArrayHeaderSlack - kLifetimesFrameSize;
-  size_t next = find.cursor;
-  for (const StoredRecord* held : page) {
-    const SignedRecord& record = *held->value;
-    const size_t entry =
-        record.encoded.size() <= kRecordInlineSizeMax
-            ? kRecordEntryOverhead + record.encoded.size() + record.signature.size()
-            : kReferenceEntrySize;
-    const size_t cost = entry + kLifetimeEntrySizeMax;
-    if (cost > room) {
-      // A record that cannot fit even alone is skipped rather than blocking the key.
-      if (values.records.empty()) ++next;
-      break;
-    }
-    room -= cost;
-    values.records.push_back(outbox_.ToWire(now, held->value));
-    values.lifetimes.push_back(SecondsLeft(*held, now));
-    ++next;
+  if (terms_.Holds(find.target)) {
+    ++stats_.term_pages_served;
+    terms_.Answer(now, find, values);
+  } else {
+    AnswerRecords(now, find, values);
   }
-  if (next < total) values.next = static_cast<uint32_t>(next);
   // Closer contacts fill what room is left; EncodeFitting drops the farthest that do not fit.
   for (const Contact& c :
        node_.routing_table().Closest(find.target, node_.config().routing.bucket_size)) {
     if (c.endpoint != from) values.nodes.push_back(wire::WireContact{c.id, c.endpoint});
   }
   return values;
+}
+
+void SkillDht::AnswerRecords(transport::TimePoint now, const wire::FindValueBody& find,
+                             wire::ValuesBody& values) {
+  const size_t total = store_.Count(find.target);
+  const auto page = store_.Page(find.target, find.cursor, wire::kRecordsPerReplyMax);
+  values.total = static_cast<uint32_t>(total);
+  ValuesPage room(values);
+  size_t next = find.cursor;
+  for (const StoredRecord* held : page) {
+    const SignedRecord& record = *held->value;
+    const bool fits = record.encoded.size() <= kRecordInlineSizeMax
+                          ? room.TakeInline(record.encoded.size())
+                          : room.TakeReference();
+    if (!fits) {
+      // A record that cannot fit even alone is skipped rather than blocking the key.
+      if (values.records.empty()) ++next;
+      break;
+    }
+    values.records.push_back(outbox_.ToWire(now, held->value));
+    values.lifetimes.push_back(SecondsLeft(*held, now));
+    ++next;
+  }
+  if (next < total) values.next = static_cast<uint32_t>(next);
 }
 
 wire::Body SkillDht::Refuse(wire::ErrorReplyCode code, const std::string& why) {
@@ -146,6 +129,13 @@ wire::Body SkillDht::HandleStore(transport::TimePoint now, const transport::Endp
                                  const NodeId& sender, const wire::StoreBody& store) {
   if (!node_.tokens().Check(store.token, from.address())) {
     return Refuse(wire::ErrorReplyCode::kBadToken, "write token missing, wrong or expired");
+  }
+  if (!store.record.is_reference() && IsTermPointerEncoding(store.record.encoded)) {
+    if (auto refused = terms_.Admit(now, from.address(), store)) {
+      return Refuse(refused->code, refused->why);
+    }
+    ++stats_.term_stores_accepted;
+    return wire::StoredBody{};
   }
   if (!store.record.reference) {
     return AdmitStore(now, from.address(), store, verifier_.Verify(store.record));
@@ -305,6 +295,7 @@ void SkillDht::OnTimer(transport::TimePoint now) {
                                            gone.identity.skill_id, gone.sequence}},
            nullptr);
   }
+  stats_.term_pointers_expired += terms_.Expire(now).size();
   listeners_.Expire(now);
   subscriptions_.RenewDue(now);
   publisher_.RepublishDue(now);
@@ -312,8 +303,8 @@ void SkillDht::OnTimer(transport::TimePoint now) {
 }
 
 transport::TimePoint SkillDht::NextDeadline() const {
-  return std::min({store_.NextExpiry(), publisher_.NextDeadline(), listeners_.NextDeadline(),
-                   subscriptions_.NextDeadline(), pull_.NextDeadline()});
+  return std::min({store_.NextExpiry(), terms_.NextExpiry(), publisher_.NextDeadline(),
+                   listeners_.NextDeadline(), subscriptions_.NextDeadline(), pull_.NextDeadline()});
 }
 
 }  // namespace skillnode::kademlia::store

@@ -35,7 +35,8 @@
 // (skill_publisher.h, publishing and republishing), ReplicaHandoff (replica_handoff.h,
 // hand-off and replica repair), ListenerTable (listener_table.h, listeners held for others and
 // their pushes), Subscriptions (subscriptions.h, this node's own subscriptions), RecordWindow
-// (record_window.h, validity windows), RecordVerifier (record_verifier.h, signatures and
+// (record_window.h, validity windows), TermHolder (terms/term_holder.h, the keyword index's
+// pointers held and served), RecordVerifier (record_verifier.h, signatures and
 // policy), RecordOutbox (record_outbox.h, records to wire form and the bytes of large ones
 // served) and RecordPull (record_pull.h, references resolved or pulled). The value types are in
 // skill_dht_types.h.
@@ -70,6 +71,7 @@
 #include "kademlia/store/skill_publisher.h"
 #include "kademlia/store/skill_record.h"
 #include "kademlia/store/subscriptions.h"
+#include "kademlia/store/terms/term_holder.h"
 #include "kademlia/store/value_store.h"
 
 namespace skillnode::kademlia::store {
@@ -115,6 +117,8 @@ class SkillDht final : public RequestHandler {
   std::vector<SignedRecord> ListenView(uint64_t subscription) const;
 
   const ValueStore& store() const { return store_; }
+  // The keyword index's pointers this node holds for others.
+  const terms::TermTable& terms() const { return terms_.table(); }
   // Listeners this node holds for others, over all keys.
   size_t listeners() const { return listeners_.size(); }
   const DhtStats& stats() const { return stats_; }
@@ -131,6 +135,9 @@ class SkillDht final : public RequestHandler {
  private:
   wire::Body HandleFindValue(transport::TimePoint now, const transport::Endpoint& from,
                              const wire::FindValueBody& find);
+  // A page of the records under `find.target` into `values` (its token set).
+  void AnswerRecords(transport::TimePoint now, const wire::FindValueBody& find,
+                     wire::ValuesBody& values);
   wire::Body HandleStore(transport::TimePoint now, const transport::Endpoint& from,
                          const NodeId& sender, const wire::StoreBody& store);
   // The checks of a STORE after the token's, on its record (verified, or why not); stores it.
@@ -157,6 +164,7 @@ class SkillDht final : public RequestHandler {
   DhtStats stats_;
   ValueStore store_;
   RecordWindow window_;
+  terms::TermHolder terms_;
   RecordVerifier verifier_;
   RecordOutbox outbox_;
   RecordPull pull_;

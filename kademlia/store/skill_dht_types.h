@@ -16,6 +16,7 @@
 #include "kademlia/key.h"
 #include "kademlia/lookup.h"
 #include "kademlia/store/skill_record.h"
+#include "kademlia/store/terms/term_table.h"
 #include "kademlia/store/value_store.h"
 #include "kademlia/wire/wire.h"
 #include "transport/clock.h"
@@ -29,6 +30,8 @@ struct DhtConfig {
   // missed round or two does not let records expire.
   transport::Duration republish_interval = transport::Seconds(20 * 60);
   StoreLimits limits;
+  // The keyword index's pointers held for others (docs/protocol.md "Keyword index").
+  terms::TermTableLimits term_limits;
   // Keys (and records) handed to one new contact at most, so a join cannot trigger a flood.
   size_t handoff_keys_max = 64;
   size_t handoff_records_max = 256;
@@ -128,12 +131,17 @@ struct PublishResult {
 using PublishCallback = std::function<void(const PublishResult&)>;
 
 struct DhtStats {
-  // By ErrorReplyCode value (10..20 used).
+  // By ErrorReplyCode value (10..24 used).
   std::array<uint64_t, wire::kErrorReplyCodesEnd> store_refused{};
   uint64_t records_uncertified = 0;  // records in answers and pushes the policy refused
   uint64_t stores_accepted = 0;
   uint64_t find_value_served = 0;
   uint64_t records_expired = 0;
+  // The keyword index: STOREs of term pointers taken (refusals count in store_refused), pages of
+  // pointers served, and pointers dropped as their time ran out.
+  uint64_t term_stores_accepted = 0;
+  uint64_t term_pages_served = 0;
+  uint64_t term_pointers_expired = 0;
   uint64_t handoff_records = 0;
   uint64_t repair_keys = 0;  // keys whose copy on an evicted contact we restored elsewhere
   uint64_t pages_retried = 0;

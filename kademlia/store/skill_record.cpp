@@ -178,16 +178,20 @@ uint64_t NotAfterMs(const SkillRecord& record) {
 
 transport::Result<void> CheckValidityWindow(const SkillRecord& record, uint64_t now_ms,
                                             uint64_t skew_ms) {
+  return CheckValidityWindow(record.timestamp_ms, NotAfterMs(record), now_ms, skew_ms);
+}
+
+transport::Result<void> CheckValidityWindow(uint64_t timestamp_ms, uint64_t not_after_ms,
+                                            uint64_t now_ms, uint64_t skew_ms) {
   const auto seconds = [](uint64_t ms) { return std::to_string((ms + 999) / 1000) + " s"; };
-  if (record.timestamp_ms > now_ms && record.timestamp_ms - now_ms > skew_ms) {
+  if (timestamp_ms > now_ms && timestamp_ms - now_ms > skew_ms) {
     return transport::Fail(transport::ErrorCode::kInvalidArgument,
-                           "record is signed for " + seconds(record.timestamp_ms - now_ms) +
+                           "record is signed for " + seconds(timestamp_ms - now_ms) +
                                " from now, beyond the allowed clock skew of " + seconds(skew_ms));
   }
-  const uint64_t not_after = NotAfterMs(record);
-  if (now_ms > not_after && now_ms - not_after > skew_ms) {
+  if (now_ms > not_after_ms && now_ms - not_after_ms > skew_ms) {
     return transport::Fail(transport::ErrorCode::kInvalidArgument,
-                           "record's validity ended " + seconds(now_ms - not_after) +
+                           "record's validity ended " + seconds(now_ms - not_after_ms) +
                                " ago (timestamp + ttl), beyond the allowed clock skew of " +
                                seconds(skew_ms));
   }

@@ -183,6 +183,10 @@ uint64_t NotAfterMs(const SkillRecord& record);  // timestamp + TTL (saturating)
 // `skew_ms` on both sides; the error says which end it is outside and by how much.
 [[nodiscard]] transport::Result<void> CheckValidityWindow(const SkillRecord& record,
                                                           uint64_t now_ms, uint64_t skew_ms);
+// The same check of any signed value's window [timestamp_ms, not_after_ms] (a term pointer's).
+[[nodiscard]] transport::Result<void> CheckValidityWindow(uint64_t timestamp_ms,
+                                                          uint64_t not_after_ms, uint64_t now_ms,
+                                                          uint64_t skew_ms);
 
 // Checks every field against the limits above and the seed's text format (ids may not hold
 // ';', ',', '|' or control characters, since SKILL_REGISTER could not carry them). The error

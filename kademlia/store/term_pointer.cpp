@@ -235,4 +235,22 @@ transport::Result<SignedTermPointer> VerifyTermPointer(std::span<const uint8_t> 
   return SignedTermPointer{{encoded.begin(), encoded.end()}, signature, std::move(*pointer)};
 }
 
+bool IsTermPointerEncoding(std::span<const uint8_t> encoded) {
+  // A fixarray (up to 15 elements) or an array16 header, then the tag as a fixstr (under 32
+  // bytes: the canonical form msgpack gives a short string).
+  static_assert(kTermPointerTag.size() < 32);
+  size_t at = 0;
+  if (encoded.empty()) return false;
+  if ((encoded[0] & 0xf0) == 0x90) {
+    at = 1;
+  } else if (encoded[0] == 0xdc) {
+    at = 3;
+  } else {
+    return false;
+  }
+  if (encoded.size() < at + 1 + kTermPointerTag.size()) return false;
+  if (encoded[at] != (0xa0 | kTermPointerTag.size())) return false;
+  return std::equal(kTermPointerTag.begin(), kTermPointerTag.end(), encoded.begin() + at + 1);
+}
+
 }  // namespace skillnode::kademlia::store

@@ -121,6 +121,10 @@ struct SignedTermPointer {
     std::span<const uint8_t> encoded, const Signature& signature,
     const SignatureScheme& signatures = Ed25519Signatures());
 
+// Whether `encoded` begins as a term pointer's encoding does (an array whose first element is the
+// pointer's tag), not a skill record's: which of the two a STORE carries. Decodes nothing else.
+bool IsTermPointerEncoding(std::span<const uint8_t> encoded);
+
 // The canonical encoding alone (no validation); exposed for tests and tools.
 std::vector<uint8_t> EncodeTermPointer(const TermPointer& pointer);
 [[nodiscard]] transport::Result<TermPointer> DecodeTermPointer(std::span<const uint8_t> encoded);

@@ -1,5 +1,6 @@
 #include "kademlia/store/value_store.h"
 
+#include <algorithm>
 #include <cassert>
 
 #include "kademlia/wire/encoding.h"
@@ -24,25 +25,10 @@ std::string_view StoreRefusalName(StoreRefusal refusal) {
   return "unknown";
 }
 
-ValueStore::IdentityHash ValueStore::HashIdentity(const RecordIdentity& identity) {
-  // Length-prefixed so that ("ab", "c") and ("a", "bc") differ.
-  std::vector<uint8_t> input(identity.publisher.begin(), identity.publisher.end());
-  for (const std::string* part : {&identity.agent_id, &identity.skill_id}) {
-    input.push_back(static_cast<uint8_t>(part->size()));
-    input.insert(input.end(), part->begin(), part->end());
-  }
-  return Key::Sha256(input);
-}
-
-size_t ValueStore::bytes_from(const transport::Address& source) const {
-  auto it = bytes_by_ip_.find(source);
-  return it == bytes_by_ip_.end() ? 0 : it->second;
-}
-
 ValueStore::PutResult ValueStore::Put(const Key& key, const SignedRecord& value,
                                       const transport::Address& source, transport::TimePoint now,
                                       transport::Duration lifetime) {
-  const IdentityHash id = HashIdentity(IdentityOf(value.record));
+  const IdentityHash id = SlotIdentity(IdentityOf(value.record));
   const size_t size = value.encoded.size() + value.signature.size();
   auto key_it = keys_.find(key);
   const StoredRecord* held = nullptr;
@@ -80,10 +66,12 @@ ValueStore::PutResult ValueStore::Put(const Key& key, const SignedRecord& value,
   // The node's own records (no source address) are bounded by its registry's limits instead.
   if (!source.IsUnspecified() && ip_bytes + size > ip_max) return {StoreRefusal::kQuotaIp, false};
   if (bytes_ - held_size + size > limits_.bytes_total_max &&
-      !EvictForRoom(bytes_ - held_size + size - limits_.bytes_total_max, source)) {
+      !EvictForRoom(bytes_ - held_size + size - limits_.bytes_total_max, source,
+                    {held != nullptr ? std::optional<Slot>(Slot{key, id}) : std::nullopt})) {
     return {StoreRefusal::kQuotaTotal, false};
   }
-  if (held != nullptr) Erase(key, id);
+  // The evictions may have taken the held version itself.
+  if (held != nullptr && Holds(key, id)) Erase(key, id);
   KeyEntry& entry = keys_[key];
   StoredRecord stored{Share(value), source, now, now + lifetime, size};
   SignedRecordPtr held_now = stored.value;
@@ -91,28 +79,25 @@ ValueStore::PutResult ValueStore::Put(const Key& key, const SignedRecord& value,
   entry.bytes += size;
   ++records_;
   bytes_ += size;
-  bytes_by_ip_[source] += size;
-  by_ip_age_[source].insert({now, Slot{key, id}});
+  shares_.Add(source, Slot{key, id}, now, size);
   by_expiry_.insert({now + lifetime, Slot{key, id}});
   return {StoreRefusal::kNone, true, std::move(held_now)};
 }
 
-bool ValueStore::EvictForRoom(size_t needed, const transport::Address& newcomer) {
+bool ValueStore::Holds(const Key& key, const IdentityHash& id) const {
+  auto it = keys_.find(key);
+  return it != keys_.end() && it->second.records.contains(id);
+}
+
+bool ValueStore::EvictForRoom(size_t needed, const transport::Address& newcomer,
+                              std::initializer_list<std::optional<StoreSlot>> leaving) {
   size_t freed = 0;
   while (freed < needed) {
-    // The heaviest source; ties go to the lowest address (deterministic).
-    const transport::Address* heaviest = nullptr;
-    size_t most = 0;
-    for (const auto& [address, bytes] : bytes_by_ip_) {
-      if (bytes > most) {
-        most = bytes;
-        heaviest = &address;
-      }
-    }
-    if (heaviest == nullptr || *heaviest == newcomer) return false;
-    const auto [stored_at, slot] = *by_ip_age_.at(*heaviest).begin();
-    const auto& [key, id] = slot;
-    freed += keys_.at(key).records.at(id).bytes;
+    const std::optional<Slot> slot = shares_.EvictionCandidate(newcomer);
+    if (!slot) return false;
+    const auto& [key, id] = *slot;
+    const bool counted = std::find(leaving.begin(), leaving.end(), slot) != leaving.end();
+    if (!counted) freed += keys_.at(key).records.at(id).bytes;
     Erase(key, id);
     ++evicted_;
   }
@@ -144,12 +129,7 @@ void ValueStore::Erase(const Key& key, const IdentityHash& id) {
   assert(it != key_it->second.records.end());
   const StoredRecord& stored = it->second;
   by_expiry_.erase({stored.expires_at, Slot{key, id}});
-  auto& ages = by_ip_age_.at(stored.source);
-  ages.erase({stored.stored_at, Slot{key, id}});
-  if (ages.empty()) by_ip_age_.erase(stored.source);
-  auto ip = bytes_by_ip_.find(stored.source);
-  ip->second -= stored.bytes;
-  if (ip->second == 0) bytes_by_ip_.erase(ip);
+  shares_.Remove(stored.source, Slot{key, id}, stored.stored_at, stored.bytes);
   key_it->second.bytes -= stored.bytes;
   bytes_ -= stored.bytes;
   --records_;

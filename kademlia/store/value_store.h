@@ -16,7 +16,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <map>
+#include <optional>
 #include <set>
 #include <string_view>
 #include <tuple>
@@ -24,6 +26,7 @@
 
 #include "kademlia/key.h"
 #include "kademlia/store/skill_record.h"
+#include "kademlia/store/source_shares.h"
 #include "transport/clock.h"
 #include "transport/endpoint.h"
 
@@ -109,7 +112,7 @@ class ValueStore {
   size_t records() const { return records_; }
   size_t bytes() const { return bytes_; }
   size_t keys() const { return keys_.size(); }
-  size_t bytes_from(const transport::Address& source) const;
+  size_t bytes_from(const transport::Address& source) const { return shares_.BytesFrom(source); }
   uint64_t evicted() const { return evicted_; }
 
  private:
@@ -119,10 +122,14 @@ class ValueStore {
     std::map<IdentityHash, StoredRecord> records;
     size_t bytes = 0;
   };
-  using Slot = std::tuple<Key, IdentityHash>;
+  using Slot = StoreSlot;
 
-  static IdentityHash HashIdentity(const RecordIdentity& identity);
-  bool EvictForRoom(size_t needed, const transport::Address& newcomer);
+  bool Holds(const Key& key, const IdentityHash& id) const;
+  // Evicts until `needed` bytes are freed. The values in `leaving` are going anyway (a
+  // replaced version, a displaced pointer): `needed` already counts them, so evicting one of
+  // them frees nothing more.
+  bool EvictForRoom(size_t needed, const transport::Address& newcomer,
+                    std::initializer_list<std::optional<StoreSlot>> leaving);
   void Erase(const Key& key, const IdentityHash& id);
   // The one shared copy of `value`: the one held under another key, or a new one.
   SignedRecordPtr Share(const SignedRecord& value);
@@ -137,9 +144,7 @@ class ValueStore {
   };
   std::map<Signature, Shared> shared_;
   std::set<std::pair<transport::TimePoint, Slot>> by_expiry_;
-  std::map<transport::Address, size_t> bytes_by_ip_;
-  std::map<transport::Address, std::set<std::pair<transport::TimePoint, Slot>>>
-      by_ip_age_;  // oldest first
+  SourceShares shares_;  // bytes per source IP, for its share and for eviction
   size_t records_ = 0;
   size_t bytes_ = 0;
   uint64_t evicted_ = 0;

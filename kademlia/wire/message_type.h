@@ -73,9 +73,10 @@ enum class ErrorReplyCode : uint16_t {
   kNotHeld = 21,        // BLOB_GET: this node does not hold the digest's bytes (any more)
   kOutsideWindow = 22,  // our clock is outside the record's signed validity window (and skew)
   kPullsFull = 23,      // STORE of a reference: we pull as many records as we may; try later
+  kTermKeyFull = 24,    // STORE of a term pointer: its key is full of heavier ones; next shard
 };
 // One more than the highest ErrorReplyCode: the size of tables indexed by code.
-constexpr size_t kErrorReplyCodesEnd = 24;
+constexpr size_t kErrorReplyCodesEnd = 25;
 
 }  // namespace skillnode::kademlia::wire
 

@@ -15,11 +15,11 @@
 namespace skillnode::testing {
 
 struct DhtFixture {
-  DhtFixture()
+  explicit DhtFixture(const kademlia::store::DhtConfig& config = {})
       : node(kademlia::KademliaConfig{},
              kademlia::Identity::FromSeed(kademlia::Key::Sha256("dht-node").bytes()), transport,
              rng, logger, now),
-        dht(node, kademlia::store::DhtConfig{}) {}
+        dht(node, config) {}
 
   // Sends `body` from `peer` and returns the node's reply to it.
   kademlia::wire::Message Ask(const Peer& peer, kademlia::wire::Body body, uint64_t txid = 1) {

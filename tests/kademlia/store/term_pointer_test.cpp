@@ -344,5 +344,17 @@ TEST_CASE("the description prefix is cut before the character that crosses its l
   }
 }
 
+TEST_CASE("a term pointer's encoding is told from a skill record's by its tag alone", "[unit]") {
+  const SignedTermPointer pointer = *SignTermPointer(SamplePointer(), Publisher());
+  CHECK(IsTermPointerEncoding(pointer.encoded));
+  CHECK_FALSE(IsTermPointerEncoding(Signed(SampleRecord(), Publisher()).encoded));
+  CHECK_FALSE(IsTermPointerEncoding({}));
+  std::vector<uint8_t> cut(pointer.encoded.begin(), pointer.encoded.begin() + 10);
+  CHECK_FALSE(IsTermPointerEncoding(cut));
+  std::vector<uint8_t> other_tag = pointer.encoded;
+  other_tag[5] ^= 1;
+  CHECK_FALSE(IsTermPointerEncoding(other_tag));
+}
+
 }  // namespace
 }  // namespace skillnode::kademlia::store

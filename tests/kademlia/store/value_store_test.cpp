@@ -181,6 +181,32 @@ TEST_CASE("a full store evicts the oldest record of the heaviest source, never t
   CHECK(store.Get(CapabilityKey("light")).size() == 1);
 }
 
+TEST_CASE("a newer version that needs room may evict its own older copy, and is stored", "[unit]") {
+  const size_t one = Version(1).encoded.size() + 64;
+  StoreLimits limits;
+  limits.bytes_total_max = one * 4;
+  limits.per_ip_share_max = 1.0;
+  ValueStore store(limits);
+  const Key key = CapabilityKey("user-auth");
+  // The heavy source's oldest record is the one the newcomer replaces.
+  REQUIRE(store.Put(key, Version(1), Ip("10.0.0.1"), kNow, kHour).changed);
+  for (const char* agent : {"heavy-b", "heavy-c"}) {
+    REQUIRE(
+        store.Put(CapabilityKey(agent), Version(1, agent), Ip("10.0.0.1"), kNow, kHour).changed);
+  }
+  REQUIRE(
+      store.Put(CapabilityKey("light"), Version(1, "light"), Ip("10.0.0.2"), kNow, kHour).changed);
+  SkillRecord larger = SampleRecord();
+  larger.sequence = 2;
+  larger.capabilities.push_back("a-capability-of-forty-bytes-or-so-more");  // past the room left
+  auto put = store.Put(key, Signed(larger, Publisher()), Ip("10.0.0.3"),
+                       kNow + transport::Seconds(1), kHour);
+  CHECK(put.changed);
+  REQUIRE(store.Get(key).size() == 1);
+  CHECK(store.Get(key).at(0)->value->record.sequence == 2);
+  CHECK(store.bytes() <= limits.bytes_total_max);
+}
+
 TEST_CASE("records under a key come back in a stable order", "[unit]") {
   ValueStore store({});
   const Key key = CapabilityKey("many");

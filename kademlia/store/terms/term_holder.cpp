@@ -1,0 +1,95 @@
+#include "kademlia/store/terms/term_holder.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+
+#include "kademlia/store/values_page.h"
+
+namespace skillnode::kademlia::store::terms {
+namespace {
+
+wire::ErrorReplyCode CodeFor(TermRefusal refusal) {
+  switch (refusal) {
+    case TermRefusal::kStale:
+      return wire::ErrorReplyCode::kStale;
+    case TermRefusal::kNotTermKey:
+      return wire::ErrorReplyCode::kWrongKey;
+    case TermRefusal::kKeyFull:
+      return wire::ErrorReplyCode::kTermKeyFull;
+    case TermRefusal::kQuotaIp:
+      return wire::ErrorReplyCode::kQuotaIp;
+    default:
+      return wire::ErrorReplyCode::kQuotaTotal;
+  }
+}
+
+// Seconds a held pointer has left, within [1, its TTL].
+uint32_t SecondsLeft(const StoredPointer& held, transport::TimePoint now) {
+  const auto left = std::chrono::duration_cast<std::chrono::seconds>(held.expires_at - now);
+  return static_cast<uint32_t>(
+      std::clamp<int64_t>(left.count(), 1, std::max<uint32_t>(1, held.value.pointer.ttl_seconds)));
+}
+
+}  // namespace
+
+TermHolder::TermHolder(const TermTableLimits& limits, const RecordWindow& window,
+                       const SignatureScheme& signatures)
+    : table_(limits), window_(window), signatures_(signatures) {}
+
+void TermHolder::Answer(transport::TimePoint now, const wire::FindValueBody& find,
+                        wire::ValuesBody& values) const {
+  const size_t total = table_.Count(find.target);
+  values.total = static_cast<uint32_t>(total);
+  ValuesPage room(values);
+  size_t next = find.cursor;
+  for (const StoredPointer* held :
+       table_.Page(find.target, find.cursor, wire::kRecordsPerReplyMax)) {
+    // Every pointer is under kTermPointerEncodedSizeMax, so a page always takes one.
+    if (!room.TakeInline(held->value.encoded.size())) break;
+    values.records.emplace_back(held->value.encoded, held->value.signature);
+    values.lifetimes.push_back(SecondsLeft(*held, now));
+    ++next;
+  }
+  if (next < total) values.next = static_cast<uint32_t>(next);
+}
+
+std::optional<TermStoreRefusal> TermHolder::Admit(transport::TimePoint now,
+                                                  const transport::Address& source,
+                                                  const wire::StoreBody& store) {
+  if (store.record.is_reference()) {
+    return TermStoreRefusal{wire::ErrorReplyCode::kBadRecord,
+                            "a term pointer travels inline, never as a reference"};
+  }
+  auto verified = VerifyTermPointer(store.record.encoded, store.record.signature, signatures_);
+  if (!verified) {
+    return TermStoreRefusal{verified.error().code == transport::ErrorCode::kCrypto
+                                ? wire::ErrorReplyCode::kBadSignature
+                                : wire::ErrorReplyCode::kBadRecord,
+                            "term pointer: " + verified.error().message};
+  }
+  const TermPointer& pointer = verified->pointer;
+  if (auto inside = window_.Check(now, pointer); !inside) {
+    return TermStoreRefusal{wire::ErrorReplyCode::kOutsideWindow, inside.error().message};
+  }
+  if (store.lifetime_seconds == 0 || store.lifetime_seconds > pointer.ttl_seconds) {
+    return TermStoreRefusal{wire::ErrorReplyCode::kBadLifetime,
+                            "lifetime " + std::to_string(store.lifetime_seconds) +
+                                " s is outside 1.." + std::to_string(pointer.ttl_seconds) + " s"};
+  }
+  const auto put =
+      table_.Put(store.target, *verified, source, now,
+                 window_.HeldFor(now, pointer, transport::Seconds(store.lifetime_seconds)));
+  if (put.refusal == TermRefusal::kNone) return std::nullopt;
+  std::string why(TermRefusalName(put.refusal));
+  if (put.refusal == TermRefusal::kKeyFull) {
+    why = "term key full: " + std::to_string(table_.Count(store.target)) +
+          " pointers, none lighter than this one";
+  } else if (put.refusal == TermRefusal::kNotTermKey) {
+    why =
+        "the pointer's term '" + pointer.term + "' has no shard at key " + store.target.ShortHex();
+  }
+  return TermStoreRefusal{CodeFor(put.refusal), why};
+}
+
+}  // namespace skillnode::kademlia::store::terms

@@ -1,0 +1,200 @@
+#include "kademlia/store/terms/term_table.h"
+
+#include <algorithm>
+#include <cassert>
+#include <iterator>
+#include <optional>
+
+namespace skillnode::kademlia::store::terms {
+
+std::string_view TermRefusalName(TermRefusal refusal) {
+  switch (refusal) {
+    case TermRefusal::kNone:
+      return "none";
+    case TermRefusal::kStale:
+      return "stale";
+    case TermRefusal::kNotTermKey:
+      return "not_term_key";
+    case TermRefusal::kKeyFull:
+      return "key_full";
+    case TermRefusal::kQuotaIp:
+      return "quota_ip";
+    case TermRefusal::kQuotaTotal:
+      return "quota_total";
+    case TermRefusal::kCount:
+      break;
+  }
+  return "unknown";
+}
+
+TermTable::TermTable(const TermTableLimits& limits) : limits_(limits) {
+  assert(limits_.pointers_per_key_max > 0);
+  assert(limits_.per_ip_share_max > 0 && limits_.per_ip_share_max <= 1);
+}
+
+std::optional<TermTable::IdentityHash> TermTable::Displaced(const KeyEntry& entry,
+                                                            uint32_t weight) const {
+  if (entry.pointers.size() < limits_.pointers_per_key_max) return std::nullopt;
+  const Weighted& lightest = *entry.by_weight.begin();
+  if (weight <= lightest.first) return std::nullopt;
+  return lightest.second;
+}
+
+TermTable::PutResult TermTable::Put(const Key& key, const SignedTermPointer& value,
+                                    const transport::Address& source, transport::TimePoint now,
+                                    transport::Duration lifetime) {
+  const TermPointer& pointer = value.pointer;
+  if (!TermShardOf(pointer.term, key)) return {TermRefusal::kNotTermKey};
+  const IdentityHash id = SlotIdentity(IdentityOf(pointer));
+  const size_t size = value.encoded.size() + value.signature.size();
+  auto key_it = keys_.find(key);
+  const StoredPointer* held = nullptr;
+  if (key_it != keys_.end()) {
+    auto it = key_it->second.pointers.find(id);
+    if (it != key_it->second.pointers.end()) held = &it->second;
+  }
+  if (held != nullptr) {
+    const uint64_t held_sequence = held->value.pointer.sequence;
+    if (pointer.sequence < held_sequence ||
+        (pointer.sequence == held_sequence && !(held->value == value))) {
+      return {TermRefusal::kStale};
+    }
+    if (pointer.sequence == held_sequence) {
+      // A republish of the same pointer: extend its life, nothing else changes.
+      StoredPointer& same = key_it->second.pointers.at(id);
+      const transport::TimePoint expires = std::max(same.expires_at, now + lifetime);
+      by_expiry_.erase({same.expires_at, StoreSlot{key, id}});
+      same.expires_at = expires;
+      by_expiry_.insert({expires, StoreSlot{key, id}});
+      return {TermRefusal::kNone};
+    }
+  }
+  std::optional<IdentityHash> displaced;
+  if (held == nullptr && key_it != keys_.end()) {
+    displaced = Displaced(key_it->second, pointer.weight_centi);
+    if (!displaced && key_it->second.pointers.size() >= limits_.pointers_per_key_max) {
+      return {TermRefusal::kKeyFull};
+    }
+  }
+  const size_t held_size = held != nullptr ? held->bytes : 0;
+  const size_t displaced_size = displaced ? key_it->second.pointers.at(*displaced).bytes : 0;
+  const auto ip_max =
+      static_cast<size_t>(static_cast<double>(limits_.bytes_total_max) * limits_.per_ip_share_max);
+  const size_t ip_bytes =
+      bytes_from(source) - (held != nullptr && held->source == source ? held_size : 0);
+  if (!source.IsUnspecified() && ip_bytes + size > ip_max) return {TermRefusal::kQuotaIp};
+  PutResult result{TermRefusal::kNone, true};
+  const size_t after = bytes_ - held_size - displaced_size + size;
+  if (after > limits_.bytes_total_max) {
+    // The evictions may take the held version or the displaced pointer themselves.
+    const uint64_t before = evicted_;
+    const std::optional<StoreSlot> replaced =
+        held != nullptr ? std::optional<StoreSlot>(StoreSlot{key, id}) : std::nullopt;
+    const std::optional<StoreSlot> lightest =
+        displaced ? std::optional<StoreSlot>(StoreSlot{key, *displaced}) : std::nullopt;
+    const bool room = EvictForRoom(after - limits_.bytes_total_max, source, {replaced, lightest});
+    result.evicted += evicted_ - before;
+    if (!room) return {TermRefusal::kQuotaTotal, false, result.evicted};
+  }
+  if (held != nullptr && Holds(key, id)) Erase(key, id);
+  if (displaced && Holds(key, *displaced)) {
+    Erase(key, *displaced);
+    ++displaced_;
+    ++result.evicted;
+  }
+  KeyEntry& entry = keys_[key];
+  entry.pointers.emplace(id, StoredPointer{value, source, now, now + lifetime, size});
+  entry.by_weight.insert({pointer.weight_centi, id});
+  assert(entry.pointers.size() == entry.by_weight.size());
+  assert(entry.pointers.size() <= limits_.pointers_per_key_max);
+  ++pointers_;
+  bytes_ += size;
+  shares_.Add(source, StoreSlot{key, id}, now, size);
+  by_expiry_.insert({now + lifetime, StoreSlot{key, id}});
+  return result;
+}
+
+bool TermTable::Holds(const Key& key, const IdentityHash& id) const {
+  auto it = keys_.find(key);
+  return it != keys_.end() && it->second.pointers.contains(id);
+}
+
+bool TermTable::EvictForRoom(size_t needed, const transport::Address& newcomer,
+                             std::initializer_list<std::optional<StoreSlot>> leaving) {
+  size_t freed = 0;
+  while (freed < needed) {
+    const std::optional<Slot> slot = shares_.EvictionCandidate(newcomer);
+    if (!slot) return false;
+    const auto& [key, id] = *slot;
+    const bool counted = std::find(leaving.begin(), leaving.end(), slot) != leaving.end();
+    if (!counted) freed += keys_.at(key).pointers.at(id).bytes;
+    Erase(key, id);
+    ++evicted_;
+  }
+  return true;
+}
+
+void TermTable::Erase(const Key& key, const IdentityHash& id) {
+  auto key_it = keys_.find(key);
+  assert(key_it != keys_.end());
+  KeyEntry& entry = key_it->second;
+  auto it = entry.pointers.find(id);
+  assert(it != entry.pointers.end());
+  const StoredPointer& stored = it->second;
+  by_expiry_.erase({stored.expires_at, StoreSlot{key, id}});
+  shares_.Remove(stored.source, StoreSlot{key, id}, stored.stored_at, stored.bytes);
+  const size_t weights = entry.by_weight.erase({stored.value.pointer.weight_centi, id});
+  assert(weights == 1);
+  (void)weights;
+  bytes_ -= stored.bytes;
+  --pointers_;
+  entry.pointers.erase(it);
+  if (entry.pointers.empty()) keys_.erase(key_it);
+}
+
+std::vector<const StoredPointer*> TermTable::Page(const Key& key, size_t cursor, size_t max) const {
+  std::vector<const StoredPointer*> out;
+  auto it = keys_.find(key);
+  if (it == keys_.end() || cursor >= it->second.by_weight.size()) return out;
+  const KeyEntry& entry = it->second;
+  // Heaviest first; among equal weights, identity order (the set holds them reversed).
+  std::vector<Weighted> order(entry.by_weight.rbegin(), entry.by_weight.rend());
+  std::stable_sort(order.begin(), order.end(), [](const Weighted& a, const Weighted& b) {
+    return a.first > b.first || (a.first == b.first && a.second < b.second);
+  });
+  for (size_t i = cursor; i < order.size() && out.size() < max; ++i) {
+    out.push_back(&entry.pointers.at(order[i].second));
+  }
+  return out;
+}
+
+size_t TermTable::Count(const Key& key) const {
+  auto it = keys_.find(key);
+  return it == keys_.end() ? 0 : it->second.pointers.size();
+}
+
+std::vector<TermTable::Expired> TermTable::Expire(transport::TimePoint now) {
+  std::vector<Expired> expired;
+  while (!by_expiry_.empty() && by_expiry_.begin()->first <= now) {
+    const auto [key, id] = by_expiry_.begin()->second;
+    const TermPointer& pointer = keys_.at(key).pointers.at(id).value.pointer;
+    expired.push_back(Expired{key, IdentityOf(pointer), pointer.sequence});
+    Erase(key, id);
+  }
+  return expired;
+}
+
+transport::TimePoint TermTable::NextExpiry() const {
+  return by_expiry_.empty() ? transport::kTimeNever : by_expiry_.begin()->first;
+}
+
+std::vector<Key> TermTable::KeysBetween(const Key& first, const Key& last, size_t max) const {
+  std::vector<Key> out;
+  for (auto it = keys_.lower_bound(first); it != keys_.end() && it->first <= last; ++it) {
+    if (out.size() == max) break;
+    out.push_back(it->first);
+  }
+  return out;
+}
+
+}  // namespace skillnode::kademlia::store::terms

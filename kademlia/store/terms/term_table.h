@@ -1,0 +1,141 @@
+// TermTable: the keyword index's pointers this node holds for the DHT (docs/protocol.md
+// "Keyword index"), beside the skill records of the ValueStore.
+//
+// Pointers are kept per term key (a shard of one term) and, under a key, per identity
+// (publisher, agentId, skillId) of the record they point at; as with records, only a higher
+// sequence replaces a pointer, the same bytes again extend its life, and a tombstone replaces
+// its pointer and is kept until it expires.
+//
+// Hot terms: a key holds at most pointers_per_key_max pointers. A newcomer to a full key takes
+// the place of the lightest pointer (the lowest weight: the term matters least to that record;
+// a tombstone weighs nothing) only if it weighs more; otherwise it is refused as kKeyFull and
+// its publisher moves on to the term's next shard. Pages list a key's pointers heaviest first,
+// so that a reader who stops after a page has the records the term matters most to.
+//
+// Quotas as the ValueStore's, over the pointers' own budget: bytes_total_max, and a share of it
+// per source IP (SourceShares; the node's own pointers, stored with an unspecified source, are
+// not counted against it). When the total is full, the oldest pointer of the heaviest source is
+// evicted unless that source is the newcomer's. A refused Put changes nothing, except that a
+// full total may have been relieved by evictions before the refusal. Not thread-safe.
+#ifndef SKILLNODE_KADEMLIA_STORE_TERMS_TERM_TABLE_H_
+#define SKILLNODE_KADEMLIA_STORE_TERMS_TERM_TABLE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <map>
+#include <optional>
+#include <set>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "kademlia/key.h"
+#include "kademlia/store/source_shares.h"
+#include "kademlia/store/term_pointer.h"
+#include "transport/clock.h"
+#include "transport/endpoint.h"
+
+namespace skillnode::kademlia::store::terms {
+
+struct TermTableLimits {
+  // Pointers under one term key (docs/protocol.md: 256, 68 to 83 KiB).
+  size_t pointers_per_key_max = kTermPointersPerKeyMax;
+  // Bytes of pointers (encodings and signatures) this node holds for others: about 55,000
+  // pointers of 300 bytes, a quarter of the skill records' default budget.
+  size_t bytes_total_max = 16 * 1024 * 1024;
+  // The part of bytes_total_max one source IP may fill, as for records.
+  double per_ip_share_max = 0.25;
+};
+
+enum class TermRefusal : uint8_t {
+  kNone = 0,
+  kStale,       // an equal or higher sequence is held (or same sequence, other bytes)
+  kNotTermKey,  // the key is none of the pointer's term's shards
+  kKeyFull,     // pointers_per_key_max, and the newcomer weighs no more than the lightest
+  kQuotaIp,     // the source IP's share is full
+  kQuotaTotal,  // bytes_total_max, and nothing may be evicted for it
+  kCount,
+};
+std::string_view TermRefusalName(TermRefusal refusal);
+
+struct StoredPointer {
+  SignedTermPointer value;
+  transport::Address source;  // who stored it (quota accounting)
+  transport::TimePoint stored_at = transport::kTimeZero;
+  transport::TimePoint expires_at = transport::kTimeZero;
+  size_t bytes = 0;  // accounted size: encoding + signature
+};
+
+class TermTable {
+ public:
+  explicit TermTable(const TermTableLimits& limits);
+
+  struct PutResult {
+    TermRefusal refusal = TermRefusal::kNone;
+    bool changed = false;  // new identity or higher sequence (false: a refresh of the same)
+    size_t evicted = 0;    // pointers that left to make room (a full key's lightest, the total)
+  };
+  // Stores `value` (already verified by the caller) under `key` until now + lifetime.
+  PutResult Put(const Key& key, const SignedTermPointer& value, const transport::Address& source,
+                transport::TimePoint now, transport::Duration lifetime);
+
+  // At most `max` pointers under `key` from position `cursor` on, heaviest first (ties: in
+  // identity order). Positions move when the key changes between two pages; a reader merges
+  // by identity.
+  std::vector<const StoredPointer*> Page(const Key& key, size_t cursor, size_t max) const;
+  size_t Count(const Key& key) const;
+  bool Has(const Key& key) const { return keys_.contains(key); }
+
+  struct Expired {
+    Key key;
+    RecordIdentity identity;
+    uint64_t sequence = 0;
+  };
+  // Drops every pointer whose time is up; returns what was dropped.
+  std::vector<Expired> Expire(transport::TimePoint now);
+  transport::TimePoint NextExpiry() const;
+
+  // Up to `max` held keys in [first, last], in order (the replica hand-off walks these).
+  std::vector<Key> KeysBetween(const Key& first, const Key& last, size_t max) const;
+
+  size_t pointers() const { return pointers_; }
+  size_t bytes() const { return bytes_; }
+  size_t keys() const { return keys_.size(); }
+  size_t bytes_from(const transport::Address& source) const { return shares_.BytesFrom(source); }
+  // Pointers that left a full key for a heavier one, and that left for the total's room.
+  uint64_t displaced() const { return displaced_; }
+  uint64_t evicted() const { return evicted_; }
+
+ private:
+  using IdentityHash = Key;
+  using Slot = StoreSlot;
+  using Weighted = std::pair<uint32_t, IdentityHash>;  // (weight, identity): lightest first
+  struct KeyEntry {
+    std::map<IdentityHash, StoredPointer> pointers;
+    std::set<Weighted> by_weight;
+  };
+
+  // The lightest pointer of a full key that `weight` displaces, if any.
+  std::optional<IdentityHash> Displaced(const KeyEntry& entry, uint32_t weight) const;
+  bool Holds(const Key& key, const IdentityHash& id) const;
+  // Evicts until `needed` bytes are freed. The values in `leaving` are going anyway (a
+  // replaced version, a displaced pointer): `needed` already counts them, so evicting one of
+  // them frees nothing more.
+  bool EvictForRoom(size_t needed, const transport::Address& newcomer,
+                    std::initializer_list<std::optional<StoreSlot>> leaving);
+  void Erase(const Key& key, const IdentityHash& id);
+
+  TermTableLimits limits_;
+  std::map<Key, KeyEntry> keys_;
+  std::set<std::pair<transport::TimePoint, StoreSlot>> by_expiry_;
+  SourceShares shares_;
+  size_t pointers_ = 0;
+  size_t bytes_ = 0;
+  uint64_t displaced_ = 0;
+  uint64_t evicted_ = 0;
+};
+
+}  // namespace skillnode::kademlia::store::terms
+
+#endif  // SKILLNODE_KADEMLIA_STORE_TERMS_TERM_TABLE_H_

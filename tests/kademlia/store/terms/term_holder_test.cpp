@@ -1,0 +1,151 @@
+// TermHolder (kademlia/store/terms/term_holder.h) inside SkillDht on one node driven by hand:
+// STOREs of term pointers kept and paged back heaviest first, every refusal an ERROR reply with
+// its reason, ERROR 24 for a full key, and expiry.
+#include "kademlia/store/terms/term_holder.h"
+
+#include <catch2/catch.hpp>
+#include <set>
+#include <string>
+
+#include "kademlia/store/skill_dht.h"
+#include "support/dht_fixture.h"
+#include "support/peer.h"
+#include "support/records.h"
+
+namespace skillnode::kademlia::store::terms {
+namespace {
+
+using testing::DhtFixture;
+using testing::Peer;
+using testing::Publisher;
+
+TermPointer Sample(const std::string& skill, uint32_t weight,
+                   const std::string& term = "calendar") {
+  TermPointer p;
+  p.term = term;
+  p.skill_id = skill;
+  p.agent_id = "agent-001";
+  p.record_key = SkillKey(skill);
+  p.name = "Calendar " + skill;
+  p.description = "Books meetings in the team's shared calendars, and moves them when asked.";
+  p.weight_centi = weight;
+  p.timestamp_ms = kSimulatedEpochMs;
+  p.sequence = 1;
+  p.ttl_seconds = 3600;
+  return p;
+}
+
+wire::WireRecord Wire(const TermPointer& pointer) {
+  const SignedTermPointer signed_pointer = *SignTermPointer(pointer, Publisher());
+  return {signed_pointer.encoded, signed_pointer.signature};
+}
+
+wire::Message Store(DhtFixture& f, const Peer& peer, const Key& key, const TermPointer& pointer,
+                    uint32_t lifetime = 600) {
+  return f.Ask(peer, wire::StoreBody{key, f.TokenFor(peer), Wire(pointer), lifetime});
+}
+
+TEST_CASE("STOREd term pointers are held apart from records and paged back heaviest first",
+          "[unit]") {
+  DhtFixture f;
+  Peer peer("a", "10.0.0.2:6881");
+  const Key key = TermKey("calendar");
+  for (int i = 0; i < 40; ++i) {
+    const auto weight = static_cast<uint32_t>(100 + i * 10);
+    REQUIRE(std::holds_alternative<wire::StoredBody>(
+        Store(f, peer, key, Sample("skill-" + std::to_string(i), weight)).body));
+  }
+  CHECK(f.dht.terms().pointers() == 40);
+  CHECK(f.dht.store().records() == 0);
+  CHECK(f.dht.stats().term_stores_accepted == 40);
+
+  std::set<std::string> skills;
+  uint32_t last_weight = UINT32_MAX;
+  std::optional<uint32_t> cursor = 0;
+  size_t pages = 0;
+  while (cursor) {
+    f.transport.Take();
+    f.node.OnDatagram(
+        f.now, peer.endpoint,
+        Peer::Bytes(peer.Request(wire::FindValueBody{key, *cursor}, 50 + pages, false)));
+    const auto sent = f.transport.Take();
+    REQUIRE(sent.size() == 1);
+    CHECK(sent[0].bytes.size() <= kDatagramSizeMax);
+    const auto values = std::get<wire::ValuesBody>(sent[0].Decoded().body);
+    CHECK(values.total == 40);
+    REQUIRE_FALSE(values.records.empty());
+    CHECK(values.lifetimes.size() == values.records.size());
+    for (const auto& w : values.records) {
+      auto verified = VerifyTermPointer(w.encoded, w.signature);
+      REQUIRE(verified);
+      CHECK(verified->pointer.weight_centi <= last_weight);
+      last_weight = verified->pointer.weight_centi;
+      skills.insert(verified->pointer.skill_id);
+    }
+    cursor = values.next;
+    ++pages;
+  }
+  CHECK(skills.size() == 40);
+  CHECK(pages > 1);
+  CHECK(f.dht.stats().term_pages_served == pages);
+}
+
+TEST_CASE("a STORE of a term pointer is refused with the reason, and nothing changes", "[unit]") {
+  DhtConfig config;
+  config.term_limits.pointers_per_key_max = 2;
+  DhtFixture f(config);
+  Peer peer("a", "10.0.0.2:6881");
+  const Key key = TermKey("calendar");
+  TermPointer held = Sample("skill-held", 500);
+  held.sequence = 5;
+  REQUIRE(std::holds_alternative<wire::StoredBody>(Store(f, peer, key, held).body));
+  REQUIRE(std::holds_alternative<wire::StoredBody>(
+      Store(f, peer, key, Sample("skill-other", 300)).body));
+
+  TermPointer older = held;
+  older.sequence = 4;
+  TermPointer future = Sample("skill-future", 400);
+  future.timestamp_ms = kSimulatedEpochMs + 3'600'000;  // an hour ahead of this node's clock
+  wire::WireRecord forged = Wire(Sample("skill-forged", 400));
+  forged.signature[3] ^= 1;
+
+  CHECK(f.ErrorCodeOf(Store(f, peer, TermKey("meeting"), Sample("skill-x", 400))) ==
+        static_cast<uint16_t>(wire::ErrorReplyCode::kWrongKey));
+  CHECK(f.ErrorCodeOf(Store(f, peer, key, older)) ==
+        static_cast<uint16_t>(wire::ErrorReplyCode::kStale));
+  CHECK(f.ErrorCodeOf(Store(f, peer, key, future)) ==
+        static_cast<uint16_t>(wire::ErrorReplyCode::kOutsideWindow));
+  CHECK(f.ErrorCodeOf(Store(f, peer, key, Sample("skill-y", 400), 7200)) ==
+        static_cast<uint16_t>(wire::ErrorReplyCode::kBadLifetime));
+  CHECK(f.ErrorCodeOf(f.Ask(peer, wire::StoreBody{key, f.TokenFor(peer), forged, 600})) ==
+        static_cast<uint16_t>(wire::ErrorReplyCode::kBadSignature));
+  // Full, and no lighter than the lightest held: ERROR 24, the publisher's cue for the next
+  // shard, where the same pointer is taken.
+  const wire::Message full = Store(f, peer, key, Sample("skill-light", 300));
+  REQUIRE(f.ErrorCodeOf(full) == static_cast<uint16_t>(wire::ErrorReplyCode::kTermKeyFull));
+  CHECK(std::get<wire::ErrorBody>(full.body).message.find("term key full") != std::string::npos);
+  CHECK(f.dht.stats().store_refused[static_cast<size_t>(wire::ErrorReplyCode::kTermKeyFull)] == 1);
+  CHECK(f.dht.terms().pointers() == 2);
+  CHECK(std::holds_alternative<wire::StoredBody>(
+      Store(f, peer, TermKey("calendar", 1), Sample("skill-light", 300)).body));
+  // A heavier newcomer takes the lightest one's place.
+  CHECK(std::holds_alternative<wire::StoredBody>(
+      Store(f, peer, key, Sample("skill-heavy", 900)).body));
+  CHECK(f.dht.terms().Count(key) == 2);
+  CHECK(f.dht.terms().displaced() == 1);
+}
+
+TEST_CASE("held term pointers expire with the lifetime they were stored for", "[unit]") {
+  DhtFixture f;
+  Peer peer("a", "10.0.0.2:6881");
+  REQUIRE(std::holds_alternative<wire::StoredBody>(
+      Store(f, peer, TermKey("calendar"), Sample("skill-a", 100), 60).body));
+  CHECK(f.dht.NextDeadline() <= f.now + transport::Seconds(60));
+  f.now += transport::Seconds(61);
+  f.dht.OnTimer(f.now);
+  CHECK(f.dht.terms().pointers() == 0);
+  CHECK(f.dht.stats().term_pointers_expired == 1);
+}
+
+}  // namespace
+}  // namespace skillnode::kademlia::store::terms

@@ -1,0 +1,196 @@
+// TermTable (kademlia/store/terms/term_table.h): versions and tombstones as in the record
+// store, the shard check, a full key's weight rule, pages heaviest first, expiry and quotas.
+#include "kademlia/store/terms/term_table.h"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "support/records.h"
+
+namespace skillnode::kademlia::store::terms {
+namespace {
+
+using testing::Publisher;
+
+constexpr transport::TimePoint kNow = transport::kTimeZero + transport::Seconds(100);
+const transport::Duration kHour = transport::Seconds(3600);
+
+transport::Address Ip(const char* text) { return *transport::Address::Parse(text); }
+
+SignedTermPointer Pointer(const std::string& skill, uint32_t weight, uint64_t sequence = 1,
+                          const std::string& term = "calendar") {
+  TermPointer p;
+  p.term = term;
+  p.skill_id = skill;
+  p.agent_id = "agent-001";
+  p.record_key = SkillKey(skill);
+  p.name = "Calendar " + skill;
+  p.description = "Books meetings.";
+  p.weight_centi = weight;
+  p.timestamp_ms = 1707868800000;
+  p.sequence = sequence;
+  p.ttl_seconds = 3600;
+  return *SignTermPointer(p, Publisher());
+}
+
+SignedTermPointer Tombstone(const std::string& skill, uint64_t sequence) {
+  TermPointer p = Pointer(skill, 1, sequence).pointer;
+  p.tombstone = true;
+  p.name.clear();
+  p.description.clear();
+  p.weight_centi = 0;
+  return *SignTermPointer(p, Publisher());
+}
+
+std::string SkillOf(const StoredPointer* stored) { return stored->value.pointer.skill_id; }
+
+TEST_CASE("a pointer is kept only under a shard of its own term", "[unit]") {
+  TermTable table({});
+  CHECK(
+      table.Put(TermKey("calendar"), Pointer("skill-a", 100), Ip("10.0.0.1"), kNow, kHour).changed);
+  CHECK(table.Put(TermKey("calendar", 7), Pointer("skill-b", 100), Ip("10.0.0.1"), kNow, kHour)
+            .changed);
+  CHECK(
+      table.Put(TermKey("meeting"), Pointer("skill-c", 100), Ip("10.0.0.1"), kNow, kHour).refusal ==
+      TermRefusal::kNotTermKey);
+  CHECK(table.pointers() == 2);
+}
+
+TEST_CASE("a higher sequence replaces a pointer, a tombstone stays, a stale copy is refused",
+          "[unit]") {
+  TermTable table({});
+  const Key key = TermKey("calendar");
+  REQUIRE(table.Put(key, Pointer("skill-a", 100, 2), Ip("10.0.0.1"), kNow, kHour).changed);
+  CHECK(table.Put(key, Pointer("skill-a", 100, 1), Ip("10.0.0.1"), kNow, kHour).refusal ==
+        TermRefusal::kStale);
+  auto same = table.Put(key, Pointer("skill-a", 100, 2), Ip("10.0.0.2"), kNow, kHour * 2);
+  CHECK(same.refusal == TermRefusal::kNone);
+  CHECK_FALSE(same.changed);
+  CHECK(table.NextExpiry() == kNow + kHour * 2);
+  REQUIRE(table.Put(key, Tombstone("skill-a", 3), Ip("10.0.0.1"), kNow, kHour).changed);
+  CHECK(table.Put(key, Pointer("skill-a", 100, 2), Ip("10.0.0.1"), kNow, kHour).refusal ==
+        TermRefusal::kStale);
+  REQUIRE(table.Count(key) == 1);
+  CHECK(table.Page(key, 0, 10).at(0)->value.pointer.tombstone);
+}
+
+TEST_CASE("a full key takes a heavier newcomer in its lightest pointer's place", "[unit]") {
+  TermTableLimits limits;
+  limits.pointers_per_key_max = 3;
+  TermTable table(limits);
+  const Key key = TermKey("calendar");
+  for (auto [skill, weight] : {std::pair{"skill-a", 300u}, {"skill-b", 100u}, {"skill-c", 200u}}) {
+    REQUIRE(table.Put(key, Pointer(skill, weight), Ip("10.0.0.1"), kNow, kHour).changed);
+  }
+  // No heavier than the lightest: refused, and its publisher goes on to the next shard.
+  CHECK(table.Put(key, Pointer("skill-d", 100), Ip("10.0.0.2"), kNow, kHour).refusal ==
+        TermRefusal::kKeyFull);
+  auto heavier = table.Put(key, Pointer("skill-e", 250), Ip("10.0.0.2"), kNow, kHour);
+  CHECK(heavier.changed);
+  CHECK(heavier.evicted == 1);
+  CHECK(table.displaced() == 1);
+  REQUIRE(table.Count(key) == 3);
+  const auto page = table.Page(key, 0, 10);
+  CHECK(SkillOf(page[0]) == "skill-a");
+  CHECK(SkillOf(page[1]) == "skill-e");
+  CHECK(SkillOf(page[2]) == "skill-c");
+  // An update of a held pointer is not a newcomer: it keeps its place whatever it weighs.
+  CHECK(table.Put(key, Pointer("skill-c", 50, 2), Ip("10.0.0.1"), kNow, kHour).changed);
+  CHECK(table.Count(key) == 3);
+}
+
+TEST_CASE("pages list a key's pointers heaviest first, identity order among equals", "[unit]") {
+  TermTable table({});
+  const Key key = TermKey("calendar");
+  for (int i = 0; i < 40; ++i) {
+    const auto weight = static_cast<uint32_t>(100 + (i % 4) * 100);
+    REQUIRE(
+        table.Put(key, Pointer("skill-" + std::to_string(i), weight), Ip("10.0.0.1"), kNow, kHour)
+            .changed);
+  }
+  std::vector<const StoredPointer*> all;
+  for (size_t cursor = 0;; cursor += 16) {
+    auto page = table.Page(key, cursor, 16);
+    if (page.empty()) break;
+    all.insert(all.end(), page.begin(), page.end());
+  }
+  REQUIRE(all.size() == 40);
+  for (size_t i = 1; i < all.size(); ++i) {
+    CHECK(all[i - 1]->value.pointer.weight_centi >= all[i]->value.pointer.weight_centi);
+  }
+  CHECK(all.front()->value.pointer.weight_centi == 400);
+  CHECK(table.Page(key, 40, 16).empty());
+}
+
+TEST_CASE("pointers expire with their lifetime", "[unit]") {
+  TermTable table({});
+  const Key key = TermKey("calendar");
+  REQUIRE(table.Put(key, Pointer("skill-a", 100), Ip("10.0.0.1"), kNow, transport::Seconds(60))
+              .changed);
+  REQUIRE(table.Put(key, Pointer("skill-b", 100), Ip("10.0.0.1"), kNow, kHour).changed);
+  CHECK(table.Expire(kNow + transport::Seconds(59)).empty());
+  auto gone = table.Expire(kNow + transport::Seconds(60));
+  REQUIRE(gone.size() == 1);
+  CHECK(gone[0].identity.skill_id == "skill-a");
+  CHECK(gone[0].key == key);
+  CHECK(table.pointers() == 1);
+  CHECK(table.bytes_from(Ip("10.0.0.1")) == table.bytes());
+}
+
+TEST_CASE(
+    "one source fills only its share of the pointers' budget, and a full total evicts the "
+    "heaviest source's oldest",
+    "[unit]") {
+  const SignedTermPointer sample = Pointer("skill-00", 100);
+  const size_t one = sample.encoded.size() + sample.signature.size();
+  TermTableLimits limits;
+  limits.bytes_total_max = one * 4;
+  limits.per_ip_share_max = 0.5;  // two pointers' worth
+  TermTable table(limits);
+  auto put = [&](const char* skill, const char* ip, int age_s) {
+    return table.Put(TermKey("calendar"), Pointer(skill, 100), Ip(ip),
+                     kNow + transport::Seconds(age_s), kHour);
+  };
+  REQUIRE(put("skill-01", "10.0.0.1", 0).changed);
+  REQUIRE(put("skill-02", "10.0.0.1", 1).changed);
+  CHECK(put("skill-03", "10.0.0.1", 2).refusal == TermRefusal::kQuotaIp);
+  REQUIRE(put("skill-04", "10.0.0.2", 3).changed);
+  REQUIRE(put("skill-05", "10.0.0.3", 4).changed);
+  // Full: the newcomer from a fourth source evicts 10.0.0.1's oldest.
+  auto full = put("skill-06", "10.0.0.4", 5);
+  CHECK(full.changed);
+  CHECK(table.evicted() == 1);
+  CHECK(table.pointers() == 4);
+  CHECK(table.bytes() <= limits.bytes_total_max);
+  for (const StoredPointer* stored : table.Page(TermKey("calendar"), 0, 10)) {
+    CHECK(SkillOf(stored) != "skill-01");
+  }
+}
+
+TEST_CASE("a newer version that needs room in a full total may evict its own older copy",
+          "[unit]") {
+  const SignedTermPointer sample = Pointer("skill-00", 100);
+  const size_t one = sample.encoded.size() + sample.signature.size();
+  TermTableLimits limits;
+  limits.bytes_total_max = one * 3;
+  limits.per_ip_share_max = 1.0;
+  TermTable table(limits);
+  const Key key = TermKey("calendar");
+  REQUIRE(table.Put(key, Pointer("skill-01", 100), Ip("10.0.0.1"), kNow, kHour).changed);
+  REQUIRE(table.Put(key, Pointer("skill-02", 100), Ip("10.0.0.1"), kNow, kHour).changed);
+  REQUIRE(table.Put(key, Pointer("skill-03", 100), Ip("10.0.0.2"), kNow, kHour).changed);
+  TermPointer longer = Pointer("skill-01", 100, 2).pointer;
+  longer.description = "Books meetings, moves them, and tells everyone who was invited.";
+  auto put = table.Put(key, *SignTermPointer(longer, Publisher()), Ip("10.0.0.3"),
+                       kNow + transport::Seconds(1), kHour);
+  CHECK(put.changed);
+  CHECK(table.bytes() <= limits.bytes_total_max);
+  const auto page = table.Page(key, 0, 10);
+  CHECK(std::any_of(page.begin(), page.end(), [](const StoredPointer* stored) {
+    return stored->value.pointer.skill_id == "skill-01" && stored->value.pointer.sequence == 2;
+  }));
+}
+
+}  // namespace
+}  // namespace skillnode::kademlia::store::terms
