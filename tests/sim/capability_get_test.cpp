@@ -10,15 +10,12 @@
 namespace skillnode::sim {
 namespace {
 
-using testing::CheckEveryStaticGetFound;
-using testing::ChurningRecordsNetwork;
 using testing::RunOne;
-using testing::StaticRecordsNetwork;
 
 // 60 nodes x 2.5 records, 1.5 capabilities each from a pool of 8: about 28 records per
 // capability key, several pages of FIND_VALUE answers.
 std::string StaticNetwork(const std::string& get_by) {
-  return StaticRecordsNetwork(31) + R"(records:
+  return testing::StaticRecordsNetwork(31) + R"(records:
   replication: 3
   records_per_node: 2.5
   republish_s: 600
@@ -34,7 +31,7 @@ TEST_CASE("in a static network every get by capability finds the record it asks 
   // 2.5 records per node: the half record is drawn per node (mean 150, sd 3.9).
   CHECK(s.records.published >= 130);
   CHECK(s.records.published <= 170);
-  CheckEveryStaticGetFound(s);
+  testing::CheckEveryStaticGetFound(s);
 }
 
 TEST_CASE("gets by capability ask for other keys than gets by skill id", "[sim]") {
@@ -52,7 +49,7 @@ TEST_CASE("gets by capability ask for other keys than gets by skill id", "[sim]"
 }
 
 // Churn at a 600 s mean session, as records_test.cpp's churn case, with gets by capability.
-const std::string kChurn = ChurningRecordsNetwork(32) + R"(records:
+const std::string kChurn = testing::ChurningRecordsNetwork(32) + R"(records:
   replication: 5
   records_per_node: 2.5
   republish_s: 60
@@ -64,14 +61,10 @@ const std::string kChurn = ChurningRecordsNetwork(32) + R"(records:
 TEST_CASE("under churn gets by capability find live records and a seed reproduces them", "[sim]") {
   const report::PointResult first = RunOne(kChurn);
   const report::RunSummary& s = first.summary;
-  CHECK(s.churn.crashes > 0);
   CHECK(s.records.published > 125);  // new nodes publish their own
-  CHECK(s.records.gets_checked > 100);
-  CHECK(s.records.records_unknown == 0);
-  REQUIRE(s.records_available_rate);
   // Every live record is found under this churn (0.9 before lookups stopped timing out far
   // peers that were still answering; docs/simulation.md "Registry under churn").
-  CHECK(*s.records_available_rate == 1.0);
+  testing::CheckEveryChurnGetFound(s);
   CHECK(s.records.missed_asked + s.records.missed_near + s.records.missed_far +
             s.records.missed_lost ==
         0);

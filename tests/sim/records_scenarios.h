@@ -1,6 +1,6 @@
 // The networks the record tests run (records_test.cpp, capability_get_test.cpp), as scenario
 // YAML up to their `records` block, which each test appends with its own seed and any further
-// block; and what a get in the static network must find.
+// block; and what the gets in each must find.
 #ifndef SKILLNODE_TESTS_SIM_RECORDS_SCENARIOS_H_
 #define SKILLNODE_TESTS_SIM_RECORDS_SCENARIOS_H_
 
@@ -48,6 +48,16 @@ inline void CheckEveryStaticGetFound(const report::RunSummary& s) {
   CHECK(s.records.gets_checked == s.records.gets);
   CHECK(s.records.records_unknown == 0);
   CHECK(s.records.records_rejected == 0);
+  REQUIRE(s.records_available_rate);
+  CHECK(*s.records_available_rate == 1.0);
+}
+
+// A run of the churning network: nodes crashed, over 100 gets were checked, no record was
+// unknown and every live record was found.
+inline void CheckEveryChurnGetFound(const report::RunSummary& s) {
+  CHECK(s.churn.crashes > 0);
+  CHECK(s.records.gets_checked > 100);
+  CHECK(s.records.records_unknown == 0);
   REQUIRE(s.records_available_rate);
   CHECK(*s.records_available_rate == 1.0);
 }

@@ -9,37 +9,30 @@
 namespace skillnode::sim {
 namespace {
 
-using testing::CheckEveryStaticGetFound;
-using testing::ChurningRecordsNetwork;
 using testing::RunOne;
-using testing::StaticRecordsNetwork;
 
 const std::string kStatic =
-    StaticRecordsNetwork(21) +
+    testing::StaticRecordsNetwork(21) +
     "records: {replication: 3, records_per_node: 1, republish_s: 600, gets_per_node_per_min: 2}\n";
 
 TEST_CASE("in a static network every get finds the record it asks for", "[sim]") {
   const report::PointResult run = RunOne(kStatic);
   const report::RunSummary& s = run.summary;
   CHECK(s.records.published == 60);
-  CheckEveryStaticGetFound(s);
+  testing::CheckEveryStaticGetFound(s);
   CHECK(s.node_totals.requests_received_by_type[static_cast<size_t>(kademlia::TypeSlot::kStore)] >
         0);
 }
 
 const std::string kChurn =
-    ChurningRecordsNetwork(22) +
+    testing::ChurningRecordsNetwork(22) +
     "records: {replication: 5, records_per_node: 1, republish_s: 60, gets_per_node_per_min: 2}\n";
 
 TEST_CASE("under churn records stay available and a seed reproduces the gets", "[sim]") {
   const report::PointResult first = RunOne(kChurn);
   const report::RunSummary& s = first.summary;
-  CHECK(s.churn.crashes > 0);
-  CHECK(s.records.published > 50);  // new nodes publish their own
-  CHECK(s.records.gets_checked > 100);
-  CHECK(s.records.records_unknown == 0);
-  REQUIRE(s.records_available_rate);
-  CHECK(*s.records_available_rate == 1.0);  // 0.9 before the lookup timeout fix
+  CHECK(s.records.published > 50);      // new nodes publish their own
+  testing::CheckEveryChurnGetFound(s);  // 0.9 available before the lookup timeout fix
   // Asked for two threads, a run with records keeps its lanes on one (record_workload.h):
   // the same run.
   const report::PointResult second = RunOne(kChurn, {}, 2);
@@ -48,7 +41,7 @@ TEST_CASE("under churn records stay available and a seed reproduces the gets", "
 }
 
 std::string WithAdversaries(const std::string& model, double fraction, int replication) {
-  return StaticRecordsNetwork(23) + "adversaries: {fraction: " + std::to_string(fraction) +
+  return testing::StaticRecordsNetwork(23) + "adversaries: {fraction: " + std::to_string(fraction) +
          ", model: " + model + R"(}
 records: {replication: )" +
          std::to_string(replication) +
