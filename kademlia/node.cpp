@@ -1,7 +1,8 @@
 // Node (node.h): datagrams in and out, requests answered, requests completed by their replies,
 // rejections and timeouts, the timer, joining, and the wiring of the helpers that own the checks
 // on incoming messages (MessageScreen, kademlia/message_screen.h), the peer bookkeeping
-// (PeerBook, kademlia/routing/peer_book.h) and the lookups (LookupDriver,
+// (PeerBook, kademlia/routing/peer_book.h), what is done about the peers heard from and failed
+// (PeerUpkeep, kademlia/routing/peer_upkeep.h) and the lookups (LookupDriver,
 // kademlia/lookup_driver.h).
 #include "kademlia/node.h"
 
@@ -32,7 +33,22 @@ Node::Node(const KademliaConfig& config, const Identity& identity, transport::Tr
                [this](transport::TimePoint at, const transport::Endpoint& to, const NodeId& to_id,
                       wire::Body body, rpc::RpcCallback done) {
                  return SendRequest(at, to, to_id, std::move(body), std::move(done));
-               }) {}
+               }),
+      upkeep_(config_, routing_, peers_, stats_,
+              routing::PeerUpkeep::Actions{
+                  .send =
+                      [this](transport::TimePoint at, const transport::Endpoint& to,
+                             const NodeId& to_id, wire::Body body, rpc::RpcCallback done) {
+                        return SendRequest(at, to, to_id, std::move(body), std::move(done));
+                      },
+                  .added = [this](transport::TimePoint at,
+                                  const Contact& contact) { NotifyAdded(at, contact); },
+                  .evicted = [this](transport::TimePoint at,
+                                    const NodeId& evicted) { NotifyEvicted(at, evicted); },
+                  .rejoin =
+                      [this](transport::TimePoint at) {
+                        FindNode(at, identity_.node_id(), nullptr);
+                      }}) {}
 
 void Node::Drop(DropReason reason, const transport::Endpoint& from, std::string_view detail) {
   ++stats_.dropped[static_cast<size_t>(reason)];
@@ -47,55 +63,9 @@ void Node::Drop(DropReason reason, const transport::Endpoint& from, std::string_
   }
 }
 
-void Node::ConsiderRequester(transport::TimePoint now, const transport::Endpoint& from,
-                             const wire::Message& request) {
-  const wire::Header& header = request.header;
-  if (peers_.ProvenRequester(from, header)) {
-    ++stats_.verification_cache_hits;
-    Contact contact{header.sender_id, from, header.sender_key, now, 0};
-    const routing::PeerBook::Hearing heard = peers_.Hear(now, contact);
-    if (heard.inserted.ping) PingOldest(now, *heard.inserted.ping);
-    if (heard.inserted.outcome == routing::InsertOutcome::kAdded) NotifyAdded(now, contact);
-    return;
-  }
-  // Unproven: ask it to sign a reply to our own random transaction id before trusting it,
-  // unless the table has no use for it. A chunk requester is asked all the same: chunks go to
-  // proven addresses only (kademlia/blobs/chunk_server.h), so one outside the table would
-  // otherwise never be served.
-  if (!routing_.Wants(header.sender_id, now) && !wire::IsChunkRequest(request.type())) {
-    ++stats_.verifications_skipped;
-    return;
-  }
-  VerifyRequester(now, from, header.sender_id);
-}
-
 void Node::VerifyRequester(transport::TimePoint now, const transport::Endpoint& from,
                            const NodeId& id) {
-  if (!peers_.StartVerifying(id, from)) return;
-  const bool sent = SendRequest(now, from, id, wire::PingBody{},
-                                [this, id, from](auto&) { peers_.Verified(id, from); });
-  if (!sent) peers_.Verified(id, from);
-}
-
-void Node::NoteVerified(transport::TimePoint now, const transport::Endpoint& from,
-                        const wire::Header& header, transport::Duration rtt) {
-  peers_.Remember(from, header);
-  Contact contact{header.sender_id, from, header.sender_key, now, 0};
-  const routing::PeerBook::Hearing heard = peers_.Hear(now, contact, rtt);
-  if (heard.inserted.ping) PingOldest(now, *heard.inserted.ping);
-  if (heard.inserted.outcome == routing::InsertOutcome::kAdded) NotifyAdded(now, contact);
-  // A contact we had given up on answered: what cut us off may have healed, and the peers
-  // near us on its side are found by looking up our own id again (as when joining); the
-  // peers it asks learn of us in turn.
-  if (heard.returned && now >= next_rejoin_lookup_) {
-    next_rejoin_lookup_ = now + config_.routing.departed_probe_after;
-    FindNode(now, identity_.node_id(), nullptr);
-  }
-}
-
-void Node::FailedAt(transport::TimePoint now, const NodeId& id, const transport::Endpoint& at) {
-  if (peers_.Failed(now, id, at)) NotifyEvicted(now, id);
-  peers_.ForgetProof(id, at);
+  upkeep_.VerifyRequester(now, from, id);
 }
 
 void Node::OnDatagram(transport::TimePoint now, const transport::Endpoint& from,
@@ -144,7 +114,7 @@ void Node::HandleRequest(transport::TimePoint now, const transport::Endpoint& fr
     SendReply(from, request,
               wire::ErrorBody{static_cast<uint16_t>(wire::ErrorReplyCode::kUnknownType), text});
   }
-  ConsiderRequester(now, from, request);
+  upkeep_.ConsiderRequester(now, from, request);
 }
 
 std::optional<wire::Body> Node::HandlerReply(transport::TimePoint now,
@@ -178,7 +148,7 @@ void Node::RejectPending(transport::TimePoint now, const wire::Header& header) {
   assert(taken.has_value());  // the screen found it pending: answered (rejected) here, once
   rpc::PendingRpc rpc = std::move(*taken);
   ++stats_.rpcs_rejected;
-  FailedAt(now, header.sender_id, rpc.to);
+  upkeep_.FailedAt(now, header.sender_id, rpc.to);
   if (rpc.done)
     rpc.done(rpc::RpcResult{rpc::RpcStatus::kRejected, nullptr, rpc.to, now - rpc.sent, now});
 }
@@ -200,9 +170,9 @@ void Node::HandleReply(transport::TimePoint now, const transport::Endpoint& from
   if (header.observed) observed_ = header.observed;
   if (rpc.to_id && *rpc.to_id != header.sender_id) {
     // Someone else answers at that address now: the peer we meant is gone from it.
-    FailedAt(now, *rpc.to_id, rpc.to);
+    upkeep_.FailedAt(now, *rpc.to_id, rpc.to);
   }
-  NoteVerified(now, from, header, rtt);
+  upkeep_.HearVerified(now, from, header, rtt);
   if (rpc.done) rpc.done(rpc::RpcResult{rpc::RpcStatus::kReplied, &reply, from, rtt, now});
 }
 
@@ -276,22 +246,12 @@ void Node::SendMessage(const transport::Endpoint& to, const wire::Message& messa
   transport_.Send(to, *bytes);
 }
 
-void Node::PingOldest(transport::TimePoint now, const Contact& oldest) {
-  if (!peers_.StartLivenessPing(oldest.id)) return;
-  const NodeId pinged = oldest.id;
-  // A reply refreshes the contact (NoteVerified); a timeout counts a failure (OnTimer).
-  if (!SendRequest(now, oldest.endpoint, pinged, wire::PingBody{},
-                   [this, pinged](const rpc::RpcResult&) { peers_.LivenessPinged(pinged); })) {
-    peers_.LivenessPinged(pinged);
-  }
-}
-
 void Node::OnTimer(transport::TimePoint now) {
   if (shut_down_) return;
   for (rpc::PendingRpc& rpc : rpcs_.TakeExpired(now)) {
     ++stats_.rpcs_timed_out[static_cast<size_t>(SlotOf(rpc.type))];
     // A chunk's timeout says little about its holder (IsChunkRequest).
-    if (rpc.to_id && !wire::IsChunkRequest(rpc.type)) FailedAt(now, *rpc.to_id, rpc.to);
+    if (rpc.to_id && !wire::IsChunkRequest(rpc.type)) upkeep_.FailedAt(now, *rpc.to_id, rpc.to);
     if (rpc.done)
       rpc.done(rpc::RpcResult{rpc::RpcStatus::kTimedOut, nullptr, rpc.to, now - rpc.sent, now});
   }
@@ -307,13 +267,8 @@ void Node::OnTimer(transport::TimePoint now) {
       if (!FindNode(now, target, nullptr)) break;
     }
   }
-  // A departed contact that answers is verified and heard like any other (NoteVerified).
-  if (peers_.departed().NextDue() <= now) {
-    if (auto contact = peers_.departed().TakeDue(now)) {
-      ++stats_.departed_probes;
-      SendRequest(now, contact->endpoint, contact->id, wire::PingBody{}, nullptr);
-    }
-  }
+  // Departed contacts are probed in case they come back.
+  upkeep_.OnTimer(now);
 }
 
 transport::TimePoint Node::NextDeadline() const {
@@ -322,7 +277,7 @@ transport::TimePoint Node::NextDeadline() const {
   if (handler_ != nullptr) next = std::min(next, handler_->NextDeadline());
   for (const RequestHandler* service : services_) next = std::min(next, service->NextDeadline());
   if (routing_.size() > 0) next = std::min(next, routing_.NextRefreshDue());
-  next = std::min(next, peers_.departed().NextDue());
+  next = std::min(next, upkeep_.NextDeadline());
   return std::min(next, lookups_.NextDeadline());
 }
 

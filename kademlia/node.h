@@ -14,7 +14,9 @@
 // and joins, and owns one helper per further job: MessageScreen (kademlia/message_screen.h,
 // which incoming messages are acted on and as what: network, id-key binding, rate limits, a
 // reply's pending request and proof), PeerBook (kademlia/routing/peer_book.h, which peers proved
-// their key, departed contacts, verification pings in flight) and LookupDriver
+// their key, departed contacts, verification pings in flight), PeerUpkeep
+// (kademlia/routing/peer_upkeep.h, what is done about the peers heard from and failed: requesters
+// verified, verified peers heard, bucket and departed contacts pinged) and LookupDriver
 // (kademlia/lookup_driver.h, the iterative lookups). The counters are NodeStats
 // (kademlia/node_stats.h).
 //
@@ -45,6 +47,7 @@
 #include "kademlia/request_handler.h"
 #include "kademlia/routing/departed_contacts.h"
 #include "kademlia/routing/peer_book.h"
+#include "kademlia/routing/peer_upkeep.h"
 #include "kademlia/routing/routing_table.h"
 #include "kademlia/rpc/rpc_table.h"
 #include "kademlia/rpc/write_token.h"
@@ -154,18 +157,10 @@ class Node {
                      const wire::Message& request);
   void HandleReply(transport::TimePoint now, const transport::Endpoint& from,
                    const wire::Message& reply);
-  void ConsiderRequester(transport::TimePoint now, const transport::Endpoint& from,
-                         const wire::Message& request);
   std::optional<wire::Body> HandlerReply(transport::TimePoint now, const transport::Endpoint& from,
                                          const wire::Message& request);
   void NotifyAdded(transport::TimePoint now, const Contact& contact);
   void NotifyEvicted(transport::TimePoint now, const NodeId& id);
-  // A message from a verified peer arrived; `rtt` is its round trip when it answered ours.
-  void NoteVerified(transport::TimePoint now, const transport::Endpoint& from,
-                    const wire::Header& header, transport::Duration rtt = transport::Duration{});
-  // A request to `id` at `at` failed: it counts against the contact, and its verification is
-  // forgotten, only where we know `id` at that address (another node may have named it there).
-  void FailedAt(transport::TimePoint now, const NodeId& id, const transport::Endpoint& at);
   // A reply with one of our txids, from the address and under the id that request went to,
   // failed the id-key binding or its proof (MessageScreen::Action::kReject): the request fails
   // now rather than at its timeout.
@@ -178,7 +173,6 @@ class Node {
   wire::Header MakeHeader(uint64_t txid) const;
   uint64_t NewTxid();
 
-  void PingOldest(transport::TimePoint now, const Contact& oldest);
   void RefreshFartherBuckets(transport::TimePoint now);
 
   KademliaConfig config_;
@@ -192,8 +186,6 @@ class Node {
   routing::RoutingTable routing_;
   // The verified-peer cache, departed contacts and verification pings in flight.
   routing::PeerBook peers_;
-  transport::TimePoint next_rejoin_lookup_ =
-      transport::kTimeZero;  // a returned contact starts a self-lookup
   rpc::RpcTable rpcs_;
   rpc::RttEstimator rtt_;
   NodeStats stats_;
@@ -204,6 +196,8 @@ class Node {
   std::vector<RequestHandler*> services_;
   // The running lookups (FindNode, StartLookup).
   LookupDriver lookups_;
+  // Requesters verified, verified peers heard, failures counted, departed contacts probed.
+  routing::PeerUpkeep upkeep_;
 
   std::optional<transport::Endpoint> observed_;
   bool shut_down_ = false;

@@ -11,13 +11,18 @@ gc_thresh3 (1,024 by default) it refuses new entries ("neighbor table overflow")
 that each learn the others' addresses need about 1,600, and the hosts that came last could
 reach nobody. A Lab raises the three thresholds to what its hosts need, when they are lower,
 and puts the old values back at teardown.
+
+LabNodes is what the tests of skillnode nodes on a Lab share: its setup (build_for_nodes), the
+nodes started, the checks that failed, and their end (the nodes stopped cleanly, their logs
+shown when a check failed, the lab removed).
 """
 import atexit
 import json
 import os
+import shutil
 import subprocess
 
-from skillnode_harness import skip
+from skillnode_harness import check, finish, require_binary, skip, temp_dir
 
 
 def sh(*args, check_rc=True, input_text=None):
@@ -119,6 +124,32 @@ class Lab:
     def prefix_of(self, i):
         return ["ip", "netns", "exec", self.ns(i)]
 
+    def fetch(self, i, url, method="GET", body=None, max_time=30):
+        """(status, body bytes, headers with lower-case names) of a request made with curl
+        inside host i; status 0 when no answer came."""
+        work = temp_dir("skillnode-lab-curl-")
+        headers_path, body_path = os.path.join(work, "headers"), os.path.join(work, "body")
+        args = ["curl", "-sS", "-m", str(max_time), "-X", method, "-D", headers_path, "-o",
+                body_path]
+        if body is not None:
+            args += ["-H", "Content-Type: application/json", "--data-binary", json.dumps(body)]
+        subprocess.run(self.prefix_of(i) + args + [url], capture_output=True,
+                       timeout=max_time + 15)
+        status, headers, answer = 0, {}, b""
+        if os.path.exists(headers_path):
+            with open(headers_path, "rb") as f:
+                for line in f.read().decode("latin-1").split("\r\n"):
+                    if line.startswith("HTTP/"):
+                        status, headers = int(line.split()[1]), {}
+                    elif ":" in line:
+                        name, value = line.split(":", 1)
+                        headers[name.strip().lower()] = value.strip()
+        if os.path.exists(body_path):
+            with open(body_path, "rb") as f:
+                answer = f.read()
+        shutil.rmtree(work, ignore_errors=True)
+        return status, answer, headers
+
     def curl_json(self, i, url, method="GET", body=None):
         """(HTTP status, parsed JSON or None) of a request made from inside host i."""
         args = ["curl", "-s", "-m", "10", "-o", "-", "-w", "\n%{http_code}", "-X", method]
@@ -139,3 +170,54 @@ class Lab:
         self.namespaces.clear()
         restore_arp_cache(getattr(self, "arp_cache_restore", {}))
         self.arp_cache_restore = {}
+
+
+class LabNodes:
+    """The skillnode nodes a test starts in a Lab's hosts, and the checks that failed."""
+
+    def __init__(self, lab, log_tail_lines):
+        self.lab = lab
+        self.log_tail_lines = log_tail_lines
+        self.nodes = []
+        self.failures = []
+
+    def build_for_nodes(self, tools=("curl",)):
+        """Skips (exit 77) without the skillnode binary or where namespaces cannot be made, fails
+        when one of `tools` is not installed, else builds the lab."""
+        require_binary()
+        require_namespaces(self.lab.tag)
+        for tool in tools:
+            if shutil.which(tool) is None:
+                check(False, f"{tool} is installed")
+                finish()
+        self.lab.build()
+
+    def expect(self, condition, what, detail=""):
+        """check(), remembering failures so the node logs can be shown at the end."""
+        if not check(condition, what, detail):
+            self.failures.append(what)
+        return condition
+
+    def stop_nodes(self):
+        """SIGTERM to every node: each must exit with status 0, with no sanitizer report."""
+        for node in self.nodes:
+            code, _ = node.stop()
+            self.expect(code == 0, f"{node.name}: SIGTERM exits with status 0", f"status {code}")
+            reports = [line for line in node.log_text().splitlines()
+                       if "runtime error:" in line or "Sanitizer" in line]
+            self.expect(not reports, f"{node.name}: no sanitizer report in its log",
+                        "; ".join(reports[:5]))
+
+    def show_logs(self):
+        for node in self.nodes:
+            lines = node.log_text().splitlines()
+            print(f"--- {node.name} log, last {self.log_tail_lines} of {len(lines)} lines ---",
+                  flush=True)
+            print("\n".join(lines[-self.log_tail_lines:]), flush=True)
+
+    def finish(self):
+        """Shows the node logs when a check failed, removes the lab, and ends the test."""
+        if self.failures:
+            self.show_logs()
+        self.lab.teardown()
+        finish()

@@ -24,6 +24,7 @@ namespace {
 
 using testing::BuildDhtNetwork;
 using testing::FakeNetwork;
+using testing::Holders;
 using testing::LargeRecord;
 using testing::Publisher;
 using testing::Signed;
@@ -32,13 +33,7 @@ const Key kKey = CapabilityKey("user-auth");
 
 // Every live host's get of `key`: how many found `expected` (exactly) under its agent id.
 size_t FoundEverywhere(FakeNetwork& net, const Key& key, const SignedRecord& expected) {
-  std::vector<std::optional<GetResult>> results(net.size());
-  for (size_t i = 0; i < net.size(); ++i) {
-    if (net.silent(i)) continue;
-    REQUIRE(net.dht(i).Get(net.now(), key, GetOptions{},
-                           [&results, i](const GetResult& r) { results[i] = r; }));
-  }
-  net.RunFor(transport::Seconds(30));
+  const std::vector<std::optional<GetResult>> results = testing::GetFromEveryLiveNode(net, key);
   size_t found = 0;
   for (size_t i = 0; i < net.size(); ++i) {
     if (net.silent(i)) continue;
@@ -47,14 +42,6 @@ size_t FoundEverywhere(FakeNetwork& net, const Key& key, const SignedRecord& exp
     for (const SignedRecordPtr& r : results[i]->records) found += *r == expected;
   }
   return found;
-}
-
-std::vector<size_t> Holders(FakeNetwork& net, const Key& key) {
-  std::vector<size_t> holders;
-  for (size_t i = 0; i < net.size(); ++i) {
-    if (!net.silent(i) && !net.dht(i).store().Get(key).empty()) holders.push_back(i);
-  }
-  return holders;
 }
 
 uint64_t Sum(FakeNetwork& net, uint64_t DhtStats::*counter) {
@@ -114,14 +101,7 @@ TEST_CASE("an evicted holder's copy of a large record is handed to the node in i
   REQUIRE(before.size() >= 3);
   const size_t gone = before.back() == 0 ? before.front() : before.back();
   net.SetSilent(gone, true);
-  for (int attempt = 0; attempt < 3; ++attempt) {
-    for (size_t holder : before) {
-      if (holder == gone) continue;
-      net.node(holder).Request(net.now(), net.endpoint(gone), net.node(gone).id(), wire::PingBody{},
-                               nullptr);
-    }
-    net.RunFor(transport::Seconds(2));
-  }
+  testing::EvictFromHolders(net, before, gone);
   net.RunFor(transport::Seconds(10));
   CHECK(Sum(net, &DhtStats::repair_keys) >= 1);
   CHECK(Holders(net, kKey).size() == before.size());
@@ -130,24 +110,12 @@ TEST_CASE("an evicted holder's copy of a large record is handed to the node in i
 TEST_CASE("a get gives a large record to a close node that lacks it", "[sim]") {
   FakeNetwork net(/*seed=*/64);
   BuildDhtNetwork(net, 40, DhtConfig{});
-  size_t closest = 1;
-  for (size_t i = 2; i < net.size(); ++i) {
-    if (CloserTo(kKey, net.node(i).id(), net.node(closest).id())) closest = i;
-  }
-  net.SetSilent(closest, true);
-  net.dht(0).Publish(net.now(), Signed(LargeRecord(), Publisher()), nullptr);
-  net.RunFor(transport::Seconds(30));
-  net.SetSilent(closest, false);
-  const std::vector<size_t> before = Holders(net, kKey);
+  const auto published =
+      testing::PublishWithoutClosest(net, kKey, Signed(LargeRecord(), Publisher()));
+  const size_t closest = published.closest;
   net.RunFor(transport::Seconds(60));
-  size_t asker = 1;
-  while (asker == closest || std::find(before.begin(), before.end(), asker) != before.end()) {
-    ++asker;
-  }
-  std::optional<GetResult> result;
-  REQUIRE(net.dht(asker).Get(net.now(), kKey, GetOptions{},
-                             [&result](const GetResult& r) { result = r; }));
-  net.RunFor(transport::Seconds(10));
+  const size_t asker = testing::FirstNonHolder(published);
+  const std::optional<GetResult> result = testing::GetOnce(net, asker, kKey);
   REQUIRE(result.has_value());
   REQUIRE(result->records.size() == 1);
   CHECK(net.dht(asker).stats().read_repairs >= 1);

@@ -20,6 +20,8 @@ namespace {
 
 using testing::BuildDhtNetwork;
 using testing::FakeNetwork;
+using testing::GetOnce;
+using testing::Holders;
 using testing::Publisher;
 using testing::SampleRecord;
 using testing::Signed;
@@ -28,13 +30,7 @@ using testing::Signed;
 // the identities in `expected`.
 size_t GetEverywhere(FakeNetwork& net, const Key& key, const std::set<std::string>& expected,
                      size_t* asked) {
-  std::vector<std::optional<GetResult>> results(net.size());
-  for (size_t i = 0; i < net.size(); ++i) {
-    if (net.silent(i)) continue;
-    REQUIRE(net.dht(i).Get(net.now(), key, GetOptions{},
-                           [&results, i](const GetResult& r) { results[i] = r; }));
-  }
-  net.RunFor(transport::Seconds(30));
+  const std::vector<std::optional<GetResult>> results = testing::GetFromEveryLiveNode(net, key);
   size_t complete = 0;
   *asked = 0;
   for (size_t i = 0; i < net.size(); ++i) {
@@ -81,15 +77,6 @@ TEST_CASE("records published by one node are found by every other, and survive 3
   CHECK(asked == 70);
 }
 
-// Hosts (not silent) holding a record under `key`.
-std::vector<size_t> Holders(FakeNetwork& net, const Key& key) {
-  std::vector<size_t> holders;
-  for (size_t i = 0; i < net.size(); ++i) {
-    if (!net.silent(i) && !net.dht(i).store().Get(key).empty()) holders.push_back(i);
-  }
-  return holders;
-}
-
 TEST_CASE("when a holder is evicted, the others give its copy to the node in its place", "[sim]") {
   FakeNetwork net(/*seed=*/31);
   BuildDhtNetwork(net, 40, DhtConfig{});  // r = 3, republish every 20 minutes
@@ -103,14 +90,7 @@ TEST_CASE("when a holder is evicted, the others give its copy to the node in its
   net.SetSilent(gone, true);
   REQUIRE(Holders(net, key).size() == before.size() - 1);
   // Each other holder's requests to it time out stale_failures_max (3) times: it is evicted.
-  for (int attempt = 0; attempt < 3; ++attempt) {
-    for (size_t holder : before) {
-      if (holder == gone) continue;
-      net.node(holder).Request(net.now(), net.endpoint(gone), net.node(gone).id(), wire::PingBody{},
-                               nullptr);
-    }
-    net.RunFor(transport::Seconds(2));
-  }
+  testing::EvictFromHolders(net, before, gone);
   net.RunFor(transport::Seconds(5));
   for (size_t holder : before) {
     if (holder != gone)
@@ -131,15 +111,10 @@ TEST_CASE("a get gives a record to a close node that lacks it, for no longer tha
   BuildDhtNetwork(net, 40, DhtConfig{});  // r = 3
   const Key key = CapabilityKey("user-auth");
   // The node closest to the key (not the publisher) is away while the record is published.
-  size_t closest = 1;
-  for (size_t i = 2; i < net.size(); ++i) {
-    if (CloserTo(key, net.node(i).id(), net.node(closest).id())) closest = i;
-  }
-  net.SetSilent(closest, true);
-  net.dht(0).Publish(net.now(), Signed(SampleRecord(), Publisher()), nullptr);
-  net.RunFor(transport::Seconds(30));
-  net.SetSilent(closest, false);
-  const std::vector<size_t> before = Holders(net, key);
+  const auto published =
+      testing::PublishWithoutClosest(net, key, Signed(SampleRecord(), Publisher()));
+  const size_t closest = published.closest;
+  const std::vector<size_t>& before = published.holders;
   REQUIRE(before.size() >= 3);
   REQUIRE(std::find(before.begin(), before.end(), closest) == before.end());
   transport::TimePoint latest_expiry = transport::kTimeZero;
@@ -149,14 +124,8 @@ TEST_CASE("a get gives a record to a close node that lacks it, for no longer tha
   net.RunFor(transport::Seconds(60));
   // A get from a node that holds nothing reaches the closest node, which answers in full
   // without the record: the get stores it there.
-  size_t asker = 1;
-  while (asker == closest || std::find(before.begin(), before.end(), asker) != before.end()) {
-    ++asker;
-  }
-  std::optional<GetResult> result;
-  REQUIRE(net.dht(asker).Get(net.now(), key, GetOptions{},
-                             [&result](const GetResult& r) { result = r; }));
-  net.RunFor(transport::Seconds(10));
+  const size_t asker = testing::FirstNonHolder(published);
+  std::optional<GetResult> result = GetOnce(net, asker, key);
   REQUIRE(result.has_value());
   REQUIRE(result->records.size() == 1);
   CHECK(net.dht(asker).stats().read_repairs >= 1);
@@ -167,10 +136,7 @@ TEST_CASE("a get gives a record to a close node that lacks it, for no longer tha
   CHECK(repaired[0]->expires_at >= latest_expiry - transport::Seconds(1));
   // Every close node now holds it: another get repairs nothing.
   const uint64_t repairs = net.dht(asker).stats().read_repairs;
-  result.reset();
-  REQUIRE(net.dht(asker).Get(net.now(), key, GetOptions{},
-                             [&result](const GetResult& r) { result = r; }));
-  net.RunFor(transport::Seconds(10));
+  result = GetOnce(net, asker, key);
   REQUIRE(result.has_value());
   CHECK(net.dht(asker).stats().read_repairs == repairs);
 }

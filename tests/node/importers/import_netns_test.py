@@ -28,16 +28,14 @@ the skills MCP list_skills answers there as JSON.)
 import hashlib
 import json
 import os
-import shutil
 import subprocess
 import sys
 import urllib.parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from netns_lab import Lab, require_namespaces  # noqa: E402
-from skillnode_harness import (Node, check, finish, require_binary, run, temp_dir,  # noqa: E402
-                               track, wait_for)
+from netns_lab import Lab, LabNodes  # noqa: E402
+from skillnode_harness import Node, run, temp_dir, track, wait_for  # noqa: E402
 sys.path.insert(0, os.path.join(HERE, "..", "mcp"))
 import mcp_raw  # noqa: E402
 sys.path.insert(0, HERE)
@@ -56,15 +54,8 @@ PROPAGATION_S = 30
 LOG_TAIL_LINES = 60
 
 lab = Lab("sni", HOSTS, 215)
-nodes = []
-failures = []
-
-
-def expect(condition, what, detail=""):
-    """check(), remembering failures so the node logs can be shown at the end."""
-    if not check(condition, what, detail):
-        failures.append(what)
-    return condition
+lab_nodes = LabNodes(lab, LOG_TAIL_LINES)
+nodes, expect = lab_nodes.nodes, lab_nodes.expect
 
 
 def sha256(data):
@@ -74,27 +65,7 @@ def sha256(data):
 def fetch(i, path, method="GET", body=None, max_time=30):
     """(status, body bytes, headers with lower-case names) of a request to host i's own node,
     made with curl inside host i."""
-    work = temp_dir("skillnode-import-curl-")
-    headers_path, body_path = os.path.join(work, "headers"), os.path.join(work, "body")
-    args = ["curl", "-sS", "-m", str(max_time), "-X", method, "-D", headers_path, "-o", body_path]
-    if body is not None:
-        args += ["-H", "Content-Type: application/json", "--data-binary", json.dumps(body)]
-    subprocess.run(lab.prefix_of(i) + args + [API + path], capture_output=True,
-                   timeout=max_time + 15)
-    status, headers, answer = 0, {}, b""
-    if os.path.exists(headers_path):
-        with open(headers_path, "rb") as f:
-            for line in f.read().decode("latin-1").split("\r\n"):
-                if line.startswith("HTTP/"):
-                    status, headers = int(line.split()[1]), {}
-                elif ":" in line:
-                    name, value = line.split(":", 1)
-                    headers[name.strip().lower()] = value.strip()
-    if os.path.exists(body_path):
-        with open(body_path, "rb") as f:
-            answer = f.read()
-    shutil.rmtree(work, ignore_errors=True)
-    return status, answer, headers
+    return lab.fetch(i, API + path, method, body, max_time)
 
 
 def fetch_json(i, path, method="GET", body=None, max_time=30):
@@ -324,33 +295,16 @@ def mcp_list_skills(address):
 
 
 def stop_all(site):
-    for node in nodes:
-        code, _ = node.stop()
-        expect(code == 0, f"{node.name}: SIGTERM exits with status 0", f"status {code}")
-        reports = [line for line in node.log_text().splitlines()
-                   if "runtime error:" in line or "Sanitizer" in line]
-        expect(not reports, f"{node.name}: no sanitizer report in its log", "; ".join(reports[:5]))
+    lab_nodes.stop_nodes()
     site.terminate()
     site.wait(timeout=10)
-
-
-def show_logs():
-    for node in nodes:
-        lines = node.log_text().splitlines()
-        print(f"--- {node.name} log, last {LOG_TAIL_LINES} of {len(lines)} lines ---", flush=True)
-        print("\n".join(lines[-LOG_TAIL_LINES:]), flush=True)
 
 
 def main():
     if sys.argv[1:2] == ["--mcp-list-skills"]:
         print(json.dumps(mcp_list_skills(sys.argv[2])))
         return
-    require_binary()
-    require_namespaces(lab.tag)
-    if shutil.which("curl") is None:
-        check(False, "curl is installed")
-        finish()
-    lab.build()
+    lab_nodes.build_for_nodes(tools=("curl",))
     print(f"made {HOSTS} hosts {lab.subnet}.1-{HOSTS} (S, A, C) in namespaces on a bridge",
           flush=True)
     out = temp_dir("skillnode-import-site-")
@@ -365,10 +319,7 @@ def main():
         check_origins(agent, out)
         check_mcp_listing()
     stop_all(site)
-    if failures:
-        show_logs()
-    lab.teardown()
-    finish()
+    lab_nodes.finish()
 
 
 if __name__ == "__main__":

@@ -247,30 +247,31 @@ def origin_of(node, skill_id):
     return (answer or {}).get("origin") if status == 200 else None
 
 
+def import_card(a, url, name):
+    """A imports card(name), given inline as read from `url`: (status, report, the origin of
+    the card's skill on A or {})."""
+    status, report = a.call("POST", "/api/import", {
+        "url": url, "type": "a2a", "document": json.dumps(card(name))}, timeout=30)
+    return status, report, origin_of(a, f"{name.lower()}-skill") or {}
+
+
+def check_domain_import(a, domain, name, state, what):
+    """A imports card(name) as read from https://{domain}/...: its origin names the domain in
+    `state`."""
+    status, report, origin = import_card(a, f"https://{domain}/.well-known/agent-card.json", name)
+    check(status == 200 and len(report.get("imported", [])) == 1,
+          f"A imports a card read from {domain}", f"{status} {json.dumps(report)[:600]}")
+    check(origin.get("publisherDomain") == domain and origin.get("publisherDomainState") == state,
+          what, json.dumps(origin))
+
+
 def check_imports(a, site, proof):
     site.proofs["shop.example"] = proof
-    status, report = a.call("POST", "/api/import", {
-        "url": "https://shop.example/.well-known/agent-card.json", "type": "a2a",
-        "document": json.dumps(card("Shop"))}, timeout=30)
-    check(status == 200 and len(report.get("imported", [])) == 1,
-          "A imports a card read from shop.example", f"{status} {json.dumps(report)[:600]}")
-    origin = origin_of(a, "shop-skill") or {}
-    check(origin.get("publisherDomain") == "shop.example" and
-          origin.get("publisherDomainState") == "verified",
-          "shop.example's proof lists A's key: the origin names it, verified", json.dumps(origin))
-    status, report = a.call("POST", "/api/import", {
-        "url": "https://nosite.example/.well-known/agent-card.json", "type": "a2a",
-        "document": json.dumps(card("Nosite"))}, timeout=30)
-    check(status == 200 and len(report.get("imported", [])) == 1,
-          "A imports a card read from nosite.example", f"{status} {json.dumps(report)[:600]}")
-    origin = origin_of(a, "nosite-skill") or {}
-    check(origin.get("publisherDomain") == "nosite.example" and
-          origin.get("publisherDomainState") == "unverified",
-          "nosite.example serves no proof: the origin names it, unverified", json.dumps(origin))
-    status, report = a.call("POST", "/api/import", {
-        "url": "file:card.json", "type": "a2a", "document": json.dumps(card("Filed"))},
-        timeout=30)
-    origin = origin_of(a, "filed-skill") or {}
+    check_domain_import(a, "shop.example", "Shop", "verified",
+                        "shop.example's proof lists A's key: the origin names it, verified")
+    check_domain_import(a, "nosite.example", "Nosite", "unverified",
+                        "nosite.example serves no proof: the origin names it, unverified")
+    status, _, origin = import_card(a, "file:card.json", "Filed")
     check(status == 200 and "publisherDomain" not in origin,
           "a card read from a file has no domain to prove", json.dumps(origin))
 

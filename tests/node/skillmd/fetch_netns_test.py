@@ -28,16 +28,13 @@ import json
 import os
 import random
 import re
-import shutil
-import subprocess
 import sys
 import tarfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from netns_lab import Lab, require_namespaces, sh  # noqa: E402
-from skillnode_harness import (Node, check, finish, require_binary, run, temp_dir,  # noqa: E402
-                               wait_for)
+from netns_lab import Lab, LabNodes, sh  # noqa: E402
+from skillnode_harness import Node, run, temp_dir, wait_for  # noqa: E402
 
 HOSTS = 4
 A, B, C, D = range(HOSTS)
@@ -64,15 +61,8 @@ LOSS_TABLE = "skillnode_loss"
 LOG_TAIL_LINES = 80
 
 lab = Lab("snf", HOSTS, 204)
-nodes = []
-failures = []
-
-
-def expect(condition, what, detail=""):
-    """check(), remembering failures so the node logs can be shown at the end."""
-    if not check(condition, what, detail):
-        failures.append(what)
-    return condition
+lab_nodes = LabNodes(lab, LOG_TAIL_LINES)
+nodes, expect = lab_nodes.nodes, lab_nodes.expect
 
 
 def sha256(data):
@@ -120,26 +110,7 @@ def write_folder(root, name, files):
 def fetch(i, path, max_time=30):
     """(status, body bytes, headers with lower-case names) of GET path on host i's own node,
     made with curl inside host i."""
-    work = temp_dir("skillnode-fetch-curl-")
-    headers_path = os.path.join(work, "headers")
-    body_path = os.path.join(work, "body")
-    subprocess.run(lab.prefix_of(i) + ["curl", "-sS", "-m", str(max_time), "-D", headers_path,
-                                       "-o", body_path, API + path],
-                   capture_output=True, timeout=max_time + 15)
-    status, headers, body = 0, {}, b""
-    if os.path.exists(headers_path):
-        with open(headers_path, "rb") as f:
-            for line in f.read().decode("latin-1").split("\r\n"):
-                if line.startswith("HTTP/"):
-                    status, headers = int(line.split()[1]), {}
-                elif ":" in line:
-                    name, value = line.split(":", 1)
-                    headers[name.strip().lower()] = value.strip()
-    if os.path.exists(body_path):
-        with open(body_path, "rb") as f:
-            body = f.read()
-    shutil.rmtree(work, ignore_errors=True)
-    return status, body, headers
+    return lab.fetch(i, API + path, max_time=max_time)
 
 
 def as_json(body):
@@ -385,30 +356,8 @@ def all_holders_fail(work, ids):
            "B's metrics count the failed fetch")
 
 
-def stop_all():
-    for node in nodes:
-        code, _ = node.stop()
-        expect(code == 0, f"{node.name}: SIGTERM exits with status 0", f"status {code}")
-        reports = [line for line in node.log_text().splitlines()
-                   if "runtime error:" in line or "Sanitizer" in line]
-        expect(not reports, f"{node.name}: no sanitizer report in its log", "; ".join(reports[:5]))
-
-
-def show_logs():
-    for node in nodes:
-        lines = node.log_text().splitlines()
-        print(f"--- {node.name} log, last {LOG_TAIL_LINES} of {len(lines)} lines ---", flush=True)
-        print("\n".join(lines[-LOG_TAIL_LINES:]), flush=True)
-
-
 def main():
-    require_binary()
-    require_namespaces(lab.tag)
-    for tool in ("curl", "nft"):
-        if shutil.which(tool) is None:
-            check(False, f"{tool} is installed")
-            finish()
-    lab.build()
+    lab_nodes.build_for_nodes(tools=("curl", "nft"))
     print(f"made {HOSTS} hosts {lab.subnet}.1-{HOSTS} in namespaces on a bridge", flush=True)
     start_nodes()
     ids = [node_id(i) for i in range(HOSTS)]
@@ -434,11 +383,8 @@ def main():
     past_corrupt_holder(ids, md, cached)
     under_loss(md, archive_sha)
     all_holders_fail(work, ids)
-    stop_all()
-    if failures:
-        show_logs()
-    lab.teardown()
-    finish()
+    lab_nodes.stop_nodes()
+    lab_nodes.finish()
 
 
 if __name__ == "__main__":
