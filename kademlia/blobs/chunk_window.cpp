@@ -25,6 +25,7 @@ void ChunkWindow::Start(size_t count) {
 
 void ChunkWindow::ExpireAttempts(transport::TimePoint now) {
   std::erase_if(flying_, [&](size_t chunk) {
+    assert(chunks_[chunk] == Chunk::kInFlight && "a chunk that arrived holds no place");
     if (now - sent_at_[chunk] < timer_.AttemptTimeout(sent_[chunk])) return false;
     counted_[chunk] = 0;
     chunks_[chunk] = Chunk::kWanted;
@@ -79,6 +80,18 @@ void ChunkWindow::SampleRtt(transport::Duration rtt) { timer_.OnAnswer(rtt); }
 
 void ChunkWindow::Arrived(size_t chunk) {
   assert(chunks_[chunk] != Chunk::kHave && "a chunk arrives once");
+  // A late answer to a given-up attempt may deliver the chunk while it waits to be asked again
+  // or while a later attempt holds its place: neither may stay, or that attempt's expiry would
+  // want the chunk again and its next arrival count it twice.
+  if (chunks_[chunk] == Chunk::kWanted) {
+    const auto queued = std::lower_bound(wanted_.begin(), wanted_.end(), chunk);
+    assert(queued != wanted_.end() && *queued == chunk && "a wanted chunk is queued");
+    wanted_.erase(queued);
+  }
+  if (counted_[chunk] != 0) {
+    counted_[chunk] = 0;
+    std::erase(flying_, chunk);
+  }
   chunks_[chunk] = Chunk::kHave;
   ++have_;
   waiting_since_ = transport::kTimeNever;

@@ -8,7 +8,8 @@
 // wanted again; the timeout is the holder's RetransmitTimer (retransmit_timer.h: four smoothed
 // round trips, 20 ms to 1 s), doubled per attempt of the chunk, so a holder that stalls for a
 // moment is not given up after a burst of quick retries. A late answer to a given-up attempt still
-// delivers its bytes but frees no place (as a lookup treats a slow contact).
+// delivers its bytes but frees no place of its own (as a lookup treats a slow contact); the
+// chunk it delivers is no longer wanted, and a later attempt of it gives up its place.
 //
 // Pure bookkeeping: it sends nothing and reads no clock (the caller passes `now`). Owned by one
 // BlobFetcher transfer; not thread-safe.
@@ -58,7 +59,8 @@ class ChunkWindow {
   transport::Duration NoteThrottled(transport::TimePoint now);
   // The round trip of an answer to a first attempt (Karn: only those are timed).
   void SampleRtt(transport::Duration rtt);
-  // `chunk`'s bytes arrived.
+  // `chunk`'s bytes arrived: it is no longer wanted, and an attempt of it still in flight (a
+  // late answer to an earlier one came first) gives up its place.
   void Arrived(size_t chunk);
 
   bool has(size_t chunk) const { return chunks_[chunk] == Chunk::kHave; }

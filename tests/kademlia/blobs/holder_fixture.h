@@ -61,7 +61,9 @@ struct HolderNet {
   std::vector<std::unique_ptr<BlobService>> services;
   HolderDirectory own{HolderLimits{}};  // the client's own directory (empty)
 
-  explicit HolderNet(uint64_t seed) : net(seed) {
+  // `latency`: each datagram's one-way delay (FakeNetwork's).
+  explicit HolderNet(uint64_t seed, transport::Duration latency = transport::Millis(10))
+      : net(seed, latency) {
     KademliaConfig kad;
     kad.routing.bucket_size = 8;
     for (size_t i = 0; i < kNodes; ++i) {
