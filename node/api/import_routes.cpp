@@ -109,7 +109,15 @@ void ImportRoutes::Handle(const http::HttpRequest& request, http::Responder resp
     if (!value.is_string()) return Invalid(responder, key, "expected a string");
   }
   import.url = body->value("url", "");
-  if (body->contains("document")) import.document = (*body)["document"].get<std::string>();
+  if (body->contains("document")) {
+    import.document = (*body)["document"].get<std::string>();
+    // Every imported record keeps its source (origin.sourceUrl).
+    if (import.url.empty()) {
+      return Invalid(responder, "url",
+                     "name where the document comes from (e.g. \"file:card.json\"): every "
+                     "record imported from it keeps that source");
+    }
+  }
   if (body->contains("type")) {
     auto type = importers::ParseImportType((*body)["type"].get<std::string>());
     if (!type) return Invalid(responder, "type", type.error().message);

@@ -246,6 +246,9 @@ def check_hostile(a, source):
     status, answer = import_api(a, {"url": source.url + "/", "type": "teapot"})
     check(status == 400 and answer.get("details", {}).get("field") == "type",
           "an unknown type is a 400 naming the field", f"{status} {answer}")
+    status, answer = import_api(a, {"document": "{}", "type": "a2a"})
+    check(status == 400 and answer.get("details", {}).get("field") == "url",
+          "a document without the url it comes from is a 400 naming url", f"{status} {answer}")
     after = a.get_json("/api/node")[1]["imports"]["importedSkills"]
     check(after == before + 1, "the hostile sources took nothing already imported away",
           f"{before} -> {after}")
