@@ -1,5 +1,6 @@
 #include "kademlia/store/source_shares.h"
 
+#include <algorithm>
 #include <cassert>
 #include <string>
 #include <vector>
@@ -54,6 +55,21 @@ std::optional<StoreSlot> SourceShares::EvictionCandidate(const transport::Addres
   }
   if (heaviest == nullptr || *heaviest == newcomer) return std::nullopt;
   return by_age_.at(*heaviest).begin()->second;
+}
+
+bool SourceShares::EvictFor(size_t needed, const transport::Address& newcomer,
+                            std::initializer_list<std::optional<StoreSlot>> leaving,
+                            const std::function<size_t(const StoreSlot&)>& evict) {
+  size_t freed = 0;
+  while (freed < needed) {
+    const std::optional<StoreSlot> slot = EvictionCandidate(newcomer);
+    if (!slot) return false;
+    const bool counted = std::find(leaving.begin(), leaving.end(), slot) != leaving.end();
+    const size_t bytes = evict(*slot);
+    assert(EvictionCandidate(newcomer) != slot && "evict removes the value it is given");
+    if (!counted) freed += bytes;
+  }
+  return true;
 }
 
 }  // namespace skillnode::kademlia::store

@@ -11,6 +11,8 @@
 #define SKILLNODE_KADEMLIA_STORE_SOURCE_SHARES_H_
 
 #include <cstddef>
+#include <functional>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <set>
@@ -43,6 +45,14 @@ class SourceShares {
   // The oldest value of the source holding the most bytes (ties: the lowest address), unless
   // that source is `newcomer`: nothing then, since the newcomer would evict its own.
   std::optional<StoreSlot> EvictionCandidate(const transport::Address& newcomer) const;
+
+  // Has `evict` drop eviction candidates until `needed` bytes are freed; false when none is left
+  // first. `evict` erases the value in the slot (its store calls Remove) and returns its bytes.
+  // The values in `leaving` are going anyway (a replaced version, a displaced pointer): `needed`
+  // already counts them, so evicting one of them frees nothing more.
+  bool EvictFor(size_t needed, const transport::Address& newcomer,
+                std::initializer_list<std::optional<StoreSlot>> leaving,
+                const std::function<size_t(const StoreSlot&)>& evict);
 
   size_t sources() const { return bytes_.size(); }
 

@@ -91,17 +91,13 @@ bool ValueStore::Holds(const Key& key, const IdentityHash& id) const {
 
 bool ValueStore::EvictForRoom(size_t needed, const transport::Address& newcomer,
                               std::initializer_list<std::optional<StoreSlot>> leaving) {
-  size_t freed = 0;
-  while (freed < needed) {
-    const std::optional<Slot> slot = shares_.EvictionCandidate(newcomer);
-    if (!slot) return false;
-    const auto& [key, id] = *slot;
-    const bool counted = std::find(leaving.begin(), leaving.end(), slot) != leaving.end();
-    if (!counted) freed += keys_.at(key).records.at(id).bytes;
+  return shares_.EvictFor(needed, newcomer, leaving, [this](const StoreSlot& slot) {
+    const auto& [key, id] = slot;
+    const size_t bytes = keys_.at(key).records.at(id).bytes;
     Erase(key, id);
     ++evicted_;
-  }
-  return true;
+    return bytes;
+  });
 }
 
 SignedRecordPtr ValueStore::HeldWith(const Signature& signature) const {

@@ -125,9 +125,7 @@ class ValueStore {
   using Slot = StoreSlot;
 
   bool Holds(const Key& key, const IdentityHash& id) const;
-  // Evicts until `needed` bytes are freed. The values in `leaving` are going anyway (a
-  // replaced version, a displaced pointer): `needed` already counts them, so evicting one of
-  // them frees nothing more.
+  // Evicts until `needed` bytes are freed (SourceShares::EvictFor).
   bool EvictForRoom(size_t needed, const transport::Address& newcomer,
                     std::initializer_list<std::optional<StoreSlot>> leaving);
   void Erase(const Key& key, const IdentityHash& id);

@@ -121,17 +121,13 @@ bool TermTable::Holds(const Key& key, const IdentityHash& id) const {
 
 bool TermTable::EvictForRoom(size_t needed, const transport::Address& newcomer,
                              std::initializer_list<std::optional<StoreSlot>> leaving) {
-  size_t freed = 0;
-  while (freed < needed) {
-    const std::optional<Slot> slot = shares_.EvictionCandidate(newcomer);
-    if (!slot) return false;
-    const auto& [key, id] = *slot;
-    const bool counted = std::find(leaving.begin(), leaving.end(), slot) != leaving.end();
-    if (!counted) freed += keys_.at(key).pointers.at(id).bytes;
+  return shares_.EvictFor(needed, newcomer, leaving, [this](const StoreSlot& slot) {
+    const auto& [key, id] = slot;
+    const size_t bytes = keys_.at(key).pointers.at(id).bytes;
     Erase(key, id);
     ++evicted_;
-  }
-  return true;
+    return bytes;
+  });
 }
 
 void TermTable::Erase(const Key& key, const IdentityHash& id) {

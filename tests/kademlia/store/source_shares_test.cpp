@@ -2,6 +2,7 @@
 #include "kademlia/store/source_shares.h"
 
 #include <catch2/catch.hpp>
+#include <vector>
 
 namespace skillnode::kademlia::store {
 namespace {
@@ -40,6 +41,27 @@ TEST_CASE("slot identities differ when the identity's parts are split differentl
   RecordIdentity other{{}, "a", "bc"};
   CHECK(SlotIdentity(one) != SlotIdentity(other));
   CHECK(SlotIdentity(one) == SlotIdentity(RecordIdentity{{}, "ab", "c"}));
+}
+
+TEST_CASE("eviction frees what is needed, not counting the values that are leaving anyway",
+          "[unit]") {
+  SourceShares shares;
+  shares.Add(Ip("10.0.0.1"), Slot("old"), kNow, 100);
+  shares.Add(Ip("10.0.0.1"), Slot("mid"), kNow + transport::Seconds(1), 100);
+  shares.Add(Ip("10.0.0.1"), Slot("new"), kNow + transport::Seconds(2), 100);
+  std::vector<StoreSlot> evicted;
+  const auto evict = [&](const StoreSlot& slot) {
+    evicted.push_back(slot);
+    const transport::TimePoint at = slot == Slot("old")   ? kNow
+                                    : slot == Slot("mid") ? kNow + transport::Seconds(1)
+                                                          : kNow + transport::Seconds(2);
+    shares.Remove(Ip("10.0.0.1"), slot, at, 100);
+    return size_t{100};
+  };
+  // "old" is the replaced version: evicting it frees nothing the caller did not count.
+  CHECK(shares.EvictFor(150, Ip("10.0.0.2"), {Slot("old")}, evict));
+  CHECK(evicted == std::vector<StoreSlot>{Slot("old"), Slot("mid"), Slot("new")});
+  CHECK_FALSE(shares.EvictFor(1, Ip("10.0.0.2"), {}, evict));
 }
 
 }  // namespace
