@@ -217,6 +217,8 @@ std::string CanonicalQueryKey(const SkillQuery& query) {
   keywords.reserve(query.keywords.size());
   for (const std::string& k : query.keywords) keywords.push_back(AsciiLower(k));
   AppendList(key, "keywords", std::move(keywords));
+  AppendOptional(key, "text",
+                 query.text.empty() ? std::nullopt : std::optional<std::string>(query.text));
   AppendOptional(
       key, "version",
       query.version ? std::optional<std::string>(query.version->ToString()) : std::nullopt);

@@ -26,6 +26,10 @@ struct SkillQuery {
   // Each keyword, case-insensitively, is a substring of the skill id, the descriptor's name,
   // description or a tag, or a capability.
   std::vector<std::string> keywords;
+  // Free text, the `q` of the search routes (docs/search.md "Word search"): the skill's name,
+  // description, capabilities, tags and scenes are searched for its words across the whole
+  // network through the keyword index, and the results ranked by BM25 with health. Empty: none.
+  std::string text;
   std::optional<SemverRange> version;  // the record's version satisfies it
   std::optional<std::string> agent_id;
   std::optional<std::string> skill_id;

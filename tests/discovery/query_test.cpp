@@ -192,7 +192,9 @@ TEST_CASE("a format filter keeps only the records listed in that format", "[unit
 }
 
 TEST_CASE("Different queries have different canonical keys", "[unit]") {
-  std::vector<SkillQuery> queries(13);
+  std::vector<SkillQuery> queries(15);
+  queries[13].text = "summarise pdf";
+  queries[14].keywords = {"summarise pdf"};
   queries[11].format = kademlia::store::RecordFormat::kMcpServer;
   queries[12].format = kademlia::store::RecordFormat::kAgentSkill;
   queries[9].capability_types = {"a"};
