@@ -111,10 +111,13 @@ SkillFolderRoutes::SkillFolderRoutes(Daemon& daemon, discovery::Registry& regist
           "skill folders are unavailable: " + store.error().message);
   }
   http::Router& router = daemon.router();
-  router.Add("POST", "/api/skills/folder",
-             [this](const http::HttpRequest& request, http::Responder r) {
-               HandleRegister(request, std::move(r));
-             });
+  // A folder's archive may be up to its own limit, past the server's body bound.
+  router.Add(
+      "POST", "/api/skills/folder",
+      [this](const http::HttpRequest& request, http::Responder r) {
+        HandleRegister(request, std::move(r));
+      },
+      http::RouteOptions{.body_bytes_max = limits_.archive_bytes_max});
   router.Add("GET", "/api/skills/{id}/skill.md",
              [this](const http::HttpRequest& request, http::Responder r) {
                HandleBytes(request, std::move(r), What::kSkillMd);

@@ -32,7 +32,10 @@ HttpConnection::HttpConnection(HttpServer& server)
               }),
       deadlines_(ConnectionDeadlines::Limits::Of(server.config(), server.handshake_timeout())),
       timer_(server.loop()),
-      reader_(server.config().header_bytes_max, server.config().body_bytes_max) {}
+      reader_(server.config().header_bytes_max, server.config().body_bytes_max,
+              [&server](std::string_view method, std::string_view path) {
+                return server.BodyBytesMaxFor(method, path);
+              }) {}
 
 HttpConnection::~HttpConnection() = default;
 

@@ -1,6 +1,7 @@
 #include "node/http/http_request_reader.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cctype>
 #include <climits>
 #include <utility>
@@ -20,8 +21,11 @@ std::string Lower(std::string text) {
 
 }  // namespace
 
-HttpRequestReader::HttpRequestReader(size_t header_bytes_max, size_t body_bytes_max)
-    : header_bytes_max_(header_bytes_max), body_bytes_max_(body_bytes_max) {
+HttpRequestReader::HttpRequestReader(size_t header_bytes_max, size_t body_bytes_max,
+                                     RouteBodyBound route_bound)
+    : header_bytes_max_(header_bytes_max),
+      body_bytes_max_(body_bytes_max),
+      route_bound_(std::move(route_bound)) {
   http_parser_init(&parser_, HTTP_REQUEST);
   parser_.data = this;
   http_parser_settings_init(&settings_);
@@ -100,6 +104,7 @@ int HttpRequestReader::OnMessageBegin(http_parser* parser) {
   HttpRequestReader* self = Self(parser);
   self->state_ = State::kPartial;
   self->request_ = HttpRequest();
+  self->request_bound_.reset();
   self->header_bytes_ = 0;
   self->field_.clear();
   self->value_.clear();
@@ -140,12 +145,15 @@ int HttpRequestReader::OnHeadersComplete(http_parser* parser) {
     return self->Fail(400, "BAD_REQUEST",
                       "malformed request target '" + self->request_.target + "'");
   }
-  if (parser->content_length != ULLONG_MAX && parser->content_length > self->body_bytes_max_) {
-    return self->Fail(413, "BODY_TOO_LARGE",
-                      "body of " + std::to_string(parser->content_length) + " bytes exceeds " +
-                          std::to_string(self->body_bytes_max_));
-  }
   self->request_.method = http_method_str(static_cast<http_method>(parser->method));
+  if (parser->content_length != ULLONG_MAX && parser->content_length > self->body_bytes_max_) {
+    const size_t bound = self->BodyBound(parser->content_length);
+    if (parser->content_length > bound) {
+      return self->Fail(413, "BODY_TOO_LARGE",
+                        "body of " + std::to_string(parser->content_length) + " bytes exceeds " +
+                            std::to_string(bound));
+    }
+  }
   // An Upgrade (WebSocket, h2c) is not offered: answer the request and close.
   self->request_.keep_alive = http_should_keep_alive(parser) != 0 && parser->upgrade == 0;
   const std::string* expect = self->request_.Header("expect");
@@ -155,12 +163,24 @@ int HttpRequestReader::OnHeadersComplete(http_parser* parser) {
 
 int HttpRequestReader::OnBody(http_parser* parser, const char* at, size_t length) {
   HttpRequestReader* self = Self(parser);
-  if (self->request_.body.size() + length > self->body_bytes_max_) {
-    return self->Fail(413, "BODY_TOO_LARGE",
-                      "body exceeds " + std::to_string(self->body_bytes_max_) + " bytes");
+  const size_t body_bytes = self->request_.body.size() + length;
+  if (body_bytes > self->body_bytes_max_) {
+    const size_t bound = self->BodyBound(body_bytes);
+    if (body_bytes > bound) {
+      return self->Fail(413, "BODY_TOO_LARGE", "body exceeds " + std::to_string(bound) + " bytes");
+    }
   }
   self->request_.body.append(at, length);
   return 0;
+}
+
+size_t HttpRequestReader::BodyBound(size_t body_bytes) {
+  assert(body_bytes > body_bytes_max_);
+  (void)body_bytes;
+  if (!request_bound_) {
+    request_bound_ = route_bound_ ? route_bound_(request_.method, request_.path) : size_t{0};
+  }
+  return std::max(*request_bound_, body_bytes_max_);
 }
 
 int HttpRequestReader::OnMessageComplete(http_parser* parser) {

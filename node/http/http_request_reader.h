@@ -3,15 +3,21 @@
 // Pure (no sockets): the connection feeds what it read, takes each complete request, and
 // feeds the rest; tests feed bytes directly. Limits are enforced while parsing, before
 // anything is buffered past them: request line plus headers over `header_bytes_max` fail
-// with 431, a body (declared or received) over `body_bytes_max` with 413, anything
+// with 431, a body (declared or received) over the request's bound with 413, anything
 // malformed with 400, an HTTP major version other than 1 with 505. After a failure the
 // connection must answer and close: the stream position is lost.
+//
+// The body's bound is `body_bytes_max` unless the request's route raises it: for a body that
+// would pass `body_bytes_max` (declared by Content-Length, or chunked and growing past it) the
+// reader asks `route_bound(method, path)` once, and a larger answer is that request's bound.
 #ifndef SKILLNODE_NODE_HTTP_HTTP_REQUEST_READER_H_
 #define SKILLNODE_NODE_HTTP_HTTP_REQUEST_READER_H_
 
 #include <http_parser.h>
 
 #include <cstddef>
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -34,7 +40,11 @@ class HttpRequestReader {
     kFailed,    // see error()
   };
 
-  HttpRequestReader(size_t header_bytes_max, size_t body_bytes_max);
+  // A route's own body bound for (method, path), 0 for none (Router::BodyBytesMaxFor).
+  using RouteBodyBound = std::function<size_t(std::string_view method, std::string_view path)>;
+
+  HttpRequestReader(size_t header_bytes_max, size_t body_bytes_max,
+                    RouteBodyBound route_bound = nullptr);
   HttpRequestReader(const HttpRequestReader&) = delete;
   HttpRequestReader& operator=(const HttpRequestReader&) = delete;
 
@@ -61,9 +71,15 @@ class HttpRequestReader {
   bool CountHeaderBytes(size_t length);
   void CommitHeader();
   bool SplitTarget();
+  // The body bound of the current request once `body_bytes` would pass body_bytes_max_: the
+  // route's, asked once per request, or body_bytes_max_.
+  size_t BodyBound(size_t body_bytes);
 
   size_t header_bytes_max_;
   size_t body_bytes_max_;
+  RouteBodyBound route_bound_;
+  // The current request's route bound, once asked (BodyBound).
+  std::optional<size_t> request_bound_;
   http_parser parser_{};
   http_parser_settings settings_{};
   State state_ = State::kIdle;

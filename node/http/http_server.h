@@ -82,6 +82,10 @@ class HttpServer {
   HttpMetrics& metrics() { return metrics_; }
   transport::Logger& logger() { return logger_; }
   void Route(HttpRequest& request, Responder responder) const;
+  // The route's own body bound for a request (Router::BodyBytesMaxFor), 0 for none.
+  size_t BodyBytesMaxFor(std::string_view method, std::string_view path) const {
+    return router_.BodyBytesMaxFor(method, path);
+  }
   char* read_buffer() { return read_buffer_.get(); }
   // Deletes a connection whose handle has closed.
   void Forget(HttpConnection* connection);

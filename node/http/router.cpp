@@ -50,13 +50,15 @@ std::vector<Router::Segment> Router::ParsePattern(std::string_view pattern) {
   return segments;
 }
 
-void Router::Add(std::string_view method, std::string_view pattern, HttpHandler handler) {
+void Router::Add(std::string_view method, std::string_view pattern, HttpHandler handler,
+                 RouteOptions options) {
   for (const Route& route : routes_) {
     assert(!(route.method == method && route.pattern == pattern) && "route added twice");
     (void)route;
   }
-  routes_.push_back(
-      Route{std::string(method), std::string(pattern), ParsePattern(pattern), std::move(handler)});
+  any_body_bound_ = any_body_bound_ || options.body_bytes_max != 0;
+  routes_.push_back(Route{std::string(method), std::string(pattern), ParsePattern(pattern),
+                          std::move(handler), options});
 }
 
 bool Router::Matches(const Route& route, const std::vector<std::string_view>& parts,
@@ -91,11 +93,11 @@ bool Router::MoreSpecific(const Route& a, const Route& b) {
   return a.segments.size() > b.segments.size();
 }
 
-Router::Match Router::Find(std::string_view method, std::string_view path) const {
-  const auto parts = SplitPath(path);
+const Router::Route* Router::Best(std::string_view method,
+                                  const std::vector<std::string_view>& parts,
+                                  std::vector<std::string>* allowed) const {
   const Route* best = nullptr;
   const Route* best_get = nullptr;  // for HEAD without a HEAD route
-  Match match;
   for (const Route& route : routes_) {
     if (!Matches(route, parts, nullptr)) continue;
     if (route.method == method) {
@@ -103,12 +105,18 @@ Router::Match Router::Find(std::string_view method, std::string_view path) const
     } else if (method == "HEAD" && route.method == "GET") {
       if (best_get == nullptr || MoreSpecific(route, *best_get)) best_get = &route;
     }
-    if (std::find(match.allowed.begin(), match.allowed.end(), route.method) ==
-        match.allowed.end()) {
-      match.allowed.push_back(route.method);
+    if (allowed != nullptr &&
+        std::find(allowed->begin(), allowed->end(), route.method) == allowed->end()) {
+      allowed->push_back(route.method);
     }
   }
-  if (best == nullptr) best = best_get;
+  return best != nullptr ? best : best_get;
+}
+
+Router::Match Router::Find(std::string_view method, std::string_view path) const {
+  const auto parts = SplitPath(path);
+  Match match;
+  const Route* best = Best(method, parts, &match.allowed);
   if (best == nullptr) {
     match.kind = match.allowed.empty() ? Match::Kind::kNotFound : Match::Kind::kMethodNotAllowed;
     if (std::find(match.allowed.begin(), match.allowed.end(), "GET") != match.allowed.end()) {
@@ -122,6 +130,12 @@ Router::Match Router::Find(std::string_view method, std::string_view path) const
   match.allowed.clear();
   Matches(*best, parts, &match.params);
   return match;
+}
+
+size_t Router::BodyBytesMaxFor(std::string_view method, std::string_view path) const {
+  if (!any_body_bound_) return 0;
+  const Route* best = Best(method, SplitPath(path), nullptr);
+  return best == nullptr ? 0 : best->options.body_bytes_max;
 }
 
 void Router::Dispatch(HttpRequest& request, Responder responder) const {

@@ -94,6 +94,37 @@ TEST_CASE("a body over the limit is refused with 413, declared or chunked", "[un
   CHECK(chunked.error().code == "BODY_TOO_LARGE");
 }
 
+TEST_CASE("a route that raises the body bound takes a larger body, and no more", "[unit]") {
+  std::vector<std::string> asked;
+  const auto bound = [&asked](std::string_view method, std::string_view path) -> size_t {
+    asked.push_back(std::string(method) + " " + std::string(path));
+    return path == "/upload" ? 300 : 0;
+  };
+  HttpRequestReader reader(kHeaders, kBody, bound);
+  reader.Feed("POST /small HTTP/1.1\r\nContent-Length: 5\r\n\r\nhello");
+  REQUIRE(reader.state() == State::kComplete);
+  CHECK(asked.empty());  // a body within the server's bound asks no route
+  reader.Take();
+  reader.Feed("POST /upload?x=1 HTTP/1.1\r\nContent-Length: 300\r\n\r\n" + std::string(300, 'x'));
+  REQUIRE(reader.state() == State::kComplete);
+  CHECK(reader.Take().body.size() == 300);
+  CHECK(asked == std::vector<std::string>{"POST /upload"});
+  reader.Feed("POST /upload HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n12d\r\n" +
+              std::string(301, 'x'));
+  REQUIRE(reader.state() == State::kFailed);
+  CHECK(reader.error().status == 413);
+  CHECK(reader.error().message == "body exceeds 300 bytes");
+
+  HttpRequestReader other(kHeaders, kBody, bound);
+  other.Feed("POST /elsewhere HTTP/1.1\r\nContent-Length: 101\r\n\r\n");
+  REQUIRE(other.state() == State::kFailed);
+  CHECK(other.error().message == "body of 101 bytes exceeds 100");
+  HttpRequestReader declared(kHeaders, kBody, bound);
+  declared.Feed("PUT /upload HTTP/1.1\r\nContent-Length: 301\r\n\r\n");
+  REQUIRE(declared.state() == State::kFailed);
+  CHECK(declared.error().message == "body of 301 bytes exceeds 300");
+}
+
 TEST_CASE("malformed requests are refused with 400 and a reason", "[unit]") {
   for (const std::string& bytes : std::vector<std::string>{
            "GARBAGE\r\n\r\n", "GET\r\n\r\n", "GET / HTTP/1.1\r\nContent-Length: x\r\n\r\n",

@@ -106,6 +106,20 @@ TEST_CASE("HEAD is served by the GET route when there is no HEAD route", "[unit]
   CHECK(match.pattern == "/health");
 }
 
+TEST_CASE("a route's own body bound is found as its request would be dispatched", "[unit]") {
+  Router router;
+  router.Add("GET", "/api/skills/{id}", Named("get"));
+  CHECK(router.BodyBytesMaxFor("POST", "/api/skills/folder") == 0);  // no route sets one
+  router.Add("POST", "/api/skills/folder", Named("folder"), RouteOptions{.body_bytes_max = 4096});
+  router.Add("POST", "/api/skills/{id}", Named("post"));
+  router.Add("GET", "/files/{rest...}", Named("files"), RouteOptions{.body_bytes_max = 77});
+  CHECK(router.BodyBytesMaxFor("POST", "/api/skills/folder") == 4096);
+  CHECK(router.BodyBytesMaxFor("POST", "/api/skills/other") == 0);
+  CHECK(router.BodyBytesMaxFor("PUT", "/api/skills/folder") == 0);  // 405: no bound
+  CHECK(router.BodyBytesMaxFor("POST", "/nowhere") == 0);
+  CHECK(router.BodyBytesMaxFor("HEAD", "/files/a/b") == 77);  // HEAD goes to the GET route
+}
+
 TEST_CASE("a handler may answer later, once; later answers are ignored", "[unit]") {
   Router router;
   Responder kept;

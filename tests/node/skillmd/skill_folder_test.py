@@ -241,6 +241,44 @@ def refusals(node):
     check(status == 404, "nothing refused was registered", str(status))
 
 
+def body_bounds(node):
+    """The folder route takes bodies up to its archive limit (8 MiB) past the server's 1 MiB
+    bound, which every other route keeps."""
+    big = os.urandom(3 * 1024 * 1024)  # incompressible: the upload is 3 MiB
+    md = b"---\nname: big-folder\ndescription: a folder past the server's body bound\n---\n"
+    body = foreign_tar({"SKILL.md": (md, False), "data/blob.bin": (big, False)})
+    status, answer = post_folder(node, {"agentId": "big-agent", **REGISTRATION}, body)
+    check(status in (200, 201) and (answer or {}).get("status") == "SUCCESS",
+          f"a {len(body) // 1024} KiB folder upload is taken with the default body bound",
+          f"{status} {str(answer)[:300]}")
+    too_big_path = os.path.join(temp_dir("skillnode-too-big-"), "registration.json")
+    with open(too_big_path, "w") as f:
+        json.dump({"agentId": "json-agent", "skillId": "too-big", **REGISTRATION,
+                   "descriptor": {"name": "Too big", "description": "x" * (2 * 1024 * 1024)}}, f)
+    status, text, _ = curl(f"{node.url}/api/skills", [
+        "-X", "POST", "-H", "Content-Type: application/json", "--data-binary", "@" + too_big_path])
+    answer = json.loads(text) if text.startswith(b"{") else None
+    check(status == 413 and (answer or {}).get("error") == "BODY_TOO_LARGE",
+          "a 2 MiB registration is still refused 413 by the server's bound",
+          f"{status} {text[:200]}")
+    over = foreign_tar({"SKILL.md": (md, False),
+                        "a.bin": (os.urandom(4 * 1024 * 1024 - 1024), False),
+                        "b.bin": (os.urandom(4 * 1024 * 1024 + 4096), False)})
+    # curl sends the 9 MiB body after "Expect: 100-continue", as clients do for large bodies:
+    # the node refuses it from the headers, before a byte of it is sent.
+    over_path = os.path.join(temp_dir("skillnode-over-"), "over.tar")
+    with open(over_path, "wb") as f:
+        f.write(over)
+    query = urllib.parse.urlencode({"agentId": "big-agent", **REGISTRATION})
+    status, text, _ = curl(f"{node.url}/api/skills/folder?{query}",
+                           ["-X", "POST", "-H", "Content-Type: application/x-tar",
+                            "--data-binary", "@" + over_path])
+    answer = json.loads(text) if text.startswith(b"{") else None
+    check(status == 413 and "exceeds 8388608" in (answer or {}).get("message", ""),
+          "a folder upload over the 8 MiB archive limit is refused 413 naming the limit",
+          f"{status} {text[:200]}")
+
+
 def cli_refusals(node):
     work = temp_dir("skillnode-skilldir-")
     bad = os.path.join(work, "bad-yaml")
@@ -316,6 +354,7 @@ def main():
     check(status == 404, "a provider that does not offer the skill answers 404", str(status))
 
     refusals(a)
+    body_bounds(a)
     cli_refusals(a)
     for name in names:
         status, body, _ = curl(f"{a.url}/api/skills/{name}/skill.md")
