@@ -49,7 +49,10 @@ transport::Result<std::unique_ptr<BlobNetwork>> BlobNetwork::Open(Daemon& daemon
 }
 
 BlobNetwork::BlobNetwork(Daemon& daemon, BlobStore local, BlobStore cache)
-    : daemon_(daemon), local_(std::move(local)), cache_(std::move(cache)) {
+    : daemon_(daemon),
+      local_(std::move(local)),
+      cache_(std::move(cache)),
+      reads_(daemon.env().loop().get()) {
   service_ = std::make_unique<kademlia::blobs::BlobService>(
       daemon.node(), *this, ServiceConfig(daemon.config()), daemon.env().rng());
   const transport::TimePoint now = daemon.Now();
@@ -68,20 +71,42 @@ void BlobNetwork::Published(const Digest& digest) { service_->Announce(daemon_.N
 
 void BlobNetwork::Get(const Digest& digest, uint64_t size, const kademlia::PublicKey& publisher,
                       std::function<void(const BlobAnswer&)> done) {
-  BlobAnswer answer;
-  for (auto [store, source] :
-       {std::pair{&local_, BlobAnswer::Source::kLocal}, {&cache_, BlobAnswer::Source::kCache}}) {
-    if (!store->Has(digest)) continue;
-    auto bytes = store->Get(digest);  // verified; a rotten copy is set aside and skipped
-    if (!bytes) {
-      LogAt(daemon_.logger(), transport::LogLevel::kWarn,
-            std::string(SourceName(source)) + " " + bytes.error().message);
-      service_->Withdraw(digest);
-      continue;
-    }
-    answer.bytes = std::make_shared<const std::string>(std::move(*bytes));
-    answer.source = source;
-    return done(answer);
+  ReadHeld(digest, size, publisher, std::move(done), BlobAnswer::Source::kLocal);
+}
+
+void BlobNetwork::ReadHeld(const Digest& digest, uint64_t size,
+                           const kademlia::PublicKey& publisher,
+                           std::function<void(const BlobAnswer&)> done, BlobAnswer::Source from) {
+  for (const BlobAnswer::Source source : {BlobAnswer::Source::kLocal, BlobAnswer::Source::kCache}) {
+    if (source < from) continue;
+    BlobStore& store = source == BlobAnswer::Source::kLocal ? local_ : cache_;
+    if (!store.Has(digest)) continue;
+    // Read and verified on the thread pool; a rotten copy is set aside and the next tried.
+    reads_.Read(store.PathOf(digest), digest,
+                [this, &store, source, digest, size, publisher,
+                 done = std::move(done)](transport::Result<std::string> bytes) mutable {
+                  BlobAnswer answer;
+                  if (!bytes && bytes.error().code == transport::ErrorCode::kRefused) {
+                    answer.failure.status = FetchOutcome::Status::kBusy;
+                    answer.failure.error = bytes.error().message;
+                    return done(answer);
+                  }
+                  if (!bytes) {
+                    LogAt(daemon_.logger(), transport::LogLevel::kWarn,
+                          std::string(SourceName(source)) + " " +
+                              store.SetAside(digest, bytes.error().message).message);
+                    service_->Withdraw(digest);
+                    return ReadHeld(digest, size, publisher, std::move(done),
+                                    source == BlobAnswer::Source::kLocal
+                                        ? BlobAnswer::Source::kCache
+                                        : BlobAnswer::Source::kNetwork);
+                  }
+                  store.Used(digest);
+                  answer.bytes = std::make_shared<const std::string>(std::move(*bytes));
+                  answer.source = source;
+                  done(answer);
+                });
+    return;
   }
   service_->Fetch(daemon_.Now(), digest, size, kademlia::NodeIdOf(publisher),
                   [this, digest, done = std::move(done)](const FetchOutcome& outcome) {

@@ -23,6 +23,7 @@
 #include <string>
 
 #include "kademlia/blobs/blob_service.h"
+#include "node/blobs/blob_reads.h"
 #include "node/blobs/blob_store.h"
 #include "node/daemon.h"
 
@@ -51,7 +52,9 @@ class BlobNetwork : public kademlia::blobs::BlobSource {
   void Published(const Digest& digest);
 
   // The `size` bytes whose SHA-256 is `digest`, named by a record of `publisher` (the
-  // publisher's key). `done` runs once, on the loop thread, maybe before Get returns.
+  // publisher's key). `done` runs once, on the loop thread, maybe before Get returns. A held
+  // copy is read and verified off the loop thread (BlobReads); when the reads are busy the
+  // answer is kBusy.
   void Get(const Digest& digest, uint64_t size, const kademlia::PublicKey& publisher,
            std::function<void(const BlobAnswer&)> done);
 
@@ -65,10 +68,14 @@ class BlobNetwork : public kademlia::blobs::BlobSource {
 
  private:
   BlobNetwork(Daemon& daemon, BlobStore local, BlobStore cache);
+  // Get from the stores at and after `from` (local, then cache), then from the network.
+  void ReadHeld(const Digest& digest, uint64_t size, const kademlia::PublicKey& publisher,
+                std::function<void(const BlobAnswer&)> done, BlobAnswer::Source from);
 
   Daemon& daemon_;
   BlobStore local_;
   BlobStore cache_;
+  BlobReads reads_;
   std::unique_ptr<kademlia::blobs::BlobService> service_;
   uint64_t cache_refused_ = 0;  // verified fetches the cache could not keep
 };

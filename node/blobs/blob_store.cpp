@@ -141,23 +141,44 @@ std::vector<uint8_t> BlobStore::ReadRange(const Digest& digest, uint64_t offset,
 }
 
 transport::Result<std::string> BlobStore::Get(const Digest& digest) {
-  const std::string hex = kademlia::wire::HexEncode(digest);
-  if (!Has(digest))
-    return transport::Fail(transport::ErrorCode::kNotFound, "blob " + hex + " is not held");
-  const std::string path = PathOf(digest);
-  auto read = state::ReadWholeFile(path, kBlobBytesMax);
-  if (read && kademlia::Key::Sha256(std::span<const uint8_t>(*read)).bytes() == digest) {
-    blobs_[digest].used = ++use_clock_;
-    return std::string(read->begin(), read->end());
+  if (!Has(digest)) {
+    return transport::Fail(transport::ErrorCode::kNotFound,
+                           "blob " + kademlia::wire::HexEncode(digest) + " is not held");
   }
+  auto bytes = ReadVerified(PathOf(digest), digest);
+  if (!bytes) return tl::unexpected(SetAside(digest, bytes.error().message));
+  Used(digest);
+  return bytes;
+}
+
+transport::Result<std::string> BlobStore::ReadVerified(const std::string& path,
+                                                       const Digest& digest) {
+  auto read = state::ReadWholeFile(path, kBlobBytesMax);
+  if (!read) return transport::Fail(transport::ErrorCode::kNotFound, read.error().message);
+  if (kademlia::Key::Sha256(std::span<const uint8_t>(*read)).bytes() != digest) {
+    return transport::Fail(transport::ErrorCode::kNotFound,
+                           "its bytes no longer match their SHA-256");
+  }
+  return std::string(read->begin(), read->end());
+}
+
+void BlobStore::Used(const Digest& digest) {
+  auto it = blobs_.find(digest);
+  if (it != blobs_.end()) it->second.used = ++use_clock_;
+}
+
+transport::Error BlobStore::SetAside(const Digest& digest, const std::string& reason) {
   // Missing, unreadable or changed since it was written: never served, and forgotten.
-  const std::string reason =
-      read ? "its bytes no longer match their SHA-256" : read.error().message;
-  std::rename(path.c_str(), (path + ".corrupt").c_str());
-  bytes_ -= blobs_[digest].size;
-  blobs_.erase(digest);
-  return transport::Fail(transport::ErrorCode::kNotFound,
-                         "blob " + hex + " was set aside: " + reason);
+  auto it = blobs_.find(digest);
+  if (it != blobs_.end()) {
+    const std::string path = PathOf(digest);
+    std::rename(path.c_str(), (path + ".corrupt").c_str());
+    bytes_ -= it->second.size;
+    blobs_.erase(it);
+  }
+  return transport::Error{
+      transport::ErrorCode::kNotFound,
+      "blob " + kademlia::wire::HexEncode(digest) + " was set aside: " + reason};
 }
 
 void BlobStore::Remove(const Digest& digest) {

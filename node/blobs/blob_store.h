@@ -18,9 +18,11 @@
 // whole blob each time: a fetcher verifies the digest of what it assembles, and a blob that
 // rotted on disk is caught there, and here by the next full Get.
 //
-// Synchronous file I/O on the caller's thread: blobs are bounded by the folder limits
-// (discovery/skillmd/skill_archive.h, a few MiB), written once per registration or fetch, read
-// once per download, and a chunk is one pread. Not thread-safe.
+// File I/O on the caller's thread, but for a whole blob's read and digest check, which
+// ReadVerified does apart from the store (BlobReads runs it on libuv's thread pool for
+// downloads; the caller then reports Used or SetAside here). Blobs are bounded by the folder
+// limits (discovery/skillmd/skill_archive.h, a few MiB), written once per registration or fetch,
+// and a chunk is one pread. Not thread-safe.
 #ifndef SKILLNODE_NODE_BLOBS_BLOB_STORE_H_
 #define SKILLNODE_NODE_BLOBS_BLOB_STORE_H_
 
@@ -56,6 +58,17 @@ class BlobStore {
   [[nodiscard]] transport::Result<bool> Put(const Digest& digest, std::string_view bytes);
   // The bytes of `digest`, verified. kNotFound when absent or corrupt (set aside).
   [[nodiscard]] transport::Result<std::string> Get(const Digest& digest);
+  // The file at `path`, if it holds `digest`'s bytes (at most kBlobBytesMax): kNotFound naming
+  // why not. Touches no store: safe on any thread.
+  [[nodiscard]] static transport::Result<std::string> ReadVerified(const std::string& path,
+                                                                   const Digest& digest);
+  // Where a blob's file is (held or not).
+  std::string PathOf(const Digest& digest) const;
+  // A read of a held blob's file (ReadVerified) found its bytes: it is the most recently used.
+  void Used(const Digest& digest);
+  // A read found the file missing, unreadable or changed: it is set aside as "<name>.corrupt"
+  // and forgotten, never served. Returns the error to report, naming the blob and `reason`.
+  transport::Error SetAside(const Digest& digest, const std::string& reason);
   bool Has(const Digest& digest) const { return blobs_.contains(digest); }
   std::optional<uint64_t> SizeOf(const Digest& digest) const;
   // Up to `length` bytes from `offset`, unverified; empty when not held or unreadable.
@@ -76,7 +89,6 @@ class BlobStore {
   };
   BlobStore(std::string directory, uint64_t bytes_max, WhenFull when_full)
       : directory_(std::move(directory)), bytes_max_(bytes_max), when_full_(when_full) {}
-  std::string PathOf(const Digest& digest) const;
   // Removes least recently used blobs until `incoming` more bytes fit; false if they cannot.
   bool MakeRoom(uint64_t incoming);
 
