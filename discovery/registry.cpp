@@ -51,7 +51,12 @@ std::string FieldOf(const std::string& message) {
 
 Registry::Registry(kademlia::store::SkillDht& dht, const kademlia::Identity& publisher,
                    const RegistryConfig& config, WallClockMs wall_clock_ms)
-    : dht_(dht), publisher_(publisher), config_(config), wall_clock_ms_(std::move(wall_clock_ms)) {
+    : dht_(dht),
+      publisher_(publisher),
+      config_(config),
+      wall_clock_ms_(std::move(wall_clock_ms)),
+      // English is always there (libstemmer has it): only a broken build fails here.
+      analyzer_(text::Analyzer::Create().value()) {
   // The DHT signs a live record again before its validity window ends: the registration keeps
   // the version the network holds, and later versions number above it.
   dht_.SetResignedObserver([this](const kademlia::store::SignedRecord& resigned) {
@@ -358,11 +363,14 @@ void Registry::PublishVersion(transport::TimePoint now, SkillRecord& record,
   }
   // A tombstone is republished by the DHT until the record's TTL has passed; the registry
   // keeps nothing of it.
-  dht_.Publish(now, *signed_record,
-               [this, done = std::move(done)](const kademlia::store::PublishResult& result) {
-                 if (result.stored == 0) ++stats_.publish_failures;
-                 if (done) done();
-               });
+  // A live version goes with the terms it is indexed under; a tombstone buries them.
+  dht_.Publish(
+      now, *signed_record,
+      [this, done = std::move(done)](const kademlia::store::PublishResult& result) {
+        if (result.stored == 0) ++stats_.publish_failures;
+        if (done) done();
+      },
+      IndexTermsOf(analyzer_, extractor_, record));
 }
 
 void Registry::PublishVersion(transport::TimePoint now, Registration& registration,

@@ -23,6 +23,10 @@
 // ("{agentId}.{skillId}-v{major}"); a registration whose id equals another registration's is
 // refused INVALID naming both, so that one node's Skill Index never holds an id twice.
 //
+// Word search (docs/protocol.md "Keyword index"): every live version published goes with the
+// terms of its name, description, capabilities, tags and scenes (index_terms.h, through the
+// Analyzer and TermExtractor this owns), so that the DHT publishes its keyword index pointers.
+//
 // Sequence numbers come from the injected wall clock (milliseconds), and are at least one more
 // than the last one this node used, so a version published after a restart still replaces the
 // one published before it. The DHT signs a live record again before its validity window ends
@@ -44,9 +48,12 @@
 #include <vector>
 
 #include "discovery/health.h"
+#include "discovery/index_terms.h"
 #include "discovery/query.h"
 #include "discovery/registration_index.h"
 #include "discovery/skill_entry.h"
+#include "discovery/text/analyzer.h"
+#include "discovery/text/term_extractor.h"
 #include "kademlia/identity.h"
 #include "kademlia/store/skill_dht.h"
 #include "kademlia/store/skill_record.h"
@@ -196,6 +203,9 @@ class Registry {
   std::set<std::pair<transport::TimePoint, Id>> due_;  // (next health deadline, registration)
   // Every registration in registrations_, by the slot of its entry (map values never move).
   RegistrationIndex index_;
+  // The text analysis of the terms each published version is indexed under.
+  text::Analyzer analyzer_;
+  text::TermExtractor extractor_;
   std::vector<RegistryObserver> observers_;
   uint64_t last_sequence_ = 0;
   uint64_t last_timestamp_ = 0;  // of the last version signed here: timestamps never go back

@@ -210,6 +210,21 @@ void WriteStoreMetrics(http::PrometheusWriter& out, const kademlia::store::Skill
               static_cast<double>(terms.displaced()));
   out.Counter("skillnode_terms_stores_accepted_total", "STOREs of term pointers taken.",
               static_cast<double>(stats.term_stores_accepted));
+  out.Counter("skillnode_terms_pointers_published_total",
+              "Keyword index pointers of this node's own skills placed on their holders.",
+              static_cast<double>(stats.term_pointers_published));
+  out.Counter("skillnode_terms_pointers_buried_total",
+              "Tombstone pointers this node placed for removed skills and dropped terms.",
+              static_cast<double>(stats.term_pointers_buried));
+  out.Counter("skillnode_terms_shard_moves_total",
+              "Pointers moved to a term's next shard after every holder found the key full.",
+              static_cast<double>(stats.term_shard_moves));
+  out.Counter("skillnode_terms_given_up_total",
+              "Terms of this node's skills not indexed: every shard of the term was full.",
+              static_cast<double>(stats.terms_given_up));
+  out.Counter("skillnode_terms_jobs_dropped_total",
+              "Pointer publications dropped (queue full or no lookup); the next republish retries.",
+              static_cast<double>(stats.term_jobs_dropped));
   out.Gauge("skillnode_store_published", "Records this node publishes and republishes.",
             static_cast<double>(dht.published()));
   out.Gauge("skillnode_store_listeners", "Listeners this node holds for other nodes.",

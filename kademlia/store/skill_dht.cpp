@@ -45,7 +45,7 @@ SkillDht::SkillDht(Node& node, const DhtConfig& config, WallClock wall_clock)
       listeners_(node, config_, store_, outbox_, stats_),
       subscriptions_(node, config_, getter_, stats_),
       publisher_(
-          node, config_, store_, window_, outbox_, stats_,
+          node, config_, store_, window_, outbox_, terms_, stats_,
           [this](transport::TimePoint now, const Key& key, const SignedRecord&,
                  const SignedRecordPtr& held) {
             Notify(now, key, wire::PushBody{key, outbox_.ToWire(now, held), std::nullopt}, held);
@@ -259,8 +259,9 @@ void SkillDht::OnContactEvicted(transport::TimePoint now, const NodeId& gone) {
   handoff_.OnContactEvicted(now, gone);
 }
 
-void SkillDht::Publish(transport::TimePoint now, const SignedRecord& record, PublishCallback done) {
-  publisher_.Publish(now, record, std::move(done));
+void SkillDht::Publish(transport::TimePoint now, const SignedRecord& record, PublishCallback done,
+                       std::vector<IndexTerm> terms) {
+  publisher_.Publish(now, record, std::move(done), std::move(terms));
 }
 
 void SkillDht::Forget(const RecordIdentity& identity) { publisher_.Forget(identity); }

@@ -92,7 +92,11 @@ class SkillDht final : public RequestHandler {
   transport::TimePoint NextDeadline() const override;
 
   // Publishes `record` (a live record or a tombstone) under all its keys and keeps it alive.
-  void Publish(transport::TimePoint now, const SignedRecord& record, PublishCallback done);
+  // A live record signed by this node's identity also gets a keyword index pointer per term of
+  // `terms` (most distinctive first), republished and signed again with it; a tombstone buries
+  // the pointers its identity had (terms/term_publisher.h).
+  void Publish(transport::TimePoint now, const SignedRecord& record, PublishCallback done,
+               std::vector<IndexTerm> terms = {});
   // Stops republishing the record of this identity (after a tombstone, Publish it first).
   void Forget(const RecordIdentity& identity);
   // Runs a FIND_VALUE lookup for `key`. Returns false when the node refuses more lookups.

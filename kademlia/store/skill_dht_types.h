@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "kademlia/contact.h"
@@ -79,6 +80,23 @@ struct DhtConfig {
   // recently referenced forgotten first).
   transport::Duration record_serve_time = transport::Seconds(60);
   size_t record_outbox_max = 1024;
+  // The keyword index's publisher (terms/term_publisher.h): the terms of one record that get a
+  // pointer (the caller's list is most distinctive first; those past this are not published:
+  // TermExtractorConfig::kTermsPerSkillMax, 32, with the text analysis's defaults), the pointer
+  // jobs (a shard search, a lookup and its STOREs) running at once, and those waiting (a job
+  // past that is dropped and counted; the next republish tries its term again).
+  size_t term_pointers_per_record_max = 32;
+  size_t term_jobs_running_max = 8;
+  size_t term_jobs_queued_max = 16384;
+};
+
+// One term a record is indexed under (docs/protocol.md "Keyword index"), as the caller's text
+// analysis made it (discovery/text: kademlia/ cannot see it), with its weight in hundredths (the
+// publisher clamps it to 1..kTermWeightCentiMax).
+struct IndexTerm {
+  std::string term;
+  uint32_t weight_centi = 0;
+  bool operator==(const IndexTerm&) const = default;
 };
 
 // A change seen by a listener.
@@ -142,6 +160,15 @@ struct DhtStats {
   uint64_t term_stores_accepted = 0;
   uint64_t term_pages_served = 0;
   uint64_t term_pointers_expired = 0;
+  // The keyword index's publisher: pointers this node's STOREs placed (a pointer counts once
+  // per placement, its copies on r holders not apart), tombstone pointers sent, moves to the
+  // next shard after every holder refused with a full key, terms given up (every shard full),
+  // and pointer jobs dropped (term_jobs_queued_max waiting) or failed to start (no lookup).
+  uint64_t term_pointers_published = 0;
+  uint64_t term_pointers_buried = 0;
+  uint64_t term_shard_moves = 0;
+  uint64_t terms_given_up = 0;
+  uint64_t term_jobs_dropped = 0;
   uint64_t handoff_records = 0;
   uint64_t repair_keys = 0;  // keys whose copy on an evicted contact we restored elsewhere
   uint64_t pages_retried = 0;

@@ -27,7 +27,8 @@ struct SkillPublisher::PublishState {
 };
 
 SkillPublisher::SkillPublisher(Node& node, const DhtConfig& config, ValueStore& store,
-                               const RecordWindow& window, RecordOutbox& outbox, DhtStats& stats,
+                               const RecordWindow& window, RecordOutbox& outbox,
+                               terms::TermHolder& term_holder, DhtStats& stats,
                                StoredHereCallback on_stored)
     : node_(node),
       config_(config),
@@ -35,14 +36,16 @@ SkillPublisher::SkillPublisher(Node& node, const DhtConfig& config, ValueStore& 
       window_(window),
       outbox_(outbox),
       stats_(stats),
-      on_stored_(std::move(on_stored)) {}
+      on_stored_(std::move(on_stored)),
+      term_publisher_(node, config, term_holder, stats) {}
 
 void SkillPublisher::Publish(transport::TimePoint now, const SignedRecord& record,
-                             PublishCallback done) {
+                             PublishCallback done, std::vector<IndexTerm> terms) {
   ++stats_.publishes_started;
   const transport::Duration ttl = transport::Seconds(record.record.ttl_seconds);
+  if (record.record.tombstone) terms.clear();  // a tombstone buries what its identity had
   SetPublished(Published{
-      record, now + config_.republish_interval,
+      record, std::move(terms), now + config_.republish_interval,
       record.record.tombstone ? now + ttl : window_.LocalTimeOf(now, NotAfterMs(record.record))});
   auto state = std::make_shared<PublishState>();
   state->done = std::move(done);
@@ -66,6 +69,9 @@ void SkillPublisher::Publish(transport::TimePoint now, const SignedRecord& recor
       state->Finish();
     }
   }
+  // The pointers of this version (records of our own only), after the record's own lookups have
+  // started, so that a record without terms publishes exactly as it did before the index.
+  term_publisher_.Publish(now, record, published_.at(IdentityOf(record.record)).terms);
   state->Finish();
 }
 
@@ -127,6 +133,7 @@ void SkillPublisher::Forget(const RecordIdentity& identity) {
   if (it == published_.end()) return;
   published_due_.erase({it->second.Due(), identity});
   published_.erase(it);
+  term_publisher_.Forget(identity);
 }
 
 void SkillPublisher::SetPublished(Published published) {
@@ -143,7 +150,7 @@ void SkillPublisher::SetPublished(Published published) {
 
 void SkillPublisher::RepublishDue(transport::TimePoint now) {
   // Published records in the order of their next event; only those due are visited.
-  std::vector<SignedRecord> due;
+  std::vector<std::pair<SignedRecord, std::vector<IndexTerm>>> due;
   while (!published_due_.empty() && published_due_.begin()->first <= now) {
     const RecordIdentity identity = published_due_.begin()->second;
     published_due_.erase(published_due_.begin());
@@ -154,11 +161,15 @@ void SkillPublisher::RepublishDue(transport::TimePoint now) {
     const bool ours = !fields.tombstone && fields.publisher == node_.identity().public_key();
     if (it->second.until <= now && !ours) {
       published_.erase(it);
+      term_publisher_.Forget(identity);
     } else {
-      due.push_back(it->second.record);  // Publish below sets its next event
+      due.emplace_back(it->second.record, it->second.terms);  // Publish below sets its next event
     }
   }
-  for (SignedRecord& record : due) Publish(now, Refreshed(now, std::move(record)), nullptr);
+  for (auto& [record, terms] : due) {
+    // Signed again: its pointers are signed again from the new version (TermPublisher).
+    Publish(now, Refreshed(now, std::move(record)), nullptr, std::move(terms));
+  }
 }
 
 SignedRecord SkillPublisher::Refreshed(transport::TimePoint now, SignedRecord record) {

@@ -6,10 +6,16 @@
 // (a new timestamp and a higher sequence), and its owner is told; one signed by another key is
 // republished only while its window lasts.
 //
-// Owns the published records and their schedule; the node, the store, the window and the stats
-// are SkillDht's (kademlia/store/skill_dht.h), which owns this publisher and is told through
-// `on_stored` of every change a publish makes to this node's own store. Every Publish callback
-// is called exactly once. Not thread-safe.
+// The keyword index's pointers of our own records (docs/protocol.md "Keyword index") go with
+// them: the terms given with a record are kept with it, and each publish and republish of the
+// record hands its version and terms to the TermPublisher (terms/term_publisher.h) this owns,
+// which signs the pointers again whenever the record is signed again, and buries them when a
+// tombstone is published.
+//
+// Owns the published records, their terms and their schedule; the node, the store, the window and
+// the stats are SkillDht's (kademlia/store/skill_dht.h), which owns this publisher and is told
+// through `on_stored` of every change a publish makes to this node's own store. Every Publish
+// callback is called exactly once. Not thread-safe.
 #ifndef SKILLNODE_KADEMLIA_STORE_SKILL_PUBLISHER_H_
 #define SKILLNODE_KADEMLIA_STORE_SKILL_PUBLISHER_H_
 
@@ -19,11 +25,14 @@
 #include <memory>
 #include <set>
 #include <utility>
+#include <vector>
 
 #include "kademlia/node.h"
 #include "kademlia/store/record_outbox.h"
 #include "kademlia/store/record_window.h"
 #include "kademlia/store/skill_dht_types.h"
+#include "kademlia/store/terms/term_holder.h"
+#include "kademlia/store/terms/term_publisher.h"
 #include "kademlia/store/value_store.h"
 
 namespace skillnode::kademlia::store {
@@ -37,12 +46,14 @@ using StoredHereCallback =
 class SkillPublisher {
  public:
   SkillPublisher(Node& node, const DhtConfig& config, ValueStore& store, const RecordWindow& window,
-                 RecordOutbox& outbox, DhtStats& stats, StoredHereCallback on_stored);
+                 RecordOutbox& outbox, terms::TermHolder& term_holder, DhtStats& stats,
+                 StoredHereCallback on_stored);
   SkillPublisher(const SkillPublisher&) = delete;
   SkillPublisher& operator=(const SkillPublisher&) = delete;
 
   // SkillDht::Publish and Forget (kademlia/store/skill_dht.h).
-  void Publish(transport::TimePoint now, const SignedRecord& record, PublishCallback done);
+  void Publish(transport::TimePoint now, const SignedRecord& record, PublishCallback done,
+               std::vector<IndexTerm> terms = {});
   void Forget(const RecordIdentity& identity);
   // Republishes the records that are due (signing our own again where their window runs out)
   // and drops those whose republishing has ended.
@@ -52,10 +63,12 @@ class SkillPublisher {
   }
   size_t size() const { return published_.size(); }
   void SetResignedObserver(ResignedCallback observer) { resigned_ = std::move(observer); }
+  const terms::TermPublisher& term_publisher() const { return term_publisher_; }
 
  private:
   struct Published {
     SignedRecord record;
+    std::vector<IndexTerm> terms;  // what a live record of ours is indexed under
     transport::TimePoint next_republish;
     // When republishing stops: for a tombstone, when the record would have expired; for a live
     // record, the end of its validity window (this node signs its own again before then).
@@ -80,6 +93,7 @@ class SkillPublisher {
   DhtStats& stats_;
   StoredHereCallback on_stored_;
   ResignedCallback resigned_;
+  terms::TermPublisher term_publisher_;
   std::map<RecordIdentity, Published> published_;
   // (next event, identity) of every published record: NextDeadline and RepublishDue look only
   // at the front, so thousands of registrations cost nothing per loop turn.

@@ -92,4 +92,12 @@ std::optional<TermStoreRefusal> TermHolder::Admit(transport::TimePoint now,
   return TermStoreRefusal{CodeFor(put.refusal), why};
 }
 
+TermRefusal TermHolder::KeepOwn(transport::TimePoint now, const Key& key,
+                                const SignedTermPointer& pointer) {
+  const transport::Duration lifetime = transport::Seconds(pointer.pointer.ttl_seconds);
+  return table_
+      .Put(key, pointer, transport::Address(), now, window_.HeldFor(now, pointer.pointer, lifetime))
+      .refusal;
+}
+
 }  // namespace skillnode::kademlia::store::terms

@@ -52,6 +52,10 @@ class TermHolder {
   std::optional<TermStoreRefusal> Admit(transport::TimePoint now, const transport::Address& source,
                                         const wire::StoreBody& store);
 
+  // Keeps a pointer this node signed itself (its publisher is one of the r closest of `key`), as
+  // a STORE from this node would: for its validity window, with no source counted.
+  TermRefusal KeepOwn(transport::TimePoint now, const Key& key, const SignedTermPointer& pointer);
+
   std::vector<TermTable::Expired> Expire(transport::TimePoint now) { return table_.Expire(now); }
   transport::TimePoint NextExpiry() const { return table_.NextExpiry(); }
   const TermTable& table() const { return table_; }

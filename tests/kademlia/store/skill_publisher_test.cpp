@@ -24,11 +24,13 @@ using testing::Signed;
 struct PublisherFixture : StorePartsFixture {
   std::vector<Key> stored_here;
   std::vector<SignedRecord> resigned;
+  terms::TermHolder term_holder{config.term_limits, window, node.signatures()};
   SkillPublisher publisher{node,
                            config,
                            store,
                            window,
                            outbox,
+                           term_holder,
                            stats,
                            [this](transport::TimePoint, const Key& key, const SignedRecord&,
                                   const SignedRecordPtr& held) {

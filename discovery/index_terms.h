@@ -1,0 +1,32 @@
+// What a skill record is indexed under in the DHT's keyword index (docs/protocol.md "Keyword
+// index", docs/search.md): its searchable text (name, description, capabilities, tags and
+// scenes) as discovery/text reads it, and the weighted terms TermExtractor picks from it, as
+// the IndexTerms SkillDht::Publish takes (weights in hundredths, rounded, 1..kTermWeightCentiMax).
+//
+// Pure functions; the Analyzer is the caller's (not thread-safe: the Registry owns one).
+#ifndef SKILLNODE_DISCOVERY_INDEX_TERMS_H_
+#define SKILLNODE_DISCOVERY_INDEX_TERMS_H_
+
+#include <vector>
+
+#include "discovery/text/analyzer.h"
+#include "discovery/text/skill_fields.h"
+#include "discovery/text/term_extractor.h"
+#include "kademlia/store/skill_dht_types.h"
+#include "kademlia/store/skill_record.h"
+
+namespace skillnode::discovery {
+
+// The record's searchable text: the descriptor's name, description and tags (empty without a
+// descriptor), and the record's capabilities and scenes.
+text::SkillText SkillTextOf(const kademlia::store::SkillRecord& record);
+
+// The terms `record` is indexed under, most distinctive first (at most the extractor's
+// terms_per_skill_max); none for a tombstone.
+std::vector<kademlia::store::IndexTerm> IndexTermsOf(text::Analyzer& analyzer,
+                                                     const text::TermExtractor& extractor,
+                                                     const kademlia::store::SkillRecord& record);
+
+}  // namespace skillnode::discovery
+
+#endif  // SKILLNODE_DISCOVERY_INDEX_TERMS_H_
