@@ -36,7 +36,7 @@ const Found& SearchMerge::Add(const SkillEntryPtr& entry, Source source, bool ma
   return it->second.found;
 }
 
-const Found& SearchMerge::Add(const SkillRecord& record, Source source) {
+const Found& SearchMerge::Add(const SkillRecord& record, Source source, bool matched) {
   auto it = merged_.find(IdentityView(record));
   if (it != merged_.end() && record.sequence <= it->second.found.record().sequence) {
     if (record.sequence == it->second.found.record().sequence && source == Source::kLocal) {
@@ -44,7 +44,7 @@ const Found& SearchMerge::Add(const SkillRecord& record, Source source) {
     }
     return it->second.found;
   }
-  return Add(SkillEntry::Make(record), source);
+  return Add(SkillEntry::Make(record), source, matched);
 }
 
 bool SearchMerge::HasAnswer(const SkillQuery& query) const {
@@ -54,7 +54,8 @@ bool SearchMerge::HasAnswer(const SkillQuery& query) const {
   });
 }
 
-SearchMerge::Ranked SearchMerge::Rank(const SkillQuery& query, size_t results_max) const {
+SearchMerge::Ranked SearchMerge::Rank(const SkillQuery& query, size_t results_max,
+                                      const Order& order) const {
   // What a signed record (local, DHT, cache) says of a skill beats what the LAN heard of it,
   // and what a SkillCenter said of it unless that is newer. The newest signed time per skill,
   // needed only when the LAN or a SkillCenter found something:
@@ -87,8 +88,13 @@ SearchMerge::Ranked SearchMerge::Rank(const SkillQuery& query, size_t results_ma
     ranked.skills.push_back(found);
     if (IsPrivate(record)) ++ranked.private_skills;  // before the cut
   }
-  std::stable_sort(ranked.skills.begin(), ranked.skills.end(),
-                   [](const Found& a, const Found& b) { return RanksBefore(*a.entry, *b.entry); });
+  if (order) {
+    order(ranked.skills);
+  } else {
+    std::stable_sort(
+        ranked.skills.begin(), ranked.skills.end(),
+        [](const Found& a, const Found& b) { return RanksBefore(*a.entry, *b.entry); });
+  }
   if (ranked.skills.size() > results_max) ranked.skills.resize(results_max);
   return ranked;
 }

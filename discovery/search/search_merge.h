@@ -9,6 +9,7 @@
 #define SKILLNODE_DISCOVERY_SEARCH_MERGE_H_
 
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <string_view>
 #include <vector>
@@ -31,16 +32,18 @@ class SearchMerge {
   // the record's identity.
   const Found& Add(const SkillEntryPtr& entry, Source source, bool matched = false);
   // The same for a record that is not in an entry yet: one is made only when it is news.
-  const Found& Add(const kademlia::store::SkillRecord& record, Source source);
+  const Found& Add(const kademlia::store::SkillRecord& record, Source source, bool matched = false);
 
   // Whether a live skill matching `query` is held: the answer then waits for no other stage.
   bool HasAnswer(const SkillQuery& query) const;
   // Identities held, tombstones included.
   size_t size() const { return merged_.size(); }
 
+  // How an answer is ordered when not as Rank() (query.h) orders: a word search's order.
+  using Order = std::function<void(std::vector<Found>&)>;
   // The answer: the live records matching `query`, signed ones beating LAN and SkillCenter
-  // copies of the same skill as above, ranked, cut to `results_max`.
-  Ranked Rank(const SkillQuery& query, size_t results_max) const;
+  // copies of the same skill as above, ranked (by `order` when set), cut to `results_max`.
+  Ranked Rank(const SkillQuery& query, size_t results_max, const Order& order = nullptr) const;
 
  private:
   // A record's identity (publisher, agentId, skillId) as views into the record: the merge's

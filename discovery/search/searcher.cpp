@@ -10,6 +10,7 @@
 #include "discovery/search/search_merge.h"
 #include "discovery/search/search_progress.h"
 #include "discovery/search/skillcenter_reading.h"
+#include "discovery/search/text_query.h"
 
 namespace skillnode::discovery::search {
 
@@ -32,6 +33,8 @@ struct Searcher::Pending {
   transport::TimePoint answer_fresh_until = transport::kTimeZero;
   SearchMerge merge;
   std::vector<StageReport> stages;
+  // The query's free text analysed once; null when it has no terms.
+  std::unique_ptr<TextQuery> text;
 
   // A stage still running is not waited for once a skill to answer with was found.
   bool MayFinish() const { return !progress.Waiting() || merge.HasAnswer(query); }
@@ -48,11 +51,19 @@ Searcher::Searcher(kademlia::store::SkillDht& dht, const Registry& registry,
     : dht_(dht),
       registry_(registry),
       config_(config),
+      text_ranking_(config.word_search.ranking),
       cache_(cache_config),
       answers_(std::max<size_t>(1, cache_config.size_max)),
       watched_(dht, cache_, config.watched_keys_max, config.watchers_max, stats_.invalidations) {}
 
 Searcher::~Searcher() = default;
+
+void Searcher::SetWordSources(TermSource* terms, RecordSource* records) {
+  word_search_.reset();
+  if (terms != nullptr && records != nullptr) {
+    word_search_ = std::make_unique<WordSearch>(*terms, *records, vocabulary_, config_.word_search);
+  }
+}
 
 std::optional<Key> Searcher::QueryKey(const SkillQuery& query) {
   if (query.skill_id && !query.capabilities.empty()) {
@@ -93,20 +104,29 @@ void Searcher::Search(transport::TimePoint now, const SkillQuery& query,
     }
   }
 
+  pending->text = TextQuery::For(query);
   size_t local = 0;
-  for (const SkillEntryPtr& entry : registry_.FindEntries(query)) {
-    pending->merge.Add(entry, Source::kLocal, true);
-    ++local;
+  if (pending->text) {
+    local = FindLocalText(pending);
+  } else {
+    for (const SkillEntryPtr& entry : registry_.FindEntries(query)) {
+      pending->merge.Add(entry, Source::kLocal, true);
+      ++local;
+    }
   }
   pending->Report("local", local > 0 ? "found" : "none", local, now);
 
   const bool use_lan = lan_ != nullptr && options.use_lan;
   size_t lan_found = 0;
-  if (use_lan) {
+  if (use_lan && pending->text) {
+    lan_found = FindLanText(pending);
+  } else if (use_lan) {
     for (const SkillRecord& record : lan_->FindOnLan(query)) {
       pending->merge.Add(record, Source::kLan);
       ++lan_found;
     }
+  }
+  if (use_lan) {
     pending->Report("lan", lan_found > 0 ? "found" : "none", lan_found, now);
   }
 
@@ -129,7 +149,11 @@ void Searcher::Search(transport::TimePoint now, const SkillQuery& query,
   }
 
   if (use_lan && lan_found == 0) StartLan(now, pending);
-  if (!key) {
+  if (pending->text && word_search_) {
+    StartWords(now, pending);
+    return;
+  }
+  if (!key || pending->text) {
     const size_t before = pending->merge.size();
     ScanStore(pending);
     pending->Report("dht", "found", pending->merge.size() - before, now);
@@ -143,12 +167,20 @@ void Searcher::Search(transport::TimePoint now, const SkillQuery& query,
 void Searcher::StartLan(transport::TimePoint now, const std::shared_ptr<Pending>& pending) {
   std::weak_ptr<int> alive = alive_;
   pending->progress.LanRoundStarted();
+  // A LAN round matches everything but the text: this search's TextQuery matches that.
   const bool started = lan_->DiscoverOnLan(
-      now, pending->query,
+      now, pending->text ? pending->text->without_text() : pending->query,
       [this, alive, pending](transport::TimePoint at, std::vector<SkillRecord> records) {
         if (alive.expired() || !pending->progress.lan_waiting()) return;
         pending->progress.LanRoundHeard();
-        for (const SkillRecord& record : records) pending->merge.Add(record, Source::kLan);
+        if (pending->text) {
+          std::erase_if(records, [&pending](const SkillRecord& record) {
+            return !pending->text->MatchesText(record);
+          });
+        }
+        for (const SkillRecord& record : records) {
+          pending->merge.Add(record, Source::kLan, pending->text != nullptr);
+        }
         pending->Report("lan-discover", records.empty() ? "none" : "found", records.size(), at);
         if (pending->progress.dht_done() && pending->MayFinish()) Finish(pending, at);
       });
@@ -242,11 +274,78 @@ void Searcher::ScanStore(const std::shared_ptr<Pending>& pending) {
   for (const Key& key : store.Keys()) {
     for (const kademlia::store::StoredRecord* held : store.Get(key)) {
       const SkillRecord& record = held->value->record;
-      if (record.tombstone || Matches(pending->query, record)) {
+      if (record.tombstone) {
         pending->merge.Add(record, Source::kDht);
+      } else if (!pending->text) {
+        if (Matches(pending->query, record)) pending->merge.Add(record, Source::kDht);
+      } else if (MatchesExceptText(pending->query, record) && pending->text->MatchesText(record)) {
+        pending->merge.Add(record, Source::kDht, true);
       }
     }
   }
+}
+
+size_t Searcher::FindLocalText(const std::shared_ptr<Pending>& pending) {
+  TextQuery& text = *pending->text;
+  // The skills registered here feed the vocabulary that completes and corrects words.
+  if (word_search_ && registry_.changes() != vocabulary_registry_changes_) {
+    text.Feed(vocabulary_, registry_.FindEntries(SkillQuery{}));
+    vocabulary_registry_changes_ = registry_.changes();
+  }
+  size_t local = 0;
+  for (const SkillEntryPtr& entry : registry_.FindEntries(text.without_text())) {
+    if (!text.MatchesText(entry->record())) continue;
+    pending->merge.Add(entry, Source::kLocal, true);
+    ++local;
+  }
+  return local;
+}
+
+size_t Searcher::FindLanText(const std::shared_ptr<Pending>& pending) {
+  size_t found = 0;
+  for (const SkillRecord& record : lan_->FindOnLan(pending->text->without_text())) {
+    if (!pending->text->MatchesText(record)) continue;
+    pending->merge.Add(record, Source::kLan, true);
+    ++found;
+  }
+  return found;
+}
+
+void Searcher::StartWords(transport::TimePoint now, const std::shared_ptr<Pending>& pending) {
+  if (pending_.size() >= config_.searches_in_flight_max) {
+    ++stats_.busy;
+    pending->progress.DhtBusy();
+    pending->Report("dht", "skipped", 0, now);
+    AfterDht(pending, now);
+    return;
+  }
+  ++stats_.word_searches;
+  pending->progress.DhtStarted();
+  pending->dht_deadline = now + config_.dht_timeout;
+  pending_.push_back(pending);  // before the search: it may answer before it returns
+  std::weak_ptr<int> alive = alive_;
+  word_search_->Search(now, pending->query,
+                       [this, alive, pending](transport::TimePoint at, WordAnswer answer) {
+                         if (alive.expired() || !pending->progress.dht_running()) return;
+                         FinishWords(pending, at, std::move(answer));
+                       });
+}
+
+void Searcher::FinishWords(const std::shared_ptr<Pending>& pending, transport::TimePoint now,
+                           WordAnswer answer) {
+  assert(pending->progress.dht_running());
+  std::erase(pending_, pending);
+  pending->progress.DhtFinished(answer.failed ? Dht::kUnreachable : Dht::kAnswered);
+  if (answer.failed) ++stats_.dht_failures;
+  // The corrections the index had count in the ranking of every stage's skills.
+  pending->text->TakeTerms(answer.terms);
+  for (ScoredEntry& hit : answer.hits) pending->merge.Add(hit.entry, Source::kDht, true);
+  pending->Report("dht",
+                  answer.failed         ? "failed"
+                  : answer.hits.empty() ? "none"
+                                        : "found",
+                  answer.hits.size(), now);
+  AfterDht(pending, now);
 }
 
 void Searcher::AfterDht(const std::shared_ptr<Pending>& pending, transport::TimePoint now) {
@@ -303,7 +402,13 @@ void Searcher::Finish(const std::shared_ptr<Pending>& pending, transport::TimePo
   (void)now;
   if (pending->progress.replied()) return;
   pending->progress.Replied();
-  SearchMerge::Ranked ranked = pending->merge.Rank(pending->query, config_.results_max);
+  SearchMerge::Order order;
+  if (pending->text) {
+    order = [this, &pending](std::vector<Found>& found) {
+      pending->text->Order(found, text_ranking_);
+    };
+  }
+  SearchMerge::Ranked ranked = pending->merge.Rank(pending->query, config_.results_max, order);
   SearchResult result;
   result.stages = pending->stages;
   result.skills = std::move(ranked.skills);

@@ -7,14 +7,18 @@
 //   cache  a fresh cached answer to the same query (read-through; spec §11), when allowed;
 //   dht    a FIND_VALUE lookup of the query's most selective DHT key (capability, then scene,
 //          then skill id; docs/architecture.md "DHT keys"), verified and merged; a query with
-//          no such key scans what this node's store holds;
+//          no such key scans what this node's store holds. A query with free text (q) runs a
+//          WordSearch through the keyword index instead, when word sources are set, else scans
+//          the store too (docs/search.md "The query");
 //   skillcenter  the configured SkillCenter catalog (spec §7, §12.2), when the stages before
 //          found nothing: its answer is cached for the stage's TTL; a catalog that fails is
 //          skipped with back-off by the stage itself (a circuit breaker);
 //   stale  the cache again, when the DHT or SkillCenter stage failed (timeout, no reachable
 //          node, catalog down).
 // Results merge to the newest version per (publisher, agentId, skillId), keep only what matches
-// every filter, and are ranked HEALTHY first, then highest version; a LAN result is dropped when
+// every filter, and are ranked HEALTHY first, then highest version (with free text: every word
+// held first, then BM25F times health, TextRanking; the text is analysed once per search,
+// TextQuery); a LAN result is dropped when
 // a signed record of the same (agentId, skillId) was found, and a SkillCenter result (unsigned)
 // when a signed one of the same (agentId, skillId) is as new or newer. Each result says which
 // stage found it. Failure answers carry the seed's codes: DISC_001 timeout, DISC_002 nothing
@@ -31,7 +35,8 @@
 // Searcher runs the chain; its helpers each own one job: SearchProgress (a search's stage
 // states), SearchMerge (merging and ranking what the stages found), SkillCenterReading (what a
 // catalog's answer comes to), AnswerMemo (the reused answers) and WatchedKeys (the DHT
-// subscriptions and watchers).
+// subscriptions and watchers), TextQuery (a search's free text), WordSearch (the keyword index)
+// and VocabularyFeed (the terms this node has seen, for completion and typos).
 //
 // No I/O of its own: the owner calls OnTimer(now) at NextDeadline(). Not thread-safe.
 #ifndef SKILLNODE_DISCOVERY_SEARCH_H_
@@ -53,7 +58,11 @@
 #include "discovery/registry.h"
 #include "discovery/search/answer_memo.h"
 #include "discovery/search/search_types.h"
+#include "discovery/search/text_ranking.h"
+#include "discovery/search/vocabulary_feed.h"
 #include "discovery/search/watched_keys.h"
+#include "discovery/search/word_search.h"
+#include "discovery/search/word_sources.h"
 #include "discovery/skill_entry.h"
 #include "discovery/skill_json.h"
 #include "kademlia/store/skill_dht.h"
@@ -73,6 +82,8 @@ struct SearchConfig {
   size_t watchers_max = 256;
   // Skills one answer holds at most.
   size_t results_max = 1000;
+  // The word search of a query's free text: its limits and its ranking (field weights, health).
+  WordSearchConfig word_search;
 };
 
 // What the SkillCenter stage found.
@@ -127,6 +138,13 @@ class Searcher {
   const LanStage* lan_stage() const { return lan_; }
   // Adds the SkillCenter stage after the DHT one (not owned; null: none); likewise.
   void SetSkillCenterStage(SkillCenterStage* center) { skill_center_ = center; }
+  // Where the DHT stage reads a query's free text: the keyword index and the records its
+  // pointers lead to (not owned; they must outlive the searcher or be unset first). Either
+  // null: a query with text scans this node's store instead. Searches whose word search is
+  // running when the sources change end at their DHT stage's timeout.
+  void SetWordSources(TermSource* terms, RecordSource* records);
+  // The terms this node has seen (words typed are completed and corrected from it).
+  const VocabularyFeed& vocabulary() const { return vocabulary_; }
 
   // Runs the chain; `done` is called exactly once, possibly before Search returns.
   void Search(transport::TimePoint now, const SkillQuery& query, const SearchOptions& options,
@@ -164,6 +182,7 @@ class Searcher {
     uint64_t lan_rounds = 0;         // SKILL_DISCOVER rounds the LAN stage started
     uint64_t skillcenter_calls = 0;  // searches that went on to the SkillCenter stage
     uint64_t answers_reused = 0;     // searches answered by a complete earlier answer
+    uint64_t word_searches = 0;      // DHT stages run as a WordSearch
   };
   const Stats& stats() const { return stats_; }
 
@@ -179,6 +198,12 @@ class Searcher {
   void FinishDht(const std::shared_ptr<Pending>& pending, transport::TimePoint now,
                  const kademlia::store::GetResult* result);
   void ScanStore(const std::shared_ptr<Pending>& pending);
+  // The local and LAN stages of a search with text: matched with its prepared TextQuery.
+  size_t FindLocalText(const std::shared_ptr<Pending>& pending);
+  size_t FindLanText(const std::shared_ptr<Pending>& pending);
+  void StartWords(transport::TimePoint now, const std::shared_ptr<Pending>& pending);
+  void FinishWords(const std::shared_ptr<Pending>& pending, transport::TimePoint now,
+                   WordAnswer answer);
   // After the DHT stage: the SkillCenter stage when nothing was found, then the stale cache
   // when a remote stage failed, then the answer.
   void AfterDht(const std::shared_ptr<Pending>& pending, transport::TimePoint now);
@@ -196,6 +221,10 @@ class Searcher {
   LanStage* lan_ = nullptr;
   SkillCenterStage* skill_center_ = nullptr;
   SearchConfig config_;
+  VocabularyFeed vocabulary_;
+  TextRanking text_ranking_;
+  std::unique_ptr<WordSearch> word_search_;            // set with both word sources
+  uint64_t vocabulary_registry_changes_ = UINT64_MAX;  // registry changes noted in vocabulary_
   Stats stats_;
   QueryCache cache_;
   // Answers of the cache stage, at most cache.maxSize of them (then all are dropped at once).
