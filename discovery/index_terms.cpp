@@ -1,32 +1,21 @@
-// SkillTextOf and IndexTermsOf (index_terms.h).
+// IndexTermsOf (index_terms.h).
 #include "discovery/index_terms.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 
+#include "discovery/text/record_text.h"
 #include "kademlia/store/term_pointer.h"
 
 namespace skillnode::discovery {
-
-text::SkillText SkillTextOf(const kademlia::store::SkillRecord& record) {
-  text::SkillText text;
-  if (record.descriptor) {
-    text.name = record.descriptor->name;
-    text.description = record.descriptor->description;
-    text.tags = record.descriptor->tags;
-  }
-  text.capabilities = record.capabilities;
-  text.scenes = record.scenes;
-  return text;
-}
 
 std::vector<kademlia::store::IndexTerm> IndexTermsOf(text::Analyzer& analyzer,
                                                      const text::TermExtractor& extractor,
                                                      const kademlia::store::SkillRecord& record) {
   std::vector<kademlia::store::IndexTerm> terms;
   if (record.tombstone) return terms;
-  for (text::WeightedTerm& weighted : extractor.Extract(analyzer, SkillTextOf(record))) {
+  for (text::WeightedTerm& weighted : extractor.Extract(analyzer, text::SkillTextOf(record))) {
     const double centi = std::round(weighted.weight * 100.0);
     const auto weight = static_cast<uint32_t>(
         std::clamp(centi, 1.0, static_cast<double>(kademlia::store::kTermWeightCentiMax)));

@@ -1,6 +1,6 @@
 // What a skill record is indexed under in the DHT's keyword index (docs/protocol.md "Keyword
-// index", docs/search.md): its searchable text (name, description, capabilities, tags and
-// scenes) as discovery/text reads it, and the weighted terms TermExtractor picks from it, as
+// index", docs/search.md): the weighted terms TermExtractor picks from its searchable text
+// (text::SkillTextOf, the same text every reader matches and ranks), as
 // the IndexTerms SkillDht::Publish takes (weights in hundredths, rounded, 1..kTermWeightCentiMax).
 //
 // Pure functions; the Analyzer is the caller's (not thread-safe: the Registry owns one).
@@ -17,9 +17,6 @@
 
 namespace skillnode::discovery {
 
-// The record's searchable text: the descriptor's name, description and tags (empty without a
-// descriptor), and the record's capabilities and scenes.
-text::SkillText SkillTextOf(const kademlia::store::SkillRecord& record);
 
 // The terms `record` is indexed under, most distinctive first (at most the extractor's
 // terms_per_skill_max); none for a tombstone.

@@ -1,5 +1,5 @@
-// SkillTextOf and IndexTermsOf (discovery/index_terms.h): a record's searchable fields, and the
-// weighted terms it is published under, in hundredths, most distinctive first.
+// IndexTermsOf (discovery/index_terms.h): the weighted terms a record is published under, in
+// hundredths, most distinctive first.
 #include "discovery/index_terms.h"
 
 #include <algorithm>
@@ -19,20 +19,6 @@ const IndexTerm* Find(const std::vector<IndexTerm>& terms, const std::string& te
   const auto it =
       std::find_if(terms.begin(), terms.end(), [&](const IndexTerm& t) { return t.term == term; });
   return it == terms.end() ? nullptr : &*it;
-}
-
-TEST_CASE(
-    "a record's searchable text is its descriptor's name, description and tags, and its "
-    "capabilities and scenes",
-    "[unit]") {
-  const kademlia::store::SkillRecord record = testing::FullRecord();
-  const text::SkillText text = SkillTextOf(record);
-  CHECK(text.name == "Feishu Organization Service");
-  CHECK(text.description == record.descriptor->description);
-  CHECK(text.tags == std::vector<std::string>{"org", "feishu"});
-  CHECK(text.capabilities == record.capabilities);
-  CHECK(text.scenes == std::vector<std::string>{"auth"});
-  CHECK(SkillTextOf(testing::SampleRecord()).name.empty());  // no descriptor
 }
 
 TEST_CASE("a record is indexed under its analysed words, weighted in hundredths by field",
