@@ -1,9 +1,11 @@
 #include "discovery/query.h"
 
 #include <algorithm>
+#include <cassert>
 #include <numeric>
 
 #include "discovery/ascii.h"
+#include "discovery/text/text_match.h"
 
 namespace skillnode::discovery {
 namespace {
@@ -146,6 +148,14 @@ std::vector<std::string> SplitCommas(std::string_view text) {
 }
 
 bool Matches(const SkillQuery& query, const SkillRecord& record) {
+  if (!MatchesExceptText(query, record)) return false;
+  if (query.text.empty()) return true;
+  transport::Result<text::TextMatch> match = text::TextMatch::Create(query.text);
+  assert(match.has_value());  // the default language is always there
+  return match->Matches(record);
+}
+
+bool MatchesExceptText(const SkillQuery& query, const SkillRecord& record) {
   if (record.tombstone) return false;
   if (query.agent_id && record.agent_id != *query.agent_id) return false;
   if (query.skill_id && record.skill_id != *query.skill_id) return false;

@@ -64,8 +64,13 @@ std::vector<std::string> SplitCommas(std::string_view text);
 
 // True when the record passes every filter the query sets (an empty list or an unset optional
 // filters nothing). A record whose version does not parse fails a version filter. Tombstones
-// never match.
+// never match. The text matches when every term of it, analysed, is among the record's terms,
+// the last also as a prefix (discovery/text/text_match.h); a text with no terms filters
+// nothing. Analysing the text costs: this analyses it on every call, so a caller matching many
+// records builds one text::TextMatch and calls MatchesExceptText.
 bool Matches(const SkillQuery& query, const kademlia::store::SkillRecord& record);
+// Matches() without the text: every other filter, and no tombstone.
+bool MatchesExceptText(const SkillQuery& query, const kademlia::store::SkillRecord& record);
 
 // Best first: HEALTHY, DEGRADED, MAINTENANCE, UNHEALTHY; within a status the highest version
 // (unparsable versions last); then skill_id and agent_id ascending, then the version text, so

@@ -69,7 +69,7 @@ RegistrationIndex::Lookup RegistrationIndex::ForEachMatch(const SkillQuery& quer
   const bool exact =
       query.capabilities.size() + query.scenes.size() + (query.skill_id ? 1 : 0) == 1 &&
       query.types.empty() && query.capability_types.empty() && query.keywords.empty() &&
-      !query.version && !query.agent_id && !query.status;
+      query.text.empty() && !query.version && !query.agent_id && !query.status;
   for (Slot slot : it->second) {
     if (exact || Matches(query, (*slot)->record())) visit(*slot);
   }

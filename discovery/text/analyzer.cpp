@@ -22,7 +22,7 @@ std::vector<std::string> Analyzer::Analyze(std::string_view text) {
   std::vector<std::string> terms;
   for (Term& term : stop_words_.Filter(tokenizer_.Tokenize(text))) {
     if (fold_british_ && term.kind == TermKind::kWord) {
-      term.text = EnglishSpelling::FoldBritish(term.text);
+      term.text = EnglishSpelling::FoldAcronymPlural(EnglishSpelling::FoldBritish(term.text));
     }
     std::string stem = stemmer_.Stem(term);
     terms.push_back(stem.empty() ? term.text : std::move(stem));

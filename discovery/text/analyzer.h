@@ -2,9 +2,9 @@
 // record's fields and a query, so the two always agree on what a term is.
 //
 // Tokenizer (normalise, split, CJK bigrams), then StopWords::Filter (drop stop words unless the
-// text has nothing else), then, for English, EnglishSpelling (British -ise to -ize), then
-// Stemmer (letter-only words) — in that order, because Snowball's stop word lists hold
-// unstemmed forms. See docs/search.md, "Text analysis".
+// text has nothing else), then, for English, EnglishSpelling (British -ise to -ize, acronyms'
+// plurals), then Stemmer (letter-only words) — in that order, because Snowball's stop word lists
+// hold unstemmed forms. See docs/search.md, "Text analysis".
 //
 // Owns its Stemmer, so it is move-only and not thread-safe: one Analyzer per thread.
 #ifndef SKILLNODE_DISCOVERY_TEXT_ANALYZER_H_

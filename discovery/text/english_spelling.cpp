@@ -1,4 +1,4 @@
-// EnglishSpelling: -ise/-yse to -ize/-yze, the one spelling difference Snowball does not fold.
+// EnglishSpelling: -ise/-yse to -ize/-yze and acronyms' plurals, which Snowball does not fold.
 #include "discovery/text/english_spelling.h"
 
 namespace skillnode::discovery::text {
@@ -7,7 +7,23 @@ namespace {
 // The endings after the "is"/"ys", longest first.
 constexpr std::string_view kEndings[] = {"ations", "ation", "ing", "ers", "ed", "es", "er", "e"};
 
+bool IsAsciiConsonant(char c) {
+  if (c < 'a' || c > 'z') return false;
+  return c != 'a' && c != 'e' && c != 'i' && c != 'o' && c != 'u' && c != 'y';
+}
+
 }  // namespace
+
+std::string EnglishSpelling::FoldAcronymPlural(std::string_view word) {
+  if (word.size() < kAcronymBytesMin + 1 || !word.ends_with('s') || word.ends_with("ss")) {
+    return std::string(word);
+  }
+  const std::string_view stem = word.substr(0, word.size() - 1);
+  for (const char c : stem) {
+    if (!IsAsciiConsonant(c)) return std::string(word);
+  }
+  return std::string(stem);
+}
 
 std::string EnglishSpelling::FoldBritish(std::string_view word) {
   std::string folded(word);

@@ -260,5 +260,29 @@ TEST_CASE("Index ids are agent.skill-vMAJOR and give back every skill id they ma
   }
 }
 
+TEST_CASE("A query's free text matches the record's words, and combines with other filters",
+          "[unit]") {
+  const SkillRecord r = Feishu();
+  SkillQuery q;
+  q.text = "organisation services";
+  CHECK(Matches(q, r));
+  CHECK(MatchesExceptText(q, r));
+  q.text = "organisation payroll";
+  CHECK_FALSE(Matches(q, r));
+  CHECK(MatchesExceptText(q, r));
+  q.text = "feishu org";  // the last word completes "organ" (organization's stem)
+  CHECK(Matches(q, r));
+  q.capabilities = {"not-held"};
+  CHECK_FALSE(Matches(q, r));
+  q.capabilities.clear();
+  q.text = "?!";  // no terms: filters nothing
+  CHECK(Matches(q, r));
+  SkillRecord dead = r;
+  dead.tombstone = true;
+  q.text = "feishu";
+  CHECK_FALSE(Matches(q, dead));
+  CHECK_FALSE(MatchesExceptText(q, dead));
+}
+
 }  // namespace
 }  // namespace skillnode::discovery

@@ -88,6 +88,19 @@ TEST_CASE("the registration index applies the query's other filters to what a na
   CHECK(Visited(index, query, kAnswered).empty());
 }
 
+TEST_CASE("the registration index applies a query's free text to what a capability holds",
+          "[unit]") {
+  RegistrationIndex index;
+  const SkillEntryPtr shared = Entry("agent-a", "shared");
+  const SkillEntryPtr feishu = Entry("agent-a", "skill-org-feishu");
+  index.Add(&shared);
+  index.Add(&feishu);
+  SkillQuery query;
+  query.capabilities = {"user-auth"};
+  query.text = "feishu";  // the records have no descriptor: their name is their skill id
+  CHECK(Visited(index, query, kAnswered) == std::vector<std::string>{"agent-a/skill-org-feishu"});
+}
+
 TEST_CASE("a search through the registration index sees the version its slot holds now", "[unit]") {
   RegistrationIndex index;
   SkillEntryPtr slot = Entry("agent-001", "skill-org-feishu");

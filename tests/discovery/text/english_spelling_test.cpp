@@ -41,5 +41,16 @@ TEST_CASE("short words such as rise, wise, noise and raise are not folded", "[un
   CHECK(EnglishSpelling::FoldBritish("ise") == "ise");
 }
 
+TEST_CASE("an acronym's plural loses its s, a word with a vowel or a double s does not", "[unit]") {
+  CHECK(EnglishSpelling::FoldAcronymPlural("pdfs") == "pdf");
+  CHECK(EnglishSpelling::FoldAcronymPlural("llms") == "llm");
+  CHECK(EnglishSpelling::FoldAcronymPlural("dbs") == "db");
+  CHECK(EnglishSpelling::FoldAcronymPlural("ms") == "ms");  // one consonant: too short
+  CHECK(EnglishSpelling::FoldAcronymPlural("css") == "css");
+  CHECK(EnglishSpelling::FoldAcronymPlural("apis") == "apis");  // a vowel: Porter2's case
+  CHECK(EnglishSpelling::FoldAcronymPlural("rhythms") == "rhythms");
+  CHECK(EnglishSpelling::FoldAcronymPlural("pdf") == "pdf");
+}
+
 }  // namespace
 }  // namespace skillnode::discovery::text
