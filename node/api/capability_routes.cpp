@@ -2,7 +2,9 @@
 
 #include "discovery/ascii.h"
 #include "discovery/capabilities/capability_render.h"
+#include "node/api/query_text.h"
 #include "node/spd_logger.h"
+#include "node/utf8_text.h"
 #include "node/wall_clock.h"
 
 namespace skillnode::node::api {
@@ -59,6 +61,30 @@ std::optional<std::vector<std::pair<std::string, std::string>>> DecodeQuery(std:
     out.emplace_back(std::move(*name), std::move(*value));
   }
   return out;
+}
+
+tl::expected<std::string, discovery::capabilities::ParamError> TakeQueryText(
+    std::vector<std::pair<std::string, std::string>>& params) {
+  std::optional<std::string> first;
+  std::erase_if(params, [&first](const std::pair<std::string, std::string>& param) {
+    if (param.first != "q") return false;
+    if (!first) first = param.second;
+    return true;
+  });
+  if (!first) return std::string();
+  auto text = CheckQueryText(*first);
+  if (!text) {
+    // What was sent goes back in the JSON answer, which needs UTF-8.
+    std::string provided = IsUtf8(*first) ? *first : "(not UTF-8)";
+    return tl::unexpected(
+        discovery::capabilities::ParamError{"q", std::move(provided), {}, "q " + text.error()});
+  }
+  return std::move(*text);
+}
+
+discovery::capabilities::ParamError WithQ(discovery::capabilities::ParamError error) {
+  if (error.allowed == discovery::capabilities::KnownParams()) error.allowed.emplace_back("q");
+  return error;
 }
 
 CapabilityRoutes::CapabilityRoutes(Daemon& daemon, SkillService& skills)
@@ -151,22 +177,28 @@ void CapabilityRoutes::Handle(const http::HttpRequest& request, http::Responder 
     return;
   }
   std::string bad;
-  auto params = DecodeQuery(request.query, discovery::capabilities::kParamsMax, bad);
+  // One pair more than the document's parser takes: q, which is taken out before it reads them.
+  auto params = DecodeQuery(request.query, discovery::capabilities::kParamsMax + 1, bad);
   if (!params) {
     metrics_.Record(3, false, SecondsSince(started));
-    return InvalidParameter(responder, {bad, bad, discovery::capabilities::KnownParams(),
-                                        "the query string has a malformed percent-escape"});
+    return InvalidParameter(responder, WithQ({bad, bad, discovery::capabilities::KnownParams(),
+                                              "the query string has a malformed percent-escape"}));
   }
   const size_t format = FormatIndex(*params);
+  auto text = TakeQueryText(*params);
+  if (!text) {
+    metrics_.Record(format, false, SecondsSince(started));
+    return InvalidParameter(responder, text.error());
+  }
   auto parsed = discovery::capabilities::ParseCapabilityParams(*params);
   if (!parsed) {
     metrics_.Record(format, false, SecondsSince(started));
-    return InvalidParameter(responder, parsed.error());
+    return InvalidParameter(responder, WithQ(parsed.error()));
   }
   metrics_.CountFilters(*parsed);
-  if (parsed->UsesNetwork()) {
-    return HandleThroughSearch(*parsed, context.authenticated, std::move(responder), format,
-                               started);
+  if (parsed->UsesNetwork() || !text->empty()) {
+    return HandleThroughSearch(*parsed, std::move(*text), context.authenticated,
+                               std::move(responder), format, started);
   }
   const CapabilitySnapshot& snapshot = Snapshot();
   std::string key = discovery::capabilities::SelectionKey(*parsed, context.authenticated);
@@ -193,10 +225,11 @@ void CapabilityRoutes::Answer(http::Responder& responder, const CapabilitySnapsh
   metrics_.Record(format, true, SecondsSince(started));
 }
 
-void CapabilityRoutes::HandleThroughSearch(const CapabilityRequest& parsed, bool authenticated,
-                                           http::Responder responder, size_t format,
-                                           SteadyTime started) {
+void CapabilityRoutes::HandleThroughSearch(const CapabilityRequest& parsed, std::string text,
+                                           bool authenticated, http::Responder responder,
+                                           size_t format, SteadyTime started) {
   discovery::SkillQuery query;
+  query.text = std::move(text);
   if (!parsed.capability.empty()) query.capabilities = {parsed.capability};
   if (!parsed.scene.empty()) query.scenes = {parsed.scene};
   skills_.searcher().Search(

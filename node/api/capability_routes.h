@@ -7,9 +7,10 @@
 // (discovery/capabilities/capability_snapshot.h); every registry change (registration,
 // update, heartbeat status change, unregistration, expiry) marks its agent, which the next
 // request rebuilds in place, so a change is visible on the very next call and costs one
-// agent's items; the LAN table is read again after kCapabilityCacheTtl. With capability= or scene=
-// the request goes through Searcher::Search instead (local, LAN, cache, DHT, SkillCenter), and each
-// item says which stage found it; those answers are not kept here (the Searcher caches its own).
+// agent's items; the LAN table is read again after kCapabilityCacheTtl. With capability=, scene=
+// or q= (the word search's free text, this node's addition) the request goes through
+// Searcher::Search instead (local, LAN, cache, DHT, SkillCenter), and each item says which stage
+// found it; those answers are not kept here (the Searcher caches its own).
 //
 // Access (docs/access.md): the request is admitted through the Authenticator; without a valid
 // token no private skill is counted or shown. Parameters are read once from the raw query; a
@@ -53,10 +54,10 @@ class CapabilityRoutes {
 
  private:
   void Handle(const http::HttpRequest& request, http::Responder responder);
-  // The network answer of a capability= / scene= request.
+  // The network answer of a capability= / scene= / q= request (`text`: q, may be empty).
   void HandleThroughSearch(const discovery::capabilities::CapabilityRequest& parsed,
-                           bool authenticated, http::Responder responder, size_t format,
-                           std::chrono::steady_clock::time_point started);
+                           std::string text, bool authenticated, http::Responder responder,
+                           size_t format, std::chrono::steady_clock::time_point started);
   // The cached snapshot: built when there is none; the agents changed since rebuilt in place
   // (and, past the TTL, those of the LAN table).
   const discovery::capabilities::CapabilitySnapshot& Snapshot();
@@ -84,6 +85,15 @@ class CapabilityRoutes {
 std::optional<std::vector<std::pair<std::string, std::string>>> DecodeQuery(std::string_view query,
                                                                             size_t pairs_max,
                                                                             std::string& bad);
+
+// Takes this node's `q` (the word search's free text, query_text.h; not a parameter of the
+// capability document) out of `params`, every copy of it, so that the document's parser never
+// sees it: the first one's text checked (empty when absent or only white space), or the 400's
+// details naming q. An unknown parameter's `allowed` list then needs q added: WithQ.
+[[nodiscard]] tl::expected<std::string, discovery::capabilities::ParamError> TakeQueryText(
+    std::vector<std::pair<std::string, std::string>>& params);
+// `error` with "q" among its allowed parameters when it lists every known parameter.
+discovery::capabilities::ParamError WithQ(discovery::capabilities::ParamError error);
 
 }  // namespace skillnode::node::api
 

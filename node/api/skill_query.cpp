@@ -6,6 +6,7 @@
 
 #include "discovery/semver.h"
 #include "kademlia/store/skill_record.h"
+#include "node/api/query_text.h"
 
 namespace skillnode::node::api {
 namespace {
@@ -35,6 +36,13 @@ Parsed<void> SetStatus(SkillQuery& query, const std::string& text) {
   return {};
 }
 
+Parsed<void> SetText(SkillQuery& query, std::string_view text) {
+  auto checked = CheckQueryText(text);
+  if (!checked) return Bad("q", checked.error());
+  query.text = std::move(*checked);
+  return {};
+}
+
 }  // namespace
 
 Parsed<SkillQuery> QueryFromParams(const http::HttpRequest& request) {
@@ -53,13 +61,16 @@ Parsed<SkillQuery> QueryFromParams(const http::HttpRequest& request) {
   if (auto value = request.Query("status")) {
     if (auto ok = SetStatus(query, *value); !ok) return tl::unexpected(ok.error());
   }
+  if (auto value = request.Query("q")) {
+    if (auto ok = SetText(query, *value); !ok) return tl::unexpected(ok.error());
+  }
   return query;
 }
 
 Parsed<SkillQuery> QueryFromJson(const nlohmann::json& body) {
   static const std::set<std::string> kKnown = {
-      "capabilities", "scenes", "types",  "keywords", "version", "agentId",    "skillId",
-      "status",       "limit",  "offset", "fresh",    "lan",     "skillcenter"};
+      "capabilities", "scenes", "types",  "keywords", "version", "agentId",     "skillId",
+      "status",       "limit",  "offset", "fresh",    "lan",     "skillcenter", "q"};
   for (const auto& [key, value] : body.items()) {
     if (!kKnown.contains(key)) return Bad(key, "is not a known search field");
   }
@@ -79,7 +90,7 @@ Parsed<SkillQuery> QueryFromJson(const nlohmann::json& body) {
     }
   }
   for (auto [name, field] :
-       {std::pair{"version", 0}, {"agentId", 1}, {"skillId", 2}, {"status", 3}}) {
+       {std::pair{"version", 0}, {"agentId", 1}, {"skillId", 2}, {"status", 3}, {"q", 4}}) {
     auto it = body.find(name);
     if (it == body.end() || it->is_null()) continue;
     if (!it->is_string()) return Bad(name, "must be a string");
@@ -90,7 +101,9 @@ Parsed<SkillQuery> QueryFromJson(const nlohmann::json& body) {
       query.agent_id = text;
     } else if (field == 2) {
       query.skill_id = text;
-    } else if (auto ok = SetStatus(query, text); !ok) {
+    } else if (field == 3) {
+      if (auto ok = SetStatus(query, text); !ok) return tl::unexpected(ok.error());
+    } else if (auto ok = SetText(query, text); !ok) {
       return tl::unexpected(ok.error());
     }
   }

@@ -1,7 +1,8 @@
 // Reading a discovery query from a request: GET /api/skills's parameters and the body of
 // POST /api/skills/search. Every refusal is a FieldError naming the field, an invalid version
-// range included. Kept apart from the routes so that the search body's parser has a fuzz
-// target of its own (tests/fuzz/fuzz_json.cpp) without the daemon.
+// range included; the free text `q` (query_text.h) is refused when too long, not UTF-8 or of
+// too many words, and combines with every other filter. Kept apart from the routes so that the
+// search body's parser has a fuzz target of its own (tests/fuzz/fuzz_json.cpp) without the daemon.
 #ifndef SKILLNODE_NODE_API_SKILL_QUERY_H_
 #define SKILLNODE_NODE_API_SKILL_QUERY_H_
 

@@ -105,6 +105,10 @@ void SkillCommands::Add(CLI::App& app) {
   s.discover_app = app.add_subcommand(
       "discover", "Find skills anywhere on the network (POST /api/skills/search).");
   auto* d = s.discover_app;
+  d->add_option("-q,--query", s.query.text,
+                "Words of what the skill does, searched in every skill's name, description, "
+                "capabilities, tags and scenes across the network, best first (q)")
+      ->type_name("TEXT");
   d->add_option("-C,--capability", s.query.capabilities, "Required capability; repeat: all of them")
       ->type_name("NAME");
   d->add_option("-S,--scene", s.query.scenes, "Required scene")->type_name("NAME");

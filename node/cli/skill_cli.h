@@ -2,7 +2,8 @@
 //   skillnode register   --agent A --skill S --version V --type T --endpoint E --capability C...
 //   skillnode heartbeat  --agent A --skill S [--status HEALTHY] [--every MS]
 //   skillnode unregister --agent A --skill S [--reason SHUTDOWN]
-//   skillnode discover   [--capability X] [--scene Y] [--type Z] [--keyword K] [--version R]
+//   skillnode discover   [--query TEXT] [--capability X] [--scene Y] [--type Z] [--keyword K]
+//                        [--version R]
 //   skillnode watch      --scene Y | --capability X | --skill S    (until interrupted)
 // Each takes --http ADDR:PORT or an http:// or https:// URL (default 127.0.0.1:7070), --cacert
 // FILE (the CA bundle for an https node), --timeout MS (not watch) and --json (print the node's

@@ -138,6 +138,7 @@ SkillRequest UnregisterRequest(const std::string& agent, const std::string& skil
 
 SkillRequest DiscoverRequest(const DiscoverQuery& query) {
   json body = json::object();
+  if (!query.text.empty()) body["q"] = query.text;
   if (!query.capabilities.empty()) body["capabilities"] = query.capabilities;
   if (!query.scenes.empty()) body["scenes"] = query.scenes;
   if (!query.types.empty()) body["types"] = query.types;

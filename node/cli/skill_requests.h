@@ -26,6 +26,7 @@ struct SkillRegistration {
 // `discover`'s query.
 struct DiscoverQuery {
   std::vector<std::string> capabilities, scenes, types, keywords;
+  std::string text;     // --query: the word search's free text (q); empty: none
   std::string version;  // a node-semver range; empty: any
   bool fresh = false;   // skip the node's cache
 };

@@ -90,8 +90,6 @@ using ToolCallDone = std::function<void(ToolCallResult)>;
 
 // A tool result: {"content": [{"type": "text", "text": text}], "isError": is_error}.
 nlohmann::json TextResult(std::string text, bool is_error);
-// Whether `text` is well-formed UTF-8 (no overlong forms, surrogates or values past U+10FFFF).
-bool IsUtf8(std::string_view text);
 
 class SkillTools {
  public:

@@ -55,24 +55,16 @@ tl::expected<std::optional<std::string>, std::string> TextArg(const json& args, 
   return text;
 }
 
-std::vector<std::string> Words(const std::string& text) {
-  std::vector<std::string> words;
-  size_t start = 0;
-  while (start < text.size()) {
-    const size_t space = text.find_first_of(" \t\r\n", start);
-    const size_t end = space == std::string::npos ? text.size() : space;
-    if (end > start) words.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return words;
-}
-
 }  // namespace
 
 json ToolDefinitions() {
   json list_properties = {
-      {"query", Text("Words that must all appear in a skill's name, description, id, tags or "
-                     "capabilities (case-insensitive)")},
+      {"query",
+       Text("What the skill should do, in words (\"summarise a PDF\", \"feishu calendar\"): "
+            "searched for in the words of every skill's name, description, capabilities, tags "
+            "and scenes across the whole network, all words must match (any inflection: "
+            "\"summarising\" finds \"summarize\"; the last word also as a prefix), best "
+            "matches first")},
       {"capability", Text("Only skills offering this capability")},
       {"scene", Text("Only skills in this scene")},
       {"limit",
@@ -86,7 +78,8 @@ json ToolDefinitions() {
       {{"name", kListSkills},
        {"description",
         "Step 1 of 3, selection. Lists the skills this skillnode can reach (its own, the LAN's "
-        "and the network's) with only their name and short description (and, for a skill "
+        "and the network's), or with a query searches them all by words, ranked best first, "
+        "with only their name and short description (and, for a skill "
         "imported from an A2A card, an MCP Registry or an Agent Skills index, its origin: "
         "format, source URL and whether its publisher's signature verified). Choose a skill by "
         "them, then call get_skill_info with its name."},
@@ -119,11 +112,9 @@ tl::expected<ListArgs, std::string> ParseListArgs(const json& arguments) {
   auto query = TextArg(*args, "query", false);
   if (!query) return tl::unexpected(query.error());
   if (*query) {
-    out.keywords = Words(**query);
-    if (out.keywords.size() > kQueryWordsMax) {
-      return tl::unexpected("arguments.query: at most " + std::to_string(kQueryWordsMax) +
-                            " words");
-    }
+    auto text = api::CheckQueryText(**query);
+    if (!text) return tl::unexpected("arguments.query: " + text.error());
+    out.text = std::move(*text);
   }
   auto capability = TextArg(*args, "capability", false);
   if (!capability) return tl::unexpected(capability.error());

@@ -1,7 +1,8 @@
 // The three MCP tools of the Skill Usage Protocol (docs/mcp.md, docs/api.md "MCP") as
 // tools/list shows them, and the checks of their arguments.
 //
-//   list_skills(query?, capability?, scene?, limit?)  selection: name + description only
+//   list_skills(query?, capability?, scene?, limit?)  selection: name + description only;
+//                                                      query is the word search's q
 //   get_skill_info(name)                               usage: the complete SKILL.md
 //   run_skill(name, input)                             execution
 //
@@ -17,6 +18,8 @@
 #include <tl/expected.hpp>
 #include <vector>
 
+#include "node/api/query_text.h"
+
 namespace skillnode::node::mcp {
 
 // list_skills answers at most this many skills per call (the schema's maximum), and this
@@ -26,8 +29,9 @@ constexpr size_t kListLimitDefault = 20;
 // Longest query, capability, scene and name accepted (a skill name is at most 64 characters,
 // an id or capability at most 128; the rest is room).
 constexpr size_t kToolTextMax = 256;
-// Words of a list_skills query, each a keyword of the node's search (all must match).
-constexpr size_t kQueryWordsMax = 16;
+// Words of a list_skills query: the search routes' limit on `q`, which the query becomes.
+constexpr size_t kQueryWordsMax = api::kQueryWordsMax;
+static_assert(kToolTextMax == api::kQueryTextBytesMax, "a query is a q: the same byte limit");
 
 inline constexpr const char* kListSkills = "list_skills";
 inline constexpr const char* kGetSkillInfo = "get_skill_info";
@@ -37,7 +41,7 @@ inline constexpr const char* kRunSkill = "run_skill";
 nlohmann::json ToolDefinitions();
 
 struct ListArgs {
-  std::vector<std::string> keywords;  // the query, split on white space
+  std::string text;  // the query: the node's free-text word search (q); empty: none
   std::optional<std::string> capability;
   std::optional<std::string> scene;
   size_t limit = kListLimitDefault;

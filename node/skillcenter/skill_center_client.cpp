@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "discovery/skillcenter/catalog_json.h"
+#include "node/api/query_text.h"
 #include "node/http/http_message.h"
 
 namespace skillnode::node::skillcenter {
@@ -15,7 +16,8 @@ using Outcome = SkillCenterAnswer::Outcome;
 // A lookup by skill id and nothing else goes to GET /api/skills/{id}.
 bool ById(const discovery::SkillQuery& q) {
   return q.skill_id && q.capabilities.empty() && q.scenes.empty() && q.types.empty() &&
-         q.capability_types.empty() && q.keywords.empty() && !q.version && !q.agent_id && !q.status;
+         q.capability_types.empty() && q.keywords.empty() && q.text.empty() && !q.version &&
+         !q.agent_id && !q.status;
 }
 
 transport::Result<std::string> ReadToken(const config::SkillCenterConfig& config) {
@@ -41,6 +43,24 @@ transport::Result<std::string> ReadToken(const config::SkillCenterConfig& config
 }
 
 }  // namespace
+
+// §7.2 has no free text, only keywords (each a case-insensitive substring of the id, name,
+// description or a tag; all must match), so q's words are sent as keywords rather than skipped:
+// the catalog then answers only the skills holding every word as it was typed, a bounded
+// answer, where skipping q would ask for every skill of the other filters (the whole catalog
+// for a q alone) at each keystroke of the console's search box. What this misses is the word
+// search's other inflections: "pdfs" does not find a catalog's "PDF" (the DHT's keyword index
+// does). Whatever the catalog answers is matched against the whole query, q by its stems, and
+// ranked by the searcher, as every other stage's records are.
+nlohmann::json CatalogBody(const discovery::SkillQuery& query) {
+  nlohmann::json body = discovery::skillcenter::CatalogSearchBody(query);
+  const std::vector<std::string> words = api::QueryWords(query.text);
+  if (words.empty()) return body;
+  nlohmann::json& keywords = body["keywords"];
+  if (!keywords.is_array()) keywords = nlohmann::json::array();
+  for (const std::string& word : words) keywords.push_back(word);
+  return body;
+}
 
 transport::Result<std::unique_ptr<SkillCenterClient>> SkillCenterClient::Create(
     Daemon& daemon, SkillService& skills) {
@@ -123,7 +143,7 @@ void SkillCenterClient::SearchCatalog(
   } else {
     request.method = "POST";
     request.url = base_url_ + "/api/skills/search";
-    request.body = discovery::skillcenter::CatalogSearchBody(query).dump();
+    request.body = CatalogBody(query).dump();
     request.headers = {{"Content-Type", "application/json"}};
   }
   request.headers.emplace_back("Accept", "application/json");

@@ -28,6 +28,10 @@ namespace skillnode::node::skillcenter {
 // Skills taken from one catalog answer at most; the rest are counted and dropped.
 constexpr size_t kCatalogRecordsMax = 1000;
 
+// The body of POST {url}/api/skills/search for `query` (skill-discovery-protocol §7.2): its
+// filters, and the words of its free text q as keywords (the .cpp says why).
+nlohmann::json CatalogBody(const discovery::SkillQuery& query);
+
 class SkillCenterClient final : public discovery::search::SkillCenterStage {
  public:
   // Reads the token file, if any, and becomes `skills`' SkillCenter stage.

@@ -90,3 +90,20 @@ def write_hostile_folder(root):
     with open(os.path.join(folder, "SKILL.md"), "w", newline="") as f:
         f.write(HOSTILE_SKILL_MD)
     return folder
+
+
+# The word search's skill (ui_search.mjs), registered with the node's peer and found from the
+# node by words of its description, in other inflections than it is written in.
+WORD_SKILL_ID = "ui-pdf-summary"
+WORD_QUERY = "summarising pdfs"          # "Summarize" and "PDF" in the skill
+WORD_QUERY_NONE = "xylophone quokka"     # words of no registered skill
+
+
+def word_skill():
+    return {"agentId": "ui-agent-words", "skillId": WORD_SKILL_ID, "version": "1.0.0",
+            "skillType": "tool-skill", "endpoint": "http://127.0.0.1:9/pdf",
+            "capabilities": ["ui-document-summary"], "scenes": ["ui-office"],
+            "descriptor": {"name": "Summarize PDF",
+                           "description": "Reads a PDF document and writes what it says as "
+                                          "five short bullet points.",
+                           "tags": ["pdf", "summary"]}}

@@ -8,6 +8,7 @@ import net from 'node:net';
 import {check, spec, watch} from './ui_support.mjs';
 import {photographPages} from './ui_shots.mjs';
 import {checkOrigins} from './ui_origin.mjs';
+import {checkWordSearch} from './ui_search.mjs';
 
 const url = (p) => spec.base + p;
 
@@ -306,6 +307,7 @@ async function checkNode(browser, log) {
 export async function runPageChecks(browser, log) {
   await checkNode(browser, log);
   await checkSkills(browser, log);
+  await checkWordSearch(browser, log);
   await checkSkillPages(browser, log);
   await checkOrigins(browser, log, newPage);
   await checkLive(browser, log);

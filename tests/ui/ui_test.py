@@ -23,6 +23,7 @@ import re
 import shutil
 import subprocess
 import sys
+import urllib.parse
 import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -173,6 +174,13 @@ def register(node, token_config):
     return added.stdout.strip(), folders
 
 
+def finds(node, words, skill_id):
+    """Whether the node's word search for `words` answers the skill `skill_id`."""
+    query = urllib.parse.urlencode({"q": words, "fresh": "true"})
+    status, answer = node.get_json(f"/api/skills?{query}")
+    return status == 200 and any(s.get("id") == skill_id for s in answer.get("skills", []))
+
+
 def main():
     require_binary()
     node_bin, npm_dir = npm_ready()
@@ -191,6 +199,11 @@ discovery:
     check_serving(node)
     check_disabled()
     token, folders = register(node, node.config_path)
+    # The word search's skill lives on the peer: the node's search box finds it over the network.
+    status, answer = peer.call("POST", "/api/skills", fx.word_skill())
+    check(status == 201, "the word search's skill registers with the peer", f"{status} {answer}")
+    check(wait_for(lambda: finds(node, fx.WORD_QUERY, fx.WORD_SKILL_ID), 20, 0.2),
+          "the node finds the peer's skill by words of its description")
     imports = ui_imports.import_skills(node, check)
     shots = os.environ.get("UI_SCREENSHOT_DIR") or os.path.join(npm_dir, "screenshots")
     os.makedirs(shots, exist_ok=True)
@@ -202,7 +215,9 @@ discovery:
             "hostileName": fx.HOSTILE_NAME, "hostileDescription": fx.HOSTILE_DESCRIPTION,
             "fixtures": {name: os.path.join(ROOT, "tests", "fixtures", "skills", name, "SKILL.md")
                          for name in ["bom-utf8", "crlf-endings", "cjk-emoji"]},
-            "hostileMd": os.path.join(folders, "ui-hostile-md", "SKILL.md"), "imports": imports}
+            "hostileMd": os.path.join(folders, "ui-hostile-md", "SKILL.md"), "imports": imports,
+            "wordSkillId": fx.WORD_SKILL_ID, "wordQuery": fx.WORD_QUERY,
+            "wordQueryNone": fx.WORD_QUERY_NONE}
     env = dict(os.environ, NODE_PATH=os.path.join(npm_dir, "node_modules"),
                UI_SPEC=json.dumps(spec))
     browser = subprocess.run([node_bin, os.path.join(HERE, "ui_browser.mjs")], env=env,

@@ -134,6 +134,14 @@ TEST_CASE("discover sends only the criteria given", "[unit]") {
                                            {"fresh", true}});
 }
 
+TEST_CASE("discover --query sends the words as q beside the other criteria", "[unit]") {
+  DiscoverQuery query;
+  query.text = "summarising pdfs";
+  query.scenes = {"office"};
+  CHECK(json::parse(*DiscoverRequest(query).body) ==
+        json{{"q", "summarising pdfs"}, {"scenes", {"office"}}});
+}
+
 TEST_CASE("watch subscribes to the subject given and refuses none", "[unit]") {
   WatchTarget target;
   const auto none = WatchPath(target);

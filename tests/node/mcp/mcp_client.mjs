@@ -3,6 +3,7 @@
 // (StreamableHTTPClientTransport). Run by mcp_test.py with one JSON argument:
 //   {"transport": "stdio" | "http", "binary", "node", "token"?, "step": "tools" | "skillmd",
 //    "public": [{name, description}], "private": {name, description}, "run": {...},
+//    "queries": [{"text", "names"}] (list_skills' word search and the names it must find),
 //    "fixtures": [{"name", "file"}]}
 // The tools step also checks logging (client.setLoggingLevel and the notifications/message it
 // lets through) and, over http, requests sent under another supported protocol version.
@@ -73,6 +74,10 @@ async function toolsStep() {
   const names = tools.map((t) => t.name).sort();
   check(JSON.stringify(names) === JSON.stringify(['get_skill_info', 'list_skills', 'run_skill']),
         'tools/list has exactly list_skills, get_skill_info and run_skill', names.join(','));
+  const list = tools.find((t) => t.name === 'list_skills');
+  const queryText = list?.inputSchema?.properties?.query?.description ?? '';
+  check(['name', 'description', 'capabilities', 'tags', 'scenes', 'network'].every((w) => queryText.includes(w)),
+        'list_skills\' query says it searches the words of every skill across the network', queryText);
   const schemas = JSON.stringify(tools.map((t) => t.inputSchema));
   check(!schemas.includes('maxLength":100') && !schemas.includes('"text"'),
         'no tool carries a skill\'s own input schema', schemas);
@@ -91,12 +96,21 @@ async function toolsStep() {
   }
   check(!skills.some((s) => s.name === spec.private.name),
         'a private skill is not listed without a token');
-  const filtered = await client.callTool({ name: 'list_skills',
-                                           arguments: { query: spec.query.text, limit: 10 } });
-  const filteredNames = (filtered.structuredContent?.skills ?? []).map((s) => s.name);
-  check(JSON.stringify(filteredNames) === JSON.stringify(spec.query.names),
-        `list_skills with query "${spec.query.text}" finds only ${spec.query.names}`,
-        JSON.stringify(filteredNames));
+  // The query is the node's word search (q): words of the name and description, in other
+  // inflections, the last one as a prefix; words of nothing find nothing.
+  for (const query of spec.queries) {
+    const filtered = await client.callTool({ name: 'list_skills',
+                                             arguments: { query: query.text, limit: 10 } });
+    const filteredNames = (filtered.structuredContent?.skills ?? []).map((s) => s.name);
+    check(!filtered.isError && JSON.stringify(filteredNames) === JSON.stringify(query.names),
+          `list_skills with query "${query.text}" finds only ${JSON.stringify(query.names)}`,
+          JSON.stringify(filtered.isError ? filtered : filteredNames));
+  }
+  const refused = await client.callTool({ name: 'list_skills',
+                                          arguments: { query: 'w '.repeat(17).trim() } })
+    .then((r) => r, (e) => e);
+  check(refused instanceof Error && /query: must have at most 16 words/.test(refused.message),
+        'list_skills refuses a query of more than 16 words, naming query', String(refused));
 
   const ran = await client.callTool({ name: 'run_skill',
                                       arguments: { name: spec.run.name, input: spec.run.input } });

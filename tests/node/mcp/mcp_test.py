@@ -334,7 +334,11 @@ discovery:
             "token": token, "step": "tools",
             "public": [{"name": n, "description": d} for _, n, d in PUBLIC],
             "private": {"name": PRIVATE[1], "description": PRIVATE[2]},
-            "query": {"text": "loudly", "names": ["Shout"]},
+            "queries": [{"text": "loudly", "names": ["Shout"]},
+                        {"text": "upper-casing texts", "names": ["Upper Case"]},
+                        {"text": "counting capit", "names": []},
+                        {"text": "text in capit", "names": ["Shout"]},
+                        {"text": "xylophone", "names": []}],
             "run": {"name": "Upper Case", "broken": BROKEN[1], "input": {"text": "hello"},
                     "output": {"upper": "HELLO", "length": 5}}}
     for transport in ("stdio", "http"):
