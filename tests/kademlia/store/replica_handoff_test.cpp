@@ -22,7 +22,8 @@ using testing::SampleRecord;
 using testing::Signed;
 
 struct HandoffFixture : StorePartsFixture {
-  ReplicaHandoff handoff{node, config, store, outbox, stats};
+  terms::TermTable terms{config.term_limits};
+  ReplicaHandoff handoff{node, config, store, terms, outbox, stats};
   Key key = CapabilityKey("user-auth");
   SignedRecord record = Signed(SampleRecord(), Publisher());
 
