@@ -14,8 +14,7 @@ using skill_dht_internal::BelongsUnder;
 using skill_dht_internal::SecondsLeft;
 
 ReplicaHandoff::ReplicaHandoff(Node& node, const DhtConfig& config, const ValueStore& store,
-                               const terms::TermTable& terms, RecordOutbox& outbox,
-                               DhtStats& stats)
+                               const terms::TermTable& terms, RecordOutbox& outbox, DhtStats& stats)
     : node_(node), config_(config), store_(store), terms_(terms), outbox_(outbox), stats_(stats) {}
 
 std::vector<Key> ReplicaHandoff::HeldKeysBetween(const Key& first, const Key& last,

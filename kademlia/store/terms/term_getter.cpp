@@ -64,14 +64,13 @@ TermGetter::TermGetter(Node& node, const DhtConfig& config, const TermTable& tab
                        const RecordWindow& window, DhtStats& stats)
     : node_(node), config_(config), table_(table), window_(window), stats_(stats) {}
 
-bool TermGetter::Get(transport::TimePoint now, std::string_view term,
-                     const TermGetOptions& options, TermGetCallback done) {
+bool TermGetter::Get(transport::TimePoint now, std::string_view term, const TermGetOptions& options,
+                     TermGetCallback done) {
   assert(!term.empty() && term.size() <= kTermBytesMax);
   assert(config_.term_pointers_read_max > 0);
   auto read = std::make_shared<ReadState>(term, window_, node_.signatures());
-  read->limit = options.wanted == 0
-                    ? config_.term_pointers_read_max
-                    : std::min(options.wanted, config_.term_pointers_read_max);
+  read->limit = options.wanted == 0 ? config_.term_pointers_read_max
+                                    : std::min(options.wanted, config_.term_pointers_read_max);
   read->done = std::move(done);
   if (!StartShard(read, now, 0)) return false;
   ++stats_.term_gets_started;
@@ -171,30 +170,30 @@ bool TermGetter::RequestPage(const ReadPtr& read, transport::TimePoint now, cons
                              uint32_t cursor, size_t attempt) {
   ReadState::Shard& s = read->shard;
   const uint32_t shard = s.index;
-  const bool sent = node_.Request(
-      now, from.endpoint, from.id, wire::FindValueBody{s.key, cursor},
-      [this, read, from, cursor, attempt, shard](const rpc::RpcResult& result) {
-        ReadState::Shard& at = read->shard;
-        assert(at.index == shard && at.pending_pages > 0);
-        (void)shard;
-        --at.pending_pages;
-        const auto* values = result.status == rpc::RpcStatus::kReplied
-                                 ? std::get_if<wire::ValuesBody>(&result.reply->body)
-                                 : nullptr;
-        if (result.status == rpc::RpcStatus::kReplied) ++read->result.replies;
-        if (values != nullptr) {
-          OnValues(read, result.now, from, *values);
-        } else if (result.status == rpc::RpcStatus::kTimedOut &&
-                   attempt < config_.page_attempts_max && !read->finished) {
-          // A lost page would lose its pointers for this read: ask again.
-          ++stats_.pages_retried;
-          if (RequestPage(read, result.now, from, cursor, attempt + 1)) return;
-          at.cut = true;
-        } else {
-          at.cut = true;  // this holder's further pages are not read
-        }
-        PageOrFinish(read, result.now);
-      });
+  const bool sent =
+      node_.Request(now, from.endpoint, from.id, wire::FindValueBody{s.key, cursor},
+                    [this, read, from, cursor, attempt, shard](const rpc::RpcResult& result) {
+                      ReadState::Shard& at = read->shard;
+                      assert(at.index == shard && at.pending_pages > 0);
+                      (void)shard;
+                      --at.pending_pages;
+                      const auto* values = result.status == rpc::RpcStatus::kReplied
+                                               ? std::get_if<wire::ValuesBody>(&result.reply->body)
+                                               : nullptr;
+                      if (result.status == rpc::RpcStatus::kReplied) ++read->result.replies;
+                      if (values != nullptr) {
+                        OnValues(read, result.now, from, *values);
+                      } else if (result.status == rpc::RpcStatus::kTimedOut &&
+                                 attempt < config_.page_attempts_max && !read->finished) {
+                        // A lost page would lose its pointers for this read: ask again.
+                        ++stats_.pages_retried;
+                        if (RequestPage(read, result.now, from, cursor, attempt + 1)) return;
+                        at.cut = true;
+                      } else {
+                        at.cut = true;  // this holder's further pages are not read
+                      }
+                      PageOrFinish(read, result.now);
+                    });
   if (!sent) return false;
   ++s.pending_pages;
   ++read->result.messages;
@@ -244,12 +243,12 @@ void TermGetter::ReadRepair(const ReadPtr& read, transport::TimePoint now) {
       ++read->repairs;
       ++stats_.term_read_repairs;
       ++read->result.messages;
-      node_.Request(now, node.endpoint, node.id,
-                    wire::StoreBody{s.key, s.tokens[i],
-                                    wire::WireRecord{newest.pointer->encoded,
-                                                     newest.pointer->signature},
-                                    newest.seconds_left},
-                    nullptr);
+      node_.Request(
+          now, node.endpoint, node.id,
+          wire::StoreBody{s.key, s.tokens[i],
+                          wire::WireRecord{newest.pointer->encoded, newest.pointer->signature},
+                          newest.seconds_left},
+          nullptr);
     }
   }
 }
@@ -264,8 +263,8 @@ void TermGetter::Finish(const ReadPtr& read, transport::TimePoint now) {
   if (!result.pointers.empty()) {
     result.status = TermGetStatus::kFound;
   } else {
-    result.status = result.replies > 0 || read->held_here ? TermGetStatus::kNone
-                                                           : TermGetStatus::kUnreachable;
+    result.status =
+        result.replies > 0 || read->held_here ? TermGetStatus::kNone : TermGetStatus::kUnreachable;
   }
   stats_.term_pointers_outside_window += read->merge.outside_window();
   if (read->done) read->done(now, std::move(result));

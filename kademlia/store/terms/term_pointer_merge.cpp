@@ -36,7 +36,8 @@ std::optional<TermPointerMerge::Taken> TermPointerMerge::Take(
       ++rejected_;
       return std::nullopt;
     }
-    known = verified_.emplace(hash, std::make_shared<SignedTermPointer>(std::move(*verified))).first;
+    known =
+        verified_.emplace(hash, std::make_shared<SignedTermPointer>(std::move(*verified))).first;
   }
   // The key asked was TermKey(term_, shard): it must be that shard of the pointer's term.
   const std::string& term = known->second->pointer.term;
@@ -76,7 +77,8 @@ std::optional<TermPointerMerge::Taken> TermPointerMerge::Merge(
   }
   Newest& newest = it->second;
   if (seconds_left && p.sequence == newest.pointer->pointer.sequence) {
-    newest.seconds_left = newest.told ? std::max(newest.seconds_left, *seconds_left) : *seconds_left;
+    newest.seconds_left =
+        newest.told ? std::max(newest.seconds_left, *seconds_left) : *seconds_left;
     newest.told = true;
   }
   return Taken{identity, p.sequence};

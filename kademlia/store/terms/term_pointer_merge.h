@@ -46,8 +46,7 @@ class TermPointerMerge {
     uint64_t sequence = 0;
   };
 
-  TermPointerMerge(std::string term, const RecordWindow& window,
-                   const SignatureScheme& signatures);
+  TermPointerMerge(std::string term, const RecordWindow& window, const SignatureScheme& signatures);
   TermPointerMerge(const TermPointerMerge&) = delete;
   TermPointerMerge& operator=(const TermPointerMerge&) = delete;
 
