@@ -214,7 +214,9 @@ void TermGetter::FinishShard(const ReadPtr& read, transport::TimePoint now) {
   const bool last = count < kTermPointersPerKeyMax || s.index + 1 == kTermShardsMax;
   if (!s.cut) ReadRepair(read, now);
   if (last || s.cut || read->enough()) {
-    read->result.complete = last && !s.cut;
+    // A shard no node answered for (and this node holds nothing of) says nothing of the rest.
+    const bool answered = !s.closest.empty() || s.own_count > 0;
+    read->result.complete = last && !s.cut && answered;
     Finish(read, now);
     return;
   }

@@ -200,6 +200,7 @@ TEST_CASE("a term read counts this node's own pointers as an answer", "[unit]") 
   f.Read();  // no contacts, nothing held
   REQUIRE(f.result.has_value());
   CHECK(f.result->status == TermGetStatus::kUnreachable);
+  CHECK_FALSE(f.result->complete);
   f.result.reset();
   const SignedTermPointer held = *SignTermPointer(Sample("skill-a", 400), Publisher());
   REQUIRE(f.table
@@ -211,6 +212,7 @@ TEST_CASE("a term read counts this node's own pointers as an answer", "[unit]") 
   CHECK(f.result->status == TermGetStatus::kFound);
   CHECK(Skills(*f.result) == std::vector<std::string>{"skill-a"});
   CHECK(f.result->shard0_count == 1);
+  CHECK(f.result->complete);
   CHECK(f.stats.term_gets_started == 2);
 }
 
