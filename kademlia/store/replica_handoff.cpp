@@ -2,7 +2,9 @@
 // the FIND_NODE and STOREs that hand their records over.
 #include "kademlia/store/replica_handoff.h"
 
+#include <algorithm>
 #include <cassert>
+#include <iterator>
 
 #include "kademlia/store/skill_dht_internal.h"
 
@@ -12,8 +14,20 @@ using skill_dht_internal::BelongsUnder;
 using skill_dht_internal::SecondsLeft;
 
 ReplicaHandoff::ReplicaHandoff(Node& node, const DhtConfig& config, const ValueStore& store,
-                               RecordOutbox& outbox, DhtStats& stats)
-    : node_(node), config_(config), store_(store), outbox_(outbox), stats_(stats) {}
+                               const terms::TermTable& terms, RecordOutbox& outbox, DhtStats& stats)
+    : node_(node), config_(config), store_(store), terms_(terms), outbox_(outbox), stats_(stats) {}
+
+std::vector<Key> ReplicaHandoff::HeldKeysBetween(const Key& first, const Key& last,
+                                                 size_t max) const {
+  std::vector<Key> keys = store_.KeysBetween(first, last, max);
+  if (terms_.keys() == 0) return keys;  // no pointers held: the records' keys alone, as before
+  const std::vector<Key> term_keys = terms_.KeysBetween(first, last, max);
+  std::vector<Key> merged;
+  std::set_union(keys.begin(), keys.end(), term_keys.begin(), term_keys.end(),
+                 std::back_inserter(merged));
+  if (merged.size() > max) merged.resize(max);
+  return merged;
+}
 
 void ReplicaHandoff::OnContactAdded(transport::TimePoint now, const Contact& contact) {
   // The keys closer to the newcomer than to us share its first d + 1 bits, where d is the
@@ -25,7 +39,7 @@ void ReplicaHandoff::OnContactAdded(transport::TimePoint now, const Contact& con
     if (first.Bit(bit)) first = first.WithBitFlipped(bit);
     if (!last.Bit(bit)) last = last.WithBitFlipped(bit);
   }
-  for (const Key& key : store_.KeysBetween(first, last, config_.handoff_keys_max)) {
+  for (const Key& key : HeldKeysBetween(first, last, config_.handoff_keys_max)) {
     HandOffVia(now, contact, key);
   }
 }
@@ -40,7 +54,7 @@ void ReplicaHandoff::OnContactEvicted(transport::TimePoint now, const NodeId& go
   Key lowest, highest;
   highest.mutable_bytes().fill(0xff);
   size_t handed = 0;
-  for (const Key& key : store_.KeysBetween(lowest, highest, config_.repair_keys_max)) {
+  for (const Key& key : HeldKeysBetween(lowest, highest, config_.repair_keys_max)) {
     if (handed == config_.handoff_keys_max) break;
     const std::vector<Contact> closest = node_.routing_table().Closest(key, r);
     if (closest.size() < r) continue;  // too few nodes known for anyone to have moved up
@@ -79,6 +93,16 @@ void ReplicaHandoff::HandOff(transport::TimePoint now, const Contact& contact, c
     node_.Request(
         now, contact.endpoint, contact.id,
         wire::StoreBody{key, token, outbox_.ToWire(now, held->value), SecondsLeft(*held, now)},
+        nullptr);
+  }
+  // A term key's pointers (a key holds records or pointers: their hashes never meet).
+  for (const terms::StoredPointer* held : terms_.Page(key, 0, config_.handoff_records_max)) {
+    if (held->expires_at <= now) continue;
+    ++stats_.term_handoff_pointers;
+    node_.Request(
+        now, contact.endpoint, contact.id,
+        wire::StoreBody{key, token, wire::WireRecord{held->value.encoded, held->value.signature},
+                        terms::SecondsLeft(*held, now)},
         nullptr);
   }
 }

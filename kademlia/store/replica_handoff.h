@@ -2,9 +2,11 @@
 // some held keys than we are is handed their records; when a contact that held some of our keys
 // beside us is evicted, the node that now ranks among the r closest in its place gets a copy
 // (replica repair), so a record does not wait for its publisher's republish to get back to r
-// copies. Each hand-off first earns the receiver's write token with a FIND_NODE.
+// copies. Each hand-off first earns the receiver's write token with a FIND_NODE. The keyword
+// index's pointers (terms::TermTable) are handed over and repaired the same way, key by key, as
+// the records are (docs/protocol.md "Keyword index").
 //
-// Owns nothing but its bounds; the node, the store and the stats are SkillDht's
+// Owns nothing but its bounds; the node, the store, the term table and the stats are SkillDht's
 // (kademlia/store/skill_dht.h), which owns this and calls it from its RequestHandler hooks.
 // Not thread-safe.
 #ifndef SKILLNODE_KADEMLIA_STORE_REPLICA_HANDOFF_H_
@@ -16,25 +18,28 @@
 #include "kademlia/node.h"
 #include "kademlia/store/record_outbox.h"
 #include "kademlia/store/skill_dht_types.h"
+#include "kademlia/store/terms/term_table.h"
 #include "kademlia/store/value_store.h"
 
 namespace skillnode::kademlia::store {
 
 class ReplicaHandoff {
  public:
-  ReplicaHandoff(Node& node, const DhtConfig& config, const ValueStore& store, RecordOutbox& outbox,
-                 DhtStats& stats);
+  ReplicaHandoff(Node& node, const DhtConfig& config, const ValueStore& store,
+                 const terms::TermTable& terms, RecordOutbox& outbox, DhtStats& stats);
   ReplicaHandoff(const ReplicaHandoff&) = delete;
   ReplicaHandoff& operator=(const ReplicaHandoff&) = delete;
 
-  // `contact` has just entered the routing table: it gets the held records of the keys it is
-  // closer to than we are (at most handoff_keys_max keys).
+  // `contact` has just entered the routing table: it gets the held records and pointers of the
+  // keys it is closer to than we are (at most handoff_keys_max keys).
   void OnContactAdded(transport::TimePoint now, const Contact& contact);
   // `gone` has just been evicted: for each held key it was a holder of beside us, the node
   // that moved up into the r closest in its place gets a copy.
   void OnContactEvicted(transport::TimePoint now, const NodeId& gone);
 
  private:
+  // Up to `max` keys in [first, last] under which records or pointers are held, in order.
+  std::vector<Key> HeldKeysBetween(const Key& first, const Key& last, size_t max) const;
   // A FIND_NODE to `contact` for the write token, then HandOff.
   void HandOffVia(transport::TimePoint now, const Contact& contact, const Key& key);
   void HandOff(transport::TimePoint now, const Contact& contact, const Key& key,
@@ -43,6 +48,7 @@ class ReplicaHandoff {
   Node& node_;
   const DhtConfig& config_;
   const ValueStore& store_;
+  const terms::TermTable& terms_;
   RecordOutbox& outbox_;
   DhtStats& stats_;
 };

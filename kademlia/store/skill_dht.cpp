@@ -41,7 +41,8 @@ SkillDht::SkillDht(Node& node, const DhtConfig& config, WallClock wall_clock)
       outbox_(node, config_, stats_),
       pull_(node, config_, verifier_, store_, outbox_, stats_),
       getter_(node, config_, store_, verifier_, window_, pull_, outbox_, stats_),
-      handoff_(node, config_, store_, outbox_, stats_),
+      term_getter_(node, config_, terms_.table(), window_, stats_),
+      handoff_(node, config_, store_, terms_.table(), outbox_, stats_),
       listeners_(node, config_, store_, outbox_, stats_),
       subscriptions_(node, config_, getter_, stats_),
       publisher_(
@@ -269,6 +270,11 @@ void SkillDht::Forget(const RecordIdentity& identity) { publisher_.Forget(identi
 bool SkillDht::Get(transport::TimePoint now, const Key& key, const GetOptions& options,
                    GetCallback done) {
   return getter_.Get(now, key, options, std::move(done));
+}
+
+bool SkillDht::GetTerm(transport::TimePoint now, std::string_view term,
+                       const terms::TermGetOptions& options, terms::TermGetCallback done) {
+  return term_getter_.Get(now, term, options, std::move(done));
 }
 
 uint64_t SkillDht::Listen(transport::TimePoint now, const Key& key, ListenCallback on_change,

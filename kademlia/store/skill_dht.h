@@ -55,6 +55,7 @@
 #include <set>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -71,6 +72,7 @@
 #include "kademlia/store/skill_publisher.h"
 #include "kademlia/store/skill_record.h"
 #include "kademlia/store/subscriptions.h"
+#include "kademlia/store/terms/term_getter.h"
 #include "kademlia/store/terms/term_holder.h"
 #include "kademlia/store/value_store.h"
 
@@ -101,6 +103,10 @@ class SkillDht final : public RequestHandler {
   void Forget(const RecordIdentity& identity);
   // Runs a FIND_VALUE lookup for `key`. Returns false when the node refuses more lookups.
   bool Get(transport::TimePoint now, const Key& key, const GetOptions& options, GetCallback done);
+  // Reads the keyword index's pointers for `term` (a term as discovery/text makes it), shard by
+  // shard (terms::TermGetter). Returns false when the node refuses more lookups.
+  bool GetTerm(transport::TimePoint now, std::string_view term,
+               const terms::TermGetOptions& options, terms::TermGetCallback done);
 
   // Subscribes to changes under `key`: the current records arrive as kAdded events first, then
   // every change. Returns a subscription id, or 0 when subscriptions_max are running.
@@ -173,6 +179,7 @@ class SkillDht final : public RequestHandler {
   RecordOutbox outbox_;
   RecordPull pull_;
   SkillGetter getter_;
+  terms::TermGetter term_getter_;
   ReplicaHandoff handoff_;
   ListenerTable listeners_;
   Subscriptions subscriptions_;

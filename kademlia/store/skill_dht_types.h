@@ -33,6 +33,10 @@ struct DhtConfig {
   StoreLimits limits;
   // The keyword index's pointers held for others (docs/protocol.md "Keyword index").
   terms::TermTableLimits term_limits;
+  // A read of one term (terms::TermGetter) stops once it has this many live pointers, whatever
+  // the caller wanted: two full shards (2 * kTermPointersPerKeyMax), enough candidates for a
+  // page of 10 to 50 once a query's other terms intersect them.
+  size_t term_pointers_read_max = 2 * kTermPointersPerKeyMax;
   // Keys (and records) handed to one new contact at most, so a join cannot trigger a flood.
   size_t handoff_keys_max = 64;
   size_t handoff_records_max = 256;
@@ -169,6 +173,13 @@ struct DhtStats {
   uint64_t term_shard_moves = 0;
   uint64_t terms_given_up = 0;
   uint64_t term_jobs_dropped = 0;
+  // Reads of a term started; pointers a read stored on a close holder that lacked them; pointers
+  // handed to a newcomer or a holder in an evicted one's place; pointers in read answers dropped
+  // as outside their validity window.
+  uint64_t term_gets_started = 0;
+  uint64_t term_read_repairs = 0;
+  uint64_t term_handoff_pointers = 0;
+  uint64_t term_pointers_outside_window = 0;
   uint64_t handoff_records = 0;
   uint64_t repair_keys = 0;  // keys whose copy on an evicted contact we restored elsewhere
   uint64_t pages_retried = 0;

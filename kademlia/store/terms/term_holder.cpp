@@ -1,7 +1,6 @@
 #include "kademlia/store/terms/term_holder.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 
 #include "kademlia/store/values_page.h"
@@ -22,13 +21,6 @@ wire::ErrorReplyCode CodeFor(TermRefusal refusal) {
     default:
       return wire::ErrorReplyCode::kQuotaTotal;
   }
-}
-
-// Seconds a held pointer has left, within [1, its TTL].
-uint32_t SecondsLeft(const StoredPointer& held, transport::TimePoint now) {
-  const auto left = std::chrono::duration_cast<std::chrono::seconds>(held.expires_at - now);
-  return static_cast<uint32_t>(
-      std::clamp<int64_t>(left.count(), 1, std::max<uint32_t>(1, held.value.pointer.ttl_seconds)));
 }
 
 }  // namespace

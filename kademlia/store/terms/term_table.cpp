@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <chrono>
 #include <iterator>
 #include <optional>
 
@@ -25,6 +26,12 @@ std::string_view TermRefusalName(TermRefusal refusal) {
       break;
   }
   return "unknown";
+}
+
+uint32_t SecondsLeft(const StoredPointer& held, transport::TimePoint now) {
+  const auto left = std::chrono::duration_cast<std::chrono::seconds>(held.expires_at - now);
+  return static_cast<uint32_t>(
+      std::clamp<int64_t>(left.count(), 1, std::max<uint32_t>(1, held.value.pointer.ttl_seconds)));
 }
 
 TermTable::TermTable(const TermTableLimits& limits) : limits_(limits) {

@@ -67,6 +67,10 @@ struct StoredPointer {
   size_t bytes = 0;  // accounted size: encoding + signature
 };
 
+// Seconds a held pointer has left at `now`, within [1, its TTL]: what a VALUES answer, a
+// hand-off or a read repair tells its receiver.
+uint32_t SecondsLeft(const StoredPointer& held, transport::TimePoint now);
+
 class TermTable {
  public:
   explicit TermTable(const TermTableLimits& limits);

@@ -1,7 +1,7 @@
 // ReplicaHandoff (kademlia/store/replica_handoff.h): a newcomer closer to a held key than this
-// node earns a write token with a FIND_NODE and is handed the key's records; a farther one gets
-// nothing; and when a holder beside us is evicted, the contact that moved up into the r closest
-// in its place gets a copy.
+// node earns a write token with a FIND_NODE and is handed the key's records (or a term key's
+// pointers); a farther one gets nothing; and when a holder beside us is evicted, the contact that
+// moved up into the r closest in its place gets a copy.
 #include "kademlia/store/replica_handoff.h"
 
 #include <catch2/catch.hpp>
@@ -22,7 +22,8 @@ using testing::SampleRecord;
 using testing::Signed;
 
 struct HandoffFixture : StorePartsFixture {
-  ReplicaHandoff handoff{node, config, store, outbox, stats};
+  terms::TermTable terms{config.term_limits};
+  ReplicaHandoff handoff{node, config, store, terms, outbox, stats};
   Key key = CapabilityKey("user-auth");
   SignedRecord record = Signed(SampleRecord(), Publisher());
 
@@ -101,6 +102,65 @@ TEST_CASE("the contact that moves up into the r closest when a holder is evicted
   f.handoff.OnContactEvicted(f.now, farther.id());
   CHECK(f.stats.repair_keys == 1);
   CHECK(f.transport.sent.empty());
+}
+
+// A term pointer for `key`'s term, held in the fixture's term table.
+SignedTermPointer HoldPointer(HandoffFixture& f, const std::string& term) {
+  TermPointer p;
+  p.term = term;
+  p.skill_id = "skill-001";
+  p.agent_id = "agent-001";
+  p.record_key = SkillKey(p.skill_id);
+  p.name = "Calendar";
+  p.weight_centi = 400;
+  p.timestamp_ms = kSimulatedEpochMs;
+  p.sequence = 1;
+  p.ttl_seconds = 3600;
+  const SignedTermPointer pointer = *SignTermPointer(p, Publisher());
+  REQUIRE(f.terms
+              .Put(f.key, pointer, transport::Address::Parse("10.9.9.9").value(), f.now,
+                   transport::Seconds(1800))
+              .refusal == terms::TermRefusal::kNone);
+  return pointer;
+}
+
+TEST_CASE("a newcomer closer to a held term key than this node is handed its pointers", "[unit]") {
+  HandoffFixture f;
+  f.key = TermKey("calendar");
+  const SignedTermPointer pointer = HoldPointer(f, "calendar");
+  const Peer newcomer = f.PeerOnSide(true, "10.0.0.2:6881");
+  f.handoff.OnContactAdded(f.now, f.ContactOf(newcomer));
+  const auto stores = f.AnswerWithToken(newcomer);
+  REQUIRE(stores.size() == 1);
+  const auto* store = std::get_if<wire::StoreBody>(&stores[0].body);
+  REQUIRE(store != nullptr);
+  CHECK(store->target == f.key);
+  CHECK(store->record == wire::WireRecord{pointer.encoded, pointer.signature});
+  CHECK(store->lifetime_seconds == 1800);
+  CHECK(f.stats.term_handoff_pointers == 1);
+  CHECK(f.stats.handoff_records == 0);
+}
+
+TEST_CASE("the contact that moves up into the r closest of a term key gets its pointers",
+          "[unit]") {
+  HandoffFixture f;
+  f.config.replication = 2;
+  f.key = TermKey("calendar", 3);
+  const SignedTermPointer pointer = HoldPointer(f, "calendar");
+  const Peer a = f.PeerOnSide(false, "10.0.0.2:6881");
+  const Peer b = f.PeerOnSide(false, "10.0.0.3:6881", 1000);
+  f.Verify(a);
+  f.Verify(b);
+  f.transport.Take();
+  const Peer& moved_up = CloserTo(f.key, a.id(), b.id()) ? a : b;
+  f.handoff.OnContactEvicted(f.now, f.key);  // a holder as close as can be
+  CHECK(f.stats.repair_keys == 1);
+  const auto stores = f.AnswerWithToken(moved_up);
+  REQUIRE(stores.size() == 1);
+  const auto* store = std::get_if<wire::StoreBody>(&stores[0].body);
+  REQUIRE(store != nullptr);
+  CHECK(store->record == wire::WireRecord{pointer.encoded, pointer.signature});
+  CHECK(f.stats.term_handoff_pointers == 1);
 }
 
 }  // namespace
