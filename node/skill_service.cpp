@@ -48,6 +48,8 @@ SkillService::SkillService(Daemon& daemon, std::vector<uint8_t> publisher_certif
       auth_(AuthOptionsOf(daemon.config()), daemon.logger(), [&daemon] { return daemon.Now(); }),
       registry_(daemon.dht(), daemon.identity(),
                 RegistryConfigOf(daemon.config(), std::move(publisher_certificate)), &WallClockMs),
+      word_terms_(daemon.dht()),
+      word_records_(daemon.dht()),
       searcher_(daemon.dht(), registry_, discovery::search::SearchConfig{},
                 CacheConfigOf(daemon.config())),
       domains_(daemon),
@@ -73,6 +75,9 @@ SkillService::SkillService(Daemon& daemon, std::vector<uint8_t> publisher_certif
       scene_join_(daemon, searcher_, auth_),
       watch_(daemon, registry_, searcher_, auth_) {
   auth_.Refresh(/*force=*/true);
+  // Word search across the network reads the DHT's keyword index; without the DHT a query's
+  // words are matched against what this node holds.
+  if (daemon.config().discovery.dht.enabled) searcher_.SetWordSources(&word_terms_, &word_records_);
   // A registration that changes on this node makes cached answers about that skill stale.
   registry_.AddObserver([this](const discovery::RegistryEvent& event) {
     searcher_.InvalidateRecord(event.record);

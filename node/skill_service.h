@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "discovery/registry.h"
+#include "discovery/search/dht_word_sources.h"
 #include "discovery/search/searcher.h"
 #include "node/api/scene_join.h"
 #include "node/api/skill_folder_routes.h"
@@ -91,6 +92,10 @@ class SkillService {
   Daemon& daemon_;
   auth::Authenticator auth_;
   discovery::Registry registry_;
+  // The word search's sources on the DHT (the searcher holds pointers to them: declared first,
+  // destroyed after it).
+  discovery::search::DhtTermSource word_terms_;
+  discovery::search::DhtRecordSource word_records_;
   discovery::search::Searcher searcher_;
   publisher::PublisherDomains domains_;
   api::WellKnownRoutes well_known_;
