@@ -30,9 +30,13 @@ JOIN_TIMEOUT_S = 60
 # Registrations publish a record and up to 32 term pointers each; on a loaded 2-core machine
 # 2,000 of them settle in well under this.
 PUBLISH_TIMEOUT_S = 240
+# Heartbeats an hour apart: the 2,000 registrations stay live (and published) without a client
+# sending them, for as long as the test runs.
 CONFIG = """
 node:
   http: {listen: "127.0.0.1:0"}
+discovery:
+  healthCheck: {heartbeatInterval: 3600000, timeout: 3600000, unhealthyThreshold: 3}
 """
 
 ACTIONS = [("summarize", "Summarizes"), ("translate", "Translates"), ("convert", "Converts"),
