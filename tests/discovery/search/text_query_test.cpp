@@ -77,16 +77,17 @@ TEST_CASE("typos and a word typed past its stem are corrected from the vocabular
     const char* text;
     const char* skill;
     const char* name;
-  } cases[] = {{"calender", "cal", "Feishu Calendar"},
-               {"feishu calender", "cal", "Feishu Calendar"},
-               {"calender feishu", "cal", "Feishu Calendar"},
-               {"transalte japanese", "tr", "Translate Japanese"},
-               {"pdf summari", "sum", "Summarize PDF"}};
+    bool matched_before;  // as the last word, "calender" begins the stem "calendar" already
+  } cases[] = {{"calender", "cal", "Feishu Calendar", true},
+               {"feishu calender", "cal", "Feishu Calendar", true},
+               {"calender feishu", "cal", "Feishu Calendar", false},
+               {"transalte japanese", "tr", "Translate Japanese", false},
+               {"pdf summari", "sum", "Summarize PDF", false}};
   for (const auto& c : cases) {
     INFO(c.text);
     std::unique_ptr<TextQuery> text = For(c.text);
     REQUIRE(text != nullptr);
-    CHECK_FALSE(text->MatchesText(Named(c.skill, c.name)));
+    CHECK(text->MatchesText(Named(c.skill, c.name)) == c.matched_before);
     text->Correct(vocabulary, config);
     CHECK(text->MatchesText(Named(c.skill, c.name)));
   }
