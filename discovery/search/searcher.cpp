@@ -1,5 +1,5 @@
-// Searcher: runs the discovery chain (searcher.h) over its helpers: each search's stage states
-// (SearchProgress) and findings (SearchMerge), the SkillCenter answer's reading
+// Searcher: runs the discovery chain (searcher.h) over its helpers: each search's state
+// (PendingSearch: its stages' states, findings and text), the SkillCenter answer's reading
 // (SkillCenterReading), the reused answers (AnswerMemo) and the DHT subscriptions (WatchedKeys).
 #include "discovery/search/searcher.h"
 
@@ -7,10 +7,8 @@
 #include <cassert>
 #include <utility>
 
-#include "discovery/search/search_merge.h"
-#include "discovery/search/search_progress.h"
+#include "discovery/search/pending_search.h"
 #include "discovery/search/skillcenter_reading.h"
-#include "discovery/search/text_query.h"
 
 namespace skillnode::discovery::search {
 
@@ -19,38 +17,12 @@ using kademlia::store::SkillRecord;
 using Dht = SearchProgress::Dht;
 using Center = SearchProgress::Center;
 
-struct Searcher::Pending {
-  SkillQuery query;
-  SearchOptions options;
-  SearchCallback done;
-  std::string cache_key;
-  Key dht_key;
-  transport::TimePoint started = transport::kTimeZero;
-  transport::TimePoint dht_deadline = transport::kTimeNever;
-  SearchProgress progress;
-  // Set when the answer may be reused (the cache stage answered): its key and how long.
-  std::string answer_key;
-  transport::TimePoint answer_fresh_until = transport::kTimeZero;
-  SearchMerge merge;
-  std::vector<StageReport> stages;
-  // The query's free text analysed once; null when it has no terms.
-  std::unique_ptr<TextQuery> text;
-
-  // A stage still running is not waited for once a skill to answer with was found.
-  bool MayFinish() const { return !progress.Waiting() || merge.HasAnswer(query); }
-  void Report(std::string stage, std::string outcome, size_t records, transport::TimePoint now,
-              std::string code = {}, std::string detail = {}) {
-    stages.push_back(StageReport{std::move(stage), std::move(outcome), records,
-                                 transport::ToMillis(now - started), std::move(code),
-                                 std::move(detail)});
-  }
-};
-
 Searcher::Searcher(kademlia::store::SkillDht& dht, const Registry& registry,
                    const SearchConfig& config, const CacheConfig& cache_config)
     : dht_(dht),
       registry_(registry),
       config_(config),
+      vocabulary_(config.vocabulary),
       text_ranking_(config.word_search.ranking),
       cache_(cache_config),
       answers_(std::max<size_t>(1, cache_config.size_max)),
@@ -105,28 +77,20 @@ void Searcher::Search(transport::TimePoint now, const SkillQuery& query,
   }
 
   pending->text = TextQuery::For(query);
-  size_t local = 0;
-  if (pending->text) {
-    local = FindLocalText(pending);
-  } else {
-    for (const SkillEntryPtr& entry : registry_.FindEntries(query)) {
-      pending->merge.Add(entry, Source::kLocal, true);
-      ++local;
-    }
+  TextQuery* text = pending->text.get();
+  if (text != nullptr) {
+    vocabulary_.NoteRegistry(registry_);
+    text->Correct(vocabulary_, config_.word_search);
   }
+  // The local and LAN stages filter by everything but the text, which TextQuery matches.
+  const SkillQuery& asked = text != nullptr ? text->without_text() : query;
+  const size_t local =
+      TextQuery::AddFound(text, registry_.FindEntries(asked), Source::kLocal, pending->merge);
   pending->Report("local", local > 0 ? "found" : "none", local, now);
-
   const bool use_lan = lan_ != nullptr && options.use_lan;
   size_t lan_found = 0;
-  if (use_lan && pending->text) {
-    lan_found = FindLanText(pending);
-  } else if (use_lan) {
-    for (const SkillRecord& record : lan_->FindOnLan(query)) {
-      pending->merge.Add(record, Source::kLan);
-      ++lan_found;
-    }
-  }
   if (use_lan) {
+    lan_found = TextQuery::AddFound(text, lan_->FindOnLan(asked), Source::kLan, pending->merge);
     pending->Report("lan", lan_found > 0 ? "found" : "none", lan_found, now);
   }
 
@@ -164,6 +128,15 @@ void Searcher::Search(transport::TimePoint now, const SkillQuery& query,
   StartDht(now, pending, *key);
 }
 
+void Searcher::InvalidateRecord(const SkillRecord& record) {
+  watched_.InvalidateRecord(record);
+  // Word answers are cached by their text, not under a DHT key: those holding the skill go.
+  const size_t cached = cache_.size();
+  cache_.InvalidateSkill(record.skill_id);
+  if (cache_.size() != cached) ++stats_.invalidations;
+  vocabulary_.NoteRecord(record);
+}
+
 void Searcher::StartLan(transport::TimePoint now, const std::shared_ptr<Pending>& pending) {
   std::weak_ptr<int> alive = alive_;
   pending->progress.LanRoundStarted();
@@ -173,15 +146,9 @@ void Searcher::StartLan(transport::TimePoint now, const std::shared_ptr<Pending>
       [this, alive, pending](transport::TimePoint at, std::vector<SkillRecord> records) {
         if (alive.expired() || !pending->progress.lan_waiting()) return;
         pending->progress.LanRoundHeard();
-        if (pending->text) {
-          std::erase_if(records, [&pending](const SkillRecord& record) {
-            return !pending->text->MatchesText(record);
-          });
-        }
-        for (const SkillRecord& record : records) {
-          pending->merge.Add(record, Source::kLan, pending->text != nullptr);
-        }
-        pending->Report("lan-discover", records.empty() ? "none" : "found", records.size(), at);
+        const size_t heard =
+            TextQuery::AddFound(pending->text.get(), records, Source::kLan, pending->merge);
+        pending->Report("lan-discover", heard == 0 ? "none" : "found", heard, at);
         if (pending->progress.dht_done() && pending->MayFinish()) Finish(pending, at);
       });
   if (started) {
@@ -247,6 +214,7 @@ void Searcher::FinishDht(const std::shared_ptr<Pending>& pending, transport::Tim
   for (const auto& signed_record : current) {
     const SkillRecord& record = signed_record->record;
     const Found& held = pending->merge.Add(record, Source::kDht);
+    vocabulary_.NoteRecord(record);  // not a tombstone, once per version
     if (!record.tombstone && Matches(pending->query, record)) {
       // The entry the merge holds is shared when it is this very version.
       live.push_back(held.record().sequence == record.sequence ? held.entry
@@ -276,39 +244,12 @@ void Searcher::ScanStore(const std::shared_ptr<Pending>& pending) {
       const SkillRecord& record = held->value->record;
       if (record.tombstone) {
         pending->merge.Add(record, Source::kDht);
-      } else if (!pending->text) {
-        if (Matches(pending->query, record)) pending->merge.Add(record, Source::kDht);
-      } else if (MatchesExceptText(pending->query, record) && pending->text->MatchesText(record)) {
-        pending->merge.Add(record, Source::kDht, true);
+      } else if (MatchesExceptText(pending->query, record) &&
+                 (!pending->text || pending->text->MatchesText(record))) {
+        pending->merge.Add(record, Source::kDht, true);  // without terms, text filters nothing
       }
     }
   }
-}
-
-size_t Searcher::FindLocalText(const std::shared_ptr<Pending>& pending) {
-  TextQuery& text = *pending->text;
-  // The skills registered here feed the vocabulary that completes and corrects words.
-  if (word_search_ && registry_.changes() != vocabulary_registry_changes_) {
-    text.Feed(vocabulary_, registry_.FindEntries(SkillQuery{}));
-    vocabulary_registry_changes_ = registry_.changes();
-  }
-  size_t local = 0;
-  for (const SkillEntryPtr& entry : registry_.FindEntries(text.without_text())) {
-    if (!text.MatchesText(entry->record())) continue;
-    pending->merge.Add(entry, Source::kLocal, true);
-    ++local;
-  }
-  return local;
-}
-
-size_t Searcher::FindLanText(const std::shared_ptr<Pending>& pending) {
-  size_t found = 0;
-  for (const SkillRecord& record : lan_->FindOnLan(pending->text->without_text())) {
-    if (!pending->text->MatchesText(record)) continue;
-    pending->merge.Add(record, Source::kLan, true);
-    ++found;
-  }
-  return found;
 }
 
 void Searcher::StartWords(transport::TimePoint now, const std::shared_ptr<Pending>& pending) {
@@ -339,7 +280,17 @@ void Searcher::FinishWords(const std::shared_ptr<Pending>& pending, transport::T
   if (answer.failed) ++stats_.dht_failures;
   // The corrections the index had count in the ranking of every stage's skills.
   pending->text->TakeTerms(answer.terms);
-  for (ScoredEntry& hit : answer.hits) pending->merge.Add(hit.entry, Source::kDht, true);
+  std::vector<SkillEntryPtr> hits;
+  for (const ScoredEntry& hit : answer.hits) {
+    pending->merge.Add(hit.entry, Source::kDht, true);
+    hits.push_back(hit.entry);
+  }
+  // Cached as a key answer is, but with no key to listen on: InvalidateRecord drops it when a
+  // skill it holds changes here, its TTL bounds the rest (docs/search.md "Cached word answers").
+  const bool center = skill_center_ != nullptr && pending->options.use_skillcenter;
+  if (!answer.failed && (!hits.empty() || !center)) {
+    cache_.Put(now, pending->cache_key, std::move(hits));
+  }
   pending->Report("dht",
                   answer.failed         ? "failed"
                   : answer.hits.empty() ? "none"

@@ -69,6 +69,8 @@
 
 namespace skillnode::discovery::search {
 
+struct PendingSearch;  // discovery/search/pending_search.h
+
 struct SearchConfig {
   // The DHT stage's own timeout; past it the chain goes on to the stale cache.
   transport::Duration dht_timeout = transport::Millis(3000);
@@ -84,6 +86,8 @@ struct SearchConfig {
   size_t results_max = 1000;
   // The word search of a query's free text: its limits and its ranking (field weights, health).
   WordSearchConfig word_search;
+  // The terms and words this node has seen, for completion and typos: their bounds.
+  VocabularyLimits vocabulary;
 };
 
 // What the SkillCenter stage found.
@@ -161,10 +165,10 @@ class Searcher {
 
   // Drops every cached answer (POST /api/cache/refresh).
   void ClearCache() { cache_.Clear(); }
-  // Drops the cached answers that `record` could be part of: those looked up under its keys.
-  void InvalidateRecord(const kademlia::store::SkillRecord& record) {
-    watched_.InvalidateRecord(record);
-  }
+  // A registration here changed (registered, updated, unregistered...): drops the cached
+  // answers that `record` could be part of — those looked up under its keys, and the word
+  // answers holding its skill — and notes its words in the vocabulary.
+  void InvalidateRecord(const kademlia::store::SkillRecord& record);
   const QueryCache& cache() const { return cache_; }
 
   void OnTimer(transport::TimePoint now);
@@ -190,7 +194,7 @@ class Searcher {
   static std::optional<kademlia::Key> QueryKey(const SkillQuery& query);
 
  private:
-  struct Pending;  // one search's state (searcher.cpp)
+  using Pending = PendingSearch;  // one search's state
 
   void StartLan(transport::TimePoint now, const std::shared_ptr<Pending>& pending);
   void StartDht(transport::TimePoint now, const std::shared_ptr<Pending>& pending,
@@ -198,9 +202,6 @@ class Searcher {
   void FinishDht(const std::shared_ptr<Pending>& pending, transport::TimePoint now,
                  const kademlia::store::GetResult* result);
   void ScanStore(const std::shared_ptr<Pending>& pending);
-  // The local and LAN stages of a search with text: matched with its prepared TextQuery.
-  size_t FindLocalText(const std::shared_ptr<Pending>& pending);
-  size_t FindLanText(const std::shared_ptr<Pending>& pending);
   void StartWords(transport::TimePoint now, const std::shared_ptr<Pending>& pending);
   void FinishWords(const std::shared_ptr<Pending>& pending, transport::TimePoint now,
                    WordAnswer answer);
@@ -223,8 +224,7 @@ class Searcher {
   SearchConfig config_;
   VocabularyFeed vocabulary_;
   TextRanking text_ranking_;
-  std::unique_ptr<WordSearch> word_search_;            // set with both word sources
-  uint64_t vocabulary_registry_changes_ = UINT64_MAX;  // registry changes noted in vocabulary_
+  std::unique_ptr<WordSearch> word_search_;  // set with both word sources
   Stats stats_;
   QueryCache cache_;
   // Answers of the cache stage, at most cache.maxSize of them (then all are dropped at once).

@@ -1,8 +1,9 @@
-// TextQuery: a search's text, matched and ranked for the Searcher's stages.
+// TextQuery: a search's text, corrected, matched and ranked for the Searcher's stages.
 #include "discovery/search/text_query.h"
 
 #include <cassert>
 #include <map>
+#include <string>
 #include <utility>
 
 #include "discovery/text/query_terms.h"
@@ -22,15 +23,56 @@ std::unique_ptr<TextQuery> TextQuery::For(const SkillQuery& query) {
 TextQuery::TextQuery(SkillQuery without_text, text::TextMatch match)
     : without_text_(std::move(without_text)), match_(std::move(match)) {}
 
-void TextQuery::TakeTerms(const text::QueryTerms& terms) {
-  assert(terms.terms() == match_.query().terms());
-  match_.query() = terms;
+size_t TextQuery::AddFound(TextQuery* text, const std::vector<SkillEntryPtr>& entries,
+                           Source source, SearchMerge& merge) {
+  size_t added = 0;
+  for (const SkillEntryPtr& entry : entries) {
+    if (text != nullptr && !text->MatchesText(entry->record())) continue;
+    merge.Add(entry, source, true);
+    ++added;
+  }
+  return added;
 }
 
-void TextQuery::Feed(VocabularyFeed& vocabulary, const std::vector<SkillEntryPtr>& entries) {
-  for (const SkillEntryPtr& entry : entries) {
-    if (vocabulary.Noted(entry->record())) continue;
-    vocabulary.NoteRecord(entry->record(), text::DistinctTerms(match_.Analyze(entry->record())));
+size_t TextQuery::AddFound(TextQuery* text,
+                           const std::vector<kademlia::store::SkillRecord>& records, Source source,
+                           SearchMerge& merge) {
+  size_t added = 0;
+  for (const kademlia::store::SkillRecord& record : records) {
+    if (text != nullptr && !text->MatchesText(record)) continue;
+    merge.Add(record, source, text != nullptr);
+    ++added;
+  }
+  return added;
+}
+
+void TextQuery::Correct(VocabularyFeed& vocabulary, const WordSearchConfig& config) {
+  text::QueryTerms& query = match_.query();
+  for (size_t i = 0; i < query.size(); ++i) {
+    const std::string& term = query.terms()[i];
+    if (!vocabulary.vocabulary().Contains(term)) {
+      for (std::string& stem : vocabulary.vocabulary().Correct(term, config.corrections_max)) {
+        query.AddAlternative(i, std::move(stem));
+      }
+      for (std::string& stem :
+           vocabulary.WordCorrections(query.surface(i), config.corrections_max)) {
+        query.AddAlternative(i, std::move(stem));
+      }
+    }
+    if (!query.IsPrefix(i)) continue;
+    for (std::string& stem : vocabulary.WordCompletions(query.surface(i), config.completions_max)) {
+      if (!stem.starts_with(term)) query.AddAlternative(i, std::move(stem));
+    }
+  }
+}
+
+void TextQuery::TakeTerms(const text::QueryTerms& terms) {
+  text::QueryTerms& query = match_.query();
+  assert(terms.terms() == query.terms());
+  for (size_t i = 0; i < terms.size(); ++i) {
+    for (const std::string& alternative : terms.alternatives(i)) {
+      query.AddAlternative(i, alternative);
+    }
   }
 }
 

@@ -18,9 +18,11 @@ namespace {
 
 // One read of a term: the query's term itself, a completion of the last one, or a correction.
 struct Lookup {
-  explicit Lookup(std::string t, bool c = false) : term(std::move(t)), correction(c) {}
+  explicit Lookup(std::string t, bool a = false) : term(std::move(t)), alternative(a) {}
   std::string term;
-  bool correction = false;
+  // Read with pointers, a record holding it matches the term: a correction, or the stem of a
+  // word completed (a stem completion matches as a prefix already).
+  bool alternative = false;
   TermReading reading;
 };
 
@@ -31,6 +33,16 @@ struct TermState {
   TermPhase phase = TermPhase::kProbing;
   size_t outstanding = 0;  // reads of this term not answered yet
 
+  bool Holds(const std::string& term) const {
+    return std::any_of(lookups.begin(), lookups.end(),
+                       [&term](const Lookup& l) { return l.term == term; });
+  }
+  // Adds a lookup of `term` unless there is one; whether it did.
+  bool Add(std::string term, bool alternative) {
+    if (Holds(term)) return false;
+    lookups.push_back(Lookup(std::move(term), alternative));
+    return true;
+  }
   bool HasPointers() const {
     return std::any_of(lookups.begin(), lookups.end(),
                        [](const Lookup& l) { return !l.reading.pointers.empty(); });
@@ -50,6 +62,21 @@ struct TermState {
 };
 
 enum class Stage { kReading, kReadingFurther, kFetching, kDone };
+
+// Adds the last term's completions to its reads: of the term, then of its word as typed.
+void AddCompletions(VocabularyFeed& vocabulary, size_t completions_max, TermState& state,
+                    const std::string& term, const std::string& word) {
+  // The stems that begin with the term, then the stems of the words that begin with the word
+  // as typed ("summari" is not a prefix of the stem "summar", but of the word "summarize").
+  size_t added = 0;
+  for (std::string& completion : vocabulary.vocabulary().Complete(term, completions_max + 1)) {
+    if (added == completions_max) break;
+    if (completion != term && state.Add(std::move(completion), false)) ++added;
+  }
+  for (std::string& stem : vocabulary.WordCompletions(word, completions_max)) {
+    if (!stem.starts_with(term)) state.Add(std::move(stem), true);
+  }
+}
 
 }  // namespace
 
@@ -92,12 +119,8 @@ void WordSearch::Search(transport::TimePoint now, const SkillQuery& query, Callb
     TermState& state = run->terms[i];
     state.lookups.push_back(Lookup(terms.terms()[i]));
     if (terms.IsPrefix(i)) {
-      for (std::string& completion :
-           vocabulary_.vocabulary().Complete(terms.terms()[i], config_.completions_max + 1)) {
-        if (completion == terms.terms()[i]) continue;
-        if (state.lookups.size() > config_.completions_max) break;
-        state.lookups.push_back(Lookup(std::move(completion)));
-      }
+      AddCompletions(vocabulary_, config_.completions_max, state, terms.terms()[i],
+                     terms.surface(i));
     }
     state.outstanding = state.lookups.size();
     run->outstanding += state.outstanding;
@@ -133,7 +156,7 @@ void WordSearch::OnRead(const RunPtr& run, size_t term, size_t lookup, transport
   TermState& state = run->terms[term];
   Lookup& read = state.lookups[lookup];
   if (!reading.pointers.empty()) vocabulary_.NoteIndexed(read.term);
-  if (read.correction && !reading.pointers.empty()) {
+  if (read.alternative && !reading.pointers.empty()) {
     run->match.query().AddAlternative(term, read.term);
   }
   read.reading = std::move(reading);
@@ -160,11 +183,15 @@ void WordSearch::Correct(transport::TimePoint now, const RunPtr& run, size_t ter
   }
   const std::string missing = state.lookups.front().term;  // a copy: lookups grow below
   const size_t first = state.lookups.size();
+  // The stems one edit from the term, then the stems of the words one edit from the word typed
+  // (stemming may move a typo further: "calender" is "calend", two edits from "calendar").
   for (std::string& correction :
        vocabulary_.vocabulary().Correct(missing, config_.corrections_max)) {
-    const bool known = std::any_of(state.lookups.begin(), state.lookups.end(),
-                                   [&correction](const Lookup& l) { return l.term == correction; });
-    if (!known) state.lookups.push_back(Lookup(std::move(correction), true));
+    state.Add(std::move(correction), true);
+  }
+  for (std::string& correction :
+       vocabulary_.WordCorrections(run->match.query().surface(term), config_.corrections_max)) {
+    state.Add(std::move(correction), true);
   }
   const size_t added = state.lookups.size() - first;
   if (added == 0) {
@@ -265,9 +292,7 @@ void WordSearch::OnRecords(const RunPtr& run, size_t group, transport::TimePoint
       continue;
     }
     const kademlia::store::SkillRecord& record = (*it)->record;
-    if (!vocabulary_.Noted(record)) {
-      vocabulary_.NoteRecord(record, text::DistinctTerms(run->match.Analyze(record)));
-    }
+    vocabulary_.NoteRecord(record);
     if (MatchesExceptText(run->query, record)) run->fetched.push_back(SkillEntry::Make(record));
   }
   Pump(now, run);

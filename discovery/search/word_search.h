@@ -4,9 +4,13 @@
 //      first ones; every term still counts when a record is checked);
 //   2. reads each term's heaviest probe_pointers pointers (shard 0 first, whose count says how
 //      common the term is); the last term is also read as the vocabulary's completions of it
-//      (completions_max), as the user types;
+//      (completions_max), as the user types, and as the stems of the words that begin with the
+//      word as typed (completions_max more: "summari" completes the word "summarize", the stem
+//      "summar"); such a stem that has pointers becomes an alternative of the term;
 //   3. a term the index has nothing for is read again as the vocabulary's one-edit corrections
-//      of it (corrections_max) before it is given up; a correction that has pointers becomes an
+//      of it and the stems of the words one edit from its word (corrections_max each: "calender"
+//      is the stem "calend", two edits from "calendar", but the word is one edit from the word
+//      "calendar") before it is given up; a correction that has pointers becomes an
 //      alternative of the term (QueryTerms::AddAlternative);
 //   4. reads the rarest term (the lowest count) further, up to term_pointers_read_max pointers,
 //      when its probe was cut short: its pointers bound the answer;
@@ -52,7 +56,8 @@ struct WordSearchConfig {
   // Records fetched per query: each is a get of up to a few pages.
   static constexpr size_t kCandidatesFetchedMax = 50;
   static constexpr size_t kGetsInFlightMax = 8;
-  // Corrections read for a term the index lacks, completions for the last term.
+  // Corrections read for a term the index lacks, completions for the last term: each that many
+  // stems, and as many stems of surface words (VocabularyFeed::WordCorrections, WordCompletions).
   static constexpr size_t kCorrectionsMax = 3;
   static constexpr size_t kCompletionsMax = 3;
   // Partial matches fill the answer only while full ones are fewer than a page.

@@ -20,14 +20,22 @@ transport::Result<Analyzer> Analyzer::Create(std::string_view language) {
 
 std::vector<std::string> Analyzer::Analyze(std::string_view text) {
   std::vector<std::string> terms;
+  for (AnalyzedWord& word : AnalyzeWords(text)) terms.push_back(std::move(word.term));
+  return terms;
+}
+
+std::vector<AnalyzedWord> Analyzer::AnalyzeWords(std::string_view text) {
+  std::vector<AnalyzedWord> words;
   for (Term& term : stop_words_.Filter(tokenizer_.Tokenize(text))) {
+    std::string surface = term.text;
     if (fold_british_ && term.kind == TermKind::kWord) {
       term.text = EnglishSpelling::FoldAcronymPlural(EnglishSpelling::FoldBritish(term.text));
     }
     std::string stem = stemmer_.Stem(term);
-    terms.push_back(stem.empty() ? term.text : std::move(stem));
+    words.push_back(
+        AnalyzedWord{stem.empty() ? std::move(term.text) : std::move(stem), std::move(surface)});
   }
-  return terms;
+  return words;
 }
 
 }  // namespace skillnode::discovery::text

@@ -6,6 +6,10 @@
 // plurals), then Stemmer (letter-only words) — in that order, because Snowball's stop word lists
 // hold unstemmed forms. See docs/search.md, "Text analysis".
 //
+// AnalyzeWords gives each term with its surface word: the word as the Tokenizer cut it
+// (normalised and case-folded, before spelling folds and stemming), which word-level typo
+// correction and completion work on (text::SurfaceWords). The terms are Analyze's, alike.
+//
 // Owns its Stemmer, so it is move-only and not thread-safe: one Analyzer per thread.
 #ifndef SKILLNODE_DISCOVERY_TEXT_ANALYZER_H_
 #define SKILLNODE_DISCOVERY_TEXT_ANALYZER_H_
@@ -21,6 +25,14 @@
 
 namespace skillnode::discovery::text {
 
+// A term and the word it was made of: "summarize" is the term "summar".
+struct AnalyzedWord {
+  std::string term;
+  std::string surface;
+
+  bool operator==(const AnalyzedWord&) const = default;
+};
+
 class Analyzer {
  public:
   static constexpr std::string_view kDefaultLanguage = "english";
@@ -32,6 +44,8 @@ class Analyzer {
 
   // The terms of `text`, in order, repeats included.
   std::vector<std::string> Analyze(std::string_view text);
+  // The same terms, each with its surface word.
+  std::vector<AnalyzedWord> AnalyzeWords(std::string_view text);
   const std::string& language() const { return stemmer_.language(); }
 
  private:

@@ -25,20 +25,39 @@ std::vector<std::string> DistinctTerms(const FieldedTerms& terms) {
   return out;
 }
 
-QueryTerms::QueryTerms(const std::vector<std::string>& analysed) {
-  for (const std::string& term : analysed) {
-    if (std::find(terms_.begin(), terms_.end(), term) == terms_.end()) terms_.push_back(term);
+QueryTerms::QueryTerms(const std::vector<std::string>& analysed)
+    : QueryTerms([&analysed] {
+        std::vector<AnalyzedWord> words;
+        for (const std::string& term : analysed) words.push_back(AnalyzedWord{term, term});
+        return words;
+      }()) {}
+
+QueryTerms::QueryTerms(const std::vector<AnalyzedWord>& analysed) {
+  for (const AnalyzedWord& word : analysed) {
+    if (std::find(terms_.begin(), terms_.end(), word.term) == terms_.end()) {
+      terms_.push_back(word.term);
+      surfaces_.push_back(word.surface);
+    }
   }
   if (!analysed.empty()) {
-    // The last word analysed is the one being typed: it goes last, to be completed.
-    auto last = std::find(terms_.begin(), terms_.end(), analysed.back());
+    // The last word analysed is the one being typed: it goes last, to be completed, as typed.
+    const auto last = std::find(terms_.begin(), terms_.end(), analysed.back().term);
+    const auto at = last - terms_.begin();
     std::rotate(last, last + 1, terms_.end());
+    std::rotate(surfaces_.begin() + at, surfaces_.begin() + at + 1, surfaces_.end());
+    surfaces_.back() = analysed.back().surface;
   }
   alternatives_.resize(terms_.size());
+  assert(surfaces_.size() == terms_.size());
 }
 
 QueryTerms QueryTerms::Of(Analyzer& analyzer, std::string_view text) {
-  return QueryTerms(analyzer.Analyze(text));
+  return QueryTerms(analyzer.AnalyzeWords(text));
+}
+
+const std::string& QueryTerms::surface(size_t i) const {
+  assert(i < surfaces_.size());
+  return surfaces_[i];
 }
 
 void QueryTerms::AddAlternative(size_t i, std::string alternative) {

@@ -6,7 +6,9 @@
 //   - a term may be given alternatives (WordSearch adds the one-edit corrections and the
 //     completions the index had for it): a skill term equal to one of them matches it too.
 // Terms are kept distinct, in the order they first appear, except that the last word analysed
-// stays last (it is the one completed). A text that analyses to nothing has no terms: it
+// stays last (it is the one completed). Each term keeps the surface word it was analysed from
+// (Analyzer::AnalyzeWords; the last term, the last word's), for word-level typo correction and
+// completion (text::SurfaceWords). A text that analyses to nothing has no terms: it
 // filters nothing (TextMatch, SkillQuery).
 //
 // A skill's terms are given as DistinctTerms: sorted and distinct, so that a term or a prefix
@@ -26,6 +28,7 @@
 namespace skillnode::discovery::text {
 
 class Analyzer;
+struct AnalyzedWord;
 
 // The distinct terms of all of a skill's fields, sorted byte-wise.
 std::vector<std::string> DistinctTerms(const FieldedTerms& terms);
@@ -34,10 +37,14 @@ class QueryTerms {
  public:
   QueryTerms() = default;
   // From the Analyzer's output for a text: in order, repeats included.
+  // Each term is its own surface word.
   explicit QueryTerms(const std::vector<std::string>& analysed);
+  explicit QueryTerms(const std::vector<AnalyzedWord>& analysed);
   static QueryTerms Of(Analyzer& analyzer, std::string_view text);
 
   const std::vector<std::string>& terms() const { return terms_; }
+  // The word term `i` was analysed from: "calender" for the term "calend".
+  const std::string& surface(size_t i) const;
   size_t size() const { return terms_.size(); }
   bool empty() const { return terms_.empty(); }
   // Whether term `i` also matches as a prefix: the last one.
@@ -60,6 +67,7 @@ class QueryTerms {
 
  private:
   std::vector<std::string> terms_;
+  std::vector<std::string> surfaces_;                   // one per term
   std::vector<std::vector<std::string>> alternatives_;  // one list per term
 };
 

@@ -1,6 +1,7 @@
 // The Searcher with a query's free text: local registrations matched by their words and ranked
-// by BM25 with health, the DHT stage run as a WordSearch through the word sources when set, and
-// the vocabulary fed with the skills registered here.
+// by BM25 with health, the DHT stage run as a WordSearch through the word sources when set, the
+// vocabulary fed with the skills registered here (when they change) and the typos it corrects,
+// and word answers cached until a skill in them changes here or their TTL passes.
 #include <catch2/catch.hpp>
 #include <optional>
 #include <string>
@@ -88,6 +89,71 @@ TEST_CASE("a text search runs its DHT stage as a word search when word sources a
   // is corrected in the index (the local skill lacks "outlook": it is not in this answer).
   CHECK(f.searcher->vocabulary().vocabulary().Contains("feishu"));
   CHECK(Fixture::Skills(f.Search("outlok calendar")) == Strings{"remote-cal"});
+}
+
+TEST_CASE("a skill registered here teaches the vocabulary at once, and typos find it", "[unit]") {
+  Fixture f;
+  f.registry->AddObserver([&f](const RegistryEvent& event) {
+    f.searcher->InvalidateRecord(event.record);  // as the node's skill service does
+  });
+  f.Register(Named("cal", "Feishu Calendar"));
+  f.Register(Named("tr", "Translate Japanese text"));
+  f.Register(Named("sum", "Summarize PDF files"));
+  CHECK(f.searcher->vocabulary().vocabulary().Contains("calendar"));
+  CHECK(f.searcher->vocabulary().words().Contains("summarize"));
+  CHECK(Fixture::Skills(f.Search("feishu calender")) == Strings{"cal"});
+  CHECK(Fixture::Skills(f.Search("calender feishu")) == Strings{"cal"});
+  CHECK(Fixture::Skills(f.Search("transalte japanese")) == Strings{"tr"});
+  CHECK(Fixture::Skills(f.Search("pdf summari")) == Strings{"sum"});
+}
+
+TEST_CASE("a repeated word search is answered from the cache until a skill in it changes here",
+          "[unit]") {
+  Fixture f;
+  FakeTermSource terms;
+  FakeRecordSource records;
+  SkillRecord remote = Named("remote-cal", "Outlook Calendar");
+  remote.agent_id = "agent-2";
+  remote.publisher = skillnode::testing::Publisher("other").public_key();
+  terms.Index(remote);
+  records.Put(remote);
+  f.searcher->SetWordSources(&terms, &records);
+  CHECK(Fixture::Skills(f.Search("outlook calendar")) == Strings{"remote-cal"});
+  CHECK(f.searcher->stats().word_searches == 1);
+  // The same text again: the cache answers, then the answer kept beside it.
+  SearchResult again = f.Search("outlook calendar");
+  CHECK(Fixture::Skills(again) == Strings{"remote-cal"});
+  CHECK(again.skills[0].source == Source::kCache);
+  CHECK(Fixture::Skills(f.Search("outlook calendar")) == Strings{"remote-cal"});
+  CHECK(f.searcher->stats().word_searches == 1);
+  CHECK(f.searcher->stats().answers_reused == 1);
+  // A change of a skill it holds (reported here) drops it: the index is read again.
+  const uint64_t invalidations = f.searcher->stats().invalidations;
+  f.searcher->InvalidateRecord(remote);
+  CHECK(f.searcher->stats().invalidations == invalidations + 1);
+  CHECK(Fixture::Skills(f.Search("outlook calendar")) == Strings{"remote-cal"});
+  CHECK(f.searcher->stats().word_searches == 2);
+}
+
+TEST_CASE("a new skill matching a cached word answer appears within the cache's TTL", "[unit]") {
+  Fixture f;
+  FakeTermSource terms;
+  FakeRecordSource records;
+  f.searcher->SetWordSources(&terms, &records);
+  CHECK(f.Search("outlook").skills.empty());
+  SkillRecord remote = Named("remote-cal", "Outlook Calendar");
+  remote.agent_id = "agent-2";
+  remote.publisher = skillnode::testing::Publisher("other").public_key();
+  terms.Index(remote);
+  records.Put(remote);
+  CHECK(f.Search("outlook").skills.empty());  // the cached answer, still fresh
+  CHECK(f.searcher->stats().word_searches == 1);
+  // Past the point where the cache refreshes an answer in the background, well within the TTL.
+  const CacheConfig cache;
+  f.net.RunFor(cache.ttl - cache.refresh_before_expiry);
+  f.Search("outlook");  // answered from the cache, refreshed behind it
+  CHECK(f.searcher->stats().word_searches == 2);
+  CHECK(Fixture::Skills(f.Search("outlook")) == Strings{"remote-cal"});
 }
 
 }  // namespace

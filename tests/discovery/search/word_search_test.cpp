@@ -113,6 +113,46 @@ TEST_CASE("a misspelt word is read again as the vocabulary's corrections", "[uni
   CHECK(world.Search("feishu calender").hits[0].score.terms_matched == 2);
 }
 
+TEST_CASE("a typo that stemming moves too far is corrected at the word level", "[unit]") {
+  World world;
+  const SkillRecord cal = Skill("cal", "Feishu Calendar");
+  const SkillRecord translate = Skill("tr", "Translate Japanese text");
+  world.Publish(cal);
+  world.Publish(translate);
+  world.vocabulary.NoteRecord(cal);  // as when registered or fetched
+  world.vocabulary.NoteRecord(translate);
+  // "calender" is the stem "calend", two edits from "calendar": its word is one from the word.
+  WordAnswer answer = world.Search("calender feishu");
+  CHECK(Ids(answer) == Strings{"cal"});
+  CHECK(answer.hits[0].score.terms_matched == 2);
+  CHECK(answer.terms.alternatives(0) == Strings{"calendar"});
+  answer = world.Search("calender");
+  CHECK(Ids(answer) == Strings{"cal"});
+  answer = world.Search("feishu calender");
+  CHECK(Ids(answer) == Strings{"cal"});
+  CHECK(answer.hits[0].score.terms_matched == 2);
+  // Two letters swapped, the stem of the word corrected.
+  answer = world.Search("transalte japanese");
+  CHECK(Ids(answer) == Strings{"tr"});
+  CHECK(answer.hits[0].score.terms_matched == 2);
+  CHECK(answer.terms.alternatives(0) == Strings{"translat"});
+}
+
+TEST_CASE("a last word typed past its stem completes to the stems of the words it begins",
+          "[unit]") {
+  World world;
+  const SkillRecord summary = Skill("sum", "Summarize PDF files");
+  world.Publish(summary);
+  world.Publish(Skill("other", "PDF viewer"));
+  world.vocabulary.NoteRecord(summary);
+  // "summari" does not begin the stem "summar"; it begins the word "summarize".
+  const WordAnswer answer = world.Search("pdf summari");
+  REQUIRE_FALSE(answer.hits.empty());
+  CHECK(Ids(answer)[0] == "sum");
+  CHECK(answer.hits[0].score.terms_matched == 2);
+  CHECK(answer.terms.alternatives(1) == Strings{"summar"});
+}
+
 TEST_CASE("the last word is read as the vocabulary's completions of it", "[unit]") {
   World world;
   world.Publish(Skill("cal", "Feishu Calendar"));

@@ -65,6 +65,22 @@ TEST_CASE("an analyzer for a language with a stemmer but no stop words still ste
   CHECK(analyzer.Analyze("traducciones") == analyzer.Analyze("traducción"));
 }
 
+TEST_CASE("each analysed term comes with the word it was made of, case-folded and unstemmed",
+          "[unit]") {
+  Analyzer analyzer = Make();
+  using Words = std::vector<AnalyzedWord>;
+  CHECK(analyzer.AnalyzeWords("Summarising the PDFs") ==
+        Words{{"summar", "summarising"}, {"pdf", "pdfs"}});
+  CHECK(analyzer.AnalyzeWords("Feishu Calendar 翻译") ==
+        Words{{"feishu", "feishu"}, {"calendar", "calendar"}, {"翻译", "翻译"}});
+  // The terms are Analyze's.
+  std::vector<std::string> terms;
+  for (const AnalyzedWord& word : analyzer.AnalyzeWords("Translating Japanese calenders")) {
+    terms.push_back(word.term);
+  }
+  CHECK(terms == analyzer.Analyze("Translating Japanese calenders"));
+}
+
 TEST_CASE("an analyzer for an unknown language is refused", "[unit]") {
   transport::Result<Analyzer> analyzer = Analyzer::Create("klingon");
   REQUIRE_FALSE(analyzer.has_value());

@@ -67,5 +67,16 @@ TEST_CASE("a query is analysed as a record's fields are", "[unit]") {
   CHECK(QueryTerms::Of(*analyzer, "  !!! 🎉 ").empty());
 }
 
+TEST_CASE("each query term keeps its surface word, the last term the last word's", "[unit]") {
+  transport::Result<Analyzer> analyzer = Analyzer::Create();
+  REQUIRE(analyzer.has_value());
+  const QueryTerms query = QueryTerms::Of(*analyzer, "summarize feishu calender summarises");
+  CHECK(query.terms() == Strings{"feishu", "calend", "summar"});
+  CHECK(query.surface(0) == "feishu");
+  CHECK(query.surface(1) == "calender");
+  CHECK(query.surface(2) == "summarises");  // the word being typed
+  CHECK(QueryTerms(Strings{"pdf"}).surface(0) == "pdf");
+}
+
 }  // namespace
 }  // namespace skillnode::discovery::text
