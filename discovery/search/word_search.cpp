@@ -305,16 +305,11 @@ void WordSearch::Finish(transport::TimePoint now, const RunPtr& run) {
   answer.failed =
       !run->terms.empty() && std::all_of(run->terms.begin(), run->terms.end(),
                                          [](const TermState& state) { return state.AllFailed(); });
+  // Every word must match, as in the local and LAN stages (Matches): a record holding some of
+  // them was fetched only as a lead (and taught the vocabulary its words).
   const size_t terms = run->match.query().size();
-  size_t full = 0;
   for (ScoredEntry& scored : ranking_.Rank(run->match, std::move(run->fetched))) {
-    if (scored.score.terms_matched == 0) continue;  // a stale pointer: none of the words
-    if (scored.score.terms_matched == terms) {
-      ++full;
-    } else if (full >= config_.page_size) {
-      break;  // ranked: the partial ones come after every full one
-    }
-    answer.hits.push_back(std::move(scored));
+    if (scored.score.terms_matched == terms) answer.hits.push_back(std::move(scored));
   }
   answer.terms = run->match.query();
   Callback done = std::move(run->done);

@@ -19,9 +19,9 @@
 //      gets_in_flight_max gets at once (a get verifies); drops a candidate whose record is
 //      missing, a tombstone, or of another publisher than its pointers' (its identity is not
 //      under the key), and one the query's other filters refuse (MatchesExceptText);
-//   6. ranks with TextRanking (BM25F over the fetched records, times health): the records
-//      holding every term, then — only when those are fewer than page_size — those holding
-//      most of them. A record holding none of the terms (a stale pointer) is dropped.
+//   6. ranks with TextRanking (BM25F over the fetched records, times health) the records that
+//      hold every term (as the local stage's Matches asks); one holding only some was fetched
+//      as a lead and is not answered (it still teaches the vocabulary its words).
 // The vocabulary (VocabularyFeed) is fed with the terms read and the records fetched.
 //
 // Reads through TermSource and RecordSource (discovery/search/word_sources.h), which it does not
@@ -60,8 +60,6 @@ struct WordSearchConfig {
   // stems, and as many stems of surface words (VocabularyFeed::WordCorrections, WordCompletions).
   static constexpr size_t kCorrectionsMax = 3;
   static constexpr size_t kCompletionsMax = 3;
-  // Partial matches fill the answer only while full ones are fewer than a page.
-  static constexpr size_t kPageSize = 10;
 
   size_t terms_per_query_max = kTermsPerQueryMax;
   size_t probe_pointers = kProbePointers;
@@ -70,12 +68,11 @@ struct WordSearchConfig {
   size_t gets_in_flight_max = kGetsInFlightMax;
   size_t corrections_max = kCorrectionsMax;
   size_t completions_max = kCompletionsMax;
-  size_t page_size = kPageSize;
   TextRankingConfig ranking;
 };
 
 struct WordAnswer {
-  std::vector<ScoredEntry> hits;  // ranked: every term held first
+  std::vector<ScoredEntry> hits;  // ranked; each holds every term
   text::QueryTerms terms;         // the query's, with the corrections read as alternatives
   bool failed = false;            // not one term could be read: no holder reachable
 };
