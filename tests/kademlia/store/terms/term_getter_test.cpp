@@ -12,6 +12,7 @@
 #include "../store_parts_fixture.h"
 #include "support/peer.h"
 #include "support/records.h"
+#include "support/term_pointers.h"
 
 namespace skillnode::kademlia::store::terms {
 namespace {
@@ -21,26 +22,11 @@ using testing::Publisher;
 
 TermPointer Sample(const std::string& skill, uint32_t weight, uint64_t sequence = 1,
                    const std::string& term = "calendar") {
-  TermPointer p;
-  p.term = term;
-  p.skill_id = skill;
-  p.agent_id = "agent-001";
-  p.record_key = SkillKey(skill);
-  p.name = "Calendar " + skill;
-  p.description = "Books meetings in shared calendars.";
-  p.weight_centi = weight;
-  p.timestamp_ms = kSimulatedEpochMs;
-  p.sequence = sequence;
-  p.ttl_seconds = 3600;
-  return p;
+  return testing::SampleTermPointer(skill, weight, sequence, term);
 }
 
 TermPointer Tombstone(const std::string& skill, uint64_t sequence) {
-  TermPointer p = Sample(skill, 0, sequence);
-  p.tombstone = true;
-  p.name.clear();
-  p.description.clear();
-  return p;
+  return testing::TombstoneOf(Sample(skill, 0, sequence), sequence);
 }
 
 wire::WireRecord Wire(const TermPointer& pointer) {

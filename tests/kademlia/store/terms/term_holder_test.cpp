@@ -11,6 +11,7 @@
 #include "support/dht_fixture.h"
 #include "support/peer.h"
 #include "support/records.h"
+#include "support/term_pointers.h"
 
 namespace skillnode::kademlia::store::terms {
 namespace {
@@ -21,18 +22,9 @@ using testing::Publisher;
 
 TermPointer Sample(const std::string& skill, uint32_t weight,
                    const std::string& term = "calendar") {
-  TermPointer p;
-  p.term = term;
-  p.skill_id = skill;
-  p.agent_id = "agent-001";
-  p.record_key = SkillKey(skill);
-  p.name = "Calendar " + skill;
-  p.description = "Books meetings in the team's shared calendars, and moves them when asked.";
-  p.weight_centi = weight;
-  p.timestamp_ms = kSimulatedEpochMs;
-  p.sequence = 1;
-  p.ttl_seconds = 3600;
-  return p;
+  return testing::SampleTermPointer(
+      skill, weight, 1, term,
+      "Books meetings in the team's shared calendars, and moves them when asked.");
 }
 
 wire::WireRecord Wire(const TermPointer& pointer) {

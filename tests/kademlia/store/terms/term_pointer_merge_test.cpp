@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "support/records.h"
+#include "support/term_pointers.h"
 
 namespace skillnode::kademlia::store::terms {
 namespace {
@@ -16,16 +17,8 @@ using testing::Publisher;
 const transport::TimePoint kNow = transport::kTimeZero + transport::Seconds(10);
 
 TermPointer Sample(const std::string& skill, uint32_t weight, uint64_t sequence = 1) {
-  TermPointer p;
-  p.term = "calendar";
-  p.skill_id = skill;
-  p.agent_id = "agent-001";
-  p.record_key = SkillKey(skill);
+  TermPointer p = testing::SampleTermPointer(skill, weight, sequence, "calendar", "");
   p.name = "Calendar";
-  p.weight_centi = weight;
-  p.timestamp_ms = kSimulatedEpochMs;
-  p.sequence = sequence;
-  p.ttl_seconds = 3600;
   return p;
 }
 

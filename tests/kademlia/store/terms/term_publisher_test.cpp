@@ -218,7 +218,7 @@ TEST_CASE("a pointer republished after its record was signed again carries the n
   const SignedRecord record = Own(net, kPublisher);
   publisher.Publish(net.now(), record, nullptr, {kTerms[0]});
   net.RunFor(transport::Seconds(2 * 3600));  // two TTLs
-  net.RunFor(transport::Seconds(30));         // the last republish's STOREs answered
+  net.RunFor(transport::Seconds(30));        // the last republish's STOREs answered
   REQUIRE(resigned.size() >= 2);
   const auto held = PointersAt(net, TermKey("feishu"), IdentityOf(record.record));
   REQUIRE_FALSE(held.empty());

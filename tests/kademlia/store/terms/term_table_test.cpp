@@ -7,6 +7,7 @@
 #include <string>
 
 #include "support/records.h"
+#include "support/term_pointers.h"
 
 namespace skillnode::kademlia::store::terms {
 namespace {
@@ -20,27 +21,13 @@ transport::Address Ip(const char* text) { return *transport::Address::Parse(text
 
 SignedTermPointer Pointer(const std::string& skill, uint32_t weight, uint64_t sequence = 1,
                           const std::string& term = "calendar") {
-  TermPointer p;
-  p.term = term;
-  p.skill_id = skill;
-  p.agent_id = "agent-001";
-  p.record_key = SkillKey(skill);
-  p.name = "Calendar " + skill;
-  p.description = "Books meetings.";
-  p.weight_centi = weight;
-  p.timestamp_ms = 1707868800000;
-  p.sequence = sequence;
-  p.ttl_seconds = 3600;
-  return *SignTermPointer(p, Publisher());
+  return *SignTermPointer(
+      testing::SampleTermPointer(skill, weight, sequence, term, "Books meetings."), Publisher());
 }
 
 SignedTermPointer Tombstone(const std::string& skill, uint64_t sequence) {
-  TermPointer p = Pointer(skill, 1, sequence).pointer;
-  p.tombstone = true;
-  p.name.clear();
-  p.description.clear();
-  p.weight_centi = 0;
-  return *SignTermPointer(p, Publisher());
+  return *SignTermPointer(testing::TombstoneOf(Pointer(skill, 1, sequence).pointer, sequence),
+                          Publisher());
 }
 
 std::string SkillOf(const StoredPointer* stored) { return stored->value.pointer.skill_id; }
