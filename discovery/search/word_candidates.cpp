@@ -16,9 +16,26 @@ void WordCandidates::Add(size_t term, std::span<const kademlia::store::TermPoint
     if (inserted) {
       it->second.record_key = pointer.record_key;
       it->second.weight_centi.assign(terms_, 0);
+      it->second.text = pointer.name + "\n" + pointer.description;
     }
     uint32_t& weight = it->second.weight_centi[term];
     weight = std::max(weight, std::max<uint32_t>(pointer.weight_centi, 1));
+  }
+}
+
+void WordCandidates::CreditFromText(
+    const std::function<std::vector<std::string>(const std::string& text)>& analyze,
+    const text::QueryTerms& query) {
+  assert(query.size() >= terms_);  // the first terms_ of the query were read
+  for (auto& [identity, held] : candidates_) {
+    if (std::find(held.weight_centi.begin(), held.weight_centi.end(), 0u) ==
+        held.weight_centi.end()) {
+      continue;  // every term named already
+    }
+    const std::vector<std::string> terms = analyze(held.text);
+    for (size_t i = 0; i < terms_; ++i) {
+      if (held.weight_centi[i] == 0 && query.MatchIn(i, terms)) held.weight_centi[i] = 1;
+    }
   }
 }
 

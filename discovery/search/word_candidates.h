@@ -7,16 +7,25 @@
 // that when the intersection is short of what is fetched, the candidates matching most terms
 // follow. Tombstone pointers lead nowhere and are skipped.
 //
+// A term's pointers are read heaviest first and only so far (a common term's are cut short), so
+// a skill that holds a term may be missing from that term's list. Every pointer also carries its
+// skill's name and the first bytes of its description: CreditFromText counts a term as covered
+// when that text holds it (at the lowest weight, 1), so that the intersection does not depend on
+// how far the common terms were read. The record fetched is checked in full anyway.
+//
 // Owned by one search; pure, not thread-safe.
 #ifndef SKILLNODE_DISCOVERY_SEARCH_WORD_CANDIDATES_H_
 #define SKILLNODE_DISCOVERY_SEARCH_WORD_CANDIDATES_H_
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <span>
+#include <string>
 #include <vector>
 
+#include "discovery/text/query_terms.h"
 #include "kademlia/key.h"
 #include "kademlia/store/skill_record.h"
 #include "kademlia/store/term_pointer.h"
@@ -38,6 +47,13 @@ class WordCandidates {
   // Pointers read for query term `term` (under the term itself, a correction or a completion).
   void Add(size_t term, std::span<const kademlia::store::TermPointer> pointers);
 
+  // For each candidate, the query terms (the first `terms`) its pointers' name and description hold
+  // (analysed by `analyze`, whose result is the text's DistinctTerms) and no pointer named:
+  // covered, weight 1. Each candidate's text is analysed once.
+  void CreditFromText(
+      const std::function<std::vector<std::string>(const std::string& text)>& analyze,
+      const text::QueryTerms& query);
+
   // At most `n` candidates, best first.
   std::vector<WordCandidate> Best(size_t n) const;
   size_t size() const { return candidates_.size(); }
@@ -46,6 +62,7 @@ class WordCandidates {
   struct Held {
     kademlia::Key record_key;
     std::vector<uint32_t> weight_centi;  // per query term; 0: not covered
+    std::string text;                    // the first pointer's name and description prefix
   };
 
   size_t terms_;

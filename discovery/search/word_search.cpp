@@ -245,6 +245,14 @@ void WordSearch::Fetch(transport::TimePoint now, const RunPtr& run) {
   for (size_t i = 0; i < run->terms.size(); ++i) {
     for (const Lookup& lookup : run->terms[i].lookups) candidates.Add(i, lookup.reading.pointers);
   }
+  candidates.CreditFromText(
+      [&run](const std::string& text) {
+        std::vector<std::string> terms = run->match.analyzer().Analyze(text);
+        std::sort(terms.begin(), terms.end());
+        terms.erase(std::unique(terms.begin(), terms.end()), terms.end());
+        return terms;
+      },
+      run->match.query());
   for (WordCandidate& candidate : candidates.Best(config_.candidates_fetched_max)) {
     auto it = std::find_if(run->groups.begin(), run->groups.end(),
                            [&candidate](const auto& g) { return g.first == candidate.record_key; });

@@ -2,11 +2,14 @@
 // candidates covering most terms, heaviest first.
 #include "discovery/search/word_candidates.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
 #include "discovery/search/word_fakes.h"
+#include "discovery/text/analyzer.h"
+#include "discovery/text/query_terms.h"
 #include "support/records.h"
 
 namespace skillnode::discovery::search {
@@ -34,6 +37,39 @@ TEST_CASE("candidates covering every term come first, then by summed weight", "[
   CHECK(best[1].identity.skill_id == "heavy");
   CHECK(best[2].identity.skill_id == "light");
   CHECK(candidates.Best(1).size() == 1);
+}
+
+TEST_CASE("a term a pointer's name or description holds counts as covered, at weight 1", "[unit]") {
+  // "translat" was read only so far: its list lacks "cut", whose invoice pointer names it.
+  kademlia::store::TermPointer cut = Pointer("cut", "invoic", 4);
+  cut.name = "Translate Invoices";
+  cut.description = "Translates invoices into English.";
+  kademlia::store::TermPointer other = Pointer("other", "invoic", 9);
+  other.name = "Sign Invoices";
+  other.description = "Signs invoices.";
+  WordCandidates candidates(2);
+  candidates.Add(0, std::vector<kademlia::store::TermPointer>{Pointer("read", "translat", 5)});
+  candidates.Add(1, std::vector<kademlia::store::TermPointer>{cut, other});
+  text::Analyzer analyzer = text::Analyzer::Create().value();
+  const text::QueryTerms query = text::QueryTerms::Of(analyzer, "translating invoices");
+  int analysed = 0;
+  candidates.CreditFromText(
+      [&](const std::string& text) {
+        ++analysed;
+        std::vector<std::string> terms = analyzer.Analyze(text);
+        std::sort(terms.begin(), terms.end());
+        terms.erase(std::unique(terms.begin(), terms.end()), terms.end());
+        return terms;
+      },
+      query);
+  CHECK(analysed == 3);  // each candidate's text once
+  const std::vector<WordCandidate> best = candidates.Best(10);
+  REQUIRE(best.size() == 3);
+  CHECK(best[0].identity.skill_id == "cut");
+  CHECK(best[0].terms_covered == 2);
+  CHECK(best[0].weight_centi == 401);
+  CHECK(best[1].terms_covered == 1);
+  CHECK(best[2].terms_covered == 1);
 }
 
 TEST_CASE("a tombstone pointer leads to no candidate", "[unit]") {
