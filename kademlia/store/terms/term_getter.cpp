@@ -265,8 +265,10 @@ void TermGetter::Finish(const ReadPtr& read, transport::TimePoint now) {
   if (!result.pointers.empty()) {
     result.status = TermGetStatus::kFound;
   } else {
-    result.status =
-        result.replies > 0 || read->held_here ? TermGetStatus::kNone : TermGetStatus::kUnreachable;
+    // Unreachable: asked and not answered. A node with no contact at all asked nobody: its
+    // network is empty, not unreachable (as a get's lookup counts it).
+    const bool unreachable = result.messages > 0 && result.replies == 0 && !read->held_here;
+    result.status = unreachable ? TermGetStatus::kUnreachable : TermGetStatus::kNone;
   }
   stats_.term_pointers_outside_window += read->merge.outside_window();
   if (read->done) read->done(now, std::move(result));

@@ -119,5 +119,18 @@ TEST_CASE("a node that reaches nobody reads a term as failed, not as nothing", "
   CHECK(reading->pointers.empty());
 }
 
+TEST_CASE("a node alone, with no contact to ask, reads a term as nothing, not failed", "[sim]") {
+  FakeNetwork net(6);
+  BuildDhtNetwork(net, 1, kademlia::store::DhtConfig{});
+  DhtTermSource terms(net.dht(0));
+  std::optional<TermReading> reading;
+  terms.ReadTerm(net.now(), "xylophone", 10,
+                 [&](transport::TimePoint, TermReading r) { reading = std::move(r); });
+  net.RunFor(transport::Seconds(5));
+  REQUIRE(reading.has_value());
+  CHECK_FALSE(reading->failed);
+  CHECK(reading->pointers.empty());
+}
+
 }  // namespace
 }  // namespace skillnode::discovery::search
