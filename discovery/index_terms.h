@@ -17,7 +17,6 @@
 
 namespace skillnode::discovery {
 
-
 // The terms `record` is indexed under, most distinctive first (at most the extractor's
 // terms_per_skill_max); none for a tombstone.
 std::vector<kademlia::store::IndexTerm> IndexTermsOf(text::Analyzer& analyzer,
