@@ -12,7 +12,7 @@
 #ifndef SKILLNODE_DISCOVERY_HEALTH_H_
 #define SKILLNODE_DISCOVERY_HEALTH_H_
 
-#include "kademlia/store/skill_record.h"
+#include "kademlia/store/record/skill_record.h"
 #include "transport/clock.h"
 
 namespace skillnode::discovery {

@@ -12,8 +12,8 @@
 #include "discovery/text/analyzer.h"
 #include "discovery/text/skill_fields.h"
 #include "discovery/text/term_extractor.h"
+#include "kademlia/store/record/skill_record.h"
 #include "kademlia/store/skill_dht_types.h"
-#include "kademlia/store/skill_record.h"
 
 namespace skillnode::discovery {
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "discovery/semver.h"
-#include "kademlia/store/skill_record.h"
+#include "kademlia/store/record/skill_record.h"
 
 namespace skillnode::discovery {
 

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "discovery/skill_entry.h"
-#include "kademlia/store/skill_record.h"
+#include "kademlia/store/record/skill_record.h"
 #include "transport/clock.h"
 
 namespace skillnode::discovery {

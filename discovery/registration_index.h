@@ -25,7 +25,7 @@
 
 #include "discovery/query.h"
 #include "discovery/skill_entry.h"
-#include "kademlia/store/skill_record.h"
+#include "kademlia/store/record/skill_record.h"
 
 namespace skillnode::discovery {
 

@@ -55,8 +55,8 @@
 #include "discovery/text/analyzer.h"
 #include "discovery/text/term_extractor.h"
 #include "kademlia/identity.h"
+#include "kademlia/store/record/skill_record.h"
 #include "kademlia/store/skill_dht.h"
-#include "kademlia/store/skill_record.h"
 #include "transport/clock.h"
 #include "transport/result.h"
 

@@ -18,7 +18,7 @@
 
 #include "discovery/semver.h"
 #include "discovery/skill_json.h"
-#include "kademlia/store/skill_record.h"
+#include "kademlia/store/record/skill_record.h"
 
 namespace skillnode::discovery {
 

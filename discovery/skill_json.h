@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "discovery/schema/json_schema.h"
-#include "kademlia/store/skill_record.h"
+#include "kademlia/store/record/skill_record.h"
 
 namespace skillnode::discovery {
 
@@ -62,10 +62,11 @@ nlohmann::json SkillJson(const kademlia::store::SkillRecord& record, Source sour
 // string). Empty array when there are none.
 nlohmann::json ExamplesJson(const kademlia::store::SkillDescriptor& descriptor);
 
-// An imported record's origin (kademlia/store/record_origin.h): {format ("a2a", "mcp-registry",
-// "agent-skills"), sourceUrl, documentSha256 (hex), documentSize, signature ("unsigned" or
-// "verified")}, plus publisherDomain and publisherDomainState ("verified" or "unverified": did
-// the importer prove it) when the source had a domain, and for the MCP Registry status
+// An imported record's origin (kademlia/store/record/record_origin.h): {format ("a2a",
+// "mcp-registry", "agent-skills"), sourceUrl, documentSha256 (hex), documentSize, signature
+// ("unsigned" or "verified")}, plus publisherDomain and publisherDomainState ("verified" or
+// "unverified": did the importer prove it) when the source had a domain, and for the MCP Registry
+// status
 // ("active" or "deprecated") and publishedAt and updatedAt when given.
 nlohmann::json OriginJson(const kademlia::store::RecordOrigin& origin);
 

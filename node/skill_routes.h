@@ -29,7 +29,7 @@
 #include "discovery/registry.h"
 #include "discovery/search/searcher.h"
 #include "discovery/skill_json.h"
-#include "kademlia/store/skill_record.h"
+#include "kademlia/store/record/skill_record.h"
 #include "node/auth/authenticator.h"
 #include "node/daemon.h"
 #include "node/http/http_message.h"

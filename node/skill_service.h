@@ -43,8 +43,8 @@
 #include <vector>
 
 #include "discovery/registry.h"
-#include "discovery/search/dht_word_sources.h"
 #include "discovery/search/searcher.h"
+#include "discovery/search/words/dht_word_sources.h"
 #include "node/api/scene_join.h"
 #include "node/api/skill_folder_routes.h"
 #include "node/api/well_known_routes.h"

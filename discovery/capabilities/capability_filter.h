@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-#include "kademlia/store/skill_record.h"
+#include "kademlia/store/record/skill_record.h"
 
 namespace skillnode::discovery::capabilities {
 

@@ -87,7 +87,7 @@ std::string JsonTags(const std::vector<std::string>& tags) {
 }
 
 // Text examples, and JSON examples (when an object is among them, every example is JSON text:
-// kademlia/store/skill_record.h), each as its JSON value.
+// kademlia/store/record/skill_record.h), each as its JSON value.
 std::string JsonExamples(const kademlia::store::SkillDescriptor& d) {
   json out = json::array();
   for (const std::string& example : d.examples) out.push_back(ParsedOrText(example));

@@ -19,7 +19,7 @@
 
 #include "discovery/capabilities/capability_filter.h"
 #include "discovery/skill_json.h"
-#include "kademlia/store/skill_record.h"
+#include "kademlia/store/record/skill_record.h"
 
 namespace skillnode::discovery::capabilities {
 

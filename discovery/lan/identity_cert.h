@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "discovery/lan/lan_security.h"
-#include "kademlia/store/skill_record.h"
+#include "kademlia/store/record/skill_record.h"
 #include "transport/result.h"
 
 namespace skillnode::discovery::lan {

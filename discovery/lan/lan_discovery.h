@@ -27,7 +27,7 @@
 #include "discovery/lan/lan_table.h"
 #include "discovery/query.h"
 #include "discovery/registry.h"
-#include "kademlia/store/skill_record.h"
+#include "kademlia/store/record/skill_record.h"
 #include "transport/clock.h"
 
 namespace skillnode::discovery::lan {

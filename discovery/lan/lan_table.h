@@ -18,7 +18,7 @@
 
 #include "discovery/lan/lan_message.h"
 #include "discovery/query.h"
-#include "kademlia/store/skill_record.h"
+#include "kademlia/store/record/skill_record.h"
 #include "transport/clock.h"
 #include "transport/endpoint.h"
 

@@ -2,7 +2,7 @@
 
 #include <cassert>
 
-#include "kademlia/store/skill_record.h"
+#include "kademlia/store/record/skill_record.h"
 
 namespace skillnode::discovery::schema {
 namespace {

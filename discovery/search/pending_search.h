@@ -18,7 +18,7 @@
 #include "discovery/search/search_merge.h"
 #include "discovery/search/search_progress.h"
 #include "discovery/search/search_types.h"
-#include "discovery/search/text_query.h"
+#include "discovery/search/words/text_query.h"
 #include "kademlia/key.h"
 #include "transport/clock.h"
 

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "discovery/query.h"
-#include "kademlia/store/skill_record.h"
+#include "kademlia/store/record/skill_record.h"
 
 namespace skillnode::discovery::skillcenter {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "discovery/yaml/yaml_tree.h"
-#include "kademlia/store/skill_record.h"
+#include "kademlia/store/record/skill_record.h"
 
 namespace skillnode::discovery::skillmd {
 namespace {

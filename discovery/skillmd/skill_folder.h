@@ -19,7 +19,7 @@
 #include "discovery/skillmd/folder_error.h"
 #include "discovery/skillmd/front_matter.h"
 #include "discovery/skillmd/skill_archive.h"
-#include "kademlia/store/skill_record.h"
+#include "kademlia/store/record/skill_record.h"
 
 namespace skillnode::discovery::skillmd {
 

@@ -6,7 +6,7 @@
 #define SKILLNODE_DISCOVERY_TEXT_RECORD_TEXT_H_
 
 #include "discovery/text/skill_fields.h"
-#include "kademlia/store/skill_record.h"
+#include "kademlia/store/record/skill_record.h"
 
 namespace skillnode::discovery::text {
 

@@ -17,7 +17,7 @@
 #include "discovery/text/analyzer.h"
 #include "discovery/text/query_terms.h"
 #include "discovery/text/skill_fields.h"
-#include "kademlia/store/skill_record.h"
+#include "kademlia/store/record/skill_record.h"
 #include "transport/result.h"
 
 namespace skillnode::discovery::text {

@@ -12,8 +12,9 @@
 // transfer; at most fetches_max run at once.
 //
 // FetchFrom moves a blob from one named holder, without locating: the skill store pulls a record
-// too large for a datagram from the peer that sent its reference (kademlia/store/record_pull.h).
-// A fetcher made without a directory and an Rng fetches only that way.
+// too large for a datagram from the peer that sent its reference
+// (kademlia/store/reader/record_pull.h). A fetcher made without a directory and an Rng fetches only
+// that way.
 //
 // Owned by BlobService, which drives it from its timer; no I/O of its own (requests go through
 // the Node). Not thread-safe.

@@ -27,8 +27,8 @@
 #include "kademlia/blobs/blob_service.h"
 #include "kademlia/blobs/chunk_server.h"
 #include "kademlia/node.h"
+#include "kademlia/store/record/skill_record.h"
 #include "kademlia/store/skill_dht_types.h"
-#include "kademlia/store/skill_record.h"
 
 namespace skillnode::kademlia::store {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <utility>
 
+#include "kademlia/store/holder/values_page.h"
 #include "kademlia/store/skill_dht_internal.h"
-#include "kademlia/store/values_page.h"
 
 namespace skillnode::kademlia::store {
 namespace {

@@ -10,8 +10,8 @@
 #include <cstdint>
 
 #include "kademlia/key.h"
-#include "kademlia/store/skill_record.h"
-#include "kademlia/store/value_store.h"
+#include "kademlia/store/holder/value_store.h"
+#include "kademlia/store/record/skill_record.h"
 #include "kademlia/wire/wire.h"
 #include "transport/clock.h"
 

@@ -16,9 +16,9 @@
 #include "kademlia/contact.h"
 #include "kademlia/key.h"
 #include "kademlia/lookup.h"
-#include "kademlia/store/skill_record.h"
+#include "kademlia/store/holder/value_store.h"
+#include "kademlia/store/record/skill_record.h"
 #include "kademlia/store/terms/term_table.h"
-#include "kademlia/store/value_store.h"
 #include "kademlia/wire/wire.h"
 #include "transport/clock.h"
 
@@ -68,7 +68,7 @@ struct DhtConfig {
   size_t push_attempts_max = 3;
   // Records whose signature was checked, kept so that the copies of one record from its
   // holders, and the pushes and republishes that follow, are not verified again
-  // (kademlia/store/verified_records.h); 0 verifies every copy.
+  // (kademlia/store/record/verified_records.h); 0 verifies every copy.
   size_t verified_records_max = 1024;
   // The clock difference allowed between a record's publisher and this node, at each end of the
   // record's validity window (docs/security.md "Replay").

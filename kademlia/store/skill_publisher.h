@@ -28,12 +28,12 @@
 #include <vector>
 
 #include "kademlia/node.h"
+#include "kademlia/store/holder/value_store.h"
+#include "kademlia/store/record/record_window.h"
 #include "kademlia/store/record_outbox.h"
-#include "kademlia/store/record_window.h"
 #include "kademlia/store/skill_dht_types.h"
 #include "kademlia/store/terms/term_holder.h"
 #include "kademlia/store/terms/term_publisher.h"
-#include "kademlia/store/value_store.h"
 
 namespace skillnode::kademlia::store {
 

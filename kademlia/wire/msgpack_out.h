@@ -1,6 +1,6 @@
 // Writing msgpack into a byte vector: the sink and the str/bin helpers that the wire codec
 // (kademlia/wire/wire_encode.cpp, wire_body_writer.cpp) and the canonical skill-record encoding
-// (kademlia/store/skill_record.cpp) both use, so that both write bytes the same way.
+// (kademlia/store/record/skill_record.cpp) both use, so that both write bytes the same way.
 #ifndef SKILLNODE_KADEMLIA_WIRE_MSGPACK_OUT_H_
 #define SKILLNODE_KADEMLIA_WIRE_MSGPACK_OUT_H_
 

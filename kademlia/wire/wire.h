@@ -142,8 +142,8 @@ struct NodesBody {
 };
 using BlobDigest = std::array<uint8_t, 32>;
 // A record whose canonical encoding is too large to travel inline (over kRecordInlineSizeMax,
-// kademlia/store/skill_record.h): the SHA-256 and size of the encoding, which the receiver pulls
-// from the sender with BLOB_GET (docs/protocol.md "Records larger than a datagram").
+// kademlia/store/record/skill_record.h): the SHA-256 and size of the encoding, which the receiver
+// pulls from the sender with BLOB_GET (docs/protocol.md "Records larger than a datagram").
 struct RecordReference {
   BlobDigest digest{};
   uint32_t size = 0;

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "kademlia/store/skill_record.h"
+#include "kademlia/store/record/skill_record.h"
 #include "node/http/http_message.h"
 
 namespace skillnode::node::api {

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "discovery/semver.h"
-#include "kademlia/store/skill_record.h"
+#include "kademlia/store/record/skill_record.h"
 #include "node/api/query_text.h"
 
 namespace skillnode::node::api {

@@ -5,8 +5,8 @@
 #include <limits>
 #include <vector>
 
-#include "kademlia/store/record_origin.h"
-#include "kademlia/store/skill_record.h"
+#include "kademlia/store/record/record_origin.h"
+#include "kademlia/store/record/skill_record.h"
 #include "node/config/bootstrap_list_reader.h"
 #include "node/config/config_reader.h"
 #include "node/importers/fetch/fetch_policy.h"

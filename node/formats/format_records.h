@@ -1,6 +1,6 @@
 // FormatRecords: gathers the records one agent-ecosystem format lists (docs/formats.md), over
 // the whole network: this node's own registrations and a DHT get of the format's key,
-// SHA256("format:" + f) (kademlia/store/skill_record.h RecordKeys, FormatsOf).
+// SHA256("format:" + f) (kademlia/store/record/skill_record.h RecordKeys, FormatsOf).
 //
 // Why a DHT get of its own and not the Searcher: the listings show what the Searcher's answers
 // drop. The MCP Registry API carries each record's signature and signed bytes (the provenance
@@ -28,8 +28,8 @@
 
 #include "discovery/registry.h"
 #include "kademlia/identity.h"
+#include "kademlia/store/record/skill_record.h"
 #include "kademlia/store/skill_dht.h"
-#include "kademlia/store/skill_record.h"
 #include "node/formats/listed_record.h"
 #include "transport/clock.h"
 

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "kademlia/identity.h"
-#include "kademlia/store/skill_record.h"
+#include "kademlia/store/record/skill_record.h"
 
 namespace skillnode::node::formats {
 

@@ -18,7 +18,7 @@
 #include <string_view>
 
 #include "kademlia/identity.h"
-#include "kademlia/store/record_origin.h"
+#include "kademlia/store/record/record_origin.h"
 #include "node/formats/a2a/a2a_card_verifier.h"
 #include "node/jose/jwk_set.h"
 #include "node/publisher/domain_verifier.h"

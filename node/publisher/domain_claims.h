@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-#include "kademlia/store/skill_record.h"
+#include "kademlia/store/record/skill_record.h"
 #include "node/publisher/domain_verifier.h"
 
 namespace skillnode::node::publisher {

@@ -4,7 +4,7 @@
 #include <cassert>
 #include <utility>
 
-#include "kademlia/store/record_origin.h"
+#include "kademlia/store/record/record_origin.h"
 #include "node/publisher/publisher_proof.h"
 
 namespace skillnode::node::publisher {

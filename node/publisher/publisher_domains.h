@@ -23,7 +23,7 @@
 #include <string_view>
 #include <vector>
 
-#include "kademlia/store/skill_record.h"
+#include "kademlia/store/record/skill_record.h"
 #include "node/daemon.h"
 #include "node/importers/fetch/import_fetcher.h"
 #include "node/publisher/domain_claims.h"

@@ -1,4 +1,4 @@
-// libFuzzer target for the skill record codec (kademlia/store/skill_record.h).
+// libFuzzer target for the skill record codec (kademlia/store/record/skill_record.h).
 //
 // Properties checked on every input: DecodeRecord and VerifyRecord never crash (ASan/UBSan
 // catch memory errors and undefined behaviour); whatever DecodeRecord accepts, EncodeRecord
@@ -11,7 +11,7 @@
 #include <cstdlib>
 #include <span>
 
-#include "kademlia/store/skill_record.h"
+#include "kademlia/store/record/skill_record.h"
 #include "tests/fuzz/fuzz_die.h"
 
 namespace {

@@ -12,7 +12,7 @@
 #include <span>
 #include <variant>
 
-#include "kademlia/store/skill_record.h"
+#include "kademlia/store/record/skill_record.h"
 #include "kademlia/wire/wire.h"
 #include "tests/fuzz/fuzz_die.h"
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "kademlia/store/skill_record.h"
+#include "kademlia/store/record/skill_record.h"
 #include "sim/hosts/ideal_signatures.h"
 #include "sim_util.h"
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "kademlia/store/skill_record.h"
+#include "kademlia/store/record/skill_record.h"
 
 namespace skillnode::testing {
 

@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <string>
 
-#include "kademlia/store/record_window.h"
-#include "kademlia/store/skill_record.h"
-#include "kademlia/store/term_pointer.h"
+#include "kademlia/store/record/record_window.h"
+#include "kademlia/store/record/skill_record.h"
+#include "kademlia/store/terms/term_pointer.h"
 
 namespace skillnode::testing {
 

@@ -1,5 +1,5 @@
 """Imported skills for the web console's tests (tests/ui): skills whose records carry an origin
-(kademlia/store/record_origin.h), made through POST /api/import as `skillnode import` does.
+(kademlia/store/record/record_origin.h), made through POST /api/import as `skillnode import` does.
 
 - an A2A Agent Card that the node fetches from a tiny http.server on 127.0.0.1 (the node runs
   with import.allowHttp and import.allowedHosts: 127.0.0.1): an origin with an http sourceUrl;

@@ -3,7 +3,7 @@
 
 #include <cassert>
 
-#include "kademlia/store/term_pointer.h"
+#include "kademlia/store/terms/term_pointer.h"
 
 namespace skillnode::kademlia::store::terms {
 

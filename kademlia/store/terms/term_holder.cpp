@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "kademlia/store/values_page.h"
+#include "kademlia/store/holder/values_page.h"
 
 namespace skillnode::kademlia::store::terms {
 namespace {

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "kademlia/signature_scheme.h"
-#include "kademlia/store/record_window.h"
+#include "kademlia/store/record/record_window.h"
 #include "kademlia/store/terms/term_table.h"
 #include "kademlia/wire/wire.h"
 #include "transport/clock.h"

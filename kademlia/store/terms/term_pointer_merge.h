@@ -22,8 +22,8 @@
 
 #include "kademlia/key.h"
 #include "kademlia/signature_scheme.h"
-#include "kademlia/store/record_window.h"
-#include "kademlia/store/term_pointer.h"
+#include "kademlia/store/record/record_window.h"
+#include "kademlia/store/terms/term_pointer.h"
 #include "kademlia/wire/wire.h"
 #include "transport/clock.h"
 

@@ -37,10 +37,10 @@
 #include <string_view>
 
 #include "kademlia/node.h"
+#include "kademlia/store/record/skill_record.h"
 #include "kademlia/store/skill_dht_types.h"
-#include "kademlia/store/skill_record.h"
-#include "kademlia/store/term_pointer.h"
 #include "kademlia/store/terms/term_holder.h"
+#include "kademlia/store/terms/term_pointer.h"
 
 namespace skillnode::kademlia::store::terms {
 

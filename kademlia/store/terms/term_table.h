@@ -31,8 +31,8 @@
 #include <vector>
 
 #include "kademlia/key.h"
-#include "kademlia/store/source_shares.h"
-#include "kademlia/store/term_pointer.h"
+#include "kademlia/store/holder/source_shares.h"
+#include "kademlia/store/terms/term_pointer.h"
 #include "transport/clock.h"
 #include "transport/endpoint.h"
 

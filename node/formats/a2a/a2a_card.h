@@ -26,7 +26,7 @@
 #include <string_view>
 #include <vector>
 
-#include "kademlia/store/skill_record.h"
+#include "kademlia/store/record/skill_record.h"
 
 namespace skillnode::node::formats::a2a {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "kademlia/store/skill_record.h"
+#include "kademlia/store/record/skill_record.h"
 
 namespace skillnode::node::formats::a2a {
 

@@ -24,7 +24,7 @@
 #include <string_view>
 #include <vector>
 
-#include "kademlia/store/skill_record.h"
+#include "kademlia/store/record/skill_record.h"
 #include "node/formats/listed_record.h"
 
 namespace skillnode::node::formats::catalogs {

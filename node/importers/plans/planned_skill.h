@@ -40,7 +40,7 @@
 #include <vector>
 
 #include "kademlia/identity.h"
-#include "kademlia/store/skill_record.h"
+#include "kademlia/store/record/skill_record.h"
 #include "transport/result.h"
 
 namespace skillnode::node::importers::plans {

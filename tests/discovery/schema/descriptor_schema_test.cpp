@@ -83,7 +83,7 @@ std::string Cjk(size_t count) {
   return out;
 }
 
-TEST_CASE("the limits of kademlia/store/skill_record.h are in the schema", "[unit]") {
+TEST_CASE("the limits of kademlia/store/record/skill_record.h are in the schema", "[unit]") {
   json d = {{"name", std::string(129, 'n')},
             {"description", Cjk(1025)},
             {"tags", {"1", "2", "3", "4", "5", "6", "7", "8", "9"}},

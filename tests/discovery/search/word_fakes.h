@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "discovery/search/word_sources.h"
+#include "discovery/search/words/word_sources.h"
 #include "discovery/text/analyzer.h"
 #include "discovery/text/record_text.h"
 #include "discovery/text/term_extractor.h"

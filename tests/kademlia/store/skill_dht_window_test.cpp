@@ -1,5 +1,5 @@
-// Record validity windows (kademlia/store/skill_record.h, NotAfterMs): the check itself, STOREs
-// outside a window refused and copies held no longer than their window, a tombstone that
+// Record validity windows (kademlia/store/record/skill_record.h, NotAfterMs): the check itself,
+// STOREs outside a window refused and copies held no longer than their window, a tombstone that
 // outlives every version it replaced so a replay after it is refused, readers that refuse
 // copies a holder with a wrong clock still serves, and a publisher that signs its own records
 // again so they outlive their TTL while one signed by another key lapses.

@@ -13,12 +13,12 @@
 #include <vector>
 
 #include "kademlia/node.h"
+#include "kademlia/store/holder/value_store.h"
+#include "kademlia/store/reader/record_pull.h"
+#include "kademlia/store/record/record_verifier.h"
+#include "kademlia/store/record/record_window.h"
 #include "kademlia/store/record_outbox.h"
-#include "kademlia/store/record_pull.h"
-#include "kademlia/store/record_verifier.h"
-#include "kademlia/store/record_window.h"
 #include "kademlia/store/skill_dht_types.h"
-#include "kademlia/store/value_store.h"
 #include "support/peer.h"
 #include "support/records.h"
 #include "transport/logger.h"

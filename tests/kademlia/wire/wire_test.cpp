@@ -12,7 +12,7 @@
 #include <tuple>
 #include <vector>
 
-#include "kademlia/store/skill_record.h"
+#include "kademlia/store/record/skill_record.h"
 #include "support/wire_datagrams.h"
 #include "wire_samples.h"
 

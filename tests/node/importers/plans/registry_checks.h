@@ -12,7 +12,7 @@
 #include "discovery/schema/descriptor_schema.h"
 #include "discovery/semver.h"
 #include "discovery/skillmd/skill_folder.h"
-#include "kademlia/store/skill_record.h"
+#include "kademlia/store/record/skill_record.h"
 #include "node/importers/plans/planned_skill.h"
 
 namespace skillnode::node::importers::plans::testing {

@@ -1,0 +1,63 @@
+// WordCandidates: the records term pointers lead to, best first.
+#include "discovery/search/words/word_candidates.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace skillnode::discovery::search {
+
+WordCandidates::WordCandidates(size_t terms) : terms_(terms) {}
+
+void WordCandidates::Add(size_t term, std::span<const kademlia::store::TermPointer> pointers) {
+  assert(term < terms_);
+  for (const kademlia::store::TermPointer& pointer : pointers) {
+    if (pointer.tombstone) continue;
+    auto [it, inserted] = candidates_.try_emplace(kademlia::store::IdentityOf(pointer));
+    if (inserted) {
+      it->second.record_key = pointer.record_key;
+      it->second.weight_centi.assign(terms_, 0);
+      it->second.text = pointer.name + "\n" + pointer.description;
+    }
+    uint32_t& weight = it->second.weight_centi[term];
+    weight = std::max(weight, std::max<uint32_t>(pointer.weight_centi, 1));
+  }
+}
+
+void WordCandidates::CreditFromText(
+    const std::function<std::vector<std::string>(const std::string& text)>& analyze,
+    const text::QueryTerms& query) {
+  assert(query.size() >= terms_);  // the first terms_ of the query were read
+  for (auto& [identity, held] : candidates_) {
+    if (std::find(held.weight_centi.begin(), held.weight_centi.end(), 0u) ==
+        held.weight_centi.end()) {
+      continue;  // every term named already
+    }
+    const std::vector<std::string> terms = analyze(held.text);
+    for (size_t i = 0; i < terms_; ++i) {
+      if (held.weight_centi[i] == 0 && query.MatchIn(i, terms)) held.weight_centi[i] = 1;
+    }
+  }
+}
+
+std::vector<WordCandidate> WordCandidates::Best(size_t n) const {
+  std::vector<WordCandidate> all;
+  all.reserve(candidates_.size());
+  for (const auto& [identity, held] : candidates_) {
+    WordCandidate candidate{identity, held.record_key, 0, 0};
+    for (const uint32_t weight : held.weight_centi) {
+      if (weight == 0) continue;
+      ++candidate.terms_covered;
+      candidate.weight_centi += weight;
+    }
+    all.push_back(std::move(candidate));
+  }
+  // Identity order already; stable keeps it for ties.
+  std::stable_sort(all.begin(), all.end(), [](const WordCandidate& a, const WordCandidate& b) {
+    if (a.terms_covered != b.terms_covered) return a.terms_covered > b.terms_covered;
+    return a.weight_centi > b.weight_centi;
+  });
+  if (all.size() > n) all.resize(n);
+  return all;
+}
+
+}  // namespace skillnode::discovery::search

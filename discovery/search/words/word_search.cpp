@@ -1,0 +1,328 @@
+// WordSearch: reads a query's terms, corrects and completes them, intersects their pointers,
+// fetches and checks the best candidates' records and ranks them (word_search.h).
+#include "discovery/search/words/word_search.h"
+
+#include <algorithm>
+#include <cassert>
+#include <string>
+#include <utility>
+
+#include "discovery/search/words/word_candidates.h"
+#include "discovery/text/text_match.h"
+
+namespace skillnode::discovery::search {
+
+using kademlia::store::SignedRecordPtr;
+
+namespace {
+
+// One read of a term: the query's term itself, a completion of the last one, or a correction.
+struct Lookup {
+  explicit Lookup(std::string t, bool a = false) : term(std::move(t)), alternative(a) {}
+  std::string term;
+  // Read with pointers, a record holding it matches the term: a correction, or the stem of a
+  // word completed (a stem completion matches as a prefix already).
+  bool alternative = false;
+  TermReading reading;
+};
+
+enum class TermPhase { kProbing, kCorrecting, kSettled };
+
+struct TermState {
+  std::vector<Lookup> lookups;
+  TermPhase phase = TermPhase::kProbing;
+  size_t outstanding = 0;  // reads of this term not answered yet
+
+  bool Holds(const std::string& term) const {
+    return std::any_of(lookups.begin(), lookups.end(),
+                       [&term](const Lookup& l) { return l.term == term; });
+  }
+  // Adds a lookup of `term` unless there is one; whether it did.
+  bool Add(std::string term, bool alternative) {
+    if (Holds(term)) return false;
+    lookups.push_back(Lookup(std::move(term), alternative));
+    return true;
+  }
+  bool HasPointers() const {
+    return std::any_of(lookups.begin(), lookups.end(),
+                       [](const Lookup& l) { return !l.reading.pointers.empty(); });
+  }
+  bool AllFailed() const {
+    return std::all_of(lookups.begin(), lookups.end(),
+                       [](const Lookup& l) { return l.reading.failed; });
+  }
+  // How common the term is: its lookups' shard-0 counts, at least the pointers they gave.
+  uint64_t Count() const {
+    uint64_t count = 0;
+    for (const Lookup& l : lookups) {
+      count += std::max<uint64_t>(l.reading.count, l.reading.pointers.size());
+    }
+    return count;
+  }
+};
+
+enum class Stage { kReading, kReadingFurther, kFetching, kDone };
+
+// Adds the last term's completions to its reads: of the term, then of its word as typed.
+void AddCompletions(VocabularyFeed& vocabulary, size_t completions_max, TermState& state,
+                    const std::string& term, const std::string& word) {
+  // The stems that begin with the term, then the stems of the words that begin with the word
+  // as typed ("summari" is not a prefix of the stem "summar", but of the word "summarize").
+  size_t added = 0;
+  for (std::string& completion : vocabulary.vocabulary().Complete(term, completions_max + 1)) {
+    if (added == completions_max) break;
+    if (completion != term && state.Add(std::move(completion), false)) ++added;
+  }
+  for (std::string& stem : vocabulary.WordCompletions(word, completions_max)) {
+    if (!stem.starts_with(term)) state.Add(std::move(stem), true);
+  }
+}
+
+}  // namespace
+
+struct WordSearch::Run {
+  Run(SkillQuery q, text::TextMatch m, Callback d)
+      : query(std::move(q)), match(std::move(m)), done(std::move(d)) {}
+
+  SkillQuery query;
+  text::TextMatch match;
+  Callback done;
+  Stage stage = Stage::kReading;
+  std::vector<TermState> terms;  // the terms read, the first of the query's
+  size_t outstanding = 0;        // reads not answered yet, all terms
+  // Candidates to fetch, grouped by record key, in the order of the best of each group.
+  std::vector<std::pair<kademlia::Key, std::vector<WordCandidate>>> groups;
+  size_t next_group = 0;
+  size_t in_flight = 0;
+  std::vector<SkillEntryPtr> fetched;
+};
+
+WordSearch::WordSearch(TermSource& terms, RecordSource& records, VocabularyFeed& vocabulary,
+                       WordSearchConfig config)
+    : terms_(terms),
+      records_(records),
+      vocabulary_(vocabulary),
+      config_(std::move(config)),
+      ranking_(config_.ranking) {}
+
+WordSearch::~WordSearch() = default;
+
+void WordSearch::Search(transport::TimePoint now, const SkillQuery& query, Callback done) {
+  ++stats_.searches;
+  transport::Result<text::TextMatch> match = text::TextMatch::Create(query.text);
+  assert(match.has_value());  // the default language is always there
+  auto run = std::make_shared<Run>(query, std::move(*match), std::move(done));
+  const text::QueryTerms& terms = run->match.query();
+  const size_t read = std::min(terms.size(), config_.terms_per_query_max);
+  run->terms.resize(read);
+  for (size_t i = 0; i < read; ++i) {
+    TermState& state = run->terms[i];
+    state.lookups.push_back(Lookup(terms.terms()[i]));
+    if (terms.IsPrefix(i)) {
+      AddCompletions(vocabulary_, config_.completions_max, state, terms.terms()[i],
+                     terms.surface(i));
+    }
+    state.outstanding = state.lookups.size();
+    run->outstanding += state.outstanding;
+  }
+  if (read == 0) {
+    Finish(now, run);
+    return;
+  }
+  // Counted above before any read: a source may answer before ReadTerm returns, and a term's
+  // corrections join its lookups then (they are read by Correct, not here).
+  std::vector<size_t> probes(read);
+  for (size_t i = 0; i < read; ++i) probes[i] = run->terms[i].lookups.size();
+  for (size_t i = 0; i < read; ++i) {
+    for (size_t l = 0; l < probes[i]; ++l) Read(now, run, i, l, config_.probe_pointers);
+  }
+}
+
+void WordSearch::Read(transport::TimePoint now, const RunPtr& run, size_t term, size_t lookup,
+                      size_t wanted) {
+  ++stats_.term_reads;
+  std::weak_ptr<int> alive = alive_;
+  const std::string name = run->terms[term].lookups[lookup].term;
+  terms_.ReadTerm(now, name, wanted,
+                  [this, alive, run, term, lookup](transport::TimePoint at, TermReading reading) {
+                    if (alive.expired()) return;
+                    OnRead(run, term, lookup, at, std::move(reading));
+                  });
+}
+
+void WordSearch::OnRead(const RunPtr& run, size_t term, size_t lookup, transport::TimePoint now,
+                        TermReading reading) {
+  assert(run->outstanding > 0);
+  TermState& state = run->terms[term];
+  Lookup& read = state.lookups[lookup];
+  if (!reading.pointers.empty()) vocabulary_.NoteIndexed(read.term);
+  if (read.alternative && !reading.pointers.empty()) {
+    run->match.query().AddAlternative(term, read.term);
+  }
+  read.reading = std::move(reading);
+  --state.outstanding;
+  --run->outstanding;
+  if (state.outstanding == 0 && state.phase == TermPhase::kProbing) {
+    Correct(now, run, term);
+  } else if (state.outstanding == 0) {
+    state.phase = TermPhase::kSettled;
+  }
+  if (run->outstanding > 0) return;
+  if (run->stage == Stage::kReading) {
+    AfterReads(now, run);
+  } else if (run->stage == Stage::kReadingFurther) {
+    Fetch(now, run);
+  }
+}
+
+void WordSearch::Correct(transport::TimePoint now, const RunPtr& run, size_t term) {
+  TermState& state = run->terms[term];
+  if (state.HasPointers() || state.AllFailed()) {
+    state.phase = TermPhase::kSettled;
+    return;
+  }
+  const std::string missing = state.lookups.front().term;  // a copy: lookups grow below
+  const size_t first = state.lookups.size();
+  // The stems one edit from the term, then the stems of the words one edit from the word typed
+  // (stemming may move a typo further: "calender" is "calend", two edits from "calendar").
+  for (std::string& correction :
+       vocabulary_.vocabulary().Correct(missing, config_.corrections_max)) {
+    state.Add(std::move(correction), true);
+  }
+  for (std::string& correction :
+       vocabulary_.WordCorrections(run->match.query().surface(term), config_.corrections_max)) {
+    state.Add(std::move(correction), true);
+  }
+  const size_t added = state.lookups.size() - first;
+  if (added == 0) {
+    state.phase = TermPhase::kSettled;
+    return;
+  }
+  state.phase = TermPhase::kCorrecting;
+  state.outstanding += added;
+  run->outstanding += added;
+  stats_.corrections_read += added;
+  for (size_t l = first; l < first + added; ++l) Read(now, run, term, l, config_.probe_pointers);
+}
+
+void WordSearch::AfterReads(transport::TimePoint now, const RunPtr& run) {
+  assert(run->stage == Stage::kReading);
+  run->stage = Stage::kReadingFurther;
+  // The rarest term with pointers bounds the answer: read it further when its probe was cut.
+  const TermState* rarest = nullptr;
+  for (const TermState& state : run->terms) {
+    if (state.HasPointers() && (rarest == nullptr || state.Count() < rarest->Count())) {
+      rarest = &state;
+    }
+  }
+  if (rarest == nullptr) {
+    Fetch(now, run);
+    return;
+  }
+  const size_t term = static_cast<size_t>(rarest - run->terms.data());
+  std::vector<size_t> further;
+  for (size_t l = 0; l < rarest->lookups.size(); ++l) {
+    const TermReading& reading = rarest->lookups[l].reading;
+    if (!reading.complete && !reading.failed && reading.pointers.size() >= config_.probe_pointers &&
+        reading.pointers.size() < config_.term_pointers_read_max) {
+      further.push_back(l);
+    }
+  }
+  if (further.empty()) {
+    Fetch(now, run);
+    return;
+  }
+  run->terms[term].outstanding += further.size();
+  run->outstanding += further.size();
+  stats_.further_reads += further.size();
+  for (const size_t l : further) Read(now, run, term, l, config_.term_pointers_read_max);
+}
+
+void WordSearch::Fetch(transport::TimePoint now, const RunPtr& run) {
+  assert(run->stage == Stage::kReadingFurther);
+  run->stage = Stage::kFetching;
+  WordCandidates candidates(run->terms.size());
+  for (size_t i = 0; i < run->terms.size(); ++i) {
+    for (const Lookup& lookup : run->terms[i].lookups) candidates.Add(i, lookup.reading.pointers);
+  }
+  candidates.CreditFromText(
+      [&run](const std::string& text) {
+        std::vector<std::string> terms = run->match.analyzer().Analyze(text);
+        std::sort(terms.begin(), terms.end());
+        terms.erase(std::unique(terms.begin(), terms.end()), terms.end());
+        return terms;
+      },
+      run->match.query());
+  for (WordCandidate& candidate : candidates.Best(config_.candidates_fetched_max)) {
+    auto it = std::find_if(run->groups.begin(), run->groups.end(),
+                           [&candidate](const auto& g) { return g.first == candidate.record_key; });
+    if (it == run->groups.end()) {
+      run->groups.emplace_back(candidate.record_key, std::vector<WordCandidate>{});
+      it = run->groups.end() - 1;
+    }
+    it->second.push_back(std::move(candidate));
+  }
+  Pump(now, run);
+}
+
+void WordSearch::Pump(transport::TimePoint now, const RunPtr& run) {
+  while (run->stage == Stage::kFetching && run->in_flight < config_.gets_in_flight_max &&
+         run->next_group < run->groups.size()) {
+    const size_t group = run->next_group++;
+    ++run->in_flight;
+    ++stats_.record_gets;
+    std::weak_ptr<int> alive = alive_;
+    records_.GetRecords(
+        now, run->groups[group].first,
+        [this, alive, run, group](transport::TimePoint at, std::vector<SignedRecordPtr> records,
+                                  bool failed) {
+          if (alive.expired()) return;
+          OnRecords(run, group, at, records, failed);
+        });
+  }
+  if (run->stage == Stage::kFetching && run->in_flight == 0 &&
+      run->next_group == run->groups.size()) {
+    Finish(now, run);
+  }
+}
+
+void WordSearch::OnRecords(const RunPtr& run, size_t group, transport::TimePoint now,
+                           const std::vector<SignedRecordPtr>& records, bool failed) {
+  assert(run->in_flight > 0);
+  --run->in_flight;
+  for (const WordCandidate& candidate : run->groups[group].second) {
+    auto it = std::find_if(records.begin(), records.end(), [&candidate](const auto& r) {
+      return r != nullptr && kademlia::store::IdentityOf(r->record) == candidate.identity;
+    });
+    // Missing (or unreadable), a tombstone, or only another publisher's record of the skill.
+    if (failed || it == records.end() || (*it)->record.tombstone) {
+      ++stats_.candidates_dropped;
+      continue;
+    }
+    const kademlia::store::SkillRecord& record = (*it)->record;
+    vocabulary_.NoteRecord(record);
+    if (MatchesExceptText(run->query, record)) run->fetched.push_back(SkillEntry::Make(record));
+  }
+  Pump(now, run);
+}
+
+void WordSearch::Finish(transport::TimePoint now, const RunPtr& run) {
+  if (run->stage == Stage::kDone) return;
+  run->stage = Stage::kDone;
+  WordAnswer answer;
+  answer.failed =
+      !run->terms.empty() && std::all_of(run->terms.begin(), run->terms.end(),
+                                         [](const TermState& state) { return state.AllFailed(); });
+  // Every word must match, as in the local and LAN stages (Matches): a record holding some of
+  // them was fetched only as a lead (and taught the vocabulary its words).
+  const size_t terms = run->match.query().size();
+  for (ScoredEntry& scored : ranking_.Rank(run->match, std::move(run->fetched))) {
+    if (scored.score.terms_matched == terms) answer.hits.push_back(std::move(scored));
+  }
+  answer.terms = run->match.query();
+  Callback done = std::move(run->done);
+  run->done = nullptr;
+  done(now, std::move(answer));
+}
+
+}  // namespace skillnode::discovery::search

@@ -1,0 +1,58 @@
+// ReplicaHandoff: the skill store's replication as contacts come and go. A newcomer closer to
+// some held keys than we are is handed their records; when a contact that held some of our keys
+// beside us is evicted, the node that now ranks among the r closest in its place gets a copy
+// (replica repair), so a record does not wait for its publisher's republish to get back to r
+// copies. Each hand-off first earns the receiver's write token with a FIND_NODE. The keyword
+// index's pointers (terms::TermTable) are handed over and repaired the same way, key by key, as
+// the records are (docs/protocol.md "Keyword index").
+//
+// Owns nothing but its bounds; the node, the store, the term table and the stats are SkillDht's
+// (kademlia/store/skill_dht.h), which owns this and calls it from its RequestHandler hooks.
+// Not thread-safe.
+#ifndef SKILLNODE_KADEMLIA_STORE_HOLDER_REPLICA_HANDOFF_H_
+#define SKILLNODE_KADEMLIA_STORE_HOLDER_REPLICA_HANDOFF_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "kademlia/node.h"
+#include "kademlia/store/holder/value_store.h"
+#include "kademlia/store/record_outbox.h"
+#include "kademlia/store/skill_dht_types.h"
+#include "kademlia/store/terms/term_table.h"
+
+namespace skillnode::kademlia::store {
+
+class ReplicaHandoff {
+ public:
+  ReplicaHandoff(Node& node, const DhtConfig& config, const ValueStore& store,
+                 const terms::TermTable& terms, RecordOutbox& outbox, DhtStats& stats);
+  ReplicaHandoff(const ReplicaHandoff&) = delete;
+  ReplicaHandoff& operator=(const ReplicaHandoff&) = delete;
+
+  // `contact` has just entered the routing table: it gets the held records and pointers of the
+  // keys it is closer to than we are (at most handoff_keys_max keys).
+  void OnContactAdded(transport::TimePoint now, const Contact& contact);
+  // `gone` has just been evicted: for each held key it was a holder of beside us, the node
+  // that moved up into the r closest in its place gets a copy.
+  void OnContactEvicted(transport::TimePoint now, const NodeId& gone);
+
+ private:
+  // Up to `max` keys in [first, last] under which records or pointers are held, in order.
+  std::vector<Key> HeldKeysBetween(const Key& first, const Key& last, size_t max) const;
+  // A FIND_NODE to `contact` for the write token, then HandOff.
+  void HandOffVia(transport::TimePoint now, const Contact& contact, const Key& key);
+  void HandOff(transport::TimePoint now, const Contact& contact, const Key& key,
+               const std::vector<uint8_t>& token);
+
+  Node& node_;
+  const DhtConfig& config_;
+  const ValueStore& store_;
+  const terms::TermTable& terms_;
+  RecordOutbox& outbox_;
+  DhtStats& stats_;
+};
+
+}  // namespace skillnode::kademlia::store
+
+#endif  // SKILLNODE_KADEMLIA_STORE_HOLDER_REPLICA_HANDOFF_H_

@@ -1,0 +1,85 @@
+// WordCandidates (discovery/search/words/word_candidates.h): the intersection first, then the
+// candidates covering most terms, heaviest first.
+#include "discovery/search/words/word_candidates.h"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "discovery/search/word_fakes.h"
+#include "discovery/text/analyzer.h"
+#include "discovery/text/query_terms.h"
+#include "support/records.h"
+
+namespace skillnode::discovery::search {
+namespace {
+
+kademlia::store::TermPointer Pointer(const std::string& skill, const std::string& term,
+                                     double weight) {
+  return PointerOf(skillnode::testing::SampleRecord("agent-001", skill), term, weight);
+}
+
+TEST_CASE("candidates covering every term come first, then by summed weight", "[unit]") {
+  WordCandidates candidates(2);
+  const std::vector<kademlia::store::TermPointer> feishu = {
+      Pointer("both", "feishu", 1), Pointer("heavy", "feishu", 9), Pointer("both", "feishu", 2)};
+  const std::vector<kademlia::store::TermPointer> calendar = {Pointer("both", "calendar", 3),
+                                                              Pointer("light", "calendar", 1)};
+  candidates.Add(0, feishu);
+  candidates.Add(1, calendar);
+  const std::vector<WordCandidate> best = candidates.Best(10);
+  REQUIRE(best.size() == 3);
+  CHECK(best[0].identity.skill_id == "both");
+  CHECK(best[0].terms_covered == 2);
+  CHECK(best[0].weight_centi == 500);  // its heaviest feishu pointer, 2, and calendar, 3
+  CHECK(best[0].record_key == kademlia::store::SkillKey("both"));
+  CHECK(best[1].identity.skill_id == "heavy");
+  CHECK(best[2].identity.skill_id == "light");
+  CHECK(candidates.Best(1).size() == 1);
+}
+
+TEST_CASE("a term a pointer's name or description holds counts as covered, at weight 1", "[unit]") {
+  // "translat" was read only so far: its list lacks "cut", whose invoice pointer names it.
+  kademlia::store::TermPointer cut = Pointer("cut", "invoic", 4);
+  cut.name = "Translate Invoices";
+  cut.description = "Translates invoices into English.";
+  kademlia::store::TermPointer other = Pointer("other", "invoic", 9);
+  other.name = "Sign Invoices";
+  other.description = "Signs invoices.";
+  WordCandidates candidates(2);
+  candidates.Add(0, std::vector<kademlia::store::TermPointer>{Pointer("read", "translat", 5)});
+  candidates.Add(1, std::vector<kademlia::store::TermPointer>{cut, other});
+  text::Analyzer analyzer = text::Analyzer::Create().value();
+  const text::QueryTerms query = text::QueryTerms::Of(analyzer, "translating invoices");
+  int analysed = 0;
+  candidates.CreditFromText(
+      [&](const std::string& text) {
+        ++analysed;
+        std::vector<std::string> terms = analyzer.Analyze(text);
+        std::sort(terms.begin(), terms.end());
+        terms.erase(std::unique(terms.begin(), terms.end()), terms.end());
+        return terms;
+      },
+      query);
+  CHECK(analysed == 3);  // each candidate's text once
+  const std::vector<WordCandidate> best = candidates.Best(10);
+  REQUIRE(best.size() == 3);
+  CHECK(best[0].identity.skill_id == "cut");
+  CHECK(best[0].terms_covered == 2);
+  CHECK(best[0].weight_centi == 401);
+  CHECK(best[1].terms_covered == 1);
+  CHECK(best[2].terms_covered == 1);
+}
+
+TEST_CASE("a tombstone pointer leads to no candidate", "[unit]") {
+  WordCandidates candidates(1);
+  kademlia::store::TermPointer dead = Pointer("dead", "feishu", 1);
+  dead.tombstone = true;
+  dead.weight_centi = 0;
+  candidates.Add(0, std::vector<kademlia::store::TermPointer>{dead});
+  CHECK(candidates.size() == 0);
+}
+
+}  // namespace
+}  // namespace skillnode::discovery::search

@@ -1,0 +1,360 @@
+// Term pointers (kademlia/store/terms/term_pointer.h): the canonical encoding round trip and its
+// determinism, every field limit refused with the field named, signatures over other bytes
+// refused, the term's shard keys and the description prefix.
+#include "kademlia/store/terms/term_pointer.h"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "kademlia/wire/encoding.h"
+#include "kademlia/wire/msgpack_out.h"
+#include "support/records.h"
+
+namespace skillnode::kademlia::store {
+namespace {
+
+using testing::Publisher;
+using testing::SampleRecord;
+using testing::Signed;
+
+TermPointer SamplePointer(const std::string& term = "calendar") {
+  TermPointer p;
+  p.term = term;
+  p.skill_id = "skill-org-feishu";
+  p.agent_id = "agent-001";
+  p.record_key = SkillKey(p.skill_id);
+  p.name = "Feishu Calendar";
+  p.description = "Reads and books meetings in Feishu calendars.";
+  p.weight_centi = 450;  // 4.5: the name (3) and a scene (1.5)
+  p.timestamp_ms = 1707868800000;
+  p.sequence = 7;
+  p.ttl_seconds = 3600;
+  return p;
+}
+
+TermPointer SampleTombstone() {
+  TermPointer p = SamplePointer();
+  p.tombstone = true;
+  p.name.clear();
+  p.description.clear();
+  p.weight_centi = 0;
+  p.sequence = 8;
+  return p;
+}
+
+// Makes `p` a valid tombstone.
+void Bury(TermPointer& p) {
+  p.tombstone = true;
+  p.name.clear();
+  p.description.clear();
+  p.weight_centi = 0;
+}
+
+// The field an error names: the text before its first ':'.
+std::string FieldOf(const transport::Error& error) {
+  return error.message.substr(0, error.message.find(':'));
+}
+
+// `count` copies of a character of `bytes` UTF-8 bytes: CJK (3) or an emoji (4).
+std::string Characters(size_t count, size_t bytes) {
+  const std::string one = bytes == 3 ? "\xE6\xBC\xA2" : "\xF0\x9F\x98\x80";  // 漢, 😀
+  std::string out;
+  for (size_t i = 0; i < count; ++i) out += one;
+  return out;
+}
+
+TEST_CASE("a term pointer and its tombstone round-trip through the canonical encoding", "[unit]") {
+  for (TermPointer p : {SamplePointer(), SampleTombstone(), SamplePointer("日本")}) {
+    p.publisher = Publisher().public_key();
+    REQUIRE(ValidateTermPointer(p));
+    const std::vector<uint8_t> bytes = EncodeTermPointer(p);
+    auto back = DecodeTermPointer(bytes);
+    REQUIRE(back);
+    CHECK(*back == p);
+    CHECK(EncodeTermPointer(*back) == bytes);
+  }
+}
+
+TEST_CASE("a term pointer always encodes to the same bytes, and every field changes them",
+          "[unit]") {
+  TermPointer p = SamplePointer();
+  p.publisher = Publisher().public_key();
+  const std::vector<uint8_t> bytes = EncodeTermPointer(p);
+  CHECK(EncodeTermPointer(TermPointer(p)) == bytes);
+  // Pinned from the first version of the format: a change to it must be deliberate.
+  CHECK(wire::HexEncode(std::vector<uint8_t>(bytes.begin(), bytes.begin() + 38)) ==
+        "9db9736b696c6c6e6f64652d7465726d2d706f696e7465722d7631a863616c656e646172c420");
+  CHECK(bytes.size() == 211);  // 46 of them the description, a str8
+
+  std::vector<TermPointer> changed(12, p);
+  changed[0].term = "calendars";
+  changed[1].skill_id = "skill-org-feishu2";
+  changed[1].record_key = SkillKey(changed[1].skill_id);
+  changed[2].agent_id = "agent-002";
+  changed[3].name = "Feishu Calendars";
+  changed[4].description = "Reads meetings.";
+  changed[5].weight_centi = 451;
+  changed[6].timestamp_ms += 1;
+  changed[7].sequence += 1;
+  changed[8].ttl_seconds += 1;
+  changed[9] = SampleTombstone();
+  changed[9].publisher = p.publisher;
+  changed[10].publisher = Publisher("other").public_key();
+  changed[11].record_key = Key::Sha256("elsewhere");
+  for (const TermPointer& other : changed) CHECK(EncodeTermPointer(other) != bytes);
+}
+
+TEST_CASE("a signed term pointer verifies, keeps its bytes and names its signer", "[unit]") {
+  const Identity publisher = Publisher();
+  auto signed_pointer = SignTermPointer(SamplePointer(), publisher);
+  REQUIRE(signed_pointer);
+  CHECK(signed_pointer->pointer.publisher == publisher.public_key());
+  auto verified = VerifyTermPointer(signed_pointer->encoded, signed_pointer->signature);
+  REQUIRE(verified);
+  CHECK(*verified == *signed_pointer);
+  CHECK(verified->pointer == signed_pointer->pointer);
+  CHECK(IdentityOf(verified->pointer) == IdentityOf(SignRecord(SampleRecord(), publisher)->record));
+}
+
+TEST_CASE("a term pointer's signature over other bytes is refused", "[unit]") {
+  const Identity publisher = Publisher();
+  const SignedTermPointer calendar = SignTermPointer(SamplePointer(), publisher).value();
+  const SignedTermPointer meeting = SignTermPointer(SamplePointer("meeting"), publisher).value();
+  auto swapped = VerifyTermPointer(meeting.encoded, calendar.signature);
+  REQUIRE_FALSE(swapped);
+  CHECK(swapped.error().code == transport::ErrorCode::kCrypto);
+
+  // Signed by another key than the one the pointer names.
+  TermPointer claimed = SamplePointer();
+  claimed.publisher = publisher.public_key();
+  const std::vector<uint8_t> bytes = EncodeTermPointer(claimed);
+  const Signature forged = Ed25519Signatures().Sign(Publisher("intruder"), bytes);
+  auto refused = VerifyTermPointer(bytes, forged);
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().code == transport::ErrorCode::kCrypto);
+
+  // A skill record's signature is never a pointer's: the tag tells them apart.
+  const SignedRecord record = Signed(SampleRecord(), publisher);
+  auto as_pointer = VerifyTermPointer(record.encoded, record.signature);
+  REQUIRE_FALSE(as_pointer);
+  CHECK(as_pointer.error().code == transport::ErrorCode::kParse);
+}
+
+TEST_CASE("a term pointer with one flipped bit anywhere is refused", "[unit]") {
+  const SignedTermPointer s = SignTermPointer(SamplePointer(), Publisher()).value();
+  for (size_t i = 0; i < s.encoded.size(); ++i) {
+    std::vector<uint8_t> bytes = s.encoded;
+    bytes[i] ^= 0x01;
+    CHECK_FALSE(VerifyTermPointer(bytes, s.signature));
+  }
+}
+
+TEST_CASE("a term pointer signed in a non-canonical encoding is refused", "[unit]") {
+  const Identity publisher = Publisher();
+  TermPointer p = SamplePointer();
+  p.publisher = publisher.public_key();
+  std::vector<uint8_t> bytes = EncodeTermPointer(p);
+  // The weight 450 is 0xcd 0x01 0xc2 (uint16); write it as a uint32 instead, and sign that.
+  const std::vector<uint8_t> shortest = {0xcd, 0x01, 0xc2};
+  auto at = std::search(bytes.begin(), bytes.end(), shortest.begin(), shortest.end());
+  REQUIRE(at != bytes.end());
+  at = bytes.erase(at, at + 3);
+  bytes.insert(at, {0xce, 0x00, 0x00, 0x01, 0xc2});
+  REQUIRE(DecodeTermPointer(bytes));
+  auto refused = VerifyTermPointer(bytes, Ed25519Signatures().Sign(publisher, bytes));
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().message == "term pointer is not in canonical form");
+}
+
+TEST_CASE("a term pointer with unknown trailing elements verifies and encodes to its bytes",
+          "[unit]") {
+  const Identity publisher = Publisher();
+  TermPointer p = SamplePointer();
+  p.publisher = publisher.public_key();
+  // As a newer version writes it: the 13 fields, then "hello" and [1, true] after them.
+  std::vector<uint8_t> bytes = EncodeTermPointer(p);
+  REQUIRE(bytes[0] == 0x9d);  // fixarray of 13
+  bytes[0] = 0x9f;            // 15
+  const std::vector<uint8_t> two = {0xa5, 'h', 'e', 'l', 'l', 'o', 0x92, 0x01, 0xc3};
+  bytes.insert(bytes.end(), two.begin(), two.end());
+  auto verified = VerifyTermPointer(bytes, Ed25519Signatures().Sign(publisher, bytes));
+  REQUIRE(verified);
+  CHECK(verified->encoded == bytes);
+  CHECK(verified->pointer.unknown_trailing.count == 2);
+  CHECK(verified->pointer.unknown_trailing.encoded == two);
+  TermPointer known = verified->pointer;
+  known.unknown_trailing = {};
+  CHECK(known == p);
+  CHECK(EncodeTermPointer(verified->pointer) == bytes);
+
+  // Nine unknown elements, one more than kRecordExtraElementsMax: refused, naming the count.
+  std::vector<uint8_t> too_many = EncodeTermPointer(p);
+  too_many.erase(too_many.begin());
+  too_many.insert(too_many.begin(), {0xdc, 0x00, 13 + 9});  // array16 of 22
+  too_many.insert(too_many.end(), kRecordExtraElementsMax + 1, 0xc0);
+  CHECK(DecodeTermPointer(too_many).error().message ==
+        "term pointer: 22 elements: 9 unknown ones after the 13 this version reads, more than "
+        "the 8 it skips");
+  // An unknown element nested deeper than a pointer may be: refused by the unpack limits.
+  std::vector<uint8_t> deep = EncodeTermPointer(p);
+  deep[0] = 0x9e;  // 14
+  std::vector<uint8_t> shallow = deep;
+  shallow.insert(shallow.end(), {0x91, 0x01});  // an array of scalars: 2 deep
+  CHECK(DecodeTermPointer(shallow));
+  deep.insert(deep.end(), {0x91, 0x91, 0x01});
+  CHECK(DecodeTermPointer(deep).error().code == transport::ErrorCode::kParse);
+}
+
+TEST_CASE("every term pointer limit is refused with the field it names", "[unit]") {
+  struct Case {
+    std::string field;
+    std::function<void(TermPointer&)> change;
+  };
+  const std::vector<Case> cases = {
+      {"term", [](TermPointer& p) { p.term.clear(); }},
+      {"term", [](TermPointer& p) { p.term = std::string(kTermBytesMax + 1, 'a'); }},
+      {"term", [](TermPointer& p) { p.term = "pdf#2"; }},
+      {"term", [](TermPointer& p) { p.term = "two words"; }},
+      {"term", [](TermPointer& p) { p.term = "tab\t"; }},
+      {"agentId", [](TermPointer& p) { p.agent_id.clear(); }},
+      {"agentId", [](TermPointer& p) { p.agent_id = std::string(kIdLengthMax + 1, 'a'); }},
+      {"agentId", [](TermPointer& p) { p.agent_id = "agent;1"; }},
+      {"skillId", [](TermPointer& p) { p.skill_id.clear(); }},
+      {"skillId", [](TermPointer& p) { p.skill_id = "skill|1"; }},
+      {"recordKey", [](TermPointer& p) { p.record_key = SkillKey("another-skill"); }},
+      {"name", [](TermPointer& p) { p.name = std::string(kTitleLengthMax + 1, 'n'); }},
+      {"name", [](TermPointer& p) { p.name = "Feishu, Calendar"; }},
+      {"description",
+       [](TermPointer& p) {
+         p.description = std::string(kTermPointerDescriptionBytesMax + 1, 'd');
+       }},
+      {"description", [](TermPointer& p) { p.description = "books \xE6\xBC"; }},  // 漢 cut
+      {"weight", [](TermPointer& p) { p.weight_centi = 0; }},
+      {"weight", [](TermPointer& p) { p.weight_centi = kTermWeightCentiMax + 1; }},
+      {"ttl", [](TermPointer& p) { p.ttl_seconds = kRecordTtlMinSeconds - 1; }},
+      {"ttl", [](TermPointer& p) { p.ttl_seconds = kRecordTtlMaxSeconds + 1; }},
+      {"name",
+       [](TermPointer& p) {
+         Bury(p);
+         p.name = "Feishu Calendar";
+       }},
+      {"description",
+       [](TermPointer& p) {
+         Bury(p);
+         p.description = "Reads meetings.";
+       }},
+      {"weight",
+       [](TermPointer& p) {
+         Bury(p);
+         p.weight_centi = 1;
+       }},
+  };
+  for (const Case& c : cases) {
+    TermPointer p = SamplePointer();
+    c.change(p);
+    auto invalid = ValidateTermPointer(p);
+    REQUIRE_FALSE(invalid);
+    CHECK(invalid.error().code == transport::ErrorCode::kInvalidArgument);
+    CHECK(FieldOf(invalid.error()) == c.field);
+    CHECK_FALSE(SignTermPointer(p, Publisher()));
+    // A holder refuses it too, though its publisher signed it.
+    p.publisher = Publisher().public_key();
+    const std::vector<uint8_t> bytes = EncodeTermPointer(p);
+    CHECK_FALSE(VerifyTermPointer(bytes, Ed25519Signatures().Sign(Publisher(), bytes)));
+  }
+}
+
+TEST_CASE("a term pointer at every limit is taken", "[unit]") {
+  TermPointer p = SamplePointer(std::string(kTermBytesMax, 't'));
+  p.agent_id = std::string(kIdLengthMax, 'a');
+  p.skill_id = std::string(kIdLengthMax, 's');
+  p.record_key = SkillKey(p.skill_id);
+  p.name = std::string(kTitleLengthMax, 'n');
+  p.description = Characters(kTermPointerDescriptionBytesMax / 4, 4);
+  p.weight_centi = kTermWeightCentiMax;
+  p.timestamp_ms = UINT64_MAX;
+  p.sequence = UINT64_MAX;
+  p.ttl_seconds = kRecordTtlMaxSeconds;
+  auto signed_pointer = SignTermPointer(p, Publisher());
+  REQUIRE(signed_pointer);
+  // The largest pointer still travels inline, well inside a datagram.
+  CHECK(signed_pointer->encoded.size() < 700);
+  CHECK(VerifyTermPointer(signed_pointer->encoded, signed_pointer->signature));
+  CHECK(NotAfterMs(p) == UINT64_MAX);
+}
+
+TEST_CASE("malformed term pointer bytes are refused with what was wrong", "[unit]") {
+  TermPointer p = SamplePointer();
+  const std::vector<uint8_t> good = EncodeTermPointer(p);
+
+  std::vector<uint8_t> trailing = good;
+  trailing.push_back(0xc0);
+  CHECK(DecodeTermPointer(trailing).error().message == "trailing bytes after term pointer");
+
+  std::vector<uint8_t> short_array = good;
+  short_array[0] = 0x9c;  // 12 elements
+  CHECK(DecodeTermPointer(short_array).error().code == transport::ErrorCode::kParse);
+
+  std::vector<uint8_t> other_tag = good;
+  other_tag[10] ^= 0x01;  // a letter of the tag
+  CHECK(DecodeTermPointer(other_tag).error().message ==
+        "term pointer field tag: expected 'skillnode-term-pointer-v1'");
+
+  // The record key's place (after the array, the tag and the term) holds a str instead.
+  std::vector<uint8_t> not_a_key = good;
+  const auto key_at = not_a_key.begin() + 1 + 26 + 9;
+  REQUIRE(*key_at == 0xc4);
+  const auto after_key = not_a_key.erase(key_at, key_at + 34);
+  not_a_key.insert(after_key, {0xa3, 'k', 'e', 'y'});
+  CHECK(DecodeTermPointer(not_a_key).error().message ==
+        "term pointer field recordKey: expected bin of 32 bytes");
+
+  const std::vector<uint8_t> huge(kTermPointerEncodedSizeMax + 1, 0xc0);
+  CHECK(DecodeTermPointer(huge).error().code == transport::ErrorCode::kParse);
+}
+
+TEST_CASE("a term's shards have keys of their own, and each key names its shard", "[unit]") {
+  CHECK(TermKey("pdf") == Key::Sha256("term:pdf"));
+  CHECK(TermKey("pdf", 0) == Key::Sha256("term:pdf"));
+  CHECK(TermKey("pdf", 3) == Key::Sha256("term:pdf#3"));
+  CHECK(TermKey("pdf", kTermShardsMax - 1) == Key::Sha256("term:pdf#63"));
+  CHECK(TermShardOf("pdf", TermKey("pdf")) == 0u);
+  CHECK(TermShardOf("pdf", TermKey("pdf", 3)) == 3u);
+  CHECK(TermShardOf("pdf", Key::Sha256("term:pdf#64")) == std::nullopt);
+  CHECK(TermShardOf("pdfs", TermKey("pdf")) == std::nullopt);
+  CHECK(TermShardOf("pdf", CapabilityKey("pdf")) == std::nullopt);
+}
+
+TEST_CASE("the description prefix is cut before the character that crosses its limit", "[unit]") {
+  CHECK(DescriptionPrefix("short") == "short");
+  CHECK(DescriptionPrefix(std::string(200, 'x')) ==
+        std::string(kTermPointerDescriptionBytesMax, 'x'));
+  // "a" and 32 CJK characters: 97 bytes; the last one would end at byte 97.
+  const std::string cjk = "a" + Characters(32, 3);
+  CHECK(DescriptionPrefix(cjk) == "a" + Characters(31, 3));
+  // 25 emoji: 100 bytes; 24 fit exactly.
+  CHECK(DescriptionPrefix(Characters(25, 4)) == Characters(24, 4));
+  for (const std::string& text : {cjk, Characters(25, 4), std::string("x\xE6")}) {
+    TermPointer p = SamplePointer();
+    p.description = DescriptionPrefix(text);
+    CHECK(ValidateTermPointer(p));
+  }
+}
+
+TEST_CASE("a term pointer's encoding is told from a skill record's by its tag alone", "[unit]") {
+  const SignedTermPointer pointer = *SignTermPointer(SamplePointer(), Publisher());
+  CHECK(IsTermPointerEncoding(pointer.encoded));
+  CHECK_FALSE(IsTermPointerEncoding(Signed(SampleRecord(), Publisher()).encoded));
+  CHECK_FALSE(IsTermPointerEncoding({}));
+  std::vector<uint8_t> cut(pointer.encoded.begin(), pointer.encoded.begin() + 10);
+  CHECK_FALSE(IsTermPointerEncoding(cut));
+  std::vector<uint8_t> other_tag = pointer.encoded;
+  other_tag[5] ^= 1;
+  CHECK_FALSE(IsTermPointerEncoding(other_tag));
+}
+
+}  // namespace
+}  // namespace skillnode::kademlia::store
