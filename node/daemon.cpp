@@ -194,6 +194,8 @@ transport::Result<void> Daemon::OpenNode(const kademlia::Identity& identity) {
   // The registry listens on the keys of its cached answers and of its watch streams.
   dht.subscriptions_max = kDhtSubscriptionsMax;
   dht.clock_skew = config_.discovery.dht.clock_skew;
+  dht.term_jobs_per_second = config_.discovery.dht.index_jobs_per_second;
+  dht.term_jobs_burst = 2 * dht.term_jobs_per_second;
   dht_ = std::make_unique<kademlia::store::SkillDht>(
       *node_, dht, [](transport::TimePoint) { return WallClockMs(); });
   if (!config_.discovery.dht.enabled) {

@@ -225,6 +225,12 @@ void WriteStoreMetrics(http::PrometheusWriter& out, const kademlia::store::Skill
   out.Counter("skillnode_terms_jobs_dropped_total",
               "Pointer publications dropped (queue full or no lookup); the next republish retries.",
               static_cast<double>(stats.term_jobs_dropped));
+  out.Gauge("skillnode_terms_jobs_queued",
+            "Pointer publications of this node's skills waiting for their turn (the pace).",
+            static_cast<double>(dht.term_publisher().jobs_queued()));
+  out.Gauge("skillnode_terms_jobs_running",
+            "Pointer publications of this node's skills running (a lookup and its STOREs).",
+            static_cast<double>(dht.term_publisher().jobs_running()));
   out.Gauge("skillnode_store_published", "Records this node publishes and republishes.",
             static_cast<double>(dht.published()));
   out.Gauge("skillnode_store_listeners", "Listeners this node holds for other nodes.",

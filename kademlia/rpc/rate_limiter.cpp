@@ -1,6 +1,7 @@
 #include "kademlia/rpc/rate_limiter.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 namespace skillnode::kademlia::rpc {
@@ -14,6 +15,13 @@ bool TokenBucket::Take(transport::TimePoint now, double rate, double burst) {
   if (tokens_ < 1.0) return false;
   tokens_ -= 1.0;
   return true;
+}
+
+transport::TimePoint TokenBucket::NextToken(double rate) const {
+  assert(rate > 0);
+  if (tokens_ >= 1.0) return updated_;
+  return updated_ +
+         transport::Duration(static_cast<int64_t>(std::ceil((1.0 - tokens_) / rate * 1e6)));
 }
 
 RequestRateLimiter::RequestRateLimiter(const RateLimitConfig& config, transport::TimePoint now,

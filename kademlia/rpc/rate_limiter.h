@@ -33,6 +33,9 @@ class TokenBucket {
 
   // Refills for the time since the last call, then takes one token if there is one.
   bool Take(transport::TimePoint now, double rate, double burst);
+  // When Take, called with the same `rate`, finds a token at the earliest: now (`updated()`)
+  // if it holds one.
+  transport::TimePoint NextToken(double rate) const;
   // When the bucket last refilled (the last Take).
   transport::TimePoint updated() const { return updated_; }
 

@@ -305,7 +305,7 @@ void SkillDht::OnTimer(transport::TimePoint now) {
   stats_.term_pointers_expired += terms_.Expire(now).size();
   listeners_.Expire(now);
   subscriptions_.RenewDue(now);
-  publisher_.RepublishDue(now);
+  publisher_.OnTimer(now);
   pull_.OnTimer(now);
 }
 

@@ -138,6 +138,8 @@ class SkillDht final : public RequestHandler {
     publisher_.SetResignedObserver(std::move(observer));
   }
   size_t published() const { return publisher_.size(); }
+  // The keyword index's pointer jobs of this node's own skills (queued, running).
+  const terms::TermPublisher& term_publisher() const { return publisher_.term_publisher(); }
   // Records larger than a datagram: pulls running, and the records whose bytes this node serves.
   size_t record_pulls_running() const { return pull_.running(); }
   const RecordOutbox& outbox() const { return outbox_; }

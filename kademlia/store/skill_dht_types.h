@@ -88,10 +88,17 @@ struct DhtConfig {
   // pointer (the caller's list is most distinctive first; those past this are not published:
   // TermExtractorConfig::kTermsPerSkillMax, 32, with the text analysis's defaults), the pointer
   // jobs (a shard search, a lookup and its STOREs) running at once, and those waiting (a job
-  // past that is dropped and counted; the next republish tries its term again).
+  // past that is dropped and counted; the next republish tries its term again), and the pace
+  // at which jobs start: at most term_jobs_per_second a second, term_jobs_burst at once after
+  // a quiet spell. A job is a lookup and r STOREs, some 20 to 40 requests, so 20 jobs a second
+  // keep a node that registers hundreds of skills at once under about 800 requests a second
+  // spread over the network, while a republish of 1,000 skills of 20 terms (20,000 jobs) fits
+  // in the 20-minute republish interval.
   size_t term_pointers_per_record_max = 32;
   size_t term_jobs_running_max = 8;
   size_t term_jobs_queued_max = 16384;
+  double term_jobs_per_second = 20;
+  double term_jobs_burst = 40;
 };
 
 // One term a record is indexed under (docs/protocol.md "Keyword index"), as the caller's text

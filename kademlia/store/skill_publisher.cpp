@@ -148,6 +148,11 @@ void SkillPublisher::SetPublished(Published published) {
   published_due_.insert({it->second.Due(), identity});
 }
 
+void SkillPublisher::OnTimer(transport::TimePoint now) {
+  RepublishDue(now);
+  term_publisher_.OnTimer(now);
+}
+
 void SkillPublisher::RepublishDue(transport::TimePoint now) {
   // Published records in the order of their next event; only those due are visited.
   std::vector<std::pair<SignedRecord, std::vector<IndexTerm>>> due;

@@ -58,8 +58,12 @@ class SkillPublisher {
   // Republishes the records that are due (signing our own again where their window runs out)
   // and drops those whose republishing has ended.
   void RepublishDue(transport::TimePoint now);
+  // The DHT's timer: RepublishDue, and the pointer jobs whose pace has come.
+  void OnTimer(transport::TimePoint now);
   transport::TimePoint NextDeadline() const {
-    return published_due_.empty() ? transport::kTimeNever : published_due_.begin()->first;
+    const transport::TimePoint due =
+        published_due_.empty() ? transport::kTimeNever : published_due_.begin()->first;
+    return std::min(due, term_publisher_.NextDeadline());
   }
   size_t size() const { return published_.size(); }
   void SetResignedObserver(ResignedCallback observer) { resigned_ = std::move(observer); }

@@ -206,6 +206,9 @@ struct DhtConfig {
   // The clock difference allowed between a record's publisher and this node at each end of the
   // record's signed validity window (docs/security.md "Replay").
   transport::Duration clock_skew = transport::Millis(300000);
+  // Keyword-index pointers of this node's skills published per second at most, twice that in
+  // a burst (kademlia::store::DhtConfig::term_jobs_per_second; docs/protocol.md "Keyword index").
+  double index_jobs_per_second = 20;
 
   bool operator==(const DhtConfig&) const = default;
 };
@@ -355,6 +358,8 @@ struct Config {
 
 // Range limits shared by the file reader and the flags.
 constexpr int kReplicationFactorMax = 20;
+// discovery.dht.indexJobsPerSecond at most.
+constexpr double kIndexJobsPerSecondMax = 10000;
 constexpr size_t kBucketSizeMax = 32;  // kademlia::kNodesPerReplyMax: a NODES reply holds k
 
 // Reads an environment variable; injected so that tests need not change the environment.

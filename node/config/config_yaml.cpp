@@ -192,6 +192,7 @@ void ReadDht(ConfigSection section, DhtConfig& dht, std::vector<std::string>& er
   BootstrapListReader(section, errors).Read("bootstrapNodes", dht.bootstrap_nodes);
   section.Int("replicationFactor", 1, kReplicationFactorMax, Store(dht.replication_factor));
   section.Millis("clockSkew", 0, kHourMs, dht.clock_skew);
+  section.Double("indexJobsPerSecond", 1, kIndexJobsPerSecondMax, dht.index_jobs_per_second);
   section.Finish();
 }
 

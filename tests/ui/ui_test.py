@@ -185,20 +185,15 @@ def main():
     require_binary()
     node_bin, npm_dir = npm_ready()
     tokens = os.path.join(temp_dir("skillnode-ui-tokens-"), "tokens")
-    # The node and its peer share one source address, 127.0.0.1: the per-IP request limit (500/s,
-    # meant for one peer per address) would take the registrations' keyword-index publishing for
-    # a flood and drop the replica reads behind it.
     config = f"""node:
   http: {{listen: "127.0.0.1:0"}}
   auth: {{tokensFile: "{tokens}"}}
-  kademlia: {{rateLimit: {{perIp: 20000, perIpBurst: 40000}}}}
 discovery:
   healthCheck: {{heartbeatInterval: 60000, timeout: 600000}}
 """ + ui_imports.CONFIG
     node = Node("ui", ["--port", "0"], config=config).start()
     peer = Node("ui-peer", ["--port", "0", "--bootstrap", f"127.0.0.1:{node.udp_port()}",
-                            "--http", "127.0.0.1:0"],
-                config="node:\n  kademlia: {rateLimit: {perIp: 20000, perIpBurst: 40000}}\n").start()
+                            "--http", "127.0.0.1:0"]).start()
     check(wait_for(lambda: node.contacts() >= 1 and peer.contacts() >= 1, 30, 0.1),
           "the node and its peer know each other")
     check_serving(node)

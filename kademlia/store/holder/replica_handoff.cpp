@@ -40,15 +40,26 @@ void ReplicaHandoff::OnContactAdded(transport::TimePoint now, const Contact& con
     if (!last.Bit(bit)) last = last.WithBitFlipped(bit);
   }
   for (const Key& key : HeldKeysBetween(first, last, config_.handoff_keys_max)) {
+    // Every holder of the key sees the newcomer; only the closest of them hands it over, so it
+    // gets one copy, not r (the Kademlia paper's rule). We are that one when no contact but the
+    // newcomer is closer to the key than we are.
+    if (CloserOtherThan(key, contact.id)) continue;
     HandOffVia(now, contact, key);
   }
+}
+
+bool ReplicaHandoff::CloserOtherThan(const Key& key, const NodeId& excluded) const {
+  for (const Contact& c : node_.routing_table().Closest(key, 2)) {
+    if (c.id != excluded) return CloserTo(key, c.id, node_.id());
+  }
+  return false;
 }
 
 void ReplicaHandoff::OnContactEvicted(transport::TimePoint now, const NodeId& gone) {
   // For each held key, the r closest nodes we know, counting us, are its holders as far as we
   // can tell. If `gone` was closer to the key than the farthest of them, it was a holder, and
-  // that farthest one moved up into the r in its place: it gets a copy. Every surviving holder
-  // does the same; a copy that arrives twice is stored once.
+  // that farthest one moved up into the r in its place: it gets a copy, from the closest
+  // surviving holder alone (each holder sees the same, and would otherwise send it too).
   const size_t r = config_.replication;
   if (r < 2) return;
   Key lowest, highest;
@@ -64,6 +75,8 @@ void ReplicaHandoff::OnContactEvicted(transport::TimePoint now, const NodeId& go
     // `gone` was closer than it, it has just moved up.
     const Contact& moved_up = closest[r - 2];
     if (!CloserTo(key, node_.id(), moved_up.id) || !CloserTo(key, gone, moved_up.id)) continue;
+    // Every surviving holder sees the same; only the closest of them sends the copy.
+    if (CloserTo(key, closest.front().id, node_.id())) continue;
     ++stats_.repair_keys;
     ++handed;
     HandOffVia(now, moved_up, key);

@@ -2,9 +2,11 @@
 // some held keys than we are is handed their records; when a contact that held some of our keys
 // beside us is evicted, the node that now ranks among the r closest in its place gets a copy
 // (replica repair), so a record does not wait for its publisher's republish to get back to r
-// copies. Each hand-off first earns the receiver's write token with a FIND_NODE. The keyword
-// index's pointers (terms::TermTable) are handed over and repaired the same way, key by key, as
-// the records are (docs/protocol.md "Keyword index").
+// copies. Of the holders that see the same change, only the closest to the key sends, so the
+// receiver gets one copy of each record rather than one from each holder. Each hand-off first earns
+// the receiver's write token with a FIND_NODE. The keyword index's pointers (terms::TermTable) are
+// handed over and repaired the same way, key by key, as the records are (docs/protocol.md "Keyword
+// index").
 //
 // Owns nothing but its bounds; the node, the store, the term table and the stats are SkillDht's
 // (kademlia/store/skill_dht.h), which owns this and calls it from its RequestHandler hooks.
@@ -31,13 +33,16 @@ class ReplicaHandoff {
   ReplicaHandoff& operator=(const ReplicaHandoff&) = delete;
 
   // `contact` has just entered the routing table: it gets the held records and pointers of the
-  // keys it is closer to than we are (at most handoff_keys_max keys).
+  // keys it is closer to than we are and to which no other contact is closer than we are (at
+  // most handoff_keys_max keys).
   void OnContactAdded(transport::TimePoint now, const Contact& contact);
-  // `gone` has just been evicted: for each held key it was a holder of beside us, the node
-  // that moved up into the r closest in its place gets a copy.
+  // `gone` has just been evicted: for each held key it was a holder of beside us, where we are
+  // the closest holder left, the node that moved up into the r closest in its place gets a copy.
   void OnContactEvicted(transport::TimePoint now, const NodeId& gone);
 
  private:
+  // Whether a contact other than `excluded` is closer to `key` than this node.
+  bool CloserOtherThan(const Key& key, const NodeId& excluded) const;
   // Up to `max` keys in [first, last] under which records or pointers are held, in order.
   std::vector<Key> HeldKeysBetween(const Key& first, const Key& last, size_t max) const;
   // A FIND_NODE to `contact` for the write token, then HandOff.

@@ -32,7 +32,9 @@ struct TermPublisher::Job {
 
 TermPublisher::TermPublisher(Node& node, const DhtConfig& config, TermHolder& holder,
                              DhtStats& stats)
-    : node_(node), config_(config), holder_(holder), stats_(stats) {}
+    : node_(node), config_(config), holder_(holder), stats_(stats) {
+  assert(config_.term_jobs_per_second > 0 && config_.term_jobs_burst >= 1);
+}
 
 void TermPublisher::Publish(transport::TimePoint now, const SignedRecord& record,
                             std::span<const IndexTerm> terms) {
@@ -149,7 +151,8 @@ bool TermPublisher::Enqueue(const SignedRecord& record, std::string_view term,
 void TermPublisher::Pump(transport::TimePoint now) {
   if (pumping_) return;
   pumping_ = true;
-  while (running_ < config_.term_jobs_running_max && !queued_.empty()) {
+  while (running_ < config_.term_jobs_running_max && !queued_.empty() &&
+         pace_.Take(now, config_.term_jobs_per_second, config_.term_jobs_burst)) {
     std::shared_ptr<Job> job = std::move(queued_.front());
     queued_.pop_front();
     ++running_;
@@ -160,6 +163,11 @@ void TermPublisher::Pump(transport::TimePoint now) {
     }
   }
   pumping_ = false;
+}
+
+transport::TimePoint TermPublisher::NextDeadline() const {
+  if (queued_.empty() || running_ >= config_.term_jobs_running_max) return transport::kTimeNever;
+  return pace_.NextToken(config_.term_jobs_per_second);
 }
 
 bool TermPublisher::Locate(transport::TimePoint now, const std::shared_ptr<Job>& job,

@@ -19,7 +19,11 @@
 // dropped pointer's window has ended. A tombstone pointer never moves to another shard.
 //
 // Each pointer is a job (a lookup of its shard key, then its STOREs); at most
-// term_jobs_running_max run at once and term_jobs_queued_max wait, in order. Records signed by
+// term_jobs_running_max run at once and term_jobs_queued_max wait, in order, and jobs start at
+// most term_jobs_per_second a second (a token bucket holding term_jobs_burst): a node that
+// registers hundreds of skills does not burst thousands of lookups at its peers, whose
+// per-source rate limits would drop them. OnTimer starts the jobs the pace held back, at
+// NextDeadline. Records signed by
 // another key get no pointers. Driven by SkillPublisher (skill_publisher.h), which owns it; the
 // node, the holder (for the copies kept here), the config and the stats are SkillDht's. No I/O
 // of its own; not thread-safe.
@@ -37,6 +41,7 @@
 #include <string_view>
 
 #include "kademlia/node.h"
+#include "kademlia/rpc/rate_limiter.h"
 #include "kademlia/store/record/skill_record.h"
 #include "kademlia/store/skill_dht_types.h"
 #include "kademlia/store/terms/term_holder.h"
@@ -60,6 +65,11 @@ class TermPublisher {
 
   // Where the pointer of (identity, term) was last placed, if it was.
   std::optional<uint32_t> ShardOf(const RecordIdentity& identity, std::string_view term) const;
+  // Starts the waiting jobs the pace now allows.
+  void OnTimer(transport::TimePoint now) { Pump(now); }
+  // When the pace next lets a waiting job start (kTimeNever: none waits, or as many run as may;
+  // a job's end starts the next).
+  transport::TimePoint NextDeadline() const;
   size_t jobs_running() const { return running_; }
   size_t jobs_queued() const { return queued_.size(); }
 
@@ -84,7 +94,7 @@ class TermPublisher {
   // queues its job; false (nothing queued) when it cannot be signed.
   bool Enqueue(const SignedRecord& record, std::string_view term, uint32_t weight_centi,
                bool tombstone, std::optional<uint32_t> shard);
-  // Starts queued jobs while fewer than term_jobs_running_max run.
+  // Starts queued jobs while fewer than term_jobs_running_max run and the pace allows.
   void Pump(transport::TimePoint now);
   // A lookup of `shard`'s key for `job`; false when the node refuses the lookup.
   bool Locate(transport::TimePoint now, const std::shared_ptr<Job>& job, uint32_t shard);
@@ -107,6 +117,7 @@ class TermPublisher {
   std::map<RecordIdentity, Places> places_;
   std::deque<std::shared_ptr<Job>> queued_;
   size_t running_ = 0;
+  rpc::TokenBucket pace_;  // starts empty and fills to term_jobs_burst at the first Pump
   // Inside Pump: a job that ends at once (a lookup with no contacts) does not start the next
   // from its own frame; the loop already running does, so the stack stays flat.
   bool pumping_ = false;

@@ -104,6 +104,40 @@ TEST_CASE("the contact that moves up into the r closest when a holder is evicted
   CHECK(f.transport.sent.empty());
 }
 
+TEST_CASE("a newcomer is handed a key only by the closest of its holders", "[unit]") {
+  HandoffFixture f;
+  f.Hold(f.key, f.record);
+  // A contact closer to the key than this node: it holds the key too, and hands it over itself.
+  const Peer closer = f.PeerOnSide(true, "10.0.0.3:6881", 1000);
+  f.Verify(closer);
+  f.transport.Take();
+  const Peer newcomer = f.PeerOnSide(true, "10.0.0.2:6881");
+  f.handoff.OnContactAdded(f.now, f.ContactOf(newcomer));
+  CHECK(f.transport.sent.empty());
+  CHECK(f.stats.handoff_records == 0);
+}
+
+TEST_CASE("a lost copy is repaired only by the closest surviving holder", "[unit]") {
+  HandoffFixture f;
+  f.config.replication = 3;
+  f.Hold(f.key, f.record);
+  // One contact closer to the key than this node and two farther: with r = 3 the holders are
+  // `closer`, this node and the nearer of the other two.
+  const Peer closer = f.PeerOnSide(true, "10.0.0.2:6881");
+  const Peer far_a = f.PeerOnSide(false, "10.0.0.3:6881", 1000);
+  const Peer far_b = f.PeerOnSide(false, "10.0.0.4:6881", 2000);
+  REQUIRE(far_a.id() != far_b.id());
+  f.Verify(closer);
+  f.Verify(far_a);
+  f.Verify(far_b);
+  f.transport.Take();
+  // An evicted holder closer than every other: the nearer farther contact moves up. `closer`
+  // repairs it; this node, second of the surviving holders, sends nothing.
+  f.handoff.OnContactEvicted(f.now, f.key);
+  CHECK(f.stats.repair_keys == 0);
+  CHECK(f.transport.sent.empty());
+}
+
 // A term pointer for `key`'s term, held in the fixture's term table.
 SignedTermPointer HoldPointer(HandoffFixture& f, const std::string& term) {
   TermPointer p;

@@ -107,6 +107,36 @@ TEST_CASE("a record signed by another key publishes no pointers", "[sim]") {
   CHECK_FALSE(testing::Holders(net, SkillKey(r.skill_id)).empty());  // the record went out
 }
 
+TEST_CASE("pointer jobs start at the publisher's pace, a burst first and then one per token",
+          "[sim]") {
+  FakeNetwork net(/*seed=*/73);
+  DhtConfig config;
+  config.term_jobs_per_second = 2;
+  config.term_jobs_burst = 2;
+  BuildDhtNetwork(net, 20, config);
+  const std::vector<IndexTerm> six = {{"feishu", 600},  {"organ", 500},  {"chart", 400},
+                                      {"meeting", 300}, {"invite", 200}, {"agenda", 100}};
+  const SignedRecord record = Own(net, kPublisher);
+  net.dht(kPublisher).Publish(net.now(), record, nullptr, six);
+  const TermPublisher& pace = net.dht(kPublisher).term_publisher();
+  // The burst: two jobs start at once, four wait; the next may start half a second later.
+  CHECK(pace.jobs_queued() == 4);
+  CHECK(pace.NextDeadline() == net.now() + transport::Millis(500));
+  net.RunFor(transport::Millis(400));
+  CHECK(pace.jobs_queued() == 4);
+  net.RunFor(transport::Millis(200));
+  CHECK(pace.jobs_queued() == 3);
+  net.RunFor(transport::Millis(1500));
+  CHECK(pace.jobs_queued() == 0);
+  CHECK(pace.NextDeadline() == transport::kTimeNever);
+  net.RunFor(transport::Seconds(30));
+  // Paced, not dropped: every term has its pointer.
+  for (const IndexTerm& term : six) {
+    CHECK(pace.ShardOf(IdentityOf(record.record), term.term) == 0u);
+  }
+  CHECK(net.dht(kPublisher).stats().term_jobs_dropped == 0);
+}
+
 // Host `filler` fills `key` on `hosts` with kTermPointersPerKeyMax pointers heavier than any
 // of kTerms, STOREd as any node would.
 void Fill(FakeNetwork& net, size_t filler, const Key& key, const std::set<size_t>& hosts) {
