@@ -11,6 +11,7 @@
 #define SKILLNODE_KADEMLIA_STORE_HOLDER_SOURCE_SHARES_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <initializer_list>
 #include <map>
@@ -31,6 +32,14 @@ using StoreSlot = std::tuple<Key, Key>;
 // The identity part of a slot: SHA-256 over the identity's fields, each length-prefixed (compact,
 // and ordered the same way on every node).
 Key SlotIdentity(const RecordIdentity& identity);
+
+// What a store that holds values for others (ValueStore, TermTable) reports of a value it
+// dropped when its time was up: the key it was under, its identity and its sequence.
+struct StoreExpiry {
+  Key key;
+  RecordIdentity identity;
+  uint64_t sequence = 0;
+};
 
 class SourceShares {
  public:

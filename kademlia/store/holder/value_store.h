@@ -95,11 +95,7 @@ class ValueStore {
   // The record held with this signature (under any key), if any.
   SignedRecordPtr HeldWith(const Signature& signature) const;
 
-  struct Expired {
-    Key key;
-    RecordIdentity identity;
-    uint64_t sequence = 0;
-  };
+  using Expired = StoreExpiry;
   // Drops every record whose time is up; returns what was dropped.
   std::vector<Expired> Expire(transport::TimePoint now);
   transport::TimePoint NextExpiry() const;

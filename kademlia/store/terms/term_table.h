@@ -91,11 +91,7 @@ class TermTable {
   size_t Count(const Key& key) const;
   bool Has(const Key& key) const { return keys_.contains(key); }
 
-  struct Expired {
-    Key key;
-    RecordIdentity identity;
-    uint64_t sequence = 0;
-  };
+  using Expired = StoreExpiry;
   // Drops every pointer whose time is up; returns what was dropped.
   std::vector<Expired> Expire(transport::TimePoint now);
   transport::TimePoint NextExpiry() const;

@@ -12,6 +12,7 @@
 #include "store_parts_fixture.h"
 #include "support/peer.h"
 #include "support/records.h"
+#include "support/term_pointers.h"
 
 namespace skillnode::kademlia::store {
 namespace {
@@ -140,17 +141,8 @@ TEST_CASE("a lost copy is repaired only by the closest surviving holder", "[unit
 
 // A term pointer for `key`'s term, held in the fixture's term table.
 SignedTermPointer HoldPointer(HandoffFixture& f, const std::string& term) {
-  TermPointer p;
-  p.term = term;
-  p.skill_id = "skill-001";
-  p.agent_id = "agent-001";
-  p.record_key = SkillKey(p.skill_id);
-  p.name = "Calendar";
-  p.weight_centi = 400;
-  p.timestamp_ms = kSimulatedEpochMs;
-  p.sequence = 1;
-  p.ttl_seconds = 3600;
-  const SignedTermPointer pointer = *SignTermPointer(p, Publisher());
+  const SignedTermPointer pointer =
+      *SignTermPointer(testing::SampleTermPointer("skill-001", 400, 1, term), Publisher());
   REQUIRE(f.terms
               .Put(f.key, pointer, transport::Address::Parse("10.9.9.9").value(), f.now,
                    transport::Seconds(1800))

@@ -8,12 +8,14 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kademlia/store/skill_dht.h"
 #include "support/dht_network.h"
 #include "support/fake_network.h"
 #include "support/records.h"
+#include "support/term_pointers.h"
 
 namespace skillnode::kademlia::store::terms {
 namespace {
@@ -24,17 +26,9 @@ using testing::Publisher;
 
 SignedTermPointer Pointer(FakeNetwork& net, const std::string& term, const std::string& skill,
                           uint32_t weight, uint64_t sequence = 1, bool tombstone = false) {
-  TermPointer p;
-  p.term = term;
-  p.skill_id = skill;
-  p.agent_id = "agent-001";
-  p.record_key = SkillKey(skill);
-  if (!tombstone) p.name = "Skill " + skill;
-  p.weight_centi = tombstone ? 0 : weight;
-  p.tombstone = tombstone;
+  TermPointer p = testing::SampleTermPointer(skill, weight, sequence, term);
+  if (tombstone) p = testing::TombstoneOf(std::move(p), sequence);
   p.timestamp_ms = SimulatedWallClockMs(net.now());
-  p.sequence = sequence;
-  p.ttl_seconds = 3600;
   return *SignTermPointer(p, Publisher());
 }
 
