@@ -9,16 +9,21 @@ Usage: python3 bench/registry_bench.py [BUILD_DIR] [--agents N] [--skills-per-ag
 One standalone node, pinned to one core (taskset), gets AGENTS x SKILLS registrations
 (default 1,000 x 20) over POST /api/skills. Each skill has 2 of 200 capabilities and 1 of 50
 scenes, so it is stored under 6 DHT keys: 20,000 registrations are 120,000 stored records.
-The skills of the first SCHEMA_AGENTS agents carry a descriptor with input and output schemas,
-and a quarter of all skills are reasoners. Then wrk (Debian's package), on the other core,
-drives:
+The skills of the first SCHEMA_AGENTS agents carry a descriptor with input and output schemas
+and a description naming one of TOPICS x OBJECTS things it does ("Finds and ranks invoices in
+spreadsheets"), indexed for the word search, and a quarter of all skills are reasoners. Then wrk
+(Debian's package), on the other core, drives:
   - GET /health, the trivial route: the HTTP layer's own limit on this machine in this run;
   - POST /api/skills/search by capability, the capability drawn at random per request, with
     the node's cache as configured (answers cached for cache.ttl);
   - the same with "fresh": true (every request runs the whole chain: local, DHT stage);
   - GET /api/skills?capability=...&limit=20;
   - GET /api/v1/discovery/capabilities?agent=... for a random agent, without schemas, and
-    with include_input_schema and include_output_schema for an agent whose skills have them.
+    with include_input_schema and include_output_schema for an agent whose skills have them;
+  - word searches, two words of a description drawn at random per request (q): POST
+    /api/skills/search with the cache as configured, GET /api/skills?q=&limit=20, and the
+    search with "fresh": true (the local stage and a word search of the node's own keyword
+    index).
 Each runs for --warmup seconds (not counted) and then --seconds. It prints requests per second
 and p99 latency for each, each rate as a share of the trivial
 route's, and the node's RSS idle, after the registrations, and after the load. The figures are
@@ -48,6 +53,12 @@ INPUT_SCHEMA = {"type": "object", "required": ["query"],
                                          "default": 10}}}
 OUTPUT_SCHEMA = {"type": "object", "properties": {"items": {"type": "array"},
                                                   "score": {"type": "number", "minimum": 0}}}
+# The word-search vocabulary of the descriptors: a description names one topic and one object.
+TOPICS = ["invoices", "calendars", "contracts", "receipts", "tickets", "recipes", "reports",
+          "emails", "meetings", "photos", "payments", "orders", "flights", "hotels", "lessons",
+          "patients", "vehicles", "parcels", "songs", "articles"]
+OBJECTS = ["spreadsheets", "databases", "archives", "folders", "inboxes", "warehouses",
+           "notebooks", "dashboards", "catalogues", "ledgers"]
 CONFIG = """
 node:
   port: 0
@@ -81,8 +92,9 @@ def registrations(agents, per_agent):
                     "capabilities": [f"cap-{c:03d}" for c in caps],
                     "scenes": [f"scene-{rng.randrange(SCENES):02d}"]}
             if a < SCHEMA_AGENTS:
+                topic, thing = TOPICS[(a + j) % len(TOPICS)], OBJECTS[(a * 7 + j) % len(OBJECTS)]
                 body["descriptor"] = {"name": f"Skill {j} of agent {a}",
-                                      "description": "Finds and ranks what the query names",
+                                      "description": f"Finds and ranks {topic} in {thing}",
                                       "tags": ["bench", f"tag-{j % 5}"],
                                       "inputSchema": INPUT_SCHEMA, "outputSchema": OUTPUT_SCHEMA}
             yield body
@@ -141,6 +153,26 @@ request = function()
   return wrk.format("GET", "/api/v1/discovery/capabilities?agent=" .. a .. "EXTRA")
 end
 """
+LUA_WORDS_POST = """
+math.randomseed(19)
+local topics = {TOPICS}
+local objects = {OBJECTS}
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+request = function()
+  local q = topics[math.random(#topics)] .. " " .. objects[math.random(#objects)]
+  return wrk.format(nil, "/api/skills/search", nil, '{"q": "' .. q .. '", "limit": 20EXTRA}')
+end
+"""
+LUA_WORDS_GET = """
+math.randomseed(23)
+local topics = {TOPICS}
+local objects = {OBJECTS}
+request = function()
+  local q = topics[math.random(#topics)] .. "+" .. objects[math.random(#objects)]
+  return wrk.format("GET", "/api/skills?q=" .. q .. "&limit=20")
+end
+"""
 LUA_HEALTH = """
 request = function() return wrk.format("GET", "/health") end
 """
@@ -196,6 +228,12 @@ def main():
         "capabilities + schemas": LUA_CAPABILITIES
             .replace("MAXAGENT", str(min(args.agents, SCHEMA_AGENTS) - 1)).replace("EXTRA", schemas),
     }
+    lua_list = lambda words: ", ".join(f'"{w}"' for w in words)
+    for name, script in (("words (cache)", LUA_WORDS_POST.replace("EXTRA", "")),
+                         ("words GET /api/skills?q=", LUA_WORDS_GET),
+                         ("words (fresh)", LUA_WORDS_POST.replace("EXTRA", ', "fresh": true'))):
+        scripts[name] = script.replace("{TOPICS}", "{" + lua_list(TOPICS) + "}") \
+                              .replace("{OBJECTS}", "{" + lua_list(OBJECTS) + "}")
     for name, script in scripts.items():
         # A warm-up of the same workload first (not counted): the first request for each key
         # fills the caches and the capability snapshot; what is measured is the steady state.
@@ -214,6 +252,8 @@ def main():
               f"{rate / trivial:5.2f} of trivial   non-2xx {errors}")
     cached, fresh = results["search (cache)"][0], results["search (fresh)"][0]
     print(f"ratio cached / fresh search: {cached / fresh:.2f}")
+    words_cached, words_fresh = results["words (cache)"][0], results["words (fresh)"][0]
+    print(f"ratio cached / fresh word search: {words_cached / words_fresh:.2f}")
     print(f"RSS idle {idle:.1f} MiB; after registrations {registered_rss:.1f} MiB; "
           f"after the load {loaded:.1f} MiB")
     print(f"RSS per stored record: "
