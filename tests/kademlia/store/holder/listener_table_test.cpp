@@ -8,7 +8,7 @@
 #include <variant>
 #include <vector>
 
-#include "store_parts_fixture.h"
+#include "store/store_parts_fixture.h"
 #include "support/peer.h"
 #include "support/records.h"
 

@@ -9,7 +9,7 @@
 #include <variant>
 #include <vector>
 
-#include "store_parts_fixture.h"
+#include "store/store_parts_fixture.h"
 #include "support/peer.h"
 #include "support/records.h"
 #include "support/term_pointers.h"

@@ -8,7 +8,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "store_parts_fixture.h"
+#include "store/store_parts_fixture.h"
 #include "support/records.h"
 
 namespace skillnode::kademlia::store {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "kademlia/store/reader/skill_getter.h"
-#include "store_parts_fixture.h"
+#include "store/store_parts_fixture.h"
 #include "support/peer.h"
 #include "support/records.h"
 
