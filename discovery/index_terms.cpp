@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "discovery/text/record_text.h"
-#include "kademlia/store/terms/term_pointer.h"
+#include "kademlia/store/record/term_pointer.h"
 
 namespace skillnode::discovery {
 

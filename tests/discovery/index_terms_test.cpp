@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "kademlia/store/terms/term_pointer.h"
+#include "kademlia/store/record/term_pointer.h"
 #include "support/records.h"
 
 namespace skillnode::discovery {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "discovery/registry.h"
-#include "kademlia/store/terms/term_pointer.h"
+#include "kademlia/store/record/term_pointer.h"
 #include "support/dht_network.h"
 #include "support/fake_network.h"
 #include "support/records.h"

@@ -8,7 +8,7 @@
 
 #include "kademlia/store/record/record_window.h"
 #include "kademlia/store/record/skill_record.h"
-#include "kademlia/store/terms/term_pointer.h"
+#include "kademlia/store/record/term_pointer.h"
 
 namespace skillnode::testing {
 

@@ -2,7 +2,10 @@
 """Every folder is one namespace: a file in kademlia/store/ declares its code in
 skillnode::kademlia::store (a detail namespace nested under it, such as
 skillnode::kademlia::wire::wire_internal, is fine; so is a file with no namespace, such as a
-main.cpp). Prints each file that opens another skillnode namespace and exits 1.
+main.cpp). The one exception is a grouping: a sub-folder that only sorts a large folder's files
+by responsibility (GROUPINGS), whose files stay in the parent folder's namespace, so that
+splitting a folder does not rename what every user of it calls. Prints each file that opens
+another skillnode namespace and exits 1.
 
 Usage: check_namespaces.py ROOT [FOLDER...]   (folders relative to ROOT; default: the product's)
        check_namespaces.py --selftest          (proves the check can fail)
@@ -13,10 +16,15 @@ import sys
 import tempfile
 
 PRODUCT = ('bootstrap', 'discovery', 'kademlia', 'node', 'sim', 'transport')
+# Sub-folders whose files belong to their parent folder's namespace (README "Layout").
+GROUPINGS = ('kademlia/store/record', 'kademlia/store/holder', 'kademlia/store/reader',
+             'discovery/search/words')
 OPENING = re.compile(r'^namespace (skillnode(?:::\w+)*) \{', re.MULTILINE)
 
 
 def expected_namespace(relative_folder):
+    if relative_folder.replace(os.sep, '/') in GROUPINGS:
+        relative_folder = os.path.dirname(relative_folder)
     return '::'.join(['skillnode'] + relative_folder.split(os.sep))
 
 
@@ -43,6 +51,11 @@ def selftest():
         'kademlia/store/detail.h':
             ('namespace skillnode::kademlia::store::detail {\n}\n', False),
         'kademlia/store/parent.h': ('namespace skillnode::kademlia {\n}\n', True),
+        # A grouping's files are in the parent folder's namespace, and only in it.
+        'kademlia/store/record/grouped.h': ('namespace skillnode::kademlia::store {\n}\n', False),
+        'kademlia/store/record/wider.h': ('namespace skillnode::kademlia {\n}\n', True),
+        # Any other sub-folder is its own namespace.
+        'kademlia/store/terms/parents.h': ('namespace skillnode::kademlia::store {\n}\n', True),
         'kademlia/wire/sibling.cpp': ('namespace skillnode::kademlia::store {\n}\n', True),
         'transport/top.cpp': ('namespace skillnode {\n}\n', True),
         'sim/main.cpp': ('int main() { return 0; }\n', False),

@@ -28,7 +28,7 @@
 #include "discovery/text/query_terms.h"
 #include "kademlia/key.h"
 #include "kademlia/store/record/skill_record.h"
-#include "kademlia/store/terms/term_pointer.h"
+#include "kademlia/store/record/term_pointer.h"
 
 namespace skillnode::discovery::search {
 

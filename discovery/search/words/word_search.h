@@ -41,7 +41,7 @@
 #include "discovery/search/words/vocabulary_feed.h"
 #include "discovery/search/words/word_sources.h"
 #include "discovery/text/query_terms.h"
-#include "kademlia/store/terms/term_pointer.h"
+#include "kademlia/store/record/term_pointer.h"
 #include "transport/clock.h"
 
 namespace skillnode::discovery::search {

@@ -13,7 +13,7 @@
 
 #include "kademlia/key.h"
 #include "kademlia/store/record/skill_record.h"
-#include "kademlia/store/terms/term_pointer.h"
+#include "kademlia/store/record/term_pointer.h"
 #include "transport/clock.h"
 
 namespace skillnode::discovery::search {

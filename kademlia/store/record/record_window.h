@@ -12,7 +12,7 @@
 #include <functional>
 
 #include "kademlia/store/record/skill_record.h"
-#include "kademlia/store/terms/term_pointer.h"
+#include "kademlia/store/record/term_pointer.h"
 #include "transport/clock.h"
 
 namespace skillnode::kademlia::store {

@@ -3,7 +3,7 @@
 
 #include <cassert>
 
-#include "kademlia/store/terms/term_pointer.h"
+#include "kademlia/store/record/term_pointer.h"
 
 namespace skillnode::kademlia::store::terms {
 

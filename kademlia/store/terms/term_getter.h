@@ -28,8 +28,8 @@
 
 #include "kademlia/node.h"
 #include "kademlia/store/record/record_window.h"
+#include "kademlia/store/record/term_pointer.h"
 #include "kademlia/store/skill_dht_types.h"
-#include "kademlia/store/terms/term_pointer.h"
 #include "kademlia/store/terms/term_table.h"
 
 namespace skillnode::kademlia::store::terms {

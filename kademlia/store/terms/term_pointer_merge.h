@@ -23,7 +23,7 @@
 #include "kademlia/key.h"
 #include "kademlia/signature_scheme.h"
 #include "kademlia/store/record/record_window.h"
-#include "kademlia/store/terms/term_pointer.h"
+#include "kademlia/store/record/term_pointer.h"
 #include "kademlia/wire/wire.h"
 #include "transport/clock.h"
 

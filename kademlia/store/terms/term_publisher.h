@@ -43,9 +43,9 @@
 #include "kademlia/node.h"
 #include "kademlia/rpc/rate_limiter.h"
 #include "kademlia/store/record/skill_record.h"
+#include "kademlia/store/record/term_pointer.h"
 #include "kademlia/store/skill_dht_types.h"
 #include "kademlia/store/terms/term_holder.h"
-#include "kademlia/store/terms/term_pointer.h"
 
 namespace skillnode::kademlia::store::terms {
 

@@ -32,7 +32,7 @@
 
 #include "kademlia/key.h"
 #include "kademlia/store/holder/source_shares.h"
-#include "kademlia/store/terms/term_pointer.h"
+#include "kademlia/store/record/term_pointer.h"
 #include "transport/clock.h"
 #include "transport/endpoint.h"
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "kademlia/store/terms/term_pointer.h"
+#include "kademlia/store/record/term_pointer.h"
 
 namespace skillnode::kademlia::store::terms {
 namespace {

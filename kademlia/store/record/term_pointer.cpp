@@ -6,7 +6,7 @@
 //
 // msgpack-cxx reports malformed input by throwing; the one call that can throw on input,
 // msgpack::unpack, sits in DecodeTermPointer's try block, so no exception leaves this file.
-#include "kademlia/store/terms/term_pointer.h"
+#include "kademlia/store/record/term_pointer.h"
 
 #include <algorithm>
 #include <cassert>

@@ -14,8 +14,8 @@
 //
 // A plain value and pure functions; no ownership, no I/O. The term is one the text analysis
 // (discovery/text/) made: kademlia/ cannot see it, so the limits below restate its bounds.
-#ifndef SKILLNODE_KADEMLIA_STORE_TERMS_TERM_POINTER_H_
-#define SKILLNODE_KADEMLIA_STORE_TERMS_TERM_POINTER_H_
+#ifndef SKILLNODE_KADEMLIA_STORE_RECORD_TERM_POINTER_H_
+#define SKILLNODE_KADEMLIA_STORE_RECORD_TERM_POINTER_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -131,4 +131,4 @@ std::vector<uint8_t> EncodeTermPointer(const TermPointer& pointer);
 
 }  // namespace skillnode::kademlia::store
 
-#endif  // SKILLNODE_KADEMLIA_STORE_TERMS_TERM_POINTER_H_
+#endif  // SKILLNODE_KADEMLIA_STORE_RECORD_TERM_POINTER_H_

@@ -1,7 +1,7 @@
-// Term pointers (kademlia/store/terms/term_pointer.h): the canonical encoding round trip and its
+// Term pointers (kademlia/store/record/term_pointer.h): the canonical encoding round trip and its
 // determinism, every field limit refused with the field named, signatures over other bytes
 // refused, the term's shard keys and the description prefix.
-#include "kademlia/store/terms/term_pointer.h"
+#include "kademlia/store/record/term_pointer.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
