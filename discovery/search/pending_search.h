@@ -3,8 +3,8 @@
 // (SearchProgress), what they found (SearchMerge) and reported (StageReport), and its free text
 // analysed once (TextQuery). A plain struct with the two rules the chain reads off it.
 //
-// Owned by shared_ptr: by the Searcher while it waits for a stage, and by the stages' callbacks.
-// Not thread-safe.
+// Owned by shared_ptr: by the Searcher and its DhtStage while they wait for a stage, and by the
+// stages' callbacks. Not thread-safe.
 #ifndef SKILLNODE_DISCOVERY_SEARCH_PENDING_SEARCH_H_
 #define SKILLNODE_DISCOVERY_SEARCH_PENDING_SEARCH_H_
 
@@ -29,8 +29,9 @@ struct PendingSearch {
   SearchOptions options;
   SearchCallback done;
   std::string cache_key;
-  kademlia::Key dht_key;
+  kademlia::Key dht_key;  // the key the DhtStage looks up, when it runs a lookup
   transport::TimePoint started = transport::kTimeZero;
+  // When the DhtStage ends its lookup or word search as timed out.
   transport::TimePoint dht_deadline = transport::kTimeNever;
   SearchProgress progress;
   // Set when the answer may be reused (the cache stage answered): its key and how long.

@@ -1,6 +1,7 @@
 // Searcher: runs the discovery chain (searcher.h) over its helpers: each search's state
-// (PendingSearch: its stages' states, findings and text), the SkillCenter answer's reading
-// (SkillCenterReading), the reused answers (AnswerMemo) and the DHT subscriptions (WatchedKeys).
+// (PendingSearch: its stages' states, findings and text), the DHT stage (DhtStage), the
+// SkillCenter answer's reading (SkillCenterReading), the reused answers (AnswerMemo) and the DHT
+// subscriptions (WatchedKeys).
 #include "discovery/search/searcher.h"
 
 #include <algorithm>
@@ -14,27 +15,36 @@ namespace skillnode::discovery::search {
 
 using kademlia::Key;
 using kademlia::store::SkillRecord;
-using Dht = SearchProgress::Dht;
 using Center = SearchProgress::Center;
 
 Searcher::Searcher(kademlia::store::SkillDht& dht, const Registry& registry,
                    const SearchConfig& config, const CacheConfig& cache_config)
-    : dht_(dht),
-      registry_(registry),
+    : registry_(registry),
       config_(config),
       vocabulary_(config.vocabulary),
       text_ranking_(config.word_search.ranking),
       cache_(cache_config),
       answers_(std::max<size_t>(1, cache_config.size_max)),
-      watched_(dht, cache_, config.watched_keys_max, config.watchers_max, stats_.invalidations) {}
+      watched_(dht, cache_, config.watched_keys_max, config.watchers_max, stats_.invalidations),
+      dht_stage_(dht, cache_, watched_, vocabulary_,
+                 DhtStageConfig{.dht_timeout = config.dht_timeout,
+                                .searches_in_flight_max = config.searches_in_flight_max,
+                                .word_search = config.word_search},
+                 [this](const std::shared_ptr<Pending>& pending, transport::TimePoint now) {
+                   AfterDht(pending, now);
+                 }) {}
 
 Searcher::~Searcher() = default;
 
-void Searcher::SetWordSources(TermSource* terms, RecordSource* records) {
-  word_search_.reset();
-  if (terms != nullptr && records != nullptr) {
-    word_search_ = std::make_unique<WordSearch>(*terms, *records, vocabulary_, config_.word_search);
-  }
+Searcher::Stats Searcher::stats() const {
+  Stats stats = stats_;
+  const DhtStage::Stats& dht = dht_stage_.stats();
+  stats.dht_gets = dht.gets;
+  stats.dht_timeouts = dht.timeouts;
+  stats.dht_failures = dht.failures;
+  stats.busy = dht.busy;
+  stats.word_searches = dht.word_searches;
+  return stats;
 }
 
 std::optional<Key> Searcher::QueryKey(const SkillQuery& query) {
@@ -113,19 +123,7 @@ void Searcher::Search(transport::TimePoint now, const SkillQuery& query,
   }
 
   if (use_lan && lan_found == 0) StartLan(now, pending);
-  if (pending->text && word_search_) {
-    StartWords(now, pending);
-    return;
-  }
-  if (!key || pending->text) {
-    const size_t before = pending->merge.size();
-    ScanStore(pending);
-    pending->Report("dht", "found", pending->merge.size() - before, now);
-    pending->progress.StoreScanned();
-    AfterDht(pending, now);
-    return;
-  }
-  StartDht(now, pending, *key);
+  dht_stage_.Start(now, pending, key);  // comes back at AfterDht
 }
 
 void Searcher::InvalidateRecord(const SkillRecord& record) {
@@ -157,146 +155,6 @@ void Searcher::StartLan(transport::TimePoint now, const std::shared_ptr<Pending>
     pending->progress.LanRoundSkipped();
     pending->Report("lan-discover", "skipped", 0, now);
   }
-}
-
-void Searcher::StartDht(transport::TimePoint now, const std::shared_ptr<Pending>& pending,
-                        const Key& key) {
-  pending->dht_key = key;
-  bool started = false;
-  if (pending_.size() < config_.searches_in_flight_max) {
-    std::weak_ptr<int> alive = alive_;
-    // Running before the get: a lone node's get calls back before it returns.
-    pending->progress.DhtStarted();
-    started = dht_.Get(now, key, kademlia::store::GetOptions{},
-                       [this, alive, pending](const kademlia::store::GetResult& result) {
-                         if (alive.expired() || !pending->progress.dht_running()) return;
-                         FinishDht(pending, result.finished, &result);
-                       });
-  }
-  if (!started) {
-    ++stats_.busy;
-    pending->progress.DhtBusy();
-    pending->Report("dht", "skipped", 0, now);
-    AfterDht(pending, now);
-    return;
-  }
-  ++stats_.dht_gets;
-  if (pending->progress.dht_running()) {
-    pending->dht_deadline = now + config_.dht_timeout;
-    pending_.push_back(pending);
-  }
-}
-
-void Searcher::FinishDht(const std::shared_ptr<Pending>& pending, transport::TimePoint now,
-                         const kademlia::store::GetResult* result) {
-  assert(pending->progress.dht_running());
-  std::erase(pending_, pending);
-  if (result == nullptr) {
-    pending->progress.DhtFinished(Dht::kTimedOut);
-    ++stats_.dht_timeouts;
-    pending->Report("dht", "timeout", 0, now);
-    AfterDht(pending, now);
-    return;
-  }
-  // Messages sent and not one answer: no node could be reached (a lone node sends none).
-  const bool unreachable = result->stats.messages > 0 && result->stats.replies == 0;
-  pending->progress.DhtFinished(unreachable ? Dht::kUnreachable : Dht::kAnswered);
-  if (unreachable) ++stats_.dht_failures;
-  // A reachable DHT's answer is cached, and the key watched so that the cache learns of
-  // changes. A new subscription starts from this read, and subscribes on the holders it
-  // found, so a removal that follows is reported; an older subscription already knows what is
-  // newer, a tombstone that came while this read ran, and that replaces what the read saw.
-  const uint64_t subscription =
-      unreachable ? 0 : watched_.ListenForCache(now, pending->dht_key, *result);
-  const std::vector<kademlia::store::SignedRecordPtr> current =
-      subscription != 0 ? dht_.Observe(subscription, result->records) : result->records;
-  std::vector<SkillEntryPtr> live;
-  for (const auto& signed_record : current) {
-    const SkillRecord& record = signed_record->record;
-    const Found& held = pending->merge.Add(record, Source::kDht);
-    vocabulary_.NoteRecord(record);  // not a tombstone, once per version
-    if (!record.tombstone && Matches(pending->query, record)) {
-      // The entry the merge holds is shared when it is this very version.
-      live.push_back(held.record().sequence == record.sequence ? held.entry
-                                                               : SkillEntry::Make(record));
-    }
-  }
-  pending->Report("dht",
-                  unreachable    ? "failed"
-                  : live.empty() ? "none"
-                                 : "found",
-                  live.size(), now);
-  if (subscription != 0) {
-    watched_.NoteCachedAnswers(pending->dht_key, live);
-    // With a SkillCenter stage an empty DHT answer is not cached: the catalog's answer is
-    // (and stays when a background refresh finds nothing in the DHT), and when the catalog
-    // fails the next search must ask again rather than hit a cached "nothing".
-    const bool center = skill_center_ != nullptr && pending->options.use_skillcenter;
-    if (!live.empty() || !center) cache_.Put(now, pending->cache_key, std::move(live));
-  }
-  AfterDht(pending, now);
-}
-
-void Searcher::ScanStore(const std::shared_ptr<Pending>& pending) {
-  const kademlia::store::ValueStore& store = dht_.store();
-  for (const Key& key : store.Keys()) {
-    for (const kademlia::store::StoredRecord* held : store.Get(key)) {
-      const SkillRecord& record = held->value->record;
-      if (record.tombstone) {
-        pending->merge.Add(record, Source::kDht);
-      } else if (MatchesExceptText(pending->query, record) &&
-                 (!pending->text || pending->text->MatchesText(record))) {
-        pending->merge.Add(record, Source::kDht, true);  // without terms, text filters nothing
-      }
-    }
-  }
-}
-
-void Searcher::StartWords(transport::TimePoint now, const std::shared_ptr<Pending>& pending) {
-  if (pending_.size() >= config_.searches_in_flight_max) {
-    ++stats_.busy;
-    pending->progress.DhtBusy();
-    pending->Report("dht", "skipped", 0, now);
-    AfterDht(pending, now);
-    return;
-  }
-  ++stats_.word_searches;
-  pending->progress.DhtStarted();
-  pending->dht_deadline = now + config_.dht_timeout;
-  pending_.push_back(pending);  // before the search: it may answer before it returns
-  std::weak_ptr<int> alive = alive_;
-  word_search_->Search(now, pending->query,
-                       [this, alive, pending](transport::TimePoint at, WordAnswer answer) {
-                         if (alive.expired() || !pending->progress.dht_running()) return;
-                         FinishWords(pending, at, std::move(answer));
-                       });
-}
-
-void Searcher::FinishWords(const std::shared_ptr<Pending>& pending, transport::TimePoint now,
-                           WordAnswer answer) {
-  assert(pending->progress.dht_running());
-  std::erase(pending_, pending);
-  pending->progress.DhtFinished(answer.failed ? Dht::kUnreachable : Dht::kAnswered);
-  if (answer.failed) ++stats_.dht_failures;
-  // The corrections the index had count in the ranking of every stage's skills.
-  pending->text->TakeTerms(answer.terms);
-  std::vector<SkillEntryPtr> hits;
-  for (const ScoredEntry& hit : answer.hits) {
-    pending->merge.Add(hit.entry, Source::kDht, true);
-    hits.push_back(hit.entry);
-  }
-  // Cached as a key answer is, but with no key to listen on: InvalidateRecord drops it when a
-  // skill it holds changes here, its TTL bounds the rest (docs/search.md "Cached word answers").
-  const bool center = skill_center_ != nullptr && pending->options.use_skillcenter;
-  if (!answer.failed && (!hits.empty() || !center)) {
-    cache_.Put(now, pending->cache_key, std::move(hits));
-  }
-  pending->Report("dht",
-                  answer.failed         ? "failed"
-                  : answer.hits.empty() ? "none"
-                                        : "found",
-                  answer.hits.size(), now);
-  AfterDht(pending, now);
 }
 
 void Searcher::AfterDht(const std::shared_ptr<Pending>& pending, transport::TimePoint now) {
@@ -376,23 +234,6 @@ void Searcher::Finish(const std::shared_ptr<Pending>& pending, transport::TimePo
   SearchCallback done = std::move(pending->done);
   pending->done = nullptr;
   if (done) done(result);
-}
-
-void Searcher::OnTimer(transport::TimePoint now) {
-  std::vector<std::shared_ptr<Pending>> due;
-  for (const auto& pending : pending_) {
-    if (pending->dht_deadline <= now) due.push_back(pending);
-  }
-  for (const auto& pending : due) {
-    // A lookup that finished from an earlier one's callbacks has left pending_ already.
-    if (pending->progress.dht_running()) FinishDht(pending, now, nullptr);
-  }
-}
-
-transport::TimePoint Searcher::NextDeadline() const {
-  transport::TimePoint next = transport::kTimeNever;
-  for (const auto& pending : pending_) next = std::min(next, pending->dht_deadline);
-  return next;
 }
 
 uint64_t Searcher::Changes() const {

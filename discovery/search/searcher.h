@@ -33,10 +33,12 @@
 // answers holding that skill. The same subscriptions feed watchers (Server-Sent Events).
 //
 // Searcher runs the chain; its helpers each own one job: SearchProgress (a search's stage
-// states), SearchMerge (merging and ranking what the stages found), SkillCenterReading (what a
-// catalog's answer comes to), AnswerMemo (the reused answers) and WatchedKeys (the DHT
-// subscriptions and watchers), TextQuery (a search's free text), WordSearch (the keyword index)
-// and VocabularyFeed (the terms this node has seen, for completion and typos).
+// states), SearchMerge (merging and ranking what the stages found), DhtStage (the DHT stage: a
+// key lookup, a store scan or a word search, the lookups in flight and their timeouts, and what
+// each answer becomes), SkillCenterReading (what a catalog's answer comes to), AnswerMemo (the
+// reused answers) and WatchedKeys (the DHT subscriptions and watchers), TextQuery (a search's
+// free text), WordSearch (the keyword index, run by DhtStage) and VocabularyFeed (the terms this
+// node has seen, for completion and typos).
 //
 // No I/O of its own: the owner calls OnTimer(now) at NextDeadline(). Not thread-safe.
 #ifndef SKILLNODE_DISCOVERY_SEARCH_H_
@@ -57,6 +59,7 @@
 #include "discovery/query_cache.h"
 #include "discovery/registry.h"
 #include "discovery/search/answer_memo.h"
+#include "discovery/search/dht_stage.h"
 #include "discovery/search/search_types.h"
 #include "discovery/search/watched_keys.h"
 #include "discovery/search/words/text_ranking.h"
@@ -73,9 +76,9 @@ struct PendingSearch;  // discovery/search/pending_search.h
 
 struct SearchConfig {
   // The DHT stage's own timeout; past it the chain goes on to the stale cache.
-  transport::Duration dht_timeout = transport::Millis(3000);
+  transport::Duration dht_timeout = DhtStageConfig::kTimeoutDefault;
   // Searches waiting for the DHT at once; one more is answered at once from local and cache.
-  size_t searches_in_flight_max = 256;
+  size_t searches_in_flight_max = DhtStageConfig::kInFlightMaxDefault;
   // DHT keys the searcher listens on (for the cache and for watchers) at once; an answer
   // whose key cannot be listened on is not cached. As many as cache.maxSize's default, so
   // that a full cache of distinct keys stays honest.
@@ -141,12 +144,17 @@ class Searcher {
   // The LAN stage, or null (GET /api/v1/discovery/capabilities lists its table).
   const LanStage* lan_stage() const { return lan_; }
   // Adds the SkillCenter stage after the DHT one (not owned; null: none); likewise.
-  void SetSkillCenterStage(SkillCenterStage* center) { skill_center_ = center; }
+  void SetSkillCenterStage(SkillCenterStage* center) {
+    skill_center_ = center;
+    dht_stage_.SetSkillCenterFollows(center != nullptr);
+  }
   // Where the DHT stage reads a query's free text: the keyword index and the records its
   // pointers lead to (not owned; they must outlive the searcher or be unset first). Either
   // null: a query with text scans this node's store instead. Searches whose word search is
   // running when the sources change end at their DHT stage's timeout.
-  void SetWordSources(TermSource* terms, RecordSource* records);
+  void SetWordSources(TermSource* terms, RecordSource* records) {
+    dht_stage_.SetWordSources(terms, records);
+  }
   // The terms this node has seen (words typed are completed and corrected from it).
   const VocabularyFeed& vocabulary() const { return vocabulary_; }
 
@@ -171,24 +179,25 @@ class Searcher {
   void InvalidateRecord(const kademlia::store::SkillRecord& record);
   const QueryCache& cache() const { return cache_; }
 
-  void OnTimer(transport::TimePoint now);
-  transport::TimePoint NextDeadline() const;
+  void OnTimer(transport::TimePoint now) { dht_stage_.OnTimer(now); }
+  transport::TimePoint NextDeadline() const { return dht_stage_.NextDeadline(); }
 
   struct Stats {
     uint64_t searches = 0;
-    uint64_t dht_gets = 0;
-    uint64_t dht_timeouts = 0;
-    uint64_t dht_failures = 0;
+    uint64_t dht_gets = 0;      // DhtStage's gets
+    uint64_t dht_timeouts = 0;  // DhtStage's timeouts
+    uint64_t dht_failures = 0;  // DhtStage's failures
     uint64_t stale_answers = 0;
     uint64_t not_found = 0;
-    uint64_t busy = 0;
+    uint64_t busy = 0;  // DhtStage's busy
     uint64_t invalidations = 0;
     uint64_t lan_rounds = 0;         // SKILL_DISCOVER rounds the LAN stage started
     uint64_t skillcenter_calls = 0;  // searches that went on to the SkillCenter stage
     uint64_t answers_reused = 0;     // searches answered by a complete earlier answer
-    uint64_t word_searches = 0;      // DHT stages run as a WordSearch
+    uint64_t word_searches = 0;      // DHT stages run as a WordSearch (DhtStage's)
   };
-  const Stats& stats() const { return stats_; }
+  // The searcher's counts with its DHT stage's.
+  Stats stats() const;
 
   // The DHT key a query is looked up under, if any.
   static std::optional<kademlia::Key> QueryKey(const SkillQuery& query);
@@ -197,14 +206,6 @@ class Searcher {
   using Pending = PendingSearch;  // one search's state
 
   void StartLan(transport::TimePoint now, const std::shared_ptr<Pending>& pending);
-  void StartDht(transport::TimePoint now, const std::shared_ptr<Pending>& pending,
-                const kademlia::Key& key);
-  void FinishDht(const std::shared_ptr<Pending>& pending, transport::TimePoint now,
-                 const kademlia::store::GetResult* result);
-  void ScanStore(const std::shared_ptr<Pending>& pending);
-  void StartWords(transport::TimePoint now, const std::shared_ptr<Pending>& pending);
-  void FinishWords(const std::shared_ptr<Pending>& pending, transport::TimePoint now,
-                   WordAnswer answer);
   // After the DHT stage: the SkillCenter stage when nothing was found, then the stale cache
   // when a remote stage failed, then the answer.
   void AfterDht(const std::shared_ptr<Pending>& pending, transport::TimePoint now);
@@ -217,22 +218,20 @@ class Searcher {
   // Cache keys start with the DHT key the answer came from.
   static std::string CacheKey(const kademlia::Key& key, const SkillQuery& query);
 
-  kademlia::store::SkillDht& dht_;
   const Registry& registry_;
   LanStage* lan_ = nullptr;
   SkillCenterStage* skill_center_ = nullptr;
   SearchConfig config_;
   VocabularyFeed vocabulary_;
   TextRanking text_ranking_;
-  std::unique_ptr<WordSearch> word_search_;  // set with both word sources
-  Stats stats_;
+  Stats stats_;  // the DHT stage's counts are its own (DhtStage::Stats)
   QueryCache cache_;
   // Answers of the cache stage, at most cache.maxSize of them (then all are dropped at once).
   AnswerMemo answers_;
-  // Searches waiting for the DHT stage.
-  std::vector<std::shared_ptr<Pending>> pending_;
   // Keys listened on for the cache and for watchers; counts into stats_.invalidations.
   WatchedKeys watched_;
+  // The DHT stage, with the searches waiting for it; after what it holds references to.
+  DhtStage dht_stage_;
   // Lookups that finish after the searcher is gone find this expired and do nothing.
   std::shared_ptr<int> alive_ = std::make_shared<int>(0);
 };
