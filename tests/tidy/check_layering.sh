@@ -24,20 +24,25 @@ RULES
 
 status=0
 files=$(find "$@" -type f \( -name '*.h' -o -name '*.cpp' -o -name '*.hpp' -o -name '*.cc' \) | sort)
+# A copy of each file without its // comments, so that prose about clocks does not trip the
+# check; then one grep per rule over all of them (a grep per file and rule took over 30 s on a
+# busy 2-core machine).
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
 for file in $files; do
-  # Drop // comments so that prose about clocks does not trip the check.
-  stripped=$(sed -e 's://.*$::' "$file")
-  while IFS=$'\t' read -r pattern reason; do
-    [ -n "$pattern" ] || continue
-    hits=$(printf '%s\n' "$stripped" | grep -nE -- "$pattern" || true)
-    if [ -n "$hits" ]; then
-      while IFS= read -r hit; do
-        echo "$file:${hit%%:*}: $reason: ${hit#*:}"
-      done <<<"$hits"
-      status=1
-    fi
-  done <<<"$rules"
+  mkdir -p "$work/$(dirname "$file")"
+  sed -e 's://.*$::' "$file" >"$work/$file"
 done
+while IFS=$'\t' read -r pattern reason; do
+  [ -n "$pattern" ] || continue
+  while IFS= read -r hit; do
+    [ -n "$hit" ] || continue
+    path=${hit%%:*}
+    rest=${hit#*:}
+    echo "${path#"$work"}:${rest%%:*}: $reason: ${rest#*:}"
+    status=1
+  done < <(grep -rnE -- "$pattern" "$work" || true)
+done <<<"$rules"
 if [ "$status" -eq 0 ]; then
   echo "layering: $(echo "$files" | grep -c . || true) files clean"
 fi
