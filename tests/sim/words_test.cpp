@@ -196,6 +196,35 @@ TEST_CASE("corpus skill ids map back to their indices", "[unit]") {
   CHECK_FALSE(workloads::SkillIndexOf("w12x"));
 }
 
+TEST_CASE("the word scenarios parse, and words need the skill store", "[unit]") {
+  const std::string dir = (skillnode::testing::SourceRoot() / "sim/scenarios").string();
+  auto e3 = scenario::LoadScenarioFile(dir + "/e3-words.yaml");
+  INFO((e3 ? "" : e3.error().message));
+  REQUIRE(e3);
+  REQUIRE(e3->points.size() == 1);
+  const scenario::Scenario& s = e3->points.front().scenario;
+  CHECK(s.nodes == 10000);
+  CHECK(s.churn.enabled);
+  CHECK(s.network.loss == 0.01);
+  CHECK(s.words.enabled);
+  CHECK(s.words.skills_per_node == 10);  // 100,000 live skills
+  CHECK(s.words.hot_share == 0.1);
+  CHECK(s.records.records_per_node == 0);
+  auto small = scenario::LoadScenarioFile(dir + "/words-small.yaml");
+  REQUIRE(small);
+  CHECK_FALSE(small->points.front().scenario.churn.enabled);
+
+  auto no_store = scenario::ParseScenario("words: {vocabulary: 100}\n", "test.yaml");
+  REQUIRE_FALSE(no_store);
+  CHECK(no_store.error().message ==
+        "test.yaml: words: needs a records block (the skill store's replication and republish_s)");
+  auto bad = scenario::ParseScenario("records: {records_per_node: 0}\nwords: {vocabulary: 3}\n",
+                                     "test.yaml");
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().message ==
+        "test.yaml: words.vocabulary: must be between 16 and 1000000, got '3'");
+}
+
 TEST_CASE("the network word search finds the oracle's top 10 on words-small", "[sim]") {
   auto plan = scenario::LoadScenarioFile(
       (skillnode::testing::SourceRoot() / "sim/scenarios/words-small.yaml").string());
