@@ -32,19 +32,21 @@
 namespace skillnode::sim::engine {
 
 enum class EventKind : uint8_t {
-  kDeliver,       // arg: packet id
-  kTimer,         // arg: the slot's timer generation when scheduled
-  kStaticLookup,  // a lookup from a random honest node (static workload)
-  kNodeLookup,    // arg: incarnation; the slot's periodic lookup (churn workload)
-  kJoin,          // a slot of a join-built static network joins
-  kJoinRetry,     // arg: incarnation; a join that found nobody tries again
-  kJoined,        // arg: incarnation; a slot's join finished: it enters the oracle
-  kOnline,        // a churning slot comes online
-  kOffline,       // arg: incarnation; a churning slot's session ends
-  kAnnounce,      // an eclipse adversary makes itself known
-  kPublishAll,    // static networks with records: every joined honest node publishes
-  kRecordGet,     // arg: incarnation; the slot's periodic record get
-  kStop,          // the end of the run
+  kDeliver,         // arg: packet id
+  kTimer,           // arg: the slot's timer generation when scheduled
+  kStaticLookup,    // a lookup from a random honest node (static workload)
+  kNodeLookup,      // arg: incarnation; the slot's periodic lookup (churn workload)
+  kJoin,            // a slot of a join-built static network joins
+  kJoinRetry,       // arg: incarnation; a join that found nobody tries again
+  kJoined,          // arg: incarnation; a slot's join finished: it enters the oracle
+  kOnline,          // a churning slot comes online
+  kOffline,         // arg: incarnation; a churning slot's session ends
+  kAnnounce,        // an eclipse adversary makes itself known
+  kPublishAll,      // static networks with records: every joined honest node publishes
+  kRecordGet,       // arg: incarnation; the slot's periodic record get
+  kWordPublishAll,  // static networks with words: every joined honest node publishes its skills
+  kWordQuery,       // arg: incarnation; the slot's periodic word query
+  kStop,            // the end of the run
 };
 
 // Deliveries, timers and a node's periodic lookups run in their slot's lane; every other kind

@@ -21,10 +21,12 @@ PopulationSetup::PopulationSetup(const Parts& parts)
       population_(parts.population),
       workload_(parts.workload),
       churn_(parts.churn),
-      records_(parts.records) {
+      records_(parts.records),
+      words_(parts.words) {
   assert(honest_slots_ <= population_.size());
   assert((churn_ != nullptr) == scenario_.churn.enabled);
   assert((records_ != nullptr) == scenario_.records.enabled);
+  assert((words_ != nullptr) == scenario_.words.enabled);
 }
 
 transport::TimePoint PopulationSetup::Run(transport::Rng& rng, transport::TimePoint now,
@@ -38,6 +40,7 @@ transport::TimePoint PopulationSetup::Run(transport::Rng& rng, transport::TimePo
     BuildFromOracle(rng, now, progress);
     workload_.ScheduleStatic(kEpoch + kStaticStartDelay);
     StartStaticRecords(kEpoch + kStaticStartDelay);
+    StartStaticWords(kEpoch + kStaticStartDelay);
   } else {
     StartScriptedAdversaries();
     transport::TimePoint joins_done = kEpoch;
@@ -47,15 +50,18 @@ transport::TimePoint PopulationSetup::Run(transport::Rng& rng, transport::TimePo
       workload_.SetWindow(warmup_end, measure_end);
       SetTrafficWindow(warmup_end, measure_end);
       if (records_ != nullptr) records_->SetWindow(warmup_end, measure_end);
+      if (words_ != nullptr) words_->SetWindow(warmup_end, measure_end);
     } else {
       joins_done = ScheduleJoins(kEpoch);
       workload_.ScheduleStatic(joins_done + SecondsOf(scenario_.network.settle_s));
       StartStaticRecords(joins_done + SecondsOf(scenario_.network.settle_s));
+      StartStaticWords(joins_done + SecondsOf(scenario_.network.settle_s));
     }
     ScheduleAnnounces(joins_done + kAnnounceDelay);
   }
   transport::TimePoint last = workload_.last_start();
   if (records_ != nullptr) last = std::max(last, records_->window_end());
+  if (words_ != nullptr) last = std::max(last, words_->window_end());
   const transport::TimePoint end = last + SecondsOf(w.drain_s);
   // Static networks: traffic is measured from the first lookup to the end.
   if (churn_ == nullptr) SetTrafficWindow(workload_.first_start(), end);
@@ -148,6 +154,13 @@ void PopulationSetup::StartStaticRecords(transport::TimePoint publish) {
   const transport::TimePoint begin = publish + kStaticPublishSettle;
   records_->SetWindow(begin, begin + SecondsOf(scenario_.workload.measure_s));
   queue_.Push(publish, EventKind::kPublishAll, 0, 0);
+}
+
+void PopulationSetup::StartStaticWords(transport::TimePoint publish) {
+  if (words_ == nullptr) return;
+  const transport::TimePoint begin = publish + SecondsOf(scenario_.words.query_start_s);
+  words_->SetWindow(begin, begin + SecondsOf(scenario_.workload.measure_s));
+  queue_.Push(publish, EventKind::kWordPublishAll, 0, 0);
 }
 
 // Datagrams sent and host-seconds online in [begin, end): bytes per node per second.

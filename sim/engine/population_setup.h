@@ -19,6 +19,7 @@
 #include "sim/network/network.h"
 #include "sim/scenario/scenario.h"
 #include "sim/workloads/record_workload.h"
+#include "sim/workloads/word_workload.h"
 #include "sim/workloads/workload.h"
 #include "transport/clock.h"
 #include "transport/rng.h"
@@ -38,7 +39,7 @@ inline constexpr uint32_t kIdentitiesPerProgress = 1024;
 class PopulationSetup {
  public:
   // What a setup works on. Slots from `honest_slots` on are the adversaries'; `churn` and
-  // `records` are null when the scenario has none.
+  // `records` and `words` are null when the scenario has none.
   struct Parts {
     const scenario::Scenario& scenario;
     size_t honest_slots;
@@ -48,6 +49,7 @@ class PopulationSetup {
     workloads::Workload& workload;
     hosts::Churn* churn = nullptr;
     workloads::RecordWorkload* records = nullptr;
+    workloads::WordWorkload* words = nullptr;
   };
 
   explicit PopulationSetup(const Parts& parts);
@@ -76,6 +78,9 @@ class PopulationSetup {
   // Schedules a join for every slot that runs a node and is not churning, `join_interval_ms`
   // apart from `first`; returns the time of the last one.
   transport::TimePoint ScheduleJoins(transport::TimePoint first);
+  // Static networks with words: every node publishes its skills at `publish`; queries are
+  // measured from query_start_s after it.
+  void StartStaticWords(transport::TimePoint publish);
   // Schedules kAnnounce for every scripted adversary at `at`.
   void ScheduleAnnounces(transport::TimePoint at);
   void StartStaticRecords(transport::TimePoint publish);
@@ -89,6 +94,7 @@ class PopulationSetup {
   workloads::Workload& workload_;
   hosts::Churn* const churn_;
   workloads::RecordWorkload* const records_;
+  workloads::WordWorkload* const words_;
   Phase phase_ = Phase::kBefore;
 };
 

@@ -13,7 +13,7 @@ namespace skillnode::sim::engine {
 bool Simulation::State::Settled() const {
   const transport::TimePoint lookups_end = workload->last_start();
   if (!workload->Settled() || now < lookups_end) return false;
-  return !records || records->Settled();
+  return (!records || records->Settled()) && (!words || words->Settled());
 }
 
 void Simulation::State::Dispatch(const Event& e) {
@@ -21,6 +21,7 @@ void Simulation::State::Dispatch(const Event& e) {
     case EventKind::kDeliver: {
       const network::Network::Packet& packet = network->packet(e.arg);
       workload->OnDelivery(e.slot, packet.from, packet.bytes);
+      if (words) words->OnDelivered(e.slot, packet.bytes);
       return population->Deliver(e.slot, e.arg, lane_traces[EventQueue::LaneOf(e.slot)]);
     }
     case EventKind::kTimer:
@@ -45,6 +46,10 @@ void Simulation::State::Dispatch(const Event& e) {
       return records->OnPublishAll();
     case EventKind::kRecordGet:
       return records->OnGet(e.slot, e.arg);
+    case EventKind::kWordPublishAll:
+      return words->OnPublishAll();
+    case EventKind::kWordQuery:
+      return words->OnQuery(e.slot, e.arg);
     case EventKind::kStop:
       stopped = true;
       return;
@@ -119,6 +124,7 @@ report::RunSummary Simulation::State::Summarize(double wall_seconds) const {
     s.records_available_rate = records->available_rate();
     s.records_available_rate_publisher_up = records->available_rate_publisher_up();
   }
+  if (words) s.words = words->Summary(population->Totals());
   s.trace_hash = TraceValue();
   s.sim_seconds = SecondsSince(now);
   s.wall_seconds = wall_seconds;
@@ -182,6 +188,7 @@ report::PointResult Simulation::Run() {
   result.summary = s.Summarize(wall.count());
   result.lookups = s.workload->records();
   if (s.records) result.record_misses = s.records->misses();
+  if (s.words) result.word_queries = s.words->rows();
   return result;
 }
 

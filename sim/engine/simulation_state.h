@@ -28,6 +28,7 @@
 #include "sim/network/latency.h"
 #include "sim/network/network.h"
 #include "sim/workloads/record_workload.h"
+#include "sim/workloads/word_workload.h"
 #include "sim/workloads/workload.h"
 
 namespace skillnode::sim::engine {
@@ -54,9 +55,11 @@ struct Simulation::State {
     population.emplace(s, honest_slots, adversary_slots, queue, *network, now, clocks,
                        rng.Next64());
     workload.emplace(s, *population, queue, now, kEpoch, rng.Next64(), lane_traces);
-    network->SetArrivalObserver(
-        [this](transport::TimePoint arrival, uint32_t from, uint32_t to,
-               std::span<const uint8_t> bytes) { workload->OnArrival(arrival, from, to, bytes); });
+    network->SetArrivalObserver([this](transport::TimePoint arrival, uint32_t from, uint32_t to,
+                                       std::span<const uint8_t> bytes) {
+      workload->OnArrival(arrival, from, to, bytes);
+      if (words) words->OnSent(from, bytes);
+    });
     const uint64_t churn_seed = rng.Next64();
     if (s.churn.enabled) {
       churn.emplace(s, *population, *workload, queue, now, kEpoch, churn_seed);
@@ -64,11 +67,24 @@ struct Simulation::State {
     if (s.records.enabled) {
       // Drawn after the others, so that scenarios without records keep their trace hashes.
       records.emplace(s, *population, queue, now, kEpoch, rng.Next64(), trace);
-      population->SetStopHook([this](uint32_t slot) { records->OnStopped(slot); });
-      if (churn) churn->SetOnJoined([this](uint32_t slot) { records->OnJoined(slot); });
+      if (s.words.enabled) {
+        // Drawn after the records' seed, so that scenarios without words keep their hashes.
+        words.emplace(s, *population, *network, queue, now, kEpoch, rng.Next64(), trace);
+      }
+      population->SetStopHook([this](uint32_t slot) {
+        records->OnStopped(slot);
+        if (words) words->OnStopped(slot);
+      });
+      if (churn) {
+        churn->SetOnJoined([this](uint32_t slot) {
+          records->OnJoined(slot);
+          if (words) words->OnJoined(slot);
+        });
+      }
     }
     setup.emplace(PopulationSetup::Parts{s, honest_slots, queue, *network, *population, *workload,
-                                         churn ? &*churn : nullptr, records ? &*records : nullptr});
+                                         churn ? &*churn : nullptr, records ? &*records : nullptr,
+                                         words ? &*words : nullptr});
   }
 
   bool Settled() const;
@@ -105,7 +121,8 @@ struct Simulation::State {
   std::optional<workloads::Workload> workload;
   std::optional<hosts::Churn> churn;
   std::optional<workloads::RecordWorkload> records;
-  std::optional<PopulationSetup> setup;  // over the parts above
+  std::optional<workloads::WordWorkload> words;  // only with records (scenario_parser.cpp)
+  std::optional<PopulationSetup> setup;          // over the parts above
   uint64_t events = 0;
   bool stopped = false;
 };

@@ -34,8 +34,11 @@ struct NodeTotals {
   uint64_t repair_keys = 0;
   uint64_t pages_retried = 0;
   uint64_t read_repairs = 0;
-  uint64_t records_resigned = 0;        // own records signed again as their window ran out
-  uint64_t records_outside_window = 0;  // dropped from answers and pushes: outside their window
+  uint64_t records_resigned = 0;         // own records signed again as their window ran out
+  uint64_t records_outside_window = 0;   // dropped from answers and pushes: outside their window
+  uint64_t term_pointers_published = 0;  // keyword index pointers placed by their publishers
+  uint64_t term_handoff_pointers = 0;    // ... handed to newcomers and repaired by holders
+  uint64_t term_read_repairs = 0;        // ... stored by readers on close holders lacking them
 
   void AddDht(const kademlia::store::DhtStats& s) {
     read_repairs += s.read_repairs;
@@ -44,6 +47,9 @@ struct NodeTotals {
     handoff_records += s.handoff_records;
     repair_keys += s.repair_keys;
     pages_retried += s.pages_retried;
+    term_pointers_published += s.term_pointers_published;
+    term_handoff_pointers += s.term_handoff_pointers;
+    term_read_repairs += s.term_read_repairs;
   }
 
   void Add(const kademlia::NodeStats& s) {

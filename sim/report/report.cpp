@@ -8,6 +8,7 @@
 
 #include "sim/engine/trace_hash.h"
 #include "sim/report/seed_groups.h"
+#include "sim/report/words_report.h"
 #include "sim/scenario/yaml_reader.h"
 
 namespace skillnode::sim::report {
@@ -69,6 +70,9 @@ json NodeTotalsJson(const NodeTotals& t) {
               {"handoff_records", t.handoff_records},
               {"repair_keys", t.repair_keys},
               {"pages_retried", t.pages_retried},
+              {"term_pointers_published", t.term_pointers_published},
+              {"term_handoff_pointers", t.term_handoff_pointers},
+              {"term_read_repairs", t.term_read_repairs},
               {"read_repairs", t.read_repairs},
               {"records_resigned", t.records_resigned},
               {"records_outside_window", t.records_outside_window}};
@@ -159,6 +163,7 @@ json RunJson(const RunSummary& s) {
         {"records_forged", s.adversary.records_forged}}},
       {"node_stats", NodeTotalsJson(s.node_totals)},
   };
+  if (s.words) out["words"] = WordsJson(*s.words);
   if (s.records_available_rate) out["records_available_rate"] = *s.records_available_rate;
   if (s.records_available_rate_publisher_up) {
     out["records_available_rate_publisher_up"] = *s.records_available_rate_publisher_up;
@@ -342,6 +347,8 @@ transport::Result<bool> WriteReport(const std::string& dir, const scenario::Scen
   csv.flush();
   if (!summary || !csv)
     return transport::Fail(transport::ErrorCode::kIo, dir + ": cannot write the report");
+  auto words = WriteWordQueries(dir, points);
+  if (!words) return words;
   if (total.records_status != "simulated") return true;
   std::ofstream misses(dir + "/record_misses.csv", std::ios::trunc);
   misses << "point,finished_s,asker,publisher,publisher_up,published_for_s,kind,live_holders,"

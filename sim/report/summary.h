@@ -16,6 +16,7 @@
 #include "sim/scenario/scenario.h"
 #include "sim/workloads/lookup_log.h"
 #include "sim/workloads/record_workload.h"
+#include "sim/workloads/word_results.h"
 
 namespace skillnode::sim::report {
 
@@ -43,6 +44,8 @@ struct RunSummary {
   std::optional<double> records_available_rate_publisher_up;
   workloads::RecordCounters records;
   std::string records_status;
+  // Scenarios with words (word_workload.h).
+  std::optional<workloads::WordSummary> words;
   uint64_t trace_hash = 0;
   double sim_seconds = 0;
   double wall_seconds = 0;
@@ -65,7 +68,8 @@ struct PointResult {
   std::vector<scenario::SweptValue> swept;
   RunSummary summary;
   std::vector<workloads::LookupRecord> lookups;
-  std::vector<workloads::RecordMiss> record_misses;  // scenarios with records
+  std::vector<workloads::RecordMiss> record_misses;   // scenarios with records
+  std::vector<workloads::WordQueryRow> word_queries;  // scenarios with words
 };
 
 // Peak resident set size of this process so far, in MiB.

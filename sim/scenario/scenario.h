@@ -139,6 +139,31 @@ struct RecordsSpec {
   size_t capabilities = 0;
 };
 
+// Words: the network word search (sim/workloads/word_workload.h). Needs a `records` block, whose
+// replication and republish_s the skill store uses.
+struct WordsSpec {
+  bool enabled = false;
+  // The corpus: skills_per_node skills per honest slot, each with a name of 2-3 words and a
+  // description of 8-20 words drawn from `vocabulary` generated words by a Zipf(-Mandelbrot)
+  // law, p(rank r) proportional to 1 / (r + zipf_offset)^zipf_exponent, plus `hot_terms` hot
+  // words, each in the description of a hot_share of all skills (word_corpus.h).
+  double skills_per_node = 10;
+  size_t vocabulary = 5000;
+  double zipf_exponent = 1.0;
+  double zipf_offset = 0;
+  size_t hot_terms = 3;
+  double hot_share = 0.1;
+  // Queries: every joined honest node runs one every 60 / queries_per_node_per_min seconds, of
+  // 1 to query_words_max words drawn by the same law, one of them a hot word in a
+  // hot_query_share of the queries.
+  double queries_per_node_per_min = 0.5;
+  size_t query_words_max = 3;
+  double hot_query_share = 0.2;
+  // Static networks: queries are measured from this long after every node published, for
+  // workload.measure_s (churn: the workload's window).
+  double query_start_s = 120;
+};
+
 struct PlotSpec {
   std::string x;       // swept parameter on the x axis of success_vs_<x>.png
   std::string series;  // swept parameter giving one line per value
@@ -156,6 +181,7 @@ struct Scenario {
   AdversarySpec adversaries;
   WorkloadSpec workload;
   RecordsSpec records;
+  WordsSpec words;
   PlotSpec plot;
 };
 

@@ -24,6 +24,16 @@ constexpr uint64_t kSybilIdsMin = 1024;
 constexpr double kGetsPerMinuteMin = 1e-3;
 // A capability pool larger than this gives almost every record capabilities of its own.
 constexpr uint64_t kCapabilityPoolMax = 1'000'000;
+// Words: a skill's words are drawn from the vocabulary; fewer than this many words make every
+// query match most skills, more than the max are not generated in reasonable time (each word is
+// checked against the stemmer).
+constexpr uint64_t kWordVocabularyMin = 16;
+constexpr uint64_t kWordVocabularyMax = 1'000'000;
+constexpr double kWordSkillsPerNodeMax = 1000;
+constexpr double kZipfExponentMax = 4;
+constexpr uint64_t kWordHotTermsMax = 64;
+// WordSearch reads at most WordSearchConfig::kTermsPerQueryMax (8) terms.
+constexpr uint64_t kWordQueryWordsMax = 8;
 
 transport::Duration MillisOf(double ms) {
   return transport::Duration(static_cast<int64_t>(std::llround(ms * 1000)));
@@ -185,6 +195,25 @@ void ReadRecords(YamlReader r, RecordsSpec& s) {
   r.Finish();
 }
 
+void ReadWords(YamlReader r, WordsSpec& w) {
+  w.enabled = true;
+  w.skills_per_node = r.Number("skills_per_node", w.skills_per_node, 0, kWordSkillsPerNodeMax);
+  w.vocabulary = r.Integer("vocabulary", w.vocabulary, kWordVocabularyMin, kWordVocabularyMax);
+  w.zipf_exponent = r.Number("zipf_exponent", w.zipf_exponent, 0, kZipfExponentMax);
+  w.zipf_offset = r.Number("zipf_offset", w.zipf_offset, 0, 1e6);
+  w.hot_terms = r.Integer("hot_terms", w.hot_terms, 0, kWordHotTermsMax);
+  w.hot_share = r.Number("hot_share", w.hot_share, 0, 1);
+  w.queries_per_node_per_min =
+      r.Number("queries_per_node_per_min", w.queries_per_node_per_min, kGetsPerMinuteMin, 1e6);
+  w.query_words_max = r.Integer("query_words_max", w.query_words_max, 1, kWordQueryWordsMax);
+  w.hot_query_share = r.Number("hot_query_share", w.hot_query_share, 0, 1);
+  if (w.hot_terms == 0 && w.hot_query_share > 0 && r.Has("hot_query_share")) {
+    r.Fail("hot_query_share", "needs hot_terms above 0");
+  }
+  w.query_start_s = r.Number("query_start_s", w.query_start_s, 0, kSecondsMax);
+  r.Finish();
+}
+
 void Validate(YamlReader& root, Scenario& s) {
   if (root.sink().failed()) return;
   const size_t adversaries =
@@ -208,6 +237,9 @@ void Validate(YamlReader& root, Scenario& s) {
   if (3 * s.nodes + aliases > network::kSlotsMax) {
     root.Fail("adversaries.sybil_ids", "too many addresses: nodes and their aliases need at most " +
                                            std::to_string(network::kSlotsMax));
+  }
+  if (s.words.enabled && !s.records.enabled) {
+    root.Fail("words", "needs a records block (the skill store's replication and republish_s)");
   }
   if (!s.churn.enabled && s.workload.lookups == 0) {
     root.Fail("workload.lookups", "a static network needs at least one lookup");
@@ -239,6 +271,8 @@ Scenario ReadScenario(YamlReader& root) {
   ReadWorkload(root.Map("workload"), s.workload);
   YamlReader records = root.Map("records");
   if (root.Has("records")) ReadRecords(records, s.records);
+  YamlReader words = root.Map("words");
+  if (root.Has("words")) ReadWords(words, s.words);
   YamlReader plot = root.Map("plot");
   s.plot.x = plot.String("x", "");
   s.plot.series = plot.String("series", "");

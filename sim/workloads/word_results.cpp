@@ -1,0 +1,31 @@
+// SummarizeWords (word_results.h).
+#include "sim/workloads/word_results.h"
+
+#include "sim/workloads/lookup_log.h"
+
+namespace skillnode::sim::workloads {
+
+WordSummary SummarizeWords(const WordCounters& counters, const std::vector<WordQueryRow>& rows) {
+  WordSummary s;
+  s.counters = counters;
+  const auto share = [](double part, uint64_t whole) {
+    return whole == 0 ? 0.0 : part / static_cast<double>(whole);
+  };
+  s.recall_at_10_mean = share(counters.recall_sum, counters.queries_checked);
+  s.recall_at_10_hot_mean = share(counters.hot_recall_sum, counters.hot_checked);
+  s.recall_one_share =
+      share(static_cast<double>(counters.queries_recall_one), counters.queries_checked);
+  const uint64_t answered = counters.queries_checked + counters.queries_no_answer;
+  s.messages_per_query = share(static_cast<double>(counters.query_messages), answered);
+  s.bytes_per_query = share(static_cast<double>(counters.query_bytes), answered);
+  std::vector<double> latency;
+  latency.reserve(rows.size());
+  for (const WordQueryRow& row : rows) {
+    if (row.answered) latency.push_back(row.latency_ms);
+  }
+  s.latency_ms_p50 = Percentile(latency, 0.50);
+  s.latency_ms_p99 = Percentile(latency, 0.99);
+  return s;
+}
+
+}  // namespace skillnode::sim::workloads

@@ -1,0 +1,358 @@
+// WordWorkload (word_workload.h): publishing the corpus, running the queries, checking them.
+#include "sim/workloads/word_workload.h"
+
+#include <algorithm>
+#include <array>
+#include <cassert>
+#include <charconv>
+#include <cmath>
+#include <utility>
+
+#include "discovery/index_terms.h"
+#include "discovery/query.h"
+#include "discovery/search/words/dht_word_sources.h"
+#include "discovery/search/words/vocabulary_feed.h"
+#include "discovery/search/words/word_search.h"
+#include "sim/workloads/record_workload.h"
+
+namespace skillnode::sim::workloads {
+namespace {
+
+constexpr std::string_view kSkillIdPrefix = "w";
+
+transport::Duration SecondsOf(double s) {
+  return transport::Duration(static_cast<int64_t>(std::llround(s * 1e6)));
+}
+
+uint32_t TtlSeconds(double republish_s) {
+  const double ttl = std::ceil(republish_s * kRecordTtlPerRepublish);
+  return static_cast<uint32_t>(std::clamp(ttl, double{kademlia::store::kRecordTtlMinSeconds},
+                                          double{kademlia::store::kRecordTtlMaxSeconds}));
+}
+
+size_t CorpusSize(const scenario::WordsSpec& spec, size_t honest_slots) {
+  return static_cast<size_t>(
+      std::llround(spec.skills_per_node * static_cast<double>(honest_slots)));
+}
+
+// Corpus skill `skill` as its slot publishes it, before the publisher's fields and signature.
+kademlia::store::SkillRecord MakeRecord(const WordCorpus& corpus, size_t skill, size_t slots) {
+  kademlia::store::SkillRecord record;
+  record.agent_id = "agent-" + std::to_string(skill % slots);
+  record.skill_id = SkillIdOf(skill);
+  record.version = "1.0.0";
+  record.skill_type = "tool-skill";
+  record.endpoint = "10.0.0.1:7000";
+  // A record needs a capability: its own id, a term no word of the corpus begins (the syllables
+  // have no "w") and no query asks for, under keys of its own.
+  record.capabilities = {record.skill_id};
+  kademlia::store::SkillDescriptor descriptor;
+  descriptor.name = corpus.skills()[skill].name;
+  descriptor.description = corpus.skills()[skill].description;
+  record.descriptor = std::move(descriptor);
+  return record;
+}
+
+std::vector<kademlia::store::SkillRecord> CorpusRecords(const WordCorpus& corpus, size_t slots) {
+  std::vector<kademlia::store::SkillRecord> records;
+  records.reserve(corpus.skills().size());
+  for (size_t i = 0; i < corpus.skills().size(); ++i) {
+    records.push_back(MakeRecord(corpus, i, slots));
+  }
+  return records;
+}
+
+discovery::text::Analyzer MakeAnalyzer() {
+  auto analyzer = discovery::text::Analyzer::Create();
+  assert(analyzer.has_value());  // the default language is always there
+  return std::move(*analyzer);
+}
+
+}  // namespace
+
+std::string SkillIdOf(size_t index) { return std::string(kSkillIdPrefix) + std::to_string(index); }
+
+std::optional<size_t> SkillIndexOf(std::string_view skill_id) {
+  if (!skill_id.starts_with(kSkillIdPrefix)) return std::nullopt;
+  size_t index = 0;
+  const char* first = skill_id.data() + kSkillIdPrefix.size();
+  const char* last = skill_id.data() + skill_id.size();
+  const auto [end, error] = std::from_chars(first, last, index);
+  if (error != std::errc() || end != last || first == last) return std::nullopt;
+  return index;
+}
+
+// One running query: the node's word search and what it reads through. Owned by running_
+// until it answers (or its asker stops), then by finished_.
+struct WordWorkload::QueryRun {
+  explicit QueryRun(kademlia::store::SkillDht& dht)
+      : terms(dht), records(dht), search(terms, records, vocabulary) {}
+  discovery::search::DhtTermSource terms;
+  discovery::search::DhtRecordSource records;
+  discovery::search::VocabularyFeed vocabulary;
+  discovery::search::WordSearch search;
+};
+
+WordWorkload::WordWorkload(const scenario::Scenario& scenario, hosts::Population& population,
+                           const network::Network& network, engine::EventQueue& queue,
+                           const transport::TimePoint& now, transport::TimePoint epoch,
+                           uint64_t seed, engine::TraceHash& trace)
+    : scenario_(scenario),
+      population_(population),
+      network_(network),
+      queue_(queue),
+      now_(now),
+      epoch_(epoch),
+      trace_(trace),
+      rng_(seed),
+      query_interval_(SecondsOf(60 / scenario.words.queries_per_node_per_min)),
+      republish_(SecondsOf(scenario.records.republish_s)),
+      ttl_seconds_(TtlSeconds(scenario.records.republish_s)),
+      corpus_(scenario.words, CorpusSize(scenario.words, population.honest_slots()), rng_.Next64()),
+      oracle_(CorpusRecords(corpus_, population.honest_slots())),
+      analyzer_(MakeAnalyzer()),
+      skills_(corpus_.skills().size()),
+      by_slot_(population.size()),
+      traffic_(population.size()) {
+  const size_t slots = population.honest_slots();
+  for (size_t i = 0; i < skills_.size(); ++i) by_slot_[i % slots].push_back(i);
+  counters_.corpus_skills = skills_.size();
+}
+
+WordWorkload::~WordWorkload() = default;
+
+void WordWorkload::SetWindow(transport::TimePoint begin, transport::TimePoint end) {
+  window_begin_ = begin;
+  window_end_ = end;
+}
+
+bool WordWorkload::Live(size_t skill) const {
+  const SkillState& s = skills_[skill];
+  const transport::TimePoint now = population_.Now();
+  return (s.available_from <= now && now < s.expected_until) || now < s.tail_until;
+}
+
+void WordWorkload::OnJoined(uint32_t slot) {
+  if (population_.slot(slot).kind != hosts::HostKind::kHonest) return;
+  Publish(slot);
+  const transport::TimePoint first =
+      population_.Now() +
+      SecondsOf(rng_.NextDouble() * transport::ToMillis(query_interval_) / 1000);
+  queue_.Push(first, engine::EventKind::kWordQuery, slot, population_.slot(slot).incarnation);
+}
+
+void WordWorkload::OnPublishAll() {
+  at_publish_ = network_.counters();
+  for (uint32_t slot = 0; slot < population_.honest_slots(); ++slot) {
+    if (population_.joined(slot)) OnJoined(slot);
+  }
+}
+
+kademlia::store::SkillRecord WordWorkload::RecordOf(size_t skill) const {
+  return MakeRecord(corpus_, skill, population_.honest_slots());
+}
+
+void WordWorkload::Publish(uint32_t slot) {
+  hosts::Population::Slot& s = population_.slot(slot);
+  kademlia::store::SkillDht* dht = s.host ? s.host->dht() : nullptr;
+  if (dht == nullptr) return;
+  for (size_t skill : by_slot_[slot]) {
+    SkillState& state = skills_[skill];
+    if (state.published && state.available_from != transport::kTimeNever) {
+      state.tail_until = std::max(state.tail_until, state.expected_until);
+    }
+    state =
+        SkillState{.incarnation = s.incarnation, .published = true, .tail_until = state.tail_until};
+    kademlia::store::SkillRecord record = RecordOf(skill);
+    record.timestamp_ms = kademlia::store::SimulatedWallClockMs(population_.Now());
+    record.sequence = record.timestamp_ms;
+    record.ttl_seconds = ttl_seconds_;
+    auto signed_record = kademlia::store::SignRecord(std::move(record), s.host->node()->identity(),
+                                                     s.host->node()->signatures());
+    if (!signed_record) continue;  // cannot happen for these fields; nothing to publish
+    std::vector<kademlia::store::IndexTerm> terms =
+        discovery::IndexTermsOf(analyzer_, extractor_, signed_record->record);
+    counters_.index_terms += terms.size();
+    ++counters_.published;
+    const uint32_t incarnation = state.incarnation;
+    dht->Publish(
+        population_.Now(), *signed_record,
+        [this, skill, incarnation](const kademlia::store::PublishResult& done) {
+          SkillState& st = skills_[skill];
+          if (done.stored == 0 || st.incarnation != incarnation) return;
+          if (st.available_from == transport::kTimeNever) {
+            st.available_from = population_.Now();
+            ++counters_.publishes_done;
+          }
+        },
+        std::move(terms));
+  }
+  population_.Reschedule(slot);
+}
+
+void WordWorkload::OnStopped(uint32_t slot) {
+  for (size_t skill : by_slot_[slot]) {
+    SkillState& state = skills_[skill];
+    if (!state.published || state.expected_until != transport::kTimeNever) continue;
+    state.expected_until =
+        state.available_from == transport::kTimeNever
+            ? population_.Now()
+            : population_.Now() + transport::Seconds(ttl_seconds_) -
+                  std::min<transport::Duration>(republish_, transport::Seconds(ttl_seconds_));
+  }
+  const auto running = running_.find(slot);
+  if (running == running_.end()) return;
+  // Not on the search's own stack (a stop is a churn event): it may go now.
+  running_.erase(running);
+  traffic_.End(slot);
+  --pending_;
+  ++counters_.queries_interrupted;
+}
+
+void WordWorkload::OnQuery(uint32_t slot, uint64_t incarnation) {
+  finished_.clear();  // no search of theirs is on the stack between events
+  hosts::Population::Slot& s = population_.slot(slot);
+  if (!population_.joined(slot) || s.incarnation != incarnation) return;
+  const transport::TimePoint now = population_.Now();
+  const transport::TimePoint next = now + query_interval_;
+  if (next < window_end_) queue_.Push(next, engine::EventKind::kWordQuery, slot, incarnation);
+  if (now < window_begin_ || now >= window_end_) return;
+  if (!at_first_query_) at_first_query_ = network_.counters();
+  if (running_.contains(slot)) {
+    ++counters_.queries_busy;
+    return;
+  }
+  kademlia::store::SkillDht* dht = s.host->dht();
+  assert(dht != nullptr);
+  const CorpusQuery query = corpus_.DrawQuery(rng_);
+  const OracleAnswer truth =
+      oracle_.Top(query.text, kWordRecallDepth, [this](size_t skill) { return Live(skill); });
+  WordQueryRow row;
+  row.start_s = transport::ToMillis(now - epoch_) / 1000;
+  row.asker = slot;
+  row.text = query.text;
+  row.hot = query.hot;
+  row.matching = truth.matching;
+  row.oracle = truth.top;
+  const size_t index = rows_.size();
+  rows_.push_back(std::move(row));
+  ++counters_.queries;
+  ++pending_;
+  traffic_.Begin(slot);
+  auto [it, inserted] = running_.emplace(slot, std::make_unique<QueryRun>(*dht));
+  assert(inserted);
+  discovery::SkillQuery skill_query;
+  skill_query.text = query.text;
+  it->second->search.Search(
+      now, skill_query,
+      [this, slot, index, now](transport::TimePoint, discovery::search::WordAnswer answer) {
+        std::vector<size_t> found;
+        std::vector<size_t> fetched;
+        for (const discovery::search::ScoredEntry& hit : answer.hits) {
+          const auto skill = SkillIndexOf(hit.entry->record().skill_id);
+          if (!skill) continue;
+          fetched.push_back(*skill);
+          if (found.size() < kWordRecallDepth &&
+              std::find(found.begin(), found.end(), *skill) == found.end()) {
+            found.push_back(*skill);
+          }
+        }
+        const std::vector<size_t> oracle_top = rows_[index].oracle;
+        Finish(slot, index, now, oracle_top, std::move(found), std::move(fetched), answer.failed);
+      });
+  population_.Reschedule(slot);
+}
+
+void WordWorkload::Finish(uint32_t slot, size_t index, transport::TimePoint started,
+                          const std::vector<size_t>& oracle_top, std::vector<size_t> found,
+                          std::vector<size_t> fetched, bool failed) {
+  const auto running = running_.find(slot);
+  assert(running != running_.end());
+  finished_.push_back(std::move(running->second));
+  running_.erase(running);
+  --pending_;
+  const QueryTraffic traffic = traffic_.End(slot);
+  WordQueryRow& row = rows_[index];
+  row.answered = true;
+  row.latency_ms = transport::ToMillis(population_.Now() - started);
+  row.messages = traffic.messages;
+  row.replies = traffic.replies;
+  row.bytes = traffic.bytes;
+  counters_.query_messages += traffic.messages;
+  counters_.query_replies += traffic.replies;
+  counters_.query_bytes += traffic.bytes;
+  counters_.queries_failed += failed;
+  for (size_t skill : found) counters_.found_not_live += !Live(skill);
+  trace_.Add((uint64_t{slot} << 32) ^ found.size());
+  for (size_t skill : found) trace_.Add(skill);
+  if (oracle_top.empty()) {
+    ++counters_.queries_no_answer;
+  } else {
+    size_t hits = 0;
+    for (size_t skill : oracle_top) {
+      if (std::find(found.begin(), found.end(), skill) != found.end()) {
+        ++hits;
+      } else if (std::find(fetched.begin(), fetched.end(), skill) != fetched.end()) {
+        row.ranked_out.push_back(skill);
+        ++counters_.missed_ranked_out;
+      } else {
+        ++counters_.missed_not_fetched;
+      }
+    }
+    row.recall = static_cast<double>(hits) / static_cast<double>(oracle_top.size());
+    ++counters_.queries_checked;
+    counters_.recall_sum += row.recall;
+    counters_.queries_recall_one += hits == oracle_top.size();
+    if (row.hot) {
+      ++counters_.hot_checked;
+      counters_.hot_recall_sum += row.recall;
+    }
+  }
+  row.found = std::move(found);
+}
+
+WordSummary WordWorkload::Summary(const report::NodeTotals& totals) const {
+  WordSummary s = SummarizeWords(counters_, rows_);
+  const double skills = std::max<double>(1, static_cast<double>(skills_.size()));
+  const auto share_of = [&](std::string_view term) {
+    return static_cast<double>(oracle_.Postings(term).size()) / skills;
+  };
+  if (!corpus_.word_terms().empty()) s.top_word_share = share_of(corpus_.word_terms().front());
+  for (const std::string& term : corpus_.hot_terms()) s.hot_word_shares.push_back(share_of(term));
+  const double published = std::max<double>(1, static_cast<double>(counters_.published));
+  const auto per = [published](uint64_t n) { return static_cast<double>(n) / published; };
+  s.stores_per_publish =
+      per(totals.rpcs_sent_by_type[static_cast<size_t>(kademlia::TypeSlot::kStore)]);
+  s.find_nodes_per_publish =
+      per(totals.rpcs_sent_by_type[static_cast<size_t>(kademlia::TypeSlot::kFindNode)]);
+  s.term_pointers_per_publish = per(totals.term_pointers_published);
+  s.handoff_records_per_publish = per(totals.handoff_records);
+  s.handoff_pointers_per_publish = per(totals.term_handoff_pointers);
+  s.repair_keys_per_publish = per(totals.repair_keys);
+  s.read_repairs_per_publish = per(totals.read_repairs + totals.term_read_repairs);
+  if (at_publish_ && at_first_query_) {
+    s.publish_phase_datagrams_per_publish = per(at_first_query_->sent - at_publish_->sent);
+    s.publish_phase_bytes_per_publish =
+        per(at_first_query_->bytes_delivered - at_publish_->bytes_delivered);
+  }
+  for (const OracleEntry& live : population_.live().entries()) {
+    const hosts::Population::Slot& slot = population_.slot(live.slot);
+    const kademlia::store::SkillDht* dht = slot.host ? slot.host->dht() : nullptr;
+    if (dht == nullptr) continue;
+    const kademlia::store::terms::TermTable& table = dht->terms();
+    std::array<uint8_t, kademlia::Key::kSize> ones;
+    ones.fill(0xff);
+    for (const kademlia::Key& key :
+         table.KeysBetween(kademlia::Key(), kademlia::Key(ones), table.keys())) {
+      const uint64_t count = table.Count(key);
+      if (count > s.term_pointers_per_key_max) {
+        s.term_pointers_per_key_max = count;
+        s.term_keys_at_max = 0;
+      }
+      s.term_keys_at_max += count == s.term_pointers_per_key_max;
+    }
+  }
+  return s;
+}
+
+}  // namespace skillnode::sim::workloads

@@ -1,0 +1,145 @@
+// WordWorkload: the network word search workload of a scenario with `words` (issue 47), and its
+// check against the exhaustive oracle (word_oracle.h).
+//
+// Publishing: the corpus (word_corpus.h) has skills_per_node skills per honest slot; skill i
+// belongs to slot i % honest_slots. When a slot joins (static networks: all at once, at the
+// publish time), it publishes its skills through its real SkillDht::Publish, each with the
+// index terms the daemon gives it (discovery::IndexTermsOf with the default TermExtractor), so
+// the store republishes record and pointers together every records.republish_s. A skill's
+// record: agent "agent-<slot>", skill id SkillIdOf(i) and the same as its one capability (a
+// record needs one; no query word is or begins it), the corpus name and description, HEALTHY, TTL
+// as the records workload's (kRecordTtlPerRepublish x republish_s). A rejoining slot publishes the
+// same skills again, under its new identity.
+//
+// Liveness, RecordWorkload's rule per skill: a skill should be live from the moment its first
+// publish finished (a STORE acknowledged) while its publisher runs that incarnation, and for
+// TTL - republish_s after the incarnation stopped (the last republish's copies), including the
+// tail of an earlier incarnation.
+//
+// Queries: every joined honest node runs a query (WordCorpus::DrawQuery) every
+// 60 / queries_per_node_per_min seconds, the first at a random offset after it joined; those
+// due inside the measured window run, one at a time per node, through the real WordSearch on
+// the node's SkillDht (DhtTermSource, DhtRecordSource, a VocabularyFeed of its own: a node
+// that has seen nothing yet). When it starts, the oracle ranks every skill live at that moment;
+// when it answers, the first 10 distinct corpus skills of its hits are compared with the
+// oracle's 10 (word_results.h). Its traffic is counted by WordTraffic.
+//
+// Its callbacks run in the lanes of the askers' and publishers' slots and change its own state,
+// so a scenario with words runs its lanes on one thread (it needs records, which already do).
+// Not thread-safe.
+#ifndef SKILLNODE_SIM_WORKLOADS_WORD_WORKLOAD_H_
+#define SKILLNODE_SIM_WORKLOADS_WORD_WORKLOAD_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "discovery/text/analyzer.h"
+#include "discovery/text/term_extractor.h"
+#include "sim/engine/event_queue.h"
+#include "sim/engine/trace_hash.h"
+#include "sim/hosts/population.h"
+#include "sim/network/network.h"
+#include "sim/report/node_totals.h"
+#include "sim/scenario/scenario.h"
+#include "sim/workloads/word_corpus.h"
+#include "sim/workloads/word_oracle.h"
+#include "sim/workloads/word_results.h"
+#include "sim/workloads/word_traffic.h"
+
+namespace skillnode::sim::workloads {
+
+// The skill id of corpus skill `index`, and back (nullopt: not a corpus skill's id).
+std::string SkillIdOf(size_t index);
+std::optional<size_t> SkillIndexOf(std::string_view skill_id);
+
+class WordWorkload {
+ public:
+  WordWorkload(const scenario::Scenario& scenario, hosts::Population& population,
+               const network::Network& network, engine::EventQueue& queue,
+               const transport::TimePoint& now, transport::TimePoint epoch, uint64_t seed,
+               engine::TraceHash& trace);
+  ~WordWorkload();
+  WordWorkload(const WordWorkload&) = delete;
+  WordWorkload& operator=(const WordWorkload&) = delete;
+
+  // Queries due in [begin, end) run and are measured.
+  void SetWindow(transport::TimePoint begin, transport::TimePoint end);
+  // `slot` has joined: it publishes its skills and its periodic queries begin.
+  void OnJoined(uint32_t slot);
+  // Every joined honest node (static networks).
+  void OnPublishAll();
+  void OnQuery(uint32_t slot, uint64_t incarnation);
+  // The host of `slot` is stopping (before its node goes).
+  void OnStopped(uint32_t slot);
+  // Network observers: a datagram sent, and one delivered.
+  void OnSent(uint32_t from, std::span<const uint8_t> bytes) { traffic_.OnSent(from, bytes); }
+  void OnDelivered(uint32_t to, std::span<const uint8_t> bytes) { traffic_.OnDelivered(to, bytes); }
+
+  bool Settled() const { return pending_ == 0 && now_ >= window_end_; }
+  transport::TimePoint window_end() const { return window_end_; }
+  const WordCorpus& corpus() const { return corpus_; }
+  const WordOracle& oracle() const { return oracle_; }
+  const WordCounters& counters() const { return counters_; }
+  const std::vector<WordQueryRow>& rows() const { return rows_; }
+  // Whether corpus skill `skill` should be live now.
+  bool Live(size_t skill) const;
+  // The summary, with the publishing costs from `totals` (every node's counters) and the term
+  // keys of the live nodes' tables as they are now.
+  WordSummary Summary(const report::NodeTotals& totals) const;
+
+ private:
+  struct SkillState {
+    uint32_t incarnation = 0;
+    bool published = false;  // by the running (or last) incarnation
+    transport::TimePoint available_from = transport::kTimeNever;
+    transport::TimePoint expected_until = transport::kTimeNever;
+    transport::TimePoint tail_until = transport::kTimeZero;  // an earlier incarnation's
+  };
+  struct QueryRun;  // one running query (word_workload.cpp)
+
+  void Publish(uint32_t slot);
+  kademlia::store::SkillRecord RecordOf(size_t skill) const;
+  void Finish(uint32_t slot, size_t row, transport::TimePoint started,
+              const std::vector<size_t>& oracle_top, std::vector<size_t> found,
+              std::vector<size_t> fetched, bool failed);
+
+  const scenario::Scenario& scenario_;
+  hosts::Population& population_;
+  const network::Network& network_;
+  engine::EventQueue& queue_;
+  const transport::TimePoint& now_;
+  transport::TimePoint epoch_;
+  engine::TraceHash& trace_;
+  transport::Rng rng_;
+  transport::Duration query_interval_;
+  transport::Duration republish_;
+  uint32_t ttl_seconds_;
+  WordCorpus corpus_;
+  WordOracle oracle_;
+  discovery::text::Analyzer analyzer_;
+  discovery::text::TermExtractor extractor_;
+  transport::TimePoint window_begin_ = transport::kTimeZero;
+  transport::TimePoint window_end_ = transport::kTimeZero;
+  std::vector<SkillState> skills_;
+  std::vector<std::vector<size_t>> by_slot_;               // the corpus skills of each slot
+  std::map<uint32_t, std::unique_ptr<QueryRun>> running_;  // by asker slot
+  // Queries that answered, kept until the next event: a WordSearch calls back from within
+  // itself and must not be destroyed there.
+  std::vector<std::unique_ptr<QueryRun>> finished_;
+  WordTraffic traffic_;
+  uint64_t pending_ = 0;
+  WordCounters counters_;
+  std::vector<WordQueryRow> rows_;
+  // Static networks: the network's counters at the publish and at the first measured query.
+  std::optional<network::NetworkCounters> at_publish_;
+  std::optional<network::NetworkCounters> at_first_query_;
+};
+
+}  // namespace skillnode::sim::workloads
+
+#endif  // SKILLNODE_SIM_WORKLOADS_WORD_WORKLOAD_H_
