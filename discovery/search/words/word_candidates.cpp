@@ -6,7 +6,12 @@
 
 namespace skillnode::discovery::search {
 
-WordCandidates::WordCandidates(size_t terms) : terms_(terms) {}
+WordCandidates::WordCandidates(size_t terms) : terms_(terms), closed_(terms, false) {}
+
+void WordCandidates::Close(size_t term) {
+  assert(term < terms_);
+  closed_[term] = true;
+}
 
 void WordCandidates::Add(size_t term, std::span<const kademlia::store::TermPointer> pointers) {
   assert(term < terms_);
@@ -43,9 +48,13 @@ std::vector<WordCandidate> WordCandidates::Best(size_t n) const {
   std::vector<WordCandidate> all;
   all.reserve(candidates_.size());
   for (const auto& [identity, held] : candidates_) {
-    WordCandidate candidate{identity, held.record_key, 0, 0};
-    for (const uint32_t weight : held.weight_centi) {
-      if (weight == 0) continue;
+    WordCandidate candidate{identity, held.record_key, 0, 0, true};
+    for (size_t i = 0; i < terms_; ++i) {
+      const uint32_t weight = held.weight_centi[i];
+      if (weight == 0) {
+        if (closed_[i]) candidate.covers_closed = false;
+        continue;
+      }
       ++candidate.terms_covered;
       candidate.weight_centi += weight;
     }
@@ -53,6 +62,7 @@ std::vector<WordCandidate> WordCandidates::Best(size_t n) const {
   }
   // Identity order already; stable keeps it for ties.
   std::stable_sort(all.begin(), all.end(), [](const WordCandidate& a, const WordCandidate& b) {
+    if (a.covers_closed != b.covers_closed) return a.covers_closed;
     if (a.terms_covered != b.terms_covered) return a.terms_covered > b.terms_covered;
     return a.weight_centi > b.weight_centi;
   });

@@ -3,9 +3,12 @@
 // agent id, skill id) and the term's weight there. A candidate covers the query terms whose
 // pointers named it — the intersection of the terms' pointer lists is the candidates covering
 // every term — and weighs the sum, over the terms it covers, of its heaviest pointer for each.
-// Best() orders them: more terms covered, then heavier, then by identity (deterministic), so
-// that when the intersection is short of what is fetched, the candidates matching most terms
-// follow. Tombstone pointers lead nowhere and are skipped.
+// Best() orders them: first those covering every closed term (a term whose pointer lists were
+// read to their end: a skill missing from them does not hold it, and every word is required),
+// then more terms covered, then heavier, then by identity (deterministic), so that when the
+// intersection is short of what is fetched, the candidates matching most terms follow, and a
+// rare term read in full is never crowded out by a common term's heavier pointers. Tombstone
+// pointers lead nowhere and are skipped.
 //
 // A term's pointers are read heaviest first and only so far (a common term's are cut short), so
 // a skill that holds a term may be missing from that term's list. Every pointer also carries its
@@ -37,6 +40,7 @@ struct WordCandidate {
   kademlia::Key record_key;
   size_t terms_covered = 0;
   uint64_t weight_centi = 0;  // summed over the terms covered
+  bool covers_closed = true;  // covers every closed term (WordCandidates::Close)
 };
 
 class WordCandidates {
@@ -54,6 +58,8 @@ class WordCandidates {
       const std::function<std::vector<std::string>(const std::string& text)>& analyze,
       const text::QueryTerms& query);
 
+  // Marks query term `term` closed: its pointer lists were read to their end.
+  void Close(size_t term);
   // At most `n` candidates, best first.
   std::vector<WordCandidate> Best(size_t n) const;
   size_t size() const { return candidates_.size(); }
@@ -66,6 +72,7 @@ class WordCandidates {
   };
 
   size_t terms_;
+  std::vector<bool> closed_;  // per query term
   std::map<kademlia::store::RecordIdentity, Held> candidates_;
 };
 

@@ -243,7 +243,14 @@ void WordSearch::Fetch(transport::TimePoint now, const RunPtr& run) {
   run->stage = Stage::kFetching;
   WordCandidates candidates(run->terms.size());
   for (size_t i = 0; i < run->terms.size(); ++i) {
-    for (const Lookup& lookup : run->terms[i].lookups) candidates.Add(i, lookup.reading.pointers);
+    const std::vector<Lookup>& lookups = run->terms[i].lookups;
+    for (const Lookup& lookup : lookups) candidates.Add(i, lookup.reading.pointers);
+    // Read to the end under every spelling tried: a skill missing from it does not hold it.
+    if (!lookups.empty() && std::all_of(lookups.begin(), lookups.end(), [](const Lookup& l) {
+          return l.reading.complete && !l.reading.failed;
+        })) {
+      candidates.Close(i);
+    }
   }
   candidates.CreditFromText(
       [&run](const std::string& text) {

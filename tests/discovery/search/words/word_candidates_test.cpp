@@ -39,6 +39,27 @@ TEST_CASE("candidates covering every term come first, then by summed weight", "[
   CHECK(candidates.Best(1).size() == 1);
 }
 
+TEST_CASE("a rare term read to its end puts its skills before a common term's heavier ones",
+          "[unit]") {
+  // "kakil" was read in full: one skill holds it. "tutu" was read only so far, 3 heavier
+  // pointers; the skill holding both is not among them and its text does not say "tutu".
+  WordCandidates candidates(2);
+  candidates.Add(0, std::vector<kademlia::store::TermPointer>{Pointer("rare", "kakil", 1)});
+  candidates.Add(1, std::vector<kademlia::store::TermPointer>{
+                        Pointer("a", "tutu", 1), Pointer("b", "tutu", 1), Pointer("c", "tutu", 1)});
+  // Open, every candidate covers one term: the common term's heavier pointers may come first.
+  CHECK(candidates.Best(4)[0].identity.skill_id == "a");
+  candidates.Close(0);
+  const std::vector<WordCandidate> best = candidates.Best(2);
+  REQUIRE(best.size() == 2);
+  CHECK(best[0].identity.skill_id == "rare");
+  CHECK(best[0].covers_closed);
+  CHECK_FALSE(best[1].covers_closed);
+  // Closing the common term too: nobody covers both, the order is by terms and weight again.
+  candidates.Close(1);
+  CHECK(candidates.Best(4)[0].identity.skill_id == "a");
+}
+
 TEST_CASE("a term a pointer's name or description holds counts as covered, at weight 1", "[unit]") {
   // "translat" was read only so far: its list lacks "cut", whose invoice pointer names it.
   kademlia::store::TermPointer cut = Pointer("cut", "invoic", 4);
