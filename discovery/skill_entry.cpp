@@ -3,6 +3,9 @@
 #include <utility>
 
 #include "discovery/query.h"
+#include "discovery/text/query_terms.h"
+#include "discovery/text/record_text.h"
+#include "discovery/text/skill_fields.h"
 
 namespace skillnode::discovery {
 namespace {
@@ -19,6 +22,14 @@ SkillEntryPtr SkillEntry::Make(kademlia::store::SkillRecord record) {
 
 SkillEntry::SkillEntry(kademlia::store::SkillRecord record) : record_(std::move(record)) {
   if (auto parsed = SemVer::Parse(record_.version)) version_ = std::move(*parsed);
+}
+
+const std::vector<std::string>& SkillEntry::Words(text::Analyzer& analyzer) const {
+  if (words_language_ != analyzer.language()) {
+    words_ = text::DistinctTerms(text::AnalyzeSkill(analyzer, text::SkillTextOf(record_)));
+    words_language_ = analyzer.language();
+  }
+  return words_;
 }
 
 void SkillEntry::AppendJson(std::string& out, Source source) const {

@@ -11,6 +11,7 @@
 #ifndef SKILLNODE_DISCOVERY_TEXT_TEXT_MATCH_H_
 #define SKILLNODE_DISCOVERY_TEXT_TEXT_MATCH_H_
 
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -33,6 +34,10 @@ class TextMatch {
   // Every term of the text is among the record's (the last also as a prefix); true when the
   // text has no terms.
   bool Matches(const kademlia::store::SkillRecord& record);
+  // The same for a record's words already analysed (DistinctTerms), such as SkillEntry::Words.
+  bool MatchesWords(std::span<const std::string> words) const {
+    return !Filters() || query_.AllMatched(words);
+  }
   // The record's fields through this match's Analyzer (SkillTextOf, AnalyzeSkill).
   FieldedTerms Analyze(const kademlia::store::SkillRecord& record);
 

@@ -27,7 +27,7 @@ size_t TextQuery::AddFound(TextQuery* text, const std::vector<SkillEntryPtr>& en
                            Source source, SearchMerge& merge) {
   size_t added = 0;
   for (const SkillEntryPtr& entry : entries) {
-    if (text != nullptr && !text->MatchesText(entry->record())) continue;
+    if (text != nullptr && !text->MatchesText(*entry)) continue;
     merge.Add(entry, source, true);
     ++added;
   }

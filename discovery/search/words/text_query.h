@@ -35,6 +35,10 @@ class TextQuery {
   // Whether `record`'s words hold every term (the last also as a prefix, or through the
   // corrections and completions found); the other filters are not checked.
   bool MatchesText(const kademlia::store::SkillRecord& record) { return match_.Matches(record); }
+  // The same for an entry, through its words analysed once (SkillEntry::Words).
+  bool MatchesText(const SkillEntry& entry) {
+    return match_.MatchesWords(entry.Words(match_.analyzer()));
+  }
   // Adds to `merge`, from `source`, those of `entries` (or `records`) that a stage found with
   // every filter but the text (without_text()) and whose words hold every term; returns how
   // many. `text` null (a search without terms): the stage found them with every filter, and
