@@ -92,7 +92,9 @@ def registrations(agents, per_agent):
                     "capabilities": [f"cap-{c:03d}" for c in caps],
                     "scenes": [f"scene-{rng.randrange(SCENES):02d}"]}
             if a < SCHEMA_AGENTS:
-                topic, thing = TOPICS[(a + j) % len(TOPICS)], OBJECTS[(a * 7 + j) % len(OBJECTS)]
+                # Every one of the 200 topic/object pairs, each in 10 of the 2,000 descriptions.
+                pair = (a * per_agent + j) % (len(TOPICS) * len(OBJECTS))
+                topic, thing = TOPICS[pair % len(TOPICS)], OBJECTS[pair // len(TOPICS)]
                 body["descriptor"] = {"name": f"Skill {j} of agent {a}",
                                       "description": f"Finds and ranks {topic} in {thing}",
                                       "tags": ["bench", f"tag-{j % 5}"],
