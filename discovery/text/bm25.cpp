@@ -44,30 +44,44 @@ double Bm25::Idf(std::string_view term, const CorpusStats& stats) const {
   return std::log(1.0 + (n - df + 0.5) / (df + 0.5));
 }
 
-double Bm25::Score(std::span<const std::string> query, const FieldedTerms& document,
-                   const CorpusStats& stats) const {
-  // Each field's length normalisation, once per document.
+PerField<double> Bm25::LengthNorms(const FieldedTerms& document,
+                                   const PerField<double>& average_field_length) const {
   PerField<double> norm = {};
   for (Field field : kFields) {
     const double b = config_.b[Index(field)];
-    const double average = stats.average_field_length[Index(field)];
+    const double average = average_field_length[Index(field)];
     const double length = static_cast<double>(document.of(field).size());
     norm[Index(field)] = average > 0 ? 1.0 - b + b * length / average : 1.0;
   }
+  return norm;
+}
+
+double Bm25::PseudoFrequency(std::string_view term, const FieldedTerms& document,
+                             const PerField<double>& norm) const {
+  double frequency = 0;
+  for (Field field : kFields) {
+    const auto& terms = document.of(field);
+    const auto count = std::count(terms.begin(), terms.end(), term);
+    if (count == 0) continue;
+    frequency += config_.field_weights.Of(field) * static_cast<double>(count) / norm[Index(field)];
+  }
+  return frequency;
+}
+
+double Bm25::TermFrequency(std::string_view term, const FieldedTerms& document,
+                           const PerField<double>& average_field_length) const {
+  return PseudoFrequency(term, document, LengthNorms(document, average_field_length));
+}
+
+double Bm25::Score(std::span<const std::string> query, const FieldedTerms& document,
+                   const CorpusStats& stats) const {
+  const PerField<double> norm = LengthNorms(document, stats.average_field_length);
   const std::set<std::string_view> distinct(query.begin(), query.end());
   double score = 0;
   for (std::string_view term : distinct) {
-    double pseudo_frequency = 0;
-    for (Field field : kFields) {
-      const auto& terms = document.of(field);
-      const auto count = std::count(terms.begin(), terms.end(), term);
-      if (count == 0) continue;
-      pseudo_frequency +=
-          config_.field_weights.Of(field) * static_cast<double>(count) / norm[Index(field)];
-    }
-    if (pseudo_frequency <= 0) continue;
-    score +=
-        Idf(term, stats) * pseudo_frequency * (config_.k1 + 1) / (pseudo_frequency + config_.k1);
+    const double frequency = PseudoFrequency(term, document, norm);
+    if (frequency <= 0) continue;
+    score += Idf(term, stats) * frequency * (config_.k1 + 1) / (frequency + config_.k1);
   }
   return score;
 }

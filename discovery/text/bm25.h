@@ -62,6 +62,10 @@ class Bm25 {
   explicit Bm25(Bm25Config config = {});
 
   double Idf(std::string_view term, const CorpusStats& stats) const;
+  // tf~(t, d) above, with `average_field_length` as avglen (a field's 0: not normalised); 0
+  // when the document lacks the term. The publisher weighs its pointers so (TermExtractor).
+  double TermFrequency(std::string_view term, const FieldedTerms& document,
+                       const PerField<double>& average_field_length) const;
   double Score(std::span<const std::string> query, const FieldedTerms& document,
                const CorpusStats& stats) const;
   // Every document with its score, best first, ties in the order given.
@@ -72,6 +76,12 @@ class Bm25 {
   const Bm25Config& config() const { return config_; }
 
  private:
+  // Each field's 1 - b + b * len / avglen (1 where avglen is 0).
+  PerField<double> LengthNorms(const FieldedTerms& document,
+                               const PerField<double>& average_field_length) const;
+  double PseudoFrequency(std::string_view term, const FieldedTerms& document,
+                         const PerField<double>& norm) const;
+
   Bm25Config config_;
 };
 

@@ -2,7 +2,9 @@
 #include "discovery/text/term_extractor.h"
 
 #include <algorithm>
-#include <map>
+#include <cassert>
+#include <set>
+#include <string_view>
 #include <utility>
 
 namespace skillnode::discovery::text {
@@ -26,7 +28,10 @@ bool MoreDistinctive(const Candidate& a, const Candidate& b) {
 
 }  // namespace
 
-TermExtractor::TermExtractor(TermExtractorConfig config) : config_(std::move(config)) {}
+TermExtractor::TermExtractor(TermExtractorConfig config)
+    : config_(std::move(config)), bm25_(config_.bm25) {
+  for (double length : config_.typical_field_length) assert(length >= 0);
+}
 
 std::vector<WeightedTerm> TermExtractor::Extract(Analyzer& analyzer, const SkillText& skill,
                                                  const DocumentFrequencyHint& hint) const {
@@ -35,17 +40,17 @@ std::vector<WeightedTerm> TermExtractor::Extract(Analyzer& analyzer, const Skill
 
 std::vector<WeightedTerm> TermExtractor::Extract(const FieldedTerms& terms,
                                                  const DocumentFrequencyHint& hint) const {
-  std::map<std::string, double, std::less<>> weights;
+  std::set<std::string_view> distinct;
   for (Field field : kFields) {
-    const double field_weight = config_.field_weights.Of(field);
-    for (const std::string& term : terms.of(field)) weights[term] += field_weight;
+    for (const std::string& term : terms.of(field)) distinct.insert(term);
   }
   std::vector<Candidate> candidates;
-  candidates.reserve(weights.size());
-  for (auto& [term, weight] : weights) {
+  candidates.reserve(distinct.size());
+  for (std::string_view term : distinct) {
+    const double weight = bm25_.TermFrequency(term, terms, config_.typical_field_length);
     if (weight <= 0) continue;  // only in fields weighted 0: not indexed
     const std::optional<uint64_t> frequency = hint ? hint(term) : std::nullopt;
-    candidates.push_back(Candidate{term, weight, frequency.value_or(0)});
+    candidates.push_back(Candidate{std::string(term), weight, frequency.value_or(0)});
   }
   const size_t kept = std::min(candidates.size(), config_.terms_per_skill_max);
   std::partial_sort(candidates.begin(), candidates.begin() + static_cast<ptrdiff_t>(kept),

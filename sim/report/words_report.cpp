@@ -25,6 +25,7 @@ json WordsJson(const workloads::WordSummary& w) {
   const workloads::WordCounters& c = w.counters;
   return json{
       {"recall_at_10_mean", w.recall_at_10_mean},
+      {"recall_at_10_strict_mean", w.recall_at_10_strict_mean},
       {"recall_at_10_hot_mean", w.recall_at_10_hot_mean},
       {"recall_one_share", w.recall_one_share},
       {"latency_ms_p50", w.latency_ms_p50},
@@ -73,15 +74,16 @@ transport::Result<bool> WriteWordQueries(const std::string& dir,
     return true;
   }
   std::ofstream csv(dir + "/words_queries.csv", std::ios::trunc);
-  csv << "point,start_s,asker,query,hot,matching,recall,latency_ms,messages,replies,bytes,"
+  csv << "point,start_s,asker,query,hot,matching,oracle_tied,recall,recall_strict,latency_ms,"
+         "messages,replies,bytes,"
          "oracle_top10,found_top10,ranked_out\n";
   for (size_t i = 0; i < points.size(); ++i) {
     for (const workloads::WordQueryRow& r : points[i].word_queries) {
       if (!r.answered) continue;  // its asker stopped first
       csv << i << ',' << r.start_s << ',' << r.asker << ',' << r.text << ',' << r.hot << ','
-          << r.matching << ',' << r.recall << ',' << r.latency_ms << ',' << r.messages << ','
-          << r.replies << ',' << r.bytes << ',' << Skills(r.oracle) << ',' << Skills(r.found) << ','
-          << Skills(r.ranked_out) << '\n';
+          << r.matching << ',' << r.oracle_tied << ',' << r.recall << ',' << r.recall_strict << ','
+          << r.latency_ms << ',' << r.messages << ',' << r.replies << ',' << r.bytes << ','
+          << Skills(r.oracle) << ',' << Skills(r.found) << ',' << Skills(r.ranked_out) << '\n';
     }
   }
   csv.flush();

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 #include <iterator>
 #include <utility>
 
@@ -13,6 +14,39 @@
 #include "discovery/text/text_match.h"
 
 namespace skillnode::sim::workloads {
+namespace {
+
+bool SameScore(double a, double b) {
+  return std::abs(a - b) <= kOracleScoreTieRelative * std::max({1.0, std::abs(a), std::abs(b)});
+}
+
+}  // namespace
+
+OracleHits HitsOf(const OracleAnswer& truth, const std::vector<size_t>& found) {
+  assert(truth.top.size() == truth.scores.size());
+  OracleHits hits;
+  if (truth.top.empty()) return hits;
+  const double last = truth.scores.back();
+  size_t bucket_places = 0;  // the top's places at the last score
+  std::vector<size_t> bucket = truth.tied;
+  for (size_t i = 0; i < truth.top.size(); ++i) {
+    const bool found_it = std::find(found.begin(), found.end(), truth.top[i]) != found.end();
+    hits.strict += found_it;
+    if (SameScore(truth.scores[i], last)) {
+      ++bucket_places;
+      bucket.push_back(truth.top[i]);
+    } else {
+      hits.hits += found_it;
+    }
+  }
+  size_t found_in_bucket = 0;
+  for (size_t skill : found) {
+    found_in_bucket += std::find(bucket.begin(), bucket.end(), skill) != bucket.end();
+  }
+  hits.hits += std::min(found_in_bucket, bucket_places);
+  assert(hits.hits >= hits.strict && hits.hits <= truth.top.size());
+  return hits;
+}
 
 WordOracle::WordOracle(std::vector<kademlia::store::SkillRecord> records,
                        discovery::search::TextRankingConfig ranking)
@@ -84,6 +118,8 @@ OracleAnswer WordOracle::Top(std::string_view query, size_t n,
     if (answer.top.size() < n) {
       answer.top.push_back(skill_of.at(scored.entry.get()));
       answer.scores.push_back(scored.score.score);
+    } else if (SameScore(scored.score.score, answer.scores.back())) {
+      answer.tied.push_back(skill_of.at(scored.entry.get()));
     }
   }
   return answer;

@@ -30,11 +30,30 @@
 
 namespace skillnode::sim::workloads {
 
+// Scores within this relative distance of each other are equal (the same arithmetic on the same
+// field lengths gives the same double; this only absorbs summation order).
+constexpr double kOracleScoreTieRelative = 1e-9;
+
 struct OracleAnswer {
   std::vector<size_t> top;     // skill indices, best first, at most the n asked for
   std::vector<double> scores;  // their TextRanking scores, same order
-  size_t matching = 0;         // live skills holding every term
+  // The skills past the top that score as its last one: the top's cut among them is only the
+  // ranking's tie-break (RanksBefore), which WordSearch cannot see before it fetches.
+  std::vector<size_t> tied;
+  size_t matching = 0;  // live skills holding every term
 };
+
+// How many of `found` (a query's top, distinct skills) are right, when the top's last score is
+// shared by the skills in `tied`: a skill above that score counts where found; the skills at it
+// count for as many places as the top gives that score. An answer is so scored as right when
+// it is the oracle's top under some tie-break among equal scores (the oracle's own, RanksBefore,
+// orders by status, version and skill id, which no reader can see before it fetches). `strict`
+// counts only the top's own skills, the oracle's tie-break included.
+struct OracleHits {
+  size_t hits = 0;
+  size_t strict = 0;
+};
+OracleHits HitsOf(const OracleAnswer& truth, const std::vector<size_t>& found);
 
 class WordOracle {
  public:

@@ -12,6 +12,7 @@ WordSummary SummarizeWords(const WordCounters& counters, const std::vector<WordQ
     return whole == 0 ? 0.0 : part / static_cast<double>(whole);
   };
   s.recall_at_10_mean = share(counters.recall_sum, counters.queries_checked);
+  s.recall_at_10_strict_mean = share(counters.recall_strict_sum, counters.queries_checked);
   s.recall_at_10_hot_mean = share(counters.hot_recall_sum, counters.hot_checked);
   s.recall_one_share =
       share(static_cast<double>(counters.queries_recall_one), counters.queries_checked);

@@ -1,11 +1,15 @@
 // What the words workload measures (word_workload.h): its counters, one row per measured query
 // (words_queries.csv) and the summary written under "words" in summary.json.
 //
-// recall@10 of a query = |found top 10 ∩ oracle top 10| / |oracle top 10|, over the queries the
-// oracle answers (queries whose oracle answer is empty are counted apart, in no_answer). A skill
-// of the oracle's top 10 that the query missed was either ranked_out (WordSearch fetched it and
-// it holds every term, but ranked it below its 10th: the ranking saw other corpus statistics) or
-// not_fetched (it was not among the records WordSearch fetched). Plain data.
+// recall@10 of a query = the found top 10's hits / |oracle top 10|, over the queries the oracle
+// answers (queries whose oracle answer is empty are counted apart, in no_answer). A hit is one
+// of the oracle's top 10, or a skill scoring exactly as the oracle's 10th where the top has room
+// at that score (HitsOf, word_oracle.h: ties are broken by skill id, which a reader cannot see
+// before fetching; a hot word's top score is shared by hundreds of skills). The strict recall
+// counts the oracle's own top 10 only. A skill of the oracle's top 10 that the query missed was
+// either ranked_out (WordSearch fetched it and it holds every term, but ranked it below its
+// 10th: the ranking saw other corpus statistics) or not_fetched (it was not among the records
+// WordSearch fetched). Plain data.
 #ifndef SKILLNODE_SIM_WORKLOADS_WORD_RESULTS_H_
 #define SKILLNODE_SIM_WORKLOADS_WORD_RESULTS_H_
 
@@ -35,6 +39,7 @@ struct WordCounters {
   uint64_t hot_checked = 0;          // checked queries with a hot word
   uint64_t queries_recall_one = 0;
   double recall_sum = 0;
+  double recall_strict_sum = 0;
   double hot_recall_sum = 0;
   uint64_t missed_ranked_out = 0;   // oracle top-10 skills fetched but ranked below 10th
   uint64_t missed_not_fetched = 0;  // ... not fetched at all
@@ -55,9 +60,11 @@ struct WordQueryRow {
   bool hot = false;
   size_t matching = 0;  // live skills holding every term (the oracle's answer before the cut)
   std::vector<size_t> oracle;  // corpus skill indices, best first
+  size_t oracle_tied = 0;      // skills past the oracle's 10 that score as its 10th
   std::vector<size_t> found;
   std::vector<size_t> ranked_out;  // of the oracle's, fetched but ranked out
   double recall = -1;              // -1: the oracle answered nothing
+  double recall_strict = -1;       // the oracle's own 10 only
   double latency_ms = 0;
   uint32_t messages = 0;
   uint32_t replies = 0;
@@ -67,10 +74,11 @@ struct WordQueryRow {
 // What a run of the words workload gives, for summary.json.
 struct WordSummary {
   WordCounters counters;
-  double recall_at_10_mean = 0;      // over checked queries
-  double recall_at_10_hot_mean = 0;  // over checked queries with a hot word
-  double recall_one_share = 0;       // checked queries with recall 1
-  double latency_ms_p50 = 0;         // over answered queries
+  double recall_at_10_mean = 0;         // over checked queries
+  double recall_at_10_strict_mean = 0;  // the same, the oracle's own top 10 only
+  double recall_at_10_hot_mean = 0;     // over checked queries with a hot word
+  double recall_one_share = 0;          // checked queries with recall 1
+  double latency_ms_p50 = 0;            // over answered queries
   double latency_ms_p99 = 0;
   double messages_per_query = 0;
   double bytes_per_query = 0;

@@ -91,6 +91,7 @@ struct WordWorkload::QueryRun {
   discovery::search::DhtRecordSource records;
   discovery::search::VocabularyFeed vocabulary;
   discovery::search::WordSearch search;
+  OracleAnswer truth;  // when the query started
 };
 
 WordWorkload::WordWorkload(const scenario::Scenario& scenario, hosts::Population& population,
@@ -234,6 +235,7 @@ void WordWorkload::OnQuery(uint32_t slot, uint64_t incarnation) {
   row.hot = query.hot;
   row.matching = truth.matching;
   row.oracle = truth.top;
+  row.oracle_tied = truth.tied.size();
   const size_t index = rows_.size();
   rows_.push_back(std::move(row));
   ++counters_.queries;
@@ -241,6 +243,7 @@ void WordWorkload::OnQuery(uint32_t slot, uint64_t incarnation) {
   traffic_.Begin(slot);
   auto [it, inserted] = running_.emplace(slot, std::make_unique<QueryRun>(*dht));
   assert(inserted);
+  it->second->truth = truth;
   discovery::SkillQuery skill_query;
   skill_query.text = query.text;
   it->second->search.Search(
@@ -257,17 +260,17 @@ void WordWorkload::OnQuery(uint32_t slot, uint64_t incarnation) {
             found.push_back(*skill);
           }
         }
-        const std::vector<size_t> oracle_top = rows_[index].oracle;
-        Finish(slot, index, now, oracle_top, std::move(found), std::move(fetched), answer.failed);
+        Finish(slot, index, now, std::move(found), std::move(fetched), answer.failed);
       });
   population_.Reschedule(slot);
 }
 
 void WordWorkload::Finish(uint32_t slot, size_t index, transport::TimePoint started,
-                          const std::vector<size_t>& oracle_top, std::vector<size_t> found,
-                          std::vector<size_t> fetched, bool failed) {
+                          std::vector<size_t> found, std::vector<size_t> fetched, bool failed) {
   const auto running = running_.find(slot);
   assert(running != running_.end());
+  const OracleAnswer truth = std::move(running->second->truth);
+  const std::vector<size_t>& oracle_top = truth.top;
   finished_.push_back(std::move(running->second));
   running_.erase(running);
   --pending_;
@@ -288,21 +291,27 @@ void WordWorkload::Finish(uint32_t slot, size_t index, transport::TimePoint star
   if (oracle_top.empty()) {
     ++counters_.queries_no_answer;
   } else {
-    size_t hits = 0;
+    const OracleHits hits = HitsOf(truth, found);
+    // Classify the misses: the oracle's skills not found, as many as the hits lack.
+    size_t misses = oracle_top.size() - hits.hits;
     for (size_t skill : oracle_top) {
-      if (std::find(found.begin(), found.end(), skill) != found.end()) {
-        ++hits;
-      } else if (std::find(fetched.begin(), fetched.end(), skill) != fetched.end()) {
+      if (misses == 0) break;
+      if (std::find(found.begin(), found.end(), skill) != found.end()) continue;
+      --misses;
+      if (std::find(fetched.begin(), fetched.end(), skill) != fetched.end()) {
         row.ranked_out.push_back(skill);
         ++counters_.missed_ranked_out;
       } else {
         ++counters_.missed_not_fetched;
       }
     }
-    row.recall = static_cast<double>(hits) / static_cast<double>(oracle_top.size());
+    const double size = static_cast<double>(oracle_top.size());
+    row.recall = static_cast<double>(hits.hits) / size;
+    row.recall_strict = static_cast<double>(hits.strict) / size;
     ++counters_.queries_checked;
     counters_.recall_sum += row.recall;
-    counters_.queries_recall_one += hits == oracle_top.size();
+    counters_.recall_strict_sum += row.recall_strict;
+    counters_.queries_recall_one += hits.hits == oracle_top.size();
     if (row.hot) {
       ++counters_.hot_checked;
       counters_.hot_recall_sum += row.recall;

@@ -104,8 +104,7 @@ class WordWorkload {
 
   void Publish(uint32_t slot);
   kademlia::store::SkillRecord RecordOf(size_t skill) const;
-  void Finish(uint32_t slot, size_t row, transport::TimePoint started,
-              const std::vector<size_t>& oracle_top, std::vector<size_t> found,
+  void Finish(uint32_t slot, size_t row, transport::TimePoint started, std::vector<size_t> found,
               std::vector<size_t> fetched, bool failed);
 
   const scenario::Scenario& scenario_;

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "discovery/text/analyzer.h"
@@ -188,6 +189,38 @@ TEST_CASE("the oracle answers every live skill holding all the words, best first
   CHECK(oracle.Top("the", 10, all).top.empty());  // a stop word: no terms, no word query
 }
 
+TEST_CASE("skills scoring as the oracle's last are tied, and count as hits for its places",
+          "[unit]") {
+  // s0..s3 score alike (the same fields); s4 holds "pdf" in its name too and ranks first.
+  const WordOracle oracle({
+      Skill("s0", "tool", "pdf files"),
+      Skill("s1", "tool", "pdf files"),
+      Skill("s2", "tool", "pdf files"),
+      Skill("s3", "tool", "pdf files"),
+      Skill("s4", "pdf", "pdf files"),
+  });
+  const workloads::OracleAnswer truth = oracle.Top("pdf", 2, [](size_t) { return true; });
+  // The tie-break among equal scores is the skill id: s0 before s1, s2, s3.
+  REQUIRE(truth.top == std::vector<size_t>{4, 0});
+  CHECK(truth.scores[0] > truth.scores[1]);
+  CHECK(truth.tied == std::vector<size_t>{1, 2, 3});
+  CHECK(truth.matching == 5);
+  const auto hits = [&truth](std::vector<size_t> found) {
+    const workloads::OracleHits h = workloads::HitsOf(truth, found);
+    return std::pair<size_t, size_t>{h.hits, h.strict};
+  };
+  CHECK(hits({4, 0}) == std::pair<size_t, size_t>{2, 2});
+  CHECK(hits({4, 3}) == std::pair<size_t, size_t>{2, 1});  // another tie-break's top
+  // The tied skills have one place between them, and s4's is not theirs to take.
+  CHECK(hits({3, 2}) == std::pair<size_t, size_t>{1, 0});
+  CHECK(hits({0, 1}) == std::pair<size_t, size_t>{1, 1});
+  CHECK(hits({}) == std::pair<size_t, size_t>{0, 0});
+  // Without a tie, only the top's own skills count.
+  const workloads::OracleAnswer one = oracle.Top("pdf", 1, [](size_t) { return true; });
+  CHECK(one.tied.empty());
+  CHECK(workloads::HitsOf(one, {0}).hits == 0);
+}
+
 TEST_CASE("corpus skill ids map back to their indices", "[unit]") {
   CHECK(workloads::SkillIndexOf(workloads::SkillIdOf(0)) == 0u);
   CHECK(workloads::SkillIndexOf(workloads::SkillIdOf(99'999)) == 99'999u);
@@ -257,6 +290,7 @@ TEST_CASE("the network word search finds the oracle's top 10 on words-small", "[
   for (double share : w.hot_word_shares) CHECK(share == Approx(0.1).margin(0.035));
   // Issue 47's goal.
   CHECK(w.recall_at_10_mean >= 0.95);
+  CHECK(w.recall_at_10_strict_mean <= w.recall_at_10_mean);
   CHECK(run.word_queries.size() == c.queries);
 }
 

@@ -68,6 +68,21 @@ TEST_CASE("a long field counts a term for less, as the hand-computed value says"
   CHECK(bm25.Score(Strings{"pdf"}, Doc({}, {"pdf", "a"}), stats) == Approx(2.50477).epsilon(1e-5));
 }
 
+TEST_CASE("TermFrequency is tf~ over the fields with the averages given", "[unit]") {
+  const Bm25 bm25;  // name weight 3, description 1, b = 0.75
+  PerField<double> average = {};
+  average[Index(Field::kName)] = 2;
+  average[Index(Field::kDescription)] = 4;
+  // name of 1 term, average 2: norm 0.625, 3 / 0.625 = 4.8; description of 8 terms, average 4:
+  // norm 1.75, twice: 2 / 1.75 = 1.142857; tf~ = 5.942857
+  const FieldedTerms document = Doc({"pdf"}, {"pdf", "pdf", "c", "d", "e", "f", "g", "h"});
+  CHECK(bm25.TermFrequency("pdf", document, average) == Approx(5.942857).epsilon(1e-6));
+  CHECK(bm25.TermFrequency("c", document, average) == Approx(1 / 1.75).epsilon(1e-6));
+  CHECK(bm25.TermFrequency("absent", document, average) == 0);
+  // No average for a field: not normalised there.
+  CHECK(bm25.TermFrequency("pdf", document, PerField<double>{}) == Approx(5.0));
+}
+
 TEST_CASE("a rarer term outranks a common one", "[unit]") {
   const std::vector<FieldedTerms> documents = {Doc({"data"}, {}), Doc({"feishu"}, {})};
   const CorpusStats stats = Stats(1000, {{"data", 400}, {"feishu", 2}});
