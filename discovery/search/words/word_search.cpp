@@ -78,6 +78,31 @@ void AddCompletions(VocabularyFeed& vocabulary, size_t completions_max, TermStat
   }
 }
 
+// The candidates the reads so far lead to: every lookup's pointers, the terms read to their end
+// closed, and the terms credited from the pointers' text.
+WordCandidates CandidatesOf(const std::vector<TermState>& terms, text::TextMatch& match) {
+  WordCandidates candidates(terms.size());
+  for (size_t i = 0; i < terms.size(); ++i) {
+    const std::vector<Lookup>& lookups = terms[i].lookups;
+    for (const Lookup& lookup : lookups) candidates.Add(i, lookup.reading.pointers);
+    // Read to the end under every spelling tried: a skill missing from it does not hold it.
+    if (!lookups.empty() && std::all_of(lookups.begin(), lookups.end(), [](const Lookup& l) {
+          return l.reading.complete && !l.reading.failed;
+        })) {
+      candidates.Close(i);
+    }
+  }
+  candidates.CreditFromText(
+      [&match](const std::string& text) {
+        std::vector<std::string> analysed = match.analyzer().Analyze(text);
+        std::sort(analysed.begin(), analysed.end());
+        analysed.erase(std::unique(analysed.begin(), analysed.end()), analysed.end());
+        return analysed;
+      },
+      match.query());
+  return candidates;
+}
+
 }  // namespace
 
 struct WordSearch::Run {
@@ -228,7 +253,7 @@ void WordSearch::AfterReads(transport::TimePoint now, const RunPtr& run) {
       further.push_back(l);
     }
   }
-  if (further.empty()) {
+  if (further.empty() || EnoughCovered(*run)) {
     Fetch(now, run);
     return;
   }
@@ -238,28 +263,20 @@ void WordSearch::AfterReads(transport::TimePoint now, const RunPtr& run) {
   for (const size_t l : further) Read(now, run, term, l, config_.term_pointers_read_max);
 }
 
+bool WordSearch::EnoughCovered(Run& run) const {
+  const size_t terms = run.terms.size();
+  size_t covering = 0;
+  for (const WordCandidate& candidate :
+       CandidatesOf(run.terms, run.match).Best(config_.candidates_fetched_max)) {
+    covering += candidate.terms_covered == terms;
+  }
+  return covering >= config_.candidates_fetched_max;
+}
+
 void WordSearch::Fetch(transport::TimePoint now, const RunPtr& run) {
   assert(run->stage == Stage::kReadingFurther);
   run->stage = Stage::kFetching;
-  WordCandidates candidates(run->terms.size());
-  for (size_t i = 0; i < run->terms.size(); ++i) {
-    const std::vector<Lookup>& lookups = run->terms[i].lookups;
-    for (const Lookup& lookup : lookups) candidates.Add(i, lookup.reading.pointers);
-    // Read to the end under every spelling tried: a skill missing from it does not hold it.
-    if (!lookups.empty() && std::all_of(lookups.begin(), lookups.end(), [](const Lookup& l) {
-          return l.reading.complete && !l.reading.failed;
-        })) {
-      candidates.Close(i);
-    }
-  }
-  candidates.CreditFromText(
-      [&run](const std::string& text) {
-        std::vector<std::string> terms = run->match.analyzer().Analyze(text);
-        std::sort(terms.begin(), terms.end());
-        terms.erase(std::unique(terms.begin(), terms.end()), terms.end());
-        return terms;
-      },
-      run->match.query());
+  const WordCandidates candidates = CandidatesOf(run->terms, run->match);
   for (WordCandidate& candidate : candidates.Best(config_.candidates_fetched_max)) {
     auto it = std::find_if(run->groups.begin(), run->groups.end(),
                            [&candidate](const auto& g) { return g.first == candidate.record_key; });

@@ -13,7 +13,10 @@
 //      "calendar") before it is given up; a correction that has pointers becomes an
 //      alternative of the term (QueryTerms::AddAlternative);
 //   4. reads the rarest term (the lowest count) further, up to term_pointers_read_max pointers,
-//      when its probe was cut short: its pointers bound the answer;
+//      when its probe was cut short: its pointers bound the answer; unless the probes already
+//      give candidates_fetched_max candidates covering every term read (a one-word query's
+//      probe always does: its heaviest pointers are the skills ranked first, and reading a
+//      shard further costs a page, one round trip, per 3 or 4 pointers);
 //   5. intersects: candidates covering every term first, then those covering most, heaviest
 //      first (WordCandidates); fetches the records of the best candidates_fetched_max, at most
 //      gets_in_flight_max gets at once (a get verifies); drops a candidate whose record is
@@ -55,7 +58,8 @@ struct WordSearchConfig {
   static constexpr size_t kTermPointersReadMax = 2 * kademlia::store::kTermPointersPerKeyMax;
   // Records fetched per query: each is a get of up to a few pages.
   static constexpr size_t kCandidatesFetchedMax = 50;
-  static constexpr size_t kGetsInFlightMax = 8;
+  // Record gets at once: 50 candidates are 4 rounds of lookups (each a few round trips).
+  static constexpr size_t kGetsInFlightMax = 16;
   // Corrections read for a term the index lacks, completions for the last term: each that many
   // stems, and as many stems of surface words (VocabularyFeed::WordCorrections, WordCompletions).
   static constexpr size_t kCorrectionsMax = 3;
@@ -110,6 +114,8 @@ class WordSearch {
               TermReading reading);
   void Correct(transport::TimePoint now, const RunPtr& run, size_t term);
   void AfterReads(transport::TimePoint now, const RunPtr& run);
+  // Whether the reads so far lead to candidates_fetched_max candidates covering every term.
+  bool EnoughCovered(Run& run) const;
   void Fetch(transport::TimePoint now, const RunPtr& run);
   void Pump(transport::TimePoint now, const RunPtr& run);
   void OnRecords(const RunPtr& run, size_t group, transport::TimePoint now,

@@ -79,6 +79,33 @@ TEST_CASE("a word search reads every term's shard 0, then the rarest term furthe
   CHECK(answer.hits.size() == 4);
 }
 
+TEST_CASE("no term is read further when the probes lead to enough candidates covering all",
+          "[unit]") {
+  World world;
+  world.config.probe_pointers = 2;
+  world.config.term_pointers_read_max = 10;
+  world.config.candidates_fetched_max = 2;
+  for (int i = 0; i < 4; ++i) {
+    world.Publish(Skill("cal-" + std::to_string(i), "Feishu Calendar " + std::to_string(i)));
+  }
+  world.terms.SetCount("calendar", 5000);
+  world.terms.SetCount("feishu", 40);
+  // One word: its probe's 2 heaviest pointers are the 2 candidates fetched.
+  CHECK(world.Search("calendar").hits.size() == 2);
+  REQUIRE(world.terms.calls.size() == 1);
+  CHECK(world.terms.calls[0].wanted == 2);
+  // Two words whose probes name the same 2 skills: both cover every term, enough to fetch.
+  world.terms.calls.clear();
+  CHECK(world.Search("calendar feishu").hits.size() == 2);
+  CHECK(world.terms.calls.size() == 2);
+  // One more candidate wanted than the probes cover: the rarer term is read further.
+  world.config.candidates_fetched_max = 3;
+  world.terms.calls.clear();
+  CHECK(world.Search("calendar feishu").hits.size() == 3);
+  REQUIRE(world.terms.calls.size() == 3);
+  CHECK(world.terms.calls[2].term == "feishu");
+}
+
 TEST_CASE("only skills holding every word are answered; those holding some are only leads",
           "[unit]") {
   World world;
