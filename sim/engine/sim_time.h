@@ -1,5 +1,5 @@
 // Simulated time: where a run's clock starts, and conversions between scenario seconds and
-// TimePoints. Shared by Simulation::State and PopulationSetup; private to sim/engine/.
+// TimePoints. Shared by Simulation::State, PopulationSetup and the workloads.
 #ifndef SKILLNODE_SIM_ENGINE_SIM_TIME_H_
 #define SKILLNODE_SIM_ENGINE_SIM_TIME_H_
 

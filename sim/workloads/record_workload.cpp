@@ -5,19 +5,14 @@
 #include <string>
 
 namespace skillnode::sim::workloads {
-namespace {
 
-transport::Duration SecondsOf(double s) {
-  return transport::Duration(static_cast<int64_t>(std::llround(s * 1e6)));
-}
+using engine::SecondsOf;
 
-uint32_t TtlSeconds(double republish_s) {
+uint32_t RecordTtlSeconds(double republish_s) {
   const double ttl = std::ceil(republish_s * kRecordTtlPerRepublish);
   return static_cast<uint32_t>(std::clamp(ttl, double{kademlia::store::kRecordTtlMinSeconds},
                                           double{kademlia::store::kRecordTtlMaxSeconds}));
 }
-
-}  // namespace
 
 std::string_view MissKindName(MissKind kind) {
   switch (kind) {
@@ -45,7 +40,7 @@ RecordWorkload::RecordWorkload(const scenario::Scenario& scenario, hosts::Popula
       rng_(seed),
       get_interval_(SecondsOf(60 / scenario.records.gets_per_node_per_min)),
       republish_(SecondsOf(scenario.records.republish_s)),
-      ttl_seconds_(TtlSeconds(scenario.records.republish_s)),
+      ttl_seconds_(RecordTtlSeconds(scenario.records.republish_s)),
       by_slot_(population.size()) {}
 
 void RecordWorkload::SetWindow(transport::TimePoint begin, transport::TimePoint end) {

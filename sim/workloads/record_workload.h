@@ -30,6 +30,7 @@
 
 #include "kademlia/store/skill_dht.h"
 #include "sim/engine/event_queue.h"
+#include "sim/engine/sim_time.h"
 #include "sim/engine/trace_hash.h"
 #include "sim/hosts/population.h"
 #include "sim/scenario/scenario.h"
@@ -39,6 +40,9 @@ namespace skillnode::sim::workloads {
 // A record lives for this many republish intervals at its holders (its TTL), clamped to the
 // record format's TTL bounds: one missed republish does not let it expire.
 constexpr double kRecordTtlPerRepublish = 2.0;
+// The TTL a record republished every `republish_s` is given: kRecordTtlPerRepublish times that,
+// within the store's limits. The words workload's pointers and records live as long.
+uint32_t RecordTtlSeconds(double republish_s);
 // Draws of a random record before a get gives up finding one that should exist.
 constexpr int kRecordPickAttemptsMax = 64;
 // record_misses.csv keeps at most this many rows per run; later misses are only counted.

@@ -16,19 +16,12 @@
 #include "sim/workloads/record_workload.h"
 
 namespace skillnode::sim::workloads {
+
+using engine::SecondsOf;
+
 namespace {
 
 constexpr std::string_view kSkillIdPrefix = "w";
-
-transport::Duration SecondsOf(double s) {
-  return transport::Duration(static_cast<int64_t>(std::llround(s * 1e6)));
-}
-
-uint32_t TtlSeconds(double republish_s) {
-  const double ttl = std::ceil(republish_s * kRecordTtlPerRepublish);
-  return static_cast<uint32_t>(std::clamp(ttl, double{kademlia::store::kRecordTtlMinSeconds},
-                                          double{kademlia::store::kRecordTtlMaxSeconds}));
-}
 
 size_t CorpusSize(const scenario::WordsSpec& spec, size_t honest_slots) {
   return static_cast<size_t>(
@@ -108,7 +101,7 @@ WordWorkload::WordWorkload(const scenario::Scenario& scenario, hosts::Population
       rng_(seed),
       query_interval_(SecondsOf(60 / scenario.words.queries_per_node_per_min)),
       republish_(SecondsOf(scenario.records.republish_s)),
-      ttl_seconds_(TtlSeconds(scenario.records.republish_s)),
+      ttl_seconds_(RecordTtlSeconds(scenario.records.republish_s)),
       corpus_(scenario.words, CorpusSize(scenario.words, population.honest_slots()), rng_.Next64()),
       oracle_(CorpusRecords(corpus_, population.honest_slots())),
       analyzer_(MakeAnalyzer()),
