@@ -42,9 +42,10 @@ TermTable::TermTable(const TermTableLimits& limits) : limits_(limits) {
 std::optional<TermTable::IdentityHash> TermTable::Displaced(const KeyEntry& entry,
                                                             uint32_t weight) const {
   if (entry.pointers.size() < limits_.pointers_per_key_max) return std::nullopt;
-  const Weighted& lightest = *entry.by_weight.begin();
-  if (weight <= lightest.first) return std::nullopt;
-  return lightest.second;
+  // The lightest weight is last; of its pointers, the lowest identity goes first.
+  const uint32_t lightest = std::prev(entry.by_weight.end())->first;
+  if (weight <= lightest) return std::nullopt;
+  return entry.by_weight.lower_bound({lightest, IdentityHash{}})->second;
 }
 
 TermTable::PutResult TermTable::Put(const Key& key, const SignedTermPointer& value,
@@ -160,13 +161,10 @@ std::vector<const StoredPointer*> TermTable::Page(const Key& key, size_t cursor,
   auto it = keys_.find(key);
   if (it == keys_.end() || cursor >= it->second.by_weight.size()) return out;
   const KeyEntry& entry = it->second;
-  // Heaviest first; among equal weights, identity order (the set holds them reversed).
-  std::vector<Weighted> order(entry.by_weight.rbegin(), entry.by_weight.rend());
-  std::stable_sort(order.begin(), order.end(), [](const Weighted& a, const Weighted& b) {
-    return a.first > b.first || (a.first == b.first && a.second < b.second);
-  });
-  for (size_t i = cursor; i < order.size() && out.size() < max; ++i) {
-    out.push_back(&entry.pointers.at(order[i].second));
+  // Heaviest first; among equal weights, identity order (the set's own order).
+  auto at = std::next(entry.by_weight.begin(), static_cast<ptrdiff_t>(cursor));
+  for (; at != entry.by_weight.end() && out.size() < max; ++at) {
+    out.push_back(&entry.pointers.at(at->second));
   }
   return out;
 }

@@ -110,10 +110,16 @@ class TermTable {
  private:
   using IdentityHash = Key;
   using Slot = StoreSlot;
-  using Weighted = std::pair<uint32_t, IdentityHash>;  // (weight, identity): lightest first
+  using Weighted = std::pair<uint32_t, IdentityHash>;  // (weight, identity)
+  // The order pages are served in: heaviest first, identities ascending among equal weights.
+  struct HeavierFirst {
+    bool operator()(const Weighted& a, const Weighted& b) const {
+      return a.first > b.first || (a.first == b.first && a.second < b.second);
+    }
+  };
   struct KeyEntry {
     std::map<IdentityHash, StoredPointer> pointers;
-    std::set<Weighted> by_weight;
+    std::set<Weighted, HeavierFirst> by_weight;
   };
 
   // The lightest pointer of a full key that `weight` displaces, if any.

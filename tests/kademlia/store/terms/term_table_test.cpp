@@ -108,6 +108,39 @@ TEST_CASE("pages list a key's pointers heaviest first, identity order among equa
   }
   CHECK(all.front()->value.pointer.weight_centi == 400);
   CHECK(table.Page(key, 40, 16).empty());
+  // Among equal weights, identity order: the identities' slot hashes ascend.
+  for (size_t i = 1; i < all.size(); ++i) {
+    if (all[i - 1]->value.pointer.weight_centi != all[i]->value.pointer.weight_centi) continue;
+    CHECK(SlotIdentity(IdentityOf(all[i - 1]->value.pointer)) <
+          SlotIdentity(IdentityOf(all[i]->value.pointer)));
+  }
+  // A page from any cursor is the same slice of that order.
+  const auto middle = table.Page(key, 13, 5);
+  REQUIRE(middle.size() == 5);
+  for (size_t i = 0; i < middle.size(); ++i) CHECK(middle[i] == all[13 + i]);
+}
+
+TEST_CASE("a full key's newcomer displaces the lowest identity of the lightest weight", "[unit]") {
+  TermTableLimits limits;
+  limits.pointers_per_key_max = 3;
+  TermTable table(limits);
+  const Key key = TermKey("calendar");
+  for (const char* skill : {"skill-a", "skill-b"}) {
+    REQUIRE(table.Put(key, Pointer(skill, 100), Ip("10.0.0.1"), kNow, kHour).changed);
+  }
+  REQUIRE(table.Put(key, Pointer("skill-c", 300), Ip("10.0.0.1"), kNow, kHour).changed);
+  const auto before = table.Page(key, 0, 10);
+  REQUIRE(before.size() == 3);
+  // before[1] and before[2] weigh 100, in identity order: before[1] is the lowest identity.
+  const std::string lowest = SkillOf(before[1]);
+  const std::string other = SkillOf(before[2]);
+  REQUIRE(table.Put(key, Pointer("skill-d", 200), Ip("10.0.0.2"), kNow, kHour).changed);
+  const auto after = table.Page(key, 0, 10);
+  REQUIRE(after.size() == 3);
+  CHECK(SkillOf(after[0]) == "skill-c");
+  CHECK(SkillOf(after[1]) == "skill-d");
+  CHECK(SkillOf(after[2]) == other);
+  CHECK(lowest != other);
 }
 
 TEST_CASE("pointers expire with their lifetime", "[unit]") {
