@@ -45,6 +45,9 @@ struct DhtConfig {
   size_t repair_keys_max = 4096;
   // A FIND_VALUE page request that times out is sent again, up to this many times in all.
   size_t page_attempts_max = 2;
+  // Pages of one holder's pointers under a term key asked for at once by a term read
+  // (terms::PageCursors): a probe of 64 pointers is 16 to 21 pages, 4 or 5 round trips at 4.
+  size_t term_pages_in_flight_max = 4;
   // A get asks one of the k closest nodes again when its query turns slow, this many times,
   // and waits for it: one lost datagram must not hide the records that node holds.
   size_t get_slow_retries = 1;

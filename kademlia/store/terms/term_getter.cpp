@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "kademlia/store/terms/page_cursors.h"
 #include "kademlia/store/terms/term_pointer_merge.h"
 
 namespace skillnode::kademlia::store::terms {
@@ -28,9 +29,9 @@ struct TermGetter::ReadState {
 
   // One node's answers under the shard being read.
   struct Holder {
+    explicit Holder(size_t window) : cursors(window) {}
     uint32_t tt = 0;
-    std::optional<uint32_t> next;  // the cursor of its next page, while there is one to read
-    bool in_full = false;          // its last page has been read
+    PageCursors cursors;                      // its pages read, asked and left
     std::map<RecordIdentity, uint64_t> held;  // what its pages held: the highest sequence
   };
   struct Shard {
@@ -100,7 +101,7 @@ bool TermGetter::StartShard(const ReadPtr& read, transport::TimePoint now, uint3
                                         const wire::Message& reply) {
     if (read->shard.index != shard || read->shard.lookup_done) return true;
     if (const auto* values = std::get_if<wire::ValuesBody>(&reply.body)) {
-      OnValues(read, at, from, *values);
+      OnValues(read, at, from, 0, *values);
     }
     if (!read->enough()) return false;
     read->shard.cut = true;  // the lookup ends before its closest holders have all answered
@@ -121,12 +122,13 @@ bool TermGetter::StartShard(const ReadPtr& read, transport::TimePoint now, uint3
 }
 
 void TermGetter::OnValues(const ReadPtr& read, transport::TimePoint now, const Contact& from,
-                          const wire::ValuesBody& values) {
+                          uint32_t cursor, const wire::ValuesBody& values) {
   ReadState::Shard& s = read->shard;
-  ReadState::Holder& holder = s.holders[from.id];
+  ReadState::Holder& holder =
+      s.holders.try_emplace(from.id, config_.term_pages_in_flight_max).first->second;
   holder.tt = std::max(holder.tt, values.total);
-  holder.next = values.next;
-  holder.in_full = !values.next;
+  holder.cursors.SetTotal(values.total);
+  holder.cursors.OnPage(cursor, values.records.size(), values.next);
   for (size_t i = 0; i < values.records.size(); ++i) {
     const wire::WireRecord& copy = values.records[i];
     read->result.pointer_bytes += copy.encoded.size() + copy.signature.size();
@@ -142,27 +144,43 @@ void TermGetter::OnValues(const ReadPtr& read, transport::TimePoint now, const C
 
 void TermGetter::PageOrFinish(const ReadPtr& read, transport::TimePoint now) {
   ReadState::Shard& s = read->shard;
-  if (read->finished || !s.lookup_done || s.pending_pages > 0) return;
+  if (read->finished || !s.lookup_done) return;
   const size_t places = std::min(config_.replication, s.closest.size());
   for (size_t i = 0; i < places; ++i) {
     const Contact& contact = s.closest[i];
     auto it = s.holders.find(contact.id);
-    if (it == s.holders.end() || !it->second.next) continue;
+    if (it == s.holders.end()) continue;
     ReadState::Holder& holder = it->second;
     // A holder is read on only while it reports more pointers than the shard has given: after
     // the closest one's pages, the others hold the same pointers unless churn has split them.
-    if (holder.tt <= s.found.size()) continue;
+    // One being read is read on until its pages in flight are answered.
+    if (holder.cursors.in_flight() == 0 &&
+        (!holder.cursors.more() || holder.tt <= s.found.size())) {
+      continue;
+    }
+    // Its next pages, as many as the window takes.
+    while (!read->enough() && s.pages < kShardPagesMax) {
+      const std::optional<uint32_t> cursor = holder.cursors.Next();
+      if (!cursor) break;
+      ++s.pages;
+      ++read->result.pages;
+      if (!RequestPage(read, now, contact, *cursor, 1)) {
+        holder.cursors.OnLost(*cursor);  // the node refuses more requests
+        s.cut = true;
+        break;
+      }
+    }
+    if (holder.cursors.in_flight() > 0) return;  // back here as they are answered
     if (read->enough() || s.pages >= kShardPagesMax) {
       s.cut = true;
       break;
     }
-    const uint32_t cursor = *holder.next;
-    holder.next.reset();  // set again by the page's answer
-    ++s.pages;
-    ++read->result.pages;
-    if (RequestPage(read, now, contact, cursor, 1)) return;
-    s.cut = true;  // the node refuses more requests: the rest of this holder is not read
+    if (holder.cursors.more()) {
+      s.cut = true;  // refused: the rest of this holder is not read
+      break;
+    }
   }
+  if (s.pending_pages > 0) return;
   FinishShard(read, now);
 }
 
@@ -182,15 +200,15 @@ bool TermGetter::RequestPage(const ReadPtr& read, transport::TimePoint now, cons
                                                : nullptr;
                       if (result.status == rpc::RpcStatus::kReplied) ++read->result.replies;
                       if (values != nullptr) {
-                        OnValues(read, result.now, from, *values);
+                        OnValues(read, result.now, from, cursor, *values);
                       } else if (result.status == rpc::RpcStatus::kTimedOut &&
                                  attempt < config_.page_attempts_max && !read->finished) {
                         // A lost page would lose its pointers for this read: ask again.
                         ++stats_.pages_retried;
                         if (RequestPage(read, result.now, from, cursor, attempt + 1)) return;
-                        at.cut = true;
+                        Lose(read, from, cursor);
                       } else {
-                        at.cut = true;  // this holder's further pages are not read
+                        Lose(read, from, cursor);  // this holder's further pages are not read
                       }
                       PageOrFinish(read, result.now);
                     });
@@ -198,6 +216,13 @@ bool TermGetter::RequestPage(const ReadPtr& read, transport::TimePoint now, cons
   ++s.pending_pages;
   ++read->result.messages;
   return true;
+}
+
+void TermGetter::Lose(const ReadPtr& read, const Contact& from, uint32_t cursor) {
+  ReadState::Shard& s = read->shard;
+  s.cut = true;
+  const auto it = s.holders.find(from.id);
+  if (it != s.holders.end()) it->second.cursors.OnLost(cursor);
 }
 
 void TermGetter::FinishShard(const ReadPtr& read, transport::TimePoint now) {
@@ -232,7 +257,9 @@ void TermGetter::ReadRepair(const ReadPtr& read, transport::TimePoint now) {
   for (size_t i = 0; i < places && i < s.tokens.size(); ++i) {
     const Contact& node = s.closest[i];
     const auto it = s.holders.find(node.id);
-    if (s.tokens[i].empty() || it == s.holders.end() || !it->second.in_full) continue;
+    if (s.tokens[i].empty() || it == s.holders.end() || !it->second.cursors.complete()) {
+      continue;
+    }
     // A full key takes a pointer only where it outweighs the lightest: not worth a STORE.
     if (it->second.tt >= kTermPointersPerKeyMax) continue;
     for (const auto& [identity, newest] : read->merge.newest()) {

@@ -5,9 +5,11 @@
 // `wanted` live pointers read, DhtConfig::term_pointers_read_max, the last shard.
 //
 // Within a shard the lookup's first pages come from every node it asks. When it ends, the pages
-// of the closest holder that has more are followed (heaviest first, a lost page asked again), and
-// another of the r closest only while it reports more pointers than the shard has given so far:
-// a reader pays one holder's pages (64 to 85 for a full shard), not r times that. Every copy is
+// of the closest holder that has more are followed (heaviest first, a lost page asked again), up
+// to DhtConfig::term_pages_in_flight_max of them at once (PageCursors: one stride of the smallest
+// page apart), and another of the r closest only while it reports more pointers than the shard
+// has given so far: a reader pays one holder's pages (64 to 85 for a full shard), not r times
+// that, in a quarter of the round trips. Every copy is
 // checked and merged by TermPointerMerge (term_pointer_merge.h); the pointers this node holds in
 // its own TermTable count as an answer. When a shard was read to its end, each of its r closest
 // holders that answered in full but lacked a pointer found there is sent it (read repair, as a
@@ -87,10 +89,13 @@ class TermGetter {
 
   // Starts the lookup of `shard`; false when the node refuses it.
   bool StartShard(const ReadPtr& read, transport::TimePoint now, uint32_t shard);
-  void OnValues(const ReadPtr& read, transport::TimePoint now, const Contact& from,
+  // The page at `cursor` from `from` (the lookup's are at cursor 0).
+  void OnValues(const ReadPtr& read, transport::TimePoint now, const Contact& from, uint32_t cursor,
                 const wire::ValuesBody& values);
-  // Asks the next page the shard needs, or finishes the shard.
+  // Asks the next pages the shard needs (a window of them), or finishes the shard.
   void PageOrFinish(const ReadPtr& read, transport::TimePoint now);
+  // The page at `cursor` from `from` is lost for good: the shard is cut there.
+  void Lose(const ReadPtr& read, const Contact& from, uint32_t cursor);
   // Asks `from` for the page at `cursor`; false when the node refuses more requests.
   bool RequestPage(const ReadPtr& read, transport::TimePoint now, const Contact& from,
                    uint32_t cursor, size_t attempt);
