@@ -94,8 +94,12 @@ void Searcher::Search(transport::TimePoint now, const SkillQuery& query,
   }
   // The local and LAN stages filter by everything but the text, which TextQuery matches.
   const SkillQuery& asked = text != nullptr ? text->without_text() : query;
-  const size_t local =
-      TextQuery::AddFound(text, registry_.FindEntries(asked), Source::kLocal, pending->merge);
+  // With text, the registrations holding its rarest term (Registry's word postings).
+  const size_t local = TextQuery::AddFound(
+      text,
+      text != nullptr ? registry_.FindEntries(asked, text->terms(), text->language())
+                      : registry_.FindEntries(asked),
+      Source::kLocal, pending->merge);
   pending->Report("local", local > 0 ? "found" : "none", local, now);
   const bool use_lan = lan_ != nullptr && options.use_lan;
   size_t lan_found = 0;
