@@ -32,8 +32,9 @@ std::optional<QueryCache::Hit> QueryCache::Get(transport::TimePoint now, const s
 void QueryCache::Put(transport::TimePoint now, const std::string& key,
                      std::vector<SkillEntryPtr> records, std::optional<transport::Duration> ttl) {
   if (!config_.enabled || config_.size_max == 0) return;
-  Entry entry{std::move(records), now, now + std::min(ttl.value_or(config_.ttl), config_.ttl)};
   ++changes_;
+  Entry entry{std::move(records), now, now + std::min(ttl.value_or(config_.ttl), config_.ttl),
+              changes_};
   const auto found = index_.find(key);
   if (found != index_.end()) {
     found->second->entry = std::move(entry);
@@ -46,6 +47,11 @@ void QueryCache::Put(transport::TimePoint now, const std::string& key,
     Erase(std::prev(lru_.end()));
     ++stats_.evictions;
   }
+}
+
+uint64_t QueryCache::VersionOf(std::string_view key) const {
+  const auto found = index_.find(key);
+  return found == index_.end() ? 0 : found->second->entry.version;
 }
 
 void QueryCache::InvalidateSkill(std::string_view skill_id) {

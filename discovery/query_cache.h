@@ -53,6 +53,8 @@ class QueryCache {
     std::vector<SkillEntryPtr> records;
     transport::TimePoint stored;
     transport::TimePoint expires;
+    // A number no other Put gave: what an answer made from this entry was made from.
+    uint64_t version = 0;
   };
   struct Hit {
     const Entry* entry;  // valid until the next call that is not const
@@ -82,6 +84,9 @@ class QueryCache {
   size_t size() const { return index_.size(); }
   // Grows with every entry stored, replaced or dropped.
   uint64_t changes() const { return changes_; }
+  // The version of the entry for `key`, expired or not; 0 when there is none. Counts nothing
+  // and leaves the order of use as it is.
+  uint64_t VersionOf(std::string_view key) const;
   const CacheStats& stats() const { return stats_; }
   const CacheConfig& config() const { return config_; }
 

@@ -54,6 +54,11 @@ class RegistrationIndex {
   // the query, in the order they were added, and returns kAnswered. Otherwise visits nothing
   // and returns kNoIndexFits: the caller walks every registration.
   [[nodiscard]] Lookup ForEachMatch(const SkillQuery& query, const Visit& visit) const;
+  // Whether one of the indexes fits `query` (ForEachMatch answers it): it names a capability,
+  // a scene or a skill id.
+  static bool Fits(const SkillQuery& query) {
+    return !query.capabilities.empty() || !query.scenes.empty() || query.skill_id.has_value();
+  }
 
   // Registrations indexed.
   size_t size() const { return size_; }

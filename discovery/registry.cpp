@@ -7,6 +7,7 @@
 #include <cassert>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace skillnode::discovery {
@@ -148,13 +149,13 @@ RegisterOutcome Registry::Register(transport::TimePoint now, SkillRecord fields)
       tombstone.reason = UnregisterReason::kUpgrade;
       PublishVersion(now, tombstone, nullptr);
     }
-    index_.Remove(&it->second.entry);
+    Unindex(it->second);
     // Indexed by its new fields at once; signed and published below.
     it->second.entry = SkillEntry::Make(fields);
     it->second.health = HealthMachine(config_.health, now);
     ++stats_.updated;
   }
-  index_.Add(&it->second.entry);
+  Index(it->second);
   assert(index_.size() == registrations_.size());
   Schedule(it);
   PublishVersion(now, it->second, std::move(fields), nullptr);
@@ -226,7 +227,7 @@ void Registry::Remove(transport::TimePoint now, std::map<Id, Registration>::iter
   auto agent = per_agent_.find(tombstone.agent_id);
   if (agent != per_agent_.end() && --agent->second == 0) per_agent_.erase(agent);
   due_.erase({it->second.scheduled, it->first});
-  index_.Remove(&it->second.entry);
+  Unindex(it->second);
   registrations_.erase(it);
   assert(index_.size() == registrations_.size());
   PublishVersion(now, tombstone, std::move(done));
@@ -300,6 +301,17 @@ const SkillRecord* Registry::FindByIndexId(std::string_view id) const {
   return index_.FindByIndexId(id);
 }
 
+void Registry::Index(const Registration& registration) {
+  index_.Add(&registration.entry);
+  words_.Add(&registration.entry, registration.entry->Words(analyzer_));
+}
+
+void Registry::Unindex(const Registration& registration) {
+  index_.Remove(&registration.entry);
+  // A new version of the same text has the same words (Register unindexes before a change).
+  words_.Remove(&registration.entry, registration.entry->Words(analyzer_));
+}
+
 template <typename Visit>
 void Registry::ForEachMatch(const SkillQuery& query, Visit visit) const {
   if (index_.ForEachMatch(query, visit) == RegistrationIndex::Lookup::kAnswered) return;
@@ -318,6 +330,28 @@ std::vector<SkillEntryPtr> Registry::FindEntries(const SkillQuery& query) const 
   std::vector<SkillEntryPtr> out;
   ForEachMatch(query, [&out](const SkillEntryPtr& entry) { out.push_back(entry); });
   return out;
+}
+
+std::vector<SkillEntryPtr> Registry::FindEntries(const SkillQuery& query,
+                                                 const text::QueryTerms& text,
+                                                 std::string_view language) const {
+  assert(query.text.empty());
+  if (!text.empty() && language == analyzer_.language() && !RegistrationIndex::Fits(query)) {
+    if (std::optional<std::vector<WordPostings::Slot>> slots = words_.Candidates(text)) {
+      // In registrations_'s order, (skillId, agentId), as a walk over it finds them.
+      std::sort(slots->begin(), slots->end(), [](WordPostings::Slot a, WordPostings::Slot b) {
+        const SkillRecord& ra = (*a)->record();
+        const SkillRecord& rb = (*b)->record();
+        return std::tie(ra.skill_id, ra.agent_id) < std::tie(rb.skill_id, rb.agent_id);
+      });
+      std::vector<SkillEntryPtr> out;
+      for (WordPostings::Slot slot : *slots) {
+        if (Matches(query, (*slot)->record())) out.push_back(*slot);
+      }
+      return out;
+    }
+  }
+  return FindEntries(query);
 }
 
 std::vector<SkillRecord> Registry::Records() const {

@@ -26,6 +26,9 @@
 // Word search (docs/protocol.md "Keyword index"): every live version published goes with the
 // terms of its name, description, capabilities, tags and scenes (index_terms.h, through the
 // Analyzer and TermExtractor this owns), so that the DHT publishes its keyword index pointers.
+// The same Analyzer files each registration under its words (WordPostings), so that a search's
+// free text is matched against the registrations holding its rarest term (FindEntries with
+// text), not against every registration.
 //
 // Sequence numbers come from the injected wall clock (milliseconds), and are at least one more
 // than the last one this node used, so a version published after a restart still replaces the
@@ -53,7 +56,9 @@
 #include "discovery/registration_index.h"
 #include "discovery/skill_entry.h"
 #include "discovery/text/analyzer.h"
+#include "discovery/text/query_terms.h"
 #include "discovery/text/term_extractor.h"
+#include "discovery/word_postings.h"
 #include "kademlia/identity.h"
 #include "kademlia/store/record/skill_record.h"
 #include "kademlia/store/skill_dht.h"
@@ -138,6 +143,13 @@ class Registry {
   std::vector<kademlia::store::SkillRecord> Find(const SkillQuery& query) const;
   // The same, shared: each registration's current version as one immutable entry.
   std::vector<SkillEntryPtr> FindEntries(const SkillQuery& query) const;
+  // Those of FindEntries(query) whose words may hold `text` (a search's terms, analysed in
+  // `language`), in the same order: every entry whose words match `text`
+  // (text::QueryTerms::AllMatched over SkillEntry::Words) is among them, found through the word
+  // postings when the query names no capability, scene or skill id. The caller matches the text
+  // itself. `query.text` must be empty (the text is `text`).
+  std::vector<SkillEntryPtr> FindEntries(const SkillQuery& query, const text::QueryTerms& text,
+                                         std::string_view language) const;
   // The registration whose index id is `id` (IndexId), or nullptr.
   const kademlia::store::SkillRecord* FindByIndexId(std::string_view id) const;
   size_t size() const { return registrations_.size(); }
@@ -179,6 +191,9 @@ class Registry {
   // The same for a new version of a registration's own record, which becomes its entry.
   void PublishVersion(transport::TimePoint now, Registration& registration,
                       kademlia::store::SkillRecord record, std::function<void()> done);
+  // Files the registration in index_ and words_, by its current entry; Unindex unfiles it.
+  void Index(const Registration& registration);
+  void Unindex(const Registration& registration);
   // Calls visit(entry) for each registration matching `query`, through index_ when one of
   // its indexes fits.
   template <typename Visit>
@@ -203,6 +218,8 @@ class Registry {
   std::set<std::pair<transport::TimePoint, Id>> due_;  // (next health deadline, registration)
   // Every registration in registrations_, by the slot of its entry (map values never move).
   RegistrationIndex index_;
+  // The same slots by their entries' words (SkillEntry::Words through analyzer_).
+  WordPostings words_;
   // The text analysis of the terms each published version is indexed under.
   text::Analyzer analyzer_;
   text::TermExtractor extractor_;

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -36,6 +35,38 @@ bool IsThisHost(const transport::Address& peer) {
   }
   uv_free_interface_addresses(interfaces, count);
   return found;
+}
+
+// The sources in the order of their names (SourcesJson's).
+std::vector<discovery::Source> SourcesSeen(const discovery::search::SearchResult& result) {
+  constexpr discovery::Source kAll[] = {discovery::Source::kLocal, discovery::Source::kLan,
+                                        discovery::Source::kDht, discovery::Source::kSkillCenter,
+                                        discovery::Source::kCache};
+  std::array<bool, std::size(kAll)> seen{};
+  for (const auto& found : result.skills) seen[static_cast<size_t>(found.source)] = true;
+  std::vector<discovery::Source> sources;
+  for (const discovery::Source source : kAll) {
+    if (seen[static_cast<size_t>(source)]) sources.push_back(source);
+  }
+  std::sort(sources.begin(), sources.end(), [](discovery::Source a, discovery::Source b) {
+    return discovery::SourceName(a) < discovery::SourceName(b);
+  });
+  return sources;
+}
+
+// `text` as a JSON string, as nlohmann's dump() writes it: printable ASCII other than the quote
+// and the backslash goes as it is, anything else through the library.
+void AppendJsonString(std::string& out, std::string_view text) {
+  const bool plain = std::all_of(text.begin(), text.end(), [](char c) {
+    return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+  });
+  if (!plain) {
+    out += json(text).dump();
+    return;
+  }
+  out += '"';
+  out += text;
+  out += '"';
 }
 
 }  // namespace
@@ -108,16 +139,49 @@ json StagesJson(const discovery::search::SearchResult& result) {
 }
 
 json SourcesJson(const discovery::search::SearchResult& result) {
-  constexpr discovery::Source kAll[] = {discovery::Source::kLocal, discovery::Source::kLan,
-                                        discovery::Source::kDht, discovery::Source::kSkillCenter,
-                                        discovery::Source::kCache};
-  std::array<bool, std::size(kAll)> seen{};
-  for (const auto& found : result.skills) seen[static_cast<size_t>(found.source)] = true;
-  std::set<std::string_view> names;
-  for (const discovery::Source source : kAll) {
-    if (seen[static_cast<size_t>(source)]) names.insert(discovery::SourceName(source));
+  json names = json::array();
+  for (const discovery::Source source : SourcesSeen(result)) {
+    names.push_back(discovery::SourceName(source));
   }
-  return json(std::vector<std::string>(names.begin(), names.end()));
+  return names;
+}
+
+void AppendStagesJson(std::string& out, const discovery::search::SearchResult& result) {
+  out += '[';
+  for (size_t i = 0; i < result.stages.size(); ++i) {
+    const discovery::search::StageReport& stage = result.stages[i];
+    if (i > 0) out += ',';
+    // StagesJson's keys in the order its object (a std::map) writes them.
+    out += '{';
+    if (!stage.code.empty()) {
+      out += "\"code\":";
+      AppendJsonString(out, stage.code);
+      out += ",\"detail\":";
+      AppendJsonString(out, stage.detail);
+      out += ',';
+    }
+    out += "\"ms\":";
+    out += json(stage.duration_ms).dump();
+    out += ",\"outcome\":";
+    AppendJsonString(out, stage.outcome);
+    out += ",\"records\":";
+    out += std::to_string(stage.records);
+    out += ",\"stage\":";
+    AppendJsonString(out, stage.stage);
+    out += '}';
+  }
+  out += ']';
+}
+
+void AppendSourcesJson(std::string& out, const discovery::search::SearchResult& result) {
+  out += '[';
+  bool first = true;
+  for (const discovery::Source source : SourcesSeen(result)) {
+    if (!first) out += ',';
+    first = false;
+    AppendJsonString(out, discovery::SourceName(source));
+  }
+  out += ']';
 }
 
 void HidePrivate(discovery::search::SearchResult& result, const auth::AuthContext& context) {

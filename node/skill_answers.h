@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "discovery/registry.h"
@@ -41,6 +42,11 @@ void DiscoveryError(http::Responder& responder, const discovery::search::SearchR
 nlohmann::json StagesJson(const discovery::search::SearchResult& result);
 // The names of the sources the result's skills came from, sorted, each once.
 nlohmann::json SourcesJson(const discovery::search::SearchResult& result);
+// StagesJson(result).dump() and SourcesJson(result).dump(), byte for byte, appended to `out`
+// without building a JSON tree: every search answer carries them, and making the tree cost a
+// reused answer more than all else it does on the loop.
+void AppendStagesJson(std::string& out, const discovery::search::SearchResult& result);
+void AppendSourcesJson(std::string& out, const discovery::search::SearchResult& result);
 
 // Drops the private skills a request without a valid token may not see; a result that was
 // only private skills becomes "no skills" (DISC_002), as if they did not exist.

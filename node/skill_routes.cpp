@@ -134,9 +134,9 @@ std::string PageJson(const discovery::search::SearchResult& result, size_t offse
     }
   }
   out += "],\"sources\":";
-  out += SourcesJson(result).dump();
+  AppendSourcesJson(out, result);
   out += ",\"stages\":";
-  out += StagesJson(result).dump();
+  AppendStagesJson(out, result);
   out += ",\"total\":" + std::to_string(result.skills.size()) + '}';
   return out;
 }

@@ -16,20 +16,20 @@ std::string AnswerMemo::KeyOf(std::string_view cache_key, const SearchOptions& o
   return key;
 }
 
-std::shared_ptr<const SearchResult> AnswerMemo::Find(const std::string& key, uint64_t changes,
+std::shared_ptr<const SearchResult> AnswerMemo::Find(const std::string& key, const Basis& basis,
                                                      transport::TimePoint now) const {
   auto it = answers_.find(key);
-  if (it == answers_.end() || it->second.changes != changes || now >= it->second.fresh_until) {
+  if (it == answers_.end() || !(it->second.basis == basis) || now >= it->second.fresh_until) {
     return nullptr;
   }
   return it->second.result;
 }
 
-void AnswerMemo::Keep(const std::string& key, const SearchResult& result, uint64_t changes,
+void AnswerMemo::Keep(const std::string& key, const SearchResult& result, const Basis& basis,
                       transport::TimePoint fresh_until) {
   // Full: all are dropped at once, and made again as their queries come back.
   if (answers_.size() >= answers_max_) answers_.clear();
-  answers_[key] = Answer{std::make_shared<const SearchResult>(result), changes, fresh_until};
+  answers_[key] = Answer{std::make_shared<const SearchResult>(result), basis, fresh_until};
   assert(answers_.size() <= answers_max_);
 }
 

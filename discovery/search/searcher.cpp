@@ -78,7 +78,7 @@ void Searcher::Search(transport::TimePoint now, const SkillQuery& query,
   if (options.use_cache && cache_.config().enabled) {
     answer_key = AnswerMemo::KeyOf(pending->cache_key, options);
     // Held here: the callback may search again and drop the answer.
-    if (const auto answer = answers_.Find(answer_key, Changes(), now)) {
+    if (const auto answer = answers_.Find(answer_key, BasisOf(pending->cache_key), now)) {
       ++stats_.answers_reused;
       cache_.CountHit();
       pending->done(*answer);
@@ -94,8 +94,12 @@ void Searcher::Search(transport::TimePoint now, const SkillQuery& query,
   }
   // The local and LAN stages filter by everything but the text, which TextQuery matches.
   const SkillQuery& asked = text != nullptr ? text->without_text() : query;
-  const size_t local =
-      TextQuery::AddFound(text, registry_.FindEntries(asked), Source::kLocal, pending->merge);
+  // With text, the registrations holding its rarest term (Registry's word postings).
+  const size_t local = TextQuery::AddFound(
+      text,
+      text != nullptr ? registry_.FindEntries(asked, text->terms(), text->language())
+                      : registry_.FindEntries(asked),
+      Source::kLocal, pending->merge);
   pending->Report("local", local > 0 ? "found" : "none", local, now);
   const bool use_lan = lan_ != nullptr && options.use_lan;
   size_t lan_found = 0;
@@ -229,15 +233,20 @@ void Searcher::Finish(const std::shared_ptr<Pending>& pending, transport::TimePo
     result.message = std::move(failure.message);
   }
   if (!pending->answer_key.empty()) {
-    answers_.Keep(pending->answer_key, result, Changes(), pending->answer_fresh_until);
+    // The cache entry read by this search is still there: Finish follows the read at once.
+    answers_.Keep(pending->answer_key, result, BasisOf(pending->cache_key),
+                  pending->answer_fresh_until);
   }
   SearchCallback done = std::move(pending->done);
   pending->done = nullptr;
   if (done) done(result);
 }
 
-uint64_t Searcher::Changes() const {
-  return registry_.changes() + cache_.changes() + (lan_ != nullptr ? lan_->LanChanges() : 0);
+AnswerMemo::Basis Searcher::BasisOf(std::string_view cache_key) const {
+  // Both counts only grow: their sum changes whenever either does.
+  return AnswerMemo::Basis{
+      .sources = registry_.changes() + (lan_ != nullptr ? lan_->LanChanges() : 0),
+      .entry = cache_.VersionOf(cache_key)};
 }
 
 std::string Searcher::CacheKey(const Key& key, const SkillQuery& query) {

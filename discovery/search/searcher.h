@@ -25,8 +25,11 @@
 // found, DISC_005 network error (no node reachable, catalog down).
 //
 // A search answered wholly by the local, LAN and cache stages is kept beside the cache, and the
-// same query asked again is answered with it while nothing those stages hold has changed and
-// its cache entry needs no refresh: the same answer, without merging and ranking again.
+// same query asked again is answered with it while nothing those stages hold has changed — the
+// registry, the LAN table and its own cache entry; answers cached for other queries do not
+// count — and its cache entry needs no refresh: the same answer, without merging and ranking
+// again. The corrections and completions of its text are those the vocabulary gave when it was
+// made, as for the cached answer it was made with.
 //
 // The cache is kept honest by DHT listen: once an answer for a key is cached, the searcher
 // listens on that key, and any record added, changed or removed under it drops the cached
@@ -212,9 +215,10 @@ class Searcher {
   void FinishSkillCenter(const std::shared_ptr<Pending>& pending, transport::TimePoint now,
                          SkillCenterAnswer answer);
   void Finish(const std::shared_ptr<Pending>& pending, transport::TimePoint now);
-  // Grows with every change of what a search from the local, LAN and cache stages could
-  // answer: the registry's, the LAN table's and the cache's changes.
-  uint64_t Changes() const;
+  // What an answer from the local, LAN and cache stages under `cache_key` is made from: the
+  // registry's and the LAN table's changes, and the version of that key's cache entry (a new
+  // answer cached under another key leaves it as it was).
+  AnswerMemo::Basis BasisOf(std::string_view cache_key) const;
   // Cache keys start with the DHT key the answer came from.
   static std::string CacheKey(const kademlia::Key& key, const SkillQuery& query);
 

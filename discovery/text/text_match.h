@@ -44,6 +44,7 @@ class TextMatch {
   const QueryTerms& query() const { return query_; }
   QueryTerms& query() { return query_; }
   Analyzer& analyzer() { return analyzer_; }
+  const Analyzer& analyzer() const { return analyzer_; }
 
  private:
   TextMatch(Analyzer analyzer, QueryTerms query);

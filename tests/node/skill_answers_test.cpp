@@ -144,6 +144,31 @@ TEST_CASE("an answer's sources are each named once, sorted, and its stages carry
   CHECK(stages[0] == json{{"stage", "local"}, {"outcome", "found"}, {"records", 1}, {"ms", 0.5}});
 }
 
+TEST_CASE("an answer's stages and sources are written as their JSON trees dump, byte for byte",
+          "[unit]") {
+  SearchResult result = Mixed();
+  result.skills.push_back(FoundBy(testing::SampleRecord("agent-002"), Source::kSkillCenter));
+  result.skills.push_back(FoundBy(testing::SampleRecord("agent-003"), Source::kCache));
+  result.stages.push_back(StageReport{"dht", "timeout", 0, 2000.0, "DISC_001", "no answer"});
+  // Text the library escapes: quotes, a backslash, control characters, UTF-8; numbers of
+  // every shape.
+  result.stages.push_back(
+      StageReport{"skillcenter", "failed", 3, 1e-7, "DISC_005", "\"down\" \\ \n\t\x01 \xc3\xa9"});
+  result.stages.push_back(StageReport{"lan", "none", 12345678901, 1.0 / 3.0, "", "ignored"});
+  result.stages.push_back(StageReport{"stale", "found", 0, 0.0, "", ""});
+  std::string stages;
+  AppendStagesJson(stages, result);
+  CHECK(stages == StagesJson(result).dump());
+  std::string sources;
+  AppendSourcesJson(sources, result);
+  CHECK(sources == SourcesJson(result).dump());
+  CHECK(sources == R"(["cache","dht","local","skillcenter"])");
+  std::string none;
+  AppendStagesJson(none, SearchResult{});
+  AppendSourcesJson(none, SearchResult{});
+  CHECK(none == "[][]");
+}
+
 TEST_CASE("without a token the private skills are dropped and their stage does not count them",
           "[unit]") {
   SearchResult result = Mixed();

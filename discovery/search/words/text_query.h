@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "discovery/query.h"
@@ -60,6 +61,8 @@ class TextQuery {
   void Order(std::vector<Found>& found, const TextRanking& ranking);
 
   const text::QueryTerms& terms() const { return match_.query(); }
+  // The language the text and the words it is matched against are analysed in.
+  const std::string& language() const { return match_.analyzer().language(); }
 
  private:
   TextQuery(SkillQuery without_text, text::TextMatch match);

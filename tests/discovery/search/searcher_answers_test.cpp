@@ -2,12 +2,14 @@
 // while nothing it was made from changed, and never once something did (a registration, an
 // update, a health change, an unregistration, a cache drop); an entry's JSON text is the
 // skill's JSON, byte for byte, for every source.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "discovery/search/searcher.h"
+#include "discovery/search/word_fakes.h"
 #include "discovery/skill_entry.h"
 #include "support/fake_network.h"
 #include "support/records.h"
@@ -112,6 +114,73 @@ TEST_CASE("an answer is not reused once its cache entry is due for refresh", "[u
   f.net.RunFor(transport::Seconds(245));
   f.Search("user-auth");
   CHECK(f.searcher->stats().answers_reused == 1);
+}
+
+TEST_CASE("an answer is reused after other queries' answers are cached", "[unit]") {
+  Fixture f;
+  f.Register("skill-a");
+  f.Search("user-auth");
+  f.Search("user-auth");
+  // Another query misses the cache, and its answer is cached: this one's entry is unchanged.
+  f.Search("org-data-read");
+  f.Search("org-data-read");
+  CHECK(f.searcher->cache().size() == 2);
+  CHECK(Fixture::Skills(f.Search("user-auth")) == std::vector<std::string>{"skill-a"});
+  CHECK(f.searcher->stats().answers_reused == 1);
+  CHECK(Fixture::Skills(f.Search("org-data-read")) == std::vector<std::string>{"skill-a"});
+  CHECK(f.searcher->stats().answers_reused == 2);
+}
+
+// The skills a search of `text` answers, from the cache as configured.
+std::vector<std::string> SearchText(Fixture& f, const std::string& text) {
+  SkillQuery query;
+  query.text = text;
+  std::optional<SearchResult> result;
+  f.searcher->Search(f.net.now(), query, SearchOptions{},
+                     [&](const SearchResult& r) { result = r; });
+  f.net.RunFor(transport::Millis(50));
+  REQUIRE(result.has_value());
+  return Fixture::Skills(*result);
+}
+
+void RegisterDescribed(Fixture& f, const std::string& skill, const std::string& description) {
+  kademlia::store::SkillRecord r = testing::SampleRecord("agent-1", skill);
+  r.descriptor = kademlia::store::SkillDescriptor{};
+  r.descriptor->description = description;
+  REQUIRE(f.registry->Register(f.net.now(), r).status == RegisterStatus::kSuccess);
+}
+
+TEST_CASE("a reused word answer shows a registration and loses an unregistration at once",
+          "[unit]") {
+  Fixture f;
+  f.registry->AddObserver([&f](const RegistryEvent& event) {
+    f.searcher->InvalidateRecord(event.record);  // as the node's skill service does
+  });
+  // A keyword index that holds nothing: the word answers cached are empty, the local stage
+  // finds the skills registered here.
+  FakeTermSource terms;
+  FakeRecordSource records;
+  f.searcher->SetWordSources(&terms, &records);
+  RegisterDescribed(f, "skill-a", "Finds invoices in spreadsheets");
+  RegisterDescribed(f, "skill-b", "Books meetings in calendars");
+  CHECK(SearchText(f, "invoices spreadsheets") == std::vector<std::string>{"skill-a"});
+  SearchText(f, "invoices spreadsheets");
+  SearchText(f, "books meetings");  // another text's answer is cached
+  CHECK(SearchText(f, "invoices spreadsheets") == std::vector<std::string>{"skill-a"});
+  CHECK(f.searcher->stats().answers_reused == 1);
+
+  RegisterDescribed(f, "skill-c", "Ranks invoices in spreadsheets");
+  const std::vector<std::string> both = SearchText(f, "invoices spreadsheets");
+  CHECK(both.size() == 2);
+  CHECK(std::count(both.begin(), both.end(), "skill-c") == 1);
+  REQUIRE(f.registry->Unregister(f.net.now(), "agent-1", "skill-a",
+                                 kademlia::store::UnregisterReason::kShutdown));
+  CHECK(SearchText(f, "invoices spreadsheets") == std::vector<std::string>{"skill-c"});
+  // And once nothing changes, the answer is reused again, with the same skills.
+  SearchText(f, "invoices spreadsheets");
+  const uint64_t reused = f.searcher->stats().answers_reused;
+  CHECK(SearchText(f, "invoices spreadsheets") == std::vector<std::string>{"skill-c"});
+  CHECK(f.searcher->stats().answers_reused == reused + 1);
 }
 
 TEST_CASE("an entry's JSON text is SkillJson's, for every source", "[unit]") {
