@@ -51,19 +51,23 @@ class Key {
   Key WithBitFlipped(int i) const;
   // The first 64 bits as a number, most significant first: XOR distances that differ there
   // compare as these words do.
-  uint64_t FirstWord() const {
-    uint64_t word = 0;
-    std::memcpy(&word, bytes_.data(), sizeof word);
-    if constexpr (std::endian::native == std::endian::little) word = __builtin_bswap64(word);
-    return word;
-  }
+  uint64_t FirstWord() const { return WordAt(0); }
 
   // Number of leading bits this key shares with `other`: 256 when equal. This is the bucket
   // index of `other` in a routing table whose own id is this key.
   int CommonPrefixLength(const Key& other) const;
 
-  // Numeric order of the big-endian value, which is also the order of distances.
-  auto operator<=>(const Key&) const = default;
+  // Numeric order of the big-endian value, which is also the order of distances. Word by word
+  // for the same reason as ==: ordered maps by Key compare on every step of a search, and the
+  // first word of two uniform hashes almost always decides.
+  std::strong_ordering operator<=>(const Key& other) const {
+    for (size_t i = 0; i < kSize; i += 8) {
+      const uint64_t a = WordAt(i);
+      const uint64_t b = other.WordAt(i);
+      if (a != b) return a <=> b;
+    }
+    return std::strong_ordering::equal;
+  }
   // Equality word by word: keys are compared in every table lookup, and a library memcmp
   // call costs more than the four loads.
   bool operator==(const Key& other) const {
@@ -75,6 +79,14 @@ class Key {
   }
 
  private:
+  // The 64 bits from byte `offset` on, most significant first.
+  uint64_t WordAt(size_t offset) const {
+    uint64_t word = 0;
+    std::memcpy(&word, bytes_.data() + offset, sizeof word);
+    if constexpr (std::endian::native == std::endian::little) word = __builtin_bswap64(word);
+    return word;
+  }
+
   std::array<uint8_t, kSize> bytes_{};
 };
 

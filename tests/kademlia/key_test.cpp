@@ -68,6 +68,27 @@ TEST_CASE("distance ordering follows the big-endian value of the XOR", "[unit]")
   CHECK(CloserTo(other, far, near));
 }
 
+TEST_CASE("keys order as their bytes do, whichever word first differs", "[unit]") {
+  // One pair differing in each byte, by a high and by a low bit: the word-wise comparison must
+  // agree with the byte-wise lexicographic one (the big-endian value) everywhere.
+  for (size_t byte = 0; byte < Key::kSize; ++byte) {
+    for (uint8_t bit : {uint8_t{0x01}, uint8_t{0x80}}) {
+      Key low = Key::Sha256(std::to_string(byte));
+      low.mutable_bytes()[byte] &= static_cast<uint8_t>(~bit);
+      Key high = low;
+      high.mutable_bytes()[byte] |= bit;
+      // A larger byte later on must not outweigh the first difference.
+      if (byte + 1 < Key::kSize) low.mutable_bytes()[byte + 1] = 0xff;
+      if (byte + 1 < Key::kSize) high.mutable_bytes()[byte + 1] = 0x00;
+      INFO("byte " << byte << ", bit " << int{bit});
+      CHECK(low < high);
+      CHECK(high > low);
+      CHECK((low <=> high) == (low.bytes() <=> high.bytes()));
+      CHECK((low <=> low) == std::strong_ordering::equal);
+    }
+  }
+}
+
 TEST_CASE("common prefix length is the bucket index", "[unit]") {
   const Key zero;
   CHECK(zero.CommonPrefixLength(zero) == 256);

@@ -43,9 +43,20 @@ std::optional<TermTable::IdentityHash> TermTable::Displaced(const KeyEntry& entr
                                                             uint32_t weight) const {
   if (entry.pointers.size() < limits_.pointers_per_key_max) return std::nullopt;
   // The lightest weight is last; of its pointers, the lowest identity goes first.
-  const uint32_t lightest = std::prev(entry.by_weight.end())->first;
+  const uint32_t lightest = entry.by_weight.back().first.first;
   if (weight <= lightest) return std::nullopt;
-  return entry.by_weight.lower_bound({lightest, IdentityHash{}})->second;
+  // Of the lightest weight's pointers, the lowest identity: the first of them in page order.
+  auto first_lightest = std::partition_point(
+      entry.by_weight.begin(), entry.by_weight.end(),
+      [lightest](const auto& slot) { return slot.first.first > lightest; });
+  return first_lightest->first.second;
+}
+
+std::vector<std::pair<TermTable::Weighted, const StoredPointer*>>::iterator TermTable::PageSlot(
+    KeyEntry& entry, const Weighted& weighted) {
+  return std::lower_bound(
+      entry.by_weight.begin(), entry.by_weight.end(), weighted,
+      [](const auto& slot, const Weighted& w) { return HeavierFirst{}(slot.first, w); });
 }
 
 TermTable::PutResult TermTable::Put(const Key& key, const SignedTermPointer& value,
@@ -111,8 +122,12 @@ TermTable::PutResult TermTable::Put(const Key& key, const SignedTermPointer& val
     ++result.evicted;
   }
   KeyEntry& entry = keys_[key];
-  entry.pointers.emplace(id, StoredPointer{value, source, now, now + lifetime, size});
-  entry.by_weight.insert({pointer.weight_centi, id});
+  const auto [stored, added] =
+      entry.pointers.emplace(id, StoredPointer{value, source, now, now + lifetime, size});
+  assert(added);
+  (void)added;
+  const Weighted weighted{pointer.weight_centi, id};
+  entry.by_weight.emplace(PageSlot(entry, weighted), weighted, &stored->second);
   assert(entry.pointers.size() == entry.by_weight.size());
   assert(entry.pointers.size() <= limits_.pointers_per_key_max);
   ++pointers_;
@@ -147,9 +162,10 @@ void TermTable::Erase(const Key& key, const IdentityHash& id) {
   const StoredPointer& stored = it->second;
   by_expiry_.erase({stored.expires_at, StoreSlot{key, id}});
   shares_.Remove(stored.source, StoreSlot{key, id}, stored.stored_at, stored.bytes);
-  const size_t weights = entry.by_weight.erase({stored.value.pointer.weight_centi, id});
-  assert(weights == 1);
-  (void)weights;
+  const Weighted weighted{stored.value.pointer.weight_centi, id};
+  auto slot = PageSlot(entry, weighted);
+  assert(slot != entry.by_weight.end() && slot->first == weighted);
+  entry.by_weight.erase(slot);
   bytes_ -= stored.bytes;
   --pointers_;
   entry.pointers.erase(it);
@@ -162,10 +178,9 @@ std::vector<const StoredPointer*> TermTable::Page(const Key& key, size_t cursor,
   if (it == keys_.end() || cursor >= it->second.by_weight.size()) return out;
   const KeyEntry& entry = it->second;
   // Heaviest first; among equal weights, identity order (the set's own order).
-  auto at = std::next(entry.by_weight.begin(), static_cast<ptrdiff_t>(cursor));
-  for (; at != entry.by_weight.end() && out.size() < max; ++at) {
-    out.push_back(&entry.pointers.at(at->second));
-  }
+  const size_t end = std::min(entry.by_weight.size(), cursor + max);
+  out.reserve(end - cursor);
+  for (size_t at = cursor; at < end; ++at) out.push_back(entry.by_weight[at].second);
   return out;
 }
 

@@ -119,9 +119,15 @@ class TermTable {
   };
   struct KeyEntry {
     std::map<IdentityHash, StoredPointer> pointers;
-    std::set<Weighted, HeavierFirst> by_weight;
+    // The same pointers in page order, sorted by HeavierFirst: a page is a slice from its
+    // cursor. At most pointers_per_key_max entries, so an insertion's shift is short; map
+    // nodes do not move, so the addresses stay valid while their pointers are held.
+    std::vector<std::pair<Weighted, const StoredPointer*>> by_weight;
   };
 
+  // Where `weighted` is, or would go, in entry.by_weight.
+  static std::vector<std::pair<Weighted, const StoredPointer*>>::iterator PageSlot(
+      KeyEntry& entry, const Weighted& weighted);
   // The lightest pointer of a full key that `weight` displaces, if any.
   std::optional<IdentityHash> Displaced(const KeyEntry& entry, uint32_t weight) const;
   bool Holds(const Key& key, const IdentityHash& id) const;
