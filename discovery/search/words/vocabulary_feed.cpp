@@ -68,9 +68,9 @@ void VocabularyFeed::NoteRecord(const kademlia::store::SkillRecord& record) {
 void VocabularyFeed::NoteIndexed(std::string_view term) { terms_.Note(term); }
 
 void VocabularyFeed::NoteRegistry(const Registry& registry) {
-  if (registry.changes() == registry_changes_) return;
+  if (registry_noted_) return;
   for (const SkillEntryPtr& entry : registry.FindEntries(SkillQuery{})) NoteRecord(entry->record());
-  registry_changes_ = registry.changes();
+  registry_noted_ = true;
 }
 
 std::vector<std::string> VocabularyFeed::WordCorrections(std::string_view word, size_t n) {

@@ -10,8 +10,8 @@
 //     WordCompletions), so it is the term the index and the records have.
 // Records are noted once per record version (tombstones not at all), so a term's count is about
 // the number of skills seen with it. Fed by a word search (the records fetched, the terms read)
-// and by the Searcher (the skills registered here, whenever they change, and the records its key
-// lookups fetch).
+// and by the Searcher (the skills registered here: all of them once, then each change as the
+// registry reports it; and the records its key lookups fetch).
 //
 // Bounded: each vocabulary by its own limit (terms_max, words_max); the versions remembered by
 // records_max, all forgotten at once when full (a record seen again after that counts once
@@ -61,7 +61,10 @@ class VocabularyFeed {
   void NoteRecord(const kademlia::store::SkillRecord& record);
   // A term the index answered with pointers.
   void NoteIndexed(std::string_view term);
-  // Notes the skills registered with `registry`, when it changed since the last call.
+  // Notes the skills registered with `registry` the first time it is called: those registered
+  // before anything reported them. Later registrations and their changes come one by one through
+  // NoteRecord (Searcher::InvalidateRecord, which the registry's observer calls), so a search
+  // never walks every registration again.
   void NoteRegistry(const Registry& registry);
 
   // The stems of the known words one edit from `word` (a query term's surface word), most often
@@ -88,7 +91,7 @@ class VocabularyFeed {
   text::Vocabulary terms_;
   text::Vocabulary words_;
   std::set<Version> noted_;
-  uint64_t registry_changes_ = UINT64_MAX;  // Registry::changes() when last noted
+  bool registry_noted_ = false;  // NoteRegistry ran
 };
 
 }  // namespace skillnode::discovery::search

@@ -196,7 +196,7 @@ void WordSearch::OnRead(const RunPtr& run, size_t term, size_t lookup, transport
   if (run->stage == Stage::kReading) {
     AfterReads(now, run);
   } else if (run->stage == Stage::kReadingFurther) {
-    Fetch(now, run);
+    Fetch(now, run, BestOf(*run));
   }
 }
 
@@ -241,7 +241,7 @@ void WordSearch::AfterReads(transport::TimePoint now, const RunPtr& run) {
     }
   }
   if (rarest == nullptr) {
-    Fetch(now, run);
+    Fetch(now, run, BestOf(*run));
     return;
   }
   const size_t term = static_cast<size_t>(rarest - run->terms.data());
@@ -253,8 +253,9 @@ void WordSearch::AfterReads(transport::TimePoint now, const RunPtr& run) {
       further.push_back(l);
     }
   }
-  if (further.empty() || EnoughCovered(*run)) {
-    Fetch(now, run);
+  std::vector<WordCandidate> best = BestOf(*run);
+  if (further.empty() || EnoughCovered(best, run->terms.size())) {
+    Fetch(now, run, std::move(best));
     return;
   }
   run->terms[term].outstanding += further.size();
@@ -263,21 +264,22 @@ void WordSearch::AfterReads(transport::TimePoint now, const RunPtr& run) {
   for (const size_t l : further) Read(now, run, term, l, config_.term_pointers_read_max);
 }
 
-bool WordSearch::EnoughCovered(Run& run) const {
-  const size_t terms = run.terms.size();
-  size_t covering = 0;
-  for (const WordCandidate& candidate :
-       CandidatesOf(run.terms, run.match).Best(config_.candidates_fetched_max)) {
-    covering += candidate.terms_covered == terms;
-  }
-  return covering >= config_.candidates_fetched_max;
+std::vector<WordCandidate> WordSearch::BestOf(Run& run) const {
+  return CandidatesOf(run.terms, run.match).Best(config_.candidates_fetched_max);
 }
 
-void WordSearch::Fetch(transport::TimePoint now, const RunPtr& run) {
+bool WordSearch::EnoughCovered(const std::vector<WordCandidate>& best, size_t terms) const {
+  const auto covering = std::count_if(best.begin(), best.end(), [terms](const WordCandidate& c) {
+    return c.terms_covered == terms;
+  });
+  return static_cast<size_t>(covering) >= config_.candidates_fetched_max;
+}
+
+void WordSearch::Fetch(transport::TimePoint now, const RunPtr& run,
+                       std::vector<WordCandidate> best) {
   assert(run->stage == Stage::kReadingFurther);
   run->stage = Stage::kFetching;
-  const WordCandidates candidates = CandidatesOf(run->terms, run->match);
-  for (WordCandidate& candidate : candidates.Best(config_.candidates_fetched_max)) {
+  for (WordCandidate& candidate : best) {
     auto it = std::find_if(run->groups.begin(), run->groups.end(),
                            [&candidate](const auto& g) { return g.first == candidate.record_key; });
     if (it == run->groups.end()) {

@@ -42,6 +42,7 @@
 #include "discovery/query.h"
 #include "discovery/search/words/text_ranking.h"
 #include "discovery/search/words/vocabulary_feed.h"
+#include "discovery/search/words/word_candidates.h"
 #include "discovery/search/words/word_sources.h"
 #include "discovery/text/query_terms.h"
 #include "kademlia/store/record/term_pointer.h"
@@ -114,9 +115,12 @@ class WordSearch {
               TermReading reading);
   void Correct(transport::TimePoint now, const RunPtr& run, size_t term);
   void AfterReads(transport::TimePoint now, const RunPtr& run);
-  // Whether the reads so far lead to candidates_fetched_max candidates covering every term.
-  bool EnoughCovered(Run& run) const;
-  void Fetch(transport::TimePoint now, const RunPtr& run);
+  // The candidates_fetched_max best candidates the reads so far lead to.
+  std::vector<WordCandidate> BestOf(Run& run) const;
+  // Whether `best` holds candidates_fetched_max candidates covering all `terms`.
+  bool EnoughCovered(const std::vector<WordCandidate>& best, size_t terms) const;
+  // Fetches the records of `best` (BestOf after the last read).
+  void Fetch(transport::TimePoint now, const RunPtr& run, std::vector<WordCandidate> best);
   void Pump(transport::TimePoint now, const RunPtr& run);
   void OnRecords(const RunPtr& run, size_t group, transport::TimePoint now,
                  const std::vector<kademlia::store::SignedRecordPtr>& records, bool failed);

@@ -46,9 +46,9 @@ std::optional<TermTable::IdentityHash> TermTable::Displaced(const KeyEntry& entr
   const uint32_t lightest = entry.by_weight.back().first.first;
   if (weight <= lightest) return std::nullopt;
   // Of the lightest weight's pointers, the lowest identity: the first of them in page order.
-  auto first_lightest = std::partition_point(
-      entry.by_weight.begin(), entry.by_weight.end(),
-      [lightest](const auto& slot) { return slot.first.first > lightest; });
+  auto first_lightest =
+      std::partition_point(entry.by_weight.begin(), entry.by_weight.end(),
+                           [lightest](const auto& slot) { return slot.first.first > lightest; });
   return first_lightest->first.second;
 }
 

@@ -1,7 +1,7 @@
 // The Searcher with a query's free text: local registrations matched by their words and ranked
 // by BM25 with health, the DHT stage run as a WordSearch through the word sources when set, the
-// vocabulary fed with the skills registered here (when they change) and the typos it corrects,
-// and word answers cached until a skill in them changes here or their TTL passes.
+// vocabulary fed with the skills registered here (all once, then as reported) and the typos it
+// corrects, and word answers cached until a skill in them changes here or their TTL passes.
 #include <catch2/catch.hpp>
 #include <optional>
 #include <string>
@@ -105,6 +105,22 @@ TEST_CASE("a skill registered here teaches the vocabulary at once, and typos fin
   CHECK(Fixture::Skills(f.Search("calender feishu")) == Strings{"cal"});
   CHECK(Fixture::Skills(f.Search("transalte japanese")) == Strings{"tr"});
   CHECK(Fixture::Skills(f.Search("pdf summari")) == Strings{"sum"});
+}
+
+TEST_CASE("the registrations are walked for the vocabulary once; later ones come as reported",
+          "[unit]") {
+  Fixture f;
+  f.Register(Named("cal", "Feishu Calendar"));
+  f.Search("calendar");
+  CHECK(f.searcher->vocabulary().vocabulary().Contains("feishu"));
+  // Registered after the walk and not reported: a search does not walk the registry again.
+  const SkillRecord later = Named("tr", "Translate Japanese text");
+  f.Register(later);
+  f.Search("calendar");
+  CHECK_FALSE(f.searcher->vocabulary().words().Contains("japanese"));
+  // Reported, as the node's skill service does for every registry event: noted.
+  f.searcher->InvalidateRecord(later);
+  CHECK(f.searcher->vocabulary().words().Contains("japanese"));
 }
 
 TEST_CASE("a repeated word search is answered from the cache until a skill in it changes here",

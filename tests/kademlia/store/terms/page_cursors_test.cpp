@@ -2,6 +2,7 @@
 #include "kademlia/store/terms/page_cursors.h"
 
 #include <catch2/catch.hpp>
+#include <initializer_list>
 #include <optional>
 #include <vector>
 
@@ -13,6 +14,11 @@ std::vector<uint32_t> Drain(PageCursors& cursors) {
   std::vector<uint32_t> out;
   while (auto cursor = cursors.Next()) out.push_back(*cursor);
   return out;
+}
+
+// Answers the pages at `starts`, each full: `size` pointers and more after them.
+void AnswerFull(PageCursors& cursors, std::initializer_list<uint32_t> starts, uint32_t size) {
+  for (const uint32_t start : starts) cursors.OnPage(start, size, start + size);
 }
 
 TEST_CASE("nothing is asked before a page has told the stride", "[unit]") {
@@ -33,12 +39,9 @@ TEST_CASE("pages are asked a stride apart, a window at a time", "[unit]") {
   // An answer makes room for one more.
   cursors.OnPage(4, 4, 8);
   CHECK(Drain(cursors) == std::vector<uint32_t>{20});
-  cursors.OnPage(8, 4, 12);
-  cursors.OnPage(12, 4, 16);
-  cursors.OnPage(16, 4, 20);
+  AnswerFull(cursors, {8, 12, 16}, 4);
   CHECK(Drain(cursors) == std::vector<uint32_t>{24, 28});
-  cursors.OnPage(20, 4, 24);
-  cursors.OnPage(24, 4, 28);
+  AnswerFull(cursors, {20, 24}, 4);
   CHECK_FALSE(cursors.complete());
   cursors.OnPage(28, 2, std::nullopt);  // the last page: the list ends at 30
   CHECK(cursors.complete());
@@ -74,8 +77,7 @@ TEST_CASE("a list longer than its count is read on, a shorter one ends early", "
   CHECK(Drain(shorter) == std::vector<uint32_t>{4, 8, 12, 16});
   shorter.OnPage(8, 0, std::nullopt);  // a page past the end: the list ends at 8
   shorter.OnPage(4, 4, std::nullopt);
-  shorter.OnPage(12, 0, std::nullopt);
-  shorter.OnPage(16, 0, std::nullopt);
+  for (const uint32_t past : {12u, 16u}) shorter.OnPage(past, 0, std::nullopt);
   CHECK(shorter.complete());
   CHECK_FALSE(shorter.more());
 }
@@ -89,8 +91,7 @@ TEST_CASE("a lost page stops the holder's reading; its count is bounded", "[unit
   CHECK(cursors.in_flight() == 2);
   CHECK_FALSE(cursors.Next());
   CHECK_FALSE(cursors.more());
-  cursors.OnPage(4, 4, 8);
-  cursors.OnPage(12, 4, 16);
+  AnswerFull(cursors, {4, 12}, 4);
   CHECK_FALSE(cursors.complete());
 
   PageCursors liar(1);
@@ -98,7 +99,7 @@ TEST_CASE("a lost page stops the holder's reading; its count is bounded", "[unit
   liar.OnPage(0, 4, 4);
   size_t asked = 0;
   while (auto cursor = liar.Next()) {
-    liar.OnPage(*cursor, 4, *cursor + 4);
+    AnswerFull(liar, {*cursor}, 4);
     ++asked;
   }
   CHECK(asked == (PageCursors::kPositionsMax - 4) / 4);
