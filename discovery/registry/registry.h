@@ -36,8 +36,8 @@
 // (kademlia/store/skill_dht.h); the registration then holds that version.
 //
 // Driven by its owner: OnTimer(now) at NextDeadline(). No I/O of its own. Not thread-safe.
-#ifndef SKILLNODE_DISCOVERY_REGISTRY_H_
-#define SKILLNODE_DISCOVERY_REGISTRY_H_
+#ifndef SKILLNODE_DISCOVERY_REGISTRY_REGISTRY_H_
+#define SKILLNODE_DISCOVERY_REGISTRY_REGISTRY_H_
 
 #include <array>
 #include <cstddef>
@@ -53,12 +53,12 @@
 #include "discovery/health.h"
 #include "discovery/index_terms.h"
 #include "discovery/query.h"
-#include "discovery/registration_index.h"
+#include "discovery/registry/registration_index.h"
+#include "discovery/registry/word_postings.h"
 #include "discovery/skill_entry.h"
 #include "discovery/text/analyzer.h"
 #include "discovery/text/query_terms.h"
 #include "discovery/text/term_extractor.h"
-#include "discovery/word_postings.h"
 #include "kademlia/identity.h"
 #include "kademlia/store/record/skill_record.h"
 #include "kademlia/store/skill_dht.h"
@@ -236,4 +236,4 @@ bool SameContent(const kademlia::store::SkillRecord& a, const kademlia::store::S
 
 }  // namespace skillnode::discovery
 
-#endif  // SKILLNODE_DISCOVERY_REGISTRY_H_
+#endif  // SKILLNODE_DISCOVERY_REGISTRY_REGISTRY_H_

@@ -1,6 +1,6 @@
-// The Registry (discovery/registry.h): registering, heartbeats and health, unregistering,
+// The Registry (discovery/registry/registry.h): registering, heartbeats and health, unregistering,
 // signing and publishing versions, and the queries its RegistrationIndex answers.
-#include "discovery/registry.h"
+#include "discovery/registry/registry.h"
 
 #include <algorithm>
 #include <array>

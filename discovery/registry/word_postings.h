@@ -20,8 +20,8 @@
 // to narrow the candidates (another term is, or none: the caller walks every registration).
 //
 // Owned by the Registry. No I/O. Not thread-safe.
-#ifndef SKILLNODE_DISCOVERY_WORD_POSTINGS_H_
-#define SKILLNODE_DISCOVERY_WORD_POSTINGS_H_
+#ifndef SKILLNODE_DISCOVERY_REGISTRY_WORD_POSTINGS_H_
+#define SKILLNODE_DISCOVERY_REGISTRY_WORD_POSTINGS_H_
 
 #include <cstddef>
 #include <functional>
@@ -79,4 +79,4 @@ class WordPostings {
 
 }  // namespace skillnode::discovery
 
-#endif  // SKILLNODE_DISCOVERY_WORD_POSTINGS_H_
+#endif  // SKILLNODE_DISCOVERY_REGISTRY_WORD_POSTINGS_H_
