@@ -12,7 +12,7 @@
 // FindByIndexId). A flat list per name: searches walk it far more often than registrations
 // change it. Its size is bounded by the owner's (RegistryConfig::registrations_max).
 //
-// Owned by the Registry. No I/O. Not thread-safe.
+// Owned by the Registry's RegistryLookup (registry_lookup.h). No I/O. Not thread-safe.
 #ifndef SKILLNODE_DISCOVERY_REGISTRY_REGISTRATION_INDEX_H_
 #define SKILLNODE_DISCOVERY_REGISTRY_REGISTRATION_INDEX_H_
 
