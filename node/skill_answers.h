@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-#include "discovery/registry.h"
+#include "discovery/registry/registry.h"
 #include "discovery/search/search_types.h"
 #include "discovery/skill_json.h"
 #include "node/auth/authenticator.h"

@@ -26,7 +26,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "discovery/registry.h"
+#include "discovery/registry/registry.h"
 #include "discovery/search/searcher.h"
 #include "discovery/skill_json.h"
 #include "kademlia/store/record/skill_record.h"

@@ -42,7 +42,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "discovery/registry.h"
+#include "discovery/registry/registry.h"
 #include "discovery/search/searcher.h"
 #include "discovery/search/words/dht_word_sources.h"
 #include "node/api/scene_join.h"

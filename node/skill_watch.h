@@ -29,7 +29,7 @@
 #include <string>
 #include <string_view>
 
-#include "discovery/registry.h"
+#include "discovery/registry/registry.h"
 #include "discovery/search/searcher.h"
 #include "kademlia/key.h"
 #include "kademlia/store/record/skill_record.h"

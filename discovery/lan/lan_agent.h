@@ -37,7 +37,7 @@
 #include "discovery/lan/lan_discovery.h"
 #include "discovery/lan/lan_message.h"
 #include "discovery/lan/lan_table.h"
-#include "discovery/registry.h"
+#include "discovery/registry/registry.h"
 #include "discovery/search/searcher.h"
 #include "transport/clock.h"
 #include "transport/endpoint.h"

@@ -26,7 +26,7 @@
 #include "discovery/lan/lan_message.h"
 #include "discovery/lan/lan_table.h"
 #include "discovery/query.h"
-#include "discovery/registry.h"
+#include "discovery/registry/registry.h"
 #include "kademlia/store/record/skill_record.h"
 #include "transport/clock.h"
 

@@ -60,7 +60,7 @@
 
 #include "discovery/query.h"
 #include "discovery/query_cache.h"
-#include "discovery/registry.h"
+#include "discovery/registry/registry.h"
 #include "discovery/search/answer_memo.h"
 #include "discovery/search/dht_stage.h"
 #include "discovery/search/search_types.h"

@@ -32,7 +32,7 @@
 #include <optional>
 #include <string>
 
-#include "discovery/registry.h"
+#include "discovery/registry/registry.h"
 #include "discovery/search/searcher.h"
 #include "discovery/skillmd/skill_archive.h"
 #include "node/auth/authenticator.h"

@@ -15,7 +15,7 @@
 #ifndef SKILLNODE_NODE_API_WELL_KNOWN_ROUTES_H_
 #define SKILLNODE_NODE_API_WELL_KNOWN_ROUTES_H_
 
-#include "discovery/registry.h"
+#include "discovery/registry/registry.h"
 #include "discovery/search/searcher.h"
 #include "node/api/skill_index.h"
 #include "node/auth/authenticator.h"

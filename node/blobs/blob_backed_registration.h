@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "discovery/registry.h"
+#include "discovery/registry/registry.h"
 #include "node/blobs/blob_network.h"
 #include "transport/clock.h"
 #include "transport/result.h"

@@ -26,7 +26,7 @@
 #include <span>
 #include <vector>
 
-#include "discovery/registry.h"
+#include "discovery/registry/registry.h"
 #include "kademlia/identity.h"
 #include "kademlia/store/record/skill_record.h"
 #include "kademlia/store/skill_dht.h"

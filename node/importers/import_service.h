@@ -39,7 +39,7 @@
 #include <string_view>
 #include <utility>
 
-#include "discovery/registry.h"
+#include "discovery/registry/registry.h"
 #include "node/blobs/blob_network.h"
 #include "node/daemon.h"
 #include "node/importers/fetch/import_fetcher.h"

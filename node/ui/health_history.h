@@ -17,7 +17,7 @@
 #include <string>
 #include <utility>
 
-#include "discovery/registry.h"
+#include "discovery/registry/registry.h"
 
 namespace skillnode::node::ui {
 

@@ -28,7 +28,7 @@
 #include <utility>
 #include <vector>
 
-#include "discovery/registry.h"
+#include "discovery/registry/registry.h"
 #include "discovery/text/analyzer.h"
 #include "discovery/text/vocabulary.h"
 #include "kademlia/store/record/skill_record.h"

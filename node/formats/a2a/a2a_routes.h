@@ -25,7 +25,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "discovery/registry.h"
+#include "discovery/registry/registry.h"
 #include "discovery/search/searcher.h"
 #include "node/auth/authenticator.h"
 #include "node/daemon.h"

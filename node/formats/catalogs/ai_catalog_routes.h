@@ -16,7 +16,7 @@
 #include <functional>
 #include <string>
 
-#include "discovery/registry.h"
+#include "discovery/registry/registry.h"
 #include "kademlia/identity.h"
 #include "node/auth/authenticator.h"
 #include "node/config/config.h"

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "discovery/registry.h"
+#include "discovery/registry/registry.h"
 #include "discovery/search/dht_stage_fixture.h"
 #include "discovery/search/word_fakes.h"
 #include "support/dht_network.h"

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "discovery/registry.h"
+#include "discovery/registry/registry.h"
 #include "support/fake_network.h"
 #include "support/records.h"
 

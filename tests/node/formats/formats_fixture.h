@@ -11,7 +11,7 @@
 #include <optional>
 #include <string>
 
-#include "discovery/registry.h"
+#include "discovery/registry/registry.h"
 #include "node/auth/authenticator.h"
 #include "node/auth/token_file.h"
 #include "node/formats/format_records.h"

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "discovery/registry.h"
+#include "discovery/registry/registry.h"
 #include "discovery/search/searcher.h"
 #include "support/dht_network.h"
 #include "support/fake_network.h"

@@ -1,7 +1,7 @@
 // The Registry and the Searcher on a simulated network of skill-store nodes with a fake clock:
 // registrations published by one node are found from another, health changes travel, expiry and
 // unregistration remove them, the cache stays honest through DHT listen.
-#include "discovery/registry.h"
+#include "discovery/registry/registry.h"
 
 #include <catch2/catch.hpp>
 #include <optional>

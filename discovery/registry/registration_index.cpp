@@ -1,6 +1,6 @@
-// RegistrationIndex (discovery/registration_index.h): the Registry's registrations by
+// RegistrationIndex (discovery/registry/registration_index.h): the Registry's registrations by
 // capability, scene, skill id and index id, and the searches they answer.
-#include "discovery/registration_index.h"
+#include "discovery/registry/registration_index.h"
 
 #include <algorithm>
 #include <cassert>

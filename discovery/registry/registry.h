@@ -26,9 +26,13 @@
 // Word search (docs/protocol.md "Keyword index"): every live version published goes with the
 // terms of its name, description, capabilities, tags and scenes (index_terms.h, through the
 // Analyzer and TermExtractor this owns), so that the DHT publishes its keyword index pointers.
-// The same Analyzer files each registration under its words (WordPostings), so that a search's
-// free text is matched against the registrations holding its rarest term (FindEntries with
-// text), not against every registration.
+//
+// Lookups (Find, FindEntries, FindByIndexId) are its RegistryLookup's
+// (discovery/registry/registry_lookup.h): the Registry files each registration there as it is
+// registered, changed and removed, by the slot that holds its current version, and the lookup
+// answers from its indexes (by capability, scene, skill id, index id, and by words through the
+// same Analyzer, so that a search's free text is matched against the registrations holding its
+// rarest term, not against every registration).
 //
 // Sequence numbers come from the injected wall clock (milliseconds), and are at least one more
 // than the last one this node used, so a version published after a restart still replaces the
@@ -36,8 +40,8 @@
 // (kademlia/store/skill_dht.h); the registration then holds that version.
 //
 // Driven by its owner: OnTimer(now) at NextDeadline(). No I/O of its own. Not thread-safe.
-#ifndef SKILLNODE_DISCOVERY_REGISTRY_H_
-#define SKILLNODE_DISCOVERY_REGISTRY_H_
+#ifndef SKILLNODE_DISCOVERY_REGISTRY_REGISTRY_H_
+#define SKILLNODE_DISCOVERY_REGISTRY_REGISTRY_H_
 
 #include <array>
 #include <cstddef>
@@ -53,12 +57,11 @@
 #include "discovery/health.h"
 #include "discovery/index_terms.h"
 #include "discovery/query.h"
-#include "discovery/registration_index.h"
+#include "discovery/registry/registry_lookup.h"
 #include "discovery/skill_entry.h"
 #include "discovery/text/analyzer.h"
 #include "discovery/text/query_terms.h"
 #include "discovery/text/term_extractor.h"
-#include "discovery/word_postings.h"
 #include "kademlia/identity.h"
 #include "kademlia/store/record/skill_record.h"
 #include "kademlia/store/skill_dht.h"
@@ -139,19 +142,28 @@ class Registry {
   // The current records of every registration, in (skillId, agentId) order.
   std::vector<kademlia::store::SkillRecord> Records() const;
   // The current records that match `query`, found through the registration index (by
-  // capability, scene or skill id) rather than by walking every registration.
-  std::vector<kademlia::store::SkillRecord> Find(const SkillQuery& query) const;
+  // capability, scene or skill id) rather than by walking every registration, else in
+  // (skillId, agentId) order.
+  std::vector<kademlia::store::SkillRecord> Find(const SkillQuery& query) const {
+    return lookup_.Find(query);
+  }
   // The same, shared: each registration's current version as one immutable entry.
-  std::vector<SkillEntryPtr> FindEntries(const SkillQuery& query) const;
+  std::vector<SkillEntryPtr> FindEntries(const SkillQuery& query) const {
+    return lookup_.FindEntries(query);
+  }
   // Those of FindEntries(query) whose words may hold `text` (a search's terms, analysed in
   // `language`), in the same order: every entry whose words match `text`
   // (text::QueryTerms::AllMatched over SkillEntry::Words) is among them, found through the word
   // postings when the query names no capability, scene or skill id. The caller matches the text
   // itself. `query.text` must be empty (the text is `text`).
   std::vector<SkillEntryPtr> FindEntries(const SkillQuery& query, const text::QueryTerms& text,
-                                         std::string_view language) const;
+                                         std::string_view language) const {
+    return lookup_.FindEntries(query, text, language);
+  }
   // The registration whose index id is `id` (IndexId), or nullptr.
-  const kademlia::store::SkillRecord* FindByIndexId(std::string_view id) const;
+  const kademlia::store::SkillRecord* FindByIndexId(std::string_view id) const {
+    return lookup_.FindByIndexId(id);
+  }
   size_t size() const { return registrations_.size(); }
   // Grows with every change observers are told of.
   uint64_t changes() const { return changes_; }
@@ -178,7 +190,7 @@ class Registry {
  private:
   using Id = std::pair<std::string, std::string>;  // (skillId, agentId)
   struct Registration {
-    // The current version as published, shared with searches and caches; index_ reads it here.
+    // The current version as published, shared with searches and caches; lookup_ reads it here.
     SkillEntryPtr entry;
     HealthMachine health;
     transport::TimePoint scheduled = transport::kTimeNever;  // its entry in due_
@@ -191,13 +203,6 @@ class Registry {
   // The same for a new version of a registration's own record, which becomes its entry.
   void PublishVersion(transport::TimePoint now, Registration& registration,
                       kademlia::store::SkillRecord record, std::function<void()> done);
-  // Files the registration in index_ and words_, by its current entry; Unindex unfiles it.
-  void Index(const Registration& registration);
-  void Unindex(const Registration& registration);
-  // Calls visit(entry) for each registration matching `query`, through index_ when one of
-  // its indexes fits.
-  template <typename Visit>
-  void ForEachMatch(const SkillQuery& query, Visit visit) const;
   uint64_t NextSequence();
   void Notify(RegistryEvent::Kind kind, const kademlia::store::SkillRecord& record,
               bool was_private = false);
@@ -216,13 +221,12 @@ class Registry {
   std::map<Id, Registration> registrations_;
   std::map<std::string, size_t, std::less<>> per_agent_;
   std::set<std::pair<transport::TimePoint, Id>> due_;  // (next health deadline, registration)
-  // Every registration in registrations_, by the slot of its entry (map values never move).
-  RegistrationIndex index_;
-  // The same slots by their entries' words (SkillEntry::Words through analyzer_).
-  WordPostings words_;
-  // The text analysis of the terms each published version is indexed under.
+  // The text analysis of the terms each published version is indexed under, and of the words
+  // lookup_ files registrations under.
   text::Analyzer analyzer_;
   text::TermExtractor extractor_;
+  // Every registration in registrations_, by the slot of its entry (map values never move).
+  RegistryLookup lookup_;
   std::vector<RegistryObserver> observers_;
   uint64_t last_sequence_ = 0;
   uint64_t last_timestamp_ = 0;  // of the last version signed here: timestamps never go back
@@ -236,4 +240,4 @@ bool SameContent(const kademlia::store::SkillRecord& a, const kademlia::store::S
 
 }  // namespace skillnode::discovery
 
-#endif  // SKILLNODE_DISCOVERY_REGISTRY_H_
+#endif  // SKILLNODE_DISCOVERY_REGISTRY_REGISTRY_H_

@@ -1,6 +1,6 @@
-// RegistrationIndex: the Registry's local index of its registrations (discovery/registry.h) by
-// capability, scene, skill id and index id (IndexId), and the searches it answers through them
-// without walking every registration.
+// RegistrationIndex: the local index of the Registry (discovery/registry/registry.h) over its
+// registrations by capability, scene, skill id and index id (IndexId), and the searches it
+// answers through them without walking every registration.
 //
 // The index owns no entries: each registration is indexed by the slot in which its owner keeps
 // the registration's current entry (the SkillEntryPtr that every new version replaces), so a
@@ -12,9 +12,9 @@
 // FindByIndexId). A flat list per name: searches walk it far more often than registrations
 // change it. Its size is bounded by the owner's (RegistryConfig::registrations_max).
 //
-// Owned by the Registry. No I/O. Not thread-safe.
-#ifndef SKILLNODE_DISCOVERY_REGISTRATION_INDEX_H_
-#define SKILLNODE_DISCOVERY_REGISTRATION_INDEX_H_
+// Owned by the Registry's RegistryLookup (registry_lookup.h). No I/O. Not thread-safe.
+#ifndef SKILLNODE_DISCOVERY_REGISTRY_REGISTRATION_INDEX_H_
+#define SKILLNODE_DISCOVERY_REGISTRY_REGISTRATION_INDEX_H_
 
 #include <cstddef>
 #include <functional>
@@ -75,4 +75,4 @@ class RegistrationIndex {
 
 }  // namespace skillnode::discovery
 
-#endif  // SKILLNODE_DISCOVERY_REGISTRATION_INDEX_H_
+#endif  // SKILLNODE_DISCOVERY_REGISTRY_REGISTRATION_INDEX_H_

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "discovery/registry.h"
+#include "discovery/registry/registry.h"
 #include "discovery/search/searcher.h"
 #include "support/fake_network.h"
 #include "support/records.h"

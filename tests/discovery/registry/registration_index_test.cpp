@@ -1,7 +1,7 @@
-// RegistrationIndex (discovery/registration_index.h) on its own: registrations found by
+// RegistrationIndex (discovery/registry/registration_index.h) on its own: registrations found by
 // capability, scene, skill id and index id through the slots their owner keeps them in, queries
 // no index fits left to the caller, and removal forgetting every name.
-#include "discovery/registration_index.h"
+#include "discovery/registry/registration_index.h"
 
 #include <catch2/catch.hpp>
 #include <string>

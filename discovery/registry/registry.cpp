@@ -1,13 +1,12 @@
-// The Registry (discovery/registry.h): registering, heartbeats and health, unregistering,
-// signing and publishing versions, and the queries its RegistrationIndex answers.
-#include "discovery/registry.h"
+// The Registry (discovery/registry/registry.h): registering, heartbeats and health,
+// unregistering, signing and publishing versions; its lookups are its RegistryLookup's.
+#include "discovery/registry/registry.h"
 
 #include <algorithm>
 #include <array>
 #include <cassert>
 #include <memory>
 #include <string>
-#include <tuple>
 #include <vector>
 
 namespace skillnode::discovery {
@@ -57,7 +56,8 @@ Registry::Registry(kademlia::store::SkillDht& dht, const kademlia::Identity& pub
       config_(config),
       wall_clock_ms_(std::move(wall_clock_ms)),
       // English is always there (libstemmer has it): only a broken build fails here.
-      analyzer_(text::Analyzer::Create().value()) {
+      analyzer_(text::Analyzer::Create().value()),
+      lookup_(analyzer_) {
   // The DHT signs a live record again before its validity window ends: the registration keeps
   // the version the network holds, and later versions number above it.
   dht_.SetResignedObserver([this](const kademlia::store::SignedRecord& resigned) {
@@ -149,14 +149,14 @@ RegisterOutcome Registry::Register(transport::TimePoint now, SkillRecord fields)
       tombstone.reason = UnregisterReason::kUpgrade;
       PublishVersion(now, tombstone, nullptr);
     }
-    Unindex(it->second);
+    lookup_.Unindex(&it->second.entry);
     // Indexed by its new fields at once; signed and published below.
     it->second.entry = SkillEntry::Make(fields);
     it->second.health = HealthMachine(config_.health, now);
     ++stats_.updated;
   }
-  Index(it->second);
-  assert(index_.size() == registrations_.size());
+  lookup_.Index(&it->second.entry);
+  assert(lookup_.size() == registrations_.size());
   Schedule(it);
   PublishVersion(now, it->second, std::move(fields), nullptr);
   Notify(out.updated ? RegistryEvent::Kind::kUpdated : RegistryEvent::Kind::kRegistered,
@@ -227,9 +227,9 @@ void Registry::Remove(transport::TimePoint now, std::map<Id, Registration>::iter
   auto agent = per_agent_.find(tombstone.agent_id);
   if (agent != per_agent_.end() && --agent->second == 0) per_agent_.erase(agent);
   due_.erase({it->second.scheduled, it->first});
-  Unindex(it->second);
+  lookup_.Unindex(&it->second.entry);
   registrations_.erase(it);
-  assert(index_.size() == registrations_.size());
+  assert(lookup_.size() == registrations_.size());
   PublishVersion(now, tombstone, std::move(done));
   Notify(kind, tombstone);
 }
@@ -282,7 +282,7 @@ bool Registry::CheckRegistration(const SkillRecord& fields, RegisterOutcome& out
     }
   }
   const std::string index_id = IndexId(fields);
-  if (const SkillRecord* other = index_.FindByIndexId(index_id); other != nullptr) {
+  if (const SkillRecord* other = lookup_.FindByIndexId(index_id); other != nullptr) {
     const SkillRecord& taken = *other;
     if (taken.agent_id != fields.agent_id || taken.skill_id != fields.skill_id) {
       out.field = "skillId";
@@ -295,63 +295,6 @@ bool Registry::CheckRegistration(const SkillRecord& fields, RegisterOutcome& out
   }
   out.status = RegisterStatus::kSuccess;
   return true;
-}
-
-const SkillRecord* Registry::FindByIndexId(std::string_view id) const {
-  return index_.FindByIndexId(id);
-}
-
-void Registry::Index(const Registration& registration) {
-  index_.Add(&registration.entry);
-  words_.Add(&registration.entry, registration.entry->Words(analyzer_));
-}
-
-void Registry::Unindex(const Registration& registration) {
-  index_.Remove(&registration.entry);
-  // A new version of the same text has the same words (Register unindexes before a change).
-  words_.Remove(&registration.entry, registration.entry->Words(analyzer_));
-}
-
-template <typename Visit>
-void Registry::ForEachMatch(const SkillQuery& query, Visit visit) const {
-  if (index_.ForEachMatch(query, visit) == RegistrationIndex::Lookup::kAnswered) return;
-  for (const auto& [id, registration] : registrations_) {
-    if (Matches(query, registration.record())) visit(registration.entry);
-  }
-}
-
-std::vector<SkillRecord> Registry::Find(const SkillQuery& query) const {
-  std::vector<SkillRecord> out;
-  ForEachMatch(query, [&out](const SkillEntryPtr& entry) { out.push_back(entry->record()); });
-  return out;
-}
-
-std::vector<SkillEntryPtr> Registry::FindEntries(const SkillQuery& query) const {
-  std::vector<SkillEntryPtr> out;
-  ForEachMatch(query, [&out](const SkillEntryPtr& entry) { out.push_back(entry); });
-  return out;
-}
-
-std::vector<SkillEntryPtr> Registry::FindEntries(const SkillQuery& query,
-                                                 const text::QueryTerms& text,
-                                                 std::string_view language) const {
-  assert(query.text.empty());
-  if (!text.empty() && language == analyzer_.language() && !RegistrationIndex::Fits(query)) {
-    if (std::optional<std::vector<WordPostings::Slot>> slots = words_.Candidates(text)) {
-      // In registrations_'s order, (skillId, agentId), as a walk over it finds them.
-      std::sort(slots->begin(), slots->end(), [](WordPostings::Slot a, WordPostings::Slot b) {
-        const SkillRecord& ra = (*a)->record();
-        const SkillRecord& rb = (*b)->record();
-        return std::tie(ra.skill_id, ra.agent_id) < std::tie(rb.skill_id, rb.agent_id);
-      });
-      std::vector<SkillEntryPtr> out;
-      for (WordPostings::Slot slot : *slots) {
-        if (Matches(query, (*slot)->record())) out.push_back(*slot);
-      }
-      return out;
-    }
-  }
-  return FindEntries(query);
 }
 
 std::vector<SkillRecord> Registry::Records() const {

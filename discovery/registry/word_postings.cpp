@@ -1,6 +1,6 @@
-// WordPostings (discovery/word_postings.h): registrations by their words, and the candidates of
-// a search's text read from the postings of its most selective term.
-#include "discovery/word_postings.h"
+// WordPostings (discovery/registry/word_postings.h): registrations by their words, and the
+// candidates of a search's text read from the postings of its most selective term.
+#include "discovery/registry/word_postings.h"
 
 #include <algorithm>
 #include <cassert>

@@ -19,9 +19,9 @@
 // search by `prefix_words_read_max`: a last term that begins more words than that is not used
 // to narrow the candidates (another term is, or none: the caller walks every registration).
 //
-// Owned by the Registry. No I/O. Not thread-safe.
-#ifndef SKILLNODE_DISCOVERY_WORD_POSTINGS_H_
-#define SKILLNODE_DISCOVERY_WORD_POSTINGS_H_
+// Owned by the Registry's RegistryLookup (registry_lookup.h). No I/O. Not thread-safe.
+#ifndef SKILLNODE_DISCOVERY_REGISTRY_WORD_POSTINGS_H_
+#define SKILLNODE_DISCOVERY_REGISTRY_WORD_POSTINGS_H_
 
 #include <cstddef>
 #include <functional>
@@ -79,4 +79,4 @@ class WordPostings {
 
 }  // namespace skillnode::discovery
 
-#endif  // SKILLNODE_DISCOVERY_WORD_POSTINGS_H_
+#endif  // SKILLNODE_DISCOVERY_REGISTRY_WORD_POSTINGS_H_

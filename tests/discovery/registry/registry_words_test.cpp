@@ -1,14 +1,14 @@
-// The Registry's word postings (discovery/word_postings.h) kept in step with its registrations:
-// FindEntries with a text gives, in the same order, every registration a walk over all of them
-// finds matching that text — after registering, updating a description and unregistering — and
-// filters by the query's other fields as FindEntries does.
+// The Registry's word postings (discovery/registry/word_postings.h) kept in step with its
+// registrations: FindEntries with a text gives, in the same order, every registration a walk over
+// all of them finds matching that text — after registering, updating a description and
+// unregistering — and filters by the query's other fields as FindEntries does.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "discovery/registry.h"
+#include "discovery/registry/registry.h"
 #include "discovery/text/analyzer.h"
 #include "discovery/text/text_match.h"
 #include "support/fake_network.h"

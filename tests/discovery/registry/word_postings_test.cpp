@@ -1,8 +1,8 @@
-// WordPostings (discovery/word_postings.h) on its own: registrations filed by their words, the
-// candidates of a text read under its most selective term (its own word, its alternatives, the
+// WordPostings (discovery/registry/word_postings.h) on its own: registrations filed by their words,
+// the candidates of a text read under its most selective term (its own word, its alternatives, the
 // words the last term begins), never missing a registration whose words match, the limit on a
 // prefix's words, and removal forgetting every word.
-#include "discovery/word_postings.h"
+#include "discovery/registry/word_postings.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "discovery/registry.h"
+#include "discovery/registry/registry.h"
 #include "kademlia/store/record/term_pointer.h"
 #include "support/dht_network.h"
 #include "support/fake_network.h"

@@ -6,7 +6,7 @@
 #include <optional>
 #include <span>
 
-#include "discovery/registry.h"
+#include "discovery/registry/registry.h"
 #include "support/dht_network.h"
 #include "support/fake_network.h"
 #include "support/records.h"
