@@ -66,10 +66,10 @@ struct Simulation::State {
     }
     if (s.records.enabled) {
       // Drawn after the others, so that scenarios without records keep their trace hashes.
-      records.emplace(s, *population, queue, now, kEpoch, rng.Next64(), trace);
+      records.emplace(s, *population, queue, now, kEpoch, rng.Next64(), lane_traces);
       if (s.words.enabled) {
         // Drawn after the records' seed, so that scenarios without words keep their hashes.
-        words.emplace(s, *population, *network, queue, now, kEpoch, rng.Next64(), trace);
+        words.emplace(s, *population, *network, queue, now, kEpoch, rng.Next64(), lane_traces);
       }
       population->SetStopHook([this](uint32_t slot) {
         records->OnStopped(slot);
