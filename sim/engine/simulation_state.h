@@ -40,8 +40,7 @@ struct Simulation::State {
   State(const scenario::Scenario& s, ProgressFn p, unsigned threads)
       : scenario(s),
         progress(std::move(p)),
-        // The record workload's callbacks share its state (record_workload.h).
-        lane_threads(s.records.enabled ? 1 : std::clamp<unsigned>(threads, 1, EventQueue::kLanes)),
+        lane_threads(std::clamp<unsigned>(threads, 1, EventQueue::kLanes)),
         rng(s.seed),
         latency(s.network.latency),
         adversary_slots(static_cast<size_t>(
