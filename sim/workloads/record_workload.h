@@ -22,11 +22,11 @@
 // adversary's forgeries).
 //
 // Lanes (docs/simulation.md "Event loop"): OnJoined, OnPublishAll, OnGet and OnStopped run as
-// control events, between batches; they alone add and change entries, and they alone draw from
-// the workload's random stream. A publish's and a get's callbacks run in the lane of the
-// publisher's or asker's slot, side by side with the other lanes: they only read the entries,
-// count into their lane's counters and their asker's lane trace, and note in their lane's list
-// what would change shared state (a first publish that finished; a miss, whose classification
+// control events, between batches; they and EndBatch alone add and change entries, and they
+// alone draw from the workload's random stream. A publish's and a get's callbacks run in the lane
+// of the publisher's or asker's slot, side by side with the other lanes: they only read the
+// entries, count into their lane's counters and their asker's lane trace, and note in their lane's
+// list what would change shared state (a first publish that finished; a miss, whose classification
 // reads other nodes' stores), which EndBatch applies between batches. A callback that runs on
 // the control side applies it at once.
 #ifndef SKILLNODE_SIM_WORKLOADS_RECORD_WORKLOAD_H_

@@ -25,9 +25,9 @@
 // oracle's 10 (word_results.h). Its traffic is counted by WordTraffic.
 //
 // Lanes (docs/simulation.md "Event loop"): OnJoined, OnPublishAll, OnQuery and OnStopped run as
-// control events, between batches; they alone change which skills are live and add rows, and
-// they alone draw from the workload's random stream, so the oracle ranks the live skills as they
-// are between batches. A publish's callback and a query's answer run in the lane of the
+// control events, between batches; they and EndBatch alone change which skills are live, they
+// alone add rows and draw from the workload's random stream, so the oracle ranks the live skills
+// as they are between batches. A publish's callback and a query's answer run in the lane of the
 // publisher's or asker's slot, side by side with the other lanes. A query's answer changes only
 // what belongs to its asker (its running query, its row, its traffic) and its lane's counters and
 // trace; a first publish that finished is noted in its lane's list and applied by EndBatch, so a
