@@ -21,19 +21,24 @@ LaneWorker::~LaneWorker() {
   thread_.join();
 }
 
+// Each side publishes its counter, then reads whether the other sleeps; the sleeper sets its
+// flag, then waits on the counter, which returns at once if it has changed. Both in sequential
+// consistency, so either the waker notifies or the sleeper sees the new value.
 void LaneWorker::Start() {
   started_.fetch_add(1);
-  if (sleeping_.load()) started_.notify_one();
+  if (worker_sleeping_.load()) started_.notify_one();
 }
 
 void LaneWorker::Wait() {
   const uint64_t target = started_.load(std::memory_order_relaxed);
-  for (int spins = 0; finished_.load(std::memory_order_acquire) != target; ++spins) {
-    if (spins < kSpins) {
-      Pause();
-    } else {
-      std::this_thread::yield();
-    }
+  for (int spins = 0; spins < kSpins; ++spins) {
+    if (finished_.load(std::memory_order_acquire) == target) return;
+    Pause();
+  }
+  for (uint64_t seen = finished_.load(); seen != target; seen = finished_.load()) {
+    caller_sleeping_.store(true);
+    finished_.wait(seen);
+    caller_sleeping_.store(false);
   }
 }
 
@@ -43,19 +48,17 @@ void LaneWorker::Loop() {
     for (int spins = 0; started_.load(std::memory_order_acquire) == seen; ++spins) {
       if (spins < kSpins) {
         Pause();
-      } else if (spins < kSpins + kYields) {
-        std::this_thread::yield();
       } else {
-        // Start reads sleeping_ after publishing, so either it notifies or wait sees the change.
-        sleeping_.store(true);
+        worker_sleeping_.store(true);
         started_.wait(seen);
-        sleeping_.store(false);
+        worker_sleeping_.store(false);
       }
     }
-    seen = started_.load(std::memory_order_acquire);
+    seen = started_.load();
     if (quit_.load()) return;
     task_();
-    finished_.store(seen, std::memory_order_release);
+    finished_.store(seen);
+    if (caller_sleeping_.load()) finished_.notify_one();
   }
 }
 

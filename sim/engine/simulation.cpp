@@ -97,6 +97,9 @@ void Simulation::State::RunBatch(transport::TimePoint horizon) {
     events += lane_events[lane];
   }
   clocks.fill(now);
+  // What the workloads' callbacks left for the batch's end, as of its last event.
+  if (records) records->EndBatch();
+  if (words) words->EndBatch();
 }
 
 // The control side's digest, then each lane's.

@@ -40,8 +40,7 @@ struct Simulation::State {
   State(const scenario::Scenario& s, ProgressFn p, unsigned threads)
       : scenario(s),
         progress(std::move(p)),
-        // The record workload's callbacks share its state (record_workload.h).
-        lane_threads(s.records.enabled ? 1 : std::clamp<unsigned>(threads, 1, EventQueue::kLanes)),
+        lane_threads(std::clamp<unsigned>(threads, 1, EventQueue::kLanes)),
         rng(s.seed),
         latency(s.network.latency),
         adversary_slots(static_cast<size_t>(
@@ -66,10 +65,10 @@ struct Simulation::State {
     }
     if (s.records.enabled) {
       // Drawn after the others, so that scenarios without records keep their trace hashes.
-      records.emplace(s, *population, queue, now, kEpoch, rng.Next64(), trace);
+      records.emplace(s, *population, queue, now, kEpoch, rng.Next64(), lane_traces);
       if (s.words.enabled) {
         // Drawn after the records' seed, so that scenarios without words keep their hashes.
-        words.emplace(s, *population, *network, queue, now, kEpoch, rng.Next64(), trace);
+        words.emplace(s, *population, *network, queue, now, kEpoch, rng.Next64(), lane_traces);
       }
       population->SetStopHook([this](uint32_t slot) {
         records->OnStopped(slot);

@@ -1,8 +1,11 @@
 #include "sim/workloads/record_workload.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
+#include <iterator>
 #include <string>
+#include <utility>
 
 namespace skillnode::sim::workloads {
 
@@ -28,15 +31,36 @@ std::string_view MissKindName(MissKind kind) {
   return "lost";
 }
 
+RecordCounters& RecordCounters::operator+=(const RecordCounters& o) {
+  published += o.published;
+  publishes_done += o.publishes_done;
+  gets += o.gets;
+  gets_refused += o.gets_refused;
+  gets_interrupted += o.gets_interrupted;
+  gets_checked += o.gets_checked;
+  gets_found += o.gets_found;
+  gets_checked_publisher_up += o.gets_checked_publisher_up;
+  gets_found_publisher_up += o.gets_found_publisher_up;
+  missed_asked += o.missed_asked;
+  missed_near += o.missed_near;
+  missed_far += o.missed_far;
+  missed_lost += o.missed_lost;
+  gets_no_target += o.gets_no_target;
+  records_rejected += o.records_rejected;
+  records_unknown += o.records_unknown;
+  return *this;
+}
+
 RecordWorkload::RecordWorkload(const scenario::Scenario& scenario, hosts::Population& population,
                                engine::EventQueue& queue, const transport::TimePoint& now,
-                               transport::TimePoint epoch, uint64_t seed, engine::TraceHash& trace)
+                               transport::TimePoint epoch, uint64_t seed,
+                               Workload::LaneTraces& traces)
     : scenario_(scenario),
       population_(population),
       queue_(queue),
       now_(now),
       epoch_(epoch),
-      trace_(trace),
+      traces_(traces),
       rng_(seed),
       get_interval_(SecondsOf(60 / scenario.records.gets_per_node_per_min)),
       republish_(SecondsOf(scenario.records.republish_s)),
@@ -106,18 +130,45 @@ void RecordWorkload::Publish(uint32_t slot) {
     entries_.push_back(e);
     by_slot_[slot].push_back(index);
     by_identity_[e.identity] = index;
-    ++counters_.published;
+    ++counters_[Side()].published;
+    // Runs in the publisher's lane: the entry changes when the batch ends.
     dht->Publish(population_.Now(), *signed_record,
-                 [this, index](const kademlia::store::PublishResult& done) {
+                 [this, slot, index](const kademlia::store::PublishResult& done) {
+                   assert(OnSideOf(slot));
                    if (done.stored == 0) return;  // nowhere stored: the republish will try again
-                   Entry& entry = entries_[index];
-                   if (entry.available_from == transport::kTimeNever) {
-                     entry.available_from = population_.Now();
-                     ++counters_.publishes_done;
-                   }
+                   const std::optional<size_t> lane = queue_.running_lane();
+                   if (!lane) return MarkAvailable(index, population_.Now());
+                   notes_[*lane].available.emplace_back(index, population_.Now());
                  });
   }
   population_.Reschedule(slot);
+}
+
+void RecordWorkload::MarkAvailable(size_t index, transport::TimePoint at) {
+  Entry& entry = entries_[index];
+  if (entry.available_from != transport::kTimeNever) return;
+  entry.available_from = at;
+  ++counters_[Side()].publishes_done;
+}
+
+void RecordWorkload::EndBatch() {
+  std::vector<PendingMiss> misses;
+  for (LaneNotes& lane : notes_) {
+    for (const auto& [index, at] : lane.available) MarkAvailable(index, at);
+    lane.available.clear();
+    std::move(lane.misses.begin(), lane.misses.end(), std::back_inserter(misses));
+    lane.misses.clear();
+  }
+  std::stable_sort(misses.begin(), misses.end(), [](const PendingMiss& a, const PendingMiss& b) {
+    return a.finished != b.finished ? a.finished < b.finished : a.asker < b.asker;
+  });
+  for (const PendingMiss& miss : misses) ClassifyMiss(miss);
+}
+
+RecordCounters RecordWorkload::counters() const {
+  RecordCounters sum;
+  for (const RecordCounters& side : counters_) sum += side;
+  return sum;
 }
 
 std::vector<std::string> RecordWorkload::DrawCapabilities() {
@@ -165,35 +216,40 @@ void RecordWorkload::OnGet(uint32_t slot, uint64_t incarnation) {
   const transport::TimePoint next = population_.Now() + get_interval_;
   if (next < window_end_) queue_.Push(next, engine::EventKind::kRecordGet, slot, incarnation);
   const bool measured = population_.Now() >= window_begin_ && population_.Now() < window_end_;
+  RecordCounters& counters = counters_[engine::EventQueue::kLanes];  // a control event
   const auto picked = PickExpected();
   if (!picked) {
-    counters_.gets_no_target += measured;
+    counters.gets_no_target += measured;
     return;
   }
   kademlia::store::SkillDht* dht = s.host->dht();
   const size_t entry = *picked;
   if (measured) {
-    ++counters_.gets;
+    ++counters.gets;
     ++pending_;
   }
+  // Runs in the asker's lane (on the control side if the asker stops first).
   const bool started = dht->Get(
       population_.Now(), GetKey(entries_[entry]), kademlia::store::GetOptions{},
       [this, slot, incarnation, entry, measured](const kademlia::store::GetResult& result) {
-        trace_.Add(static_cast<uint64_t>(result.finished.time_since_epoch().count()));
-        trace_.Add((uint64_t{slot} << 32) | result.records.size());
-        trace_.Add(result.key.FirstWord() ^ result.rejected);
-        counters_.records_rejected += result.rejected;
+        assert(OnSideOf(slot));
+        engine::TraceHash& trace = traces_[engine::EventQueue::LaneOf(slot)];
+        trace.Add(static_cast<uint64_t>(result.finished.time_since_epoch().count()));
+        trace.Add((uint64_t{slot} << 32) | result.records.size());
+        trace.Add(result.key.FirstWord() ^ result.rejected);
+        RecordCounters& lane = counters_[Side()];
+        lane.records_rejected += result.rejected;
         if (!measured) return;
         --pending_;
         const hosts::Population::Slot& asker = population_.slot(slot);
         if (asker.leaving || !asker.host || asker.incarnation != incarnation) {
-          ++counters_.gets_interrupted;
+          ++lane.gets_interrupted;
           return;
         }
         Check(slot, entry, result);
       });
   if (!started && measured) {
-    ++counters_.gets_refused;
+    ++counters.gets_refused;
     --pending_;
   }
   population_.Reschedule(slot);
@@ -210,13 +266,14 @@ bool RecordWorkload::MadeBy(const Entry& entry, const kademlia::store::SkillReco
 
 void RecordWorkload::Check(uint32_t asker, size_t index, const kademlia::store::GetResult& result) {
   const Entry& wanted = entries_[index];
-  ++counters_.gets_checked;
+  RecordCounters& counters = counters_[Side()];
+  ++counters.gets_checked;
   bool found = false;
   for (const kademlia::store::SignedRecordPtr& held : result.records) {
     const kademlia::store::SignedRecord& r = *held;
     const auto known = by_identity_.find(kademlia::store::IdentityOf(r.record));
     if (known == by_identity_.end() || !MadeBy(entries_[known->second], r.record)) {
-      ++counters_.records_unknown;
+      ++counters.records_unknown;
       continue;
     }
     if (known->second == index || (kademlia::store::IdentityOf(r.record) == wanted.identity &&
@@ -224,17 +281,32 @@ void RecordWorkload::Check(uint32_t asker, size_t index, const kademlia::store::
       found = found || !r.record.tombstone;
     }
   }
-  counters_.gets_found += found;
-  if (wanted.expected_until == transport::kTimeNever) {
-    ++counters_.gets_checked_publisher_up;
-    counters_.gets_found_publisher_up += found;
+  counters.gets_found += found;
+  const bool publisher_up = wanted.expected_until == transport::kTimeNever;
+  if (publisher_up) {
+    ++counters.gets_checked_publisher_up;
+    counters.gets_found_publisher_up += found;
   }
-  if (!found) ClassifyMiss(asker, wanted, result);
+  if (found) return;
+  PendingMiss miss{.asker = asker,
+                   .entry = index,
+                   .publisher_up = publisher_up,
+                   .finished = population_.Now(),
+                   .key = result.key,
+                   .closest = {},
+                   .records = result.records.size(),
+                   .stats = result.stats};
+  miss.closest.reserve(result.closest.size());
+  for (const kademlia::Contact& c : result.closest) miss.closest.push_back(c.id);
+  const std::optional<size_t> lane = queue_.running_lane();
+  if (!lane) return ClassifyMiss(miss);
+  notes_[*lane].misses.push_back(std::move(miss));
 }
 
-void RecordWorkload::ClassifyMiss(uint32_t asker, const Entry& wanted,
-                                  const kademlia::store::GetResult& result) {
-  const kademlia::Key& key = result.key;
+// The stores are as they are between batches, up to a lookahead after the get finished.
+void RecordWorkload::ClassifyMiss(const PendingMiss& miss) {
+  const Entry& wanted = entries_[miss.entry];
+  const kademlia::Key& key = miss.key;
   const size_t k = scenario_.kademlia.routing.bucket_size;
   const auto near = population_.live().Closest(key, k);
   size_t held = 0, near_held = 0;
@@ -250,8 +322,8 @@ void RecordWorkload::ClassifyMiss(uint32_t asker, const Entry& wanted,
         continue;
       }
       ++held;
-      asked = asked || std::any_of(result.closest.begin(), result.closest.end(),
-                                   [&](const kademlia::Contact& c) { return c.id == live.id; });
+      asked = asked ||
+              std::find(miss.closest.begin(), miss.closest.end(), live.id) != miss.closest.end();
       near_held += std::any_of(near.begin(), near.end(),
                                [&](const OracleEntry& n) { return n.slot == live.slot; });
     }
@@ -260,40 +332,43 @@ void RecordWorkload::ClassifyMiss(uint32_t asker, const Entry& wanted,
                         : near_held > 0 ? MissKind::kNear
                         : held > 0      ? MissKind::kFar
                                         : MissKind::kLost;
-  ++(kind == MissKind::kAsked  ? counters_.missed_asked
-     : kind == MissKind::kNear ? counters_.missed_near
-     : kind == MissKind::kFar  ? counters_.missed_far
-                               : counters_.missed_lost);
+  RecordCounters& counters = counters_[Side()];
+  ++(kind == MissKind::kAsked  ? counters.missed_asked
+     : kind == MissKind::kNear ? counters.missed_near
+     : kind == MissKind::kFar  ? counters.missed_far
+                               : counters.missed_lost);
   if (misses_.size() >= kRecordMissesLoggedMax) return;
   const auto narrow = [](size_t n) {
     return static_cast<uint16_t>(std::min<size_t>(n, UINT16_MAX));
   };
-  RecordMiss miss;
-  miss.finished_s = transport::ToMillis(population_.Now() - epoch_) / 1000;
-  miss.asker = asker;
-  miss.publisher = wanted.slot;
-  miss.publisher_up = wanted.expected_until == transport::kTimeNever;
-  miss.published_for_s = transport::ToMillis(population_.Now() - wanted.available_from) / 1000;
-  miss.kind = kind;
-  miss.live_holders = narrow(held);
-  miss.near_holders = narrow(near_held);
-  miss.answered = narrow(result.closest.size());
-  miss.records = narrow(result.records.size());
-  miss.messages = static_cast<uint32_t>(result.stats.messages);
-  miss.replies = static_cast<uint32_t>(result.stats.replies);
-  miss.failures = static_cast<uint32_t>(result.stats.failures);
-  misses_.push_back(miss);
+  RecordMiss row;
+  row.finished_s = transport::ToMillis(miss.finished - epoch_) / 1000;
+  row.asker = miss.asker;
+  row.publisher = wanted.slot;
+  row.publisher_up = miss.publisher_up;
+  row.published_for_s = transport::ToMillis(miss.finished - wanted.available_from) / 1000;
+  row.kind = kind;
+  row.live_holders = narrow(held);
+  row.near_holders = narrow(near_held);
+  row.answered = narrow(miss.closest.size());
+  row.records = narrow(miss.records);
+  row.messages = static_cast<uint32_t>(miss.stats.messages);
+  row.replies = static_cast<uint32_t>(miss.stats.replies);
+  row.failures = static_cast<uint32_t>(miss.stats.failures);
+  misses_.push_back(row);
 }
 
 std::optional<double> RecordWorkload::available_rate_publisher_up() const {
-  if (counters_.gets_checked_publisher_up == 0) return std::nullopt;
-  return static_cast<double>(counters_.gets_found_publisher_up) /
-         static_cast<double>(counters_.gets_checked_publisher_up);
+  const RecordCounters c = counters();
+  if (c.gets_checked_publisher_up == 0) return std::nullopt;
+  return static_cast<double>(c.gets_found_publisher_up) /
+         static_cast<double>(c.gets_checked_publisher_up);
 }
 
 std::optional<double> RecordWorkload::available_rate() const {
-  if (counters_.gets_checked == 0) return std::nullopt;
-  return static_cast<double>(counters_.gets_found) / static_cast<double>(counters_.gets_checked);
+  const RecordCounters c = counters();
+  if (c.gets_checked == 0) return std::nullopt;
+  return static_cast<double>(c.gets_found) / static_cast<double>(c.gets_checked);
 }
 
 }  // namespace skillnode::sim::workloads

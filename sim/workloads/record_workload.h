@@ -19,10 +19,21 @@
 // (measured: started inside the window, finished while the asker still ran). Every record a
 // get returns must be one an honest node published; any other is an oracle mismatch (a forgery
 // that passed verification). Records rejected by verification are summed (the forge_records
-// adversary's forgeries). Not thread-safe.
+// adversary's forgeries).
+//
+// Lanes (docs/simulation.md "Event loop"): OnJoined, OnPublishAll, OnGet and OnStopped run as
+// control events, between batches; they and EndBatch alone add and change entries, and they
+// alone draw from the workload's random stream. A publish's and a get's callbacks run in the lane
+// of the publisher's or asker's slot, side by side with the other lanes: they only read the
+// entries, count into their lane's counters and their asker's lane trace, and note in their lane's
+// list what would change shared state (a first publish that finished; a miss, whose classification
+// reads other nodes' stores), which EndBatch applies between batches. A callback that runs on
+// the control side applies it at once.
 #ifndef SKILLNODE_SIM_WORKLOADS_RECORD_WORKLOAD_H_
 #define SKILLNODE_SIM_WORKLOADS_RECORD_WORKLOAD_H_
 
+#include <array>
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -34,6 +45,7 @@
 #include "sim/engine/trace_hash.h"
 #include "sim/hosts/population.h"
 #include "sim/scenario/scenario.h"
+#include "sim/workloads/workload.h"
 
 namespace skillnode::sim::workloads {
 
@@ -73,6 +85,8 @@ struct RecordCounters {
   uint64_t gets_no_target = 0;  // no record should exist yet: nothing to ask for
   uint64_t records_rejected = 0;  // records that failed verification, over all gets
   uint64_t records_unknown = 0;   // accepted records no honest node published (mismatches)
+
+  RecordCounters& operator+=(const RecordCounters& other);
 };
 
 enum class MissKind : uint8_t { kAsked, kNear, kFar, kLost };
@@ -95,15 +109,14 @@ struct RecordMiss {
   uint32_t failures = 0;
 };
 
-// Its callbacks run in the lanes of the askers' and publishers' slots and change the
-// workload's own state, so a scenario with records runs its lanes on one thread
-// (Simulation). Times taken in a callback are its lane's clock (Population::Now).
+// Times taken in a callback are its lane's clock (Population::Now).
 class RecordWorkload {
  public:
-  // Times in the miss log count from `epoch`.
+  // Times in the miss log count from `epoch`. A get's result goes into the trace of its
+  // asker's lane.
   RecordWorkload(const scenario::Scenario& scenario, hosts::Population& population,
                  engine::EventQueue& queue, const transport::TimePoint& now,
-                 transport::TimePoint epoch, uint64_t seed, engine::TraceHash& trace);
+                 transport::TimePoint epoch, uint64_t seed, Workload::LaneTraces& traces);
 
   // Gets started in [begin, end) are measured.
   void SetWindow(transport::TimePoint begin, transport::TimePoint end);
@@ -114,10 +127,14 @@ class RecordWorkload {
   void OnGet(uint32_t slot, uint64_t incarnation);
   // The host of `slot` is stopping.
   void OnStopped(uint32_t slot);
+  // Between batches: what the lanes' callbacks noted, lane by lane (first publishes finished),
+  // then the misses by the time they happened (then asker).
+  void EndBatch();
 
   bool Settled() const { return pending_ == 0 && now_ >= window_end_; }
   transport::TimePoint window_end() const { return window_end_; }
-  const RecordCounters& counters() const { return counters_; }
+  // Summed over the lanes and the control side.
+  RecordCounters counters() const;
   // The measured misses, in the order they happened (at most kRecordMissesLoggedMax).
   const std::vector<RecordMiss>& misses() const { return misses_; }
   // hits / checked gets; nullopt when no get was checked.
@@ -138,6 +155,23 @@ class RecordWorkload {
     transport::TimePoint expected_until = transport::kTimeNever;  // set when its incarnation stops
   };
 
+  // A miss as its get's callback saw it, classified between batches (ClassifyMiss).
+  struct PendingMiss {
+    uint32_t asker = 0;
+    size_t entry = 0;
+    bool publisher_up = false;
+    transport::TimePoint finished;
+    kademlia::Key key;
+    std::vector<kademlia::NodeId> closest;  // the get's result's
+    size_t records = 0;
+    kademlia::LookupStats stats;
+  };
+  // What a lane's callbacks leave for EndBatch. Used by its lane during a batch only.
+  struct LaneNotes {
+    std::vector<std::pair<size_t, transport::TimePoint>> available;  // entry, publish finished
+    std::vector<PendingMiss> misses;
+  };
+
   bool Expected(const Entry& e) const;
   // Whether `record`, under the identity of `entry`, is a version its honest publisher made.
   bool MadeBy(const Entry& entry, const kademlia::store::SkillRecord& record) const;
@@ -147,16 +181,26 @@ class RecordWorkload {
   // The key a get for `entry` asks for (get_by).
   kademlia::Key GetKey(const Entry& entry);
   void Check(uint32_t asker, size_t entry, const kademlia::store::GetResult& result);
+  // The lane running on this thread, or kLanes on the control side.
+  size_t Side() const { return queue_.running_lane().value_or(engine::EventQueue::kLanes); }
+  // Whether this thread runs the control side or `slot`'s lane: where `slot`'s callbacks run.
+  bool OnSideOf(uint32_t slot) const {
+    const std::optional<size_t> lane = queue_.running_lane();
+    return !lane || *lane == engine::EventQueue::LaneOf(slot);
+  }
+  // Entry `index`'s first publish finished at `at` (counted once).
+  void MarkAvailable(size_t index, transport::TimePoint at);
   // Counts a miss under missed_asked, missed_near, missed_far or missed_lost, and logs it.
-  void ClassifyMiss(uint32_t asker, const Entry& wanted, const kademlia::store::GetResult& result);
+  // Between batches (or on the control side): it reads every live node's store.
+  void ClassifyMiss(const PendingMiss& miss);
 
   const scenario::Scenario& scenario_;
   hosts::Population& population_;
   engine::EventQueue& queue_;
   const transport::TimePoint& now_;
   transport::TimePoint epoch_;
-  engine::TraceHash& trace_;
-  transport::Rng rng_;
+  Workload::LaneTraces& traces_;
+  transport::Rng rng_;  // drawn from on the control side only
   transport::Duration get_interval_;
   transport::Duration republish_;
   uint32_t ttl_seconds_;
@@ -165,8 +209,10 @@ class RecordWorkload {
   std::vector<Entry> entries_;
   std::vector<std::vector<size_t>> by_slot_;  // the running incarnation's entries
   std::map<kademlia::store::RecordIdentity, size_t> by_identity_;  // the latest entry per identity
-  uint64_t pending_ = 0;
-  RecordCounters counters_;
+  std::atomic<uint64_t> pending_ = 0;  // gets start on the control side and finish in lanes
+  // Per side (the lanes, then the control side).
+  std::array<RecordCounters, engine::EventQueue::kLanes + 1> counters_{};
+  std::array<LaneNotes, engine::EventQueue::kLanes> notes_;
   std::vector<RecordMiss> misses_;
 };
 

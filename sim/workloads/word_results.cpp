@@ -5,6 +5,31 @@
 
 namespace skillnode::sim::workloads {
 
+WordCounters& WordCounters::operator+=(const WordCounters& o) {
+  corpus_skills += o.corpus_skills;
+  published += o.published;
+  publishes_done += o.publishes_done;
+  index_terms += o.index_terms;
+  queries += o.queries;
+  queries_interrupted += o.queries_interrupted;
+  queries_busy += o.queries_busy;
+  queries_checked += o.queries_checked;
+  queries_no_answer += o.queries_no_answer;
+  queries_failed += o.queries_failed;
+  hot_checked += o.hot_checked;
+  queries_recall_one += o.queries_recall_one;
+  recall_sum += o.recall_sum;
+  recall_strict_sum += o.recall_strict_sum;
+  hot_recall_sum += o.hot_recall_sum;
+  missed_ranked_out += o.missed_ranked_out;
+  missed_not_fetched += o.missed_not_fetched;
+  found_not_live += o.found_not_live;
+  query_messages += o.query_messages;
+  query_replies += o.query_replies;
+  query_bytes += o.query_bytes;
+  return *this;
+}
+
 WordSummary SummarizeWords(const WordCounters& counters, const std::vector<WordQueryRow>& rows) {
   WordSummary s;
   s.counters = counters;

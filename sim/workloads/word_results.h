@@ -49,6 +49,9 @@ struct WordCounters {
   uint64_t query_messages = 0;
   uint64_t query_replies = 0;
   uint64_t query_bytes = 0;
+
+  // Sums every field (corpus_skills too): the lanes' counters add up in lane order.
+  WordCounters& operator+=(const WordCounters& other);
 };
 
 // One measured query: started, and answered unless its asker stopped first.

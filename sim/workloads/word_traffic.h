@@ -6,7 +6,10 @@
 // lost on the way count; answers count when delivered.
 //
 // A slot runs at most one query at a time. Decodes only the datagrams of slots with a query
-// running. Called from the simulation's one thread (a words scenario runs its lanes on one).
+// running. Lanes: what it keeps is per slot, and a slot's entry is changed only in its slot's
+// lane (OnSent runs in the sender's, OnDelivered in the receiver's, End where the query
+// answers) or on the control side between batches (Begin, and End when the asker stops), so
+// lanes running side by side never touch the same entry.
 #ifndef SKILLNODE_SIM_WORKLOADS_WORD_TRAFFIC_H_
 #define SKILLNODE_SIM_WORKLOADS_WORD_TRAFFIC_H_
 

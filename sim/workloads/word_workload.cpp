@@ -1,4 +1,5 @@
 // WordWorkload (word_workload.h): publishing the corpus, running the queries, checking them.
+// SummarizeWords's counters are WordWorkload::counters(), summed over the sides.
 #include "sim/workloads/word_workload.h"
 
 #include <algorithm>
@@ -76,7 +77,7 @@ std::optional<size_t> SkillIndexOf(std::string_view skill_id) {
 }
 
 // One running query: the node's word search and what it reads through. Owned by running_
-// until it answers (or its asker stops), then by finished_.
+// until it answers (or its asker stops), then by its side's finished_.
 struct WordWorkload::QueryRun {
   explicit QueryRun(kademlia::store::SkillDht& dht)
       : terms(dht), records(dht), search(terms, records, vocabulary) {}
@@ -90,14 +91,14 @@ struct WordWorkload::QueryRun {
 WordWorkload::WordWorkload(const scenario::Scenario& scenario, hosts::Population& population,
                            const network::Network& network, engine::EventQueue& queue,
                            const transport::TimePoint& now, transport::TimePoint epoch,
-                           uint64_t seed, engine::TraceHash& trace)
+                           uint64_t seed, Workload::LaneTraces& traces)
     : scenario_(scenario),
       population_(population),
       network_(network),
       queue_(queue),
       now_(now),
       epoch_(epoch),
-      trace_(trace),
+      traces_(traces),
       rng_(seed),
       query_interval_(SecondsOf(60 / scenario.words.queries_per_node_per_min)),
       republish_(SecondsOf(scenario.records.republish_s)),
@@ -107,10 +108,11 @@ WordWorkload::WordWorkload(const scenario::Scenario& scenario, hosts::Population
       analyzer_(MakeAnalyzer()),
       skills_(corpus_.skills().size()),
       by_slot_(population.size()),
+      running_(population.size()),
       traffic_(population.size()) {
   const size_t slots = population.honest_slots();
   for (size_t i = 0; i < skills_.size(); ++i) by_slot_[i % slots].push_back(i);
-  counters_.corpus_skills = skills_.size();
+  counters_[engine::EventQueue::kLanes].corpus_skills = skills_.size();
 }
 
 WordWorkload::~WordWorkload() = default;
@@ -166,22 +168,45 @@ void WordWorkload::Publish(uint32_t slot) {
     if (!signed_record) continue;  // cannot happen for these fields; nothing to publish
     std::vector<kademlia::store::IndexTerm> terms =
         discovery::IndexTermsOf(analyzer_, extractor_, signed_record->record);
-    counters_.index_terms += terms.size();
-    ++counters_.published;
+    WordCounters& counters = counters_[Side()];
+    counters.index_terms += terms.size();
+    ++counters.published;
     const uint32_t incarnation = state.incarnation;
+    // Runs in the publisher's lane: the skill's state changes when the batch ends.
     dht->Publish(
         population_.Now(), *signed_record,
-        [this, skill, incarnation](const kademlia::store::PublishResult& done) {
-          SkillState& st = skills_[skill];
-          if (done.stored == 0 || st.incarnation != incarnation) return;
-          if (st.available_from == transport::kTimeNever) {
-            st.available_from = population_.Now();
-            ++counters_.publishes_done;
-          }
+        [this, slot, skill, incarnation](const kademlia::store::PublishResult& done) {
+          assert(OnSideOf(slot));
+          if (done.stored == 0) return;
+          const Available available{skill, incarnation, population_.Now()};
+          const std::optional<size_t> lane = queue_.running_lane();
+          if (!lane) return MarkAvailable(available);
+          available_[*lane].push_back(available);
         },
         std::move(terms));
   }
   population_.Reschedule(slot);
+}
+
+void WordWorkload::MarkAvailable(const Available& done) {
+  SkillState& st = skills_[done.skill];
+  if (st.incarnation != done.incarnation || st.available_from != transport::kTimeNever) return;
+  st.available_from = done.at;
+  ++counters_[Side()].publishes_done;
+}
+
+void WordWorkload::EndBatch() {
+  for (std::vector<Available>& lane : available_) {
+    for (const Available& done : lane) MarkAvailable(done);
+    lane.clear();
+  }
+  for (size_t lane = 0; lane < engine::EventQueue::kLanes; ++lane) finished_[lane].clear();
+}
+
+WordCounters WordWorkload::counters() const {
+  WordCounters sum;
+  for (const WordCounters& side : counters_) sum += side;
+  return sum;
 }
 
 void WordWorkload::OnStopped(uint32_t slot) {
@@ -194,17 +219,17 @@ void WordWorkload::OnStopped(uint32_t slot) {
             : population_.Now() + transport::Seconds(ttl_seconds_) -
                   std::min<transport::Duration>(republish_, transport::Seconds(ttl_seconds_));
   }
-  const auto running = running_.find(slot);
-  if (running == running_.end()) return;
+  if (!running_[slot]) return;
   // Not on the search's own stack (a stop is a churn event): it may go now.
-  running_.erase(running);
+  running_[slot].reset();
   traffic_.End(slot);
   --pending_;
-  ++counters_.queries_interrupted;
+  ++counters_[Side()].queries_interrupted;
 }
 
 void WordWorkload::OnQuery(uint32_t slot, uint64_t incarnation) {
-  finished_.clear();  // no search of theirs is on the stack between events
+  // No search is on the stack in a control event.
+  finished_[engine::EventQueue::kLanes].clear();
   hosts::Population::Slot& s = population_.slot(slot);
   if (!population_.joined(slot) || s.incarnation != incarnation) return;
   const transport::TimePoint now = population_.Now();
@@ -212,8 +237,9 @@ void WordWorkload::OnQuery(uint32_t slot, uint64_t incarnation) {
   if (next < window_end_) queue_.Push(next, engine::EventKind::kWordQuery, slot, incarnation);
   if (now < window_begin_ || now >= window_end_) return;
   if (!at_first_query_) at_first_query_ = network_.counters();
-  if (running_.contains(slot)) {
-    ++counters_.queries_busy;
+  WordCounters& counters = counters_[engine::EventQueue::kLanes];  // a control event
+  if (running_[slot]) {
+    ++counters.queries_busy;
     return;
   }
   kademlia::store::SkillDht* dht = s.host->dht();
@@ -231,15 +257,16 @@ void WordWorkload::OnQuery(uint32_t slot, uint64_t incarnation) {
   row.oracle_tied = truth.tied.size();
   const size_t index = rows_.size();
   rows_.push_back(std::move(row));
-  ++counters_.queries;
+  ++counters.queries;
   ++pending_;
   traffic_.Begin(slot);
-  auto [it, inserted] = running_.emplace(slot, std::make_unique<QueryRun>(*dht));
-  assert(inserted);
-  it->second->truth = truth;
+  running_[slot] = std::make_unique<QueryRun>(*dht);
+  QueryRun& run = *running_[slot];
+  run.truth = truth;
   discovery::SkillQuery skill_query;
   skill_query.text = query.text;
-  it->second->search.Search(
+  // Answers in the asker's lane.
+  run.search.Search(
       now, skill_query,
       [this, slot, index, now](transport::TimePoint, discovery::search::WordAnswer answer) {
         std::vector<size_t> found;
@@ -260,12 +287,11 @@ void WordWorkload::OnQuery(uint32_t slot, uint64_t incarnation) {
 
 void WordWorkload::Finish(uint32_t slot, size_t index, transport::TimePoint started,
                           std::vector<size_t> found, std::vector<size_t> fetched, bool failed) {
-  const auto running = running_.find(slot);
-  assert(running != running_.end());
-  const OracleAnswer truth = std::move(running->second->truth);
+  assert(running_[slot] && OnSideOf(slot));
+  const OracleAnswer truth = std::move(running_[slot]->truth);
   const std::vector<size_t>& oracle_top = truth.top;
-  finished_.push_back(std::move(running->second));
-  running_.erase(running);
+  WordCounters& counters = counters_[Side()];
+  finished_[Side()].push_back(std::move(running_[slot]));
   --pending_;
   const QueryTraffic traffic = traffic_.End(slot);
   WordQueryRow& row = rows_[index];
@@ -274,15 +300,16 @@ void WordWorkload::Finish(uint32_t slot, size_t index, transport::TimePoint star
   row.messages = traffic.messages;
   row.replies = traffic.replies;
   row.bytes = traffic.bytes;
-  counters_.query_messages += traffic.messages;
-  counters_.query_replies += traffic.replies;
-  counters_.query_bytes += traffic.bytes;
-  counters_.queries_failed += failed;
-  for (size_t skill : found) counters_.found_not_live += !Live(skill);
-  trace_.Add((uint64_t{slot} << 32) ^ found.size());
-  for (size_t skill : found) trace_.Add(skill);
+  counters.query_messages += traffic.messages;
+  counters.query_replies += traffic.replies;
+  counters.query_bytes += traffic.bytes;
+  counters.queries_failed += failed;
+  for (size_t skill : found) counters.found_not_live += !Live(skill);
+  engine::TraceHash& trace = traces_[engine::EventQueue::LaneOf(slot)];
+  trace.Add((uint64_t{slot} << 32) ^ found.size());
+  for (size_t skill : found) trace.Add(skill);
   if (oracle_top.empty()) {
-    ++counters_.queries_no_answer;
+    ++counters.queries_no_answer;
   } else {
     const OracleHits hits = HitsOf(truth, found);
     // Classify the misses: the oracle's skills not found, as many as the hits lack.
@@ -293,35 +320,36 @@ void WordWorkload::Finish(uint32_t slot, size_t index, transport::TimePoint star
       --misses;
       if (std::find(fetched.begin(), fetched.end(), skill) != fetched.end()) {
         row.ranked_out.push_back(skill);
-        ++counters_.missed_ranked_out;
+        ++counters.missed_ranked_out;
       } else {
-        ++counters_.missed_not_fetched;
+        ++counters.missed_not_fetched;
       }
     }
     const double size = static_cast<double>(oracle_top.size());
     row.recall = static_cast<double>(hits.hits) / size;
     row.recall_strict = static_cast<double>(hits.strict) / size;
-    ++counters_.queries_checked;
-    counters_.recall_sum += row.recall;
-    counters_.recall_strict_sum += row.recall_strict;
-    counters_.queries_recall_one += hits.hits == oracle_top.size();
+    ++counters.queries_checked;
+    counters.recall_sum += row.recall;
+    counters.recall_strict_sum += row.recall_strict;
+    counters.queries_recall_one += hits.hits == oracle_top.size();
     if (row.hot) {
-      ++counters_.hot_checked;
-      counters_.hot_recall_sum += row.recall;
+      ++counters.hot_checked;
+      counters.hot_recall_sum += row.recall;
     }
   }
   row.found = std::move(found);
 }
 
 WordSummary WordWorkload::Summary(const report::NodeTotals& totals) const {
-  WordSummary s = SummarizeWords(counters_, rows_);
+  const WordCounters counters = this->counters();
+  WordSummary s = SummarizeWords(counters, rows_);
   const double skills = std::max<double>(1, static_cast<double>(skills_.size()));
   const auto share_of = [&](std::string_view term) {
     return static_cast<double>(oracle_.Postings(term).size()) / skills;
   };
   if (!corpus_.word_terms().empty()) s.top_word_share = share_of(corpus_.word_terms().front());
   for (const std::string& term : corpus_.hot_terms()) s.hot_word_shares.push_back(share_of(term));
-  const double published = std::max<double>(1, static_cast<double>(counters_.published));
+  const double published = std::max<double>(1, static_cast<double>(counters.published));
   const auto per = [published](uint64_t n) { return static_cast<double>(n) / published; };
   s.stores_per_publish =
       per(totals.rpcs_sent_by_type[static_cast<size_t>(kademlia::TypeSlot::kStore)]);

@@ -24,14 +24,21 @@
 // when it answers, the first 10 distinct corpus skills of its hits are compared with the
 // oracle's 10 (word_results.h). Its traffic is counted by WordTraffic.
 //
-// Its callbacks run in the lanes of the askers' and publishers' slots and change its own state,
-// so a scenario with words runs its lanes on one thread (it needs records, which already do).
-// Not thread-safe.
+// Lanes (docs/simulation.md "Event loop"): OnJoined, OnPublishAll, OnQuery and OnStopped run as
+// control events, between batches; they and EndBatch alone change which skills are live, they
+// alone add rows and draw from the workload's random stream, so the oracle ranks the live skills
+// as they are between batches. A publish's callback and a query's answer run in the lane of the
+// publisher's or asker's slot, side by side with the other lanes. A query's answer changes only
+// what belongs to its asker (its running query, its row, its traffic) and its lane's counters and
+// trace; a first publish that finished is noted in its lane's list and applied by EndBatch, so a
+// skill counts as live from the batch's end on (at most one lookahead late), with the time its
+// publish finished. A callback that runs on the control side applies it at once.
 #ifndef SKILLNODE_SIM_WORKLOADS_WORD_WORKLOAD_H_
 #define SKILLNODE_SIM_WORKLOADS_WORD_WORKLOAD_H_
 
+#include <array>
+#include <atomic>
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -50,6 +57,7 @@
 #include "sim/workloads/word_oracle.h"
 #include "sim/workloads/word_results.h"
 #include "sim/workloads/word_traffic.h"
+#include "sim/workloads/workload.h"
 
 namespace skillnode::sim::workloads {
 
@@ -59,10 +67,11 @@ std::optional<size_t> SkillIndexOf(std::string_view skill_id);
 
 class WordWorkload {
  public:
+  // A query's answer goes into the trace of its asker's lane.
   WordWorkload(const scenario::Scenario& scenario, hosts::Population& population,
                const network::Network& network, engine::EventQueue& queue,
                const transport::TimePoint& now, transport::TimePoint epoch, uint64_t seed,
-               engine::TraceHash& trace);
+               Workload::LaneTraces& traces);
   ~WordWorkload();
   WordWorkload(const WordWorkload&) = delete;
   WordWorkload& operator=(const WordWorkload&) = delete;
@@ -76,7 +85,11 @@ class WordWorkload {
   void OnQuery(uint32_t slot, uint64_t incarnation);
   // The host of `slot` is stopping (before its node goes).
   void OnStopped(uint32_t slot);
-  // Network observers: a datagram sent, and one delivered.
+  // Between batches: the first publishes the lanes' callbacks noted, lane by lane; the queries
+  // that answered in the batch go.
+  void EndBatch();
+  // Network observers: a datagram sent (in the sender's lane), and one delivered (in the
+  // receiver's).
   void OnSent(uint32_t from, std::span<const uint8_t> bytes) { traffic_.OnSent(from, bytes); }
   void OnDelivered(uint32_t to, std::span<const uint8_t> bytes) { traffic_.OnDelivered(to, bytes); }
 
@@ -84,7 +97,8 @@ class WordWorkload {
   transport::TimePoint window_end() const { return window_end_; }
   const WordCorpus& corpus() const { return corpus_; }
   const WordOracle& oracle() const { return oracle_; }
-  const WordCounters& counters() const { return counters_; }
+  // Summed over the lanes and the control side.
+  WordCounters counters() const;
   const std::vector<WordQueryRow>& rows() const { return rows_; }
   // Whether corpus skill `skill` should be live now.
   bool Live(size_t skill) const;
@@ -101,8 +115,22 @@ class WordWorkload {
     transport::TimePoint tail_until = transport::kTimeZero;  // an earlier incarnation's
   };
   struct QueryRun;  // one running query (word_workload.cpp)
+  // A skill's first publish that finished in a lane, applied by EndBatch.
+  struct Available {
+    size_t skill = 0;
+    uint32_t incarnation = 0;
+    transport::TimePoint at;
+  };
 
+  // The lane running on this thread, or kLanes on the control side.
+  size_t Side() const { return queue_.running_lane().value_or(engine::EventQueue::kLanes); }
+  // Whether this thread runs the control side or `slot`'s lane: where `slot`'s callbacks run.
+  bool OnSideOf(uint32_t slot) const {
+    const std::optional<size_t> lane = queue_.running_lane();
+    return !lane || *lane == engine::EventQueue::LaneOf(slot);
+  }
   void Publish(uint32_t slot);
+  void MarkAvailable(const Available& done);
   kademlia::store::SkillRecord RecordOf(size_t skill) const;
   void Finish(uint32_t slot, size_t row, transport::TimePoint started, std::vector<size_t> found,
               std::vector<size_t> fetched, bool failed);
@@ -113,8 +141,8 @@ class WordWorkload {
   engine::EventQueue& queue_;
   const transport::TimePoint& now_;
   transport::TimePoint epoch_;
-  engine::TraceHash& trace_;
-  transport::Rng rng_;
+  Workload::LaneTraces& traces_;
+  transport::Rng rng_;  // drawn from on the control side only
   transport::Duration query_interval_;
   transport::Duration republish_;
   uint32_t ttl_seconds_;
@@ -124,15 +152,19 @@ class WordWorkload {
   discovery::text::TermExtractor extractor_;
   transport::TimePoint window_begin_ = transport::kTimeZero;
   transport::TimePoint window_end_ = transport::kTimeZero;
-  std::vector<SkillState> skills_;
-  std::vector<std::vector<size_t>> by_slot_;               // the corpus skills of each slot
-  std::map<uint32_t, std::unique_ptr<QueryRun>> running_;  // by asker slot
-  // Queries that answered, kept until the next event: a WordSearch calls back from within
-  // itself and must not be destroyed there.
-  std::vector<std::unique_ptr<QueryRun>> finished_;
+  std::vector<SkillState> skills_;            // changed on the control side only
+  std::vector<std::vector<size_t>> by_slot_;  // the corpus skills of each slot
+  // By asker slot: its running query (changed in its slot's lane, or on the control side).
+  std::vector<std::unique_ptr<QueryRun>> running_;
+  // Per side (the lanes, then the control side): queries that answered, kept until the batch
+  // ends (the control side's: until the next query starts): a WordSearch calls back from
+  // within itself and must not be destroyed there.
+  std::array<std::vector<std::unique_ptr<QueryRun>>, engine::EventQueue::kLanes + 1> finished_;
   WordTraffic traffic_;
-  uint64_t pending_ = 0;
-  WordCounters counters_;
+  std::atomic<uint64_t> pending_ = 0;  // queries start on the control side and end in lanes
+  std::array<WordCounters, engine::EventQueue::kLanes + 1> counters_{};       // per side
+  std::array<std::vector<Available>, engine::EventQueue::kLanes> available_;  // per lane
+  // Added on the control side; a row is then changed only in its asker's lane.
   std::vector<WordQueryRow> rows_;
   // Static networks: the network's counters at the publish and at the first measured query.
   std::optional<network::NetworkCounters> at_publish_;

@@ -1,6 +1,7 @@
 // The event queue's lanes and the worker that runs one of them.
 #include "sim/engine/event_queue.h"
 
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <thread>
@@ -129,6 +130,21 @@ TEST_CASE("a lane worker runs its task once per start and is done when Wait retu
   CHECK(seen.size() == 1001);
   CHECK(seen.back() == -1);
   CHECK(worker_thread != std::this_thread::get_id());
+}
+
+TEST_CASE("a lane worker's caller sleeps through a task longer than its spin, and wakes", "[unit]") {
+  // Each task outlasts the caller's spin (kSpins pauses, well under a millisecond), so Wait
+  // sleeps on the counter; the worker's notify must wake it every time.
+  std::atomic<int> runs = 0;
+  engine::LaneWorker worker([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    runs.fetch_add(1);
+  });
+  for (int i = 1; i <= 20; ++i) {
+    worker.Start();
+    worker.Wait();
+    REQUIRE(runs.load() == i);
+  }
 }
 
 }  // namespace

@@ -33,9 +33,9 @@ TEST_CASE("under churn records stay available and a seed reproduces the gets", "
   const report::RunSummary& s = first.summary;
   CHECK(s.records.published > 50);      // new nodes publish their own
   testing::CheckEveryChurnGetFound(s);  // 0.9 available before the lookup timeout fix
-  // Asked for two threads, a run with records keeps its lanes on one (record_workload.h):
-  // the same run.
+  // Its lanes on two threads (record_workload.h): the same run.
   const report::PointResult second = RunOne(kChurn, {}, 2);
+  CHECK(second.summary.threads == 2);
   CHECK(second.summary.trace_hash == s.trace_hash);
   CHECK(second.summary.records.gets_found == s.records.gets_found);
 }

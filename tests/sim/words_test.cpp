@@ -1,6 +1,6 @@
 // The words workload (sim/workloads/word_workload.h, issue 47): the corpus generator's laws, the
-// exhaustive oracle on a case checked by hand, and recall@10 of the real WordSearch over the
-// real keyword index on sim/scenarios/words-small.yaml.
+// exhaustive oracle on a case checked by hand, recall@10 of the real WordSearch over the real
+// keyword index on sim/scenarios/words-small.yaml, and the same run on one thread and on two.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -11,11 +11,14 @@
 #include <vector>
 
 #include "discovery/text/analyzer.h"
+#include "sim/engine/event_queue.h"
 #include "sim/engine/simulation.h"
+#include "sim/engine/trace_hash.h"
 #include "sim/scenario/scenario_parser.h"
 #include "sim/workloads/word_corpus.h"
 #include "sim/workloads/word_oracle.h"
 #include "sim/workloads/word_workload.h"
+#include "sim_util.h"
 #include "support/source_root.h"
 
 namespace skillnode::sim {
@@ -292,6 +295,93 @@ TEST_CASE("the network word search finds the oracle's top 10 on words-small", "[
   CHECK(w.recall_at_10_mean >= 0.95);
   CHECK(w.recall_at_10_strict_mean <= w.recall_at_10_mean);
   CHECK(run.word_queries.size() == c.queries);
+}
+
+// Words and record gets under churn: publishes finish, queries answer, gets miss and askers
+// stop in every lane, and their lanes run side by side on two threads.
+const std::string kChurnWords = R"(
+seed: 5
+nodes: 40
+kademlia: {k: 8, alpha: 3}
+network:
+  build: join
+  join_interval_ms: 50
+  latency: {model: regions}
+  loss: 0.02
+churn:
+  session: {distribution: weibull, shape: 0.5, mean_s: 300}
+  rejoin: lose
+  graceful_fraction: 0.5
+workload: {lookup_interval_s: 60, warmup_s: 30, measure_s: 60, drain_s: 20, targets: random_key}
+records: {replication: 3, records_per_node: 1, republish_s: 60, gets_per_node_per_min: 4}
+words:
+  skills_per_node: 3
+  vocabulary: 2000
+  zipf_exponent: 1.0
+  zipf_offset: 50
+  hot_terms: 2
+  hot_share: 0.1
+  queries_per_node_per_min: 6
+  query_words_max: 2
+  hot_query_share: 0.2
+)";
+
+TEST_CASE("words and records under churn give the same run on one thread and on two", "[sim]") {
+  const report::PointResult one = testing::RunOne(kChurnWords, {}, 1);
+  const report::PointResult two = testing::RunOne(kChurnWords, {}, 2);
+  CHECK(one.summary.threads == 1);
+  CHECK(two.summary.threads == 2);
+  CHECK(engine::TraceHash::Hex(one.summary.trace_hash) ==
+        engine::TraceHash::Hex(two.summary.trace_hash));
+  CHECK(one.summary.events == two.summary.events);
+  REQUIRE(one.summary.words);
+  REQUIRE(two.summary.words);
+  const workloads::WordCounters& a = one.summary.words->counters;
+  const workloads::WordCounters& b = two.summary.words->counters;
+  CHECK(a.published == b.published);
+  CHECK(a.publishes_done == b.publishes_done);
+  CHECK(a.queries == b.queries);
+  CHECK(a.queries_interrupted == b.queries_interrupted);
+  CHECK(a.queries_checked == b.queries_checked);
+  CHECK(a.recall_sum == b.recall_sum);  // summed lane by lane: the same doubles in the same order
+  CHECK(a.found_not_live == b.found_not_live);
+  CHECK(a.query_bytes == b.query_bytes);
+  const workloads::RecordCounters& ra = one.summary.records;
+  const workloads::RecordCounters& rb = two.summary.records;
+  CHECK(ra.publishes_done == rb.publishes_done);
+  CHECK(ra.gets_checked == rb.gets_checked);
+  CHECK(ra.gets_found == rb.gets_found);
+  CHECK(ra.missed_lost + ra.missed_far == rb.missed_lost + rb.missed_far);
+  REQUIRE(one.word_queries.size() == two.word_queries.size());
+  for (size_t i = 0; i < one.word_queries.size(); ++i) {
+    INFO("query " << i);
+    CHECK(one.word_queries[i].asker == two.word_queries[i].asker);
+    CHECK(one.word_queries[i].oracle == two.word_queries[i].oracle);
+    CHECK(one.word_queries[i].found == two.word_queries[i].found);
+    CHECK(one.word_queries[i].latency_ms == two.word_queries[i].latency_ms);
+    CHECK(one.word_queries[i].bytes == two.word_queries[i].bytes);
+  }
+  REQUIRE(one.record_misses.size() == two.record_misses.size());
+  for (size_t i = 0; i < one.record_misses.size(); ++i) {
+    INFO("miss " << i);
+    CHECK(one.record_misses[i].asker == two.record_misses[i].asker);
+    CHECK(one.record_misses[i].finished_s == two.record_misses[i].finished_s);
+    CHECK(one.record_misses[i].kind == two.record_misses[i].kind);
+    CHECK(one.record_misses[i].live_holders == two.record_misses[i].live_holders);
+    if (i > 0) CHECK(one.record_misses[i - 1].finished_s <= one.record_misses[i].finished_s);
+  }
+  // The run exercised what it claims to: queries from most lanes, nodes that left and others
+  // that joined during the run and published then, gets checked.
+  std::set<size_t> lanes;
+  for (const workloads::WordQueryRow& row : one.word_queries) {
+    lanes.insert(engine::EventQueue::LaneOf(row.asker));
+  }
+  CHECK(lanes.size() > engine::EventQueue::kLanes / 2);
+  CHECK(a.queries >= 200);
+  CHECK(a.queries_checked >= 80);
+  CHECK(one.summary.churn.arrivals > 40);
+  CHECK(one.summary.churn.crashes + one.summary.churn.graceful > 0);
+  CHECK(ra.gets_checked >= 100);
 }
 
 }  // namespace
