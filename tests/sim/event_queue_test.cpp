@@ -132,7 +132,8 @@ TEST_CASE("a lane worker runs its task once per start and is done when Wait retu
   CHECK(worker_thread != std::this_thread::get_id());
 }
 
-TEST_CASE("a lane worker's caller sleeps through a task longer than its spin, and wakes", "[unit]") {
+TEST_CASE("a lane worker's caller sleeps through a task longer than its spin, and wakes",
+          "[unit]") {
   // Each task outlasts the caller's spin (kSpins pauses, well under a millisecond), so Wait
   // sleeps on the counter; the worker's notify must wake it every time.
   std::atomic<int> runs = 0;
