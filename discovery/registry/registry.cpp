@@ -57,7 +57,10 @@ Registry::Registry(kademlia::store::SkillDht& dht, const kademlia::Identity& pub
       wall_clock_ms_(std::move(wall_clock_ms)),
       // English is always there (libstemmer has it): only a broken build fails here.
       analyzer_(text::Analyzer::Create().value()),
-      lookup_(analyzer_) {
+      lookup_(analyzer_, [this](const std::function<void(RegistryLookup::Slot)>& visit) {
+        // The map is in (skillId, agentId) order, the order the lookup's walk must have.
+        for (const auto& entry : registrations_) visit(&entry.second.entry);
+      }) {
   // The DHT signs a live record again before its validity window ends: the registration keeps
   // the version the network holds, and later versions number above it.
   dht_.SetResignedObserver([this](const kademlia::store::SignedRecord& resigned) {

@@ -225,7 +225,8 @@ class Registry {
   // lookup_ files registrations under.
   text::Analyzer analyzer_;
   text::TermExtractor extractor_;
-  // Every registration in registrations_, by the slot of its entry (map values never move).
+  // Every registration in registrations_, by the slot of its entry (map values never move);
+  // it walks registrations_ for the queries its indexes do not fit.
   RegistryLookup lookup_;
   std::vector<RegistryObserver> observers_;
   uint64_t last_sequence_ = 0;

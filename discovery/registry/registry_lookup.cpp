@@ -1,11 +1,12 @@
 // RegistryLookup (discovery/registry/registry_lookup.h): the Registry's registrations filed by
-// name, by word and in (skillId, agentId) order, and the queries answered through them.
+// name and by word, and the queries answered through them or through the Registry's walk.
 #include "discovery/registry/registry_lookup.h"
 
 #include <algorithm>
 #include <cassert>
 #include <optional>
 #include <tuple>
+#include <utility>
 
 namespace skillnode::discovery {
 
@@ -17,23 +18,20 @@ bool RegistryLookup::BySkillThenAgent::operator()(Slot a, Slot b) const {
   return std::tie(ra.skill_id, ra.agent_id) < std::tie(rb.skill_id, rb.agent_id);
 }
 
-RegistryLookup::RegistryLookup(text::Analyzer& analyzer) : analyzer_(analyzer) {}
+RegistryLookup::RegistryLookup(text::Analyzer& analyzer, Walk walk)
+    : analyzer_(analyzer), walk_(std::move(walk)) {
+  assert(walk_);
+}
 
 void RegistryLookup::Index(Slot slot) {
-  [[maybe_unused]] const bool added = ordered_.insert(slot).second;
-  assert(added);
   index_.Add(slot);
   words_.Add(slot, (*slot)->Words(analyzer_));
-  assert(index_.size() == ordered_.size());
 }
 
 void RegistryLookup::Unindex(Slot slot) {
-  [[maybe_unused]] const size_t erased = ordered_.erase(slot);
-  assert(erased == 1);
   index_.Remove(slot);
   // A new version of the same text has the same words (the owner unindexes before a change).
   words_.Remove(slot, (*slot)->Words(analyzer_));
-  assert(index_.size() == ordered_.size());
 }
 
 const SkillRecord* RegistryLookup::FindByIndexId(std::string_view id) const {
@@ -43,9 +41,12 @@ const SkillRecord* RegistryLookup::FindByIndexId(std::string_view id) const {
 template <typename Visit>
 void RegistryLookup::ForEachMatch(const SkillQuery& query, Visit visit) const {
   if (index_.ForEachMatch(query, visit) == RegistrationIndex::Lookup::kAnswered) return;
-  for (Slot slot : ordered_) {
+  [[maybe_unused]] size_t walked = 0;
+  walk_([&](Slot slot) {
+    ++walked;
     if (Matches(query, (*slot)->record())) visit(*slot);
-  }
+  });
+  assert(walked == index_.size());
 }
 
 std::vector<SkillRecord> RegistryLookup::Find(const SkillQuery& query) const {
@@ -66,7 +67,7 @@ std::vector<SkillEntryPtr> RegistryLookup::FindEntries(const SkillQuery& query,
   assert(query.text.empty());
   if (!text.empty() && language == analyzer_.language() && !RegistrationIndex::Fits(query)) {
     if (std::optional<std::vector<WordPostings::Slot>> slots = words_.Candidates(text)) {
-      // In ordered_'s order, (skillId, agentId), as a walk over it finds them.
+      // In the walk's order, (skillId, agentId), as a walk finds them.
       std::sort(slots->begin(), slots->end(), BySkillThenAgent{});
       std::vector<SkillEntryPtr> out;
       for (WordPostings::Slot slot : *slots) {

@@ -2,12 +2,13 @@
 // the indexes they are filed in and the searches answered through them, so that a query finds
 // its registrations without the Registry walking each one.
 //
-// It keeps three indexes of the registrations indexed: a RegistrationIndex (by capability,
-// scene, skill id and index id), a WordPostings (by the words of their text, SkillEntry::Words
-// through the Analyzer lent to it) and the registrations in (skillId, agentId) order for the
-// queries neither index fits. Find and FindEntries give the registrations matching a query in
-// the order the index that answers visits them: a name's in the order they were indexed, the
-// others in (skillId, agentId) order. FindEntries with a text narrows by the word postings when
+// It keeps two indexes of the registrations indexed: a RegistrationIndex (by capability, scene,
+// skill id and index id) and a WordPostings (by the words of their text, SkillEntry::Words
+// through the Analyzer lent to it). The queries neither index fits walk the registrations in
+// (skillId, agentId) order through the walk its owner lends it (the owner keeps them in that
+// order already, the Registry in its map). Find and FindEntries give the registrations matching a
+// query in the order the index that answers visits them: a name's in the order they were indexed,
+// the others in (skillId, agentId) order. FindEntries with a text narrows by the word postings when
 // no name index fits and the text is in the Analyzer's language, and answers in (skillId,
 // agentId) order as the walk does.
 //
@@ -17,14 +18,15 @@
 // what it is filed by (its capabilities, scenes, major version or text) and indexes it again
 // after; a new version that changes only the status, sequence or signature needs nothing here.
 // No two registrations indexed share an index id, or a (skillId, agentId): the owner refuses
-// the second. Its size is bounded by the owner's (RegistryConfig::registrations_max).
+// the second. Whenever a query runs, the owner's walk visits exactly the registrations indexed
+// (asserted). Its size is bounded by the owner's (RegistryConfig::registrations_max).
 //
 // Owned by the Registry. No I/O. Not thread-safe.
 #ifndef SKILLNODE_DISCOVERY_REGISTRY_REGISTRY_LOOKUP_H_
 #define SKILLNODE_DISCOVERY_REGISTRY_REGISTRY_LOOKUP_H_
 
 #include <cstddef>
-#include <set>
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -43,8 +45,13 @@ class RegistryLookup {
   // Where a registration's current entry is kept (RegistrationIndex::Slot).
   using Slot = RegistrationIndex::Slot;
 
-  // `analyzer` makes the words registrations are filed under; it must outlive this.
-  explicit RegistryLookup(text::Analyzer& analyzer);
+  // Calls `visit` with the slot of every registration indexed, in their entries' (skillId,
+  // agentId) order.
+  using Walk = std::function<void(const std::function<void(Slot)>& visit)>;
+
+  // `analyzer` makes the words registrations are filed under; it must outlive this. `walk` is
+  // the owner's walk over its registrations.
+  RegistryLookup(text::Analyzer& analyzer, Walk walk);
   RegistryLookup(const RegistryLookup&) = delete;
   RegistryLookup& operator=(const RegistryLookup&) = delete;
 
@@ -67,23 +74,23 @@ class RegistryLookup {
                                          std::string_view language) const;
 
   // Registrations indexed.
-  size_t size() const { return ordered_.size(); }
+  size_t size() const { return index_.size(); }
 
  private:
-  // Slots in their entries' (skillId, agentId) order, which no new version changes.
+  // Slots in their entries' (skillId, agentId) order, the walk's.
   struct BySkillThenAgent {
     bool operator()(Slot a, Slot b) const;
   };
 
   // Calls visit(entry) for each registration matching `query`, through index_ when one of its
-  // indexes fits, else in ordered_'s order.
+  // indexes fits, else in the walk's order.
   template <typename Visit>
   void ForEachMatch(const SkillQuery& query, Visit visit) const;
 
   text::Analyzer& analyzer_;
   RegistrationIndex index_;
   WordPostings words_;
-  std::set<Slot, BySkillThenAgent> ordered_;
+  Walk walk_;
 };
 
 }  // namespace skillnode::discovery

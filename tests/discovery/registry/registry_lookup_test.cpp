@@ -1,11 +1,14 @@
-// RegistryLookup (discovery/registry/registry_lookup.h) on its own: registrations indexed
+// RegistryLookup (discovery/registry/registry_lookup.h) on its own, with an owner that keeps
+// its registrations in a map by (skillId, agentId) as the Registry does: registrations indexed
 // through the slots their owner keeps them in and found by capability, scene, skill id, type
-// and index id, queries no name index fits answered in (skillId, agentId) order, a text
-// narrowed through the word postings (and not when a name index fits or the language differs),
-// a new version in a slot seen at once, and an unindexed registration found by no lookup.
+// and index id, queries no name index fits answered through the owner's walk, a text narrowed
+// through the word postings (and not when a name index fits or the language differs), a new
+// version in a slot seen at once, and an unindexed registration found by no lookup.
 #include "discovery/registry/registry_lookup.h"
 
 #include <catch2/catch.hpp>
+#include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -44,9 +47,26 @@ std::vector<std::string> Names(const std::vector<SkillRecord>& records) {
   return out;
 }
 
+// The owner: registrations in a map by (skillId, agentId), whose values never move.
 struct Lookup {
   text::Analyzer analyzer = text::Analyzer::Create().value();
-  RegistryLookup lookup{analyzer};
+  std::map<std::pair<std::string, std::string>, SkillEntryPtr> owned;
+  RegistryLookup lookup{analyzer, [this](const std::function<void(RegistryLookup::Slot)>& visit) {
+                          for (const auto& entry : owned) visit(&entry.second);
+                        }};
+  // Keeps `entry` and indexes it; its slot, for a new version.
+  SkillEntryPtr& Add(SkillEntryPtr entry) {
+    const kademlia::store::SkillRecord& r = entry->record();
+    const auto [it, added] = owned.try_emplace(std::pair(r.skill_id, r.agent_id), entry);
+    REQUIRE(added);
+    lookup.Index(&it->second);
+    return it->second;
+  }
+  // Unindexes the registration in `slot` and drops it.
+  void Remove(SkillEntryPtr& slot) {
+    lookup.Unindex(&slot);
+    owned.erase({slot->record().skill_id, slot->record().agent_id});
+  }
   // FindEntries(query, text) for a text analysed here.
   std::vector<std::string> ByText(const std::string& text, const SkillQuery& query = {},
                                   std::string_view language = "") {
@@ -59,9 +79,8 @@ struct Lookup {
 TEST_CASE("a registry lookup finds an indexed registration by each name it is filed under",
           "[unit]") {
   Lookup l;
-  const SkillEntryPtr feishu = Entry("agent-001", "skill-org-feishu");
   CHECK(l.lookup.size() == 0);
-  l.lookup.Index(&feishu);
+  l.Add(Entry("agent-001", "skill-org-feishu"));
   CHECK(l.lookup.size() == 1);
   const std::vector<std::string> found{"agent-001/skill-org-feishu"};
   SkillQuery query;
@@ -93,11 +112,13 @@ TEST_CASE("a registry lookup finds an indexed registration by each name it is fi
 TEST_CASE("a registry lookup answers a query no name index fits in (skillId, agentId) order",
           "[unit]") {
   Lookup l;
-  const SkillEntryPtr c = Entry("agent-a", "skill-c");
-  const SkillEntryPtr a2 = Entry("agent-b", "skill-a");
-  const SkillEntryPtr a1 = Entry("agent-a", "skill-a");
-  const SkillEntryPtr b = Entry("agent-c", "skill-b");
-  for (const SkillEntryPtr* slot : {&c, &a2, &a1, &b}) l.lookup.Index(slot);
+  for (const auto& [agent, skill] :
+       std::vector<std::pair<std::string, std::string>>{{"agent-a", "skill-c"},
+                                                        {"agent-b", "skill-a"},
+                                                        {"agent-a", "skill-a"},
+                                                        {"agent-c", "skill-b"}}) {
+    l.Add(Entry(agent, skill));
+  }
   const std::vector<std::string> sorted{"agent-a/skill-a", "agent-b/skill-a", "agent-c/skill-b",
                                         "agent-a/skill-c"};
   CHECK(Names(l.lookup.FindEntries(SkillQuery{})) == sorted);
@@ -116,10 +137,9 @@ TEST_CASE("a registry lookup answers a query no name index fits in (skillId, age
 
 TEST_CASE("a registry lookup narrows a text to the registrations holding its words", "[unit]") {
   Lookup l;
-  const SkillEntryPtr s3 = Entry("agent", "s-3", "Books meetings in calendars");
-  const SkillEntryPtr s1 = Entry("agent", "s-1", "Finds and ranks invoices in spreadsheets");
-  const SkillEntryPtr s2 = Entry("agent", "s-2", "Ranks invoices in ledgers");
-  for (const SkillEntryPtr* slot : {&s3, &s1, &s2}) l.lookup.Index(slot);
+  l.Add(Entry("agent", "s-3", "Books meetings in calendars"));
+  l.Add(Entry("agent", "s-1", "Finds and ranks invoices in spreadsheets"));
+  l.Add(Entry("agent", "s-2", "Ranks invoices in ledgers"));
   // Through the postings, in (skillId, agentId) order whatever the order indexed.
   CHECK(l.ByText("invoices") == std::vector<std::string>{"agent/s-1", "agent/s-2"});
   CHECK(l.ByText("calendars") == std::vector<std::string>{"agent/s-3"});
@@ -142,8 +162,7 @@ TEST_CASE("a registry lookup narrows a text to the registrations holding its wor
 
 TEST_CASE("a registry lookup sees the version a slot holds now", "[unit]") {
   Lookup l;
-  SkillEntryPtr slot = Entry("agent-001", "skill-org-feishu", "Reads invoices");
-  l.lookup.Index(&slot);
+  SkillEntryPtr& slot = l.Add(Entry("agent-001", "skill-org-feishu", "Reads invoices"));
   // A new version with only another status: nothing to index again.
   SkillRecord degraded = slot->record();
   degraded.status = SkillStatus::kDegraded;
@@ -163,13 +182,11 @@ TEST_CASE("a registry lookup sees the version a slot holds now", "[unit]") {
 
 TEST_CASE("an unindexed registration is found by no lookup, the others still are", "[unit]") {
   Lookup l;
-  const SkillEntryPtr kept = Entry("agent-001", "skill-kept", "Finds invoices");
-  SkillEntryPtr gone = Entry("agent-001", "skill-gone", "Finds invoices and receipts");
-  l.lookup.Index(&kept);
-  l.lookup.Index(&gone);
+  l.Add(Entry("agent-001", "skill-kept", "Finds invoices"));
+  SkillEntryPtr& gone = l.Add(Entry("agent-001", "skill-gone", "Finds invoices and receipts"));
   REQUIRE(l.lookup.size() == 2);
   REQUIRE(l.ByText("receipts") == std::vector<std::string>{"agent-001/skill-gone"});
-  l.lookup.Unindex(&gone);
+  l.Remove(gone);
   CHECK(l.lookup.size() == 1);
   const std::vector<std::string> kept_only{"agent-001/skill-kept"};
   SkillQuery query;
@@ -187,8 +204,7 @@ TEST_CASE("an unindexed registration is found by no lookup, the others still are
   CHECK(l.ByText("receipts").empty());
   CHECK(l.ByText("invoices") == kept_only);
   // Indexed again, with new words: found by them only.
-  gone = Entry("agent-001", "skill-gone", "Books flights");
-  l.lookup.Index(&gone);
+  l.Add(Entry("agent-001", "skill-gone", "Books flights"));
   CHECK(l.ByText("receipts").empty());
   CHECK(l.ByText("flights") == std::vector<std::string>{"agent-001/skill-gone"});
 }
