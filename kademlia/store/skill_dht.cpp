@@ -185,7 +185,7 @@ wire::Body SkillDht::AdmitStore(transport::TimePoint now, const transport::Addre
                       std::to_string(record.record.ttl_seconds) + " s");
   }
   const auto put =
-      store_.Put(store.target, record, source, now,
+      store_.Put(store.target, *verified, source, now,
                  window_.HeldFor(now, record.record, transport::Seconds(store.lifetime_seconds)));
   if (put.refusal != StoreRefusal::kNone) {
     return Refuse(CodeFor(put.refusal), std::string(StoreRefusalName(put.refusal)));

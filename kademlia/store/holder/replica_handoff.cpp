@@ -112,11 +112,10 @@ void ReplicaHandoff::HandOff(transport::TimePoint now, const Contact& contact, c
   for (const terms::StoredPointer* held : terms_.Page(key, 0, config_.handoff_records_max)) {
     if (held->expires_at <= now) continue;
     ++stats_.term_handoff_pointers;
-    node_.Request(
-        now, contact.endpoint, contact.id,
-        wire::StoreBody{key, token, wire::WireRecord{held->value.encoded, held->value.signature},
-                        terms::SecondsLeft(*held, now)},
-        nullptr);
+    node_.Request(now, contact.endpoint, contact.id,
+                  wire::StoreBody{key, token, wire::WireRecord{held->encoded, held->signature},
+                                  terms::SecondsLeft(*held, now)},
+                  nullptr);
   }
 }
 

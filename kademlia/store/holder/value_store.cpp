@@ -28,6 +28,20 @@ std::string_view StoreRefusalName(StoreRefusal refusal) {
 ValueStore::PutResult ValueStore::Put(const Key& key, const SignedRecord& value,
                                       const transport::Address& source, transport::TimePoint now,
                                       transport::Duration lifetime) {
+  return Put(key, value, nullptr, source, now, lifetime);
+}
+
+ValueStore::PutResult ValueStore::Put(const Key& key, const SignedRecordPtr& value,
+                                      const transport::Address& source, transport::TimePoint now,
+                                      transport::Duration lifetime) {
+  assert(value != nullptr);
+  return Put(key, *value, value, source, now, lifetime);
+}
+
+ValueStore::PutResult ValueStore::Put(const Key& key, const SignedRecord& value,
+                                      const SignedRecordPtr& given,
+                                      const transport::Address& source, transport::TimePoint now,
+                                      transport::Duration lifetime) {
   const IdentityHash id = SlotIdentity(IdentityOf(value.record));
   const size_t size = value.encoded.size() + value.signature.size();
   auto key_it = keys_.find(key);
@@ -73,7 +87,7 @@ ValueStore::PutResult ValueStore::Put(const Key& key, const SignedRecord& value,
   // The evictions may have taken the held version itself.
   if (held != nullptr && Holds(key, id)) Erase(key, id);
   KeyEntry& entry = keys_[key];
-  StoredRecord stored{Share(value), source, now, now + lifetime, size};
+  StoredRecord stored{Share(value, given), source, now, now + lifetime, size};
   SignedRecordPtr held_now = stored.value;
   entry.records.emplace(id, std::move(stored));
   entry.bytes += size;
@@ -105,13 +119,13 @@ SignedRecordPtr ValueStore::HeldWith(const Signature& signature) const {
   return found == shared_.end() ? nullptr : found->second.record.lock();
 }
 
-SignedRecordPtr ValueStore::Share(const SignedRecord& value) {
+SignedRecordPtr ValueStore::Share(const SignedRecord& value, const SignedRecordPtr& given) {
   Shared& shared = shared_[value.signature];
   SignedRecordPtr record = shared.record.lock();
   // The same signature over other bytes cannot verify; a caller that skipped verification
   // still gets its own copy rather than another record's.
   if (record == nullptr || !(*record == value)) {
-    record = std::make_shared<const SignedRecord>(value);
+    record = given != nullptr ? given : std::make_shared<const SignedRecord>(value);
     if (shared.holders == 0) shared.record = record;
   }
   ++shared.holders;

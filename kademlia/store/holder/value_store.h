@@ -84,6 +84,10 @@ class ValueStore {
   // already held under another key is not copied again: both keys share it.
   PutResult Put(const Key& key, const SignedRecord& value, const transport::Address& source,
                 transport::TimePoint now, transport::Duration lifetime);
+  // The same for a record already shared (the one the verifier's table holds, VerifiedRecords):
+  // when no copy is held, `value` itself is, so that the two share one allocation.
+  PutResult Put(const Key& key, const SignedRecordPtr& value, const transport::Address& source,
+                transport::TimePoint now, transport::Duration lifetime);
 
   // Records under `key`, ordered by identity (stable across calls, for pagination).
   std::vector<const StoredRecord*> Get(const Key& key) const;
@@ -120,13 +124,18 @@ class ValueStore {
   };
   using Slot = StoreSlot;
 
+  // Put's work; `given`, when not null, is `value` shared.
+  PutResult Put(const Key& key, const SignedRecord& value, const SignedRecordPtr& given,
+                const transport::Address& source, transport::TimePoint now,
+                transport::Duration lifetime);
   bool Holds(const Key& key, const IdentityHash& id) const;
   // Evicts until `needed` bytes are freed (SourceShares::EvictFor).
   bool EvictForRoom(size_t needed, const transport::Address& newcomer,
                     std::initializer_list<std::optional<StoreSlot>> leaving);
   void Erase(const Key& key, const IdentityHash& id);
-  // The one shared copy of `value`: the one held under another key, or a new one.
-  SignedRecordPtr Share(const SignedRecord& value);
+  // The one shared copy of `value`: the one held under another key, else `given` (`value`
+  // shared) when not null, else a new one.
+  SignedRecordPtr Share(const SignedRecord& value, const SignedRecordPtr& given);
 
   StoreLimits limits_;
   std::map<Key, KeyEntry> keys_;

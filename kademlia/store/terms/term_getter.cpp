@@ -89,7 +89,7 @@ bool TermGetter::StartShard(const ReadPtr& read, transport::TimePoint now, uint3
   read->shard.own_count = own;
   read->held_here = read->held_here || own > 0;
   for (const StoredPointer* held : table_.Page(key, 0, own)) {
-    if (auto taken = read->merge.TakeHeld(now, shard, held->value, SecondsLeft(*held, now))) {
+    if (auto taken = read->merge.TakeHeld(now, shard, held->Signed(), SecondsLeft(*held, now))) {
       read->shard.found.insert(taken->identity);
     }
   }

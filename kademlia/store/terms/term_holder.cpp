@@ -38,8 +38,8 @@ void TermHolder::Answer(transport::TimePoint now, const wire::FindValueBody& fin
   for (const StoredPointer* held :
        table_.Page(find.target, find.cursor, wire::kRecordsPerReplyMax)) {
     // Every pointer is under kTermPointerEncodedSizeMax, so a page always takes one.
-    if (!room.TakeInline(held->value.encoded.size())) break;
-    values.records.emplace_back(held->value.encoded, held->value.signature);
+    if (!room.TakeInline(held->encoded.size())) break;
+    values.records.emplace_back(held->encoded, held->signature);
     values.lifetimes.push_back(SecondsLeft(*held, now));
     ++next;
   }

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <iterator>
 #include <optional>
+#include <utility>
 
 namespace skillnode::kademlia::store::terms {
 
@@ -31,7 +32,14 @@ std::string_view TermRefusalName(TermRefusal refusal) {
 uint32_t SecondsLeft(const StoredPointer& held, transport::TimePoint now) {
   const auto left = std::chrono::duration_cast<std::chrono::seconds>(held.expires_at - now);
   return static_cast<uint32_t>(
-      std::clamp<int64_t>(left.count(), 1, std::max<uint32_t>(1, held.value.pointer.ttl_seconds)));
+      std::clamp<int64_t>(left.count(), 1, std::max<uint32_t>(1, held.ttl_seconds)));
+}
+
+SignedTermPointer StoredPointer::Signed() const {
+  transport::Result<TermPointer> pointer = DecodeTermPointer(encoded);
+  // Only bytes that verified are stored, and decoding them again gives the same fields.
+  assert(pointer);
+  return SignedTermPointer{encoded, signature, std::move(pointer).value()};
 }
 
 TermTable::TermTable(const TermTableLimits& limits) : limits_(limits) {
@@ -73,9 +81,10 @@ TermTable::PutResult TermTable::Put(const Key& key, const SignedTermPointer& val
     if (it != key_it->second.pointers.end()) held = &it->second;
   }
   if (held != nullptr) {
-    const uint64_t held_sequence = held->value.pointer.sequence;
+    const uint64_t held_sequence = held->sequence;
     if (pointer.sequence < held_sequence ||
-        (pointer.sequence == held_sequence && !(held->value == value))) {
+        (pointer.sequence == held_sequence &&
+         (held->encoded != value.encoded || held->signature != value.signature))) {
       return {TermRefusal::kStale};
     }
     if (pointer.sequence == held_sequence) {
@@ -122,8 +131,9 @@ TermTable::PutResult TermTable::Put(const Key& key, const SignedTermPointer& val
     ++result.evicted;
   }
   KeyEntry& entry = keys_[key];
-  const auto [stored, added] =
-      entry.pointers.emplace(id, StoredPointer{value, source, now, now + lifetime, size});
+  const auto [stored, added] = entry.pointers.emplace(
+      id, StoredPointer{value.encoded, value.signature, pointer.sequence, pointer.weight_centi,
+                        pointer.ttl_seconds, source, now, now + lifetime, size});
   assert(added);
   (void)added;
   const Weighted weighted{pointer.weight_centi, id};
@@ -162,7 +172,7 @@ void TermTable::Erase(const Key& key, const IdentityHash& id) {
   const StoredPointer& stored = it->second;
   by_expiry_.erase({stored.expires_at, StoreSlot{key, id}});
   shares_.Remove(stored.source, StoreSlot{key, id}, stored.stored_at, stored.bytes);
-  const Weighted weighted{stored.value.pointer.weight_centi, id};
+  const Weighted weighted{stored.weight_centi, id};
   auto slot = PageSlot(entry, weighted);
   assert(slot != entry.by_weight.end() && slot->first == weighted);
   entry.by_weight.erase(slot);
@@ -193,8 +203,8 @@ std::vector<TermTable::Expired> TermTable::Expire(transport::TimePoint now) {
   std::vector<Expired> expired;
   while (!by_expiry_.empty() && by_expiry_.begin()->first <= now) {
     const auto [key, id] = by_expiry_.begin()->second;
-    const TermPointer& pointer = keys_.at(key).pointers.at(id).value.pointer;
-    expired.push_back(Expired{key, IdentityOf(pointer), pointer.sequence});
+    const StoredPointer& held = keys_.at(key).pointers.at(id);
+    expired.push_back(Expired{key, IdentityOf(held.Signed().pointer), held.sequence});
     Erase(key, id);
   }
   return expired;

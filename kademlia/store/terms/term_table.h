@@ -59,12 +59,23 @@ enum class TermRefusal : uint8_t {
 };
 std::string_view TermRefusalName(TermRefusal refusal);
 
+// One pointer held under a key: its bytes as its publisher signed them and what the table
+// orders and replaces by. The pointer's fields are not kept decoded beside them (a holder keeps
+// tens of thousands, and an answer sends only the bytes); Signed() decodes them again for the
+// rarer uses, this node's own reads of the key and expiry.
 struct StoredPointer {
-  SignedTermPointer value;
+  std::vector<uint8_t> encoded;  // canonical encoding, verified when it was stored
+  Signature signature{};
+  uint64_t sequence = 0;      // the pointer's
+  uint32_t weight_centi = 0;  // the pointer's; 0 on a tombstone
+  uint32_t ttl_seconds = 0;   // the pointer's
   transport::Address source;  // who stored it (quota accounting)
   transport::TimePoint stored_at = transport::kTimeZero;
   transport::TimePoint expires_at = transport::kTimeZero;
   size_t bytes = 0;  // accounted size: encoding + signature
+
+  // The signed pointer held, decoded from `encoded`.
+  SignedTermPointer Signed() const;
 };
 
 // Seconds a held pointer has left at `now`, within [1, its TTL]: what a VALUES answer, a

@@ -3,6 +3,7 @@
 // unregistering it buries them.
 #include <catch2/catch.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "discovery/registry/registry.h"
@@ -23,7 +24,8 @@ std::vector<kademlia::store::TermPointer> PointersTo(FakeNetwork& net, const std
   std::vector<kademlia::store::TermPointer> found;
   for (size_t i = 0; i < net.size(); ++i) {
     for (const auto* held : net.dht(i).terms().Page(kademlia::store::TermKey(term), 0, 1024)) {
-      if (held->value.pointer.skill_id == skill) found.push_back(held->value.pointer);
+      kademlia::store::TermPointer pointer = held->Signed().pointer;
+      if (pointer.skill_id == skill) found.push_back(std::move(pointer));
     }
   }
   return found;

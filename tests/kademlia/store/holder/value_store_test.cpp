@@ -1,6 +1,7 @@
 #include "kademlia/store/holder/value_store.h"
 
 #include <catch2/catch.hpp>
+#include <memory>
 #include <string>
 
 #include "support/records.h"
@@ -219,6 +220,25 @@ TEST_CASE("records under a key come back in a stable order", "[unit]") {
   REQUIRE(first.size() == 500);
   CHECK(first == second);
   CHECK(store.Keys() == std::vector<Key>{key});
+}
+
+TEST_CASE("a record given shared is held as given, and a copy held already is kept", "[unit]") {
+  ValueStore store{StoreLimits{}};
+  const auto verified = std::make_shared<const SignedRecord>(Version(1));
+  const Key a = Key::Sha256("a");
+  const Key b = Key::Sha256("b");
+  const auto put = store.Put(a, verified, Ip("10.0.0.1"), kNow, kHour);
+  REQUIRE(put.changed);
+  CHECK(put.record == verified);  // the caller's allocation, not a copy
+  CHECK(store.Get(a).at(0)->value == verified);
+  // Another allocation of the same record, under another key: the one held is shared.
+  const auto other = std::make_shared<const SignedRecord>(Version(1));
+  REQUIRE(store.Put(b, other, Ip("10.0.0.1"), kNow, kHour).changed);
+  CHECK(store.Get(b).at(0)->value == verified);
+  // A record given by value is copied only when no key holds it.
+  const auto copied = store.Put(Key::Sha256("c"), Version(2), transport::Address(), kNow, kHour);
+  REQUIRE(copied.changed);
+  CHECK(copied.record->record.sequence == 2);
 }
 
 }  // namespace

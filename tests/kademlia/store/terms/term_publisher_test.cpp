@@ -42,7 +42,7 @@ std::vector<std::pair<size_t, SignedTermPointer>> PointersAt(FakeNetwork& net, c
   std::vector<std::pair<size_t, SignedTermPointer>> held;
   for (size_t i = 0; i < net.size(); ++i) {
     for (const StoredPointer* p : net.dht(i).terms().Page(key, 0, 1024)) {
-      if (IdentityOf(p->value.pointer) == identity) held.emplace_back(i, p->value);
+      if (IdentityOf(p->Signed().pointer) == identity) held.emplace_back(i, p->Signed());
     }
   }
   return held;

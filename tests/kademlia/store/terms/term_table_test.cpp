@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
+#include <vector>
 
 #include "support/records.h"
 #include "support/term_pointers.h"
@@ -30,7 +31,7 @@ SignedTermPointer Tombstone(const std::string& skill, uint64_t sequence) {
                           Publisher());
 }
 
-std::string SkillOf(const StoredPointer* stored) { return stored->value.pointer.skill_id; }
+std::string SkillOf(const StoredPointer* stored) { return stored->Signed().pointer.skill_id; }
 
 TEST_CASE("a pointer is kept only under a shard of its own term", "[unit]") {
   TermTable table({});
@@ -59,7 +60,29 @@ TEST_CASE("a higher sequence replaces a pointer, a tombstone stays, a stale copy
   CHECK(table.Put(key, Pointer("skill-a", 100, 2), Ip("10.0.0.1"), kNow, kHour).refusal ==
         TermRefusal::kStale);
   REQUIRE(table.Count(key) == 1);
-  CHECK(table.Page(key, 0, 10).at(0)->value.pointer.tombstone);
+  CHECK(table.Page(key, 0, 10).at(0)->Signed().pointer.tombstone);
+}
+
+TEST_CASE("a held pointer keeps the bytes it came with and decodes to the same pointer", "[unit]") {
+  TermTable table({});
+  const Key key = TermKey("calendar");
+  const SignedTermPointer sent = Pointer("skill-a", 250, 4);
+  REQUIRE(table.Put(key, sent, Ip("10.0.0.1"), kNow, kHour).changed);
+  const StoredPointer* held = table.Page(key, 0, 10).at(0);
+  CHECK(held->encoded == sent.encoded);
+  CHECK(held->signature == sent.signature);
+  CHECK(held->sequence == 4);
+  CHECK(held->weight_centi == 250);
+  CHECK(held->ttl_seconds == sent.pointer.ttl_seconds);
+  CHECK(held->bytes == sent.encoded.size() + sent.signature.size());
+  const SignedTermPointer decoded = held->Signed();
+  CHECK(decoded == sent);
+  CHECK(decoded.pointer == sent.pointer);
+  // What expires is told by the identity and sequence the bytes hold.
+  const std::vector<TermTable::Expired> expired = table.Expire(kNow + kHour);
+  REQUIRE(expired.size() == 1);
+  CHECK(expired[0].identity == IdentityOf(sent.pointer));
+  CHECK(expired[0].sequence == 4);
 }
 
 TEST_CASE("a full key takes a heavier newcomer in its lightest pointer's place", "[unit]") {
@@ -104,15 +127,15 @@ TEST_CASE("pages list a key's pointers heaviest first, identity order among equa
   }
   REQUIRE(all.size() == 40);
   for (size_t i = 1; i < all.size(); ++i) {
-    CHECK(all[i - 1]->value.pointer.weight_centi >= all[i]->value.pointer.weight_centi);
+    CHECK(all[i - 1]->weight_centi >= all[i]->weight_centi);
   }
-  CHECK(all.front()->value.pointer.weight_centi == 400);
+  CHECK(all.front()->weight_centi == 400);
   CHECK(table.Page(key, 40, 16).empty());
   // Among equal weights, identity order: the identities' slot hashes ascend.
   for (size_t i = 1; i < all.size(); ++i) {
-    if (all[i - 1]->value.pointer.weight_centi != all[i]->value.pointer.weight_centi) continue;
-    CHECK(SlotIdentity(IdentityOf(all[i - 1]->value.pointer)) <
-          SlotIdentity(IdentityOf(all[i]->value.pointer)));
+    if (all[i - 1]->weight_centi != all[i]->weight_centi) continue;
+    CHECK(SlotIdentity(IdentityOf(all[i - 1]->Signed().pointer)) <
+          SlotIdentity(IdentityOf(all[i]->Signed().pointer)));
   }
   // A page from any cursor is the same slice of that order.
   const auto middle = table.Page(key, 13, 5);
@@ -208,7 +231,8 @@ TEST_CASE("a newer version that needs room in a full total may evict its own old
   CHECK(table.bytes() <= limits.bytes_total_max);
   const auto page = table.Page(key, 0, 10);
   CHECK(std::any_of(page.begin(), page.end(), [](const StoredPointer* stored) {
-    return stored->value.pointer.skill_id == "skill-01" && stored->value.pointer.sequence == 2;
+    return stored->Signed().pointer.skill_id == "skill-01" &&
+           stored->Signed().pointer.sequence == 2;
   }));
 }
 
