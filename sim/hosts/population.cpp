@@ -49,6 +49,7 @@ Population::Population(const scenario::Scenario& scenario, size_t honest_slots,
     dht_config_.replication = scenario_.records.replication;
     dht_config_.republish_interval = transport::Duration(
         static_cast<int64_t>(std::llround(scenario_.records.republish_s * 1e6)));
+    dht_config_.verified_records_max = scenario_.records.verified_records_max;
   }
   // Aliases follow the hosts' own addresses: a pool id each (sybil), or one per honest slot
   // (impersonate), answered by the adversaries in turn.

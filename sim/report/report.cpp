@@ -75,7 +75,9 @@ json NodeTotalsJson(const NodeTotals& t) {
               {"term_read_repairs", t.term_read_repairs},
               {"read_repairs", t.read_repairs},
               {"records_resigned", t.records_resigned},
-              {"records_outside_window", t.records_outside_window}};
+              {"records_outside_window", t.records_outside_window},
+              {"records_verified", t.records_verified},
+              {"records_verified_again", t.records_verified_again}};
 }
 
 json RunJson(const RunSummary& s) {

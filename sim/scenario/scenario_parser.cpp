@@ -24,6 +24,7 @@ constexpr uint64_t kSybilIdsMin = 1024;
 constexpr double kGetsPerMinuteMin = 1e-3;
 // A capability pool larger than this gives almost every record capabilities of its own.
 constexpr uint64_t kCapabilityPoolMax = 1'000'000;
+constexpr uint64_t kVerifiedRecordsMax = 1'000'000;
 // Words: a skill's words are drawn from the vocabulary; fewer than this many words make every
 // query match most skills, more than the max are not generated in reasonable time (each word is
 // checked against the stemmer).
@@ -192,6 +193,8 @@ void ReadRecords(YamlReader r, RecordsSpec& s) {
   s.get_by =
       static_cast<GetBy>(r.Choice("get_by", {"skill", "capability"}, static_cast<int>(s.get_by)));
   s.capabilities = r.Integer("capabilities", s.capabilities, 0, kCapabilityPoolMax);
+  s.verified_records_max =
+      r.Integer("verified_records_max", s.verified_records_max, 0, kVerifiedRecordsMax);
   r.Finish();
 }
 
