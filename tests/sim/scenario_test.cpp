@@ -236,6 +236,13 @@ TEST_CASE("the records block is parsed with its bounds", "[unit]") {
   CHECK(ErrorOf("records: {get_by: tag}\n") ==
         "test.yaml: records.get_by: expected one of skill, capability, got 'tag'");
   CHECK(ErrorOf("records: {capabilities: -1}\n").find("records.capabilities") != std::string::npos);
+  // Each node's verified-record table: 64 unless the file says; 0 turns it off.
+  CHECK(plan->points[0].scenario.records.verified_records_max == 64);
+  auto table = scenario::ParseScenario("records: {verified_records_max: 1024}\n", "test.yaml");
+  REQUIRE(table);
+  CHECK(table->points[0].scenario.records.verified_records_max == 1024);
+  CHECK(ErrorOf("records: {verified_records_max: -1}\n").find("records.verified_records_max") !=
+        std::string::npos);
 }
 
 TEST_CASE("the registry scenario has 2,000 nodes, 5,000 skills and gets by capability", "[unit]") {
