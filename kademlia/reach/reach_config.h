@@ -1,0 +1,48 @@
+// ReachConfig: the named limits of a node's reachability knowledge (docs/protocol.md
+// "Reachability"): how it votes on its external address over what peers saw, how it weighs the
+// dial-backs that tell it whether strangers reach it, and how many destinations it remembers to
+// tell a stranger's dial-back from a reply its NAT let through.
+#ifndef SKILLNODE_KADEMLIA_REACH_REACH_CONFIG_H_
+#define SKILLNODE_KADEMLIA_REACH_REACH_CONFIG_H_
+
+#include <cstddef>
+
+#include "transport/clock.h"
+
+namespace skillnode::kademlia::reach {
+
+struct ReachConfig {
+  // Voter groups whose latest vote on the external address is kept; past this the oldest vote
+  // goes. A group is a public voter's /24 (IPv4) or /48 (IPv6), or a non-public voter's own
+  // address and port, so one operator's many nodes on one network cast one vote.
+  size_t votes_max = 64;
+  // A vote counts this long after it was cast; a group that votes again refreshes it.
+  transport::Duration vote_life = transport::Seconds(30 * 60);
+  // A group's vote is cast again at most this often when it says the same thing, so the
+  // replies of one busy peer do not make work on every datagram.
+  transport::Duration vote_refresh = transport::Seconds(60);
+  // Votes an address (and, for the port, an endpoint) needs before it is the external one;
+  // it must also hold more than half of the counted votes.
+  size_t vote_quorum = 3;
+
+  // Dial-back outcomes weighed for the verdict, the most recent first; older ones are dropped.
+  size_t outcomes_max = 4;
+  // Outcomes of one kind (reached, or not reached) that move the verdict to that side, when
+  // they also outnumber the other kind among those weighed.
+  size_t outcomes_to_decide = 2;
+  // An outcome is weighed this long after it came.
+  transport::Duration outcome_life = transport::Seconds(60 * 60);
+
+  // Destinations this node sent to, remembered so that a dial-back from one of them is not
+  // taken for a stranger's: a NAT lets replies from them through. At most
+  // recent_destinations_max are kept, each for recent_destination_life (longer than Linux
+  // conntrack's 120 s for a UDP flow that was answered).
+  size_t recent_destinations_max = 4096;
+  transport::Duration recent_destination_life = transport::Seconds(180);
+
+  bool operator==(const ReachConfig&) const = default;
+};
+
+}  // namespace skillnode::kademlia::reach
+
+#endif  // SKILLNODE_KADEMLIA_REACH_REACH_CONFIG_H_
