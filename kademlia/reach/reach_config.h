@@ -33,6 +33,18 @@ struct ReachConfig {
   // An outcome is weighed this long after it came.
   transport::Duration outcome_life = transport::Seconds(60 * 60);
 
+  // Dial-back probes (reach_probes.h). At most probes_in_flight_max wait for their helper at
+  // once, each asking a different helper. While the verdict is unknown a probe starts every
+  // probe_interval_unknown; once it is decided, every probe_interval, to notice a change.
+  size_t probes_in_flight_max = 3;
+  transport::Duration probe_interval_unknown = transport::Seconds(5);
+  transport::Duration probe_interval = transport::Seconds(10 * 60);
+  // A helper that has not answered within probe_timeout is given up (no outcome). Once it
+  // answers that the dial-back was sent, the dial-back has dial_back_grace to arrive (it
+  // usually comes first) before the probe counts as not reached.
+  transport::Duration probe_timeout = transport::Seconds(5);
+  transport::Duration dial_back_grace = transport::Seconds(2);
+
   // Destinations this node sent to, remembered so that a dial-back from one of them is not
   // taken for a stranger's: a NAT lets replies from them through. At most
   // recent_destinations_max are kept, each for recent_destination_life (longer than Linux
