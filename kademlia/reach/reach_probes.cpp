@@ -19,7 +19,7 @@ bool ReachProbes::Due(transport::TimePoint now, Reachability verdict) const {
 
 transport::TimePoint ReachProbes::NextDue(Reachability verdict) const {
   if (probes_.size() >= config_.probes_in_flight_max) return transport::kTimeNever;
-  if (hurried_ || !started_any_) return transport::kTimeZero;
+  if (last_started_ == transport::kTimeZero) return transport::kTimeZero;
   return last_started_ + IntervalFor(config_, verdict);
 }
 
@@ -34,9 +34,8 @@ void ReachProbes::Started(transport::TimePoint now, uint64_t nonce, const NodeId
   assert(!probes_.contains(nonce));
   assert(probes_.size() < config_.probes_in_flight_max);
   probes_.emplace(nonce, Probe{helper, now + config_.probe_timeout, false});
+  assert(now != transport::kTimeZero);
   last_started_ = now;
-  started_any_ = true;
-  hurried_ = false;
 }
 
 void ReachProbes::Answered(transport::TimePoint now, uint64_t nonce, bool dialed) {

@@ -64,7 +64,7 @@ class ReachProbes {
   // When Expire next has something to do (kTimeNever: nothing in flight).
   transport::TimePoint NextDeadline() const;
   // Makes a probe due at once (the network changed).
-  void Hurry() { hurried_ = true; }
+  void Hurry() { last_started_ = transport::kTimeZero; }
 
   size_t in_flight() const { return probes_.size(); }
 
@@ -77,9 +77,8 @@ class ReachProbes {
 
   const ReachConfig& config_;
   std::map<uint64_t, Probe> probes_;  // by nonce
+  // When the last probe started; kTimeZero (never a real instant): none yet, or Hurry() since.
   transport::TimePoint last_started_ = transport::kTimeZero;
-  bool hurried_ = false;  // Hurry() was called and no probe started since
-  bool started_any_ = false;
 };
 
 }  // namespace skillnode::kademlia::reach

@@ -12,6 +12,13 @@ constexpr transport::TimePoint kStart = transport::kTimeZero + transport::Second
 
 transport::Endpoint At(const std::string& text) { return *transport::Endpoint::Parse(text); }
 
+// Three public voter groups (198.51.100/24, .101/24, .102/24) saw the node at `observed`.
+void ThreeGroupsSee(AddressVote& vote, const transport::Endpoint& observed) {
+  for (int i = 0; i < 3; ++i) {
+    vote.Observe(kStart, At("198.51." + std::to_string(100 + i) + ".1:4222"), observed);
+  }
+}
+
 ReachConfig Config() {
   ReachConfig config;
   config.vote_quorum = 3;
@@ -73,10 +80,7 @@ TEST_CASE(
     "[unit]") {
   const ReachConfig config = Config();
   AddressVote vote(config);
-  for (int i = 0; i < 3; ++i) {
-    vote.Observe(kStart, At("198.51." + std::to_string(100 + i) + ".1:4222"),
-                 At("203.0.113.7:31000"));
-  }
+  ThreeGroupsSee(vote, At("203.0.113.7:31000"));
   for (int i = 0; i < 2; ++i) {
     vote.Observe(kStart, At("192.0." + std::to_string(i) + ".1:4222"), At("192.0.2.66:6666"));
   }
@@ -95,10 +99,7 @@ TEST_CASE("votes expire, a refreshed vote lives on, and a new address wins as th
           "[unit]") {
   const ReachConfig config = Config();
   AddressVote vote(config);
-  for (int i = 0; i < 3; ++i) {
-    vote.Observe(kStart, At("198.51." + std::to_string(100 + i) + ".1:4222"),
-                 At("203.0.113.7:31000"));
-  }
+  ThreeGroupsSee(vote, At("203.0.113.7:31000"));
   REQUIRE(vote.Current(kStart).endpoint.has_value());
   // The first voter says the same again after the refresh interval: its vote is refreshed.
   vote.Observe(kStart + transport::Seconds(300), At("198.51.100.9:4222"), At("203.0.113.7:31000"));
