@@ -2,19 +2,24 @@
 // (docs/search.md, "The query"). Each pointer names a record (its key and identity: publisher,
 // agent id, skill id) and the term's weight there. A candidate covers the query terms whose
 // pointers named it — the intersection of the terms' pointer lists is the candidates covering
-// every term — and weighs the sum, over the terms it covers, of its heaviest pointer for each.
+// every term — and estimates its score: BM25's saturation of each covered term's weight (its
+// heaviest pointer's), weight * (k1 + 1) / (weight + k1), summed, as TextRanking scores the
+// record once fetched (whose candidates all hold every term, so idf weighs every term alike).
 // Best() orders them: first those covering every closed term (a term whose pointer lists were
 // read to their end: a skill missing from them does not hold it, and every word is required),
-// then more terms covered, then heavier, then by identity (deterministic), so that when the
-// intersection is short of what is fetched, the candidates matching most terms follow, and a
-// rare term read in full is never crowded out by a common term's heavier pointers. Tombstone
-// pointers lead nowhere and are skipped.
+// then more terms covered, then the higher estimate, then by identity (deterministic), so that
+// when the intersection is short of what is fetched, the candidates matching most terms follow,
+// and a rare term read in full is never crowded out by a common term's heavier pointers.
+// Tombstone pointers lead nowhere and are skipped.
 //
 // A term's pointers are read heaviest first and only so far (a common term's are cut short), so
-// a skill that holds a term may be missing from that term's list. Every pointer also carries its
-// skill's name and the first bytes of its description: CreditFromText counts a term as covered
-// when that text holds it (at the lowest weight, 1), so that the intersection does not depend on
-// how far the common terms were read. The record fetched is checked in full anyway.
+// a skill that holds a term may be missing from that term's list. Every pointer also carries the
+// profile of its record's terms (kademlia/store/record/term_profile.h): CreditFromProfiles counts
+// a term as covered, at the profile's weight, when the profile holds one of its spellings, so
+// that the intersection and the estimate do not depend on how far the common terms were read.
+// A pointer of a version without profiles still carries its skill's name and the first bytes of
+// its description: CreditFromText counts a term as covered when that text holds it (at the
+// lowest weight, 0.01). The record fetched is checked in full anyway.
 //
 // Owned by one search; pure, not thread-safe.
 #ifndef SKILLNODE_DISCOVERY_SEARCH_WORDS_WORD_CANDIDATES_H_
@@ -39,18 +44,22 @@ struct WordCandidate {
   kademlia::store::RecordIdentity identity;
   kademlia::Key record_key;
   size_t terms_covered = 0;
-  uint64_t weight_centi = 0;  // summed over the terms covered
+  double estimate = 0;        // BM25's saturated weights, summed over the terms covered
   bool covers_closed = true;  // covers every closed term (WordCandidates::Close)
 };
 
 class WordCandidates {
  public:
-  // For a query of `terms` terms.
-  explicit WordCandidates(size_t terms);
+  // For a query of `terms` terms, estimated with BM25's `k1` (Bm25Config::k1, > 0).
+  WordCandidates(size_t terms, double k1);
 
   // Pointers read for query term `term` (under the term itself, a correction or a completion).
   void Add(size_t term, std::span<const kademlia::store::TermPointer> pointers);
 
+  // For each candidate whose pointers carry a profile, the query terms (the first `terms`) no
+  // pointer named that it holds under one of their `spellings` (per query term: the term and
+  // the completions and corrections read for it): covered, at the profile's weight.
+  void CreditFromProfiles(const std::vector<std::vector<std::string>>& spellings);
   // For each candidate, the query terms (the first `terms`) its pointers' name and description hold
   // (analysed by `analyze`, whose result is the text's DistinctTerms) and no pointer named:
   // covered, weight 1. Each candidate's text is analysed once.
@@ -67,11 +76,13 @@ class WordCandidates {
  private:
   struct Held {
     kademlia::Key record_key;
-    std::vector<uint32_t> weight_centi;  // per query term; 0: not covered
-    std::string text;                    // the first pointer's name and description prefix
+    std::vector<uint32_t> weight_centi;    // per query term; 0: not covered
+    std::string text;                      // the first pointer's name and description prefix
+    kademlia::store::TermProfile profile;  // the first non-empty one of its pointers
   };
 
   size_t terms_;
+  double k1_;
   std::vector<bool> closed_;  // per query term
   std::map<kademlia::store::RecordIdentity, Held> candidates_;
 };

@@ -79,9 +79,19 @@ void AddCompletions(VocabularyFeed& vocabulary, size_t completions_max, TermStat
 }
 
 // The candidates the reads so far lead to: every lookup's pointers, the terms read to their end
-// closed, and the terms credited from the pointers' text.
-WordCandidates CandidatesOf(const std::vector<TermState>& terms, text::TextMatch& match) {
-  WordCandidates candidates(terms.size());
+// closed, and the terms credited from the pointers' profiles (under every spelling read: the
+// term, its completions, and the corrections that have pointers), then from their text.
+WordCandidates CandidatesOf(const std::vector<TermState>& terms, text::TextMatch& match,
+                            double k1) {
+  WordCandidates candidates(terms.size(), k1);
+  std::vector<std::vector<std::string>> spellings(terms.size());
+  for (size_t i = 0; i < terms.size(); ++i) {
+    for (const Lookup& lookup : terms[i].lookups) {
+      if (!lookup.alternative || !lookup.reading.pointers.empty()) {
+        spellings[i].push_back(lookup.term);
+      }
+    }
+  }
   for (size_t i = 0; i < terms.size(); ++i) {
     const std::vector<Lookup>& lookups = terms[i].lookups;
     for (const Lookup& lookup : lookups) candidates.Add(i, lookup.reading.pointers);
@@ -92,6 +102,7 @@ WordCandidates CandidatesOf(const std::vector<TermState>& terms, text::TextMatch
       candidates.Close(i);
     }
   }
+  candidates.CreditFromProfiles(spellings);
   candidates.CreditFromText(
       [&match](const std::string& text) {
         std::vector<std::string> analysed = match.analyzer().Analyze(text);
@@ -265,7 +276,8 @@ void WordSearch::AfterReads(transport::TimePoint now, const RunPtr& run) {
 }
 
 std::vector<WordCandidate> WordSearch::BestOf(Run& run) const {
-  return CandidatesOf(run.terms, run.match).Best(config_.candidates_fetched_max);
+  return CandidatesOf(run.terms, run.match, config_.ranking.bm25.k1)
+      .Best(config_.candidates_fetched_max);
 }
 
 bool WordSearch::EnoughCovered(const std::vector<WordCandidate>& best, size_t terms) const {

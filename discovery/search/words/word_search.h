@@ -17,8 +17,9 @@
 //      give candidates_fetched_max candidates covering every term read (a one-word query's
 //      probe always does: its heaviest pointers are the skills ranked first, and reading a
 //      shard further costs a page, one round trip, per 3 or 4 pointers);
-//   5. intersects: candidates covering every term first, then those covering most, heaviest
-//      first (WordCandidates); fetches the records of the best candidates_fetched_max, at most
+//   5. intersects: candidates covering every term first (a pointer's profile of its record's
+//      terms counts), then those covering most, the highest estimated score first
+//      (WordCandidates); fetches the records of the best candidates_fetched_max, at most
 //      gets_in_flight_max gets at once (a get verifies); drops a candidate whose record is
 //      missing, a tombstone, or of another publisher than its pointers' (its identity is not
 //      under the key), and one the query's other filters refuse (MatchesExceptText);

@@ -1,8 +1,10 @@
 // Term pointers: keys, validation, the canonical encoding and its decoding, signing and
 // verifying (term_pointer.h). The field order of the encoding is that of TermPointer, after the
 // tag: [tag, term, recordKey, agentId, skillId, name, description, weight, timestamp, sequence,
-// ttl, tombstone, publisher], then any elements a newer version added, kept as they came
-// (unknown_trailing).
+// ttl, tombstone, publisher, terms], then any elements a newer version added, kept as they came
+// (unknown_trailing). `terms` (the TermProfile's bytes) is left out when the profile is empty
+// and nothing follows it, as a version before it wrote the pointer; it is nil when empty and
+// followed by unknown elements. So each pointer has one encoding.
 //
 // msgpack-cxx reports malformed input by throwing; the one call that can throw on input,
 // msgpack::unpack, sits in DecodeTermPointer's try block, so no exception leaves this file.
@@ -29,14 +31,15 @@ using field_checks::Invalid;
 // The first element of every encoding: names the format, so that a signature over a pointer
 // is never one over a skill record (whose tag is "skillnode-record-v1") or anything else.
 constexpr std::string_view kTermPointerTag = "skillnode-term-pointer-v1";
-constexpr uint32_t kTermPointerFields = 13;
-// msgpack::unpack limits, per array or map: the pointer's 13 fields and up to
+constexpr uint32_t kTermPointerFieldsMin = 13;  // up to the publisher
+constexpr uint32_t kTermPointerFieldsMax = 14;  // and the terms
+// msgpack::unpack limits, per array or map: the pointer's 14 fields and up to
 // kRecordExtraElementsMax unknown ones (skill_record.h) after them, each a scalar or an array
 // or map of scalars (depth 2). The encoding's size bounds the rest. An unknown element is held
 // to these limits, so skipping and keeping it (MsgpackFields::Rest) is bounded too.
 constexpr size_t kUnpackElementsMax = 32;
 constexpr size_t kUnpackDepthMax = 2;
-static_assert(kTermPointerFields + kRecordExtraElementsMax <= kUnpackElementsMax);
+static_assert(kTermPointerFieldsMax + kRecordExtraElementsMax <= kUnpackElementsMax);
 
 transport::Result<void> CheckTerm(std::string_view term) {
   if (term.empty()) return Invalid("term", "is required");
@@ -52,11 +55,12 @@ transport::Result<void> CheckTerm(std::string_view term) {
 
 transport::Result<void> CheckContent(const TermPointer& p) {
   if (p.tombstone) {
-    if (!p.name.empty() || !p.description.empty() || p.weight_centi != 0) {
-      return Invalid(p.weight_centi != 0 ? "weight"
-                     : !p.name.empty()   ? "name"
-                                         : "description",
-                     "a tombstone carries no name, description or weight");
+    if (!p.name.empty() || !p.description.empty() || p.weight_centi != 0 || !p.terms.empty()) {
+      return Invalid(p.weight_centi != 0      ? "weight"
+                     : !p.name.empty()        ? "name"
+                     : !p.description.empty() ? "description"
+                                              : "terms",
+                     "a tombstone carries no name, description, weight or terms");
     }
     return {};
   }
@@ -130,7 +134,8 @@ std::vector<uint8_t> EncodeTermPointer(const TermPointer& p) {
   wire::VectorSink sink(&out);
   wire::Packer packer(sink);
   assert(p.unknown_trailing.count <= kRecordExtraElementsMax);
-  packer.pack_array(kTermPointerFields + p.unknown_trailing.count);
+  const bool with_terms = !p.terms.empty() || p.unknown_trailing.count > 0;
+  packer.pack_array(kTermPointerFieldsMin + (with_terms ? 1 : 0) + p.unknown_trailing.count);
   wire::PackStr(packer, kTermPointerTag);
   wire::PackStr(packer, p.term);
   wire::PackBin(packer, p.record_key.bytes());
@@ -148,6 +153,11 @@ std::vector<uint8_t> EncodeTermPointer(const TermPointer& p) {
     packer.pack_false();
   }
   wire::PackBin(packer, p.publisher);
+  if (p.terms.empty() && with_terms) {
+    packer.pack_nil();
+  } else if (with_terms) {
+    wire::PackBin(packer, p.terms.bytes());
+  }
   AppendTrailing(sink, p.unknown_trailing);
   sink.Finish();
   return out;
@@ -177,8 +187,8 @@ transport::Result<TermPointer> DecodeTermPointer(std::span<const uint8_t> encode
     return transport::Fail(transport::ErrorCode::kParse, "term pointer is not valid msgpack");
   }
   const msgpack::object& array = handle.get();
-  if (auto problem = MsgpackFields::ArrayProblem(array, kTermPointerFields, kTermPointerFields,
-                                                 kRecordExtraElementsMax);
+  if (auto problem = MsgpackFields::ArrayProblem(array, kTermPointerFieldsMin,
+                                                 kTermPointerFieldsMax, kRecordExtraElementsMax);
       !problem.empty()) {
     return transport::Fail(transport::ErrorCode::kParse, "term pointer: " + problem);
   }
@@ -197,7 +207,15 @@ transport::Result<TermPointer> DecodeTermPointer(std::span<const uint8_t> encode
   p.ttl_seconds = static_cast<uint32_t>(r.Uint("ttl", UINT32_MAX));
   p.tombstone = r.Bool("tombstone");
   p.publisher = r.Bytes32("publisher").value_or(PublicKey{});
-  if (r.size() > kTermPointerFields) p.unknown_trailing = r.Rest();
+  if (r.size() > kTermPointerFieldsMin) {
+    const std::vector<uint8_t> terms = r.Bin("terms", kTermProfileBytesMax, /*nil_allowed=*/true);
+    if (auto profile = TermProfile::FromBytes(terms); profile) {
+      p.terms = std::move(*profile);
+    } else {
+      r.Fail("terms", profile.error().message);
+    }
+  }
+  if (r.size() > kTermPointerFieldsMax) p.unknown_trailing = r.Rest();
   if (!r.ok()) {
     return transport::Fail(transport::ErrorCode::kParse, "term pointer field " + r.error());
   }

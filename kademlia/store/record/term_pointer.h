@@ -29,6 +29,7 @@
 #include "kademlia/key.h"
 #include "kademlia/signature_scheme.h"
 #include "kademlia/store/record/skill_record.h"
+#include "kademlia/store/record/term_profile.h"
 #include "kademlia/store/record/trailing_elements.h"
 #include "transport/result.h"
 
@@ -54,7 +55,7 @@ constexpr size_t kTermPointersPerKeyMax = 256;
 // finds every shard full gives that term up (a term that common selects nothing).
 constexpr uint32_t kTermShardsMax = 64;
 // Every pointer travels inline (skill_record.h kRecordInlineSizeMax): its field limits keep its
-// encoding under 700 bytes, and decoding refuses anything longer than this.
+// encoding under 800 bytes, and decoding refuses anything longer than this.
 constexpr size_t kTermPointerEncodedSizeMax = kRecordInlineSizeMax;
 
 struct TermPointer {
@@ -70,6 +71,9 @@ struct TermPointer {
   uint32_t ttl_seconds = 0;   // the record's TTL
   bool tombstone = false;     // the skill was unpublished: no name, description or weight
   PublicKey publisher{};      // the record's publisher key, which signs the pointer too
+  // Every term the record is indexed under, with its weight (term_profile.h); empty on a
+  // tombstone, and on a pointer of a version that did not write it (it then has 13 elements).
+  TermProfile terms;
   // Elements after the publisher that a newer version wrote (at most kRecordExtraElementsMax),
   // kept so that the pointer encodes again to the bytes its publisher signed. Empty on every
   // pointer this version makes.
@@ -96,8 +100,8 @@ std::string DescriptionPrefix(std::string_view description);
 // no '#', space or control character), the record key (SkillKey(skill_id)), the ids (as a
 // record's), the name (as a descriptor's), the description (at most
 // kTermPointerDescriptionBytesMax bytes, not cut inside a character), the weight (1..max, 0 on
-// a tombstone), the TTL (a record's bounds), and a tombstone's empty name and description. The
-// error names the field and the reason.
+// a tombstone), the TTL (a record's bounds), and a tombstone's empty name, description and
+// terms. The error names the field and the reason.
 [[nodiscard]] transport::Result<void> ValidateTermPointer(const TermPointer& pointer);
 
 // A pointer as it travels and is stored: canonical bytes, signature, and the decoded fields.

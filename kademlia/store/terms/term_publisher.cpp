@@ -58,6 +58,13 @@ void TermPublisher::PublishLive(const SignedRecord& record, std::span<const Inde
                                 Places& places) {
   const uint64_t sequence = record.record.sequence;
   const size_t count = std::min(terms.size(), config_.term_pointers_per_record_max);
+  // Every pointer of the version carries the profile of its terms (the most distinctive first).
+  std::vector<std::pair<std::string_view, uint32_t>> profiled;
+  for (const IndexTerm& term : terms.first(count)) {
+    if (profiled.size() == kTermProfileTermsMax) break;
+    profiled.emplace_back(term.term, term.weight_centi);
+  }
+  const TermProfile profile = TermProfile::Of(profiled);
   std::set<std::string_view> carried;
   for (const IndexTerm& term : terms.first(count)) {
     if (!carried.insert(term.term).second) continue;  // named twice: one pointer
@@ -71,7 +78,7 @@ void TermPublisher::PublishLive(const SignedRecord& record, std::span<const Inde
       shard = same_version || place.shard == 0 ? place.shard : place.shard - 1;
     }
     const uint32_t weight = std::clamp<uint32_t>(term.weight_centi, 1, kTermWeightCentiMax);
-    if (!Enqueue(record, term.term, weight, /*tombstone=*/false, shard)) {
+    if (!Enqueue(record, term.term, weight, profile, shard)) {
       if (fresh) places.erase(at);
       continue;
     }
@@ -91,7 +98,7 @@ void TermPublisher::PublishLive(const SignedRecord& record, std::span<const Inde
       it = places.erase(it);
     } else {
       if (place.placement == Placement::kPlaced) place.buried_until_ms = NotAfterMs(record.record);
-      Enqueue(record, it->first, 0, /*tombstone=*/true, place.shard);
+      Enqueue(record, it->first, 0, std::nullopt, place.shard);
       place.placement = Placement::kBuried;
       place.sequence = sequence;
       ++it;
@@ -106,7 +113,7 @@ void TermPublisher::Bury(const SignedRecord& record, Places& places) {
       it = places.erase(it);  // no shard holds a pointer of it
       continue;
     }
-    Enqueue(record, it->first, 0, /*tombstone=*/true, place.shard);
+    Enqueue(record, it->first, 0, std::nullopt, place.shard);
     place.placement = Placement::kBuried;
     place.sequence = record.record.sequence;
     place.buried_until_ms = std::max(place.buried_until_ms, NotAfterMs(record.record));
@@ -115,7 +122,9 @@ void TermPublisher::Bury(const SignedRecord& record, Places& places) {
 }
 
 bool TermPublisher::Enqueue(const SignedRecord& record, std::string_view term,
-                            uint32_t weight_centi, bool tombstone, std::optional<uint32_t> shard) {
+                            uint32_t weight_centi, const std::optional<TermProfile>& profile,
+                            std::optional<uint32_t> shard) {
+  const bool tombstone = !profile.has_value();
   if (queued_.size() >= config_.term_jobs_queued_max) {
     ++stats_.term_jobs_dropped;
     return false;
@@ -130,6 +139,7 @@ bool TermPublisher::Enqueue(const SignedRecord& record, std::string_view term,
     pointer.name = fields.descriptor->name;
     pointer.description = DescriptionPrefix(fields.descriptor->description);
   }
+  if (!tombstone) pointer.terms = *profile;
   pointer.weight_centi = tombstone ? 0 : weight_centi;
   pointer.timestamp_ms = fields.timestamp_ms;
   pointer.sequence = fields.sequence;

@@ -1,9 +1,10 @@
 // TermPublisher: the publisher side of the keyword index (docs/protocol.md "Keyword index").
 // For each version of a record this node signed itself that SkillPublisher publishes or
 // republishes, it publishes one signed TermPointer per term the caller gave (the record key,
-// name, description prefix, the term's weight clamped to 1..kTermWeightCentiMax, and the
-// record's timestamp, sequence, TTL and publisher) on the r closest nodes of one of the term's
-// shard keys, and keeps a copy here when this node is one of them.
+// name, description prefix, the term's weight clamped to 1..kTermWeightCentiMax, the profile of
+// all the terms it carries, and the record's timestamp, sequence, TTL and publisher) on the r
+// closest nodes of one of the term's shard keys, and keeps a copy here when this node is one of
+// them.
 //
 // Shards: a term with no shard yet is placed by a ShardSearch (shard_search.h) over the
 // holders' counts (`tt` in VALUES); a republish of the same version goes to the shard it was
@@ -90,10 +91,10 @@ class TermPublisher {
   void PublishLive(const SignedRecord& record, std::span<const IndexTerm> terms, Places& places);
   // Tombstone pointers for every placed term of a tombstone record's identity.
   void Bury(const SignedRecord& record, Places& places);
-  // Signs the pointer of `term` made from `record` (a tombstone pointer when `tombstone`) and
-  // queues its job; false (nothing queued) when it cannot be signed.
+  // Signs the pointer of `term` made from `record`, carrying `profile` (a tombstone pointer when
+  // there is none) and queues its job; false (nothing queued) when it cannot be signed.
   bool Enqueue(const SignedRecord& record, std::string_view term, uint32_t weight_centi,
-               bool tombstone, std::optional<uint32_t> shard);
+               const std::optional<TermProfile>& profile, std::optional<uint32_t> shard);
   // Starts queued jobs while fewer than term_jobs_running_max run and the pace allows.
   void Pump(transport::TimePoint now);
   // A lookup of `shard`'s key for `job`; false when the node refuses the lookup.

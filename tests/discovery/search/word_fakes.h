@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -41,12 +42,22 @@ class FakeTermSource : public TermSource {
     size_t wanted;
   };
 
-  // Indexes `record` under every term TermExtractor gives it.
+  // Indexes `record` under every term TermExtractor gives it, each pointer with the profile of
+  // them all, as a publisher does.
   void Index(const kademlia::store::SkillRecord& record) {
     text::Analyzer analyzer = text::Analyzer::Create().value();
-    for (const text::WeightedTerm& t :
-         text::TermExtractor().Extract(analyzer, text::SkillTextOf(record))) {
-      Add(PointerOf(record, t.term, t.weight));
+    const std::vector<text::WeightedTerm> terms =
+        text::TermExtractor().Extract(analyzer, text::SkillTextOf(record));
+    std::vector<std::pair<std::string_view, uint32_t>> profiled;
+    for (const text::WeightedTerm& t : terms) {
+      if (profiled.size() == kademlia::store::kTermProfileTermsMax) break;
+      profiled.emplace_back(t.term, static_cast<uint32_t>(t.weight * 100));
+    }
+    const kademlia::store::TermProfile profile = kademlia::store::TermProfile::Of(profiled);
+    for (const text::WeightedTerm& t : terms) {
+      kademlia::store::TermPointer pointer = PointerOf(record, t.term, t.weight);
+      pointer.terms = profile;
+      Add(std::move(pointer));
     }
   }
   void Add(kademlia::store::TermPointer pointer) {

@@ -7,6 +7,8 @@
 #include <catch2/catch.hpp>
 #include <functional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "kademlia/wire/encoding.h"
@@ -35,6 +37,15 @@ TermPointer SamplePointer(const std::string& term = "calendar") {
   return p;
 }
 
+// A pointer as this version's publisher makes it: with the profile of its record's terms.
+TermPointer SampleProfiled(const std::string& term = "calendar") {
+  TermPointer p = SamplePointer(term);
+  const std::vector<std::pair<std::string_view, uint32_t>> terms = {
+      {"calendar", 450}, {"feishu", 300}, {"meeting", 80}, {"book", 60}};
+  p.terms = TermProfile::Of(terms);
+  return p;
+}
+
 TermPointer SampleTombstone() {
   TermPointer p = SamplePointer();
   p.tombstone = true;
@@ -51,6 +62,7 @@ void Bury(TermPointer& p) {
   p.name.clear();
   p.description.clear();
   p.weight_centi = 0;
+  p.terms = {};
 }
 
 // The field an error names: the text before its first ':'.
@@ -67,7 +79,8 @@ std::string Characters(size_t count, size_t bytes) {
 }
 
 TEST_CASE("a term pointer and its tombstone round-trip through the canonical encoding", "[unit]") {
-  for (TermPointer p : {SamplePointer(), SampleTombstone(), SamplePointer("日本")}) {
+  for (TermPointer p :
+       {SamplePointer(), SampleProfiled(), SampleTombstone(), SamplePointer("日本")}) {
     p.publisher = Publisher().public_key();
     REQUIRE(ValidateTermPointer(p));
     const std::vector<uint8_t> bytes = EncodeTermPointer(p);
@@ -105,6 +118,51 @@ TEST_CASE("a term pointer always encodes to the same bytes, and every field chan
   changed[10].publisher = Publisher("other").public_key();
   changed[11].record_key = Key::Sha256("elsewhere");
   for (const TermPointer& other : changed) CHECK(EncodeTermPointer(other) != bytes);
+
+  // The profile is a fourteenth element, and each of its terms changes the bytes.
+  TermPointer profiled = SampleProfiled();
+  profiled.publisher = p.publisher;
+  const std::vector<uint8_t> with_terms = EncodeTermPointer(profiled);
+  CHECK(with_terms[0] == 0x9e);                 // fixarray of 14
+  CHECK(with_terms.size() == 211 + 2 + 4 * 3);  // bin8 of four terms
+  CHECK(std::equal(bytes.begin() + 1, bytes.end(), with_terms.begin() + 1));
+  const std::vector<std::pair<std::string_view, uint32_t>> other_terms = {
+      {"calendar", 450}, {"feishu", 300}, {"meeting", 80}, {"books", 60}};
+  profiled.terms = TermProfile::Of(other_terms);
+  CHECK(EncodeTermPointer(profiled) != with_terms);
+}
+
+TEST_CASE("a pointer of the version before profiles verifies, and its profile is empty", "[unit]") {
+  const Identity publisher = Publisher();
+  TermPointer p = SamplePointer();
+  p.publisher = publisher.public_key();
+  const std::vector<uint8_t> bytes = EncodeTermPointer(p);
+  REQUIRE(bytes[0] == 0x9d);  // the 13 elements it wrote
+  auto verified = VerifyTermPointer(bytes, Ed25519Signatures().Sign(publisher, bytes));
+  REQUIRE(verified);
+  CHECK(verified->pointer.terms.empty());
+  // An empty profile written out is not canonical: that pointer has 13 elements.
+  std::vector<uint8_t> nil_terms = bytes;
+  nil_terms[0] = 0x9e;
+  nil_terms.push_back(0xc0);
+  REQUIRE(DecodeTermPointer(nil_terms));
+  auto refused = VerifyTermPointer(nil_terms, Ed25519Signatures().Sign(publisher, nil_terms));
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().message == "term pointer is not in canonical form");
+}
+
+TEST_CASE("a malformed profile is refused, naming the terms field", "[unit]") {
+  TermPointer p = SampleProfiled();
+  std::vector<uint8_t> bytes = EncodeTermPointer(p);
+  // The profile is the last element: a bin8 of 12 bytes. Swap its first two entries.
+  REQUIRE(bytes[bytes.size() - 14] == 0xc4);
+  std::swap_ranges(bytes.end() - 12, bytes.end() - 9, bytes.end() - 9);
+  CHECK(DecodeTermPointer(bytes).error().message ==
+        "term pointer field terms: term 1's hash is not above the one before");
+  std::vector<uint8_t> as_text = EncodeTermPointer(SamplePointer());
+  as_text[0] = 0x9e;
+  as_text.insert(as_text.end(), {0xa1, 'x'});
+  CHECK(DecodeTermPointer(as_text).error().message.starts_with("term pointer field terms: "));
 }
 
 TEST_CASE("a signed term pointer verifies, keeps its bytes and names its signer", "[unit]") {
@@ -144,7 +202,7 @@ TEST_CASE("a term pointer's signature over other bytes is refused", "[unit]") {
 }
 
 TEST_CASE("a term pointer with one flipped bit anywhere is refused", "[unit]") {
-  const SignedTermPointer s = SignTermPointer(SamplePointer(), Publisher()).value();
+  const SignedTermPointer s = SignTermPointer(SampleProfiled(), Publisher()).value();
   for (size_t i = 0; i < s.encoded.size(); ++i) {
     std::vector<uint8_t> bytes = s.encoded;
     bytes[i] ^= 0x01;
@@ -172,12 +230,13 @@ TEST_CASE("a term pointer signed in a non-canonical encoding is refused", "[unit
 TEST_CASE("a term pointer with unknown trailing elements verifies and encodes to its bytes",
           "[unit]") {
   const Identity publisher = Publisher();
-  TermPointer p = SamplePointer();
+  TermPointer p = SampleProfiled();
   p.publisher = publisher.public_key();
-  // As a newer version writes it: the 13 fields, then "hello" and [1, true] after them.
+  // As a newer version writes it: the 14 fields, then "hello" and [1, true] after them.
   std::vector<uint8_t> bytes = EncodeTermPointer(p);
-  REQUIRE(bytes[0] == 0x9d);  // fixarray of 13
-  bytes[0] = 0x9f;            // 15
+  REQUIRE(bytes[0] == 0x9e);  // fixarray of 14
+  bytes.erase(bytes.begin());
+  bytes.insert(bytes.begin(), {0xdc, 0x00, 16});  // array16 of 16
   const std::vector<uint8_t> two = {0xa5, 'h', 'e', 'l', 'l', 'o', 0x92, 0x01, 0xc3};
   bytes.insert(bytes.end(), two.begin(), two.end());
   auto verified = VerifyTermPointer(bytes, Ed25519Signatures().Sign(publisher, bytes));
@@ -190,17 +249,28 @@ TEST_CASE("a term pointer with unknown trailing elements verifies and encodes to
   CHECK(known == p);
   CHECK(EncodeTermPointer(verified->pointer) == bytes);
 
+  // Unknown elements after a pointer without a profile: its place holds nil.
+  TermPointer bare = SamplePointer();
+  bare.publisher = publisher.public_key();
+  bare.unknown_trailing = verified->pointer.unknown_trailing;
+  const std::vector<uint8_t> bare_bytes = EncodeTermPointer(bare);
+  CHECK(std::equal(two.rbegin(), two.rend(), bare_bytes.rbegin()));
+  CHECK(bare_bytes[bare_bytes.size() - two.size() - 1] == 0xc0);
+  auto bare_back = DecodeTermPointer(bare_bytes);
+  REQUIRE(bare_back);
+  CHECK(*bare_back == bare);
+
   // Nine unknown elements, one more than kRecordExtraElementsMax: refused, naming the count.
   std::vector<uint8_t> too_many = EncodeTermPointer(p);
   too_many.erase(too_many.begin());
-  too_many.insert(too_many.begin(), {0xdc, 0x00, 13 + 9});  // array16 of 22
+  too_many.insert(too_many.begin(), {0xdc, 0x00, 14 + 9});  // array16 of 23
   too_many.insert(too_many.end(), kRecordExtraElementsMax + 1, 0xc0);
   CHECK(DecodeTermPointer(too_many).error().message ==
-        "term pointer: 22 elements: 9 unknown ones after the 13 this version reads, more than "
+        "term pointer: 23 elements: 9 unknown ones after the 14 this version reads, more than "
         "the 8 it skips");
   // An unknown element nested deeper than a pointer may be: refused by the unpack limits.
   std::vector<uint8_t> deep = EncodeTermPointer(p);
-  deep[0] = 0x9e;  // 14
+  deep[0] = 0x9f;  // 15
   std::vector<uint8_t> shallow = deep;
   shallow.insert(shallow.end(), {0x91, 0x01});  // an array of scalars: 2 deep
   CHECK(DecodeTermPointer(shallow));
@@ -251,6 +321,11 @@ TEST_CASE("every term pointer limit is refused with the field it names", "[unit]
          Bury(p);
          p.weight_centi = 1;
        }},
+      {"terms",
+       [](TermPointer& p) {
+         Bury(p);
+         p.terms = SampleProfiled().terms;
+       }},
   };
   for (const Case& c : cases) {
     TermPointer p = SamplePointer();
@@ -278,10 +353,16 @@ TEST_CASE("a term pointer at every limit is taken", "[unit]") {
   p.timestamp_ms = UINT64_MAX;
   p.sequence = UINT64_MAX;
   p.ttl_seconds = kRecordTtlMaxSeconds;
+  std::vector<std::string> names;
+  for (size_t i = 0; i < kTermProfileTermsMax; ++i) names.push_back("term" + std::to_string(i));
+  std::vector<std::pair<std::string_view, uint32_t>> terms;
+  for (const std::string& name : names) terms.emplace_back(name, kTermWeightCentiMax);
+  p.terms = TermProfile::Of(terms);
+  REQUIRE(p.terms.size() == kTermProfileTermsMax);
   auto signed_pointer = SignTermPointer(p, Publisher());
   REQUIRE(signed_pointer);
   // The largest pointer still travels inline, well inside a datagram.
-  CHECK(signed_pointer->encoded.size() < 700);
+  CHECK(signed_pointer->encoded.size() < 800);
   CHECK(VerifyTermPointer(signed_pointer->encoded, signed_pointer->signature));
   CHECK(NotAfterMs(p) == UINT64_MAX);
 }

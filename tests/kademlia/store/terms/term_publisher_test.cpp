@@ -89,6 +89,12 @@ TEST_CASE("a record's pointers land on the r closest nodes of each of its term k
       CHECK(pointer.pointer.description == record.record.descriptor->description);
       CHECK(pointer.pointer.sequence == record.record.sequence);
       CHECK(pointer.pointer.publisher == net.node(kPublisher).identity().public_key());
+      // Every pointer names all three terms of its record, with their weights.
+      REQUIRE(pointer.pointer.terms.size() == kTerms.size());
+      for (const IndexTerm& other : kTerms) {
+        CHECK(pointer.pointer.terms.WeightCenti(TermProfile::HashOf(other.term)) ==
+              other.weight_centi);
+      }
     }
   }
   CHECK(net.dht(kPublisher).stats().term_pointers_published == kTerms.size());
