@@ -352,11 +352,15 @@ void WordSearch::Finish(transport::TimePoint now, const RunPtr& run) {
       !run->terms.empty() && std::all_of(run->terms.begin(), run->terms.end(),
                                          [](const TermState& state) { return state.AllFailed(); });
   // Every word must match, as in the local and LAN stages (Matches): a record holding some of
-  // them was fetched only as a lead (and taught the vocabulary its words).
+  // them was fetched only as a lead (and taught the vocabulary its words). The records holding
+  // every word are ranked among themselves, so that the leads weigh nothing in the terms' idf
+  // and the fields' average lengths: the order is the one those records would have on their own.
   const size_t terms = run->match.query().size();
+  std::vector<SkillEntryPtr> holding;
   for (ScoredEntry& scored : ranking_.Rank(run->match, std::move(run->fetched))) {
-    if (scored.score.terms_matched == terms) answer.hits.push_back(std::move(scored));
+    if (scored.score.terms_matched == terms) holding.push_back(std::move(scored.entry));
   }
+  answer.hits = ranking_.Rank(run->match, std::move(holding));
   answer.terms = run->match.query();
   Callback done = std::move(run->done);
   run->done = nullptr;

@@ -23,9 +23,10 @@
 //      gets_in_flight_max gets at once (a get verifies); drops a candidate whose record is
 //      missing, a tombstone, or of another publisher than its pointers' (its identity is not
 //      under the key), and one the query's other filters refuse (MatchesExceptText);
-//   6. ranks with TextRanking (BM25F over the fetched records, times health) the records that
-//      hold every term (as the local stage's Matches asks); one holding only some was fetched
-//      as a lead and is not answered (it still teaches the vocabulary its words).
+//   6. ranks with TextRanking (BM25F, times health) the fetched records that hold every term
+//      (as the local stage's Matches asks), among themselves: their idf and average field
+//      lengths are theirs; one holding only some was fetched as a lead and is neither answered
+//      nor counted (it still teaches the vocabulary its words).
 // The vocabulary (VocabularyFeed) is fed with the terms read and the records fetched.
 //
 // Reads through TermSource and RecordSource (discovery/search/words/word_sources.h), which it does
