@@ -14,6 +14,7 @@
 #include "discovery/search/words/dht_word_sources.h"
 #include "discovery/search/words/vocabulary_feed.h"
 #include "discovery/search/words/word_search.h"
+#include "discovery/text/text_match.h"
 #include "sim/workloads/record_workload.h"
 
 namespace skillnode::sim::workloads {
@@ -109,7 +110,8 @@ WordWorkload::WordWorkload(const scenario::Scenario& scenario, hosts::Population
       skills_(corpus_.skills().size()),
       by_slot_(population.size()),
       running_(population.size()),
-      traffic_(population.size()) {
+      traffic_(population.size()),
+      census_(population, scenario.records.replication, scenario.kademlia.routing.bucket_size) {
   const size_t slots = population.honest_slots();
   for (size_t i = 0; i < skills_.size(); ++i) by_slot_[i % slots].push_back(i);
   counters_[engine::EventQueue::kLanes].corpus_skills = skills_.size();
@@ -200,7 +202,58 @@ void WordWorkload::EndBatch() {
     for (const Available& done : lane) MarkAvailable(done);
     lane.clear();
   }
+  for (std::vector<NotFetched>& side : not_fetched_) {
+    for (const NotFetched& miss : side) Classify(miss);
+    side.clear();
+  }
   for (size_t lane = 0; lane < engine::EventQueue::kLanes; ++lane) finished_[lane].clear();
+}
+
+void WordWorkload::Classify(const NotFetched& miss) {
+  assert(!queue_.running_lane());
+  WordMiss facts;
+  facts.skill_id = SkillIdOf(miss.skill);
+  const kademlia::store::SkillRecord record = RecordOf(miss.skill);
+  const std::vector<kademlia::store::IndexTerm> indexed =
+      discovery::IndexTermsOf(analyzer_, extractor_, record);
+  auto match = discovery::text::TextMatch::Create(rows_[miss.row].text);
+  assert(match.has_value());
+  const discovery::text::QueryTerms& query = match->query();
+  for (size_t i = 0; i < query.size(); ++i) {
+    std::vector<std::string>& matching = facts.terms.emplace_back();
+    for (const kademlia::store::IndexTerm& term : indexed) {
+      if (term.term == query.terms()[i] ||
+          (query.IsPrefix(i) && term.term.starts_with(query.terms()[i]))) {
+        matching.push_back(term.term);
+      }
+    }
+    if (matching.empty()) facts.terms.pop_back();  // a term the skill holds but is not indexed by
+  }
+  const auto slot = static_cast<uint32_t>(miss.skill % population_.honest_slots());
+  const hosts::Population::Slot& s = population_.slot(slot);
+  if (population_.joined(slot) && skills_[miss.skill].incarnation == s.incarnation) {
+    facts.publisher = s.host->dht();
+    facts.identity = kademlia::store::RecordIdentity{s.host->node()->identity().public_key(),
+                                                     record.agent_id, record.skill_id};
+  }
+  WordCounters& counters = counters_[engine::EventQueue::kLanes];
+  switch (census_.Classify(facts)) {
+    case WordMissKind::kUnplaced:
+      ++counters.missed_unplaced;
+      break;
+    case WordMissKind::kPointerLost:
+      ++counters.missed_pointer_lost;
+      break;
+    case WordMissKind::kPointerFar:
+      ++counters.missed_pointer_far;
+      break;
+    case WordMissKind::kRecordLost:
+      ++counters.missed_record_lost;
+      break;
+    case WordMissKind::kReader:
+      ++counters.missed_reader;
+      break;
+  }
 }
 
 WordCounters WordWorkload::counters() const {
@@ -323,6 +376,7 @@ void WordWorkload::Finish(uint32_t slot, size_t index, transport::TimePoint star
         ++counters.missed_ranked_out;
       } else {
         ++counters.missed_not_fetched;
+        not_fetched_[Side()].push_back(NotFetched{skill, index});
       }
     }
     const double size = static_cast<double>(oracle_top.size());

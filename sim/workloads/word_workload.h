@@ -54,6 +54,7 @@
 #include "sim/report/node_totals.h"
 #include "sim/scenario/scenario.h"
 #include "sim/workloads/word_corpus.h"
+#include "sim/workloads/word_miss_census.h"
 #include "sim/workloads/word_oracle.h"
 #include "sim/workloads/word_results.h"
 #include "sim/workloads/word_traffic.h"
@@ -85,8 +86,8 @@ class WordWorkload {
   void OnQuery(uint32_t slot, uint64_t incarnation);
   // The host of `slot` is stopping (before its node goes).
   void OnStopped(uint32_t slot);
-  // Between batches: the first publishes the lanes' callbacks noted, lane by lane; the queries
-  // that answered in the batch go.
+  // Between batches: the first publishes the lanes' callbacks noted, lane by lane; the misses
+  // the answers noted are classified (WordMissCensus); the queries that answered in the batch go.
   void EndBatch();
   // Network observers: a datagram sent (in the sender's lane), and one delivered (in the
   // receiver's).
@@ -121,6 +122,11 @@ class WordWorkload {
     uint32_t incarnation = 0;
     transport::TimePoint at;
   };
+  // An oracle top-10 skill a query's search never fetched, classified by EndBatch.
+  struct NotFetched {
+    size_t skill = 0;
+    size_t row = 0;  // the query's
+  };
 
   // The lane running on this thread, or kLanes on the control side.
   size_t Side() const { return queue_.running_lane().value_or(engine::EventQueue::kLanes); }
@@ -131,6 +137,8 @@ class WordWorkload {
   }
   void Publish(uint32_t slot);
   void MarkAvailable(const Available& done);
+  // Why `miss` was not fetched, from the tables as they are (control side), counted.
+  void Classify(const NotFetched& miss);
   kademlia::store::SkillRecord RecordOf(size_t skill) const;
   void Finish(uint32_t slot, size_t row, transport::TimePoint started, std::vector<size_t> found,
               std::vector<size_t> fetched, bool failed);
@@ -162,8 +170,10 @@ class WordWorkload {
   std::array<std::vector<std::unique_ptr<QueryRun>>, engine::EventQueue::kLanes + 1> finished_;
   WordTraffic traffic_;
   std::atomic<uint64_t> pending_ = 0;  // queries start on the control side and end in lanes
-  std::array<WordCounters, engine::EventQueue::kLanes + 1> counters_{};       // per side
-  std::array<std::vector<Available>, engine::EventQueue::kLanes> available_;  // per lane
+  std::array<WordCounters, engine::EventQueue::kLanes + 1> counters_{};              // per side
+  std::array<std::vector<Available>, engine::EventQueue::kLanes> available_;         // per lane
+  std::array<std::vector<NotFetched>, engine::EventQueue::kLanes + 1> not_fetched_;  // per side
+  WordMissCensus census_;
   // Added on the control side; a row is then changed only in its asker's lane.
   std::vector<WordQueryRow> rows_;
   // Static networks: the network's counters at the publish and at the first measured query.

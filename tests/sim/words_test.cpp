@@ -293,6 +293,12 @@ TEST_CASE("the network word search finds the oracle's top 10 on words-small", "[
   for (double share : w.hot_word_shares) CHECK(share == Approx(0.1).margin(0.035));
   // Issue 47's goal.
   CHECK(w.recall_at_10_mean >= 0.95);
+  // On a static network every pointer is placed, and held where a reader looks.
+  CHECK(c.missed_unplaced + c.missed_pointer_lost + c.missed_pointer_far + c.missed_record_lost +
+            c.missed_reader ==
+        c.missed_not_fetched);
+  CHECK(c.missed_unplaced == 0);
+  CHECK(c.missed_pointer_lost + c.missed_pointer_far == 0);
   CHECK(w.recall_at_10_strict_mean <= w.recall_at_10_mean);
   CHECK(run.word_queries.size() == c.queries);
 }
@@ -346,6 +352,16 @@ TEST_CASE("words and records under churn give the same run on one thread and on 
   CHECK(a.recall_sum == b.recall_sum);  // summed lane by lane: the same doubles in the same order
   CHECK(a.found_not_live == b.found_not_live);
   CHECK(a.query_bytes == b.query_bytes);
+  // Every oracle skill a search did not fetch is classified, between batches, the same way.
+  CHECK(a.missed_not_fetched > 0);
+  CHECK(a.missed_unplaced + a.missed_pointer_lost + a.missed_pointer_far + a.missed_record_lost +
+            a.missed_reader ==
+        a.missed_not_fetched);
+  CHECK(a.missed_unplaced == b.missed_unplaced);
+  CHECK(a.missed_pointer_lost == b.missed_pointer_lost);
+  CHECK(a.missed_pointer_far == b.missed_pointer_far);
+  CHECK(a.missed_record_lost == b.missed_record_lost);
+  CHECK(a.missed_reader == b.missed_reader);
   const workloads::RecordCounters& ra = one.summary.records;
   const workloads::RecordCounters& rb = two.summary.records;
   CHECK(ra.publishes_done == rb.publishes_done);

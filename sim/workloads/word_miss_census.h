@@ -1,0 +1,67 @@
+// WordMissCensus: why a word query missed a skill that the oracle ranks in its top 10 and the
+// search never fetched (issue 47, docs/simulation.md "Word search"), told from the live nodes'
+// tables as they are when the query answers. The first of these that holds:
+//   kPointerFar: for some query term, none of the `replication` live nodes closest to any shard
+//                key of a term of the skill that the query term matches holds a live pointer of
+//                the skill (of any incarnation), but one of the `bucket_size` closest does;
+//   kPointerLost: ... and none of the `bucket_size` closest does either; or
+//   kUnplaced:   ... and the publisher, running the skill's incarnation, has not placed that
+//                pointer yet (its job is queued or searching, or it gave the term up);
+//   kRecordLost: every term's pointer is held where a reader looks, but none of the
+//                `bucket_size` live nodes closest to the skill's record key holds a live record
+//                of it;
+//   kReader:     both are where a reader looks: the reader read too little, a read or a fetch
+//                failed, or the candidates' order left the skill out.
+// A shard's pointers are looked for in shard order, up to the first shard whose closest nodes
+// hold nothing of the term (a term's shards fill in order).
+//
+// Reads every node's tables: call it on the control side, while no lane runs. Holds references
+// to the population only.
+#ifndef SKILLNODE_SIM_WORKLOADS_WORD_MISS_CENSUS_H_
+#define SKILLNODE_SIM_WORKLOADS_WORD_MISS_CENSUS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kademlia/store/record/skill_record.h"
+#include "sim/hosts/population.h"
+
+namespace skillnode::sim::workloads {
+
+enum class WordMissKind : uint8_t { kUnplaced, kPointerLost, kPointerFar, kRecordLost, kReader };
+std::string_view WordMissKindName(WordMissKind kind);
+
+// One miss: the skill and, per query term, the skill's index terms that the query term matches
+// (the term itself, or for a last word typed, the terms it begins).
+struct WordMiss {
+  std::string skill_id;
+  std::vector<std::vector<std::string>> terms;
+  // The publisher's SkillDht and the skill's identity under it, when the publisher runs the
+  // incarnation that published the skill; otherwise null.
+  const kademlia::store::SkillDht* publisher = nullptr;
+  kademlia::store::RecordIdentity identity;
+};
+
+class WordMissCensus {
+ public:
+  WordMissCensus(const hosts::Population& population, size_t replication, size_t bucket_size);
+
+  WordMissKind Classify(const WordMiss& miss) const;
+
+ private:
+  // Whether a live pointer of `skill_id` for `term` is on the `nodes` closest live nodes of one
+  // of the term's shard keys.
+  bool PointerHeld(std::string_view term, std::string_view skill_id, size_t nodes) const;
+  bool RecordHeld(std::string_view skill_id) const;
+
+  const hosts::Population& population_;
+  size_t replication_;
+  size_t bucket_size_;
+};
+
+}  // namespace skillnode::sim::workloads
+
+#endif  // SKILLNODE_SIM_WORKLOADS_WORD_MISS_CENSUS_H_
