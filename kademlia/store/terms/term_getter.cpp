@@ -145,8 +145,10 @@ void TermGetter::OnValues(const ReadPtr& read, transport::TimePoint now, const C
 void TermGetter::PageOrFinish(const ReadPtr& read, transport::TimePoint now) {
   ReadState::Shard& s = read->shard;
   if (read->finished || !s.lookup_done) return;
-  const size_t places = std::min(config_.replication, s.closest.size());
-  for (size_t i = 0; i < places; ++i) {
+  // Every node of the lookup's closest, not only the r closest: churn pushes a holder past the
+  // r-th place when newcomers land before it, and its pointers are where a reader finds them
+  // until a read repairs the r closest (FinishShard).
+  for (size_t i = 0; i < s.closest.size(); ++i) {
     const Contact& contact = s.closest[i];
     auto it = s.holders.find(contact.id);
     if (it == s.holders.end()) continue;

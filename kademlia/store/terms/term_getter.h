@@ -7,7 +7,8 @@
 // Within a shard the lookup's first pages come from every node it asks. When it ends, the pages
 // of the closest holder that has more are followed (heaviest first, a lost page asked again), up
 // to DhtConfig::term_pages_in_flight_max of them at once (PageCursors: one stride of the smallest
-// page apart), and another of the r closest only while it reports more pointers than the shard
+// page apart), and another of the lookup's closest (beyond the r closest too: churn pushes
+// holders past the r-th place) only while it reports more pointers than the shard
 // has given so far: a reader pays one holder's pages (64 to 85 for a full shard), not r times
 // that, in a quarter of the round trips. Every copy is
 // checked and merged by TermPointerMerge (term_pointer_merge.h); the pointers this node holds in

@@ -1,7 +1,8 @@
 // The keyword index's reader and replication in seeded many-node runs (SkillDht::GetTerm,
 // terms::TermGetter, ReplicaHandoff): pointers STOREd on a term's holders read back heaviest
 // first by another node, a full shard 0 read on into shard 1, `wanted`, a tombstone, hand-off to
-// a newcomer closest to a term key, and replica repair after a holder is evicted.
+// a newcomer closest to a term key, replica repair after a holder is evicted, and pointers held
+// only beyond the r closest.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <memory>
@@ -213,6 +214,47 @@ TEST_CASE(
   CHECK(after.size() == before.size());
   CHECK(std::find(after.begin(), after.end(), gone) == after.end());
   for (size_t holder : after) CHECK(net.dht(holder).terms().Count(key) == 2);
+}
+
+TEST_CASE("pointers held only beyond a term key's r closest are read page by page, then repaired",
+          "[sim]") {
+  // Churn pushes a holder past the r-th place when newcomers land before it: its pointers are
+  // read in full (not only its first page), and the read stores them on the r closest.
+  FakeNetwork net(/*seed=*/53);
+  BuildDhtNetwork(net, 40, DhtConfig{});
+  const Key key = TermKey("harbor");
+  auto found = std::make_shared<std::optional<LookupResult>>();
+  REQUIRE(net.node(0).FindNode(net.now(), key, [found](const LookupResult& r) { *found = r; }));
+  net.RunFor(transport::Seconds(5));
+  REQUIRE(found->has_value());
+  const LookupResult& closest = **found;
+  REQUIRE(closest.closest.size() >= 6);
+  // The fifth closest the storer knows holds ten pointers, three or four to a page.
+  const size_t fifth = 4;
+  for (int i = 0; i < 10; ++i) {
+    const SignedTermPointer p = Pointer(net, "harbor", "skill-" + std::to_string(i), 100 + i);
+    REQUIRE(net.node(0).Request(
+        net.now(), closest.closest[fifth].endpoint, closest.closest[fifth].id,
+        wire::StoreBody{key, closest.tokens[fifth], wire::WireRecord{p.encoded, p.signature}, 1800},
+        nullptr));
+  }
+  net.RunFor(transport::Seconds(2));
+  const std::vector<size_t> holders = PointerHolders(net, key);
+  REQUIRE(holders.size() == 1);
+  REQUIRE(net.dht(holders.front()).terms().Count(key) == 10);
+  size_t reader = 1;
+  while (reader == holders.front() ||
+         std::any_of(closest.closest.begin(), closest.closest.begin() + 6,
+                     [&](const Contact& c) { return c.id == net.node(reader).id(); })) {
+    ++reader;
+  }
+  const TermGetResult result = Read(net, reader, "harbor");
+  CHECK(result.status == TermGetStatus::kFound);
+  CHECK(result.pointers.size() == 10);
+  CHECK(result.pages > 0);
+  // The read stored what it found on the r closest that answered without it.
+  CHECK(net.dht(reader).stats().term_read_repairs > 0);
+  CHECK(PointerHolders(net, key).size() > 1);
 }
 
 }  // namespace
