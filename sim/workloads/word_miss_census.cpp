@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cassert>
 
+#include "discovery/index_terms.h"
+#include "discovery/text/text_match.h"
 #include "kademlia/store/record/term_pointer.h"
 #include "kademlia/store/skill_dht.h"
 #include "sim/hosts/host.h"
@@ -21,16 +23,66 @@ std::string_view WordMissKindName(WordMissKind kind) {
       return "pointer_far";
     case WordMissKind::kRecordLost:
       return "record_lost";
+    case WordMissKind::kFetchFailed:
+      return "fetch_failed";
     case WordMissKind::kReader:
       return "reader";
   }
   return "reader";
 }
 
+void Count(WordMissKind kind, WordCounters& counters) {
+  switch (kind) {
+    case WordMissKind::kUnplaced:
+      ++counters.missed_unplaced;
+      return;
+    case WordMissKind::kPointerLost:
+      ++counters.missed_pointer_lost;
+      return;
+    case WordMissKind::kPointerFar:
+      ++counters.missed_pointer_far;
+      return;
+    case WordMissKind::kRecordLost:
+      ++counters.missed_record_lost;
+      return;
+    case WordMissKind::kFetchFailed:
+      ++counters.missed_fetch_failed;
+      return;
+    case WordMissKind::kReader:
+      ++counters.missed_reader;
+      return;
+  }
+}
+
 WordMissCensus::WordMissCensus(const hosts::Population& population, size_t replication,
                                size_t bucket_size)
-    : population_(population), replication_(replication), bucket_size_(bucket_size) {
+    : population_(population),
+      replication_(replication),
+      bucket_size_(bucket_size),
+      analyzer_(discovery::text::Analyzer::Create().value()) {
   assert(replication > 0 && bucket_size > 0);
+}
+
+WordMiss WordMissCensus::FactsOf(const kademlia::store::SkillRecord& record,
+                                 std::string_view text) {
+  WordMiss facts;
+  facts.skill_id = record.skill_id;
+  const std::vector<kademlia::store::IndexTerm> indexed =
+      discovery::IndexTermsOf(analyzer_, extractor_, record);
+  auto match = discovery::text::TextMatch::Create(text);
+  assert(match.has_value());  // the default language is always there
+  const discovery::text::QueryTerms& query = match->query();
+  for (size_t i = 0; i < query.size(); ++i) {
+    std::vector<std::string> matching;
+    for (const kademlia::store::IndexTerm& term : indexed) {
+      if (term.term == query.terms()[i] ||
+          (query.IsPrefix(i) && term.term.starts_with(query.terms()[i]))) {
+        matching.push_back(term.term);
+      }
+    }
+    if (!matching.empty()) facts.terms.push_back(std::move(matching));
+  }
+  return facts;
 }
 
 bool WordMissCensus::PointerHeld(std::string_view term, std::string_view skill_id,
@@ -88,7 +140,8 @@ WordMissKind WordMissCensus::Classify(const WordMiss& miss) const {
         });
     return unplaced ? WordMissKind::kUnplaced : WordMissKind::kPointerLost;
   }
-  return RecordHeld(miss.skill_id) ? WordMissKind::kReader : WordMissKind::kRecordLost;
+  if (!RecordHeld(miss.skill_id)) return WordMissKind::kRecordLost;
+  return miss.dropped ? WordMissKind::kFetchFailed : WordMissKind::kReader;
 }
 
 }  // namespace skillnode::sim::workloads

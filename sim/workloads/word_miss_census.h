@@ -10,8 +10,10 @@
 //   kRecordLost: every term's pointer is held where a reader looks, but none of the
 //                `bucket_size` live nodes closest to the skill's record key holds a live record
 //                of it;
-//   kReader:     both are where a reader looks: the reader read too little, a read or a fetch
-//                failed, or the candidates' order left the skill out.
+//   kFetchFailed: both are where a reader looks, and the skill was a candidate whose record get
+//                failed (or found no live record of it);
+//   kReader:     both are where a reader looks: the reader read too little, a read failed, or
+//                the candidates' order left the skill out.
 // A shard's pointers are looked for in shard order, up to the first shard whose closest nodes
 // hold nothing of the term (a term's shards fill in order).
 //
@@ -26,16 +28,29 @@
 #include <string_view>
 #include <vector>
 
+#include "discovery/text/analyzer.h"
+#include "discovery/text/term_extractor.h"
 #include "kademlia/store/record/skill_record.h"
 #include "sim/hosts/population.h"
+#include "sim/workloads/word_results.h"
 
 namespace skillnode::sim::workloads {
 
-enum class WordMissKind : uint8_t { kUnplaced, kPointerLost, kPointerFar, kRecordLost, kReader };
+enum class WordMissKind : uint8_t {
+  kUnplaced,
+  kPointerLost,
+  kPointerFar,
+  kRecordLost,
+  kFetchFailed,
+  kReader
+};
 std::string_view WordMissKindName(WordMissKind kind);
+// Adds one to `counters`' count of `kind`.
+void Count(WordMissKind kind, WordCounters& counters);
 
 // One miss: the skill and, per query term, the skill's index terms that the query term matches
-// (the term itself, or for a last word typed, the terms it begins).
+// (the term itself, or for a last word typed, the terms it begins; a query term the skill holds
+// but is not indexed under, past its 32 most distinctive, is left out).
 struct WordMiss {
   std::string skill_id;
   std::vector<std::vector<std::string>> terms;
@@ -43,12 +58,16 @@ struct WordMiss {
   // incarnation that published the skill; otherwise null.
   const kademlia::store::SkillDht* publisher = nullptr;
   kademlia::store::RecordIdentity identity;
+  bool dropped = false;  // a candidate of the search whose fetch failed
 };
 
 class WordMissCensus {
  public:
   WordMissCensus(const hosts::Population& population, size_t replication, size_t bucket_size);
 
+  // The skill and matching terms of a miss of `record` by a query of `text`; the caller adds
+  // the publisher and whether the fetch failed.
+  WordMiss FactsOf(const kademlia::store::SkillRecord& record, std::string_view text);
   WordMissKind Classify(const WordMiss& miss) const;
 
  private:
@@ -60,6 +79,8 @@ class WordMissCensus {
   const hosts::Population& population_;
   size_t replication_;
   size_t bucket_size_;
+  discovery::text::Analyzer analyzer_;
+  discovery::text::TermExtractor extractor_;
 };
 
 }  // namespace skillnode::sim::workloads

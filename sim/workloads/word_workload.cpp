@@ -14,7 +14,6 @@
 #include "discovery/search/words/dht_word_sources.h"
 #include "discovery/search/words/vocabulary_feed.h"
 #include "discovery/search/words/word_search.h"
-#include "discovery/text/text_match.h"
 #include "sim/workloads/record_workload.h"
 
 namespace skillnode::sim::workloads {
@@ -211,24 +210,9 @@ void WordWorkload::EndBatch() {
 
 void WordWorkload::Classify(const NotFetched& miss) {
   assert(!queue_.running_lane());
-  WordMiss facts;
-  facts.skill_id = SkillIdOf(miss.skill);
   const kademlia::store::SkillRecord record = RecordOf(miss.skill);
-  const std::vector<kademlia::store::IndexTerm> indexed =
-      discovery::IndexTermsOf(analyzer_, extractor_, record);
-  auto match = discovery::text::TextMatch::Create(rows_[miss.row].text);
-  assert(match.has_value());
-  const discovery::text::QueryTerms& query = match->query();
-  for (size_t i = 0; i < query.size(); ++i) {
-    std::vector<std::string>& matching = facts.terms.emplace_back();
-    for (const kademlia::store::IndexTerm& term : indexed) {
-      if (term.term == query.terms()[i] ||
-          (query.IsPrefix(i) && term.term.starts_with(query.terms()[i]))) {
-        matching.push_back(term.term);
-      }
-    }
-    if (matching.empty()) facts.terms.pop_back();  // a term the skill holds but is not indexed by
-  }
+  WordMiss facts = census_.FactsOf(record, rows_[miss.row].text);
+  facts.dropped = miss.dropped;
   const auto slot = static_cast<uint32_t>(miss.skill % population_.honest_slots());
   const hosts::Population::Slot& s = population_.slot(slot);
   if (population_.joined(slot) && skills_[miss.skill].incarnation == s.incarnation) {
@@ -237,23 +221,8 @@ void WordWorkload::Classify(const NotFetched& miss) {
                                                      record.agent_id, record.skill_id};
   }
   WordCounters& counters = counters_[engine::EventQueue::kLanes];
-  switch (census_.Classify(facts)) {
-    case WordMissKind::kUnplaced:
-      ++counters.missed_unplaced;
-      break;
-    case WordMissKind::kPointerLost:
-      ++counters.missed_pointer_lost;
-      break;
-    case WordMissKind::kPointerFar:
-      ++counters.missed_pointer_far;
-      break;
-    case WordMissKind::kRecordLost:
-      ++counters.missed_record_lost;
-      break;
-    case WordMissKind::kReader:
-      ++counters.missed_reader;
-      break;
-  }
+  Count(census_.Classify(facts), counters);
+  counters.missed_publisher_gone += facts.publisher == nullptr;
 }
 
 WordCounters WordWorkload::counters() const {
@@ -333,13 +302,20 @@ void WordWorkload::OnQuery(uint32_t slot, uint64_t incarnation) {
             found.push_back(*skill);
           }
         }
-        Finish(slot, index, now, std::move(found), std::move(fetched), answer.failed);
+        std::vector<size_t> dropped;
+        for (const kademlia::store::RecordIdentity& identity : answer.dropped) {
+          if (const auto skill = SkillIndexOf(identity.skill_id)) dropped.push_back(*skill);
+        }
+        Finish(slot, index, now, Fetches{std::move(found), std::move(fetched), std::move(dropped)},
+               answer.failed);
       });
   population_.Reschedule(slot);
 }
 
 void WordWorkload::Finish(uint32_t slot, size_t index, transport::TimePoint started,
-                          std::vector<size_t> found, std::vector<size_t> fetched, bool failed) {
+                          Fetches fetches, bool failed) {
+  std::vector<size_t>& found = fetches.found;
+  const std::vector<size_t>& fetched = fetches.fetched;
   assert(running_[slot] && OnSideOf(slot));
   const OracleAnswer truth = std::move(running_[slot]->truth);
   const std::vector<size_t>& oracle_top = truth.top;
@@ -376,7 +352,9 @@ void WordWorkload::Finish(uint32_t slot, size_t index, transport::TimePoint star
         ++counters.missed_ranked_out;
       } else {
         ++counters.missed_not_fetched;
-        not_fetched_[Side()].push_back(NotFetched{skill, index});
+        const bool dropped = std::find(fetches.dropped.begin(), fetches.dropped.end(), skill) !=
+                             fetches.dropped.end();
+        not_fetched_[Side()].push_back(NotFetched{skill, index, dropped});
       }
     }
     const double size = static_cast<double>(oracle_top.size());

@@ -125,7 +125,15 @@ class WordWorkload {
   // An oracle top-10 skill a query's search never fetched, classified by EndBatch.
   struct NotFetched {
     size_t skill = 0;
-    size_t row = 0;  // the query's
+    size_t row = 0;        // the query's
+    bool dropped = false;  // a candidate whose fetch failed (WordAnswer::dropped)
+  };
+  // What a query's answer led to, as corpus skills: its first 10 distinct, every one answered,
+  // and the candidates whose fetch failed.
+  struct Fetches {
+    std::vector<size_t> found;
+    std::vector<size_t> fetched;
+    std::vector<size_t> dropped;
   };
 
   // The lane running on this thread, or kLanes on the control side.
@@ -140,8 +148,8 @@ class WordWorkload {
   // Why `miss` was not fetched, from the tables as they are (control side), counted.
   void Classify(const NotFetched& miss);
   kademlia::store::SkillRecord RecordOf(size_t skill) const;
-  void Finish(uint32_t slot, size_t row, transport::TimePoint started, std::vector<size_t> found,
-              std::vector<size_t> fetched, bool failed);
+  void Finish(uint32_t slot, size_t row, transport::TimePoint started, Fetches fetches,
+              bool failed);
 
   const scenario::Scenario& scenario_;
   hosts::Population& population_;

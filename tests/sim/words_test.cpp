@@ -295,7 +295,7 @@ TEST_CASE("the network word search finds the oracle's top 10 on words-small", "[
   CHECK(w.recall_at_10_mean >= 0.95);
   // On a static network every pointer is placed, and held where a reader looks.
   CHECK(c.missed_unplaced + c.missed_pointer_lost + c.missed_pointer_far + c.missed_record_lost +
-            c.missed_reader ==
+            c.missed_fetch_failed + c.missed_reader ==
         c.missed_not_fetched);
   CHECK(c.missed_unplaced == 0);
   CHECK(c.missed_pointer_lost + c.missed_pointer_far == 0);
@@ -355,12 +355,13 @@ TEST_CASE("words and records under churn give the same run on one thread and on 
   // Every oracle skill a search did not fetch is classified, between batches, the same way.
   CHECK(a.missed_not_fetched > 0);
   CHECK(a.missed_unplaced + a.missed_pointer_lost + a.missed_pointer_far + a.missed_record_lost +
-            a.missed_reader ==
+            a.missed_fetch_failed + a.missed_reader ==
         a.missed_not_fetched);
   CHECK(a.missed_unplaced == b.missed_unplaced);
   CHECK(a.missed_pointer_lost == b.missed_pointer_lost);
   CHECK(a.missed_pointer_far == b.missed_pointer_far);
   CHECK(a.missed_record_lost == b.missed_record_lost);
+  CHECK(a.missed_fetch_failed == b.missed_fetch_failed);
   CHECK(a.missed_reader == b.missed_reader);
   const workloads::RecordCounters& ra = one.summary.records;
   const workloads::RecordCounters& rb = two.summary.records;

@@ -131,6 +131,7 @@ struct WordSearch::Run {
   size_t next_group = 0;
   size_t in_flight = 0;
   std::vector<SkillEntryPtr> fetched;
+  std::vector<kademlia::store::RecordIdentity> dropped;
 };
 
 WordSearch::WordSearch(TermSource& terms, RecordSource& records, VocabularyFeed& vocabulary,
@@ -335,6 +336,7 @@ void WordSearch::OnRecords(const RunPtr& run, size_t group, transport::TimePoint
     // Missing (or unreadable), a tombstone, or only another publisher's record of the skill.
     if (failed || it == records.end() || (*it)->record.tombstone) {
       ++stats_.candidates_dropped;
+      run->dropped.push_back(candidate.identity);
       continue;
     }
     const kademlia::store::SkillRecord& record = (*it)->record;
@@ -362,6 +364,7 @@ void WordSearch::Finish(transport::TimePoint now, const RunPtr& run) {
   }
   answer.hits = ranking_.Rank(run->match, std::move(holding));
   answer.terms = run->match.query();
+  answer.dropped = std::move(run->dropped);
   Callback done = std::move(run->done);
   run->done = nullptr;
   done(now, std::move(answer));

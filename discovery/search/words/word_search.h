@@ -82,6 +82,9 @@ struct WordAnswer {
   std::vector<ScoredEntry> hits;  // ranked; each holds every term
   text::QueryTerms terms;         // the query's, with the corrections read as alternatives
   bool failed = false;            // not one term could be read: no holder reachable
+  // Candidates fetched and dropped: the get failed, or its record was missing, a tombstone or
+  // only another publisher's (at most candidates_fetched_max).
+  std::vector<kademlia::store::RecordIdentity> dropped;
 };
 
 class WordSearch {
