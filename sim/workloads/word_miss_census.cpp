@@ -13,24 +13,6 @@
 
 namespace skillnode::sim::workloads {
 
-std::string_view WordMissKindName(WordMissKind kind) {
-  switch (kind) {
-    case WordMissKind::kUnplaced:
-      return "unplaced";
-    case WordMissKind::kPointerLost:
-      return "pointer_lost";
-    case WordMissKind::kPointerFar:
-      return "pointer_far";
-    case WordMissKind::kRecordLost:
-      return "record_lost";
-    case WordMissKind::kFetchFailed:
-      return "fetch_failed";
-    case WordMissKind::kReader:
-      return "reader";
-  }
-  return "reader";
-}
-
 void Count(WordMissKind kind, WordCounters& counters) {
   switch (kind) {
     case WordMissKind::kUnplaced:

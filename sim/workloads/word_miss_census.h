@@ -44,7 +44,6 @@ enum class WordMissKind : uint8_t {
   kFetchFailed,
   kReader
 };
-std::string_view WordMissKindName(WordMissKind kind);
 // Adds one to `counters`' count of `kind`.
 void Count(WordMissKind kind, WordCounters& counters);
 
