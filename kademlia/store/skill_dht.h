@@ -10,7 +10,8 @@
 // wait for its publisher's republish to get back to r copies.
 //
 // Publisher side: Publish stores a signed record on the r closest nodes of each of its keys and
-// republishes it every republish_interval while it is published; Unpublish publishes a signed
+// republishes it first_republish_delay later, then every republish_interval while it is
+// published; Unpublish publishes a signed
 // tombstone the same way and keeps republishing it until the record's TTL has passed, so a stale
 // copy cannot come back.
 //

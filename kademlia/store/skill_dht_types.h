@@ -30,6 +30,11 @@ struct DhtConfig {
   // How often the publisher stores its records again; well inside the record TTL so that a
   // missed round or two does not let records expire.
   transport::Duration republish_interval = transport::Seconds(20 * 60);
+  // A record's first republish after Publish comes this soon (never later than
+  // republish_interval), then every republish_interval. A publish made while the network is
+  // forming, or by a node that has just joined, places its copies with routing tables still
+  // thin; the first republish places them again on the closest nodes as they are by then.
+  transport::Duration first_republish_delay = transport::Seconds(5 * 60);
   StoreLimits limits;
   // The keyword index's pointers held for others (docs/protocol.md "Keyword index").
   terms::TermTableLimits term_limits;

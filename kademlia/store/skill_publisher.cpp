@@ -41,11 +41,18 @@ SkillPublisher::SkillPublisher(Node& node, const DhtConfig& config, ValueStore& 
 
 void SkillPublisher::Publish(transport::TimePoint now, const SignedRecord& record,
                              PublishCallback done, std::vector<IndexTerm> terms) {
+  Place(now, record, std::move(done), std::move(terms),
+        std::min(config_.first_republish_delay, config_.republish_interval));
+}
+
+void SkillPublisher::Place(transport::TimePoint now, const SignedRecord& record,
+                           PublishCallback done, std::vector<IndexTerm> terms,
+                           transport::Duration next_in) {
   ++stats_.publishes_started;
   const transport::Duration ttl = transport::Seconds(record.record.ttl_seconds);
   if (record.record.tombstone) terms.clear();  // a tombstone buries what its identity had
   SetPublished(Published{
-      record, std::move(terms), now + config_.republish_interval,
+      record, std::move(terms), now + next_in,
       record.record.tombstone ? now + ttl : window_.LocalTimeOf(now, NotAfterMs(record.record))});
   auto state = std::make_shared<PublishState>();
   state->done = std::move(done);
@@ -173,7 +180,8 @@ void SkillPublisher::RepublishDue(transport::TimePoint now) {
   }
   for (auto& [record, terms] : due) {
     // Signed again: its pointers are signed again from the new version (TermPublisher).
-    Publish(now, Refreshed(now, std::move(record)), nullptr, std::move(terms));
+    Place(now, Refreshed(now, std::move(record)), nullptr, std::move(terms),
+          config_.republish_interval);
   }
 }
 

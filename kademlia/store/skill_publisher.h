@@ -1,6 +1,7 @@
 // SkillPublisher: the publisher side of the skill store. Publish stores a signed record on the
 // r closest nodes of each of its keys (and keeps a copy here when this node is one of them),
-// then republishes it every republish_interval while it is published; a tombstone is
+// then republishes it first_republish_delay later (the copies placed again once routing tables
+// have filled) and every republish_interval after that while it is published; a tombstone is
 // republished until the record's TTL has passed, so a stale copy cannot come back. A live record
 // this node signed itself is signed again at a republish that finds little of its window left
 // (a new timestamp and a higher sequence), and its owner is told; one signed by another key is
@@ -81,6 +82,10 @@ class SkillPublisher {
   };
   struct PublishState;
 
+  // Publish and RepublishDue: stores `record` on the closest nodes of its keys, and schedules
+  // its next republish `next_in` from now.
+  void Place(transport::TimePoint now, const SignedRecord& record, PublishCallback done,
+             std::vector<IndexTerm> terms, transport::Duration next_in);
   // Adds or replaces a published record, keeping published_due_ in step.
   void SetPublished(Published published);
   void StoreOn(transport::TimePoint now, const Key& key, const LookupResult& closest,

@@ -66,7 +66,32 @@ TEST_CASE("a publish without contacts keeps the record here under every key", "[
   CHECK(f.store.Get(record_keys.front()).at(0)->value ==
         f.store.Get(record_keys.back()).at(0)->value);
   CHECK(f.publisher.size() == 1);
+  // The first republish comes early, to place the copies again once routing tables have filled.
+  CHECK(f.publisher.NextDeadline() == f.now + f.config.first_republish_delay);
+}
+
+TEST_CASE(
+    "the first republish comes first_republish_delay after a publish, then one each "
+    "republish_interval",
+    "[unit]") {
+  PublisherFixture f;
+  REQUIRE(f.config.first_republish_delay < f.config.republish_interval);
+  f.publisher.Publish(f.now, Signed(SampleRecord(), Publisher()), nullptr);
+  const transport::TimePoint published = f.now;
+  // Nothing is due just before the first republish.
+  f.publisher.RepublishDue(published + f.config.first_republish_delay - transport::Seconds(1));
+  CHECK(f.stats.publishes_started == 1);
+  f.now = published + f.config.first_republish_delay;
+  REQUIRE(f.publisher.NextDeadline() == f.now);
+  f.publisher.RepublishDue(f.now);
+  CHECK(f.stats.publishes_started == 2);
+  // Then the usual interval, not the short delay again.
   CHECK(f.publisher.NextDeadline() == f.now + f.config.republish_interval);
+  // A delay longer than the interval is cut to the interval.
+  PublisherFixture g;
+  g.config.first_republish_delay = g.config.republish_interval + transport::Seconds(60);
+  g.publisher.Publish(g.now, Signed(SampleRecord(), Publisher()), nullptr);
+  CHECK(g.publisher.NextDeadline() == g.now + g.config.republish_interval);
 }
 
 TEST_CASE("a publish stores on a close contact that gave a token and counts its answers",
@@ -111,15 +136,19 @@ TEST_CASE("republishing signs our own record again as its window runs out and dr
   f.publisher.Publish(f.now, Signed(own, f.node.identity()), nullptr);
   f.publisher.Publish(f.now, Signed(SampleRecord("foreign"), Publisher()), nullptr);
   CHECK(f.stats.publishes_started == 2);
-  // At 1300 s both are republished as they are: 2300 s of the window left, more than the
-  // republish interval and a quarter of the TTL.
-  f.now = transport::kTimeZero + transport::Seconds(1300);
+  // The first republish, 300 s after the publish (at 400 s), sends both as they are: 3200 s of
+  // the window left.
+  const transport::TimePoint published = f.now;
+  f.now = published + f.config.first_republish_delay;
   REQUIRE(f.publisher.NextDeadline() == f.now);
   f.publisher.RepublishDue(f.now);
   CHECK(f.stats.publishes_started == 4);
   CHECK(f.resigned.empty());
-  // At 2500 s ours has 1100 s left: signed again with a new timestamp and a higher sequence.
-  f.now = transport::kTimeZero + transport::Seconds(2500);
+  // The next, 1200 s later (at 1600 s): ours has 2000 s left, less than the republish interval
+  // and a quarter of the TTL: signed again with a new timestamp and a higher sequence.
+  f.now += f.config.republish_interval;
+  REQUIRE(f.now == transport::kTimeZero + transport::Seconds(1600));
+  REQUIRE(f.publisher.NextDeadline() == f.now);
   f.publisher.RepublishDue(f.now);
   REQUIRE(f.resigned.size() == 1);
   CHECK(f.stats.records_resigned == 1);
