@@ -15,6 +15,7 @@
 #include "discovery/search/words/vocabulary_feed.h"
 #include "discovery/search/words/word_search.h"
 #include "sim/workloads/record_workload.h"
+#include "sim/workloads/word_query_check.h"
 
 namespace skillnode::sim::workloads {
 
@@ -291,34 +292,15 @@ void WordWorkload::OnQuery(uint32_t slot, uint64_t incarnation) {
   run.search.Search(
       now, skill_query,
       [this, slot, index, now](transport::TimePoint, discovery::search::WordAnswer answer) {
-        std::vector<size_t> found;
-        std::vector<size_t> fetched;
-        for (const discovery::search::ScoredEntry& hit : answer.hits) {
-          const auto skill = SkillIndexOf(hit.entry->record().skill_id);
-          if (!skill) continue;
-          fetched.push_back(*skill);
-          if (found.size() < kWordRecallDepth &&
-              std::find(found.begin(), found.end(), *skill) == found.end()) {
-            found.push_back(*skill);
-          }
-        }
-        std::vector<size_t> dropped;
-        for (const kademlia::store::RecordIdentity& identity : answer.dropped) {
-          if (const auto skill = SkillIndexOf(identity.skill_id)) dropped.push_back(*skill);
-        }
-        Finish(slot, index, now, Fetches{std::move(found), std::move(fetched), std::move(dropped)},
-               answer.failed);
+        Finish(slot, index, now, QueryFetches::Of(answer), answer.failed);
       });
   population_.Reschedule(slot);
 }
 
 void WordWorkload::Finish(uint32_t slot, size_t index, transport::TimePoint started,
-                          Fetches fetches, bool failed) {
-  std::vector<size_t>& found = fetches.found;
-  const std::vector<size_t>& fetched = fetches.fetched;
+                          QueryFetches fetches, bool failed) {
   assert(running_[slot] && OnSideOf(slot));
   const OracleAnswer truth = std::move(running_[slot]->truth);
-  const std::vector<size_t>& oracle_top = truth.top;
   WordCounters& counters = counters_[Side()];
   finished_[Side()].push_back(std::move(running_[slot]));
   --pending_;
@@ -333,43 +315,33 @@ void WordWorkload::Finish(uint32_t slot, size_t index, transport::TimePoint star
   counters.query_replies += traffic.replies;
   counters.query_bytes += traffic.bytes;
   counters.queries_failed += failed;
-  for (size_t skill : found) counters.found_not_live += !Live(skill);
+  for (size_t skill : fetches.found) counters.found_not_live += !Live(skill);
   engine::TraceHash& trace = traces_[engine::EventQueue::LaneOf(slot)];
-  trace.Add((uint64_t{slot} << 32) ^ found.size());
-  for (size_t skill : found) trace.Add(skill);
-  if (oracle_top.empty()) {
+  trace.Add((uint64_t{slot} << 32) ^ fetches.found.size());
+  for (size_t skill : fetches.found) trace.Add(skill);
+  if (truth.top.empty()) {
     ++counters.queries_no_answer;
   } else {
-    const OracleHits hits = HitsOf(truth, found);
-    // Classify the misses: the oracle's skills not found, as many as the hits lack.
-    size_t misses = oracle_top.size() - hits.hits;
-    for (size_t skill : oracle_top) {
-      if (misses == 0) break;
-      if (std::find(found.begin(), found.end(), skill) != found.end()) continue;
-      --misses;
-      if (std::find(fetched.begin(), fetched.end(), skill) != fetched.end()) {
-        row.ranked_out.push_back(skill);
-        ++counters.missed_ranked_out;
-      } else {
-        ++counters.missed_not_fetched;
-        const bool dropped = std::find(fetches.dropped.begin(), fetches.dropped.end(), skill) !=
-                             fetches.dropped.end();
-        not_fetched_[Side()].push_back(NotFetched{skill, index, dropped});
-      }
+    const WordQueryCheck check = WordQueryCheck::Of(truth, fetches);
+    row.ranked_out = check.ranked_out;
+    counters.missed_ranked_out += check.ranked_out.size();
+    counters.missed_not_fetched += check.not_fetched.size();
+    for (const NotFetchedSkill& miss : check.not_fetched) {
+      not_fetched_[Side()].push_back(NotFetched{miss.skill, index, miss.dropped});
     }
-    const double size = static_cast<double>(oracle_top.size());
-    row.recall = static_cast<double>(hits.hits) / size;
-    row.recall_strict = static_cast<double>(hits.strict) / size;
+    const double size = static_cast<double>(truth.top.size());
+    row.recall = static_cast<double>(check.hits.hits) / size;
+    row.recall_strict = static_cast<double>(check.hits.strict) / size;
     ++counters.queries_checked;
     counters.recall_sum += row.recall;
     counters.recall_strict_sum += row.recall_strict;
-    counters.queries_recall_one += hits.hits == oracle_top.size();
+    counters.queries_recall_one += check.hits.hits == truth.top.size();
     if (row.hot) {
       ++counters.hot_checked;
       counters.hot_recall_sum += row.recall;
     }
   }
-  row.found = std::move(found);
+  row.found = std::move(fetches.found);
 }
 
 WordSummary WordWorkload::Summary(const report::NodeTotals& totals) const {

@@ -56,6 +56,7 @@
 #include "sim/workloads/word_corpus.h"
 #include "sim/workloads/word_miss_census.h"
 #include "sim/workloads/word_oracle.h"
+#include "sim/workloads/word_query_check.h"
 #include "sim/workloads/word_results.h"
 #include "sim/workloads/word_traffic.h"
 #include "sim/workloads/workload.h"
@@ -128,13 +129,6 @@ class WordWorkload {
     size_t row = 0;        // the query's
     bool dropped = false;  // a candidate whose fetch failed (WordAnswer::dropped)
   };
-  // What a query's answer led to, as corpus skills: its first 10 distinct, every one answered,
-  // and the candidates whose fetch failed.
-  struct Fetches {
-    std::vector<size_t> found;
-    std::vector<size_t> fetched;
-    std::vector<size_t> dropped;
-  };
 
   // The lane running on this thread, or kLanes on the control side.
   size_t Side() const { return queue_.running_lane().value_or(engine::EventQueue::kLanes); }
@@ -148,7 +142,8 @@ class WordWorkload {
   // Why `miss` was not fetched, from the tables as they are (control side), counted.
   void Classify(const NotFetched& miss);
   kademlia::store::SkillRecord RecordOf(size_t skill) const;
-  void Finish(uint32_t slot, size_t row, transport::TimePoint started, Fetches fetches,
+  // A query answered: its row and counters, checked against the oracle (word_query_check.h).
+  void Finish(uint32_t slot, size_t row, transport::TimePoint started, QueryFetches fetches,
               bool failed);
 
   const scenario::Scenario& scenario_;
