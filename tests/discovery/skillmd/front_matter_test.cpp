@@ -5,9 +5,12 @@
 #include <string>
 
 #include "kademlia/store/record/skill_record.h"
+#include "support/utf8_text.h"
 
 namespace skillnode::discovery::skillmd {
 namespace {
+
+using testing::Characters;
 
 FolderError Refusal(const std::string& text) {
   auto parsed = ParseFrontMatter(text);
@@ -101,14 +104,6 @@ TEST_CASE("Names outside the Agent Skills format are refused", "[unit]") {
   CHECK(ParseFrontMatter("---\nname: " + std::string(kSkillNameLengthMax, 'a') +
                          "\ndescription: b\n---\n"));
   CHECK(Refusal("---\ndescription: b\n---\n").Message() == "SKILL.md line 1: name: is required");
-}
-
-// `count` characters of `bytes` UTF-8 bytes each: CJK (3) or an emoji (4).
-std::string Characters(size_t count, size_t bytes) {
-  const std::string one = bytes == 3 ? "\xE6\xBC\xA2" : "\xF0\x9F\x98\x80";
-  std::string out;
-  for (size_t i = 0; i < count; ++i) out += one;
-  return out;
 }
 
 TEST_CASE("A description of 1,024 characters in any script is read whole, and 1,025 refused",

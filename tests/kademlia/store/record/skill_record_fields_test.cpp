@@ -10,10 +10,12 @@
 #include "kademlia/store/skill_dht_internal.h"
 #include "kademlia/wire/encoding.h"
 #include "support/records.h"
+#include "support/utf8_text.h"
 
 namespace skillnode::kademlia::store {
 namespace {
 
+using testing::Characters;
 using testing::FullRecord;
 using testing::Publisher;
 using testing::SampleRecord;
@@ -29,14 +31,6 @@ SkillRecord EveryOldField() {
   r.descriptor->archive_size = 4096;
   r.publisher_certificate = std::vector<uint8_t>(40, 0x30);
   return r;
-}
-
-// `count` copies of a character of `bytes` UTF-8 bytes: CJK (3) or an emoji (4).
-std::string Characters(size_t count, size_t bytes) {
-  const std::string one = bytes == 3 ? "\xE6\xBC\xA2" : "\xF0\x9F\x98\x80";  // 漢, 😀
-  std::string out;
-  for (size_t i = 0; i < count; ++i) out += one;
-  return out;
 }
 
 RecordOrigin McpOrigin() {
