@@ -29,6 +29,9 @@ QueryFetches QueryFetches::Of(const discovery::search::WordAnswer& answer) {
   for (const kademlia::store::RecordIdentity& identity : answer.dropped) {
     if (const auto skill = SkillIndexOf(identity.skill_id)) fetches.dropped.push_back(*skill);
   }
+  for (const kademlia::store::RecordIdentity& identity : answer.passed_over) {
+    if (const auto skill = SkillIndexOf(identity.skill_id)) fetches.passed_over.push_back(*skill);
+  }
   return fetches;
 }
 
@@ -46,7 +49,8 @@ WordQueryCheck WordQueryCheck::Of(const OracleAnswer& truth, const QueryFetches&
     if (Holds(fetches.fetched, skill)) {
       check.ranked_out.push_back(skill);
     } else {
-      check.not_fetched.push_back(NotFetchedSkill{skill, Holds(fetches.dropped, skill)});
+      check.not_fetched.push_back(
+          NotFetchedSkill{skill, Holds(fetches.dropped, skill), Holds(fetches.passed_over, skill)});
     }
   }
   return check;

@@ -3,7 +3,8 @@
 // them with the oracle's answer from when the query started. Each oracle skill the query missed
 // (as many as its hits lack, in the oracle's order) was either ranked out (fetched, but below the
 // answer's 10th) or not fetched, and then the search may have dropped it as a candidate whose
-// fetch failed (word_results.h, word_miss_census.h). Pure functions of their arguments.
+// fetch failed, or was a candidate read and passed over (word_results.h, word_miss_census.h).
+// Pure functions of their arguments.
 #ifndef SKILLNODE_SIM_WORKLOADS_WORD_QUERY_CHECK_H_
 #define SKILLNODE_SIM_WORKLOADS_WORD_QUERY_CHECK_H_
 
@@ -20,6 +21,8 @@ struct QueryFetches {
   std::vector<size_t> found;    // the first kWordRecallDepth distinct hits, best first
   std::vector<size_t> fetched;  // every hit
   std::vector<size_t> dropped;  // candidates whose fetch failed (WordAnswer::dropped)
+  // candidates read and not fetched (WordAnswer::passed_over, when the search reports them)
+  std::vector<size_t> passed_over;
 
   static QueryFetches Of(const discovery::search::WordAnswer& answer);
 };
@@ -27,7 +30,8 @@ struct QueryFetches {
 // An oracle skill the query did not fetch.
 struct NotFetchedSkill {
   size_t skill = 0;
-  bool dropped = false;  // a candidate whose fetch failed
+  bool dropped = false;      // a candidate whose fetch failed
+  bool passed_over = false;  // a candidate read and not fetched
 
   bool operator==(const NotFetchedSkill&) const = default;
 };

@@ -41,16 +41,17 @@ struct WordCounters {
   double recall_sum = 0;
   double recall_strict_sum = 0;
   double hot_recall_sum = 0;
-  uint64_t missed_ranked_out = 0;      // oracle top-10 skills fetched but ranked below 10th
-  uint64_t missed_not_fetched = 0;     // ... not fetched at all, and why (WordMissCensus):
-  uint64_t missed_unplaced = 0;        // a term's pointer not placed yet by its publisher
-  uint64_t missed_pointer_lost = 0;    // a term's pointer on none of its key's k closest live nodes
-  uint64_t missed_pointer_far = 0;     // ... on some of the k closest, none of the r closest
-  uint64_t missed_record_lost = 0;     // the record on none of its key's closest live nodes
-  uint64_t missed_fetch_failed = 0;    // all held, and the skill's fetch failed
-  uint64_t missed_reader = 0;          // all held where a reader looks, not a candidate fetched
-  uint64_t missed_publisher_gone = 0;  // not fetched, its publisher's incarnation stopped
-  uint64_t found_not_live = 0;         // answered skills the oracle did not count as live
+  uint64_t missed_ranked_out = 0;    // oracle top-10 skills fetched but ranked below 10th
+  uint64_t missed_not_fetched = 0;   // ... not fetched at all, and why (WordMissCensus):
+  uint64_t missed_unplaced = 0;      // a term's pointer not placed yet by its publisher
+  uint64_t missed_pointer_lost = 0;  // a term's pointer on none of its key's k closest live nodes
+  uint64_t missed_pointer_far = 0;   // ... on some of the k closest, none of the r closest
+  uint64_t missed_record_lost = 0;   // the record on none of its key's closest live nodes
+  uint64_t missed_fetch_failed = 0;  // all held, and the skill's fetch failed
+  uint64_t missed_reader = 0;        // all held where a reader looks, not a candidate fetched
+  uint64_t missed_reader_passed_over = 0;  // ... of them, a candidate read and not fetched
+  uint64_t missed_publisher_gone = 0;      // not fetched, its publisher's incarnation stopped
+  uint64_t found_not_live = 0;             // answered skills the oracle did not count as live
   // The traffic of the measured queries: requests sent (FIND_VALUE for terms and records),
   // replies received, and the UDP payload of both.
   uint64_t query_messages = 0;

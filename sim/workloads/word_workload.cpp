@@ -81,7 +81,13 @@ std::optional<size_t> SkillIndexOf(std::string_view skill_id) {
 // until it answers (or its asker stops), then by its side's finished_.
 struct WordWorkload::QueryRun {
   explicit QueryRun(kademlia::store::SkillDht& dht)
-      : terms(dht), records(dht), search(terms, records, vocabulary) {}
+      : terms(dht), records(dht), search(terms, records, vocabulary, Config()) {}
+  // The daemon's search, telling the candidates it passed over (the miss census).
+  static discovery::search::WordSearchConfig Config() {
+    discovery::search::WordSearchConfig config;
+    config.report_passed_over = true;
+    return config;
+  }
   discovery::search::DhtTermSource terms;
   discovery::search::DhtRecordSource records;
   discovery::search::VocabularyFeed vocabulary;
@@ -222,8 +228,10 @@ void WordWorkload::Classify(const NotFetched& miss) {
                                                      record.agent_id, record.skill_id};
   }
   WordCounters& counters = counters_[engine::EventQueue::kLanes];
-  Count(census_.Classify(facts), counters);
+  const WordMissKind kind = census_.Classify(facts);
+  Count(kind, counters);
   counters.missed_publisher_gone += facts.publisher == nullptr;
+  counters.missed_reader_passed_over += kind == WordMissKind::kReader && miss.passed_over;
 }
 
 WordCounters WordWorkload::counters() const {
@@ -327,7 +335,7 @@ void WordWorkload::Finish(uint32_t slot, size_t index, transport::TimePoint star
     counters.missed_ranked_out += check.ranked_out.size();
     counters.missed_not_fetched += check.not_fetched.size();
     for (const NotFetchedSkill& miss : check.not_fetched) {
-      not_fetched_[Side()].push_back(NotFetched{miss.skill, index, miss.dropped});
+      not_fetched_[Side()].push_back(NotFetched{miss.skill, index, miss.dropped, miss.passed_over});
     }
     const double size = static_cast<double>(truth.top.size());
     row.recall = static_cast<double>(check.hits.hits) / size;

@@ -126,8 +126,9 @@ class WordWorkload {
   // An oracle top-10 skill a query's search never fetched, classified by EndBatch.
   struct NotFetched {
     size_t skill = 0;
-    size_t row = 0;        // the query's
-    bool dropped = false;  // a candidate whose fetch failed (WordAnswer::dropped)
+    size_t row = 0;            // the query's
+    bool dropped = false;      // a candidate whose fetch failed (WordAnswer::dropped)
+    bool passed_over = false;  // a candidate read and not fetched (WordAnswer::passed_over)
   };
 
   // The lane running on this thread, or kLanes on the control side.

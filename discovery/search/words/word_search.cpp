@@ -132,6 +132,7 @@ struct WordSearch::Run {
   size_t in_flight = 0;
   std::vector<SkillEntryPtr> fetched;
   std::vector<kademlia::store::RecordIdentity> dropped;
+  std::vector<kademlia::store::RecordIdentity> passed_over;  // report_passed_over only
 };
 
 WordSearch::WordSearch(TermSource& terms, RecordSource& records, VocabularyFeed& vocabulary,
@@ -292,6 +293,15 @@ void WordSearch::Fetch(transport::TimePoint now, const RunPtr& run,
                        std::vector<WordCandidate> best) {
   assert(run->stage == Stage::kReadingFurther);
   run->stage = Stage::kFetching;
+  if (config_.report_passed_over) {
+    const WordCandidates all = CandidatesOf(run->terms, run->match, config_.ranking.bm25.k1);
+    for (WordCandidate& candidate : all.Best(all.size())) {
+      const bool fetched = std::any_of(best.begin(), best.end(), [&candidate](const auto& b) {
+        return b.identity == candidate.identity;
+      });
+      if (!fetched) run->passed_over.push_back(std::move(candidate.identity));
+    }
+  }
   for (WordCandidate& candidate : best) {
     auto it = std::find_if(run->groups.begin(), run->groups.end(),
                            [&candidate](const auto& g) { return g.first == candidate.record_key; });
@@ -365,6 +375,7 @@ void WordSearch::Finish(transport::TimePoint now, const RunPtr& run) {
   answer.hits = ranking_.Rank(run->match, std::move(holding));
   answer.terms = run->match.query();
   answer.dropped = std::move(run->dropped);
+  answer.passed_over = std::move(run->passed_over);
   Callback done = std::move(run->done);
   run->done = nullptr;
   done(now, std::move(answer));

@@ -76,6 +76,9 @@ struct WordSearchConfig {
   size_t corrections_max = kCorrectionsMax;
   size_t completions_max = kCompletionsMax;
   TextRankingConfig ranking;
+  // WordAnswer::passed_over is filled (skillsim's miss census: was a skill the search missed
+  // among its candidates?). Off in the node: it costs a second ordering of every candidate.
+  bool report_passed_over = false;
 };
 
 struct WordAnswer {
@@ -85,6 +88,9 @@ struct WordAnswer {
   // Candidates fetched and dropped: the get failed, or its record was missing, a tombstone or
   // only another publisher's (at most candidates_fetched_max).
   std::vector<kademlia::store::RecordIdentity> dropped;
+  // With WordSearchConfig::report_passed_over: the candidates its pointers led to that were
+  // not fetched (past candidates_fetched_max), best first.
+  std::vector<kademlia::store::RecordIdentity> passed_over;
 };
 
 class WordSearch {

@@ -1,8 +1,9 @@
 // WordSearch (discovery/search/words/word_search.h) over fake sources: which terms it reads and how
 // far, intersection and partial matches, typo correction and completion, the candidates it
-// drops, filters, BM25 order and its limits.
+// drops (and, asked to, those it passed over), filters, BM25 order and its limits.
 #include "discovery/search/words/word_search.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <string>
@@ -275,6 +276,29 @@ TEST_CASE("a word search honours its limits on terms, candidates and gets in fli
   CHECK(world.records.max_held == 2);
   CHECK(answer.hits.size() == 4);
   CHECK(answer.hits[0].score.terms_matched == 3);  // gamma still checked on the records
+}
+
+TEST_CASE("asked to, a word search tells the candidates it passed over", "[unit]") {
+  World world;
+  const Strings fillers = {"", "red", "red green", "red green blue", "red green blue gold"};
+  for (size_t i = 0; i < fillers.size(); ++i) {
+    world.Publish(Skill("s" + std::to_string(i), "alpha tool " + fillers[i]));
+  }
+  world.config.candidates_fetched_max = 2;
+  const WordAnswer quiet = world.Search("alpha");
+  CHECK(quiet.hits.size() == 2);
+  CHECK(quiet.passed_over.empty());  // not asked
+  world.config.report_passed_over = true;
+  const WordAnswer told = world.Search("alpha");
+  REQUIRE(told.hits.size() == 2);
+  REQUIRE(told.passed_over.size() == 3);
+  // The fetched and the passed over are every skill holding the word, once each.
+  Strings all = Ids(told);
+  for (const kademlia::store::RecordIdentity& identity : told.passed_over) {
+    all.push_back(identity.skill_id);
+  }
+  std::sort(all.begin(), all.end());
+  CHECK(all == Strings{"s0", "s1", "s2", "s3", "s4"});
 }
 
 TEST_CASE("a word search feeds the vocabulary with the records it fetched", "[unit]") {
