@@ -11,9 +11,8 @@
 //
 // Publisher side: Publish stores a signed record on the r closest nodes of each of its keys and
 // republishes it first_republish_delay later, then every republish_interval while it is
-// published; Unpublish publishes a signed
-// tombstone the same way and keeps republishing it until the record's TTL has passed, so a stale
-// copy cannot come back.
+// published; Unpublish publishes a signed tombstone the same way and keeps republishing it until
+// the record's TTL has passed, so a stale copy cannot come back.
 //
 // Validity windows (skill_record.h, NotAfterMs): every record from the network (a STORE, a get
 // answer, a push) is refused unless this node's wall clock is inside its signed window, give or
