@@ -1,0 +1,38 @@
+#include "transport/uv/portmap/gateway_mapping.h"
+
+#include "transport/uv/portmap/natpmp_client.h"
+#include "transport/uv/portmap/upnp_client.h"
+
+namespace skillnode::transport::uv::portmap {
+
+std::string_view GatewayProtocolName(GatewayProtocol protocol) {
+  switch (protocol) {
+    case GatewayProtocol::kNatPmp:
+      return "nat-pmp";
+    case GatewayProtocol::kUpnp:
+      return "upnp";
+  }
+  return "nat-pmp";
+}
+
+Result<GatewayMapping> Renew(const GatewayMapping& mapping, Duration budget) {
+  switch (mapping.protocol) {
+    case GatewayProtocol::kNatPmp:
+      return MapWithNatPmp(mapping.internal_port, mapping.lifetime_s, budget);
+    case GatewayProtocol::kUpnp:
+      return RenewWithUpnp(mapping);
+  }
+  return Fail(ErrorCode::kInternal, "unknown gateway protocol");
+}
+
+Result<bool> Unmap(const GatewayMapping& mapping, Duration budget) {
+  switch (mapping.protocol) {
+    case GatewayProtocol::kNatPmp:
+      return UnmapWithNatPmp(mapping.internal_port, budget);
+    case GatewayProtocol::kUpnp:
+      return UnmapWithUpnp(mapping);
+  }
+  return Fail(ErrorCode::kInternal, "unknown gateway protocol");
+}
+
+}  // namespace skillnode::transport::uv::portmap
