@@ -5,10 +5,11 @@
 // their own sockets and their arguments.
 //
 // Each call takes a budget: NAT-PMP retries its request at 250 ms, 500 ms, 1 s ... (the RFC's
-// schedule) only while the budget lasts, not the library's own 64 s; UPnP's discovery waits the
-// budget for answers to its SSDP search, and each SOAP call is bounded by the library (a few
-// seconds). A mapping asks for the same external port as the internal one, so peers that learned
-// the node's endpoint from its own address keep it; the gateway may give another (`external`).
+// schedule) only while the budget lasts, not the library's own 64 s; UPnP's discovery waits a
+// quarter of the budget for each of the device types it searches for, and each SOAP call is bounded
+// by the library (a few seconds). A mapping asks for the same external port as the internal one, so
+// peers that learned the node's endpoint from its own address keep it; the gateway may give another
+// (`external`).
 #ifndef SKILLNODE_TRANSPORT_UV_PORTMAP_GATEWAY_MAPPING_H_
 #define SKILLNODE_TRANSPORT_UV_PORTMAP_GATEWAY_MAPPING_H_
 

@@ -73,14 +73,17 @@ Result<GatewayMapping> Add(GatewayMapping mapping, uint32_t lifetime_s) {
 }  // namespace
 
 Result<GatewayMapping> MapWithUpnp(uint16_t internal_port, uint32_t lifetime_s, Duration budget) {
+  // upnpDiscover searches for up to four device and service types in turn, waiting `delay` for
+  // each until one answers: a quarter of the budget each keeps a search that finds no gateway
+  // within it (a gateway on the LAN answers in milliseconds).
   const int delay_ms = static_cast<int>(std::clamp<int64_t>(
-      std::chrono::duration_cast<std::chrono::milliseconds>(budget).count(), 100, 60'000));
+      std::chrono::duration_cast<std::chrono::milliseconds>(budget).count() / 4, 100, 15'000));
   int error = 0;
   std::unique_ptr<UPNPDev, DevlistFree> devices(
       upnpDiscover(delay_ms, nullptr, nullptr, UPNP_LOCAL_PORT_ANY, 0, 2, &error));
   if (!devices) {
-    return Fail(ErrorCode::kNotFound,
-                "UPnP: no gateway answered the search within " + std::to_string(delay_ms) + " ms");
+    return Fail(ErrorCode::kNotFound, "UPnP: no gateway answered the search (" +
+                                          std::to_string(delay_ms) + " ms per type)");
   }
   UPNPUrls urls{};
   IGDdatas data{};
