@@ -88,8 +88,23 @@ Result<GatewayMapping> MapWithUpnp(uint16_t internal_port, uint32_t lifetime_s, 
   UPNPUrls urls{};
   IGDdatas data{};
   std::array<char, 64> lan_address{};
+#if MINIUPNPC_API_VERSION >= 18
+  // miniupnpc 2.2.8 added the WAN address argument and renumbered the answers (1: connected
+  // with a public address, 2: connected with a private one, 3: not connected, 4: not an IGD).
+  std::array<char, 64> wan_address{};
+  int found = UPNP_GetValidIGD(devices.get(), &urls, &data, lan_address.data(),
+                               static_cast<int>(lan_address.size()), wan_address.data(),
+                               static_cast<int>(wan_address.size()));
+  if (found == 2)
+    found = 1;
+  else if (found == 3)
+    found = 2;
+  else if (found == 4)
+    found = 3;
+#else
   const int found = UPNP_GetValidIGD(devices.get(), &urls, &data, lan_address.data(),
                                      static_cast<int>(lan_address.size()));
+#endif
   if (found == 0) return Fail(ErrorCode::kNotFound, "UPnP: no Internet gateway device found");
   GatewayMapping mapping;
   mapping.protocol = GatewayProtocol::kUpnp;
