@@ -15,6 +15,7 @@
 #include "node/invoke/invoke_routes.h"
 #include "node/lan/lan_service.h"
 #include "node/mcp/mcp_routes.h"
+#include "node/reach/router_port_mapping.h"
 #include "node/skill_service.h"
 #include "node/skillcenter/skill_center_client.h"
 #include "node/spd_logger.h"
@@ -120,6 +121,8 @@ int AssembleAndRun(const std::string& config_file, const RunFlags& flags,
     }
     lan = std::move(*opened);
   }
+  const std::unique_ptr<reach::RouterPortMapping> port_mapping =
+      reach::RouterPortMapping::Start(**daemon);
   std::unique_ptr<skillcenter::SkillCenterClient> skill_center;
   if (config.discovery.skill_center.enabled) {
     auto created = skillcenter::SkillCenterClient::Create(**daemon, skills);

@@ -209,6 +209,11 @@ struct DhtConfig {
   // Keyword-index pointers of this node's skills published per second at most, twice that in
   // a burst (kademlia::store::DhtConfig::term_jobs_per_second; docs/protocol.md "Keyword index").
   double index_jobs_per_second = 20;
+  // Map the DHT port on the home router by NAT-PMP or UPnP IGD (transport/uv/portmap), for
+  // port_mapping_lifetime at a time, renewed at half of it; removed when the node stops. A node
+  // whose DHT socket is bound to loopback never asks.
+  bool port_mapping = true;
+  transport::Duration port_mapping_lifetime = transport::Seconds(3600);
 
   bool operator==(const DhtConfig&) const = default;
 };

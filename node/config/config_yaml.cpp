@@ -193,6 +193,8 @@ void ReadDht(ConfigSection section, DhtConfig& dht, std::vector<std::string>& er
   section.Int("replicationFactor", 1, kReplicationFactorMax, Store(dht.replication_factor));
   section.Millis("clockSkew", 0, kHourMs, dht.clock_skew);
   section.Double("indexJobsPerSecond", 1, kIndexJobsPerSecondMax, dht.index_jobs_per_second);
+  section.Bool("portMapping", dht.port_mapping);
+  section.Millis("portMappingLifetime", 120'000, kDayMs, dht.port_mapping_lifetime);
   section.Finish();
 }
 

@@ -126,7 +126,8 @@ TEST_CASE("unknown keys are refused with their path and the keys that are known"
   CHECK_THAT(
       ErrorOf("discovery:\n  dht:\n    replicationFactr: 3\n"),
       Contains("discovery.dht.replicationFactr: unknown key (expected one of: enabled, "
-               "bootstrapNodes, replicationFactor, clockSkew, indexJobsPerSecond) (line 3)"));
+               "bootstrapNodes, replicationFactor, clockSkew, indexJobsPerSecond, portMapping, "
+               "portMappingLifetime) (line 3)"));
   CHECK_THAT(ErrorOf("nodes:\n  port: 1\n"), Contains("nodes: unknown key"));
   CHECK_THAT(ErrorOf("node:\n  http:\n    listne: 1.2.3.4:5\n"),
              Contains("node.http.listne: unknown key"));

@@ -51,6 +51,12 @@ PortMapper::PortMapper(UvLoop& loop, PortMapperConfig config, Logger& logger, Ch
 
 PortMapper::~PortMapper() { *owner_ = nullptr; }
 
+void PortMapper::Close() {
+  *owner_ = nullptr;
+  timer_.Close();
+  state_ = MappingState::kStopped;
+}
+
 void PortMapper::Start(uint16_t internal_port) {
   assert(state_ == MappingState::kIdle);
   internal_port_ = internal_port;

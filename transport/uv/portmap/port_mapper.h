@@ -67,6 +67,10 @@ class PortMapper {
   // when nothing is mapped.
   void Stop(std::function<void()> done);
 
+  // Closes the timer and drops the answer of an exchange in flight (it still ends on the thread
+  // pool): for the daemon's closing of its handles, after Stop had its budget.
+  void Close();
+
   MappingState state() const { return state_; }
   const std::optional<GatewayMapping>& mapping() const { return mapping_; }
   // Why the last exchange failed (empty after a success).
