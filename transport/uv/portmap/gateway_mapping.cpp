@@ -15,22 +15,33 @@ std::string_view GatewayProtocolName(GatewayProtocol protocol) {
   return "nat-pmp";
 }
 
-Result<GatewayMapping> Renew(const GatewayMapping& mapping, Duration budget) {
+ExchangeBudget ExchangeBudget::Within(Duration length, const std::atomic<bool>* cancelled) {
+  return ExchangeBudget{std::chrono::steady_clock::now() +
+                            std::chrono::duration_cast<std::chrono::steady_clock::duration>(length),
+                        cancelled};
+}
+
+bool ExchangeBudget::Spent() const {
+  return (cancelled != nullptr && cancelled->load(std::memory_order_relaxed)) ||
+         std::chrono::steady_clock::now() >= deadline;
+}
+
+Result<GatewayMapping> Renew(const GatewayMapping& mapping, const ExchangeBudget& budget) {
   switch (mapping.protocol) {
     case GatewayProtocol::kNatPmp:
       return MapWithNatPmp(mapping.internal_port, mapping.lifetime_s, budget);
     case GatewayProtocol::kUpnp:
-      return RenewWithUpnp(mapping);
+      return RenewWithUpnp(mapping, budget);
   }
   return Fail(ErrorCode::kInternal, "unknown gateway protocol");
 }
 
-Result<bool> Unmap(const GatewayMapping& mapping, Duration budget) {
+Result<bool> Unmap(const GatewayMapping& mapping, const ExchangeBudget& budget) {
   switch (mapping.protocol) {
     case GatewayProtocol::kNatPmp:
       return UnmapWithNatPmp(mapping.internal_port, budget);
     case GatewayProtocol::kUpnp:
-      return UnmapWithUpnp(mapping);
+      return UnmapWithUpnp(mapping, budget);
   }
   return Fail(ErrorCode::kInternal, "unknown gateway protocol");
 }

@@ -4,15 +4,20 @@
 // daemon's PortMapper (port_mapper.h) runs them on libuv's thread pool; they touch nothing but
 // their own sockets and their arguments.
 //
-// Each call takes a budget: NAT-PMP retries its request at 250 ms, 500 ms, 1 s ... (the RFC's
-// schedule) only while the budget lasts, not the library's own 64 s; UPnP's discovery waits a
-// quarter of the budget for each of the device types it searches for, and each SOAP call is bounded
-// by the library (a few seconds). A mapping asks for the same external port as the internal one, so
-// peers that learned the node's endpoint from its own address keep it; the gateway may give another
+// Each call takes an ExchangeBudget: a deadline, and a flag PortMapper::Stop sets to cut the
+// exchange short. NAT-PMP retries its request at 250 ms, 500 ms, 1 s ... (the RFC's schedule) only
+// while the budget lasts, not the library's own 64 s, and looks at the flag every 100 ms; UPnP's
+// discovery searches for one device type and waits kUpnpDiscoveryWait (1 s) for answers (a
+// gateway on the LAN answers in milliseconds), and makes no SOAP call once the budget is spent;
+// a SOAP call itself is bounded by the library (a few seconds). A mapping asks for the same
+// external port as the internal one, so peers that learned the node's endpoint from its own address
+// keep it; the gateway may give another
 // (`external`).
 #ifndef SKILLNODE_TRANSPORT_UV_PORTMAP_GATEWAY_MAPPING_H_
 #define SKILLNODE_TRANSPORT_UV_PORTMAP_GATEWAY_MAPPING_H_
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -24,6 +29,17 @@
 namespace skillnode::transport::uv::portmap {
 
 enum class GatewayProtocol : uint8_t { kNatPmp, kUpnp };
+
+// How long a blocking exchange may go on: until `deadline`, or until `*cancelled` turns true.
+struct ExchangeBudget {
+  std::chrono::steady_clock::time_point deadline;
+  const std::atomic<bool>* cancelled = nullptr;  // null: never cancelled
+
+  // `length` from now.
+  static ExchangeBudget Within(Duration length, const std::atomic<bool>* cancelled = nullptr);
+  // Past the deadline, or cancelled.
+  bool Spent() const;
+};
 
 // "nat-pmp", "upnp": the API's and the metrics' names.
 std::string_view GatewayProtocolName(GatewayProtocol protocol);
@@ -39,9 +55,9 @@ struct GatewayMapping {
 };
 
 // Renews `mapping` with the protocol that made it (UPnP: the same control URL, no discovery).
-Result<GatewayMapping> Renew(const GatewayMapping& mapping, Duration budget);
+Result<GatewayMapping> Renew(const GatewayMapping& mapping, const ExchangeBudget& budget);
 // Removes `mapping` from its gateway.
-Result<bool> Unmap(const GatewayMapping& mapping, Duration budget);
+Result<bool> Unmap(const GatewayMapping& mapping, const ExchangeBudget& budget);
 
 }  // namespace skillnode::transport::uv::portmap
 

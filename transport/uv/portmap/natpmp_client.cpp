@@ -15,6 +15,9 @@ namespace {
 
 using SteadyClock = std::chrono::steady_clock;
 
+// How often a wait looks at the budget's flag.
+constexpr int64_t kCancelCheckUs = 100'000;
+
 std::string Describe(int code) {
   switch (code) {
     case NATPMP_ERR_CANNOTGETGATEWAY:
@@ -50,18 +53,20 @@ class Session {
   natpmp_t* get() { return &natpmp_; }
 
   // Waits for the answer to the request just sent, retrying on the library's schedule, until
-  // `deadline`. 0 with `response` filled, or a libnatpmp error (NATPMP_TRYAGAIN: no answer).
-  int Await(natpmpresp_t& response, SteadyClock::time_point deadline) {
+  // the budget is spent (looking at its flag every kCancelCheck). 0 with `response` filled, or a
+  // libnatpmp error (NATPMP_TRYAGAIN: no answer).
+  int Await(natpmpresp_t& response, const ExchangeBudget& budget) {
     for (;;) {
+      if (budget.Spent()) return NATPMP_TRYAGAIN;
       timeval wait{};
       if (getnatpmprequesttimeout(&natpmp_, &wait) < 0) wait = timeval{0, 250000};
-      const auto left =
-          std::chrono::duration_cast<std::chrono::microseconds>(deadline - SteadyClock::now());
-      if (left.count() <= 0) return NATPMP_TRYAGAIN;
-      const auto wait_us = std::min<int64_t>(
-          left.count(), static_cast<int64_t>(wait.tv_sec) * 1000000 + wait.tv_usec);
-      wait = timeval{static_cast<time_t>(wait_us / 1000000),
-                     static_cast<suseconds_t>(wait_us % 1000000)};
+      const int64_t left_us = std::chrono::duration_cast<std::chrono::microseconds>(
+                                  budget.deadline - SteadyClock::now())
+                                  .count();
+      const int64_t wait_us = std::min(
+          {left_us, static_cast<int64_t>(wait.tv_sec) * 1000000 + wait.tv_usec, kCancelCheckUs});
+      wait = timeval{static_cast<time_t>(std::max<int64_t>(wait_us, 0) / 1000000),
+                     static_cast<suseconds_t>(std::max<int64_t>(wait_us, 0) % 1000000)};
       fd_set readable;
       FD_ZERO(&readable);
       FD_SET(natpmp_.s, &readable);
@@ -76,14 +81,10 @@ class Session {
   int status_ = -1;
 };
 
-SteadyClock::time_point DeadlineAfter(Duration budget) {
-  return SteadyClock::now() + std::chrono::duration_cast<SteadyClock::duration>(budget);
-}
-
 }  // namespace
 
-Result<GatewayMapping> MapWithNatPmp(uint16_t internal_port, uint32_t lifetime_s, Duration budget) {
-  const auto deadline = DeadlineAfter(budget);
+Result<GatewayMapping> MapWithNatPmp(uint16_t internal_port, uint32_t lifetime_s,
+                                     const ExchangeBudget& budget) {
   Session session;
   if (session.status() != 0) {
     return Fail(ErrorCode::kNotFound, "NAT-PMP: " + Describe(session.status()));
@@ -92,7 +93,7 @@ Result<GatewayMapping> MapWithNatPmp(uint16_t internal_port, uint32_t lifetime_s
   if (sendpublicaddressrequest(session.get()) < 0) {
     return Fail(ErrorCode::kIo, "NAT-PMP: the public address request could not be sent");
   }
-  if (const int read = session.Await(response, deadline); read != 0) {
+  if (const int read = session.Await(response, budget); read != 0) {
     return Fail(read == NATPMP_TRYAGAIN ? ErrorCode::kTimeout : ErrorCode::kRefused,
                 "NAT-PMP public address: " + Describe(read));
   }
@@ -101,7 +102,7 @@ Result<GatewayMapping> MapWithNatPmp(uint16_t internal_port, uint32_t lifetime_s
                                 lifetime_s) < 0) {
     return Fail(ErrorCode::kIo, "NAT-PMP: the mapping request could not be sent");
   }
-  if (const int read = session.Await(response, deadline); read != 0) {
+  if (const int read = session.Await(response, budget); read != 0) {
     return Fail(read == NATPMP_TRYAGAIN ? ErrorCode::kTimeout : ErrorCode::kRefused,
                 "NAT-PMP mapping: " + Describe(read));
   }
@@ -118,8 +119,7 @@ Result<GatewayMapping> MapWithNatPmp(uint16_t internal_port, uint32_t lifetime_s
   return mapping;
 }
 
-Result<bool> UnmapWithNatPmp(uint16_t internal_port, Duration budget) {
-  const auto deadline = DeadlineAfter(budget);
+Result<bool> UnmapWithNatPmp(uint16_t internal_port, const ExchangeBudget& budget) {
   Session session;
   if (session.status() != 0) {
     return Fail(ErrorCode::kNotFound, "NAT-PMP: " + Describe(session.status()));
@@ -128,7 +128,7 @@ Result<bool> UnmapWithNatPmp(uint16_t internal_port, Duration budget) {
     return Fail(ErrorCode::kIo, "NAT-PMP: the removal could not be sent");
   }
   natpmpresp_t response{};
-  if (const int read = session.Await(response, deadline); read != 0) {
+  if (const int read = session.Await(response, budget); read != 0) {
     return Fail(read == NATPMP_TRYAGAIN ? ErrorCode::kTimeout : ErrorCode::kRefused,
                 "NAT-PMP removal: " + Describe(read));
   }

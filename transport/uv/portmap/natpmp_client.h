@@ -12,9 +12,10 @@
 namespace skillnode::transport::uv::portmap {
 
 // Maps UDP `internal_port` on the default gateway for `lifetime_s` seconds (also a renewal).
-Result<GatewayMapping> MapWithNatPmp(uint16_t internal_port, uint32_t lifetime_s, Duration budget);
+Result<GatewayMapping> MapWithNatPmp(uint16_t internal_port, uint32_t lifetime_s,
+                                     const ExchangeBudget& budget);
 // Removes the gateway's mapping of UDP `internal_port` (a request with lifetime 0).
-Result<bool> UnmapWithNatPmp(uint16_t internal_port, Duration budget);
+Result<bool> UnmapWithNatPmp(uint16_t internal_port, const ExchangeBudget& budget);
 
 }  // namespace skillnode::transport::uv::portmap
 

@@ -35,7 +35,8 @@ struct PortMapper::Job {
   uint16_t port = 0;
   uint32_t lifetime_s = 0;
   Duration budget{};
-  std::optional<GatewayMapping> held;  // kRenew, kUnmap: the mapping it works on
+  std::shared_ptr<std::atomic<bool>> cancel;  // PortMapper::Stop sets it
+  std::optional<GatewayMapping> held;         // kRenew, kUnmap: the mapping it works on
   Result<GatewayMapping> mapped = Fail(ErrorCode::kCancelled, "the node is stopping");
   Result<bool> unmapped = Fail(ErrorCode::kCancelled, "the node is stopping");
   std::shared_ptr<PortMapper*> owner;
@@ -80,8 +81,11 @@ void PortMapper::Stop(std::function<void()> done) {
       return;
     case MappingState::kSearching:
     case MappingState::kRenewing:
+      // Cut the exchange short; its answer goes on to the removal.
+      cancel_->store(true, std::memory_order_relaxed);
+      stopped_ = std::move(done);
+      return;
     case MappingState::kRemoving:
-      // The exchange in flight ends first; its answer goes on to the removal.
       stopped_ = std::move(done);
       return;
   }
@@ -92,7 +96,9 @@ void PortMapper::Run(Exchange exchange) {
   job->exchange = exchange;
   job->port = internal_port_;
   job->lifetime_s = config_.lifetime_s;
-  job->budget = config_.budget;
+  job->budget = exchange == Exchange::kUnmap ? config_.removal_budget : config_.budget;
+  cancel_ = std::make_shared<std::atomic<bool>>(false);
+  job->cancel = cancel_;
   job->held = mapping_;
   job->owner = owner_;
   job->request.data = job.get();
@@ -109,12 +115,14 @@ void PortMapper::Work(uv_work_t* request) {
   Job& job = *static_cast<Job*>(request->data);
   switch (job.exchange) {
     case Exchange::kMap: {
-      auto natpmp = MapWithNatPmp(job.port, job.lifetime_s, job.budget);
+      auto natpmp = MapWithNatPmp(job.port, job.lifetime_s,
+                                  ExchangeBudget::Within(job.budget, job.cancel.get()));
       if (natpmp) {
         job.mapped = std::move(natpmp);
         return;
       }
-      auto upnp = MapWithUpnp(job.port, job.lifetime_s, job.budget);
+      auto upnp = MapWithUpnp(job.port, job.lifetime_s,
+                              ExchangeBudget::Within(job.budget, job.cancel.get()));
       if (upnp) {
         job.mapped = std::move(upnp);
         return;
@@ -124,11 +132,11 @@ void PortMapper::Work(uv_work_t* request) {
     }
     case Exchange::kRenew:
       assert(job.held.has_value());
-      job.mapped = Renew(*job.held, job.budget);
+      job.mapped = Renew(*job.held, ExchangeBudget::Within(job.budget, job.cancel.get()));
       return;
     case Exchange::kUnmap:
       assert(job.held.has_value());
-      job.unmapped = Unmap(*job.held, job.budget);
+      job.unmapped = Unmap(*job.held, ExchangeBudget::Within(job.budget));
       return;
   }
 }

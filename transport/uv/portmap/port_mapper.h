@@ -6,7 +6,9 @@
 // start when a renewal fails, and removes the mapping on Stop() (the daemon's SIGTERM).
 //
 // The clients block (gateway_mapping.h), so each exchange runs on libuv's thread pool, one at a
-// time; its answer comes back on the loop thread. `changed` runs on the loop thread whenever the
+// time; its answer comes back on the loop thread. Stop() cuts a search or renewal in flight short
+// (its budget's flag: NAT-PMP within 100 ms, UPnP after the device type it is waiting for), then
+// removes whatever is held, within removal_budget. `changed` runs on the loop thread whenever the
 // mapping appears, moves or goes. A PortMapper destroyed while an exchange runs drops its answer.
 //
 // Loop thread only.
@@ -15,6 +17,7 @@
 
 #include <uv.h>
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -34,6 +37,7 @@ namespace skillnode::transport::uv::portmap {
 struct PortMapperConfig {
   uint32_t lifetime_s = 3600;                   // asked of the gateway
   Duration budget = Seconds(3);                 // per protocol and exchange
+  Duration removal_budget = Seconds(1);         // the removal at Stop (the daemon allows 1.2 s)
   Duration retry_after = Seconds(5 * 60);       // after no gateway mapped the port
   Duration permanent_check = Seconds(30 * 60);  // a permanent lease is added again this often
   Duration renew_min = Seconds(60);             // the soonest a renewal is scheduled
@@ -102,6 +106,8 @@ class PortMapper {
   std::string last_error_;
   uint64_t renewals_ = 0;
   std::function<void()> stopped_;  // set by Stop(): run once the removal is done
+  // The flag of the exchange in flight (shared with its job): set by Stop() to cut it short.
+  std::shared_ptr<std::atomic<bool>> cancel_;
 };
 
 }  // namespace skillnode::transport::uv::portmap

@@ -15,6 +15,11 @@ namespace skillnode::transport::uv::portmap {
 namespace {
 
 constexpr const char* kDescription = "skillnode";
+// The one device type searched for: every Internet gateway device answers a search for version 1
+// (a device answers searches for the versions below its own). upnpDiscover would search for four
+// types in turn, and the library waits at least 1 s for each: 4 s when no gateway answers.
+const char* const kSearchedTypes[] = {"urn:schemas-upnp-org:device:InternetGatewayDevice:1",
+                                      nullptr};
 // UPnP error 725, OnlyPermanentLeasesSupported: the gateway takes lease 0 only.
 constexpr int kOnlyPermanentLeases = 725;
 
@@ -72,18 +77,17 @@ Result<GatewayMapping> Add(GatewayMapping mapping, uint32_t lifetime_s) {
 
 }  // namespace
 
-Result<GatewayMapping> MapWithUpnp(uint16_t internal_port, uint32_t lifetime_s, Duration budget) {
-  // upnpDiscover searches for up to four device and service types in turn, waiting `delay` for
-  // each until one answers: a quarter of the budget each keeps a search that finds no gateway
-  // within it (a gateway on the LAN answers in milliseconds).
-  const int delay_ms = static_cast<int>(std::clamp<int64_t>(
-      std::chrono::duration_cast<std::chrono::milliseconds>(budget).count() / 4, 100, 15'000));
+Result<GatewayMapping> MapWithUpnp(uint16_t internal_port, uint32_t lifetime_s,
+                                   const ExchangeBudget& budget) {
+  if (budget.Spent()) return Fail(ErrorCode::kCancelled, "UPnP: stopped before the search");
+  const int delay_ms = static_cast<int>(
+      std::chrono::duration_cast<std::chrono::milliseconds>(kUpnpDiscoveryWait).count());
   int error = 0;
-  std::unique_ptr<UPNPDev, DevlistFree> devices(
-      upnpDiscover(delay_ms, nullptr, nullptr, UPNP_LOCAL_PORT_ANY, 0, 2, &error));
+  std::unique_ptr<UPNPDev, DevlistFree> devices(upnpDiscoverDevices(
+      kSearchedTypes, delay_ms, nullptr, nullptr, UPNP_LOCAL_PORT_ANY, 0, 2, &error, 0));
   if (!devices) {
-    return Fail(ErrorCode::kNotFound, "UPnP: no gateway answered the search (" +
-                                          std::to_string(delay_ms) + " ms per type)");
+    return Fail(ErrorCode::kNotFound,
+                "UPnP: no gateway answered the search (" + std::to_string(delay_ms) + " ms)");
   }
   UPNPUrls urls{};
   IGDdatas data{};
@@ -113,6 +117,7 @@ Result<GatewayMapping> MapWithUpnp(uint16_t internal_port, uint32_t lifetime_s, 
   mapping.upnp_service_type = data.first.servicetype;
   mapping.upnp_internal_host = lan_address.data();
   FreeUPNPUrls(&urls);
+  if (budget.Spent()) return Fail(ErrorCode::kCancelled, "UPnP: stopped after the search");
   if (found != 1) {
     return Fail(ErrorCode::kNotFound, found == 2
                                           ? "UPnP: the gateway says it is not connected"
@@ -121,11 +126,13 @@ Result<GatewayMapping> MapWithUpnp(uint16_t internal_port, uint32_t lifetime_s, 
   return Add(std::move(mapping), lifetime_s);
 }
 
-Result<GatewayMapping> RenewWithUpnp(const GatewayMapping& mapping) {
+Result<GatewayMapping> RenewWithUpnp(const GatewayMapping& mapping, const ExchangeBudget& budget) {
+  if (budget.Spent()) return Fail(ErrorCode::kCancelled, "UPnP renewal: stopped");
   return Add(mapping, mapping.lifetime_s);
 }
 
-Result<bool> UnmapWithUpnp(const GatewayMapping& mapping) {
+Result<bool> UnmapWithUpnp(const GatewayMapping& mapping, const ExchangeBudget& budget) {
+  if (budget.Spent()) return Fail(ErrorCode::kCancelled, "UPnP removal: no time left");
   const std::string port = std::to_string(mapping.internal_port);
   const int deleted =
       UPNP_DeletePortMapping(mapping.upnp_control_url.c_str(), mapping.upnp_service_type.c_str(),

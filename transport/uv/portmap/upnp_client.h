@@ -14,11 +14,15 @@ namespace skillnode::transport::uv::portmap {
 
 // Discovers a gateway and maps UDP `internal_port` on it for `lifetime_s` seconds (a gateway
 // that takes only permanent leases: until removed, lifetime_s 0 in the answer).
-Result<GatewayMapping> MapWithUpnp(uint16_t internal_port, uint32_t lifetime_s, Duration budget);
+// Search answers are awaited this long (libminiupnpc waits at least 1 s).
+constexpr Duration kUpnpDiscoveryWait = Millis(1000);
+
+Result<GatewayMapping> MapWithUpnp(uint16_t internal_port, uint32_t lifetime_s,
+                                   const ExchangeBudget& budget);
 // Adds `mapping` again at its control URL (no discovery): a renewal.
-Result<GatewayMapping> RenewWithUpnp(const GatewayMapping& mapping);
+Result<GatewayMapping> RenewWithUpnp(const GatewayMapping& mapping, const ExchangeBudget& budget);
 // Deletes `mapping` at its control URL.
-Result<bool> UnmapWithUpnp(const GatewayMapping& mapping);
+Result<bool> UnmapWithUpnp(const GatewayMapping& mapping, const ExchangeBudget& budget);
 
 }  // namespace skillnode::transport::uv::portmap
 
