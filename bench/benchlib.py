@@ -27,7 +27,7 @@ def start_node(binary, name, config, extra=(), prefix=()):
         f.write(config)
     log = open(os.path.join(scratch, name + ".log"), "w+")
     proc = subprocess.Popen([*prefix, binary, "run", "--config", path, "--data-dir",
-                             os.path.join(scratch, name), "--log-level", "info", "--no-lan", *extra],
+                             os.path.join(scratch, name), "--log-level", "info", "--no-lan", "--no-port-mapping", *extra],
                             stdout=subprocess.DEVNULL, stderr=log)
     processes.append(proc)
     deadline = time.monotonic() + 30

@@ -82,7 +82,7 @@ class SkillnodeCluster:
             with open(config, "w") as f:
                 f.write(SKILLNODE_CONFIG)
         args = [self.binary, "run", "--config", config, "--port", "0", "--http", "127.0.0.1:0",
-                "--no-lan", "--network-id", str(self.network_id), "--data-dir", data,
+                "--no-lan", "--no-port-mapping", "--network-id", str(self.network_id), "--data-dir", data,
                 "--log-level", "info"]
         if bootstrap:
             args += ["-b", bootstrap]

@@ -57,6 +57,7 @@ std::vector<std::string> ApplyFlags(const RunFlags& flags, config::Config& confi
     config.discovery.udp.enabled = false;
     config.discovery.mdns.enabled = false;
   }
+  if (flags.no_port_mapping) config.discovery.dht.port_mapping = false;
   if (!flags.lan_interfaces.empty()) config.discovery.udp.interfaces = flags.lan_interfaces;
   if (flags.lan_port) config.discovery.udp.port = *flags.lan_port;
   return errors;

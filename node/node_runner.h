@@ -33,7 +33,8 @@ struct RunFlags {
   std::optional<uint32_t> network_id;     // --network-id: node.networkId
   std::optional<std::string> log_level;   // --log-level: node.log.level
   std::optional<std::string> log_format;  // --log-format: node.log.format
-  bool no_lan = false;  // --no-lan: discovery.udp.enabled and discovery.mdns.enabled false
+  bool no_lan = false;           // --no-lan: discovery.udp.enabled and discovery.mdns.enabled false
+  bool no_port_mapping = false;  // --no-port-mapping: discovery.dht.portMapping false
   std::vector<std::string> lan_interfaces;  // --lan-interface (repeated): discovery.udp.interfaces
   std::optional<uint16_t> lan_port;         // --lan-port: discovery.udp.port
 };

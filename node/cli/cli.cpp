@@ -49,6 +49,7 @@ struct RunCommand {
   std::vector<std::string> bootstrap, lan_interfaces;
   std::string lan_port;
   bool no_lan = false;
+  bool no_port_mapping = false;
   CLI::Option *port_flag, *http_flag, *data_flag, *network_flag, *level_flag, *format_flag,
       *lan_port_flag;
 };
@@ -117,6 +118,8 @@ void AddRun(CLI::App& app, RunCommand& c) {
   c.app->add_flag("--no-lan", c.no_lan,
                   "No LAN presence: no multicast adapter and no DNS-SD (discovery.udp.enabled and "
                   "discovery.mdns.enabled: false)");
+  c.app->add_flag("--no-port-mapping", c.no_port_mapping,
+                  "Ask the router for no port mapping (discovery.dht.portMapping: false)");
   c.app
       ->add_option("--lan-interface", c.lan_interfaces,
                    "Join the LAN group on this interface (name or IPv4 address); repeat for "
@@ -168,6 +171,7 @@ RunOptions OptionsOf(const RunCommand& c) {
   if (c.level_flag->count() > 0) flags.log_level = c.log_level;
   if (c.format_flag->count() > 0) flags.log_format = c.log_format;
   flags.no_lan = c.no_lan;
+  flags.no_port_mapping = c.no_port_mapping;
   flags.lan_interfaces = c.lan_interfaces;
   if (c.lan_port_flag->count() > 0) flags.lan_port = static_cast<uint16_t>(std::stoul(c.lan_port));
   return options;

@@ -76,7 +76,8 @@ class Cluster:
         log = open(os.path.join(self.dir, f"node{i}.log"), "a")
         proc = track(subprocess.Popen(
             self.lab.prefix_of(i) + [BINARY, "run", "--data-dir", self.data_dir(i), "--config",
-                                     self.config, "--port", str(PORT), "--no-lan", *peers],
+                                     self.config, "--port", str(PORT), "--no-lan",
+                                     "--no-port-mapping", *peers],
             stdout=subprocess.DEVNULL, stderr=log))
         with self.lock:
             self.procs[i] = proc

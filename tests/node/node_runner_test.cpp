@@ -92,6 +92,23 @@ TEST_CASE("the LAN flags turn the LAN off or replace its interfaces and port", "
   CHECK(config->discovery.udp.port == 5454);
 }
 
+TEST_CASE("--no-port-mapping turns the router's port mapping off", "[unit]") {
+  RunFlags flags;
+  auto defaults = BuildConfig("", flags, &HomeOnly);
+  REQUIRE(defaults);
+  CHECK(defaults->discovery.dht.port_mapping);
+  flags.no_port_mapping = true;
+  auto config = BuildConfig("", flags, &HomeOnly);
+  REQUIRE(config);
+  CHECK_FALSE(config->discovery.dht.port_mapping);
+  // The LAN flags leave it alone.
+  RunFlags no_lan;
+  no_lan.no_lan = true;
+  auto lan_off = BuildConfig("", no_lan, &HomeOnly);
+  REQUIRE(lan_off);
+  CHECK(lan_off->discovery.dht.port_mapping);
+}
+
 TEST_CASE(
     "without a file the flags apply to the embedded defaults and the data directory "
     "follows the environment",

@@ -186,11 +186,12 @@ class Node:
     """One skillnode process with its own data directory and log file."""
 
     def __init__(self, name, args=(), data_dir=None, config=None, prefix=None, env=None,
-                 pass_data_dir=True, lan=False):
+                 pass_data_dir=True, lan=False, port_mapping=False):
         """pass_data_dir=False runs without --data-dir (the default directory is then used;
         `data_dir` should name it). lan=False adds --no-lan: a test on this host's own network
         must not multicast or advertise (DNS-SD) onto the machine's real network; LAN tests
-        run in namespaces."""
+        run in namespaces. port_mapping=False adds --no-port-mapping: a test node never asks the
+        machine's router for a mapping (the NAT lab's nodes do, behind their own routers)."""
         self.name = name
         self.data_dir = data_dir or temp_dir(f"skillnode-{name}-")
         self.pass_data_dir = pass_data_dir
@@ -204,6 +205,7 @@ class Node:
             _dirs.append(self.config_path)
         self.prefix = prefix or []
         self.lan = lan
+        self.port_mapping = port_mapping
         self.env = env
         self.proc = None
         self.url = None
@@ -250,6 +252,8 @@ class Node:
         command += self.args
         if not self.lan:
             command += ["--no-lan"]
+        if not self.port_mapping:
+            command += ["--no-port-mapping"]
         if self.config_path:
             command += ["--config", self.config_path]
         self.log = open(self.log_path, "a")

@@ -211,6 +211,25 @@ TEST_CASE("provider.cardMaxAge reads milliseconds from none up to a day", "[unit
              Contains("provider.cardMaxAge: must be between 0 and 86400000"));
 }
 
+TEST_CASE("port mapping is on by default, can be turned off, and its lifetime is bounded",
+          "[unit]") {
+  auto defaults = ParseConfig("");
+  REQUIRE(defaults);
+  CHECK(defaults->discovery.dht.port_mapping);
+  CHECK(defaults->discovery.dht.port_mapping_lifetime == transport::Seconds(3600));
+  auto set = ParseConfig("discovery:\n  dht: {portMapping: false, portMappingLifetime: 120000}\n");
+  REQUIRE(set);
+  CHECK_FALSE(set->discovery.dht.port_mapping);
+  CHECK(set->discovery.dht.port_mapping_lifetime == transport::Seconds(120));
+  CHECK_THAT(ErrorOf("discovery: {dht: {portMappingLifetime: 119999}}\n"),
+             Contains("discovery.dht.portMappingLifetime: must be between 120000 and 86400000, "
+                      "got 119999"));
+  CHECK_THAT(ErrorOf("discovery: {dht: {portMappingLifetime: 86400001}}\n"),
+             Contains("discovery.dht.portMappingLifetime: must be between 120000 and 86400000"));
+  CHECK_THAT(ErrorOf("discovery: {dht: {portMapping: maybe}}\n"),
+             Contains("discovery.dht.portMapping"));
+}
+
 TEST_CASE("bad bootstrap peers are refused with the entry's index and field", "[unit]") {
   CHECK_THAT(ErrorOf("discovery:\n  dht:\n    bootstrapNodes:\n      - {host: a.example, port: "
                      "1}\n      - {host: 'bad host', port: 6881}\n"),

@@ -64,7 +64,7 @@ def start_as_service_user(log_path):
         ["setpriv", "--reuid=skillnode", "--regid=skillnode", "--init-groups",
          "/usr/bin/skillnode", "run", "--config", "/etc/skillnode/skillnode.yaml",
          "--data-dir", "/var/lib/skillnode", "--port", "0", "--http", "127.0.0.1:0",
-         "--no-lan"], stdout=subprocess.DEVNULL, stderr=log)
+         "--no-lan", "--no-port-mapping"], stdout=subprocess.DEVNULL, stderr=log)
 
     def url():
         if proc.poll() is not None:
