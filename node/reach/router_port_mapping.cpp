@@ -38,9 +38,21 @@ std::optional<uint16_t> MappablePort(const std::vector<transport::Endpoint>& soc
 
 std::unique_ptr<RouterPortMapping> RouterPortMapping::Start(Daemon& daemon) {
   const config::Config& config = daemon.config();
-  if (!config.discovery.dht.enabled || !config.discovery.dht.port_mapping) return nullptr;
-  const std::optional<uint16_t> port = MappablePort(daemon.env().udp().local_endpoints());
-  if (!port) return nullptr;
+  std::optional<uint16_t> port;
+  std::string off_because;
+  if (!config.discovery.dht.enabled) {
+    off_because = "the DHT is off";
+  } else if (!config.discovery.dht.port_mapping) {
+    off_because = "discovery.dht.portMapping is false";
+  } else if (port = MappablePort(daemon.env().udp().local_endpoints()); !port) {
+    off_because = "no IPv4 DHT socket outside loopback";
+  }
+  if (!port) {
+    daemon.AddNodeInfo("portMapping", [off_because] {
+      return nlohmann::json{{"state", "off"}, {"reason", off_because}};
+    });
+    return nullptr;
+  }
   return std::unique_ptr<RouterPortMapping>(new RouterPortMapping(daemon, *port));
 }
 

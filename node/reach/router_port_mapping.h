@@ -23,7 +23,8 @@ namespace skillnode::node::reach {
 
 class RouterPortMapping {
  public:
-  // The part, started; nullptr when port mapping is off or there is no port to map.
+  // The part, started; nullptr when port mapping is off or there is no port to map, and then
+  // GET /api/node's portMapping is {"state": "off", "reason": why}.
   static std::unique_ptr<RouterPortMapping> Start(Daemon& daemon);
   RouterPortMapping(const RouterPortMapping&) = delete;
   RouterPortMapping& operator=(const RouterPortMapping&) = delete;

@@ -146,8 +146,9 @@ def main():
     expect(not contact_ids("pub") and not contact_ids("prv"),
            f"control: without a mapping, a node bootstrapped to {lab.wan_address}:{PORT} gets "
            f"no contact in {CONTROL_WAIT_S} s", f"{contact_ids('pub')} {contact_ids('prv')}")
-    expect((mapping_of("prv") or {}).get("state") in (None, "off"),
-           "control: --no-port-mapping leaves the router alone", json.dumps(mapping_of("prv")))
+    expect(mapping_of("prv") == {"state": "off", "reason": "discovery.dht.portMapping is false"},
+           "control: /api/node says --no-port-mapping turned port mapping off",
+           json.dumps(mapping_of("prv")))
     expect(not lab.leases(), "control: the router holds no mapping", str(lab.leases()))
     for node in (probe, unmapped):
         code, _ = node.stop()
