@@ -131,6 +131,8 @@ class SkillDht final : public RequestHandler {
   const terms::TermTable& terms() const { return terms_.table(); }
   // Listeners this node holds for others, over all keys.
   size_t listeners() const { return listeners_.size(); }
+  // Records kept decoded in the table of verified copies (DhtConfig::verified_records_max).
+  size_t verified_records_cached() const { return verifier_.cached(); }
   const DhtStats& stats() const { return stats_; }
   // Null (the default): every verified record is taken.
   void SetRecordPolicy(RecordPolicy policy) { verifier_.SetPolicy(std::move(policy)); }

@@ -316,7 +316,10 @@ report::NodeTotals Population::Totals() const {
   report::NodeTotals totals = retired_;
   for (const Slot& slot : slots_) {
     if (slot.host && slot.host->node() != nullptr) totals.Add(slot.host->node()->stats());
-    if (slot.host && slot.host->dht() != nullptr) totals.AddDht(slot.host->dht()->stats());
+    if (slot.host && slot.host->dht() != nullptr) {
+      totals.AddDht(slot.host->dht()->stats());
+      totals.held.Add(*slot.host->dht());
+    }
   }
   return totals;
 }

@@ -4,6 +4,7 @@
 #ifndef SKILLNODE_SIM_REPORT_NODE_TOTALS_H_
 #define SKILLNODE_SIM_REPORT_NODE_TOTALS_H_
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -11,6 +12,30 @@
 #include "kademlia/store/skill_dht.h"
 
 namespace skillnode::sim::report {
+
+// What the live nodes hold at the end of a run, added up (nodes that left hold nothing): the
+// memory a simulated node's store carries, beside the process's peak RSS.
+struct Holdings {
+  uint64_t records = 0;          // skill records in value stores (a copy per key held)
+  uint64_t record_bytes = 0;     // their accounted bytes (encoding and signature)
+  uint64_t pointers = 0;         // term pointers in term tables
+  uint64_t pointer_bytes = 0;    // their accounted bytes
+  uint64_t term_keys = 0;        // term keys held, one per node holding it
+  uint64_t pointers_max = 0;     // the most pointers one node holds
+  uint64_t verified_cached = 0;  // records kept decoded in the tables of verified copies
+  uint64_t verified_cached_max = 0;
+
+  void Add(const kademlia::store::SkillDht& dht) {
+    records += dht.store().records();
+    record_bytes += dht.store().bytes();
+    pointers += dht.terms().pointers();
+    pointer_bytes += dht.terms().bytes();
+    term_keys += dht.terms().keys();
+    pointers_max = std::max<uint64_t>(pointers_max, dht.terms().pointers());
+    verified_cached += dht.verified_records_cached();
+    verified_cached_max = std::max<uint64_t>(verified_cached_max, dht.verified_records_cached());
+  }
+};
 
 struct NodeTotals {
   uint64_t nodes = 0;
@@ -41,6 +66,7 @@ struct NodeTotals {
   uint64_t term_read_repairs = 0;        // ... stored by readers on close holders lacking them
   uint64_t records_verified = 0;         // record signatures checked in full
   uint64_t records_verified_again = 0;   // copies found in the verified-record table instead
+  Holdings held;                         // the live nodes' stores at the end
 
   void AddDht(const kademlia::store::DhtStats& s) {
     read_repairs += s.read_repairs;

@@ -77,7 +77,16 @@ json NodeTotalsJson(const NodeTotals& t) {
               {"records_resigned", t.records_resigned},
               {"records_outside_window", t.records_outside_window},
               {"records_verified", t.records_verified},
-              {"records_verified_again", t.records_verified_again}};
+              {"records_verified_again", t.records_verified_again},
+              {"held",
+               {{"records", t.held.records},
+                {"record_bytes", t.held.record_bytes},
+                {"pointers", t.held.pointers},
+                {"pointer_bytes", t.held.pointer_bytes},
+                {"term_keys", t.held.term_keys},
+                {"pointers_max", t.held.pointers_max},
+                {"verified_cached", t.held.verified_cached},
+                {"verified_cached_max", t.held.verified_cached_max}}}};
 }
 
 json RunJson(const RunSummary& s) {

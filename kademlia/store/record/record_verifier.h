@@ -33,6 +33,8 @@ class RecordVerifier {
   [[nodiscard]] transport::Result<SignedRecordPtr> Verify(const wire::WireRecord& wire);
   // A record verified lately with this signature, if any (a reference's copy at hand).
   SignedRecordPtr Known(const Signature& signature) const { return verified_.Find(signature); }
+  // Records in the table of verified copies (at most verified_records_max).
+  size_t cached() const { return verified_.size(); }
   // Whether the network's policy takes `record` (always, without a policy).
   [[nodiscard]] transport::Result<void> Admit(const SignedRecord& record) const;
   bool has_policy() const { return static_cast<bool>(policy_); }
