@@ -14,7 +14,10 @@
 #include <vector>
 
 #include "kademlia/node.h"
+#include "kademlia/store/record/term_pointer.h"
+#include "kademlia/store/record/term_profile.h"
 #include "kademlia/store/skill_dht.h"
+#include "kademlia/store/terms/term_table.h"
 #include "kademlia/wire/wire.h"
 #include "transport/logger.h"
 
@@ -93,6 +96,58 @@ store::SkillRecord BenchRecord(size_t i) {
 
 // The skill store: records verified per second, memory per stored record against its encoded
 // size, and STORE and FIND_VALUE handled per second by one node.
+// Memory per term pointer held for others: 200 keys of 256 pointers (full shards), each
+// pointer as a 24-term skill publishes it (a profile of 24 terms, a description prefix of the
+// most bytes a pointer carries), from 50 source addresses.
+void TermTableBench() {
+  const Identity publisher = Identity::FromSeed(Key::Sha256("bench-publisher").bytes());
+  std::vector<std::pair<std::string, uint32_t>> terms;
+  for (size_t t = 0; t < 24; ++t) terms.emplace_back("term" + std::to_string(t), 100 + t * 37);
+  std::vector<std::pair<std::string_view, uint32_t>> term_views(terms.begin(), terms.end());
+  const store::TermProfile profile = store::TermProfile::Of(term_views);
+  std::vector<std::pair<Key, store::SignedTermPointer>> pointers;
+  constexpr size_t kKeys = 200;
+  for (size_t i = 0; i < kKeys * store::kTermPointersPerKeyMax; ++i) {
+    const std::string term = "term" + std::to_string(i % kKeys);
+    store::TermPointer p;
+    p.term = term;
+    p.skill_id = "skill-" + std::to_string(i);
+    p.agent_id = "agent-" + std::to_string(i % 1000);
+    p.record_key = store::SkillKey(p.skill_id);
+    p.name = "Calendar helper " + std::to_string(i);
+    p.description = std::string(store::kTermPointerDescriptionBytesMax, 'd');
+    p.weight_centi = 100 + static_cast<uint32_t>(i % 997);
+    p.timestamp_ms = store::kSimulatedEpochMs;
+    p.sequence = 1;
+    p.ttl_seconds = 3600;
+    p.terms = profile;
+    pointers.emplace_back(store::TermKey(term), store::SignTermPointer(p, publisher).value());
+  }
+  const size_t before = mallinfo2().uordblks;
+  {
+    store::terms::TermTableLimits limits;
+    limits.bytes_total_max = size_t{1} << 32;
+    limits.per_ip_share_max = 1.0;
+    store::terms::TermTable table(limits);
+    for (size_t i = 0; i < pointers.size(); ++i) {
+      const auto source = transport::Address::V4({10, 0, static_cast<uint8_t>(i % 50), 1});
+      if (table
+              .Put(pointers[i].first, pointers[i].second, source, transport::kTimeZero,
+                   transport::Seconds(3600 + static_cast<int64_t>(i % 600)))
+              .refusal != store::terms::TermRefusal::kNone) {
+        std::abort();
+      }
+    }
+    const size_t used = mallinfo2().uordblks - before;
+    const double encoded =
+        static_cast<double>(table.bytes()) / static_cast<double>(table.pointers());
+    const double per_pointer = static_cast<double>(used) / static_cast<double>(table.pointers());
+    std::printf(
+        "held term pointer: %.0f bytes of memory for %.0f bytes encoded + signature (%.2fx)\n",
+        per_pointer, encoded, per_pointer / encoded);
+  }
+}
+
 void StoreBench(double seconds, const KademliaConfig& config, const std::vector<Peer>& peers) {
   const Identity publisher = Identity::FromSeed(Key::Sha256("bench-publisher").bytes());
   std::vector<store::SignedRecord> records;
@@ -237,6 +292,7 @@ int Main(int argc, char** argv) {
   std::printf("ratio FIND_NODE / PING handled:       %.2f\n", find_rate / ping_rate);
   std::printf("ratio verifications / PING handled:   %.2f\n", verify_rate / ping_rate);
   StoreBench(seconds, config, peers);
+  TermTableBench();
   std::printf("replies sent: %llu, dropped: %llu\n",
               static_cast<unsigned long long>(transport.sent),
               static_cast<unsigned long long>(node.stats().dropped_total()));

@@ -51,20 +51,30 @@ std::optional<TermTable::IdentityHash> TermTable::Displaced(const KeyEntry& entr
                                                             uint32_t weight) const {
   if (entry.pointers.size() < limits_.pointers_per_key_max) return std::nullopt;
   // The lightest weight is last; of its pointers, the lowest identity goes first.
-  const uint32_t lightest = entry.by_weight.back().first.first;
+  const uint32_t lightest = entry.by_weight.back()->second.weight_centi;
   if (weight <= lightest) return std::nullopt;
   // Of the lightest weight's pointers, the lowest identity: the first of them in page order.
-  auto first_lightest =
-      std::partition_point(entry.by_weight.begin(), entry.by_weight.end(),
-                           [lightest](const auto& slot) { return slot.first.first > lightest; });
-  return first_lightest->first.second;
+  auto first_lightest = std::partition_point(
+      entry.by_weight.begin(), entry.by_weight.end(),
+      [lightest](const Held* held) { return held->second.weight_centi > lightest; });
+  return (*first_lightest)->first;
 }
 
-std::vector<std::pair<TermTable::Weighted, const StoredPointer*>>::iterator TermTable::PageSlot(
-    KeyEntry& entry, const Weighted& weighted) {
-  return std::lower_bound(
-      entry.by_weight.begin(), entry.by_weight.end(), weighted,
-      [](const auto& slot, const Weighted& w) { return HeavierFirst{}(slot.first, w); });
+std::vector<const TermTable::Held*>::iterator TermTable::PageSlot(KeyEntry& entry, uint32_t weight,
+                                                                  const IdentityHash& id) {
+  return std::lower_bound(entry.by_weight.begin(), entry.by_weight.end(), weight,
+                          [&id](const Held* held, uint32_t w) {
+                            return HeavierFirst(held->second.weight_centi, held->first, w, id);
+                          });
+}
+
+void TermTable::NoteExpiry(const Key& key, KeyEntry& entry, transport::TimePoint at) {
+  if (at >= entry.earliest_expiry) return;
+  if (entry.earliest_expiry != transport::kTimeNever) {
+    key_expiry_.erase({entry.earliest_expiry, key});
+  }
+  entry.earliest_expiry = at;
+  key_expiry_.insert({at, key});
 }
 
 TermTable::PutResult TermTable::Put(const Key& key, const SignedTermPointer& value,
@@ -89,11 +99,9 @@ TermTable::PutResult TermTable::Put(const Key& key, const SignedTermPointer& val
     }
     if (pointer.sequence == held_sequence) {
       // A republish of the same pointer: extend its life, nothing else changes.
+      // Its key's earliest expiry stays: never later than the pointers' ends.
       StoredPointer& same = key_it->second.pointers.at(id);
-      const transport::TimePoint expires = std::max(same.expires_at, now + lifetime);
-      by_expiry_.erase({same.expires_at, StoreSlot{key, id}});
-      same.expires_at = expires;
-      by_expiry_.insert({expires, StoreSlot{key, id}});
+      same.expires_at = std::max(same.expires_at, now + lifetime);
       return {TermRefusal::kNone};
     }
   }
@@ -132,18 +140,18 @@ TermTable::PutResult TermTable::Put(const Key& key, const SignedTermPointer& val
   }
   KeyEntry& entry = keys_[key];
   const auto [stored, added] = entry.pointers.emplace(
-      id, StoredPointer{value.encoded, value.signature, pointer.sequence, pointer.weight_centi,
-                        pointer.ttl_seconds, source, now, now + lifetime, size});
+      id,
+      StoredPointer{value.encoded, value.signature, pointer.sequence, pointer.weight_centi,
+                    pointer.ttl_seconds, now, now + lifetime, static_cast<uint32_t>(size), source});
   assert(added);
   (void)added;
-  const Weighted weighted{pointer.weight_centi, id};
-  entry.by_weight.emplace(PageSlot(entry, weighted), weighted, &stored->second);
+  entry.by_weight.insert(PageSlot(entry, pointer.weight_centi, id), &*stored);
   assert(entry.pointers.size() == entry.by_weight.size());
   assert(entry.pointers.size() <= limits_.pointers_per_key_max);
   ++pointers_;
   bytes_ += size;
   shares_.Add(source, StoreSlot{key, id}, now, size);
-  by_expiry_.insert({now + lifetime, StoreSlot{key, id}});
+  NoteExpiry(key, entry, now + lifetime);
   return result;
 }
 
@@ -170,16 +178,17 @@ void TermTable::Erase(const Key& key, const IdentityHash& id) {
   auto it = entry.pointers.find(id);
   assert(it != entry.pointers.end());
   const StoredPointer& stored = it->second;
-  by_expiry_.erase({stored.expires_at, StoreSlot{key, id}});
   shares_.Remove(stored.source, StoreSlot{key, id}, stored.stored_at, stored.bytes);
-  const Weighted weighted{stored.weight_centi, id};
-  auto slot = PageSlot(entry, weighted);
-  assert(slot != entry.by_weight.end() && slot->first == weighted);
+  auto slot = PageSlot(entry, stored.weight_centi, id);
+  assert(slot != entry.by_weight.end() && *slot == &*it);
   entry.by_weight.erase(slot);
   bytes_ -= stored.bytes;
   --pointers_;
   entry.pointers.erase(it);
-  if (entry.pointers.empty()) keys_.erase(key_it);
+  if (entry.pointers.empty()) {
+    key_expiry_.erase({entry.earliest_expiry, key});
+    keys_.erase(key_it);
+  }
 }
 
 std::vector<const StoredPointer*> TermTable::Page(const Key& key, size_t cursor, size_t max) const {
@@ -190,7 +199,7 @@ std::vector<const StoredPointer*> TermTable::Page(const Key& key, size_t cursor,
   // Heaviest first; among equal weights, identity order (the set's own order).
   const size_t end = std::min(entry.by_weight.size(), cursor + max);
   out.reserve(end - cursor);
-  for (size_t at = cursor; at < end; ++at) out.push_back(entry.by_weight[at].second);
+  for (size_t at = cursor; at < end; ++at) out.push_back(&entry.by_weight[at]->second);
   return out;
 }
 
@@ -199,19 +208,48 @@ size_t TermTable::Count(const Key& key) const {
   return it == keys_.end() ? 0 : it->second.pointers.size();
 }
 
+size_t TermTable::Shorten(const Key& key, transport::TimePoint until) {
+  auto it = keys_.find(key);
+  if (it == keys_.end()) return 0;
+  size_t shortened = 0;
+  for (auto& [id, held] : it->second.pointers) {
+    if (held.expires_at <= until) continue;
+    held.expires_at = until;
+    ++shortened;
+  }
+  if (shortened > 0) NoteExpiry(key, it->second, until);
+  return shortened;
+}
+
 std::vector<TermTable::Expired> TermTable::Expire(transport::TimePoint now) {
   std::vector<Expired> expired;
-  while (!by_expiry_.empty() && by_expiry_.begin()->first <= now) {
-    const auto [key, id] = by_expiry_.begin()->second;
-    const StoredPointer& held = keys_.at(key).pointers.at(id);
-    expired.push_back(Expired{key, IdentityOf(held.Signed().pointer), held.sequence});
-    Erase(key, id);
+  while (!key_expiry_.empty() && key_expiry_.begin()->first <= now) {
+    const Key key = key_expiry_.begin()->second;
+    key_expiry_.erase(key_expiry_.begin());
+    KeyEntry& entry = keys_.at(key);
+    entry.earliest_expiry = transport::kTimeNever;
+    // The key's pointers whose time is up go; the earliest end of the rest is looked at next.
+    std::vector<IdentityHash> due;
+    transport::TimePoint next = transport::kTimeNever;
+    for (const auto& [id, held] : entry.pointers) {
+      if (held.expires_at <= now) {
+        due.push_back(id);
+      } else {
+        next = std::min(next, held.expires_at);
+      }
+    }
+    for (const IdentityHash& id : due) {
+      const StoredPointer& held = entry.pointers.at(id);
+      expired.push_back(Expired{key, IdentityOf(held.Signed().pointer), held.sequence});
+      Erase(key, id);  // the last one erases the key's entry
+    }
+    if (next != transport::kTimeNever) NoteExpiry(key, keys_.at(key), next);
   }
   return expired;
 }
 
 transport::TimePoint TermTable::NextExpiry() const {
-  return by_expiry_.empty() ? transport::kTimeNever : by_expiry_.begin()->first;
+  return key_expiry_.empty() ? transport::kTimeNever : key_expiry_.begin()->first;
 }
 
 std::vector<Key> TermTable::KeysBetween(const Key& first, const Key& last, size_t max) const {

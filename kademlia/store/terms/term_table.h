@@ -69,10 +69,10 @@ struct StoredPointer {
   uint64_t sequence = 0;      // the pointer's
   uint32_t weight_centi = 0;  // the pointer's; 0 on a tombstone
   uint32_t ttl_seconds = 0;   // the pointer's
-  transport::Address source;  // who stored it (quota accounting)
   transport::TimePoint stored_at = transport::kTimeZero;
   transport::TimePoint expires_at = transport::kTimeZero;
-  size_t bytes = 0;  // accounted size: encoding + signature
+  uint32_t bytes = 0;         // accounted size: encoding + signature
+  transport::Address source;  // who stored it (quota accounting)
 
   // The signed pointer held, decoded from `encoded`.
   SignedTermPointer Signed() const;
@@ -102,9 +102,16 @@ class TermTable {
   size_t Count(const Key& key) const;
   bool Has(const Key& key) const { return keys_.contains(key); }
 
+  // Brings the end of every pointer under `key` forward to `until` where it is later: a holder
+  // that no longer ranks among the key's closest keeps its copies a little longer, not to their
+  // TTL. A later Put of the same pointer extends it again. Returns the pointers shortened.
+  size_t Shorten(const Key& key, transport::TimePoint until);
+
   using Expired = StoreExpiry;
   // Drops every pointer whose time is up; returns what was dropped.
   std::vector<Expired> Expire(transport::TimePoint now);
+  // When Expire has work next, or may have: never later than the earliest end of a pointer (an
+  // extended pointer may leave it earlier, and Expire then finds nothing due).
   transport::TimePoint NextExpiry() const;
 
   // Up to `max` held keys in [first, last], in order (the replica hand-off walks these).
@@ -121,26 +128,32 @@ class TermTable {
  private:
   using IdentityHash = Key;
   using Slot = StoreSlot;
-  using Weighted = std::pair<uint32_t, IdentityHash>;  // (weight, identity)
+  // A pointer as its key's map holds it: the identity and the pointer.
+  using Held = std::pair<const IdentityHash, StoredPointer>;
   // The order pages are served in: heaviest first, identities ascending among equal weights.
-  struct HeavierFirst {
-    bool operator()(const Weighted& a, const Weighted& b) const {
-      return a.first > b.first || (a.first == b.first && a.second < b.second);
-    }
-  };
+  static bool HeavierFirst(uint32_t weight_a, const IdentityHash& a, uint32_t weight_b,
+                           const IdentityHash& b) {
+    return weight_a > weight_b || (weight_a == weight_b && a < b);
+  }
   struct KeyEntry {
     std::map<IdentityHash, StoredPointer> pointers;
-    // The same pointers in page order, sorted by HeavierFirst: a page is a slice from its
-    // cursor. At most pointers_per_key_max entries, so an insertion's shift is short; map
-    // nodes do not move, so the addresses stay valid while their pointers are held.
-    std::vector<std::pair<Weighted, const StoredPointer*>> by_weight;
+    // The same pointers in page order (HeavierFirst): a page is a slice from its cursor. At
+    // most pointers_per_key_max entries, so an insertion's shift is short; map nodes do not
+    // move, so the entries stay valid while their pointers are held.
+    std::vector<const Held*> by_weight;
+    // Never later than the earliest end among the pointers (a pointer that is extended or
+    // erased leaves it where it was): when Expire looks at the key next. One entry of
+    // key_expiry_ per key holds it.
+    transport::TimePoint earliest_expiry = transport::kTimeNever;
   };
 
-  // Where `weighted` is, or would go, in entry.by_weight.
-  static std::vector<std::pair<Weighted, const StoredPointer*>>::iterator PageSlot(
-      KeyEntry& entry, const Weighted& weighted);
+  // Where the pointer of `weight` and `id` is, or would go, in entry.by_weight.
+  static std::vector<const Held*>::iterator PageSlot(KeyEntry& entry, uint32_t weight,
+                                                     const IdentityHash& id);
   // The lightest pointer of a full key that `weight` displaces, if any.
   std::optional<IdentityHash> Displaced(const KeyEntry& entry, uint32_t weight) const;
+  // A pointer under `key` ends at `at`: the key's earliest expiry comes forward to it if later.
+  void NoteExpiry(const Key& key, KeyEntry& entry, transport::TimePoint at);
   bool Holds(const Key& key, const IdentityHash& id) const;
   // Evicts until `needed` bytes are freed (SourceShares::EvictFor).
   bool EvictForRoom(size_t needed, const transport::Address& newcomer,
@@ -149,7 +162,9 @@ class TermTable {
 
   TermTableLimits limits_;
   std::map<Key, KeyEntry> keys_;
-  std::set<std::pair<transport::TimePoint, StoreSlot>> by_expiry_;
+  // (earliest_expiry, key) of every key held: expiry is looked at key by key, not pointer by
+  // pointer, so a held pointer costs no entry of its own here.
+  std::set<std::pair<transport::TimePoint, Key>> key_expiry_;
   SourceShares shares_;
   size_t pointers_ = 0;
   size_t bytes_ = 0;

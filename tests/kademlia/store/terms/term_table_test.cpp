@@ -55,6 +55,8 @@ TEST_CASE("a higher sequence replaces a pointer, a tombstone stays, a stale copy
   auto same = table.Put(key, Pointer("skill-a", 100, 2), Ip("10.0.0.2"), kNow, kHour * 2);
   CHECK(same.refusal == TermRefusal::kNone);
   CHECK_FALSE(same.changed);
+  // The same pointer again extends its life: the first end passes and it stays.
+  CHECK(table.Expire(kNow + kHour).empty());
   CHECK(table.NextExpiry() == kNow + kHour * 2);
   REQUIRE(table.Put(key, Tombstone("skill-a", 3), Ip("10.0.0.1"), kNow, kHour).changed);
   CHECK(table.Put(key, Pointer("skill-a", 100, 2), Ip("10.0.0.1"), kNow, kHour).refusal ==
@@ -178,6 +180,35 @@ TEST_CASE("pointers expire with their lifetime", "[unit]") {
   CHECK(gone[0].identity.skill_id == "skill-a");
   CHECK(gone[0].key == key);
   CHECK(table.pointers() == 1);
+  CHECK(table.bytes_from(Ip("10.0.0.1")) == table.bytes());
+}
+
+TEST_CASE("an outranked holder's pointers under a key end sooner, until they come again",
+          "[unit]") {
+  TermTable table({});
+  const Key key = TermKey("calendar");
+  const Key other = TermKey("calendar", 1);
+  const transport::Duration ten_minutes = transport::Seconds(600);
+  REQUIRE(table.Put(key, Pointer("skill-a", 100), Ip("10.0.0.1"), kNow, kHour).changed);
+  REQUIRE(table.Put(key, Pointer("skill-b", 90), Ip("10.0.0.1"), kNow, transport::Seconds(300))
+              .changed);
+  REQUIRE(table.Put(other, Pointer("skill-c", 80), Ip("10.0.0.1"), kNow, kHour).changed);
+  // Only the pointers under `key` that would outlive the new end are brought forward.
+  CHECK(table.Shorten(key, kNow + ten_minutes) == 1);
+  CHECK(table.Shorten(key, kNow + kHour) == 0);  // never lengthened
+  CHECK(table.Shorten(TermKey("meeting"), kNow) == 0);
+  CHECK(table.Expire(kNow + transport::Seconds(300)).size() == 1);  // skill-b, as before
+  auto gone = table.Expire(kNow + ten_minutes);
+  REQUIRE(gone.size() == 1);
+  CHECK(gone[0].identity.skill_id == "skill-a");
+  CHECK(table.Count(other) == 1);
+  CHECK(table.NextExpiry() == kNow + kHour);
+  // A pointer shortened and then stored again (a republish, a hand-off) lives its full life.
+  REQUIRE(table.Put(key, Pointer("skill-d", 70), Ip("10.0.0.1"), kNow, kHour).changed);
+  CHECK(table.Shorten(key, kNow + ten_minutes) == 1);
+  CHECK_FALSE(table.Put(key, Pointer("skill-d", 70), Ip("10.0.0.1"), kNow, kHour).changed);
+  CHECK(table.Expire(kNow + ten_minutes).empty());
+  CHECK(table.pointers() == 2);
   CHECK(table.bytes_from(Ip("10.0.0.1")) == table.bytes());
 }
 
