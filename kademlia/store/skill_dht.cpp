@@ -254,6 +254,11 @@ void SkillDht::Notify(transport::TimePoint now, const Key& key, const wire::Push
 void SkillDht::OnContactAdded(transport::TimePoint now, const Contact& contact) {
   subscriptions_.OnContactAdded(now, contact);
   handoff_.OnContactAdded(now, contact);
+  if (config_.outranked_pointer_life > transport::Duration::zero()) {
+    for (const Key& key : handoff_.OutrankedBy(contact)) {
+      stats_.term_pointers_outranked += terms_.Shorten(key, now + config_.outranked_pointer_life);
+    }
+  }
 }
 
 void SkillDht::OnContactEvicted(transport::TimePoint now, const NodeId& gone) {

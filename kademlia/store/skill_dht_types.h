@@ -45,6 +45,12 @@ struct DhtConfig {
   // Keys (and records) handed to one new contact at most, so a join cannot trigger a flood.
   size_t handoff_keys_max = 64;
   size_t handoff_records_max = 256;
+  // A holder that learns of a contact closer to a term key than itself, and then knows k
+  // (RoutingConfig::bucket_size) closer ones, is past where a reader's lookup reads the key:
+  // its pointers there are kept this much longer, not to their TTL (an hour and more). In a
+  // growing network every newcomer among a key's closest pushes a holder out; without this the
+  // copies of each pointer grow with the number of nodes that ever held it. Zero keeps them.
+  transport::Duration outranked_pointer_life = transport::Seconds(10 * 60);
   // Replica repair: when a contact is evicted, the held keys checked for a lost copy (those
   // past this are not checked for that eviction; the publisher's republish restores them).
   size_t repair_keys_max = 4096;
@@ -194,6 +200,7 @@ struct DhtStats {
   uint64_t term_gets_started = 0;
   uint64_t term_read_repairs = 0;
   uint64_t term_handoff_pointers = 0;
+  uint64_t term_pointers_outranked = 0;  // held pointers given outranked_pointer_life
   uint64_t term_pointers_outside_window = 0;
   uint64_t handoff_records = 0;
   uint64_t repair_keys = 0;  // keys whose copy on an evicted contact we restored elsewhere

@@ -73,6 +73,7 @@ json NodeTotalsJson(const NodeTotals& t) {
               {"term_pointers_published", t.term_pointers_published},
               {"term_handoff_pointers", t.term_handoff_pointers},
               {"term_read_repairs", t.term_read_repairs},
+              {"term_pointers_outranked", t.term_pointers_outranked},
               {"read_repairs", t.read_repairs},
               {"records_resigned", t.records_resigned},
               {"records_outside_window", t.records_outside_window},

@@ -29,23 +29,43 @@ std::vector<Key> ReplicaHandoff::HeldKeysBetween(const Key& first, const Key& la
   return merged;
 }
 
-void ReplicaHandoff::OnContactAdded(transport::TimePoint now, const Contact& contact) {
-  // The keys closer to the newcomer than to us share its first d + 1 bits, where d is the
-  // length of the prefix it shares with us: one contiguous range of the ordered store.
+std::optional<std::pair<Key, Key>> ReplicaHandoff::RangeOf(const Contact& contact) const {
+  // One contiguous range of the ordered store.
   const int d = node_.id().CommonPrefixLength(contact.id);
-  if (d >= Key::kBits) return;
+  if (d >= Key::kBits) return std::nullopt;
   Key first = contact.id, last = contact.id;
   for (int bit = d + 1; bit < Key::kBits; ++bit) {
     if (first.Bit(bit)) first = first.WithBitFlipped(bit);
     if (!last.Bit(bit)) last = last.WithBitFlipped(bit);
   }
-  for (const Key& key : HeldKeysBetween(first, last, config_.handoff_keys_max)) {
+  return std::pair{first, last};
+}
+
+void ReplicaHandoff::OnContactAdded(transport::TimePoint now, const Contact& contact) {
+  const auto range = RangeOf(contact);
+  if (!range) return;
+  for (const Key& key : HeldKeysBetween(range->first, range->second, config_.handoff_keys_max)) {
     // Every holder of the key sees the newcomer; only the closest of them hands it over, so it
     // gets one copy, not r (the Kademlia paper's rule). We are that one when no contact but the
     // newcomer is closer to the key than we are.
     if (CloserOtherThan(key, contact.id)) continue;
     HandOffVia(now, contact, key);
   }
+}
+
+std::vector<Key> ReplicaHandoff::OutrankedBy(const Contact& contact) const {
+  std::vector<Key> outranked;
+  const auto range = RangeOf(contact);
+  if (!range) return outranked;
+  const size_t k = node_.config().routing.bucket_size;
+  for (const Key& key : HeldKeysBetween(range->first, range->second, config_.handoff_keys_max)) {
+    const std::vector<Contact> closest = node_.routing_table().Closest(key, k);
+    // Closest is ordered nearest first: k known and the farthest of them closer than us.
+    if (closest.size() == k && CloserTo(key, closest.back().id, node_.id())) {
+      outranked.push_back(key);
+    }
+  }
+  return outranked;
 }
 
 bool ReplicaHandoff::CloserOtherThan(const Key& key, const NodeId& excluded) const {

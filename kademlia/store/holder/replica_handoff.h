@@ -15,6 +15,8 @@
 #define SKILLNODE_KADEMLIA_STORE_HOLDER_REPLICA_HANDOFF_H_
 
 #include <cstdint>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "kademlia/node.h"
@@ -36,6 +38,10 @@ class ReplicaHandoff {
   // keys it is closer to than we are and to which no other contact is closer than we are (at
   // most handoff_keys_max keys).
   void OnContactAdded(transport::TimePoint now, const Contact& contact);
+  // The held keys `contact` is closer to than we are (at most handoff_keys_max) under which we
+  // now know k (RoutingConfig::bucket_size) contacts closer than us: keys where a reader's
+  // lookup no longer reaches this node, whose copies it need not keep to their end.
+  std::vector<Key> OutrankedBy(const Contact& contact) const;
   // `gone` has just been evicted: for each held key it was a holder of beside us, where we are
   // the closest holder left, the node that moved up into the r closest in its place gets a copy.
   void OnContactEvicted(transport::TimePoint now, const NodeId& gone);
@@ -43,6 +49,9 @@ class ReplicaHandoff {
  private:
   // Whether a contact other than `excluded` is closer to `key` than this node.
   bool CloserOtherThan(const Key& key, const NodeId& excluded) const;
+  // The keys closer to `contact` than to us: those that share its first d + 1 bits, where d is
+  // the length of the prefix it shares with us. Empty when `contact` is this node.
+  std::optional<std::pair<Key, Key>> RangeOf(const Contact& contact) const;
   // Up to `max` keys in [first, last] under which records or pointers are held, in order.
   std::vector<Key> HeldKeysBetween(const Key& first, const Key& last, size_t max) const;
   // A FIND_NODE to `contact` for the write token, then HandOff.

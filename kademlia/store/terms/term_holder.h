@@ -56,6 +56,8 @@ class TermHolder {
   // a STORE from this node would: for its validity window, with no source counted.
   TermRefusal KeepOwn(transport::TimePoint now, const Key& key, const SignedTermPointer& pointer);
 
+  // TermTable::Shorten: this node no longer ranks among `key`'s closest.
+  size_t Shorten(const Key& key, transport::TimePoint until) { return table_.Shorten(key, until); }
   std::vector<TermTable::Expired> Expire(transport::TimePoint now) { return table_.Expire(now); }
   transport::TimePoint NextExpiry() const { return table_.NextExpiry(); }
   const TermTable& table() const { return table_; }

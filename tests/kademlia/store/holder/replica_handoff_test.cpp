@@ -189,5 +189,27 @@ TEST_CASE("the contact that moves up into the r closest of a term key gets its p
   CHECK(f.stats.term_handoff_pointers == 1);
 }
 
+TEST_CASE("a holder is outranked under a key once it knows k contacts closer to it", "[unit]") {
+  HandoffFixture f;
+  f.key = TermKey("calendar");
+  HoldPointer(f, "calendar");
+  const size_t k = f.node.config().routing.bucket_size;
+  std::vector<Peer> closer;
+  for (size_t i = 0; i < k; ++i) {
+    const std::string endpoint = "10." + std::to_string(i + 1) + ".0.2:6881";
+    closer.push_back(f.PeerOnSide(true, endpoint.c_str(), static_cast<int>(i) * 1000));
+  }
+  for (size_t i = 0; i + 1 < k; ++i) {
+    f.Verify(closer[i]);
+    CHECK(f.handoff.OutrankedBy(f.ContactOf(closer[i])).empty());
+  }
+  // A farther contact changes nothing; the k-th closer one outranks this node.
+  const Peer farther = f.PeerOnSide(false, "10.200.0.2:6881", 90000);
+  f.Verify(farther);
+  CHECK(f.handoff.OutrankedBy(f.ContactOf(farther)).empty());
+  f.Verify(closer.back());
+  CHECK(f.handoff.OutrankedBy(f.ContactOf(closer.back())) == std::vector<Key>{f.key});
+}
+
 }  // namespace
 }  // namespace skillnode::kademlia::store
