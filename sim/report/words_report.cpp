@@ -67,6 +67,7 @@ json WordsJson(const workloads::WordSummary& w) {
         {"missed_fetch_failed", c.missed_fetch_failed},
         {"missed_reader", c.missed_reader},
         {"missed_reader_passed_over", c.missed_reader_passed_over},
+        {"missed_reader_placed_late", c.missed_reader_placed_late},
         {"missed_publisher_gone", c.missed_publisher_gone},
         {"found_not_live", c.found_not_live},
         {"query_messages", c.query_messages},

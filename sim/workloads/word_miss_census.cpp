@@ -106,6 +106,35 @@ bool WordMissCensus::RecordHeld(std::string_view skill_id) const {
   return false;
 }
 
+bool WordMissCensus::PlacedSince(const WordMiss& miss, transport::TimePoint since) const {
+  const transport::TimePoint now = population_.Now();
+  for (const std::vector<std::string>& matching : miss.terms) {
+    transport::TimePoint earliest = transport::kTimeNever;
+    for (const std::string& term : matching) {
+      for (uint32_t shard = 0; shard < kademlia::store::kTermShardsMax; ++shard) {
+        const kademlia::Key key = kademlia::store::TermKey(term, shard);
+        bool any = false;
+        for (const OracleEntry& near : population_.live().Closest(key, replication_)) {
+          const hosts::Population::Slot& slot = population_.slot(near.slot);
+          const kademlia::store::SkillDht* dht = slot.host ? slot.host->dht() : nullptr;
+          if (dht == nullptr) continue;
+          for (const kademlia::store::terms::StoredPointer* held :
+               dht->terms().Page(key, 0, kademlia::store::kTermPointersPerKeyMax)) {
+            any = true;
+            if (held->expires_at <= now || held->weight_centi == 0) continue;
+            if (held->Signed().pointer.skill_id == miss.skill_id) {
+              earliest = std::min(earliest, held->stored_at);
+            }
+          }
+        }
+        if (!any) break;
+      }
+    }
+    if (earliest != transport::kTimeNever && earliest >= since) return true;
+  }
+  return false;
+}
+
 WordMissKind WordMissCensus::Classify(const WordMiss& miss) const {
   for (const std::vector<std::string>& matching : miss.terms) {
     const auto held_on = [&](size_t nodes) {

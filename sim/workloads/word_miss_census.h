@@ -68,6 +68,10 @@ class WordMissCensus {
   // the publisher and whether the fetch failed.
   WordMiss FactsOf(const kademlia::store::SkillRecord& record, std::string_view text);
   WordMissKind Classify(const WordMiss& miss) const;
+  // Whether, for some query term, every live copy of the skill's pointer that the r closest
+  // nodes of its shard keys hold was stored there at or after `since` (the query's start): the
+  // pointer was not where a reader looks when the query began to read.
+  bool PlacedSince(const WordMiss& miss, transport::TimePoint since) const;
 
  private:
   // Whether a live pointer of `skill_id` for `term` is on the `nodes` closest live nodes of one

@@ -30,6 +30,7 @@ WordCounters& WordCounters::operator+=(const WordCounters& o) {
   missed_fetch_failed += o.missed_fetch_failed;
   missed_reader += o.missed_reader;
   missed_reader_passed_over += o.missed_reader_passed_over;
+  missed_reader_placed_late += o.missed_reader_placed_late;
   missed_publisher_gone += o.missed_publisher_gone;
   found_not_live += o.found_not_live;
   query_messages += o.query_messages;

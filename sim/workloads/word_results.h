@@ -50,6 +50,7 @@ struct WordCounters {
   uint64_t missed_fetch_failed = 0;  // all held, and the skill's fetch failed
   uint64_t missed_reader = 0;        // all held where a reader looks, not a candidate fetched
   uint64_t missed_reader_passed_over = 0;  // ... of them, a candidate read and not fetched
+  uint64_t missed_reader_placed_late = 0;  // ... of them, a word's pointers placed after the start
   uint64_t missed_publisher_gone = 0;      // not fetched, its publisher's incarnation stopped
   uint64_t found_not_live = 0;             // answered skills the oracle did not count as live
   // The traffic of the measured queries: requests sent (FIND_VALUE for terms and records),

@@ -232,6 +232,8 @@ void WordWorkload::Classify(const NotFetched& miss) {
   Count(kind, counters);
   counters.missed_publisher_gone += facts.publisher == nullptr;
   counters.missed_reader_passed_over += kind == WordMissKind::kReader && miss.passed_over;
+  counters.missed_reader_placed_late +=
+      kind == WordMissKind::kReader && census_.PlacedSince(facts, miss.started);
 }
 
 WordCounters WordWorkload::counters() const {
@@ -335,7 +337,8 @@ void WordWorkload::Finish(uint32_t slot, size_t index, transport::TimePoint star
     counters.missed_ranked_out += check.ranked_out.size();
     counters.missed_not_fetched += check.not_fetched.size();
     for (const NotFetchedSkill& miss : check.not_fetched) {
-      not_fetched_[Side()].push_back(NotFetched{miss.skill, index, miss.dropped, miss.passed_over});
+      not_fetched_[Side()].push_back(
+          NotFetched{miss.skill, index, miss.dropped, miss.passed_over, started});
     }
     const double size = static_cast<double>(truth.top.size());
     row.recall = static_cast<double>(check.hits.hits) / size;

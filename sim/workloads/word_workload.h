@@ -129,6 +129,7 @@ class WordWorkload {
     size_t row = 0;            // the query's
     bool dropped = false;      // a candidate whose fetch failed (WordAnswer::dropped)
     bool passed_over = false;  // a candidate read and not fetched (WordAnswer::passed_over)
+    transport::TimePoint started = transport::kTimeZero;  // the query's start
   };
 
   // The lane running on this thread, or kLanes on the control side.
