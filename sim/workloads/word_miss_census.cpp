@@ -67,9 +67,11 @@ WordMiss WordMissCensus::FactsOf(const kademlia::store::SkillRecord& record,
   return facts;
 }
 
-bool WordMissCensus::PointerHeld(std::string_view term, std::string_view skill_id,
-                                 size_t nodes) const {
+std::optional<transport::TimePoint> WordMissCensus::EarliestCopy(std::string_view term,
+                                                                 std::string_view skill_id,
+                                                                 size_t nodes) const {
   const transport::TimePoint now = population_.Now();
+  std::optional<transport::TimePoint> earliest;
   for (uint32_t shard = 0; shard < kademlia::store::kTermShardsMax; ++shard) {
     const kademlia::Key key = kademlia::store::TermKey(term, shard);
     bool any = false;  // the shard's closest hold something of the term
@@ -81,12 +83,19 @@ bool WordMissCensus::PointerHeld(std::string_view term, std::string_view skill_i
            dht->terms().Page(key, 0, kademlia::store::kTermPointersPerKeyMax)) {
         any = true;
         if (held->expires_at <= now || held->weight_centi == 0) continue;  // gone, or buried
-        if (held->Signed().pointer.skill_id == skill_id) return true;
+        if (held->Signed().pointer.skill_id == skill_id) {
+          earliest = std::min(earliest.value_or(held->stored_at), held->stored_at);
+        }
       }
     }
-    if (!any) return false;
+    if (!any) break;
   }
-  return false;
+  return earliest;
+}
+
+bool WordMissCensus::PointerHeld(std::string_view term, std::string_view skill_id,
+                                 size_t nodes) const {
+  return EarliestCopy(term, skill_id, nodes).has_value();
 }
 
 bool WordMissCensus::RecordHeld(std::string_view skill_id) const {
@@ -107,30 +116,14 @@ bool WordMissCensus::RecordHeld(std::string_view skill_id) const {
 }
 
 bool WordMissCensus::PlacedSince(const WordMiss& miss, transport::TimePoint since) const {
-  const transport::TimePoint now = population_.Now();
   for (const std::vector<std::string>& matching : miss.terms) {
-    transport::TimePoint earliest = transport::kTimeNever;
+    std::optional<transport::TimePoint> earliest;
     for (const std::string& term : matching) {
-      for (uint32_t shard = 0; shard < kademlia::store::kTermShardsMax; ++shard) {
-        const kademlia::Key key = kademlia::store::TermKey(term, shard);
-        bool any = false;
-        for (const OracleEntry& near : population_.live().Closest(key, replication_)) {
-          const hosts::Population::Slot& slot = population_.slot(near.slot);
-          const kademlia::store::SkillDht* dht = slot.host ? slot.host->dht() : nullptr;
-          if (dht == nullptr) continue;
-          for (const kademlia::store::terms::StoredPointer* held :
-               dht->terms().Page(key, 0, kademlia::store::kTermPointersPerKeyMax)) {
-            any = true;
-            if (held->expires_at <= now || held->weight_centi == 0) continue;
-            if (held->Signed().pointer.skill_id == miss.skill_id) {
-              earliest = std::min(earliest, held->stored_at);
-            }
-          }
-        }
-        if (!any) break;
+      if (const auto at = EarliestCopy(term, miss.skill_id, replication_)) {
+        earliest = std::min(earliest.value_or(*at), *at);
       }
     }
-    if (earliest != transport::kTimeNever && earliest >= since) return true;
+    if (earliest && *earliest >= since) return true;
   }
   return false;
 }

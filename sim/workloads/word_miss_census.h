@@ -24,6 +24,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -76,6 +77,10 @@ class WordMissCensus {
  private:
   // Whether a live pointer of `skill_id` for `term` is on the `nodes` closest live nodes of one
   // of the term's shard keys.
+  // The earliest time a live copy of the skill's pointer under `term` was stored on the `nodes`
+  // live nodes closest to one of the term's shard keys, if any holds one.
+  std::optional<transport::TimePoint> EarliestCopy(std::string_view term, std::string_view skill_id,
+                                                   size_t nodes) const;
   bool PointerHeld(std::string_view term, std::string_view skill_id, size_t nodes) const;
   bool RecordHeld(std::string_view skill_id) const;
 
