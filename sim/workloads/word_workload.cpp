@@ -108,19 +108,18 @@ WordWorkload::WordWorkload(const scenario::Scenario& scenario, hosts::Population
       traces_(traces),
       rng_(seed),
       query_interval_(SecondsOf(60 / scenario.words.queries_per_node_per_min)),
-      republish_(SecondsOf(scenario.records.republish_s)),
       ttl_seconds_(RecordTtlSeconds(scenario.records.republish_s)),
       corpus_(scenario.words, CorpusSize(scenario.words, population.honest_slots()), rng_.Next64()),
       oracle_(CorpusRecords(corpus_, population.honest_slots())),
       analyzer_(MakeAnalyzer()),
-      skills_(corpus_.skills().size()),
+      liveness_(corpus_.skills().size(), SecondsOf(scenario.records.republish_s), ttl_seconds_),
       by_slot_(population.size()),
       running_(population.size()),
       traffic_(population.size()),
       census_(population, scenario.records.replication, scenario.kademlia.routing.bucket_size) {
   const size_t slots = population.honest_slots();
-  for (size_t i = 0; i < skills_.size(); ++i) by_slot_[i % slots].push_back(i);
-  counters_[engine::EventQueue::kLanes].corpus_skills = skills_.size();
+  for (size_t i = 0; i < liveness_.size(); ++i) by_slot_[i % slots].push_back(i);
+  counters_[engine::EventQueue::kLanes].corpus_skills = liveness_.size();
 }
 
 WordWorkload::~WordWorkload() = default;
@@ -130,11 +129,7 @@ void WordWorkload::SetWindow(transport::TimePoint begin, transport::TimePoint en
   window_end_ = end;
 }
 
-bool WordWorkload::Live(size_t skill) const {
-  const SkillState& s = skills_[skill];
-  const transport::TimePoint now = population_.Now();
-  return (s.available_from <= now && now < s.expected_until) || now < s.tail_until;
-}
+bool WordWorkload::Live(size_t skill) const { return liveness_.Live(skill, population_.Now()); }
 
 void WordWorkload::OnJoined(uint32_t slot) {
   if (population_.slot(slot).kind != hosts::HostKind::kHonest) return;
@@ -161,12 +156,7 @@ void WordWorkload::Publish(uint32_t slot) {
   kademlia::store::SkillDht* dht = s.host ? s.host->dht() : nullptr;
   if (dht == nullptr) return;
   for (size_t skill : by_slot_[slot]) {
-    SkillState& state = skills_[skill];
-    if (state.published && state.available_from != transport::kTimeNever) {
-      state.tail_until = std::max(state.tail_until, state.expected_until);
-    }
-    state =
-        SkillState{.incarnation = s.incarnation, .published = true, .tail_until = state.tail_until};
+    liveness_.Published(skill, s.incarnation);
     kademlia::store::SkillRecord record = RecordOf(skill);
     record.timestamp_ms = kademlia::store::SimulatedWallClockMs(population_.Now());
     record.sequence = record.timestamp_ms;
@@ -179,7 +169,7 @@ void WordWorkload::Publish(uint32_t slot) {
     WordCounters& counters = counters_[Side()];
     counters.index_terms += terms.size();
     ++counters.published;
-    const uint32_t incarnation = state.incarnation;
+    const uint32_t incarnation = s.incarnation;
     // Runs in the publisher's lane: the skill's state changes when the batch ends.
     dht->Publish(
         population_.Now(), *signed_record,
@@ -197,10 +187,9 @@ void WordWorkload::Publish(uint32_t slot) {
 }
 
 void WordWorkload::MarkAvailable(const Available& done) {
-  SkillState& st = skills_[done.skill];
-  if (st.incarnation != done.incarnation || st.available_from != transport::kTimeNever) return;
-  st.available_from = done.at;
-  ++counters_[Side()].publishes_done;
+  if (liveness_.MarkAvailable(done.skill, done.incarnation, done.at)) {
+    ++counters_[Side()].publishes_done;
+  }
 }
 
 void WordWorkload::EndBatch() {
@@ -222,7 +211,7 @@ void WordWorkload::Classify(const NotFetched& miss) {
   facts.dropped = miss.dropped;
   const auto slot = static_cast<uint32_t>(miss.skill % population_.honest_slots());
   const hosts::Population::Slot& s = population_.slot(slot);
-  if (population_.joined(slot) && skills_[miss.skill].incarnation == s.incarnation) {
+  if (population_.joined(slot) && liveness_.incarnation(miss.skill) == s.incarnation) {
     facts.publisher = s.host->dht();
     facts.identity = kademlia::store::RecordIdentity{s.host->node()->identity().public_key(),
                                                      record.agent_id, record.skill_id};
@@ -243,15 +232,7 @@ WordCounters WordWorkload::counters() const {
 }
 
 void WordWorkload::OnStopped(uint32_t slot) {
-  for (size_t skill : by_slot_[slot]) {
-    SkillState& state = skills_[skill];
-    if (!state.published || state.expected_until != transport::kTimeNever) continue;
-    state.expected_until =
-        state.available_from == transport::kTimeNever
-            ? population_.Now()
-            : population_.Now() + transport::Seconds(ttl_seconds_) -
-                  std::min<transport::Duration>(republish_, transport::Seconds(ttl_seconds_));
-  }
+  for (size_t skill : by_slot_[slot]) liveness_.Stopped(skill, population_.Now());
   if (!running_[slot]) return;
   // Not on the search's own stack (a stop is a churn event): it may go now.
   running_[slot].reset();
@@ -358,7 +339,7 @@ void WordWorkload::Finish(uint32_t slot, size_t index, transport::TimePoint star
 WordSummary WordWorkload::Summary(const report::NodeTotals& totals) const {
   const WordCounters counters = this->counters();
   WordSummary s = SummarizeWords(counters, rows_);
-  const double skills = std::max<double>(1, static_cast<double>(skills_.size()));
+  const double skills = std::max<double>(1, static_cast<double>(liveness_.size()));
   const auto share_of = [&](std::string_view term) {
     return static_cast<double>(oracle_.Postings(term).size()) / skills;
   };

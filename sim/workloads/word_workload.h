@@ -11,10 +11,7 @@
 // as the records workload's (kRecordTtlPerRepublish x republish_s). A rejoining slot publishes the
 // same skills again, under its new identity.
 //
-// Liveness, RecordWorkload's rule per skill: a skill should be live from the moment its first
-// publish finished (a STORE acknowledged) while its publisher runs that incarnation, and for
-// TTL - republish_s after the incarnation stopped (the last republish's copies), including the
-// tail of an earlier incarnation.
+// Liveness: RecordWorkload's rule per skill (SkillLiveness, skill_liveness.h).
 //
 // Queries: every joined honest node runs a query (WordCorpus::DrawQuery) every
 // 60 / queries_per_node_per_min seconds, the first at a random offset after it joined; those
@@ -53,6 +50,7 @@
 #include "sim/network/network.h"
 #include "sim/report/node_totals.h"
 #include "sim/scenario/scenario.h"
+#include "sim/workloads/skill_liveness.h"
 #include "sim/workloads/word_corpus.h"
 #include "sim/workloads/word_miss_census.h"
 #include "sim/workloads/word_oracle.h"
@@ -109,13 +107,6 @@ class WordWorkload {
   WordSummary Summary(const report::NodeTotals& totals) const;
 
  private:
-  struct SkillState {
-    uint32_t incarnation = 0;
-    bool published = false;  // by the running (or last) incarnation
-    transport::TimePoint available_from = transport::kTimeNever;
-    transport::TimePoint expected_until = transport::kTimeNever;
-    transport::TimePoint tail_until = transport::kTimeZero;  // an earlier incarnation's
-  };
   struct QueryRun;  // one running query (word_workload.cpp)
   // A skill's first publish that finished in a lane, applied by EndBatch.
   struct Available {
@@ -157,7 +148,6 @@ class WordWorkload {
   Workload::LaneTraces& traces_;
   transport::Rng rng_;  // drawn from on the control side only
   transport::Duration query_interval_;
-  transport::Duration republish_;
   uint32_t ttl_seconds_;
   WordCorpus corpus_;
   WordOracle oracle_;
@@ -165,7 +155,7 @@ class WordWorkload {
   discovery::text::TermExtractor extractor_;
   transport::TimePoint window_begin_ = transport::kTimeZero;
   transport::TimePoint window_end_ = transport::kTimeZero;
-  std::vector<SkillState> skills_;            // changed on the control side only
+  SkillLiveness liveness_;                    // changed on the control side only
   std::vector<std::vector<size_t>> by_slot_;  // the corpus skills of each slot
   // By asker slot: its running query (changed in its slot's lane, or on the control side).
   std::vector<std::unique_ptr<QueryRun>> running_;
