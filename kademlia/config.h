@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kademlia/reach/reach_config.h"
 #include "transport/clock.h"
 
 namespace skillnode::kademlia {
@@ -119,6 +120,12 @@ struct KademliaConfig {
   transport::Duration token_rotation = transport::Seconds(5 * 60);
   // Unknown requesters being verified with a ping at once; more wait for their next request.
   size_t verifications_in_flight_max = 64;
+  // Reachability (kademlia/reach/reach_driver.h, docs/protocol.md "Reachability"). With
+  // reach_probes the node votes on its external address over its replies' "o" and asks peers
+  // for dial-backs to learn whether strangers reach it (the daemon sets it); without, it only
+  // helps others: the simulator's scenarios leave it off, as they model no NAT.
+  bool reach_probes = false;
+  reach::ReachConfig reach;
 
   bool operator==(const KademliaConfig&) const = default;
 };

@@ -47,6 +47,10 @@ Verdict MessageScreen::Screen(transport::TimePoint now, const transport::Endpoin
     return Refuse(DropReason::kIdMismatch, from, header, std::move(detail));
   }
   if (header.sender_id == self_) return Drop(DropReason::kFromSelf);
+  if (wire::IsNotice(message.type())) {
+    const Verdict admitted = ScreenRequest(now, from, message);
+    return admitted.action == Action::kRequest ? Pass(Action::kNotice) : admitted;
+  }
   return request ? ScreenRequest(now, from, message) : ScreenReply(from, header);
 }
 

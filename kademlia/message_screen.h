@@ -2,13 +2,15 @@
 // it and as what: a request to answer, a reply to one of its pending requests, or a drop (and
 // why). It sends nothing and changes no request or peer; the node does what the verdict says.
 //
-// Every message must carry this network's id, a sender id that is the SHA-256 of the sender's
-// key (a key the peer proved before skips the hash), and not our own id. A request must then fit
-// the rate limits of its source IP and of the node (a transfer's chunk requests are metered by
-// the blob service instead, IsChunkRequest). A reply must carry the txid of a pending request,
-// come from the address that request went to, and prove the sender's key with a fresh signature
-// over our txid, unless the request asked for none (it went to that very peer, verified at that
-// address) and the reply comes from the key verified then or from a peer still verified there.
+// Every message must carry this network's id, a sender id that is the SHA-256 of the sender's key
+// (a key the peer proved before skips the hash), and not our own id. A request must then fit the
+// rate limits of its source IP and of the node (a transfer's chunk requests are metered by the blob
+// service instead, IsChunkRequest). A notice (DIAL_BACK) must fit the same limits and nothing else:
+// it answers no request and, sent from a port the node never sent to, proves no key. A reply must
+// carry the txid of a pending request, come from the address that request went to, and prove the
+// sender's key with a fresh signature over our txid, unless the request asked for none (it went to
+// that very peer, verified at that address) and the reply comes from the key verified then or from
+// a peer still verified there.
 //
 // A reply that fails the id-key binding or its proof while it answers a pending request as that
 // request asked (from its address, under its id) is an impersonation: the verdict is kReject, and
@@ -42,6 +44,7 @@ class MessageScreen {
   enum class Action : uint8_t {
     kRequest,  // answer it
     kReply,    // it answers the pending request with its txid: take that request
+    kNotice,   // a one-way notice (wire::IsNotice): act on it, answer nothing
     kDrop,     // count it as dropped for `reason`, nothing else
     kReject,   // drop it, and fail at once the pending request with its txid (kRejected)
   };

@@ -34,21 +34,39 @@ Node::Node(const KademliaConfig& config, const Identity& identity, transport::Tr
                       wire::Body body, rpc::RpcCallback done) {
                  return SendRequest(at, to, to_id, std::move(body), std::move(done));
                }),
-      upkeep_(config_, routing_, peers_, stats_,
-              routing::PeerUpkeep::Actions{
-                  .send =
-                      [this](transport::TimePoint at, const transport::Endpoint& to,
-                             const NodeId& to_id, wire::Body body, rpc::RpcCallback done) {
-                        return SendRequest(at, to, to_id, std::move(body), std::move(done));
-                      },
-                  .added = [this](transport::TimePoint at,
-                                  const Contact& contact) { NotifyAdded(at, contact); },
-                  .evicted = [this](transport::TimePoint at,
-                                    const NodeId& evicted) { NotifyEvicted(at, evicted); },
-                  .rejoin =
-                      [this](transport::TimePoint at) {
-                        FindNode(at, identity_.node_id(), nullptr);
-                      }}) {}
+      upkeep_(
+          config_, routing_, peers_, stats_,
+          routing::PeerUpkeep::Actions{
+              .send =
+                  [this](transport::TimePoint at, const transport::Endpoint& to,
+                         const NodeId& to_id, wire::Body body, rpc::RpcCallback done) {
+                    return SendRequest(at, to, to_id, std::move(body), std::move(done));
+                  },
+              .added = [this](transport::TimePoint at,
+                              const Contact& contact) { NotifyAdded(at, contact); },
+              .evicted = [this](transport::TimePoint at,
+                                const NodeId& evicted) { NotifyEvicted(at, evicted); },
+              .rejoin =
+                  [this](transport::TimePoint at) { FindNode(at, identity_.node_id(), nullptr); }}),
+      reach_(
+          config_, routing_, rng_, now,
+          reach::ReachDriver::Actions{
+              .send =
+                  [this](transport::TimePoint at, const transport::Endpoint& to,
+                         const NodeId& to_id, wire::Body body, transport::Duration timeout,
+                         rpc::RpcCallback done) {
+                    return SendRequest(at, to, to_id, std::move(body), std::move(done), timeout);
+                  },
+              .reply =
+                  [this](transport::TimePoint at, const transport::Endpoint& to,
+                         const wire::Header& request, wire::Body body) {
+                    if (!shut_down_) SendReply(at, to, request, std::move(body));
+                  },
+              .dial =
+                  [this](transport::TimePoint at, const transport::Endpoint& to, wire::Body body) {
+                    SendMessage(at, to, wire::Message{MakeHeader(rng_.Next64()), std::move(body)},
+                                dial_transport_);
+                  }}) {}
 
 void Node::Drop(DropReason reason, const transport::Endpoint& from, std::string_view detail) {
   ++stats_.dropped[static_cast<size_t>(reason)];
@@ -82,6 +100,8 @@ void Node::OnDatagram(transport::TimePoint now, const transport::Endpoint& from,
       return HandleRequest(now, from, message);
     case MessageScreen::Action::kReply:
       return HandleReply(now, from, message);
+    case MessageScreen::Action::kNotice:
+      return HandleNotice(now, from, message);
     case MessageScreen::Action::kReject:
       RejectPending(now, message.header);
       break;
@@ -95,7 +115,7 @@ void Node::HandleRequest(transport::TimePoint now, const transport::Endpoint& fr
                          const wire::Message& request) {
   ++stats_.requests_received[static_cast<size_t>(SlotOf(request.type()))];
   if (std::holds_alternative<wire::PingBody>(request.body)) {
-    SendReply(from, request, wire::PongBody{});
+    SendReply(now, from, request.header, wire::PongBody{});
   } else if (const auto* find = std::get_if<wire::FindNodeBody>(&request.body)) {
     wire::NodesBody nodes;
     nodes.nodes.reserve(config_.routing.bucket_size);
@@ -106,12 +126,18 @@ void Node::HandleRequest(transport::TimePoint now, const transport::Endpoint& fr
       nodes.nodes.push_back(wire::WireContact{c.id, c.endpoint});
     }
     nodes.token = tokens_.For(from.address());
-    SendReply(from, request, std::move(nodes));
+    SendReply(now, from, request.header, std::move(nodes));
+  } else if (std::holds_alternative<wire::ReachAskBody>(request.body) ||
+             std::holds_alternative<wire::DialRequestBody>(request.body)) {
+    // A REACH_ASK may be answered later, once its third party has (ReachDriver).
+    if (auto body = reach_.OnRequest(now, from, request)) {
+      SendReply(now, from, request.header, std::move(*body));
+    }
   } else if (auto body = HandlerReply(now, from, request)) {
-    SendReply(from, request, std::move(*body));
+    SendReply(now, from, request.header, std::move(*body));
   } else {
     const std::string text = "unknown request type " + std::to_string(request.type());
-    SendReply(from, request,
+    SendReply(now, from, request.header,
               wire::ErrorBody{static_cast<uint16_t>(wire::ErrorReplyCode::kUnknownType), text});
   }
   upkeep_.ConsiderRequester(now, from, request);
@@ -167,13 +193,22 @@ void Node::HandleReply(transport::TimePoint now, const transport::Endpoint& from
   }
   const transport::Duration rtt = now - rpc.sent;
   rtt_.Sample(rtt);
-  if (header.observed) observed_ = header.observed;
+  if (header.observed) {
+    observed_ = header.observed;
+    reach_.OnObserved(now, from, *header.observed);
+  }
   if (rpc.to_id && *rpc.to_id != header.sender_id) {
     // Someone else answers at that address now: the peer we meant is gone from it.
     upkeep_.FailedAt(now, *rpc.to_id, rpc.to);
   }
   upkeep_.HearVerified(now, from, header, rtt);
   if (rpc.done) rpc.done(rpc::RpcResult{rpc::RpcStatus::kReplied, &reply, from, rtt, now});
+}
+
+void Node::HandleNotice(transport::TimePoint now, const transport::Endpoint& from,
+                        const wire::Message& notice) {
+  // DIAL_BACK is the one notice (wire::IsNotice).
+  reach_.OnDialBack(now, from, std::get<wire::DialBackBody>(notice.body));
 }
 
 uint64_t Node::NewTxid() {
@@ -194,7 +229,8 @@ wire::Header Node::MakeHeader(uint64_t txid) const {
 }
 
 bool Node::SendRequest(transport::TimePoint now, const transport::Endpoint& to,
-                       std::optional<NodeId> to_id, wire::Body body, rpc::RpcCallback done) {
+                       std::optional<NodeId> to_id, wire::Body body, rpc::RpcCallback done,
+                       std::optional<transport::Duration> timeout) {
   if (shut_down_) return false;
   if (rpcs_.full()) {
     ++stats_.rpcs_refused;
@@ -211,26 +247,27 @@ bool Node::SendRequest(transport::TimePoint now, const transport::Endpoint& to,
   rpc.sent = now;
   // The full timeout for every request: only then is a peer counted as failed. Lookups stop
   // waiting sooner (their soft deadline, LookupDriver::Step) but still take a late reply.
-  rpc.deadline = now + config_.rpc_timeout;
+  rpc.deadline = now + timeout.value_or(config_.rpc_timeout);
   rpc.done = std::move(done);
   ++stats_.rpcs_sent[static_cast<size_t>(SlotOf(rpc.type))];
   rpcs_.Add(message.header.txid, std::move(rpc));
-  SendMessage(to, message);
+  SendMessage(now, to, message);
   return true;
 }
 
-void Node::SendReply(const transport::Endpoint& to, const wire::Message& request, wire::Body body) {
-  wire::Message reply{MakeHeader(request.header.txid), std::move(body)};
+void Node::SendReply(transport::TimePoint now, const transport::Endpoint& to,
+                     const wire::Header& request, wire::Body body) {
+  wire::Message reply{MakeHeader(request.txid), std::move(body)};
   reply.header.observed = to;
-  if (request.header.proof_wanted) {
+  if (request.proof_wanted) {
     reply.header.proof = signatures_.Sign(
-        identity_,
-        wire::ProofBytes(config_.network_id, request.header.txid, id(), request.header.sender_id));
+        identity_, wire::ProofBytes(config_.network_id, request.txid, id(), request.sender_id));
   }
-  SendMessage(to, reply);
+  SendMessage(now, to, reply);
 }
 
-void Node::SendMessage(const transport::Endpoint& to, const wire::Message& message) {
+void Node::SendMessage(transport::TimePoint now, const transport::Endpoint& to,
+                       const wire::Message& message, transport::Transport* through) {
   auto bytes = wire::EncodeFitting(message);
   if (!bytes) {
     ++stats_.send_failures;
@@ -243,6 +280,8 @@ void Node::SendMessage(const transport::Endpoint& to, const wire::Message& messa
   }
   ++stats_.datagrams_sent;
   stats_.bytes_sent += bytes->size();
+  if (through != nullptr) return through->Send(to, *bytes);
+  reach_.OnSent(now, to);
   transport_.Send(to, *bytes);
 }
 
@@ -269,6 +308,7 @@ void Node::OnTimer(transport::TimePoint now) {
   }
   // Departed contacts are probed in case they come back.
   upkeep_.OnTimer(now);
+  if (reach_.NextDeadline() <= now) reach_.OnTimer(now);
 }
 
 transport::TimePoint Node::NextDeadline() const {
@@ -278,6 +318,7 @@ transport::TimePoint Node::NextDeadline() const {
   for (const RequestHandler* service : services_) next = std::min(next, service->NextDeadline());
   if (routing_.size() > 0) next = std::min(next, routing_.NextRefreshDue());
   next = std::min(next, upkeep_.NextDeadline());
+  next = std::min(next, reach_.NextDeadline());
   return std::min(next, lookups_.NextDeadline());
 }
 

@@ -44,6 +44,7 @@
 #include "kademlia/lookup_driver.h"
 #include "kademlia/message_screen.h"
 #include "kademlia/node_stats.h"
+#include "kademlia/reach/reach_driver.h"
 #include "kademlia/request_handler.h"
 #include "kademlia/routing/departed_contacts.h"
 #include "kademlia/routing/peer_book.h"
@@ -103,6 +104,10 @@ class Node {
   // address runs at a time, at most verifications_in_flight_max in all; a call while one runs,
   // or past that bound, does nothing.
   void VerifyRequester(transport::TimePoint now, const transport::Endpoint& from, const NodeId& id);
+  // Where this node sends its dial-backs from as a third party (DIAL_BACK, docs/protocol.md
+  // "Reachability"): a send-only socket whose port its peers never sent to (not owned; null: the
+  // node's own transport, whose dial-backs a peer that talked to this node cannot count).
+  void SetDialTransport(transport::Transport* dial) { dial_transport_ = dial; }
   // Requests of types the core does not know go to `handler` (not owned; may be null).
   void SetRequestHandler(RequestHandler* handler) { handler_ = handler; }
   // Further services (the blob transfer): asked in the order added for the requests the
@@ -150,6 +155,9 @@ class Node {
   }
   // Our address as the last peer to answer us saw it (NAT discovery), if any.
   const std::optional<transport::Endpoint>& observed_address() const { return observed_; }
+  // What this node knows of its reachability, and its part in others' dial-backs.
+  reach::ReachDriver& reach() { return reach_; }
+  const reach::ReachDriver& reach() const { return reach_; }
 
  private:
   void Drop(DropReason reason, const transport::Endpoint& from, std::string_view detail);
@@ -157,6 +165,9 @@ class Node {
                      const wire::Message& request);
   void HandleReply(transport::TimePoint now, const transport::Endpoint& from,
                    const wire::Message& reply);
+  // A notice (wire::IsNotice): a DIAL_BACK.
+  void HandleNotice(transport::TimePoint now, const transport::Endpoint& from,
+                    const wire::Message& notice);
   std::optional<wire::Body> HandlerReply(transport::TimePoint now, const transport::Endpoint& from,
                                          const wire::Message& request);
   void NotifyAdded(transport::TimePoint now, const Contact& contact);
@@ -166,10 +177,16 @@ class Node {
   // now rather than at its timeout.
   void RejectPending(transport::TimePoint now, const wire::Header& header);
 
+  // A request that fails after `timeout` (rpc_timeout unless a service waits longer).
   bool SendRequest(transport::TimePoint now, const transport::Endpoint& to,
-                   std::optional<NodeId> to_id, wire::Body body, rpc::RpcCallback done);
-  void SendReply(const transport::Endpoint& to, const wire::Message& request, wire::Body body);
-  void SendMessage(const transport::Endpoint& to, const wire::Message& message);
+                   std::optional<NodeId> to_id, wire::Body body, rpc::RpcCallback done,
+                   std::optional<transport::Duration> timeout = std::nullopt);
+  // Answers the request with header `request` from `to`.
+  void SendReply(transport::TimePoint now, const transport::Endpoint& to,
+                 const wire::Header& request, wire::Body body);
+  // Sends through `through` (the node's transport unless given).
+  void SendMessage(transport::TimePoint now, const transport::Endpoint& to,
+                   const wire::Message& message, transport::Transport* through = nullptr);
   wire::Header MakeHeader(uint64_t txid) const;
   uint64_t NewTxid();
 
@@ -198,6 +215,9 @@ class Node {
   LookupDriver lookups_;
   // Requesters verified, verified peers heard, failures counted, departed contacts probed.
   routing::PeerUpkeep upkeep_;
+  // Reachability: the dial-back protocol's three parts.
+  reach::ReachDriver reach_;
+  transport::Transport* dial_transport_ = nullptr;
 
   std::optional<transport::Endpoint> observed_;
   bool shut_down_ = false;

@@ -66,6 +66,16 @@ TypeSlot SlotOf(uint8_t type) {
       return TypeSlot::kBlobGet;
     case 17:
       return TypeSlot::kBlobData;
+    case 18:
+      return TypeSlot::kReachAsk;
+    case 19:
+      return TypeSlot::kReachAsked;
+    case 20:
+      return TypeSlot::kDialRequest;
+    case 21:
+      return TypeSlot::kDialSent;
+    case 22:
+      return TypeSlot::kDialBack;
     case 127:
       return TypeSlot::kError;
     default:
@@ -75,9 +85,10 @@ TypeSlot SlotOf(uint8_t type) {
 
 std::string_view TypeSlotName(TypeSlot slot) {
   static constexpr std::array<std::string_view, static_cast<size_t>(TypeSlot::kCount)> kNames = {
-      "ping",          "pong",     "find_node", "nodes", "find_value", "values",    "store",
-      "stored",        "listen",   "listening", "push",  "push_ack",   "blob_find", "blob_holders",
-      "blob_announce", "blob_get", "blob_data", "error", "unknown"};
+      "ping",        "pong",         "find_node",     "nodes",     "find_value", "values",
+      "store",       "stored",       "listen",        "listening", "push",       "push_ack",
+      "blob_find",   "blob_holders", "blob_announce", "blob_get",  "blob_data",  "reach_ask",
+      "reach_asked", "dial_request", "dial_sent",     "dial_back", "error",      "unknown"};
   static_assert(kNames.back() == "unknown", "one name per slot");
   return kNames[static_cast<size_t>(slot)];
 }

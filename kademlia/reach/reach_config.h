@@ -52,6 +52,15 @@ struct ReachConfig {
   size_t recent_destinations_max = 4096;
   transport::Duration recent_destination_life = transport::Seconds(180);
 
+  // Helping others (reach_driver.h). REACH_ASKs passed on to a third party and waiting for its
+  // answer at once; past this a REACH_ASK is answered "not dialed" at once.
+  size_t helps_in_flight_max = 32;
+  // DIAL_BACKs sent as a third party, per second and in a burst; past this a DIAL_REQUEST is
+  // answered "not sent". A dial-back is one small datagram to an endpoint a peer names, so it is
+  // bounded like any reply, and sent only to an address a host answers at.
+  double dial_backs_per_second = 10;
+  double dial_backs_burst = 20;
+
   bool operator==(const ReachConfig&) const = default;
 };
 

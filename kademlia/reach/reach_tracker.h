@@ -65,6 +65,12 @@ class ReachTracker {
   void OnTimer(transport::TimePoint now);
   // The earliest of: a probe's deadline, the next probe due.
   transport::TimePoint NextDeadline(transport::TimePoint now);
+  // Each of the two apart: when OnTimer has a probe to end (kTimeNever: none in flight), and
+  // when the next probe is due (kTimeNever: only once one in flight ends).
+  transport::TimePoint NextProbeDeadline() const { return probes_.NextDeadline(); }
+  transport::TimePoint NextProbeDue(transport::TimePoint now) {
+    return probes_.NextDue(Current(now));
+  }
 
   Reachability Current(transport::TimePoint now) { return verdict_.Current(now); }
   const ExternalAddress& External(transport::TimePoint now) { return vote_.Current(now); }

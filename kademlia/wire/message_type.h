@@ -30,17 +30,27 @@ enum class MessageType : uint8_t {
   kBlobAnnounce = 15,
   kBlobGet = 16,
   kBlobData = 17,
+  kReachAsk = 18,
+  kReachAsked = 19,
+  kDialRequest = 20,
+  kDialSent = 21,
+  kDialBack = 22,
   kError = 127,
 };
 
 // True for types that expect a reply: PING, FIND_NODE, FIND_VALUE, STORE, LISTEN, PUSH,
-// BLOB_FIND, BLOB_ANNOUNCE, BLOB_GET, and every unknown type (UnknownBody), so the node answers
-// those with ERROR. False for PONG, NODES, VALUES, STORED, LISTENING, PUSH_ACK, BLOB_HOLDERS,
-// BLOB_DATA and ERROR.
+// BLOB_FIND, BLOB_ANNOUNCE, BLOB_GET, REACH_ASK, DIAL_REQUEST, and every unknown type
+// (UnknownBody), so the node answers those with ERROR. False for PONG, NODES, VALUES, STORED,
+// LISTENING, PUSH_ACK, BLOB_HOLDERS, BLOB_DATA, REACH_ASKED, DIAL_SENT, ERROR and DIAL_BACK.
 bool IsRequest(uint8_t type);
+// True for DIAL_BACK, the one message that is neither a request nor a reply: a one-way notice,
+// sent from a port its receiver never sent to, that no pending request matches and nothing
+// answers (docs/protocol.md "Reachability").
+bool IsNotice(uint8_t type);
 // "ping", "pong", "find_node", "nodes", "find_value", "values", "store", "stored", "listen",
 // "listening", "push", "push_ack", "blob_find", "blob_holders", "blob_announce", "blob_get",
-// "blob_data", "error", or "unknown": a fixed set of names, safe as log
+// "blob_data", "reach_ask", "reach_asked", "dial_request", "dial_sent", "dial_back", "error", or
+// "unknown": a fixed set of names, safe as log
 // fields and metric labels.
 std::string_view MessageTypeName(uint8_t type);
 

@@ -35,6 +35,11 @@
 //  16 BLOB_GET {"dg": bin 32 digest, "of": uint64 offset, "ln": uint32 bytes wanted}
 //  17 BLOB_DATA {"dg": bin 32, "of": uint64, "sz": uint64 size of the whole blob,
 //            "by": bin at most kBlobChunkBytesMax bytes from "of"}
+//  18 REACH_ASK {"n": uint64 nonce}: have a third party dial me back with it
+//  19 REACH_ASKED {"d"?: true when a third party sent the dial-back}
+//  20 DIAL_REQUEST {"n": uint64 nonce, "to": bin 6 or 18, the endpoint to dial, as "o"}
+//  21 DIAL_SENT {"d"?: true when the dial-back was sent}
+//  22 DIAL_BACK {"n": uint64 nonce}: a notice, neither a request nor a reply (IsNotice)
 // 127 ERROR {"c": uint16 code (ErrorReplyCode), "m": str text}
 // A contact in "ns" is a bin of id (32 bytes) + address (4 or 16 bytes) + port (2 bytes,
 // big-endian): 38 or 50 bytes. A record in "rs" or "rc" is [bin canonical encoding, bin 64
@@ -42,14 +47,14 @@
 // [bin 32 SHA-256 of the encoding, uint32 its size, bin 64 signature] whose bytes the receiver
 // pulls from the sender with BLOB_GET (docs/protocol.md "Records larger than a datagram"); the
 // wire checks only its shape, the node decodes and verifies it.
-// Types 18..126 and 128..255 are for later use. A message of a type this version does not
+// Types 23..126 and 128..255 are for later use. A message of a type this version does not
 // know decodes to UnknownBody so the node can answer ERROR.
 //
 // Encode writes exactly these keys, in the order above, with msgpack's smallest encodings:
 // "p" only when true, "s" and "o" only when set, "a" always (an empty map for PING, PONG,
 // STORED, PUSH_ACK and unknown types). In bodies it writes every field listed, except "tk" in
 // NODES, VALUES and BLOB_HOLDERS only when the token is not empty (STORE and BLOB_ANNOUNCE
-// always write it), "me" only when true, "lf" only when
+// always write it), "me" and "d" only when true, "lf" only when
 // not empty, "nx" only when set, and "rc" and "gn" in PUSH only when set ("cu" is always
 // written).
 //
@@ -266,6 +271,32 @@ struct BlobDataBody {
   bool operator==(const BlobDataBody&) const = default;
 };
 
+// Reachability (docs/protocol.md "Reachability"): a node asks a helper (REACH_ASK) to have a
+// third party send a dial-back carrying the nonce to the address the helper saw it at; the
+// helper asks one (DIAL_REQUEST), which sends DIAL_BACK from a port of its own the asker never
+// sent to and answers DIAL_SENT; the helper then answers REACH_ASKED.
+struct ReachAskBody {
+  uint64_t nonce = 0;
+  bool operator==(const ReachAskBody&) const = default;
+};
+struct ReachAskedBody {
+  bool dialed = false;  // a third party sent the dial-back
+  bool operator==(const ReachAskedBody&) const = default;
+};
+struct DialRequestBody {
+  uint64_t nonce = 0;
+  transport::Endpoint to;  // where to send it: the asker as the helper saw it
+  bool operator==(const DialRequestBody&) const = default;
+};
+struct DialSentBody {
+  bool dialed = false;  // the dial-back was sent
+  bool operator==(const DialSentBody&) const = default;
+};
+struct DialBackBody {
+  uint64_t nonce = 0;
+  bool operator==(const DialBackBody&) const = default;
+};
+
 struct ErrorBody {
   uint16_t code = 0;
   std::string message;
@@ -280,7 +311,8 @@ struct UnknownBody {
 using Body = std::variant<PingBody, PongBody, FindNodeBody, NodesBody, FindValueBody, ValuesBody,
                           StoreBody, StoredBody, ListenBody, ListeningBody, PushBody, PushAckBody,
                           BlobFindBody, BlobHoldersBody, BlobAnnounceBody, BlobGetBody,
-                          BlobDataBody, ErrorBody, UnknownBody>;
+                          BlobDataBody, ReachAskBody, ReachAskedBody, DialRequestBody, DialSentBody,
+                          DialBackBody, ErrorBody, UnknownBody>;
 
 struct Header {
   uint32_t version = kProtocolVersion;

@@ -37,6 +37,9 @@ class FieldChecker {
   void Text(std::string_view key, const std::string& text, size_t size_max) {
     Limit(key, text.size(), size_max, "bytes of text");
   }
+  void Endpoint(std::string_view key, const transport::Endpoint& endpoint) {
+    if (endpoint.port() == 0) Problem(key, "port 0 is not a valid peer port");
+  }
   void Contacts(std::string_view key, const std::vector<WireContact>& contacts, size_t count_max) {
     Limit(key, contacts.size(), count_max, "contacts");
     for (size_t i = 0; i < contacts.size() && !problem_; ++i) {

@@ -43,6 +43,7 @@ class KeyLister {
   void NextCursor(std::string_view key, const std::optional<uint32_t>&) { Add(key); }
   void Bytes(std::string_view key, const std::vector<uint8_t>&, size_t, Presence) { Add(key); }
   void Text(std::string_view key, const std::string&, size_t) { Add(key); }
+  void Endpoint(std::string_view key, const transport::Endpoint&) { Add(key); }
   void Contacts(std::string_view key, const std::vector<WireContact>&, size_t) { Add(key); }
   void Records(std::string_view key, const std::vector<WireRecord>&, size_t) { Add(key); }
   void Lifetimes(std::string_view key, const std::vector<uint32_t>&,
@@ -99,6 +100,12 @@ class FieldLoader {
     const msgpack::object* value = Next(key);  // sets label_: call it before reading label_
     const auto text = reader_.Bytes(value, label_, msgpack::type::STR, size_max);
     out.assign(text.begin(), text.end());
+  }
+  void Endpoint(std::string_view key, transport::Endpoint& out) {
+    const msgpack::object* value = Next(key);  // sets label_: call it before reading label_
+    const auto endpoint =
+        reader_.EndpointOf(reader_.Bin(value, label_, kObservedSizeV4, kObservedSizeV6), label_);
+    if (endpoint) out = *endpoint;
   }
   void Contacts(std::string_view key, std::vector<WireContact>& out, size_t count_max);
   void Records(std::string_view key, std::vector<WireRecord>& out, size_t count_max) {

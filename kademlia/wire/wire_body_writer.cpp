@@ -34,6 +34,7 @@ class FieldCounter {
     count_ += presence == Presence::kUnlessEmpty && bytes.empty() ? 0 : 1;
   }
   void Text(std::string_view, const std::string&, size_t) { ++count_; }
+  void Endpoint(std::string_view, const transport::Endpoint&) { ++count_; }
   void Contacts(std::string_view, const std::vector<WireContact>&, size_t) { ++count_; }
   void Records(std::string_view, const std::vector<WireRecord>&, size_t) { ++count_; }
   void Lifetimes(std::string_view, const std::vector<uint32_t>& lifetimes,
@@ -90,6 +91,13 @@ class FieldPacker {
   void Text(std::string_view key, const std::string& text, size_t) {
     PackStr(packer_, key);
     PackStr(packer_, text);
+  }
+  void Endpoint(std::string_view key, const transport::Endpoint& endpoint) {
+    std::vector<uint8_t> bytes;
+    bytes.reserve(kEndpointBytesMax);
+    AppendEndpoint(endpoint, bytes);
+    PackStr(packer_, key);
+    PackBin(packer_, bytes);
   }
   void Contacts(std::string_view key, const std::vector<WireContact>& contacts, size_t) {
     PackStr(packer_, key);

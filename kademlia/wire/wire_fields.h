@@ -5,8 +5,9 @@
 // by construction (the LAN codec's discovery/lan/lan_fields.h does the same for its text).
 //
 // Every visitor has Target (bin 32 key), Digest (bin 32), Uint (uint16, uint32 or uint64),
-// NextCursor (optional uint32), Bytes (bin), Text (str), Contacts, Records, Lifetimes, Record,
-// OptionalRecord, Gone and Flag. Internal to the wire codec; pure templates, no I/O.
+// NextCursor (optional uint32), Bytes (bin), Text (str), Endpoint (bin 6 or 18, as "o"),
+// Contacts, Records, Lifetimes, Record, OptionalRecord, Gone and Flag. Internal to the wire codec;
+// pure templates, no I/O.
 #ifndef SKILLNODE_KADEMLIA_WIRE_WIRE_FIELDS_H_
 #define SKILLNODE_KADEMLIA_WIRE_WIRE_FIELDS_H_
 
@@ -123,6 +124,20 @@ void BodyFields(V& v, B& b) {
   v.Uint("of", b.offset, Presence::kRequired);
   v.Uint("sz", b.size, Presence::kRequired);
   v.Bytes("by", b.bytes, kBlobChunkBytesMax, Presence::kRequired);
+}
+
+template <typename V, typename B>
+requires Is<B, ReachAskBody> || Is<B, DialBackBody>
+void BodyFields(V& v, B& b) { v.Uint("n", b.nonce, Presence::kRequired); }
+
+template <typename V, typename B>
+requires Is<B, ReachAskedBody> || Is<B, DialSentBody>
+void BodyFields(V& v, B& b) { v.Flag("d", b.dialed); }
+
+template <typename V, Is<DialRequestBody> B>
+void BodyFields(V& v, B& b) {
+  v.Uint("n", b.nonce, Presence::kRequired);
+  v.Endpoint("to", b.to);
 }
 
 template <typename V, Is<ErrorBody> B>

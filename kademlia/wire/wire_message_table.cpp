@@ -18,6 +18,11 @@ bool IsRequest(uint8_t type) {
   return row == kUnknownRow || kMessageTypes[row].role == wire_table::MessageRole::kQuery;
 }
 
+bool IsNotice(uint8_t type) {
+  const size_t row = RowOf(type);
+  return row != kUnknownRow && kMessageTypes[row].role == wire_table::MessageRole::kNotice;
+}
+
 std::string_view MessageTypeName(uint8_t type) {
   const size_t row = RowOf(type);
   return row == kUnknownRow ? "unknown" : kMessageTypes[row].name;

@@ -17,7 +17,8 @@
 
 namespace skillnode::kademlia::wire::wire_table {
 
-enum class MessageRole : uint8_t { kQuery, kAnswer };
+// kNotice: a one-way message that answers nothing and is not answered (IsNotice).
+enum class MessageRole : uint8_t { kQuery, kAnswer, kNotice };
 
 struct MessageTypeRow {
   MessageType type;
@@ -45,6 +46,11 @@ inline constexpr std::array<MessageTypeRow, std::variant_size_v<Body> - 1> kMess
     {MessageType::kBlobAnnounce, "blob_announce", MessageRole::kQuery},  // BlobAnnounceBody
     {MessageType::kBlobGet, "blob_get", MessageRole::kQuery},            // BlobGetBody
     {MessageType::kBlobData, "blob_data", MessageRole::kAnswer},         // BlobDataBody
+    {MessageType::kReachAsk, "reach_ask", MessageRole::kQuery},          // ReachAskBody
+    {MessageType::kReachAsked, "reach_asked", MessageRole::kAnswer},     // ReachAskedBody
+    {MessageType::kDialRequest, "dial_request", MessageRole::kQuery},    // DialRequestBody
+    {MessageType::kDialSent, "dial_sent", MessageRole::kAnswer},         // DialSentBody
+    {MessageType::kDialBack, "dial_back", MessageRole::kNotice},         // DialBackBody
     {MessageType::kError, "error", MessageRole::kAnswer},                // ErrorBody
 }};
 

@@ -5,22 +5,42 @@
 namespace skillnode::testing {
 
 struct FakeNetwork::Host : public transport::Transport {
+  // The host's second, send-only port, for its dial-backs.
+  struct DialPort : public transport::Transport {
+    explicit DialPort(Host& host) : host(host) {}
+    void Send(const transport::Endpoint& to, std::span<const uint8_t> datagram) override {
+      if (!host.silent) {
+        host.network->Enqueue(host.index, host.network->dial_endpoint(host.index), to, datagram);
+      }
+    }
+    Host& host;
+  };
+
   Host(FakeNetwork* network, size_t index, const kademlia::KademliaConfig& config,
        const kademlia::Identity& identity, uint64_t seed, transport::TimePoint now)
       : network(network),
         index(index),
         rng(seed),
-        node(config, identity, *this, rng, network->logger_, now) {}
+        node(config, identity, *this, rng, network->logger_, now),
+        dial_port(*this) {
+    node.SetDialTransport(&dial_port);
+  }
 
   void Send(const transport::Endpoint& to, std::span<const uint8_t> datagram) override {
-    if (!silent) network->Enqueue(index, to, datagram);
+    if (silent) return;
+    sent_to[to] = network->now_;
+    network->Enqueue(index, network->endpoint(index), to, datagram);
   }
 
   FakeNetwork* network;
   size_t index;
   bool silent = false;
+  bool behind_nat = false;
+  // When this host last sent to each endpoint from its own port (the NAT's flows).
+  std::unordered_map<transport::Endpoint, transport::TimePoint> sent_to;
   transport::Rng rng;
   kademlia::Node node;
+  DialPort dial_port;
   std::unique_ptr<kademlia::store::SkillDht> dht;
 };
 
@@ -63,17 +83,31 @@ kademlia::store::SkillDht& FakeNetwork::dht(size_t index) { return *hosts_.at(in
 
 transport::Endpoint FakeNetwork::endpoint(size_t index) const { return endpoints_.at(index); }
 
+transport::Endpoint FakeNetwork::dial_endpoint(size_t index) const {
+  return transport::Endpoint(endpoints_.at(index).address(), 6882);
+}
+
 void FakeNetwork::SetSilent(size_t index, bool silent) { hosts_.at(index)->silent = silent; }
+
+void FakeNetwork::SetBehindNat(size_t index, bool behind) { hosts_.at(index)->behind_nat = behind; }
+
+bool FakeNetwork::NatAdmits(size_t host, const transport::Endpoint& source) const {
+  const Host& h = *hosts_[host];
+  if (!h.behind_nat) return true;
+  const auto it = h.sent_to.find(source);
+  return it != h.sent_to.end() && now_ - it->second < kNatFlowLife;
+}
 
 bool FakeNetwork::silent(size_t index) const { return hosts_.at(index)->silent; }
 
-void FakeNetwork::Enqueue(size_t from, const transport::Endpoint& to,
-                          std::span<const uint8_t> bytes) {
+void FakeNetwork::Enqueue(size_t from, const transport::Endpoint& source,
+                          const transport::Endpoint& to, std::span<const uint8_t> bytes) {
   if (loss_ > 0 && rng_.Chance(loss_)) {
     ++lost_;
     return;
   }
-  in_flight_.push(Datagram{now_ + latency_, sequence_++, from, to, {bytes.begin(), bytes.end()}});
+  in_flight_.push(
+      Datagram{now_ + latency_, sequence_++, from, source, to, {bytes.begin(), bytes.end()}});
 }
 
 void FakeNetwork::Partition(std::vector<size_t> side) {
@@ -107,10 +141,13 @@ void FakeNetwork::RunUntil(transport::TimePoint until) {
       auto it = by_endpoint_.find(datagram.to);
       if (it == by_endpoint_.end() || hosts_[it->second]->silent) continue;
       if (!side_.empty() && side_[datagram.from] != side_[it->second]) continue;
+      if (!NatAdmits(it->second, datagram.source)) {
+        ++nat_dropped_;
+        continue;
+      }
       // Each host knows its peers only by the address the datagram came from.
-      const transport::Endpoint from = endpoint(datagram.from);
       ++delivered_;
-      hosts_[it->second]->node.OnDatagram(now_, from, datagram.bytes);
+      hosts_[it->second]->node.OnDatagram(now_, datagram.source, datagram.bytes);
       Reschedule(it->second);
     } else {
       const size_t index = timers_.begin()->second;

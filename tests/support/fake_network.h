@@ -1,7 +1,9 @@
 // FakeNetwork: many kademlia::Node instances in one process over a simulated network with a
 // virtual clock, for tests. Datagrams arrive after a fixed latency in (time, sequence) order;
-// a host can be made silent (it neither sends nor receives), as a crashed node would be, and
-// the network can drop a share of all datagrams.
+// a host can be made silent (it neither sends nor receives), as a crashed node would be, or put
+// behind a NAT (it receives only from endpoints it sent to lately), and the network can drop a
+// share of all datagrams. Each node sends its dial-backs (Node::SetDialTransport) from a second
+// port of its address, DialEndpoint.
 // The full simulator (sim/) adds latency models, loss, churn and adversaries; this is the
 // small deterministic harness the kademlia tests need.
 #ifndef SKILLNODE_TESTS_SUPPORT_FAKE_NETWORK_H_
@@ -44,9 +46,18 @@ class FakeNetwork {
   kademlia::Node& node(size_t index);
   transport::Endpoint endpoint(size_t index) const;
 
+  // Where host `index` sends its dial-backs from: its address, port 6882.
+  transport::Endpoint dial_endpoint(size_t index) const;
+
   // A silent host drops everything addressed to it and sends nothing.
   void SetSilent(size_t index, bool silent);
   bool silent(size_t index) const;
+  // A host behind a NAT receives a datagram only from an endpoint it sent to within
+  // kNatFlowLife (as Linux conntrack keeps an answered UDP flow), and drops the rest, counted by
+  // nat_dropped(). Its peers still see it at its own endpoint: the NAT maps it there.
+  static constexpr transport::Duration kNatFlowLife = transport::Seconds(120);
+  void SetBehindNat(size_t index, bool behind);
+  uint64_t nat_dropped() const { return nat_dropped_; }
 
   // Processes datagrams and timers in time order until nothing is due before `until`, then
   // advances the clock to `until`.
@@ -69,6 +80,7 @@ class FakeNetwork {
     transport::TimePoint at;
     uint64_t sequence;
     size_t from;
+    transport::Endpoint source;  // the sender's endpoint or its dial endpoint
     transport::Endpoint to;
     std::vector<uint8_t> bytes;
   };
@@ -78,7 +90,10 @@ class FakeNetwork {
     }
   };
 
-  void Enqueue(size_t from, const transport::Endpoint& to, std::span<const uint8_t> bytes);
+  void Enqueue(size_t from, const transport::Endpoint& source, const transport::Endpoint& to,
+               std::span<const uint8_t> bytes);
+  // Whether the NAT in front of `host` (if any) lets in a datagram from `source` now.
+  bool NatAdmits(size_t host, const transport::Endpoint& source) const;
   void Reschedule(size_t index);
 
   transport::Duration latency_;
@@ -96,6 +111,7 @@ class FakeNetwork {
   uint64_t delivered_ = 0;
   double loss_ = 0;
   uint64_t lost_ = 0;
+  uint64_t nat_dropped_ = 0;
 };
 
 }  // namespace skillnode::testing

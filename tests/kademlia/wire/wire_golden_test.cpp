@@ -45,7 +45,8 @@ std::string Sha256Hex(std::span<const uint8_t> bytes) {
 
 // ---- The bytes captured from the hand-written packers ----------------------------------
 
-// Hex of OnePerType(), in order.
+// Hex of OnePerType(), in order; the reachability messages (18 to 22) were captured from the
+// codec when they were added, at the end of the list.
 constexpr std::string_view kOnePerTypeHex[] = {
     // ping
     "87a17601a16e07a174cf0102030405060708a17901a26964c4200a367b92cf0b037dfd89960ee832d56f7fc1"
@@ -143,6 +144,26 @@ constexpr std::string_view kOnePerTypeHex[] = {
     "87a17601a16e07a174cf0102030405060708a1792aa26964c4200a367b92cf0b037dfd89960ee832d56f7fc1"
     "51681bb41e53690e776f5786998aa16bc420abababababababababababababababababababababababababab"
     "ababababababa16180",
+    // reach_ask
+    "87a17601a16e07a174cf0102030405060708a17912a26964c4200a367b92cf0b037dfd89960ee832d56f7fc1"
+    "51681bb41e53690e776f5786998aa16bc420abababababababababababababababababababababababababab"
+    "ababababababa16181a16ecf0102030405060708",
+    // reach_asked
+    "87a17601a16e07a174cf0102030405060708a17913a26964c4200a367b92cf0b037dfd89960ee832d56f7fc1"
+    "51681bb41e53690e776f5786998aa16bc420abababababababababababababababababababababababababab"
+    "ababababababa16181a164c3",
+    // dial_request
+    "87a17601a16e07a174cf0102030405060708a17914a26964c4200a367b92cf0b037dfd89960ee832d56f7fc1"
+    "51681bb41e53690e776f5786998aa16bc420abababababababababababababababababababababababababab"
+    "ababababababa16182a16ecf1112131415161718a2746fc4060a0102031ae1",
+    // dial_sent
+    "87a17601a16e07a174cf0102030405060708a17915a26964c4200a367b92cf0b037dfd89960ee832d56f7fc1"
+    "51681bb41e53690e776f5786998aa16bc420abababababababababababababababababababababababababab"
+    "ababababababa16181a164c3",
+    // dial_back
+    "87a17601a16e07a174cf0102030405060708a17916a26964c4200a367b92cf0b037dfd89960ee832d56f7fc1"
+    "51681bb41e53690e776f5786998aa16bc420abababababababababababababababababababababababababab"
+    "ababababababa16181a16ecf0102030405060708",
     // ping with the full header
     "8aa17601a16eceffffffffa174cfffffffffffffffffa17901a26964c4200a367b92cf0b037dfd89960ee832"
     "d56f7fc151681bb41e53690e776f5786998aa16bc420abababababababababababababababababababababab"
@@ -213,6 +234,16 @@ constexpr std::pair<size_t, std::string_view> kEdgeDigests[] = {
     {194, "0430b11117654e29671229e86af1d7da6939a89df00fb889541ad222ad9e1896"},
     {98, "6e01e9388140b850ef86d0026c6189e2ec100d27a451bf2198967962c4b338fc"},
     {195, "ec2acc9f429a414fd52bf1ab8084250a0cef02f4bb99b53ba88adb682812ffae"},
+    {100, "cb5bffe342eb1cfb64da2c85347256ef054b4ad8a5393be8fa2358cb863fb4b1"},
+    {197, "71785d6b93278f783bf28e44c81ff74e3d419e1219aee6bcce480d02c062b32e"},
+    {97, "006571e22cba523131fc01a06e532d1f4ce40c804df61122854d10ee5906c057"},
+    {194, "afbf44781f23593a18c0f8fa227fd5d54736b3f077894f46f45edba15dc256ac"},
+    {131, "97f000b064089f5250aab5b9abfe5ca14163f249035e6016500b8d027eb90d9d"},
+    {228, "7304b2a129d48638b3ab5b0fca940e09ce3ea8e072710eb1904fd864c2bf1cea"},
+    {97, "18896f11d315f1ff12e44aa476d6fc1bfc9e149ee9d9d2493d2310947580fdc6"},
+    {194, "b88f74880c651d3ad2f0e459e82d2ccb5bdff75b2582354316e12e601c4c79bc"},
+    {108, "6c82e050d8b31e79f4cfaafcf3ef83f06f1e5f41a61a55f986cad5dd897af3d7"},
+    {205, "0b0b280265db79ee7df606574984ea9d137a5bc414af17995074f1547399cb93"},
 };
 // A STORE, a VALUES (an inline record, then a reference) and a PUSH with a record by reference.
 constexpr std::string_view kReferenceStoreHex =

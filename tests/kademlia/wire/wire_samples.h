@@ -41,6 +41,12 @@ inline std::vector<Body> OnePerType() {
       BlobDataBody{Filled<32>(6), 1000, 3000, {1, 2, 3, 4}},
       ErrorBody{static_cast<uint16_t>(ErrorReplyCode::kStale), "stale"},
       UnknownBody{42},
+      // Added after the list above was pinned (wire_golden_test.cpp), in type order.
+      ReachAskBody{0x0102030405060708},
+      ReachAskedBody{true},
+      DialRequestBody{0x1112131415161718, wire_datagrams::Ep("10.1.2.3:6881")},
+      DialSentBody{true},
+      DialBackBody{0x0102030405060708},
   };
 }
 
@@ -86,6 +92,11 @@ inline std::vector<Body> EdgeBodies() {
       BlobDataBody{Filled<32>(8), 1000, 300 * 1024, std::vector<uint8_t>(kBlobChunkBytesMax, 7)},
       UnknownBody{0},
       UnknownBody{200},
+      ReachAskBody{},
+      ReachAskedBody{},
+      DialRequestBody{0xffffffffffffffff, wire_datagrams::Ep("[2001:db8::1]:65535")},
+      DialSentBody{},
+      DialBackBody{0xffffffffffffffff},
   };
 }
 

@@ -29,6 +29,11 @@ TEST_CASE("Message::type derives the wire type from the body", "[unit]") {
   CHECK(Message{{}, BlobAnnounceBody{}}.type() == 15);
   CHECK(Message{{}, BlobGetBody{}}.type() == 16);
   CHECK(Message{{}, BlobDataBody{}}.type() == 17);
+  CHECK(Message{{}, ReachAskBody{}}.type() == 18);
+  CHECK(Message{{}, ReachAskedBody{}}.type() == 19);
+  CHECK(Message{{}, DialRequestBody{}}.type() == 20);
+  CHECK(Message{{}, DialSentBody{}}.type() == 21);
+  CHECK(Message{{}, DialBackBody{}}.type() == 22);
   CHECK(Message{{}, ErrorBody{}}.type() == 127);
   CHECK(Message{{}, UnknownBody{42}}.type() == 42);
 }
@@ -40,13 +45,16 @@ TEST_CASE("message types have names and request or reply roles", "[unit]") {
       {7, "store", true},       {8, "stored", false},        {9, "listen", true},
       {10, "listening", false}, {11, "push", true},          {12, "push_ack", false},
       {13, "blob_find", true},  {14, "blob_holders", false}, {15, "blob_announce", true},
-      {16, "blob_get", true},   {17, "blob_data", false},    {18, "unknown", true},
-      {127, "error", false},    {0, "unknown", true},        {42, "unknown", true},
-      {255, "unknown", true}};
+      {16, "blob_get", true},   {17, "blob_data", false},    {18, "reach_ask", true},
+      {19, "reach_asked", false}, {20, "dial_request", true}, {21, "dial_sent", false},
+      {22, "dial_back", false}, {23, "unknown", true},       {127, "error", false},
+      {0, "unknown", true},     {42, "unknown", true},       {255, "unknown", true}};
   for (const auto& [type, name, request] : expected) {
     INFO("type " << int(type));
     CHECK(MessageTypeName(type) == name);
     CHECK(IsRequest(type) == request);
+    // DIAL_BACK alone is a notice: neither a request nor a reply.
+    CHECK(IsNotice(type) == (type == 22));
   }
 }
 

@@ -1,0 +1,150 @@
+// The dial-back protocol through real Nodes on the fake network (kademlia/reach/reach_driver.h,
+// docs/protocol.md "Reachability"): a node asks helpers, a helper asks a third party, the third
+// party dials back from its second port; a node that strangers reach finds itself public, one
+// behind a NAT that drops unsolicited datagrams finds itself behind a NAT, and the bounds hold.
+#include <catch2/catch.hpp>
+#include <span>
+
+#include "kademlia/node.h"
+#include "kademlia/reach/reach_verdict.h"
+#include "support/fake_network.h"
+
+namespace skillnode::kademlia {
+namespace {
+
+using reach::Reachability;
+using testing::FakeNetwork;
+
+KademliaConfig ProbingConfig() {
+  KademliaConfig config;
+  config.reach_probes = true;
+  return config;
+}
+
+// `count` nodes with `config`, each joined through node 0; node `nat` (if below count) sits
+// behind a NAT from the start. Runs a minute.
+void Build(FakeNetwork& net, size_t count, const KademliaConfig& config,
+           size_t nat = static_cast<size_t>(-1)) {
+  net.AddNode(config);
+  const transport::Endpoint seed = net.endpoint(0);
+  for (size_t i = 1; i < count; ++i) {
+    net.AddNode(config);
+    if (i == nat) net.SetBehindNat(i, true);
+    net.node(i).Join(net.now(), std::span(&seed, 1), nullptr);
+  }
+  net.RunFor(transport::Seconds(60));
+}
+
+TEST_CASE("nodes that strangers reach find themselves public, and their external endpoint",
+          "[unit]") {
+  FakeNetwork net(7);
+  Build(net, 8, ProbingConfig());
+  for (size_t i = 0; i < net.size(); ++i) {
+    INFO("node " << i);
+    reach::ReachDriver& reach = net.node(i).reach();
+    CHECK(reach.reachability(net.now()) == Reachability::kPublic);
+    CHECK(reach.tracker_stats().probes_reached >= 2);
+    CHECK(reach.tracker_stats().probes_not_reached == 0);
+    // Peers saw it at its own endpoint, and the vote says so.
+    CHECK(reach.external(net.now()).endpoint == net.endpoint(i));
+  }
+  // Every dial-back came from a third party's second port, which no node ever sent to.
+  size_t dialed = 0;
+  for (size_t i = 0; i < net.size(); ++i) {
+    dialed += net.node(i).reach().stats().dial_backs_sent;
+  }
+  CHECK(dialed >= 2 * net.size());
+  CHECK(net.nat_dropped() == 0);
+
+  SECTION("once decided, a node probes every probe_interval, not every few seconds") {
+    uint64_t asks = 0;
+    for (size_t i = 0; i < net.size(); ++i) asks += net.node(i).reach().stats().asks_sent;
+    net.RunFor(transport::Seconds(5 * 60));
+    uint64_t later = 0;
+    for (size_t i = 0; i < net.size(); ++i) later += net.node(i).reach().stats().asks_sent;
+    CHECK(later == asks);  // the next probe is due 10 minutes after the last
+  }
+}
+
+TEST_CASE("a node behind a NAT that drops unsolicited datagrams finds itself behind a NAT",
+          "[unit]") {
+  FakeNetwork net(11);
+  Build(net, 8, ProbingConfig(), /*nat=*/3);
+  reach::ReachDriver& natted = net.node(3).reach();
+  CHECK(natted.reachability(net.now()) == Reachability::kNat);
+  CHECK(natted.tracker_stats().probes_not_reached >= 2);
+  CHECK(natted.tracker_stats().probes_reached == 0);
+  CHECK(net.nat_dropped() > 0);
+  for (size_t i = 0; i < net.size(); ++i) {
+    if (i == 3) continue;
+    INFO("node " << i);
+    CHECK(net.node(i).reach().reachability(net.now()) == Reachability::kPublic);
+  }
+
+  SECTION("and public again once its NAT lets everything in") {
+    net.SetBehindNat(3, false);
+    // The decided verdict is checked again every probe_interval (10 minutes); it turns once
+    // the outcomes that reach it outnumber the old ones among the last four: three probes.
+    net.RunFor(transport::Seconds(35 * 60));
+    CHECK(natted.reachability(net.now()) == Reachability::kPublic);
+  }
+}
+
+TEST_CASE("without a third party the helper answers at once, and the verdict stays unknown",
+          "[unit]") {
+  FakeNetwork net(3);
+  Build(net, 2, ProbingConfig());
+  const reach::ReachDriver& helper = net.node(1).reach();
+  CHECK(net.node(0).reach().reachability(net.now()) == Reachability::kUnknown);
+  CHECK(helper.stats().helps_no_third > 0);
+  CHECK(helper.stats().helps == 0);
+  CHECK(helper.helps_in_flight() == 0);
+  // Probes that decide nothing go on at probe_interval_unknown, a few at a time, not more.
+  const uint64_t asks = net.node(0).reach().stats().asks_sent;
+  CHECK(asks <= 60 / 5 + 1);
+}
+
+TEST_CASE("a node without reach_probes asks nothing and still helps", "[unit]") {
+  FakeNetwork net(5);
+  KademliaConfig quiet;  // reach_probes off: the simulator's nodes
+  Build(net, 6, quiet);
+  net.AddNode(ProbingConfig());
+  const transport::Endpoint seed = net.endpoint(0);
+  net.node(6).Join(net.now(), std::span(&seed, 1), nullptr);
+  net.RunFor(transport::Seconds(60));
+  CHECK(net.node(6).reach().reachability(net.now()) == Reachability::kPublic);
+  uint64_t helps = 0;
+  for (size_t i = 0; i < 6; ++i) {
+    INFO("node " << i);
+    CHECK(net.node(i).reach().stats().asks_sent == 0);
+    CHECK(net.node(i).reach().reachability(net.now()) == Reachability::kUnknown);
+    helps += net.node(i).reach().stats().helps;
+  }
+  CHECK(helps >= 2);
+}
+
+TEST_CASE("a third party sends at most dial_backs_burst dial-backs at once", "[unit]") {
+  FakeNetwork net(9);
+  KademliaConfig config = ProbingConfig();
+  config.reach.dial_backs_per_second = 0.001;  // one token in 1,000 s
+  config.reach.dial_backs_burst = 1;
+  Build(net, 4, config);
+  uint64_t sent = 0;
+  uint64_t limited = 0;
+  for (size_t i = 0; i < net.size(); ++i) {
+    sent += net.node(i).reach().stats().dial_backs_sent;
+    limited += net.node(i).reach().stats().dial_backs_limited;
+  }
+  CHECK(sent <= net.size());  // one each
+  CHECK(limited > 0);
+  // A helper whose third party refused answers "not dialed": no outcome, so nobody is found
+  // behind a NAT for it.
+  for (size_t i = 0; i < net.size(); ++i) {
+    INFO("node " << i);
+    CHECK(net.node(i).reach().tracker_stats().probes_not_reached == 0);
+    CHECK(net.node(i).reach().reachability(net.now()) != Reachability::kNat);
+  }
+}
+
+}  // namespace
+}  // namespace skillnode::kademlia
