@@ -166,7 +166,13 @@ struct NodeSection {
   SkillFolderConfig skills;
   McpConfig mcp;
   UiConfig ui;
-  kademlia::KademliaConfig kademlia;  // its network_id is set from network_id above
+  // Its network_id is set from network_id above; a node asks its peers for dial-backs
+  // (reach_probes), which the protocol core's own default leaves to the simulator to turn on.
+  kademlia::KademliaConfig kademlia = [] {
+    kademlia::KademliaConfig core;
+    core.reach_probes = true;
+    return core;
+  }();
 
   bool operator==(const NodeSection&) const = default;
 };

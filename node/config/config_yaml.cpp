@@ -131,6 +131,7 @@ void ReadKademlia(ConfigSection section, kademlia::KademliaConfig& kad) {
   section.Millis("departedProbeAfter", 100, kHourMs, kad.routing.departed_probe_after);
   section.Millis("departedKeep", 1000, kDayMs, kad.routing.departed_keep);
   section.Millis("departedProbeSpacing", 10, kHourMs, kad.routing.departed_probe_spacing);
+  section.Bool("reachProbes", kad.reach_probes);
   ConfigSection rate = section.Sub("rateLimit");
   rate.Double("perIp", 1, 1e7, kad.rate_limit.per_ip_rate);
   rate.Double("perIpBurst", 1, 1e7, kad.rate_limit.per_ip_burst);

@@ -295,6 +295,13 @@ async function checkNode(browser, log) {
   await page.goto(url('/ui/node'));
   await page.waitForSelector('#node-id');
   check(await page.textContent('#node-id') === info.id, 'the Node page shows the node\'s id');
+  // The verdict may change while the page loads: it must be what /api/node said before or after.
+  const reach = await page.textContent('#node-reachability');
+  const after = await (await fetch(url('/api/node'))).json();
+  const shown = {public: 'public', nat: 'behind a NAT', unknown: 'not known yet'};
+  check([info.reachability, after.reachability].some((v) => shown[v] && reach.startsWith(shown[v])),
+        'the Node page shows the node\'s reachability as /api/node says it',
+        `${reach} (api: ${info.reachability}, then ${after.reachability})`);
   await page.waitForSelector('#rt-h ~ .table-wrap tbody tr');
   const rtts = await page.$$eval('#rt-h ~ .table-wrap tbody tr', (trs) => trs.map((tr) => tr.cells[3].textContent));
   check(rtts.length >= 1 && rtts.some((t) => / ms$/.test(t)), 'the peer is listed with its RTT', JSON.stringify(rtts));

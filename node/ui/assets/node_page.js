@@ -59,6 +59,17 @@ function list(items) {
   return items.length ? el('ul', {class: 'plain'}, items.map((i) => el('li', {class: 'mono'}, i))) : '—';
 }
 
+// What dial-backs from third parties say of this node (docs/protocol.md "Reachability").
+function reachability(info) {
+  const names = {public: 'public: strangers reach it', nat: 'behind a NAT: strangers do not reach it',
+                 unknown: 'not known yet'};
+  if (!info.reachability) return '—';
+  const reach = info.reach || {};
+  const counts = reach.probesStarted === undefined ? '' :
+    ` (${reach.probesReached} of ${reach.probesStarted} dial-backs arrived, ${reach.probesNotReached} did not)`;
+  return (names[info.reachability] || info.reachability) + counts;
+}
+
 function identity(info) {
   return el('section', {'aria-labelledby': 'id-h'}, el('h2', {id: 'id-h'}, 'This node'),
     fields([
@@ -67,6 +78,8 @@ function identity(info) {
       ['Version', info.version],
       ['Addresses', list(info.addresses || [])],
       ['DHT sockets', list(info.listen || [])],
+      ['Reachability', el('span', {id: 'node-reachability'}, reachability(info))],
+      ['External address', el('span', {class: 'mono', id: 'node-external'}, info.externalAddress || '—')],
       ['HTTP API', info.http || '—'],
       ['Uptime', `${info.uptimeSeconds} s`],
       ['Bootstrap', info.dht ? info.dht.bootstrapPhase : '—'],

@@ -8,6 +8,10 @@
    directory and rejoins from its saved contacts although no bootstrap peer answers.
 4. SIGTERM: exit status 0 within SHUTDOWN_BOUND_S (skillnode_harness.py says why), with the
    event loop closed cleanly.
+2b. Reachability (docs/protocol.md "Reachability"): within REACH_DEADLINE_S of joining, every
+   node says in GET /api/node that strangers reach it ("reachability": "public", from dial-backs
+   that third parties sent from their dial ports), that its external address is 127.0.0.1 at
+   its DHT port (the peers' votes), and /metrics says skillnode_reachability{verdict="public"} 1.
 5. Saved soon after joining (default stateSaveInterval, a minute): B joins through A, is killed
    with kill -9 as soon as its contacts file holds A (EARLY_SAVE_DEADLINE_S at most), A is
    killed too; B restarts with A down, and its saved contacts hold A, and its log says it
@@ -88,6 +92,32 @@ def join_everyone():
     return bootstrap, nodes
 
 
+# The issue's bound: a verdict and an address within 30 s.
+REACH_DEADLINE_S = 30
+
+
+def reachable_everywhere(everyone):
+    """Every node finds, by dial-backs from third parties, that strangers reach it."""
+    started = time.monotonic()
+    public = wait_for(lambda: all(n.info()["reachability"] == "public" for n in everyone),
+                      REACH_DEADLINE_S, interval=0.5)
+    verdicts = [n.info()["reachability"] for n in everyone]
+    check(public, f"every node reports reachability 'public' "
+                  f"({time.monotonic() - started:.1f} s after the tables filled)", str(verdicts))
+    wrong = []
+    for n in everyone:
+        info = n.info()
+        if info["externalAddress"] != f"127.0.0.1:{n.udp_port()}":
+            wrong.append(f"{n.name}: {info['externalAddress']} ({info['reach']})")
+    check(not wrong, "every node's externalAddress is 127.0.0.1 at its own DHT port", str(wrong))
+    reach = everyone[1].info()["reach"]
+    check(reach["probesReached"] >= 2 and reach["probesNotReached"] == 0 and reach["dialPort"],
+          "its dial-backs arrived from third parties' dial ports, none missing", str(reach))
+    status, text, _ = everyone[1].get("/metrics")
+    check(status == 200 and 'skillnode_reachability{verdict="public"} 1' in text,
+          "/metrics says skillnode_reachability{verdict=\"public\"} 1")
+
+
 def record_found_everywhere(bootstrap, nodes):
     """A skill registered through one node is found through every other."""
     skill = {"agentId": "agent-cluster", "skillId": "skill-cluster", "version": "1.0.0",
@@ -158,6 +188,7 @@ def main():
     require_binary()
     saved_soon_after_join()
     bootstrap, nodes = join_everyone()
+    reachable_everywhere([bootstrap] + nodes)
     record_found_everywhere(bootstrap, nodes)
     restarted = restart_from_saved_state(bootstrap, nodes)
     sigterm_is_clean(restarted)
