@@ -40,15 +40,15 @@ TEST_CASE("Message::type derives the wire type from the body", "[unit]") {
 
 TEST_CASE("message types have names and request or reply roles", "[unit]") {
   const std::vector<std::tuple<uint8_t, std::string, bool>> expected = {
-      {1, "ping", true},        {2, "pong", false},          {3, "find_node", true},
-      {4, "nodes", false},      {5, "find_value", true},     {6, "values", false},
-      {7, "store", true},       {8, "stored", false},        {9, "listen", true},
-      {10, "listening", false}, {11, "push", true},          {12, "push_ack", false},
-      {13, "blob_find", true},  {14, "blob_holders", false}, {15, "blob_announce", true},
-      {16, "blob_get", true},   {17, "blob_data", false},    {18, "reach_ask", true},
-      {19, "reach_asked", false}, {20, "dial_request", true}, {21, "dial_sent", false},
-      {22, "dial_back", false}, {23, "unknown", true},       {127, "error", false},
-      {0, "unknown", true},     {42, "unknown", true},       {255, "unknown", true}};
+      {1, "ping", true},          {2, "pong", false},          {3, "find_node", true},
+      {4, "nodes", false},        {5, "find_value", true},     {6, "values", false},
+      {7, "store", true},         {8, "stored", false},        {9, "listen", true},
+      {10, "listening", false},   {11, "push", true},          {12, "push_ack", false},
+      {13, "blob_find", true},    {14, "blob_holders", false}, {15, "blob_announce", true},
+      {16, "blob_get", true},     {17, "blob_data", false},    {18, "reach_ask", true},
+      {19, "reach_asked", false}, {20, "dial_request", true},  {21, "dial_sent", false},
+      {22, "dial_back", false},   {23, "unknown", true},       {127, "error", false},
+      {0, "unknown", true},       {42, "unknown", true},       {255, "unknown", true}};
   for (const auto& [type, name, request] : expected) {
     INFO("type " << int(type));
     CHECK(MessageTypeName(type) == name);
