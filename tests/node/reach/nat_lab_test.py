@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+"""[netns] Reachability behind real NATs (docs/protocol.md "Reachability", issue 48): nodes
+behind two masquerading routers learn from third parties' dial-backs that strangers do not
+reach them, and at which address their peers see them; the nodes in front learn that strangers
+do reach them.
+
+The lab: a "public" bridge 10.S.0.0/24 with host "pub" (.1) and the wan sides of two routers,
+"eim" (.254) and "rnd" (.253). Each router has a host behind it (192.168.S.2 and 192.168.T.2)
+whose traffic it masquerades, and drops every packet from the wan side that no flow of its own
+asked for (nftables, forward policy drop, conntrack). "eim" keeps a flow's source port where it
+can (plain masquerade: the mapping does not depend on the destination); "rnd" draws a new port
+for every flow (masquerade random,fully-random: peers see a different port each). Four nodes run
+in "pub" (DHT ports 6881 to 6884), one behind each router; each API listens on 127.0.0.1 inside
+its host and is asked with curl there.
+
+Within VERDICT_WITHIN_S of the start:
+1. the node behind "eim": GET /api/node "reachability" is "nat", "externalAddress" the router's
+   address at the node's own DHT port, "reach.natMapping" "stable", probes not reached and none
+   reached; /metrics skillnode_reachability{verdict="nat"} 1;
+2. the node behind "rnd": "nat", "externalAddress" the router's address alone, "natMapping"
+   "varying" (its peers saw it at different ports);
+3. every node in "pub": "public" at its own endpoint, from dial-backs sent from third parties'
+   dial ports;
+4. SIGTERM: every node exits with status 0, with no sanitizer report.
+
+Skipped (exit 77) when not root or when namespaces cannot be made; fails when curl or nft is
+missing.
+Run: SKILLNODE=build/test/node/skillnode python3 tests/node/reach/nat_lab_test.py
+"""
+import atexit
+import json
+import os
+import shutil
+import signal
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from netns_lab import require_namespaces, sh  # noqa: E402
+from skillnode_harness import Node, check, finish, require_binary, wait_for  # noqa: E402
+
+# The issue's bound: a verdict and an address within 30 s.
+VERDICT_WITHIN_S = 30
+PUBLIC_PORTS = (6881, 6882, 6883, 6884)
+PORT = 6881
+LOG_TAIL_CHARS = 3000
+
+ROUTER_RULES = """
+table ip nat {{
+  chain outbound {{
+    type nat hook postrouting priority 100;
+    oifname "wan" masquerade {how}
+  }}
+}}
+table ip filter {{
+  chain forwarding {{
+    type filter hook forward priority 0; policy drop;
+    ct state established,related accept
+    iifname "lan" oifname "wan" accept
+  }}
+}}
+"""
+
+
+class NatLab:
+    """The public bridge, host "pub", two routers and a host behind each."""
+
+    def __init__(self):
+        self.tag = str(os.getpid() % 100000)
+        octet = os.getpid() % 200 + 20
+        self.public = f"10.{octet}.0"
+        self.wan = {"eim": f"{self.public}.254", "rnd": f"{self.public}.253"}
+        self.lan = {"eim": f"192.168.{octet}", "rnd": f"192.168.{octet + 1}"}
+        self.namespaces = []
+        atexit.register(self.teardown)
+
+    def ns(self, role):
+        return f"snnat{role}-{self.tag}"
+
+    def prefix_of(self, role):
+        return ["ip", "netns", "exec", self.ns(role)]
+
+    def _make(self, role):
+        sh("ip", "netns", "add", self.ns(role))
+        self.namespaces.append(self.ns(role))
+        sh("ip", "-n", self.ns(role), "link", "set", "lo", "up")
+
+    def build(self):
+        for role in ("sw", "pub", "eim", "rnd", "behind-eim", "behind-rnd"):
+            self._make(role)
+        sw = self.ns("sw")
+        sh("ip", "-n", sw, "link", "add", "br0", "type", "bridge")
+        sh("ip", "-n", sw, "link", "set", "br0", "up")
+        # pub and each router's wan side on the bridge.
+        for role, iface, address in (("pub", "eth0", f"{self.public}.1"),
+                                     ("eim", "wan", self.wan["eim"]),
+                                     ("rnd", "wan", self.wan["rnd"])):
+            port = f"p{role}{self.tag}"[:15]
+            sh("ip", "link", "add", iface, "netns", self.ns(role), "type", "veth", "peer", "name",
+               port, "netns", sw)
+            sh("ip", "-n", sw, "link", "set", port, "master", "br0")
+            sh("ip", "-n", sw, "link", "set", port, "up")
+            sh("ip", "-n", self.ns(role), "addr", "add", f"{address}/24", "dev", iface)
+            sh("ip", "-n", self.ns(role), "link", "set", iface, "up")
+        # Each router's lan side and the host behind it.
+        for router, how in (("eim", ""), ("rnd", "random,fully-random")):
+            behind = self.ns(f"behind-{router}")
+            lan = self.lan[router]
+            sh("ip", "-n", self.ns(router), "link", "add", "lan", "type", "veth", "peer", "name",
+               "eth0", "netns", behind)
+            sh("ip", "-n", self.ns(router), "addr", "add", f"{lan}.1/24", "dev", "lan")
+            sh("ip", "-n", self.ns(router), "link", "set", "lan", "up")
+            sh("ip", "-n", behind, "addr", "add", f"{lan}.2/24", "dev", "eth0")
+            sh("ip", "-n", behind, "link", "set", "eth0", "up")
+            sh("ip", "-n", behind, "route", "add", "default", "via", f"{lan}.1")
+            sh("ip", "netns", "exec", self.ns(router), "sysctl", "-qw", "net.ipv4.ip_forward=1")
+            sh("ip", "netns", "exec", self.ns(router), "nft", "-f", "-",
+               input_text=ROUTER_RULES.format(how=how))
+        return self
+
+    def api(self, role, path, port):
+        result = sh(*self.prefix_of(role), "curl", "-s", "-m", "5",
+                    f"http://127.0.0.1:{port}{path}", check_rc=False)
+        if result.returncode != 0:
+            return None
+        if path == "/metrics":
+            return result.stdout
+        try:
+            return json.loads(result.stdout)
+        except json.JSONDecodeError:
+            return None
+
+    def teardown(self):
+        for ns in reversed(self.namespaces):
+            for pid in sh("ip", "netns", "pids", ns, check_rc=False).stdout.split():
+                try:
+                    os.kill(int(pid), signal.SIGKILL)
+                except (OSError, ValueError):
+                    pass
+            sh("ip", "netns", "del", ns, check_rc=False)
+        self.namespaces.clear()
+
+
+lab = NatLab()
+failures = []
+nodes = []  # (node, role, api port)
+
+
+def expect(condition, what, detail=""):
+    if not check(condition, what, detail):
+        failures.append(what)
+    return condition
+
+
+def start(name, role, dht_port, api_port, bootstrap=None):
+    args = ["--port", str(dht_port), "--http", f"127.0.0.1:{api_port}"]
+    if bootstrap:
+        args += ["--bootstrap", bootstrap]
+    node = Node(name, args=args, prefix=lab.prefix_of(role))
+    nodes.append((node, role, api_port))
+    return node.start()
+
+
+def info(role, api_port):
+    return lab.api(role, "/api/node", api_port) or {}
+
+
+def main():
+    require_binary()
+    require_namespaces(lab.tag)
+    for tool in ("curl", "nft"):
+        if shutil.which(tool) is None:
+            check(False, f"{tool} is installed (.ci/install-deps)")
+            finish()
+    lab.build()
+    seed = f"{lab.public}.1:{PUBLIC_PORTS[0]}"
+    for i, port in enumerate(PUBLIC_PORTS):
+        start(f"pub{i}", "pub", port, 7070 + i, None if i == 0 else seed)
+    start("behind-eim", "behind-eim", PORT, 7070, seed)
+    start("behind-rnd", "behind-rnd", PORT, 7070, seed)
+
+    def decided():
+        return all(info(role, api).get("reachability") in ("public", "nat")
+                   for _, role, api in nodes)
+
+    wait_for(decided, VERDICT_WITHIN_S, interval=0.5)
+
+    eim = info("behind-eim", 7070)
+    expect(eim.get("reachability") == "nat" and
+           eim.get("externalAddress") == f"{lab.wan['eim']}:{PORT}" and
+           eim.get("reach", {}).get("natMapping") == "stable" and
+           eim.get("reach", {}).get("probesReached") == 0 and
+           eim.get("reach", {}).get("probesNotReached", 0) >= 2,
+           f"behind the router that keeps ports: nat at {lab.wan['eim']}:{PORT}, a stable "
+           f"mapping, within {VERDICT_WITHIN_S} s",
+           json.dumps({k: eim.get(k) for k in ("reachability", "externalAddress", "reach")}))
+    metrics = lab.api("behind-eim", "/metrics", 7070) or ""
+    expect('skillnode_reachability{verdict="nat"} 1' in metrics,
+           "its /metrics say skillnode_reachability{verdict=\"nat\"} 1")
+    rnd = info("behind-rnd", 7070)
+    expect(rnd.get("reachability") == "nat" and rnd.get("externalAddress") == lab.wan["rnd"] and
+           rnd.get("reach", {}).get("natMapping") == "varying",
+           f"behind the router that draws ports: nat at {lab.wan['rnd']} alone, a varying "
+           f"mapping, within {VERDICT_WITHIN_S} s",
+           json.dumps({k: rnd.get(k) for k in ("reachability", "externalAddress", "reach")}))
+    for i, port in enumerate(PUBLIC_PORTS):
+        pub = info("pub", 7070 + i)
+        expect(pub.get("reachability") == "public" and
+               pub.get("externalAddress") == f"{lab.public}.1:{port}",
+               f"pub{i}: public at {lab.public}.1:{port} within {VERDICT_WITHIN_S} s",
+               json.dumps({k: pub.get(k) for k in ("reachability", "externalAddress", "reach")}))
+
+    for node, _, _ in nodes:
+        code, _ = node.stop()
+        expect(code == 0, f"{node.name}: SIGTERM exits with status 0", f"status {code}")
+        reports = [line for line in node.log_text().splitlines()
+                   if "runtime error:" in line or "Sanitizer" in line]
+        expect(not reports, f"{node.name}: no sanitizer report in its log", "; ".join(reports[:5]))
+    if failures:
+        for node, _, _ in nodes:
+            print(f"--- {node.name} log ---\n{node.log_text()[-LOG_TAIL_CHARS:]}", flush=True)
+    lab.teardown()
+    finish()
+
+
+if __name__ == "__main__":
+    main()
