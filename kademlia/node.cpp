@@ -192,7 +192,11 @@ void Node::HandleReply(transport::TimePoint now, const transport::Endpoint& from
     ++stats_.rpcs_replied[static_cast<size_t>(slot)];
   }
   const transport::Duration rtt = now - rpc.sent;
-  rtt_.Sample(rtt);
+  // A REACH_ASK is answered once the helper's third party has (ReachDriver): its round trip is
+  // that wait, not the path's, and teaches no RTT estimate (a zero sample is none).
+  const bool path_rtt = rpc.type != static_cast<uint8_t>(wire::MessageType::kReachAsk);
+  const transport::Duration rtt_sample = path_rtt ? rtt : transport::Duration::zero();
+  if (path_rtt) rtt_.Sample(rtt);
   if (header.observed) {
     observed_ = header.observed;
     reach_.OnObserved(now, from, *header.observed);
@@ -201,7 +205,7 @@ void Node::HandleReply(transport::TimePoint now, const transport::Endpoint& from
     // Someone else answers at that address now: the peer we meant is gone from it.
     upkeep_.FailedAt(now, *rpc.to_id, rpc.to);
   }
-  upkeep_.HearVerified(now, from, header, rtt);
+  upkeep_.HearVerified(now, from, header, rtt_sample);
   if (rpc.done) rpc.done(rpc::RpcResult{rpc::RpcStatus::kReplied, &reply, from, rtt, now});
 }
 

@@ -55,6 +55,14 @@ TEST_CASE("nodes that strangers reach find themselves public, and their external
   }
   CHECK(dialed >= 2 * net.size());
   CHECK(net.nat_dropped() == 0);
+  // A helper's answer waits for its third party: two more hops that are no round trip of the
+  // path. Every request here takes exactly two latencies, and so does every contact's RTT.
+  for (size_t i = 0; i < net.size(); ++i) {
+    for (const Contact& contact : net.node(i).routing_table().Export()) {
+      INFO("node " << i << ", contact " << contact.endpoint.ToString());
+      CHECK(contact.rtt <= transport::Millis(20));
+    }
+  }
 
   SECTION("once decided, a node probes every probe_interval, not every few seconds") {
     uint64_t asks = 0;
