@@ -20,13 +20,16 @@ Node::Node(const KademliaConfig& config, const Identity& identity, transport::Tr
     : config_(config),
       identity_(identity),
       signatures_(signatures),
-      transport_(transport),
       rng_(rng),
       logger_(logger),
       hash_key_(hash_key ? *hash_key : HashKeyFromCopyOf(rng)),
       routing_(identity.node_id(), config.routing),
       peers_(config_, routing_, hash_key_),
       rpcs_(config.rpcs_in_flight_max),
+      sender_(config_, identity_, signatures_, transport, logger, stats_,
+              [this](transport::TimePoint at, const transport::Endpoint& to) {
+                reach_.OnSent(at, to);
+              }),
       screen_(config_, identity_.node_id(), rpcs_, peers_, signatures_, stats_, now, hash_key_),
       tokens_(rng, now, config.token_rotation),
       lookups_(config_, identity_.node_id(), routing_, rtt_, stats_,
@@ -60,12 +63,13 @@ Node::Node(const KademliaConfig& config, const Identity& identity, transport::Tr
               .reply =
                   [this](transport::TimePoint at, const transport::Endpoint& to,
                          const wire::Header& request, wire::Body body) {
-                    if (!shut_down_) SendReply(at, to, request, std::move(body));
+                    if (!shut_down_) sender_.Reply(at, to, request, std::move(body));
                   },
               .dial =
                   [this](transport::TimePoint at, const transport::Endpoint& to, wire::Body body) {
-                    SendMessage(at, to, wire::Message{MakeHeader(rng_.Next64()), std::move(body)},
-                                dial_transport_);
+                    sender_.Send(at, to,
+                                 wire::Message{sender_.Header(rng_.Next64()), std::move(body)},
+                                 dial_transport_);
                   }}) {}
 
 void Node::Drop(DropReason reason, const transport::Endpoint& from, std::string_view detail) {
@@ -115,7 +119,7 @@ void Node::HandleRequest(transport::TimePoint now, const transport::Endpoint& fr
                          const wire::Message& request) {
   ++stats_.requests_received[static_cast<size_t>(SlotOf(request.type()))];
   if (std::holds_alternative<wire::PingBody>(request.body)) {
-    SendReply(now, from, request.header, wire::PongBody{});
+    sender_.Reply(now, from, request.header, wire::PongBody{});
   } else if (const auto* find = std::get_if<wire::FindNodeBody>(&request.body)) {
     wire::NodesBody nodes;
     nodes.nodes.reserve(config_.routing.bucket_size);
@@ -126,19 +130,19 @@ void Node::HandleRequest(transport::TimePoint now, const transport::Endpoint& fr
       nodes.nodes.push_back(wire::WireContact{c.id, c.endpoint});
     }
     nodes.token = tokens_.For(from.address());
-    SendReply(now, from, request.header, std::move(nodes));
+    sender_.Reply(now, from, request.header, std::move(nodes));
   } else if (std::holds_alternative<wire::ReachAskBody>(request.body) ||
              std::holds_alternative<wire::DialRequestBody>(request.body)) {
     // A REACH_ASK may be answered later, once its third party has (ReachDriver).
     if (auto body = reach_.OnRequest(now, from, request)) {
-      SendReply(now, from, request.header, std::move(*body));
+      sender_.Reply(now, from, request.header, std::move(*body));
     }
   } else if (auto body = HandlerReply(now, from, request)) {
-    SendReply(now, from, request.header, std::move(*body));
+    sender_.Reply(now, from, request.header, std::move(*body));
   } else {
     const std::string text = "unknown request type " + std::to_string(request.type());
-    SendReply(now, from, request.header,
-              wire::ErrorBody{static_cast<uint16_t>(wire::ErrorReplyCode::kUnknownType), text});
+    sender_.Reply(now, from, request.header,
+                  wire::ErrorBody{static_cast<uint16_t>(wire::ErrorReplyCode::kUnknownType), text});
   }
   upkeep_.ConsiderRequester(now, from, request);
 }
@@ -223,15 +227,6 @@ uint64_t Node::NewTxid() {
   return txid;
 }
 
-wire::Header Node::MakeHeader(uint64_t txid) const {
-  wire::Header header;
-  header.network_id = config_.network_id;
-  header.txid = txid;
-  header.sender_id = id();
-  header.sender_key = identity_.public_key();
-  return header;
-}
-
 bool Node::SendRequest(transport::TimePoint now, const transport::Endpoint& to,
                        std::optional<NodeId> to_id, wire::Body body, rpc::RpcCallback done,
                        std::optional<transport::Duration> timeout) {
@@ -240,7 +235,7 @@ bool Node::SendRequest(transport::TimePoint now, const transport::Endpoint& to,
     ++stats_.rpcs_refused;
     return false;
   }
-  wire::Message message{MakeHeader(NewTxid()), std::move(body)};
+  wire::Message message{sender_.Header(NewTxid()), std::move(body)};
   message.header.proof_wanted = !to_id || !IsVerified(*to_id, to);
   rpc::PendingRpc rpc;
   rpc.to = to;
@@ -255,38 +250,8 @@ bool Node::SendRequest(transport::TimePoint now, const transport::Endpoint& to,
   rpc.done = std::move(done);
   ++stats_.rpcs_sent[static_cast<size_t>(SlotOf(rpc.type))];
   rpcs_.Add(message.header.txid, std::move(rpc));
-  SendMessage(now, to, message);
+  sender_.Send(now, to, message);
   return true;
-}
-
-void Node::SendReply(transport::TimePoint now, const transport::Endpoint& to,
-                     const wire::Header& request, wire::Body body) {
-  wire::Message reply{MakeHeader(request.txid), std::move(body)};
-  reply.header.observed = to;
-  if (request.proof_wanted) {
-    reply.header.proof = signatures_.Sign(
-        identity_, wire::ProofBytes(config_.network_id, request.txid, id(), request.sender_id));
-  }
-  SendMessage(now, to, reply);
-}
-
-void Node::SendMessage(transport::TimePoint now, const transport::Endpoint& to,
-                       const wire::Message& message, transport::Transport* through) {
-  auto bytes = wire::EncodeFitting(message);
-  if (!bytes) {
-    ++stats_.send_failures;
-    if (logger_.Enabled(transport::LogLevel::kError)) {
-      logger_.Log(transport::LogLevel::kError,
-                  "cannot encode " + std::string(wire::MessageTypeName(message.type())) + " for " +
-                      to.ToString() + ": " + bytes.error().message);
-    }
-    return;
-  }
-  ++stats_.datagrams_sent;
-  stats_.bytes_sent += bytes->size();
-  if (through != nullptr) return through->Send(to, *bytes);
-  reach_.OnSent(now, to);
-  transport_.Send(to, *bytes);
 }
 
 void Node::OnTimer(transport::TimePoint now) {

@@ -17,7 +17,9 @@
 // their key, departed contacts, verification pings in flight), PeerUpkeep
 // (kademlia/routing/peer_upkeep.h, what is done about the peers heard from and failed: requesters
 // verified, verified peers heard, bucket and departed contacts pinged) and LookupDriver
-// (kademlia/lookup_driver.h, the iterative lookups). The counters are NodeStats
+// (kademlia/lookup_driver.h, the iterative lookups), MessageSender (kademlia/message_sender.h,
+// what goes on the wire and how) and ReachDriver (kademlia/reach/reach_driver.h, the dial-back
+// protocol). The counters are NodeStats
 // (kademlia/node_stats.h).
 //
 // Callbacks are called exactly once, from inside OnDatagram, OnTimer or Shutdown (never
@@ -43,6 +45,7 @@
 #include "kademlia/lookup.h"
 #include "kademlia/lookup_driver.h"
 #include "kademlia/message_screen.h"
+#include "kademlia/message_sender.h"
 #include "kademlia/node_stats.h"
 #include "kademlia/reach/reach_driver.h"
 #include "kademlia/request_handler.h"
@@ -181,13 +184,6 @@ class Node {
   bool SendRequest(transport::TimePoint now, const transport::Endpoint& to,
                    std::optional<NodeId> to_id, wire::Body body, rpc::RpcCallback done,
                    std::optional<transport::Duration> timeout = std::nullopt);
-  // Answers the request with header `request` from `to`.
-  void SendReply(transport::TimePoint now, const transport::Endpoint& to,
-                 const wire::Header& request, wire::Body body);
-  // Sends through `through` (the node's transport unless given).
-  void SendMessage(transport::TimePoint now, const transport::Endpoint& to,
-                   const wire::Message& message, transport::Transport* through = nullptr);
-  wire::Header MakeHeader(uint64_t txid) const;
   uint64_t NewTxid();
 
   void RefreshFartherBuckets(transport::TimePoint now);
@@ -195,7 +191,6 @@ class Node {
   KademliaConfig config_;
   Identity identity_;
   const SignatureScheme& signatures_;
-  transport::Transport& transport_;
   transport::Rng& rng_;
   transport::Logger& logger_;
   const HashKey hash_key_;
@@ -206,6 +201,8 @@ class Node {
   rpc::RpcTable rpcs_;
   rpc::RttEstimator rtt_;
   NodeStats stats_;
+  // Headers, replies' "o" and proofs, encoding, the send counters, the transports.
+  MessageSender sender_;
   // The checks on incoming messages, with the request rate limiter.
   MessageScreen screen_;
   rpc::WriteTokens tokens_;

@@ -1,0 +1,59 @@
+// MessageSender: puts a node's messages on the wire. It makes their headers under the node's
+// identity, gives a reply the address its request came from ("o") and the proof it asked for
+// ("s"), encodes (EncodeFitting), counts what goes out in the node's stats, and hands the bytes
+// to the node's transport, or to another one (the dial port of docs/protocol.md
+// "Reachability"). `on_sent` hears of each datagram sent through the node's own transport.
+//
+// Owned by Node (kademlia/node.h), which decides what to send and when. Not thread-safe.
+#ifndef SKILLNODE_KADEMLIA_MESSAGE_SENDER_H_
+#define SKILLNODE_KADEMLIA_MESSAGE_SENDER_H_
+
+#include <cstdint>
+#include <functional>
+
+#include "kademlia/config.h"
+#include "kademlia/identity.h"
+#include "kademlia/node_stats.h"
+#include "kademlia/signature_scheme.h"
+#include "kademlia/wire/wire.h"
+#include "transport/clock.h"
+#include "transport/endpoint.h"
+#include "transport/logger.h"
+#include "transport/transport.h"
+
+namespace skillnode::kademlia {
+
+class MessageSender {
+ public:
+  using OnSent = std::function<void(transport::TimePoint now, const transport::Endpoint& to)>;
+
+  // Every argument is the node's and must outlive this.
+  MessageSender(const KademliaConfig& config, const Identity& identity,
+                const SignatureScheme& signatures, transport::Transport& transport,
+                transport::Logger& logger, NodeStats& stats, OnSent on_sent);
+  MessageSender(const MessageSender&) = delete;
+  MessageSender& operator=(const MessageSender&) = delete;
+
+  // A header from this node with transaction id `txid`.
+  wire::Header Header(uint64_t txid) const;
+  // Answers the request with header `request`, which came from `to`.
+  void Reply(transport::TimePoint now, const transport::Endpoint& to, const wire::Header& request,
+             wire::Body body);
+  // Sends `message` to `to` through `through`, or the node's transport when null. A message
+  // that cannot be encoded is counted (send_failures) and logged, never sent.
+  void Send(transport::TimePoint now, const transport::Endpoint& to, const wire::Message& message,
+            transport::Transport* through = nullptr);
+
+ private:
+  const KademliaConfig& config_;
+  const Identity& identity_;
+  const SignatureScheme& signatures_;
+  transport::Transport& transport_;
+  transport::Logger& logger_;
+  NodeStats& stats_;
+  OnSent on_sent_;
+};
+
+}  // namespace skillnode::kademlia
+
+#endif  // SKILLNODE_KADEMLIA_MESSAGE_SENDER_H_
