@@ -195,7 +195,7 @@ void StoreBench(double seconds, const KademliaConfig& config, const std::vector<
                           wire::WireRecord{records[i].encoded, records[i].signature}, 3600};
     stores.push_back(RequestBytes(p, i + 1, store));
     finds.push_back(
-        RequestBytes(p, i + 1, wire::FindValueBody{key, static_cast<uint32_t>(i % 64)}));
+        RequestBytes(p, i + 1, wire::FindValueBody{key, static_cast<uint32_t>(i % 64), {}}));
   }
   const double store_rate = Rate(seconds, [&](uint64_t i) {
     const size_t n = i % stores.size();

@@ -14,11 +14,16 @@
 //   1 PING {}                              2 PONG {}
 //   3 FIND_NODE {"tg": bin 32 target}
 //   4 NODES {"ns": [contact ...], "tk"?: bin write token}
-//   5 FIND_VALUE {"tg": bin 32, "cu"?: uint32 cursor, the first record wanted (absent: 0)}
+//   5 FIND_VALUE {"tg": bin 32, "cu"?: uint32 cursor, the first record wanted (absent: 0),
+//            "wf"?: bin of at most kFindValueTermsMax big-endian uint16 term hashes: under a
+//            term key, only the pointers whose profile holds every one (docs/protocol.md
+//            "Filtered reads"); other keys ignore it}
 //   6 VALUES {"ns": [contact ...], "tk"?: bin, "rs": [record ...] (one page, at most
 //            kRecordsPerReplyMax), "lf"?: [uint32 ...] seconds each record of "rs" has left
 //            at the holder, "tt": uint32 records held under the key,
-//            "nx"?: uint32 cursor of the next page, when more pages follow}
+//            "nx"?: uint32 cursor of the next page, when more pages follow,
+//            "tm"?: uint32 the pointers "wf" let through, when the holder filtered by it:
+//            then "rs" and "nx" page through those alone}
 //   7 STORE {"tg": bin 32, "tk": bin write token, "rc": record, "lt": uint32 lifetime seconds}
 //   8 STORED {}
 //   9 LISTEN {"tg": bin 32, "lt": uint32 seconds asked}
@@ -55,8 +60,8 @@
 // STORED, PUSH_ACK and unknown types). In bodies it writes every field listed, except "tk" in
 // NODES, VALUES and BLOB_HOLDERS only when the token is not empty (STORE and BLOB_ANNOUNCE
 // always write it), "me" and "d" only when true, "lf" only when
-// not empty, "nx" only when set, and "rc" and "gn" in PUSH only when set ("cu" is always
-// written).
+// not empty, "nx" and "tm" only when set, "wf" only when not empty, and "rc" and "gn" in PUSH
+// only when set ("cu" is always written).
 //
 // Decode never throws and never trusts a length: whatever the bytes, it returns a Message or
 // an Error (code kParse) naming the field and what was wrong, e.g.
@@ -68,12 +73,13 @@
 //     field must have exactly its type and length (an integer must fit its range, a bool is
 //     a msgpack bool; "p": false is accepted and means the same as no "p");
 //   - body fields are required unless marked "?" above: "tk" is optional in NODES, VALUES and
-//     BLOB_HOLDERS but required in STORE and BLOB_ANNOUNCE; "cu", "lf", "nx", and PUSH's "rc" and
-//     "gn" are optional (a PUSH may carry both or neither); "lf", when given, has exactly as many
-//     entries as "rs";
+//     BLOB_HOLDERS but required in STORE and BLOB_ANNOUNCE; "cu", "wf", "lf", "nx", "tm", and
+//     PUSH's "rc" and "gn" are optional (a PUSH may carry both or neither); "lf", when given, has
+//     exactly as many entries as "rs";
 //   - limits: "tk" at most kTokenSizeMax bytes, "ns" at most kNodesPerReplyMax contacts, "rs"
 //     at most kRecordsPerReplyMax records, a record's encoding at most kDatagramSizeMax bytes,
-//     "m" at most kErrorTextSizeMax bytes, agentId and skillId in "gn" at most 256 bytes;
+//     "m" at most kErrorTextSizeMax bytes, "wf" an even number of bytes, at most
+//     2 * kFindValueTermsMax, agentId and skillId in "gn" at most 256 bytes;
 //     "rc" and each "rs" entry are an array of exactly 2 (a record) or 3 (a reference, whose
 //     digest is exactly 32 bytes), "gn" an array of exactly 4; "hs" at
 //     most kBlobHoldersPerReplyMax contacts, "by" at most kBlobChunkBytesMax bytes, "dg"
@@ -179,9 +185,17 @@ struct WireRecord {
 // Most records in one VALUES reply (each is at most ~1,000 bytes; small ones share a page).
 constexpr size_t kRecordsPerReplyMax = 16;
 
+// Term hashes one FIND_VALUE filters a term key's pointers by ("wf"): the other words of a
+// query that a reader intersects with the term it reads (WordSearchConfig::kTermsPerQueryMax).
+constexpr size_t kFindValueTermsMax = 8;
+
 struct FindValueBody {
   Key target;
   uint32_t cursor = 0;  // index of the first record wanted (pagination)
+  // Under a term key: only the pointers whose profile holds each of these hashes
+  // (TermProfile::HashOf), tombstones too; the cursor counts through those. At most
+  // kFindValueTermsMax; empty: every pointer. Record keys ignore it.
+  std::vector<uint16_t> with_terms;
   bool operator==(const FindValueBody&) const = default;
 };
 struct ValuesBody {
@@ -192,6 +206,10 @@ struct ValuesBody {
   std::optional<uint32_t> next;     // cursor of the next page, if any
   // Seconds each of `records` has left at the holder (empty: not told; else one per record).
   std::vector<uint32_t> lifetimes;
+  // Set when the holder filtered by the request's with_terms: how many of the `total` passed,
+  // and the page sequence `records` and `next` walk (a holder that ignores the filter leaves it
+  // unset and pages through all `total`).
+  std::optional<uint32_t> matched;
   bool operator==(const ValuesBody&) const = default;
 };
 struct StoreBody {

@@ -30,9 +30,12 @@ class FieldChecker {
   void Digest(std::string_view, const BlobDigest&) {}
   template <typename T>
   void Uint(std::string_view, const T&, Presence) {}  // every value of T fits
-  void NextCursor(std::string_view, const std::optional<uint32_t>&) {}
+  void OptionalUint(std::string_view, const std::optional<uint32_t>&) {}
   void Bytes(std::string_view key, const std::vector<uint8_t>& bytes, size_t size_max, Presence) {
     Limit(key, bytes.size(), size_max, "bytes");
+  }
+  void TermHashes(std::string_view key, const std::vector<uint16_t>& hashes, size_t count_max) {
+    Limit(key, hashes.size(), count_max, "term hashes");
   }
   void Text(std::string_view key, const std::string& text, size_t size_max) {
     Limit(key, text.size(), size_max, "bytes of text");

@@ -40,8 +40,9 @@ class KeyLister {
   void Uint(std::string_view key, const T&, Presence) {
     Add(key);
   }
-  void NextCursor(std::string_view key, const std::optional<uint32_t>&) { Add(key); }
+  void OptionalUint(std::string_view key, const std::optional<uint32_t>&) { Add(key); }
   void Bytes(std::string_view key, const std::vector<uint8_t>&, size_t, Presence) { Add(key); }
+  void TermHashes(std::string_view key, const std::vector<uint16_t>&, size_t) { Add(key); }
   void Text(std::string_view key, const std::string&, size_t) { Add(key); }
   void Endpoint(std::string_view key, const transport::Endpoint&) { Add(key); }
   void Contacts(std::string_view key, const std::vector<WireContact>&, size_t) { Add(key); }
@@ -86,15 +87,30 @@ class FieldLoader {
     if (presence == Presence::kDefaulted && value == nullptr) return;
     out = static_cast<T>(reader_.Uint(value, label_, std::numeric_limits<T>::max()));
   }
-  void NextCursor(std::string_view key, std::optional<uint32_t>& next) {
+  void OptionalUint(std::string_view key, std::optional<uint32_t>& out) {
     const msgpack::object* value = Next(key);
-    if (value) next = static_cast<uint32_t>(reader_.Uint(value, label_, kUint32Max));
+    if (value) out = static_cast<uint32_t>(reader_.Uint(value, label_, kUint32Max));
   }
   void Bytes(std::string_view key, std::vector<uint8_t>& out, size_t size_max, Presence presence) {
     const msgpack::object* value = Next(key);
     if (presence == Presence::kUnlessEmpty && value == nullptr) return;
     const auto bytes = reader_.Bytes(value, label_, msgpack::type::BIN, size_max);
     out.assign(bytes.begin(), bytes.end());
+  }
+  void TermHashes(std::string_view key, std::vector<uint16_t>& out, size_t count_max) {
+    const msgpack::object* value = Next(key);
+    if (value == nullptr) return;
+    const auto bytes = reader_.Bytes(value, label_, msgpack::type::BIN, 2 * count_max);
+    if (!reader_.ok()) return;
+    if (bytes.size() % 2 != 0) {
+      reader_.Problem(label_,
+                      std::to_string(bytes.size()) + " bytes are not whole 16-bit term hashes");
+      return;
+    }
+    out.reserve(bytes.size() / 2);
+    for (size_t i = 0; i < bytes.size(); i += 2) {
+      out.push_back(static_cast<uint16_t>((bytes[i] << 8) | bytes[i + 1]));
+    }
   }
   void Text(std::string_view key, std::string& out, size_t size_max) {
     const msgpack::object* value = Next(key);  // sets label_: call it before reading label_

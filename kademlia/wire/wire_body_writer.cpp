@@ -29,9 +29,12 @@ class FieldCounter {
   void Uint(std::string_view, const T&, Presence) {
     ++count_;  // kDefaulted fields are written too: only reading may find them absent
   }
-  void NextCursor(std::string_view, const std::optional<uint32_t>& next) { Count(next); }
+  void OptionalUint(std::string_view, const std::optional<uint32_t>& value) { Count(value); }
   void Bytes(std::string_view, const std::vector<uint8_t>& bytes, size_t, Presence presence) {
     count_ += presence == Presence::kUnlessEmpty && bytes.empty() ? 0 : 1;
+  }
+  void TermHashes(std::string_view, const std::vector<uint16_t>& hashes, size_t) {
+    count_ += hashes.empty() ? 0 : 1;
   }
   void Text(std::string_view, const std::string&, size_t) { ++count_; }
   void Endpoint(std::string_view, const transport::Endpoint&) { ++count_; }
@@ -80,8 +83,19 @@ class FieldPacker {
       packer_.pack_uint64(value);
     }
   }
-  void NextCursor(std::string_view key, const std::optional<uint32_t>& next) {
-    if (next) Uint(key, *next, Presence::kRequired);
+  void OptionalUint(std::string_view key, const std::optional<uint32_t>& value) {
+    if (value) Uint(key, *value, Presence::kRequired);
+  }
+  void TermHashes(std::string_view key, const std::vector<uint16_t>& hashes, size_t) {
+    if (hashes.empty()) return;
+    std::vector<uint8_t> bytes;
+    bytes.reserve(2 * hashes.size());
+    for (const uint16_t hash : hashes) {
+      bytes.push_back(static_cast<uint8_t>(hash >> 8));
+      bytes.push_back(static_cast<uint8_t>(hash & 0xff));
+    }
+    PackStr(packer_, key);
+    PackBin(packer_, bytes);
   }
   void Bytes(std::string_view key, const std::vector<uint8_t>& bytes, size_t, Presence presence) {
     if (presence == Presence::kUnlessEmpty && bytes.empty()) return;

@@ -5,8 +5,9 @@
 // by construction (the LAN codec's discovery/lan/lan_fields.h does the same for its text).
 //
 // Every visitor has Target (bin 32 key), Digest (bin 32), Uint (uint16, uint32 or uint64),
-// NextCursor (optional uint32), Bytes (bin), Text (str), Endpoint (bin 6 or 18, as "o"),
-// Contacts, Records, Lifetimes, Record, OptionalRecord, Gone and Flag. Internal to the wire codec;
+// OptionalUint (optional uint32), Bytes (bin), TermHashes (bin of big-endian uint16s), Text
+// (str), Endpoint (bin 6 or 18, as "o"), Contacts, Records, Lifetimes, Record, OptionalRecord,
+// Gone and Flag. Internal to the wire codec;
 // pure templates, no I/O.
 #ifndef SKILLNODE_KADEMLIA_WIRE_WIRE_FIELDS_H_
 #define SKILLNODE_KADEMLIA_WIRE_WIRE_FIELDS_H_
@@ -53,6 +54,7 @@ template <typename V, Is<FindValueBody> B>
 void BodyFields(V& v, B& b) {
   v.Target("tg", b.target);
   v.Uint("cu", b.cursor, Presence::kDefaulted);
+  v.TermHashes("wf", b.with_terms, kFindValueTermsMax);
 }
 
 template <typename V, Is<ValuesBody> B>
@@ -62,7 +64,8 @@ void BodyFields(V& v, B& b) {
   v.Records("rs", b.records, kRecordsPerReplyMax);
   v.Lifetimes("lf", b.lifetimes, b.records);  // after "rs": one per record, when given
   v.Uint("tt", b.total, Presence::kRequired);
-  v.NextCursor("nx", b.next);
+  v.OptionalUint("nx", b.next);
+  v.OptionalUint("tm", b.matched);
 }
 
 template <typename V, Is<StoreBody> B>
@@ -147,7 +150,7 @@ void BodyFields(V& v, B& b) {
 }
 
 // The most fields any body has (VALUES); BodyReader indexes a body map into this many slots.
-inline constexpr size_t kBodyFieldsMax = 6;
+inline constexpr size_t kBodyFieldsMax = 7;
 
 }  // namespace skillnode::kademlia::wire::wire_fields
 

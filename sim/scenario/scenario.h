@@ -167,6 +167,9 @@ struct WordsSpec {
   // Static networks: queries are measured from this long after every node published, for
   // workload.measure_s (churn: the workload's window).
   double query_start_s = 120;
+  // The rarest word's further read is filtered by the query's other words (WordSearchConfig::
+  // filtered_reads, the daemon's default); false reads as an earlier reader did.
+  bool filtered_reads = true;
 };
 
 struct PlotSpec {

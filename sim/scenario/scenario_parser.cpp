@@ -214,6 +214,7 @@ void ReadWords(YamlReader r, WordsSpec& w) {
     r.Fail("hot_query_share", "needs hot_terms above 0");
   }
   w.query_start_s = r.Number("query_start_s", w.query_start_s, 0, kSecondsMax);
+  w.filtered_reads = r.Bool("filtered_reads", w.filtered_reads);
   r.Finish();
 }
 

@@ -80,12 +80,13 @@ std::optional<size_t> SkillIndexOf(std::string_view skill_id) {
 // One running query: the node's word search and what it reads through. Owned by running_
 // until it answers (or its asker stops), then by its side's finished_.
 struct WordWorkload::QueryRun {
-  explicit QueryRun(kademlia::store::SkillDht& dht)
-      : terms(dht), records(dht), search(terms, records, vocabulary, Config()) {}
+  QueryRun(kademlia::store::SkillDht& dht, const scenario::WordsSpec& spec)
+      : terms(dht), records(dht), search(terms, records, vocabulary, Config(spec)) {}
   // The daemon's search, telling the candidates it passed over (the miss census).
-  static discovery::search::WordSearchConfig Config() {
+  static discovery::search::WordSearchConfig Config(const scenario::WordsSpec& spec) {
     discovery::search::WordSearchConfig config;
     config.report_passed_over = true;
+    config.filtered_reads = spec.filtered_reads;
     return config;
   }
   discovery::search::DhtTermSource terms;
@@ -274,7 +275,7 @@ void WordWorkload::OnQuery(uint32_t slot, uint64_t incarnation) {
   ++counters.queries;
   ++pending_;
   traffic_.Begin(slot);
-  running_[slot] = std::make_unique<QueryRun>(*dht);
+  running_[slot] = std::make_unique<QueryRun>(*dht, scenario_.words);
   QueryRun& run = *running_[slot];
   run.truth = truth;
   discovery::SkillQuery skill_query;

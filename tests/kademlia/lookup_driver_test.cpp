@@ -101,7 +101,7 @@ TEST_CASE("a lookup asks the closest contacts and finishes once they have all an
 TEST_CASE("a lookup ends at once when its reply hook says it found enough", "[unit]") {
   DriverFixture f;
   LookupOptions options;
-  options.request = [](const Key& target) { return wire::FindValueBody{target, 0}; };
+  options.request = [](const Key& target) { return wire::FindValueBody{target, 0, {}}; };
   size_t replies = 0;
   options.on_reply = [&](transport::TimePoint, const Contact&, const wire::Message&) {
     return ++replies == 1;

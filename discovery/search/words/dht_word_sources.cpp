@@ -16,10 +16,10 @@ bool Unreachable(const kademlia::LookupStats& stats) {
 }  // namespace
 
 void DhtTermSource::ReadTerm(transport::TimePoint now, const std::string& term, size_t wanted,
-                             Callback done) {
+                             const std::vector<uint16_t>& with_terms, Callback done) {
   auto shared = std::make_shared<Callback>(std::move(done));
   const bool started = dht_.GetTerm(
-      now, term, kademlia::store::terms::TermGetOptions{.wanted = wanted},
+      now, term, kademlia::store::terms::TermGetOptions{.wanted = wanted, .with_terms = with_terms},
       [shared](transport::TimePoint finished, kademlia::store::terms::TermGetResult result) {
         TermReading reading;
         reading.count = result.shard0_count;

@@ -20,7 +20,7 @@ class DhtTermSource final : public TermSource {
  public:
   explicit DhtTermSource(kademlia::store::SkillDht& dht) : dht_(dht) {}
   void ReadTerm(transport::TimePoint now, const std::string& term, size_t wanted,
-                Callback done) override;
+                const std::vector<uint16_t>& with_terms, Callback done) override;
 
  private:
   kademlia::store::SkillDht& dht_;

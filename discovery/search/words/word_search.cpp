@@ -7,8 +7,10 @@
 #include <string>
 #include <utility>
 
+#include "discovery/search/words/query_reads.h"
 #include "discovery/search/words/word_candidates.h"
 #include "discovery/text/text_match.h"
+#include "kademlia/wire/wire.h"
 
 namespace skillnode::discovery::search {
 
@@ -16,55 +18,10 @@ using kademlia::store::SignedRecordPtr;
 
 namespace {
 
-// One read of a term: the query's term itself, a completion of the last one, or a correction.
-struct Lookup {
-  explicit Lookup(std::string t, bool a = false) : term(std::move(t)), alternative(a) {}
-  std::string term;
-  // Read with pointers, a record holding it matches the term: a correction, or the stem of a
-  // word completed (a stem completion matches as a prefix already).
-  bool alternative = false;
-  TermReading reading;
-};
-
-enum class TermPhase { kProbing, kCorrecting, kSettled };
-
-struct TermState {
-  std::vector<Lookup> lookups;
-  TermPhase phase = TermPhase::kProbing;
-  size_t outstanding = 0;  // reads of this term not answered yet
-
-  bool Holds(const std::string& term) const {
-    return std::any_of(lookups.begin(), lookups.end(),
-                       [&term](const Lookup& l) { return l.term == term; });
-  }
-  // Adds a lookup of `term` unless there is one; whether it did.
-  bool Add(std::string term, bool alternative) {
-    if (Holds(term)) return false;
-    lookups.push_back(Lookup(std::move(term), alternative));
-    return true;
-  }
-  bool HasPointers() const {
-    return std::any_of(lookups.begin(), lookups.end(),
-                       [](const Lookup& l) { return !l.reading.pointers.empty(); });
-  }
-  bool AllFailed() const {
-    return std::all_of(lookups.begin(), lookups.end(),
-                       [](const Lookup& l) { return l.reading.failed; });
-  }
-  // How common the term is: its lookups' shard-0 counts, at least the pointers they gave.
-  uint64_t Count() const {
-    uint64_t count = 0;
-    for (const Lookup& l : lookups) {
-      count += std::max<uint64_t>(l.reading.count, l.reading.pointers.size());
-    }
-    return count;
-  }
-};
-
 enum class Stage { kReading, kReadingFurther, kFetching, kDone };
 
 // Adds the last term's completions to its reads: of the term, then of its word as typed.
-void AddCompletions(VocabularyFeed& vocabulary, size_t completions_max, TermState& state,
+void AddCompletions(VocabularyFeed& vocabulary, size_t completions_max, TermReads& state,
                     const std::string& term, const std::string& word) {
   // The stems that begin with the term, then the stems of the words that begin with the word
   // as typed ("summari" is not a prefix of the stem "summar", but of the word "summarize").
@@ -78,42 +35,6 @@ void AddCompletions(VocabularyFeed& vocabulary, size_t completions_max, TermStat
   }
 }
 
-// The candidates the reads so far lead to: every lookup's pointers, the terms read to their end
-// closed, and the terms credited from the pointers' profiles (under every spelling read: the
-// term, its completions, and the corrections that have pointers), then from their text.
-WordCandidates CandidatesOf(const std::vector<TermState>& terms, text::TextMatch& match,
-                            double k1) {
-  WordCandidates candidates(terms.size(), k1);
-  std::vector<std::vector<std::string>> spellings(terms.size());
-  for (size_t i = 0; i < terms.size(); ++i) {
-    for (const Lookup& lookup : terms[i].lookups) {
-      if (!lookup.alternative || !lookup.reading.pointers.empty()) {
-        spellings[i].push_back(lookup.term);
-      }
-    }
-  }
-  for (size_t i = 0; i < terms.size(); ++i) {
-    const std::vector<Lookup>& lookups = terms[i].lookups;
-    for (const Lookup& lookup : lookups) candidates.Add(i, lookup.reading.pointers);
-    // Read to the end under every spelling tried: a skill missing from it does not hold it.
-    if (!lookups.empty() && std::all_of(lookups.begin(), lookups.end(), [](const Lookup& l) {
-          return l.reading.complete && !l.reading.failed;
-        })) {
-      candidates.Close(i);
-    }
-  }
-  candidates.CreditFromProfiles(spellings);
-  candidates.CreditFromText(
-      [&match](const std::string& text) {
-        std::vector<std::string> analysed = match.analyzer().Analyze(text);
-        std::sort(analysed.begin(), analysed.end());
-        analysed.erase(std::unique(analysed.begin(), analysed.end()), analysed.end());
-        return analysed;
-      },
-      match.query());
-  return candidates;
-}
-
 }  // namespace
 
 struct WordSearch::Run {
@@ -124,8 +45,8 @@ struct WordSearch::Run {
   text::TextMatch match;
   Callback done;
   Stage stage = Stage::kReading;
-  std::vector<TermState> terms;  // the terms read, the first of the query's
-  size_t outstanding = 0;        // reads not answered yet, all terms
+  QueryReads terms;        // the terms read, the first of the query's
+  size_t outstanding = 0;  // reads not answered yet, all terms
   // Candidates to fetch, grouped by record key, in the order of the best of each group.
   std::vector<std::pair<kademlia::Key, std::vector<WordCandidate>>> groups;
   size_t next_group = 0;
@@ -152,10 +73,10 @@ void WordSearch::Search(transport::TimePoint now, const SkillQuery& query, Callb
   auto run = std::make_shared<Run>(query, std::move(*match), std::move(done));
   const text::QueryTerms& terms = run->match.query();
   const size_t read = std::min(terms.size(), config_.terms_per_query_max);
-  run->terms.resize(read);
+  run->terms = QueryReads(read);
   for (size_t i = 0; i < read; ++i) {
-    TermState& state = run->terms[i];
-    state.lookups.push_back(Lookup(terms.terms()[i]));
+    TermReads& state = run->terms[i];
+    state.lookups.push_back(TermLookup(terms.terms()[i]));
     if (terms.IsPrefix(i)) {
       AddCompletions(vocabulary_, config_.completions_max, state, terms.terms()[i],
                      terms.surface(i));
@@ -172,16 +93,16 @@ void WordSearch::Search(transport::TimePoint now, const SkillQuery& query, Callb
   std::vector<size_t> probes(read);
   for (size_t i = 0; i < read; ++i) probes[i] = run->terms[i].lookups.size();
   for (size_t i = 0; i < read; ++i) {
-    for (size_t l = 0; l < probes[i]; ++l) Read(now, run, i, l, config_.probe_pointers);
+    for (size_t l = 0; l < probes[i]; ++l) Read(now, run, i, l, config_.probe_pointers, {});
   }
 }
 
 void WordSearch::Read(transport::TimePoint now, const RunPtr& run, size_t term, size_t lookup,
-                      size_t wanted) {
+                      size_t wanted, const std::vector<uint16_t>& with_terms) {
   ++stats_.term_reads;
   std::weak_ptr<int> alive = alive_;
   const std::string name = run->terms[term].lookups[lookup].term;
-  terms_.ReadTerm(now, name, wanted,
+  terms_.ReadTerm(now, name, wanted, with_terms,
                   [this, alive, run, term, lookup](transport::TimePoint at, TermReading reading) {
                     if (alive.expired()) return;
                     OnRead(run, term, lookup, at, std::move(reading));
@@ -191,8 +112,8 @@ void WordSearch::Read(transport::TimePoint now, const RunPtr& run, size_t term, 
 void WordSearch::OnRead(const RunPtr& run, size_t term, size_t lookup, transport::TimePoint now,
                         TermReading reading) {
   assert(run->outstanding > 0);
-  TermState& state = run->terms[term];
-  Lookup& read = state.lookups[lookup];
+  TermReads& state = run->terms[term];
+  TermLookup& read = state.lookups[lookup];
   if (!reading.pointers.empty()) vocabulary_.NoteIndexed(read.term);
   if (read.alternative && !reading.pointers.empty()) {
     run->match.query().AddAlternative(term, read.term);
@@ -214,7 +135,7 @@ void WordSearch::OnRead(const RunPtr& run, size_t term, size_t lookup, transport
 }
 
 void WordSearch::Correct(transport::TimePoint now, const RunPtr& run, size_t term) {
-  TermState& state = run->terms[term];
+  TermReads& state = run->terms[term];
   if (state.HasPointers() || state.AllFailed()) {
     state.phase = TermPhase::kSettled;
     return;
@@ -240,24 +161,22 @@ void WordSearch::Correct(transport::TimePoint now, const RunPtr& run, size_t ter
   state.outstanding += added;
   run->outstanding += added;
   stats_.corrections_read += added;
-  for (size_t l = first; l < first + added; ++l) Read(now, run, term, l, config_.probe_pointers);
+  for (size_t l = first; l < first + added; ++l) {
+    Read(now, run, term, l, config_.probe_pointers, {});
+  }
 }
 
 void WordSearch::AfterReads(transport::TimePoint now, const RunPtr& run) {
   assert(run->stage == Stage::kReading);
   run->stage = Stage::kReadingFurther;
   // The rarest term with pointers bounds the answer: read it further when its probe was cut.
-  const TermState* rarest = nullptr;
-  for (const TermState& state : run->terms) {
-    if (state.HasPointers() && (rarest == nullptr || state.Count() < rarest->Count())) {
-      rarest = &state;
-    }
-  }
-  if (rarest == nullptr) {
+  const std::optional<size_t> rarest_term = run->terms.Rarest();
+  if (!rarest_term) {
     Fetch(now, run, BestOf(*run));
     return;
   }
-  const size_t term = static_cast<size_t>(rarest - run->terms.data());
+  const size_t term = *rarest_term;
+  const TermReads* rarest = &run->terms[term];
   std::vector<size_t> further;
   for (size_t l = 0; l < rarest->lookups.size(); ++l) {
     const TermReading& reading = rarest->lookups[l].reading;
@@ -271,14 +190,21 @@ void WordSearch::AfterReads(transport::TimePoint now, const RunPtr& run) {
     Fetch(now, run, std::move(best));
     return;
   }
+  // Filtered by the other terms: the holders list only the pointers whose records hold them
+  // too, so the read reaches past the term's heaviest pointers to the intersection.
+  const std::vector<uint16_t> with_terms =
+      config_.filtered_reads ? run->terms.FilterFor(term, kademlia::wire::kFindValueTermsMax)
+                             : std::vector<uint16_t>{};
   run->terms[term].outstanding += further.size();
   run->outstanding += further.size();
   stats_.further_reads += further.size();
-  for (const size_t l : further) Read(now, run, term, l, config_.term_pointers_read_max);
+  if (!with_terms.empty()) stats_.filtered_reads += further.size();
+  for (const size_t l : further)
+    Read(now, run, term, l, config_.term_pointers_read_max, with_terms);
 }
 
 std::vector<WordCandidate> WordSearch::BestOf(Run& run) const {
-  return CandidatesOf(run.terms, run.match, config_.ranking.bm25.k1)
+  return run.terms.Candidates(run.match, config_.ranking.bm25.k1)
       .Best(config_.candidates_fetched_max);
 }
 
@@ -294,7 +220,7 @@ void WordSearch::Fetch(transport::TimePoint now, const RunPtr& run,
   assert(run->stage == Stage::kReadingFurther);
   run->stage = Stage::kFetching;
   if (config_.report_passed_over) {
-    const WordCandidates all = CandidatesOf(run->terms, run->match, config_.ranking.bm25.k1);
+    const WordCandidates all = run->terms.Candidates(run->match, config_.ranking.bm25.k1);
     for (WordCandidate& candidate : all.Best(all.size())) {
       const bool fetched = std::any_of(best.begin(), best.end(), [&candidate](const auto& b) {
         return b.identity == candidate.identity;
@@ -360,9 +286,7 @@ void WordSearch::Finish(transport::TimePoint now, const RunPtr& run) {
   if (run->stage == Stage::kDone) return;
   run->stage = Stage::kDone;
   WordAnswer answer;
-  answer.failed =
-      !run->terms.empty() && std::all_of(run->terms.begin(), run->terms.end(),
-                                         [](const TermState& state) { return state.AllFailed(); });
+  answer.failed = run->terms.AllFailed();
   // Every word must match, as in the local and LAN stages (Matches): a record holding some of
   // them was fetched only as a lead (and taught the vocabulary its words). The records holding
   // every word are ranked among themselves, so that the leads weigh nothing in the terms' idf

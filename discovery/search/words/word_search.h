@@ -13,8 +13,11 @@
 //      "calendar") before it is given up; a correction that has pointers becomes an
 //      alternative of the term (QueryTerms::AddAlternative);
 //   4. reads the rarest term (the lowest count) further, up to term_pointers_read_max pointers,
-//      when its probe was cut short: its pointers bound the answer; unless the probes already
-//      give candidates_fetched_max candidates covering every term read (a one-word query's
+//      when its probe was cut short: its pointers bound the answer. The read is filtered by the
+//      other terms read under one spelling (docs/protocol.md "Filtered reads"): its holders list
+//      only the pointers whose records hold those terms too, so that a common term's read
+//      reaches the intersection rather than stopping at its heaviest pointers; unless the probes
+//      already give candidates_fetched_max candidates covering every term read (a one-word query's
 //      probe always does: its heaviest pointers are the skills ranked first, and reading a
 //      shard further costs a page, one round trip, per 3 or 4 pointers);
 //   5. intersects: candidates covering every term first (a pointer's profile of its record's
@@ -76,6 +79,9 @@ struct WordSearchConfig {
   size_t corrections_max = kCorrectionsMax;
   size_t completions_max = kCompletionsMax;
   TextRankingConfig ranking;
+  // The rarest term's further read is filtered by the other terms (step 4). Off: read as it
+  // comes, heaviest first (what a reader of an earlier version does).
+  bool filtered_reads = true;
   // WordAnswer::passed_over is filled (skillsim's miss census: was a skill the search missed
   // among its candidates?). Off in the node: it costs a second ordering of every candidate.
   bool report_passed_over = false;
@@ -111,6 +117,7 @@ class WordSearch {
     uint64_t term_reads = 0;          // ReadTerm calls, corrections and further reads included
     uint64_t corrections_read = 0;    // of them, corrections
     uint64_t further_reads = 0;       // of them, the rarest term read further
+    uint64_t filtered_reads = 0;      // of those, filtered by the other terms
     uint64_t record_gets = 0;         // GetRecords calls
     uint64_t candidates_dropped = 0;  // record missing, a tombstone or another publisher's
   };
@@ -121,7 +128,8 @@ class WordSearch {
   struct Run;  // one search (word_search.cpp)
   using RunPtr = std::shared_ptr<Run>;
 
-  void Read(transport::TimePoint now, const RunPtr& run, size_t term, size_t lookup, size_t wanted);
+  void Read(transport::TimePoint now, const RunPtr& run, size_t term, size_t lookup, size_t wanted,
+            const std::vector<uint16_t>& with_terms);
   void OnRead(const RunPtr& run, size_t term, size_t lookup, transport::TimePoint now,
               TermReading reading);
   void Correct(transport::TimePoint now, const RunPtr& run, size_t term);

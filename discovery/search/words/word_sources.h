@@ -33,9 +33,12 @@ class TermSource {
   using Callback = std::function<void(transport::TimePoint, TermReading)>;
   virtual ~TermSource() = default;
   // Reads `term`'s shards in order until `wanted` pointers are read or a shard is not full.
+  // With `with_terms` (term hashes, TermProfile::HashOf; at most wire::kFindValueTermsMax),
+  // only the pointers whose profile holds each hash are read and counted, tombstones too
+  // (docs/protocol.md "Filtered reads"); `complete` then says every such pointer was read.
   // `done` is called exactly once, possibly before ReadTerm returns.
   virtual void ReadTerm(transport::TimePoint now, const std::string& term, size_t wanted,
-                        Callback done) = 0;
+                        const std::vector<uint16_t>& with_terms, Callback done) = 0;
 };
 
 class RecordSource {

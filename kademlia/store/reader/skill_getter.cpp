@@ -96,7 +96,7 @@ bool SkillGetter::Get(transport::TimePoint now, const Key& key, const GetOptions
     }
   }
   LookupOptions lookup;
-  lookup.request = [key](const Key&) { return wire::FindValueBody{key, 0}; };
+  lookup.request = [key](const Key&) { return wire::FindValueBody{key, 0, {}}; };
   lookup.slow_retries = config_.get_slow_retries;
   lookup.closest_wanted = config_.lookup_closest;
   lookup.on_reply = [this, get](transport::TimePoint at, const Contact& from,
@@ -179,7 +179,7 @@ void SkillGetter::RequestPage(const std::shared_ptr<GetState>& get, transport::T
                               const Contact& from, uint32_t cursor, size_t attempt) {
   ++get->pending_pages;
   const bool sent =
-      node_.Request(now, from.endpoint, from.id, wire::FindValueBody{get->key, cursor},
+      node_.Request(now, from.endpoint, from.id, wire::FindValueBody{get->key, cursor, {}},
                     [this, get, from, cursor, attempt](const rpc::RpcResult& result) {
                       assert(get->pending_pages > 0);
                       --get->pending_pages;

@@ -16,6 +16,21 @@ uint16_t HashAt(std::span<const uint8_t> bytes, size_t entry) {
   return static_cast<uint16_t>((bytes[at] << 8) | bytes[at + 1]);
 }
 
+// The entry of `bytes` whose hash is `hash`, or where it would go (entries sorted by hash).
+size_t EntryOf(std::span<const uint8_t> bytes, uint16_t hash) {
+  size_t low = 0;
+  size_t high = bytes.size() / kTermProfileEntryBytes;
+  while (low < high) {
+    const size_t mid = low + (high - low) / 2;
+    if (HashAt(bytes, mid) < hash) {
+      low = mid + 1;
+    } else {
+      high = mid;
+    }
+  }
+  return low;
+}
+
 }  // namespace
 
 uint16_t TermProfile::HashOf(std::string_view term) {
@@ -68,18 +83,18 @@ transport::Result<TermProfile> TermProfile::FromBytes(std::span<const uint8_t> b
 }
 
 std::optional<uint32_t> TermProfile::WeightCenti(uint16_t hash) const {
-  size_t low = 0;
-  size_t high = size();
-  while (low < high) {
-    const size_t mid = low + (high - low) / 2;
-    if (HashAt(bytes_, mid) < hash) {
-      low = mid + 1;
-    } else {
-      high = mid;
-    }
-  }
-  if (low == size() || HashAt(bytes_, low) != hash) return std::nullopt;
-  return uint32_t{bytes_[low * kTermProfileEntryBytes + 2]} * 10;
+  const size_t entry = EntryOf(bytes_, hash);
+  if (entry == size() || HashAt(bytes_, entry) != hash) return std::nullopt;
+  return uint32_t{bytes_[entry * kTermProfileEntryBytes + 2]} * 10;
+}
+
+bool TermProfile::HoldsAll(std::span<const uint8_t> bytes, std::span<const uint16_t> hashes) {
+  assert(bytes.size() % kTermProfileEntryBytes == 0);
+  const size_t entries = bytes.size() / kTermProfileEntryBytes;
+  return std::all_of(hashes.begin(), hashes.end(), [bytes, entries](uint16_t hash) {
+    const size_t entry = EntryOf(bytes, hash);
+    return entry < entries && HashAt(bytes, entry) == hash;
+  });
 }
 
 }  // namespace skillnode::kademlia::store

@@ -52,6 +52,11 @@ class TermProfile {
 
   // The weight, in hundredths, of the record's term whose hash is `hash`, if it has one.
   std::optional<uint32_t> WeightCenti(uint16_t hash) const;
+  // Whether the profile holds a term under every one of `hashes` (true for none): what a holder
+  // of a term's pointers filters a reader's page by (FIND_VALUE's "wf", docs/protocol.md
+  // "Filtered reads"). `bytes` is an encoding FromBytes accepted; the member reads its own.
+  static bool HoldsAll(std::span<const uint8_t> bytes, std::span<const uint16_t> hashes);
+  bool HoldsAll(std::span<const uint16_t> hashes) const { return HoldsAll(bytes_, hashes); }
   std::span<const uint8_t> bytes() const { return bytes_; }
   size_t size() const { return bytes_.size() / kTermProfileEntryBytes; }
   bool empty() const { return bytes_.empty(); }

@@ -23,15 +23,16 @@ constexpr size_t kShardPagesMax = kTermPointersPerKeyMax;
 }  // namespace
 
 struct TermGetter::ReadState {
-  ReadState(std::string_view term_read, const RecordWindow& window,
+  ReadState(std::string_view term_read, std::vector<uint16_t> filter, const RecordWindow& window,
             const SignatureScheme& signatures)
-      : term(term_read), merge(term, window, signatures) {}
+      : term(term_read), with_terms(filter), merge(term, window, signatures, std::move(filter)) {}
 
   // One node's answers under the shard being read.
   struct Holder {
     explicit Holder(size_t window) : cursors(window) {}
-    uint32_t tt = 0;
-    PageCursors cursors;                      // its pages read, asked and left
+    uint32_t tt = 0;      // pointers it holds under the key (how full the shard is)
+    uint32_t listed = 0;  // of them, those its pages list: "tm" when it filtered, else tt
+    PageCursors cursors;  // its pages read, asked and left
     std::map<RecordIdentity, uint64_t> held;  // what its pages held: the highest sequence
   };
   struct Shard {
@@ -51,6 +52,7 @@ struct TermGetter::ReadState {
   bool enough() const { return merge.live() >= limit; }
 
   std::string term;
+  std::vector<uint16_t> with_terms;  // TermGetOptions::with_terms
   TermPointerMerge merge;
   size_t limit = 0;
   TermGetCallback done;
@@ -69,7 +71,8 @@ bool TermGetter::Get(transport::TimePoint now, std::string_view term, const Term
                      TermGetCallback done) {
   assert(!term.empty() && term.size() <= kTermBytesMax);
   assert(config_.term_pointers_read_max > 0);
-  auto read = std::make_shared<ReadState>(term, window_, node_.signatures());
+  assert(options.with_terms.size() <= wire::kFindValueTermsMax);
+  auto read = std::make_shared<ReadState>(term, options.with_terms, window_, node_.signatures());
   read->limit = options.wanted == 0 ? config_.term_pointers_read_max
                                     : std::min(options.wanted, config_.term_pointers_read_max);
   read->done = std::move(done);
@@ -88,13 +91,15 @@ bool TermGetter::StartShard(const ReadPtr& read, transport::TimePoint now, uint3
   const size_t own = table_.Count(key);
   read->shard.own_count = own;
   read->held_here = read->held_here || own > 0;
-  for (const StoredPointer* held : table_.Page(key, 0, own)) {
+  for (const StoredPointer* held : table_.Page(key, 0, own, read->with_terms)) {
     if (auto taken = read->merge.TakeHeld(now, shard, held->Signed(), SecondsLeft(*held, now))) {
       read->shard.found.insert(taken->identity);
     }
   }
   LookupOptions lookup;
-  lookup.request = [key](const Key&) { return wire::FindValueBody{key, 0}; };
+  lookup.request = [key, with_terms = read->with_terms](const Key&) {
+    return wire::FindValueBody{key, 0, with_terms};
+  };
   lookup.slow_retries = config_.get_slow_retries;
   lookup.closest_wanted = config_.lookup_closest;
   lookup.on_reply = [this, read, shard](transport::TimePoint at, const Contact& from,
@@ -127,7 +132,10 @@ void TermGetter::OnValues(const ReadPtr& read, transport::TimePoint now, const C
   ReadState::Holder& holder =
       s.holders.try_emplace(from.id, config_.term_pages_in_flight_max).first->second;
   holder.tt = std::max(holder.tt, values.total);
-  holder.cursors.SetTotal(values.total);
+  // A holder that filtered pages through what passed ("tm"); one that did not, through all.
+  const uint32_t listed = values.matched.value_or(values.total);
+  holder.listed = std::max(holder.listed, listed);
+  holder.cursors.SetTotal(listed);
   holder.cursors.OnPage(cursor, values.records.size(), values.next);
   for (size_t i = 0; i < values.records.size(); ++i) {
     const wire::WireRecord& copy = values.records[i];
@@ -157,7 +165,7 @@ void TermGetter::PageOrFinish(const ReadPtr& read, transport::TimePoint now) {
     // the closest one's pages, the others hold the same pointers unless churn has split them.
     // One being read is read on until its pages in flight are answered.
     if (holder.cursors.in_flight() == 0 &&
-        (!holder.cursors.more() || holder.tt <= s.found.size())) {
+        (!holder.cursors.more() || holder.listed <= s.found.size())) {
       continue;
     }
     // Its next pages, as many as the window takes.
@@ -190,30 +198,30 @@ bool TermGetter::RequestPage(const ReadPtr& read, transport::TimePoint now, cons
                              uint32_t cursor, size_t attempt) {
   ReadState::Shard& s = read->shard;
   const uint32_t shard = s.index;
-  const bool sent =
-      node_.Request(now, from.endpoint, from.id, wire::FindValueBody{s.key, cursor},
-                    [this, read, from, cursor, attempt, shard](const rpc::RpcResult& result) {
-                      ReadState::Shard& at = read->shard;
-                      assert(at.index == shard && at.pending_pages > 0);
-                      (void)shard;
-                      --at.pending_pages;
-                      const auto* values = result.status == rpc::RpcStatus::kReplied
-                                               ? std::get_if<wire::ValuesBody>(&result.reply->body)
-                                               : nullptr;
-                      if (result.status == rpc::RpcStatus::kReplied) ++read->result.replies;
-                      if (values != nullptr) {
-                        OnValues(read, result.now, from, cursor, *values);
-                      } else if (result.status == rpc::RpcStatus::kTimedOut &&
-                                 attempt < config_.page_attempts_max && !read->finished) {
-                        // A lost page would lose its pointers for this read: ask again.
-                        ++stats_.pages_retried;
-                        if (RequestPage(read, result.now, from, cursor, attempt + 1)) return;
-                        Lose(read, from, cursor);
-                      } else {
-                        Lose(read, from, cursor);  // this holder's further pages are not read
-                      }
-                      PageOrFinish(read, result.now);
-                    });
+  const bool sent = node_.Request(
+      now, from.endpoint, from.id, wire::FindValueBody{s.key, cursor, read->with_terms},
+      [this, read, from, cursor, attempt, shard](const rpc::RpcResult& result) {
+        ReadState::Shard& at = read->shard;
+        assert(at.index == shard && at.pending_pages > 0);
+        (void)shard;
+        --at.pending_pages;
+        const auto* values = result.status == rpc::RpcStatus::kReplied
+                                 ? std::get_if<wire::ValuesBody>(&result.reply->body)
+                                 : nullptr;
+        if (result.status == rpc::RpcStatus::kReplied) ++read->result.replies;
+        if (values != nullptr) {
+          OnValues(read, result.now, from, cursor, *values);
+        } else if (result.status == rpc::RpcStatus::kTimedOut &&
+                   attempt < config_.page_attempts_max && !read->finished) {
+          // A lost page would lose its pointers for this read: ask again.
+          ++stats_.pages_retried;
+          if (RequestPage(read, result.now, from, cursor, attempt + 1)) return;
+          Lose(read, from, cursor);
+        } else {
+          Lose(read, from, cursor);  // this holder's further pages are not read
+        }
+        PageOrFinish(read, result.now);
+      });
   if (!sent) return false;
   ++s.pending_pages;
   ++read->result.messages;
@@ -266,6 +274,8 @@ void TermGetter::ReadRepair(const ReadPtr& read, transport::TimePoint now) {
     if (it->second.tt >= kTermPointersPerKeyMax) continue;
     for (const auto& [identity, newest] : read->merge.newest()) {
       if (newest.shard != s.index || !newest.told) continue;
+      // A filtered read saw only what passed: whether a holder has the rest, it cannot say.
+      if (!read->merge.Passes(newest.pointer->pointer)) continue;
       const auto held = it->second.held.find(identity);
       if (held != it->second.held.end() && held->second >= newest.pointer->pointer.sequence) {
         continue;

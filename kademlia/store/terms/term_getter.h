@@ -4,6 +4,10 @@
 // holders that answered reports kTermPointersPerKeyMax: publishers go past a full shard only),
 // `wanted` live pointers read, DhtConfig::term_pointers_read_max, the last shard.
 //
+// A filtered read (TermGetOptions::with_terms) asks every holder for the pointers whose record
+// holds the query's other terms too, so that `wanted` and term_pointers_read_max count those:
+// a hot term's read reaches past its heaviest pointers to the intersection.
+//
 // Within a shard the lookup's first pages come from every node it asks. When it ends, the pages
 // of the closest holder that has more are followed (heaviest first, a lost page asked again), up
 // to DhtConfig::term_pages_in_flight_max of them at once (PageCursors: one stride of the smallest
@@ -41,6 +45,12 @@ struct TermGetOptions {
   // Stop once this many live pointers are read; 0: DhtConfig::term_pointers_read_max (which
   // also bounds a larger number).
   size_t wanted = 0;
+  // A filtered read (docs/protocol.md "Filtered reads"): only the pointers whose profile holds
+  // each of these term hashes (TermProfile::HashOf), at most wire::kFindValueTermsMax. Holders
+  // filter their pages by them (FIND_VALUE "wf"), and so does the merge (a holder of an earlier
+  // version sends every pointer); `wanted` counts the pointers that pass, and a shard is still
+  // full or not by all it holds. Empty: every pointer.
+  std::vector<uint16_t> with_terms;
 };
 
 // How a read ended, as a get's result tells it (records, or replies in its LookupStats).

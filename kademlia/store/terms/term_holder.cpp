@@ -31,12 +31,14 @@ TermHolder::TermHolder(const TermTableLimits& limits, const RecordWindow& window
 
 void TermHolder::Answer(transport::TimePoint now, const wire::FindValueBody& find,
                         wire::ValuesBody& values) const {
-  const size_t total = table_.Count(find.target);
-  values.total = static_cast<uint32_t>(total);
+  values.total = static_cast<uint32_t>(table_.Count(find.target));
+  // Filtered: the page and its cursor walk the pointers that pass alone, and "tm" says so.
+  const size_t total = table_.CountPassing(find.target, find.with_terms);
+  if (!find.with_terms.empty()) values.matched = static_cast<uint32_t>(total);
   ValuesPage room(values);
   size_t next = find.cursor;
   for (const StoredPointer* held :
-       table_.Page(find.target, find.cursor, wire::kRecordsPerReplyMax)) {
+       table_.Page(find.target, find.cursor, wire::kRecordsPerReplyMax, find.with_terms)) {
     // Every pointer is under kTermPointerEncodedSizeMax, so a page always takes one.
     if (!room.TakeInline(held->encoded.size())) break;
     values.records.emplace_back(held->encoded, held->signature);

@@ -17,8 +17,12 @@ Key CopyHash(const wire::WireRecord& copy) {
 }  // namespace
 
 TermPointerMerge::TermPointerMerge(std::string term, const RecordWindow& window,
-                                   const SignatureScheme& signatures)
-    : term_(std::move(term)), window_(window), signatures_(signatures) {}
+                                   const SignatureScheme& signatures,
+                                   std::vector<uint16_t> with_terms)
+    : term_(std::move(term)),
+      with_terms_(std::move(with_terms)),
+      window_(window),
+      signatures_(signatures) {}
 
 std::optional<TermPointerMerge::Taken> TermPointerMerge::Take(
     transport::TimePoint now, uint32_t shard, const wire::WireRecord& copy,
@@ -69,10 +73,10 @@ std::optional<TermPointerMerge::Taken> TermPointerMerge::Merge(
   const RecordIdentity identity = IdentityOf(p);
   auto [it, inserted] = newest_.try_emplace(identity, Newest{pointer, shard});
   if (inserted) {
-    live_ += p.tombstone ? 0 : 1;
+    live_ += Counts(p) ? 1 : 0;
   } else if (p.sequence > it->second.pointer->pointer.sequence) {
-    live_ -= it->second.pointer->pointer.tombstone ? 0 : 1;
-    live_ += p.tombstone ? 0 : 1;
+    live_ -= Counts(it->second.pointer->pointer) ? 1 : 0;
+    live_ += Counts(p) ? 1 : 0;
     it->second = Newest{pointer, shard};
   }
   Newest& newest = it->second;
@@ -88,7 +92,7 @@ std::vector<SignedTermPointer> TermPointerMerge::Live() const {
   std::vector<const std::pair<const RecordIdentity, Newest>*> live;
   live.reserve(live_);
   for (const auto& entry : newest_) {
-    if (!entry.second.pointer->pointer.tombstone) live.push_back(&entry);
+    if (Counts(entry.second.pointer->pointer)) live.push_back(&entry);
   }
   assert(live.size() == live_);
   // Identity order already (the map's); a stable sort by weight keeps it among equals.

@@ -5,7 +5,9 @@
 // holders check it). Copies are merged to the newest version per identity (publisher, agentId,
 // skillId): a higher sequence replaces a lower, so a tombstone buries the pointer it replaces
 // and is never live. A copy already verified (the same bytes and signature from another holder)
-// is not verified again.
+// is not verified again. A filtered read (FIND_VALUE's "wf") merges with the same filter: a live
+// pointer whose profile lacks one of the hashes is merged (a newer version still replaces an
+// older one) but not live, as a holder that ignores the filter may send it.
 //
 // Owns the pointers it keeps; the window and the signature scheme are the caller's and must
 // outlive it. No I/O; not thread-safe.
@@ -46,7 +48,8 @@ class TermPointerMerge {
     uint64_t sequence = 0;
   };
 
-  TermPointerMerge(std::string term, const RecordWindow& window, const SignatureScheme& signatures);
+  TermPointerMerge(std::string term, const RecordWindow& window, const SignatureScheme& signatures,
+                   std::vector<uint16_t> with_terms = {});
   TermPointerMerge(const TermPointerMerge&) = delete;
   TermPointerMerge& operator=(const TermPointerMerge&) = delete;
 
@@ -59,21 +62,32 @@ class TermPointerMerge {
   std::optional<Taken> TakeHeld(transport::TimePoint now, uint32_t shard,
                                 const SignedTermPointer& held, uint32_t seconds_left);
 
-  // Distinct identities whose newest version is live (not a tombstone).
+  // Whether `pointer` passes the read's filter: a tombstone, or a profile holding every hash.
+  bool Passes(const TermPointer& pointer) const {
+    return pointer.tombstone || pointer.terms.HoldsAll(with_terms_);
+  }
+  // Distinct identities whose newest version is live (not a tombstone) and passes the filter.
   size_t live() const { return live_; }
   // Copies refused: forged, malformed, a reference, under a key not of the term, or outside
   // their window (those also in outside_window()).
   size_t rejected() const { return rejected_; }
   size_t outside_window() const { return outside_window_; }
   const std::map<RecordIdentity, Newest>& newest() const { return newest_; }
-  // The live pointers, newest per identity, heaviest first (ties in identity order).
+  // The live pointers that pass the filter, newest per identity, heaviest first (ties in
+  // identity order).
   std::vector<SignedTermPointer> Live() const;
 
  private:
   std::optional<Taken> Merge(transport::TimePoint now, uint32_t shard, const PointerPtr& pointer,
                              std::optional<uint32_t> seconds_left);
 
+  // Counted in live(): live, and passes the filter.
+  bool Counts(const TermPointer& pointer) const {
+    return !pointer.tombstone && pointer.terms.HoldsAll(with_terms_);
+  }
+
   std::string term_;
+  std::vector<uint16_t> with_terms_;
   const RecordWindow& window_;
   const SignatureScheme& signatures_;
   std::map<RecordIdentity, Newest> newest_;

@@ -186,7 +186,7 @@ bool TermPublisher::Locate(transport::TimePoint now, const std::shared_ptr<Job>&
   // What each answering holder holds under the key (`tt`), for the search.
   auto counts = std::make_shared<std::map<NodeId, uint32_t>>();
   LookupOptions lookup;
-  lookup.request = [key](const Key&) { return wire::FindValueBody{key, 0}; };
+  lookup.request = [key](const Key&) { return wire::FindValueBody{key, 0, {}}; };
   lookup.on_reply = [counts](transport::TimePoint, const Contact& from,
                              const wire::Message& reply) {
     if (const auto* values = std::get_if<wire::ValuesBody>(&reply.body)) {

@@ -42,6 +42,27 @@ SignedTermPointer StoredPointer::Signed() const {
   return SignedTermPointer{encoded, signature, std::move(pointer).value()};
 }
 
+bool StoredPointer::Passes(std::span<const uint16_t> with_terms) const {
+  // A tombstone has neither weight nor profile; a live pointer without a profile (from a
+  // publisher of an earlier version) cannot show that it holds the terms.
+  if (profile_bytes == 0) return weight_centi == 0;
+  return TermProfile::HoldsAll(profile(), with_terms);
+}
+
+namespace {
+
+// Where `pointer`'s profile lies in its canonical encoding of `size` bytes: the profile's bin
+// is the last element but the unknown trailing ones (EncodeTermPointer), so its bytes end
+// where those begin.
+std::pair<uint16_t, uint16_t> ProfileSpan(const TermPointer& pointer, size_t size) {
+  const size_t length = pointer.terms.bytes().size();
+  const size_t end = size - pointer.unknown_trailing.encoded.size();
+  assert(length <= end && end <= size && size <= UINT16_MAX);
+  return {static_cast<uint16_t>(end - length), static_cast<uint16_t>(length)};
+}
+
+}  // namespace
+
 TermTable::TermTable(const TermTableLimits& limits) : limits_(limits) {
   assert(limits_.pointers_per_key_max > 0);
   assert(limits_.per_ip_share_max > 0 && limits_.per_ip_share_max <= 1);
@@ -139,12 +160,14 @@ TermTable::PutResult TermTable::Put(const Key& key, const SignedTermPointer& val
     ++result.evicted;
   }
   KeyEntry& entry = keys_[key];
+  const auto [profile_at, profile_bytes] = ProfileSpan(pointer, value.encoded.size());
   const auto [stored, added] = entry.pointers.emplace(
-      id,
-      StoredPointer{value.encoded, value.signature, pointer.sequence, pointer.weight_centi,
-                    pointer.ttl_seconds, now, now + lifetime, static_cast<uint32_t>(size), source});
+      id, StoredPointer{value.encoded, value.signature, pointer.sequence, pointer.weight_centi,
+                        pointer.ttl_seconds, now, now + lifetime, static_cast<uint32_t>(size),
+                        profile_at, profile_bytes, source});
   assert(added);
   (void)added;
+  assert(std::ranges::equal(stored->second.profile(), pointer.terms.bytes()));
   entry.by_weight.insert(PageSlot(entry, pointer.weight_centi, id), &*stored);
   assert(entry.pointers.size() == entry.by_weight.size());
   assert(entry.pointers.size() <= limits_.pointers_per_key_max);
@@ -191,21 +214,42 @@ void TermTable::Erase(const Key& key, const IdentityHash& id) {
   }
 }
 
-std::vector<const StoredPointer*> TermTable::Page(const Key& key, size_t cursor, size_t max) const {
+std::vector<const StoredPointer*> TermTable::Page(const Key& key, size_t cursor, size_t max,
+                                                  std::span<const uint16_t> with_terms) const {
   std::vector<const StoredPointer*> out;
   auto it = keys_.find(key);
-  if (it == keys_.end() || cursor >= it->second.by_weight.size()) return out;
+  if (it == keys_.end()) return out;
   const KeyEntry& entry = it->second;
   // Heaviest first; among equal weights, identity order (the set's own order).
-  const size_t end = std::min(entry.by_weight.size(), cursor + max);
-  out.reserve(end - cursor);
-  for (size_t at = cursor; at < end; ++at) out.push_back(&entry.by_weight[at]->second);
+  if (with_terms.empty()) {
+    if (cursor >= entry.by_weight.size()) return out;
+    const size_t end = std::min(entry.by_weight.size(), cursor + max);
+    out.reserve(end - cursor);
+    for (size_t at = cursor; at < end; ++at) out.push_back(&entry.by_weight[at]->second);
+    return out;
+  }
+  // The filtered sequence: a walk over at most pointers_per_key_max pointers.
+  size_t passed = 0;
+  for (const Held* held : entry.by_weight) {
+    if (out.size() == max) break;
+    if (!held->second.Passes(with_terms)) continue;
+    if (passed++ >= cursor) out.push_back(&held->second);
+  }
   return out;
 }
 
 size_t TermTable::Count(const Key& key) const {
   auto it = keys_.find(key);
   return it == keys_.end() ? 0 : it->second.pointers.size();
+}
+
+size_t TermTable::CountPassing(const Key& key, std::span<const uint16_t> with_terms) const {
+  if (with_terms.empty()) return Count(key);
+  auto it = keys_.find(key);
+  if (it == keys_.end()) return 0;
+  return static_cast<size_t>(
+      std::count_if(it->second.by_weight.begin(), it->second.by_weight.end(),
+                    [with_terms](const Held* held) { return held->second.Passes(with_terms); }));
 }
 
 size_t TermTable::Shorten(const Key& key, transport::TimePoint until) {

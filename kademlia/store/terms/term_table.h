@@ -26,6 +26,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -71,11 +72,21 @@ struct StoredPointer {
   uint32_t ttl_seconds = 0;   // the pointer's
   transport::TimePoint stored_at = transport::kTimeZero;
   transport::TimePoint expires_at = transport::kTimeZero;
-  uint32_t bytes = 0;         // accounted size: encoding + signature
+  uint32_t bytes = 0;  // accounted size: encoding + signature
+  // Where the pointer's TermProfile lies in `encoded` (a filtered page reads it there, without
+  // decoding): its first byte and its length; 0 and 0 on a tombstone, which has none.
+  uint16_t profile_at = 0;
+  uint16_t profile_bytes = 0;
   transport::Address source;  // who stored it (quota accounting)
 
   // The signed pointer held, decoded from `encoded`.
   SignedTermPointer Signed() const;
+  std::span<const uint8_t> profile() const {
+    return std::span(encoded).subspan(profile_at, profile_bytes);
+  }
+  // Whether a page filtered by `with_terms` lists it: a tombstone always (it buries an older
+  // copy a reader may have from elsewhere), a live pointer when its profile holds every hash.
+  bool Passes(std::span<const uint16_t> with_terms) const;
 };
 
 // Seconds a held pointer has left at `now`, within [1, its TTL]: what a VALUES answer, a
@@ -97,9 +108,13 @@ class TermTable {
 
   // At most `max` pointers under `key` from position `cursor` on, heaviest first (ties: in
   // identity order). Positions move when the key changes between two pages; a reader merges
-  // by identity.
-  std::vector<const StoredPointer*> Page(const Key& key, size_t cursor, size_t max) const;
+  // by identity. With `with_terms`, the positions are those of the pointers that pass the
+  // filter (StoredPointer::Passes) alone: a filtered read pages through them.
+  std::vector<const StoredPointer*> Page(const Key& key, size_t cursor, size_t max,
+                                         std::span<const uint16_t> with_terms = {}) const;
   size_t Count(const Key& key) const;
+  // The pointers under `key` that pass `with_terms` (Count when it is empty).
+  size_t CountPassing(const Key& key, std::span<const uint16_t> with_terms) const;
   bool Has(const Key& key) const { return keys_.contains(key); }
 
   // Brings the end of every pointer under `key` forward to `until` where it is later: a holder

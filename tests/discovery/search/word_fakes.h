@@ -40,6 +40,7 @@ class FakeTermSource : public TermSource {
   struct Call {
     std::string term;
     size_t wanted;
+    std::vector<uint16_t> with_terms;
   };
 
   // Indexes `record` under every term TermExtractor gives it, each pointer with the profile of
@@ -71,21 +72,26 @@ class FakeTermSource : public TermSource {
   void FailAll() { fail_ = true; }
 
   void ReadTerm(transport::TimePoint now, const std::string& term, size_t wanted,
-                Callback done) override {
-    calls.push_back(Call{term, wanted});
+                const std::vector<uint16_t>& with_terms, Callback done) override {
+    calls.push_back(Call{term, wanted, with_terms});
     TermReading reading;
     reading.failed = fail_;
     if (!fail_) {
       const auto it = index_.find(term);
       const size_t held = it == index_.end() ? 0 : it->second.size();
+      // As holders filter: a live pointer passes when its profile holds every hash.
+      std::vector<kademlia::store::TermPointer> passing;
       if (it != index_.end()) {
-        reading.pointers.assign(
-            it->second.begin(),
-            it->second.begin() + static_cast<ptrdiff_t>(std::min(held, wanted)));
+        for (const kademlia::store::TermPointer& pointer : it->second) {
+          if (pointer.tombstone || pointer.terms.HoldsAll(with_terms)) passing.push_back(pointer);
+        }
       }
+      reading.pointers.assign(passing.begin(), passing.begin() + static_cast<ptrdiff_t>(std::min(
+                                                                     passing.size(), wanted)));
       const auto count = counts_.find(term);
       reading.count = count != counts_.end() ? count->second : held;
-      reading.complete = reading.pointers.size() == reading.count;
+      // A hot term's count (SetCount) is more than the fake holds: never read to its end.
+      reading.complete = reading.count == held && reading.pointers.size() == passing.size();
     }
     done(now, std::move(reading));
   }

@@ -59,7 +59,7 @@ TEST_CASE(
       f.Ask(peer, wire::StoreBody{key, f.TokenFor(peer), sent, 600}).body));
   REQUIRE(f.dht.store().Get(key).size() == 1);
   CHECK(f.dht.store().Get(key)[0]->value->encoded == bytes);
-  const wire::Message reply = f.Ask(peer, wire::FindValueBody{key, 0}, 7);
+  const wire::Message reply = f.Ask(peer, wire::FindValueBody{key, 0, {}}, 7);
   const auto* values = std::get_if<wire::ValuesBody>(&reply.body);
   REQUIRE(values != nullptr);
   REQUIRE(values->records.size() == 1);
@@ -181,7 +181,7 @@ TEST_CASE("FIND_VALUE pages a key with 500 records across datagrams", "[unit]") 
     f.transport.Take();
     f.node.OnDatagram(
         f.now, peer.endpoint,
-        Peer::Bytes(peer.Request(wire::FindValueBody{key, *cursor}, 50 + pages, false)));
+        Peer::Bytes(peer.Request(wire::FindValueBody{key, *cursor, {}}, 50 + pages, false)));
     const auto sent = f.transport.Take();
     REQUIRE_FALSE(sent.empty());
     CHECK(sent[0].bytes.size() <= kDatagramSizeMax);

@@ -188,8 +188,16 @@ constexpr std::pair<size_t, std::string_view> kEdgeDigests[] = {
     {235, "5f763c2f9a1ab069ec6ecffa46df773d12d71a5c963b0222ab508e3f705e1490"},
     {142, "cc3cc776a9ee710c6da96a13c5486105bffe5611cc7f9d76f1eab488f633b8ec"},
     {239, "5a38f19393f3f40e6f7bec331b56f0fa8304243aa51efab0903aea1a66c2770f"},
+    {149, "42f8f16a660d3c693b80ebb5983fc7f4efab1bc9ae7c09f4afa114c08d9d62ed"},
+    {246, "c97c5019843a90305e5be0667688dec59b4665da54e09a04becd4a15903be9ea"},
+    {159, "29360e3dfe597b9333ddf91ec514c41f91191d3da60f38c9f14947f5c7a55ac0"},
+    {256, "40dc21671829853a04ba21d8670231e546d0f9f359c748857c1e9b96b7177ad3"},
     {109, "3c52c20c86bfbc7b54da2e5fa16ef9fe227409243cae9f1be9efa43e4aa4fb68"},
     {206, "681f77d2babfb88b5de47ce090b1cef9fb1536aff1701fc9c348817f5561b033"},
+    {191, "e421b9457ce4ae745ff48e117adcc41960b4da1412b278e01fb81746a0a4ffad"},
+    {288, "20d49c53872b2d83d6f165376e4a2cbafcd1e165558211a384977bbeff29a058"},
+    {115, "daca23284539b69aa6af98a6072c7f1c3c3ee60e0520108aa58b17fde3c23f39"},
+    {212, "bff5dadf3ade921ff8f118cb838627ba36ba6344b7e93c83f3279e5dceb47770"},
     {313, "c3bb23758a1e143bd073cbcb926a1e6f122be4ce616aeafb4f98238fe60e0fb4"},
     {410, "bd9e94f9c20447e28ffe6726ae45123f1b51475f83d1f284c24b6002736dd796"},
     {260, "59676d415c5533f5970932fdd7de84e223e6df3ff64d866f1857d698275f9538"},
@@ -317,7 +325,7 @@ TEST_CASE("a record by reference packs as [digest, size, signature] in STORE, VA
   const WireRecord inline_record{{1, 2, 3}, Filled<64>(4)};
   const std::pair<Body, std::string_view> cases[] = {
       {StoreBody{Key::Sha256("skill"), {8}, reference, 3600}, kReferenceStoreHex},
-      {ValuesBody{{}, {7}, {inline_record, reference}, 2, std::nullopt, {60, 61}},
+      {ValuesBody{{}, {7}, {inline_record, reference}, 2, std::nullopt, {60, 61}, {}},
        kReferenceValuesHex},
       {PushBody{Key::Sha256("k"), reference, std::nullopt}, kReferencePushHex},
   };

@@ -45,7 +45,7 @@ TEST_CASE("a term read on another node finds the pointer, and the record it lead
   FakeNetwork& net = network.net;
   DhtTermSource terms(net.dht(7));
   std::optional<TermReading> reading;
-  terms.ReadTerm(net.now(), "feishu", 10,
+  terms.ReadTerm(net.now(), "feishu", 10, {},
                  [&](transport::TimePoint, TermReading r) { reading = std::move(r); });
   net.RunFor(transport::Seconds(10));
   REQUIRE(reading.has_value());
@@ -111,7 +111,7 @@ TEST_CASE("a node that reaches nobody reads a term as failed, not as nothing", "
   for (size_t i = 1; i < net.size(); ++i) net.SetSilent(i, true);
   DhtTermSource terms(net.dht(0));
   std::optional<TermReading> reading;
-  terms.ReadTerm(net.now(), "feishu", 10,
+  terms.ReadTerm(net.now(), "feishu", 10, {},
                  [&](transport::TimePoint, TermReading r) { reading = std::move(r); });
   net.RunFor(transport::Seconds(30));
   REQUIRE(reading.has_value());
@@ -124,7 +124,7 @@ TEST_CASE("a node alone, with no contact to ask, reads a term as nothing, not fa
   BuildDhtNetwork(net, 1, kademlia::store::DhtConfig{});
   DhtTermSource terms(net.dht(0));
   std::optional<TermReading> reading;
-  terms.ReadTerm(net.now(), "xylophone", 10,
+  terms.ReadTerm(net.now(), "xylophone", 10, {},
                  [&](transport::TimePoint, TermReading r) { reading = std::move(r); });
   net.RunFor(transport::Seconds(5));
   REQUIRE(reading.has_value());

@@ -80,6 +80,67 @@ TEST_CASE("a word search reads every term's shard 0, then the rarest term furthe
   CHECK(answer.hits.size() == 4);
 }
 
+TEST_CASE(
+    "the rarest term's further read is filtered by the other words, and so reaches records "
+    "holding them all past its heaviest pointers",
+    "[unit]") {
+  World world;
+  world.config.probe_pointers = 2;
+  world.config.term_pointers_read_max = 4;
+  // "feishu": six documents' tools weigh it most, two calendars hold it lightly. "calendar":
+  // six agendas weigh it most. Neither word's heaviest pointers name the two calendars.
+  for (int i = 0; i < 6; ++i) {
+    const std::string n = std::to_string(i);
+    world.Publish(Skill("docs-" + n, "Feishu Docs " + n, "Feishu documents, Feishu sheets."));
+    world.Publish(Skill("agenda-" + n, "Calendar Agenda " + n, "Calendar days, calendar weeks."));
+  }
+  world.Publish(Skill("feishu-cal-1", "Feishu Calendar One", "Books meetings and rooms."));
+  world.Publish(Skill("feishu-cal-2", "Feishu Calendar Two", "Books meetings and rooms."));
+  world.terms.SetCount("calendar", 5000);
+  world.terms.SetCount("feishu", 40);
+
+  const WordAnswer answer = world.Search("feishu calendar");
+  REQUIRE(world.terms.calls.size() == 3);
+  CHECK(world.terms.calls[0].with_terms.empty());  // the probes are not filtered
+  CHECK(world.terms.calls[1].with_terms.empty());
+  CHECK(world.terms.calls[2].term == "feishu");
+  CHECK(world.terms.calls[2].with_terms ==
+        std::vector<uint16_t>{kademlia::store::TermProfile::HashOf("calendar")});
+  CHECK(Ids(answer) == Strings{"feishu-cal-1", "feishu-cal-2"});
+
+  // Unfiltered (a reader of an earlier version), the same 4 pointers are feishu's heaviest:
+  // documents only, and neither calendar is found.
+  world.config.filtered_reads = false;
+  world.terms.calls.clear();
+  CHECK(Ids(world.Search("feishu calendar")).empty());
+  REQUIRE(world.terms.calls.size() == 3);
+  CHECK(world.terms.calls[2].with_terms.empty());
+}
+
+TEST_CASE("a term read under several spellings does not filter the rarest term's read", "[unit]") {
+  World world;
+  world.config.probe_pointers = 2;
+  world.config.term_pointers_read_max = 4;
+  for (int i = 0; i < 6; ++i) {
+    world.Publish(Skill("docs-" + std::to_string(i), "Feishu Docs " + std::to_string(i)));
+  }
+  world.Publish(Skill("cal", "Feishu Calendar"));
+  world.terms.SetCount("feishu", 40);
+  world.terms.SetCount("calendar", 5000);  // common: feishu is the rarest term
+  // "calendr" is not indexed: it is read again as its correction "calendar", an alternative,
+  // and a record holding either spelling matches; a filter of one hash cannot say that.
+  world.vocabulary.NoteRecord(Skill("cal", "Feishu Calendar"));
+  (void)world.Search("feishu calendr");
+  bool further = false;
+  for (const auto& call : world.terms.calls) {
+    if (call.term == "feishu" && call.wanted == 4) {
+      further = true;
+      CHECK(call.with_terms.empty());
+    }
+  }
+  CHECK(further);
+}
+
 TEST_CASE("no term is read further when the probes lead to enough candidates covering all",
           "[unit]") {
   World world;

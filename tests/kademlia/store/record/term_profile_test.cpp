@@ -42,6 +42,28 @@ TEST_CASE("a profile holds each term's weight in tenths, sorted by hash", "[unit
   CHECK(TermProfile::Of(Terms{}).empty());
 }
 
+TEST_CASE("a profile holds all of a filter's hashes only when it holds each of them", "[unit]") {
+  const TermProfile profile =
+      TermProfile::Of(Terms{{"calendar", 300}, {"feishu", 450}, {"meeting", 120}});
+  const uint16_t calendar = TermProfile::HashOf("calendar");
+  const uint16_t feishu = TermProfile::HashOf("feishu");
+  const uint16_t meeting = TermProfile::HashOf("meeting");
+  const uint16_t pdf = TermProfile::HashOf("pdf");
+  CHECK(profile.HoldsAll(std::vector<uint16_t>{}));
+  CHECK(profile.HoldsAll(std::vector<uint16_t>{feishu}));
+  CHECK(profile.HoldsAll(std::vector<uint16_t>{meeting, calendar, feishu}));
+  CHECK_FALSE(profile.HoldsAll(std::vector<uint16_t>{pdf}));
+  CHECK_FALSE(profile.HoldsAll(std::vector<uint16_t>{calendar, pdf, feishu}));
+  // Below the lowest hash and above the highest are misses too, not reads past the ends.
+  CHECK_FALSE(profile.HoldsAll(std::vector<uint16_t>{0x0000}));
+  CHECK_FALSE(profile.HoldsAll(std::vector<uint16_t>{0xffff}));
+  // An empty profile (a tombstone's) holds no term.
+  CHECK_FALSE(TermProfile().HoldsAll(std::vector<uint16_t>{calendar}));
+  CHECK(TermProfile().HoldsAll(std::vector<uint16_t>{}));
+  // The static form reads the same bytes.
+  CHECK(TermProfile::HoldsAll(profile.bytes(), std::vector<uint16_t>{calendar, meeting}));
+}
+
 TEST_CASE("terms whose hashes collide keep one entry, the heavier weight", "[unit]") {
   // Find a second term with calendar's hash: one in 65,536 of them, so a few hundred thousand
   // tries find one.

@@ -133,7 +133,8 @@ TEST_CASE("a full shard 0 is read on into shard 1, which ends the read; wanted s
   CHECK(full.pages <= kTermPointersPerKeyMax / 2);
   CHECK(full.rejected == 0);
 
-  const TermGetResult some = Read(net, reader, "data", TermGetOptions{.wanted = 20});
+  const TermGetResult some =
+      Read(net, reader, "data", TermGetOptions{.wanted = 20, .with_terms = {}});
   CHECK(some.pointers.size() >= 20);
   CHECK(some.pointers.size() < kTermPointersPerKeyMax);
   CHECK(some.shards_read == 1);

@@ -54,6 +54,15 @@ std::vector<std::string> Skills(const TermGetResult& result) {
   return skills;
 }
 
+// A pointer of `skill` whose profile holds "calendar", and "feishu" too when `feishu`.
+wire::WireRecord Profiled(const std::string& skill, uint32_t weight, bool feishu) {
+  TermPointer pointer = Sample(skill, weight);
+  std::vector<std::pair<std::string_view, uint32_t>> terms = {{"calendar", 200}};
+  if (feishu) terms.emplace_back("feishu", 100);
+  pointer.terms = TermProfile::Of(terms);
+  return Wire(pointer);
+}
+
 struct TermGetterFixture : StorePartsFixture {
   TermTable table{config.term_limits};
   TermGetter getter{node, config, table, window, stats};
@@ -143,12 +152,76 @@ TEST_CASE(
   CHECK(f.result->complete);
 }
 
+TEST_CASE(
+    "a filtered term read asks with the hashes, goes on while shards are full by all they hold, "
+    "and keeps only pointers that pass from a holder that does not filter",
+    "[unit]") {
+  TermGetterFixture f;
+  const Peer holder("holder", "10.0.0.2:6881");
+  f.Verify(holder);
+  f.transport.Take();
+  const uint16_t feishu = TermProfile::HashOf("feishu");
+  f.Read(TermGetOptions{.wanted = 0, .with_terms = {feishu}});
+  auto sent = f.SentTo(holder);
+  REQUIRE(sent.size() == 1);
+  CHECK(std::get<wire::FindValueBody>(sent[0].body).with_terms == std::vector<uint16_t>{feishu});
+  // Shard 0 holds 256 (full), of which 1 passes: the read goes on to shard 1.
+  wire::ValuesBody first = Page({Profiled("skill-a", 900, true)}, 256);
+  first.matched = 1;
+  f.Deliver(holder, holder.Reply(sent[0], std::move(first)));
+  REQUIRE_FALSE(f.result.has_value());
+  // Shard 1's holder ignores the filter: it sends all it holds, and only what passes counts.
+  sent = f.SentTo(holder);
+  REQUIRE(sent.size() == 1);
+  const auto& find = std::get<wire::FindValueBody>(sent[0].body);
+  CHECK(find.target == TermKey("calendar", 1));
+  CHECK(find.with_terms == std::vector<uint16_t>{feishu});
+  f.Deliver(
+      holder,
+      holder.Reply(sent[0],
+                   Page({Profiled("skill-b", 800, false), Profiled("skill-c", 700, true)}, 2)));
+  REQUIRE(f.result.has_value());
+  CHECK(Skills(*f.result) == std::vector<std::string>{"skill-a", "skill-c"});
+  CHECK(f.result->shards_read == 2);
+  CHECK(f.result->shard0_count == 256);
+  CHECK(f.result->complete);
+  CHECK(f.result->rejected == 0);  // filtered out is not rejected
+}
+
+TEST_CASE("a filtered term read follows a holder's pages through the pointers that pass",
+          "[unit]") {
+  TermGetterFixture f;
+  const Peer holder("holder", "10.0.0.2:6881");
+  f.Verify(holder);
+  f.transport.Take();
+  const uint16_t feishu = TermProfile::HashOf("feishu");
+  f.Read(TermGetOptions{.wanted = 0, .with_terms = {feishu}});
+  const Key key = TermKey("calendar");
+  // 100 pointers held, 2 pass: the next page is at the filtered cursor 1, and after it the
+  // read ends (the shard is not full).
+  wire::ValuesBody first = Page({Profiled("skill-a", 900, true)}, 100, 1);
+  first.matched = 2;
+  f.Answer(holder, key, std::move(first));
+  auto sent = f.SentTo(holder);
+  REQUIRE(sent.size() == 1);
+  CHECK(std::get<wire::FindValueBody>(sent[0].body).cursor == 1);
+  CHECK(std::get<wire::FindValueBody>(sent[0].body).with_terms == std::vector<uint16_t>{feishu});
+  wire::ValuesBody second = Page({Profiled("skill-b", 800, true)}, 100);
+  second.matched = 2;
+  f.Deliver(holder, holder.Reply(sent[0], std::move(second)));
+  REQUIRE(f.result.has_value());
+  CHECK(Skills(*f.result) == std::vector<std::string>{"skill-a", "skill-b"});
+  CHECK(f.result->pages == 1);
+  CHECK(f.result->shard0_count == 100);
+  CHECK(f.result->complete);
+}
+
 TEST_CASE("a term read stops once it has the pointers wanted", "[unit]") {
   TermGetterFixture f;
   const Peer holder("holder", "10.0.0.2:6881");
   f.Verify(holder);
   f.transport.Take();
-  f.Read(TermGetOptions{.wanted = 2});
+  f.Read(TermGetOptions{.wanted = 2, .with_terms = {}});
   f.Answer(holder, TermKey("calendar"),
            Page({Wire(Sample("skill-a", 900)), Wire(Sample("skill-b", 800))}, 256, 2));
   REQUIRE(f.result.has_value());

@@ -37,6 +37,27 @@ wire::Message Store(DhtFixture& f, const Peer& peer, const Key& key, const TermP
   return f.Ask(peer, wire::StoreBody{key, f.TokenFor(peer), Wire(pointer), lifetime});
 }
 
+// Every VALUES page `peer` gets for FIND_VALUEs of `key` with `with_terms`, from cursor 0 on
+// while a page names a next one.
+std::vector<wire::ValuesBody> ReadPages(DhtFixture& f, const Peer& peer, const Key& key,
+                                        const std::vector<uint16_t>& with_terms = {}) {
+  std::vector<wire::ValuesBody> pages;
+  std::optional<uint32_t> cursor = 0;
+  while (cursor) {
+    REQUIRE(pages.size() < 64);
+    f.transport.Take();
+    f.node.OnDatagram(f.now, peer.endpoint,
+                      Peer::Bytes(peer.Request(wire::FindValueBody{key, *cursor, with_terms},
+                                               50 + pages.size(), false)));
+    const auto sent = f.transport.Take();
+    REQUIRE(sent.size() == 1);
+    CHECK(sent[0].bytes.size() <= kDatagramSizeMax);
+    pages.push_back(std::get<wire::ValuesBody>(sent[0].Decoded().body));
+    cursor = pages.back().next;
+  }
+  return pages;
+}
+
 TEST_CASE("STOREd term pointers are held apart from records and paged back heaviest first",
           "[unit]") {
   DhtFixture f;
@@ -53,18 +74,10 @@ TEST_CASE("STOREd term pointers are held apart from records and paged back heavi
 
   std::set<std::string> skills;
   uint32_t last_weight = UINT32_MAX;
-  std::optional<uint32_t> cursor = 0;
-  size_t pages = 0;
-  while (cursor) {
-    f.transport.Take();
-    f.node.OnDatagram(
-        f.now, peer.endpoint,
-        Peer::Bytes(peer.Request(wire::FindValueBody{key, *cursor}, 50 + pages, false)));
-    const auto sent = f.transport.Take();
-    REQUIRE(sent.size() == 1);
-    CHECK(sent[0].bytes.size() <= kDatagramSizeMax);
-    const auto values = std::get<wire::ValuesBody>(sent[0].Decoded().body);
+  const std::vector<wire::ValuesBody> pages = ReadPages(f, peer, key);
+  for (const wire::ValuesBody& values : pages) {
     CHECK(values.total == 40);
+    CHECK_FALSE(values.matched.has_value());  // not filtered
     REQUIRE_FALSE(values.records.empty());
     CHECK(values.lifetimes.size() == values.records.size());
     for (const auto& w : values.records) {
@@ -74,12 +87,39 @@ TEST_CASE("STOREd term pointers are held apart from records and paged back heavi
       last_weight = verified->pointer.weight_centi;
       skills.insert(verified->pointer.skill_id);
     }
-    cursor = values.next;
-    ++pages;
   }
   CHECK(skills.size() == 40);
-  CHECK(pages > 1);
-  CHECK(f.dht.stats().term_pages_served == pages);
+  CHECK(pages.size() > 1);
+  CHECK(f.dht.stats().term_pages_served == pages.size());
+}
+
+TEST_CASE("a FIND_VALUE filtered by term hashes pages through the pointers that pass, with tm",
+          "[unit]") {
+  DhtFixture f;
+  Peer peer("a", "10.0.0.2:6881");
+  const Key key = TermKey("calendar");
+  for (int i = 0; i < 40; ++i) {
+    TermPointer pointer = Sample("skill-" + std::to_string(i), static_cast<uint32_t>(100 + i));
+    std::vector<std::pair<std::string_view, uint32_t>> terms = {{"calendar", 300}};
+    if (i % 4 == 0) terms.emplace_back("feishu", 200);
+    pointer.terms = TermProfile::Of(terms);
+    REQUIRE(std::holds_alternative<wire::StoredBody>(Store(f, peer, key, pointer).body));
+  }
+  const std::vector<uint16_t> feishu = {TermProfile::HashOf("feishu")};
+  std::set<std::string> skills;
+  const std::vector<wire::ValuesBody> pages = ReadPages(f, peer, key, feishu);
+  for (const wire::ValuesBody& values : pages) {
+    CHECK(values.total == 40);  // how full the key is: all it holds
+    CHECK(values.matched == 10);
+    for (const auto& w : values.records) {
+      auto verified = VerifyTermPointer(w.encoded, w.signature);
+      REQUIRE(verified);
+      CHECK(verified->pointer.terms.HoldsAll(feishu));
+      skills.insert(verified->pointer.skill_id);
+    }
+  }
+  CHECK(skills.size() == 10);
+  CHECK(pages.size() == 4);  // 10 pointers of this size, 3 to a datagram
 }
 
 TEST_CASE("a STORE of a term pointer is refused with the reason, and nothing changes", "[unit]") {

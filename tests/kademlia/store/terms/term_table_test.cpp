@@ -145,6 +145,72 @@ TEST_CASE("pages list a key's pointers heaviest first, identity order among equa
   for (size_t i = 0; i < middle.size(); ++i) CHECK(middle[i] == all[13 + i]);
 }
 
+// A pointer of `skill` whose record is indexed under `terms` (its profile), weighing `weight`.
+SignedTermPointer Profiled(const std::string& skill, uint32_t weight,
+                           const std::vector<std::string_view>& terms) {
+  TermPointer pointer = testing::SampleTermPointer(skill, weight, 1, "calendar", "Books.");
+  std::vector<std::pair<std::string_view, uint32_t>> weighted;
+  for (const std::string_view term : terms) weighted.emplace_back(term, 100);
+  pointer.terms = TermProfile::Of(weighted);
+  return *SignTermPointer(pointer, Publisher());
+}
+
+TEST_CASE(
+    "a filtered page lists only the pointers whose profile holds every hash, tombstones too, "
+    "and its cursor counts through those",
+    "[unit]") {
+  TermTable table({});
+  const Key key = TermKey("calendar");
+  // 30 pointers, weights falling with i; every third record also holds "feishu", every fifth
+  // "feishu" and "meeting".
+  for (int i = 0; i < 30; ++i) {
+    std::vector<std::string_view> terms = {"calendar"};
+    if (i % 3 == 0) terms.push_back("feishu");
+    if (i % 15 == 0) terms.push_back("meeting");
+    REQUIRE(table
+                .Put(key, Profiled("skill-" + std::to_string(i), 3000 - i * 10, terms),
+                     Ip("10.0.0.1"), kNow, kHour)
+                .changed);
+  }
+  REQUIRE(table.Put(key, Tombstone("skill-gone", 2), Ip("10.0.0.1"), kNow, kHour).changed);
+  const std::vector<uint16_t> feishu = {TermProfile::HashOf("feishu")};
+  const std::vector<uint16_t> both = {TermProfile::HashOf("feishu"),
+                                      TermProfile::HashOf("meeting")};
+  CHECK(table.Count(key) == 31);
+  CHECK(table.CountPassing(key, {}) == 31);
+  CHECK(table.CountPassing(key, feishu) == 11);  // 10 records and the tombstone
+  CHECK(table.CountPassing(key, both) == 3);     // skill-0, skill-15 and the tombstone
+  CHECK(table.CountPassing(TermKey("calendar", 1), feishu) == 0);
+
+  std::vector<std::string> skills;
+  for (size_t cursor = 0;; cursor += 4) {
+    const auto page = table.Page(key, cursor, 4, feishu);
+    if (page.empty()) break;
+    CHECK(page.size() <= 4);
+    for (const StoredPointer* held : page) skills.push_back(SkillOf(held));
+  }
+  // Heaviest first, the tombstone (weight 0) last.
+  CHECK(skills == std::vector<std::string>{"skill-0", "skill-3", "skill-6", "skill-9", "skill-12",
+                                           "skill-15", "skill-18", "skill-21", "skill-24",
+                                           "skill-27", "skill-gone"});
+  const auto two = table.Page(key, 1, 16, both);
+  REQUIRE(two.size() == 2);
+  CHECK(SkillOf(two[0]) == "skill-15");
+  CHECK(SkillOf(two[1]) == "skill-gone");
+  // Unfiltered pages are as before.
+  CHECK(table.Page(key, 0, 16).size() == 16);
+  CHECK(SkillOf(table.Page(key, 1, 1).front()) == "skill-1");
+}
+
+TEST_CASE("a live pointer without a profile passes no filter", "[unit]") {
+  TermTable table({});
+  const Key key = TermKey("calendar");
+  REQUIRE(table.Put(key, Pointer("skill-old", 500), Ip("10.0.0.1"), kNow, kHour).changed);
+  CHECK(table.CountPassing(key, std::vector<uint16_t>{TermProfile::HashOf("feishu")}) == 0);
+  CHECK(table.Page(key, 0, 16, std::vector<uint16_t>{TermProfile::HashOf("feishu")}).empty());
+  CHECK(table.Page(key, 0, 16).size() == 1);
+}
+
 TEST_CASE("a full key's newcomer displaces the lowest identity of the lightest weight", "[unit]") {
   TermTableLimits limits;
   limits.pointers_per_key_max = 3;
