@@ -73,6 +73,15 @@ struct RateLimitConfig {
   bool operator==(const RateLimitConfig&) const = default;
 };
 
+// Whether a node is a client: a node its peers keep out of their routing tables, as strangers
+// cannot reach it (docs/protocol.md "Client mode").
+enum class ClientMode : uint8_t {
+  kOff,      // a full node (the simulator's scenarios, unless they say)
+  kOn,       // always a client (set by configuration)
+  kWhenNat,  // a client while the dial-backs' verdict is nat (the daemon's default; needs
+             // reach_probes to come to a verdict)
+};
+
 struct KademliaConfig {
   // Messages with another network id are dropped: separate networks never mix.
   uint32_t network_id = 0;
@@ -126,6 +135,9 @@ struct KademliaConfig {
   // helps others: the simulator's scenarios leave it off, as they model no NAT.
   bool reach_probes = false;
   reach::ReachConfig reach;
+  // When this node is a client (Node::client_mode, docs/protocol.md "Client mode"): its
+  // messages say so and peers keep it out of their routing tables.
+  ClientMode client_mode = ClientMode::kOff;
 
   bool operator==(const KademliaConfig&) const = default;
 };

@@ -15,7 +15,8 @@ MessageSender::MessageSender(const KademliaConfig& config, const Identity& ident
       transport_(transport),
       logger_(logger),
       stats_(stats),
-      on_sent_(std::move(on_sent)) {}
+      on_sent_(std::move(on_sent)),
+      client_(config.client_mode == ClientMode::kOn) {}
 
 wire::Header MessageSender::Header(uint64_t txid) const {
   wire::Header header;
@@ -23,6 +24,7 @@ wire::Header MessageSender::Header(uint64_t txid) const {
   header.txid = txid;
   header.sender_id = identity_.node_id();
   header.sender_key = identity_.public_key();
+  header.client = client_;
   return header;
 }
 

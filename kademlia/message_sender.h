@@ -34,8 +34,11 @@ class MessageSender {
   MessageSender(const MessageSender&) = delete;
   MessageSender& operator=(const MessageSender&) = delete;
 
-  // A header from this node with transaction id `txid`.
+  // A header from this node with transaction id `txid` (and "c" in client mode).
   wire::Header Header(uint64_t txid) const;
+  // Whether this node's messages say it is a client (Node::SetClientMode).
+  void SetClient(bool client) { client_ = client; }
+  bool client() const { return client_; }
   // Answers the request with header `request`, which came from `to`.
   void Reply(transport::TimePoint now, const transport::Endpoint& to, const wire::Header& request,
              wire::Body body);
@@ -52,6 +55,7 @@ class MessageSender {
   transport::Logger& logger_;
   NodeStats& stats_;
   OnSent on_sent_;
+  bool client_ = false;
 };
 
 }  // namespace skillnode::kademlia

@@ -93,6 +93,7 @@ void Node::VerifyRequester(transport::TimePoint now, const transport::Endpoint& 
 void Node::OnDatagram(transport::TimePoint now, const transport::Endpoint& from,
                       std::span<const uint8_t> datagram) {
   if (shut_down_) return;
+  RefreshClientMode(now);
   ++stats_.datagrams_received;
   stats_.bytes_received += datagram.size();
   auto decoded = wire::Decode(datagram);
@@ -254,6 +255,25 @@ bool Node::SendRequest(transport::TimePoint now, const transport::Endpoint& to,
   return true;
 }
 
+void Node::RecheckReachability(transport::TimePoint now) {
+  reach_.Recheck(now);
+  RefreshClientMode(now);
+}
+
+void Node::RefreshClientMode(transport::TimePoint now) {
+  if (config_.client_mode != ClientMode::kWhenNat) return;
+  const bool client = reach_.reachability(now) == reach::Reachability::kNat;
+  if (client == sender_.client()) return;
+  sender_.SetClient(client);
+  ++stats_.client_mode_changes;
+  // The peers this node holds are the likeliest to hold it: a ping tells each at once, so that
+  // a client leaves their tables now (and a full node again enters them), not at their next
+  // exchange. Once per change, at most one per contact.
+  for (const Contact& contact : routing_.Export()) {
+    if (!SendRequest(now, contact.endpoint, contact.id, wire::PingBody{}, nullptr)) break;
+  }
+}
+
 void Node::OnTimer(transport::TimePoint now) {
   if (shut_down_) return;
   for (rpc::PendingRpc& rpc : rpcs_.TakeExpired(now)) {
@@ -278,6 +298,7 @@ void Node::OnTimer(transport::TimePoint now) {
   // Departed contacts are probed in case they come back.
   upkeep_.OnTimer(now);
   if (reach_.NextDeadline() <= now) reach_.OnTimer(now);
+  RefreshClientMode(now);  // a probe that ended, or outcomes that aged out, may turn it
 }
 
 transport::TimePoint Node::NextDeadline() const {

@@ -111,6 +111,16 @@ class Node {
   // "Reachability"): a send-only socket whose port its peers never sent to (not owned; null: the
   // node's own transport, whose dial-backs a peer that talked to this node cannot count).
   void SetDialTransport(transport::Transport* dial) { dial_transport_ = dial; }
+  // Whether this node is a client now (docs/protocol.md "Client mode"): every message it sends
+  // says so ("c"), and its peers keep it out of their routing tables, as a contact strangers
+  // cannot reach; it still looks up, gets, listens and publishes through them. As
+  // KademliaConfig::client_mode says: never, always, or while the reachability verdict is nat
+  // (looked at as each datagram arrives and each timer fires; on a change the node pings its
+  // routing contacts, so that they drop it, or take it again, at once).
+  bool client_mode() const { return sender_.client(); }
+  // What lies between this node and the others changed (the daemon's port mapping was made,
+  // moved or lost): the reachability verdict starts over (ReachDriver::Recheck).
+  void RecheckReachability(transport::TimePoint now);
   // Requests of types the core does not know go to `handler` (not owned; may be null).
   void SetRequestHandler(RequestHandler* handler) { handler_ = handler; }
   // Further services (the blob transfer): asked in the order added for the requests the
@@ -173,6 +183,8 @@ class Node {
                     const wire::Message& notice);
   std::optional<wire::Body> HandlerReply(transport::TimePoint now, const transport::Endpoint& from,
                                          const wire::Message& request);
+  // Client mode as KademliaConfig::client_mode says, at `now` (kWhenNat: the verdict).
+  void RefreshClientMode(transport::TimePoint now);
   void NotifyAdded(transport::TimePoint now, const Contact& contact);
   void NotifyEvicted(transport::TimePoint now, const NodeId& id);
   // A reply with one of our txids, from the address and under the id that request went to,

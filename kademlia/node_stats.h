@@ -87,6 +87,12 @@ struct NodeStats {
   uint64_t verification_cache_hits = 0;
   // Unknown requesters not verified: the routing table had no use for them (Wants).
   uint64_t verifications_skipped = 0;
+  // Messages from peers in client mode ("c"), kept out of the routing table, and contacts
+  // removed from it because a proven peer said it is one now.
+  uint64_t client_messages = 0;
+  uint64_t clients_removed = 0;
+  // Times this node went into or out of client mode (KademliaConfig::client_mode kWhenNat).
+  uint64_t client_mode_changes = 0;
   // Pings to contacts evicted for silence, in case they came back (departed_contacts.h).
   uint64_t departed_probes = 0;
 

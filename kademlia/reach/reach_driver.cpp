@@ -167,6 +167,11 @@ std::optional<Contact> ReachDriver::PickThirdParty(const NodeId& asker,
   return fallback;
 }
 
+void ReachDriver::Recheck(transport::TimePoint now) {
+  tracker_.Restart(now);
+  UpdateDeadline(now);
+}
+
 void ReachDriver::UpdateDeadline(transport::TimePoint now) {
   if (!config_.reach_probes) {
     next_deadline_ = transport::kTimeNever;

@@ -89,6 +89,10 @@ class ReachDriver {
 
   // Starts the probes due and ends those whose time ran out; call at NextDeadline.
   void OnTimer(transport::TimePoint now);
+  // The way in from outside changed (the daemon's port mapping was made or lost): the verdict
+  // starts over (unknown: a node in client mode when nat is a full node again meanwhile) and
+  // probes go at once, every probe_interval_unknown until they agree.
+  void Recheck(transport::TimePoint now);
   transport::TimePoint NextDeadline() const { return next_deadline_; }
 
   Reachability reachability(transport::TimePoint now) { return tracker_.Current(now); }

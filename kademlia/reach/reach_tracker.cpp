@@ -36,15 +36,17 @@ void ReachTracker::OnTimer(transport::TimePoint now) {
   for (const DialOutcome outcome : probes_.Expire(now)) Record(now, outcome);
 }
 
-transport::TimePoint ReachTracker::NextDeadline(transport::TimePoint now) {
-  return std::min(probes_.NextDeadline(), probes_.NextDue(Current(now)));
-}
-
 void ReachTracker::Record(transport::TimePoint now, DialOutcome outcome) {
   ++(outcome == DialOutcome::kReached ? stats_.probes_reached : stats_.probes_not_reached);
   const Reachability before = verdict_.Current(now);
   verdict_.Record(now, outcome);
   if (verdict_.Current(now) != before) ++stats_.verdict_changes;
+}
+
+void ReachTracker::Restart(transport::TimePoint now) {
+  if (verdict_.Current(now) != Reachability::kUnknown) ++stats_.verdict_changes;
+  verdict_.Reset();
+  probes_.Hurry();
 }
 
 void ReachTracker::NoteAddress(transport::TimePoint now) {
@@ -54,9 +56,7 @@ void ReachTracker::NoteAddress(transport::TimePoint now) {
   if (!found) return;  // lost for want of votes: nothing moved
   if (address_ && *address_ != *found) {
     ++stats_.address_changes;
-    if (verdict_.Current(now) != Reachability::kUnknown) ++stats_.verdict_changes;
-    verdict_.Reset();
-    probes_.Hurry();
+    Restart(now);
   }
   address_ = found;
 }

@@ -63,10 +63,11 @@ class ReachTracker {
                           const transport::Endpoint& from);
   // Ends the probes whose time ran out; call at NextDeadline.
   void OnTimer(transport::TimePoint now);
-  // The earliest of: a probe's deadline, the next probe due.
-  transport::TimePoint NextDeadline(transport::TimePoint now);
-  // Each of the two apart: when OnTimer has a probe to end (kTimeNever: none in flight), and
-  // when the next probe is due (kTimeNever: only once one in flight ends).
+  // What lies between this node and the others changed (a port mapping was made or lost): as
+  // when the address moves, the verdict starts over and the next probe is due at once.
+  void Restart(transport::TimePoint now);
+  // When OnTimer has a probe to end (kTimeNever: none in flight), and when the next probe is
+  // due (kTimeNever: only once one in flight ends).
   transport::TimePoint NextProbeDeadline() const { return probes_.NextDeadline(); }
   transport::TimePoint NextProbeDue(transport::TimePoint now) {
     return probes_.NextDue(Current(now));

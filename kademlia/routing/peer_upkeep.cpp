@@ -20,6 +20,18 @@ PeerUpkeep::PeerUpkeep(const KademliaConfig& config, RoutingTable& routing, Peer
 void PeerUpkeep::ConsiderRequester(transport::TimePoint now, const transport::Endpoint& from,
                                    const wire::Message& request) {
   const wire::Header& header = request.header;
+  if (header.client) {
+    // Never a routing contact. A proven one leaves the table if it was there (its reachability
+    // changed); an unproven one cannot make the table drop the id it claims. A chunk requester
+    // is verified all the same: chunks go to proven addresses only.
+    ++stats_.client_messages;
+    if (peers_.ProvenRequester(from, header)) {
+      DropClient(now, header.sender_id);
+    } else if (wire::IsChunkRequest(request.type())) {
+      VerifyRequester(now, from, header.sender_id);
+    }
+    return;
+  }
   if (peers_.ProvenRequester(from, header)) {
     ++stats_.verification_cache_hits;
     Contact contact{header.sender_id, from, header.sender_key, now, 0};
@@ -49,6 +61,11 @@ void PeerUpkeep::VerifyRequester(transport::TimePoint now, const transport::Endp
 void PeerUpkeep::HearVerified(transport::TimePoint now, const transport::Endpoint& from,
                               const wire::Header& header, transport::Duration rtt) {
   peers_.Remember(from, header);
+  if (header.client) {
+    ++stats_.client_messages;
+    DropClient(now, header.sender_id);
+    return;
+  }
   Contact contact{header.sender_id, from, header.sender_key, now, 0};
   const PeerBook::Hearing heard = peers_.Hear(now, contact, rtt);
   Inserted(now, contact, heard.inserted);
@@ -59,6 +76,12 @@ void PeerUpkeep::HearVerified(transport::TimePoint now, const transport::Endpoin
     next_rejoin_lookup_ = now + config_.routing.departed_probe_after;
     actions_.rejoin(now);
   }
+}
+
+void PeerUpkeep::DropClient(transport::TimePoint now, const NodeId& id) {
+  if (!routing_.Remove(id)) return;
+  ++stats_.clients_removed;
+  actions_.evicted(now, id);
 }
 
 void PeerUpkeep::FailedAt(transport::TimePoint now, const NodeId& id,

@@ -50,14 +50,16 @@ class PeerUpkeep {
 
   // A request from `from` was answered: a sender proven at that address is heard; an unproven
   // one is verified (VerifyRequester) when the table wants it or it asks for a chunk, else
-  // skipped.
+  // skipped. A sender in client mode ("c") is never heard: proven, it leaves the table if it
+  // was there; unproven, it is verified only for a chunk.
   void ConsiderRequester(transport::TimePoint now, const transport::Endpoint& from,
                          const wire::Message& request);
   // Pings `id` at `from` for a signed reply, even when the table has no room for it
   // (Node::VerifyRequester); does nothing while one runs for that id or address, or past
   // verifications_in_flight_max.
   void VerifyRequester(transport::TimePoint now, const transport::Endpoint& from, const NodeId& id);
-  // A message from a verified peer arrived; `rtt` is its round trip when it answered ours.
+  // A message from a verified peer arrived; `rtt` is its round trip when it answered ours. A
+  // peer in client mode is remembered as proven but kept out of the table (and removed).
   void HearVerified(transport::TimePoint now, const transport::Endpoint& from,
                     const wire::Header& header, transport::Duration rtt = transport::Duration{});
   // A request to `id` at `at` failed: it counts against the contact, and its verification is
@@ -72,6 +74,8 @@ class PeerUpkeep {
   // Pings the contact that hearing `contact` asked for, and reports `contact` when it entered
   // the table.
   void Inserted(transport::TimePoint now, const Contact& contact, const InsertResult& inserted);
+  // `id` said it is a client: out of the routing table if it is there (services told).
+  void DropClient(transport::TimePoint now, const NodeId& id);
   // Pings a full bucket's oldest contact: a reply refreshes it (HearVerified), a timeout counts
   // a failure (FailedAt).
   void PingOldest(transport::TimePoint now, const Contact& oldest);

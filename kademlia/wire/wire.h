@@ -9,6 +9,9 @@
 //   "p"  (requests) true: the sender has not verified us yet; sign the reply
 //   "s"  (replies) Ed25519 signature over ProofBytes(...), proving the sender holds "k" now
 //   "o"  (replies) the requester's address as the responder saw it (bin 6 or 18)
+//   "c"  true: the sender is in client mode (not reachable by strangers, or set so): the
+//        receiver answers it but keeps it out of its routing table (docs/protocol.md
+//        "Client mode")
 //   "a"  the body: a map whose keys depend on the type (below)
 // Bodies ("a"), by type number; "?" marks a field Decode treats as optional:
 //   1 PING {}                              2 PONG {}
@@ -56,7 +59,7 @@
 // know decodes to UnknownBody so the node can answer ERROR.
 //
 // Encode writes exactly these keys, in the order above, with msgpack's smallest encodings:
-// "p" only when true, "s" and "o" only when set, "a" always (an empty map for PING, PONG,
+// "p" and "c" only when true, "s" and "o" only when set, "a" always (an empty map for PING, PONG,
 // STORED, PUSH_ACK and unknown types). In bodies it writes every field listed, except "tk" in
 // NODES, VALUES and BLOB_HOLDERS only when the token is not empty (STORE and BLOB_ANNOUNCE
 // always write it), "me" and "d" only when true, "lf" only when
@@ -341,6 +344,7 @@ struct Header {
   bool proof_wanted = false;                    // requests only
   std::optional<Signature> proof;               // replies only
   std::optional<transport::Endpoint> observed;  // replies only
+  bool client = false;                          // "c": the sender is in client mode
   bool operator==(const Header&) const = default;
 };
 

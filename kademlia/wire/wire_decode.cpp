@@ -33,9 +33,9 @@ constexpr size_t kMapPairsMax = 64;
 constexpr size_t kBytesMax = kDatagramSizeMax;
 
 // The header's keys in wire order, and their positions.
-constexpr std::array<std::string_view, 10> kHeaderKeys = {
-    kKeyVersion,   kKeyNetwork,     kKeyTxid,  kKeyType,     kKeyId,
-    kKeyPublicKey, kKeyProofWanted, kKeyProof, kKeyObserved, kKeyBody};
+constexpr std::array<std::string_view, 11> kHeaderKeys = {
+    kKeyVersion,     kKeyNetwork, kKeyTxid,     kKeyType,   kKeyId,  kKeyPublicKey,
+    kKeyProofWanted, kKeyProof,   kKeyObserved, kKeyClient, kKeyBody};
 enum HeaderKey : size_t {
   kVersion,
   kNetwork,
@@ -46,6 +46,7 @@ enum HeaderKey : size_t {
   kProofWanted,
   kProof,
   kObserved,
+  kClient,
   kBody
 };
 static_assert(kHeaderKeys[kBody] == kKeyBody);
@@ -70,6 +71,7 @@ Header ReadHeader(const Fields<kHeaderKeys.size()>& fields, FieldReader& reader)
         reader.Bin(fields[kObserved], kKeyObserved, kObservedSizeV4, kObservedSizeV6),
         kKeyObserved);
   }
+  if (fields[kClient]) header.client = reader.Bool(fields[kClient], kKeyClient);
   return header;
 }
 

@@ -33,8 +33,8 @@ transport::Result<void> CheckEncodable(const Message& message) {
 }
 
 void PackHeader(const Header& header, uint8_t type, Packer& packer) {
-  const uint32_t optional_fields =
-      (header.proof_wanted ? 1 : 0) + (header.proof ? 1 : 0) + (header.observed ? 1 : 0);
+  const uint32_t optional_fields = (header.proof_wanted ? 1 : 0) + (header.proof ? 1 : 0) +
+                                   (header.observed ? 1 : 0) + (header.client ? 1 : 0);
   packer.pack_map(kHeaderFieldsAlways + optional_fields);
   PackStr(packer, kKeyVersion);
   packer.pack_uint32(header.version);
@@ -62,6 +62,10 @@ void PackHeader(const Header& header, uint8_t type, Packer& packer) {
     AppendEndpoint(*header.observed, observed);
     PackStr(packer, kKeyObserved);
     PackBin(packer, observed);
+  }
+  if (header.client) {
+    PackStr(packer, kKeyClient);
+    packer.pack_true();
   }
   // The body, "a", is packed next by the caller.
 }

@@ -26,6 +26,7 @@ inline constexpr std::string_view kKeyPublicKey = "k";
 inline constexpr std::string_view kKeyProofWanted = "p";
 inline constexpr std::string_view kKeyProof = "s";
 inline constexpr std::string_view kKeyObserved = "o";
+inline constexpr std::string_view kKeyClient = "c";
 inline constexpr std::string_view kKeyBody = "a";
 // Fields every header carries: v, n, t, y, id, k, a.
 inline constexpr uint32_t kHeaderFieldsAlways = 7;

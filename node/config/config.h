@@ -167,10 +167,12 @@ struct NodeSection {
   McpConfig mcp;
   UiConfig ui;
   // Its network_id is set from network_id above; a node asks its peers for dial-backs
-  // (reach_probes), which the protocol core's own default leaves to the simulator to turn on.
+  // (reach_probes) and is a client while they say strangers cannot reach it (client_mode
+  // kWhenNat), which the protocol core's own defaults leave to the simulator to turn on.
   kademlia::KademliaConfig kademlia = [] {
     kademlia::KademliaConfig core;
     core.reach_probes = true;
+    core.client_mode = kademlia::ClientMode::kWhenNat;
     return core;
   }();
 

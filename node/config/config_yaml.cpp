@@ -132,6 +132,18 @@ void ReadKademlia(ConfigSection section, kademlia::KademliaConfig& kad) {
   section.Millis("departedKeep", 1000, kDayMs, kad.routing.departed_keep);
   section.Millis("departedProbeSpacing", 10, kHourMs, kad.routing.departed_probe_spacing);
   section.Bool("reachProbes", kad.reach_probes);
+  section.Text("clientMode", [&kad](const std::string& text) -> std::optional<std::string> {
+    if (text == "auto") {
+      kad.client_mode = kademlia::ClientMode::kWhenNat;
+    } else if (text == "on") {
+      kad.client_mode = kademlia::ClientMode::kOn;
+    } else if (text == "off") {
+      kad.client_mode = kademlia::ClientMode::kOff;
+    } else {
+      return "expected auto, on or off, got '" + text + "'";
+    }
+    return std::nullopt;
+  });
   ConfigSection rate = section.Sub("rateLimit");
   rate.Double("perIp", 1, 1e7, kad.rate_limit.per_ip_rate);
   rate.Double("perIpBurst", 1, 1e7, kad.rate_limit.per_ip_burst);

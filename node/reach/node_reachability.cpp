@@ -41,6 +41,7 @@ NodeReachability::NodeReachability(Daemon& daemon)
     return std::string(ReachabilityName(daemon_.node().reach().reachability(daemon_.Now())));
   });
   daemon_.AddNodeInfo("externalAddress", [this] { return ExternalAddress(); });
+  daemon_.AddNodeInfo("clientMode", [this] { return daemon_.node().client_mode(); });
   daemon_.AddNodeInfo("reach", [this] { return Info(); });
   daemon_.AddMetrics([this](http::PrometheusWriter& out) { WriteMetrics(out); });
   daemon_.AddCloseHook([this] {
@@ -125,6 +126,17 @@ void NodeReachability::WriteMetrics(http::PrometheusWriter& out) const {
   out.Sample("skillnode_reach_probes_total", {{"outcome", "none"}},
              static_cast<double>(probes.probes_started - probes.probes_reached -
                                  probes.probes_not_reached));
+  out.Gauge("skillnode_client_mode",
+            "1 while this node is a client: its messages say so and peers keep it out of their "
+            "routing tables",
+            daemon_.node().client_mode() ? 1 : 0);
+  const kademlia::NodeStats& stats = daemon_.node().stats();
+  out.Counter("skillnode_client_messages_total",
+              "messages from peers in client mode, kept out of the routing table",
+              static_cast<double>(stats.client_messages));
+  out.Counter("skillnode_clients_removed_total",
+              "contacts removed from the routing table when they said they are clients now",
+              static_cast<double>(stats.clients_removed));
   const kademlia::reach::ReachDriverStats& driver = reach.stats();
   out.Counter("skillnode_reach_helped_total", "REACH_ASKs of peers passed on to a third party",
               static_cast<double>(driver.helps));

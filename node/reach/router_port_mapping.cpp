@@ -60,13 +60,19 @@ RouterPortMapping::RouterPortMapping(Daemon& daemon, uint16_t port)
     : daemon_(daemon),
       port_(port),
       mapper_(daemon.env().loop(), MapperConfig(daemon.config()), daemon.logger(),
-              [](const std::optional<GatewayMapping>&) {}) {
+              [this](const std::optional<GatewayMapping>& mapping) { OnChanged(mapping); }) {
   daemon_.AddNodeInfo("portMapping", [this] { return Info(); });
   daemon_.AddMetrics([this](http::PrometheusWriter& out) { WriteMetrics(out); });
   daemon_.AddShutdownStep("remove the port mapping",
                           [this](std::function<void()> done) { mapper_.Stop(std::move(done)); });
   daemon_.AddCloseHook([this] { mapper_.Close(); });
   mapper_.Start(port_);
+}
+
+void RouterPortMapping::OnChanged(const std::optional<GatewayMapping>&) {
+  // A mapping made, moved or lost changes who can reach this node: the dial-backs decide again
+  // (a node behind a NAT stops being a client until they say nat again).
+  daemon_.node().RecheckReachability(daemon_.Now());
 }
 
 nlohmann::json RouterPortMapping::Info() const {

@@ -4,7 +4,8 @@
 // "Reachability"). On when discovery.dht.portMapping is (the default) and the DHT socket is
 // bound to an IPv4 address that is not loopback (a router maps IPv4 only; a node on 127.0.0.1
 // has nothing to map). It reports the mapping in GET /api/node ("portMapping") and /metrics,
-// removes it as a shutdown step, and closes its timer with the daemon's handles.
+// removes it as a shutdown step, and closes its timer with the daemon's handles. A mapping made,
+// moved or lost has the node's dial-backs decide its reachability again (ReachDriver::Recheck).
 //
 // Loop thread only.
 #ifndef SKILLNODE_NODE_REACH_ROUTER_PORT_MAPPING_H_
@@ -34,6 +35,9 @@ class RouterPortMapping {
  private:
   RouterPortMapping(Daemon& daemon, uint16_t port);
 
+  // The mapper's news (PortMapper calls it only when something moved): a mapping made, renewed
+  // at another endpoint, or lost.
+  void OnChanged(const std::optional<transport::uv::portmap::GatewayMapping>& mapping);
   nlohmann::json Info() const;
   void WriteMetrics(http::PrometheusWriter& out) const;
 

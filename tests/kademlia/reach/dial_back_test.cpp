@@ -1,8 +1,11 @@
 // The dial-back protocol through real Nodes on the fake network (kademlia/reach/reach_driver.h,
 // docs/protocol.md "Reachability"): a node asks helpers, a helper asks a third party, the third
 // party dials back from its second port; a node that strangers reach finds itself public, one
-// behind a NAT that drops unsolicited datagrams finds itself behind a NAT, and the bounds hold.
+// behind a NAT that drops unsolicited datagrams finds itself behind a NAT, and the bounds hold;
+// in client mode (KademliaConfig::client_mode) a node behind a NAT leaves its peers' routing
+// tables and still finds what it looks for.
 #include <catch2/catch.hpp>
+#include <optional>
 #include <span>
 
 #include "kademlia/node.h"
@@ -152,6 +155,73 @@ TEST_CASE("a third party sends at most dial_backs_burst dial-backs at once", "[u
     CHECK(net.node(i).reach().tracker_stats().probes_not_reached == 0);
     CHECK(net.node(i).reach().reachability(net.now()) != Reachability::kNat);
   }
+}
+
+// Whether any node but `who` holds `who` in its routing table (buckets or replacements).
+bool InAnyTable(FakeNetwork& net, size_t who) {
+  for (size_t i = 0; i < net.size(); ++i) {
+    if (i != who && net.node(i).routing_table().Find(net.node(who).id()) != nullptr) return true;
+  }
+  return false;
+}
+
+TEST_CASE(
+    "in client mode when behind a NAT, a node leaves its peers' tables once its verdict is nat, "
+    "still looks up through them, and comes back when its NAT opens",
+    "[unit]") {
+  FakeNetwork net(13);
+  KademliaConfig config = ProbingConfig();
+  config.client_mode = ClientMode::kWhenNat;
+  Build(net, 8, config, /*nat=*/3);
+  Node& natted = net.node(3);
+  REQUIRE(natted.reach().reachability(net.now()) == Reachability::kNat);
+  // It went client as its verdict turned, and pinged its contacts saying so: they dropped it.
+  net.RunFor(transport::Seconds(5));
+  CHECK(natted.client_mode());
+  CHECK(natted.stats().client_mode_changes == 1);
+  CHECK_FALSE(InAnyTable(net, 3));
+  uint64_t removed = 0;
+  for (size_t i = 0; i < net.size(); ++i) {
+    INFO("node " << i);
+    if (i != 3) CHECK_FALSE(net.node(i).client_mode());
+    removed += net.node(i).stats().clients_removed;
+  }
+  CHECK(removed > 0);
+  // It still finds the others: a lookup of node 5's id ends at node 5.
+  std::optional<LookupResult> found;
+  REQUIRE(natted.FindNode(net.now(), net.node(5).id(),
+                          [&found](const LookupResult& result) { found = result; }));
+  net.RunFor(transport::Seconds(30));
+  REQUIRE(found.has_value());
+  REQUIRE_FALSE(found->closest.empty());
+  CHECK(found->closest.front().id == net.node(5).id());
+
+  SECTION("and a full node again once strangers reach it") {
+    net.SetBehindNat(3, false);
+    net.RunFor(transport::Seconds(35 * 60));
+    CHECK(natted.reach().reachability(net.now()) == Reachability::kPublic);
+    CHECK_FALSE(natted.client_mode());
+    CHECK(natted.stats().client_mode_changes == 2);
+    CHECK(InAnyTable(net, 3));
+  }
+}
+
+TEST_CASE("a node set to client mode joins and looks up but is in no other node's table",
+          "[unit]") {
+  FakeNetwork net(17);
+  Build(net, 6, KademliaConfig{});
+  KademliaConfig client;
+  client.client_mode = ClientMode::kOn;
+  net.AddNode(client);
+  const transport::Endpoint seed = net.endpoint(0);
+  net.node(6).Join(net.now(), std::span(&seed, 1), nullptr);
+  net.RunFor(transport::Seconds(120));
+  CHECK(net.node(6).client_mode());
+  CHECK(net.node(6).routing_table().size() >= 5);  // it knows them all
+  CHECK_FALSE(InAnyTable(net, 6));
+  uint64_t heard = 0;
+  for (size_t i = 0; i < 6; ++i) heard += net.node(i).stats().client_messages;
+  CHECK(heard > 0);
 }
 
 }  // namespace

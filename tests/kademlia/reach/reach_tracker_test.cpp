@@ -1,6 +1,6 @@
 // ReachTracker: a public node and a node behind a NAT each reach their verdict from probes, a
 // dial-back from a destination sent to lately decides nothing, and a move to another address
-// starts over while an address found or lost does not.
+// (or a Restart, as when a port is mapped) starts over while an address found or lost does not.
 #include "kademlia/reach/reach_tracker.h"
 
 #include <catch2/catch.hpp>
@@ -57,7 +57,17 @@ TEST_CASE("a node strangers reach is public; one whose dial-backs never come is 
   CHECK(behind.stats().probes_not_reached >= 2);
   CHECK(behind.stats().probes_reached == 0);
   // Decided: the next probe is a probe_interval after the last.
-  CHECK(behind.NextDeadline(At(30000)) > At(30000) + transport::Seconds(500));
+  CHECK(behind.NextProbeDue(At(30000)) > At(30000) + transport::Seconds(500));
+  CHECK(behind.NextProbeDeadline() == transport::kTimeNever);  // none in flight
+
+  SECTION("until what lies between changes (a port mapped): it starts over, probing at once") {
+    behind.Restart(At(31000));
+    CHECK(behind.Current(At(31000)) == Reachability::kUnknown);
+    CHECK(behind.stats().verdict_changes == 2);
+    CHECK(behind.ProbeDue(At(31000)));
+    Probe(behind, 31000, 30, true, nonce);  // the router forwards the port now
+    CHECK(behind.Current(At(61000)) == Reachability::kPublic);
+  }
 }
 
 TEST_CASE("a dial-back from a destination sent to lately decides nothing", "[unit]") {

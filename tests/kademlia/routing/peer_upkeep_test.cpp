@@ -2,7 +2,8 @@
 // asked for one signed ping at a time (or skipped when the table has no use for it, unless it
 // asks for a chunk); a newcomer to a full bucket pings its oldest contact; failures evict and
 // forget proofs only at the known address; departed contacts are probed when due, and their
-// return starts a self-lookup at most once per departed_probe_after.
+// return starts a self-lookup at most once per departed_probe_after; a peer in client mode is
+// never heard, and a proven contact that turns client leaves the table.
 #include "kademlia/routing/peer_upkeep.h"
 
 #include <catch2/catch.hpp>
@@ -150,6 +151,57 @@ TEST_CASE("a requester the table has no room for is skipped unless it asks for a
   REQUIRE(f.sent.size() == 1);
   CHECK(f.sent[0].to_id == kFar2.id);
   CHECK(f.stats.verifications_skipped == 1);
+}
+
+// The header of `who` in client mode ("c").
+wire::Header ClientHeader(const Remote& who) {
+  wire::Header header = who.Header();
+  header.client = true;
+  return header;
+}
+
+TEST_CASE("a peer in client mode is answered but never enters the routing table", "[unit]") {
+  UpkeepFixture f;
+  // Unproven: not asked to prove itself, as the table would not take it anyway.
+  f.upkeep.ConsiderRequester(kNow, kNear.endpoint,
+                             wire::Message{ClientHeader(kNear), wire::PingBody{}});
+  CHECK(f.sent.empty());
+  // Proven (its PONG to someone's ping, or a reply to its own request): remembered, not heard.
+  f.upkeep.HearVerified(kNow, kNear.endpoint, ClientHeader(kNear));
+  CHECK(f.book.ProvenRequester(kNear.endpoint, kNear.Header()));
+  f.upkeep.ConsiderRequester(kNow, kNear.endpoint,
+                             wire::Message{ClientHeader(kNear), wire::PingBody{}});
+  CHECK(f.added.empty());
+  CHECK(f.routing.Find(kNear.id) == nullptr);
+  CHECK(f.stats.client_messages == 3);
+  CHECK(f.stats.clients_removed == 0);
+  // A chunk requester is still asked to prove its key: chunks go to proven addresses.
+  f.upkeep.ConsiderRequester(kNow, kFar.endpoint,
+                             wire::Message{ClientHeader(kFar), wire::BlobGetBody{}});
+  REQUIRE(f.sent.size() == 1);
+  CHECK(f.sent[0].to_id == kFar.id);
+}
+
+TEST_CASE("a contact that says it is a client now leaves the table, but only when it proves it",
+          "[unit]") {
+  UpkeepFixture f;
+  f.upkeep.HearVerified(kNow, kNear.endpoint, kNear.Header());
+  REQUIRE(f.added == std::vector<NodeId>{kNear.id});
+  // Someone else claiming kNear's id, from another address, cannot make the table drop it.
+  const transport::Endpoint elsewhere = *transport::Endpoint::Parse("10.6.6.6:6881");
+  f.upkeep.ConsiderRequester(kNow, elsewhere, wire::Message{ClientHeader(kNear), wire::PingBody{}});
+  CHECK(f.routing.Find(kNear.id) != nullptr);
+  CHECK(f.evicted.empty());
+  // kNear itself, proven at its address, says it is a client now (its verdict turned nat).
+  f.book.Remember(kNear.endpoint, kNear.Header());
+  f.upkeep.ConsiderRequester(kNow, kNear.endpoint,
+                             wire::Message{ClientHeader(kNear), wire::PingBody{}});
+  CHECK(f.routing.Find(kNear.id) == nullptr);
+  CHECK(f.evicted == std::vector<NodeId>{kNear.id});
+  CHECK(f.stats.clients_removed == 1);
+  // Back as a full node: heard again.
+  f.upkeep.HearVerified(kNow, kNear.endpoint, kNear.Header());
+  CHECK(f.routing.Find(kNear.id) != nullptr);
 }
 
 TEST_CASE("a newcomer to a full bucket pings its oldest contact once", "[unit]") {

@@ -82,10 +82,12 @@ TEST_CASE("non-canonical encodings of valid values are accepted", "[unit]") {
     p.pack_bin_body(bytes.data(), 32);
   });
   fields = With(fields, "p", Bool(false));
+  fields = With(fields, "c", Bool(false));
   const Message message = DecodeOk(PackMap(fields));
   CHECK(message.header.version == 1);
   CHECK(message.header.txid == 42);
   CHECK_FALSE(message.header.proof_wanted);
+  CHECK_FALSE(message.header.client);
 }
 
 // ---- Malformed datagrams ---------------------------------------------------------------

@@ -40,7 +40,10 @@ TEST_CASE("every message type round-trips with every optional field present and 
   replier.proof = Filled<64>(1);
   Header observed_only = MinimalHeader();
   observed_only.observed = Ep("192.0.2.7:6881");
-  for (const Header& header : {MinimalHeader(), FullHeader(), requester, replier, observed_only}) {
+  Header client = FullHeader();
+  client.client = true;
+  for (const Header& header :
+       {MinimalHeader(), FullHeader(), requester, replier, observed_only, client}) {
     for (const Body& body : EveryBody()) {
       const Message message{header, body};
       INFO("type " << int(message.type()));
@@ -93,6 +96,10 @@ TEST_CASE("Encode writes exactly the documented keys", "[unit]") {
   CHECK(keys_of(EncodeOk({MinimalHeader(), PingBody{}})) == V{"v", "n", "t", "y", "id", "k", "a"});
   CHECK(keys_of(EncodeOk({FullHeader(), PongBody{}})) ==
         V{"v", "n", "t", "y", "id", "k", "p", "s", "o", "a"});
+  Header client = FullHeader();
+  client.client = true;
+  CHECK(keys_of(EncodeOk({client, PongBody{}})) ==
+        V{"v", "n", "t", "y", "id", "k", "p", "s", "o", "c", "a"});
   const auto body = [](const std::vector<uint8_t>& bytes) {
     msgpack::object_handle handle =
         msgpack::unpack(reinterpret_cast<const char*>(bytes.data()), bytes.size());

@@ -21,7 +21,12 @@ Within VERDICT_WITHIN_S of the start:
    "varying" (its peers saw it at different ports);
 3. every node in "pub": "public" at its own endpoint, from dial-backs sent from third parties'
    dial ports;
-4. SIGTERM: every node exits with status 0, with no sanitizer report.
+4. client mode (node.kademlia.clientMode auto): the two nodes behind the routers say
+   "clientMode" true, the four in "pub" false; within CLIENT_GONE_WITHIN_S of the verdicts no
+   node in "pub" holds either of them in its routing table (GET /api/dht/contacts), while each of
+   them still holds public nodes (it looks up through them), and /metrics of "pub" count the
+   removals (skillnode_clients_removed_total);
+5. SIGTERM: every node exits with status 0, with no sanitizer report.
 
 Skipped (exit 77) when not root or when namespaces cannot be made; fails when curl or nft is
 missing.
@@ -40,6 +45,9 @@ from skillnode_harness import Node, check, finish, require_binary, wait_for  # n
 
 # The issue's bound: a verdict and an address within 30 s.
 VERDICT_WITHIN_S = 30
+# A node that turns client pings its contacts at once, saying so: they drop it within a round
+# trip; the bound leaves room for a busy machine.
+CLIENT_GONE_WITHIN_S = 10
 PUBLIC_PORTS = (6881, 6882, 6883, 6884)
 PORT = 6881
 LOG_TAIL_CHARS = 3000
@@ -164,6 +172,39 @@ def info(role, api_port):
     return lab.api(role, "/api/node", api_port) or {}
 
 
+def contact_ids(role, api_port):
+    contacts = (lab.api(role, "/api/dht/contacts", api_port) or {}).get("contacts", [])
+    return {contact.get("id") for contact in contacts}
+
+
+def check_client_mode():
+    natted = {}
+    for role in ("behind-eim", "behind-rnd"):
+        me = info(role, 7070)
+        natted[role] = me.get("id")
+        expect(me.get("clientMode") is True, f"{role}: clientMode true once its verdict is nat",
+               json.dumps({k: me.get(k) for k in ("reachability", "clientMode")}))
+        expect(len(contact_ids(role, 7070)) >= 2,
+               f"{role}: its own routing table holds public nodes (it looks up through them)")
+    for i in range(len(PUBLIC_PORTS)):
+        expect(info("pub", 7070 + i).get("clientMode") is False, f"pub{i}: clientMode false")
+
+    def held():
+        return {f"pub{i}": sorted(set(natted.values()) & contact_ids("pub", 7070 + i))
+                for i in range(len(PUBLIC_PORTS))}
+
+    gone = wait_for(lambda: not any(held().values()), CLIENT_GONE_WITHIN_S, interval=0.5)
+    expect(gone, f"within {CLIENT_GONE_WITHIN_S} s no public node's routing table holds a node "
+           "behind a NAT", json.dumps(held()))
+    removed = 0
+    for i in range(len(PUBLIC_PORTS)):
+        for line in (lab.api("pub", "/metrics", 7070 + i) or "").splitlines():
+            if line.startswith("skillnode_clients_removed_total "):
+                removed += float(line.split()[1])
+    expect(removed >= 1, "the public nodes count the clients they removed "
+           "(skillnode_clients_removed_total)", f"{removed}")
+
+
 def main():
     require_binary()
     require_namespaces(lab.tag)
@@ -208,6 +249,8 @@ def main():
                pub.get("externalAddress") == f"{lab.public}.1:{port}",
                f"pub{i}: public at {lab.public}.1:{port} within {VERDICT_WITHIN_S} s",
                json.dumps({k: pub.get(k) for k in ("reachability", "externalAddress", "reach")}))
+
+    check_client_mode()
 
     for node, _, _ in nodes:
         code, _ = node.stop()
