@@ -212,12 +212,14 @@ void Node::HandleReply(transport::TimePoint now, const transport::Endpoint& from
   }
   upkeep_.HearVerified(now, from, header, rtt_sample);
   if (rpc.done) rpc.done(rpc::RpcResult{rpc::RpcStatus::kReplied, &reply, from, rtt, now});
+  RefreshClientMode(now);  // a helper's answer may have decided the verdict
 }
 
 void Node::HandleNotice(transport::TimePoint now, const transport::Endpoint& from,
                         const wire::Message& notice) {
   // DIAL_BACK is the one notice (wire::IsNotice).
   reach_.OnDialBack(now, from, std::get<wire::DialBackBody>(notice.body));
+  RefreshClientMode(now);  // a dial-back may have decided the verdict
 }
 
 uint64_t Node::NewTxid() {

@@ -21,13 +21,12 @@ void PeerUpkeep::ConsiderRequester(transport::TimePoint now, const transport::En
                                    const wire::Message& request) {
   const wire::Header& header = request.header;
   if (header.client) {
-    // Never a routing contact. A proven one leaves the table if it was there (its reachability
-    // changed); an unproven one cannot make the table drop the id it claims. A chunk requester
-    // is verified all the same: chunks go to proven addresses only.
+    // Never a routing contact. One the table holds (its reachability changed) or a chunk
+    // requester (chunks go to proven addresses only) is pinged: the reply to our random
+    // transaction id, from its address, says "c" again before the table drops it
+    // (HearVerified), so a forged request claiming a contact's id and address evicts nothing.
     ++stats_.client_messages;
-    if (peers_.ProvenRequester(from, header)) {
-      DropClient(now, header.sender_id);
-    } else if (wire::IsChunkRequest(request.type())) {
+    if (routing_.Find(header.sender_id) != nullptr || wire::IsChunkRequest(request.type())) {
       VerifyRequester(now, from, header.sender_id);
     }
     return;
@@ -79,9 +78,10 @@ void PeerUpkeep::HearVerified(transport::TimePoint now, const transport::Endpoin
 }
 
 void PeerUpkeep::DropClient(transport::TimePoint now, const NodeId& id) {
+  const bool contact = routing_.InBucket(id);  // services heard of bucket contacts only
   if (!routing_.Remove(id)) return;
   ++stats_.clients_removed;
-  actions_.evicted(now, id);
+  if (contact) actions_.evicted(now, id);
 }
 
 void PeerUpkeep::FailedAt(transport::TimePoint now, const NodeId& id,

@@ -50,16 +50,17 @@ class PeerUpkeep {
 
   // A request from `from` was answered: a sender proven at that address is heard; an unproven
   // one is verified (VerifyRequester) when the table wants it or it asks for a chunk, else
-  // skipped. A sender in client mode ("c") is never heard: proven, it leaves the table if it
-  // was there; unproven, it is verified only for a chunk.
+  // skipped. A sender in client mode ("c") is never heard: one the table holds, or one asking
+  // for a chunk, is pinged, and its reply decides (HearVerified).
   void ConsiderRequester(transport::TimePoint now, const transport::Endpoint& from,
                          const wire::Message& request);
   // Pings `id` at `from` for a signed reply, even when the table has no room for it
   // (Node::VerifyRequester); does nothing while one runs for that id or address, or past
   // verifications_in_flight_max.
   void VerifyRequester(transport::TimePoint now, const transport::Endpoint& from, const NodeId& id);
-  // A message from a verified peer arrived; `rtt` is its round trip when it answered ours. A
-  // peer in client mode is remembered as proven but kept out of the table (and removed).
+  // A message from a verified peer arrived (a reply to our request); `rtt` is its round trip
+  // when it answered ours. A peer in client mode is remembered as proven but kept out of the
+  // table, and removed from it if there.
   void HearVerified(transport::TimePoint now, const transport::Endpoint& from,
                     const wire::Header& header, transport::Duration rtt = transport::Duration{});
   // A request to `id` at `at` failed: it counts against the contact, and its verification is

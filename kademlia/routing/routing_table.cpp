@@ -305,6 +305,11 @@ bool RoutingTable::Remove(const NodeId& id) {
   return true;
 }
 
+bool RoutingTable::InBucket(const NodeId& id) const {
+  const Bucket& bucket = buckets_[IndexOf(id)];
+  return FindId(bucket.contacts, id) != bucket.contacts.end();
+}
+
 const Contact* RoutingTable::Find(const NodeId& id) const {
   const Bucket& bucket = buckets_[IndexOf(id)];
   for (const auto* list : {&bucket.contacts, &bucket.replacements}) {

@@ -90,6 +90,8 @@ class RoutingTable {
   // Removes a contact from its bucket (promoting a replacement) or from a replacement cache
   // (e.g. it proved to be someone else at that address). Returns true when it was known.
   bool Remove(const NodeId& id);
+  // Whether `id` is a contact of its bucket (not only in a replacement cache).
+  bool InBucket(const NodeId& id) const;
 
   // The contact with this id in a bucket or a replacement cache; nullptr when unknown. The
   // pointer is valid until the table is next changed.

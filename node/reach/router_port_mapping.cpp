@@ -63,13 +63,16 @@ RouterPortMapping::RouterPortMapping(Daemon& daemon, uint16_t port)
               [this](const std::optional<GatewayMapping>& mapping) { OnChanged(mapping); }) {
   daemon_.AddNodeInfo("portMapping", [this] { return Info(); });
   daemon_.AddMetrics([this](http::PrometheusWriter& out) { WriteMetrics(out); });
-  daemon_.AddShutdownStep("remove the port mapping",
-                          [this](std::function<void()> done) { mapper_.Stop(std::move(done)); });
+  daemon_.AddShutdownStep("remove the port mapping", [this](std::function<void()> done) {
+    stopping_ = true;  // the removal is no news for the verdict: the node is leaving
+    mapper_.Stop(std::move(done));
+  });
   daemon_.AddCloseHook([this] { mapper_.Close(); });
   mapper_.Start(port_);
 }
 
 void RouterPortMapping::OnChanged(const std::optional<GatewayMapping>&) {
+  if (stopping_) return;
   // A mapping made, moved or lost changes who can reach this node: the dial-backs decide again
   // (a node behind a NAT stops being a client until they say nat again).
   daemon_.node().RecheckReachability(daemon_.Now());

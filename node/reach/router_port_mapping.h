@@ -43,6 +43,7 @@ class RouterPortMapping {
 
   Daemon& daemon_;
   uint16_t port_;
+  bool stopping_ = false;  // the shutdown step is removing the mapping
   transport::uv::portmap::PortMapper mapper_;
 };
 

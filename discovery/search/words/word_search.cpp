@@ -35,6 +35,20 @@ void AddCompletions(VocabularyFeed& vocabulary, size_t completions_max, TermRead
   }
 }
 
+// A further read keeps what the term's probe found besides: a filtered one lists only the
+// pointers whose profile holds the other words, and a skill it hides may still match them (a
+// pointer of a publisher without profiles, credited from its text; a longer word beginning with
+// the last word as typed).
+void KeepProbed(TermReading& further, const TermReading& probe) {
+  for (const kademlia::store::TermPointer& pointer : probe.pointers) {
+    const kademlia::store::RecordIdentity identity = kademlia::store::IdentityOf(pointer);
+    const bool read = std::any_of(
+        further.pointers.begin(), further.pointers.end(),
+        [&identity](const auto& p) { return kademlia::store::IdentityOf(p) == identity; });
+    if (!read) further.pointers.push_back(pointer);
+  }
+}
+
 }  // namespace
 
 struct WordSearch::Run {
@@ -118,6 +132,7 @@ void WordSearch::OnRead(const RunPtr& run, size_t term, size_t lookup, transport
   if (read.alternative && !reading.pointers.empty()) {
     run->match.query().AddAlternative(term, read.term);
   }
+  if (run->stage == Stage::kReadingFurther) KeepProbed(reading, read.reading);
   read.reading = std::move(reading);
   --state.outstanding;
   --run->outstanding;

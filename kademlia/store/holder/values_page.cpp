@@ -26,6 +26,10 @@ wire::Header LargestReplyHeader() {
   header.observed = transport::Endpoint(*transport::Address::Parse("ffff::ffff"), 65535);
   header.txid = UINT64_MAX;
   header.network_id = UINT32_MAX;
+  // Not "c": with it the largest inline record (kRecordInlineSizeMax) would no longer fit a
+  // page. A node in client mode holds no keys for others (no lookup finds it), so it answers
+  // FIND_VALUE only when asked directly, and a page too large for it is not sent (counted in
+  // send_failures).
   return header;
 }
 
@@ -36,6 +40,7 @@ ValuesPage::ValuesPage(const wire::ValuesBody& values) {
   wire::ValuesBody frame = values;
   frame.next = UINT32_MAX;
   frame.total = UINT32_MAX;
+  if (frame.matched) frame.matched = UINT32_MAX;
   const size_t frame_size = wire::Encode(wire::Message{LargestReplyHeader(), frame}).value().size();
   const size_t used = frame_size + kArrayHeaderSlack + kLifetimesFrameSize;
   assert(used < kDatagramSizeMax);

@@ -145,7 +145,8 @@ void TermGetter::OnValues(const ReadPtr& read, transport::TimePoint now, const C
     if (auto taken = read->merge.Take(now, s.index, copy, left)) {
       uint64_t& sequence = holder.held[taken->identity];
       sequence = std::max(sequence, taken->sequence);
-      s.found.insert(taken->identity);
+      // What a filtering holder's "tm" counts: a holder that does not filter sends the rest.
+      if (taken->passes) s.found.insert(taken->identity);
     }
   }
 }
@@ -247,7 +248,9 @@ void TermGetter::FinishShard(const ReadPtr& read, transport::TimePoint now) {
   }
   if (s.index == 0) read->result.shard0_count = count;
   const bool last = count < kTermPointersPerKeyMax || s.index + 1 == kTermShardsMax;
-  if (!s.cut) ReadRepair(read, now);
+  // A filtered read saw only what passed: which holder lacks what, it cannot say (and a newer
+  // version the filter hid would refuse an older one as stale).
+  if (!s.cut && read->with_terms.empty()) ReadRepair(read, now);
   if (last || s.cut || read->enough()) {
     // A shard no node answered for (and this node holds nothing of) says nothing of the rest.
     const bool answered = !s.closest.empty() || s.own_count > 0;
@@ -274,8 +277,6 @@ void TermGetter::ReadRepair(const ReadPtr& read, transport::TimePoint now) {
     if (it->second.tt >= kTermPointersPerKeyMax) continue;
     for (const auto& [identity, newest] : read->merge.newest()) {
       if (newest.shard != s.index || !newest.told) continue;
-      // A filtered read saw only what passed: whether a holder has the rest, it cannot say.
-      if (!read->merge.Passes(newest.pointer->pointer)) continue;
       const auto held = it->second.held.find(identity);
       if (held != it->second.held.end() && held->second >= newest.pointer->pointer.sequence) {
         continue;

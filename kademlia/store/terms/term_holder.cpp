@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <span>
+#include <vector>
 
 #include "kademlia/store/holder/values_page.h"
 
@@ -32,13 +34,27 @@ TermHolder::TermHolder(const TermTableLimits& limits, const RecordWindow& window
 void TermHolder::Answer(transport::TimePoint now, const wire::FindValueBody& find,
                         wire::ValuesBody& values) const {
   values.total = static_cast<uint32_t>(table_.Count(find.target));
-  // Filtered: the page and its cursor walk the pointers that pass alone, and "tm" says so.
-  const size_t total = table_.CountPassing(find.target, find.with_terms);
-  if (!find.with_terms.empty()) values.matched = static_cast<uint32_t>(total);
+  // Filtered: the page and its cursor walk the pointers that pass alone, and "tm" says how
+  // many: one walk of the key's pointers (at most pointers_per_key_max) gives both.
+  std::vector<const StoredPointer*> passing;
+  std::span<const StoredPointer* const> listed;
+  size_t total = values.total;
+  if (find.with_terms.empty()) {
+    passing = table_.Page(find.target, find.cursor, wire::kRecordsPerReplyMax);
+    listed = passing;
+  } else {
+    std::vector<uint16_t> hashes = find.with_terms;
+    std::sort(hashes.begin(), hashes.end());
+    hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
+    passing = table_.Page(find.target, 0, values.total, hashes);
+    total = passing.size();
+    values.matched = static_cast<uint32_t>(total);
+    listed = std::span(passing).subspan(std::min<size_t>(find.cursor, total));
+    listed = listed.first(std::min(listed.size(), wire::kRecordsPerReplyMax));
+  }
   ValuesPage room(values);
   size_t next = find.cursor;
-  for (const StoredPointer* held :
-       table_.Page(find.target, find.cursor, wire::kRecordsPerReplyMax, find.with_terms)) {
+  for (const StoredPointer* held : listed) {
     // Every pointer is under kTermPointerEncodedSizeMax, so a page always takes one.
     if (!room.TakeInline(held->encoded.size())) break;
     values.records.emplace_back(held->encoded, held->signature);

@@ -85,7 +85,7 @@ std::optional<TermPointerMerge::Taken> TermPointerMerge::Merge(
         newest.told ? std::max(newest.seconds_left, *seconds_left) : *seconds_left;
     newest.told = true;
   }
-  return Taken{identity, p.sequence};
+  return Taken{identity, p.sequence, Passes(p)};
 }
 
 std::vector<SignedTermPointer> TermPointerMerge::Live() const {

@@ -46,6 +46,7 @@ class TermPointerMerge {
   struct Taken {
     RecordIdentity identity;
     uint64_t sequence = 0;
+    bool passes = true;  // the copy passes the read's filter (Passes)
   };
 
   TermPointerMerge(std::string term, const RecordWindow& window, const SignatureScheme& signatures,

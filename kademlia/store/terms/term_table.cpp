@@ -43,6 +43,7 @@ SignedTermPointer StoredPointer::Signed() const {
 }
 
 bool StoredPointer::Passes(std::span<const uint16_t> with_terms) const {
+  if (with_terms.empty()) return true;
   // A tombstone has neither weight nor profile; a live pointer without a profile (from a
   // publisher of an earlier version) cannot show that it holds the terms.
   if (profile_bytes == 0) return weight_centi == 0;
@@ -241,15 +242,6 @@ std::vector<const StoredPointer*> TermTable::Page(const Key& key, size_t cursor,
 size_t TermTable::Count(const Key& key) const {
   auto it = keys_.find(key);
   return it == keys_.end() ? 0 : it->second.pointers.size();
-}
-
-size_t TermTable::CountPassing(const Key& key, std::span<const uint16_t> with_terms) const {
-  if (with_terms.empty()) return Count(key);
-  auto it = keys_.find(key);
-  if (it == keys_.end()) return 0;
-  return static_cast<size_t>(
-      std::count_if(it->second.by_weight.begin(), it->second.by_weight.end(),
-                    [with_terms](const Held* held) { return held->second.Passes(with_terms); }));
 }
 
 size_t TermTable::Shorten(const Key& key, transport::TimePoint until) {

@@ -113,8 +113,6 @@ class TermTable {
   std::vector<const StoredPointer*> Page(const Key& key, size_t cursor, size_t max,
                                          std::span<const uint16_t> with_terms = {}) const;
   size_t Count(const Key& key) const;
-  // The pointers under `key` that pass `with_terms` (Count when it is empty).
-  size_t CountPassing(const Key& key, std::span<const uint16_t> with_terms) const;
   bool Has(const Key& key) const { return keys_.contains(key); }
 
   // Brings the end of every pointer under `key` forward to `until` where it is later: a holder

@@ -3,7 +3,7 @@
 // asks for a chunk); a newcomer to a full bucket pings its oldest contact; failures evict and
 // forget proofs only at the known address; departed contacts are probed when due, and their
 // return starts a self-lookup at most once per departed_probe_after; a peer in client mode is
-// never heard, and a proven contact that turns client leaves the table.
+// never heard, and a contact that turns client leaves the table once its reply to a ping says so.
 #include "kademlia/routing/peer_upkeep.h"
 
 #include <catch2/catch.hpp>
@@ -162,11 +162,11 @@ wire::Header ClientHeader(const Remote& who) {
 
 TEST_CASE("a peer in client mode is answered but never enters the routing table", "[unit]") {
   UpkeepFixture f;
-  // Unproven: not asked to prove itself, as the table would not take it anyway.
+  // Not in the table: not pinged, as the table would not take it anyway.
   f.upkeep.ConsiderRequester(kNow, kNear.endpoint,
                              wire::Message{ClientHeader(kNear), wire::PingBody{}});
   CHECK(f.sent.empty());
-  // Proven (its PONG to someone's ping, or a reply to its own request): remembered, not heard.
+  // Its reply to a request of ours proves its key; it is remembered, not heard.
   f.upkeep.HearVerified(kNow, kNear.endpoint, ClientHeader(kNear));
   CHECK(f.book.ProvenRequester(kNear.endpoint, kNear.Header()));
   f.upkeep.ConsiderRequester(kNow, kNear.endpoint,
@@ -175,33 +175,55 @@ TEST_CASE("a peer in client mode is answered but never enters the routing table"
   CHECK(f.routing.Find(kNear.id) == nullptr);
   CHECK(f.stats.client_messages == 3);
   CHECK(f.stats.clients_removed == 0);
-  // A chunk requester is still asked to prove its key: chunks go to proven addresses.
+  // A chunk requester is asked to prove its key all the same: chunks go to proven addresses.
   f.upkeep.ConsiderRequester(kNow, kFar.endpoint,
                              wire::Message{ClientHeader(kFar), wire::BlobGetBody{}});
   REQUIRE(f.sent.size() == 1);
   CHECK(f.sent[0].to_id == kFar.id);
 }
 
-TEST_CASE("a contact that says it is a client now leaves the table, but only when it proves it",
-          "[unit]") {
+TEST_CASE(
+    "a contact that says it is a client now leaves the table once its reply to our ping says so "
+    "too",
+    "[unit]") {
   UpkeepFixture f;
   f.upkeep.HearVerified(kNow, kNear.endpoint, kNear.Header());
   REQUIRE(f.added == std::vector<NodeId>{kNear.id});
-  // Someone else claiming kNear's id, from another address, cannot make the table drop it.
-  const transport::Endpoint elsewhere = *transport::Endpoint::Parse("10.6.6.6:6881");
-  f.upkeep.ConsiderRequester(kNow, elsewhere, wire::Message{ClientHeader(kNear), wire::PingBody{}});
-  CHECK(f.routing.Find(kNear.id) != nullptr);
-  CHECK(f.evicted.empty());
-  // kNear itself, proven at its address, says it is a client now (its verdict turned nat).
-  f.book.Remember(kNear.endpoint, kNear.Header());
+  // A request with "c" claiming kNear (from its address, or any other) only gets a ping to
+  // where it came from; the table drops nothing on its word.
   f.upkeep.ConsiderRequester(kNow, kNear.endpoint,
                              wire::Message{ClientHeader(kNear), wire::PingBody{}});
-  CHECK(f.routing.Find(kNear.id) == nullptr);
-  CHECK(f.evicted == std::vector<NodeId>{kNear.id});
-  CHECK(f.stats.clients_removed == 1);
-  // Back as a full node: heard again.
-  f.upkeep.HearVerified(kNow, kNear.endpoint, kNear.Header());
+  REQUIRE(f.sent.size() == 1);
+  CHECK(f.sent[0].to == kNear.endpoint);
+  CHECK(f.sent[0].to_id == kNear.id);
   CHECK(f.routing.Find(kNear.id) != nullptr);
+  CHECK(f.evicted.empty());
+  SECTION("the real kNear answers as a full node (the request was forged): it stays") {
+    f.upkeep.HearVerified(kNow, kNear.endpoint, kNear.Header());
+    CHECK(f.routing.InBucket(kNear.id));
+    CHECK(f.stats.clients_removed == 0);
+  }
+  SECTION("kNear answers in client mode (its verdict turned): it leaves, and comes back later") {
+    f.upkeep.HearVerified(kNow, kNear.endpoint, ClientHeader(kNear));
+    CHECK(f.routing.Find(kNear.id) == nullptr);
+    CHECK(f.evicted == std::vector<NodeId>{kNear.id});
+    CHECK(f.stats.clients_removed == 1);
+    f.upkeep.HearVerified(kNow, kNear.endpoint, kNear.Header());
+    CHECK(f.routing.InBucket(kNear.id));
+  }
+}
+
+TEST_CASE("a client found in a replacement cache leaves it without an eviction", "[unit]") {
+  UpkeepFixture f;
+  f.upkeep.HearVerified(kNow, kNear.endpoint, kNear.Header());  // the table has split
+  f.upkeep.HearVerified(kNow, kFar.endpoint, kFar.Header());
+  f.upkeep.HearVerified(kNow, kFar2.endpoint, kFar2.Header());  // the far bucket is full
+  REQUIRE(f.routing.Find(kFar2.id) != nullptr);
+  REQUIRE_FALSE(f.routing.InBucket(kFar2.id));
+  f.upkeep.HearVerified(kNow, kFar2.endpoint, ClientHeader(kFar2));
+  CHECK(f.routing.Find(kFar2.id) == nullptr);
+  CHECK(f.stats.clients_removed == 1);
+  CHECK(f.evicted.empty());  // services never heard of it as a contact
 }
 
 TEST_CASE("a newcomer to a full bucket pings its oldest contact once", "[unit]") {

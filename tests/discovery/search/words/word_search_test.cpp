@@ -117,6 +117,34 @@ TEST_CASE(
   CHECK(world.terms.calls[2].with_terms.empty());
 }
 
+TEST_CASE(
+    "a skill whose pointers carry no profile, met in the rarest term's probe, is kept past the "
+    "filtered read and found from its text",
+    "[unit]") {
+  World world;
+  world.config.probe_pointers = 2;
+  world.config.term_pointers_read_max = 4;
+  for (int i = 0; i < 6; ++i) {
+    const std::string n = std::to_string(i);
+    world.Publish(Skill("docs-" + n, "Feishu Docs " + n, "Feishu documents, Feishu sheets."));
+    world.Publish(Skill("agenda-" + n, "Calendar Agenda " + n, "Calendar days, calendar weeks."));
+  }
+  // A publisher of an earlier version: pointers without a profile, its feishu pointer the
+  // heaviest of all (so in the probe), its calendar pointer too light to be read.
+  const SkillRecord old = Skill("old-cal", "Feishu Calendar", "Books meetings.");
+  world.records.Put(old);
+  kademlia::store::TermPointer feishu = PointerOf(old, "feishu", 50.0);
+  feishu.name = "Feishu Calendar";
+  world.terms.Add(feishu);
+  world.terms.Add(PointerOf(old, "calendar", 0.1));
+  world.terms.SetCount("feishu", 40);
+  world.terms.SetCount("calendar", 5000);
+  const WordAnswer answer = world.Search("feishu calendar");
+  REQUIRE(world.terms.calls.size() == 3);
+  CHECK_FALSE(world.terms.calls[2].with_terms.empty());  // filtered: old-cal does not pass
+  CHECK(Ids(answer) == Strings{"old-cal"});
+}
+
 TEST_CASE("a term read under several spellings does not filter the rarest term's read", "[unit]") {
   World world;
   world.config.probe_pointers = 2;
