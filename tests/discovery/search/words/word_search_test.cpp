@@ -1,6 +1,7 @@
 // WordSearch (discovery/search/words/word_search.h) over fake sources: which terms it reads and how
 // far, intersection and partial matches, typo correction and completion, the candidates it
-// drops (and, asked to, those it passed over), filters, BM25 order and its limits.
+// drops (and, asked to, those it passed over), filters, BM25 order and its limits. The filtered
+// further read has its own file (word_search_filter_test.cpp).
 #include "discovery/search/words/word_search.h"
 
 #include <algorithm>
@@ -9,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "discovery/search/word_fakes.h"
+#include "discovery/search/words/word_search_world.h"
 #include "support/records.h"
 
 namespace skillnode::discovery::search {
@@ -17,49 +18,10 @@ namespace {
 
 using kademlia::store::SkillRecord;
 using kademlia::store::SkillStatus;
-using Strings = std::vector<std::string>;
-
-SkillRecord Skill(const std::string& skill, const std::string& name,
-                  const std::string& description = {}) {
-  SkillRecord r = skillnode::testing::SampleRecord("agent-001", skill);
-  r.capabilities = {};
-  r.scenes = {};
-  r.descriptor = kademlia::store::SkillDescriptor{};
-  r.descriptor->name = name;
-  r.descriptor->description = description;
-  r.publisher = skillnode::testing::Publisher().public_key();
-  return r;
-}
-
-struct World {
-  FakeTermSource terms;
-  FakeRecordSource records;
-  VocabularyFeed vocabulary;
-  WordSearchConfig config;
-
-  void Publish(const SkillRecord& record) {
-    terms.Index(record);
-    records.Put(record);
-  }
-  WordAnswer Search(const std::string& text, SkillQuery query = {}) {
-    WordSearch search(terms, records, vocabulary, config);
-    query.text = text;
-    WordAnswer answer;
-    bool called = false;
-    search.Search(transport::kTimeZero, query, [&](transport::TimePoint, WordAnswer a) {
-      called = true;
-      answer = std::move(a);
-    });
-    REQUIRE(called);
-    return answer;
-  }
-};
-
-Strings Ids(const WordAnswer& answer) {
-  Strings out;
-  for (const ScoredEntry& hit : answer.hits) out.push_back(hit.entry->record().skill_id);
-  return out;
-}
+using testing::Ids;
+using testing::Skill;
+using testing::Strings;
+using World = testing::WordSearchWorld;
 
 TEST_CASE("a word search reads every term's shard 0, then the rarest term further", "[unit]") {
   World world;
@@ -78,95 +40,6 @@ TEST_CASE("a word search reads every term's shard 0, then the rarest term furthe
   CHECK(world.terms.calls[2].term == "feishu");  // the rarer one, read further
   CHECK(world.terms.calls[2].wanted == 10);
   CHECK(answer.hits.size() == 4);
-}
-
-TEST_CASE(
-    "the rarest term's further read is filtered by the other words, and so reaches records "
-    "holding them all past its heaviest pointers",
-    "[unit]") {
-  World world;
-  world.config.probe_pointers = 2;
-  world.config.term_pointers_read_max = 4;
-  // "feishu": six documents' tools weigh it most, two calendars hold it lightly. "calendar":
-  // six agendas weigh it most. Neither word's heaviest pointers name the two calendars.
-  for (int i = 0; i < 6; ++i) {
-    const std::string n = std::to_string(i);
-    world.Publish(Skill("docs-" + n, "Feishu Docs " + n, "Feishu documents, Feishu sheets."));
-    world.Publish(Skill("agenda-" + n, "Calendar Agenda " + n, "Calendar days, calendar weeks."));
-  }
-  world.Publish(Skill("feishu-cal-1", "Feishu Calendar One", "Books meetings and rooms."));
-  world.Publish(Skill("feishu-cal-2", "Feishu Calendar Two", "Books meetings and rooms."));
-  world.terms.SetCount("calendar", 5000);
-  world.terms.SetCount("feishu", 40);
-
-  const WordAnswer answer = world.Search("feishu calendar");
-  REQUIRE(world.terms.calls.size() == 3);
-  CHECK(world.terms.calls[0].with_terms.empty());  // the probes are not filtered
-  CHECK(world.terms.calls[1].with_terms.empty());
-  CHECK(world.terms.calls[2].term == "feishu");
-  CHECK(world.terms.calls[2].with_terms ==
-        std::vector<uint16_t>{kademlia::store::TermProfile::HashOf("calendar")});
-  CHECK(Ids(answer) == Strings{"feishu-cal-1", "feishu-cal-2"});
-
-  // Unfiltered (a reader of an earlier version), the same 4 pointers are feishu's heaviest:
-  // documents only, and neither calendar is found.
-  world.config.filtered_reads = false;
-  world.terms.calls.clear();
-  CHECK(Ids(world.Search("feishu calendar")).empty());
-  REQUIRE(world.terms.calls.size() == 3);
-  CHECK(world.terms.calls[2].with_terms.empty());
-}
-
-TEST_CASE(
-    "a skill whose pointers carry no profile, met in the rarest term's probe, is kept past the "
-    "filtered read and found from its text",
-    "[unit]") {
-  World world;
-  world.config.probe_pointers = 2;
-  world.config.term_pointers_read_max = 4;
-  for (int i = 0; i < 6; ++i) {
-    const std::string n = std::to_string(i);
-    world.Publish(Skill("docs-" + n, "Feishu Docs " + n, "Feishu documents, Feishu sheets."));
-    world.Publish(Skill("agenda-" + n, "Calendar Agenda " + n, "Calendar days, calendar weeks."));
-  }
-  // A publisher of an earlier version: pointers without a profile, its feishu pointer the
-  // heaviest of all (so in the probe), its calendar pointer too light to be read.
-  const SkillRecord old = Skill("old-cal", "Feishu Calendar", "Books meetings.");
-  world.records.Put(old);
-  kademlia::store::TermPointer feishu = PointerOf(old, "feishu", 50.0);
-  feishu.name = "Feishu Calendar";
-  world.terms.Add(feishu);
-  world.terms.Add(PointerOf(old, "calendar", 0.1));
-  world.terms.SetCount("feishu", 40);
-  world.terms.SetCount("calendar", 5000);
-  const WordAnswer answer = world.Search("feishu calendar");
-  REQUIRE(world.terms.calls.size() == 3);
-  CHECK_FALSE(world.terms.calls[2].with_terms.empty());  // filtered: old-cal does not pass
-  CHECK(Ids(answer) == Strings{"old-cal"});
-}
-
-TEST_CASE("a term read under several spellings does not filter the rarest term's read", "[unit]") {
-  World world;
-  world.config.probe_pointers = 2;
-  world.config.term_pointers_read_max = 4;
-  for (int i = 0; i < 6; ++i) {
-    world.Publish(Skill("docs-" + std::to_string(i), "Feishu Docs " + std::to_string(i)));
-  }
-  world.Publish(Skill("cal", "Feishu Calendar"));
-  world.terms.SetCount("feishu", 40);
-  world.terms.SetCount("calendar", 5000);  // common: feishu is the rarest term
-  // "calendr" is not indexed: it is read again as its correction "calendar", an alternative,
-  // and a record holding either spelling matches; a filter of one hash cannot say that.
-  world.vocabulary.NoteRecord(Skill("cal", "Feishu Calendar"));
-  (void)world.Search("feishu calendr");
-  bool further = false;
-  for (const auto& call : world.terms.calls) {
-    if (call.term == "feishu" && call.wanted == 4) {
-      further = true;
-      CHECK(call.with_terms.empty());
-    }
-  }
-  CHECK(further);
 }
 
 TEST_CASE("no term is read further when the probes lead to enough candidates covering all",
