@@ -26,7 +26,9 @@
 //            at the holder, "tt": uint32 records held under the key,
 //            "nx"?: uint32 cursor of the next page, when more pages follow,
 //            "tm"?: uint32 the pointers "wf" let through, when the holder filtered by it:
-//            then "rs" and "nx" page through those alone}
+//            then "rs" and "nx" page through those alone,
+//            "lw"?: uint32 under a full term key, on a read without "wf": the weight of the
+//            lightest pointer held, which a newcomer must outweigh to enter}
 //   7 STORE {"tg": bin 32, "tk": bin write token, "rc": record, "lt": uint32 lifetime seconds}
 //   8 STORED {}
 //   9 LISTEN {"tg": bin 32, "lt": uint32 seconds asked}
@@ -213,6 +215,10 @@ struct ValuesBody {
   // and the page sequence `records` and `next` walk (a holder that ignores the filter leaves it
   // unset and pages through all `total`).
   std::optional<uint32_t> matched;
+  // Set by a holder of a full term key, on an unfiltered read: the weight of its lightest
+  // pointer, which a newcomer must outweigh to enter (docs/protocol.md "Publishing into
+  // shards"; a tombstone weighs 0).
+  std::optional<uint32_t> entry_floor;
   bool operator==(const ValuesBody&) const = default;
 };
 struct StoreBody {

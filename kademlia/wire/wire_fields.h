@@ -66,6 +66,7 @@ void BodyFields(V& v, B& b) {
   v.Uint("tt", b.total, Presence::kRequired);
   v.OptionalUint("nx", b.next);
   v.OptionalUint("tm", b.matched);
+  v.OptionalUint("lw", b.entry_floor);
 }
 
 template <typename V, Is<StoreBody> B>
@@ -150,7 +151,7 @@ void BodyFields(V& v, B& b) {
 }
 
 // The most fields any body has (VALUES); BodyReader indexes a body map into this many slots.
-inline constexpr size_t kBodyFieldsMax = 7;
+inline constexpr size_t kBodyFieldsMax = 8;
 
 }  // namespace skillnode::kademlia::wire::wire_fields
 

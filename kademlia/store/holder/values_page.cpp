@@ -41,6 +41,7 @@ ValuesPage::ValuesPage(const wire::ValuesBody& values) {
   frame.next = UINT32_MAX;
   frame.total = UINT32_MAX;
   if (frame.matched) frame.matched = UINT32_MAX;
+  if (frame.entry_floor) frame.entry_floor = UINT32_MAX;
   const size_t frame_size = wire::Encode(wire::Message{LargestReplyHeader(), frame}).value().size();
   const size_t used = frame_size + kArrayHeaderSlack + kLifetimesFrameSize;
   assert(used < kDatagramSizeMax);

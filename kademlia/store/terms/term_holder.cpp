@@ -40,6 +40,8 @@ void TermHolder::Answer(transport::TimePoint now, const wire::FindValueBody& fin
   std::span<const StoredPointer* const> listed;
   size_t total = values.total;
   if (find.with_terms.empty()) {
+    // A publisher's probe reads it: a full key still takes a pointer heavier than this.
+    values.entry_floor = table_.EntryFloor(find.target);
     passing = table_.Page(find.target, find.cursor, wire::kRecordsPerReplyMax);
     listed = passing;
   } else {

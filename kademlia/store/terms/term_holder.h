@@ -45,7 +45,8 @@ class TermHolder {
   bool Holds(const Key& key) const { return table_.Has(key); }
   // Adds to `values` (the reply with its token set) the page of pointers under `find.target`
   // from `find.cursor`, as many as fit a datagram, with their lifetimes, total and next cursor;
-  // with `find.with_terms`, of the pointers that pass that filter, and how many do ("tm").
+  // with `find.with_terms`, of the pointers that pass that filter, and how many do ("tm");
+  // without, on a full key, the weight a newcomer must outweigh ("lw", TermTable::EntryFloor).
   void Answer(transport::TimePoint now, const wire::FindValueBody& find,
               wire::ValuesBody& values) const;
   // A STORE whose record is a term pointer (IsTermPointerEncoding). Nothing when it is stored

@@ -183,14 +183,14 @@ transport::TimePoint TermPublisher::NextDeadline() const {
 bool TermPublisher::Locate(transport::TimePoint now, const std::shared_ptr<Job>& job,
                            uint32_t shard) {
   const Key key = TermKey(job->pointer.pointer.term, shard);
-  // What each answering holder holds under the key (`tt`), for the search.
-  auto counts = std::make_shared<std::map<NodeId, uint32_t>>();
+  // What each answering holder holds under the key (`tt`, and `lw` when full), for the search.
+  auto fullness = std::make_shared<std::map<NodeId, ShardFullness>>();
   LookupOptions lookup;
   lookup.request = [key](const Key&) { return wire::FindValueBody{key, 0, {}}; };
-  lookup.on_reply = [counts](transport::TimePoint, const Contact& from,
-                             const wire::Message& reply) {
+  lookup.on_reply = [fullness](transport::TimePoint, const Contact& from,
+                               const wire::Message& reply) {
     if (const auto* values = std::get_if<wire::ValuesBody>(&reply.body)) {
-      (*counts)[from.id] = values->total;
+      (*fullness)[from.id] = ShardFullness{values->total, values->entry_floor};
     }
     return false;
   };
@@ -198,25 +198,32 @@ bool TermPublisher::Locate(transport::TimePoint now, const std::shared_ptr<Job>&
   lookup.slow_retry_rank = config_.replication;
   lookup.closest_wanted = config_.lookup_closest;
   return node_.StartLookup(now, key, std::move(lookup),
-                           [this, job, shard, counts](const LookupResult& closest) {
-                             uint32_t count = 0;
+                           [this, job, shard, fullness](const LookupResult& closest) {
+                             ShardFullness seen;
                              if (!closest.closest.empty()) {
-                               const auto it = counts->find(closest.closest.front().id);
-                               if (it != counts->end()) count = it->second;
+                               const auto it = fullness->find(closest.closest.front().id);
+                               if (it != fullness->end()) seen = it->second;
                              }
-                             OnLocated(job, shard, closest, count);
+                             OnLocated(job, shard, closest, seen);
                            });
 }
 
+bool TermPublisher::ShardFullness::Takes(uint32_t weight_centi) const {
+  if (total < kTermPointersPerKeyMax) return true;
+  // A full key still takes a pointer heavier than its lightest (TermTable); a holder that does
+  // not say how light that is (an earlier version) is full for every newcomer.
+  return entry_floor.has_value() && weight_centi > *entry_floor;
+}
+
 void TermPublisher::OnLocated(const std::shared_ptr<Job>& job, uint32_t shard,
-                              const LookupResult& closest, uint32_t closest_count) {
+                              const LookupResult& closest, const ShardFullness& seen) {
   const transport::TimePoint now = closest.finished;
   if (job->mode != Job::Mode::kSearch) {
     StoreAt(now, job, shard, closest);
     return;
   }
   assert(job->search.probe() == shard);
-  const bool full = closest_count >= kTermPointersPerKeyMax;
+  const bool full = !seen.Takes(job->pointer.pointer.weight_centi);
   job->search.OnProbed(full);
   if (!full) job->room = closest;  // the lowest shard seen with room: where it goes when found
   switch (job->search.state()) {

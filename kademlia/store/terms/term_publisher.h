@@ -6,12 +6,15 @@
 // closest nodes of one of the term's shard keys, and keeps a copy here when this node is one of
 // them.
 //
-// Shards: a term with no shard yet is placed by a ShardSearch (shard_search.h) over the
-// holders' counts (`tt` in VALUES); a republish of the same version goes to the shard it was
-// placed in; a new version (signed again, or an update) first tries one shard lower, so
-// pointers drift down as others leave. When every holder that answered a STORE refused it with
-// ERROR 24 (term key full), the pointer moves to the next shard; past the last, the term is
-// given up (until the next version). The shard of each (identity, term) is remembered.
+// Shards: a term with no shard yet is placed by a ShardSearch (shard_search.h) over whether
+// each shard's holders take it (`tt` in VALUES, and `lw`: a full key still takes a pointer
+// heavier than its lightest, so a heavy pointer lands in shard 0 however late it comes, and
+// shard 0 holds a common term's heaviest pointers, the ones a reader reads first); a republish of
+// the same version goes to the shard it was placed in; a new version (signed again, or an update)
+// first tries one shard lower, so pointers drift down as others leave. When every holder that
+// answered a STORE refused it with ERROR 24 (term key full), the pointer moves to the next shard;
+// past the last, the term is given up (until the next version). The shard of each (identity, term)
+// is remembered.
 //
 // Removal: a tombstone record buries every term placed for its identity with a tombstone
 // pointer (the tombstone's timestamp, sequence and TTL, weight 0, no name or description) in
@@ -85,6 +88,13 @@ class TermPublisher {
   };
   using Places = std::map<std::string, Place, std::less<>>;
   struct Job;
+  // What a shard's closest answering holder said of its key in VALUES.
+  struct ShardFullness {
+    uint32_t total = 0;                   // `tt`: pointers held under the key
+    std::optional<uint32_t> entry_floor;  // `lw`: when full, the weight to outweigh
+    // Whether the holder would take a newcomer weighing `weight_centi`.
+    bool Takes(uint32_t weight_centi) const;
+  };
 
   // The live terms of `record` (with the places of its identity): pointers, and tombstone
   // pointers for the terms it dropped.
@@ -99,9 +109,9 @@ class TermPublisher {
   void Pump(transport::TimePoint now);
   // A lookup of `shard`'s key for `job`; false when the node refuses the lookup.
   bool Locate(transport::TimePoint now, const std::shared_ptr<Job>& job, uint32_t shard);
-  // The lookup of `shard` ended; `closest_count` is what its closest answering holder holds.
+  // The lookup of `shard` ended; `seen` is what its closest answering holder said of the key.
   void OnLocated(const std::shared_ptr<Job>& job, uint32_t shard, const LookupResult& closest,
-                 uint32_t closest_count);
+                 const ShardFullness& seen);
   // STOREs the job's pointer on the r closest of `shard`'s key found by `closest`.
   void StoreAt(transport::TimePoint now, const std::shared_ptr<Job>& job, uint32_t shard,
                const LookupResult& closest);

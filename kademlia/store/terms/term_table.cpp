@@ -244,6 +244,15 @@ size_t TermTable::Count(const Key& key) const {
   return it == keys_.end() ? 0 : it->second.pointers.size();
 }
 
+std::optional<uint32_t> TermTable::EntryFloor(const Key& key) const {
+  auto it = keys_.find(key);
+  if (it == keys_.end() || it->second.pointers.size() < limits_.pointers_per_key_max) {
+    return std::nullopt;
+  }
+  assert(!it->second.by_weight.empty());
+  return it->second.by_weight.back()->second.weight_centi;
+}
+
 size_t TermTable::Shorten(const Key& key, transport::TimePoint until) {
   auto it = keys_.find(key);
   if (it == keys_.end()) return 0;

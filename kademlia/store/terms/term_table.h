@@ -113,6 +113,9 @@ class TermTable {
   std::vector<const StoredPointer*> Page(const Key& key, size_t cursor, size_t max,
                                          std::span<const uint16_t> with_terms = {}) const;
   size_t Count(const Key& key) const;
+  // While `key` is full, the weight a newcomer must outweigh to enter it (its lightest
+  // pointer's; 0 when it holds a tombstone); none while it has room.
+  std::optional<uint32_t> EntryFloor(const Key& key) const;
   bool Has(const Key& key) const { return keys_.contains(key); }
 
   // Brings the end of every pointer under `key` forward to `until` where it is later: a holder

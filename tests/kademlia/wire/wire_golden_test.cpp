@@ -198,6 +198,10 @@ constexpr std::pair<size_t, std::string_view> kEdgeDigests[] = {
     {288, "20d49c53872b2d83d6f165376e4a2cbafcd1e165558211a384977bbeff29a058"},
     {115, "daca23284539b69aa6af98a6072c7f1c3c3ee60e0520108aa58b17fde3c23f39"},
     {212, "bff5dadf3ade921ff8f118cb838627ba36ba6344b7e93c83f3279e5dceb47770"},
+    {192, "3d595ec25a49b34923bf4520a4d0e312b7bde74f7fbee01d55855d3005b10650"},
+    {289, "ce6c99cd05a66e64e030d566f0f9563e14f339e1364a8b23f98f3118868214b6"},
+    {115, "28c5b0761832df4bb3080825942e2be38f9510a762ccdedfb17a59a48e14fa2a"},
+    {212, "a77825a5c6faae10abe178a5d4b1eb078033fc4460a5064bda4dd1c24e8ca3cd"},
     {313, "c3bb23758a1e143bd073cbcb926a1e6f122be4ce616aeafb4f98238fe60e0fb4"},
     {410, "bd9e94f9c20447e28ffe6726ae45123f1b51475f83d1f284c24b6002736dd796"},
     {260, "59676d415c5533f5970932fdd7de84e223e6df3ff64d866f1857d698275f9538"},
@@ -325,7 +329,7 @@ TEST_CASE("a record by reference packs as [digest, size, signature] in STORE, VA
   const WireRecord inline_record{{1, 2, 3}, Filled<64>(4)};
   const std::pair<Body, std::string_view> cases[] = {
       {StoreBody{Key::Sha256("skill"), {8}, reference, 3600}, kReferenceStoreHex},
-      {ValuesBody{{}, {7}, {inline_record, reference}, 2, std::nullopt, {60, 61}, {}},
+      {ValuesBody{{}, {7}, {inline_record, reference}, 2, std::nullopt, {60, 61}, {}, {}},
        kReferenceValuesHex},
       {PushBody{Key::Sha256("k"), reference, std::nullopt}, kReferencePushHex},
   };

@@ -117,13 +117,15 @@ TEST_CASE("Encode writes exactly the documented keys", "[unit]") {
   CHECK(body(EncodeOk({MinimalHeader(), ErrorBody{}})) == V{"c", "m"});
   CHECK(body(EncodeOk({MinimalHeader(), FindValueBody{}})) == V{"tg", "cu"});
   CHECK(body(EncodeOk({MinimalHeader(), ValuesBody{}})) == V{"ns", "rs", "tt"});
-  CHECK(body(EncodeOk({MinimalHeader(), ValuesBody{{}, {1}, {}, 0, 3, {}, {}}})) ==
+  CHECK(body(EncodeOk({MinimalHeader(), ValuesBody{{}, {1}, {}, 0, 3, {}, {}, {}}})) ==
         V{"ns", "tk", "rs", "tt", "nx"});
-  CHECK(body(EncodeOk({MinimalHeader(), ValuesBody{{}, {1}, {{{1}, {}}}, 1, 3, {60}, {}}})) ==
+  CHECK(body(EncodeOk({MinimalHeader(), ValuesBody{{}, {1}, {{{1}, {}}}, 1, 3, {60}, {}, {}}})) ==
         V{"ns", "tk", "rs", "lf", "tt", "nx"});
   CHECK(body(EncodeOk({MinimalHeader(), FindValueBody{{}, 2, {7, 9}}})) == V{"tg", "cu", "wf"});
-  CHECK(body(EncodeOk({MinimalHeader(), ValuesBody{{}, {}, {}, 9, 3, {}, 4}})) ==
+  CHECK(body(EncodeOk({MinimalHeader(), ValuesBody{{}, {}, {}, 9, 3, {}, 4, {}}})) ==
         V{"ns", "rs", "tt", "nx", "tm"});
+  CHECK(body(EncodeOk({MinimalHeader(), ValuesBody{{}, {}, {}, 256, {}, {}, {}, 120}})) ==
+        V{"ns", "rs", "tt", "lw"});
   CHECK(body(EncodeOk({MinimalHeader(), StoreBody{}})) == V{"tg", "tk", "rc", "lt"});
   CHECK(body(EncodeOk({MinimalHeader(), StoredBody{}})).empty());
   CHECK(body(EncodeOk({MinimalHeader(), ListenBody{}})) == V{"tg", "lt"});
@@ -220,10 +222,11 @@ TEST_CASE("Encode refuses fields over their limits and invalid values", "[unit]"
       {observed_port_zero, "'o': port 0"},
       {{MinimalHeader(), UnknownBody{1}}, "type 1 (ping)"},
       {{MinimalHeader(), UnknownBody{127}}, "type 127 (error)"},
-      {{MinimalHeader(), ValuesBody{Contacts(kNodesPerReplyMax + 1, false), {}, {}, 0, {}, {}, {}}},
+      {{MinimalHeader(),
+        ValuesBody{Contacts(kNodesPerReplyMax + 1, false), {}, {}, 0, {}, {}, {}, {}}},
        "VALUES over its limits"},
       {{MinimalHeader(),
-        ValuesBody{{}, {}, std::vector<WireRecord>(kRecordsPerReplyMax + 1), 0, {}, {}, {}}},
+        ValuesBody{{}, {}, std::vector<WireRecord>(kRecordsPerReplyMax + 1), 0, {}, {}, {}, {}}},
        "VALUES over its limits"},
       {{MinimalHeader(),
         ValuesBody{{Contact(1, false), {Key(), transport::Endpoint(Ep("[::1]:1").address(), 0)}},
@@ -232,11 +235,12 @@ TEST_CASE("Encode refuses fields over their limits and invalid values", "[unit]"
                    0,
                    {},
                    {},
+                   {},
                    {}}},
        "'a.ns[1]': port 0"},
       {{MinimalHeader(), StoreBody{{}, std::vector<uint8_t>(kTokenSizeMax + 1, 1), {}, 0}},
        "'a.tk'"},
-      {{MinimalHeader(), ValuesBody{{}, {}, {{{1}, {}}, {{2}, {}}}, 2, {}, {60}, {}}},
+      {{MinimalHeader(), ValuesBody{{}, {}, {{{1}, {}}, {{2}, {}}}, 2, {}, {60}, {}, {}}},
        "'a.lf': 1 lifetimes for 2 records"},
       {{MinimalHeader(), FindValueBody{{}, 0, std::vector<uint16_t>(kFindValueTermsMax + 1, 1)}},
        "'a.wf': 9 term hashes, more than the limit of 8 (FIND_VALUE over its limits)"},
@@ -258,6 +262,7 @@ TEST_CASE("Encode and EncodeFitting refuse a port-0 contact in VALUES, as Decode
                  {{{1}, Filled<64>(2)}},
                  1,
                  std::nullopt,
+                 {},
                  {},
                  {}}};
   auto bytes = Encode(values);

@@ -1,6 +1,7 @@
 // TermHolder (kademlia/store/terms/term_holder.h) inside SkillDht on one node driven by hand:
 // STOREs of term pointers kept and paged back heaviest first, every refusal an ERROR reply with
-// its reason, ERROR 24 for a full key, and expiry.
+// its reason, ERROR 24 for a full key (whose reads say what a newcomer must outweigh), and
+// expiry.
 #include "kademlia/store/terms/term_holder.h"
 
 #include <catch2/catch.hpp>
@@ -158,13 +159,21 @@ TEST_CASE("a STORE of a term pointer is refused with the reason, and nothing cha
   CHECK(std::get<wire::ErrorBody>(full.body).message.find("term key full") != std::string::npos);
   CHECK(f.dht.stats().store_refused[static_cast<size_t>(wire::ErrorReplyCode::kTermKeyFull)] == 1);
   CHECK(f.dht.terms().pointers() == 2);
+  // A read of the full key says what a newcomer must outweigh ("lw"): the publisher's probe
+  // sees that this one would not enter, a heavier one would.
+  CHECK(ReadPages(f, peer, key).front().entry_floor == 300u);
   CHECK(std::holds_alternative<wire::StoredBody>(
       Store(f, peer, TermKey("calendar", 1), Sample("skill-light", 300)).body));
+  CHECK_FALSE(ReadPages(f, peer, TermKey("calendar", 1)).front().entry_floor.has_value());
   // A heavier newcomer takes the lightest one's place.
   CHECK(std::holds_alternative<wire::StoredBody>(
       Store(f, peer, key, Sample("skill-heavy", 900)).body));
   CHECK(f.dht.terms().Count(key) == 2);
   CHECK(f.dht.terms().displaced() == 1);
+  CHECK(ReadPages(f, peer, key).front().entry_floor == 500u);
+  // A filtered read is a reader's, not a publisher's probe: no "lw" (nor room for it).
+  CHECK_FALSE(
+      ReadPages(f, peer, key, {TermProfile::HashOf("calendar")}).front().entry_floor.has_value());
 }
 
 TEST_CASE("held term pointers expire with the lifetime they were stored for", "[unit]") {

@@ -1,7 +1,8 @@
 // TermPublisher (kademlia/store/terms/term_publisher.h) through SkillDht::Publish in seeded
 // networks: a record's pointers land on the r closest of each term key, a full shard 0 sends
-// them to shard 1, a tombstone and an update that drops a term bury them, a pointer signed
-// again carries its record's new sequence, and a record of another key gets none.
+// them to shard 1 unless they outweigh its lightest, a tombstone and an update that drops a term
+// bury them, a pointer signed again carries its record's new sequence, and a record of another key
+// gets none.
 #include "kademlia/store/terms/term_publisher.h"
 
 #include <algorithm>
@@ -143,9 +144,10 @@ TEST_CASE("pointer jobs start at the publisher's pace, a burst first and then on
   CHECK(net.dht(kPublisher).stats().term_jobs_dropped == 0);
 }
 
-// Host `filler` fills `key` on `hosts` with kTermPointersPerKeyMax pointers heavier than any
-// of kTerms, STOREd as any node would.
-void Fill(FakeNetwork& net, size_t filler, const Key& key, const std::set<size_t>& hosts) {
+// Host `filler` fills `key` on `hosts` with kTermPointersPerKeyMax pointers of `weight` (by
+// default heavier than any of kTerms), STOREd as any node would.
+void Fill(FakeNetwork& net, size_t filler, const Key& key, const std::set<size_t>& hosts,
+          uint32_t weight = 5000) {
   const Identity other = testing::Publisher("filler");
   for (size_t host : hosts) {
     std::vector<uint8_t> token;
@@ -162,7 +164,7 @@ void Fill(FakeNetwork& net, size_t filler, const Key& key, const std::set<size_t
       p.skill_id = "filler-" + std::to_string(i);
       p.agent_id = "agent-filler";
       p.record_key = SkillKey(p.skill_id);
-      p.weight_centi = 5000;
+      p.weight_centi = weight;
       p.timestamp_ms = SimulatedWallClockMs(net.now());
       p.sequence = 1;
       p.ttl_seconds = 3600;
@@ -176,25 +178,58 @@ void Fill(FakeNetwork& net, size_t filler, const Key& key, const std::set<size_t
   }
 }
 
+// A network of 30 where shard 0 of "feishu" is full on its 10 closest hosts, with pointers of
+// `weight`, STOREd by a host that is not among them; the publisher is none of those either.
+struct FullShardZero {
+  explicit FullShardZero(uint32_t weight) : net(/*seed=*/73) {
+    BuildDhtNetwork(net, 30, DhtConfig{});
+    // The publisher and the filler are neither among the 8 closest of shard 0 (which answer).
+    const std::set<size_t> shard0 = Closest(net, TermKey("feishu", 0), 10);
+    while (shard0.contains(publisher)) ++publisher;
+    size_t filler = publisher + 1;
+    while (shard0.contains(filler)) ++filler;
+    Fill(net, filler, TermKey("feishu", 0), shard0, weight);
+  }
+
+  FakeNetwork net;
+  size_t publisher = 0;
+};
+
 TEST_CASE("when shard 0 of a term is full of heavier pointers, the pointer goes to shard 1",
           "[sim]") {
-  FakeNetwork net(/*seed=*/73);
-  BuildDhtNetwork(net, 30, DhtConfig{});
-  // The publisher and the filler are neither among the 8 closest of shard 0 (which answer).
-  std::set<size_t> shard0 = Closest(net, TermKey("feishu", 0), 10);
-  size_t publisher = 0;
-  while (shard0.contains(publisher)) ++publisher;
-  size_t filler = publisher + 1;
-  while (shard0.contains(filler)) ++filler;
-  Fill(net, filler, TermKey("feishu", 0), shard0);
-  const SignedRecord record = Own(net, publisher);
-  net.dht(publisher).Publish(net.now(), record, nullptr, {kTerms[0]});
+  FullShardZero world(/*weight=*/5000);
+  FakeNetwork& net = world.net;
+  const SignedRecord record = Own(net, world.publisher);
+  net.dht(world.publisher).Publish(net.now(), record, nullptr, {kTerms[0]});
   net.RunFor(transport::Seconds(30));
   const RecordIdentity identity = IdentityOf(record.record);
   CHECK(PointersAt(net, TermKey("feishu", 0), identity).empty());
   CHECK(HostsOf(PointersAt(net, TermKey("feishu", 1), identity)) ==
         Closest(net, TermKey("feishu", 1), 3));
-  CHECK(net.dht(publisher).stats().term_pointers_published == 1);
+  CHECK(net.dht(world.publisher).stats().term_pointers_published == 1);
+}
+
+TEST_CASE("a pointer heavier than the lightest of a full shard 0 goes to shard 0, however late",
+          "[sim]") {
+  // Full of pointers lighter than kTerms[0] (600): its holders say so ("lw" 100), and the
+  // pointer takes the place of one of them there, never reaching shard 1.
+  FullShardZero world(/*weight=*/100);
+  FakeNetwork& net = world.net;
+  const Key shard0 = TermKey("feishu", 0);
+  const SignedRecord record = Own(net, world.publisher);
+  net.dht(world.publisher).Publish(net.now(), record, nullptr, {kTerms[0]});
+  net.RunFor(transport::Seconds(30));
+  const RecordIdentity identity = IdentityOf(record.record);
+  const std::set<size_t> holders = Closest(net, shard0, 3);
+  CHECK(HostsOf(PointersAt(net, shard0, identity)) == holders);
+  CHECK(PointersAt(net, TermKey("feishu", 1), identity).empty());
+  for (size_t host : holders) {
+    CHECK(net.dht(host).terms().Count(shard0) == kTermPointersPerKeyMax);
+    CHECK(net.dht(host).terms().Page(shard0, 0, 1).front()->weight_centi == 600);
+    CHECK(net.dht(host).terms().displaced() == 1);
+  }
+  CHECK(net.dht(world.publisher).term_publisher().ShardOf(identity, "feishu") == 0u);
+  CHECK(net.dht(world.publisher).stats().term_pointers_published == 1);
 }
 
 TEST_CASE("a tombstone record buries every pointer its skill had", "[sim]") {

@@ -95,6 +95,8 @@ TEST_CASE("a full key takes a heavier newcomer in its lightest pointer's place",
   for (auto [skill, weight] : {std::pair{"skill-a", 300u}, {"skill-b", 100u}, {"skill-c", 200u}}) {
     REQUIRE(table.Put(key, Pointer(skill, weight), Ip("10.0.0.1"), kNow, kHour).changed);
   }
+  CHECK(table.EntryFloor(key) == 100u);
+  CHECK_FALSE(table.EntryFloor(TermKey("calendar", 1)).has_value());
   // No heavier than the lightest: refused, and its publisher goes on to the next shard.
   CHECK(table.Put(key, Pointer("skill-d", 100), Ip("10.0.0.2"), kNow, kHour).refusal ==
         TermRefusal::kKeyFull);
@@ -107,6 +109,7 @@ TEST_CASE("a full key takes a heavier newcomer in its lightest pointer's place",
   CHECK(SkillOf(page[0]) == "skill-a");
   CHECK(SkillOf(page[1]) == "skill-e");
   CHECK(SkillOf(page[2]) == "skill-c");
+  CHECK(table.EntryFloor(key) == 200u);
   // An update of a held pointer is not a newcomer: it keeps its place whatever it weighs.
   CHECK(table.Put(key, Pointer("skill-c", 50, 2), Ip("10.0.0.1"), kNow, kHour).changed);
   CHECK(table.Count(key) == 3);
