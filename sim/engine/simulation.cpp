@@ -19,6 +19,7 @@ bool Simulation::State::Settled() const {
 void Simulation::State::Dispatch(const Event& e) {
   switch (e.kind) {
     case EventKind::kDeliver: {
+      if (!network->Admit(e.slot, e.arg, e.at)) return;  // the receiver's NAT let it not in
       const network::Network::Packet& packet = network->packet(e.arg);
       workload->OnDelivery(e.slot, packet.from, packet.bytes);
       if (words) words->OnDelivered(e.slot, packet.bytes);
@@ -109,7 +110,7 @@ uint64_t Simulation::State::TraceValue() const {
   return combined.value();
 }
 
-report::RunSummary Simulation::State::Summarize(double wall_seconds) const {
+report::RunSummary Simulation::State::Summarize(double wall_seconds) {
   report::RunSummary s;
   s.seed = scenario.seed;
   s.nodes = scenario.nodes;
@@ -144,6 +145,7 @@ report::RunSummary Simulation::State::Summarize(double wall_seconds) const {
         (payload + datagrams * report::kIpUdpHeaderBytes) / s.online_host_seconds;
   }
   s.node_totals = population->Totals();
+  if (scenario.network.nat.share > 0) s.reach = population->Reach();
   s.adversary = population->adversary_counters();
   if (churn) s.churn = churn->counters();
   s.join_retries = population->join_retries();

@@ -92,7 +92,7 @@ struct Simulation::State {
   void RunLane(size_t lane, transport::TimePoint horizon);
   void TakeLanes();
   uint64_t TraceValue() const;
-  report::RunSummary Summarize(double wall_seconds) const;
+  report::RunSummary Summarize(double wall_seconds);
 
   const scenario::Scenario& scenario;
   ProgressFn progress;

@@ -11,6 +11,9 @@ namespace {
 
 // Seeds a join goes through: a node's configuration lists a few bootstrap peers.
 constexpr size_t kJoinSeeds = 3;
+// Draws per seed wanted when some nodes are behind NATs (skipped): with 60 % of them NATed, the
+// 48 draws of a join all miss the public nodes with a chance of 0.6^48, 2 x 10^-11.
+constexpr size_t kJoinSeedTriesWithNats = 16;
 // Back-off before the first retry of a failed join; doubled per attempt up to the maximum.
 constexpr transport::Duration kJoinRetryDelay = transport::Seconds(10);
 constexpr transport::Duration kJoinRetryDelayMax = transport::Seconds(300);
@@ -53,6 +56,7 @@ Population::Population(const scenario::Scenario& scenario, size_t honest_slots,
   }
   // Aliases follow the hosts' own addresses: a pool id each (sybil), or one per honest slot
   // (impersonate), answered by the adversaries in turn.
+  network_.PlaceNats(static_cast<uint32_t>(honest_slots));
   const auto slots = static_cast<uint32_t>(honest_slots + adversary_slots);
   const scenario::AdversaryModel model = scenario_.adversaries.model;
   if (adversary_slots > 0 && model == scenario::AdversaryModel::kSybil) {
@@ -158,13 +162,20 @@ void Population::StartJoin(uint32_t i) {
   kademlia::Node* node = slot.host->node();
   assert(node != nullptr);
   std::vector<transport::Endpoint> seeds;
-  for (size_t tries = 0; seeds.size() < kJoinSeeds && tries < 2 * kJoinSeeds; ++tries) {
+  // A bootstrap list names public nodes: with NATs, the draws skip the nodes behind them (and
+  // take more tries to find as many).
+  const bool nats = network_.nats().hosts_behind() > 0;
+  const size_t tries_max = (nats ? kJoinSeedTriesWithNats : 2) * kJoinSeeds;
+  for (size_t tries = 0; seeds.size() < kJoinSeeds && tries < tries_max; ++tries) {
     const auto seed = RandomJoinedHonest(join_rng_, i);
     if (!seed) break;
+    if (BehindNat(*seed)) continue;
     const transport::Endpoint endpoint = network::EndpointOfSlot(*seed);
     if (std::find(seeds.begin(), seeds.end(), endpoint) == seeds.end()) seeds.push_back(endpoint);
   }
-  const bool alone = seeds.empty();
+  // The first node starts the network alone; a node behind a NAT cannot (nobody could reach
+  // it): it tries again until a public node has joined.
+  const bool alone = seeds.empty() && !BehindNat(i);
   ++slot.join_attempts;
   const uint32_t incarnation = slot.incarnation;
   // This runs in the slot's lane, so it only schedules what happens next.
@@ -322,6 +333,35 @@ report::NodeTotals Population::Totals() const {
     }
   }
   return totals;
+}
+
+report::ReachCensus Population::Reach() {
+  report::ReachCensus census;
+  for (uint32_t i = 0; i < honest_slots_; ++i) {
+    Slot& slot = slots_[i];
+    kademlia::Node* node = slot.host ? slot.host->node() : nullptr;
+    if (node == nullptr) continue;
+    const bool behind = BehindNat(i);
+    (behind ? census.nodes_behind_nat : census.nodes_public) += 1;
+    if (node->client_mode()) (behind ? census.clients_behind_nat : census.clients_public) += 1;
+    if (node->config().reach_probes &&
+        node->reach().reachability(Clock(i)) == kademlia::reach::Reachability::kUnknown) {
+      (behind ? census.undecided_behind_nat : census.undecided_public) += 1;
+    }
+    const kademlia::routing::RoutingTable& table = node->routing_table();
+    const std::vector<kademlia::Contact> contacts = table.Export();
+    // Export lists the buckets' contacts first, then the replacement caches.
+    for (size_t c = 0; c < table.size(); ++c) {
+      const std::optional<uint32_t> at = network::SlotOfEndpoint(contacts[c].endpoint);
+      const bool unreachable = at && BehindNat(network_.HostOf(*at));
+      ++census.contacts;
+      census.contacts_behind_nat += unreachable;
+      if (behind) continue;
+      ++census.public_table_contacts;
+      census.public_table_contacts_behind_nat += unreachable;
+    }
+  }
+  return census;
 }
 
 }  // namespace skillnode::sim::hosts

@@ -29,6 +29,7 @@
 #include "sim/hosts/online_time.h"
 #include "sim/network/network.h"
 #include "sim/report/node_totals.h"
+#include "sim/report/reach_census.h"
 #include "sim/scenario/scenario.h"
 #include "sim/workloads/oracle.h"
 #include "transport/logger.h"
@@ -77,11 +78,12 @@ class Population {
   void Stop(uint32_t i, bool graceful);
   // Runs at the start of every Stop of a running host (the record workload notes the time).
   void SetStopHook(std::function<void(uint32_t)> hook) { stop_hook_ = std::move(hook); }
-  // Joins through up to kJoinSeeds random joined honest nodes, as bootstrap/ does with its
-  // bootstrap peers. A join that ends with an empty routing table (every seed gone or its
-  // datagrams lost) is retried with new seeds after a back-off, as bootstrap/ does; only the
-  // very first node, with nobody to join, is joined alone. `joined` runs once the slot is
-  // joined, if the incarnation is still running.
+  // Joins through up to kJoinSeeds random joined honest nodes (public ones, when some are
+  // behind NATs), as bootstrap/ does with its bootstrap peers. A join that ends with an empty
+  // routing table (every seed gone or its datagrams lost) is retried with new seeds after a
+  // back-off, as bootstrap/ does; only the very first node, with nobody to join, is joined
+  // alone (a public one: a node behind a NAT waits for a public node to join through). `joined`
+  // runs once the slot is joined, if the incarnation is still running.
   void Join(uint32_t i, std::function<void(uint32_t)> joined);
   // A retry scheduled by Join (EventKind::kJoinRetry).
   void OnJoinRetry(uint32_t i, uint64_t incarnation);
@@ -103,6 +105,8 @@ class Population {
   void Deliver(uint32_t to, uint64_t packet, engine::TraceHash& trace);
 
   const network::LatencyModel& latency() const { return network_.latency(); }
+  // Whether the host in `slot` sits behind a NAT (network.nat; sim/network/nat.h).
+  bool BehindNat(uint32_t slot) const { return network_.nats().BehindNat(slot); }
 
   // Joined, online hosts of every kind; and the adversaries among them.
   const workloads::Oracle& live() const { return live_; }
@@ -119,6 +123,9 @@ class Population {
 
   // Node counters of all hosts that ran (live ones included when asked).
   report::NodeTotals Totals() const;
+  // Who is behind a NAT, in client mode, and in the live nodes' routing tables, now.
+  // (Not const: a verdict is looked at as of now, which may end a stale one.)
+  report::ReachCensus Reach();
   // Summed over the lanes.
   adversaries::AdversaryCounters adversary_counters() const;
 

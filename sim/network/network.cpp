@@ -23,6 +23,7 @@ NetworkCounters& NetworkCounters::operator+=(const NetworkCounters& o) {
   reordered += o.reordered;
   unroutable += o.unroutable;
   to_offline += o.to_offline;
+  nat_dropped += o.nat_dropped;
   bytes_delivered += o.bytes_delivered;
   pool_full += o.pool_full;
   window_sent += o.window_sent;
@@ -46,7 +47,12 @@ Network::Packet* Network::PacketPool::Acquire(uint32_t* index) {
 
 Network::Network(const scenario::NetworkSpec& spec, const LatencyModel& latency,
                  engine::EventQueue& queue, transport::TimePoint epoch, uint64_t seed)
-    : spec_(spec), latency_(latency), queue_(queue), epoch_(epoch), side_salt_(seed) {
+    : spec_(spec),
+      latency_(latency),
+      queue_(queue),
+      epoch_(epoch),
+      side_salt_(seed),
+      nat_(spec.nat, seed ^ 0x6e61742d726f7574ULL) {
   // Lane 0 draws from the network seed itself, each further lane from a stream split off it.
   transport::Rng streams(seed);
   lanes_.reserve(engine::EventQueue::kLanes);
@@ -156,6 +162,8 @@ void Network::SendAs(transport::TimePoint now, uint32_t from, uint32_t from_addr
     return;
   }
   const uint32_t to_slot = HostOf(*to_address);
+  // The sender's router opens its pinhole as the datagram leaves, whatever becomes of it.
+  if (nat_.BehindNat(from)) nat_.OnSent(from, *to_address, now);
   if (Separated(now, from, to_slot)) {
     ++counted.partitioned;
     if (observer_) observer_(transport::kTimeNever, from, to_slot, bytes);
@@ -177,6 +185,14 @@ void Network::SendAs(transport::TimePoint now, uint32_t from, uint32_t from_addr
     Schedule(now + latency_.OneWay(from, to_slot, rng), from, to_slot, bytes, from_address,
              *to_address);
   }
+}
+
+bool Network::Admit(uint32_t to, uint64_t id, transport::TimePoint now) {
+  const Packet& p = packet(id);
+  if (nat_.Admits(to, p.from_address, now)) return true;
+  ++running_counters().nat_dropped;
+  Release(id);
+  return false;
 }
 
 }  // namespace skillnode::sim::network

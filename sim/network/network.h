@@ -5,6 +5,9 @@
 // and schedules its delivery as an event. Datagrams wait in a pool of reusable buffers until
 // delivered, so steady traffic allocates nothing.
 //
+// Hosts behind NATs (network.nat) have their datagrams filtered by their routers (nat.h): a
+// sender's pinhole opens as it sends, a receiver's router is asked as a datagram arrives.
+//
 // The event queue's lanes (event_queue.h) send side by side, so everything a send touches is
 // kept per lane of the sender: its own Rng stream for the fates (so a scenario and seed give
 // the same fates on any number of threads) and its own packet pool. A pool's storage never
@@ -25,6 +28,7 @@
 
 #include "sim/engine/event_queue.h"
 #include "sim/network/latency.h"
+#include "sim/network/nat.h"
 #include "sim/scenario/scenario.h"
 #include "transport/endpoint.h"
 #include "transport/rng.h"
@@ -40,6 +44,7 @@ struct NetworkCounters {
   uint64_t reordered = 0;    // held back by the reordering model
   uint64_t unroutable = 0;   // sent to an address no simulated host has
   uint64_t to_offline = 0;   // arrived at a host that was offline
+  uint64_t nat_dropped = 0;  // stopped by the receiver's NAT: no pinhole for the sender (nat.h)
   uint64_t bytes_delivered = 0;
   uint64_t pool_full = 0;  // dropped: the sender's lane had kPacketsInFlightMax in flight
   // Handed to the network inside the measured window (SetWindow), whatever their fate: the
@@ -96,6 +101,14 @@ class Network {
   // The same, from one of the host's aliases: it arrives from `from_address`'s endpoint.
   void SendAs(transport::TimePoint now, uint32_t from, uint32_t from_address,
               const transport::Endpoint& to, std::span<const uint8_t> bytes);
+
+  // Hosts [0, hosts) (the honest ones) may sit behind NATs, as the scenario's network.nat
+  // says (nat.h). Once, before any datagram.
+  void PlaceNats(uint32_t hosts) { nat_.Place(hosts); }
+  const NatRouters& nats() const { return nat_; }
+  // Whether the scheduled packet `id` gets through the NAT of its receiver `to` at `now`;
+  // when not, it is counted (nat_dropped) and released. In the receiver's lane.
+  bool Admit(uint32_t to, uint64_t id, transport::TimePoint now);
 
   // A scheduled packet (an EventKind::kDeliver's arg), valid until Release.
   const Packet& packet(uint64_t id) const;
@@ -156,6 +169,7 @@ class Network {
   transport::TimePoint window_end_ = transport::kTimeNever;
   ArrivalObserver observer_;
   Aliases aliases_;
+  NatRouters nat_;
 };
 
 }  // namespace skillnode::sim::network

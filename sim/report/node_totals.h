@@ -54,6 +54,9 @@ struct NodeTotals {
   uint64_t verifications_skipped = 0;
   uint64_t lookups_started = 0;
   uint64_t lookups_refused = 0;
+  uint64_t client_messages = 0;      // messages from peers in client mode (network.nat)
+  uint64_t clients_removed = 0;      // ... contacts removed as they turned out to be clients
+  uint64_t client_mode_changes = 0;  // ... nodes going into or out of client mode
   // From the skill store (kademlia::DhtStats), when the scenario has records.
   uint64_t handoff_records = 0;
   uint64_t repair_keys = 0;
@@ -103,6 +106,9 @@ struct NodeTotals {
     verifications_skipped += s.verifications_skipped;
     lookups_started += s.lookups_started;
     lookups_refused += s.lookups_refused;
+    client_messages += s.client_messages;
+    clients_removed += s.clients_removed;
+    client_mode_changes += s.client_mode_changes;
   }
 };
 

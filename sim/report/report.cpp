@@ -157,6 +157,7 @@ json RunJson(const RunSummary& s) {
         {"reordered", s.network.reordered},
         {"unroutable", s.network.unroutable},
         {"to_offline", s.network.to_offline},
+        {"nat_dropped", s.network.nat_dropped},
         {"bytes_delivered", s.network.bytes_delivered},
         {"pool_full", s.network.pool_full},
         {"window_sent", s.network.window_sent},
@@ -176,6 +177,30 @@ json RunJson(const RunSummary& s) {
       {"node_stats", NodeTotalsJson(s.node_totals)},
   };
   if (s.words) out["words"] = WordsJson(*s.words);
+  if (s.reach) {
+    const ReachCensus& r = *s.reach;
+    const auto share = [](uint64_t part, uint64_t whole) {
+      return whole == 0 ? 0.0 : static_cast<double>(part) / static_cast<double>(whole);
+    };
+    out["reach"] = {
+        {"nodes_public", r.nodes_public},
+        {"nodes_behind_nat", r.nodes_behind_nat},
+        {"clients_public", r.clients_public},
+        {"clients_behind_nat", r.clients_behind_nat},
+        {"undecided_public", r.undecided_public},
+        {"undecided_behind_nat", r.undecided_behind_nat},
+        {"contacts", r.contacts},
+        {"contacts_behind_nat", r.contacts_behind_nat},
+        {"contacts_behind_nat_share", share(r.contacts_behind_nat, r.contacts)},
+        {"public_table_contacts", r.public_table_contacts},
+        {"public_table_contacts_behind_nat", r.public_table_contacts_behind_nat},
+        {"public_table_contacts_behind_nat_share",
+         share(r.public_table_contacts_behind_nat, r.public_table_contacts)},
+        {"client_messages", s.node_totals.client_messages},
+        {"clients_removed", s.node_totals.clients_removed},
+        {"client_mode_changes", s.node_totals.client_mode_changes},
+    };
+  }
   if (s.records_available_rate) out["records_available_rate"] = *s.records_available_rate;
   if (s.records_available_rate_publisher_up) {
     out["records_available_rate_publisher_up"] = *s.records_available_rate_publisher_up;

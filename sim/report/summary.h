@@ -13,6 +13,7 @@
 #include "sim/hosts/churn.h"
 #include "sim/network/network.h"
 #include "sim/report/node_totals.h"
+#include "sim/report/reach_census.h"
 #include "sim/scenario/scenario.h"
 #include "sim/workloads/lookup_log.h"
 #include "sim/workloads/record_workload.h"
@@ -62,6 +63,8 @@ struct RunSummary {
   adversaries::AdversaryCounters adversary;
   hosts::ChurnCounters churn;
   uint64_t join_retries = 0;
+  // Scenarios with network.nat (reach_census.h).
+  std::optional<ReachCensus> reach;
 };
 
 struct PointResult {

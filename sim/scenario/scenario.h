@@ -84,6 +84,16 @@ struct PartitionSpec {
   double fraction = 0.5;
 };
 
+// Hosts behind NATs (network/nat.h): a share of the honest hosts, chosen from the seed, each
+// behind a router that lets a datagram in only from an address the host sent to within the
+// last pinhole_s (address-restricted filtering, mapping its port unchanged), at most
+// pinholes_max addresses at once (the router's table; the oldest goes first).
+struct NatSpec {
+  double share = 0;
+  double pinhole_s = 120;  // RFC 4787's lower bound for a UDP mapping's idle timeout
+  size_t pinholes_max = 1024;
+};
+
 struct NetworkSpec {
   BuildMode build = BuildMode::kOracle;
   double join_interval_ms = 100;  // join build and the first nodes of a churn run
@@ -94,6 +104,7 @@ struct NetworkSpec {
   double reorder = 0;    // probability a datagram is held back by up to reorder_delay_ms
   double reorder_delay_ms = 100;
   std::vector<PartitionSpec> partitions;
+  NatSpec nat;
 };
 
 struct ChurnSpec {

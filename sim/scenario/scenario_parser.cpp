@@ -72,6 +72,12 @@ void ReadKademlia(YamlReader r, kademlia::KademliaConfig& c) {
   c.lookups_max = r.Integer("lookups_max", c.lookups_max, 1, 1'000'000);
   c.rpcs_in_flight_max = r.Integer("rpcs_in_flight_max", c.rpcs_in_flight_max, 1, 1'000'000);
   c.verified_peers_max = r.Integer("verified_peers_max", c.verified_peers_max, 1, kCountMax);
+  c.reach_probes = r.Bool("reach_probes", c.reach_probes);
+  c.client_mode = static_cast<kademlia::ClientMode>(
+      r.Choice("client_mode", {"off", "on", "auto"}, static_cast<int>(c.client_mode)));
+  if (c.client_mode == kademlia::ClientMode::kWhenNat && !c.reach_probes) {
+    r.Fail("client_mode", "auto needs reach_probes: true (the verdict it follows)");
+  }
   r.Finish();
 }
 
@@ -155,6 +161,11 @@ void ReadNetwork(YamlReader r, NetworkSpec& n) {
     p.Finish();
     n.partitions.push_back(spec);
   }
+  YamlReader nat = r.Map("nat");
+  n.nat.share = nat.Number("share", n.nat.share, 0, 1);
+  n.nat.pinhole_s = nat.Number("pinhole_s", n.nat.pinhole_s, 1, kSecondsMax);
+  n.nat.pinholes_max = nat.Integer("pinholes_max", n.nat.pinholes_max, 1, kCountMax);
+  nat.Finish();
   r.Finish();
 }
 

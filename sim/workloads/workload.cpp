@@ -260,8 +260,11 @@ void Workload::Check(LookupRecord& record, const kademlia::NodeId& asker,
                      const kademlia::LookupResult& result) {
   const Oracle& live = population_.live();
   const transport::TimePoint started = record.started;
+  // A node behind a NAT answers only the peers it just wrote to: it can hold nothing for the
+  // network, so the truth is among the nodes anyone can reach (network.nat).
   const auto eligible = [&](const OracleEntry& e) {
-    return e.id != asker && population_.slot(e.slot).joined_at <= started;
+    return e.id != asker && population_.slot(e.slot).joined_at <= started &&
+           !population_.BehindNat(e.slot);
   };
   const size_t k = scenario_.kademlia.routing.bucket_size;
   const std::vector<OracleEntry> truth = live.Closest(result.target, k, eligible);
