@@ -112,7 +112,8 @@ void Workload::Launch(uint32_t slot, bool measured) {
     record.incarnation = s.incarnation;
     const std::vector<OracleEntry> responsible =
         population_.live().Closest(target, 1, [&](const OracleEntry& e) {
-          return e.slot != slot && population_.slot(e.slot).kind == hosts::HostKind::kHonest;
+          return e.slot != slot && population_.slot(e.slot).kind == hosts::HostKind::kHonest &&
+                 !population_.BehindNat(e.slot);  // as Check's truth (network.nat)
         });
     std::vector<Watch>& watches = watching_[slot];
     std::erase_if(watches, [&](const Watch& w) {
