@@ -14,7 +14,7 @@ export CCACHE_SLOPPINESS := pch_defines,time_macros
 MESON_SETUP = if [ -f $(1)/build.ninja ]; then meson setup --reconfigure $(1) $(2) >/dev/null; \
               else meson setup $(1) $(2); fi
 
-.PHONY: all deps build daemon run test bench chaos format fuzz fuzz-run deb clean ui-screenshots
+.PHONY: all deps build daemon run test bench chaos nat-lab format fuzz fuzz-run deb clean ui-screenshots
 
 all: build
 
@@ -76,6 +76,14 @@ bench: build
 chaos: build
 	SKILLNODE=$(BUILD_RUN)/node/skillnode python3 tests/chaos/chaos_test.py --hosts 100 \
 	  --skills 30 --chaos-seconds 600 $(if $(CHAOS_SEED),--seed $(CHAOS_SEED))
+
+# The NAT lab's long run: the nodes behind two real NATs (nftables routers in namespaces) and
+# four public ones, then 10 minutes of searches from every node, after which no public node's
+# routing table may hold a NATed node (tests/node/reach/nat_lab_test.py; make test checks the
+# same 10 s after the verdicts). Needs root.
+nat-lab: build
+	SKILLNODE=$(BUILD_RUN)/node/skillnode python3 tests/node/reach/nat_lab_test.py \
+	  --traffic-seconds $(or $(NAT_LAB_SECONDS),600)
 
 # The web console's browser test (tests/ui/ui_test.py) with its screenshots copied to docs/ui/,
 # the pictures docs/console.md shows: run after a change to the console's look, then commit

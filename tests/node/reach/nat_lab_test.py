@@ -26,18 +26,26 @@ Within VERDICT_WITHIN_S of the start:
    node in "pub" holds either of them in its routing table (GET /api/dht/contacts), while each of
    them still holds public nodes (it looks up through them), and /metrics of "pub" count the
    removals (skillnode_clients_removed_total);
-5. SIGTERM: every node exits with status 0, with no sanitizer report.
+5. with --traffic-seconds N (make nat-lab: 600, the issue's 10 minutes): each node behind a
+   router registers a skill, and every node searches for both by capability every
+   TRAFFIC_ROUND_S for N seconds; at the end every node finds both skills (their records were
+   stored through public nodes), and still no node in "pub" holds a NATed node in its routing
+   table;
+6. SIGTERM: every node exits with status 0, with no sanitizer report.
 
 Skipped (exit 77) when not root or when namespaces cannot be made; fails when curl or nft is
 missing.
 Run: SKILLNODE=build/test/node/skillnode python3 tests/node/reach/nat_lab_test.py
+     [--traffic-seconds N]
 """
+import argparse
 import atexit
 import json
 import os
 import shutil
 import signal
 import sys
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from netns_lab import require_namespaces, sh  # noqa: E402
@@ -48,6 +56,8 @@ VERDICT_WITHIN_S = 30
 # A node that turns client pings its contacts at once, saying so: they drop it within a round
 # trip; the bound leaves room for a busy machine.
 CLIENT_GONE_WITHIN_S = 10
+# The traffic phase (--traffic-seconds): a search round from every node this often.
+TRAFFIC_ROUND_S = 10
 PUBLIC_PORTS = (6881, 6882, 6883, 6884)
 PORT = 6881
 LOG_TAIL_CHARS = 3000
@@ -125,8 +135,11 @@ class NatLab:
                input_text=ROUTER_RULES.format(how=how))
         return self
 
-    def api(self, role, path, port):
-        result = sh(*self.prefix_of(role), "curl", "-s", "-m", "5",
+    def api(self, role, path, port, body=None):
+        """GET `path` (POST `body` as JSON when given) from the node's API inside its host."""
+        send = [] if body is None else ["-X", "POST", "-H", "Content-Type: application/json",
+                                        "--data-binary", json.dumps(body)]
+        result = sh(*self.prefix_of(role), "curl", "-s", "-m", "5", *send,
                     f"http://127.0.0.1:{port}{path}", check_rc=False)
         if result.returncode != 0:
             return None
@@ -177,6 +190,53 @@ def contact_ids(role, api_port):
     return {contact.get("id") for contact in contacts}
 
 
+def public_tables_holding(natted_ids):
+    """Per public node, the NATed nodes its routing table holds."""
+    return {f"pub{i}": sorted(natted_ids & contact_ids("pub", 7070 + i))
+            for i in range(len(PUBLIC_PORTS))}
+
+
+def finds(role, api_port, capability, skill_id):
+    answer = lab.api(role, "/api/skills/search", api_port,
+                     {"capabilities": [capability], "fresh": True}) or {}
+    return any(s.get("skillId") == skill_id for s in answer.get("skills", []))
+
+
+def traffic(seconds):
+    """Skills registered behind both routers, searched for from every node for `seconds`."""
+    natted = {info(role, 7070).get("id") for role in ("behind-eim", "behind-rnd")}
+    wanted = []
+    for role in ("behind-eim", "behind-rnd"):
+        skill = {"agentId": f"agent-{role}", "skillId": f"skill-{role}", "version": "1.0.0",
+                 "skillType": "tool-skill", "endpoint": "127.0.0.1:9000",
+                 "capabilities": [f"nat-lab-{role}"], "scenes": ["ops"]}
+        answer = lab.api(role, "/api/skills", 7070, skill) or {}
+        expect(answer.get("skillId") == f"skill-{role}", f"{role}: a skill registers",
+               json.dumps(answer)[:300])
+        wanted.append((f"nat-lab-{role}", f"skill-{role}"))
+    start = time.monotonic()
+    end = start + seconds
+    rounds = 0
+    while time.monotonic() < end:
+        # Each skill heartbeats, as a live one does (it is unpublished when it stops).
+        for role in ("behind-eim", "behind-rnd"):
+            lab.api(role, f"/api/skills/skill-{role}/heartbeat", 7070,
+                    {"agentId": f"agent-{role}", "status": "HEALTHY"})
+        for _, role, api_port in nodes:
+            for capability, skill_id in wanted:
+                finds(role, api_port, capability, skill_id)
+        rounds += 1
+        next_round = start + rounds * TRAFFIC_ROUND_S
+        time.sleep(max(0.0, min(next_round, end) - time.monotonic()))
+    missing = [f"{node.name}: {skill_id}" for node, role, api_port in nodes
+               for capability, skill_id in wanted if not finds(role, api_port, capability, skill_id)]
+    expect(not missing, f"after {seconds} s of traffic ({rounds} rounds) every node finds the "
+           "skills registered behind both routers", "; ".join(missing))
+    held = public_tables_holding(natted)
+    expect(not any(held.values()), f"after {seconds} s of traffic no public node's routing "
+           "table holds a node behind a NAT", json.dumps(held))
+
+
 def check_client_mode():
     natted = {}
     for role in ("behind-eim", "behind-rnd"):
@@ -190,8 +250,7 @@ def check_client_mode():
         expect(info("pub", 7070 + i).get("clientMode") is False, f"pub{i}: clientMode false")
 
     def held():
-        return {f"pub{i}": sorted(set(natted.values()) & contact_ids("pub", 7070 + i))
-                for i in range(len(PUBLIC_PORTS))}
+        return public_tables_holding(set(natted.values()))
 
     gone = wait_for(lambda: not any(held().values()), CLIENT_GONE_WITHIN_S, interval=0.5)
     expect(gone, f"within {CLIENT_GONE_WITHIN_S} s no public node's routing table holds a node "
@@ -206,6 +265,10 @@ def check_client_mode():
 
 
 def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--traffic-seconds", type=int, default=0,
+                        help="searches from every node for this long, then check again")
+    args = parser.parse_args()
     require_binary()
     require_namespaces(lab.tag)
     for tool in ("curl", "nft"):
@@ -251,6 +314,8 @@ def main():
                json.dumps({k: pub.get(k) for k in ("reachability", "externalAddress", "reach")}))
 
     check_client_mode()
+    if args.traffic_seconds > 0:
+        traffic(args.traffic_seconds)
 
     for node, _, _ in nodes:
         code, _ = node.stop()
