@@ -132,10 +132,12 @@ wire::Body SkillDht::HandleStore(transport::TimePoint now, const transport::Endp
     return Refuse(wire::ErrorReplyCode::kBadToken, "write token missing, wrong or expired");
   }
   if (!store.record.is_reference() && IsTermPointerEncoding(store.record.encoded)) {
-    if (auto refused = terms_.Admit(now, from.address(), store)) {
+    std::optional<terms::DisplacedPointer> displaced;
+    if (auto refused = terms_.Admit(now, from.address(), store, &displaced)) {
       return Refuse(refused->code, refused->why);
     }
     ++stats_.term_stores_accepted;
+    if (displaced) publisher_.HandOn(now, *displaced);
     return wire::StoredBody{};
   }
   if (!store.record.reference) {

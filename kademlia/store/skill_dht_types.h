@@ -194,6 +194,10 @@ struct DhtStats {
   uint64_t term_shard_moves = 0;
   uint64_t terms_given_up = 0;
   uint64_t term_jobs_dropped = 0;
+  // Pointers this node displaced from a full key it holds and handed on to the term's next
+  // shard (TermPublisher::HandOn), and of them, those placed there (or farther up).
+  uint64_t term_pointers_handed_on = 0;
+  uint64_t term_hand_ons_placed = 0;
   // Reads of a term started; pointers a read stored on a close holder that lacked them; pointers
   // handed to a newcomer or a holder in an evicted one's place; pointers in read answers dropped
   // as outside their validity window.

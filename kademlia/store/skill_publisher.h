@@ -69,6 +69,10 @@ class SkillPublisher {
   size_t size() const { return published_.size(); }
   void SetResignedObserver(ResignedCallback observer) { resigned_ = std::move(observer); }
   const terms::TermPublisher& term_publisher() const { return term_publisher_; }
+  // A pointer a STORE displaced from a full key held here goes on up (TermPublisher::HandOn).
+  void HandOn(transport::TimePoint now, const terms::DisplacedPointer& displaced) {
+    term_publisher_.HandOn(now, displaced);
+  }
 
  private:
   struct Published {

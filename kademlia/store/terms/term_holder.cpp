@@ -1,6 +1,7 @@
 #include "kademlia/store/terms/term_holder.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -68,7 +69,8 @@ void TermHolder::Answer(transport::TimePoint now, const wire::FindValueBody& fin
 
 std::optional<TermStoreRefusal> TermHolder::Admit(transport::TimePoint now,
                                                   const transport::Address& source,
-                                                  const wire::StoreBody& store) {
+                                                  const wire::StoreBody& store,
+                                                  std::optional<DisplacedPointer>* displaced) {
   if (store.record.is_reference()) {
     return TermStoreRefusal{wire::ErrorReplyCode::kBadRecord,
                             "a term pointer travels inline, never as a reference"};
@@ -92,7 +94,15 @@ std::optional<TermStoreRefusal> TermHolder::Admit(transport::TimePoint now,
   const auto put =
       table_.Put(store.target, *verified, source, now,
                  window_.HeldFor(now, pointer, transport::Seconds(store.lifetime_seconds)));
-  if (put.refusal == TermRefusal::kNone) return std::nullopt;
+  if (put.refusal == TermRefusal::kNone) {
+    if (put.displaced && displaced != nullptr) {
+      // Held under a shard of the term, or the Put would have refused it (kNotTermKey).
+      const std::optional<uint32_t> shard = TermShardOf(pointer.term, store.target);
+      assert(shard.has_value());
+      *displaced = DisplacedPointer{store.target, *shard, put.displaced->Signed()};
+    }
+    return std::nullopt;
+  }
   std::string why(TermRefusalName(put.refusal));
   if (put.refusal == TermRefusal::kKeyFull) {
     why = "term key full: " + std::to_string(table_.Count(store.target)) +

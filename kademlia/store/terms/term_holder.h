@@ -35,6 +35,15 @@ struct TermStoreRefusal {
   std::string why;
 };
 
+// A live pointer a STORE displaced from a full key (TermTable::PutResult::displaced): it goes on
+// to the term's next shard (TermPublisher::HandOn), so that it is not lost until its publisher's
+// next refresh.
+struct DisplacedPointer {
+  Key key;         // the key it left
+  uint32_t shard;  // that key's shard of its term
+  SignedTermPointer pointer;
+};
+
 class TermHolder {
  public:
   // `window` and `signatures` must outlive the holder.
@@ -50,9 +59,11 @@ class TermHolder {
   void Answer(transport::TimePoint now, const wire::FindValueBody& find,
               wire::ValuesBody& values) const;
   // A STORE whose record is a term pointer (IsTermPointerEncoding). Nothing when it is stored
-  // (or its life extended); else why not, and nothing changed.
+  // (or its life extended); else why not, and nothing changed. When it displaced a live pointer
+  // from a full key, that pointer is put in `*displaced` (when given).
   std::optional<TermStoreRefusal> Admit(transport::TimePoint now, const transport::Address& source,
-                                        const wire::StoreBody& store);
+                                        const wire::StoreBody& store,
+                                        std::optional<DisplacedPointer>* displaced = nullptr);
 
   // Keeps a pointer this node signed itself (its publisher is one of the r closest of `key`), as
   // a STORE from this node would: for its validity window, with no source counted.

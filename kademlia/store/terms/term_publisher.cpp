@@ -20,7 +20,8 @@ struct TermPublisher::Job {
   RecordIdentity identity;
   SignedTermPointer pointer;
   Mode mode = Mode::kSearch;
-  uint32_t shard = 0;  // kAt, kBury: the shard stored at first
+  bool handed_on = false;  // another publisher's pointer this node displaced (HandOn)
+  uint32_t shard = 0;      // kAt, kBury: the shard stored at first
   ShardSearch search;
   std::optional<LookupResult> room;  // kSearch: the lookup of the lowest shard seen with room
   // The STOREs of the round at one shard: not yet answered, and what the others came to.
@@ -156,6 +157,27 @@ bool TermPublisher::Enqueue(const SignedRecord& record, std::string_view term,
   job->shard = shard.value_or(0);
   queued_.push_back(std::move(job));
   return true;
+}
+
+void TermPublisher::HandOn(transport::TimePoint now, const DisplacedPointer& displaced) {
+  const TermPointer& pointer = displaced.pointer.pointer;
+  assert(!pointer.tombstone);  // a tombstone that leaves buries nothing farther up
+  if (displaced.shard + 1 >= kTermShardsMax) return;
+  const std::vector<Contact> closest = node_.routing_table().Closest(displaced.key, 1);
+  if (!closest.empty() && CloserTo(displaced.key, closest.front().id, node_.id())) return;
+  if (queued_.size() >= config_.term_jobs_queued_max) {
+    ++stats_.term_jobs_dropped;
+    return;
+  }
+  auto job = std::make_shared<Job>();
+  job->identity = IdentityOf(pointer);
+  job->pointer = displaced.pointer;
+  job->mode = Job::Mode::kAt;
+  job->handed_on = true;
+  job->shard = displaced.shard + 1;
+  queued_.push_back(std::move(job));
+  ++stats_.term_pointers_handed_on;
+  Pump(now);
 }
 
 void TermPublisher::Pump(transport::TimePoint now) {
@@ -299,17 +321,18 @@ void TermPublisher::OnStored(transport::TimePoint now, const std::shared_ptr<Job
   }
   const bool all_full = job->answered > 0 && job->key_full == job->answered;
   if (!all_full) {
-    if (job->stored > 0) ++stats_.term_pointers_published;
+    if (job->stored > 0)
+      ++(job->handed_on ? stats_.term_hand_ons_placed : stats_.term_pointers_published);
     // Nobody answered: where it was (a new term is searched for again at the next republish).
     Finish(now, job, job->stored > 0 ? std::optional(Placement::kPlaced) : std::nullopt, shard);
     return;
   }
   if (shard + 1 >= kTermShardsMax) {
-    ++stats_.terms_given_up;
+    if (!job->handed_on) ++stats_.terms_given_up;
     Finish(now, job, Placement::kGivenUp, 0);
     return;
   }
-  ++stats_.term_shard_moves;
+  if (!job->handed_on) ++stats_.term_shard_moves;
   if (!Locate(now, job, shard + 1)) Finish(now, job, std::nullopt, 0);
 }
 

@@ -16,6 +16,9 @@
 // past the last, the term is given up (until the next version). The shard of each (identity, term)
 // is remembered.
 //
+// Displaced pointers: a pointer this node holds that a heavier one pushed out of a full key goes
+// on to the next shard at once (HandOn), not lost until its publisher's next refresh.
+//
 // Removal: a tombstone record buries every term placed for its identity with a tombstone
 // pointer (the tombstone's timestamp, sequence and TTL, weight 0, no name or description) in
 // the shard it was in, again at each of the tombstone's republishes; a version that drops a
@@ -64,6 +67,13 @@ class TermPublisher {
   // buries what its identity's pointers were; `terms` is then not read.
   void Publish(transport::TimePoint now, const SignedRecord& record,
                std::span<const IndexTerm> terms);
+  // `displaced` left a full key this node holds for a heavier pointer: unless this node knows a
+  // node closer to that key than itself (the closest holder hands on; the others' copies of
+  // the same key left the same pointer), a job stores it at the next shard, and farther up as
+  // those are full, as its publisher would at its next refresh. Another publisher's pointer,
+  // signed as it came: its place is not remembered here. Within the same queue and pace as
+  // this node's own jobs (term_jobs_queued_max, term_jobs_per_second).
+  void HandOn(transport::TimePoint now, const DisplacedPointer& displaced);
   // Forgets the shards of `identity`'s terms (its record is no longer published).
   void Forget(const RecordIdentity& identity) { places_.erase(identity); }
 

@@ -156,6 +156,8 @@ TermTable::PutResult TermTable::Put(const Key& key, const SignedTermPointer& val
   }
   if (held != nullptr && Holds(key, id)) Erase(key, id);
   if (displaced && Holds(key, *displaced)) {
+    const StoredPointer& leaving = keys_.at(key).pointers.at(*displaced);
+    if (leaving.weight_centi > 0) result.displaced = leaving;
     Erase(key, *displaced);
     ++displaced_;
     ++result.evicted;

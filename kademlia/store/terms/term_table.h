@@ -101,6 +101,9 @@ class TermTable {
     TermRefusal refusal = TermRefusal::kNone;
     bool changed = false;  // new identity or higher sequence (false: a refresh of the same)
     size_t evicted = 0;    // pointers that left to make room (a full key's lightest, the total)
+    // The live pointer that left the full key for the newcomer, if one did (a tombstone that
+    // left is not kept here: it buries nothing farther up).
+    std::optional<StoredPointer> displaced = std::nullopt;
   };
   // Stores `value` (already verified by the caller) under `key` until now + lifetime.
   PutResult Put(const Key& key, const SignedTermPointer& value, const transport::Address& source,

@@ -1,8 +1,8 @@
 // TermPublisher (kademlia/store/terms/term_publisher.h) through SkillDht::Publish in seeded
 // networks: a record's pointers land on the r closest of each term key, a full shard 0 sends
-// them to shard 1 unless they outweigh its lightest, a tombstone and an update that drops a term
-// bury them, a pointer signed again carries its record's new sequence, and a record of another key
-// gets none.
+// them to shard 1 unless they outweigh its lightest (which goes on to shard 1), a tombstone and an
+// update that drops a term bury them, a pointer signed again carries its record's new sequence, and
+// a record of another key gets none.
 #include "kademlia/store/terms/term_publisher.h"
 
 #include <algorithm>
@@ -209,8 +209,10 @@ TEST_CASE("when shard 0 of a term is full of heavier pointers, the pointer goes 
   CHECK(net.dht(world.publisher).stats().term_pointers_published == 1);
 }
 
-TEST_CASE("a pointer heavier than the lightest of a full shard 0 goes to shard 0, however late",
-          "[sim]") {
+TEST_CASE(
+    "a pointer heavier than the lightest of a full shard 0 goes to shard 0, however late, and "
+    "the pointer it displaces goes on to shard 1",
+    "[sim]") {
   // Full of pointers lighter than kTerms[0] (600): its holders say so ("lw" 100), and the
   // pointer takes the place of one of them there, never reaching shard 1.
   FullShardZero world(/*weight=*/100);
@@ -230,6 +232,22 @@ TEST_CASE("a pointer heavier than the lightest of a full shard 0 goes to shard 0
   }
   CHECK(net.dht(world.publisher).term_publisher().ShardOf(identity, "feishu") == 0u);
   CHECK(net.dht(world.publisher).stats().term_pointers_published == 1);
+  // The filler pointer it displaced (the same on every holder: the lowest identity of the
+  // lightest weight) went on to shard 1 at once, handed on by the closest holder alone.
+  const Key shard1 = TermKey("feishu", 1);
+  uint64_t handed_on = 0, placed = 0;
+  for (size_t host = 0; host < net.size(); ++host) {
+    handed_on += net.dht(host).stats().term_pointers_handed_on;
+    placed += net.dht(host).stats().term_hand_ons_placed;
+  }
+  CHECK(handed_on == 1);
+  CHECK(placed == 1);
+  for (size_t host : Closest(net, shard1, 3)) {
+    const auto page = net.dht(host).terms().Page(shard1, 0, 10);
+    REQUIRE(page.size() == 1);
+    CHECK(page.front()->weight_centi == 100);
+    CHECK(page.front()->Signed().pointer.agent_id == "agent-filler");
+  }
 }
 
 TEST_CASE("a tombstone record buries every pointer its skill had", "[sim]") {

@@ -104,6 +104,9 @@ TEST_CASE("a full key takes a heavier newcomer in its lightest pointer's place",
   CHECK(heavier.changed);
   CHECK(heavier.evicted == 1);
   CHECK(table.displaced() == 1);
+  // The pointer it displaced, for its holder to hand on to the next shard.
+  REQUIRE(heavier.displaced.has_value());
+  CHECK(SkillOf(&*heavier.displaced) == "skill-b");
   REQUIRE(table.Count(key) == 3);
   const auto page = table.Page(key, 0, 10);
   CHECK(SkillOf(page[0]) == "skill-a");
