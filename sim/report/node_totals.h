@@ -67,6 +67,8 @@ struct NodeTotals {
   uint64_t term_pointers_published = 0;  // keyword index pointers placed by their publishers
   uint64_t term_handoff_pointers = 0;    // ... handed to newcomers and repaired by holders
   uint64_t term_read_repairs = 0;        // ... stored by readers on close holders lacking them
+  uint64_t term_pointers_handed_on = 0;  // ... displaced from full keys, sent to the next shard
+  uint64_t term_hand_ons_placed = 0;     // ... of those, stored there or farther up
   uint64_t term_pointers_outranked = 0;  // held pointers kept shorter: their holder outranked
   uint64_t records_verified = 0;         // record signatures checked in full
   uint64_t records_verified_again = 0;   // copies found in the verified-record table instead
@@ -82,6 +84,8 @@ struct NodeTotals {
     term_pointers_published += s.term_pointers_published;
     term_handoff_pointers += s.term_handoff_pointers;
     term_read_repairs += s.term_read_repairs;
+    term_pointers_handed_on += s.term_pointers_handed_on;
+    term_hand_ons_placed += s.term_hand_ons_placed;
     term_pointers_outranked += s.term_pointers_outranked;
     records_verified += s.records_verified;
     records_verified_again += s.records_verified_again;

@@ -73,6 +73,8 @@ json NodeTotalsJson(const NodeTotals& t) {
               {"term_pointers_published", t.term_pointers_published},
               {"term_handoff_pointers", t.term_handoff_pointers},
               {"term_read_repairs", t.term_read_repairs},
+              {"term_pointers_handed_on", t.term_pointers_handed_on},
+              {"term_hand_ons_placed", t.term_hand_ons_placed},
               {"term_pointers_outranked", t.term_pointers_outranked},
               {"read_repairs", t.read_repairs},
               {"records_resigned", t.records_resigned},
