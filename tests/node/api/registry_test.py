@@ -238,8 +238,22 @@ def delete_everywhere(a, b, c):
 def shutdown_unpublishes(a, c):
     status, _ = a.call("POST", "/api/skills", dict(SKILL, skillId="skill-last"))
     check(status == 201, "one more skill registers on A")
-    check(wait_for(lambda: "skill-last" in [s for s, _, _ in found_ids(
-        c, {"capabilities": ["org-data-read"]})], 1.0, 0.02), "C finds it")
+    registered = time.monotonic()
+    found = wait_for(lambda: "skill-last" in [s for s, _, _ in found_ids(
+        c, {"capabilities": ["org-data-read"]})], 1.0, 0.02)
+    detail = ""
+    if not found:
+        # Seen once under a loaded CI run: say whether the DHT has it (fresh) while C's cached
+        # answer did not, and what C's log and drops said, so the next one shows its cause.
+        fresh = [s for s, _, _ in found_ids(c, {"capabilities": ["org-data-read"], "fresh": True})]
+        _, metrics, _ = c.get("/metrics")
+        drops = [line for line in metrics.splitlines()
+                 if line.startswith(("skillnode_dropped", "skillnode_rate_limited",
+                                     "skillnode_cache"))]
+        detail = (f"after {time.monotonic() - registered:.2f} s; a fresh search on C finds "
+                  f"{fresh}; C's metrics: {drops}; C's log tail: {c.log_text()[-2000:]}; "
+                  f"A's log tail: {a.log_text()[-2000:]}")
+    check(found, "C finds it within 1 s", detail)
     code, seconds = a.stop(timeout=10)
     check(code == 0 and seconds < SHUTDOWN_BOUND_S,
           f"SIGTERM on A: exit 0 in {seconds:.2f} s (bound {SHUTDOWN_BOUND_S} s)")
