@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/engine/trace_hash.h"
+#include "sim/report/reach_report.h"
 #include "sim/report/seed_groups.h"
 #include "sim/report/words_report.h"
 #include "sim/scenario/yaml_reader.h"
@@ -179,30 +180,7 @@ json RunJson(const RunSummary& s) {
       {"node_stats", NodeTotalsJson(s.node_totals)},
   };
   if (s.words) out["words"] = WordsJson(*s.words);
-  if (s.reach) {
-    const ReachCensus& r = *s.reach;
-    const auto share = [](uint64_t part, uint64_t whole) {
-      return whole == 0 ? 0.0 : static_cast<double>(part) / static_cast<double>(whole);
-    };
-    out["reach"] = {
-        {"nodes_public", r.nodes_public},
-        {"nodes_behind_nat", r.nodes_behind_nat},
-        {"clients_public", r.clients_public},
-        {"clients_behind_nat", r.clients_behind_nat},
-        {"undecided_public", r.undecided_public},
-        {"undecided_behind_nat", r.undecided_behind_nat},
-        {"contacts", r.contacts},
-        {"contacts_behind_nat", r.contacts_behind_nat},
-        {"contacts_behind_nat_share", share(r.contacts_behind_nat, r.contacts)},
-        {"public_table_contacts", r.public_table_contacts},
-        {"public_table_contacts_behind_nat", r.public_table_contacts_behind_nat},
-        {"public_table_contacts_behind_nat_share",
-         share(r.public_table_contacts_behind_nat, r.public_table_contacts)},
-        {"client_messages", s.node_totals.client_messages},
-        {"clients_removed", s.node_totals.clients_removed},
-        {"client_mode_changes", s.node_totals.client_mode_changes},
-    };
-  }
+  if (s.reach) out["reach"] = ReachJson(*s.reach, s.node_totals);
   if (s.records_available_rate) out["records_available_rate"] = *s.records_available_rate;
   if (s.records_available_rate_publisher_up) {
     out["records_available_rate_publisher_up"] = *s.records_available_rate_publisher_up;
