@@ -76,6 +76,8 @@ TypeSlot SlotOf(uint8_t type) {
       return TypeSlot::kDialSent;
     case 22:
       return TypeSlot::kDialBack;
+    case 23:
+      return TypeSlot::kBlobHost;
     case 127:
       return TypeSlot::kError;
     default:
@@ -85,10 +87,11 @@ TypeSlot SlotOf(uint8_t type) {
 
 std::string_view TypeSlotName(TypeSlot slot) {
   static constexpr std::array<std::string_view, static_cast<size_t>(TypeSlot::kCount)> kNames = {
-      "ping",        "pong",         "find_node",     "nodes",     "find_value", "values",
-      "store",       "stored",       "listen",        "listening", "push",       "push_ack",
-      "blob_find",   "blob_holders", "blob_announce", "blob_get",  "blob_data",  "reach_ask",
-      "reach_asked", "dial_request", "dial_sent",     "dial_back", "error",      "unknown"};
+      "ping",      "pong",      "find_node", "nodes",        "find_value",
+      "values",    "store",     "stored",    "listen",       "listening",
+      "push",      "push_ack",  "blob_find", "blob_holders", "blob_announce",
+      "blob_get",  "blob_data", "reach_ask", "reach_asked",  "dial_request",
+      "dial_sent", "dial_back", "blob_host", "error",        "unknown"};
   static_assert(kNames.back() == "unknown", "one name per slot");
   return kNames[static_cast<size_t>(slot)];
 }

@@ -51,6 +51,7 @@ enum class TypeSlot : uint8_t {
   kDialRequest,
   kDialSent,
   kDialBack,
+  kBlobHost,
   kError,
   kUnknown,
   kCount,

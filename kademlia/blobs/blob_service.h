@@ -12,6 +12,14 @@
 //
 // A node answering BLOB_FIND for a blob it announces says it holds it too ("me").
 //
+// Hosting (docs/protocol.md "Hosted blobs"): a node in client mode (strangers cannot reach it)
+// would be a holder nobody can fetch from, so it announces nothing: for each blob of its own it
+// asks the host_replicas directory nodes closest to the blob's key to host it (BLOB_HOST); each
+// fetches the bytes from it (its NAT lets the answers to its own request's peer in), keeps them
+// as a copy (HeldBlobs::Keep) and announces them, within HostLimits per requester address.
+// Its copies of other nodes' blobs wait until it is a full node again. Directory nodes refuse
+// a client's BLOB_ANNOUNCE (ERROR kUnreachable).
+//
 // Fetcher side (BlobFetcher, kademlia/blobs/blob_fetcher.h): Fetch(digest, size, publisher)
 // finds holders (HolderLocator, kademlia/blobs/holder_locator.h: a BLOB_FIND lookup that ends
 // once kListingRepliesEnough directory nodes listed holders, its own directory, and a
@@ -43,6 +51,7 @@
 
 #include "kademlia/blobs/holder_directory.h"
 #include "kademlia/blobs/holder_locator.h"
+#include "kademlia/blobs/host_ledger.h"
 #include "kademlia/node.h"
 #include "kademlia/request_handler.h"
 #include "kademlia/rpc/rate_limiter.h"
@@ -59,6 +68,10 @@ struct BlobConfig {
   // Blobs this node announces at most (its own and its cached ones).
   size_t announced_max = 4096;
   HolderLimits directory;
+  // A client's blobs are hosted by this many of the directory nodes closest to each one's key.
+  size_t host_replicas = 2;
+  // What this node hosts for clients.
+  HostLimits hosting;
   // Fetches running at once (each holds up to its blob's size in memory); more fail at once.
   size_t fetches_max = 8;
   // The largest blob a fetch accepts.
@@ -101,6 +114,14 @@ class BlobSource {
                                     size_t length) = 0;
 };
 
+// Where a BlobService reads the blobs this node holds, and keeps the copies it hosts.
+class HeldBlobs : public BlobSource {
+ public:
+  // Keeps `bytes` (verified: their SHA-256 is `digest`), fetched to host them for a client, as
+  // a copy this node holds; false when there is no room.
+  virtual bool Keep(const wire::BlobDigest& digest, const std::string& bytes) = 0;
+};
+
 enum class HolderFailure : uint8_t { kCorrupt, kTruncated, kTimeout, kNotHeld, kCount };
 std::string_view HolderFailureName(HolderFailure failure);  // "corrupt", "truncated", ...
 
@@ -141,6 +162,14 @@ struct BlobStats {
   uint64_t announces_accepted = 0;
   uint64_t announces_refused = 0;
   uint64_t announces_sent = 0;  // announcements a directory node acknowledged
+  // Hosting, as a client: BLOB_HOSTs a node accepted.
+  uint64_t hosts_asked = 0;
+  // Hosting, as a host: requests taken (new or renewed), refused (token, limits, size), and the
+  // fetches of hosted bytes that ended kept or failed.
+  uint64_t host_requests_accepted = 0;
+  uint64_t host_requests_refused = 0;
+  uint64_t hosted_fetched = 0;
+  uint64_t hosted_failed = 0;
   uint64_t fetches_ok = 0;
   uint64_t fetches_failed = 0;
   uint64_t fetches_no_holder = 0;
@@ -155,14 +184,18 @@ class ChunkServer;
 
 class BlobService : public RequestHandler {
  public:
-  // Adds itself to `node` as a service; `source` must outlive it.
-  BlobService(Node& node, BlobSource& source, const BlobConfig& config, transport::Rng& rng);
+  // Adds itself to `node` as a service; `held` must outlive it.
+  BlobService(Node& node, HeldBlobs& held, const BlobConfig& config, transport::Rng& rng);
   ~BlobService() override;
   BlobService(const BlobService&) = delete;
   BlobService& operator=(const BlobService&) = delete;
 
-  // Starts announcing that this node holds `digest` (at once, then every announce_interval).
-  void Announce(transport::TimePoint now, const wire::BlobDigest& digest);
+  // Whose bytes a held blob is: this node's own skills' (hosted by others while it is a client)
+  // or a copy of another node's (announced only while it is a full node).
+  enum class Holding : uint8_t { kOwn, kCopy };
+  // Starts announcing that this node holds `digest` (at once, then every announce_interval); as
+  // a client, asking hosts to hold it (kOwn) or waiting (kCopy). A blob announced as both is own.
+  void Announce(transport::TimePoint now, const wire::BlobDigest& digest, Holding holding);
   void Withdraw(const wire::BlobDigest& digest);
   // Fetches `size` bytes that hash to `digest`; `publisher` is the node that published the
   // record naming it (asked last). `done` is called exactly once, possibly before Fetch
@@ -174,6 +207,7 @@ class BlobService : public RequestHandler {
 
   const BlobStats& stats() const { return stats_; }
   const HolderDirectory& directory() const { return directory_; }
+  const HostLedger& hosted() const { return hosted_; }
   size_t fetches_running() const;
   size_t announced() const { return announced_.size(); }
 
@@ -190,6 +224,7 @@ class BlobService : public RequestHandler {
     // Waiting until `due` to announce, or looking up the directory nodes to tell.
     enum class Phase : uint8_t { kWaiting, kLooking };
     Phase phase = Phase::kWaiting;
+    Holding holding = Holding::kCopy;
     transport::TimePoint due = transport::kTimeZero;
   };
 
@@ -197,12 +232,21 @@ class BlobService : public RequestHandler {
                        const wire::Message& request, const wire::BlobFindBody& find);
   wire::Body ServeAnnounce(transport::TimePoint now, const transport::Endpoint& from,
                            const wire::Message& request, const wire::BlobAnnounceBody& announce);
+  wire::Body ServeHost(transport::TimePoint now, const transport::Endpoint& from,
+                       const wire::Message& request, const wire::BlobHostBody& host);
+  // Fetches what a client asked this node to host, from the client; keeps and announces it.
+  void FetchHosted(transport::TimePoint now, const wire::BlobDigest& digest, uint64_t size,
+                   const wire::WireContact& client);
   void StartAnnounce(transport::TimePoint now, const wire::BlobDigest& digest);
+  // Tells the directory nodes `result` found that this node holds `digest` (a full node), or
+  // asks host_replicas of them to host it (a client).
+  size_t TellDirectory(const LookupResult& result, const wire::BlobDigest& digest, const Key& key);
 
   Node& node_;
-  BlobSource& source_;
+  HeldBlobs& source_;
   BlobConfig config_;
   HolderDirectory directory_;
+  HostLedger hosted_;
   BlobStats stats_;
   // Declared after stats_, which it counts into.
   std::unique_ptr<ChunkServer> chunks_;
@@ -214,6 +258,8 @@ class BlobService : public RequestHandler {
   // the directory and of bad holders), so NextDeadline costs nothing.
   transport::TimePoint next_tick_ = transport::kTimeZero;
   transport::TimePoint next_sweep_ = transport::kTimeZero;
+  // Client mode at the last tick: when it turns, every announcement is due at once.
+  bool client_mode_ = false;
   bool shut_down_ = false;
 };
 

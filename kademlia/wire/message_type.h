@@ -35,11 +35,12 @@ enum class MessageType : uint8_t {
   kDialRequest = 20,
   kDialSent = 21,
   kDialBack = 22,
+  kBlobHost = 23,
   kError = 127,
 };
 
 // True for types that expect a reply: PING, FIND_NODE, FIND_VALUE, STORE, LISTEN, PUSH,
-// BLOB_FIND, BLOB_ANNOUNCE, BLOB_GET, REACH_ASK, DIAL_REQUEST, and every unknown type
+// BLOB_FIND, BLOB_ANNOUNCE, BLOB_GET, REACH_ASK, DIAL_REQUEST, BLOB_HOST, and every unknown type
 // (UnknownBody), so the node answers those with ERROR. False for PONG, NODES, VALUES, STORED,
 // LISTENING, PUSH_ACK, BLOB_HOLDERS, BLOB_DATA, REACH_ASKED, DIAL_SENT, ERROR and DIAL_BACK.
 bool IsRequest(uint8_t type);
@@ -49,8 +50,8 @@ bool IsRequest(uint8_t type);
 bool IsNotice(uint8_t type);
 // "ping", "pong", "find_node", "nodes", "find_value", "values", "store", "stored", "listen",
 // "listening", "push", "push_ack", "blob_find", "blob_holders", "blob_announce", "blob_get",
-// "blob_data", "reach_ask", "reach_asked", "dial_request", "dial_sent", "dial_back", "error", or
-// "unknown": a fixed set of names, safe as log
+// "blob_data", "reach_ask", "reach_asked", "dial_request", "dial_sent", "dial_back", "blob_host",
+// "error", or "unknown": a fixed set of names, safe as log
 // fields and metric labels.
 std::string_view MessageTypeName(uint8_t type);
 
@@ -84,9 +85,10 @@ enum class ErrorReplyCode : uint16_t {
   kOutsideWindow = 22,  // our clock is outside the record's signed validity window (and skew)
   kPullsFull = 23,      // STORE of a reference: we pull as many records as we may; try later
   kTermKeyFull = 24,    // STORE of a term pointer: its key is full of heavier ones; next shard
+  kUnreachable = 25,    // BLOB_ANNOUNCE from a client: nobody could fetch from it; BLOB_HOST
 };
 // One more than the highest ErrorReplyCode: the size of tables indexed by code.
-constexpr size_t kErrorReplyCodesEnd = 25;
+constexpr size_t kErrorReplyCodesEnd = 26;
 
 }  // namespace skillnode::kademlia::wire
 

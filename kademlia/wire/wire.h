@@ -50,6 +50,8 @@
 //  20 DIAL_REQUEST {"n": uint64 nonce, "to": bin 6 or 18, the endpoint to dial, as "o"}
 //  21 DIAL_SENT {"d"?: true when the dial-back was sent}
 //  22 DIAL_BACK {"n": uint64 nonce}: a notice, neither a request nor a reply (IsNotice)
+//  23 BLOB_HOST {"dg": bin 32 digest, "sz": uint64 size, "tk": bin write token, "lt": uint32
+//            seconds}: fetch these bytes from me and announce them (answered with STORED)
 // 127 ERROR {"c": uint16 code (ErrorReplyCode), "m": str text}
 // A contact in "ns" is a bin of id (32 bytes) + address (4 or 16 bytes) + port (2 bytes,
 // big-endian): 38 or 50 bytes. A record in "rs" or "rc" is [bin canonical encoding, bin 64
@@ -57,14 +59,14 @@
 // [bin 32 SHA-256 of the encoding, uint32 its size, bin 64 signature] whose bytes the receiver
 // pulls from the sender with BLOB_GET (docs/protocol.md "Records larger than a datagram"); the
 // wire checks only its shape, the node decodes and verifies it.
-// Types 23..126 and 128..255 are for later use. A message of a type this version does not
+// Types 24..126 and 128..255 are for later use. A message of a type this version does not
 // know decodes to UnknownBody so the node can answer ERROR.
 //
 // Encode writes exactly these keys, in the order above, with msgpack's smallest encodings:
 // "p" and "c" only when true, "s" and "o" only when set, "a" always (an empty map for PING, PONG,
 // STORED, PUSH_ACK and unknown types). In bodies it writes every field listed, except "tk" in
-// NODES, VALUES and BLOB_HOLDERS only when the token is not empty (STORE and BLOB_ANNOUNCE
-// always write it), "me" and "d" only when true, "lf" only when
+// NODES, VALUES and BLOB_HOLDERS only when the token is not empty (STORE, BLOB_ANNOUNCE and
+// BLOB_HOST always write it), "me" and "d" only when true, "lf" only when
 // not empty, "nx" and "tm" only when set, "wf" only when not empty, and "rc" and "gn" in PUSH
 // only when set ("cu" is always written).
 //
@@ -290,6 +292,15 @@ struct BlobGetBody {
   uint32_t length = 0;
   bool operator==(const BlobGetBody&) const = default;
 };
+// A node that strangers cannot reach (a client) asks a reachable directory node to fetch one of
+// its blobs from it and hold it as a copy it announces (docs/protocol.md "Hosted blobs").
+struct BlobHostBody {
+  BlobDigest digest{};
+  uint64_t size = 0;
+  std::vector<uint8_t> token;
+  uint32_t lifetime_seconds = 0;
+  bool operator==(const BlobHostBody&) const = default;
+};
 struct BlobDataBody {
   BlobDigest digest{};
   uint64_t offset = 0;
@@ -339,7 +350,7 @@ using Body = std::variant<PingBody, PongBody, FindNodeBody, NodesBody, FindValue
                           StoreBody, StoredBody, ListenBody, ListeningBody, PushBody, PushAckBody,
                           BlobFindBody, BlobHoldersBody, BlobAnnounceBody, BlobGetBody,
                           BlobDataBody, ReachAskBody, ReachAskedBody, DialRequestBody, DialSentBody,
-                          DialBackBody, ErrorBody, UnknownBody>;
+                          DialBackBody, BlobHostBody, ErrorBody, UnknownBody>;
 
 struct Header {
   uint32_t version = kProtocolVersion;

@@ -144,6 +144,14 @@ void BodyFields(V& v, B& b) {
   v.Endpoint("to", b.to);
 }
 
+template <typename V, Is<BlobHostBody> B>
+void BodyFields(V& v, B& b) {
+  v.Digest("dg", b.digest);
+  v.Uint("sz", b.size, Presence::kRequired);
+  v.Bytes("tk", b.token, kTokenSizeMax, Presence::kRequired);
+  v.Uint("lt", b.lifetime_seconds, Presence::kRequired);
+}
+
 template <typename V, Is<ErrorBody> B>
 void BodyFields(V& v, B& b) {
   v.Uint("c", b.code, Presence::kRequired);

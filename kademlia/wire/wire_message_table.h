@@ -51,6 +51,7 @@ inline constexpr std::array<MessageTypeRow, std::variant_size_v<Body> - 1> kMess
     {MessageType::kDialRequest, "dial_request", MessageRole::kQuery},    // DialRequestBody
     {MessageType::kDialSent, "dial_sent", MessageRole::kAnswer},         // DialSentBody
     {MessageType::kDialBack, "dial_back", MessageRole::kNotice},         // DialBackBody
+    {MessageType::kBlobHost, "blob_host", MessageRole::kQuery},          // BlobHostBody
     {MessageType::kError, "error", MessageRole::kAnswer},                // ErrorBody
 }};
 

@@ -19,6 +19,8 @@ kademlia::blobs::BlobConfig ServiceConfig(const config::Config& config) {
   out.serve_chunks_per_ip = static_cast<double>(config.node.skills.serve_chunks_per_second);
   out.serve_chunks_burst = 2 * out.serve_chunks_per_ip;
   out.serve_chunks_global = 4 * out.serve_chunks_per_ip;
+  out.hosting.bytes_per_address = config.node.skills.host_bytes_per_peer;
+  out.hosting.hosted_max = config.node.skills.hosted_max;
   return out;
 }
 
@@ -56,8 +58,9 @@ BlobNetwork::BlobNetwork(Daemon& daemon, BlobStore local, BlobStore cache)
   service_ = std::make_unique<kademlia::blobs::BlobService>(
       daemon.node(), *this, ServiceConfig(daemon.config()), daemon.env().rng());
   const transport::TimePoint now = daemon.Now();
-  for (const Digest& digest : local_.Digests()) service_->Announce(now, digest);
-  for (const Digest& digest : cache_.Digests()) service_->Announce(now, digest);
+  using Holding = kademlia::blobs::BlobService::Holding;
+  for (const Digest& digest : local_.Digests()) service_->Announce(now, digest, Holding::kOwn);
+  for (const Digest& digest : cache_.Digests()) service_->Announce(now, digest, Holding::kCopy);
   daemon.AddMetrics([this](http::PrometheusWriter& out) { WriteMetrics(out); });
   daemon.AddShutdownStep("end blob fetches", [this](std::function<void()> done) {
     service_->Shutdown();
@@ -67,7 +70,9 @@ BlobNetwork::BlobNetwork(Daemon& daemon, BlobStore local, BlobStore cache)
 
 BlobNetwork::~BlobNetwork() = default;
 
-void BlobNetwork::Published(const Digest& digest) { service_->Announce(daemon_.Now(), digest); }
+void BlobNetwork::Published(const Digest& digest) {
+  service_->Announce(daemon_.Now(), digest, kademlia::blobs::BlobService::Holding::kOwn);
+}
 
 void BlobNetwork::Get(const Digest& digest, uint64_t size, const kademlia::PublicKey& publisher,
                       std::function<void(const BlobAnswer&)> done) {
@@ -108,35 +113,35 @@ void BlobNetwork::ReadHeld(const Digest& digest, uint64_t size,
                 });
     return;
   }
-  service_->Fetch(daemon_.Now(), digest, size, kademlia::NodeIdOf(publisher),
-                  [this, digest, done = std::move(done)](const FetchOutcome& outcome) {
-                    BlobAnswer answer;
-                    answer.source = BlobAnswer::Source::kNetwork;
-                    if (outcome.status != FetchOutcome::Status::kOk) {
-                      answer.failure = outcome;
-                      return done(answer);
-                    }
-                    answer.bytes = outcome.bytes;
-                    answer.holder = outcome.holder;
-                    for (const auto& attempt : outcome.attempts) {
-                      LogAt(daemon_.logger(), transport::LogLevel::kWarn,
-                            "blob " + kademlia::wire::HexEncode(digest).substr(0, 12) +
-                                ": bypassed holder " + attempt.id.ShortHex() + " at " +
-                                attempt.endpoint.ToString() + ": " +
-                                std::string(kademlia::blobs::HolderFailureName(attempt.failure)) +
-                                (attempt.detail.empty() ? "" : " (" + attempt.detail + ")"));
-                    }
-                    auto kept = cache_.Put(digest, *outcome.bytes);
-                    if (kept) {
-                      service_->Announce(daemon_.Now(), digest);
-                    } else {
-                      ++cache_refused_;
-                      LogAt(daemon_.logger(), transport::LogLevel::kWarn,
-                            "blob " + kademlia::wire::HexEncode(digest).substr(0, 12) +
-                                " fetched but not cached: " + kept.error().message);
-                    }
-                    done(answer);
-                  });
+  service_->Fetch(
+      daemon_.Now(), digest, size, kademlia::NodeIdOf(publisher),
+      [this, digest, done = std::move(done)](const FetchOutcome& outcome) {
+        BlobAnswer answer;
+        answer.source = BlobAnswer::Source::kNetwork;
+        if (outcome.status != FetchOutcome::Status::kOk) {
+          answer.failure = outcome;
+          return done(answer);
+        }
+        answer.bytes = outcome.bytes;
+        answer.holder = outcome.holder;
+        for (const auto& attempt : outcome.attempts) {
+          LogAt(daemon_.logger(), transport::LogLevel::kWarn,
+                "blob " + kademlia::wire::HexEncode(digest).substr(0, 12) + ": bypassed holder " +
+                    attempt.id.ShortHex() + " at " + attempt.endpoint.ToString() + ": " +
+                    std::string(kademlia::blobs::HolderFailureName(attempt.failure)) +
+                    (attempt.detail.empty() ? "" : " (" + attempt.detail + ")"));
+        }
+        auto kept = cache_.Put(digest, *outcome.bytes);
+        if (kept) {
+          service_->Announce(daemon_.Now(), digest, kademlia::blobs::BlobService::Holding::kCopy);
+        } else {
+          ++cache_refused_;
+          LogAt(daemon_.logger(), transport::LogLevel::kWarn,
+                "blob " + kademlia::wire::HexEncode(digest).substr(0, 12) +
+                    " fetched but not cached: " + kept.error().message);
+        }
+        done(answer);
+      });
 }
 
 std::optional<uint64_t> BlobNetwork::SizeOf(const kademlia::wire::BlobDigest& digest) {
@@ -148,6 +153,16 @@ std::vector<uint8_t> BlobNetwork::Read(const kademlia::wire::BlobDigest& digest,
                                        size_t length) {
   if (local_.Has(digest)) return local_.ReadRange(digest, offset, length);
   return cache_.ReadRange(digest, offset, length);
+}
+
+bool BlobNetwork::Keep(const kademlia::wire::BlobDigest& digest, const std::string& bytes) {
+  auto kept = cache_.Put(digest, bytes);
+  if (kept) return true;
+  ++cache_refused_;
+  LogAt(daemon_.logger(), transport::LogLevel::kWarn,
+        "blob " + kademlia::wire::HexEncode(digest).substr(0, 12) +
+            " fetched to host it but not cached: " + kept.error().message);
+  return false;
 }
 
 nlohmann::json BlobNetwork::Info() const {
@@ -165,7 +180,10 @@ nlohmann::json BlobNetwork::Info() const {
           {"fetched", stats.fetches_ok},
           {"fetchedNotCached", cache_refused_},
           {"holderListsServed", stats.finds_served},
-          {"chunksServed", stats.chunks_served}};
+          {"chunksServed", stats.chunks_served},
+          {"hostsAsked", stats.hosts_asked},
+          {"hosted", service_->hosted().entries()},
+          {"hostedBytes", service_->hosted().bytes()}};
 }
 
 void BlobNetwork::WriteMetrics(http::PrometheusWriter& out) const {
@@ -213,6 +231,25 @@ void BlobNetwork::WriteMetrics(http::PrometheusWriter& out) const {
              static_cast<double>(stats.announces_accepted));
   out.Sample("skillnode_blob_directory_announces_total", {{"outcome", "refused"}},
              static_cast<double>(stats.announces_refused));
+  out.Counter("skillnode_blob_hosts_asked_total",
+              "Hostings of this node's own blobs that a reachable node accepted while this node "
+              "was a client (BLOB_HOST).",
+              static_cast<double>(stats.hosts_asked));
+  out.Family("skillnode_blob_host_requests_total", "counter",
+             "Requests from nodes in client mode to host their blobs: accepted (new or renewed) "
+             "or refused (bad token, size, limits).");
+  out.Sample("skillnode_blob_host_requests_total", {{"outcome", "accepted"}},
+             static_cast<double>(stats.host_requests_accepted));
+  out.Sample("skillnode_blob_host_requests_total", {{"outcome", "refused"}},
+             static_cast<double>(stats.host_requests_refused));
+  out.Family("skillnode_blob_hosted_fetches_total", "counter",
+             "Fetches of blobs this node agreed to host, from the client: kept or failed.");
+  out.Sample("skillnode_blob_hosted_fetches_total", {{"outcome", "kept"}},
+             static_cast<double>(stats.hosted_fetched));
+  out.Sample("skillnode_blob_hosted_fetches_total", {{"outcome", "failed"}},
+             static_cast<double>(stats.hosted_failed));
+  out.Gauge("skillnode_blob_hosted", "Blobs this node hosts for nodes in client mode.",
+            static_cast<double>(service_->hosted().entries()));
   out.Gauge("skillnode_blob_directory_entries",
             "Holders this node lists for the blob keys it is close to.",
             static_cast<double>(service_->directory().entries()));

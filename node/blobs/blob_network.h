@@ -10,6 +10,9 @@
 // socket, verified against the digest the signed record names before anything is kept or
 // served. Every blob held, local or cached, is announced, so a fetcher finds every copy and
 // the publisher's node is not the only source. The holder side reads chunks from both stores.
+// While the node is in client mode (strangers cannot reach it) its own blobs are hosted by
+// reachable nodes instead, and it hosts those of clients in its cache in turn
+// (docs/protocol.md "Hosted blobs").
 //
 // Metrics: skillnode_blob_* (fetches by outcome, holder failures by reason, chunks served and
 // fetched, the directory's entries, the stores' bytes). Runs on the loop thread.
@@ -38,7 +41,7 @@ struct BlobAnswer {
 };
 std::string_view SourceName(BlobAnswer::Source source);  // "local", "cache", "network"
 
-class BlobNetwork : public kademlia::blobs::BlobSource {
+class BlobNetwork : public kademlia::blobs::HeldBlobs {
  public:
   // Opens both stores, attaches the blob service to the daemon's node and adds its metrics
   // and shutdown step. Fails when a store cannot be opened.
@@ -65,6 +68,8 @@ class BlobNetwork : public kademlia::blobs::BlobSource {
   std::optional<uint64_t> SizeOf(const kademlia::wire::BlobDigest& digest) override;
   std::vector<uint8_t> Read(const kademlia::wire::BlobDigest& digest, uint64_t offset,
                             size_t length) override;
+  // HeldBlobs: a blob fetched to host it for a node in client mode goes to the cache.
+  bool Keep(const kademlia::wire::BlobDigest& digest, const std::string& bytes) override;
 
  private:
   BlobNetwork(Daemon& daemon, BlobStore local, BlobStore cache);

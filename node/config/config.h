@@ -117,6 +117,11 @@ struct SkillFolderConfig {
   size_t fetches_max = 8;
   // Chunks (1,000 bytes each) served per second to one source address; twice that in a burst.
   size_t serve_chunks_per_second = 4000;
+  // Hosting for nodes that strangers cannot reach (docs/protocol.md "Hosted blobs"): the bytes
+  // this node fetches and keeps (in the cache) for one such node's address, and the blobs it
+  // hosts in all.
+  uint64_t host_bytes_per_peer = 32ull * 1024 * 1024;
+  size_t hosted_max = 1024;
 
   bool operator==(const SkillFolderConfig&) const = default;
 };

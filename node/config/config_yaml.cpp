@@ -178,6 +178,8 @@ void ReadNode(ConfigSection section, NodeSection& node) {
   skills.Millis("fetchTimeout", 1000, kHourMs, node.skills.fetch_timeout);
   skills.Int("fetchesMax", 1, 1024, Store(node.skills.fetches_max));
   skills.Int("serveChunksPerSecond", 10, 1000000, Store(node.skills.serve_chunks_per_second));
+  skills.Int("hostBytesPerPeer", 0, int64_t{1} << 40, Store(node.skills.host_bytes_per_peer));
+  skills.Int("hostedMax", 0, 1000000, Store(node.skills.hosted_max));
   skills.Finish();
   ReadMcp(section.Sub("mcp"), node.mcp);
   ConfigSection ui = section.Sub("ui");

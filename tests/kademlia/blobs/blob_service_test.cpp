@@ -34,7 +34,7 @@ std::string Blob(size_t size, char seed = 'a') {
 }
 
 // A node's blobs, held in memory; `lie` makes it misbehave the way a bad holder would.
-class MemorySource : public BlobSource {
+class MemorySource : public HeldBlobs {
  public:
   enum class Lie { kNone, kFlipByte, kLonger, kTruncatedFile };
   std::map<wire::BlobDigest, std::string> blobs;
@@ -59,6 +59,10 @@ class MemorySource : public BlobSource {
       out[held.size() / 2 - offset] ^= 0x20;
     }
     return out;
+  }
+  bool Keep(const wire::BlobDigest& digest, const std::string& bytes) override {
+    blobs[digest] = bytes;
+    return true;
   }
 };
 
@@ -86,7 +90,7 @@ struct BlobNet {
   // Node `i` holds `bytes` and announces them.
   void Hold(size_t i, const std::string& bytes) {
     sources[i]->blobs[DigestOf(bytes)] = bytes;
-    services[i]->Announce(net.now(), DigestOf(bytes));
+    services[i]->Announce(net.now(), DigestOf(bytes), BlobService::Holding::kOwn);
   }
 
   FetchOutcome Fetch(size_t i, const std::string& bytes, std::optional<size_t> publisher,

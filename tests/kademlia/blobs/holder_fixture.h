@@ -32,7 +32,7 @@ inline wire::BlobDigest DigestOf(const std::string& bytes) {
 }
 
 // A node's blobs in memory; `corrupt` flips one byte of every chunk it reads.
-class MemorySource : public BlobSource {
+class MemorySource : public HeldBlobs {
  public:
   std::map<wire::BlobDigest, std::string> blobs;
   bool corrupt = false;
@@ -48,6 +48,10 @@ class MemorySource : public BlobSource {
     std::vector<uint8_t> out(range.begin(), range.end());
     if (corrupt && !out.empty()) out[0] ^= 0x20;
     return out;
+  }
+  bool Keep(const wire::BlobDigest& digest, const std::string& bytes) override {
+    blobs[digest] = bytes;
+    return true;
   }
 };
 
@@ -83,7 +87,7 @@ struct HolderNet {
   // Node `i` holds `bytes` and announces them.
   void Hold(size_t i, const std::string& bytes) {
     sources[i]->blobs[DigestOf(bytes)] = bytes;
-    services[i]->Announce(net.now(), DigestOf(bytes));
+    services[i]->Announce(net.now(), DigestOf(bytes), BlobService::Holding::kOwn);
   }
 };
 

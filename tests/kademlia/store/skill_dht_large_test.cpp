@@ -142,7 +142,7 @@ wire::WireRecord ReferenceTo(const SignedRecord& record,
 }
 
 // A node's blobs served by a BlobService, as a node that runs one would.
-class MemorySource : public blobs::BlobSource {
+class MemorySource : public blobs::HeldBlobs {
  public:
   std::map<wire::BlobDigest, std::vector<uint8_t>> blobs;
   std::optional<uint64_t> SizeOf(const wire::BlobDigest& digest) override {
@@ -157,6 +157,10 @@ class MemorySource : public blobs::BlobSource {
     const size_t to = std::min(bytes.size(), from + length);
     return std::vector<uint8_t>(bytes.begin() + static_cast<long>(from),
                                 bytes.begin() + static_cast<long>(to));
+  }
+  bool Keep(const wire::BlobDigest& digest, const std::string& bytes) override {
+    blobs[digest].assign(bytes.begin(), bytes.end());
+    return true;
   }
 };
 

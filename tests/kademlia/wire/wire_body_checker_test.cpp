@@ -59,6 +59,8 @@ std::vector<std::pair<Body, Body>> AtAndOverLimits() {
        BlobHoldersBody{{}, {}, {port_zero}, false}},
       {BlobAnnounceBody{{}, std::vector<uint8_t>(kTokenSizeMax, 1), 1},
        BlobAnnounceBody{{}, std::vector<uint8_t>(kTokenSizeMax + 1, 1), 1}},
+      {BlobHostBody{{}, 1, std::vector<uint8_t>(kTokenSizeMax, 1), 1},
+       BlobHostBody{{}, 1, std::vector<uint8_t>(kTokenSizeMax + 1, 1), 1}},
       {BlobDataBody{{}, 0, 0, std::vector<uint8_t>(kBlobChunkBytesMax, 1)},
        BlobDataBody{{}, 0, 0, std::vector<uint8_t>(kBlobChunkBytesMax + 1, 1)}},
       {ErrorBody{1, std::string(kErrorTextSizeMax, 'x')},
@@ -88,7 +90,7 @@ TEST_CASE("BodyChecker names the body of a field over its limit", "[unit]") {
 }
 
 TEST_CASE("BodyChecker refuses an UnknownBody carrying a type that has its own body", "[unit]") {
-  CHECK(BodyChecker::Check(UnknownBody{23}));
+  CHECK(BodyChecker::Check(UnknownBody{24}));
   CHECK(BodyChecker::Check(UnknownBody{0}));
   const auto refused = BodyChecker::Check(UnknownBody{3});
   REQUIRE_FALSE(refused);

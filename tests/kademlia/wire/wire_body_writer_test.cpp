@@ -60,10 +60,12 @@ TEST_CASE("BodyWriter leaves out optional fields that are not set, and only thos
   CHECK(KeysWritten(ValuesBody{}) == Keys{"ns", "rs", "tt"});
   CHECK(KeysWritten(PushBody{}) == Keys{"tg"});
   CHECK(KeysWritten(BlobHoldersBody{}) == Keys{"ns", "hs"});
-  // A cursor of 0 is still written, and STORE and BLOB_ANNOUNCE always carry their token.
+  // A cursor of 0 is still written, and STORE, BLOB_ANNOUNCE and BLOB_HOST always carry their
+  // token.
   CHECK(KeysWritten(FindValueBody{}) == Keys{"tg", "cu"});
   CHECK(KeysWritten(StoreBody{}) == Keys{"tg", "tk", "rc", "lt"});
   CHECK(KeysWritten(BlobAnnounceBody{}) == Keys{"tg", "tk", "lt"});
+  CHECK(KeysWritten(BlobHostBody{}) == Keys{"dg", "sz", "tk", "lt"});
 }
 
 }  // namespace

@@ -45,8 +45,8 @@ std::string Sha256Hex(std::span<const uint8_t> bytes) {
 
 // ---- The bytes captured from the hand-written packers ----------------------------------
 
-// Hex of OnePerType(), in order; the reachability messages (18 to 22) were captured from the
-// codec when they were added, at the end of the list.
+// Hex of OnePerType(), in order; the reachability messages (18 to 22) and BLOB_HOST (23) were
+// captured from the codec when they were added, at the end of the list.
 constexpr std::string_view kOnePerTypeHex[] = {
     // ping
     "87a17601a16e07a174cf0102030405060708a17901a26964c4200a367b92cf0b037dfd89960ee832d56f7fc1"
@@ -164,6 +164,11 @@ constexpr std::string_view kOnePerTypeHex[] = {
     "87a17601a16e07a174cf0102030405060708a17916a26964c4200a367b92cf0b037dfd89960ee832d56f7fc1"
     "51681bb41e53690e776f5786998aa16bc420abababababababababababababababababababababababababab"
     "ababababababa16181a16ecf0102030405060708",
+    // blob_host
+    "87a17601a16e07a174cf0102030405060708a17917a26964c4200a367b92cf0b037dfd89960ee832d56f7fc1"
+    "51681bb41e53690e776f5786998aa16bc420abababababababababababababababababababababababababab"
+    "ababababababa16184a26467c420060606060606060606060606060606060606060606060606060606060606"
+    "0606a2737ace0004b000a2746bc40103a26c74cd04b0",
     // ping with the full header
     "8aa17601a16eceffffffffa174cfffffffffffffffffa17901a26964c4200a367b92cf0b037dfd89960ee832"
     "d56f7fc151681bb41e53690e776f5786998aa16bc420abababababababababababababababababababababab"
@@ -256,6 +261,10 @@ constexpr std::pair<size_t, std::string_view> kEdgeDigests[] = {
     {194, "b88f74880c651d3ad2f0e459e82d2ccb5bdff75b2582354316e12e601c4c79bc"},
     {108, "6c82e050d8b31e79f4cfaafcf3ef83f06f1e5f41a61a55f986cad5dd897af3d7"},
     {205, "0b0b280265db79ee7df606574984ea9d137a5bc414af17995074f1547399cb93"},
+    {147, "08015fae61e35bff163bc9b8048567b6f540d2970c13e09013d5de7efa1b73ad"},
+    {244, "de969762c2b831c96dbf4a86a1b960a324e96c0bc6d6906f316fcd35f2455198"},
+    {191, "f05d178b83f0da4a7ae34fbbea7f9b7e17e8b8bf3e6ed36ed034b2ec107749ca"},
+    {288, "b99c0a1b49a5cb85301d33146669ead6693692163d4fcb5ec4a52c918c5cde65"},
 };
 // A STORE, a VALUES (an inline record, then a reference) and a PUSH with a record by reference.
 constexpr std::string_view kReferenceStoreHex =

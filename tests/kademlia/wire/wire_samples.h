@@ -47,6 +47,7 @@ inline std::vector<Body> OnePerType() {
       DialRequestBody{0x1112131415161718, wire_datagrams::Ep("10.1.2.3:6881")},
       DialSentBody{true},
       DialBackBody{0x0102030405060708},
+      BlobHostBody{Filled<32>(6), 300 * 1024, {3}, 1200},
   };
 }
 
@@ -106,6 +107,9 @@ inline std::vector<Body> EdgeBodies() {
       DialRequestBody{0xffffffffffffffff, wire_datagrams::Ep("[2001:db8::1]:65535")},
       DialSentBody{},
       DialBackBody{0xffffffffffffffff},
+      BlobHostBody{},
+      BlobHostBody{Filled<32>(9), 0xffffffffffffffff, std::vector<uint8_t>(kTokenSizeMax, 3),
+                   0xffffffff},
   };
 }
 

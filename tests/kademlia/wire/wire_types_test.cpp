@@ -34,6 +34,7 @@ TEST_CASE("Message::type derives the wire type from the body", "[unit]") {
   CHECK(Message{{}, DialRequestBody{}}.type() == 20);
   CHECK(Message{{}, DialSentBody{}}.type() == 21);
   CHECK(Message{{}, DialBackBody{}}.type() == 22);
+  CHECK(Message{{}, BlobHostBody{}}.type() == 23);
   CHECK(Message{{}, ErrorBody{}}.type() == 127);
   CHECK(Message{{}, UnknownBody{42}}.type() == 42);
 }
@@ -47,8 +48,9 @@ TEST_CASE("message types have names and request or reply roles", "[unit]") {
       {13, "blob_find", true},    {14, "blob_holders", false}, {15, "blob_announce", true},
       {16, "blob_get", true},     {17, "blob_data", false},    {18, "reach_ask", true},
       {19, "reach_asked", false}, {20, "dial_request", true},  {21, "dial_sent", false},
-      {22, "dial_back", false},   {23, "unknown", true},       {127, "error", false},
-      {0, "unknown", true},       {42, "unknown", true},       {255, "unknown", true}};
+      {22, "dial_back", false},   {23, "blob_host", true},     {24, "unknown", true},
+      {127, "error", false},      {0, "unknown", true},        {42, "unknown", true},
+      {255, "unknown", true}};
   for (const auto& [type, name, request] : expected) {
     INFO("type " << int(type));
     CHECK(MessageTypeName(type) == name);

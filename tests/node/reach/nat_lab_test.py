@@ -26,12 +26,19 @@ Within VERDICT_WITHIN_S of the start:
    node in "pub" holds either of them in its routing table (GET /api/dht/contacts), while each of
    them still holds public nodes (it looks up through them), and /metrics of "pub" count the
    removals (skillnode_clients_removed_total);
-5. with --traffic-seconds N (make nat-lab: 600, the issue's 10 minutes): each node behind a
+5. hosted blobs (docs/protocol.md "Hosted blobs"): each node behind a router registers a SKILL.md
+   folder (`skillnode register --skill-dir` inside its host); within HOSTED_WITHIN_S two public
+   nodes host it (its /api/node skillFolders.hostsAsked), and every other host, the one behind
+   the other router included, gets its SKILL.md and archive byte for byte from a holder that is
+   not the publisher (X-Skillnode-Source network, X-Skillnode-Holder another node; a host
+   answers from its cache), while the publisher's router keeps dropping every packet no flow of
+   its own asked for;
+6. with --traffic-seconds N (make nat-lab: 600, the issue's 10 minutes): each node behind a
    router registers a skill, and every node searches for both by capability every
    TRAFFIC_ROUND_S for N seconds; at the end every node finds both skills (their records were
    stored through public nodes), and still no node in "pub" holds a NATed node in its routing
    table;
-6. SIGTERM: every node exits with status 0, with no sanitizer report.
+7. SIGTERM: every node exits with status 0, with no sanitizer report.
 
 Skipped (exit 77) when not root or when namespaces cannot be made; fails when curl or nft is
 missing.
@@ -40,6 +47,7 @@ Run: SKILLNODE=build/test/node/skillnode python3 tests/node/reach/nat_lab_test.p
 """
 import argparse
 import atexit
+import hashlib
 import json
 import os
 import shutil
@@ -49,13 +57,19 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from netns_lab import require_namespaces, sh  # noqa: E402
-from skillnode_harness import Node, check, finish, require_binary, wait_for  # noqa: E402
+from skillnode_harness import (Node, check, finish, require_binary, run, temp_dir,  # noqa: E402
+                               wait_for)
 
 # The issue's bound: a verdict and an address within 30 s.
 VERDICT_WITHIN_S = 30
 # A node that turns client pings its contacts at once, saying so: they drop it within a round
 # trip; the bound leaves room for a busy machine.
 CLIENT_GONE_WITHIN_S = 10
+# A NATed node's folder is hosted by public nodes within this long of its registration (a
+# lookup, two BLOB_HOSTs, two fetches of a few dozen chunks).
+HOSTED_WITHIN_S = 20
+# The hosted SKILL.md: several dozen 1,000-byte chunks.
+HOSTED_SKILL_MD_BYTES = 60 * 1000
 # The traffic phase (--traffic-seconds): a search round from every node this often.
 TRAFFIC_ROUND_S = 10
 PUBLIC_PORTS = (6881, 6882, 6883, 6884)
@@ -237,6 +251,95 @@ def traffic(seconds):
            "table holds a node behind a NAT", json.dumps(held))
 
 
+def write_folder(root, name):
+    """A SKILL.md folder named `name` under root: its SKILL.md bytes and the folder's path."""
+    folder = os.path.join(root, name)
+    os.makedirs(os.path.join(folder, "scripts"))
+    text = (f"---\nname: {name}\ndescription: A skill registered behind a NAT and fetched from "
+            "the hosts that keep its bytes. Use when testing hosted blobs.\n---\n# {name}\n\n")
+    line = 0
+    while len(text) < HOSTED_SKILL_MD_BYTES:
+        text += f"{line:05d} hosted bytes travel from reachable holders, never from the publisher\n"
+        line += 1
+    md = text.encode()
+    with open(os.path.join(folder, "SKILL.md"), "wb") as f:
+        f.write(md)
+    with open(os.path.join(folder, "scripts", "run.sh"), "w") as f:
+        f.write("#!/bin/sh\necho hosted\n")
+    os.chmod(os.path.join(folder, "scripts", "run.sh"), 0o755)
+    return md, folder
+
+
+def get_bytes(role, api_port, path):
+    """(status, body bytes, headers with lower-case names) of GET path on a node, by curl inside
+    its host."""
+    work = temp_dir("skillnode-nat-get-")
+    body_file, head_file = os.path.join(work, "body"), os.path.join(work, "head")
+    result = sh(*lab.prefix_of(role), "curl", "-s", "-m", "30", "-o", body_file, "-D", head_file,
+                "-w", "%{http_code}", f"http://127.0.0.1:{api_port}{path}", check_rc=False)
+    headers = {}
+    body = b""
+    if os.path.exists(head_file):
+        with open(head_file, encoding="latin-1") as f:
+            for line in f.read().splitlines():
+                name, sep, value = line.partition(":")
+                if sep:
+                    headers[name.strip().lower()] = value.strip()
+    if os.path.exists(body_file):
+        with open(body_file, "rb") as f:
+            body = f.read()
+    status = int(result.stdout.strip() or 0) if result.stdout.strip().isdigit() else 0
+    return status, body, headers
+
+
+def check_hosted_folders():
+    """A SKILL.md folder registered behind each router, fetched from every other host."""
+    work = temp_dir("skillnode-nat-folders-")
+    published = {}
+    for role in ("behind-eim", "behind-rnd"):
+        name = f"nat-md-{role}"
+        md, folder = write_folder(work, name)
+        result = run(["register", "--http", "127.0.0.1:7070", "--skill-dir", folder,
+                      "--agent", f"agent-md-{role}", "--skill-version", "1.0.0", "--type",
+                      "tool-skill", "--endpoint", "http://127.0.0.1:9/skill", "-C",
+                      f"nat-md-{role}"], timeout=60, prefix=lab.prefix_of(role))
+        expect(result.returncode == 0 and result.stdout.startswith("SUCCESS: " + name),
+               f"{role}: skillnode register --skill-dir registers {name}",
+               result.stdout + result.stderr)
+        status, archive, _ = get_bytes(role, 7070, f"/api/skills/{name}/download")
+        expect(status == 200 and archive, f"{role}: serves its own archive", str(status))
+        published[role] = (name, md, hashlib.sha256(archive).hexdigest(), info(role, 7070).get("id"))
+
+    def hosted(role):
+        return (info(role, 7070).get("skillFolders") or {}).get("hostsAsked", 0)
+
+    for role in published:
+        # Two blobs (SKILL.md and archive), each hosted by two public nodes.
+        wait_for(lambda: hosted(role) >= 4, HOSTED_WITHIN_S, interval=0.5)
+        expect(hosted(role) >= 4, f"{role}: public nodes host its SKILL.md and archive within "
+               f"{HOSTED_WITHIN_S} s (skillFolders.hostsAsked >= 4)", str(hosted(role)))
+    for publisher, (name, md, archive_sha, publisher_id) in published.items():
+        for node, role, api_port in nodes:
+            if role == publisher:
+                continue
+            status, body, headers = get_bytes(role, api_port, f"/api/skills/{name}/skill.md")
+            holder = headers.get("x-skillnode-holder", "")
+            source = headers.get("x-skillnode-source")
+            # A host answers from its cache: the copy it fetched from the publisher.
+            hosts = (info(role, api_port).get("skillFolders") or {}).get("hosted", 0)
+            expect(status == 200 and body == md and
+                   ((source == "network" and holder and holder != publisher_id) or
+                    (source == "cache" and hosts >= 1)),
+                   f"{node.name} gets the SKILL.md registered {publisher} byte for byte from a "
+                   "holder that is not its publisher (or hosts it itself)",
+                   json.dumps({"status": status, "bytes": len(body), "hosted": hosts,
+                               "headers": headers})[:400])
+            status, archive, _ = get_bytes(role, api_port, f"/api/skills/{name}/download")
+            expect(status == 200 and hashlib.sha256(archive).hexdigest() == archive_sha,
+                   f"{node.name} gets the archive registered {publisher}, its SHA-256 the "
+                   "publisher's", f"status {status}, {len(archive)} bytes")
+
+
 def check_client_mode():
     natted = {}
     for role in ("behind-eim", "behind-rnd"):
@@ -314,6 +417,7 @@ def main():
                json.dumps({k: pub.get(k) for k in ("reachability", "externalAddress", "reach")}))
 
     check_client_mode()
+    check_hosted_folders()
     if args.traffic_seconds > 0:
         traffic(args.traffic_seconds)
 
