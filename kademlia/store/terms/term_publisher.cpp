@@ -126,10 +126,7 @@ bool TermPublisher::Enqueue(const SignedRecord& record, std::string_view term,
                             uint32_t weight_centi, const std::optional<TermProfile>& profile,
                             std::optional<uint32_t> shard) {
   const bool tombstone = !profile.has_value();
-  if (queued_.size() >= config_.term_jobs_queued_max) {
-    ++stats_.term_jobs_dropped;
-    return false;
-  }
+  if (QueueFull()) return false;
   const SkillRecord& fields = record.record;
   TermPointer pointer;
   pointer.term = std::string(term);
@@ -165,10 +162,7 @@ void TermPublisher::HandOn(transport::TimePoint now, const DisplacedPointer& dis
   if (displaced.shard + 1 >= kTermShardsMax) return;
   const std::vector<Contact> closest = node_.routing_table().Closest(displaced.key, 1);
   if (!closest.empty() && CloserTo(displaced.key, closest.front().id, node_.id())) return;
-  if (queued_.size() >= config_.term_jobs_queued_max) {
-    ++stats_.term_jobs_dropped;
-    return;
-  }
+  if (QueueFull()) return;
   auto job = std::make_shared<Job>();
   job->identity = IdentityOf(pointer);
   job->pointer = displaced.pointer;
@@ -178,6 +172,12 @@ void TermPublisher::HandOn(transport::TimePoint now, const DisplacedPointer& dis
   queued_.push_back(std::move(job));
   ++stats_.term_pointers_handed_on;
   Pump(now);
+}
+
+bool TermPublisher::QueueFull() {
+  if (queued_.size() < config_.term_jobs_queued_max) return false;
+  ++stats_.term_jobs_dropped;
+  return true;
 }
 
 void TermPublisher::Pump(transport::TimePoint now) {

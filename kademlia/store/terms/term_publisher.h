@@ -115,6 +115,9 @@ class TermPublisher {
   // there is none) and queues its job; false (nothing queued) when it cannot be signed.
   bool Enqueue(const SignedRecord& record, std::string_view term, uint32_t weight_centi,
                const std::optional<TermProfile>& profile, std::optional<uint32_t> shard);
+  // Whether the job queue holds term_jobs_queued_max jobs: a job that finds it so is dropped
+  // and counted (term_jobs_dropped).
+  bool QueueFull();
   // Starts queued jobs while fewer than term_jobs_running_max run and the pace allows.
   void Pump(transport::TimePoint now);
   // A lookup of `shard`'s key for `job`; false when the node refuses the lookup.
