@@ -92,7 +92,9 @@ void DhtStage::FinishLookup(const Pending& pending, const kademlia::store::GetRe
   // A reachable DHT's answer is cached, and the key watched so that the cache learns of
   // changes. A new subscription starts from this read, and subscribes on the holders it
   // found, so a removal that follows is reported; an older subscription already knows what is
-  // newer, a tombstone that came while this read ran, and that replaces what the read saw.
+  // newer, a tombstone that came while this read ran, and that replaces what the read saw, or
+  // a record published while it ran, which joins it (or the cached answer would lack it until
+  // the next change under the key).
   const uint64_t subscription =
       unreachable ? 0 : watched_.ListenForCache(now, pending->dht_key, result);
   const std::vector<kademlia::store::SignedRecordPtr> current =

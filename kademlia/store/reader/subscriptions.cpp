@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cassert>
 #include <chrono>
+#include <set>
 #include <utility>
 
 namespace skillnode::kademlia::store {
@@ -37,13 +38,23 @@ std::vector<SignedRecordPtr> Subscriptions::Observe(uint64_t subscription,
                                                     std::span<const SignedRecordPtr> records) {
   std::vector<SignedRecordPtr> current;
   current.reserve(records.size());
+  std::set<RecordIdentity> read;
   for (const SignedRecordPtr& record : records) {
+    read.insert(IdentityOf(record->record));
     auto it = subscriptions_.find(subscription);  // a callback may have unsubscribed
     if (it == subscriptions_.end()) {
       current.push_back(record);
       continue;
     }
     current.push_back(Apply(it->second, record));
+  }
+  // A record pushed while the read ran, to holders it had already asked, is in the view and
+  // not in the read: without it, an answer cached from this read would miss the record until
+  // the next change under the key.
+  auto it = subscriptions_.find(subscription);
+  if (it == subscriptions_.end()) return current;
+  for (const auto& [identity, record] : it->second.view) {
+    if (!read.contains(identity)) current.push_back(record);
   }
   return current;
 }

@@ -1,8 +1,9 @@
 // Subscriptions (kademlia/store/reader/subscriptions.h): a subscription's view raises an event for
 // every change its subscriber has not seen and none for older copies; a gone record leaves the
-// view once its sequence is reached; Observe answers with the newest version known; a
-// subscription asks the holders its read found to LISTEN and renews at half the lifetime, or
-// soon when it found none; and a closer newcomer makes its renewal due.
+// view once its sequence is reached; Observe answers with the newest version known and adds
+// what the view holds that the read missed; a subscription asks the holders its read found to
+// LISTEN and renews at half the lifetime, or soon when it found none; and a closer newcomer
+// makes its renewal due.
 #include "kademlia/store/reader/subscriptions.h"
 
 #include <catch2/catch.hpp>
@@ -101,6 +102,22 @@ TEST_CASE("observe answers with the newest version the subscription knows", "[un
   f.subscriptions.Unlisten(id);
   CHECK(f.subscriptions.size() == 0);
   CHECK(f.subscriptions.Observe(id, std::vector{old}).at(0) == old);
+}
+
+TEST_CASE("observe adds what the subscription heard of while the read ran", "[unit]") {
+  SubscriptionsFixture f;
+  const uint64_t id = f.Listen();
+  // Another skill, published while a read of the key ran: the read did not return it.
+  SkillRecord other_fields = SampleRecord();
+  other_fields.skill_id = "skill-published-meanwhile";
+  const SignedRecordPtr other = std::make_shared<SignedRecord>(Signed(other_fields, Publisher()));
+  f.subscriptions.Deliver(f.key, other, std::nullopt);
+  const std::vector<SignedRecordPtr> current = f.subscriptions.Observe(id, std::vector{Version(1)});
+  REQUIRE(current.size() == 2);
+  CHECK(current[0]->record.skill_id == SampleRecord().skill_id);
+  CHECK(current[1] == other);
+  // Once read, it is not repeated.
+  CHECK(f.subscriptions.Observe(id, std::vector{Version(1), other}).size() == 2);
 }
 
 TEST_CASE("a subscription that found no holders reads the key again soon", "[unit]") {
