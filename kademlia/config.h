@@ -135,6 +135,10 @@ struct KademliaConfig {
   // helps others: the simulator's scenarios leave it off, as they model no NAT.
   bool reach_probes = false;
   reach::ReachConfig reach;
+  // Relays (kademlia/reach/relay_driver.h, docs/protocol.md "Relays"): every node carries
+  // datagrams for the clients that keep a reservation with it, within these limits; a client
+  // keeps reservations at the full nodes closest to its id.
+  reach::RelayConfig relay;
   // When this node is a client (Node::client_mode, docs/protocol.md "Client mode"): its
   // messages say so and peers keep it out of their routing tables.
   ClientMode client_mode = ClientMode::kOff;

@@ -40,23 +40,51 @@ void MessageSender::Reply(transport::TimePoint now, const transport::Endpoint& t
   Send(now, to, reply);
 }
 
+std::optional<std::vector<uint8_t>> MessageSender::Encode(const transport::Endpoint& to,
+                                                          const wire::Message& message) {
+  auto bytes = wire::EncodeFitting(message);
+  if (bytes) return std::move(*bytes);
+  ++stats_.send_failures;
+  if (logger_.Enabled(transport::LogLevel::kError)) {
+    logger_.Log(transport::LogLevel::kError,
+                "cannot encode " + std::string(wire::MessageTypeName(message.type())) + " for " +
+                    to.ToString() + ": " + bytes.error().message);
+  }
+  return std::nullopt;
+}
+
 void MessageSender::Send(transport::TimePoint now, const transport::Endpoint& to,
                          const wire::Message& message, transport::Transport* through) {
-  auto bytes = wire::EncodeFitting(message);
-  if (!bytes) {
-    ++stats_.send_failures;
-    if (logger_.Enabled(transport::LogLevel::kError)) {
-      logger_.Log(transport::LogLevel::kError,
-                  "cannot encode " + std::string(wire::MessageTypeName(message.type())) + " for " +
-                      to.ToString() + ": " + bytes.error().message);
-    }
+  if (reply_relay_ && !wire::IsRequest(message.type()) && !wire::IsNotice(message.type())) {
+    // A reply to what a relay carried: back the same way.
+    auto datagram = Encode(to, message);
+    if (!datagram) return;
+    ++stats_.relayed_sent;
+    SendEnvelope(now, *reply_relay_, message.header.txid,
+                 wire::RelayBackBody{to, std::move(*datagram)});
     return;
   }
+  auto bytes = Encode(to, message);
+  if (!bytes) return;
   ++stats_.datagrams_sent;
   stats_.bytes_sent += bytes->size();
   if (through != nullptr) return through->Send(to, *bytes);
   if (on_sent_) on_sent_(now, to);
   transport_.Send(to, *bytes);
+}
+
+void MessageSender::SendToClient(transport::TimePoint now, const transport::Endpoint& relay,
+                                 const NodeId& client, const wire::Message& message) {
+  auto datagram = Encode(relay, message);
+  if (!datagram) return;
+  ++stats_.relayed_sent;
+  SendEnvelope(now, relay, message.header.txid, wire::RelayBody{client, std::move(*datagram)});
+}
+
+void MessageSender::SendEnvelope(transport::TimePoint now, const transport::Endpoint& relay,
+                                 uint64_t txid, wire::Body envelope) {
+  // The envelope's transaction id is the message's: it matches nothing (a notice).
+  Send(now, relay, wire::Message{Header(txid), std::move(envelope)});
 }
 
 }  // namespace skillnode::kademlia

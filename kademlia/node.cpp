@@ -70,7 +70,22 @@ Node::Node(const KademliaConfig& config, const Identity& identity, transport::Tr
                     sender_.Send(at, to,
                                  wire::Message{sender_.Header(rng_.Next64()), std::move(body)},
                                  dial_transport_);
-                  }}) {}
+                  }}),
+      relay_(
+          config_.relay, identity_.node_id(), routing_,
+          reach::RelayDriver::Actions{
+              .send =
+                  [this](transport::TimePoint at, const transport::Endpoint& to,
+                         const NodeId& to_id, wire::Body body, rpc::RpcCallback done) {
+                    return SendRequest(at, to, to_id, std::move(body), std::move(done));
+                  },
+              .notice =
+                  [this](transport::TimePoint at, const transport::Endpoint& to, wire::Body body) {
+                    sender_.Send(at, to,
+                                 wire::Message{sender_.Header(rng_.Next64()), std::move(body)});
+                  }}) {
+  relay_.OnTimer(now, sender_.client());  // a client from the start (client_mode on) keeps relays
+}
 
 void Node::Drop(DropReason reason, const transport::Endpoint& from, std::string_view detail) {
   ++stats_.dropped[static_cast<size_t>(reason)];
@@ -98,7 +113,11 @@ void Node::OnDatagram(transport::TimePoint now, const transport::Endpoint& from,
   stats_.bytes_received += datagram.size();
   auto decoded = wire::Decode(datagram);
   if (!decoded) return Drop(DropReason::kMalformed, from, decoded.error().message);
-  const wire::Message& message = *decoded;
+  Dispatch(now, from, *decoded);
+}
+
+void Node::Dispatch(transport::TimePoint now, const transport::Endpoint& from,
+                    const wire::Message& message) {
   const MessageScreen::Verdict verdict = screen_.Screen(now, from, message);
   switch (verdict.action) {
     case MessageScreen::Action::kRequest:
@@ -132,6 +151,11 @@ void Node::HandleRequest(transport::TimePoint now, const transport::Endpoint& fr
     }
     nodes.token = tokens_.For(from.address());
     sender_.Reply(now, from, request.header, std::move(nodes));
+  } else if (const auto* keep = std::get_if<wire::RelayKeepBody>(&request.body)) {
+    const NodeId& client = request.header.sender_id;
+    const bool proven = IsVerified(client, from);
+    if (!proven) upkeep_.VerifyRequester(now, from, client);
+    sender_.Reply(now, from, request.header, relay_.OnKeep(now, from, client, proven, *keep));
   } else if (std::holds_alternative<wire::ReachAskBody>(request.body) ||
              std::holds_alternative<wire::DialRequestBody>(request.body)) {
     // A REACH_ASK may be answered later, once its third party has (ReachDriver).
@@ -217,9 +241,27 @@ void Node::HandleReply(transport::TimePoint now, const transport::Endpoint& from
 
 void Node::HandleNotice(transport::TimePoint now, const transport::Endpoint& from,
                         const wire::Message& notice) {
-  // DIAL_BACK is the one notice (wire::IsNotice).
-  reach_.OnDialBack(now, from, std::get<wire::DialBackBody>(notice.body));
-  RefreshClientMode(now);  // a dial-back may have decided the verdict
+  if (const auto* dial_back = std::get_if<wire::DialBackBody>(&notice.body)) {
+    reach_.OnDialBack(now, from, *dial_back);
+    RefreshClientMode(now);  // a dial-back may have decided the verdict
+  } else if (const auto* relayed = std::get_if<wire::RelayedBody>(&notice.body)) {
+    OpenRelayed(now, from, *relayed);
+  } else {
+    relay_.OnRelay(now, from, notice.body);  // RELAY or RELAY_BACK: the rest of wire::IsNotice
+  }
+}
+
+void Node::OpenRelayed(transport::TimePoint now, const transport::Endpoint& relay,
+                       const wire::RelayedBody& relayed) {
+  auto opened = relay_.Open(now, relay, relayed, rpcs_);
+  if (!opened) return Drop(DropReason::kBadRelayed, relay, opened.error().message);
+  ++stats_.relayed_received;
+  // A request's reply goes back through the relay; what it carried is then screened and
+  // handled as any datagram from where it counts as coming from. Open refuses notices, so this
+  // does not nest.
+  if (opened->reply_through_relay) sender_.SetReplyRelay(relay);
+  Dispatch(now, opened->from, opened->message);
+  sender_.SetReplyRelay(std::nullopt);
 }
 
 uint64_t Node::NewTxid() {
@@ -232,7 +274,9 @@ uint64_t Node::NewTxid() {
 
 bool Node::SendRequest(transport::TimePoint now, const transport::Endpoint& to,
                        std::optional<NodeId> to_id, wire::Body body, rpc::RpcCallback done,
-                       std::optional<transport::Duration> timeout) {
+                       std::optional<transport::Duration> timeout,
+                       std::optional<transport::Endpoint> relay) {
+  assert(!relay || to_id);  // a relay carries to a client by its id
   if (shut_down_) return false;
   if (rpcs_.full()) {
     ++stats_.rpcs_refused;
@@ -243,6 +287,7 @@ bool Node::SendRequest(transport::TimePoint now, const transport::Endpoint& to,
   rpc::PendingRpc rpc;
   rpc.to = to;
   rpc.to_id = to_id;
+  rpc.relay = relay;
   rpc.type = message.type();
   rpc.proof_wanted = message.header.proof_wanted;
   if (!rpc.proof_wanted) rpc.verified_key = *ProvenKey(*to_id, &to);
@@ -253,7 +298,11 @@ bool Node::SendRequest(transport::TimePoint now, const transport::Endpoint& to,
   rpc.done = std::move(done);
   ++stats_.rpcs_sent[static_cast<size_t>(SlotOf(rpc.type))];
   rpcs_.Add(message.header.txid, std::move(rpc));
-  sender_.Send(now, to, message);
+  if (relay) {
+    sender_.SendToClient(now, *relay, *to_id, message);
+  } else {
+    sender_.Send(now, to, message);
+  }
   return true;
 }
 
@@ -268,6 +317,7 @@ void Node::RefreshClientMode(transport::TimePoint now) {
   if (client == sender_.client()) return;
   sender_.SetClient(client);
   ++stats_.client_mode_changes;
+  relay_.OnTimer(now, client);  // a client keeps relays; a full node lets them go
   // The peers this node holds are the likeliest to hold it: a ping tells each at once, so that
   // a client leaves their tables now (and a full node again enters them), not at their next
   // exchange. Once per change, at most one per contact.
@@ -301,6 +351,7 @@ void Node::OnTimer(transport::TimePoint now) {
   upkeep_.OnTimer(now);
   if (reach_.NextDeadline() <= now) reach_.OnTimer(now);
   RefreshClientMode(now);  // a probe that ended, or outcomes that aged out, may turn it
+  if (relay_.NextDeadline() <= now) relay_.OnTimer(now, sender_.client());
 }
 
 transport::TimePoint Node::NextDeadline() const {
@@ -311,6 +362,7 @@ transport::TimePoint Node::NextDeadline() const {
   if (routing_.size() > 0) next = std::min(next, routing_.NextRefreshDue());
   next = std::min(next, upkeep_.NextDeadline());
   next = std::min(next, reach_.NextDeadline());
+  next = std::min(next, relay_.NextDeadline());
   return std::min(next, lookups_.NextDeadline());
 }
 
@@ -319,8 +371,9 @@ bool Node::Ping(transport::TimePoint now, const transport::Endpoint& to, rpc::Rp
 }
 
 bool Node::Request(transport::TimePoint now, const transport::Endpoint& to, const NodeId& to_id,
-                   wire::Body body, rpc::RpcCallback done) {
-  return SendRequest(now, to, to_id, std::move(body), std::move(done));
+                   wire::Body body, rpc::RpcCallback done,
+                   std::optional<transport::Endpoint> relay) {
+  return SendRequest(now, to, to_id, std::move(body), std::move(done), std::nullopt, relay);
 }
 
 void Node::Shutdown(transport::TimePoint now) {

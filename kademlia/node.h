@@ -48,6 +48,7 @@
 #include "kademlia/message_sender.h"
 #include "kademlia/node_stats.h"
 #include "kademlia/reach/reach_driver.h"
+#include "kademlia/reach/relay_driver.h"
 #include "kademlia/request_handler.h"
 #include "kademlia/routing/departed_contacts.h"
 #include "kademlia/routing/peer_book.h"
@@ -97,9 +98,12 @@ class Node {
   bool StartLookup(transport::TimePoint now, const Key& target, LookupOptions options,
                    LookupCallback done);
   // Sends one request to a contact and calls `done` with the reply or the timeout. Returns
-  // false (and never calls `done`) when too many requests are in flight.
+  // false (and never calls `done`) when too many requests are in flight. With `relay`, the
+  // contact is a client and the request goes through that relay of its (docs/protocol.md
+  // "Relays"); its reply counts as coming from `to`.
   bool Request(transport::TimePoint now, const transport::Endpoint& to, const NodeId& to_id,
-               wire::Body body, rpc::RpcCallback done);
+               wire::Body body, rpc::RpcCallback done,
+               std::optional<transport::Endpoint> relay = std::nullopt);
   // Has `id` prove its key from `from` (a ping it must sign), even when the routing table has
   // no room for it: for a service that answers only peers verified at their address (BLOB_GET
   // chunks), which a requester the table does not want would otherwise never become. The
@@ -171,6 +175,8 @@ class Node {
   // What this node knows of its reachability, and its part in others' dial-backs.
   reach::ReachDriver& reach() { return reach_; }
   const reach::ReachDriver& reach() const { return reach_; }
+  // The clients this node relays for, and the relays it keeps as a client.
+  const reach::RelayDriver& relay() const { return relay_; }
 
  private:
   void Drop(DropReason reason, const transport::Endpoint& from, std::string_view detail);
@@ -178,9 +184,15 @@ class Node {
                      const wire::Message& request);
   void HandleReply(transport::TimePoint now, const transport::Endpoint& from,
                    const wire::Message& reply);
-  // A notice (wire::IsNotice): a DIAL_BACK.
+  // A message that decoded, from `from`: screened, then handled.
+  void Dispatch(transport::TimePoint now, const transport::Endpoint& from,
+                const wire::Message& message);
+  // A notice (wire::IsNotice): a DIAL_BACK, or a relay's RELAY, RELAY_BACK or RELAYED.
   void HandleNotice(transport::TimePoint now, const transport::Endpoint& from,
                     const wire::Message& notice);
+  // A RELAYED from `relay`: what it carries, handled as if it came from where it counts from.
+  void OpenRelayed(transport::TimePoint now, const transport::Endpoint& relay,
+                   const wire::RelayedBody& relayed);
   std::optional<wire::Body> HandlerReply(transport::TimePoint now, const transport::Endpoint& from,
                                          const wire::Message& request);
   // Client mode as KademliaConfig::client_mode says, at `now` (kWhenNat: the verdict).
@@ -193,9 +205,11 @@ class Node {
   void RejectPending(transport::TimePoint now, const wire::Header& header);
 
   // A request that fails after `timeout` (rpc_timeout unless a service waits longer).
+  // With `relay` (and `to_id`, the client's id), through that relay.
   bool SendRequest(transport::TimePoint now, const transport::Endpoint& to,
                    std::optional<NodeId> to_id, wire::Body body, rpc::RpcCallback done,
-                   std::optional<transport::Duration> timeout = std::nullopt);
+                   std::optional<transport::Duration> timeout = std::nullopt,
+                   std::optional<transport::Endpoint> relay = std::nullopt);
   uint64_t NewTxid();
 
   void RefreshFartherBuckets(transport::TimePoint now);
@@ -226,6 +240,8 @@ class Node {
   routing::PeerUpkeep upkeep_;
   // Reachability: the dial-back protocol's three parts.
   reach::ReachDriver reach_;
+  // Relays: carrying for clients, and the reservations this node keeps as one.
+  reach::RelayDriver relay_;
   transport::Transport* dial_transport_ = nullptr;
 
   std::optional<transport::Endpoint> observed_;

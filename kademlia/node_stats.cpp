@@ -24,6 +24,8 @@ std::string_view DropReasonName(DropReason reason) {
       return "unmatched_reply";
     case DropReason::kWrongSource:
       return "wrong_source";
+    case DropReason::kBadRelayed:
+      return "bad_relayed";
     case DropReason::kCount:
       break;
   }
@@ -78,6 +80,16 @@ TypeSlot SlotOf(uint8_t type) {
       return TypeSlot::kDialBack;
     case 23:
       return TypeSlot::kBlobHost;
+    case 24:
+      return TypeSlot::kRelayKeep;
+    case 25:
+      return TypeSlot::kRelayKept;
+    case 26:
+      return TypeSlot::kRelay;
+    case 27:
+      return TypeSlot::kRelayBack;
+    case 28:
+      return TypeSlot::kRelayed;
     case 127:
       return TypeSlot::kError;
     default:
@@ -87,11 +99,11 @@ TypeSlot SlotOf(uint8_t type) {
 
 std::string_view TypeSlotName(TypeSlot slot) {
   static constexpr std::array<std::string_view, static_cast<size_t>(TypeSlot::kCount)> kNames = {
-      "ping",      "pong",      "find_node", "nodes",        "find_value",
-      "values",    "store",     "stored",    "listen",       "listening",
-      "push",      "push_ack",  "blob_find", "blob_holders", "blob_announce",
-      "blob_get",  "blob_data", "reach_ask", "reach_asked",  "dial_request",
-      "dial_sent", "dial_back", "blob_host", "error",        "unknown"};
+      "ping",        "pong",         "find_node",     "nodes",     "find_value", "values",
+      "store",       "stored",       "listen",        "listening", "push",       "push_ack",
+      "blob_find",   "blob_holders", "blob_announce", "blob_get",  "blob_data",  "reach_ask",
+      "reach_asked", "dial_request", "dial_sent",     "dial_back", "blob_host",  "relay_keep",
+      "relay_kept",  "relay",        "relay_back",    "relayed",   "error",      "unknown"};
   static_assert(kNames.back() == "unknown", "one name per slot");
   return kNames[static_cast<size_t>(slot)];
 }

@@ -23,6 +23,7 @@ enum class DropReason : uint8_t {
   kRateLimitedGlobal,  // global budget spent
   kUnmatchedReply,     // no request with that transaction id (late, duplicate or unsolicited)
   kWrongSource,        // a reply from another address than the request went to
+  kBadRelayed,         // a RELAYED not from a relay of ours, or carrying what no relay may
   kCount,
 };
 std::string_view DropReasonName(DropReason reason);
@@ -52,6 +53,11 @@ enum class TypeSlot : uint8_t {
   kDialSent,
   kDialBack,
   kBlobHost,
+  kRelayKeep,
+  kRelayKept,
+  kRelay,
+  kRelayBack,
+  kRelayed,
   kError,
   kUnknown,
   kCount,
@@ -72,6 +78,10 @@ struct NodeStats {
   uint64_t bytes_received = 0;
   uint64_t bytes_sent = 0;
   uint64_t send_failures = 0;  // a message that could not be encoded (a bug if ever non-zero)
+  // Messages sent through a relay (RELAY, RELAY_BACK) and received through one (RELAYED), also
+  // counted as datagrams (docs/protocol.md "Relays").
+  uint64_t relayed_sent = 0;
+  uint64_t relayed_received = 0;
   std::array<uint64_t, static_cast<size_t>(DropReason::kCount)> dropped{};
 
   PerType<uint64_t> requests_received{};

@@ -209,7 +209,8 @@ transport::Result<void> Daemon::OpenNode(const kademlia::Identity& identity) {
   options.port = config_.node.port;
   // IPv6 is optional only when it was left at its default (any address).
   options.ipv6_optional = config_.node.bind_ipv6 && config_.node.bind_ipv6->IsUnspecified();
-  options.datagram_size_max = kademlia::kDatagramSizeMax;
+  // A relay's envelope (RELAY, RELAY_BACK, RELAYED) is a little longer than any other message.
+  options.datagram_size_max = kademlia::wire::kRelayDatagramSizeMax;
   auto opened = env_.udp().Open(
       options, [this](const transport::Endpoint& from, std::span<const uint8_t> datagram) {
         node_->OnDatagram(Now(), from, datagram);

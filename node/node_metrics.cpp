@@ -286,6 +286,9 @@ void WriteStoreMetrics(http::PrometheusWriter& out, const kademlia::store::Skill
               static_cast<double>(stats.pushes_sent));
   out.Counter("skillnode_listen_pushes_received_total", "Changes pushed to this node.",
               static_cast<double>(stats.pushes_received));
+  out.Counter("skillnode_listen_pushes_relayed_total",
+              "Pushes sent through a listener's relay (a client's, docs/protocol.md Relays).",
+              static_cast<double>(stats.pushes_relayed));
   out.Family("skillnode_records_verified_total", "counter",
              "Records from the network, by check: full (signature verified) or again (the "
              "same bytes and signature were verified before, so not verified twice).");

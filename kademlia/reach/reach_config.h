@@ -1,7 +1,8 @@
 // ReachConfig: the named limits of a node's reachability knowledge (docs/protocol.md
 // "Reachability"): how it votes on its external address over what peers saw, how it weighs the
 // dial-backs that tell it whether strangers reach it, and how many destinations it remembers to
-// tell a stranger's dial-back from a reply its NAT let through.
+// tell a stranger's dial-back from a reply its NAT let through. RelayConfig: what a node carries
+// as a relay, and the reservations it keeps as a client (docs/protocol.md "Relays").
 #ifndef SKILLNODE_KADEMLIA_REACH_REACH_CONFIG_H_
 #define SKILLNODE_KADEMLIA_REACH_REACH_CONFIG_H_
 
@@ -62,6 +63,42 @@ struct ReachConfig {
   double dial_backs_burst = 20;
 
   bool operator==(const ReachConfig&) const = default;
+};
+
+// What a relay carries for its clients (relay_table.h, docs/protocol.md "Relays").
+struct RelayLimits {
+  // Reservations held at once.
+  size_t clients_max = 64;
+  // A reservation lasts this long after its last RELAY_KEEP (clients keep every 25 s, within
+  // Linux conntrack's 30 s for a UDP flow that has not been answered twice).
+  transport::Duration lifetime = transport::Seconds(60);
+  // Datagrams carried to or from one client per second (twice that in a burst).
+  double messages_per_second = 20;
+  // Datagrams carried for all clients per second (twice that in a burst).
+  double total_per_second = 400;
+  // Endpoints a client may answer through this node, each for peer_life after the last
+  // datagram carried from it to the client.
+  size_t peers_per_client = 32;
+  transport::Duration peer_life = transport::Seconds(60);
+
+  bool operator==(const RelayLimits&) const = default;
+};
+
+// Relaying (relay_driver.h): the relay's limits and the client's reservations.
+struct RelayConfig {
+  // What this node carries for others.
+  RelayLimits limits;
+  // Relays a client keeps reservations at.
+  size_t relays_max = 2;
+  // A client renews each reservation this often: within Linux conntrack's 30 s for a UDP flow
+  // seen one way, so that its NAT keeps the relay's way in open (a reply makes it 120 s).
+  transport::Duration keep_interval = transport::Seconds(25);
+  // The lifetime a client asks for (a relay grants at most RelayLimits::lifetime).
+  transport::Duration keep_lifetime = transport::Seconds(60);
+  // A relay that failed or refused is not asked again for this long.
+  transport::Duration retry_after = transport::Seconds(600);
+
+  bool operator==(const RelayConfig&) const = default;
 };
 
 }  // namespace skillnode::kademlia::reach

@@ -46,6 +46,9 @@ using RpcCallback = std::function<void(const RpcResult&)>;
 struct PendingRpc {
   transport::Endpoint to;
   std::optional<NodeId> to_id;  // unknown for bootstrap seeds given by address only
+  // The relay the request went through to the client `to_id` (docs/protocol.md "Relays"): its
+  // reply comes back from there, in a RELAYED, and counts as coming from `to`.
+  std::optional<transport::Endpoint> relay;
   uint8_t type = 0;
   bool proof_wanted = false;
   // The key `to_id` had proven at `to` when the request went out without asking for a proof.

@@ -214,6 +214,8 @@ struct DhtStats {
   uint64_t publishes_started = 0;
   uint64_t pushes_sent = 0;
   uint64_t pushes_retried = 0;
+  // Pushes (first or retried) sent through a listener's relay (docs/protocol.md "Relays").
+  uint64_t pushes_relayed = 0;
   uint64_t pushes_received = 0;
   uint64_t listeners_dropped = 0;  // gave up after push_attempts_max
   uint64_t subscriptions_renewed = 0;

@@ -36,22 +36,30 @@ enum class MessageType : uint8_t {
   kDialSent = 21,
   kDialBack = 22,
   kBlobHost = 23,
+  kRelayKeep = 24,
+  kRelayKept = 25,
+  kRelay = 26,
+  kRelayBack = 27,
+  kRelayed = 28,
   kError = 127,
 };
 
 // True for types that expect a reply: PING, FIND_NODE, FIND_VALUE, STORE, LISTEN, PUSH,
-// BLOB_FIND, BLOB_ANNOUNCE, BLOB_GET, REACH_ASK, DIAL_REQUEST, BLOB_HOST, and every unknown type
-// (UnknownBody), so the node answers those with ERROR. False for PONG, NODES, VALUES, STORED,
-// LISTENING, PUSH_ACK, BLOB_HOLDERS, BLOB_DATA, REACH_ASKED, DIAL_SENT, ERROR and DIAL_BACK.
+// BLOB_FIND, BLOB_ANNOUNCE, BLOB_GET, REACH_ASK, DIAL_REQUEST, BLOB_HOST, RELAY_KEEP, and every
+// unknown type (UnknownBody), so the node answers those with ERROR. False for PONG, NODES, VALUES,
+// STORED, LISTENING, PUSH_ACK, BLOB_HOLDERS, BLOB_DATA, REACH_ASKED, DIAL_SENT, RELAY_KEPT, ERROR
+// and the notices.
 bool IsRequest(uint8_t type);
-// True for DIAL_BACK, the one message that is neither a request nor a reply: a one-way notice,
-// sent from a port its receiver never sent to, that no pending request matches and nothing
-// answers (docs/protocol.md "Reachability").
+// True for the notices, neither requests nor replies: one-way messages that no pending request
+// matches and nothing answers: DIAL_BACK, sent from a port its receiver never sent to
+// (docs/protocol.md "Reachability"), and RELAY, RELAY_BACK and RELAYED, which carry another
+// datagram through a relay (docs/protocol.md "Relays").
 bool IsNotice(uint8_t type);
 // "ping", "pong", "find_node", "nodes", "find_value", "values", "store", "stored", "listen",
 // "listening", "push", "push_ack", "blob_find", "blob_holders", "blob_announce", "blob_get",
 // "blob_data", "reach_ask", "reach_asked", "dial_request", "dial_sent", "dial_back", "blob_host",
-// "error", or "unknown": a fixed set of names, safe as log
+// "relay_keep", "relay_kept", "relay", "relay_back", "relayed", "error", or "unknown": a fixed
+// set of names, safe as log
 // fields and metric labels.
 std::string_view MessageTypeName(uint8_t type);
 
@@ -86,9 +94,11 @@ enum class ErrorReplyCode : uint16_t {
   kPullsFull = 23,      // STORE of a reference: we pull as many records as we may; try later
   kTermKeyFull = 24,    // STORE of a term pointer: its key is full of heavier ones; next shard
   kUnreachable = 25,    // BLOB_ANNOUNCE from a client: nobody could fetch from it; BLOB_HOST
+  kRelayFull = 26,      // RELAY_KEEP: this node relays for as many clients as it may
+  kRelayUnproven = 27,  // RELAY_KEEP: answer the ping this node sent and ask again
 };
 // One more than the highest ErrorReplyCode: the size of tables indexed by code.
-constexpr size_t kErrorReplyCodesEnd = 26;
+constexpr size_t kErrorReplyCodesEnd = 28;
 
 }  // namespace skillnode::kademlia::wire
 

@@ -31,7 +31,8 @@
 //            lightest pointer held, which a newcomer must outweigh to enter}
 //   7 STORE {"tg": bin 32, "tk": bin write token, "rc": record, "lt": uint32 lifetime seconds}
 //   8 STORED {}
-//   9 LISTEN {"tg": bin 32, "lt": uint32 seconds asked}
+//   9 LISTEN {"tg": bin 32, "lt": uint32 seconds asked, "rl"?: [contact ...] a client's relays,
+//            at most kRelaysPerListenMax}
 //  10 LISTENING {"lt": uint32 seconds granted}
 //  11 PUSH {"tg": bin 32, "rc"?: record (new or newer),
 //           "gn"?: [bin 32 publisher, str agentId, str skillId, uint64 sequence] (record gone)}
@@ -52,6 +53,15 @@
 //  22 DIAL_BACK {"n": uint64 nonce}: a notice, neither a request nor a reply (IsNotice)
 //  23 BLOB_HOST {"dg": bin 32 digest, "sz": uint64 size, "tk": bin write token, "lt": uint32
 //            seconds}: fetch these bytes from me and announce them (answered with STORED)
+//  24 RELAY_KEEP {"lt": uint32 seconds asked}: carry datagrams to me (a client) from anyone
+//  25 RELAY_KEPT {"lt": uint32 seconds granted}
+//  26 RELAY {"tg": bin 32 a client's id, "m": bin datagram}: carry it to that client
+//  27 RELAY_BACK {"to": bin 6 or 18, as "o", "m": bin datagram}: a client's datagram, carried
+//            to an endpoint that had one carried to the client lately
+//  28 RELAYED {"fr": bin 6 or 18, the endpoint the datagram came to the relay from, "m": bin
+//            datagram}
+//            RELAY, RELAY_BACK and RELAYED are notices; "m" is a whole datagram of at most
+//            kDatagramSizeMax bytes, so these three may be up to kRelayDatagramSizeMax
 // 127 ERROR {"c": uint16 code (ErrorReplyCode), "m": str text}
 // A contact in "ns" is a bin of id (32 bytes) + address (4 or 16 bytes) + port (2 bytes,
 // big-endian): 38 or 50 bytes. A record in "rs" or "rc" is [bin canonical encoding, bin 64
@@ -59,7 +69,7 @@
 // [bin 32 SHA-256 of the encoding, uint32 its size, bin 64 signature] whose bytes the receiver
 // pulls from the sender with BLOB_GET (docs/protocol.md "Records larger than a datagram"); the
 // wire checks only its shape, the node decodes and verifies it.
-// Types 24..126 and 128..255 are for later use. A message of a type this version does not
+// Types 29..126 and 128..255 are for later use. A message of a type this version does not
 // know decodes to UnknownBody so the node can answer ERROR.
 //
 // Encode writes exactly these keys, in the order above, with msgpack's smallest encodings:
@@ -67,13 +77,14 @@
 // STORED, PUSH_ACK and unknown types). In bodies it writes every field listed, except "tk" in
 // NODES, VALUES and BLOB_HOLDERS only when the token is not empty (STORE, BLOB_ANNOUNCE and
 // BLOB_HOST always write it), "me" and "d" only when true, "lf" only when
-// not empty, "nx" and "tm" only when set, "wf" only when not empty, and "rc" and "gn" in PUSH
-// only when set ("cu" is always written).
+// not empty, "nx" and "tm" only when set, "wf" and "rl" only when not empty, and "rc" and "gn"
+// in PUSH only when set ("cu" is always written).
 //
 // Decode never throws and never trusts a length: whatever the bytes, it returns a Message or
 // an Error (code kParse) naming the field and what was wrong, e.g.
 // "field 'id': expected bin of 32 bytes, got 31". Its rules:
-//   - the datagram is at most kDatagramSizeMax bytes and holds exactly one msgpack map, with
+//   - the datagram is at most kDatagramSizeMax bytes (kRelayDatagramSizeMax for RELAY,
+//     RELAY_BACK and RELAYED) and holds exactly one msgpack map, with
 //     no trailing bytes; containers nest at most kNestingDepthMax deep;
 //   - "v", "n", "t", "y", "id", "k" are required, and "a" is required for known types and
 //     must be a map (its contents are ignored for PING, PONG, STORED and PUSH_ACK); each
@@ -127,6 +138,21 @@ constexpr size_t kTokenSizeMax = 32;
 constexpr size_t kErrorTextSizeMax = 200;
 // Maximum contacts in one NODES reply (k is at most this).
 constexpr size_t kNodesPerReplyMax = 32;
+// Maximum relays a client names in LISTEN ("rl").
+constexpr size_t kRelaysPerListenMax = 2;
+// Largest RELAY, RELAY_BACK or RELAYED: a datagram of kDatagramSizeMax bytes in "m", with the
+// header, the client's id or an endpoint, and the keys around it (at most 153 bytes; tested).
+// Within a 1,500-byte link's UDP payload over IPv6 (1,452 bytes) as over IPv4.
+constexpr size_t kRelayDatagramSizeMax = kDatagramSizeMax + 160;
+// The largest datagram of a type: kRelayDatagramSizeMax for RELAY, RELAY_BACK and RELAYED,
+// kDatagramSizeMax for every other.
+constexpr size_t DatagramSizeMaxOf(uint8_t type) {
+  return type == static_cast<uint8_t>(MessageType::kRelay) ||
+                 type == static_cast<uint8_t>(MessageType::kRelayBack) ||
+                 type == static_cast<uint8_t>(MessageType::kRelayed)
+             ? kRelayDatagramSizeMax
+             : kDatagramSizeMax;
+}
 // Deepest nesting of msgpack containers Decode accepts. Version 1 nests 3 deep (message map,
 // body map, contact array); 8 leaves room for later versions and bounds the parser's stack.
 constexpr size_t kNestingDepthMax = 8;
@@ -237,6 +263,10 @@ struct StoredBody {
 struct ListenBody {
   Key target;
   uint32_t lifetime_seconds = 0;
+  // From a client: the relays it holds reservations at, through which a push reaches it when
+  // its NAT no longer lets the holder in (docs/protocol.md "Relays"); at most
+  // kRelaysPerListenMax.
+  std::vector<WireContact> relays;
   bool operator==(const ListenBody&) const = default;
 };
 struct ListeningBody {
@@ -334,6 +364,31 @@ struct DialBackBody {
   uint64_t nonce = 0;
   bool operator==(const DialBackBody&) const = default;
 };
+// Relays (docs/protocol.md "Relays"): a client keeps a reservation at a relay, which carries
+// datagrams to it from anyone and from it back to those.
+struct RelayKeepBody {
+  uint32_t lifetime_seconds = 0;  // asked
+  bool operator==(const RelayKeepBody&) const = default;
+};
+struct RelayKeptBody {
+  uint32_t lifetime_seconds = 0;  // granted
+  bool operator==(const RelayKeptBody&) const = default;
+};
+struct RelayBody {
+  NodeId target;                  // the client
+  std::vector<uint8_t> datagram;  // at most kDatagramSizeMax bytes
+  bool operator==(const RelayBody&) const = default;
+};
+struct RelayBackBody {
+  transport::Endpoint to;  // a peer that had a datagram carried to the client lately
+  std::vector<uint8_t> datagram;
+  bool operator==(const RelayBackBody&) const = default;
+};
+struct RelayedBody {
+  transport::Endpoint from;  // where the datagram came to the relay from
+  std::vector<uint8_t> datagram;
+  bool operator==(const RelayedBody&) const = default;
+};
 
 struct ErrorBody {
   uint16_t code = 0;
@@ -350,7 +405,8 @@ using Body = std::variant<PingBody, PongBody, FindNodeBody, NodesBody, FindValue
                           StoreBody, StoredBody, ListenBody, ListeningBody, PushBody, PushAckBody,
                           BlobFindBody, BlobHoldersBody, BlobAnnounceBody, BlobGetBody,
                           BlobDataBody, ReachAskBody, ReachAskedBody, DialRequestBody, DialSentBody,
-                          DialBackBody, BlobHostBody, ErrorBody, UnknownBody>;
+                          DialBackBody, BlobHostBody, RelayKeepBody, RelayKeptBody, RelayBody,
+                          RelayBackBody, RelayedBody, ErrorBody, UnknownBody>;
 
 struct Header {
   uint32_t version = kProtocolVersion;

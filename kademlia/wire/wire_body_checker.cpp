@@ -43,7 +43,8 @@ class FieldChecker {
   void Endpoint(std::string_view key, const transport::Endpoint& endpoint) {
     if (endpoint.port() == 0) Problem(key, "port 0 is not a valid peer port");
   }
-  void Contacts(std::string_view key, const std::vector<WireContact>& contacts, size_t count_max) {
+  void Contacts(std::string_view key, const std::vector<WireContact>& contacts, size_t count_max,
+                Presence) {
     Limit(key, contacts.size(), count_max, "contacts");
     for (size_t i = 0; i < contacts.size() && !problem_; ++i) {
       if (contacts[i].endpoint.port() == 0) {

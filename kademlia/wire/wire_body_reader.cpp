@@ -45,7 +45,9 @@ class KeyLister {
   void TermHashes(std::string_view key, const std::vector<uint16_t>&, size_t) { Add(key); }
   void Text(std::string_view key, const std::string&, size_t) { Add(key); }
   void Endpoint(std::string_view key, const transport::Endpoint&) { Add(key); }
-  void Contacts(std::string_view key, const std::vector<WireContact>&, size_t) { Add(key); }
+  void Contacts(std::string_view key, const std::vector<WireContact>&, size_t, Presence) {
+    Add(key);
+  }
   void Records(std::string_view key, const std::vector<WireRecord>&, size_t) { Add(key); }
   void Lifetimes(std::string_view key, const std::vector<uint32_t>&,
                  const std::vector<WireRecord>&) {
@@ -123,7 +125,8 @@ class FieldLoader {
         reader_.EndpointOf(reader_.Bin(value, label_, kObservedSizeV4, kObservedSizeV6), label_);
     if (endpoint) out = *endpoint;
   }
-  void Contacts(std::string_view key, std::vector<WireContact>& out, size_t count_max);
+  void Contacts(std::string_view key, std::vector<WireContact>& out, size_t count_max,
+                Presence presence);
   void Records(std::string_view key, std::vector<WireRecord>& out, size_t count_max) {
     const msgpack::object* value = Next(key);
     const msgpack::object* array =
@@ -168,8 +171,10 @@ class FieldLoader {
   std::string_view label_;
 };
 
-void FieldLoader::Contacts(std::string_view key, std::vector<WireContact>& out, size_t count_max) {
+void FieldLoader::Contacts(std::string_view key, std::vector<WireContact>& out, size_t count_max,
+                           Presence presence) {
   const msgpack::object* value = Next(key);
+  if (presence == Presence::kUnlessEmpty && value == nullptr) return;
   const msgpack::object* array = reader_.Container(value, label_, msgpack::type::ARRAY, count_max);
   if (!array) return;
   out.reserve(array->via.array.size);

@@ -38,7 +38,10 @@ class FieldCounter {
   }
   void Text(std::string_view, const std::string&, size_t) { ++count_; }
   void Endpoint(std::string_view, const transport::Endpoint&) { ++count_; }
-  void Contacts(std::string_view, const std::vector<WireContact>&, size_t) { ++count_; }
+  void Contacts(std::string_view, const std::vector<WireContact>& contacts, size_t,
+                Presence presence) {
+    count_ += presence == Presence::kUnlessEmpty && contacts.empty() ? 0 : 1;
+  }
   void Records(std::string_view, const std::vector<WireRecord>&, size_t) { ++count_; }
   void Lifetimes(std::string_view, const std::vector<uint32_t>& lifetimes,
                  const std::vector<WireRecord>&) {
@@ -113,7 +116,9 @@ class FieldPacker {
     PackStr(packer_, key);
     PackBin(packer_, bytes);
   }
-  void Contacts(std::string_view key, const std::vector<WireContact>& contacts, size_t) {
+  void Contacts(std::string_view key, const std::vector<WireContact>& contacts, size_t,
+                Presence presence) {
+    if (presence == Presence::kUnlessEmpty && contacts.empty()) return;
     PackStr(packer_, key);
     packer_.pack_array(static_cast<uint32_t>(contacts.size()));
     std::vector<uint8_t> contact;

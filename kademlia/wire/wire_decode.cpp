@@ -111,16 +111,18 @@ transport::Result<msgpack::object> UnpackDatagram(std::span<const uint8_t> datag
   }
 }
 
+tl::unexpected<transport::Error> TooLong(size_t size, size_t limit) {
+  return transport::Fail(transport::ErrorCode::kParse, "datagram of " + std::to_string(size) +
+                                                           " bytes, more than the " +
+                                                           std::to_string(limit) + "-byte limit");
+}
+
 }  // namespace
 
 transport::Result<Message> Decode(std::span<const uint8_t> datagram) {
   if (datagram.empty()) return transport::Fail(transport::ErrorCode::kParse, "empty datagram");
-  if (datagram.size() > kDatagramSizeMax) {
-    return transport::Fail(transport::ErrorCode::kParse,
-                           "datagram of " + std::to_string(datagram.size()) +
-                               " bytes, more than the " + std::to_string(kDatagramSizeMax) +
-                               "-byte limit");
-  }
+  if (datagram.size() > kRelayDatagramSizeMax)
+    return TooLong(datagram.size(), kRelayDatagramSizeMax);
   // The unpacked objects live in one zone per thread, emptied before each datagram; the zone
   // keeps its first chunk, so decoding a datagram allocates nothing for them.
   thread_local msgpack::zone zone;
@@ -139,6 +141,10 @@ transport::Result<Message> Decode(std::span<const uint8_t> datagram) {
   const auto type = static_cast<uint8_t>(
       reader.Uint(fields[kType], kKeyType, std::numeric_limits<uint8_t>::max()));
   if (!reader.ok()) return tl::unexpected(reader.TakeError());
+  // Only a relay's envelope may be longer than kDatagramSizeMax.
+  if (datagram.size() > DatagramSizeMaxOf(type)) {
+    return TooLong(datagram.size(), DatagramSizeMaxOf(type));
+  }
   message.body = wire_table::IsKnownType(type) ? BodyReader::Read(type, fields[kBody], reader)
                                                : Body(UnknownBody{type});
   if (!reader.ok()) return tl::unexpected(reader.TakeError());

@@ -82,9 +82,9 @@ std::vector<uint8_t> PackMessage(const Message& message) {
   return out;
 }
 
-tl::unexpected<transport::Error> TooLarge(size_t size) {
+tl::unexpected<transport::Error> TooLarge(size_t size, uint8_t type) {
   return Invalid("encoded message is " + std::to_string(size) + " bytes, more than the " +
-                 std::to_string(kDatagramSizeMax) + "-byte datagram limit");
+                 std::to_string(DatagramSizeMaxOf(type)) + "-byte datagram limit");
 }
 
 }  // namespace
@@ -94,7 +94,7 @@ tl::unexpected<transport::Error> TooLarge(size_t size) {
 transport::Result<std::vector<uint8_t>> Encode(const Message& message) {
   if (auto checked = CheckEncodable(message); !checked) return tl::unexpected(checked.error());
   std::vector<uint8_t> out = PackMessage(message);
-  if (out.size() > kDatagramSizeMax) return TooLarge(out.size());
+  if (out.size() > DatagramSizeMaxOf(message.type())) return TooLarge(out.size(), message.type());
   return out;
 }
 
@@ -118,7 +118,7 @@ transport::Result<std::vector<uint8_t>> EncodeFitting(Message message) {
     }
     out = PackMessage(message);
   }
-  if (out.size() > kDatagramSizeMax) return TooLarge(out.size());
+  if (out.size() > DatagramSizeMaxOf(message.type())) return TooLarge(out.size(), message.type());
   return out;
 }
 

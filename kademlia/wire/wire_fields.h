@@ -6,9 +6,8 @@
 //
 // Every visitor has Target (bin 32 key), Digest (bin 32), Uint (uint16, uint32 or uint64),
 // OptionalUint (optional uint32), Bytes (bin), TermHashes (bin of big-endian uint16s), Text
-// (str), Endpoint (bin 6 or 18, as "o"), Contacts, Records, Lifetimes, Record, OptionalRecord,
-// Gone and Flag. Internal to the wire codec;
-// pure templates, no I/O.
+// (str), Endpoint (bin 6 or 18, as "o"), Contacts (required or unless empty), Records, Lifetimes,
+// Record, OptionalRecord, Gone and Flag. Internal to the wire codec; pure templates, no I/O.
 #ifndef SKILLNODE_KADEMLIA_WIRE_WIRE_FIELDS_H_
 #define SKILLNODE_KADEMLIA_WIRE_WIRE_FIELDS_H_
 
@@ -46,7 +45,7 @@ void BodyFields(V& v, B& b) {
 
 template <typename V, Is<NodesBody> B>
 void BodyFields(V& v, B& b) {
-  v.Contacts("ns", b.nodes, kNodesPerReplyMax);
+  v.Contacts("ns", b.nodes, kNodesPerReplyMax, Presence::kRequired);
   v.Bytes("tk", b.token, kTokenSizeMax, Presence::kUnlessEmpty);
 }
 
@@ -59,7 +58,7 @@ void BodyFields(V& v, B& b) {
 
 template <typename V, Is<ValuesBody> B>
 void BodyFields(V& v, B& b) {
-  v.Contacts("ns", b.nodes, kNodesPerReplyMax);
+  v.Contacts("ns", b.nodes, kNodesPerReplyMax, Presence::kRequired);
   v.Bytes("tk", b.token, kTokenSizeMax, Presence::kUnlessEmpty);
   v.Records("rs", b.records, kRecordsPerReplyMax);
   v.Lifetimes("lf", b.lifetimes, b.records);  // after "rs": one per record, when given
@@ -81,11 +80,29 @@ template <typename V, Is<ListenBody> B>
 void BodyFields(V& v, B& b) {
   v.Target("tg", b.target);
   v.Uint("lt", b.lifetime_seconds, Presence::kRequired);
+  v.Contacts("rl", b.relays, kRelaysPerListenMax, Presence::kUnlessEmpty);
 }
 
-template <typename V, Is<ListeningBody> B>
+template <typename V, typename B>
+requires Is<B, ListeningBody> || Is<B, RelayKeepBody> || Is<B, RelayKeptBody>
+void BodyFields(V& v, B& b) { v.Uint("lt", b.lifetime_seconds, Presence::kRequired); }
+
+template <typename V, Is<RelayBody> B>
 void BodyFields(V& v, B& b) {
-  v.Uint("lt", b.lifetime_seconds, Presence::kRequired);
+  v.Target("tg", b.target);
+  v.Bytes("m", b.datagram, kDatagramSizeMax, Presence::kRequired);
+}
+
+template <typename V, Is<RelayBackBody> B>
+void BodyFields(V& v, B& b) {
+  v.Endpoint("to", b.to);
+  v.Bytes("m", b.datagram, kDatagramSizeMax, Presence::kRequired);
+}
+
+template <typename V, Is<RelayedBody> B>
+void BodyFields(V& v, B& b) {
+  v.Endpoint("fr", b.from);
+  v.Bytes("m", b.datagram, kDatagramSizeMax, Presence::kRequired);
 }
 
 template <typename V, Is<PushBody> B>
@@ -102,9 +119,9 @@ void BodyFields(V& v, B& b) {
 
 template <typename V, Is<BlobHoldersBody> B>
 void BodyFields(V& v, B& b) {
-  v.Contacts("ns", b.nodes, kNodesPerReplyMax);
+  v.Contacts("ns", b.nodes, kNodesPerReplyMax, Presence::kRequired);
   v.Bytes("tk", b.token, kTokenSizeMax, Presence::kUnlessEmpty);
-  v.Contacts("hs", b.holders, kBlobHoldersPerReplyMax);
+  v.Contacts("hs", b.holders, kBlobHoldersPerReplyMax, Presence::kRequired);
   v.Flag("me", b.holds_too);
 }
 

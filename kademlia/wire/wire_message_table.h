@@ -52,6 +52,11 @@ inline constexpr std::array<MessageTypeRow, std::variant_size_v<Body> - 1> kMess
     {MessageType::kDialSent, "dial_sent", MessageRole::kAnswer},         // DialSentBody
     {MessageType::kDialBack, "dial_back", MessageRole::kNotice},         // DialBackBody
     {MessageType::kBlobHost, "blob_host", MessageRole::kQuery},          // BlobHostBody
+    {MessageType::kRelayKeep, "relay_keep", MessageRole::kQuery},        // RelayKeepBody
+    {MessageType::kRelayKept, "relay_kept", MessageRole::kAnswer},       // RelayKeptBody
+    {MessageType::kRelay, "relay", MessageRole::kNotice},                // RelayBody
+    {MessageType::kRelayBack, "relay_back", MessageRole::kNotice},       // RelayBackBody
+    {MessageType::kRelayed, "relayed", MessageRole::kNotice},            // RelayedBody
     {MessageType::kError, "error", MessageRole::kAnswer},                // ErrorBody
 }};
 

@@ -144,6 +144,13 @@ void ReadKademlia(ConfigSection section, kademlia::KademliaConfig& kad) {
     }
     return std::nullopt;
   });
+  ConfigSection relay = section.Sub("relay");
+  relay.Int("clientsMax", 0, 100000, Store(kad.relay.limits.clients_max));
+  relay.Double("messagesPerSecond", 1, 1e6, kad.relay.limits.messages_per_second);
+  relay.Double("totalPerSecond", 1, 1e7, kad.relay.limits.total_per_second);
+  relay.Int("relays", 0, 4, Store(kad.relay.relays_max));
+  relay.Millis("keepInterval", 1000, 30000, kad.relay.keep_interval);
+  relay.Finish();
   ConfigSection rate = section.Sub("rateLimit");
   rate.Double("perIp", 1, 1e7, kad.rate_limit.per_ip_rate);
   rate.Double("perIpBurst", 1, 1e7, kad.rate_limit.per_ip_burst);

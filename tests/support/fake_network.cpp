@@ -95,7 +95,7 @@ bool FakeNetwork::NatAdmits(size_t host, const transport::Endpoint& source) cons
   const Host& h = *hosts_[host];
   if (!h.behind_nat) return true;
   const auto it = h.sent_to.find(source);
-  return it != h.sent_to.end() && now_ - it->second < kNatFlowLife;
+  return it != h.sent_to.end() && now_ - it->second < nat_flow_life_;
 }
 
 bool FakeNetwork::silent(size_t index) const { return hosts_.at(index)->silent; }

@@ -52,11 +52,12 @@ class FakeNetwork {
   // A silent host drops everything addressed to it and sends nothing.
   void SetSilent(size_t index, bool silent);
   bool silent(size_t index) const;
-  // A host behind a NAT receives a datagram only from an endpoint it sent to within
-  // kNatFlowLife (as Linux conntrack keeps an answered UDP flow), and drops the rest, counted by
-  // nat_dropped(). Its peers still see it at its own endpoint: the NAT maps it there.
-  static constexpr transport::Duration kNatFlowLife = transport::Seconds(120);
+  // A host behind a NAT receives a datagram only from an endpoint it sent to within the NAT's
+  // flow life (120 s, as Linux conntrack keeps an answered UDP flow, unless a test sets it), and
+  // drops the rest, counted by nat_dropped(). Its peers still see it at its own endpoint: the NAT
+  // maps it there.
   void SetBehindNat(size_t index, bool behind);
+  void SetNatFlowLife(transport::Duration life) { nat_flow_life_ = life; }
   uint64_t nat_dropped() const { return nat_dropped_; }
 
   // Processes datagrams and timers in time order until nothing is due before `until`, then
@@ -112,6 +113,7 @@ class FakeNetwork {
   double loss_ = 0;
   uint64_t lost_ = 0;
   uint64_t nat_dropped_ = 0;
+  transport::Duration nat_flow_life_ = transport::Seconds(120);
 };
 
 }  // namespace skillnode::testing

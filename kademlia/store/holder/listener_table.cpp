@@ -27,14 +27,17 @@ std::optional<uint32_t> ListenerTable::Add(transport::TimePoint now,
   auto& list = listeners_[listen.target];
   auto it = std::find_if(list.begin(), list.end(), [&](const Listener& l) { return l.id == id; });
   due_ = std::min(due_, now + transport::Seconds(granted));
+  std::optional<wire::WireContact> relay;
+  if (!listen.relays.empty()) relay = listen.relays.front();
   if (it != list.end()) {
     it->endpoint = from;
     it->expires = now + transport::Seconds(granted);
+    it->relay = relay;
   } else if (list.size() >= config_.listeners_per_key_max || count_ >= config_.listeners_max) {
     if (list.empty()) listeners_.erase(listen.target);
     return std::nullopt;
   } else {
-    const Listener listener{from, id, now + transport::Seconds(granted)};
+    const Listener listener{from, id, now + transport::Seconds(granted), relay};
     list.push_back(listener);
     ++count_;
     size_t pushed = 0;
@@ -57,8 +60,19 @@ void ListenerTable::Push(transport::TimePoint now, const wire::PushBody& push) {
 void ListenerTable::SendPush(transport::TimePoint now, const Listener& listener,
                              const wire::PushBody& push, size_t attempt) {
   ++(attempt == 1 ? stats_.pushes_sent : stats_.pushes_retried);
+  // Through the relay on odd attempts, directly on even ones (or always, without a relay). A
+  // holder that is the listener's relay itself sends directly, to where the client keeps its
+  // reservation (which its NAT keeps open).
+  std::optional<transport::Endpoint> relay;
+  transport::Endpoint to = listener.endpoint;
+  if (listener.relay && listener.relay->id == node_.id()) {
+    to = node_.relay().table().EndpointOf(now, listener.id).value_or(listener.endpoint);
+  } else if (listener.relay && attempt % 2 == 1) {
+    relay = listener.relay->endpoint;
+    ++stats_.pushes_relayed;
+  }
   const bool sent = node_.Request(
-      now, listener.endpoint, listener.id, push,
+      now, to, listener.id, push,
       [this, listener, push, attempt](const rpc::RpcResult& result) {
         if (result.status == rpc::RpcStatus::kReplied) return;
         if (result.status == rpc::RpcStatus::kTimedOut && attempt < config_.push_attempts_max) {
@@ -67,7 +81,8 @@ void ListenerTable::SendPush(transport::TimePoint now, const Listener& listener,
         }
         // Unreachable: drop it; a live listener notices at its next renewal and re-subscribes.
         Drop(push.target, listener.id);
-      });
+      },
+      relay);
   if (!sent) ++stats_.listeners_dropped;
 }
 

@@ -1,7 +1,10 @@
 // ListenerTable: the holder side of the listen feature. Remote nodes subscribe to a key with
 // LISTEN; each change under the key is pushed to them with PUSH, acknowledged and sent again
 // up to push_attempts_max times before the listener is given up (a live one notices at its
-// next renewal and subscribes again). A new listener is first sent the records already held.
+// next renewal and subscribes again). A listener that named a relay in its LISTEN (a client,
+// whose NAT may no longer let this node in) is pushed to through the relay first, then
+// directly, in turn (docs/protocol.md "Relays"). A new listener is first sent the records
+// already held.
 // Subscriptions that are not renewed expire.
 //
 // Owns the listeners; the node, the store and the stats are SkillDht's
@@ -47,6 +50,7 @@ class ListenerTable {
     transport::Endpoint endpoint;
     NodeId id;
     transport::TimePoint expires;
+    std::optional<wire::WireContact> relay;  // the first of its LISTEN's "rl"
   };
 
   void SendPush(transport::TimePoint now, const Listener& listener, const wire::PushBody& push,

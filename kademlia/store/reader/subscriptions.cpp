@@ -104,10 +104,16 @@ void Subscriptions::Subscribed(uint64_t id, const GetResult& result) {
       std::chrono::duration_cast<std::chrono::seconds>(config_.listen_lifetime).count());
   size_t asked = 0;
   sub->second.holders.clear();
+  // A client names its relays, through which the holders' pushes reach it when its NAT no
+  // longer lets them in (docs/protocol.md "Relays").
+  wire::ListenBody listen{result.key, lifetime, {}};
+  for (const auto& held : node_.relay().held(at)) {
+    if (listen.relays.size() == wire::kRelaysPerListenMax) break;
+    listen.relays.push_back(wire::WireContact{held.relay.id, held.relay.endpoint});
+  }
   for (const Contact& holder : result.closest) {
     if (asked == config_.replication) break;
-    if (node_.Request(at, holder.endpoint, holder.id, wire::ListenBody{result.key, lifetime},
-                      nullptr)) {
+    if (node_.Request(at, holder.endpoint, holder.id, listen, nullptr)) {
       ++asked;
       sub->second.holders.push_back(holder.id);
     }

@@ -48,7 +48,7 @@ TEST_CASE("BodyReader reads back every body BodyWriter wrote", "[unit]") {
       ValuesBody{wd::Contacts(2, false), {4}, {record, record}, 9, 2, {60, 70}, {}, {}},
       StoreBody{Key::Sha256("s"), {7}, record, 3600},
       StoredBody{},
-      ListenBody{Key::Sha256("s"), 300},
+      ListenBody{Key::Sha256("s"), 300, {}},
       ListeningBody{150},
       PushBody{Key::Sha256("k"), record, GoneRecord{wd::Filled<32>(4), "a", "s", 7}},
       PushAckBody{},

@@ -66,6 +66,9 @@ TEST_CASE("BodyWriter leaves out optional fields that are not set, and only thos
   CHECK(KeysWritten(StoreBody{}) == Keys{"tg", "tk", "rc", "lt"});
   CHECK(KeysWritten(BlobAnnounceBody{}) == Keys{"tg", "tk", "lt"});
   CHECK(KeysWritten(BlobHostBody{}) == Keys{"dg", "sz", "tk", "lt"});
+  // A LISTEN names relays only when it has some.
+  CHECK(KeysWritten(ListenBody{}) == Keys{"tg", "lt"});
+  CHECK(KeysWritten(ListenBody{{}, 1, {WireContact{}}}) == Keys{"tg", "lt", "rl"});
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // expected bytes were captured from the hand-written packers at 0addd54; a change here is a
 // change of the wire format, which peers running the older version would misread. The sample
 // bodies are shared with wire_test.cpp's round trips (wire_samples.h).
+#include <algorithm>
 #include <array>
 #include <catch2/catch.hpp>
 #include <iterator>
@@ -45,8 +46,9 @@ std::string Sha256Hex(std::span<const uint8_t> bytes) {
 
 // ---- The bytes captured from the hand-written packers ----------------------------------
 
-// Hex of OnePerType(), in order; the reachability messages (18 to 22) and BLOB_HOST (23) were
-// captured from the codec when they were added, at the end of the list.
+// Hex of OnePerType(), in order; the reachability messages (18 to 22), BLOB_HOST (23), the
+// relay's messages (24 to 28) and a LISTEN with relays were captured from the codec when they
+// were added, at the end of the list.
 constexpr std::string_view kOnePerTypeHex[] = {
     // ping
     "87a17601a16e07a174cf0102030405060708a17901a26964c4200a367b92cf0b037dfd89960ee832d56f7fc1"
@@ -169,6 +171,33 @@ constexpr std::string_view kOnePerTypeHex[] = {
     "51681bb41e53690e776f5786998aa16bc420abababababababababababababababababababababababababab"
     "ababababababa16184a26467c420060606060606060606060606060606060606060606060606060606060606"
     "0606a2737ace0004b000a2746bc40103a26c74cd04b0",
+    // relay_keep
+    "87a17601a16e07a174cf0102030405060708a17918a26964c4200a367b92cf0b037dfd89960ee832d56f7fc1"
+    "51681bb41e53690e776f5786998aa16bc420abababababababababababababababababababababababababab"
+    "ababababababa16181a26c743c",
+    // relay_kept
+    "87a17601a16e07a174cf0102030405060708a17919a26964c4200a367b92cf0b037dfd89960ee832d56f7fc1"
+    "51681bb41e53690e776f5786998aa16bc420abababababababababababababababababababababababababab"
+    "ababababababa16181a26c743c",
+    // relay
+    "87a17601a16e07a174cf0102030405060708a1791aa26964c4200a367b92cf0b037dfd89960ee832d56f7fc1"
+    "51681bb41e53690e776f5786998aa16bc420abababababababababababababababababababababababababab"
+    "ababababababa16182a27467c420948fe603f61dc036b5c596dc09fe3ce3f3d30dc90f024c85f3c82db2ccab"
+    "679da16dc403010203",
+    // relay_back
+    "87a17601a16e07a174cf0102030405060708a1791ba26964c4200a367b92cf0b037dfd89960ee832d56f7fc1"
+    "51681bb41e53690e776f5786998aa16bc420abababababababababababababababababababababababababab"
+    "ababababababa16182a2746fc4060a0102031ae1a16dc4020405",
+    // relayed
+    "87a17601a16e07a174cf0102030405060708a1791ca26964c4200a367b92cf0b037dfd89960ee832d56f7fc1"
+    "51681bb41e53690e776f5786998aa16bc420abababababababababababababababababababababababababab"
+    "ababababababa16182a26672c41220010db80000000000000000000000011ae1a16dc40106",
+    // listen with relays
+    "87a17601a16e07a174cf0102030405060708a17909a26964c4200a367b92cf0b037dfd89960ee832d56f7fc1"
+    "51681bb41e53690e776f5786998aa16bc420abababababababababababababababababababababababababab"
+    "ababababababa16183a27467c4204f48f7207cebf92638debb5694e4a8677350cf88a9e98e73c6c466b6b1d4"
+    "3890a26c74cd012ca2726c91c42632a1288ede8dda9848bfc67371a92654f87aef6638b89438800a6d22011e"
+    "45c30a01020603ee",
     // ping with the full header
     "8aa17601a16eceffffffffa174cfffffffffffffffffa17901a26964c4200a367b92cf0b037dfd89960ee832"
     "d56f7fc151681bb41e53690e776f5786998aa16bc420abababababababababababababababababababababab"
@@ -265,6 +294,20 @@ constexpr std::pair<size_t, std::string_view> kEdgeDigests[] = {
     {244, "de969762c2b831c96dbf4a86a1b960a324e96c0bc6d6906f316fcd35f2455198"},
     {191, "f05d178b83f0da4a7ae34fbbea7f9b7e17e8b8bf3e6ed36ed034b2ec107749ca"},
     {288, "b99c0a1b49a5cb85301d33146669ead6693692163d4fcb5ec4a52c918c5cde65"},
+    {101, "27d0f8cb46855fe887b0c680e48ecd79108cebee6a2dbba3ca1ecf41f80d06c5"},
+    {198, "7bacf55ebb7e2a2b95ee0b7f31c9eddaad5436d91aa384bc8ca5e2dda80c4acb"},
+    {105, "9ba580e5273ad93cd3bf91201f235172db72f7be3f0baa2324199ba1f5899feb"},
+    {202, "a2cd408993623fd7f26054b3f622ee992fcabfd47ccaa6bc1654d99cddd05298"},
+    {138, "30fe297b6fb397b55cc6302702eb1e04ba8a114d209ffd6a7aab53cfc9d88136"},
+    {235, "8151cafbb4f2afe67900021d4699ed913c0d6ea609df1ecfdcd2cd3a301dd27b"},
+    {1239, "6ef4fd61be798d36538d7d51048a07b06ec6735b19f72d08322d74d63413bedd"},
+    {1336, "060c6dcc650ad2ea3386ebcefff307285ac4e99329d18c72117f37d3d63fc1cc"},
+    {1225, "72c0a45b81bf1a9bc60794efdeaac0108800860409155344b475080e104f484d"},
+    {1322, "c9c799b97204e9fdb34a3a6a8484e2d06aa95e9ef70f8cf8ad6daba4dbfe788e"},
+    {1225, "bf686ca1c816171680f6e6a0b51684d7d3329298976a53aa793b7d0dc6c419c2"},
+    {1322, "960bf1755116100de6ea498c9e29e0b34d8666421de969c4e58e01cf73479930"},
+    {250, "46ad95bf7c309a9271e8300926ede5d2f2a127a651413c561871964fed3afd80"},
+    {347, "4717bd0cec01f2c9bb920e8b104392dc39b71e47984f140953c84f94860039c6"},
 };
 // A STORE, a VALUES (an inline record, then a reference) and a PUSH with a record by reference.
 constexpr std::string_view kReferenceStoreHex =
@@ -348,6 +391,36 @@ TEST_CASE("a record by reference packs as [digest, size, signature] in STORE, VA
     CHECK(HexEncode(bytes).find(entry) != std::string::npos);
     CHECK(HexEncode(bytes) == hex);
     CHECK(wire_datagrams::DecodeOk(bytes) == message);
+  }
+}
+
+TEST_CASE("a relay's envelope around the largest datagram fits kRelayDatagramSizeMax, no other",
+          "[unit]") {
+  // The header a node sends a notice under, at its largest: no proof, no observed address.
+  Header header = FullHeader();
+  header.proof_wanted = false;
+  header.proof.reset();
+  header.observed.reset();
+  header.client = true;
+  const std::vector<uint8_t> whole(kDatagramSizeMax, 7);
+  const transport::Endpoint v6 = wire_datagrams::Ep("[2001:db8:ffff:ffff:ffff:ffff:ffff:1]:65535");
+  for (const Body& body : std::vector<Body>{RelayBody{Key::Sha256("client"), whole},
+                                            RelayBackBody{v6, whole}, RelayedBody{v6, whole}}) {
+    const Message envelope{header, body};
+    INFO(MessageTypeName(envelope.type()));
+    const auto bytes = EncodeOk(envelope);
+    CHECK(bytes.size() > kDatagramSizeMax);
+    CHECK(bytes.size() <= kDatagramSizeMax + 153);  // the overhead wire.h states
+    CHECK(wire_datagrams::DecodeOk(bytes) == envelope);
+    // Any other type in a datagram that long is refused, before its body is read.
+    std::vector<uint8_t> retyped = bytes;
+    const uint8_t type_key[] = {0xa1, 'y'};
+    auto at = std::search(retyped.begin(), retyped.end(), std::begin(type_key), std::end(type_key));
+    REQUIRE(at != retyped.end());
+    *(at + 2) = static_cast<uint8_t>(MessageType::kPing);
+    const auto refused = Decode(retyped);
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error().message.find("-byte limit") != std::string::npos);
   }
 }
 

@@ -30,7 +30,7 @@ inline std::vector<Body> OnePerType() {
       ValuesBody{{Contact(3, false)}, {7}, {record}, 5, 1, {60}, {}, {}},
       StoreBody{Key::Sha256("skill"), {8}, record, 3600},
       StoredBody{},
-      ListenBody{Key::Sha256("scene"), 300},
+      ListenBody{Key::Sha256("scene"), 300, {}},
       ListeningBody{150},
       PushBody{Key::Sha256("k"), record, gone},
       PushAckBody{},
@@ -48,6 +48,13 @@ inline std::vector<Body> OnePerType() {
       DialSentBody{true},
       DialBackBody{0x0102030405060708},
       BlobHostBody{Filled<32>(6), 300 * 1024, {3}, 1200},
+      RelayKeepBody{60},
+      RelayKeptBody{60},
+      RelayBody{Key::Sha256("client"), {1, 2, 3}},
+      RelayBackBody{wire_datagrams::Ep("10.1.2.3:6881"), {4, 5}},
+      RelayedBody{wire_datagrams::Ep("[2001:db8::1]:6881"), {6}},
+      // LISTEN's relays ("rl") came after the list was pinned: a LISTEN with them, last.
+      ListenBody{Key::Sha256("scene"), 300, {Contact(6, false)}},
   };
 }
 
@@ -110,6 +117,15 @@ inline std::vector<Body> EdgeBodies() {
       BlobHostBody{},
       BlobHostBody{Filled<32>(9), 0xffffffffffffffff, std::vector<uint8_t>(kTokenSizeMax, 3),
                    0xffffffff},
+      RelayKeepBody{},
+      RelayKeptBody{0xffffffff},
+      RelayBody{},
+      // Envelopes longer than kDatagramSizeMax under both headers, IPv6 endpoints (the largest
+      // are in wire_golden_test.cpp: a full header's proof and "o" are no envelope's).
+      RelayBody{Key::Sha256("client"), std::vector<uint8_t>(1100, 7)},
+      RelayBackBody{wire_datagrams::Ep("[2001:db8::1]:65535"), std::vector<uint8_t>(1100, 8)},
+      RelayedBody{wire_datagrams::Ep("[2001:db8::1]:65535"), std::vector<uint8_t>(1100, 9)},
+      ListenBody{Key::Sha256("scene"), 0xffffffff, Contacts(kRelaysPerListenMax, true)},
   };
 }
 

@@ -35,6 +35,11 @@ TEST_CASE("Message::type derives the wire type from the body", "[unit]") {
   CHECK(Message{{}, DialSentBody{}}.type() == 21);
   CHECK(Message{{}, DialBackBody{}}.type() == 22);
   CHECK(Message{{}, BlobHostBody{}}.type() == 23);
+  CHECK(Message{{}, RelayKeepBody{}}.type() == 24);
+  CHECK(Message{{}, RelayKeptBody{}}.type() == 25);
+  CHECK(Message{{}, RelayBody{}}.type() == 26);
+  CHECK(Message{{}, RelayBackBody{}}.type() == 27);
+  CHECK(Message{{}, RelayedBody{}}.type() == 28);
   CHECK(Message{{}, ErrorBody{}}.type() == 127);
   CHECK(Message{{}, UnknownBody{42}}.type() == 42);
 }
@@ -48,15 +53,16 @@ TEST_CASE("message types have names and request or reply roles", "[unit]") {
       {13, "blob_find", true},    {14, "blob_holders", false}, {15, "blob_announce", true},
       {16, "blob_get", true},     {17, "blob_data", false},    {18, "reach_ask", true},
       {19, "reach_asked", false}, {20, "dial_request", true},  {21, "dial_sent", false},
-      {22, "dial_back", false},   {23, "blob_host", true},     {24, "unknown", true},
-      {127, "error", false},      {0, "unknown", true},        {42, "unknown", true},
-      {255, "unknown", true}};
+      {22, "dial_back", false},   {23, "blob_host", true},     {24, "relay_keep", true},
+      {25, "relay_kept", false},  {26, "relay", false},        {27, "relay_back", false},
+      {28, "relayed", false},     {29, "unknown", true},       {127, "error", false},
+      {0, "unknown", true},       {42, "unknown", true},       {255, "unknown", true}};
   for (const auto& [type, name, request] : expected) {
     INFO("type " << int(type));
     CHECK(MessageTypeName(type) == name);
     CHECK(IsRequest(type) == request);
-    // DIAL_BACK alone is a notice: neither a request nor a reply.
-    CHECK(IsNotice(type) == (type == 22));
+    // DIAL_BACK and the relay's envelopes are notices: neither requests nor replies.
+    CHECK(IsNotice(type) == (type == 22 || (type >= 26 && type <= 28)));
   }
 }
 

@@ -33,12 +33,19 @@ Within VERDICT_WITHIN_S of the start:
    not the publisher (X-Skillnode-Source network, X-Skillnode-Holder another node; a host
    answers from its cache), while the publisher's router keeps dropping every packet no flow of
    its own asked for;
-6. with --traffic-seconds N (make nat-lab: 600, the issue's 10 minutes): each node behind a
+6. relays (docs/protocol.md "Relays"): each node behind a router keeps reservations at two
+   public nodes (/api/node relay.held); the routers are set to forget a UDP flow
+   ROUTER_UDP_TIMEOUT_S after its last packet (Linux's defaults: 30 s, 120 s once answered),
+   each node watches a capability (GET /api/v1/watch, fed by DHT listen), and QUIET_S later a
+   public node registers a skill with that capability: the watch sees it within PUSH_WITHIN_S,
+   pushed through a relay (skillnode_listen_pushes_relayed_total and
+   skillnode_relay_carried_total on the public nodes grow); the routers' defaults come back;
+7. with --traffic-seconds N (make nat-lab: 600, the issue's 10 minutes): each node behind a
    router registers a skill, and every node searches for both by capability every
    TRAFFIC_ROUND_S for N seconds; at the end every node finds both skills (their records were
    stored through public nodes), and still no node in "pub" holds a NATed node in its routing
    table;
-7. SIGTERM: every node exits with status 0, with no sanitizer report.
+8. SIGTERM: every node exits with status 0, with no sanitizer report.
 
 Skipped (exit 77) when not root or when namespaces cannot be made; fails when curl or nft is
 missing.
@@ -52,7 +59,9 @@ import json
 import os
 import shutil
 import signal
+import subprocess
 import sys
+import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -70,6 +79,21 @@ CLIENT_GONE_WITHIN_S = 10
 HOSTED_WITHIN_S = 20
 # The hosted SKILL.md: several dozen 1,000-byte chunks.
 HOSTED_SKILL_MD_BYTES = 60 * 1000
+# For the relay check the routers forget a UDP flow this long after its last packet (a timer
+# set when a flow's packet passes: the watches' LISTENs go after the change). The nodes behind
+# them keep their relay reservations every RELAY_KEEP_MS, so that the relays' way in stays
+# open; a watch is QUIET_S old when the skill it watches is registered, and the push arrives
+# within PUSH_WITHIN_S.
+RELAY_KEEP_MS = 1000
+ROUTER_UDP_TIMEOUT_S = 3
+QUIET_S = 8
+PUSH_WITHIN_S = 5
+NATTED_CONFIG = f"""
+node:
+  kademlia:
+    relay:
+      keepInterval: {RELAY_KEEP_MS}
+"""
 # The traffic phase (--traffic-seconds): a search round from every node this often.
 TRAFFIC_ROUND_S = 10
 PUBLIC_PORTS = (6881, 6882, 6883, 6884)
@@ -147,6 +171,7 @@ class NatLab:
             sh("ip", "netns", "exec", self.ns(router), "sysctl", "-qw", "net.ipv4.ip_forward=1")
             sh("ip", "netns", "exec", self.ns(router), "nft", "-f", "-",
                input_text=ROUTER_RULES.format(how=how))
+
         return self
 
     def api(self, role, path, port, body=None):
@@ -186,11 +211,11 @@ def expect(condition, what, detail=""):
     return condition
 
 
-def start(name, role, dht_port, api_port, bootstrap=None):
+def start(name, role, dht_port, api_port, bootstrap=None, config=None):
     args = ["--port", str(dht_port), "--http", f"127.0.0.1:{api_port}"]
     if bootstrap:
         args += ["--bootstrap", bootstrap]
-    node = Node(name, args=args, prefix=lab.prefix_of(role))
+    node = Node(name, args=args, prefix=lab.prefix_of(role), config=config)
     nodes.append((node, role, api_port))
     return node.start()
 
@@ -367,6 +392,85 @@ def check_client_mode():
            "(skillnode_clients_removed_total)", f"{removed}")
 
 
+class Watch:
+    """GET /api/v1/watch?capability=C on a node, by curl inside its host; its events collected."""
+
+    def __init__(self, role, capability):
+        self.lines = []
+        self.proc = subprocess.Popen(
+            [*lab.prefix_of(role), "curl", "-sN", "-m", "120",
+             f"http://127.0.0.1:7070/api/v1/watch?capability={capability}"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            self.lines.append(line.rstrip("\n"))
+
+    def saw(self, event, text=""):
+        for i, line in enumerate(self.lines):
+            if line == f"event: {event}" and any(text in later for later in self.lines[i + 1:i + 3]):
+                return True
+        return False
+
+    def close(self):
+        self.proc.kill()
+        self.proc.wait()
+
+
+def public_metric(name):
+    total = 0.0
+    for i in range(len(PUBLIC_PORTS)):
+        for line in (lab.api("pub", "/metrics", 7070 + i) or "").splitlines():
+            if line.startswith(name + " "):
+                total += float(line.split()[1])
+    return total
+
+
+def set_router_udp_timeout(seconds, stream_seconds):
+    for router in ("eim", "rnd"):
+        sh(*lab.prefix_of(router), "sysctl", "-qw",
+           f"net.netfilter.nf_conntrack_udp_timeout={seconds}",
+           f"net.netfilter.nf_conntrack_udp_timeout_stream={stream_seconds}")
+
+
+def check_relayed_pushes():
+    """A push reaches each node behind a router through its relay once the router forgot the
+    holders' flows."""
+    for role in ("behind-eim", "behind-rnd"):
+        relay = info(role, 7070).get("relay") or {}
+        expect(len(relay.get("held", [])) == 2,
+               f"{role}: keeps reservations at two public nodes (relay.held)", json.dumps(relay))
+    set_router_udp_timeout(ROUTER_UDP_TIMEOUT_S, ROUTER_UDP_TIMEOUT_S)
+    watches = {role: Watch(role, f"relay-push-{role}") for role in ("behind-eim", "behind-rnd")}
+    ready = wait_for(lambda: all(w.saw("ready") for w in watches.values()), 10, interval=0.2)
+    expect(ready, "both watches are ready", json.dumps({r: w.lines[:5] for r, w in watches.items()}))
+    time.sleep(QUIET_S)
+    relayed = public_metric("skillnode_listen_pushes_relayed_total")
+    carried = public_metric("skillnode_relay_carried_total")
+    for role in watches:
+        skill = {"agentId": "agent-relay", "skillId": f"skill-relay-{role}", "version": "1.0.0",
+                 "skillType": "tool-skill", "endpoint": "127.0.0.1:9000",
+                 "capabilities": [f"relay-push-{role}"]}
+        answer = lab.api("pub", "/api/skills", 7071, skill) or {}
+        expect(answer.get("skillId") == skill["skillId"], f"pub1 registers {skill['skillId']}",
+               json.dumps(answer)[:300])
+    for role, watch in watches.items():
+        seen = wait_for(lambda w=watch, r=role: w.saw("added", f"skill-relay-{r}"), PUSH_WITHIN_S,
+                        interval=0.2)
+        expect(seen, f"{role}: its watch sees the skill registered on pub1 within "
+               f"{PUSH_WITHIN_S} s, its router forgetting flows after {ROUTER_UDP_TIMEOUT_S} s",
+               json.dumps(watch.lines[-6:]))
+        watch.close()
+    expect(public_metric("skillnode_listen_pushes_relayed_total") >= relayed + 2 and
+           public_metric("skillnode_relay_carried_total") >= carried + 4,
+           "the pushes went through relays, and their acknowledgements came back through them "
+           "(skillnode_listen_pushes_relayed_total, skillnode_relay_carried_total)",
+           f"relayed {relayed} -> {public_metric('skillnode_listen_pushes_relayed_total')}, "
+           f"carried {carried} -> {public_metric('skillnode_relay_carried_total')}")
+    set_router_udp_timeout(30, 120)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--traffic-seconds", type=int, default=0,
@@ -382,8 +486,8 @@ def main():
     seed = f"{lab.public}.1:{PUBLIC_PORTS[0]}"
     for i, port in enumerate(PUBLIC_PORTS):
         start(f"pub{i}", "pub", port, 7070 + i, None if i == 0 else seed)
-    start("behind-eim", "behind-eim", PORT, 7070, seed)
-    start("behind-rnd", "behind-rnd", PORT, 7070, seed)
+    start("behind-eim", "behind-eim", PORT, 7070, seed, NATTED_CONFIG)
+    start("behind-rnd", "behind-rnd", PORT, 7070, seed, NATTED_CONFIG)
 
     def decided():
         return all(info(role, api).get("reachability") in ("public", "nat")
@@ -418,6 +522,7 @@ def main():
 
     check_client_mode()
     check_hosted_folders()
+    check_relayed_pushes()
     if args.traffic_seconds > 0:
         traffic(args.traffic_seconds)
 

@@ -27,7 +27,7 @@ struct ListenerFixture : StorePartsFixture {
   Peer b{"listener-b", "10.0.0.3:6881"};
 
   std::optional<uint32_t> Add(const Peer& peer, uint32_t lifetime_seconds) {
-    return table.Add(now, peer.endpoint, peer.id(), wire::ListenBody{key, lifetime_seconds});
+    return table.Add(now, peer.endpoint, peer.id(), wire::ListenBody{key, lifetime_seconds, {}});
   }
   wire::PushBody Change() const {
     const SignedRecord record = Signed(SampleRecord(), Publisher());

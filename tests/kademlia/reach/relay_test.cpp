@@ -1,0 +1,158 @@
+// Relays through real Nodes and SkillDhts on the fake network (kademlia/reach/relay_driver.h,
+// docs/protocol.md "Relays"): a client keeps reservations at the full nodes closest to its id
+// and renews them; a push reaches a client behind a NAT that no longer lets its holders in,
+// through its relay, and is acknowledged back the same way; without relays it does not arrive;
+// a relay carries nothing for a node that holds no reservation with it.
+#include <catch2/catch.hpp>
+#include <span>
+#include <vector>
+
+#include "kademlia/node.h"
+#include "kademlia/store/skill_dht.h"
+#include "support/fake_network.h"
+#include "support/records.h"
+
+namespace skillnode::kademlia::reach {
+namespace {
+
+using store::CapabilityKey;
+using store::DhtConfig;
+using store::ListenEvent;
+using testing::FakeNetwork;
+
+constexpr size_t kFullNodes = 12;
+
+KademliaConfig FullConfig() {
+  KademliaConfig config;
+  config.routing.bucket_size = 8;
+  return config;
+}
+
+KademliaConfig ClientConfig(size_t relays_max) {
+  KademliaConfig config = FullConfig();
+  config.client_mode = ClientMode::kOn;
+  config.relay.relays_max = relays_max;
+  config.relay.keep_interval = transport::Seconds(10);
+  return config;
+}
+
+// kFullNodes full nodes with the skill store, then a client behind a NAT whose flows live
+// `flow_life`; all joined through node 0. Runs a minute. Returns the client's index.
+size_t Build(FakeNetwork& net, size_t relays_max, transport::Duration flow_life) {
+  net.SetNatFlowLife(flow_life);
+  net.AddDhtNode(FullConfig(), DhtConfig{});
+  const transport::Endpoint seed = net.endpoint(0);
+  for (size_t i = 1; i < kFullNodes; ++i) {
+    net.AddDhtNode(FullConfig(), DhtConfig{});
+    net.node(i).Join(net.now(), std::span(&seed, 1), nullptr);
+  }
+  net.RunFor(transport::Seconds(10));
+  const size_t client = net.size();
+  net.AddDhtNode(ClientConfig(relays_max), DhtConfig{});
+  net.SetBehindNat(client, true);
+  net.node(client).Join(net.now(), std::span(&seed, 1), nullptr);
+  net.RunFor(transport::Seconds(60));
+  return client;
+}
+
+TEST_CASE("a client keeps reservations at the two full nodes closest to its id", "[unit]") {
+  FakeNetwork net(/*seed=*/41);
+  const size_t client = Build(net, 2, transport::Seconds(120));
+  const Node& x = net.node(client);
+  const auto held = x.relay().held(net.now());
+  REQUIRE(held.size() == 2);
+  // The two closest full nodes to the client's id, closest first.
+  std::vector<size_t> by_distance;
+  for (size_t i = 0; i < kFullNodes; ++i) by_distance.push_back(i);
+  std::sort(by_distance.begin(), by_distance.end(), [&](size_t a, size_t b) {
+    return CloserTo(x.id(), net.node(a).id(), net.node(b).id());
+  });
+  CHECK(held[0].relay.id == net.node(by_distance[0]).id());
+  CHECK(held[1].relay.id == net.node(by_distance[1]).id());
+  for (size_t rank = 0; rank < 2; ++rank) {
+    const RelayTable& table = net.node(by_distance[rank]).relay().table();
+    CHECK(table.EndpointOf(net.now(), x.id()) == net.endpoint(client));
+  }
+  // Kept for as long as it is a client: every keep answered, none given up.
+  net.RunFor(transport::Seconds(5 * 60));
+  CHECK(x.relay().held(net.now()).size() == 2);
+  CHECK(x.relay().stats().keeps_failed == 0);
+  CHECK(x.relay().stats().keeps_sent >= 2 * (5 * 60 / 10));
+  // Nobody else asked for one.
+  size_t reservations = 0;
+  for (size_t i = 0; i < kFullNodes; ++i) reservations += net.node(i).relay().table().size();
+  CHECK(reservations == 2);
+}
+
+// The client listens on a key, then stays quiet for longer than its NAT keeps the holders'
+// flows; a full node then publishes a record under the key. Returns what the client heard.
+std::vector<ListenEvent> PublishAfterQuiet(FakeNetwork& net, size_t client) {
+  std::vector<ListenEvent> events;
+  const Key key = CapabilityKey("user-auth");
+  REQUIRE(net.dht(client).Listen(net.now(), key,
+                                 [&](const ListenEvent& event) { events.push_back(event); }) != 0);
+  net.RunFor(transport::Seconds(40));  // longer than the 20 s flows, shorter than a renewal
+  REQUIRE(events.empty());
+  net.dht(3).Publish(net.now(), testing::Signed(testing::SampleRecord(), testing::Publisher()),
+                     nullptr);
+  net.RunFor(transport::Seconds(5));
+  return events;
+}
+
+TEST_CASE("a push reaches a client whose NAT no longer lets its holders in, through its relay",
+          "[unit]") {
+  FakeNetwork net(/*seed=*/43);
+  const size_t client = Build(net, 2, transport::Seconds(20));
+  REQUIRE(net.node(client).relay().held(net.now()).size() == 2);
+  const std::vector<ListenEvent> events = PublishAfterQuiet(net, client);
+  REQUIRE(events.size() == 1);
+  CHECK(events[0].kind == ListenEvent::Kind::kAdded);
+  uint64_t relayed = 0;
+  uint64_t retried = 0;
+  uint64_t carried = 0;
+  for (size_t i = 0; i < kFullNodes; ++i) {
+    relayed += net.dht(i).stats().pushes_relayed;
+    retried += net.dht(i).stats().pushes_retried;
+    carried += net.node(i).relay().stats().carried;
+  }
+  CHECK(relayed >= 1);
+  // Each push and its acknowledgement went through a relay, and no push was sent again: the
+  // acknowledgement came back through the relay and counted as the client's.
+  CHECK(carried >= 2 * relayed);
+  CHECK(retried == 0);
+  CHECK(net.node(client).stats().relayed_received >= 1);
+  CHECK(net.node(client).stats().relayed_sent >= 1);
+}
+
+TEST_CASE("without relays a push to a client whose NAT closed does not arrive", "[unit]") {
+  FakeNetwork net(/*seed=*/43);
+  const size_t client = Build(net, 0, transport::Seconds(20));
+  CHECK(net.node(client).relay().held(net.now()).empty());
+  const uint64_t dropped = net.nat_dropped();
+  CHECK(PublishAfterQuiet(net, client).empty());
+  CHECK(net.nat_dropped() > dropped);
+}
+
+TEST_CASE("a relay carries nothing for a node without a reservation, nor a stranger's reply",
+          "[unit]") {
+  FakeNetwork net(/*seed=*/47);
+  const size_t client = Build(net, 2, transport::Seconds(120));
+  const NodeId stranger = net.node(5).id();  // a full node: no reservation anywhere
+  const auto held = net.node(client).relay().held(net.now());
+  REQUIRE(!held.empty());
+  size_t relay = 0;
+  while (net.node(relay).id() != held[0].relay.id) ++relay;
+  const uint64_t before = net.node(relay).relay().stats().refused_no_client;
+  // A push to the stranger through the client's relay: the relay has no reservation for it.
+  bool answered = true;
+  REQUIRE(net.node(7).Request(
+      net.now(), net.endpoint(5), stranger, wire::PingBody{},
+      [&](const rpc::RpcResult& result) { answered = result.status == rpc::RpcStatus::kReplied; },
+      net.endpoint(relay)));
+  net.RunFor(transport::Seconds(10));
+  CHECK_FALSE(answered);
+  CHECK(net.node(relay).relay().stats().refused_no_client == before + 1);
+}
+
+}  // namespace
+}  // namespace skillnode::kademlia::reach
