@@ -280,13 +280,35 @@ def watch_saw_everything(watcher):
           "the stream starts with a ready event")
 
 
+class Heartbeater:
+    """Heartbeats a skill on a node every INTERVAL_MS, as a live skill does, until stopped."""
+
+    def __init__(self, node, agent_id, skill_id):
+        self.stopped = threading.Event()
+        path = f"/api/skills/{skill_id}/heartbeat"
+        self.thread = threading.Thread(target=self._beat, args=(node, path, agent_id),
+                                       daemon=True)
+        self.thread.start()
+
+    def _beat(self, node, path, agent_id):
+        while not self.stopped.wait(INTERVAL_MS / 1000):
+            node.call("POST", path, {"agentId": agent_id})
+
+    def stop(self):
+        self.stopped.set()
+        self.thread.join()
+
+
 def cli_round_trip(a, c):
-    """The client subcommands against real nodes."""
+    """The client subcommands against real nodes. The skill heartbeats while C discovers it
+    (each `skillnode` run takes a while on a loaded machine, and the skill lapses TIMEOUT_MS
+    after its last heartbeat)."""
     result = run(["register", "--http", a.http_address(), "--agent", "agent-cli",
                   "--skill", "skill-cli", "--skill-version", "2.1.0", "--type", "tool-skill",
                   "--endpoint", "127.0.0.1:7777", "--capability", "cli-check", "--scene", "ops"])
     check(result.returncode == 0 and "SUCCESS" in result.stdout,
           "`skillnode register` on A: SUCCESS", result.stdout + result.stderr)
+    heartbeats = Heartbeater(a, "agent-cli", "skill-cli")
     found = wait_for(lambda: "skill-cli" in run(["discover", "--http", c.http_address(),
                                                  "--capability", "cli-check", "--version",
                                                  "^2"]).stdout, 1.0, 0.05)
@@ -298,6 +320,7 @@ def cli_round_trip(a, c):
                   "--version", "^3"])
     check(result.returncode == 1 and "DISC_002" in result.stderr,
           "`skillnode discover` with an unmatched range exits 1 naming DISC_002", result.stderr)
+    heartbeats.stop()
     result = run(["heartbeat", "--http", a.http_address(), "--agent", "agent-cli",
                   "--skill", "skill-cli", "--status", "MAINTENANCE"])
     check(result.returncode == 0 and "MAINTENANCE" in result.stdout,
