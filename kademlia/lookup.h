@@ -80,6 +80,8 @@ struct LookupResult {
   LookupStats stats;
   transport::TimePoint finished = transport::kTimeZero;
 };
+// Called with a lookup's result when it finishes.
+using LookupCallback = std::function<void(const LookupResult&)>;
 
 class Lookup {
  public:

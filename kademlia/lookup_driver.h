@@ -24,8 +24,6 @@
 
 namespace skillnode::kademlia {
 
-using LookupCallback = std::function<void(const LookupResult&)>;
-
 // What an iterative lookup sends and how it treats replies (FIND_NODE when left empty).
 struct LookupOptions {
   // The request body for each contact asked.

@@ -1,18 +1,24 @@
 // Node (node.h): datagrams in and out, requests answered, requests completed by their replies,
-// rejections and timeouts, the timer, joining, and the wiring of the helpers that own the checks
+// rejections and timeouts, the timer, and the wiring of the helpers that own the checks
 // on incoming messages (MessageScreen, kademlia/message_screen.h), the peer bookkeeping
 // (PeerBook, kademlia/routing/peer_book.h), what is done about the peers heard from and failed
-// (PeerUpkeep, kademlia/routing/peer_upkeep.h) and the lookups (LookupDriver,
-// kademlia/lookup_driver.h).
+// (PeerUpkeep, kademlia/routing/peer_upkeep.h), the lookups (LookupDriver,
+// kademlia/lookup_driver.h) and joining (TableFiller, kademlia/routing/table_filler.h).
 #include "kademlia/node.h"
 
 #include <algorithm>
 #include <cassert>
-#include <memory>
 #include <string>
 #include <utility>
 
 namespace skillnode::kademlia {
+
+auto Node::SendAction() {
+  return [this](transport::TimePoint at, const transport::Endpoint& to, const NodeId& to_id,
+                wire::Body body, rpc::RpcCallback done) {
+    return SendRequest(at, to, to_id, std::move(body), std::move(done));
+  };
+}
 
 Node::Node(const KademliaConfig& config, const Identity& identity, transport::Transport& transport,
            transport::Rng& rng, transport::Logger& logger, transport::TimePoint now,
@@ -32,19 +38,11 @@ Node::Node(const KademliaConfig& config, const Identity& identity, transport::Tr
               }),
       screen_(config_, identity_.node_id(), rpcs_, peers_, signatures_, stats_, now, hash_key_),
       tokens_(rng, now, config.token_rotation),
-      lookups_(config_, identity_.node_id(), routing_, rtt_, stats_,
-               [this](transport::TimePoint at, const transport::Endpoint& to, const NodeId& to_id,
-                      wire::Body body, rpc::RpcCallback done) {
-                 return SendRequest(at, to, to_id, std::move(body), std::move(done));
-               }),
+      lookups_(config_, identity_.node_id(), routing_, rtt_, stats_, SendAction()),
       upkeep_(
           config_, routing_, peers_, stats_,
           routing::PeerUpkeep::Actions{
-              .send =
-                  [this](transport::TimePoint at, const transport::Endpoint& to,
-                         const NodeId& to_id, wire::Body body, rpc::RpcCallback done) {
-                    return SendRequest(at, to, to_id, std::move(body), std::move(done));
-                  },
+              .send = SendAction(),
               .added = [this](transport::TimePoint at,
                               const Contact& contact) { NotifyAdded(at, contact); },
               .evicted = [this](transport::TimePoint at,
@@ -74,16 +72,21 @@ Node::Node(const KademliaConfig& config, const Identity& identity, transport::Tr
       relay_(
           config_.relay, identity_.node_id(), routing_,
           reach::RelayDriver::Actions{
-              .send =
-                  [this](transport::TimePoint at, const transport::Endpoint& to,
-                         const NodeId& to_id, wire::Body body, rpc::RpcCallback done) {
-                    return SendRequest(at, to, to_id, std::move(body), std::move(done));
-                  },
+              .send = SendAction(),
               .notice =
                   [this](transport::TimePoint at, const transport::Endpoint& to, wire::Body body) {
                     sender_.Send(at, to,
                                  wire::Message{sender_.Header(rng_.Next64()), std::move(body)});
-                  }}) {
+                  }}),
+      filler_(routing_, rng_,
+              routing::TableFiller::Actions{
+                  .ping = [this](transport::TimePoint at, const transport::Endpoint& to,
+                                 rpc::RpcCallback done) { return Ping(at, to, std::move(done)); },
+                  .find_node =
+                      [this](transport::TimePoint at, const Key& target, LookupCallback done) {
+                        // A join outliving its node stops here, uncounted as a refusal.
+                        return !shut_down_ && FindNode(at, target, std::move(done));
+                      }}) {
   relay_.OnTimer(now, sender_.client());  // a client from the start (client_mode on) keeps relays
 }
 
@@ -342,11 +345,7 @@ void Node::OnTimer(transport::TimePoint now) {
   for (RequestHandler* service : services_) {
     if (service->NextDeadline() <= now) service->OnTimer(now);
   }
-  if (routing_.NextRefreshDue() <= now) {
-    for (const Key& target : routing_.RefreshTargets(now, rng_)) {
-      if (!FindNode(now, target, nullptr)) break;
-    }
-  }
+  filler_.OnTimer(now);  // idle buckets get a lookup
   // Departed contacts are probed in case they come back.
   upkeep_.OnTimer(now);
   if (reach_.NextDeadline() <= now) reach_.OnTimer(now);
@@ -359,7 +358,7 @@ transport::TimePoint Node::NextDeadline() const {
   transport::TimePoint next = std::min(rpcs_.NextDeadline(), tokens_.next_rotation());
   if (handler_ != nullptr) next = std::min(next, handler_->NextDeadline());
   for (const RequestHandler* service : services_) next = std::min(next, service->NextDeadline());
-  if (routing_.size() > 0) next = std::min(next, routing_.NextRefreshDue());
+  next = std::min(next, filler_.NextDeadline());
   next = std::min(next, upkeep_.NextDeadline());
   next = std::min(next, reach_.NextDeadline());
   next = std::min(next, relay_.NextDeadline());
@@ -400,44 +399,6 @@ bool Node::StartLookup(transport::TimePoint now, const Key& target, LookupOption
     return false;
   }
   return lookups_.Start(now, target, std::move(options), std::move(done));
-}
-
-void Node::Join(transport::TimePoint now, std::span<const transport::Endpoint> seeds,
-                JoinCallback done) {
-  // Shared by the seed pings: the last one to finish starts the own-id lookup.
-  struct JoinState {
-    size_t pending = 0;
-    JoinCallback done;
-  };
-  auto state = std::make_shared<JoinState>();
-  state->done = std::move(done);
-  auto after_pings = [this, state](transport::TimePoint at) {
-    if (routing_.size() == 0 || shut_down_) {
-      if (state->done) state->done(routing_.size());
-      return;
-    }
-    const bool started = FindNode(at, id(), [this, state](const LookupResult& result) {
-      if (!shut_down_) RefreshFartherBuckets(result.finished);
-      if (state->done) state->done(routing_.size());
-    });
-    if (!started && state->done) state->done(routing_.size());
-  };
-  for (const transport::Endpoint& seed : seeds) {
-    const bool sent = Ping(now, seed, [state, after_pings](const rpc::RpcResult& result) {
-      if (--state->pending == 0) after_pings(result.now);
-    });
-    if (sent) ++state->pending;
-  }
-  if (state->pending == 0) after_pings(now);
-}
-
-void Node::RefreshFartherBuckets(transport::TimePoint now) {
-  // Every bucket but the one holding our own id (the last) gets a lookup for a random key
-  // in its range, so the table learns contacts at every distance (Kademlia paper 2.3).
-  const size_t buckets = routing_.bucket_count();
-  for (size_t index = 0; index + 1 < buckets; ++index) {
-    if (!FindNode(now, routing_.RandomKeyInBucket(index, rng_), nullptr)) break;
-  }
 }
 
 }  // namespace skillnode::kademlia

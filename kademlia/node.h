@@ -18,8 +18,9 @@
 // (kademlia/routing/peer_upkeep.h, what is done about the peers heard from and failed: requesters
 // verified, verified peers heard, bucket and departed contacts pinged) and LookupDriver
 // (kademlia/lookup_driver.h, the iterative lookups), MessageSender (kademlia/message_sender.h,
-// what goes on the wire and how) and ReachDriver (kademlia/reach/reach_driver.h, the dial-back
-// protocol). The counters are NodeStats
+// what goes on the wire and how), ReachDriver (kademlia/reach/reach_driver.h, the dial-back
+// protocol) and TableFiller (kademlia/routing/table_filler.h, joining and bucket refreshes).
+// The counters are NodeStats
 // (kademlia/node_stats.h).
 //
 // Callbacks are called exactly once, from inside OnDatagram, OnTimer or Shutdown (never
@@ -54,6 +55,7 @@
 #include "kademlia/routing/peer_book.h"
 #include "kademlia/routing/peer_upkeep.h"
 #include "kademlia/routing/routing_table.h"
+#include "kademlia/routing/table_filler.h"
 #include "kademlia/rpc/rpc_table.h"
 #include "kademlia/rpc/write_token.h"
 #include "kademlia/signature_scheme.h"
@@ -63,9 +65,6 @@
 #include "transport/transport.h"
 
 namespace skillnode::kademlia {
-
-// Called when joining finished: how many contacts the routing table holds.
-using JoinCallback = std::function<void(size_t contacts)>;
 
 class Node {
  public:
@@ -133,9 +132,12 @@ class Node {
   void AddService(RequestHandler* service);
   void RemoveService(RequestHandler* service);
   // Joins through `seeds`: pings them, looks up our own id, then refreshes the buckets
-  // farther away. `done` runs after the own-id lookup (or at once if no seed answered).
+  // farther away (TableFiller::Join). `done` runs after the own-id lookup (or at once if no
+  // seed answered).
   void Join(transport::TimePoint now, std::span<const transport::Endpoint> seeds,
-            JoinCallback done);
+            JoinCallback done) {
+    filler_.Join(now, seeds, std::move(done));
+  }
   // Cancels every request (callbacks get kCancelled) and finishes every lookup with what it
   // has. The node sends nothing afterwards.
   void Shutdown(transport::TimePoint now);
@@ -211,8 +213,8 @@ class Node {
                    std::optional<transport::Duration> timeout = std::nullopt,
                    std::optional<transport::Endpoint> relay = std::nullopt);
   uint64_t NewTxid();
-
-  void RefreshFartherBuckets(transport::TimePoint now);
+  // SendRequest to a contact, as the helpers' `send` action.
+  auto SendAction();
 
   KademliaConfig config_;
   Identity identity_;
@@ -242,6 +244,8 @@ class Node {
   reach::ReachDriver reach_;
   // Relays: carrying for clients, and the reservations this node keeps as one.
   reach::RelayDriver relay_;
+  // Joining and bucket refreshes.
+  routing::TableFiller filler_;
   transport::Transport* dial_transport_ = nullptr;
 
   std::optional<transport::Endpoint> observed_;
