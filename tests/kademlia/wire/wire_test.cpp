@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <iterator>
 #include <msgpack.hpp>
 #include <set>
 #include <string>
@@ -288,6 +289,36 @@ TEST_CASE("Encode refuses a PUSH whose gone record has an id Decode would refuse
   auto bytes = Encode(push);
   REQUIRE(bytes);
   CHECK(Decode(*bytes));
+}
+
+TEST_CASE("a relay's envelope around the largest datagram fits kRelayDatagramSizeMax, no other",
+          "[unit]") {
+  // The header a node sends a notice under, at its largest: no proof, no observed address.
+  Header header = FullHeader();
+  header.proof_wanted = false;
+  header.proof.reset();
+  header.observed.reset();
+  header.client = true;
+  const std::vector<uint8_t> whole(kDatagramSizeMax, 7);
+  const transport::Endpoint v6 = wire_datagrams::Ep("[2001:db8:ffff:ffff:ffff:ffff:ffff:1]:65535");
+  for (const Body& body : std::vector<Body>{RelayBody{Key::Sha256("client"), whole},
+                                            RelayBackBody{v6, whole}, RelayedBody{v6, whole}}) {
+    const Message envelope{header, body};
+    INFO(MessageTypeName(envelope.type()));
+    const auto bytes = EncodeOk(envelope);
+    CHECK(bytes.size() > kDatagramSizeMax);
+    CHECK(bytes.size() <= kDatagramSizeMax + 153);  // the overhead wire.h states
+    CHECK(wire_datagrams::DecodeOk(bytes) == envelope);
+    // Any other type in a datagram that long is refused, before its body is read.
+    std::vector<uint8_t> retyped = bytes;
+    const uint8_t type_key[] = {0xa1, 'y'};
+    auto at = std::search(retyped.begin(), retyped.end(), std::begin(type_key), std::end(type_key));
+    REQUIRE(at != retyped.end());
+    *(at + 2) = static_cast<uint8_t>(MessageType::kPing);
+    const auto refused = Decode(retyped);
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error().message.find("-byte limit") != std::string::npos);
+  }
 }
 
 }  // namespace
