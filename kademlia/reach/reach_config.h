@@ -97,6 +97,10 @@ struct RelayConfig {
   transport::Duration keep_lifetime = transport::Seconds(60);
   // A relay that failed or refused is not asked again for this long.
   transport::Duration retry_after = transport::Seconds(600);
+  // Relays given up on that a client remembers (for retry_after) at most: past it, the one whose
+  // wait ends soonest is forgotten. Four times relays_max leaves room for a run of refusals
+  // among the closest full nodes; 0 remembers none.
+  size_t given_up_max = 8;
 
   bool operator==(const RelayConfig&) const = default;
 };

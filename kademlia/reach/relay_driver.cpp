@@ -133,6 +133,7 @@ void RelayDriver::OnTimer(transport::TimePoint now, bool client) {
   if (!client_) {
     // A full node needs no relay: its reservations lapse at their relays (in flight ones are
     // forgotten when they answer).
+    if (!held(now).empty()) ++held_changes_;
     reservations_.clear();
   } else {
     for (auto& [id, reservation] : reservations_) {
@@ -156,6 +157,20 @@ void RelayDriver::Fill(transport::TimePoint now) {
     Ask(now, contact);
     ++asked;
   }
+}
+
+bool RelayDriver::GiveUp(const NodeId& relay, transport::TimePoint until) {
+  if (config_.given_up_max == 0) return true;
+  bool forgot = false;
+  if (given_up_.size() >= config_.given_up_max && !given_up_.contains(relay)) {
+    given_up_.erase(
+        std::min_element(given_up_.begin(), given_up_.end(),
+                         [](const auto& a, const auto& b) { return a.second < b.second; }));
+    forgot = true;
+  }
+  given_up_[relay] = until;
+  assert(given_up_.size() <= config_.given_up_max);
+  return forgot;
 }
 
 void RelayDriver::Ask(transport::TimePoint now, const Contact& relay) {
@@ -190,11 +205,15 @@ void RelayDriver::Kept(const NodeId& relay, const rpc::RpcResult& result) {
     reservation.next_keep = result.now + kProvenRetry;
   } else if (kept == nullptr || kept->lifetime_seconds == 0) {
     ++stats_.keeps_failed;
-    given_up_[relay] = result.now + config_.retry_after;
+    const bool forgot = GiveUp(relay, result.now + config_.retry_after);
+    if (reservation.expires > result.now) ++held_changes_;  // a relay it named is gone
     reservations_.erase(it);
-    if (client_) Fill(result.now);
+    // With the list full, the relay next in line may be one just forgotten: the timer refills
+    // (kRefillRetry), so that relays that all refuse are not asked at their round trip's pace.
+    if (client_ && !forgot) Fill(result.now);
   } else {
     const transport::Duration granted = transport::Seconds(kept->lifetime_seconds);
+    if (reservation.expires <= result.now) ++held_changes_;  // a relay to name from now on
     reservation.unproven = 0;
     reservation.expires = result.now + granted;
     reservation.next_keep = result.now + std::min(config_.keep_interval, granted / 2);

@@ -103,6 +103,11 @@ class RelayDriver {
 
   const RelayTable& table() const { return table_; }
   const RelayStats& stats() const { return stats_; }
+  // Counts the changes of held(): a relay granted that was not held, or a held one lost. A
+  // client's subscriptions name its relays in their LISTENs and renew when this moves.
+  uint64_t held_changes() const { return held_changes_; }
+  // Relays this client does not ask again yet (at most RelayConfig::given_up_max).
+  size_t given_up() const { return given_up_.size(); }
 
  private:
   struct Reservation {
@@ -115,6 +120,9 @@ class RelayDriver {
   void Ask(transport::TimePoint now, const Contact& relay);
   void Kept(const NodeId& relay, const rpc::RpcResult& result);
   void Fill(transport::TimePoint now);
+  // Not asked again before `until`, within given_up_max. True when that made the node forget
+  // another relay it had given up on (or, with given_up_max 0, this one).
+  bool GiveUp(const NodeId& relay, transport::TimePoint until);
   void UpdateDeadline(transport::TimePoint now);
 
   RelayConfig config_;
@@ -122,9 +130,11 @@ class RelayDriver {
   const routing::RoutingTable& routing_;
   Actions actions_;
   RelayTable table_;
-  std::map<NodeId, Reservation> reservations_;       // at most relays_max, by relay id
-  std::map<NodeId, transport::TimePoint> given_up_;  // relay id -> when it may be asked again
+  std::map<NodeId, Reservation> reservations_;  // at most relays_max, by relay id
+  // Relay id -> when it may be asked again; at most given_up_max.
+  std::map<NodeId, transport::TimePoint> given_up_;
   bool client_ = false;
+  uint64_t held_changes_ = 0;
   transport::TimePoint next_deadline_ = transport::kTimeNever;
   RelayStats stats_;
 };

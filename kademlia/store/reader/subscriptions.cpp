@@ -215,7 +215,20 @@ void Subscriptions::OnContactAdded(transport::TimePoint now, const Contact& cont
   }
 }
 
+transport::TimePoint Subscriptions::NextDeadline() const {
+  if (!subscriptions_.empty() && node_.relay().held_changes() != relays_seen_) {
+    return transport::kTimeZero;
+  }
+  return renewals_due_;
+}
+
 void Subscriptions::RenewDue(transport::TimePoint now) {
+  if (node_.relay().held_changes() != relays_seen_) {
+    relays_seen_ = node_.relay().held_changes();
+    for (auto& [id, subscription] : subscriptions_) {
+      if (subscription.phase == Phase::kWaiting) subscription.next_renewal = now;
+    }
+  }
   std::vector<uint64_t> renew;
   for (const auto& [id, subscription] : subscriptions_) {
     if (subscription.phase == Phase::kWaiting && subscription.next_renewal <= now) {

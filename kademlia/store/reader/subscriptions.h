@@ -44,10 +44,13 @@ class Subscriptions {
   // A newcomer closer to a subscribed key than the holders the subscription listens on moves
   // the subscription to it: its renewal is due now.
   void OnContactAdded(transport::TimePoint now, const Contact& contact);
-  // Renews the subscriptions that are due.
+  // Renews the subscriptions that are due, and every one at once when this client's relays
+  // changed (RelayDriver::held_changes), so that its holders push through the relays it holds
+  // now rather than through one it lost, until the next renewal.
   void RenewDue(transport::TimePoint now);
-  // A lower bound on the earliest renewal (exact after RenewDue).
-  transport::TimePoint NextDeadline() const { return renewals_due_; }
+  // A lower bound on the earliest renewal (exact after RenewDue); due at once when the relays
+  // changed.
+  transport::TimePoint NextDeadline() const;
   size_t size() const { return subscriptions_.size(); }
 
  private:
@@ -85,6 +88,8 @@ class Subscriptions {
   // A lower bound on the earliest renewal, so that NextDeadline need not walk every
   // subscription: lowered as one is scheduled, made exact again by RenewDue.
   transport::TimePoint renewals_due_ = transport::kTimeNever;
+  // RelayDriver::held_changes when the subscriptions last named the relays.
+  uint64_t relays_seen_ = 0;
 };
 
 }  // namespace skillnode::kademlia::store

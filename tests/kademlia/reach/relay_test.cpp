@@ -2,7 +2,9 @@
 // docs/protocol.md "Relays"): a client keeps reservations at the full nodes closest to its id
 // and renews them; a push reaches a client behind a NAT that no longer lets its holders in,
 // through its relay, and is acknowledged back the same way; without relays it does not arrive;
-// a relay carries nothing for a node that holds no reservation with it.
+// a client that loses a relay listens again naming the new one; a relay carries nothing for a
+// node that holds no reservation with it; a client whose relays all refuse remembers a bounded
+// number of them.
 #include <catch2/catch.hpp>
 #include <span>
 #include <vector>
@@ -38,17 +40,18 @@ KademliaConfig ClientConfig(size_t relays_max) {
 
 // kFullNodes full nodes with the skill store, then a client behind a NAT whose flows live
 // `flow_life`; all joined through node 0. Runs a minute. Returns the client's index.
-size_t Build(FakeNetwork& net, size_t relays_max, transport::Duration flow_life) {
+size_t Build(FakeNetwork& net, const KademliaConfig& client_config, transport::Duration flow_life,
+             const KademliaConfig& full = FullConfig()) {
   net.SetNatFlowLife(flow_life);
-  net.AddDhtNode(FullConfig(), DhtConfig{});
+  net.AddDhtNode(full, DhtConfig{});
   const transport::Endpoint seed = net.endpoint(0);
   for (size_t i = 1; i < kFullNodes; ++i) {
-    net.AddDhtNode(FullConfig(), DhtConfig{});
+    net.AddDhtNode(full, DhtConfig{});
     net.node(i).Join(net.now(), std::span(&seed, 1), nullptr);
   }
   net.RunFor(transport::Seconds(10));
   const size_t client = net.size();
-  net.AddDhtNode(ClientConfig(relays_max), DhtConfig{});
+  net.AddDhtNode(client_config, DhtConfig{});
   net.SetBehindNat(client, true);
   net.node(client).Join(net.now(), std::span(&seed, 1), nullptr);
   net.RunFor(transport::Seconds(60));
@@ -57,7 +60,7 @@ size_t Build(FakeNetwork& net, size_t relays_max, transport::Duration flow_life)
 
 TEST_CASE("a client keeps reservations at the two full nodes closest to its id", "[unit]") {
   FakeNetwork net(/*seed=*/41);
-  const size_t client = Build(net, 2, transport::Seconds(120));
+  const size_t client = Build(net, ClientConfig(2), transport::Seconds(120));
   const Node& x = net.node(client);
   const auto held = x.relay().held(net.now());
   REQUIRE(held.size() == 2);
@@ -84,6 +87,32 @@ TEST_CASE("a client keeps reservations at the two full nodes closest to its id",
   CHECK(reservations == 2);
 }
 
+TEST_CASE("a client whose relays all refuse remembers at most given_up_max of them", "[unit]") {
+  FakeNetwork net(/*seed=*/44);
+  KademliaConfig refusing = FullConfig();
+  refusing.relay.limits.clients_max = 0;  // every RELAY_KEEP is answered kRelayFull
+  KademliaConfig client_config = ClientConfig(2);
+  client_config.relay.given_up_max = 3;
+  const size_t client = Build(net, client_config, transport::Seconds(120), refusing);
+  net.RunFor(transport::Seconds(3 * 60));
+  const RelayDriver& relay = net.node(client).relay();
+  CHECK(relay.held(net.now()).empty());
+  // It went on asking past the first three refusals: forgetting the one due soonest let it try
+  // that one again, or one further out.
+  CHECK(relay.stats().keeps_failed > 3);
+  CHECK(relay.given_up() == 3);
+  // ... but not at its round trip's pace: once the list is full, a refill waits for the timer
+  // (5 s), two relays a time, over the 4 minutes since it joined (and each relay's first
+  // answer asks for a proof, which costs one more RELAY_KEEP).
+  CHECK(relay.stats().keeps_sent <= 2 * (4 * 60 / 5) + 2 * kFullNodes + 4);
+  size_t refused = 0;
+  for (size_t i = 0; i < kFullNodes; ++i) {
+    refused += net.node(i).relay().stats().keeps_refused;
+    CHECK(net.node(i).relay().table().size() == 0);
+  }
+  CHECK(refused == relay.stats().keeps_failed);
+}
+
 // The client listens on a key, then stays quiet for longer than its NAT keeps the holders'
 // flows; a full node then publishes a record under the key. Returns what the client heard.
 std::vector<ListenEvent> PublishAfterQuiet(FakeNetwork& net, size_t client) {
@@ -102,7 +131,7 @@ std::vector<ListenEvent> PublishAfterQuiet(FakeNetwork& net, size_t client) {
 TEST_CASE("a push reaches a client whose NAT no longer lets its holders in, through its relay",
           "[unit]") {
   FakeNetwork net(/*seed=*/43);
-  const size_t client = Build(net, 2, transport::Seconds(20));
+  const size_t client = Build(net, ClientConfig(2), transport::Seconds(20));
   REQUIRE(net.node(client).relay().held(net.now()).size() == 2);
   const std::vector<ListenEvent> events = PublishAfterQuiet(net, client);
   REQUIRE(events.size() == 1);
@@ -124,9 +153,46 @@ TEST_CASE("a push reaches a client whose NAT no longer lets its holders in, thro
   CHECK(net.node(client).stats().relayed_sent >= 1);
 }
 
+TEST_CASE(
+    "a client that loses its closest relay listens again naming the new one, and hears pushes",
+    "[unit]") {
+  FakeNetwork net(/*seed=*/47);
+  const size_t client = Build(net, ClientConfig(2), transport::Seconds(20));
+  std::vector<ListenEvent> events;
+  REQUIRE(net.dht(client).Listen(net.now(), CapabilityKey("user-auth"),
+                                 [&](const ListenEvent& event) { events.push_back(event); }) != 0);
+  net.RunFor(transport::Seconds(5));
+  const auto held = net.node(client).relay().held(net.now());
+  REQUIRE(held.size() == 2);
+  // The relay its LISTENs named first (the one holders push through) goes silent.
+  size_t lost = kFullNodes;
+  for (size_t i = 0; i < kFullNodes; ++i) {
+    if (net.node(i).id() == held[0].relay.id) lost = i;
+  }
+  REQUIRE(lost < kFullNodes);
+  net.SetSilent(lost, true);
+  const uint64_t changes = net.node(client).relay().held_changes();
+  const uint64_t renewed = net.dht(client).stats().subscriptions_renewed;
+  // A renewal of the reservation times out, the next closest full node grants one, and the
+  // holders' flows to the client close (20 s); the regular renewal is 150 s away.
+  net.RunFor(transport::Seconds(40));
+  const auto now_held = net.node(client).relay().held(net.now());
+  REQUIRE(now_held.size() == 2);
+  for (const auto& relay : now_held) CHECK(relay.relay.id != held[0].relay.id);
+  CHECK(net.node(client).relay().held_changes() >= changes + 2);  // one lost, one granted
+  CHECK(net.dht(client).stats().subscriptions_renewed > renewed);
+
+  const size_t publisher = lost == 3 ? 4 : 3;
+  net.dht(publisher).Publish(
+      net.now(), testing::Signed(testing::SampleRecord(), testing::Publisher()), nullptr);
+  net.RunFor(transport::Seconds(5));
+  REQUIRE(events.size() == 1);
+  CHECK(events[0].kind == ListenEvent::Kind::kAdded);
+}
+
 TEST_CASE("without relays a push to a client whose NAT closed does not arrive", "[unit]") {
   FakeNetwork net(/*seed=*/43);
-  const size_t client = Build(net, 0, transport::Seconds(20));
+  const size_t client = Build(net, ClientConfig(0), transport::Seconds(20));
   CHECK(net.node(client).relay().held(net.now()).empty());
   const uint64_t dropped = net.nat_dropped();
   CHECK(PublishAfterQuiet(net, client).empty());
@@ -136,7 +202,7 @@ TEST_CASE("without relays a push to a client whose NAT closed does not arrive", 
 TEST_CASE("a relay carries nothing for a node without a reservation, nor a stranger's reply",
           "[unit]") {
   FakeNetwork net(/*seed=*/47);
-  const size_t client = Build(net, 2, transport::Seconds(120));
+  const size_t client = Build(net, ClientConfig(2), transport::Seconds(120));
   const NodeId stranger = net.node(5).id();  // a full node: no reservation anywhere
   const auto held = net.node(client).relay().held(net.now());
   REQUIRE(!held.empty());
