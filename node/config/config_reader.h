@@ -25,6 +25,17 @@ using discovery::yaml::kYamlDepthMax;
 using discovery::yaml::ParseYaml;
 using discovery::yaml::YamlValue;
 
+// Durations' bounds, in the milliseconds ConfigSection::Millis takes.
+constexpr int64_t kHourMs = 3600 * 1000;
+constexpr int64_t kDayMs = 24 * kHourMs;
+
+// A setter for ConfigSection::Int that stores into `out`, an integer field of any width (Int has
+// checked the range).
+template <typename T>
+std::function<void(int64_t)> Store(T& out) {
+  return [&out](int64_t value) { out = static_cast<T>(value); };
+}
+
 class ConfigSection {
  public:
   // `value` may be null (the section is absent: every field keeps its default) or kNull (an

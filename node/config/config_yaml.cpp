@@ -9,19 +9,12 @@
 #include "kademlia/store/record/skill_record.h"
 #include "node/config/bootstrap_list_reader.h"
 #include "node/config/config_reader.h"
+#include "node/config/kademlia_section_reader.h"
 #include "node/importers/fetch/fetch_policy.h"
 #include "node/state/atomic_file.h"
 
 namespace skillnode::node::config {
 namespace {
-
-constexpr int64_t kHourMs = 3600 * 1000;
-constexpr int64_t kDayMs = 24 * kHourMs;
-
-template <typename T>
-std::function<void(int64_t)> Store(T& out) {
-  return [&out](int64_t value) { out = static_cast<T>(value); };
-}
 
 // "" turns the socket off; otherwise a literal address of the given family.
 std::function<std::optional<std::string>(const std::string&)> BindAddress(
@@ -114,52 +107,6 @@ void ReadMcp(ConfigSection section, McpConfig& mcp) {
   section.Finish();
 }
 
-void ReadKademlia(ConfigSection section, kademlia::KademliaConfig& kad) {
-  section.Int("k", 1, static_cast<int64_t>(kBucketSizeMax), Store(kad.routing.bucket_size));
-  section.Int("alpha", 1, 16, Store(kad.alpha));
-  section.Int("disjointPaths", 1, 8, Store(kad.disjoint_paths));
-  section.Int("lookupSlowRetries", 0, 8, Store(kad.lookup_slow_retries));
-  section.Bool("lookupFinalRound", kad.lookup_final_round);
-  section.Double("proximityRatio", 0, 1, kad.routing.proximity_ratio);
-  section.Millis("rpcTimeout", 10, 60000, kad.rpc_timeout);
-  section.Millis("rpcTimeoutMin", 1, 60000, kad.rpc_timeout_min);
-  section.Bool("peerSoftDeadlines", kad.peer_soft_deadlines);
-  section.Int("staleFailuresMax", 1, 100, Store(kad.routing.stale_failures_max));
-  section.Millis("bucketRefreshInterval", 1000, kDayMs, kad.routing.bucket_refresh_interval);
-  section.Millis("pingOldestAfter", 0, kDayMs, kad.routing.ping_oldest_after);
-  section.Int("departedMax", 0, 100000, Store(kad.routing.departed_max));
-  section.Millis("departedProbeAfter", 100, kHourMs, kad.routing.departed_probe_after);
-  section.Millis("departedKeep", 1000, kDayMs, kad.routing.departed_keep);
-  section.Millis("departedProbeSpacing", 10, kHourMs, kad.routing.departed_probe_spacing);
-  section.Bool("reachProbes", kad.reach_probes);
-  section.Text("clientMode", [&kad](const std::string& text) -> std::optional<std::string> {
-    if (text == "auto") {
-      kad.client_mode = kademlia::ClientMode::kWhenNat;
-    } else if (text == "on") {
-      kad.client_mode = kademlia::ClientMode::kOn;
-    } else if (text == "off") {
-      kad.client_mode = kademlia::ClientMode::kOff;
-    } else {
-      return "expected auto, on or off, got '" + text + "'";
-    }
-    return std::nullopt;
-  });
-  ConfigSection relay = section.Sub("relay");
-  relay.Int("clientsMax", 0, 100000, Store(kad.relay.limits.clients_max));
-  relay.Double("messagesPerSecond", 1, 1e6, kad.relay.limits.messages_per_second);
-  relay.Double("totalPerSecond", 1, 1e7, kad.relay.limits.total_per_second);
-  relay.Int("relays", 0, 4, Store(kad.relay.relays_max));
-  relay.Millis("keepInterval", 1000, 30000, kad.relay.keep_interval);
-  relay.Finish();
-  ConfigSection rate = section.Sub("rateLimit");
-  rate.Double("perIp", 1, 1e7, kad.rate_limit.per_ip_rate);
-  rate.Double("perIpBurst", 1, 1e7, kad.rate_limit.per_ip_burst);
-  rate.Double("global", 1, 1e8, kad.rate_limit.global_rate);
-  rate.Double("globalBurst", 1, 1e8, kad.rate_limit.global_burst);
-  rate.Finish();
-  section.Finish();
-}
-
 void ReadNode(ConfigSection section, NodeSection& node) {
   section.Int("port", 0, 65535, Store(node.port));
   section.Text("bindIPv4", BindAddress(node.bind_ipv4, true));
@@ -194,7 +141,7 @@ void ReadNode(ConfigSection section, NodeSection& node) {
   ui.Int("healthHistory", 0, 1000, Store(node.ui.health_history_max));
   ui.Int("healthHistorySkills", 1, 1000000, Store(node.ui.health_history_skills_max));
   ui.Finish();
-  ReadKademlia(section.Sub("kademlia"), node.kademlia);
+  KademliaSectionReader(section.Sub("kademlia")).Read(node.kademlia);
   section.Finish();
 }
 
