@@ -101,15 +101,12 @@ void WriteDatagrams(http::PrometheusWriter& out, const NodeStats& s,
              D(udp.dropped_truncated));
   out.Sample("skillnode_datagrams_dropped_total", {{"reason", "receive_error"}},
              D(udp.receive_errors));
-  out.Family("skillnode_datagrams_send_failed_total", "counter",
-             "Outgoing datagrams that never left, by reason.");
-  out.Sample("skillnode_datagrams_send_failed_total", {{"reason", "kernel_error"}},
-             D(udp.send_errors));
-  out.Sample("skillnode_datagrams_send_failed_total", {{"reason", "queue_full"}},
-             D(udp.send_queue_full));
-  out.Sample("skillnode_datagrams_send_failed_total", {{"reason", "no_socket_for_family"}},
-             D(udp.send_no_socket));
-  out.Sample("skillnode_datagrams_send_failed_total", {{"reason", "encode"}}, D(s.send_failures));
+  out.CounterBy("skillnode_datagrams_send_failed_total",
+                "Outgoing datagrams that never left, by reason.", "reason",
+                {{"kernel_error", D(udp.send_errors)},
+                 {"queue_full", D(udp.send_queue_full)},
+                 {"no_socket_for_family", D(udp.send_no_socket)},
+                 {"encode", D(s.send_failures)}});
 }
 
 void WriteRouting(http::PrometheusWriter& out, const kademlia::Node& node) {
@@ -289,32 +286,28 @@ void WriteStoreMetrics(http::PrometheusWriter& out, const kademlia::store::Skill
   out.Counter("skillnode_listen_pushes_relayed_total",
               "Pushes sent through a listener's relay (a client's, docs/protocol.md Relays).",
               static_cast<double>(stats.pushes_relayed));
-  out.Family("skillnode_records_verified_total", "counter",
-             "Records from the network, by check: full (signature verified) or again (the "
-             "same bytes and signature were verified before, so not verified twice).");
-  out.Sample("skillnode_records_verified_total", {{"check", "full"}},
-             static_cast<double>(stats.records_verified));
-  out.Sample("skillnode_records_verified_total", {{"check", "again"}},
-             static_cast<double>(stats.records_verified_again));
+  out.CounterBy("skillnode_records_verified_total",
+                "Records from the network, by check: full (signature verified) or again (the "
+                "same bytes and signature were verified before, so not verified twice).",
+                "check",
+                {{"full", static_cast<double>(stats.records_verified)},
+                 {"again", static_cast<double>(stats.records_verified_again)}});
   // Records larger than a datagram (docs/protocol.md): references and the pulls they started.
-  out.Family("skillnode_store_references_total", "counter",
-             "Records larger than a datagram sent as a reference, or received as one and "
-             "resolved from a copy this node had.");
-  out.Sample("skillnode_store_references_total", {{"direction", "sent"}},
-             static_cast<double>(stats.references_sent));
-  out.Sample("skillnode_store_references_total", {{"direction", "resolved_here"}},
-             static_cast<double>(stats.references_resolved_here));
-  out.Family("skillnode_store_record_pulls_total", "counter",
-             "Pulls of a referenced record's bytes from its sender, by result: pulled, failed "
-             "(silent, not held or wrong bytes), refused (too many running), invalid (the bytes "
-             "held no valid record).");
-  for (auto [result, count] : {std::pair{"pulled", stats.records_pulled},
-                               {"failed", stats.record_pulls_failed},
-                               {"refused", stats.record_pulls_refused},
-                               {"invalid", stats.records_pulled_invalid}}) {
-    out.Sample("skillnode_store_record_pulls_total", {{"result", result}},
-               static_cast<double>(count));
-  }
+  out.CounterBy("skillnode_store_references_total",
+                "Records larger than a datagram sent as a reference, or received as one and "
+                "resolved from a copy this node had.",
+                "direction",
+                {{"sent", static_cast<double>(stats.references_sent)},
+                 {"resolved_here", static_cast<double>(stats.references_resolved_here)}});
+  out.CounterBy("skillnode_store_record_pulls_total",
+                "Pulls of a referenced record's bytes from its sender, by result: pulled, failed "
+                "(silent, not held or wrong bytes), refused (too many running), invalid (the "
+                "bytes held no valid record).",
+                "result",
+                {{"pulled", static_cast<double>(stats.records_pulled)},
+                 {"failed", static_cast<double>(stats.record_pulls_failed)},
+                 {"refused", static_cast<double>(stats.record_pulls_refused)},
+                 {"invalid", static_cast<double>(stats.records_pulled_invalid)}});
   out.Gauge("skillnode_store_record_pulls_running", "Pulls of referenced records running.",
             static_cast<double>(dht.record_pulls_running()));
 }

@@ -77,6 +77,13 @@ void PrometheusWriter::Gauge(std::string_view name, std::string_view help, doubl
   Sample(name, {}, value);
 }
 
+void PrometheusWriter::CounterBy(
+    std::string_view name, std::string_view help, std::string_view label,
+    std::initializer_list<std::pair<std::string_view, double>> samples) {
+  Family(name, "counter", help);
+  for (const auto& [value, count] : samples) Sample(name, {{label, std::string(value)}}, count);
+}
+
 void PrometheusWriter::Histogram(std::string_view name, const MetricLabels& labels,
                                  std::span<const double> bounds, std::span<const uint64_t> counts,
                                  double sum) {

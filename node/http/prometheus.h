@@ -11,6 +11,7 @@
 #define SKILLNODE_NODE_HTTP_PROMETHEUS_H_
 
 #include <cstdint>
+#include <initializer_list>
 #include <set>
 #include <span>
 #include <string>
@@ -35,6 +36,10 @@ class PrometheusWriter {
   // A family with one unlabelled sample.
   void Counter(std::string_view name, std::string_view help, double value);
   void Gauge(std::string_view name, std::string_view help, double value);
+  // A counter family with one sample per value of one label, in the order given:
+  //   CounterBy("x_total", "help", "reason", {{"full", 3}, {"rate", 1}})
+  void CounterBy(std::string_view name, std::string_view help, std::string_view label,
+                 std::initializer_list<std::pair<std::string_view, double>> samples);
   // One labelled series of a histogram family (call Family first). `bounds` are the upper
   // bounds; `counts` has one more entry than `bounds` (the +Inf bucket), not cumulative.
   void Histogram(std::string_view name, const MetricLabels& labels, std::span<const double> bounds,

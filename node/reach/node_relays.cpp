@@ -44,23 +44,17 @@ void NodeRelays::WriteMetrics(http::PrometheusWriter& out) const {
   out.Counter("skillnode_relay_carried_total",
               "datagrams this node carried as a relay, to its clients or back from them",
               static_cast<double>(stats.carried));
-  out.Family("skillnode_relay_refused_total", "counter",
-             "datagrams this node did not carry as a relay, by reason");
-  out.Sample("skillnode_relay_refused_total", {{"reason", "no_client"}},
-             static_cast<double>(stats.refused_no_client));
-  out.Sample("skillnode_relay_refused_total", {{"reason", "not_a_peer"}},
-             static_cast<double>(stats.refused_not_a_peer));
-  out.Sample("skillnode_relay_refused_total", {{"reason", "rate"}},
-             static_cast<double>(stats.refused_rate));
-  out.Sample("skillnode_relay_refused_total", {{"reason", "full"}},
-             static_cast<double>(stats.keeps_refused));
+  out.CounterBy("skillnode_relay_refused_total",
+                "datagrams this node did not carry as a relay, by reason", "reason",
+                {{"no_client", static_cast<double>(stats.refused_no_client)},
+                 {"not_a_peer", static_cast<double>(stats.refused_not_a_peer)},
+                 {"rate", static_cast<double>(stats.refused_rate)},
+                 {"full", static_cast<double>(stats.keeps_refused)}});
   const kademlia::NodeStats& node = daemon_.node().stats();
-  out.Family("skillnode_relayed_messages_total", "counter",
-             "this node's own messages that went through a relay, by direction");
-  out.Sample("skillnode_relayed_messages_total", {{"direction", "sent"}},
-             static_cast<double>(node.relayed_sent));
-  out.Sample("skillnode_relayed_messages_total", {{"direction", "received"}},
-             static_cast<double>(node.relayed_received));
+  out.CounterBy("skillnode_relayed_messages_total",
+                "this node's own messages that went through a relay, by direction", "direction",
+                {{"sent", static_cast<double>(node.relayed_sent)},
+                 {"received", static_cast<double>(node.relayed_received)}});
 }
 
 }  // namespace skillnode::node::reach

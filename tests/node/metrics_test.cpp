@@ -82,6 +82,20 @@ TEST_CASE("counters, gauges and labels are written in the text format", "[unit]"
         "c_total{route=\"/x\",why=\"quote \\\" slash \\\\ nl \\n\"} 1000000000000000\n");
 }
 
+TEST_CASE("a counter by one label writes its family once and a sample per value, in order",
+          "[unit]") {
+  http::PrometheusWriter out;
+  out.CounterBy("e_total", "By reason.", "reason", {{"full", 3}, {"rate \"x\"", 0}});
+  out.CounterBy("e_total", "Not again.", "reason", {{"late", 1}});
+  CHECK(out.text() ==
+        "# HELP e_total By reason.\n# TYPE e_total counter\n"
+        "e_total{reason=\"full\"} 3\ne_total{reason=\"rate \\\"x\\\"\"} 0\n"
+        "e_total{reason=\"late\"} 1\n");
+  size_t samples = 0;
+  CHECK(Validate(out.text(), &samples).empty());
+  CHECK(samples == 3);
+}
+
 TEST_CASE("histograms are cumulative with +Inf, _sum and _count", "[unit]") {
   http::PrometheusWriter out;
   out.Family("d_seconds", "histogram", "Durations.");
