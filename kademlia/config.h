@@ -139,6 +139,9 @@ struct KademliaConfig {
   // datagrams for the clients that keep a reservation with it, within these limits; a client
   // keeps reservations at the full nodes closest to its id.
   reach::RelayConfig relay;
+  // Hole punching (kademlia/reach/hole_puncher.h, docs/protocol.md "Hole punching"): reaching a
+  // client directly through its NAT, coordinated by its relay.
+  reach::PunchConfig punch;
   // When this node is a client (Node::client_mode, docs/protocol.md "Client mode"): its
   // messages say so and peers keep it out of their routing tables.
   ClientMode client_mode = ClientMode::kOff;

@@ -44,9 +44,9 @@ Node::Node(const KademliaConfig& config, const Identity& identity, transport::Tr
           routing::PeerUpkeep::Actions{
               .send = SendAction(),
               .added = [this](transport::TimePoint at,
-                              const Contact& contact) { NotifyAdded(at, contact); },
+                              const Contact& contact) { services_.ContactAdded(at, contact); },
               .evicted = [this](transport::TimePoint at,
-                                const NodeId& evicted) { NotifyEvicted(at, evicted); },
+                                const NodeId& evicted) { services_.ContactEvicted(at, evicted); },
               .rejoin =
                   [this](transport::TimePoint at) { FindNode(at, identity_.node_id(), nullptr); }}),
       reach_(
@@ -86,7 +86,20 @@ Node::Node(const KademliaConfig& config, const Identity& identity, transport::Tr
                       [this](transport::TimePoint at, const Key& target, LookupCallback done) {
                         // A join outliving its node stops here, uncounted as a refusal.
                         return !shut_down_ && FindNode(at, target, std::move(done));
-                      }}) {
+                      }}),
+      puncher_(config_.punch,
+               reach::HolePuncher::Actions{
+                   .lookup =
+                       [this](transport::TimePoint at, const Key& target, LookupOptions options,
+                              LookupCallback done) {
+                         return StartLookup(at, target, std::move(options), std::move(done));
+                       },
+                   .send =
+                       [this](transport::TimePoint at, const transport::Endpoint& to,
+                              const NodeId& to_id, wire::Body body, rpc::RpcCallback done,
+                              std::optional<transport::Endpoint> relay) {
+                         return Request(at, to, to_id, std::move(body), std::move(done), relay);
+                       }}) {
   relay_.OnTimer(now, sender_.client());  // a client from the start (client_mode on) keeps relays
 }
 
@@ -152,6 +165,10 @@ void Node::HandleRequest(transport::TimePoint now, const transport::Endpoint& fr
       if (nodes.nodes.size() == config_.routing.bucket_size) break;
       nodes.nodes.push_back(wire::WireContact{c.id, c.endpoint});
     }
+    // A client this node relays for is in nobody's table: a lookup for it ends here.
+    if (auto seen = relay_.table().EndpointOf(now, find->target)) {
+      nodes.relayed.push_back(wire::WireContact{find->target, *seen});
+    }
     nodes.token = tokens_.For(from.address());
     sender_.Reply(now, from, request.header, std::move(nodes));
   } else if (const auto* keep = std::get_if<wire::RelayKeepBody>(&request.body)) {
@@ -159,13 +176,15 @@ void Node::HandleRequest(transport::TimePoint now, const transport::Endpoint& fr
     const bool proven = IsVerified(client, from);
     if (!proven) upkeep_.VerifyRequester(now, from, client);
     sender_.Reply(now, from, request.header, relay_.OnKeep(now, from, client, proven, *keep));
+  } else if (std::holds_alternative<wire::PunchBody>(request.body)) {
+    sender_.Reply(now, from, request.header, puncher_.OnPunch(now, from, request.header.sender_id));
   } else if (std::holds_alternative<wire::ReachAskBody>(request.body) ||
              std::holds_alternative<wire::DialRequestBody>(request.body)) {
     // A REACH_ASK may be answered later, once its third party has (ReachDriver).
     if (auto body = reach_.OnRequest(now, from, request)) {
       sender_.Reply(now, from, request.header, std::move(*body));
     }
-  } else if (auto body = HandlerReply(now, from, request)) {
+  } else if (auto body = services_.Answer(now, from, request)) {
     sender_.Reply(now, from, request.header, std::move(*body));
   } else {
     const std::string text = "unknown request type " + std::to_string(request.type());
@@ -174,32 +193,6 @@ void Node::HandleRequest(transport::TimePoint now, const transport::Endpoint& fr
   }
   upkeep_.ConsiderRequester(now, from, request);
 }
-
-std::optional<wire::Body> Node::HandlerReply(transport::TimePoint now,
-                                             const transport::Endpoint& from,
-                                             const wire::Message& request) {
-  if (handler_ != nullptr) {
-    if (auto body = handler_->OnRequest(now, from, request)) return body;
-  }
-  for (RequestHandler* service : services_) {
-    if (auto body = service->OnRequest(now, from, request)) return body;
-  }
-  return std::nullopt;
-}
-
-void Node::NotifyAdded(transport::TimePoint now, const Contact& contact) {
-  if (handler_ != nullptr) handler_->OnContactAdded(now, contact);
-  for (RequestHandler* service : services_) service->OnContactAdded(now, contact);
-}
-
-void Node::NotifyEvicted(transport::TimePoint now, const NodeId& id) {
-  if (handler_ != nullptr) handler_->OnContactEvicted(now, id);
-  for (RequestHandler* service : services_) service->OnContactEvicted(now, id);
-}
-
-void Node::AddService(RequestHandler* service) { services_.push_back(service); }
-
-void Node::RemoveService(RequestHandler* service) { std::erase(services_, service); }
 
 void Node::RejectPending(transport::TimePoint now, const wire::Header& header) {
   auto taken = rpcs_.Take(header.txid);
@@ -341,10 +334,7 @@ void Node::OnTimer(transport::TimePoint now) {
   // Lookups whose queries turned slow move on to other contacts.
   lookups_.OnTimer(now);
   if (tokens_.next_rotation() <= now) tokens_.Rotate(now);
-  if (handler_ != nullptr && handler_->NextDeadline() <= now) handler_->OnTimer(now);
-  for (RequestHandler* service : services_) {
-    if (service->NextDeadline() <= now) service->OnTimer(now);
-  }
+  services_.OnTimer(now);
   filler_.OnTimer(now);  // idle buckets get a lookup
   // Departed contacts are probed in case they come back.
   upkeep_.OnTimer(now);
@@ -356,8 +346,7 @@ void Node::OnTimer(transport::TimePoint now) {
 transport::TimePoint Node::NextDeadline() const {
   if (shut_down_) return transport::kTimeNever;
   transport::TimePoint next = std::min(rpcs_.NextDeadline(), tokens_.next_rotation());
-  if (handler_ != nullptr) next = std::min(next, handler_->NextDeadline());
-  for (const RequestHandler* service : services_) next = std::min(next, service->NextDeadline());
+  next = std::min(next, services_.NextDeadline());
   next = std::min(next, filler_.NextDeadline());
   next = std::min(next, upkeep_.NextDeadline());
   next = std::min(next, reach_.NextDeadline());

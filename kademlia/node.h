@@ -19,7 +19,8 @@
 // verified, verified peers heard, bucket and departed contacts pinged) and LookupDriver
 // (kademlia/lookup_driver.h, the iterative lookups), MessageSender (kademlia/message_sender.h,
 // what goes on the wire and how), ReachDriver (kademlia/reach/reach_driver.h, the dial-back
-// protocol) and TableFiller (kademlia/routing/table_filler.h, joining and bucket refreshes).
+// protocol), TableFiller (kademlia/routing/table_filler.h, joining and bucket refreshes) and
+// HolePuncher (kademlia/reach/hole_puncher.h, the path to a node by its id).
 // The counters are NodeStats
 // (kademlia/node_stats.h).
 //
@@ -48,6 +49,7 @@
 #include "kademlia/message_screen.h"
 #include "kademlia/message_sender.h"
 #include "kademlia/node_stats.h"
+#include "kademlia/reach/hole_puncher.h"
 #include "kademlia/reach/reach_driver.h"
 #include "kademlia/reach/relay_driver.h"
 #include "kademlia/request_handler.h"
@@ -58,6 +60,7 @@
 #include "kademlia/routing/table_filler.h"
 #include "kademlia/rpc/rpc_table.h"
 #include "kademlia/rpc/write_token.h"
+#include "kademlia/services.h"
 #include "kademlia/signature_scheme.h"
 #include "kademlia/wire/wire.h"
 #include "transport/logger.h"
@@ -125,18 +128,25 @@ class Node {
   // moved or lost): the reachability verdict starts over (ReachDriver::Recheck).
   void RecheckReachability(transport::TimePoint now);
   // Requests of types the core does not know go to `handler` (not owned; may be null).
-  void SetRequestHandler(RequestHandler* handler) { handler_ = handler; }
+  void SetRequestHandler(RequestHandler* handler) { services_.SetHandler(handler); }
   // Further services (the blob transfer): asked in the order added for the requests the
   // handler does not answer, told of every contact added and evicted, and timed with the node.
   // Not owned; a service removes itself before it goes.
-  void AddService(RequestHandler* service);
-  void RemoveService(RequestHandler* service);
+  void AddService(RequestHandler* service) { services_.Add(service); }
+  void RemoveService(RequestHandler* service) { services_.Remove(service); }
   // Joins through `seeds`: pings them, looks up our own id, then refreshes the buckets
   // farther away (TableFiller::Join). `done` runs after the own-id lookup (or at once if no
   // seed answered).
   void Join(transport::TimePoint now, std::span<const transport::Endpoint> seeds,
             JoinCallback done) {
     filler_.Join(now, seeds, std::move(done));
+  }
+  // Finds the node `id` and the best path to it: direct, punched through both NATs with its
+  // relay's help, or through its relay (HolePuncher::Connect, docs/protocol.md "Hole
+  // punching"). False (and `done` never called) when too many are running.
+  bool Connect(transport::TimePoint now, const NodeId& id,
+               reach::HolePuncher::ConnectCallback done) {
+    return puncher_.Connect(now, id, relay_.table().EndpointOf(now, id), std::move(done));
   }
   // Cancels every request (callbacks get kCancelled) and finishes every lookup with what it
   // has. The node sends nothing afterwards.
@@ -179,6 +189,8 @@ class Node {
   const reach::ReachDriver& reach() const { return reach_; }
   // The clients this node relays for, and the relays it keeps as a client.
   const reach::RelayDriver& relay() const { return relay_; }
+  // The paths Connect found, and the punches this node answered.
+  const reach::HolePuncher& puncher() const { return puncher_; }
 
  private:
   void Drop(DropReason reason, const transport::Endpoint& from, std::string_view detail);
@@ -195,12 +207,8 @@ class Node {
   // A RELAYED from `relay`: what it carries, handled as if it came from where it counts from.
   void OpenRelayed(transport::TimePoint now, const transport::Endpoint& relay,
                    const wire::RelayedBody& relayed);
-  std::optional<wire::Body> HandlerReply(transport::TimePoint now, const transport::Endpoint& from,
-                                         const wire::Message& request);
   // Client mode as KademliaConfig::client_mode says, at `now` (kWhenNat: the verdict).
   void RefreshClientMode(transport::TimePoint now);
-  void NotifyAdded(transport::TimePoint now, const Contact& contact);
-  void NotifyEvicted(transport::TimePoint now, const NodeId& id);
   // A reply with one of our txids, from the address and under the id that request went to,
   // failed the id-key binding or its proof (MessageScreen::Action::kReject): the request fails
   // now rather than at its timeout.
@@ -234,8 +242,9 @@ class Node {
   // The checks on incoming messages, with the request rate limiter.
   MessageScreen screen_;
   rpc::WriteTokens tokens_;
-  RequestHandler* handler_ = nullptr;
-  std::vector<RequestHandler*> services_;
+  // The skill store and the blob transfer: requests the core does not know, contact events,
+  // timers.
+  Services services_;
   // The running lookups (FindNode, StartLookup).
   LookupDriver lookups_;
   // Requesters verified, verified peers heard, failures counted, departed contacts probed.
@@ -246,6 +255,8 @@ class Node {
   reach::RelayDriver relay_;
   // Joining and bucket refreshes.
   routing::TableFiller filler_;
+  // Connect's paths, and the answers to PUNCH.
+  reach::HolePuncher puncher_;
   transport::Transport* dial_transport_ = nullptr;
 
   std::optional<transport::Endpoint> observed_;

@@ -90,6 +90,10 @@ TypeSlot SlotOf(uint8_t type) {
       return TypeSlot::kRelayBack;
     case 28:
       return TypeSlot::kRelayed;
+    case 29:
+      return TypeSlot::kPunch;
+    case 30:
+      return TypeSlot::kPunched;
     case 127:
       return TypeSlot::kError;
     default:
@@ -103,7 +107,8 @@ std::string_view TypeSlotName(TypeSlot slot) {
       "store",       "stored",       "listen",        "listening", "push",       "push_ack",
       "blob_find",   "blob_holders", "blob_announce", "blob_get",  "blob_data",  "reach_ask",
       "reach_asked", "dial_request", "dial_sent",     "dial_back", "blob_host",  "relay_keep",
-      "relay_kept",  "relay",        "relay_back",    "relayed",   "error",      "unknown"};
+      "relay_kept",  "relay",        "relay_back",    "relayed",   "punch",      "punched",
+      "error",       "unknown"};
   static_assert(kNames.back() == "unknown", "one name per slot");
   return kNames[static_cast<size_t>(slot)];
 }

@@ -58,6 +58,8 @@ enum class TypeSlot : uint8_t {
   kRelay,
   kRelayBack,
   kRelayed,
+  kPunch,
+  kPunched,
   kError,
   kUnknown,
   kCount,

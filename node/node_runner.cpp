@@ -15,6 +15,7 @@
 #include "node/invoke/invoke_routes.h"
 #include "node/lan/lan_service.h"
 #include "node/mcp/mcp_routes.h"
+#include "node/reach/node_paths.h"
 #include "node/reach/node_reachability.h"
 #include "node/reach/node_relays.h"
 #include "node/reach/router_port_mapping.h"
@@ -127,6 +128,7 @@ int AssembleAndRun(const std::string& config_file, const RunFlags& flags,
   const std::unique_ptr<reach::NodeReachability> reachability =
       reach::NodeReachability::Start(**daemon);
   const reach::NodeRelays relays(**daemon);
+  const reach::NodePaths paths(**daemon);
   const std::unique_ptr<reach::RouterPortMapping> port_mapping =
       reach::RouterPortMapping::Start(**daemon);
   std::unique_ptr<skillcenter::SkillCenterClient> skill_center;

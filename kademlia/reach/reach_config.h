@@ -105,6 +105,20 @@ struct RelayConfig {
   bool operator==(const RelayConfig&) const = default;
 };
 
+// Hole punching (hole_puncher.h, docs/protocol.md "Hole punching").
+struct PunchConfig {
+  // Connects (HolePuncher::Connect) running at once; a new one past it is refused.
+  size_t connects_max = 16;
+  // PUNCHes this node answers a second, each with a PING to the asker (twice that in a burst);
+  // past it the answer is ERROR kRateLimited, and the asker goes through the relay.
+  double answers_per_second = 10;
+  // Direct PINGs an asker sends after PUNCHED, each waiting rpc_timeout, before it falls back
+  // to the relay.
+  size_t direct_pings = 2;
+
+  bool operator==(const PunchConfig&) const = default;
+};
+
 }  // namespace skillnode::kademlia::reach
 
 #endif  // SKILLNODE_KADEMLIA_REACH_REACH_CONFIG_H_

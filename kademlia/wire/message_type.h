@@ -41,14 +41,16 @@ enum class MessageType : uint8_t {
   kRelay = 26,
   kRelayBack = 27,
   kRelayed = 28,
+  kPunch = 29,
+  kPunched = 30,
   kError = 127,
 };
 
 // True for types that expect a reply: PING, FIND_NODE, FIND_VALUE, STORE, LISTEN, PUSH,
-// BLOB_FIND, BLOB_ANNOUNCE, BLOB_GET, REACH_ASK, DIAL_REQUEST, BLOB_HOST, RELAY_KEEP, and every
-// unknown type (UnknownBody), so the node answers those with ERROR. False for PONG, NODES, VALUES,
-// STORED, LISTENING, PUSH_ACK, BLOB_HOLDERS, BLOB_DATA, REACH_ASKED, DIAL_SENT, RELAY_KEPT, ERROR
-// and the notices.
+// BLOB_FIND, BLOB_ANNOUNCE, BLOB_GET, REACH_ASK, DIAL_REQUEST, BLOB_HOST, RELAY_KEEP, PUNCH, and
+// every unknown type (UnknownBody), so the node answers those with ERROR. False for PONG, NODES,
+// VALUES, STORED, LISTENING, PUSH_ACK, BLOB_HOLDERS, BLOB_DATA, REACH_ASKED, DIAL_SENT,
+// RELAY_KEPT, PUNCHED, ERROR and the notices.
 bool IsRequest(uint8_t type);
 // True for the notices, neither requests nor replies: one-way messages that no pending request
 // matches and nothing answers: DIAL_BACK, sent from a port its receiver never sent to
@@ -58,9 +60,8 @@ bool IsNotice(uint8_t type);
 // "ping", "pong", "find_node", "nodes", "find_value", "values", "store", "stored", "listen",
 // "listening", "push", "push_ack", "blob_find", "blob_holders", "blob_announce", "blob_get",
 // "blob_data", "reach_ask", "reach_asked", "dial_request", "dial_sent", "dial_back", "blob_host",
-// "relay_keep", "relay_kept", "relay", "relay_back", "relayed", "error", or "unknown": a fixed
-// set of names, safe as log
-// fields and metric labels.
+// "relay_keep", "relay_kept", "relay", "relay_back", "relayed", "punch", "punched", "error", or
+// "unknown": a fixed set of names, safe as log fields and metric labels.
 std::string_view MessageTypeName(uint8_t type);
 
 // True for BLOB_GET, the one request sent by the thousand within one transfer. The node leaves
@@ -75,7 +76,8 @@ constexpr bool IsChunkRequest(uint8_t type) {
 enum class ErrorReplyCode : uint16_t {
   kUnknownType = 1,  // the request's type is not one this node knows
   kMalformed = 2,    // the request decoded but a field is invalid
-  kRateLimited = 3,  // reserved; rate-limited requests are dropped silently
+  kRateLimited = 3,  // PUNCH past the answers a node sends a second (other requests past a rate
+                     // limit are dropped silently)
   kServerError = 4,
   // STORE refusals: each names why nothing was stored.
   kBadToken = 10,       // no write token, or not one we gave to this address recently

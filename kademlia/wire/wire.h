@@ -16,11 +16,11 @@
 //
 // Encode writes exactly these keys, in the order above, with msgpack's smallest encodings:
 // "p" and "c" only when true, "s" and "o" only when set, "a" always (an empty map for PING, PONG,
-// STORED, PUSH_ACK and unknown types). In bodies it writes every field wire_bodies.h lists, except
-// "tk" in NODES, VALUES and BLOB_HOLDERS only when the token is not empty (STORE, BLOB_ANNOUNCE and
-// BLOB_HOST always write it), "me" and "d" only when true, "lf" only when
-// not empty, "nx" and "tm" only when set, "wf" and "rl" only when not empty, and "rc" and "gn"
-// in PUSH only when set ("cu" is always written).
+// STORED, PUSH_ACK, PUNCH, PUNCHED and unknown types). In bodies it writes every field
+// wire_bodies.h lists, except "tk" in NODES, VALUES and BLOB_HOLDERS only when the token is not
+// empty (STORE, BLOB_ANNOUNCE and BLOB_HOST always write it), "me" and "d" only when true, "lf"
+// only when not empty, "nx" and "tm" only when set, "wf", "rl" and "cl" only when not empty, and
+// "rc" and "gn" in PUSH only when set ("cu" is always written).
 //
 // Decode never throws and never trusts a length: whatever the bytes, it returns a Message or
 // an Error (code kParse) naming the field and what was wrong, e.g.
@@ -29,14 +29,16 @@
 //     RELAY_BACK and RELAYED) and holds exactly one msgpack map, with
 //     no trailing bytes; containers nest at most kNestingDepthMax deep;
 //   - "v", "n", "t", "y", "id", "k" are required, and "a" is required for known types and
-//     must be a map (its contents are ignored for PING, PONG, STORED and PUSH_ACK); each
+//     must be a map (its contents are ignored for PING, PONG, STORED, PUSH_ACK, PUNCH and
+//     PUNCHED); each
 //     field must have exactly its type and length (an integer must fit its range, a bool is
 //     a msgpack bool; "p": false is accepted and means the same as no "p");
 //   - body fields are required unless marked "?" above: "tk" is optional in NODES, VALUES and
 //     BLOB_HOLDERS but required in STORE and BLOB_ANNOUNCE; "cu", "wf", "lf", "nx", "tm", and
 //     PUSH's "rc" and "gn" are optional (a PUSH may carry both or neither); "lf", when given, has
 //     exactly as many entries as "rs";
-//   - limits: "tk" at most kTokenSizeMax bytes, "ns" at most kNodesPerReplyMax contacts, "rs"
+//   - limits: "tk" at most kTokenSizeMax bytes, "ns" at most kNodesPerReplyMax contacts, "cl"
+//     at most kRelayedPerNodesMax, "rs"
 //     at most kRecordsPerReplyMax records, a record's encoding at most kDatagramSizeMax bytes,
 //     "m" at most kErrorTextSizeMax bytes, "wf" an even number of bytes, at most
 //     2 * kFindValueTermsMax, agentId and skillId in "gn" at most 256 bytes;

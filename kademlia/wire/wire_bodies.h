@@ -4,7 +4,9 @@
 // Bodies ("a"), by type number; "?" marks a field Decode treats as optional:
 //   1 PING {}                              2 PONG {}
 //   3 FIND_NODE {"tg": bin 32 target}
-//   4 NODES {"ns": [contact ...], "tk"?: bin write token}
+//   4 NODES {"ns": [contact ...], "tk"?: bin write token, "cl"?: [contact] the FIND_NODE's
+//            target itself, a client this replier relays for, at the endpoint it sees it at
+//            (at most kRelayedPerNodesMax; docs/protocol.md "Hole punching")}
 //   5 FIND_VALUE {"tg": bin 32, "cu"?: uint32 cursor, the first record wanted (absent: 0),
 //            "wf"?: bin of at most kFindValueTermsMax big-endian uint16 term hashes: under a
 //            term key, only the pointers whose profile holds every one (docs/protocol.md
@@ -57,7 +59,7 @@
 // [bin 32 SHA-256 of the encoding, uint32 its size, bin 64 signature] whose bytes the receiver
 // pulls from the sender with BLOB_GET (docs/protocol.md "Records larger than a datagram"); the
 // wire checks only its shape, the node decodes and verifies it.
-// Types 29..126 and 128..255 are for later use. A message of a type this version does not
+// Types 31..126 and 128..255 are for later use. A message of a type this version does not
 // know decodes to UnknownBody so the node can answer ERROR.
 #ifndef SKILLNODE_KADEMLIA_WIRE_WIRE_BODIES_H_
 #define SKILLNODE_KADEMLIA_WIRE_WIRE_BODIES_H_
@@ -93,9 +95,15 @@ struct FindNodeBody {
   Key target;
   bool operator==(const FindNodeBody&) const = default;
 };
+// Relayed clients one NODES names ("cl"): the target of the FIND_NODE, when it is one.
+constexpr size_t kRelayedPerNodesMax = 1;
 struct NodesBody {
   std::vector<WireContact> nodes;
   std::vector<uint8_t> token;  // empty: none
+  // The FIND_NODE's target, when the replier relays for it (a client, in nobody's routing
+  // table), at the endpoint the replier sees it at: a lookup for a client's id ends at its
+  // relays, which name it here (docs/protocol.md "Hole punching"). At most kRelayedPerNodesMax.
+  std::vector<WireContact> relayed;
   bool operator==(const NodesBody&) const = default;
 };
 using BlobDigest = std::array<uint8_t, 32>;
@@ -304,6 +312,16 @@ struct RelayedBody {
   bool operator==(const RelayedBody&) const = default;
 };
 
+// Hole punching (docs/protocol.md "Hole punching"): a node asks a client, through the client's
+// relay, to open its NAT towards it; the client PINGs the endpoint the relay saw the asker at,
+// then answers PUNCHED (through the relay), and the asker PINGs the client's endpoint directly.
+struct PunchBody {
+  bool operator==(const PunchBody&) const = default;
+};
+struct PunchedBody {
+  bool operator==(const PunchedBody&) const = default;
+};
+
 struct ErrorBody {
   uint16_t code = 0;
   std::string message;
@@ -315,12 +333,13 @@ struct UnknownBody {
   bool operator==(const UnknownBody&) const = default;
 };
 
-using Body = std::variant<PingBody, PongBody, FindNodeBody, NodesBody, FindValueBody, ValuesBody,
-                          StoreBody, StoredBody, ListenBody, ListeningBody, PushBody, PushAckBody,
-                          BlobFindBody, BlobHoldersBody, BlobAnnounceBody, BlobGetBody,
-                          BlobDataBody, ReachAskBody, ReachAskedBody, DialRequestBody, DialSentBody,
-                          DialBackBody, BlobHostBody, RelayKeepBody, RelayKeptBody, RelayBody,
-                          RelayBackBody, RelayedBody, ErrorBody, UnknownBody>;
+using Body =
+    std::variant<PingBody, PongBody, FindNodeBody, NodesBody, FindValueBody, ValuesBody, StoreBody,
+                 StoredBody, ListenBody, ListeningBody, PushBody, PushAckBody, BlobFindBody,
+                 BlobHoldersBody, BlobAnnounceBody, BlobGetBody, BlobDataBody, ReachAskBody,
+                 ReachAskedBody, DialRequestBody, DialSentBody, DialBackBody, BlobHostBody,
+                 RelayKeepBody, RelayKeptBody, RelayBody, RelayBackBody, RelayedBody, PunchBody,
+                 PunchedBody, ErrorBody, UnknownBody>;
 
 }  // namespace skillnode::kademlia::wire
 

@@ -32,10 +32,11 @@ inline constexpr size_t kGoneIdSizeMax = 256;
 template <typename B, typename T>
 concept Is = std::same_as<std::remove_const_t<B>, T>;
 
-// Bodies without fields: PING, PONG, STORED, PUSH_ACK, and the skipped body of an unknown type.
+// Bodies without fields: PING, PONG, STORED, PUSH_ACK, PUNCH, PUNCHED, and the skipped body of an
+// unknown type.
 template <typename V, typename B>
 requires Is<B, PingBody> || Is<B, PongBody> || Is<B, StoredBody> || Is<B, PushAckBody> ||
-    Is<B, UnknownBody>
+    Is<B, PunchBody> || Is<B, PunchedBody> || Is<B, UnknownBody>
 void BodyFields(V&, B&) {}
 
 template <typename V, Is<FindNodeBody> B>
@@ -47,6 +48,7 @@ template <typename V, Is<NodesBody> B>
 void BodyFields(V& v, B& b) {
   v.Contacts("ns", b.nodes, kNodesPerReplyMax, Presence::kRequired);
   v.Bytes("tk", b.token, kTokenSizeMax, Presence::kUnlessEmpty);
+  v.Contacts("cl", b.relayed, kRelayedPerNodesMax, Presence::kUnlessEmpty);
 }
 
 template <typename V, Is<FindValueBody> B>

@@ -57,6 +57,8 @@ inline constexpr std::array<MessageTypeRow, std::variant_size_v<Body> - 1> kMess
     {MessageType::kRelay, "relay", MessageRole::kNotice},                // RelayBody
     {MessageType::kRelayBack, "relay_back", MessageRole::kNotice},       // RelayBackBody
     {MessageType::kRelayed, "relayed", MessageRole::kNotice},            // RelayedBody
+    {MessageType::kPunch, "punch", MessageRole::kQuery},                 // PunchBody
+    {MessageType::kPunched, "punched", MessageRole::kAnswer},            // PunchedBody
     {MessageType::kError, "error", MessageRole::kAnswer},                // ErrorBody
 }};
 

@@ -11,6 +11,7 @@
 #include "node/cli/invoke_cli.h"
 #include "node/cli/mcp_cli.h"
 #include "node/cli/node_url.h"
+#include "node/cli/ping_cli.h"
 #include "node/cli/skill_cli.h"
 #include "node/cli/status_client.h"
 #include "node/config/config_yaml.h"
@@ -223,6 +224,8 @@ int RunCli(int argc, char** argv) {
   mcp_command.Add(app);
   ImportCommand import_command;
   import_command.Add(app);
+  PingCommand ping_command;
+  ping_command.Add(app);
   if (cli::PrintedHelpJson(app, argc, argv)) return 0;
   try {
     app.parse(argc, argv);
@@ -238,6 +241,7 @@ int RunCli(int argc, char** argv) {
   if (int rc = 0; invoke_command.RunParsed(rc)) return rc;
   if (int rc = 0; mcp_command.RunParsed(rc)) return rc;
   if (int rc = 0; import_command.RunParsed(rc)) return rc;
+  if (int rc = 0; ping_command.RunParsed(rc)) return rc;
   return Status(status);
 }
 

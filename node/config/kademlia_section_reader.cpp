@@ -46,6 +46,11 @@ void KademliaSectionReader::Read(kademlia::KademliaConfig& kad) {
   relay.Millis("keepInterval", 1000, 30000, kad.relay.keep_interval);
   relay.Int("givenUpMax", 0, 1024, Store(kad.relay.given_up_max));
   relay.Finish();
+  ConfigSection punch = section_.Sub("punch");
+  punch.Int("connectsMax", 1, 10000, Store(kad.punch.connects_max));
+  punch.Double("answersPerSecond", 0, 1e5, kad.punch.answers_per_second);
+  punch.Int("directPings", 1, 10, Store(kad.punch.direct_pings));
+  punch.Finish();
   ConfigSection rate = section_.Sub("rateLimit");
   rate.Double("perIp", 1, 1e7, kad.rate_limit.per_ip_rate);
   rate.Double("perIpBurst", 1, 1e7, kad.rate_limit.per_ip_burst);

@@ -1,7 +1,7 @@
 // KademliaSectionReader: `node.kademlia` (docs/configuration.md "node.kademlia"): the routing
 // table, lookups, timeouts, departed contacts, reachability probes and client mode, and the
-// `relay` and `rateLimit` sub-sections, each value range-checked and each problem reported at
-// its path as ConfigSection does. Used by the configuration reader (config_yaml.cpp).
+// `relay`, `punch` and `rateLimit` sub-sections, each value range-checked and each problem reported
+// at its path as ConfigSection does. Used by the configuration reader (config_yaml.cpp).
 #ifndef SKILLNODE_NODE_CONFIG_KADEMLIA_SECTION_READER_H_
 #define SKILLNODE_NODE_CONFIG_KADEMLIA_SECTION_READER_H_
 

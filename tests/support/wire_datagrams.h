@@ -79,7 +79,8 @@ inline std::vector<wire::Message> MessagesWithRecords() {
   header.observed = Ep("192.0.2.1:6881");
   const wire::WireRecord record{{0x9f, 1, 2, 3}, Filled<64>(5)};
   return {
-      {header, wire::NodesBody{{Contact(1, false), Contact(2, true)}, std::vector<uint8_t>(4, 1)}},
+      {header,
+       wire::NodesBody{{Contact(1, false), Contact(2, true)}, std::vector<uint8_t>(4, 1), {}}},
       {header, wire::ValuesBody{{Contact(1, false)}, {1, 2}, {record, record}, 5, 2, {}, {}, {}}},
       {MinimalHeader(), wire::StoreBody{Key::Sha256("s"), {3, 4}, record, 600}},
       {MinimalHeader(), wire::PushBody{Key::Sha256("p"), record,

@@ -4,8 +4,10 @@
 // through its relay, and is acknowledged back the same way; without relays it does not arrive;
 // a client that loses a relay listens again naming the new one; a relay carries nothing for a
 // node that holds no reservation with it; a client whose relays all refuse remembers a bounded
-// number of them.
+// number of them; two clients behind NATs reach each other directly after a punch, and the path
+// falls back to the relay when the punch is refused.
 #include <catch2/catch.hpp>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -38,6 +40,17 @@ KademliaConfig ClientConfig(size_t relays_max) {
   return config;
 }
 
+// Adds a client behind a NAT, joined through node 0, and runs a minute; returns its index.
+size_t AddClient(FakeNetwork& net, const KademliaConfig& client_config) {
+  const transport::Endpoint seed = net.endpoint(0);
+  const size_t client = net.size();
+  net.AddDhtNode(client_config, DhtConfig{});
+  net.SetBehindNat(client, true);
+  net.node(client).Join(net.now(), std::span(&seed, 1), nullptr);
+  net.RunFor(transport::Seconds(60));
+  return client;
+}
+
 // kFullNodes full nodes with the skill store, then a client behind a NAT whose flows live
 // `flow_life`; all joined through node 0. Runs a minute. Returns the client's index.
 size_t Build(FakeNetwork& net, const KademliaConfig& client_config, transport::Duration flow_life,
@@ -50,12 +63,16 @@ size_t Build(FakeNetwork& net, const KademliaConfig& client_config, transport::D
     net.node(i).Join(net.now(), std::span(&seed, 1), nullptr);
   }
   net.RunFor(transport::Seconds(10));
-  const size_t client = net.size();
-  net.AddDhtNode(client_config, DhtConfig{});
-  net.SetBehindNat(client, true);
-  net.node(client).Join(net.now(), std::span(&seed, 1), nullptr);
-  net.RunFor(transport::Seconds(60));
-  return client;
+  return AddClient(net, client_config);
+}
+
+// What `from` found connecting to `to` (after running 10 s).
+std::optional<HolePuncher::Connection> ConnectFor(FakeNetwork& net, size_t from, const NodeId& to) {
+  std::optional<HolePuncher::Connection> found;
+  REQUIRE(net.node(from).Connect(
+      net.now(), to, [&](const HolePuncher::Connection& connection) { found = connection; }));
+  net.RunFor(transport::Seconds(10));
+  return found;
 }
 
 TEST_CASE("a client keeps reservations at the two full nodes closest to its id", "[unit]") {
@@ -218,6 +235,53 @@ TEST_CASE("a relay carries nothing for a node without a reservation, nor a stran
   net.RunFor(transport::Seconds(10));
   CHECK_FALSE(answered);
   CHECK(net.node(relay).relay().stats().refused_no_client == before + 1);
+}
+
+TEST_CASE("two clients behind NATs reach each other directly after a punch through a relay",
+          "[unit]") {
+  FakeNetwork net(/*seed=*/53);
+  const size_t x = Build(net, ClientConfig(2), transport::Seconds(120));
+  const size_t y = AddClient(net, ClientConfig(2));
+  REQUIRE(net.node(y).relay().held(net.now()).size() == 2);
+  const uint64_t dropped = net.nat_dropped();
+  const auto found = ConnectFor(net, x, net.node(y).id());
+  REQUIRE(found);
+  CHECK(found->path == HolePuncher::Path::kPunched);
+  CHECK(found->endpoint == net.endpoint(y));
+  REQUIRE(found->relay);
+  CHECK(net.node(y).relay().IsRelay(net.now(), found->relay->endpoint));
+  CHECK(net.node(x).puncher().stats().punches_sent == 1);
+  CHECK(net.node(x).puncher().stats().punched == 1);
+  CHECK(net.node(y).puncher().stats().punches_answered == 1);
+  // Y's PING to X opened Y's NAT and was itself dropped by X's, as X's direct PING had not left.
+  CHECK(net.nat_dropped() > dropped);
+}
+
+TEST_CASE(
+    "a full node is reached directly, a client that refuses punches through its relay, "
+    "and an id nobody has is unreachable",
+    "[unit]") {
+  FakeNetwork net(/*seed=*/59);
+  const size_t x = Build(net, ClientConfig(2), transport::Seconds(120));
+  KademliaConfig refusing = ClientConfig(2);
+  refusing.punch.answers_per_second = 1e-6;  // less than one token: every PUNCH refused
+  const size_t y = AddClient(net, refusing);
+
+  const auto full = ConnectFor(net, x, net.node(5).id());
+  REQUIRE(full);
+  CHECK(full->path == HolePuncher::Path::kDirect);
+  CHECK(full->endpoint == net.endpoint(5));
+
+  const auto relayed = ConnectFor(net, x, net.node(y).id());
+  REQUIRE(relayed);
+  CHECK(relayed->path == HolePuncher::Path::kRelayed);
+  CHECK(net.node(y).puncher().stats().punches_refused == 1);
+  CHECK(net.node(x).puncher().stats().punches_failed == 1);
+
+  const auto nobody = ConnectFor(net, x, Key::Sha256("no such node"));
+  REQUIRE(nobody);
+  CHECK(nobody->path == HolePuncher::Path::kUnreachable);
+  CHECK(net.node(x).puncher().running() == 0);
 }
 
 }  // namespace

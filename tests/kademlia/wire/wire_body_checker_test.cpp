@@ -39,11 +39,12 @@ std::vector<std::pair<Body, Body>> AtAndOverLimits() {
   const WireContact port_zero{Key::Sha256("c"),
                               transport::Endpoint(transport::Address::Loopback4(), 0)};
   return {
-      {NodesBody{wd::Contacts(kNodesPerReplyMax, false), {}},
-       NodesBody{wd::Contacts(kNodesPerReplyMax + 1, false), {}}},
-      {NodesBody{{}, std::vector<uint8_t>(kTokenSizeMax, 1)},
-       NodesBody{{}, std::vector<uint8_t>(kTokenSizeMax + 1, 1)}},
-      {NodesBody{{wd::Contact(1, false)}, {}}, NodesBody{{wd::Contact(1, false), port_zero}, {}}},
+      {NodesBody{wd::Contacts(kNodesPerReplyMax, false), {}, {}},
+       NodesBody{wd::Contacts(kNodesPerReplyMax + 1, false), {}, {}}},
+      {NodesBody{{}, std::vector<uint8_t>(kTokenSizeMax, 1), {}},
+       NodesBody{{}, std::vector<uint8_t>(kTokenSizeMax + 1, 1), {}}},
+      {NodesBody{{wd::Contact(1, false)}, {}, {}},
+       NodesBody{{wd::Contact(1, false), port_zero}, {}, {}}},
       {ValuesBody{{}, {}, std::vector<WireRecord>(kRecordsPerReplyMax, record), 1, {}, {}, {}, {}},
        ValuesBody{
            {}, {}, std::vector<WireRecord>(kRecordsPerReplyMax + 1, record), 1, {}, {}, {}, {}}},
@@ -61,6 +62,8 @@ std::vector<std::pair<Body, Body>> AtAndOverLimits() {
        BlobAnnounceBody{{}, std::vector<uint8_t>(kTokenSizeMax + 1, 1), 1}},
       {BlobHostBody{{}, 1, std::vector<uint8_t>(kTokenSizeMax, 1), 1},
        BlobHostBody{{}, 1, std::vector<uint8_t>(kTokenSizeMax + 1, 1), 1}},
+      {NodesBody{{}, {}, wd::Contacts(kRelayedPerNodesMax, true)},
+       NodesBody{{}, {}, wd::Contacts(kRelayedPerNodesMax + 1, true)}},
       {ListenBody{{}, 1, wd::Contacts(kRelaysPerListenMax, false)},
        ListenBody{{}, 1, wd::Contacts(kRelaysPerListenMax + 1, false)}},
       {RelayBody{{}, std::vector<uint8_t>(kDatagramSizeMax, 1)},
@@ -98,7 +101,7 @@ TEST_CASE("BodyChecker names the body of a field over its limit", "[unit]") {
 }
 
 TEST_CASE("BodyChecker refuses an UnknownBody carrying a type that has its own body", "[unit]") {
-  CHECK(BodyChecker::Check(UnknownBody{29}));
+  CHECK(BodyChecker::Check(UnknownBody{31}));
   CHECK(BodyChecker::Check(UnknownBody{0}));
   const auto refused = BodyChecker::Check(UnknownBody{3});
   REQUIRE_FALSE(refused);

@@ -43,7 +43,7 @@ TEST_CASE("BodyReader reads back every body BodyWriter wrote", "[unit]") {
       PingBody{},
       PongBody{},
       FindNodeBody{Key::Sha256("t")},
-      NodesBody{wd::Contacts(3, true), {1, 2}},
+      NodesBody{wd::Contacts(3, true), {1, 2}, {}},
       FindValueBody{Key::Sha256("s"), 7, {}},
       ValuesBody{wd::Contacts(2, false), {4}, {record, record}, 9, 2, {60, 70}, {}, {}},
       StoreBody{Key::Sha256("s"), {7}, record, 3600},

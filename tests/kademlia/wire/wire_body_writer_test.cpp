@@ -45,7 +45,7 @@ TEST_CASE("BodyWriter writes an empty map for bodies without fields", "[unit]") 
 
 TEST_CASE("BodyWriter writes every field in order when all are set", "[unit]") {
   const WireRecord record{{1}, Filled<64>(2)};
-  CHECK(KeysWritten(NodesBody{{Contact(1, false)}, {1}}) == Keys{"ns", "tk"});
+  CHECK(KeysWritten(NodesBody{{Contact(1, false)}, {1}, {}}) == Keys{"ns", "tk"});
   CHECK(KeysWritten(ValuesBody{{}, {1}, {record}, 1, 2, {60}, {}, {}}) ==
         Keys{"ns", "tk", "rs", "lf", "tt", "nx"});
   CHECK(KeysWritten(StoreBody{Key::Sha256("k"), {1}, record, 60}) == Keys{"tg", "tk", "rc", "lt"});

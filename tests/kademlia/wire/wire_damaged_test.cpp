@@ -96,7 +96,7 @@ TEST_CASE("a huge declared length in a tiny datagram is an error, not an allocat
 
 TEST_CASE("random bytes decode to a message or an error, never a crash", "[unit]") {
   transport::Rng rng(20240601);
-  const auto valid = EncodeOk({FullHeader(), NodesBody{Contacts(3, true), {1, 2}}});
+  const auto valid = EncodeOk({FullHeader(), NodesBody{Contacts(3, true), {1, 2}, {}}});
   size_t decoded = 0;
   for (int i = 0; i < 4000; ++i) {
     std::vector<uint8_t> bytes(rng.Below(kDatagramSizeMax + 100));

@@ -75,7 +75,7 @@ TEST_CASE("bodies at their limits and without optional fields pack to the same b
 }
 
 TEST_CASE("EncodeFitting drops the same contacts and packs the same bytes as before", "[unit]") {
-  const Message many{FullHeader(), NodesBody{Contacts(40, true), std::vector<uint8_t>(32, 1)}};
+  const Message many{FullHeader(), NodesBody{Contacts(40, true), std::vector<uint8_t>(32, 1), {}}};
   const auto bytes = EncodeFitting(many);
   REQUIRE(bytes);
   CHECK(bytes->size() == kFittedDigest.first);

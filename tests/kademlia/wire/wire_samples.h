@@ -25,7 +25,7 @@ inline std::vector<Body> OnePerType() {
       PingBody{},
       PongBody{},
       FindNodeBody{Key::Sha256("target")},
-      NodesBody{{Contact(1, false), Contact(2, true)}, {1, 2}},
+      NodesBody{{Contact(1, false), Contact(2, true)}, {1, 2}, {}},
       FindValueBody{Key::Sha256("skill"), 3, {}},
       ValuesBody{{Contact(3, false)}, {7}, {record}, 5, 1, {60}, {}, {}},
       StoreBody{Key::Sha256("skill"), {8}, record, 3600},
@@ -55,6 +55,10 @@ inline std::vector<Body> OnePerType() {
       RelayedBody{wire_datagrams::Ep("[2001:db8::1]:6881"), {6}},
       // LISTEN's relays ("rl") came after the list was pinned: a LISTEN with them, last.
       ListenBody{Key::Sha256("scene"), 300, {Contact(6, false)}},
+      // Hole punching: PUNCH, PUNCHED, and a NODES naming a relayed client ("cl").
+      PunchBody{},
+      PunchedBody{},
+      NodesBody{{Contact(7, false)}, {1}, {Contact(8, true)}},
   };
 }
 
@@ -62,8 +66,8 @@ inline std::vector<Body> OnePerType() {
 inline std::vector<Body> EdgeBodies() {
   return {
       NodesBody{},
-      NodesBody{Contacts(3, true), std::vector<uint8_t>(kTokenSizeMax, 9)},
-      NodesBody{Contacts(20, false), {}},
+      NodesBody{Contacts(3, true), std::vector<uint8_t>(kTokenSizeMax, 9), {}},
+      NodesBody{Contacts(20, false), {}, {}},
       ErrorBody{},
       ErrorBody{65535, std::string(kErrorTextSizeMax, 'x')},
       FindValueBody{Key::Sha256("skill"), 0, {}},

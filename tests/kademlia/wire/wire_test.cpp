@@ -65,13 +65,13 @@ TEST_CASE("a header of all zero values and the widest integers both round-trip",
 TEST_CASE("IPv4 and IPv6 contacts and observed addresses round-trip", "[unit]") {
   for (const char* observed :
        {"1.2.3.4:1", "255.255.255.255:65535", "[::1]:6881", "[fe80::1234:5678:9abc:def0]:443"}) {
-    Message message{MinimalHeader(), NodesBody{{Contact(1, false), Contact(2, true)}, {}}};
+    Message message{MinimalHeader(), NodesBody{{Contact(1, false), Contact(2, true)}, {}, {}}};
     message.header.observed = Ep(observed);
     const Message back = DecodeOk(EncodeOk(message));
     CHECK(back == message);
     CHECK(back.header.observed->ToString() == observed);
   }
-  const Message reply{MinimalHeader(), NodesBody{{Contact(1, false), Contact(2, true)}, {}}};
+  const Message reply{MinimalHeader(), NodesBody{{Contact(1, false), Contact(2, true)}, {}, {}}};
   const Message back = DecodeOk(EncodeOk(reply));
   const auto& nodes = std::get<NodesBody>(back.body).nodes;
   REQUIRE(nodes.size() == 2);
@@ -114,7 +114,7 @@ TEST_CASE("Encode writes exactly the documented keys", "[unit]") {
   CHECK(body(EncodeOk({MinimalHeader(), UnknownBody{42}})).empty());
   CHECK(body(EncodeOk({MinimalHeader(), FindNodeBody{}})) == V{"tg"});
   CHECK(body(EncodeOk({MinimalHeader(), NodesBody{}})) == V{"ns"});
-  CHECK(body(EncodeOk({MinimalHeader(), NodesBody{{}, {1}}})) == V{"ns", "tk"});
+  CHECK(body(EncodeOk({MinimalHeader(), NodesBody{{}, {1}, {}}})) == V{"ns", "tk"});
   CHECK(body(EncodeOk({MinimalHeader(), ErrorBody{}})) == V{"c", "m"});
   CHECK(body(EncodeOk({MinimalHeader(), FindValueBody{}})) == V{"tg", "cu"});
   CHECK(body(EncodeOk({MinimalHeader(), ValuesBody{}})) == V{"ns", "rs", "tt"});
@@ -142,7 +142,7 @@ TEST_CASE("a k = 20 NODES reply of IPv6 contacts with a full header fits in one 
   Header header = FullHeader();
   header.proof_wanted = false;  // a reply
   const Message reply{header,
-                      NodesBody{Contacts(20, true), std::vector<uint8_t>(kTokenSizeMax, 7)}};
+                      NodesBody{Contacts(20, true), std::vector<uint8_t>(kTokenSizeMax, 7), {}}};
   const auto bytes = EncodeOk(reply);
   INFO("encoded size " << bytes.size());
   CHECK(bytes.size() <= kDatagramSizeMax);
@@ -167,7 +167,7 @@ TEST_CASE("a STORE of the largest inline record with the longest token fits in o
 }
 
 TEST_CASE("EncodeFitting drops contacts from the end of a NODES reply until it fits", "[unit]") {
-  const Message big{FullHeader(), NodesBody{Contacts(32, true), std::vector<uint8_t>(32, 7)}};
+  const Message big{FullHeader(), NodesBody{Contacts(32, true), std::vector<uint8_t>(32, 7), {}}};
   auto too_big = Encode(big);
   REQUIRE_FALSE(too_big);
   CHECK_THAT(too_big.error().message, Catch::Contains("1280-byte datagram limit"));
@@ -189,7 +189,7 @@ TEST_CASE("EncodeFitting drops contacts from the end of a NODES reply until it f
 TEST_CASE("EncodeFitting trims more than 32 contacts and leaves other bodies alone", "[unit]") {
   // 40 contacts are over the count limit for Encode; EncodeFitting keeps the longest prefix
   // that fits (32 IPv4 contacts alone take 1,280 bytes, so fewer than that).
-  const Message many{MinimalHeader(), NodesBody{Contacts(40, false), {}}};
+  const Message many{MinimalHeader(), NodesBody{Contacts(40, false), {}, {}}};
   REQUIRE_FALSE(Encode(many));
   auto fitted = EncodeFitting(many);
   REQUIRE(fitted);
@@ -197,12 +197,12 @@ TEST_CASE("EncodeFitting trims more than 32 contacts and leaves other bodies alo
   const auto kept = std::get<NodesBody>(DecodeOk(*fitted).body).nodes;
   CHECK(kept == Contacts(static_cast<int>(kept.size()), false));
   CHECK(kept.size() >= 20);
-  CHECK_FALSE(Encode({MinimalHeader(), NodesBody{Contacts(kept.size() + 1, false), {}}}));
+  CHECK_FALSE(Encode({MinimalHeader(), NodesBody{Contacts(kept.size() + 1, false), {}, {}}}));
 
   const Message ping{FullHeader(), PingBody{}};
   CHECK(*EncodeFitting(ping) == EncodeOk(ping));
   // Limits other than the contact count still fail.
-  CHECK_FALSE(EncodeFitting({MinimalHeader(), NodesBody{{}, std::vector<uint8_t>(33, 1)}}));
+  CHECK_FALSE(EncodeFitting({MinimalHeader(), NodesBody{{}, std::vector<uint8_t>(33, 1), {}}}));
   CHECK_FALSE(EncodeFitting({MinimalHeader(), ErrorBody{1, std::string(201, 'x')}}));
 }
 
@@ -214,11 +214,11 @@ TEST_CASE("Encode refuses fields over their limits and invalid values", "[unit]"
   Message observed_port_zero{MinimalHeader(), PingBody{}};
   observed_port_zero.header.observed = transport::Endpoint(transport::Address::Loopback4(), 0);
   const Case cases[] = {
-      {{MinimalHeader(), NodesBody{{}, std::vector<uint8_t>(kTokenSizeMax + 1, 1)}}, "'a.tk'"},
+      {{MinimalHeader(), NodesBody{{}, std::vector<uint8_t>(kTokenSizeMax + 1, 1), {}}}, "'a.tk'"},
       {{MinimalHeader(), ErrorBody{1, std::string(kErrorTextSizeMax + 1, 'x')}}, "'a.m'"},
-      {{MinimalHeader(), NodesBody{Contacts(kNodesPerReplyMax + 1, false), {}}}, "'a.ns'"},
+      {{MinimalHeader(), NodesBody{Contacts(kNodesPerReplyMax + 1, false), {}, {}}}, "'a.ns'"},
       {{MinimalHeader(),
-        NodesBody{{{Key(), transport::Endpoint(transport::Address::Loopback4(), 0)}}, {}}},
+        NodesBody{{{Key(), transport::Endpoint(transport::Address::Loopback4(), 0)}}, {}, {}}},
        "'a.ns[0]': port 0"},
       {observed_port_zero, "'o': port 0"},
       {{MinimalHeader(), UnknownBody{1}}, "type 1 (ping)"},

@@ -40,6 +40,8 @@ TEST_CASE("Message::type derives the wire type from the body", "[unit]") {
   CHECK(Message{{}, RelayBody{}}.type() == 26);
   CHECK(Message{{}, RelayBackBody{}}.type() == 27);
   CHECK(Message{{}, RelayedBody{}}.type() == 28);
+  CHECK(Message{{}, PunchBody{}}.type() == 29);
+  CHECK(Message{{}, PunchedBody{}}.type() == 30);
   CHECK(Message{{}, ErrorBody{}}.type() == 127);
   CHECK(Message{{}, UnknownBody{42}}.type() == 42);
 }
@@ -55,8 +57,9 @@ TEST_CASE("message types have names and request or reply roles", "[unit]") {
       {19, "reach_asked", false}, {20, "dial_request", true},  {21, "dial_sent", false},
       {22, "dial_back", false},   {23, "blob_host", true},     {24, "relay_keep", true},
       {25, "relay_kept", false},  {26, "relay", false},        {27, "relay_back", false},
-      {28, "relayed", false},     {29, "unknown", true},       {127, "error", false},
-      {0, "unknown", true},       {42, "unknown", true},       {255, "unknown", true}};
+      {28, "relayed", false},     {29, "punch", true},         {30, "punched", false},
+      {31, "unknown", true},      {127, "error", false},       {0, "unknown", true},
+      {42, "unknown", true},      {255, "unknown", true}};
   for (const auto& [type, name, request] : expected) {
     INFO("type " << int(type));
     CHECK(MessageTypeName(type) == name);

@@ -34,6 +34,7 @@ TEST_CASE("node.kademlia sets routing, lookup, timeout, departed and relay setti
       "departedProbeSpacing: 20\nreachProbes: true\nclientMode: auto\n"
       "relay: {clientsMax: 3, messagesPerSecond: 5, totalPerSecond: 50, relays: 1, "
       "keepInterval: 10000, givenUpMax: 0}\n"
+      "punch: {connectsMax: 4, answersPerSecond: 2.5, directPings: 3}\n"
       "rateLimit: {perIp: 7, perIpBurst: 14, global: 70, globalBurst: 140}\n");
   CHECK(read.errors.empty());
   const kademlia::KademliaConfig& kad = read.kad;
@@ -61,6 +62,9 @@ TEST_CASE("node.kademlia sets routing, lookup, timeout, departed and relay setti
   CHECK(kad.relay.relays_max == 1);
   CHECK(kad.relay.keep_interval == transport::Seconds(10));
   CHECK(kad.relay.given_up_max == 0);
+  CHECK(kad.punch.connects_max == 4);
+  CHECK(kad.punch.answers_per_second == 2.5);
+  CHECK(kad.punch.direct_pings == 3);
   CHECK(kad.rate_limit.per_ip_rate == 7);
   CHECK(kad.rate_limit.per_ip_burst == 14);
   CHECK(kad.rate_limit.global_rate == 70);

@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
 """[netns] Reachability behind real NATs (docs/protocol.md "Reachability", issue 48): nodes
-behind two masquerading routers learn from third parties' dial-backs that strangers do not
+behind three masquerading routers learn from third parties' dial-backs that strangers do not
 reach them, and at which address their peers see them; the nodes in front learn that strangers
 do reach them.
 
-The lab: a "public" bridge 10.S.0.0/24 with host "pub" (.1) and the wan sides of two routers,
-"eim" (.254) and "rnd" (.253). Each router has a host behind it (192.168.S.2 and 192.168.T.2)
-whose traffic it masquerades, and drops every packet from the wan side that no flow of its own
-asked for (nftables, forward policy drop, conntrack). "eim" keeps a flow's source port where it
-can (plain masquerade: the mapping does not depend on the destination); "rnd" draws a new port
-for every flow (masquerade random,fully-random: peers see a different port each). Four nodes run
+The lab: a "public" bridge 10.S.0.0/24 with host "pub" (.1) and the wan sides of three routers,
+"eim" (.254), "rnd" (.253) and "eim2" (.252). Each router has a host behind it (192.168.S.2,
+192.168.S+1.2, 192.168.S+2.2) whose traffic it masquerades, and drops every packet from the wan
+side that no flow of its own asked for, to the host behind it or to itself (nftables, forward
+and input policy drop, conntrack). "eim" and "eim2" keep a flow's source port where they can
+(plain masquerade: the mapping does not depend on the destination); "rnd" draws a new port for
+every flow (masquerade random,fully-random: peers see a different port each). Four nodes run
 in "pub" (DHT ports 6881 to 6884), one behind each router; each API listens on 127.0.0.1 inside
 its host and is asked with curl there.
 
@@ -40,12 +41,20 @@ Within VERDICT_WITHIN_S of the start:
    public node registers a skill with that capability: the watch sees it within PUSH_WITHIN_S,
    pushed through a relay (skillnode_listen_pushes_relayed_total and
    skillnode_relay_carried_total on the public nodes grow); the routers' defaults come back;
-7. with --traffic-seconds N (make nat-lab: 600, the issue's 10 minutes): each node behind a
+7. hole punching (docs/protocol.md "Hole punching"): a third router "eim2" keeps ports as "eim"
+   does, and the node behind it is a client from its start (in no routing table);
+   `skillnode ping <id>` from behind "eim" to it says "punched" at eim2's address and the node's
+   own port (the PING that decided it went directly, past both NATs; the routers forget flows
+   ROUTER_UDP_TIMEOUT_S after their last packet, and the check waits that long first), and back
+   it goes directly too; between "rnd" and "eim", either way, "relayed"; to a public
+   node "direct"; to an id nobody has "unreachable" (exit status 1); /metrics count them
+   (skillnode_connects_total{path}, skillnode_punches_total{result});
+8. with --traffic-seconds N (make nat-lab: 600, the issue's 10 minutes): each node behind a
    router registers a skill, and every node searches for both by capability every
    TRAFFIC_ROUND_S for N seconds; at the end every node finds both skills (their records were
    stored through public nodes), and still no node in "pub" holds a NATed node in its routing
    table;
-8. SIGTERM: every node exits with status 0, with no sanitizer report.
+9. SIGTERM: every node exits with status 0, with no sanitizer report.
 
 Skipped (exit 77) when not root or when namespaces cannot be made; fails when curl or nft is
 missing.
@@ -100,6 +109,14 @@ PUBLIC_PORTS = (6881, 6882, 6883, 6884)
 PORT = 6881
 LOG_TAIL_CHARS = 3000
 
+# The routers: "eim" and "eim2" keep a flow's source port where they can (plain masquerade: the
+# mapping does not depend on the destination), "rnd" draws a new one for every flow.
+ROUTERS = {"eim": "", "rnd": "random,fully-random", "eim2": ""}
+NATTED = tuple(f"behind-{router}" for router in ROUTERS)
+# A router drops whatever comes unasked to its own address as well (a home router answers
+# nothing on its wan side): a datagram it took in there would leave a conntrack flow behind whose
+# reply tuple is the one the host's own flow to that peer needs, and masquerade would give that
+# flow another port, which a hole punch cannot survive.
 ROUTER_RULES = """
 table ip nat {{
   chain outbound {{
@@ -113,19 +130,26 @@ table ip filter {{
     ct state established,related accept
     iifname "lan" oifname "wan" accept
   }}
+  chain input {{
+    type filter hook input priority 0; policy drop;
+    ct state established,related accept
+    iifname {{ "lan", "lo" }} accept
+  }}
 }}
 """
 
 
 class NatLab:
-    """The public bridge, host "pub", two routers and a host behind each."""
+    """The public bridge, host "pub", three routers and a host behind each."""
 
     def __init__(self):
         self.tag = str(os.getpid() % 100000)
         octet = os.getpid() % 200 + 20
         self.public = f"10.{octet}.0"
-        self.wan = {"eim": f"{self.public}.254", "rnd": f"{self.public}.253"}
-        self.lan = {"eim": f"192.168.{octet}", "rnd": f"192.168.{octet + 1}"}
+        self.wan = {"eim": f"{self.public}.254", "rnd": f"{self.public}.253",
+                    "eim2": f"{self.public}.252"}
+        self.lan = {"eim": f"192.168.{octet}", "rnd": f"192.168.{octet + 1}",
+                    "eim2": f"192.168.{octet + 2}"}
         self.namespaces = []
         atexit.register(self.teardown)
 
@@ -141,15 +165,14 @@ class NatLab:
         sh("ip", "-n", self.ns(role), "link", "set", "lo", "up")
 
     def build(self):
-        for role in ("sw", "pub", "eim", "rnd", "behind-eim", "behind-rnd"):
+        for role in ("sw", "pub", *ROUTERS, *(f"behind-{router}" for router in ROUTERS)):
             self._make(role)
         sw = self.ns("sw")
         sh("ip", "-n", sw, "link", "add", "br0", "type", "bridge")
         sh("ip", "-n", sw, "link", "set", "br0", "up")
         # pub and each router's wan side on the bridge.
         for role, iface, address in (("pub", "eth0", f"{self.public}.1"),
-                                     ("eim", "wan", self.wan["eim"]),
-                                     ("rnd", "wan", self.wan["rnd"])):
+                                     *((router, "wan", self.wan[router]) for router in ROUTERS)):
             port = f"p{role}{self.tag}"[:15]
             sh("ip", "link", "add", iface, "netns", self.ns(role), "type", "veth", "peer", "name",
                port, "netns", sw)
@@ -158,7 +181,7 @@ class NatLab:
             sh("ip", "-n", self.ns(role), "addr", "add", f"{address}/24", "dev", iface)
             sh("ip", "-n", self.ns(role), "link", "set", iface, "up")
         # Each router's lan side and the host behind it.
-        for router, how in (("eim", ""), ("rnd", "random,fully-random")):
+        for router, how in ROUTERS.items():
             behind = self.ns(f"behind-{router}")
             lan = self.lan[router]
             sh("ip", "-n", self.ns(router), "link", "add", "lan", "type", "veth", "peer", "name",
@@ -243,7 +266,7 @@ def finds(role, api_port, capability, skill_id):
 
 def traffic(seconds):
     """Skills registered behind both routers, searched for from every node for `seconds`."""
-    natted = {info(role, 7070).get("id") for role in ("behind-eim", "behind-rnd")}
+    natted = {info(role, 7070).get("id") for role in NATTED}
     wanted = []
     for role in ("behind-eim", "behind-rnd"):
         skill = {"agentId": f"agent-{role}", "skillId": f"skill-{role}", "version": "1.0.0",
@@ -367,7 +390,7 @@ def check_hosted_folders():
 
 def check_client_mode():
     natted = {}
-    for role in ("behind-eim", "behind-rnd"):
+    for role in NATTED:
         me = info(role, 7070)
         natted[role] = me.get("id")
         expect(me.get("clientMode") is True, f"{role}: clientMode true once its verdict is nat",
@@ -428,7 +451,7 @@ def public_metric(name):
 
 
 def set_router_udp_timeout(seconds, stream_seconds):
-    for router in ("eim", "rnd"):
+    for router in ROUTERS:
         sh(*lab.prefix_of(router), "sysctl", "-qw",
            f"net.netfilter.nf_conntrack_udp_timeout={seconds}",
            f"net.netfilter.nf_conntrack_udp_timeout_stream={stream_seconds}")
@@ -471,6 +494,76 @@ def check_relayed_pushes():
     set_router_udp_timeout(30, 120)
 
 
+def ping(role, node_id):
+    """`skillnode ping <id> --json` inside `role`'s host, asking its node: the answer."""
+    result = run(["ping", node_id, "--http", "127.0.0.1:7070", "--json", "--timeout", "20000"],
+                 timeout=30, prefix=lab.prefix_of(role))
+    try:
+        answer = json.loads(result.stdout)
+    except json.JSONDecodeError:
+        answer = {}
+    answer["exitStatus"] = result.returncode
+    if result.stderr:
+        answer["stderr"] = result.stderr[-300:]
+    return answer
+
+
+def metric(role, api_port, sample):
+    for line in (lab.api(role, "/metrics", api_port) or "").splitlines():
+        if line.startswith(sample + " "):
+            return float(line.split()[1])
+    return 0.0
+
+
+def check_hole_punching():
+    """Two nodes behind the routers that keep ports reach each other directly after a punch
+    through a relay; behind the router that draws ports the punch fails and the relay carries."""
+    ids = {role: info(role, 7070).get("id") for role in NATTED}
+    # Flows the two hosts opened to each other before they turned clients would let them talk
+    # directly already: the routers forget every flow not kept alive (the relays' are, every
+    # RELAY_KEEP_MS), so that each path starts from closed NATs.
+    set_router_udp_timeout(ROUTER_UDP_TIMEOUT_S, ROUTER_UDP_TIMEOUT_S)
+    time.sleep(ROUTER_UDP_TIMEOUT_S + 2)
+    answer = ping("behind-eim", ids["behind-eim2"])
+    expect(answer.get("path") == "punched" and
+           answer.get("endpoint") == f"{lab.wan['eim2']}:{PORT}" and
+           answer.get("exitStatus") == 0,
+           f"behind-eim reaches behind-eim2 directly after hole punching (skillnode ping: "
+           f"punched, at {lab.wan['eim2']}:{PORT})", json.dumps(answer))
+    # The hole is open both ways: the other side's messages go directly too.
+    answer = ping("behind-eim2", ids["behind-eim"])
+    expect(answer.get("path") in ("punched", "direct") and
+           answer.get("endpoint") == f"{lab.wan['eim']}:{PORT}" and
+           answer.get("exitStatus") == 0,
+           f"behind-eim2 then reaches behind-eim directly too, at {lab.wan['eim']}:{PORT}",
+           json.dumps(answer))
+    for asker, target in (("behind-rnd", "behind-eim"), ("behind-eim", "behind-rnd")):
+        answer = ping(asker, ids[target])
+        expect(answer.get("path") == "relayed" and answer.get("relay") and
+               answer.get("exitStatus") == 0,
+               f"{asker} reaches {target} through a relay: the router that draws ports defeats "
+               "the punch", json.dumps(answer))
+    pub0 = info("pub", 7070).get("id")
+    answer = ping("behind-eim", pub0)
+    expect(answer.get("path") == "direct" and
+           answer.get("endpoint") == f"{lab.public}.1:{PUBLIC_PORTS[0]}",
+           "behind-eim reaches pub0 directly", json.dumps(answer))
+    answer = ping("behind-eim", "ab" * 32)
+    expect(answer.get("path") == "unreachable" and answer.get("exitStatus") == 1,
+           "an id nobody has is unreachable (exit status 1)", json.dumps(answer))
+    counts = {
+        "punched": metric("behind-eim", 7070, 'skillnode_connects_total{path="punched"}'),
+        "relayed": metric("behind-eim", 7070, 'skillnode_connects_total{path="relayed"}'),
+        "failed": metric("behind-eim", 7070, 'skillnode_punches_total{result="failed"}'),
+        "answered": metric("behind-eim2", 7070, 'skillnode_punches_total{result="answered"}'),
+    }
+    expect(counts["punched"] >= 1 and counts["relayed"] >= 1 and counts["failed"] >= 1 and
+           counts["answered"] >= 1,
+           "the paths and punches are counted (skillnode_connects_total{path}, "
+           "skillnode_punches_total{result})", json.dumps(counts))
+    set_router_udp_timeout(30, 120)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--traffic-seconds", type=int, default=0,
@@ -486,8 +579,12 @@ def main():
     seed = f"{lab.public}.1:{PUBLIC_PORTS[0]}"
     for i, port in enumerate(PUBLIC_PORTS):
         start(f"pub{i}", "pub", port, 7070 + i, None if i == 0 else seed)
-    start("behind-eim", "behind-eim", PORT, 7070, seed, NATTED_CONFIG)
-    start("behind-rnd", "behind-rnd", PORT, 7070, seed, NATTED_CONFIG)
+    for role in NATTED:
+        # The node behind "eim2" is a client from its start (clientMode on), so that it is in no
+        # routing table and no earlier exchange opened the routers to it: the first path to it
+        # must be punched.
+        config = NATTED_CONFIG + ("    clientMode: on\n" if role == "behind-eim2" else "")
+        start(role, role, PORT, 7070, seed, config)
 
     def decided():
         return all(info(role, api).get("reachability") in ("public", "nat")
@@ -521,6 +618,7 @@ def main():
                json.dumps({k: pub.get(k) for k in ("reachability", "externalAddress", "reach")}))
 
     check_client_mode()
+    check_hole_punching()
     check_hosted_folders()
     check_relayed_pushes()
     if args.traffic_seconds > 0:
