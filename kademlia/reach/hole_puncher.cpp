@@ -79,9 +79,7 @@ bool HolePuncher::OnLookupReply(uint64_t attempt, const Contact& from, const wir
   for (const wire::WireContact& client : nodes->relayed) {
     if (client.id != a.id) continue;
     a.client = client.endpoint;
-    a.relay = Contact{};
-    a.relay->id = from.id;
-    a.relay->endpoint = from.endpoint;
+    a.relay = from;
     return true;
   }
   return false;
