@@ -138,7 +138,7 @@ class Node {
   // farther away (TableFiller::Join). `done` runs after the own-id lookup (or at once if no
   // seed answered).
   void Join(transport::TimePoint now, std::span<const transport::Endpoint> seeds,
-            JoinCallback done) {
+            routing::JoinCallback done) {
     filler_.Join(now, seeds, std::move(done));
   }
   // Finds the node `id` and the best path to it: direct, punched through both NATs with its

@@ -19,14 +19,10 @@
 #include "transport/endpoint.h"
 #include "transport/rng.h"
 
-namespace skillnode::kademlia {
+namespace skillnode::kademlia::routing {
 
 // Called when joining finished: how many contacts the routing table holds.
 using JoinCallback = std::function<void(size_t contacts)>;
-
-}  // namespace skillnode::kademlia
-
-namespace skillnode::kademlia::routing {
 
 class TableFiller {
  public:
