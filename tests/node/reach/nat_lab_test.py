@@ -4,15 +4,11 @@ behind three masquerading routers learn from third parties' dial-backs that stra
 reach them, and at which address their peers see them; the nodes in front learn that strangers
 do reach them.
 
-The lab: a "public" bridge 10.S.0.0/24 with host "pub" (.1) and the wan sides of three routers,
-"eim" (.254), "rnd" (.253) and "eim2" (.252). Each router has a host behind it (192.168.S.2,
-192.168.S+1.2, 192.168.S+2.2) whose traffic it masquerades, and drops every packet from the wan
-side that no flow of its own asked for, to the host behind it or to itself (nftables, forward
-and input policy drop, conntrack). "eim" and "eim2" keep a flow's source port where they can
-(plain masquerade: the mapping does not depend on the destination); "rnd" draws a new port for
-every flow (masquerade random,fully-random: peers see a different port each). Four nodes run
-in "pub" (DHT ports 6881 to 6884), one behind each router; each API listens on 127.0.0.1 inside
-its host and is asked with curl there.
+The lab (nat_lab.py): a "public" bridge with host "pub" and three routers, "eim" and "eim2"
+that keep a flow's source port and "rnd" that draws a new one for every flow, each dropping
+every packet from the wan side that no flow of its own asked for. Four nodes run in "pub" (DHT
+ports 6881 to 6884), one behind each router; each API listens on 127.0.0.1 inside its host
+and is asked with curl there.
 
 Within VERDICT_WITHIN_S of the start:
 1. the node behind "eim": GET /api/node "reachability" is "nat", "externalAddress" the router's
@@ -62,19 +58,16 @@ Run: SKILLNODE=build/test/node/skillnode python3 tests/node/reach/nat_lab_test.p
      [--traffic-seconds N]
 """
 import argparse
-import atexit
 import hashlib
 import json
 import os
 import shutil
-import signal
-import subprocess
 import sys
-import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from netns_lab import require_namespaces, sh  # noqa: E402
+from nat_lab import NATTED, NatLab  # noqa: E402
 from skillnode_harness import (Node, check, finish, require_binary, run, temp_dir,  # noqa: E402
                                wait_for)
 
@@ -108,120 +101,6 @@ TRAFFIC_ROUND_S = 10
 PUBLIC_PORTS = (6881, 6882, 6883, 6884)
 PORT = 6881
 LOG_TAIL_CHARS = 3000
-
-# The routers: "eim" and "eim2" keep a flow's source port where they can (plain masquerade: the
-# mapping does not depend on the destination), "rnd" draws a new one for every flow.
-ROUTERS = {"eim": "", "rnd": "random,fully-random", "eim2": ""}
-NATTED = tuple(f"behind-{router}" for router in ROUTERS)
-# A router drops whatever comes unasked to its own address as well (a home router answers
-# nothing on its wan side): a datagram it took in there would leave a conntrack flow behind whose
-# reply tuple is the one the host's own flow to that peer needs, and masquerade would give that
-# flow another port, which a hole punch cannot survive.
-ROUTER_RULES = """
-table ip nat {{
-  chain outbound {{
-    type nat hook postrouting priority 100;
-    oifname "wan" masquerade {how}
-  }}
-}}
-table ip filter {{
-  chain forwarding {{
-    type filter hook forward priority 0; policy drop;
-    ct state established,related accept
-    iifname "lan" oifname "wan" accept
-  }}
-  chain input {{
-    type filter hook input priority 0; policy drop;
-    ct state established,related accept
-    iifname {{ "lan", "lo" }} accept
-  }}
-}}
-"""
-
-
-class NatLab:
-    """The public bridge, host "pub", three routers and a host behind each."""
-
-    def __init__(self):
-        self.tag = str(os.getpid() % 100000)
-        octet = os.getpid() % 200 + 20
-        self.public = f"10.{octet}.0"
-        self.wan = {"eim": f"{self.public}.254", "rnd": f"{self.public}.253",
-                    "eim2": f"{self.public}.252"}
-        self.lan = {"eim": f"192.168.{octet}", "rnd": f"192.168.{octet + 1}",
-                    "eim2": f"192.168.{octet + 2}"}
-        self.namespaces = []
-        atexit.register(self.teardown)
-
-    def ns(self, role):
-        return f"snnat{role}-{self.tag}"
-
-    def prefix_of(self, role):
-        return ["ip", "netns", "exec", self.ns(role)]
-
-    def _make(self, role):
-        sh("ip", "netns", "add", self.ns(role))
-        self.namespaces.append(self.ns(role))
-        sh("ip", "-n", self.ns(role), "link", "set", "lo", "up")
-
-    def build(self):
-        for role in ("sw", "pub", *ROUTERS, *(f"behind-{router}" for router in ROUTERS)):
-            self._make(role)
-        sw = self.ns("sw")
-        sh("ip", "-n", sw, "link", "add", "br0", "type", "bridge")
-        sh("ip", "-n", sw, "link", "set", "br0", "up")
-        # pub and each router's wan side on the bridge.
-        for role, iface, address in (("pub", "eth0", f"{self.public}.1"),
-                                     *((router, "wan", self.wan[router]) for router in ROUTERS)):
-            port = f"p{role}{self.tag}"[:15]
-            sh("ip", "link", "add", iface, "netns", self.ns(role), "type", "veth", "peer", "name",
-               port, "netns", sw)
-            sh("ip", "-n", sw, "link", "set", port, "master", "br0")
-            sh("ip", "-n", sw, "link", "set", port, "up")
-            sh("ip", "-n", self.ns(role), "addr", "add", f"{address}/24", "dev", iface)
-            sh("ip", "-n", self.ns(role), "link", "set", iface, "up")
-        # Each router's lan side and the host behind it.
-        for router, how in ROUTERS.items():
-            behind = self.ns(f"behind-{router}")
-            lan = self.lan[router]
-            sh("ip", "-n", self.ns(router), "link", "add", "lan", "type", "veth", "peer", "name",
-               "eth0", "netns", behind)
-            sh("ip", "-n", self.ns(router), "addr", "add", f"{lan}.1/24", "dev", "lan")
-            sh("ip", "-n", self.ns(router), "link", "set", "lan", "up")
-            sh("ip", "-n", behind, "addr", "add", f"{lan}.2/24", "dev", "eth0")
-            sh("ip", "-n", behind, "link", "set", "eth0", "up")
-            sh("ip", "-n", behind, "route", "add", "default", "via", f"{lan}.1")
-            sh("ip", "netns", "exec", self.ns(router), "sysctl", "-qw", "net.ipv4.ip_forward=1")
-            sh("ip", "netns", "exec", self.ns(router), "nft", "-f", "-",
-               input_text=ROUTER_RULES.format(how=how))
-
-        return self
-
-    def api(self, role, path, port, body=None):
-        """GET `path` (POST `body` as JSON when given) from the node's API inside its host."""
-        send = [] if body is None else ["-X", "POST", "-H", "Content-Type: application/json",
-                                        "--data-binary", json.dumps(body)]
-        result = sh(*self.prefix_of(role), "curl", "-s", "-m", "5", *send,
-                    f"http://127.0.0.1:{port}{path}", check_rc=False)
-        if result.returncode != 0:
-            return None
-        if path == "/metrics":
-            return result.stdout
-        try:
-            return json.loads(result.stdout)
-        except json.JSONDecodeError:
-            return None
-
-    def teardown(self):
-        for ns in reversed(self.namespaces):
-            for pid in sh("ip", "netns", "pids", ns, check_rc=False).stdout.split():
-                try:
-                    os.kill(int(pid), signal.SIGKILL)
-                except (OSError, ValueError):
-                    pass
-            sh("ip", "netns", "del", ns, check_rc=False)
-        self.namespaces.clear()
-
 
 lab = NatLab()
 failures = []
@@ -318,28 +197,6 @@ def write_folder(root, name):
     return md, folder
 
 
-def get_bytes(role, api_port, path):
-    """(status, body bytes, headers with lower-case names) of GET path on a node, by curl inside
-    its host."""
-    work = temp_dir("skillnode-nat-get-")
-    body_file, head_file = os.path.join(work, "body"), os.path.join(work, "head")
-    result = sh(*lab.prefix_of(role), "curl", "-s", "-m", "30", "-o", body_file, "-D", head_file,
-                "-w", "%{http_code}", f"http://127.0.0.1:{api_port}{path}", check_rc=False)
-    headers = {}
-    body = b""
-    if os.path.exists(head_file):
-        with open(head_file, encoding="latin-1") as f:
-            for line in f.read().splitlines():
-                name, sep, value = line.partition(":")
-                if sep:
-                    headers[name.strip().lower()] = value.strip()
-    if os.path.exists(body_file):
-        with open(body_file, "rb") as f:
-            body = f.read()
-    status = int(result.stdout.strip() or 0) if result.stdout.strip().isdigit() else 0
-    return status, body, headers
-
-
 def check_hosted_folders():
     """A SKILL.md folder registered behind each router, fetched from every other host."""
     work = temp_dir("skillnode-nat-folders-")
@@ -354,7 +211,7 @@ def check_hosted_folders():
         expect(result.returncode == 0 and result.stdout.startswith("SUCCESS: " + name),
                f"{role}: skillnode register --skill-dir registers {name}",
                result.stdout + result.stderr)
-        status, archive, _ = get_bytes(role, 7070, f"/api/skills/{name}/download")
+        status, archive, _ = lab.get_bytes(role, 7070, f"/api/skills/{name}/download")
         expect(status == 200 and archive, f"{role}: serves its own archive", str(status))
         published[role] = (name, md, hashlib.sha256(archive).hexdigest(), info(role, 7070).get("id"))
 
@@ -370,7 +227,7 @@ def check_hosted_folders():
         for node, role, api_port in nodes:
             if role == publisher:
                 continue
-            status, body, headers = get_bytes(role, api_port, f"/api/skills/{name}/skill.md")
+            status, body, headers = lab.get_bytes(role, api_port, f"/api/skills/{name}/skill.md")
             holder = headers.get("x-skillnode-holder", "")
             source = headers.get("x-skillnode-source")
             # A host answers from its cache: the copy it fetched from the publisher.
@@ -382,7 +239,7 @@ def check_hosted_folders():
                    "holder that is not its publisher (or hosts it itself)",
                    json.dumps({"status": status, "bytes": len(body), "hosted": hosts,
                                "headers": headers})[:400])
-            status, archive, _ = get_bytes(role, api_port, f"/api/skills/{name}/download")
+            status, archive, _ = lab.get_bytes(role, api_port, f"/api/skills/{name}/download")
             expect(status == 200 and hashlib.sha256(archive).hexdigest() == archive_sha,
                    f"{node.name} gets the archive registered {publisher}, its SHA-256 the "
                    "publisher's", f"status {status}, {len(archive)} bytes")
@@ -415,32 +272,6 @@ def check_client_mode():
            "(skillnode_clients_removed_total)", f"{removed}")
 
 
-class Watch:
-    """GET /api/v1/watch?capability=C on a node, by curl inside its host; its events collected."""
-
-    def __init__(self, role, capability):
-        self.lines = []
-        self.proc = subprocess.Popen(
-            [*lab.prefix_of(role), "curl", "-sN", "-m", "120",
-             f"http://127.0.0.1:7070/api/v1/watch?capability={capability}"],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        for line in self.proc.stdout:
-            self.lines.append(line.rstrip("\n"))
-
-    def saw(self, event, text=""):
-        for i, line in enumerate(self.lines):
-            if line == f"event: {event}" and any(text in later for later in self.lines[i + 1:i + 3]):
-                return True
-        return False
-
-    def close(self):
-        self.proc.kill()
-        self.proc.wait()
-
-
 def public_metric(name):
     total = 0.0
     for i in range(len(PUBLIC_PORTS)):
@@ -450,13 +281,6 @@ def public_metric(name):
     return total
 
 
-def set_router_udp_timeout(seconds, stream_seconds):
-    for router in ROUTERS:
-        sh(*lab.prefix_of(router), "sysctl", "-qw",
-           f"net.netfilter.nf_conntrack_udp_timeout={seconds}",
-           f"net.netfilter.nf_conntrack_udp_timeout_stream={stream_seconds}")
-
-
 def check_relayed_pushes():
     """A push reaches each node behind a router through its relay once the router forgot the
     holders' flows."""
@@ -464,8 +288,8 @@ def check_relayed_pushes():
         relay = info(role, 7070).get("relay") or {}
         expect(len(relay.get("held", [])) == 2,
                f"{role}: keeps reservations at two public nodes (relay.held)", json.dumps(relay))
-    set_router_udp_timeout(ROUTER_UDP_TIMEOUT_S, ROUTER_UDP_TIMEOUT_S)
-    watches = {role: Watch(role, f"relay-push-{role}") for role in ("behind-eim", "behind-rnd")}
+    lab.set_udp_timeout(ROUTER_UDP_TIMEOUT_S, ROUTER_UDP_TIMEOUT_S)
+    watches = {role: lab.watch(role, f"relay-push-{role}") for role in ("behind-eim", "behind-rnd")}
     ready = wait_for(lambda: all(w.saw("ready") for w in watches.values()), 10, interval=0.2)
     expect(ready, "both watches are ready", json.dumps({r: w.lines[:5] for r, w in watches.items()}))
     time.sleep(QUIET_S)
@@ -491,7 +315,7 @@ def check_relayed_pushes():
            "(skillnode_listen_pushes_relayed_total, skillnode_relay_carried_total)",
            f"relayed {relayed} -> {public_metric('skillnode_listen_pushes_relayed_total')}, "
            f"carried {carried} -> {public_metric('skillnode_relay_carried_total')}")
-    set_router_udp_timeout(30, 120)
+    lab.set_udp_timeout(30, 120)
 
 
 def ping(role, node_id):
@@ -522,7 +346,7 @@ def check_hole_punching():
     # Flows the two hosts opened to each other before they turned clients would let them talk
     # directly already: the routers forget every flow not kept alive (the relays' are, every
     # RELAY_KEEP_MS), so that each path starts from closed NATs.
-    set_router_udp_timeout(ROUTER_UDP_TIMEOUT_S, ROUTER_UDP_TIMEOUT_S)
+    lab.set_udp_timeout(ROUTER_UDP_TIMEOUT_S, ROUTER_UDP_TIMEOUT_S)
     time.sleep(ROUTER_UDP_TIMEOUT_S + 2)
     answer = ping("behind-eim", ids["behind-eim2"])
     expect(answer.get("path") == "punched" and
@@ -561,7 +385,7 @@ def check_hole_punching():
            counts["answered"] >= 1,
            "the paths and punches are counted (skillnode_connects_total{path}, "
            "skillnode_punches_total{result})", json.dumps(counts))
-    set_router_udp_timeout(30, 120)
+    lab.set_udp_timeout(30, 120)
 
 
 def main():

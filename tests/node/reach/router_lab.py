@@ -24,6 +24,7 @@ import subprocess
 import time
 import uuid
 
+from netns_lab import sh
 from skillnode_harness import temp_dir
 
 MINIUPNPD = "/usr/sbin/miniupnpd"
@@ -54,13 +55,6 @@ table inet filter {
   }
 }
 """
-
-
-def sh(*args, check_rc=True):
-    result = subprocess.run(list(args), capture_output=True, text=True)
-    if check_rc and result.returncode != 0:
-        raise RuntimeError(f"{' '.join(args)}: {result.stderr.strip()}")
-    return result
 
 
 class RouterLab:
