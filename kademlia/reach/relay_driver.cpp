@@ -133,7 +133,10 @@ void RelayDriver::OnTimer(transport::TimePoint now, bool client) {
   if (!client_) {
     // A full node needs no relay: its reservations lapse at their relays (in flight ones are
     // forgotten when they answer).
-    if (!held(now).empty()) ++held_changes_;
+    if (std::any_of(reservations_.begin(), reservations_.end(),
+                    [now](const auto& entry) { return entry.second.expires > now; })) {
+      ++held_changes_;
+    }
     reservations_.clear();
   } else {
     for (auto& [id, reservation] : reservations_) {

@@ -3,7 +3,6 @@
 #include <uv.h>
 
 #include <chrono>
-#include <cmath>
 #include <cstring>
 
 #include "node/node_metrics.h"
@@ -13,10 +12,6 @@ namespace {
 
 int64_t WholeSeconds(transport::Duration d) {
   return std::chrono::duration_cast<std::chrono::seconds>(d).count();
-}
-
-double RoundedMillis(transport::Duration d) {
-  return std::round(transport::ToMillis(d) * 1000.0) / 1000.0;
 }
 
 // The addresses of this host's interfaces of one family (IPv6 link-local left out: they need
@@ -52,8 +47,8 @@ nlohmann::json ContactJson(const kademlia::Contact& contact) {
 nlohmann::json TableContactJson(const kademlia::Contact& contact, const kademlia::Key& own) {
   nlohmann::json json = ContactJson(contact);
   json["bucket"] = own.CommonPrefixLength(contact.id);
-  json["rtt_ms"] =
-      contact.rtt_known() ? nlohmann::json(RoundedMillis(contact.rtt)) : nlohmann::json(nullptr);
+  json["rtt_ms"] = contact.rtt_known() ? nlohmann::json(transport::ToMillis(contact.rtt))
+                                       : nlohmann::json(nullptr);
   return json;
 }
 
@@ -116,16 +111,16 @@ nlohmann::json NodeApi::DhtInfo() const {
     peers.push_back(peer.ToString());
   }
   const transport::TimePoint retry_at = parts_.bootstrapper.retry_at();
-  return {
-      {"enabled", parts_.config.discovery.dht.enabled},
-      {"bootstrapPhase", bootstrap::BootstrapPhaseName(parts_.bootstrapper.phase())},
-      {"bootstrapPeers", std::move(peers)},
-      {"bootstrapAttempts", parts_.bootstrapper.attempts()},
-      {"retryInSeconds", retry_at == transport::kTimeNever
-                             ? nlohmann::json(nullptr)
-                             : nlohmann::json(RoundedMillis(retry_at - parts_.env.Now()) / 1000.0)},
-      {"lookupsActive", parts_.node.active_lookups()},
-      {"rpcsInFlight", parts_.node.rpcs_in_flight()}};
+  return {{"enabled", parts_.config.discovery.dht.enabled},
+          {"bootstrapPhase", bootstrap::BootstrapPhaseName(parts_.bootstrapper.phase())},
+          {"bootstrapPeers", std::move(peers)},
+          {"bootstrapAttempts", parts_.bootstrapper.attempts()},
+          {"retryInSeconds",
+           retry_at == transport::kTimeNever
+               ? nlohmann::json(nullptr)
+               : nlohmann::json(transport::ToMillis(retry_at - parts_.env.Now()) / 1000.0)},
+          {"lookupsActive", parts_.node.active_lookups()},
+          {"rpcsInFlight", parts_.node.rpcs_in_flight()}};
 }
 
 nlohmann::json NodeApi::NodeInfo() const {
@@ -214,7 +209,7 @@ void NodeApi::HandleLookup(const http::HttpRequest& request, http::Responder res
                              {"messages", result.stats.messages},
                              {"replies", result.stats.replies},
                              {"failures", result.stats.failures},
-                             {"duration_ms", RoundedMillis(result.stats.duration)}});
+                             {"duration_ms", transport::ToMillis(result.stats.duration)}});
       });
   if (!started) {
     responder.Error(503, "BUSY", "too many lookups are running; try again",

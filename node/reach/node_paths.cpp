@@ -1,7 +1,6 @@
 // NodePaths (node_paths.h): GET /api/dht/path, the "punch" section and its metrics.
 #include "node/reach/node_paths.h"
 
-#include <cmath>
 #include <string>
 #include <utility>
 
@@ -32,7 +31,7 @@ nlohmann::json NodePaths::ConnectionJson(const HolePuncher::Connection& connecti
                        {"endpoint", connection.relay->endpoint.ToString()}};
   }
   if (connection.path != HolePuncher::Path::kUnreachable) {
-    answer["rttMs"] = std::round(transport::ToMillis(connection.rtt) * 1000.0) / 1000.0;
+    answer["rttMs"] = transport::ToMillis(connection.rtt);
   }
   return answer;
 }
