@@ -6,8 +6,8 @@
 #include <optional>
 #include <thread>
 
+#include "node/cli/http_call.h"
 #include "node/cli/node_url.h"
-#include "node/cli/status_client.h"
 #include "node/state/atomic_file.h"
 
 namespace skillnode::node::cli {

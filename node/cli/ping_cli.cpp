@@ -6,8 +6,8 @@
 #include <iostream>
 #include <sstream>
 
+#include "node/cli/http_call.h"
 #include "node/cli/node_url.h"
-#include "node/cli/status_client.h"
 
 namespace skillnode::node::cli {
 namespace {
@@ -69,30 +69,25 @@ bool PingCommand::RunParsed(int& status) {
     return true;
   }
   curl_global_init(CURL_GLOBAL_DEFAULT);
-  auto got = HttpGet(*base_url + "/api/dht/path?id=" + id_,
-                     HttpCallOptions{transport::Millis(timeout_ms_), ca_file_});
+  auto got = CallNode("GET", *base_url, "/api/dht/path?id=" + id_, std::nullopt,
+                      HttpCallOptions{transport::Millis(timeout_ms_), ca_file_});
   curl_global_cleanup();
   if (!got) {
-    std::cerr << "skillnode ping: cannot reach a node at " << *base_url << ": "
-              << got.error().message << "\n";
+    std::cerr << "skillnode ping: " << got.error().message << "\n";
     status = 1;
     return true;
   }
-  const nlohmann::json answer = nlohmann::json::parse(got->body, nullptr, false);
-  if (answer.is_discarded() || !answer.is_object()) {
-    std::cerr << "skillnode ping: " << *base_url << " answered " << got->status
-              << " with something that is not JSON\n";
-    status = 1;
-    return true;
-  }
-  if (got->status == 400) {
+  const nlohmann::json& answer = got->body;
+  if (got->status == 400 && answer.is_object()) {
     std::cerr << "skillnode ping: " << Text(answer.value("message", nlohmann::json())) << "\n";
     status = kExitUsage;
     return true;
   }
-  if (got->status != 200) {
+  if (got->status != 200 || !answer.is_object()) {
     std::cerr << "skillnode ping: " << *base_url << " answered " << got->status << ": "
-              << Text(answer.value("message", nlohmann::json())) << "\n";
+              << (answer.is_object() ? Text(answer.value("message", nlohmann::json()))
+                                     : answer.dump())
+              << "\n";
     status = 1;
     return true;
   }

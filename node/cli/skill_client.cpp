@@ -14,9 +14,9 @@
 #include <utility>
 
 #include "discovery/skillmd/skill_folder.h"
+#include "node/cli/http_call.h"
 #include "node/cli/node_url.h"
 #include "node/cli/skill_dir.h"
-#include "node/cli/status_client.h"
 
 namespace skillnode::node::cli {
 namespace {

@@ -4,24 +4,12 @@
 
 #include <cstdio>
 #include <iostream>
-#include <memory>
 #include <set>
 
-#include "node/cli/node_url.h"
 #include "node/daemon/node_info_aliases.h"
 
 namespace skillnode::node::cli {
 namespace {
-
-// A status answer is a few KiB; more is not a skillnode.
-constexpr size_t kStatusBodyMax = 4 * 1024 * 1024;
-
-size_t Append(char* data, size_t size, size_t count, void* user) {
-  auto* body = static_cast<std::string*>(user);
-  if (body->size() + size * count > kStatusBodyMax) return 0;  // aborts the transfer
-  body->append(data, size * count);
-  return size * count;
-}
 
 std::string Uptime(int64_t seconds) {
   char text[64];
@@ -46,65 +34,6 @@ std::string Text(const nlohmann::json& value) {
 }
 
 }  // namespace
-
-transport::Result<HttpGetResult> HttpGet(const std::string& url, const HttpCallOptions& options) {
-  return HttpCall("GET", url, std::nullopt, options);
-}
-
-transport::Result<HttpGetResult> HttpCall(const std::string& method, const std::string& url,
-                                          const std::optional<std::string>& json_body,
-                                          const HttpCallOptions& options,
-                                          const std::vector<std::string>& extra_headers) {
-  std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), &curl_easy_cleanup);
-  if (!curl) return transport::Fail(transport::ErrorCode::kInternal, "cannot start libcurl");
-  HttpGetResult result;
-  char error[CURL_ERROR_SIZE] = {0};
-  std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headers(nullptr,
-                                                                      &curl_slist_free_all);
-  curl_easy_setopt(curl.get(), CURLOPT_URL, url.c_str());
-  if (method != "GET") curl_easy_setopt(curl.get(), CURLOPT_CUSTOMREQUEST, method.c_str());
-  auto add_header = [&headers](const std::string& line) {
-    curl_slist* more = curl_slist_append(headers.get(), line.c_str());
-    if (more != nullptr) {
-      (void)headers.release();
-      headers.reset(more);
-    }
-  };
-  bool typed = false;
-  for (const std::string& line : extra_headers) {
-    typed = typed || line.starts_with("Content-Type:");
-    add_header(line);
-  }
-  if (json_body && !typed) add_header("Content-Type: application/json");
-  // A large upload is sent at once, without waiting for a 100 Continue.
-  if (json_body) add_header("Expect:");
-  if (headers) curl_easy_setopt(curl.get(), CURLOPT_HTTPHEADER, headers.get());
-  if (json_body) {
-    curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDS, json_body->c_str());
-    curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDSIZE, static_cast<long>(json_body->size()));
-  }
-  curl_easy_setopt(curl.get(), CURLOPT_TIMEOUT_MS,
-                   static_cast<long>(transport::ToMillis(options.timeout)));
-  if (!options.ca_file.empty()) {
-    curl_easy_setopt(curl.get(), CURLOPT_CAINFO, options.ca_file.c_str());
-  }
-  curl_easy_setopt(curl.get(), CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, &Append);
-  curl_easy_setopt(curl.get(), CURLOPT_WRITEDATA, &result.body);
-  curl_easy_setopt(curl.get(), CURLOPT_ERRORBUFFER, error);
-  const CURLcode rc = curl_easy_perform(curl.get());
-  if (rc != CURLE_OK) {
-    transport::ErrorCode code = transport::ErrorCode::kIo;
-    if (rc == CURLE_OPERATION_TIMEDOUT) code = transport::ErrorCode::kTimeout;
-    if (rc == CURLE_PEER_FAILED_VERIFICATION) code = transport::ErrorCode::kCrypto;
-    return transport::Fail(code, error[0] != '\0' ? error : curl_easy_strerror(rc));
-  }
-  curl_easy_getinfo(curl.get(), CURLINFO_RESPONSE_CODE, &result.status);
-  const char* content_type = nullptr;
-  curl_easy_getinfo(curl.get(), CURLINFO_CONTENT_TYPE, &content_type);
-  if (content_type != nullptr) result.content_type = content_type;
-  return result;
-}
 
 std::string FormatStatus(const std::string& base_url, const nlohmann::json& answer) {
   // The new names, also from a node older than 0.1.0 that sends only the old ones.
@@ -145,26 +74,20 @@ std::string FormatStatus(const std::string& base_url, const nlohmann::json& answ
 
 int RunStatus(const std::string& base_url, bool json, const HttpCallOptions& options) {
   curl_global_init(CURL_GLOBAL_DEFAULT);
-  auto got = HttpGet(base_url + "/api/node", options);
+  auto got = CallNode("GET", base_url, "/api/node", std::nullopt, options);
   curl_global_cleanup();
   if (!got) {
-    std::cerr << "skillnode: cannot reach a node at " << base_url << ": " << got.error().message
-              << (got.error().code == transport::ErrorCode::kCrypto
-                      ? kCertificateHint
-                      : " (is `skillnode run` running there? see --http)")
-              << "\n";
+    std::cerr << "skillnode: " << got.error().message << "\n";
     return 1;
   }
-  nlohmann::json info = nlohmann::json::parse(got->body, nullptr, false);
-  if (got->status != 200 || info.is_discarded() || !info.is_object()) {
-    std::cerr << "skillnode: " << base_url << "/api/node answered " << got->status
-              << (info.is_discarded() ? " with something that is not JSON" : "") << "\n";
+  if (got->status != 200 || !got->body.is_object()) {
+    std::cerr << "skillnode: " << base_url << "/api/node answered " << got->status << "\n";
     return 1;
   }
   if (json) {
-    std::cout << info.dump(2) << "\n";
+    std::cout << got->body.dump(2) << "\n";
   } else {
-    std::cout << FormatStatus(base_url, info);
+    std::cout << FormatStatus(base_url, got->body);
   }
   return 0;
 }

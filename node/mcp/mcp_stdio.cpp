@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "node/cli/http_call.h"
 #include "node/cli/node_url.h"
-#include "node/cli/status_client.h"
 
 namespace skillnode::node::mcp {
 namespace {
