@@ -103,7 +103,9 @@ void DhtStage::FinishLookup(const Pending& pending, const kademlia::store::GetRe
   for (const auto& signed_record : current) {
     const SkillRecord& record = signed_record->record;
     const Found& held = pending->merge.Add(record, Source::kDht);
-    vocabulary_.NoteRecord(record);  // not a tombstone, once per version
+    // News to this search: not a tombstone, once per version. A version the merge held already
+    // from this node's registrations or cache was noted when it came there.
+    if (held.source == Source::kDht) vocabulary_.NoteRecord(record);
     if (!record.tombstone && Matches(pending->query, record)) {
       // The entry the merge holds is shared when it is this very version.
       live.push_back(held.record().sequence == record.sequence ? held.entry

@@ -116,12 +116,12 @@ class SkillDht final : public RequestHandler {
                   const GetResult* fresh = nullptr);
   void Unlisten(uint64_t subscription);
   // Tells a subscription about records its owner has just read from the key (a get of its
-  // own), as a push would: newer ones raise events. A subscription whose first read is still
-  // running would otherwise meet a later tombstone before the record it removes, and report
-  // nothing. Returns the newest version the subscription knows of each record's identity: the
-  // record itself, a later version, or a tombstone, for a read that began before a change the
-  // subscription has already seen; then the records the subscription knows that the read did
-  // not return (pushed while it ran).
+  // own: GetResult::records, one per identity), as a push would: newer ones raise events. A
+  // subscription whose first read is still running would otherwise meet a later tombstone before
+  // the record it removes, and report nothing. Returns the newest version the subscription knows of
+  // each record's identity: the record itself, a later version, or a tombstone, for a read that
+  // began before a change the subscription has already seen; then the records the subscription
+  // knows that the read did not return (pushed while it ran).
   std::vector<SignedRecordPtr> Observe(uint64_t subscription,
                                        std::span<const SignedRecordPtr> records);
   // The records a subscription currently knows (live ones, newest per identity).

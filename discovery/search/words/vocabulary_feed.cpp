@@ -1,8 +1,11 @@
 // VocabularyFeed: the vocabularies of terms and of surface words, fed once per record version.
 #include "discovery/search/words/vocabulary_feed.h"
 
+#include <sodium.h>
+
 #include <algorithm>
 #include <cassert>
+#include <cstring>
 
 #include "discovery/text/record_text.h"
 
@@ -41,18 +44,38 @@ VocabularyFeed::VocabularyFeed(VocabularyLimits limits)
     : limits_(limits),
       analyzer_(DefaultAnalyzer()),
       terms_(limits.terms_max),
-      words_(limits.words_max) {}
+      words_(limits.words_max) {
+  randombytes_buf(hash_key_.data(), hash_key_.size());
+}
+
+uint64_t VocabularyFeed::DigestOf(const kademlia::store::SkillRecord& record) const {
+  // Each string with its length before it, so that no two identities hash the same bytes.
+  std::vector<uint8_t> bytes;
+  bytes.reserve(record.publisher.size() + record.agent_id.size() + record.skill_id.size() + 24);
+  const auto append = [&bytes](const void* data, size_t size) {
+    const auto* begin = static_cast<const uint8_t*>(data);
+    bytes.insert(bytes.end(), begin, begin + size);
+  };
+  append(record.publisher.data(), record.publisher.size());
+  for (const std::string* text : {&record.agent_id, &record.skill_id}) {
+    const uint64_t size = text->size();
+    append(&size, sizeof size);
+    append(text->data(), text->size());
+  }
+  append(&record.sequence, sizeof record.sequence);
+  return kademlia::SipHash(bytes, hash_key_);
+}
 
 bool VocabularyFeed::Noted(const kademlia::store::SkillRecord& record) const {
-  return noted_.contains(Version{kademlia::store::IdentityOf(record), record.sequence});
+  return noted_.Find(DigestOf(record)) != decltype(noted_)::kNone;
 }
 
 void VocabularyFeed::NoteRecord(const kademlia::store::SkillRecord& record) {
   if (record.tombstone) return;
-  Version version{kademlia::store::IdentityOf(record), record.sequence};
-  if (noted_.contains(version)) return;
-  if (noted_.size() >= limits_.records_max) noted_.clear();
-  noted_.insert(std::move(version));
+  const uint64_t version = DigestOf(record);
+  if (noted_.Find(version) != decltype(noted_)::kNone) return;
+  if (noted_.size() >= limits_.records_max && !noted_.empty()) noted_.Erase(noted_.oldest());
+  noted_.Emplace(version);
   std::vector<std::string> terms;
   std::vector<std::string> words;
   for (text::AnalyzedWord& word : WordsOf(analyzer_, text::SkillTextOf(record))) {

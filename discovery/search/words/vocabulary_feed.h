@@ -14,15 +14,18 @@
 // registry reports it; and the records its key lookups fetch).
 //
 // Bounded: each vocabulary by its own limit (terms_max, words_max); the versions remembered by
-// records_max, all forgotten at once when full (a record seen again after that counts once
-// more). Owned by the Searcher, lent to its WordSearch. Owns an Analyzer: move-only, not
-// thread-safe.
+// records_max, the oldest forgotten first (a record seen again after that counts once more).
+// A version is remembered by a 64-bit SipHash of its identity and sequence under a key
+// drawn per feed, not by its strings: a search notes every record it reads, and looking up
+// strings in an ordered set was a quarter of a fresh search's time (docs/benchmarks.md). Two
+// versions sharing a digest (about 1 in 10^9 at 10^5 versions, and not to be ground without the
+// key) would leave the second's words out of the vocabulary, which only corrections read. Owned by
+// the Searcher, lent to its WordSearch. Owns an Analyzer: move-only, not thread-safe.
 #ifndef SKILLNODE_DISCOVERY_SEARCH_WORDS_VOCABULARY_FEED_H_
 #define SKILLNODE_DISCOVERY_SEARCH_WORDS_VOCABULARY_FEED_H_
 
 #include <cstddef>
 #include <cstdint>
-#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -31,6 +34,8 @@
 #include "discovery/registry/registry.h"
 #include "discovery/text/analyzer.h"
 #include "discovery/text/vocabulary.h"
+#include "kademlia/flat_linked_map.h"
+#include "kademlia/keyed_hash.h"
 #include "kademlia/store/record/skill_record.h"
 
 namespace skillnode::discovery::search {
@@ -78,7 +83,8 @@ class VocabularyFeed {
   const VocabularyLimits& limits() const { return limits_; }
 
  private:
-  using Version = std::pair<kademlia::store::RecordIdentity, uint64_t>;  // identity, sequence
+  // The digest of a record version: SipHash of its publisher, agentId, skillId and sequence.
+  uint64_t DigestOf(const kademlia::store::SkillRecord& record) const;
 
   // The distinct stems of `found` (words), in order, at most n, none equal to `except`.
   std::vector<std::string> StemsOf(const std::vector<std::string>& found, std::string_view except,
@@ -90,8 +96,13 @@ class VocabularyFeed {
   text::Analyzer analyzer_;
   text::Vocabulary terms_;
   text::Vocabulary words_;
-  std::set<Version> noted_;
-  bool registry_noted_ = false;  // NoteRegistry ran
+  // A digest is SipHash under the feed's key already: its low bits place it.
+  struct DigestPlace {
+    uint32_t operator()(uint64_t digest) const { return static_cast<uint32_t>(digest); }
+  };
+  kademlia::HashKey hash_key_;
+  kademlia::FlatLinkedMap<uint64_t, bool, DigestPlace> noted_;  // DigestOf the versions noted
+  bool registry_noted_ = false;                                 // NoteRegistry ran
 };
 
 }  // namespace skillnode::discovery::search

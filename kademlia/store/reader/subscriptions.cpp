@@ -38,9 +38,7 @@ std::vector<SignedRecordPtr> Subscriptions::Observe(uint64_t subscription,
                                                     std::span<const SignedRecordPtr> records) {
   std::vector<SignedRecordPtr> current;
   current.reserve(records.size());
-  std::set<RecordIdentity> read;
   for (const SignedRecordPtr& record : records) {
-    read.insert(IdentityOf(record->record));
     auto it = subscriptions_.find(subscription);  // a callback may have unsubscribed
     if (it == subscriptions_.end()) {
       current.push_back(record);
@@ -50,9 +48,12 @@ std::vector<SignedRecordPtr> Subscriptions::Observe(uint64_t subscription,
   }
   // A record pushed while the read ran, to holders it had already asked, is in the view and
   // not in the read: without it, an answer cached from this read would miss the record until
-  // the next change under the key.
+  // the next change under the key. A read holds each identity once, and each is in the view
+  // after Apply: when the view holds no more than the read, it holds nothing else.
   auto it = subscriptions_.find(subscription);
-  if (it == subscriptions_.end()) return current;
+  if (it == subscriptions_.end() || it->second.view.size() <= records.size()) return current;
+  std::set<RecordIdentity> read;
+  for (const SignedRecordPtr& record : records) read.insert(IdentityOf(record->record));
   for (const auto& [identity, record] : it->second.view) {
     if (!read.contains(identity)) current.push_back(record);
   }

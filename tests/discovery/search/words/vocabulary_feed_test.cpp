@@ -66,6 +66,26 @@ TEST_CASE("the versions remembered and the words kept are bounded", "[unit]") {
   CHECK(feed.words().size() == 2);
 }
 
+TEST_CASE("the oldest version remembered is forgotten first", "[unit]") {
+  VocabularyLimits limits;
+  limits.records_max = 2;
+  VocabularyFeed feed(limits);
+  const kademlia::store::SkillRecord a = Named("a", "alpha");
+  kademlia::store::SkillRecord b = Named("b", "beta");
+  const kademlia::store::SkillRecord c = Named("c", "gamma");
+  feed.NoteRecord(a);
+  feed.NoteRecord(b);
+  feed.NoteRecord(a);  // noted already: counts nothing, stays the oldest
+  feed.NoteRecord(c);
+  CHECK_FALSE(feed.Noted(a));
+  CHECK(feed.Noted(b));
+  CHECK(feed.Noted(c));
+  CHECK(feed.vocabulary().CountOf("alpha") == 1);
+  // Another version of b is another record version.
+  b.sequence += 1;
+  CHECK_FALSE(feed.Noted(b));
+}
+
 TEST_CASE("a word one edit from a known word is corrected to that word's stem", "[unit]") {
   VocabularyFeed feed;
   feed.NoteRecord(Named("cal", "Feishu Calendar"));
