@@ -23,7 +23,10 @@ spreadsheets"), indexed for the word search, and a quarter of all skills are rea
   - word searches, two words of a description drawn at random per request (q): POST
     /api/skills/search with the cache as configured, GET /api/skills?q=&limit=20, and the
     search with "fresh": true (the local stage and a word search of the node's own keyword
-    index).
+    index);
+  - MCP list_skills through POST /mcp (tools/call in one session), one client on one
+    connection: with no arguments (the default page), with a two-word query, and with a
+    capability.
 Each runs for --warmup seconds (not counted) and then --seconds. It prints requests per second
 and p99 latency for each, each rate as a share of the trivial
 route's, and the node's RSS idle, after the registrations, and after the load. The figures are
@@ -175,9 +178,58 @@ request = function()
   return wrk.format("GET", "/api/skills?q=" .. q .. "&limit=20")
 end
 """
+# MCP list_skills through /mcp (tools/call), as an agent's one client asks: SESSION is the
+# Mcp-Session-Id that mcp_session() opened; ARGS the tool's arguments.
+LUA_MCP_LIST = """
+math.randomseed(29)
+local topics = {TOPICS}
+local objects = {OBJECTS}
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Accept"] = "application/json, text/event-stream"
+wrk.headers["Mcp-Session-Id"] = "SESSION"
+local id = 0
+request = function()
+  id = id + 1
+  local args = ARGS
+  return wrk.format(nil, "/mcp", nil, '{"jsonrpc": "2.0", "id": ' .. id ..
+    ', "method": "tools/call", "params": {"name": "list_skills", "arguments": ' .. args .. '}}')
+end
+"""
 LUA_HEALTH = """
 request = function() return wrk.format("GET", "/health") end
 """
+
+
+def mcp_session(address):
+    """Opens an MCP session on the node (initialize, then notifications/initialized) and
+    returns its Mcp-Session-Id."""
+    host, port = address.rsplit(":", 1)
+    conn = http.client.HTTPConnection(host, int(port), timeout=10)
+    headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+    conn.request("POST", "/mcp", json.dumps({
+        "jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "registry_bench", "version": "1"}}}), headers)
+    answer = conn.getresponse()
+    answer.read()
+    session = answer.getheader("Mcp-Session-Id")
+    if answer.status != 200 or not session:
+        sys.exit(f"MCP initialize answered {answer.status} without a session")
+    headers["Mcp-Session-Id"] = session
+    conn.request("POST", "/mcp", json.dumps({"jsonrpc": "2.0",
+                                             "method": "notifications/initialized"}), headers)
+    conn.getresponse().read()
+    # One call first, so that what wrk times is a list of skills and not a refusal.
+    conn.request("POST", "/mcp", json.dumps({
+        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "list_skills", "arguments": {}}}), headers)
+    answer = conn.getresponse()
+    body = answer.read().decode()
+    if answer.status != 200 or '"isError":true' in body.replace(" ", "") or "skills" not in body:
+        sys.exit(f"MCP list_skills answered {answer.status}: {body[:300]}")
+    conn.close()
+    return session
 
 
 def run_wrk(address, script, seconds, connections):
@@ -236,18 +288,31 @@ def main():
                          ("words (fresh)", LUA_WORDS_POST.replace("EXTRA", ', "fresh": true'))):
         scripts[name] = script.replace("{TOPICS}", "{" + lua_list(TOPICS) + "}") \
                               .replace("{OBJECTS}", "{" + lua_list(OBJECTS) + "}")
+    # MCP list_skills, one client (one connection): the whole list, a word query, a capability.
+    session = mcp_session(address)
+    mcp = LUA_MCP_LIST.replace("SESSION", session)
+    for name, lua_args in (("mcp list_skills", "'{}'"),
+                           ("mcp list_skills query", """'{"query": "' .. topics[math.random(#topics)]
+                             .. ' ' .. objects[math.random(#objects)] .. '"}'"""),
+                           ("mcp list_skills capability", """'{"capability": "' ..
+                             string.format("cap-%03d", math.random(0, MAXCAP)) .. '"}'""")):
+        scripts[name] = mcp.replace("ARGS", lua_args).replace("MAXCAP", top) \
+                           .replace("{TOPICS}", "{" + lua_list(TOPICS) + "}") \
+                           .replace("{OBJECTS}", "{" + lua_list(OBJECTS) + "}")
     for name, script in scripts.items():
+        connections = 1 if name.startswith("mcp") else args.connections
         # A warm-up of the same workload first (not counted): the first request for each key
         # fills the caches and the capability snapshot; what is measured is the steady state.
-        run_wrk(address, script, args.warmup, args.connections)
-        results[name] = run_wrk(address, script, args.seconds, args.connections)
+        run_wrk(address, script, args.warmup, connections)
+        results[name] = run_wrk(address, script, args.seconds, connections)
     loaded = rss_mib(proc.pid)
     print(f"registrations: {count} ({args.agents} agents x {args.skills_per_agent} skills) in "
           f"{took:.1f} s = {count / took:,.0f}/s over {8} connections, {len(failures)} refused")
     print(f"stored records: {info['store']['records']:,} under {info['store']['keys']:,} keys, "
           f"{info['store']['bytes'] / 1e6:.1f} MB of records")
-    print(f"node pinned to one core; wrk: 1 thread, {args.connections} connections, "
-          f"{args.seconds} s each, a random one of {CAPABILITIES} capabilities per request")
+    print(f"node pinned to one core; wrk: 1 thread, {args.connections} connections (MCP: one "
+          f"client, 1), {args.seconds} s each, a random one of {CAPABILITIES} capabilities per "
+          f"request")
     trivial = results["trivial GET /health"][0]
     for name, (rate, p99, errors) in results.items():
         print(f"{name:24s} {rate:10,.0f} requests/s   p99 {p99:7.2f} ms   "

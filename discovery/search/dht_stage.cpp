@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <unordered_set>
 #include <utility>
 
 #include "discovery/search/pending_search.h"
@@ -132,20 +133,51 @@ void DhtStage::FinishLookup(const Pending& pending, const kademlia::store::GetRe
 void DhtStage::Scan(transport::TimePoint now, const Pending& pending) {
   const size_t before = pending->merge.size();
   const kademlia::store::ValueStore& store = dht_.store();
+  // A record is held under several keys, and shared by them: each is looked at once.
+  std::unordered_set<const kademlia::store::SignedRecord*> seen;
+  std::vector<SkillEntryPtr> live;  // what matched
   for (const Key& key : store.Keys()) {
     for (const kademlia::store::StoredRecord* held : store.Get(key)) {
+      if (!seen.insert(held->value.get()).second) continue;
       const SkillRecord& record = held->value->record;
       if (record.tombstone) {
         pending->merge.Add(record, Source::kDht);
       } else if (MatchesExceptText(pending->query, record) &&
                  (!pending->text || pending->text->MatchesText(record))) {
-        pending->merge.Add(record, Source::kDht, true);  // without terms, text filters nothing
+        // Without terms, text filters nothing. The entry the merge holds is shared when it is
+        // this very version.
+        const Found& found = pending->merge.Add(record, Source::kDht, true);
+        live.push_back(found.record().sequence == record.sequence ? found.entry
+                                                                  : SkillEntry::Make(record));
       }
     }
+  }
+  // Cached under its scan key until the store changes (DropStaleScans; docs/search.md
+  // "Cached scans"): without it a list with no key walked every record held for every request.
+  // A query whose text filters nothing scans with its words' key (none): not cached.
+  if (pending->cache_key.starts_with(kScanKeyPrefix) &&
+      (!live.empty() || !SkillCenterFollows(*pending))) {
+    DropStaleScans();  // older ones, when the search did not (the tests' own stage)
+    cache_.Put(now, pending->cache_key, std::move(live));
   }
   pending->Report("dht", "found", pending->merge.size() - before, now);
   pending->progress.StoreScanned();
   done_(pending, now);
+}
+
+std::string DhtStage::CacheKeyOf(const SkillQuery& query, const std::optional<Key>& key) const {
+  if (key) return key->ToHex() + "|" + CanonicalQueryKey(query);
+  if (query.text.empty() || word_search_ == nullptr) {
+    return std::string(kScanKeyPrefix) + CanonicalQueryKey(query);
+  }
+  return CanonicalQueryKey(query);
+}
+
+void DhtStage::DropStaleScans() {
+  const uint64_t changes = dht_.store().changes();
+  if (changes == scan_store_changes_) return;
+  cache_.InvalidatePrefix(kScanKeyPrefix);
+  scan_store_changes_ = changes;
 }
 
 void DhtStage::StartWords(transport::TimePoint now, const Pending& pending) {

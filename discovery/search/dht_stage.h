@@ -74,6 +74,18 @@ class DhtStage {
   // Whether a SkillCenter stage follows this one (for the searches whose options use it).
   void SetSkillCenterFollows(bool follows) { skillcenter_follows_ = follows; }
 
+  // The cache keys of scanned answers begin with this (Searcher::Search): they are dropped
+  // together when the store changes (DropStaleScans).
+  static constexpr std::string_view kScanKeyPrefix = "scan|";
+  // The cache key of `query`'s answer, `key` being its DHT key, if any: the key in hex first,
+  // so that news under it drops the answers it fed (QueryCache::InvalidatePrefix); for a
+  // query that scans the store (no key, and no text or no word sources), kScanKeyPrefix;
+  // then CanonicalQueryKey.
+  std::string CacheKeyOf(const SkillQuery& query, const std::optional<kademlia::Key>& key) const;
+  // Drops the cached scan answers when the store has changed since they were made, so that a
+  // cached scan is as current as a new one. Called before each search reads the cache.
+  void DropStaleScans();
+
   // How the stage of `pending` would run, `key` being its query's DHT key, if any.
   Mode ModeOf(const PendingSearch& pending, const std::optional<kademlia::Key>& key) const;
   // Runs the DHT stage of `pending`, whose stage has not started; `key` as for ModeOf.
@@ -119,6 +131,8 @@ class DhtStage {
   DhtStageConfig config_;
   Done done_;
   bool skillcenter_follows_ = false;
+  // ValueStore::changes() when the cached scan answers were made.
+  uint64_t scan_store_changes_ = 0;
   std::unique_ptr<WordSearch> word_search_;  // set with both word sources
   Stats stats_;
   // Lookups and word searches running, each until its answer or its dht_deadline.

@@ -73,7 +73,8 @@ void Searcher::Search(transport::TimePoint now, const SkillQuery& query,
   pending->done = std::move(done);
   pending->started = now;
   const std::optional<Key> key = QueryKey(query);
-  pending->cache_key = key ? CacheKey(*key, query) : CanonicalQueryKey(query);
+  dht_stage_.DropStaleScans();
+  pending->cache_key = dht_stage_.CacheKeyOf(query, key);
   std::string answer_key;
   if (options.use_cache && cache_.config().enabled) {
     answer_key = AnswerMemo::KeyOf(pending->cache_key, options);
@@ -247,10 +248,6 @@ AnswerMemo::Basis Searcher::BasisOf(std::string_view cache_key) const {
   return AnswerMemo::Basis{
       .sources = registry_.changes() + (lan_ != nullptr ? lan_->LanChanges() : 0),
       .entry = cache_.VersionOf(cache_key)};
-}
-
-std::string Searcher::CacheKey(const Key& key, const SkillQuery& query) {
-  return key.ToHex() + "|" + CanonicalQueryKey(query);
 }
 
 }  // namespace skillnode::discovery::search

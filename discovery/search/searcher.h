@@ -219,8 +219,6 @@ class Searcher {
   // registry's and the LAN table's changes, and the version of that key's cache entry (a new
   // answer cached under another key leaves it as it was).
   AnswerMemo::Basis BasisOf(std::string_view cache_key) const;
-  // Cache keys start with the DHT key the answer came from.
-  static std::string CacheKey(const kademlia::Key& key, const SkillQuery& query);
 
   const Registry& registry_;
   LanStage* lan_ = nullptr;

@@ -92,6 +92,7 @@ ValueStore::PutResult ValueStore::Put(const Key& key, const SignedRecord& value,
   entry.records.emplace(id, std::move(stored));
   entry.bytes += size;
   ++records_;
+  ++changes_;
   bytes_ += size;
   shares_.Add(source, Slot{key, id}, now, size);
   by_expiry_.insert({now + lifetime, Slot{key, id}});
@@ -143,6 +144,7 @@ void ValueStore::Erase(const Key& key, const IdentityHash& id) {
   key_it->second.bytes -= stored.bytes;
   bytes_ -= stored.bytes;
   --records_;
+  ++changes_;
   if (auto shared = shared_.find(stored.value->signature);
       shared != shared_.end() && --shared->second.holders == 0) {
     shared_.erase(shared);

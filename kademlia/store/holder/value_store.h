@@ -114,6 +114,9 @@ class ValueStore {
   size_t keys() const { return keys_.size(); }
   size_t bytes_from(const transport::Address& source) const { return shares_.BytesFrom(source); }
   uint64_t evicted() const { return evicted_; }
+  // Grows with every record added, replaced or dropped (not with a republish that only extends
+  // a life): a view made of what the store holds is current while this is unchanged.
+  uint64_t changes() const { return changes_; }
 
  private:
   // Records under a key are indexed by SHA-256 of their identity (compact and ordered).
@@ -151,6 +154,7 @@ class ValueStore {
   size_t records_ = 0;
   size_t bytes_ = 0;
   uint64_t evicted_ = 0;
+  uint64_t changes_ = 0;
 };
 
 }  // namespace skillnode::kademlia::store

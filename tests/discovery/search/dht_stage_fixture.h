@@ -81,6 +81,7 @@ struct DhtStageFixture {
   std::shared_ptr<PendingSearch> Start(const SkillQuery& query,
                                        const std::optional<kademlia::Key>& key) {
     std::shared_ptr<PendingSearch> pending = SearchFor(query, net.now());
+    pending->cache_key = stage.CacheKeyOf(query, key);  // as the Searcher keys it
     stage.Start(net.now(), pending, key);
     return pending;
   }

@@ -124,7 +124,7 @@ TEST_CASE("a lone node scans its store, and its lookup answers at once, not as u
     CHECK(pending->progress.dht() == Dht::kAnswered);
     CHECK(DhtStageFixture::Report(*pending).records == 1);
     CHECK(DhtStageFixture::Answer(*pending) == Strings{"cal"});
-    CHECK(s.cache.size() == 0);  // a scan is not cached
+    CHECK(s.Cached(*pending) == Strings{"cal"});  // cached by its query, as a word answer is
     CHECK(s.stage.stats().gets == 0);
     CHECK(s.stage.in_flight() == 0);
 
@@ -140,6 +140,18 @@ TEST_CASE("a lone node scans its store, and its lookup answers at once, not as u
     REQUIRE(s.ended.size() == 1);
     CHECK(DhtStageFixture::Report(*pending).records == 2);
     CHECK(DhtStageFixture::Answer(*pending).size() == 2);
+    // Each skill once, though the store holds it under several keys.
+    Strings cached = s.Cached(*pending).value_or(Strings{});
+    std::sort(cached.begin(), cached.end());
+    CHECK(cached == Strings{"cal", "pdf"});
+    s.stage.DropStaleScans();  // nothing changed: kept
+    CHECK(s.Cached(*pending).has_value());
+    // A change of the store drops it: a cached scan is as current as a new one.
+    REQUIRE(registry.Register(net.now(), Named("agent-1", "ocr", "Read text")).status ==
+            RegisterStatus::kSuccess);
+    net.RunFor(transport::Seconds(1));
+    s.stage.DropStaleScans();
+    CHECK_FALSE(s.Cached(*pending).has_value());
   }
   SECTION("a lookup with no contact to ask answers from the node's own store, at once") {
     const std::shared_ptr<PendingSearch> pending = s.Lookup("user-auth");
