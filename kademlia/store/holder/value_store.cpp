@@ -6,6 +6,17 @@
 #include "kademlia/wire/encoding.h"
 
 namespace skillnode::kademlia::store {
+namespace {
+
+// The first record under a key whose identity hash is not below `id` (a key's records are
+// sorted by it).
+template <typename Records>
+auto LowerBoundIn(Records& records, const Key& id) {
+  return std::lower_bound(records.begin(), records.end(), id,
+                          [](const auto& held, const Key& wanted) { return held.first < wanted; });
+}
+
+}  // namespace
 
 std::string_view StoreRefusalName(StoreRefusal refusal) {
   switch (refusal) {
@@ -47,7 +58,7 @@ ValueStore::PutResult ValueStore::Put(const Key& key, const SignedRecord& value,
   auto key_it = keys_.find(key);
   const StoredRecord* held = nullptr;
   if (key_it != keys_.end()) {
-    auto it = key_it->second.records.find(id);
+    auto it = key_it->second.Find(id);
     if (it != key_it->second.records.end()) held = &it->second;
   }
   if (held != nullptr) {
@@ -58,7 +69,7 @@ ValueStore::PutResult ValueStore::Put(const Key& key, const SignedRecord& value,
     }
     if (value.record.sequence == held_sequence) {
       // A republish of the same record: extend its life, nothing else changes.
-      StoredRecord& same = key_it->second.records.at(id);
+      StoredRecord& same = key_it->second.Find(id)->second;
       const transport::TimePoint expires = std::max(same.expires_at, now + lifetime);
       by_expiry_.erase({same.expires_at, Slot{key, id}});
       same.expires_at = expires;
@@ -89,7 +100,7 @@ ValueStore::PutResult ValueStore::Put(const Key& key, const SignedRecord& value,
   KeyEntry& entry = keys_[key];
   StoredRecord stored{Share(value, given), source, now, now + lifetime, size};
   SignedRecordPtr held_now = stored.value;
-  entry.records.emplace(id, std::move(stored));
+  entry.records.emplace(entry.LowerBound(id), id, std::move(stored));
   entry.bytes += size;
   ++records_;
   ++changes_;
@@ -99,16 +110,31 @@ ValueStore::PutResult ValueStore::Put(const Key& key, const SignedRecord& value,
   return {StoreRefusal::kNone, true, std::move(held_now)};
 }
 
+ValueStore::KeyEntry::Records::iterator ValueStore::KeyEntry::LowerBound(const IdentityHash& id) {
+  return LowerBoundIn(records, id);
+}
+
+ValueStore::KeyEntry::Records::iterator ValueStore::KeyEntry::Find(const IdentityHash& id) {
+  const auto it = LowerBoundIn(records, id);
+  return it != records.end() && it->first == id ? it : records.end();
+}
+
+ValueStore::KeyEntry::Records::const_iterator ValueStore::KeyEntry::Find(
+    const IdentityHash& id) const {
+  const auto it = LowerBoundIn(records, id);
+  return it != records.end() && it->first == id ? it : records.end();
+}
+
 bool ValueStore::Holds(const Key& key, const IdentityHash& id) const {
   auto it = keys_.find(key);
-  return it != keys_.end() && it->second.records.contains(id);
+  return it != keys_.end() && it->second.Find(id) != it->second.records.end();
 }
 
 bool ValueStore::EvictForRoom(size_t needed, const transport::Address& newcomer,
                               std::initializer_list<std::optional<StoreSlot>> leaving) {
   return shares_.EvictFor(needed, newcomer, leaving, [this](const StoreSlot& slot) {
     const auto& [key, id] = slot;
-    const size_t bytes = keys_.at(key).records.at(id).bytes;
+    const size_t bytes = keys_.at(key).Find(id)->second.bytes;
     Erase(key, id);
     ++evicted_;
     return bytes;
@@ -136,7 +162,7 @@ SignedRecordPtr ValueStore::Share(const SignedRecord& value, const SignedRecordP
 void ValueStore::Erase(const Key& key, const IdentityHash& id) {
   auto key_it = keys_.find(key);
   assert(key_it != keys_.end());
-  auto it = key_it->second.records.find(id);
+  auto it = key_it->second.Find(id);
   assert(it != key_it->second.records.end());
   const StoredRecord& stored = it->second;
   by_expiry_.erase({stored.expires_at, Slot{key, id}});
@@ -166,7 +192,7 @@ std::vector<const StoredRecord*> ValueStore::Page(const Key& key, size_t cursor,
   std::vector<const StoredRecord*> out;
   auto it = keys_.find(key);
   if (it == keys_.end() || cursor >= it->second.records.size()) return out;
-  auto record = std::next(it->second.records.begin(), static_cast<std::ptrdiff_t>(cursor));
+  auto record = it->second.records.begin() + static_cast<std::ptrdiff_t>(cursor);
   for (; record != it->second.records.end() && out.size() < max; ++record) {
     out.push_back(&record->second);
   }
@@ -182,7 +208,7 @@ std::vector<ValueStore::Expired> ValueStore::Expire(transport::TimePoint now) {
   std::vector<Expired> expired;
   while (!by_expiry_.empty() && by_expiry_.begin()->first <= now) {
     const auto [key, id] = by_expiry_.begin()->second;
-    const SkillRecord& record = keys_.at(key).records.at(id).value->record;
+    const SkillRecord& record = keys_.at(key).Find(id)->second.value->record;
     expired.push_back(Expired{key, IdentityOf(record), record.sequence});
     Erase(key, id);
   }

@@ -9,7 +9,8 @@
 // the total per source IP. When the total is full, the oldest record of the heaviest source IP
 // is evicted — unless the newcomer's IP is itself the heaviest, in which case the newcomer is
 // refused: a flood from one address cannot displace records others stored. A refused Put
-// changes nothing. Iteration orders are deterministic (ordered maps). Not thread-safe.
+// changes nothing. Iteration orders are deterministic (sorted arrays, ordered maps). Not
+// thread-safe.
 #ifndef SKILLNODE_KADEMLIA_STORE_HOLDER_VALUE_STORE_H_
 #define SKILLNODE_KADEMLIA_STORE_HOLDER_VALUE_STORE_H_
 
@@ -22,6 +23,7 @@
 #include <set>
 #include <string_view>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "kademlia/key.h"
@@ -121,9 +123,16 @@ class ValueStore {
  private:
   // Records under a key are indexed by SHA-256 of their identity (compact and ordered).
   using IdentityHash = Key;
+  // One array per key, sorted by identity hash: a get walks it in order and a page starts at
+  // its cursor, without a heap node per record (a key holds at most records_per_key_max, so
+  // an insertion moves at most that many). Pointers into it last until the store changes.
   struct KeyEntry {
-    std::map<IdentityHash, StoredRecord> records;
+    using Records = std::vector<std::pair<IdentityHash, StoredRecord>>;
+    Records records;
     size_t bytes = 0;
+    Records::iterator Find(const IdentityHash& id);
+    Records::const_iterator Find(const IdentityHash& id) const;
+    Records::iterator LowerBound(const IdentityHash& id);
   };
   using Slot = StoreSlot;
 
