@@ -51,8 +51,12 @@ void SkillPublisher::Place(transport::TimePoint now, const SignedRecord& record,
   ++stats_.publishes_started;
   const transport::Duration ttl = transport::Seconds(record.record.ttl_seconds);
   if (record.record.tombstone) terms.clear();  // a tombstone buries what its identity had
+  // One copy for the timer, the lookups below and this node's own store.
+  SignedRecordPtr shared = store_.HeldWith(record.signature);
+  if (shared == nullptr || !(*shared == record))
+    shared = std::make_shared<const SignedRecord>(record);
   SetPublished(Published{
-      record, std::move(terms), now + next_in,
+      shared, std::move(terms), now + next_in,
       record.record.tombstone ? now + ttl : window_.LocalTimeOf(now, NotAfterMs(record.record))});
   auto state = std::make_shared<PublishState>();
   state->done = std::move(done);
@@ -67,8 +71,8 @@ void SkillPublisher::Place(transport::TimePoint now, const SignedRecord& record,
     lookup.slow_retry_rank = config_.replication;
     lookup.closest_wanted = config_.lookup_closest;
     const bool started = node_.StartLookup(now, key, std::move(lookup),
-                                           [this, key, record, state](const LookupResult& closest) {
-                                             StoreOn(closest.finished, key, closest, record, state);
+                                           [this, key, shared, state](const LookupResult& closest) {
+                                             StoreOn(closest.finished, key, closest, shared, state);
                                              state->Finish();
                                            });
     if (!started) {
@@ -83,8 +87,9 @@ void SkillPublisher::Place(transport::TimePoint now, const SignedRecord& record,
 }
 
 void SkillPublisher::StoreOn(transport::TimePoint now, const Key& key, const LookupResult& closest,
-                             const SignedRecord& record,
+                             const SignedRecordPtr& shared,
                              const std::shared_ptr<PublishState>& state) {
+  const SignedRecord& record = *shared;
   const uint32_t lifetime = record.record.ttl_seconds;
   size_t copies = 0;
   // We are one of the r closest ourselves when fewer than r others are closer: keep a copy.
@@ -94,7 +99,7 @@ void SkillPublisher::StoreOn(transport::TimePoint now, const Key& key, const Loo
   if (closer_than_us < config_.replication) {
     // The keys come from RecordKeys: the record belongs under each (what HandleStore checks).
     assert(BelongsUnder(record.record, key));
-    const auto put = store_.Put(key, record, transport::Address(), now,
+    const auto put = store_.Put(key, shared, transport::Address(), now,
                                 window_.HeldFor(now, record.record, transport::Seconds(lifetime)));
     if (put.refusal == StoreRefusal::kNone) {
       if (put.changed) on_stored_(now, key, record, put.record);
@@ -112,7 +117,7 @@ void SkillPublisher::StoreOn(transport::TimePoint now, const Key& key, const Loo
     // Inline, or a reference whose bytes the outbox serves to the holder that pulls them.
     const bool sent = node_.Request(
         now, c.endpoint, c.id,
-        wire::StoreBody{key, closest.tokens[i], outbox_.ToWire(now, record), lifetime},
+        wire::StoreBody{key, closest.tokens[i], outbox_.ToWire(now, shared), lifetime},
         [this, state](const rpc::RpcResult& result) {
           if (result.status != rpc::RpcStatus::kReplied) {
             ++state->result.failed;
@@ -144,7 +149,7 @@ void SkillPublisher::Forget(const RecordIdentity& identity) {
 }
 
 void SkillPublisher::SetPublished(Published published) {
-  const RecordIdentity identity = IdentityOf(published.record.record);
+  const RecordIdentity identity = IdentityOf(published.record->record);
   auto it = published_.find(identity);
   if (it != published_.end()) {
     published_due_.erase({it->second.Due(), identity});
@@ -168,14 +173,14 @@ void SkillPublisher::RepublishDue(transport::TimePoint now) {
     published_due_.erase(published_due_.begin());
     auto it = published_.find(identity);
     assert(it != published_.end());  // published_due_ lists exactly the published records
-    const SkillRecord& fields = it->second.record.record;
+    const SkillRecord& fields = it->second.record->record;
     // Our own live records are signed again rather than dropped, even after a long pause.
     const bool ours = !fields.tombstone && fields.publisher == node_.identity().public_key();
     if (it->second.until <= now && !ours) {
       published_.erase(it);
       term_publisher_.Forget(identity);
     } else {
-      due.emplace_back(it->second.record, it->second.terms);  // Publish below sets its next event
+      due.emplace_back(*it->second.record, it->second.terms);  // Publish below sets its next event
     }
   }
   for (auto& [record, terms] : due) {

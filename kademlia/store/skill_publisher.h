@@ -76,7 +76,9 @@ class SkillPublisher {
 
  private:
   struct Published {
-    SignedRecord record;
+    // Shared with this node's own store when it holds the record too (ValueStore::Put of a
+    // SignedRecordPtr), so a record published here is kept once, not once more for the timer.
+    SignedRecordPtr record;
     std::vector<IndexTerm> terms;  // what a live record of ours is indexed under
     transport::TimePoint next_republish;
     // When republishing stops: for a tombstone, when the record would have expired; for a live
@@ -93,7 +95,7 @@ class SkillPublisher {
   // Adds or replaces a published record, keeping published_due_ in step.
   void SetPublished(Published published);
   void StoreOn(transport::TimePoint now, const Key& key, const LookupResult& closest,
-               const SignedRecord& record, const std::shared_ptr<PublishState>& state);
+               const SignedRecordPtr& record, const std::shared_ptr<PublishState>& state);
   // At a republish: `record` as it should go out, signed again when it is ours, live, and has
   // less than republish_interval + ttl / 4 of its window left.
   SignedRecord Refreshed(transport::TimePoint now, SignedRecord record);

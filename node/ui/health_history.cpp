@@ -1,5 +1,7 @@
 #include "node/ui/health_history.h"
 
+#include <cstddef>
+
 #include "discovery/query.h"
 
 namespace skillnode::node::ui {
@@ -51,7 +53,11 @@ void HealthHistory::Record(const discovery::RegistryEvent& event, uint64_t wall_
   transitions.push_back({wall_ms,
                          std::string(kademlia::store::SkillStatusName(event.record.status)),
                          EventName(event.kind)});
-  while (transitions.size() > transitions_max_) transitions.pop_front();
+  if (transitions.size() > transitions_max_) {
+    transitions.erase(
+        transitions.begin(),
+        transitions.begin() + static_cast<std::ptrdiff_t>(transitions.size() - transitions_max_));
+  }
 }
 
 nlohmann::json HealthHistory::For(const std::string& agent_id, const std::string& skill_id) const {

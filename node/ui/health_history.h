@@ -10,12 +10,12 @@
 #define SKILLNODE_NODE_UI_HEALTH_HISTORY_H_
 
 #include <cstdint>
-#include <deque>
 #include <list>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "discovery/registry/registry.h"
 
@@ -40,7 +40,9 @@ class HealthHistory {
     const char* event;
   };
   struct Entry {
-    std::deque<Transition> transitions;
+    // A few transitions (transitions_max): an array, not a deque, whose first block alone is
+    // half a kilobyte for each of thousands of skills that mostly have one transition.
+    std::vector<Transition> transitions;
     std::list<Key>::iterator order;  // its place in order_ (most recently changed last)
   };
 
