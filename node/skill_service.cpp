@@ -23,6 +23,12 @@ discovery::RegistryConfig RegistryConfigOf(const config::Config& config,
   return out;
 }
 
+discovery::search::SearchConfig SearchConfigOf(const config::Config& config) {
+  discovery::search::SearchConfig out;
+  out.word_search.ranking.bm25.field_weights = config.discovery.search.field_weights;
+  return out;
+}
+
 discovery::CacheConfig CacheConfigOf(const config::Config& config) {
   discovery::CacheConfig out;
   out.enabled = config.discovery.cache.enabled;
@@ -50,7 +56,7 @@ SkillService::SkillService(Daemon& daemon, std::vector<uint8_t> publisher_certif
                 RegistryConfigOf(daemon.config(), std::move(publisher_certificate)), &WallClockMs),
       word_terms_(daemon.dht()),
       word_records_(daemon.dht()),
-      searcher_(daemon.dht(), registry_, discovery::search::SearchConfig{},
+      searcher_(daemon.dht(), registry_, SearchConfigOf(daemon.config()),
                 CacheConfigOf(daemon.config())),
       domains_(daemon),
       well_known_(daemon, registry_, searcher_, auth_),

@@ -56,6 +56,7 @@ struct FieldWeights {
   double scenes = 1.5;
 
   double Of(Field field) const;
+  bool operator==(const FieldWeights&) const = default;
 };
 
 // `skill`'s fields through `analyzer` (discovery/text/analyzer.h).

@@ -28,6 +28,8 @@ using discovery::yaml::YamlValue;
 // Durations' bounds, in the milliseconds ConfigSection::Millis takes.
 constexpr int64_t kHourMs = 3600 * 1000;
 constexpr int64_t kDayMs = 24 * kHourMs;
+// A word-search field weight (discovery.search.fieldWeights): the defaults are 1 to 3.
+constexpr double kFieldWeightMax = 100;
 
 // A setter for ConfigSection::Int that stores into `out`, an integer field of any width (Int has
 // checked the range).

@@ -257,6 +257,16 @@ void ReadDiscovery(ConfigSection section, DiscoveryConfig& discovery,
   cache.Int("maxSize", 0, 1000000, Store(discovery.cache.size_max));
   cache.Millis("refreshBeforeExpiry", 0, kDayMs, discovery.cache.refresh_before_expiry);
   cache.Finish();
+  ConfigSection search = section.Sub("search");
+  ConfigSection weights = search.Sub("fieldWeights");
+  discovery::text::FieldWeights& w = discovery.search.field_weights;
+  for (auto [key, weight] : {std::pair{"name", &w.name}, std::pair{"description", &w.description},
+                             std::pair{"capabilities", &w.capabilities}, std::pair{"tags", &w.tags},
+                             std::pair{"scenes", &w.scenes}}) {
+    weights.Double(key, 0, kFieldWeightMax, *weight);
+  }
+  weights.Finish();
+  search.Finish();
   section.Finish();
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "discovery/text/skill_fields.h"
 #include "transport/clock.h"
 #include "transport/endpoint.h"
 
@@ -101,6 +102,15 @@ struct CacheConfig {
   bool operator==(const CacheConfig&) const = default;
 };
 
+// How word searches rank (docs/search.md "Ranking"): BM25F's weight of a term in each field of
+// a record. Only this node's reading: the weights a publisher gives its term pointers are the
+// defaults on every node, so that a hot word's heaviest pointers are the same everywhere.
+struct SearchRankingConfig {
+  discovery::text::FieldWeights field_weights;
+
+  bool operator==(const SearchRankingConfig&) const = default;
+};
+
 struct DiscoveryConfig {
   UdpDiscoveryConfig udp;
   MdnsConfig mdns;
@@ -108,6 +118,7 @@ struct DiscoveryConfig {
   SkillCenterConfig skill_center;
   HealthCheckConfig health_check;
   CacheConfig cache;
+  SearchRankingConfig search;
 
   bool operator==(const DiscoveryConfig&) const = default;
 };

@@ -122,6 +122,21 @@ discovery:
   CHECK(CrossCheck(*config).empty());
 }
 
+TEST_CASE("the word search's field weights are read, each in its range", "[unit]") {
+  auto config = ParseConfig(
+      "discovery:\n  search:\n    fieldWeights: {name: 5, description: 0.5, scenes: 0}\n");
+  REQUIRE(config);
+  const discovery::text::FieldWeights& weights = config->discovery.search.field_weights;
+  CHECK(weights.name == 5.0);
+  CHECK(weights.description == 0.5);
+  CHECK(weights.scenes == 0.0);
+  CHECK(weights.capabilities == discovery::text::FieldWeights{}.capabilities);  // kept
+  CHECK_THAT(ErrorOf("discovery:\n  search:\n    fieldWeights: {tags: -1}\n"),
+             Contains("discovery.search.fieldWeights.tags"));
+  CHECK_THAT(ErrorOf("discovery:\n  search:\n    fieldWeights: {title: 2}\n"),
+             Contains("discovery.search.fieldWeights.title: unknown key"));
+}
+
 TEST_CASE("unknown keys are refused with their path and the keys that are known", "[unit]") {
   CHECK_THAT(
       ErrorOf("discovery:\n  dht:\n    replicationFactr: 3\n"),

@@ -57,6 +57,7 @@ TEST_CASE("docs/configuration.md's reference parses and is exactly the embedded 
   CHECK(d.discovery.skill_center == defaults.discovery.skill_center);
   CHECK(d.discovery.health_check == defaults.discovery.health_check);
   CHECK(d.discovery.cache == defaults.discovery.cache);
+  CHECK(d.discovery.search == defaults.discovery.search);
   CHECK(d.security == defaults.security);
   CHECK(d.provider == defaults.provider);
   CHECK(d.import == defaults.import);
