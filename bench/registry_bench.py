@@ -158,10 +158,12 @@ request = function()
   return wrk.format("GET", "/api/v1/discovery/capabilities?agent=" .. a .. "EXTRA")
 end
 """
+# The descriptions' words, for the scripts that draw a query from them (WORDS in a script).
+LUA_WORDS = "local topics = {%s}\nlocal objects = {%s}" % (
+    ", ".join(f'"{w}"' for w in TOPICS), ", ".join(f'"{w}"' for w in OBJECTS))
 LUA_WORDS_POST = """
 math.randomseed(19)
-local topics = {TOPICS}
-local objects = {OBJECTS}
+WORDS
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 request = function()
@@ -171,8 +173,7 @@ end
 """
 LUA_WORDS_GET = """
 math.randomseed(23)
-local topics = {TOPICS}
-local objects = {OBJECTS}
+WORDS
 request = function()
   local q = topics[math.random(#topics)] .. "+" .. objects[math.random(#objects)]
   return wrk.format("GET", "/api/skills?q=" .. q .. "&limit=20")
@@ -182,8 +183,7 @@ end
 # Mcp-Session-Id that mcp_session() opened; ARGS the tool's arguments.
 LUA_MCP_LIST = """
 math.randomseed(29)
-local topics = {TOPICS}
-local objects = {OBJECTS}
+WORDS
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 wrk.headers["Accept"] = "application/json, text/event-stream"
@@ -282,12 +282,10 @@ def main():
         "capabilities + schemas": LUA_CAPABILITIES
             .replace("MAXAGENT", str(min(args.agents, SCHEMA_AGENTS) - 1)).replace("EXTRA", schemas),
     }
-    lua_list = lambda words: ", ".join(f'"{w}"' for w in words)
     for name, script in (("words (cache)", LUA_WORDS_POST.replace("EXTRA", "")),
                          ("words GET /api/skills?q=", LUA_WORDS_GET),
                          ("words (fresh)", LUA_WORDS_POST.replace("EXTRA", ', "fresh": true'))):
-        scripts[name] = script.replace("{TOPICS}", "{" + lua_list(TOPICS) + "}") \
-                              .replace("{OBJECTS}", "{" + lua_list(OBJECTS) + "}")
+        scripts[name] = script.replace("WORDS", LUA_WORDS)
     # MCP list_skills, one client (one connection): the whole list, a word query, a capability.
     session = mcp_session(address)
     mcp = LUA_MCP_LIST.replace("SESSION", session)
@@ -297,8 +295,7 @@ def main():
                            ("mcp list_skills capability", """'{"capability": "' ..
                              string.format("cap-%03d", math.random(0, MAXCAP)) .. '"}'""")):
         scripts[name] = mcp.replace("ARGS", lua_args).replace("MAXCAP", top) \
-                           .replace("{TOPICS}", "{" + lua_list(TOPICS) + "}") \
-                           .replace("{OBJECTS}", "{" + lua_list(OBJECTS) + "}")
+                           .replace("WORDS", LUA_WORDS)
     for name, script in scripts.items():
         connections = 1 if name.startswith("mcp") else args.connections
         # A warm-up of the same workload first (not counted): the first request for each key

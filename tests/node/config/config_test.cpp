@@ -245,46 +245,6 @@ TEST_CASE("port mapping is on by default, can be turned off, and its lifetime is
              Contains("discovery.dht.portMapping"));
 }
 
-TEST_CASE("bad bootstrap peers are refused with the entry's index and field", "[unit]") {
-  CHECK_THAT(ErrorOf("discovery:\n  dht:\n    bootstrapNodes:\n      - {host: a.example, port: "
-                     "1}\n      - {host: 'bad host', port: 6881}\n"),
-             Contains("discovery.dht.bootstrapNodes[1].host: 'bad host:6881': 'bad host' is "
-                      "neither an address nor a valid host name"));
-  CHECK_THAT(
-      ErrorOf("discovery:\n  dht:\n    bootstrapNodes:\n      - {host: a.example, port: 0}\n"),
-      Contains("discovery.dht.bootstrapNodes[0].port: must be between 1 and 65535, got 0"));
-  CHECK_THAT(ErrorOf("discovery:\n  dht:\n    bootstrapNodes:\n      - {port: 6881}\n"),
-             Contains("discovery.dht.bootstrapNodes[0].host: required"));
-  CHECK_THAT(ErrorOf("discovery:\n  dht:\n    bootstrapNodes:\n      - {host: a.example}\n"),
-             Contains("discovery.dht.bootstrapNodes[0].port: required"));
-  CHECK_THAT(ErrorOf("discovery:\n  dht:\n    bootstrapNodes:\n      - {host: a, port: 1, x: 2}\n"),
-             Contains("discovery.dht.bootstrapNodes[0].x: unknown key"));
-  CHECK_THAT(ErrorOf("discovery:\n  dht:\n    bootstrapNodes: ['a.example:99999']\n"),
-             Contains("discovery.dht.bootstrapNodes[0]: "));
-  CHECK_THAT(ErrorOf("discovery:\n  dht:\n    bootstrapNodes: [[1]]\n"),
-             Contains("discovery.dht.bootstrapNodes[0]: expected {host, port} or 'host:port', "
-                      "got a list"));
-}
-
-TEST_CASE("bootstrap peers may be names, IPv4, IPv6, in map or host:port form", "[unit]") {
-  auto config = ParseConfig(R"(
-discovery:
-  dht:
-    bootstrapNodes:
-      - {host: dht1.example.net, port: 6881}
-      - {host: "::1", port: 6882}
-      - 10.0.0.1:6883
-      - "[2001:db8::1]:6884"
-)");
-  REQUIRE(config);
-  const auto& peers = config->discovery.dht.bootstrap_nodes;
-  REQUIRE(peers.size() == 4);
-  CHECK(peers[0].ToString() == "dht1.example.net:6881");
-  CHECK(peers[1].ToString() == "[::1]:6882");
-  CHECK(peers[2].AsEndpoint()->ToString() == "10.0.0.1:6883");
-  CHECK(peers[3].ToString() == "[2001:db8::1]:6884");
-}
-
 TEST_CASE("every problem in a file is reported at once, one per line", "[unit]") {
   const std::string text =
       ErrorOf("node:\n  port: x\n  colour: red\ndiscovery:\n  dht:\n    replicationFactor: 0\n");
