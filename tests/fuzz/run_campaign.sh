@@ -17,6 +17,10 @@ runs_flag=()
 if [ "$runs_max" -gt 0 ]; then runs_flag=(-runs="$runs_max"); fi
 declare -A max_len=([wire]=1400 [record]=1400 [lan]=4200 [mcp]=65536 [http]=8192 [semver]=1100
                     [config]=16384 [skillmd]=20000 [json]=65536)
+# ASan keeps no allocation stack per malloc (a fifth more executions of fuzz_config); a finding
+# is replayed with the defaults to see where its memory came from:
+# `build/fuzz/tests/fuzz/fuzz_<target> build/fuzz-findings/<target>/crash-...`.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-malloc_context_size=0}
 status=0
 for target in "${targets[@]}"; do
   corpus="$source_root/build/fuzz-corpus/$target"
