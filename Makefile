@@ -101,12 +101,11 @@ format: deps
 	  | grep -v '^tests/tidy/fixtures/' | xargs clang-format -i --style=file
 
 # libFuzzer targets (clang): see docs/tests.md "Fuzzing". Only the targets and what they link
-# are built, not the whole tree under clang.
-FUZZ_TARGETS = wire record lan mcp http semver config skillmd json
+# are built (tests/fuzz/meson.build's fuzz-targets), not the whole tree under clang.
 fuzz: deps
 	@if [ -f $(BUILD_FUZZ)/build.ninja ]; then meson setup --reconfigure $(BUILD_FUZZ) -Dfuzz=true >/dev/null; \
 	 else CXX=clang++ meson setup $(BUILD_FUZZ) -Dfuzz=true; fi
-	meson compile -C $(BUILD_FUZZ) $(addprefix tests/fuzz/fuzz_,$(FUZZ_TARGETS))
+	meson compile -C $(BUILD_FUZZ) fuzz-targets
 
 # The fuzzing campaign: every target (or TARGETS) for SECONDS seconds (default 60), or until
 # RUNS executions when RUNS is set, from its seeds and the inputs earlier runs found; one line
