@@ -5,7 +5,7 @@
 namespace skillnode::sim::hosts {
 
 Host::Host(HostKind kind, uint32_t slot, const kademlia::KademliaConfig& config,
-           const kademlia::Identity& identity, uint64_t rng_seed, HostContext context)
+           const kademlia::Identity& identity, uint64_t rng_seed, const HostContext& context)
     : kind_(kind),
       slot_(slot),
       context_(context),
@@ -14,14 +14,15 @@ Host::Host(HostKind kind, uint32_t slot, const kademlia::KademliaConfig& config,
       k_(config.routing.bucket_size) {
   if (context_.ideal != nullptr) context_.ideal->Register(identity);
   if (IsScripted(kind_)) {
-    identity_.emplace(identity);
+    identity_ = std::make_unique<kademlia::Identity>(identity);
   } else {
     node_.emplace(config, identity, *this, rng_, *context_.logger, *context_.now,
                   *context_.signatures);
     if (context_.dht != nullptr) {
-      dht_.emplace(*node_, *context_.dht);
+      dht_ = std::make_unique<kademlia::store::SkillDht>(*node_, *context_.dht);
       if (kind_ == HostKind::kForgeRecords) {
-        forger_.emplace(*node_, *dht_, node_->identity(), *context_.counters);
+        forger_ = std::make_unique<adversaries::Forger>(*node_, *dht_, node_->identity(),
+                                                     *context_.counters);
       }
     }
   }

@@ -8,12 +8,15 @@
 // ImpersonationAnswer (sybil.h). When the scenario has records, every node runs the real
 // kademlia::SkillDht as its request handler, as the daemon does; a forge_records adversary
 // puts a Forger (forger.h) in front of it. Hosts are heap-allocated and never move: the Node holds
-// references to the host's Rng and Transport. Not thread-safe.
+// references to the host's Rng and Transport. A host is a million times in a large run, so
+// what only some hosts have (a scripted adversary's identity, the store, the forger) is
+// allocated apart, and the context is its lane's, shared. Not thread-safe.
 #ifndef SKILLNODE_SIM_HOSTS_HOST_H_
 #define SKILLNODE_SIM_HOSTS_HOST_H_
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 
@@ -71,7 +74,7 @@ struct HostContext {
 class Host final : public transport::Transport {
  public:
   Host(HostKind kind, uint32_t slot, const kademlia::KademliaConfig& config,
-       const kademlia::Identity& identity, uint64_t rng_seed, HostContext context);
+       const kademlia::Identity& identity, uint64_t rng_seed, const HostContext& context);
   Host(const Host&) = delete;
   Host& operator=(const Host&) = delete;
 
@@ -99,8 +102,8 @@ class Host final : public transport::Transport {
   kademlia::Node* node() { return node_ ? &*node_ : nullptr; }
   const kademlia::Node* node() const { return node_ ? &*node_ : nullptr; }
   // The node's skill store; null for a scripted adversary or a scenario without records.
-  kademlia::store::SkillDht* dht() { return dht_ ? &*dht_ : nullptr; }
-  const kademlia::store::SkillDht* dht() const { return dht_ ? &*dht_ : nullptr; }
+  kademlia::store::SkillDht* dht() { return dht_.get(); }
+  const kademlia::store::SkillDht* dht() const { return dht_.get(); }
 
  private:
   // A scripted adversary's answer under `claim` (an eclipse adversary always answers as
@@ -111,15 +114,15 @@ class Host final : public transport::Transport {
 
   HostKind kind_;
   uint32_t slot_;
-  HostContext context_;
+  const HostContext& context_;  // the lane's (Population), which outlives its hosts
   transport::Rng rng_;
   uint32_t network_id_;
   size_t k_;
-  std::optional<kademlia::Identity> identity_;  // scripted only: a Node keeps its own
+  std::unique_ptr<kademlia::Identity> identity_;  // scripted only: a Node keeps its own
   std::optional<kademlia::Node> node_;
   // Declared after node_: destroyed first, they hand the node's request handler back.
-  std::optional<kademlia::store::SkillDht> dht_;
-  std::optional<adversaries::Forger> forger_;  // forge_records only
+  std::unique_ptr<kademlia::store::SkillDht> dht_;
+  std::unique_ptr<adversaries::Forger> forger_;  // forge_records only
 };
 
 }  // namespace skillnode::sim::hosts

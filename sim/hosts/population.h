@@ -60,6 +60,9 @@ class Population {
              engine::EventQueue& queue, network::Network& network, const transport::TimePoint& now,
              const LaneClocks& clocks, uint64_t seed);
   ~Population();
+  // Hosts keep references to their lane's context: a population never moves.
+  Population(const Population&) = delete;
+  Population& operator=(const Population&) = delete;
 
   size_t size() const { return slots_.size(); }
   size_t honest_slots() const { return honest_slots_; }
