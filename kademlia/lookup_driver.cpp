@@ -72,8 +72,9 @@ void LookupDriver::Step(transport::TimePoint now, uint64_t lookup_id) {
   const transport::Duration adaptive = rtt_.Timeout(config_.rpc_timeout_min, config_.rpc_timeout);
   const Lookup::SlowAfter slow_after = [this, adaptive](const Contact& contact) {
     if (!config_.peer_soft_deadlines) return adaptive;
-    const Contact* known = contact.rtt_known() ? &contact : routing_.Find(contact.id);
-    if (known == nullptr || !known->rtt_known()) return adaptive;
+    const std::optional<Contact> known =
+        contact.rtt_known() ? std::optional<Contact>(contact) : routing_.Find(contact.id);
+    if (!known || !known->rtt_known()) return adaptive;
     return std::clamp(known->ExpectedReplyWithin(), config_.rpc_timeout_min, adaptive);
   };
   for (auto queries = lookup.NextQueries(now, slow_after); !queries.empty();

@@ -22,14 +22,18 @@ auto Node::SendAction() {
 
 Node::Node(const KademliaConfig& config, const Identity& identity, transport::Transport& transport,
            transport::Rng& rng, transport::Logger& logger, transport::TimePoint now,
-           const SignatureScheme& signatures, std::optional<HashKey> hash_key)
+           const SignatureScheme& signatures, std::optional<HashKey> hash_key,
+           routing::PeerDirectory* peer_directory)
     : config_(config),
       identity_(identity),
       signatures_(signatures),
       rng_(rng),
       logger_(logger),
       hash_key_(hash_key ? *hash_key : HashKeyFromCopyOf(rng)),
-      routing_(identity.node_id(), config.routing),
+      own_directory_(peer_directory == nullptr ? std::make_unique<routing::PeerDirectory>(hash_key_)
+                                               : nullptr),
+      routing_(identity.node_id(), config.routing,
+               peer_directory != nullptr ? peer_directory : own_directory_.get()),
       peers_(config_, routing_, hash_key_),
       rpcs_(config.rpcs_in_flight_max),
       sender_(config_, identity_, signatures_, transport, logger, stats_,

@@ -34,6 +34,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -75,11 +76,14 @@ class Node {
   // `hash_key` keys the hashes of the verified-peer cache and the rate limiter's sources
   // (kademlia/keyed_hash.h): the daemon passes one from the OS; without one it comes from a copy
   // of `rng` (HashKeyFromCopyOf), so that a seeded run (the simulator, tests) is reproducible
-  // and draws the same random numbers as before.
+  // and draws the same random numbers as before. `peer_directory` keeps the routing table's peer
+  // records (kademlia/routing/peer_directory.h): one shared by the nodes of one thread (the
+  // simulator's lane; it must outlive the node), or null for one of the node's own.
   Node(const KademliaConfig& config, const Identity& identity, transport::Transport& transport,
        transport::Rng& rng, transport::Logger& logger, transport::TimePoint now,
        const SignatureScheme& signatures = Ed25519Signatures(),
-       std::optional<HashKey> hash_key = std::nullopt);
+       std::optional<HashKey> hash_key = std::nullopt,
+       routing::PeerDirectory* peer_directory = nullptr);
   Node(const Node&) = delete;
   Node& operator=(const Node&) = delete;
 
@@ -231,6 +235,8 @@ class Node {
   transport::Logger& logger_;
   const HashKey hash_key_;
 
+  // The routing table's peer records, when no shared directory was given.
+  std::unique_ptr<routing::PeerDirectory> own_directory_;
   routing::RoutingTable routing_;
   // The verified-peer cache, departed contacts and verification pings in flight.
   routing::PeerBook peers_;

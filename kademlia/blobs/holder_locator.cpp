@@ -30,7 +30,7 @@ void HolderLocator::Locate(transport::TimePoint now, const wire::BlobDigest& dig
   locating.lookups_running = 1;
   const bool ask_publisher = publisher && *publisher != node_.id();
   if (ask_publisher) {
-    if (const Contact* known = node_.routing_table().Find(*publisher)) {
+    if (const auto known = node_.routing_table().Find(*publisher)) {
       locating.publisher_contact = wire::WireContact{known->id, known->endpoint};
     } else {
       ++locating.lookups_running;

@@ -23,8 +23,9 @@ Key Masked(const Key& key, int depth) {
 
 }  // namespace
 
-BucketView::BucketView(const NodeId& self, std::span<const Bucket> buckets)
-    : self_(self), buckets_(buckets) {
+BucketView::BucketView(const NodeId& self, std::span<const Bucket> buckets,
+                       const PeerDirectory& directory)
+    : self_(self), buckets_(buckets), directory_(directory) {
   assert(!buckets_.empty());  // a table always has the bucket holding its own id
 }
 
@@ -67,7 +68,7 @@ std::vector<Contact> BucketView::Closest(const Key& target, size_t count) const 
   // `count` healthy contacts are gathered no later contact can enter the result. Contacts sort
   // on the first 64 bits of their distance, then on the rest where those tie.
   thread_local std::vector<size_t> buckets;
-  thread_local std::vector<std::pair<uint64_t, const Contact*>> gathered;
+  thread_local std::vector<std::pair<uint64_t, const StoredContact*>> gathered;
   BucketsByDistance(target, buckets);
   assert(buckets.size() == buckets_.size());
   gathered.clear();
@@ -75,13 +76,15 @@ std::vector<Contact> BucketView::Closest(const Key& target, size_t count) const 
   const uint64_t target_word = target.FirstWord();
   for (size_t i : buckets) {
     if (healthy >= count) break;
-    for (const Contact& c : buckets_[i].contacts) {
-      gathered.emplace_back(c.id.FirstWord() ^ target_word, &c);
+    for (const StoredContact& c : buckets_[i].contacts) {
+      gathered.emplace_back(c.id_word ^ target_word, &c);
       if (c.failures == 0) ++healthy;
     }
   }
   std::sort(gathered.begin(), gathered.end(), [&](const auto& a, const auto& b) {
-    return a.first != b.first ? a.first < b.first : CloserTo(target, a.second->id, b.second->id);
+    return a.first != b.first ? a.first < b.first
+                              : CloserTo(target, directory_.record(a.second->peer).id,
+                                         directory_.record(b.second->peer).id);
   });
   // Failing contacts only take the places healthy ones cannot fill.
   const size_t failing_max = healthy < count ? count - healthy : 0;
@@ -93,7 +96,7 @@ std::vector<Contact> BucketView::Closest(const Key& target, size_t count) const 
     size_t& taken = c->failures == 0 ? healthy_taken : failing_taken;
     if (taken < (c->failures == 0 ? count : failing_max)) {
       ++taken;
-      out.push_back(*c);
+      out.push_back(ContactOf(directory_, *c));
     }
   }
   return out;

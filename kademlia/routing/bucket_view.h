@@ -24,7 +24,8 @@ class BucketView {
  public:
   // `buckets` must be a table's buckets: at least one, disjoint ranges covering the key
   // space, sorted by distance to `self`, farthest first (bucket.h).
-  BucketView(const NodeId& self, std::span<const Bucket> buckets);
+  // `directory` holds the records the buckets' contacts refer to.
+  BucketView(const NodeId& self, std::span<const Bucket> buckets, const PeerDirectory& directory);
 
   // Up to `count` bucket contacts closest to `target` by XOR distance, closest first.
   // Contacts with failures are cut before healthy ones: the result is the `count` closest
@@ -44,6 +45,7 @@ class BucketView {
  private:
   const NodeId& self_;
   std::span<const Bucket> buckets_;
+  const PeerDirectory& directory_;
 };
 
 }  // namespace skillnode::kademlia::routing

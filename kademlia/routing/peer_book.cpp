@@ -12,43 +12,59 @@ PeerBook::PeerBook(const KademliaConfig& config, RoutingTable& routing, const Ha
       departed_(config_.routing),
       verified_(KeyedHash<NodeId>(hash_key)) {}
 
+PeerBook::~PeerBook() {
+  for (auto h = verified_.oldest(); h != verified_.kNone; h = verified_.newer(h)) {
+    routing_.directory().Release(verified_.value(h));
+  }
+}
+
+const PeerRecord& PeerBook::CachedRecord(VerifiedCache::Handle h) const {
+  return routing_.directory().record(verified_.value(h));
+}
+
 const PublicKey* PeerBook::ProvenKey(const NodeId& id, const transport::Endpoint* at) const {
-  if (const VerifiedPeer* known = verified_.Get(id)) {
-    if (at == nullptr || known->endpoint == *at) return &known->key;
+  if (const auto h = verified_.Find(id); h != verified_.kNone) {
+    const PeerRecord& known = CachedRecord(h);
+    if (at == nullptr || known.endpoint == *at) return &known.key;
   }
   return TableKey(id, at);
 }
 
 const PublicKey* PeerBook::TableKey(const NodeId& id, const transport::Endpoint* at) const {
-  const Contact* contact = routing_.Find(id);
-  if (contact == nullptr || contact->failures > 0 || !contact->key_known()) return nullptr;
-  return at == nullptr || contact->endpoint == *at ? &contact->public_key : nullptr;
+  int failures = 0;
+  const PeerRecord* contact = routing_.FindRecord(id, &failures);
+  if (contact == nullptr || failures > 0 || contact->key == PublicKey{}) return nullptr;
+  return at == nullptr || contact->endpoint == *at ? &contact->key : nullptr;
 }
 
 bool PeerBook::ProvenRequester(const transport::Endpoint& from, const wire::Header& header) {
   // ProvenKey's two sources, the cache probed once: a cached peer becomes the most recent.
   const auto cached = verified_.Find(header.sender_id);
-  const bool cache_proof = cached != verified_.kNone && verified_.value(cached).endpoint == from;
+  const bool cache_proof = cached != verified_.kNone && CachedRecord(cached).endpoint == from;
   const PublicKey* proven =
-      cache_proof ? &verified_.value(cached).key : TableKey(header.sender_id, &from);
+      cache_proof ? &CachedRecord(cached).key : TableKey(header.sender_id, &from);
   if (proven == nullptr || *proven != header.sender_key) return false;
   if (cache_proof) verified_.MakeNewest(cached);
   return true;
 }
 
 void PeerBook::Remember(const transport::Endpoint& from, const wire::Header& header) {
+  PeerDirectory& directory = routing_.directory();
+  const PeerDirectory::Ref record = directory.Acquire({header.sender_id, header.sender_key, from});
   auto peer = verified_.Find(header.sender_id);
   if (peer != verified_.kNone) {
     verified_.MakeNewest(peer);
+    directory.Release(verified_.value(peer));
   } else {
     // At the bound, the least recent peer goes before the newcomer is placed, so that its slab
     // place is reused and the cache never grows past verified_peers_max.
     while (!verified_.empty() && verified_.size() >= config_.verified_peers_max) {
+      directory.Release(verified_.value(verified_.oldest()));
       verified_.Erase(verified_.oldest());
     }
     peer = verified_.Emplace(header.sender_id).first;
   }
-  verified_.value(peer) = VerifiedPeer{from, header.sender_key};
+  verified_.value(peer) = record;
 }
 
 PeerBook::Hearing PeerBook::Hear(transport::TimePoint now, const Contact& contact,
@@ -58,24 +74,26 @@ PeerBook::Hearing PeerBook::Hear(transport::TimePoint now, const Contact& contac
   departed_.Forget(contact.id);
   hearing.inserted = routing_.Heard(contact, now, rtt);
   // An added contact is in the table, once: under its own id, not departed.
-  assert(hearing.inserted.outcome != InsertOutcome::kAdded || routing_.Find(contact.id) != nullptr);
+  assert(hearing.inserted.outcome != InsertOutcome::kAdded || routing_.Find(contact.id));
   return hearing;
 }
 
 bool PeerBook::Failed(transport::TimePoint now, const NodeId& id, const transport::Endpoint& at) {
-  const Contact* known = routing_.Find(id);
-  if (known == nullptr || known->endpoint != at) return false;
+  const std::optional<Contact> known = routing_.Find(id);
+  if (!known || known->endpoint != at) return false;
   const Contact last = *known;
   if (!routing_.Failed(id)) return false;
   // Dropped from the table: nowhere in it any more, and kept only as departed.
-  assert(routing_.Find(id) == nullptr);
+  assert(!routing_.Find(id));
   departed_.Add(last, now);
   return true;
 }
 
 void PeerBook::ForgetProof(const NodeId& id, const transport::Endpoint& at) {
-  const VerifiedPeer* verified = verified_.Get(id);
-  if (verified != nullptr && verified->endpoint == at) verified_.Erase(id);
+  const auto h = verified_.Find(id);
+  if (h == verified_.kNone || CachedRecord(h).endpoint != at) return;
+  routing_.directory().Release(verified_.value(h));
+  verified_.Erase(h);
 }
 
 bool PeerBook::StartVerifying(const NodeId& id, const transport::Endpoint& from) {

@@ -31,6 +31,7 @@ class PeerBook {
   PeerBook(const KademliaConfig& config, RoutingTable& routing, const HashKey& hash_key);
   PeerBook(const PeerBook&) = delete;
   PeerBook& operator=(const PeerBook&) = delete;
+  ~PeerBook();
 
   // The key `id` proved it holds, or nullptr: a peer of the routing table that has not failed
   // since, or one of the cached peers. With `at`, only a proof made from that address counts
@@ -71,10 +72,10 @@ class PeerBook {
   size_t probe_distance_max() const { return verified_.ProbeDistanceMax(); }
 
  private:
-  struct VerifiedPeer {
-    transport::Endpoint endpoint;
-    PublicKey key{};
-  };
+  // A cached peer's id, key and the address it proved them from are a record of the routing
+  // table's directory (peer_directory.h): the cache holds one reference each.
+  using VerifiedCache = FlatLinkedMap<NodeId, PeerDirectory::Ref, KeyedHash<NodeId>>;
+  const PeerRecord& CachedRecord(VerifiedCache::Handle h) const;
   // ProvenKey's routing-table half: a contact that has not failed and whose key we know.
   const PublicKey* TableKey(const NodeId& id, const transport::Endpoint* at) const;
 
@@ -85,7 +86,7 @@ class PeerBook {
   DepartedContacts departed_;
   // Peers that proved their key at an address, least recently heard first. The routing
   // table's contacts need no entry: they are verified by construction (ProvenKey).
-  FlatLinkedMap<NodeId, VerifiedPeer, KeyedHash<NodeId>> verified_;
+  VerifiedCache verified_;
   // Requesters we are verifying with a ping (by id and by address: always in step), and
   // contacts we are pinging before eviction.
   std::unordered_set<NodeId> verifying_;

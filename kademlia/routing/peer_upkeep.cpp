@@ -26,7 +26,7 @@ void PeerUpkeep::ConsiderRequester(transport::TimePoint now, const transport::En
     // transaction id, from its address, says "c" again before the table drops it
     // (HearVerified), so a forged request claiming a contact's id and address evicts nothing.
     ++stats_.client_messages;
-    if (routing_.Find(header.sender_id) != nullptr || wire::IsChunkRequest(request.type())) {
+    if (routing_.FindRecord(header.sender_id) != nullptr || wire::IsChunkRequest(request.type())) {
       VerifyRequester(now, from, header.sender_id);
     }
     return;

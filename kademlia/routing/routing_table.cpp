@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <memory>
 #include <utility>
 
 #include "kademlia/routing/bucket_view.h"
@@ -16,32 +17,78 @@ namespace {
 // e.g. at rpcs_in_flight_max), the bucket may ask again, so a lost report never stalls it.
 constexpr transport::Duration kPingReportWaitMax = transport::Seconds(10);
 
-template <typename Contacts>
-auto FindId(Contacts& contacts, const NodeId& id) {
-  return std::find_if(contacts.begin(), contacts.end(),
-                      [&](const Contact& c) { return c.id == id; });
-}
-
 // Appends `contact` to a list that never holds more than `max`: a full list grows straight to
 // `max`, not to twice its size (a table holds a million of these lists in the simulator).
-void Append(std::vector<Contact>& list, size_t max, Contact contact) {
+void Append(std::vector<StoredContact>& list, size_t max, StoredContact contact) {
   if (list.size() == list.capacity() && list.capacity() < max) list.reserve(max);
-  list.push_back(std::move(contact));
-}
-
-// Appends `contact` as the newest replacement, dropping the oldest when `cache` holds `max`.
-void PushReplacement(std::vector<Contact>& cache, size_t max, const Contact& contact) {
-  if (max == 0) return;
-  if (cache.size() >= max) cache.erase(cache.begin());
-  Append(cache, max, contact);
+  list.push_back(contact);
 }
 
 }  // namespace
 
-RoutingTable::RoutingTable(const NodeId& self, const RoutingConfig& config)
-    : self_(self), config_(config) {
+RoutingTable::RoutingTable(const NodeId& self, const RoutingConfig& config,
+                           PeerDirectory* directory)
+    : self_(self),
+      config_(config),
+      owned_directory_(directory == nullptr ? std::make_unique<PeerDirectory>(HashKey{}) : nullptr),
+      directory_(directory == nullptr ? *owned_directory_ : *directory) {
   assert(config_.bucket_size > 0);
   buckets_.push_back(Bucket{});  // depth 0: the whole key space
+}
+
+RoutingTable::~RoutingTable() {
+  for (const Bucket& b : buckets_) {
+    for (const auto* list : {&b.contacts, &b.replacements}) {
+      for (const StoredContact& c : *list) directory_.Release(c.peer);
+    }
+  }
+}
+
+StoredContact RoutingTable::Store(const Contact& contact) { return StoreIn(directory_, contact); }
+
+void RoutingTable::Update(StoredContact& stored, const Contact& contact) {
+  const PeerRecord record{contact.id, contact.public_key, contact.endpoint};
+  if (!(directory_.record(stored.peer) == record)) {
+    const PeerDirectory::Ref old = stored.peer;
+    stored.peer = directory_.Acquire(record);
+    directory_.Release(old);
+  }
+  stored.SetLiveness(contact);
+}
+
+void RoutingTable::PushReplacement(std::vector<StoredContact>& cache, StoredContact contact) {
+  const size_t max = config_.replacement_cache_size;
+  if (max == 0) {
+    directory_.Release(contact.peer);
+    return;
+  }
+  if (cache.size() >= max) {
+    directory_.Release(cache.front().peer);
+    cache.erase(cache.begin());
+  }
+  Append(cache, max, contact);
+}
+
+Contact RoutingTable::Load(const StoredContact& stored) const {
+  return ContactOf(directory_, stored);
+}
+
+const NodeId& RoutingTable::IdOf(const StoredContact& stored) const {
+  return directory_.record(stored.peer).id;
+}
+
+std::vector<StoredContact>::iterator RoutingTable::FindId(std::vector<StoredContact>& list,
+                                                          const NodeId& id) const {
+  const uint64_t word = id.FirstWord();
+  return std::find_if(list.begin(), list.end(),
+                      [&](const StoredContact& c) { return c.id_word == word && IdOf(c) == id; });
+}
+
+std::vector<StoredContact>::const_iterator RoutingTable::FindId(
+    const std::vector<StoredContact>& list, const NodeId& id) const {
+  const uint64_t word = id.FirstWord();
+  return std::find_if(list.begin(), list.end(),
+                      [&](const StoredContact& c) { return c.id_word == word && IdOf(c) == id; });
 }
 
 size_t RoutingTable::IndexOf(const Key& key) const {
@@ -66,7 +113,8 @@ InsertResult RoutingTable::Heard(const Contact& contact, transport::TimePoint no
   // A cached contact heard again is taken out and offered anew as the newest one.
   std::optional<Contact> cached;
   if (auto it = FindId(bucket.replacements, contact.id); it != bucket.replacements.end()) {
-    cached = *it;
+    cached = Load(*it);
+    directory_.Release(it->peer);
     bucket.replacements.erase(it);
   }
   Contact fresh = contact;
@@ -89,17 +137,20 @@ bool RoutingTable::Wants(const NodeId& id, transport::TimePoint now) const {
   return OldestDuePing(bucket, now);
 }
 
-InsertResult RoutingTable::Refresh(Bucket& bucket, std::vector<Contact>::iterator it,
+InsertResult RoutingTable::Refresh(Bucket& bucket, std::vector<StoredContact>::iterator it,
                                    const Contact& contact, transport::TimePoint now,
                                    transport::Duration rtt) {
-  const bool moved = it->endpoint.address() != contact.endpoint.address();
+  Contact known = Load(*it);
+  const bool moved = known.endpoint.address() != contact.endpoint.address();
   if (moved && !DiversityAllows(bucket.contacts, contact)) return RejectDiversity();
-  if (moved) it->rtt = it->rtt_deviation = transport::Duration{};  // another path: measure it anew
-  it->AddRttSample(rtt);
-  it->endpoint = contact.endpoint;
-  if (contact.key_known()) it->public_key = contact.public_key;
-  it->last_seen = now;
-  it->failures = 0;
+  if (moved)
+    known.rtt = known.rtt_deviation = transport::Duration{};  // another path: measure it anew
+  known.AddRttSample(rtt);
+  known.endpoint = contact.endpoint;
+  if (contact.key_known()) known.public_key = contact.public_key;
+  known.last_seen = now;
+  known.failures = 0;
+  Update(*it, known);
   std::rotate(it, it + 1, bucket.contacts.end());  // to the most-recently-seen end
   if (bucket.ping_pending == contact.id) bucket.ping_pending.reset();
   return {InsertOutcome::kUpdated, std::nullopt};
@@ -115,7 +166,7 @@ InsertResult RoutingTable::Insert(size_t index, const Contact& contact, transpor
       Contact added = contact;
       added.last_seen = now;
       added.failures = 0;
-      Append(bucket.contacts, config_.bucket_size, added);
+      Append(bucket.contacts, config_.bucket_size, Store(added));
       bucket.touched_at = now;
       return {InsertOutcome::kAdded, std::nullopt};
     }
@@ -145,12 +196,12 @@ std::optional<InsertResult> RoutingTable::PreferNearer(size_t index, const Conta
   auto slowest = bucket.contacts.end();
   for (auto it = bucket.contacts.begin(); it != bucket.contacts.end(); ++it) {
     if (!it->rtt_known() || it->failures > 0) continue;
-    if (slowest == bucket.contacts.end() || it->rtt > slowest->rtt) slowest = it;
+    if (slowest == bucket.contacts.end() || it->rtt_us > slowest->rtt_us) slowest = it;
   }
   if (slowest == bucket.contacts.end()) return std::nullopt;
-  const double bound = config_.proximity_ratio * static_cast<double>(slowest->rtt.count());
+  const double bound = config_.proximity_ratio * static_cast<double>(slowest->rtt_us);
   if (static_cast<double>(newcomer.rtt.count()) > bound) return std::nullopt;
-  const Contact displaced = *slowest;
+  const StoredContact displaced = *slowest;
   const auto at = bucket.contacts.erase(slowest);
   if (!DiversityAllows(bucket.contacts, newcomer)) {
     bucket.contacts.insert(at, displaced);
@@ -159,12 +210,14 @@ std::optional<InsertResult> RoutingTable::PreferNearer(size_t index, const Conta
   Contact added = newcomer;
   added.last_seen = now;
   added.failures = 0;
-  Append(bucket.contacts, config_.bucket_size, added);
+  Append(bucket.contacts, config_.bucket_size, Store(added));
   bucket.touched_at = now;
-  if (bucket.ping_pending == displaced.id) bucket.ping_pending.reset();
+  if (bucket.ping_pending == IdOf(displaced)) bucket.ping_pending.reset();
   // The displaced contact is alive: it waits in the cache to come back when one fails.
-  if (DiversityAllows(bucket.replacements, displaced)) {
-    PushReplacement(bucket.replacements, config_.replacement_cache_size, displaced);
+  if (DiversityAllows(bucket.replacements, Load(displaced))) {
+    PushReplacement(bucket.replacements, displaced);
+  } else {
+    directory_.Release(displaced.peer);
   }
   ++displaced_;
   return InsertResult{InsertOutcome::kAdded, std::nullopt};
@@ -176,12 +229,12 @@ InsertResult RoutingTable::CacheReplacement(Bucket& bucket, const Contact& conta
   Contact cached = contact;
   cached.last_seen = now;
   cached.failures = 0;
-  PushReplacement(bucket.replacements, config_.replacement_cache_size, cached);
+  if (config_.replacement_cache_size > 0) PushReplacement(bucket.replacements, Store(cached));
   return {InsertOutcome::kReplacementCached, AskPing(bucket, now)};
 }
 
 bool RoutingTable::OldestDuePing(const Bucket& bucket, transport::TimePoint now) const {
-  const Contact& oldest = bucket.contacts.front();
+  const StoredContact& oldest = bucket.contacts.front();
   return oldest.failures > 0 || now - oldest.last_seen >= config_.ping_oldest_after;
 }
 
@@ -191,8 +244,8 @@ std::optional<Contact> RoutingTable::AskPing(Bucket& bucket, transport::TimePoin
   if (bucket.ping_pending && now - bucket.ping_asked_at < kPingReportWaitMax) {
     return std::nullopt;
   }
-  const Contact& oldest = bucket.contacts.front();
   if (!OldestDuePing(bucket, now)) return std::nullopt;
+  const Contact oldest = Load(bucket.contacts.front());
   bucket.ping_pending = oldest.id;
   bucket.ping_asked_at = now;
   return oldest;
@@ -206,8 +259,8 @@ bool RoutingTable::CanSplit(size_t index, const NodeId& newcomer) const {
   // Buckets after `index` are nearer to us than everything in it.
   size_t closer = 0;
   for (size_t i = index + 1; i < buckets_.size(); ++i) closer += buckets_[i].contacts.size();
-  for (const Contact& c : bucket.contacts) {
-    if (CloserTo(self_, c.id, newcomer)) ++closer;
+  for (const StoredContact& c : bucket.contacts) {
+    if (CloserTo(self_, IdOf(c), newcomer)) ++closer;
   }
   return closer < config_.bucket_size;
 }
@@ -220,14 +273,14 @@ void RoutingTable::Split(size_t index) {
   near.touched_at = old.touched_at;
   Bucket far = near;  // a pending ping is forgotten: at worst it is asked for once more
   far.distance_prefix = old.distance_prefix.WithBitFlipped(old.depth);
-  // Stable partitions keep the least-recently-seen and oldest-first orders.
-  for (Contact& c : old.contacts) {
-    Append((Distance(c.id, self_).Bit(old.depth) ? far : near).contacts, config_.bucket_size,
-           std::move(c));
+  // Stable partitions keep the least-recently-seen and oldest-first orders. The references
+  // move with the contacts.
+  for (const StoredContact& c : old.contacts) {
+    Append((Distance(IdOf(c), self_).Bit(old.depth) ? far : near).contacts, config_.bucket_size, c);
   }
-  for (Contact& c : old.replacements) {
-    Append((Distance(c.id, self_).Bit(old.depth) ? far : near).replacements,
-           config_.replacement_cache_size, std::move(c));
+  for (const StoredContact& c : old.replacements) {
+    Append((Distance(IdOf(c), self_).Bit(old.depth) ? far : near).replacements,
+           config_.replacement_cache_size, c);
   }
   Promote(far);
   Promote(near);
@@ -239,21 +292,22 @@ void RoutingTable::Promote(Bucket& bucket) {
   auto& cache = bucket.replacements;
   while (bucket.contacts.size() < config_.bucket_size && !cache.empty()) {
     // The most recently seen replacement that the bucket's diversity limit accepts.
-    auto it = std::find_if(cache.rbegin(), cache.rend(),
-                           [&](const Contact& c) { return DiversityAllows(bucket.contacts, c); });
+    auto it = std::find_if(cache.rbegin(), cache.rend(), [&](const StoredContact& c) {
+      return DiversityAllows(bucket.contacts, Load(c));
+    });
     if (it == cache.rend()) return;
-    const Contact promoted = *it;
+    const StoredContact promoted = *it;
     cache.erase(std::next(it).base());
     // Keep the bucket ordered by last_seen: a replacement may be older than some contacts.
-    auto at =
-        std::upper_bound(bucket.contacts.begin(), bucket.contacts.end(), promoted.last_seen,
-                         [](transport::TimePoint t, const Contact& c) { return t < c.last_seen; });
+    auto at = std::upper_bound(
+        bucket.contacts.begin(), bucket.contacts.end(), promoted.last_seen,
+        [](transport::TimePoint t, const StoredContact& c) { return t < c.last_seen; });
     bucket.contacts.insert(at, promoted);
     ++promoted_;
   }
 }
 
-bool RoutingTable::DiversityAllows(std::span<const Contact> contacts,
+bool RoutingTable::DiversityAllows(std::span<const StoredContact> contacts,
                                    const Contact& newcomer) const {
   const transport::Address& address = newcomer.endpoint.address();
   if (config_.diversity_exempt_local &&
@@ -263,8 +317,9 @@ bool RoutingTable::DiversityAllows(std::span<const Contact> contacts,
   const int bits =
       address.is_v4() ? config_.diversity_ipv4_prefix_bits : config_.diversity_ipv6_prefix_bits;
   const transport::Address prefix = address.Masked(bits);
-  const auto same = std::count_if(contacts.begin(), contacts.end(), [&](const Contact& c) {
-    return c.id != newcomer.id && c.endpoint.address().Masked(bits) == prefix;
+  const auto same = std::count_if(contacts.begin(), contacts.end(), [&](const StoredContact& c) {
+    const PeerRecord& record = directory_.record(c.peer);
+    return record.id != newcomer.id && record.endpoint.address().Masked(bits) == prefix;
   });
   return static_cast<size_t>(same) < config_.diversity_per_bucket_max;
 }
@@ -277,6 +332,7 @@ InsertResult RoutingTable::RejectDiversity() {
 bool RoutingTable::Failed(const NodeId& id) {
   Bucket& bucket = buckets_[IndexOf(id)];
   if (auto it = FindId(bucket.replacements, id); it != bucket.replacements.end()) {
+    directory_.Release(it->peer);
     bucket.replacements.erase(it);
     ++evicted_;
     return true;
@@ -284,7 +340,9 @@ bool RoutingTable::Failed(const NodeId& id) {
   auto it = FindId(bucket.contacts, id);
   if (it == bucket.contacts.end()) return false;
   if (bucket.ping_pending == id) bucket.ping_pending.reset();  // the caller may ask again
-  if (++it->failures < config_.stale_failures_max) return false;
+  if (it->failures < UINT8_MAX) ++it->failures;
+  if (static_cast<size_t>(it->failures) < config_.stale_failures_max) return false;
+  directory_.Release(it->peer);
   bucket.contacts.erase(it);
   ++evicted_;
   Promote(bucket);
@@ -294,11 +352,13 @@ bool RoutingTable::Failed(const NodeId& id) {
 bool RoutingTable::Remove(const NodeId& id) {
   Bucket& bucket = buckets_[IndexOf(id)];
   if (auto it = FindId(bucket.replacements, id); it != bucket.replacements.end()) {
+    directory_.Release(it->peer);
     bucket.replacements.erase(it);
     return true;
   }
   auto it = FindId(bucket.contacts, id);
   if (it == bucket.contacts.end()) return false;
+  directory_.Release(it->peer);
   bucket.contacts.erase(it);
   if (bucket.ping_pending == id) bucket.ping_pending.reset();
   Promote(bucket);
@@ -310,20 +370,31 @@ bool RoutingTable::InBucket(const NodeId& id) const {
   return FindId(bucket.contacts, id) != bucket.contacts.end();
 }
 
-const Contact* RoutingTable::Find(const NodeId& id) const {
+std::optional<Contact> RoutingTable::Find(const NodeId& id) const {
   const Bucket& bucket = buckets_[IndexOf(id)];
   for (const auto* list : {&bucket.contacts, &bucket.replacements}) {
-    if (auto it = FindId(*list, id); it != list->end()) return &*it;
+    if (auto it = FindId(*list, id); it != list->end()) return Load(*it);
+  }
+  return std::nullopt;
+}
+
+const PeerRecord* RoutingTable::FindRecord(const NodeId& id, int* failures) const {
+  const Bucket& bucket = buckets_[IndexOf(id)];
+  for (const auto* list : {&bucket.contacts, &bucket.replacements}) {
+    if (auto it = FindId(*list, id); it != list->end()) {
+      if (failures != nullptr) *failures = it->failures;
+      return &directory_.record(it->peer);
+    }
   }
   return nullptr;
 }
 
 std::vector<Contact> RoutingTable::Closest(const Key& target, size_t count) const {
-  return BucketView(self_, buckets_).Closest(target, count);
+  return BucketView(self_, buckets_, directory_).Closest(target, count);
 }
 
 Key RoutingTable::RandomKeyInBucket(size_t index, transport::Rng& rng) const {
-  return BucketView(self_, buckets_).RandomKeyIn(index, rng);
+  return BucketView(self_, buckets_, directory_).RandomKeyIn(index, rng);
 }
 
 std::vector<Key> RoutingTable::RefreshTargets(transport::TimePoint now, transport::Rng& rng) {
@@ -348,9 +419,11 @@ transport::TimePoint RoutingTable::NextRefreshDue() const {
 
 std::vector<Contact> RoutingTable::Export() const {
   std::vector<Contact> out;
-  for (const Bucket& b : buckets_) out.insert(out.end(), b.contacts.begin(), b.contacts.end());
   for (const Bucket& b : buckets_) {
-    out.insert(out.end(), b.replacements.begin(), b.replacements.end());
+    for (const StoredContact& c : b.contacts) out.push_back(Load(c));
+  }
+  for (const Bucket& b : buckets_) {
+    for (const StoredContact& c : b.replacements) out.push_back(Load(c));
   }
   return out;
 }

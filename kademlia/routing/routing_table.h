@@ -12,11 +12,15 @@
 // oldest contact" as data, and the caller reports the outcome with Heard() or Failed().
 // Only contacts whose key has been verified may be given to Heard(); the table trusts it.
 // The buckets are plain data (bucket.h); the read-only queries over them (closest contacts, a
-// random key in a bucket) are BucketView's (bucket_view.h). Not thread-safe.
+// random key in a bucket) are BucketView's (bucket_view.h). A contact's id, key and address
+// are a record of a PeerDirectory (peer_directory.h), the table's own or one shared with other
+// tables on the same thread; a bucket keeps a 32-byte reference and the liveness figures
+// (bucket.h StoredContact). Not thread-safe.
 #ifndef SKILLNODE_KADEMLIA_ROUTING_ROUTING_TABLE_H_
 #define SKILLNODE_KADEMLIA_ROUTING_ROUTING_TABLE_H_
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -59,9 +63,16 @@ struct RoutingTableStats {
 
 class RoutingTable {
  public:
-  RoutingTable(const NodeId& self, const RoutingConfig& config);
+  // `directory`: where the contacts' records are kept, shared with other tables of this thread
+  // (it must outlive the table); null: a directory of the table's own.
+  RoutingTable(const NodeId& self, const RoutingConfig& config, PeerDirectory* directory = nullptr);
+  ~RoutingTable();
+  RoutingTable(const RoutingTable&) = delete;
+  RoutingTable& operator=(const RoutingTable&) = delete;
 
   const NodeId& self() const { return self_; }
+  // Where the contacts' records are kept; the node's other tables of peers keep theirs there too.
+  PeerDirectory& directory() const { return directory_; }
 
   // A message from this verified contact arrived at `now`: add it, refresh it, or cache it.
   // The stored copy gets last_seen = now and failures = 0 whatever `contact` says; an all-zero
@@ -93,9 +104,11 @@ class RoutingTable {
   // Whether `id` is a contact of its bucket (not only in a replacement cache).
   bool InBucket(const NodeId& id) const;
 
-  // The contact with this id in a bucket or a replacement cache; nullptr when unknown. The
-  // pointer is valid until the table is next changed.
-  const Contact* Find(const NodeId& id) const;
+  // The contact with this id in a bucket or a replacement cache; empty when unknown.
+  std::optional<Contact> Find(const NodeId& id) const;
+  // The record (id, key, address) of that contact, and its failures, without making a
+  // Contact; nullptr when unknown. The pointer is valid until the directory next changes.
+  const PeerRecord* FindRecord(const NodeId& id, int* failures = nullptr) const;
 
   // Up to `count` contacts from the buckets closest to `target` by XOR distance, closest
   // first. Contacts with failures are cut before healthy ones: the result is the `count`
@@ -134,8 +147,21 @@ class RoutingTable {
 
  private:
   size_t IndexOf(const Key& key) const;
-  InsertResult Refresh(Bucket& bucket, std::vector<Contact>::iterator it, const Contact& contact,
-                       transport::TimePoint now, transport::Duration rtt);
+  // A contact as the buckets store it, holding a new reference of the directory's.
+  StoredContact Store(const Contact& contact);
+  // Gives `stored` the record and liveness of `contact` (same id).
+  void Update(StoredContact& stored, const Contact& contact);
+  Contact Load(const StoredContact& stored) const;
+  const NodeId& IdOf(const StoredContact& stored) const;
+  std::vector<StoredContact>::iterator FindId(std::vector<StoredContact>& list,
+                                              const NodeId& id) const;
+  std::vector<StoredContact>::const_iterator FindId(const std::vector<StoredContact>& list,
+                                                    const NodeId& id) const;
+  // Appends `contact` as the newest replacement, dropping (and releasing) the oldest when the
+  // cache holds replacement_cache_size.
+  void PushReplacement(std::vector<StoredContact>& cache, StoredContact contact);
+  InsertResult Refresh(Bucket& bucket, std::vector<StoredContact>::iterator it,
+                       const Contact& contact, transport::TimePoint now, transport::Duration rtt);
   // Proximity neighbour selection: `newcomer` takes the place of the full bucket's slowest
   // measured contact when its RTT is at most proximity_ratio of that one's; the displaced
   // contact goes to the replacement cache. Empty when the bucket stays as it is.
@@ -149,11 +175,13 @@ class RoutingTable {
   bool CanSplit(size_t index, const NodeId& newcomer) const;
   void Split(size_t index);
   void Promote(Bucket& bucket);
-  bool DiversityAllows(std::span<const Contact> contacts, const Contact& newcomer) const;
+  bool DiversityAllows(std::span<const StoredContact> contacts, const Contact& newcomer) const;
   InsertResult RejectDiversity();
 
   NodeId self_;
   RoutingConfig config_;
+  std::unique_ptr<PeerDirectory> owned_directory_;  // when none was given
+  PeerDirectory& directory_;
   std::vector<Bucket> buckets_;  // sorted by distance, farthest first (bucket.h)
   size_t rejected_diversity_ = 0;
   size_t evicted_ = 0;

@@ -17,12 +17,12 @@ Host::Host(HostKind kind, uint32_t slot, const kademlia::KademliaConfig& config,
     identity_ = std::make_unique<kademlia::Identity>(identity);
   } else {
     node_.emplace(config, identity, *this, rng_, *context_.logger, *context_.now,
-                  *context_.signatures);
+                  *context_.signatures, std::nullopt, context_.peers);
     if (context_.dht != nullptr) {
       dht_ = std::make_unique<kademlia::store::SkillDht>(*node_, *context_.dht);
       if (kind_ == HostKind::kForgeRecords) {
         forger_ = std::make_unique<adversaries::Forger>(*node_, *dht_, node_->identity(),
-                                                     *context_.counters);
+                                                        *context_.counters);
       }
     }
   }

@@ -68,6 +68,8 @@ struct HostContext {
   // How every host signs and verifies (crypto: ed25519 or ideal); `ideal` is set for the
   // ideal scheme, which learns each host's identity as the host starts.
   const kademlia::SignatureScheme* signatures = &kademlia::Ed25519Signatures();
+  // The lane's peer records, shared by its nodes' routing tables (routing/peer_directory.h).
+  kademlia::routing::PeerDirectory* peers = nullptr;
   IdealSignatures* ideal = nullptr;
 };
 

@@ -74,6 +74,11 @@ Population::Population(const scenario::Scenario& scenario, size_t honest_slots,
   }
   for (size_t lane = 0; lane < engine::EventQueue::kLanes; ++lane) {
     HostContext& context = contexts_[lane];
+    // The directory's hash key changes where records sit in its index, never what a node does.
+    transport::Rng key_rng(seed ^ (0x9e3779b97f4a7c15ULL * (lane + 1)));
+    peer_directories_[lane] =
+        std::make_unique<kademlia::routing::PeerDirectory>(kademlia::NewHashKey(key_rng));
+    context.peers = peer_directories_[lane].get();
     context.sybils = sybils_ ? &*sybils_ : nullptr;
     context.live = &live_;
     context.honest_slots = static_cast<uint32_t>(honest_slots);

@@ -151,6 +151,10 @@ class Population {
   transport::Rng join_rng_;
   transport::NullLogger logger_;
   std::array<adversaries::AdversaryCounters, engine::EventQueue::kLanes> adversary_counters_{};
+  // Each lane's peer records, which its nodes' routing tables share: declared before the slots,
+  // so that the hosts' tables let go of them first.
+  std::array<std::unique_ptr<kademlia::routing::PeerDirectory>, engine::EventQueue::kLanes>
+      peer_directories_;
   std::array<HostContext, engine::EventQueue::kLanes> contexts_{};  // a host gets its slot's lane's
   IdealSignatures ideal_signatures_;                                // crypto: ideal
   kademlia::store::DhtConfig dht_config_;  // the skill store's, when the scenario has records

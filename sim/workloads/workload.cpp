@@ -186,7 +186,7 @@ bool Workload::HeldByATable(uint32_t responsible, const kademlia::NodeId& id) co
   const auto holds = [&](uint32_t slot) {
     const hosts::Population::Slot& s = population_.slot(slot);
     return slot != responsible && s.host && s.host->node() != nullptr &&
-           s.host->node()->routing_table().Find(id) != nullptr;
+           s.host->node()->routing_table().FindRecord(id) != nullptr;
   };
   // The live nodes nearest to it first: their tables' deepest buckets cover it among few
   // others, so one of them nearly always holds it. Scanning every table for every miss, as

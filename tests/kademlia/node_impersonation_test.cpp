@@ -47,7 +47,7 @@ TEST_CASE("an answer under the id asked for that fails the binding fails the req
   CHECK(status == rpc::RpcStatus::kRejected);
   CHECK(f.node.stats().rpcs_rejected == 1);
   CHECK(f.node.rpcs_in_flight() == 0);
-  CHECK(f.node.routing_table().Find(honest.id()) == nullptr);
+  CHECK(f.node.routing_table().Find(honest.id()) == std::nullopt);
 }
 
 TEST_CASE("a bad answer rejects a request only from the address asked, with its txid", "[unit]") {
@@ -94,7 +94,7 @@ TEST_CASE("a failure at another address does not count against a contact or its 
   reply.header.sender_id = honest.id();
   f.Deliver(impostor, reply);
   CHECK(status == rpc::RpcStatus::kRejected);
-  CHECK(f.node.routing_table().Find(honest.id()) != nullptr);
+  CHECK(f.node.routing_table().Find(honest.id()) != std::nullopt);
   CHECK(f.node.IsVerified(honest.id(), honest.endpoint));
 
   // At its own address, the same timeout evicts it.
@@ -103,7 +103,7 @@ TEST_CASE("a failure at another address does not count against a contact or its 
   f.now = f.node.NextDeadline();
   f.node.OnTimer(f.now);
   CHECK(status == rpc::RpcStatus::kTimedOut);
-  CHECK(f.node.routing_table().Find(honest.id()) == nullptr);
+  CHECK(f.node.routing_table().Find(honest.id()) == std::nullopt);
   CHECK_FALSE(f.node.IsVerified(honest.id(), honest.endpoint));
 }
 

@@ -114,7 +114,7 @@ TEST_CASE("timeouts count failures and evict a contact after stale_failures_max"
   f.Verify(peer);
   for (int attempt = 1; attempt <= 3; ++attempt) {
     INFO("attempt " << attempt);
-    REQUIRE(f.node.routing_table().Find(peer.id()) != nullptr);
+    REQUIRE(f.node.routing_table().Find(peer.id()) != std::nullopt);
     rpc::RpcStatus status = rpc::RpcStatus::kReplied;
     REQUIRE(f.node.FindNode(f.now, Key::Sha256("t"), [&](const LookupResult& result) {
       status = result.closest.empty() ? rpc::RpcStatus::kTimedOut : rpc::RpcStatus::kReplied;
@@ -125,7 +125,7 @@ TEST_CASE("timeouts count failures and evict a contact after stale_failures_max"
     CHECK(status == rpc::RpcStatus::kTimedOut);
     f.transport.Take();
   }
-  CHECK(f.node.routing_table().Find(peer.id()) == nullptr);
+  CHECK(f.node.routing_table().Find(peer.id()) == std::nullopt);
   CHECK(f.node.stats().rpcs_timed_out[static_cast<size_t>(TypeSlot::kFindNode)] == 3);
 }
 

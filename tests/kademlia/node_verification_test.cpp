@@ -51,12 +51,12 @@ TEST_CASE("an unknown requester enters the routing table only after it signs a r
   const wire::Message verify = sent[1].Decoded();
   REQUIRE(std::holds_alternative<wire::PingBody>(verify.body));
   CHECK(verify.header.proof_wanted);
-  CHECK(f.node.routing_table().Find(peer.id()) == nullptr);
+  CHECK(f.node.routing_table().Find(peer.id()) == std::nullopt);
 
   SECTION("a valid signature admits it") {
     f.Deliver(peer, peer.Reply(verify, wire::PongBody{}));
-    const Contact* contact = f.node.routing_table().Find(peer.id());
-    REQUIRE(contact != nullptr);
+    const std::optional<Contact> contact = f.node.routing_table().Find(peer.id());
+    REQUIRE(contact);
     CHECK(contact->endpoint == peer.endpoint);
     CHECK(f.node.stats().signatures_verified == 1);
   }
@@ -67,7 +67,7 @@ TEST_CASE("an unknown requester enters the routing table only after it signs a r
         impostor.identity.Sign(wire::ProofBytes(0, verify.header.txid, peer.id(), f.node.id()));
     f.Deliver(peer, forged);
     CHECK(f.Dropped(DropReason::kBadProof) == 1);
-    CHECK(f.node.routing_table().Find(peer.id()) == nullptr);
+    CHECK(f.node.routing_table().Find(peer.id()) == std::nullopt);
   }
   SECTION("a signature over another transaction id is dropped") {
     wire::Message stale = peer.Reply(verify, wire::PongBody{});
@@ -75,14 +75,14 @@ TEST_CASE("an unknown requester enters the routing table only after it signs a r
         peer.identity.Sign(wire::ProofBytes(0, verify.header.txid + 1, peer.id(), f.node.id()));
     f.Deliver(peer, stale);
     CHECK(f.Dropped(DropReason::kBadProof) == 1);
-    CHECK(f.node.routing_table().Find(peer.id()) == nullptr);
+    CHECK(f.node.routing_table().Find(peer.id()) == std::nullopt);
   }
   SECTION("a missing signature is dropped") {
     wire::Message unsigned_reply = peer.Reply(verify, wire::PongBody{});
     unsigned_reply.header.proof.reset();
     f.Deliver(peer, unsigned_reply);
     CHECK(f.Dropped(DropReason::kBadProof) == 1);
-    CHECK(f.node.routing_table().Find(peer.id()) == nullptr);
+    CHECK(f.node.routing_table().Find(peer.id()) == std::nullopt);
   }
 }
 
@@ -124,7 +124,7 @@ TEST_CASE("an unknown requester the routing table cannot use is answered but not
   REQUIRE(sent.size() == 1);  // the NODES reply only
   CHECK(std::holds_alternative<wire::NodesBody>(sent[0].Decoded().body));
   CHECK(f.node.stats().verifications_skipped == 1);
-  CHECK(f.node.routing_table().Find(fb.b.id()) == nullptr);
+  CHECK(f.node.routing_table().Find(fb.b.id()) == std::nullopt);
   // Once `a` has been silent for ping_oldest_after, a newcomer is worth verifying: it would
   // make the bucket ping `a`.
   f.now += transport::Seconds(15 * 60);
@@ -243,7 +243,7 @@ TEST_CASE("a routing-table contact counts as verified without a cache entry unti
   // A request to a times out: a must prove its key again.
   f.now += transport::Seconds(60);
   f.node.OnTimer(f.now);
-  REQUIRE(f.node.routing_table().Find(f.a.id()) != nullptr);
+  REQUIRE(f.node.routing_table().Find(f.a.id()) != std::nullopt);
   REQUIRE(f.node.routing_table().Find(f.a.id())->failures == 1);
   CHECK(f.AskedToSign({&f.a}) == std::vector<transport::Endpoint>{f.a.endpoint});
   // Not at another address, even for a contact that has not failed.

@@ -34,7 +34,7 @@ TEST_CASE("an oracle-built table holds the true k closest and k contacts per far
     const kademlia::routing::RoutingTable& table = node.routing_table();
     INFO("node " << i);
     for (const workloads::OracleEntry& e : population.live().Closest(node.id(), k + 1)) {
-      if (e.id != node.id()) CHECK(table.Find(e.id) != nullptr);
+      if (e.id != node.id()) CHECK(table.Find(e.id) != std::nullopt);
     }
     // log2(600 / 8) is about 6 buckets of k, plus the nearest ones.
     CHECK(table.bucket_count() >= 5);

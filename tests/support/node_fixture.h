@@ -34,7 +34,7 @@ struct Fixture {
     const kademlia::wire::Message our_ping = sent[1].Decoded();
     REQUIRE(std::holds_alternative<kademlia::wire::PingBody>(our_ping.body));
     Deliver(peer, peer.Reply(our_ping, kademlia::wire::PongBody{}));
-    REQUIRE(node.routing_table().Find(peer.id()) != nullptr);
+    REQUIRE(node.routing_table().Find(peer.id()) != std::nullopt);
   }
 
   transport::TimePoint now = transport::kTimeZero + transport::Seconds(100);

@@ -55,7 +55,7 @@ struct FetcherNet : HolderNet {
     for (size_t i = 0; i < kNodes; ++i) {
       const Node& node = net.node(i);
       if (i != kFetcher && !node.routing_table().Wants(fetcher_id, net.now()) &&
-          node.routing_table().Find(fetcher_id) == nullptr &&
+          node.routing_table().Find(fetcher_id) == std::nullopt &&
           node.ProvenKey(fetcher_id) == nullptr) {
         return i;
       }

@@ -160,7 +160,8 @@ TEST_CASE("a third party sends at most dial_backs_burst dial-backs at once", "[u
 // Whether any node but `who` holds `who` in its routing table (buckets or replacements).
 bool InAnyTable(FakeNetwork& net, size_t who) {
   for (size_t i = 0; i < net.size(); ++i) {
-    if (i != who && net.node(i).routing_table().Find(net.node(who).id()) != nullptr) return true;
+    if (i != who && net.node(i).routing_table().Find(net.node(who).id()) != std::nullopt)
+      return true;
   }
   return false;
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <memory>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -27,6 +28,18 @@ Key PrefixOf(std::string_view bits) {
 // A table's buckets, farthest first, for the chain "1", "01", ..., "0..01" (`depth` bits),
 // then the bucket "0..0" holding our own id; `per_bucket` contacts in each.
 struct Chain {
+  Chain() = default;
+  Chain(Chain&&) = default;
+  ~Chain() {
+    if (!directory) return;
+    for (const Bucket& b : buckets) {
+      for (const auto* list : {&b.contacts, &b.replacements}) {
+        for (const StoredContact& c : *list) directory->Release(c.peer);
+      }
+    }
+  }
+
+  std::unique_ptr<PeerDirectory> directory = std::make_unique<PeerDirectory>(HashKey{});
   std::vector<Bucket> buckets;
   std::vector<std::string> bits;  // each bucket's distance prefix
   std::vector<NodeId> ids;        // every contact
@@ -43,8 +56,9 @@ Chain MakeChain(const Key& self, int depth, int per_bucket) {
     bucket.distance_prefix = PrefixOf(bits);
     bucket.depth = static_cast<int>(bits.size());
     for (int i = 0; i < per_bucket; ++i) {
-      bucket.contacts.push_back(MakeContact(AtDistance(self, bits, bits + std::to_string(i))));
-      chain.ids.push_back(bucket.contacts.back().id);
+      const Contact contact = MakeContact(AtDistance(self, bits, bits + std::to_string(i)));
+      bucket.contacts.push_back(StoreIn(*chain.directory, contact));
+      chain.ids.push_back(contact.id);
     }
     chain.buckets.push_back(std::move(bucket));
   }
@@ -67,7 +81,7 @@ std::vector<size_t> BruteForceOrder(const Key& self, const Chain& chain, const K
 TEST_CASE("the bucket view orders buckets nearest the target first", "[unit]") {
   const Key self = Self();
   const Chain chain = MakeChain(self, 2, 1);  // "1", "01", "00"
-  const BucketView view(self, chain.buckets);
+  const BucketView view(self, chain.buckets, *chain.directory);
   std::vector<size_t> order;
   view.BucketsByDistance(self, order);
   CHECK(order == std::vector<size_t>{2, 1, 0});
@@ -84,7 +98,7 @@ TEST_CASE("the bucket view finds the closest contacts over shallow and deep buck
   // 8 buckets stay within the first 64 bits; 71 go past them, the slower whole-key order.
   for (const int depth : {7, 70}) {
     const Chain chain = MakeChain(self, depth, 3);
-    const BucketView view(self, chain.buckets);
+    const BucketView view(self, chain.buckets, *chain.directory);
     for (int round = 0; round < 30; ++round) {
       Key target;
       rng.Fill(target.mutable_bytes());
@@ -109,12 +123,12 @@ TEST_CASE("the bucket view leaves failing contacts and replacements out while he
   const std::vector<NodeId> by_distance = BruteForceClosest(chain.ids, target, 8);
   // The closest contact is failing; a replacement would be the closest of all.
   for (Bucket& bucket : chain.buckets) {
-    for (Contact& c : bucket.contacts) {
-      if (c.id == by_distance[0]) c.failures = 1;
+    for (StoredContact& c : bucket.contacts) {
+      if (chain.directory->record(c.peer).id == by_distance[0]) c.failures = 1;
     }
   }
-  chain.buckets[1].replacements.push_back(MakeContact(target));
-  const BucketView view(self, chain.buckets);
+  chain.buckets[1].replacements.push_back(StoreIn(*chain.directory, MakeContact(target)));
+  const BucketView view(self, chain.buckets, *chain.directory);
   CHECK(Ids(view.Closest(target, 3)) ==
         std::vector<NodeId>{by_distance[1], by_distance[2], by_distance[3]});
   // Every contact asked for: the failing one takes its place among them.
@@ -124,7 +138,7 @@ TEST_CASE("the bucket view leaves failing contacts and replacements out while he
 TEST_CASE("the bucket view's random keys fall in the asked bucket's range", "[unit]") {
   const Key self = Self();
   const Chain chain = MakeChain(self, 5, 0);
-  const BucketView view(self, chain.buckets);
+  const BucketView view(self, chain.buckets, *chain.directory);
   transport::Rng rng(5);
   for (size_t index = 0; index < chain.buckets.size(); ++index) {
     std::vector<Key> keys;

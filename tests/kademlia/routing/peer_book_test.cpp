@@ -79,7 +79,7 @@ TEST_CASE("hearing adds a contact, eviction keeps it as departed, and its return
     evicted = f.book.Failed(kNow, a.id(), a.endpoint);
   }
   REQUIRE(evicted);
-  CHECK(f.routing.Find(a.id()) == nullptr);
+  CHECK(f.routing.Find(a.id()) == std::nullopt);
   CHECK(f.book.departed().contains(a.id()));
   const auto back = f.book.Hear(kNow + transport::Seconds(1), BookFixture::ContactOf(a));
   CHECK(back.returned);

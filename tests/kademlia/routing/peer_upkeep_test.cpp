@@ -92,7 +92,7 @@ struct UpkeepFixture {
     for (int i = 0; i < config.routing.stale_failures_max; ++i) {
       upkeep.FailedAt(now, who.id, who.endpoint);
     }
-    REQUIRE(routing.Find(who.id) == nullptr);
+    REQUIRE(routing.Find(who.id) == std::nullopt);
   }
 };
 
@@ -112,7 +112,7 @@ TEST_CASE("a requester that proved its key at its address is heard without anoth
   CHECK(f.stats.verification_cache_hits == 1);
   CHECK(f.sent.empty());
   CHECK(f.added == std::vector<NodeId>{kNear.id});
-  CHECK(f.routing.Find(kNear.id) != nullptr);
+  CHECK(f.routing.Find(kNear.id) != std::nullopt);
 }
 
 TEST_CASE("an unproven requester the table wants is asked for one signed ping at a time",
@@ -172,7 +172,7 @@ TEST_CASE("a peer in client mode is answered but never enters the routing table"
   f.upkeep.ConsiderRequester(kNow, kNear.endpoint,
                              wire::Message{ClientHeader(kNear), wire::PingBody{}});
   CHECK(f.added.empty());
-  CHECK(f.routing.Find(kNear.id) == nullptr);
+  CHECK(f.routing.Find(kNear.id) == std::nullopt);
   CHECK(f.stats.client_messages == 3);
   CHECK(f.stats.clients_removed == 0);
   // A chunk requester is asked to prove its key all the same: chunks go to proven addresses.
@@ -196,7 +196,7 @@ TEST_CASE(
   REQUIRE(f.sent.size() == 1);
   CHECK(f.sent[0].to == kNear.endpoint);
   CHECK(f.sent[0].to_id == kNear.id);
-  CHECK(f.routing.Find(kNear.id) != nullptr);
+  CHECK(f.routing.Find(kNear.id) != std::nullopt);
   CHECK(f.evicted.empty());
   SECTION("the real kNear answers as a full node (the request was forged): it stays") {
     f.upkeep.HearVerified(kNow, kNear.endpoint, kNear.Header());
@@ -205,7 +205,7 @@ TEST_CASE(
   }
   SECTION("kNear answers in client mode (its verdict turned): it leaves, and comes back later") {
     f.upkeep.HearVerified(kNow, kNear.endpoint, ClientHeader(kNear));
-    CHECK(f.routing.Find(kNear.id) == nullptr);
+    CHECK(f.routing.Find(kNear.id) == std::nullopt);
     CHECK(f.evicted == std::vector<NodeId>{kNear.id});
     CHECK(f.stats.clients_removed == 1);
     f.upkeep.HearVerified(kNow, kNear.endpoint, kNear.Header());
@@ -218,10 +218,10 @@ TEST_CASE("a client found in a replacement cache leaves it without an eviction",
   f.upkeep.HearVerified(kNow, kNear.endpoint, kNear.Header());  // the table has split
   f.upkeep.HearVerified(kNow, kFar.endpoint, kFar.Header());
   f.upkeep.HearVerified(kNow, kFar2.endpoint, kFar2.Header());  // the far bucket is full
-  REQUIRE(f.routing.Find(kFar2.id) != nullptr);
+  REQUIRE(f.routing.Find(kFar2.id) != std::nullopt);
   REQUIRE_FALSE(f.routing.InBucket(kFar2.id));
   f.upkeep.HearVerified(kNow, kFar2.endpoint, ClientHeader(kFar2));
-  CHECK(f.routing.Find(kFar2.id) == nullptr);
+  CHECK(f.routing.Find(kFar2.id) == std::nullopt);
   CHECK(f.stats.clients_removed == 1);
   CHECK(f.evicted.empty());  // services never heard of it as a contact
 }

@@ -81,7 +81,7 @@ TEST_CASE("a much nearer newcomer takes the place of a far bucket's slowest cont
         InsertOutcome::kReplacementCached);
   CHECK(table.Heard(Far(13), kStart + transport::Seconds(13), transport::Millis(140)).outcome ==
         InsertOutcome::kAdded);
-  CHECK(table.Find(Far(2).id) != nullptr);  // in the cache
+  CHECK(table.Find(Far(2).id) != std::nullopt);  // in the cache
   CHECK(table.stats().displaced == 2);
 }
 

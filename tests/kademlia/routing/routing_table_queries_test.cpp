@@ -24,7 +24,7 @@ TEST_CASE("at most two contacts per public IPv4 /24 enter one bucket", "[unit]")
   CHECK(heard(4, "198.51.100.1") == InsertOutcome::kAdded);
   CHECK(table.size() == 4);
   CHECK(table.stats().rejected_diversity == 1);
-  CHECK(table.Find(Key::Sha256("v4-2")) == nullptr);
+  CHECK(table.Find(Key::Sha256("v4-2")) == std::nullopt);
 }
 
 TEST_CASE("at most two contacts per public IPv6 /64 enter one bucket", "[unit]") {

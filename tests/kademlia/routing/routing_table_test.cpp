@@ -19,7 +19,7 @@ TEST_CASE("a new table has one bucket and refuses our own id", "[unit]") {
   CHECK(table.size() == 0);
   CHECK(table.Heard(MakeContact(Self()), kStart).outcome == InsertOutcome::kRejectedSelf);
   CHECK(table.size() == 0);
-  CHECK(table.Find(Self()) == nullptr);
+  CHECK(table.Find(Self()) == std::nullopt);
   const Contact self_contact = MakeContact(Self());
   CHECK(table.Import({&self_contact, 1}, kStart) == 0);
 }
@@ -149,7 +149,7 @@ TEST_CASE("hearing a known contact refreshes its endpoint, key, time and failure
   moved.last_seen = transport::kTimeZero;  // ignored: the table stamps `now`
   moved.failures = 5;                      // ignored too
   CHECK(table.Heard(moved, kStart + transport::Seconds(30)).outcome == InsertOutcome::kUpdated);
-  const Contact* found = table.Find(Far(0).id);
+  const std::optional<Contact> found = table.Find(Far(0).id);
   REQUIRE(found);
   CHECK(found->endpoint.ToString() == "198.51.100.7:7000");
   CHECK(found->public_key[0] == 0xab);
@@ -180,8 +180,8 @@ TEST_CASE("a full bucket keeps the newest newcomers in a bounded replacement cac
   ids = Ids(table.Export());
   CHECK(std::vector<NodeId>(ids.begin() + 8, ids.end()) ==
         std::vector<NodeId>{Far(13).id, Far(14).id, Far(12).id});
-  CHECK(table.Find(Far(13).id) != nullptr);
-  CHECK(table.Find(Far(10).id) == nullptr);
+  CHECK(table.Find(Far(13).id) != std::nullopt);
+  CHECK(table.Find(Far(10).id) == std::nullopt);
 }
 
 TEST_CASE("a full bucket asks to ping its least-recently-seen contact, one ping at a time",
@@ -271,7 +271,7 @@ TEST_CASE("stale_failures_max timeouts evict a contact and promote the newest re
   CHECK_FALSE(table.Failed(Far(0).id));
   CHECK(table.Find(Far(0).id)->failures == 2);
   CHECK(table.Failed(Far(0).id));
-  CHECK(table.Find(Far(0).id) == nullptr);
+  CHECK(table.Find(Far(0).id) == std::nullopt);
   CHECK(table.size() == 8);
   const std::vector<NodeId> ids = Ids(table.Export());
   // Far(11) takes its place in least-recently-seen order, before the fresher Far(3).

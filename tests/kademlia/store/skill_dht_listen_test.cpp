@@ -138,13 +138,13 @@ TEST_CASE("a subscription moves to a newcomer closer than its holders, and only 
   }
   net.node(far).Join(net.now(), std::span(&via, 1), nullptr);
   net.RunFor(transport::Seconds(10));
-  REQUIRE(net.node(listener).routing_table().Find(net.node(far).id()) != nullptr);
+  REQUIRE(net.node(listener).routing_table().Find(net.node(far).id()) != std::nullopt);
   CHECK(net.dht(listener).stats().subscriptions_renewed == renewed);
 
   // The closest node of all joins: the subscription moves to it at once.
   net.node(newcomer).Join(net.now(), std::span(&via, 1), nullptr);
   net.RunFor(transport::Seconds(10));
-  REQUIRE(net.node(listener).routing_table().Find(net.node(newcomer).id()) != nullptr);
+  REQUIRE(net.node(listener).routing_table().Find(net.node(newcomer).id()) != std::nullopt);
   CHECK(net.dht(listener).stats().subscriptions_renewed == renewed + 1);
   CHECK(net.dht(newcomer).listeners() == 1);
 }

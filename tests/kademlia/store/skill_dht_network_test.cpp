@@ -94,7 +94,7 @@ TEST_CASE("when a holder is evicted, the others give its copy to the node in its
   net.RunFor(transport::Seconds(5));
   for (size_t holder : before) {
     if (holder != gone)
-      CHECK(net.node(holder).routing_table().Find(net.node(gone).id()) == nullptr);
+      CHECK(net.node(holder).routing_table().Find(net.node(gone).id()) == std::nullopt);
   }
   uint64_t repaired = 0;
   for (size_t i = 0; i < net.size(); ++i) repaired += net.dht(i).stats().repair_keys;

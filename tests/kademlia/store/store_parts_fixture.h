@@ -39,7 +39,7 @@ struct StorePartsFixture {
     const wire::Message our_ping = sent[1].Decoded();
     REQUIRE(std::holds_alternative<wire::PingBody>(our_ping.body));
     Deliver(peer, peer.Reply(our_ping, wire::PongBody{}));
-    REQUIRE(node.routing_table().Find(peer.id()) != nullptr);
+    REQUIRE(node.routing_table().Find(peer.id()) != std::nullopt);
   }
   void Deliver(const testing::Peer& from, const wire::Message& message) {
     node.OnDatagram(now, from.endpoint, testing::Peer::Bytes(message));
