@@ -1,6 +1,6 @@
 // KeyedHash: SipHash-2-4 (libsodium's crypto_shorthash) under a per-node secret key, for the
-// tables whose keys a peer chooses: the verified-peer cache (node ids) and the rate limiter's
-// sources (addresses).
+// tables whose keys a peer chooses: the verified-peer cache (node ids' first words) and the rate
+// limiter's sources (addresses).
 //
 // An unkeyed hash (MixedHash, flat_linked_map.h) is the same on every node, so an attacker can
 // grind node ids or pick addresses whose hashes share a home place offline and lengthen one
@@ -57,6 +57,12 @@ inline uint64_t SipHash(std::span<const uint8_t> bytes, const HashKey& key) {
 // The bytes hashed for each key type: all of them (a node id's 32, an address's family and
 // its 4 or 16).
 inline uint64_t SipHashOf(const Key& id, const HashKey& key) { return SipHash(id.bytes(), key); }
+// A 64-bit word (the first word of a node id: the verified-peer cache's key).
+inline uint64_t SipHashOf(uint64_t word, const HashKey& key) {
+  std::array<uint8_t, sizeof word> bytes{};
+  std::memcpy(bytes.data(), &word, sizeof word);
+  return SipHash(bytes, key);
+}
 inline uint64_t SipHashOf(const transport::Address& address, const HashKey& key) {
   std::array<uint8_t, 17> bytes{};
   bytes[0] = static_cast<uint8_t>(address.family());

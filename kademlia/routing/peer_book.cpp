@@ -10,7 +10,7 @@ PeerBook::PeerBook(const KademliaConfig& config, RoutingTable& routing, const Ha
     : config_(config),
       routing_(routing),
       departed_(config_.routing),
-      verified_(KeyedHash<NodeId>(hash_key)) {}
+      verified_(KeyedHash<uint64_t>(hash_key)) {}
 
 PeerBook::~PeerBook() {
   for (auto h = verified_.oldest(); h != verified_.kNone; h = verified_.newer(h)) {
@@ -22,8 +22,13 @@ const PeerRecord& PeerBook::CachedRecord(VerifiedCache::Handle h) const {
   return routing_.directory().record(verified_.value(h));
 }
 
+PeerBook::VerifiedCache::Handle PeerBook::FindCached(const NodeId& id) const {
+  const auto h = verified_.Find(id.FirstWord());
+  return h != verified_.kNone && CachedRecord(h).id == id ? h : verified_.kNone;
+}
+
 const PublicKey* PeerBook::ProvenKey(const NodeId& id, const transport::Endpoint* at) const {
-  if (const auto h = verified_.Find(id); h != verified_.kNone) {
+  if (const auto h = FindCached(id); h != verified_.kNone) {
     const PeerRecord& known = CachedRecord(h);
     if (at == nullptr || known.endpoint == *at) return &known.key;
   }
@@ -39,7 +44,7 @@ const PublicKey* PeerBook::TableKey(const NodeId& id, const transport::Endpoint*
 
 bool PeerBook::ProvenRequester(const transport::Endpoint& from, const wire::Header& header) {
   // ProvenKey's two sources, the cache probed once: a cached peer becomes the most recent.
-  const auto cached = verified_.Find(header.sender_id);
+  const auto cached = FindCached(header.sender_id);
   const bool cache_proof = cached != verified_.kNone && CachedRecord(cached).endpoint == from;
   const PublicKey* proven =
       cache_proof ? &CachedRecord(cached).key : TableKey(header.sender_id, &from);
@@ -51,7 +56,9 @@ bool PeerBook::ProvenRequester(const transport::Endpoint& from, const wire::Head
 void PeerBook::Remember(const transport::Endpoint& from, const wire::Header& header) {
   PeerDirectory& directory = routing_.directory();
   const PeerDirectory::Ref record = directory.Acquire({header.sender_id, header.sender_key, from});
-  auto peer = verified_.Find(header.sender_id);
+  // An entry under the same first 64 bits is this peer's, or (never among honest random ids)
+  // another's whose proof gives way.
+  auto peer = verified_.Find(header.sender_id.FirstWord());
   if (peer != verified_.kNone) {
     verified_.MakeNewest(peer);
     directory.Release(verified_.value(peer));
@@ -62,7 +69,7 @@ void PeerBook::Remember(const transport::Endpoint& from, const wire::Header& hea
       directory.Release(verified_.value(verified_.oldest()));
       verified_.Erase(verified_.oldest());
     }
-    peer = verified_.Emplace(header.sender_id).first;
+    peer = verified_.Emplace(header.sender_id.FirstWord()).first;
   }
   verified_.value(peer) = record;
 }
@@ -90,7 +97,7 @@ bool PeerBook::Failed(transport::TimePoint now, const NodeId& id, const transpor
 }
 
 void PeerBook::ForgetProof(const NodeId& id, const transport::Endpoint& at) {
-  const auto h = verified_.Find(id);
+  const auto h = FindCached(id);
   if (h == verified_.kNone || CachedRecord(h).endpoint != at) return;
   routing_.directory().Release(verified_.value(h));
   verified_.Erase(h);
