@@ -164,10 +164,11 @@ void Node::HandleRequest(transport::TimePoint now, const transport::Endpoint& fr
     wire::NodesBody nodes;
     nodes.nodes.reserve(config_.routing.bucket_size);
     // One extra so that the requester itself can be left out and k still remain.
-    for (const Contact& c : routing_.Closest(find->target, config_.routing.bucket_size + 1)) {
-      if (c.id == request.header.sender_id) continue;
+    for (const routing::PeerRecord* c :
+         routing_.ClosestRecords(find->target, config_.routing.bucket_size + 1)) {
+      if (c->id == request.header.sender_id) continue;
       if (nodes.nodes.size() == config_.routing.bucket_size) break;
-      nodes.nodes.push_back(wire::WireContact{c.id, c.endpoint});
+      nodes.nodes.push_back(wire::WireContact{c->id, c->endpoint});
     }
     // A client this node relays for is in nobody's table: a lookup for it ends here.
     if (auto seen = relay_.table().EndpointOf(now, find->target)) {

@@ -63,7 +63,27 @@ void BucketView::BucketsByDistance(const Key& target, std::vector<size_t>& out) 
 }
 
 std::vector<Contact> BucketView::Closest(const Key& target, size_t count) const {
-  if (count == 0) return {};
+  thread_local std::vector<const StoredContact*> chosen;
+  Select(target, count, chosen);
+  std::vector<Contact> out;
+  out.reserve(chosen.size());
+  for (const StoredContact* c : chosen) out.push_back(ContactOf(directory_, *c));
+  return out;
+}
+
+std::vector<const PeerRecord*> BucketView::ClosestRecords(const Key& target, size_t count) const {
+  thread_local std::vector<const StoredContact*> chosen;
+  Select(target, count, chosen);
+  std::vector<const PeerRecord*> out;
+  out.reserve(chosen.size());
+  for (const StoredContact* c : chosen) out.push_back(&directory_.record(c->peer));
+  return out;
+}
+
+void BucketView::Select(const Key& target, size_t count,
+                        std::vector<const StoredContact*>& out) const {
+  out.clear();
+  if (count == 0) return;
   // Every contact of a later bucket is farther than every contact of an earlier one, so once
   // `count` healthy contacts are gathered no later contact can enter the result. Contacts sort
   // on the first 64 bits of their distance, then on the rest where those tie.
@@ -89,17 +109,14 @@ std::vector<Contact> BucketView::Closest(const Key& target, size_t count) const 
   // Failing contacts only take the places healthy ones cannot fill.
   const size_t failing_max = healthy < count ? count - healthy : 0;
   size_t healthy_taken = 0, failing_taken = 0;
-  std::vector<Contact> out;
-  out.reserve(std::min(count, gathered.size()));
   for (const auto& [word, c] : gathered) {
     if (out.size() == count) break;
     size_t& taken = c->failures == 0 ? healthy_taken : failing_taken;
     if (taken < (c->failures == 0 ? count : failing_max)) {
       ++taken;
-      out.push_back(ContactOf(directory_, *c));
+      out.push_back(c);
     }
   }
-  return out;
 }
 
 Key BucketView::RandomKeyIn(size_t index, transport::Rng& rng) const {

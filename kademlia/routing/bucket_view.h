@@ -34,6 +34,9 @@ class BucketView {
   // healthy contacts are gathered, so it does not sort the whole table. Replacement caches
   // are not searched.
   std::vector<Contact> Closest(const Key& target, size_t count) const;
+  // The same contacts' records (id, key, address) only, for an answer that names them: valid
+  // until the directory next changes.
+  std::vector<const PeerRecord*> ClosestRecords(const Key& target, size_t count) const;
 
   // Fills `out` with every bucket index, the bucket whose contacts are closest to `target`
   // first.
@@ -43,6 +46,9 @@ class BucketView {
   Key RandomKeyIn(size_t index, transport::Rng& rng) const;
 
  private:
+  // Closest's choice, in order, into `out`.
+  void Select(const Key& target, size_t count, std::vector<const StoredContact*>& out) const;
+
   const NodeId& self_;
   std::span<const Bucket> buckets_;
   const PeerDirectory& directory_;

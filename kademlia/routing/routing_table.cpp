@@ -393,6 +393,10 @@ std::vector<Contact> RoutingTable::Closest(const Key& target, size_t count) cons
   return BucketView(self_, buckets_, directory_).Closest(target, count);
 }
 
+std::vector<const PeerRecord*> RoutingTable::ClosestRecords(const Key& target, size_t count) const {
+  return BucketView(self_, buckets_, directory_).ClosestRecords(target, count);
+}
+
 Key RoutingTable::RandomKeyInBucket(size_t index, transport::Rng& rng) const {
   return BucketView(self_, buckets_, directory_).RandomKeyIn(index, rng);
 }

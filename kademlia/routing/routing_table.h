@@ -116,6 +116,9 @@ class RoutingTable {
   // fewer healthy contacts than `count`. Visits buckets nearest-first, so it does not sort the
   // whole table. The search is BucketView's (bucket_view.h).
   std::vector<Contact> Closest(const Key& target, size_t count) const;
+  // The same contacts' records only (BucketView::ClosestRecords): for a NODES answer, which
+  // names each by id and address. Valid until the directory next changes.
+  std::vector<const PeerRecord*> ClosestRecords(const Key& target, size_t count) const;
 
   // Random targets, one for each bucket with no activity for bucket_refresh_interval; each
   // such bucket is marked refreshed at `now`. Lookups run through a bucket also mark it

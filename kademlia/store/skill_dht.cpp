@@ -90,9 +90,9 @@ wire::Body SkillDht::HandleFindValue(transport::TimePoint now, const transport::
     AnswerRecords(now, find, values);
   }
   // Closer contacts fill what room is left; EncodeFitting drops the farthest that do not fit.
-  for (const Contact& c :
-       node_.routing_table().Closest(find.target, node_.config().routing.bucket_size)) {
-    if (c.endpoint != from) values.nodes.push_back(wire::WireContact{c.id, c.endpoint});
+  for (const routing::PeerRecord* c :
+       node_.routing_table().ClosestRecords(find.target, node_.config().routing.bucket_size)) {
+    if (c->endpoint != from) values.nodes.push_back(wire::WireContact{c->id, c->endpoint});
   }
   return values;
 }
