@@ -293,5 +293,35 @@ TEST_CASE("Heep's conditions parse: lifetime start, coordinates, live-node targe
         "test.yaml: network.latency.dimensions: must be between 1 and 8, got '9'");
 }
 
+TEST_CASE("the scale scenario runs E3's conditions with joins 1 ms apart", "[unit]") {
+  const std::string dir = (testing::SourceRoot() / "sim/scenarios").string();
+  auto e3 = scenario::LoadScenarioFile(dir + "/e3-churn.yaml");
+  auto scale = scenario::LoadScenarioFile(dir + "/e3-scale.yaml");
+  INFO((scale ? "" : scale.error().message));
+  REQUIRE(e3);
+  REQUIRE(scale);
+  REQUIRE(scale->points.size() == 1);
+  const scenario::Scenario& a = e3->points[0].scenario;
+  const scenario::Scenario& b = scale->points[0].scenario;
+  CHECK(b.network.join_interval_ms == 1);
+  CHECK(a.network.join_interval_ms == 100);
+  CHECK(b.network.build == a.network.build);
+  CHECK(b.kademlia.routing.bucket_size == a.kademlia.routing.bucket_size);
+  CHECK(b.kademlia.alpha == a.kademlia.alpha);
+  CHECK(b.network.latency.kind == a.network.latency.kind);
+  CHECK(b.network.loss == a.network.loss);
+  CHECK(b.churn.enabled);
+  CHECK(b.churn.session.kind == a.churn.session.kind);
+  CHECK(b.churn.session.shape == a.churn.session.shape);
+  CHECK(b.churn.session.mean_s == a.churn.session.mean_s);
+  CHECK(b.churn.rejoin == a.churn.rejoin);
+  CHECK(b.workload.lookup_interval_s == a.workload.lookup_interval_s);
+  CHECK(b.workload.warmup_s == a.workload.warmup_s);
+  CHECK(b.workload.measure_s == a.workload.measure_s);
+  CHECK(b.workload.targets == a.workload.targets);
+  // 1,000,000 nodes come up 1 ms apart: within the warm-up.
+  CHECK(1e6 * b.network.join_interval_ms / 1000 < b.workload.warmup_s);
+}
+
 }  // namespace
 }  // namespace skillnode::sim
