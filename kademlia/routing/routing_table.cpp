@@ -341,7 +341,7 @@ bool RoutingTable::Failed(const NodeId& id) {
   if (it == bucket.contacts.end()) return false;
   if (bucket.ping_pending == id) bucket.ping_pending.reset();  // the caller may ask again
   if (it->failures < UINT8_MAX) ++it->failures;
-  if (static_cast<size_t>(it->failures) < config_.stale_failures_max) return false;
+  if (it->failures < config_.stale_failures_max) return false;
   directory_.Release(it->peer);
   bucket.contacts.erase(it);
   ++evicted_;
