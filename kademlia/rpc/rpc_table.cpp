@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <limits>
 
 namespace skillnode::kademlia::rpc {
 
@@ -15,6 +16,15 @@ void RpcTable::DropTaken() {
   while (!by_deadline_.empty() && !Live(by_deadline_.front())) {
     std::pop_heap(by_deadline_.begin(), by_deadline_.end(), later);
     by_deadline_.pop_back();
+  }
+  if (by_txid_.empty()) {
+    // Every request came back: the storage a burst of them grew (a join's refreshes send
+    // dozens at once) goes too, so that an idle node keeps only what an empty table needs.
+    assert(by_deadline_.empty());
+    // Move-assigned from new containers: `= {}` would clear them and keep their storage.
+    if (by_txid_.bucket_count() > kIdleCapacity) by_txid_ = decltype(by_txid_)();
+    if (by_deadline_.capacity() > kIdleCapacity) by_deadline_ = decltype(by_deadline_)();
+    return;
   }
   if (by_deadline_.size() <= 2 * by_txid_.size() + kTakenSlack) return;
   std::erase_if(by_deadline_, [this](const Deadline& d) { return !Live(d); });
@@ -63,17 +73,18 @@ transport::TimePoint RpcTable::NextDeadline() const {
 
 void RttEstimator::Sample(transport::Duration rtt) {
   const size_t n = static_cast<size_t>(std::min<uint64_t>(samples_, kRttWindow));
-  int64_t* const begin = sorted_us_.data();
-  int64_t* end = begin + n;
-  int64_t& slot = window_us_[samples_ % kRttWindow];
+  int32_t* const begin = sorted_us_.data();
+  int32_t* end = begin + n;
+  int32_t& slot = window_us_[samples_ % kRttWindow];
   if (n == kRttWindow) {
     // The oldest sample leaves the window: take one copy of its value out of the order.
-    int64_t* const old = std::lower_bound(begin, end, slot);
+    int32_t* const old = std::lower_bound(begin, end, slot);
     std::copy(old + 1, end, old);
     --end;
   }
-  slot = rtt.count();
-  int64_t* const at = std::upper_bound(begin, end, slot);
+  slot = static_cast<int32_t>(
+      std::clamp<int64_t>(rtt.count(), std::numeric_limits<int32_t>::min(), kRttSampleMaxUs));
+  int32_t* const at = std::upper_bound(begin, end, slot);
   std::copy_backward(at, end, end + 1);
   *at = slot;
   ++samples_;

@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <unordered_map>
 #include <utility>
@@ -63,6 +64,10 @@ class RpcTable {
   // Taken requests the deadline heap may hold beyond twice the pending ones before it is
   // rebuilt.
   static constexpr size_t kTakenSlack = 64;
+  // The most hash buckets and deadline places an empty table keeps: a table that held more
+  // requests at once lets their storage go once the last one is taken (a large simulated
+  // network holds a million idle tables).
+  static constexpr size_t kIdleCapacity = 16;
 
   explicit RpcTable(size_t in_flight_max) : in_flight_max_(in_flight_max) {}
 
@@ -82,6 +87,9 @@ class RpcTable {
   // Entries in the deadline heap, pending or taken (never above 2 x size() + kTakenSlack);
   // for tests.
   size_t deadline_entries() const { return by_deadline_.size(); }
+  // The hash buckets and deadline places allocated, used or not; for tests.
+  size_t bucket_count() const { return by_txid_.bucket_count(); }
+  size_t deadline_capacity() const { return by_deadline_.capacity(); }
 
  private:
   struct Entry {
@@ -132,15 +140,20 @@ class RttEstimator {
   static constexpr double kRttTimeoutFactor = 1.5;
   static constexpr double kRttTimeoutPercentile = 0.95;
 
+  // The longest sample kept, about 36 minutes: a longer one counts as this long (no reply is
+  // waited for nearly so long). Samples are kept in 32 bits, since a large simulated network
+  // holds a million estimators.
+  static constexpr int32_t kRttSampleMaxUs = std::numeric_limits<int32_t>::max();
+
   void Sample(transport::Duration rtt);
   transport::Duration Timeout(transport::Duration floor, transport::Duration ceiling) const;
 
  private:
   uint64_t samples_ = 0;
-  std::array<int64_t, kRttWindow> window_us_{};  // ring; samples_ % kRttWindow is next
+  std::array<int32_t, kRttWindow> window_us_{};  // ring; samples_ % kRttWindow is next
   // The same samples in ascending order (the first min(samples_, kRttWindow)): a Sample moves
   // a few of them, and Timeout reads its percentile directly, once per lookup step.
-  std::array<int64_t, kRttWindow> sorted_us_{};
+  std::array<int32_t, kRttWindow> sorted_us_{};
 };
 
 }  // namespace skillnode::kademlia::rpc

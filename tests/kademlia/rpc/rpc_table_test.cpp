@@ -1,6 +1,7 @@
 // RpcTable on its own: requests expire earliest first (ties in the order they were added),
-// a taken request never expires, and the deadline heap stays bounded however requests are
-// taken. RttEstimator's timeout follows the percentile of its last kRttWindow samples.
+// a taken request never expires, the deadline heap stays bounded however requests are taken,
+// and an emptied table lets its storage go. RttEstimator's timeout follows the percentile of
+// its last kRttWindow samples, each held in 32 bits.
 #include "kademlia/rpc/rpc_table.h"
 
 #include <algorithm>
@@ -90,6 +91,28 @@ TEST_CASE("the deadline heap stays bounded when replies come out of deadline ord
   CHECK(table.NextDeadline() == kStart + transport::Seconds(1000));
 }
 
+TEST_CASE("an emptied table lets go of the storage a burst of requests grew", "[kademlia]") {
+  RpcTable table(256);
+  for (uint64_t txid = 0; txid < 200; ++txid) {
+    table.Add(txid, Request(kStart + transport::Seconds(1 + static_cast<int64_t>(txid))));
+  }
+  REQUIRE(table.bucket_count() > RpcTable::kIdleCapacity);
+  REQUIRE(table.deadline_capacity() > RpcTable::kIdleCapacity);
+  // While one request is pending, the storage stays.
+  for (uint64_t txid = 0; txid < 199; ++txid) REQUIRE(table.Take(txid));
+  CHECK(table.bucket_count() > RpcTable::kIdleCapacity);
+  CHECK(table.NextDeadline() == kStart + transport::Seconds(200));
+  CHECK(Types(table.TakeExpired(kStart + transport::Seconds(200))).size() == 1);
+  CHECK(table.size() == 0);
+  CHECK(table.bucket_count() <= RpcTable::kIdleCapacity);
+  CHECK(table.deadline_capacity() <= RpcTable::kIdleCapacity);
+  CHECK(table.NextDeadline() == transport::kTimeNever);
+  // The table works on as before.
+  table.Add(7, Request(kStart + transport::Seconds(2), 3));
+  table.Add(8, Request(kStart + transport::Seconds(1), 4));
+  CHECK(Types(table.TakeExpired(kStart + transport::Seconds(2))) == std::vector<uint8_t>{4, 3});
+}
+
 TEST_CASE("the RTT timeout is 1.5 x the 95th percentile of the last 64 samples", "[unit]") {
   constexpr transport::Duration kFloor = transport::Millis(1);
   constexpr transport::Duration kCeiling = transport::Seconds(100);
@@ -115,6 +138,25 @@ TEST_CASE("the RTT timeout is 1.5 x the 95th percentile of the last 64 samples",
         std::clamp(transport::Duration(3 * sorted[rank] / 2), kFloor, kCeiling);
     REQUIRE(rtt.Timeout(kFloor, kCeiling) == expected);
   }
+}
+
+}  // namespace
+}  // namespace skillnode::kademlia::rpc
+
+namespace skillnode::kademlia::rpc {
+namespace {
+
+TEST_CASE("an RTT sample beyond the window's range counts as its longest", "[unit]") {
+  RttEstimator rtt;
+  for (size_t i = 0; i < RttEstimator::kRttWindow; ++i) {
+    rtt.Sample(transport::Seconds(i == 0 ? 10'000'000 : 1));
+  }
+  // The 95th percentile of 64 samples is the 60th smallest: one second, whatever the outlier.
+  CHECK(rtt.Timeout(transport::Millis(1), transport::Seconds(100)) == transport::Millis(1500));
+  // With 8 outliers among the 64, the 60th smallest is one of them.
+  for (size_t i = 0; i < 8; ++i) rtt.Sample(transport::Seconds(10'000'000));
+  CHECK(rtt.Timeout(transport::Millis(1), transport::Seconds(100'000'000)) ==
+        transport::Duration(3 * int64_t{RttEstimator::kRttSampleMaxUs} / 2));
 }
 
 }  // namespace
