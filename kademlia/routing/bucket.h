@@ -58,15 +58,6 @@ struct Bucket {
   transport::TimePoint ping_asked_at = transport::kTimeZero;
 };
 
-// `contact` as a bucket stores it, holding a new reference of `directory`'s to its record.
-inline StoredContact StoreIn(PeerDirectory& directory, const Contact& contact) {
-  StoredContact stored;
-  stored.id_word = contact.id.FirstWord();
-  stored.peer = directory.Acquire({contact.id, contact.public_key, contact.endpoint});
-  stored.SetLiveness(contact);
-  return stored;
-}
-
 // The Contact that `stored` holds, its identity read from `directory`.
 inline Contact ContactOf(const PeerDirectory& directory, const StoredContact& stored) {
   const PeerRecord& record = directory.record(stored.peer);

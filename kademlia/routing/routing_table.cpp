@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cassert>
-#include <memory>
 #include <utility>
 
 #include "kademlia/routing/bucket_view.h"
@@ -17,78 +16,20 @@ namespace {
 // e.g. at rpcs_in_flight_max), the bucket may ask again, so a lost report never stalls it.
 constexpr transport::Duration kPingReportWaitMax = transport::Seconds(10);
 
-// Appends `contact` to a list that never holds more than `max`: a full list grows straight to
-// `max`, not to twice its size (a table holds a million of these lists in the simulator).
-void Append(std::vector<StoredContact>& list, size_t max, StoredContact contact) {
-  if (list.size() == list.capacity() && list.capacity() < max) list.reserve(max);
-  list.push_back(contact);
-}
-
 }  // namespace
 
 RoutingTable::RoutingTable(const NodeId& self, const RoutingConfig& config,
                            PeerDirectory* directory)
-    : self_(self),
-      config_(config),
-      owned_directory_(directory == nullptr ? std::make_unique<PeerDirectory>(HashKey{}) : nullptr),
-      directory_(directory == nullptr ? *owned_directory_ : *directory) {
+    : self_(self), config_(config), contacts_(directory) {
   assert(config_.bucket_size > 0);
   buckets_.push_back(Bucket{});  // depth 0: the whole key space
 }
 
 RoutingTable::~RoutingTable() {
   for (const Bucket& b : buckets_) {
-    for (const auto* list : {&b.contacts, &b.replacements}) {
-      for (const StoredContact& c : *list) directory_.Release(c.peer);
-    }
+    contacts_.ReleaseAll(b.contacts);
+    contacts_.ReleaseAll(b.replacements);
   }
-}
-
-StoredContact RoutingTable::Store(const Contact& contact) { return StoreIn(directory_, contact); }
-
-void RoutingTable::Update(StoredContact& stored, const Contact& contact) {
-  const PeerRecord record{contact.id, contact.public_key, contact.endpoint};
-  if (!(directory_.record(stored.peer) == record)) {
-    const PeerDirectory::Ref old = stored.peer;
-    stored.peer = directory_.Acquire(record);
-    directory_.Release(old);
-  }
-  stored.SetLiveness(contact);
-}
-
-void RoutingTable::PushReplacement(std::vector<StoredContact>& cache, StoredContact contact) {
-  const size_t max = config_.replacement_cache_size;
-  if (max == 0) {
-    directory_.Release(contact.peer);
-    return;
-  }
-  if (cache.size() >= max) {
-    directory_.Release(cache.front().peer);
-    cache.erase(cache.begin());
-  }
-  Append(cache, max, contact);
-}
-
-Contact RoutingTable::Load(const StoredContact& stored) const {
-  return ContactOf(directory_, stored);
-}
-
-const NodeId& RoutingTable::IdOf(const StoredContact& stored) const {
-  return directory_.record(stored.peer).id;
-}
-
-std::vector<StoredContact>::iterator RoutingTable::FindId(std::vector<StoredContact>& list,
-                                                          const NodeId& id) const {
-  const uint64_t word = id.FirstWord();
-  return std::find_if(list.begin(), list.end(),
-                      [&](const StoredContact& c) { return c.id_word == word && IdOf(c) == id; });
-}
-
-std::vector<StoredContact>::const_iterator RoutingTable::FindId(
-    const std::vector<StoredContact>& list, const NodeId& id) const {
-  const uint64_t word = id.FirstWord();
-  return std::find_if(list.begin(), list.end(),
-                      [&](const StoredContact& c) { return c.id_word == word && IdOf(c) == id; });
 }
 
 size_t RoutingTable::IndexOf(const Key& key) const {
@@ -107,15 +48,14 @@ InsertResult RoutingTable::Heard(const Contact& contact, transport::TimePoint no
   if (contact.id == self_) return {InsertOutcome::kRejectedSelf, std::nullopt};
   const size_t index = IndexOf(contact.id);
   Bucket& bucket = buckets_[index];
-  if (auto it = FindId(bucket.contacts, contact.id); it != bucket.contacts.end()) {
+  if (auto it = contacts_.Find(bucket.contacts, contact.id); it != bucket.contacts.end()) {
     return Refresh(bucket, it, contact, now, rtt);
   }
   // A cached contact heard again is taken out and offered anew as the newest one.
   std::optional<Contact> cached;
-  if (auto it = FindId(bucket.replacements, contact.id); it != bucket.replacements.end()) {
-    cached = Load(*it);
-    directory_.Release(it->peer);
-    bucket.replacements.erase(it);
+  if (auto it = contacts_.Find(bucket.replacements, contact.id); it != bucket.replacements.end()) {
+    cached = contacts_.Load(*it);
+    contacts_.Erase(bucket.replacements, it);
   }
   Contact fresh = contact;
   if (cached) {
@@ -132,7 +72,7 @@ bool RoutingTable::Wants(const NodeId& id, transport::TimePoint now) const {
   const size_t index = IndexOf(id);
   const Bucket& bucket = buckets_[index];
   if (bucket.contacts.size() < config_.bucket_size) return true;
-  if (FindId(bucket.contacts, id) != bucket.contacts.end()) return true;
+  if (contacts_.Find(bucket.contacts, id) != bucket.contacts.end()) return true;
   if (CanSplit(index, id)) return true;
   return OldestDuePing(bucket, now);
 }
@@ -140,7 +80,7 @@ bool RoutingTable::Wants(const NodeId& id, transport::TimePoint now) const {
 InsertResult RoutingTable::Refresh(Bucket& bucket, std::vector<StoredContact>::iterator it,
                                    const Contact& contact, transport::TimePoint now,
                                    transport::Duration rtt) {
-  Contact known = Load(*it);
+  Contact known = contacts_.Load(*it);
   const bool moved = known.endpoint.address() != contact.endpoint.address();
   if (moved && !DiversityAllows(bucket.contacts, contact)) return RejectDiversity();
   if (moved)
@@ -150,7 +90,7 @@ InsertResult RoutingTable::Refresh(Bucket& bucket, std::vector<StoredContact>::i
   if (contact.key_known()) known.public_key = contact.public_key;
   known.last_seen = now;
   known.failures = 0;
-  Update(*it, known);
+  contacts_.Update(*it, known);
   std::rotate(it, it + 1, bucket.contacts.end());  // to the most-recently-seen end
   if (bucket.ping_pending == contact.id) bucket.ping_pending.reset();
   return {InsertOutcome::kUpdated, std::nullopt};
@@ -166,7 +106,7 @@ InsertResult RoutingTable::Insert(size_t index, const Contact& contact, transpor
       Contact added = contact;
       added.last_seen = now;
       added.failures = 0;
-      Append(bucket.contacts, config_.bucket_size, Store(added));
+      StoredContacts::Append(bucket.contacts, config_.bucket_size, contacts_.Store(added));
       bucket.touched_at = now;
       return {InsertOutcome::kAdded, std::nullopt};
     }
@@ -210,14 +150,14 @@ std::optional<InsertResult> RoutingTable::PreferNearer(size_t index, const Conta
   Contact added = newcomer;
   added.last_seen = now;
   added.failures = 0;
-  Append(bucket.contacts, config_.bucket_size, Store(added));
+  StoredContacts::Append(bucket.contacts, config_.bucket_size, contacts_.Store(added));
   bucket.touched_at = now;
-  if (bucket.ping_pending == IdOf(displaced)) bucket.ping_pending.reset();
+  if (bucket.ping_pending == contacts_.IdOf(displaced)) bucket.ping_pending.reset();
   // The displaced contact is alive: it waits in the cache to come back when one fails.
-  if (DiversityAllows(bucket.replacements, Load(displaced))) {
-    PushReplacement(bucket.replacements, displaced);
+  if (DiversityAllows(bucket.replacements, contacts_.Load(displaced))) {
+    contacts_.PushNewest(bucket.replacements, config_.replacement_cache_size, displaced);
   } else {
-    directory_.Release(displaced.peer);
+    contacts_.Release(displaced);
   }
   ++displaced_;
   return InsertResult{InsertOutcome::kAdded, std::nullopt};
@@ -229,7 +169,10 @@ InsertResult RoutingTable::CacheReplacement(Bucket& bucket, const Contact& conta
   Contact cached = contact;
   cached.last_seen = now;
   cached.failures = 0;
-  if (config_.replacement_cache_size > 0) PushReplacement(bucket.replacements, Store(cached));
+  if (config_.replacement_cache_size > 0) {
+    contacts_.PushNewest(bucket.replacements, config_.replacement_cache_size,
+                         contacts_.Store(cached));
+  }
   return {InsertOutcome::kReplacementCached, AskPing(bucket, now)};
 }
 
@@ -245,7 +188,7 @@ std::optional<Contact> RoutingTable::AskPing(Bucket& bucket, transport::TimePoin
     return std::nullopt;
   }
   if (!OldestDuePing(bucket, now)) return std::nullopt;
-  const Contact oldest = Load(bucket.contacts.front());
+  const Contact oldest = contacts_.Load(bucket.contacts.front());
   bucket.ping_pending = oldest.id;
   bucket.ping_asked_at = now;
   return oldest;
@@ -260,7 +203,7 @@ bool RoutingTable::CanSplit(size_t index, const NodeId& newcomer) const {
   size_t closer = 0;
   for (size_t i = index + 1; i < buckets_.size(); ++i) closer += buckets_[i].contacts.size();
   for (const StoredContact& c : bucket.contacts) {
-    if (CloserTo(self_, IdOf(c), newcomer)) ++closer;
+    if (CloserTo(self_, contacts_.IdOf(c), newcomer)) ++closer;
   }
   return closer < config_.bucket_size;
 }
@@ -275,12 +218,14 @@ void RoutingTable::Split(size_t index) {
   far.distance_prefix = old.distance_prefix.WithBitFlipped(old.depth);
   // Stable partitions keep the least-recently-seen and oldest-first orders. The references
   // move with the contacts.
+  const auto half = [&](const StoredContact& c) -> Bucket& {
+    return Distance(contacts_.IdOf(c), self_).Bit(old.depth) ? far : near;
+  };
   for (const StoredContact& c : old.contacts) {
-    Append((Distance(IdOf(c), self_).Bit(old.depth) ? far : near).contacts, config_.bucket_size, c);
+    StoredContacts::Append(half(c).contacts, config_.bucket_size, c);
   }
   for (const StoredContact& c : old.replacements) {
-    Append((Distance(IdOf(c), self_).Bit(old.depth) ? far : near).replacements,
-           config_.replacement_cache_size, c);
+    StoredContacts::Append(half(c).replacements, config_.replacement_cache_size, c);
   }
   Promote(far);
   Promote(near);
@@ -293,7 +238,7 @@ void RoutingTable::Promote(Bucket& bucket) {
   while (bucket.contacts.size() < config_.bucket_size && !cache.empty()) {
     // The most recently seen replacement that the bucket's diversity limit accepts.
     auto it = std::find_if(cache.rbegin(), cache.rend(), [&](const StoredContact& c) {
-      return DiversityAllows(bucket.contacts, Load(c));
+      return DiversityAllows(bucket.contacts, contacts_.Load(c));
     });
     if (it == cache.rend()) return;
     const StoredContact promoted = *it;
@@ -318,7 +263,7 @@ bool RoutingTable::DiversityAllows(std::span<const StoredContact> contacts,
       address.is_v4() ? config_.diversity_ipv4_prefix_bits : config_.diversity_ipv6_prefix_bits;
   const transport::Address prefix = address.Masked(bits);
   const auto same = std::count_if(contacts.begin(), contacts.end(), [&](const StoredContact& c) {
-    const PeerRecord& record = directory_.record(c.peer);
+    const PeerRecord& record = contacts_.RecordOf(c);
     return record.id != newcomer.id && record.endpoint.address().Masked(bits) == prefix;
   });
   return static_cast<size_t>(same) < config_.diversity_per_bucket_max;
@@ -331,19 +276,17 @@ InsertResult RoutingTable::RejectDiversity() {
 
 bool RoutingTable::Failed(const NodeId& id) {
   Bucket& bucket = buckets_[IndexOf(id)];
-  if (auto it = FindId(bucket.replacements, id); it != bucket.replacements.end()) {
-    directory_.Release(it->peer);
-    bucket.replacements.erase(it);
+  if (auto it = contacts_.Find(bucket.replacements, id); it != bucket.replacements.end()) {
+    contacts_.Erase(bucket.replacements, it);
     ++evicted_;
     return true;
   }
-  auto it = FindId(bucket.contacts, id);
+  auto it = contacts_.Find(bucket.contacts, id);
   if (it == bucket.contacts.end()) return false;
   if (bucket.ping_pending == id) bucket.ping_pending.reset();  // the caller may ask again
   if (it->failures < UINT8_MAX) ++it->failures;
   if (it->failures < config_.stale_failures_max) return false;
-  directory_.Release(it->peer);
-  bucket.contacts.erase(it);
+  contacts_.Erase(bucket.contacts, it);
   ++evicted_;
   Promote(bucket);
   return true;
@@ -351,15 +294,13 @@ bool RoutingTable::Failed(const NodeId& id) {
 
 bool RoutingTable::Remove(const NodeId& id) {
   Bucket& bucket = buckets_[IndexOf(id)];
-  if (auto it = FindId(bucket.replacements, id); it != bucket.replacements.end()) {
-    directory_.Release(it->peer);
-    bucket.replacements.erase(it);
+  if (auto it = contacts_.Find(bucket.replacements, id); it != bucket.replacements.end()) {
+    contacts_.Erase(bucket.replacements, it);
     return true;
   }
-  auto it = FindId(bucket.contacts, id);
+  auto it = contacts_.Find(bucket.contacts, id);
   if (it == bucket.contacts.end()) return false;
-  directory_.Release(it->peer);
-  bucket.contacts.erase(it);
+  contacts_.Erase(bucket.contacts, it);
   if (bucket.ping_pending == id) bucket.ping_pending.reset();
   Promote(bucket);
   return true;
@@ -367,13 +308,13 @@ bool RoutingTable::Remove(const NodeId& id) {
 
 bool RoutingTable::InBucket(const NodeId& id) const {
   const Bucket& bucket = buckets_[IndexOf(id)];
-  return FindId(bucket.contacts, id) != bucket.contacts.end();
+  return contacts_.Find(bucket.contacts, id) != bucket.contacts.end();
 }
 
 std::optional<Contact> RoutingTable::Find(const NodeId& id) const {
   const Bucket& bucket = buckets_[IndexOf(id)];
   for (const auto* list : {&bucket.contacts, &bucket.replacements}) {
-    if (auto it = FindId(*list, id); it != list->end()) return Load(*it);
+    if (auto it = contacts_.Find(*list, id); it != list->end()) return contacts_.Load(*it);
   }
   return std::nullopt;
 }
@@ -381,24 +322,24 @@ std::optional<Contact> RoutingTable::Find(const NodeId& id) const {
 const PeerRecord* RoutingTable::FindRecord(const NodeId& id, int* failures) const {
   const Bucket& bucket = buckets_[IndexOf(id)];
   for (const auto* list : {&bucket.contacts, &bucket.replacements}) {
-    if (auto it = FindId(*list, id); it != list->end()) {
+    if (auto it = contacts_.Find(*list, id); it != list->end()) {
       if (failures != nullptr) *failures = it->failures;
-      return &directory_.record(it->peer);
+      return &contacts_.RecordOf(*it);
     }
   }
   return nullptr;
 }
 
 std::vector<Contact> RoutingTable::Closest(const Key& target, size_t count) const {
-  return BucketView(self_, buckets_, directory_).Closest(target, count);
+  return BucketView(self_, buckets_, contacts_.directory()).Closest(target, count);
 }
 
 std::vector<const PeerRecord*> RoutingTable::ClosestRecords(const Key& target, size_t count) const {
-  return BucketView(self_, buckets_, directory_).ClosestRecords(target, count);
+  return BucketView(self_, buckets_, contacts_.directory()).ClosestRecords(target, count);
 }
 
 Key RoutingTable::RandomKeyInBucket(size_t index, transport::Rng& rng) const {
-  return BucketView(self_, buckets_, directory_).RandomKeyIn(index, rng);
+  return BucketView(self_, buckets_, contacts_.directory()).RandomKeyIn(index, rng);
 }
 
 std::vector<Key> RoutingTable::RefreshTargets(transport::TimePoint now, transport::Rng& rng) {
@@ -424,10 +365,10 @@ transport::TimePoint RoutingTable::NextRefreshDue() const {
 std::vector<Contact> RoutingTable::Export() const {
   std::vector<Contact> out;
   for (const Bucket& b : buckets_) {
-    for (const StoredContact& c : b.contacts) out.push_back(Load(c));
+    for (const StoredContact& c : b.contacts) out.push_back(contacts_.Load(c));
   }
   for (const Bucket& b : buckets_) {
-    for (const StoredContact& c : b.replacements) out.push_back(Load(c));
+    for (const StoredContact& c : b.replacements) out.push_back(contacts_.Load(c));
   }
   return out;
 }

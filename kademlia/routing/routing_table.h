@@ -15,12 +15,12 @@
 // random key in a bucket) are BucketView's (bucket_view.h). A contact's id, key and address
 // are a record of a PeerDirectory (peer_directory.h), the table's own or one shared with other
 // tables on the same thread; a bucket keeps a 32-byte reference and the liveness figures
-// (bucket.h StoredContact). Not thread-safe.
+// (bucket.h StoredContact), taken and let go through StoredContacts (stored_contacts.h).
+// Not thread-safe.
 #ifndef SKILLNODE_KADEMLIA_ROUTING_ROUTING_TABLE_H_
 #define SKILLNODE_KADEMLIA_ROUTING_ROUTING_TABLE_H_
 
 #include <cstddef>
-#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -29,6 +29,7 @@
 #include "kademlia/contact.h"
 #include "kademlia/key.h"
 #include "kademlia/routing/bucket.h"
+#include "kademlia/routing/stored_contacts.h"
 #include "transport/clock.h"
 #include "transport/rng.h"
 
@@ -72,7 +73,7 @@ class RoutingTable {
 
   const NodeId& self() const { return self_; }
   // Where the contacts' records are kept; the node's other tables of peers keep theirs there too.
-  PeerDirectory& directory() const { return directory_; }
+  PeerDirectory& directory() const { return contacts_.directory(); }
 
   // A message from this verified contact arrived at `now`: add it, refresh it, or cache it.
   // The stored copy gets last_seen = now and failures = 0 whatever `contact` says; an all-zero
@@ -150,19 +151,6 @@ class RoutingTable {
 
  private:
   size_t IndexOf(const Key& key) const;
-  // A contact as the buckets store it, holding a new reference of the directory's.
-  StoredContact Store(const Contact& contact);
-  // Gives `stored` the record and liveness of `contact` (same id).
-  void Update(StoredContact& stored, const Contact& contact);
-  Contact Load(const StoredContact& stored) const;
-  const NodeId& IdOf(const StoredContact& stored) const;
-  std::vector<StoredContact>::iterator FindId(std::vector<StoredContact>& list,
-                                              const NodeId& id) const;
-  std::vector<StoredContact>::const_iterator FindId(const std::vector<StoredContact>& list,
-                                                    const NodeId& id) const;
-  // Appends `contact` as the newest replacement, dropping (and releasing) the oldest when the
-  // cache holds replacement_cache_size.
-  void PushReplacement(std::vector<StoredContact>& cache, StoredContact contact);
   InsertResult Refresh(Bucket& bucket, std::vector<StoredContact>::iterator it,
                        const Contact& contact, transport::TimePoint now, transport::Duration rtt);
   // Proximity neighbour selection: `newcomer` takes the place of the full bucket's slowest
@@ -183,8 +171,7 @@ class RoutingTable {
 
   NodeId self_;
   RoutingConfig config_;
-  std::unique_ptr<PeerDirectory> owned_directory_;  // when none was given
-  PeerDirectory& directory_;
+  StoredContacts contacts_;      // the buckets' references into the directory
   std::vector<Bucket> buckets_;  // sorted by distance, farthest first (bucket.h)
   size_t rejected_diversity_ = 0;
   size_t evicted_ = 0;

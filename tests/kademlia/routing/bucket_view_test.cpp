@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "kademlia/routing/stored_contacts.h"
 #include "support/routing_table_util.h"
 
 namespace skillnode::kademlia::routing {
@@ -31,15 +32,14 @@ struct Chain {
   Chain() = default;
   Chain(Chain&&) = default;
   ~Chain() {
-    if (!directory) return;
+    if (!contacts) return;
     for (const Bucket& b : buckets) {
-      for (const auto* list : {&b.contacts, &b.replacements}) {
-        for (const StoredContact& c : *list) directory->Release(c.peer);
-      }
+      contacts->ReleaseAll(b.contacts);
+      contacts->ReleaseAll(b.replacements);
     }
   }
 
-  std::unique_ptr<PeerDirectory> directory = std::make_unique<PeerDirectory>(HashKey{});
+  std::unique_ptr<StoredContacts> contacts = std::make_unique<StoredContacts>(nullptr);
   std::vector<Bucket> buckets;
   std::vector<std::string> bits;  // each bucket's distance prefix
   std::vector<NodeId> ids;        // every contact
@@ -57,7 +57,7 @@ Chain MakeChain(const Key& self, int depth, int per_bucket) {
     bucket.depth = static_cast<int>(bits.size());
     for (int i = 0; i < per_bucket; ++i) {
       const Contact contact = MakeContact(AtDistance(self, bits, bits + std::to_string(i)));
-      bucket.contacts.push_back(StoreIn(*chain.directory, contact));
+      bucket.contacts.push_back(chain.contacts->Store(contact));
       chain.ids.push_back(contact.id);
     }
     chain.buckets.push_back(std::move(bucket));
@@ -81,7 +81,7 @@ std::vector<size_t> BruteForceOrder(const Key& self, const Chain& chain, const K
 TEST_CASE("the bucket view orders buckets nearest the target first", "[unit]") {
   const Key self = Self();
   const Chain chain = MakeChain(self, 2, 1);  // "1", "01", "00"
-  const BucketView view(self, chain.buckets, *chain.directory);
+  const BucketView view(self, chain.buckets, chain.contacts->directory());
   std::vector<size_t> order;
   view.BucketsByDistance(self, order);
   CHECK(order == std::vector<size_t>{2, 1, 0});
@@ -98,7 +98,7 @@ TEST_CASE("the bucket view finds the closest contacts over shallow and deep buck
   // 8 buckets stay within the first 64 bits; 71 go past them, the slower whole-key order.
   for (const int depth : {7, 70}) {
     const Chain chain = MakeChain(self, depth, 3);
-    const BucketView view(self, chain.buckets, *chain.directory);
+    const BucketView view(self, chain.buckets, chain.contacts->directory());
     for (int round = 0; round < 30; ++round) {
       Key target;
       rng.Fill(target.mutable_bytes());
@@ -124,11 +124,11 @@ TEST_CASE("the bucket view leaves failing contacts and replacements out while he
   // The closest contact is failing; a replacement would be the closest of all.
   for (Bucket& bucket : chain.buckets) {
     for (StoredContact& c : bucket.contacts) {
-      if (chain.directory->record(c.peer).id == by_distance[0]) c.failures = 1;
+      if (chain.contacts->IdOf(c) == by_distance[0]) c.failures = 1;
     }
   }
-  chain.buckets[1].replacements.push_back(StoreIn(*chain.directory, MakeContact(target)));
-  const BucketView view(self, chain.buckets, *chain.directory);
+  chain.buckets[1].replacements.push_back(chain.contacts->Store(MakeContact(target)));
+  const BucketView view(self, chain.buckets, chain.contacts->directory());
   CHECK(Ids(view.Closest(target, 3)) ==
         std::vector<NodeId>{by_distance[1], by_distance[2], by_distance[3]});
   // Every contact asked for: the failing one takes its place among them.
@@ -138,7 +138,7 @@ TEST_CASE("the bucket view leaves failing contacts and replacements out while he
 TEST_CASE("the bucket view's random keys fall in the asked bucket's range", "[unit]") {
   const Key self = Self();
   const Chain chain = MakeChain(self, 5, 0);
-  const BucketView view(self, chain.buckets, *chain.directory);
+  const BucketView view(self, chain.buckets, chain.contacts->directory());
   transport::Rng rng(5);
   for (size_t index = 0; index < chain.buckets.size(); ++index) {
     std::vector<Key> keys;
