@@ -77,12 +77,17 @@ std::vector<Lookup::Query> Lookup::NextQueries(transport::TimePoint now,
   for (size_t p = 0; p < paths_.size(); ++p) {
     Path& path = paths_[p];
     size_t in_flight = InFlight(path);
+    size_t closer_in_flight = 0;  // in flight to contacts closer to the target than `e`
     const size_t parallel = params_.final_round && Converged(path) ? params_.k : params_.alpha;
     size_t live = 0;
     for (Entry& e : path.entries) {
-      if (in_flight >= parallel || stats_.messages >= params_.requests_max) break;
+      // `parallel` slots, and extra_slots more for a contact that fewer than `parallel` of
+      // the queries in flight are closer than.
+      const bool busy = in_flight >= parallel + params_.extra_slots || closer_in_flight >= parallel;
+      if (busy || stats_.messages >= params_.requests_max) break;
       if (e.state == State::kFailed || e.state == State::kSlow) continue;
       if (++live > params_.k) break;
+      if (e.state == State::kInFlight) ++closer_in_flight;
       if (e.state != State::kCandidate) continue;
       e.state = State::kInFlight;
       const transport::Duration wait = slow_after(e.contact);
@@ -91,6 +96,7 @@ std::vector<Lookup::Query> Lookup::NextQueries(transport::TimePoint now,
       ++e.sent;
       ++e.open;
       ++in_flight;
+      ++closer_in_flight;
       ++stats_.messages;
       next_slow_ = std::min(next_slow_, e.slow_at);  // a query more in flight
       queries.push_back(Query{e.contact.id, e.contact.endpoint, p});

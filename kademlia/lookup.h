@@ -15,6 +15,10 @@
 // slow_retry_rank) and waits for it once more: a lost datagram then costs one soft deadline,
 // not the contact's answer.
 //
+// With extra_slots, a contact that an answer names closer to the target than all but alpha - 1
+// of the queries in flight is asked at once, in one of extra_slots more slots, instead of
+// waiting for a farther query to answer or go slow: the lookup follows the best lead it has.
+//
 // With final_round, a path whose closest known contact has answered asks the rest of its k
 // closest all at once: the lookup has converged, and waiting for alpha slots to free would
 // only make the end of it k / alpha round trips long. It sends the same queries, sooner.
@@ -59,6 +63,13 @@ struct LookupParams {
   // Once the closest contact a path knows has answered, the rest of its k closest are asked
   // at once rather than alpha at a time (the Kademlia paper's last round, section 2.3).
   bool final_round = false;
+  // A contact is asked as soon as fewer than alpha queries in flight are to contacts closer to
+  // the target than it: a closer contact an answer names does not wait for a slot held by a
+  // farther query. At most k queries of a path are then in flight.
+  // Queries in flight beyond alpha, each for a contact closer to the target than all but
+  // alpha - 1 of those in flight: a closer contact an answer names is asked at once rather
+  // than when a farther query answers or goes slow.
+  size_t extra_slots = 0;
 };
 
 struct LookupStats {

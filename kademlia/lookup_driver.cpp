@@ -53,6 +53,7 @@ bool LookupDriver::Start(transport::TimePoint now, const Key& target, LookupOpti
   params.slow_retries = options.slow_retries;
   params.slow_retry_rank = options.slow_retry_rank;
   params.final_round = config_.lookup_final_round;
+  params.extra_slots = config_.lookup_extra_slots;
   const auto start = routing_.Closest(target, config_.routing.bucket_size);
   const uint64_t lookup_id = next_lookup_id_++;
   lookups_.emplace(lookup_id, ActiveLookup{Lookup(target, self_, params, start, now),

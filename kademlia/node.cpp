@@ -247,6 +247,8 @@ void Node::HandleNotice(transport::TimePoint now, const transport::Endpoint& fro
     RefreshClientMode(now);  // a dial-back may have decided the verdict
   } else if (const auto* relayed = std::get_if<wire::RelayedBody>(&notice.body)) {
     OpenRelayed(now, from, *relayed);
+  } else if (std::holds_alternative<wire::LeaveBody>(notice.body)) {
+    upkeep_.Left(now, from, notice.header.sender_id);
   } else {
     relay_.OnRelay(now, from, notice.body);  // RELAY or RELAY_BACK: the rest of wire::IsNotice
   }
@@ -371,12 +373,25 @@ bool Node::Request(transport::TimePoint now, const transport::Endpoint& to, cons
 
 void Node::Shutdown(transport::TimePoint now) {
   if (shut_down_) return;
+  SendLeaves(now);
   shut_down_ = true;
   for (rpc::PendingRpc& rpc : rpcs_.TakeAll()) {
     if (rpc.done)
       rpc.done(rpc::RpcResult{rpc::RpcStatus::kCancelled, nullptr, rpc.to, now - rpc.sent, now});
   }
   lookups_.FinishAll(now);
+}
+
+void Node::SendLeaves(transport::TimePoint now) {
+  std::vector<transport::Endpoint> to;
+  for (const routing::PeerRecord* c :
+       routing_.ClosestRecords(identity_.node_id(), config_.leave_notices_max)) {
+    to.push_back(c->endpoint);
+  }
+  for (const transport::Endpoint& endpoint : to) {
+    sender_.Send(now, endpoint, wire::Message{sender_.Header(rng_.Next64()), wire::LeaveBody{}});
+    ++stats_.leaves_sent;
+  }
 }
 
 bool Node::FindNode(transport::TimePoint now, const Key& target, LookupCallback done) {

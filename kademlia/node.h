@@ -152,8 +152,9 @@ class Node {
                reach::HolePuncher::ConnectCallback done) {
     return puncher_.Connect(now, id, relay_.table().EndpointOf(now, id), std::move(done));
   }
-  // Cancels every request (callbacks get kCancelled) and finishes every lookup with what it
-  // has. The node sends nothing afterwards.
+  // Tells the leave_notices_max contacts nearest our id that we are leaving (LEAVE), cancels
+  // every request (callbacks get kCancelled) and finishes every lookup with what it has. The
+  // node sends nothing afterwards.
   void Shutdown(transport::TimePoint now);
 
   const NodeId& id() const { return identity_.node_id(); }
@@ -205,12 +206,14 @@ class Node {
   // A message that decoded, from `from`: screened, then handled.
   void Dispatch(transport::TimePoint now, const transport::Endpoint& from,
                 const wire::Message& message);
-  // A notice (wire::IsNotice): a DIAL_BACK, or a relay's RELAY, RELAY_BACK or RELAYED.
+  // A notice (wire::IsNotice): a DIAL_BACK, a relay's RELAY, RELAY_BACK or RELAYED, or a LEAVE.
   void HandleNotice(transport::TimePoint now, const transport::Endpoint& from,
                     const wire::Message& notice);
   // A RELAYED from `relay`: what it carries, handled as if it came from where it counts from.
   void OpenRelayed(transport::TimePoint now, const transport::Endpoint& relay,
                    const wire::RelayedBody& relayed);
+  // LEAVE to the contacts nearest our id (Shutdown).
+  void SendLeaves(transport::TimePoint now);
   // Client mode as KademliaConfig::client_mode says, at `now` (kWhenNat: the verdict).
   void RefreshClientMode(transport::TimePoint now);
   // A reply with one of our txids, from the address and under the id that request went to,

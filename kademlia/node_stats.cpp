@@ -94,6 +94,8 @@ TypeSlot SlotOf(uint8_t type) {
       return TypeSlot::kPunch;
     case 30:
       return TypeSlot::kPunched;
+    case 31:
+      return TypeSlot::kLeave;
     case 127:
       return TypeSlot::kError;
     default:
@@ -108,7 +110,7 @@ std::string_view TypeSlotName(TypeSlot slot) {
       "blob_find",   "blob_holders", "blob_announce", "blob_get",  "blob_data",  "reach_ask",
       "reach_asked", "dial_request", "dial_sent",     "dial_back", "blob_host",  "relay_keep",
       "relay_kept",  "relay",        "relay_back",    "relayed",   "punch",      "punched",
-      "error",       "unknown"};
+      "leave",       "error",        "unknown"};
   static_assert(kNames.back() == "unknown", "one name per slot");
   return kNames[static_cast<size_t>(slot)];
 }

@@ -60,6 +60,7 @@ enum class TypeSlot : uint8_t {
   kRelayed,
   kPunch,
   kPunched,
+  kLeave,
   kError,
   kUnknown,
   kCount,
@@ -108,6 +109,9 @@ struct NodeStats {
   uint64_t client_mode_changes = 0;
   // Pings to contacts evicted for silence, in case they came back (departed_contacts.h).
   uint64_t departed_probes = 0;
+  // LEAVE notices sent when shutting down, and contacts removed because they said they left.
+  uint64_t leaves_sent = 0;
+  uint64_t contacts_left = 0;
 
   uint64_t lookups_started = 0;
   uint64_t lookups_completed = 0;

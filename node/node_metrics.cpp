@@ -134,6 +134,10 @@ void WriteRouting(http::PrometheusWriter& out, const kademlia::Node& node) {
               "Pings to contacts evicted for silence, in case they came back (a healed "
               "partition).",
               D(node.stats().departed_probes));
+  out.Counter("skillnode_contacts_left_total",
+              "Contacts removed from the routing table because they said they were leaving "
+              "(LEAVE).",
+              D(node.stats().contacts_left));
 }
 
 }  // namespace

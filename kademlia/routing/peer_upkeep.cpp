@@ -84,6 +84,15 @@ void PeerUpkeep::DropClient(transport::TimePoint now, const NodeId& id) {
   if (contact) actions_.evicted(now, id);
 }
 
+void PeerUpkeep::Left(transport::TimePoint now, const transport::Endpoint& from, const NodeId& id) {
+  const PeerRecord* record = routing_.FindRecord(id);
+  if (record == nullptr || record->endpoint != from) return;
+  const bool contact = routing_.InBucket(id);  // services heard of bucket contacts only
+  if (!routing_.Remove(id)) return;
+  ++stats_.contacts_left;
+  if (contact) actions_.evicted(now, id);
+}
+
 void PeerUpkeep::FailedAt(transport::TimePoint now, const NodeId& id,
                           const transport::Endpoint& at) {
   if (peers_.Failed(now, id, at)) actions_.evicted(now, id);

@@ -66,6 +66,10 @@ class PeerUpkeep {
   // A request to `id` at `at` failed: it counts against the contact, and its verification is
   // forgotten, only where we know `id` at that address (another node may have named it there).
   void FailedAt(transport::TimePoint now, const NodeId& id, const transport::Endpoint& at);
+  // `id` said from `from` that it is leaving (LEAVE): it leaves the routing table (services
+  // told) and is not kept as departed. Only where the table knows `id` at that address: a
+  // LEAVE is not signed, and one from elsewhere must not cost a node its place.
+  void Left(transport::TimePoint now, const transport::Endpoint& from, const NodeId& id);
   // Probes the departed contact that is due, if any; call at NextDeadline().
   void OnTimer(transport::TimePoint now);
   // When the next departed contact is due for a probe.

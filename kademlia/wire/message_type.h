@@ -43,6 +43,7 @@ enum class MessageType : uint8_t {
   kRelayed = 28,
   kPunch = 29,
   kPunched = 30,
+  kLeave = 31,
   kError = 127,
 };
 
@@ -50,18 +51,19 @@ enum class MessageType : uint8_t {
 // BLOB_FIND, BLOB_ANNOUNCE, BLOB_GET, REACH_ASK, DIAL_REQUEST, BLOB_HOST, RELAY_KEEP, PUNCH, and
 // every unknown type (UnknownBody), so the node answers those with ERROR. False for PONG, NODES,
 // VALUES, STORED, LISTENING, PUSH_ACK, BLOB_HOLDERS, BLOB_DATA, REACH_ASKED, DIAL_SENT,
-// RELAY_KEPT, PUNCHED, ERROR and the notices.
+// RELAY_KEPT, PUNCHED, ERROR and the notices (IsNotice).
 bool IsRequest(uint8_t type);
 // True for the notices, neither requests nor replies: one-way messages that no pending request
 // matches and nothing answers: DIAL_BACK, sent from a port its receiver never sent to
-// (docs/protocol.md "Reachability"), and RELAY, RELAY_BACK and RELAYED, which carry another
-// datagram through a relay (docs/protocol.md "Relays").
+// (docs/protocol.md "Reachability"); RELAY, RELAY_BACK and RELAYED, which carry another
+// datagram through a relay (docs/protocol.md "Relays"); and LEAVE, a node's goodbye to its
+// contacts when it shuts down (docs/protocol.md "Leaving").
 bool IsNotice(uint8_t type);
 // "ping", "pong", "find_node", "nodes", "find_value", "values", "store", "stored", "listen",
 // "listening", "push", "push_ack", "blob_find", "blob_holders", "blob_announce", "blob_get",
 // "blob_data", "reach_ask", "reach_asked", "dial_request", "dial_sent", "dial_back", "blob_host",
-// "relay_keep", "relay_kept", "relay", "relay_back", "relayed", "punch", "punched", "error", or
-// "unknown": a fixed set of names, safe as log fields and metric labels.
+// "relay_keep", "relay_kept", "relay", "relay_back", "relayed", "punch", "punched", "leave",
+// "error", or "unknown": a fixed set of names, safe as log fields and metric labels.
 std::string_view MessageTypeName(uint8_t type);
 
 // True for BLOB_GET, the one request sent by the thousand within one transfer. The node leaves

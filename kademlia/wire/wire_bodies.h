@@ -321,6 +321,10 @@ struct PunchBody {
 struct PunchedBody {
   bool operator==(const PunchedBody&) const = default;
 };
+// A node that shuts down tells its contacts it is leaving (docs/protocol.md "Leaving").
+struct LeaveBody {
+  bool operator==(const LeaveBody&) const = default;
+};
 
 struct ErrorBody {
   uint16_t code = 0;
@@ -339,7 +343,7 @@ using Body =
                  BlobHoldersBody, BlobAnnounceBody, BlobGetBody, BlobDataBody, ReachAskBody,
                  ReachAskedBody, DialRequestBody, DialSentBody, DialBackBody, BlobHostBody,
                  RelayKeepBody, RelayKeptBody, RelayBody, RelayBackBody, RelayedBody, PunchBody,
-                 PunchedBody, ErrorBody, UnknownBody>;
+                 PunchedBody, LeaveBody, ErrorBody, UnknownBody>;
 
 }  // namespace skillnode::kademlia::wire
 

@@ -32,11 +32,11 @@ inline constexpr size_t kGoneIdSizeMax = 256;
 template <typename B, typename T>
 concept Is = std::same_as<std::remove_const_t<B>, T>;
 
-// Bodies without fields: PING, PONG, STORED, PUSH_ACK, PUNCH, PUNCHED, and the skipped body of an
-// unknown type.
+// Bodies without fields: PING, PONG, STORED, PUSH_ACK, PUNCH, PUNCHED, LEAVE, and the skipped
+// body of an unknown type.
 template <typename V, typename B>
 requires Is<B, PingBody> || Is<B, PongBody> || Is<B, StoredBody> || Is<B, PushAckBody> ||
-    Is<B, PunchBody> || Is<B, PunchedBody> || Is<B, UnknownBody>
+    Is<B, PunchBody> || Is<B, PunchedBody> || Is<B, LeaveBody> || Is<B, UnknownBody>
 void BodyFields(V&, B&) {}
 
 template <typename V, Is<FindNodeBody> B>

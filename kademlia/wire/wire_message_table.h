@@ -59,6 +59,7 @@ inline constexpr std::array<MessageTypeRow, std::variant_size_v<Body> - 1> kMess
     {MessageType::kRelayed, "relayed", MessageRole::kNotice},            // RelayedBody
     {MessageType::kPunch, "punch", MessageRole::kQuery},                 // PunchBody
     {MessageType::kPunched, "punched", MessageRole::kAnswer},            // PunchedBody
+    {MessageType::kLeave, "leave", MessageRole::kNotice},                // LeaveBody
     {MessageType::kError, "error", MessageRole::kAnswer},                // ErrorBody
 }};
 

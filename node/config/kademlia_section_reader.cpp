@@ -14,6 +14,7 @@ void KademliaSectionReader::Read(kademlia::KademliaConfig& kad) {
   section_.Int("disjointPaths", 1, 8, Store(kad.disjoint_paths));
   section_.Int("lookupSlowRetries", 0, 8, Store(kad.lookup_slow_retries));
   section_.Bool("lookupFinalRound", kad.lookup_final_round);
+  section_.Int("lookupExtraSlots", 0, 64, Store(kad.lookup_extra_slots));
   section_.Double("proximityRatio", 0, 1, kad.routing.proximity_ratio);
   section_.Millis("rpcTimeout", 10, 60000, kad.rpc_timeout);
   section_.Millis("rpcTimeoutMin", 1, 60000, kad.rpc_timeout_min);
@@ -25,6 +26,7 @@ void KademliaSectionReader::Read(kademlia::KademliaConfig& kad) {
   section_.Millis("departedProbeAfter", 100, kHourMs, kad.routing.departed_probe_after);
   section_.Millis("departedKeep", 1000, kDayMs, kad.routing.departed_keep);
   section_.Millis("departedProbeSpacing", 10, kHourMs, kad.routing.departed_probe_spacing);
+  section_.Int("leaveNoticesMax", 0, 1024, Store(kad.leave_notices_max));
   section_.Bool("reachProbes", kad.reach_probes);
   section_.Text("clientMode", [&kad](const std::string& text) -> std::optional<std::string> {
     if (text == "auto") {

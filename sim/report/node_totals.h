@@ -54,6 +54,8 @@ struct NodeTotals {
   uint64_t verifications_skipped = 0;
   uint64_t lookups_started = 0;
   uint64_t lookups_refused = 0;
+  uint64_t leaves_sent = 0;          // LEAVE notices of graceful departures
+  uint64_t contacts_left = 0;        // ... contacts removed from tables on one
   uint64_t client_messages = 0;      // messages from peers in client mode (network.nat)
   uint64_t clients_removed = 0;      // ... contacts removed as they turned out to be clients
   uint64_t client_mode_changes = 0;  // ... nodes going into or out of client mode
@@ -110,6 +112,8 @@ struct NodeTotals {
     verifications_skipped += s.verifications_skipped;
     lookups_started += s.lookups_started;
     lookups_refused += s.lookups_refused;
+    leaves_sent += s.leaves_sent;
+    contacts_left += s.contacts_left;
     client_messages += s.client_messages;
     clients_removed += s.clients_removed;
     client_mode_changes += s.client_mode_changes;

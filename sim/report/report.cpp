@@ -68,6 +68,8 @@ json NodeTotalsJson(const NodeTotals& t) {
               {"verifications_skipped", t.verifications_skipped},
               {"lookups_started", t.lookups_started},
               {"lookups_refused", t.lookups_refused},
+              {"leaves_sent", t.leaves_sent},
+              {"contacts_left", t.contacts_left},
               {"handoff_records", t.handoff_records},
               {"repair_keys", t.repair_keys},
               {"pages_retried", t.pages_retried},

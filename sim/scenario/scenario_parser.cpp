@@ -49,6 +49,8 @@ void ReadKademlia(YamlReader r, kademlia::KademliaConfig& c) {
   c.routing.proximity_ratio = r.Number("proximity_ratio", c.routing.proximity_ratio, 0, 1);
   c.peer_soft_deadlines = r.Bool("peer_soft_deadlines", c.peer_soft_deadlines);
   c.lookup_final_round = r.Bool("lookup_final_round", c.lookup_final_round);
+  c.lookup_extra_slots = r.Integer("lookup_extra_slots", c.lookup_extra_slots, 0, 64);
+  c.leave_notices_max = r.Integer("leave_notices_max", c.leave_notices_max, 0, 1024);
   c.network_id = static_cast<uint32_t>(
       r.Integer("network_id", c.network_id, 0, std::numeric_limits<uint32_t>::max()));
   const double timeout_ms =

@@ -280,5 +280,46 @@ TEST_CASE("once the closest contact has answered, the rest of the k closest are 
   CHECK(plain.NextQueries(kStart + transport::Millis(20)).size() == 1);
 }
 
+TEST_CASE("extra slots ask a closer contact at once, but never past alpha closer in flight",
+          "[unit]") {
+  const Key target = Key::Sha256("target");
+  // Closest first: [0] and [1] will be named in an answer; [2], [3] start the lookup, [4] is
+  // named too but is farther than both queries in flight.
+  const std::vector<Contact> contacts = SortedContacts(target, 5);
+  const std::vector<Contact> start = {contacts[2], contacts[3]};
+  std::vector<wire::WireContact> named;
+  for (int i : {0, 1, 4}) named.push_back(wire::WireContact{contacts[i].id, contacts[i].endpoint});
+
+  LookupParams params{8, 2, 1, 50};
+  params.extra_slots = 2;
+  Lookup eager(target, Key::Sha256("self"), params, start, kStart);
+  REQUIRE(eager.NextQueries(kStart).size() == 2);
+  // [3] answers with [0], [1] and [4]; [2] is still in flight. [0] and [1] are closer than it:
+  // both go out at once (three in flight, within alpha + 2). [4] is farther than the two now
+  // closer in flight: it waits, though a slot is free.
+  eager.OnReply(contacts[3].id, {}, named, {}, kStart + transport::Millis(10));
+  const auto next = eager.NextQueries(kStart + transport::Millis(10));
+  REQUIRE(next.size() == 2);
+  CHECK(next[0].id == contacts[0].id);
+  CHECK(next[1].id == contacts[1].id);
+  // [1] answers: [0] and [2], both closer than [4], are still in flight.
+  eager.OnReply(contacts[1].id, {}, {}, {}, kStart + transport::Millis(20));
+  CHECK(eager.NextQueries(kStart + transport::Millis(20)).empty());
+  // [0] answers too: only [2] is closer in flight now, so [4] is asked.
+  eager.OnReply(contacts[0].id, {}, {}, {}, kStart + transport::Millis(30));
+  const auto last = eager.NextQueries(kStart + transport::Millis(30));
+  REQUIRE(last.size() == 1);
+  CHECK(last[0].id == contacts[4].id);
+
+  // Without extra slots the same answer frees one slot, for [0] only.
+  params.extra_slots = 0;
+  Lookup plain(target, Key::Sha256("self"), params, start, kStart);
+  REQUIRE(plain.NextQueries(kStart).size() == 2);
+  plain.OnReply(contacts[3].id, {}, named, {}, kStart + transport::Millis(10));
+  const auto one = plain.NextQueries(kStart + transport::Millis(10));
+  REQUIRE(one.size() == 1);
+  CHECK(one[0].id == contacts[0].id);
+}
+
 }  // namespace
 }  // namespace skillnode::kademlia

@@ -194,6 +194,66 @@ TEST_CASE("shutdown cancels every pending request exactly once and silences the 
   CHECK(f.transport.sent.empty());
 }
 
+TEST_CASE("shutdown sends LEAVE to the contacts nearest our id, at most leave_notices_max",
+          "[unit]") {
+  KademliaConfig config;
+  config.leave_notices_max = 3;
+  Fixture f(config);
+  std::vector<Peer> peers;
+  for (int i = 0; i < 5; ++i) {
+    peers.emplace_back(Numbered("p", i), (Numbered("10.0.3.", i + 1) + ":6881").c_str());
+  }
+  for (const Peer& p : peers) f.Verify(p);
+  const std::vector<Contact> nearest = f.node.routing_table().Closest(f.node.id(), 3);
+  f.node.Shutdown(f.now);
+  const auto sent = f.transport.Take();
+  REQUIRE(sent.size() == 3);
+  for (size_t i = 0; i < sent.size(); ++i) {
+    const wire::Message leave = sent[i].Decoded();
+    CHECK(std::holds_alternative<wire::LeaveBody>(leave.body));
+    CHECK(leave.header.sender_id == f.node.id());
+    CHECK(sent[i].to == nearest[i].endpoint);
+  }
+  CHECK(f.node.stats().leaves_sent == 3);
+
+  Fixture quiet([] {
+    KademliaConfig none;
+    none.leave_notices_max = 0;
+    return none;
+  }());
+  quiet.Verify(peers[0]);
+  quiet.node.Shutdown(quiet.now);
+  CHECK(quiet.transport.Take().empty());
+}
+
+TEST_CASE("a LEAVE removes its sender from the table, only from the address it is known at",
+          "[unit]") {
+  Fixture f;
+  Peer leaving("leaving", "10.0.4.1:6881");
+  Peer other("other", "10.0.4.2:6881");
+  f.Verify(leaving);
+  f.Verify(other);
+  // The same id and key from another address (unsigned, as every LEAVE is): ignored.
+  Peer forged = leaving;
+  forged.endpoint = *transport::Endpoint::Parse("10.0.4.99:6881");
+  f.Deliver(forged, forged.Request(wire::LeaveBody{}, 5, false));
+  CHECK(f.node.routing_table().Find(leaving.id()) != std::nullopt);
+  CHECK(f.node.stats().contacts_left == 0);
+
+  f.Deliver(leaving, leaving.Request(wire::LeaveBody{}, 6, false));
+  CHECK(f.node.routing_table().Find(leaving.id()) == std::nullopt);
+  CHECK(f.node.routing_table().Find(other.id()) != std::nullopt);
+  CHECK(f.node.stats().contacts_left == 1);
+  CHECK(f.transport.Take().empty());  // a notice is not answered
+  // Nor kept as departed: nothing pings it later.
+  f.now += transport::Seconds(60);
+  f.node.OnTimer(f.now);
+  for (const auto& s : f.transport.Take()) CHECK(s.to != leaving.endpoint);
+  // Back again (its key still proven at its address), its first request puts it back.
+  f.Deliver(leaving, leaving.Request(wire::PingBody{}, 7));
+  CHECK(f.node.routing_table().Find(leaving.id()) != std::nullopt);
+}
+
 TEST_CASE("a find_node reply lists the closest contacts but never the requester", "[unit]") {
   Fixture f;
   std::vector<Peer> peers;

@@ -101,7 +101,7 @@ TEST_CASE("BodyChecker names the body of a field over its limit", "[unit]") {
 }
 
 TEST_CASE("BodyChecker refuses an UnknownBody carrying a type that has its own body", "[unit]") {
-  CHECK(BodyChecker::Check(UnknownBody{31}));
+  CHECK(BodyChecker::Check(UnknownBody{32}));
   CHECK(BodyChecker::Check(UnknownBody{0}));
   const auto refused = BodyChecker::Check(UnknownBody{3});
   REQUIRE_FALSE(refused);

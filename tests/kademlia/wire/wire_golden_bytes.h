@@ -12,9 +12,9 @@
 namespace skillnode::kademlia::wire::golden {
 
 // Hex of OnePerType(), in order; the reachability messages (18 to 22), BLOB_HOST (23), the
-// relay's messages (24 to 28), a LISTEN with relays, PUNCH and PUNCHED (29, 30) and a NODES
-// naming a relayed client were captured from the codec when they were added, at the end of the
-// list.
+// relay's messages (24 to 28), a LISTEN with relays, PUNCH and PUNCHED (29, 30), a NODES
+// naming a relayed client and LEAVE (31) were captured from the codec when they were added, at
+// the end of the list.
 inline constexpr std::string_view kOnePerTypeHex[] = {
     // ping
     "87a17601a16e07a174cf0102030405060708a17901a26964c4200a367b92cf0b037dfd89960ee832d56f7fc1"
@@ -178,6 +178,10 @@ inline constexpr std::string_view kOnePerTypeHex[] = {
     "ababababababa16183a26e7391c4268444a89e970de82cac3508c45a68eab8417a720da22e9d5a718f5561ae"
     "9e2ce70a01020703efa2746bc40101a2636c91c432292c7e1ff3145faa1eb345dd6c8cad71a16019518ad674"
     "3d706cd8e79515d61120010db8ffffffffffffffffffff000803f0",
+    // leave
+    "87a17601a16e07a174cf0102030405060708a1791fa26964c4200a367b92cf0b037dfd89960ee832d56f7fc1"
+    "51681bb41e53690e776f5786998aa16bc420abababababababababababababababababababababababababab"
+    "ababababababa16180",
     // ping with the full header
     "8aa17601a16eceffffffffa174cfffffffffffffffffa17901a26964c4200a367b92cf0b037dfd89960ee832"
     "d56f7fc151681bb41e53690e776f5786998aa16bc420abababababababababababababababababababababab"

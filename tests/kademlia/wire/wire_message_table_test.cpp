@@ -57,8 +57,8 @@ TEST_CASE("the message table finds each row by its number and no other number", 
   }
   CHECK(known == kMessageTypes.size());
   CHECK(RowOf(0) == kUnknownRow);
-  // The first number after the last type (PUNCHED, 30) and the gap below ERROR.
-  CHECK(RowOf(31) == kUnknownRow);
+  // The first number after the last type (LEAVE, 31) and the gap below ERROR.
+  CHECK(RowOf(32) == kUnknownRow);
   CHECK(RowOf(126) == kUnknownRow);
   CHECK(RowOf(255) == kUnknownRow);
 }

@@ -59,6 +59,8 @@ inline std::vector<Body> OnePerType() {
       PunchBody{},
       PunchedBody{},
       NodesBody{{Contact(7, false)}, {1}, {Contact(8, true)}},
+      // A node's goodbye: LEAVE.
+      LeaveBody{},
   };
 }
 

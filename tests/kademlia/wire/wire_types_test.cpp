@@ -42,6 +42,7 @@ TEST_CASE("Message::type derives the wire type from the body", "[unit]") {
   CHECK(Message{{}, RelayedBody{}}.type() == 28);
   CHECK(Message{{}, PunchBody{}}.type() == 29);
   CHECK(Message{{}, PunchedBody{}}.type() == 30);
+  CHECK(Message{{}, LeaveBody{}}.type() == 31);
   CHECK(Message{{}, ErrorBody{}}.type() == 127);
   CHECK(Message{{}, UnknownBody{42}}.type() == 42);
 }
@@ -58,14 +59,14 @@ TEST_CASE("message types have names and request or reply roles", "[unit]") {
       {22, "dial_back", false},   {23, "blob_host", true},     {24, "relay_keep", true},
       {25, "relay_kept", false},  {26, "relay", false},        {27, "relay_back", false},
       {28, "relayed", false},     {29, "punch", true},         {30, "punched", false},
-      {31, "unknown", true},      {127, "error", false},       {0, "unknown", true},
-      {42, "unknown", true},      {255, "unknown", true}};
+      {31, "leave", false},       {32, "unknown", true},       {127, "error", false},
+      {0, "unknown", true},       {42, "unknown", true},       {255, "unknown", true}};
   for (const auto& [type, name, request] : expected) {
     INFO("type " << int(type));
     CHECK(MessageTypeName(type) == name);
     CHECK(IsRequest(type) == request);
-    // DIAL_BACK and the relay's envelopes are notices: neither requests nor replies.
-    CHECK(IsNotice(type) == (type == 22 || (type >= 26 && type <= 28)));
+    // DIAL_BACK, the relay's envelopes and LEAVE are notices: neither requests nor replies.
+    CHECK(IsNotice(type) == (type == 22 || (type >= 26 && type <= 28) || type == 31));
   }
 }
 

@@ -15,6 +15,10 @@ timed out while the shutdown steps ran, the partner was evicted, and the node sa
 Before the signals the contacts files are removed, so what is checked was written by the shutdown
 save itself and not kept from an earlier save.
 
+The two say they are leaving (LEAVE, docs/protocol.md "Leaving"): in the network of six, the
+four others drop both from their tables within seconds, and count them in /metrics
+(skillnode_contacts_left_total).
+
 Run: SKILLNODE=build/hard/node/skillnode python3 tests/node/cluster/sigterm_save_test.py [ROUNDS]
 """
 import os
@@ -27,12 +31,26 @@ from skillnode_harness import (Node, check, finish, require_binary, wait_for)
 
 NETWORK_SIZES = (2, 6)
 JOIN_TIMEOUT_S = 60
+# Far below the time the leavers' silence would take to evict them (stale_failures_max timeouts).
+LEAVE_TIMEOUT_S = 3
 # A save an hour: only the saves after joining and at shutdown write the file.
 CONFIG = """
 node:
   stateSaveInterval: 3600000
   http: {listen: "127.0.0.1:0"}
 """
+
+
+def metric_value(node, name):
+    """The value of an unlabelled metric in the node's /metrics, or None."""
+    status, body, _ = node.get("/metrics")
+    if status != 200:
+        return None
+    for line in body.splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[0] == name:
+            return float(parts[1])
+    return None
 
 
 def register_skill(node, index):
@@ -84,9 +102,21 @@ def one_round(round_index, size):
               f"round {round_index}: {node.name}'s log says it saved {len(expected)} contacts "
               f"at shutdown",
               "\n".join(line for line in node.log_text().splitlines() if "contacts" in line))
-    for node in nodes:
-        if node not in pair:
-            node.stop(timeout=10)
+    # The others heard each leaver's LEAVE: both are out of their tables at once, not after
+    # their requests to them have timed out, and /metrics counts them.
+    others = [n for n in nodes if n not in pair]
+    if others:
+        left = wait_for(lambda: all(n.contacts() == size - 3 for n in others), LEAVE_TIMEOUT_S,
+                        0.1)
+        check(left, f"round {round_index}: within {LEAVE_TIMEOUT_S} s the other {len(others)} "
+              f"nodes hold {size - 3} contacts, the two that left gone",
+              str([n.contacts() for n in others]))
+    for node in others:
+        counted = metric_value(node, "skillnode_contacts_left_total")
+        check(counted == 2, f"round {round_index}: {node.name} counts the 2 contacts that left",
+              f"skillnode_contacts_left_total {counted}")
+    for node in others:
+        node.stop(timeout=10)
 
 
 def main():

@@ -27,11 +27,12 @@ Read ReadSection(const std::string& yaml, kademlia::KademliaConfig base = {}) {
 
 TEST_CASE("node.kademlia sets routing, lookup, timeout, departed and relay settings", "[unit]") {
   const Read read = ReadSection(
-      "k: 12\nalpha: 4\ndisjointPaths: 2\nlookupSlowRetries: 0\nlookupFinalRound: false\n"
+      "k: 12\nalpha: 4\ndisjointPaths: 2\nlookupSlowRetries: 0\nlookupFinalRound: "
+      "false\nlookupExtraSlots: 1\n"
       "proximityRatio: 0.25\nrpcTimeout: 800\nrpcTimeoutMin: 40\npeerSoftDeadlines: false\n"
       "staleFailuresMax: 6\nbucketRefreshInterval: 60000\npingOldestAfter: 0\n"
       "departedMax: 10\ndepartedProbeAfter: 500\ndepartedKeep: 5000\n"
-      "departedProbeSpacing: 20\nreachProbes: true\nclientMode: auto\n"
+      "departedProbeSpacing: 20\nleaveNoticesMax: 9\nreachProbes: true\nclientMode: auto\n"
       "relay: {clientsMax: 3, messagesPerSecond: 5, totalPerSecond: 50, relays: 1, "
       "keepInterval: 10000, givenUpMax: 0}\n"
       "punch: {connectsMax: 4, answersPerSecond: 2.5, directPings: 3}\n"
@@ -43,11 +44,13 @@ TEST_CASE("node.kademlia sets routing, lookup, timeout, departed and relay setti
   CHECK(kad.disjoint_paths == 2);
   CHECK(kad.lookup_slow_retries == 0);
   CHECK_FALSE(kad.lookup_final_round);
+  CHECK(kad.lookup_extra_slots == 1);
   CHECK(kad.routing.proximity_ratio == 0.25);
   CHECK(kad.rpc_timeout == transport::Millis(800));
   CHECK(kad.rpc_timeout_min == transport::Millis(40));
   CHECK_FALSE(kad.peer_soft_deadlines);
   CHECK(kad.routing.stale_failures_max == 6);
+  CHECK(kad.leave_notices_max == 9);
   CHECK(kad.routing.bucket_refresh_interval == transport::Seconds(60));
   CHECK(kad.routing.ping_oldest_after == transport::Millis(0));
   CHECK(kad.routing.departed_max == 10);
