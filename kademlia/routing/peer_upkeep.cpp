@@ -78,19 +78,20 @@ void PeerUpkeep::HearVerified(transport::TimePoint now, const transport::Endpoin
 }
 
 void PeerUpkeep::DropClient(transport::TimePoint now, const NodeId& id) {
+  if (RemoveContact(now, id)) ++stats_.clients_removed;
+}
+
+bool PeerUpkeep::RemoveContact(transport::TimePoint now, const NodeId& id) {
   const bool contact = routing_.InBucket(id);  // services heard of bucket contacts only
-  if (!routing_.Remove(id)) return;
-  ++stats_.clients_removed;
+  if (!routing_.Remove(id)) return false;
   if (contact) actions_.evicted(now, id);
+  return true;
 }
 
 void PeerUpkeep::Left(transport::TimePoint now, const transport::Endpoint& from, const NodeId& id) {
   const PeerRecord* record = routing_.FindRecord(id);
   if (record == nullptr || record->endpoint != from) return;
-  const bool contact = routing_.InBucket(id);  // services heard of bucket contacts only
-  if (!routing_.Remove(id)) return;
-  ++stats_.contacts_left;
-  if (contact) actions_.evicted(now, id);
+  if (RemoveContact(now, id)) ++stats_.contacts_left;
 }
 
 void PeerUpkeep::FailedAt(transport::TimePoint now, const NodeId& id,

@@ -81,6 +81,9 @@ class PeerUpkeep {
   void Inserted(transport::TimePoint now, const Contact& contact, const InsertResult& inserted);
   // `id` said it is a client: out of the routing table if it is there (services told).
   void DropClient(transport::TimePoint now, const NodeId& id);
+  // Takes `id` out of the routing table (services told when it was a bucket contact); false
+  // when the table did not hold it.
+  bool RemoveContact(transport::TimePoint now, const NodeId& id);
   // Pings a full bucket's oldest contact: a reply refreshes it (HearVerified), a timeout counts
   // a failure (FailedAt).
   void PingOldest(transport::TimePoint now, const Contact& oldest);
