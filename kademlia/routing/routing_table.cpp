@@ -20,7 +20,7 @@ constexpr transport::Duration kPingReportWaitMax = transport::Seconds(10);
 
 RoutingTable::RoutingTable(const NodeId& self, const RoutingConfig& config,
                            PeerDirectory* directory)
-    : self_(self), config_(config), contacts_(directory) {
+    : self_(self), config_(config), contacts_(directory), diversity_(config_, contacts_) {
   assert(config_.bucket_size > 0);
   buckets_.push_back(Bucket{});  // depth 0: the whole key space
 }
@@ -82,7 +82,7 @@ InsertResult RoutingTable::Refresh(Bucket& bucket, std::vector<StoredContact>::i
                                    transport::Duration rtt) {
   Contact known = contacts_.Load(*it);
   const bool moved = known.endpoint.address() != contact.endpoint.address();
-  if (moved && !DiversityAllows(bucket.contacts, contact)) return RejectDiversity();
+  if (moved && !diversity_.Allows(bucket.contacts, contact)) return RejectDiversity();
   if (moved)
     known.rtt = known.rtt_deviation = transport::Duration{};  // another path: measure it anew
   known.AddRttSample(rtt);
@@ -102,7 +102,7 @@ InsertResult RoutingTable::Insert(size_t index, const Contact& contact, transpor
   while (true) {
     Bucket& bucket = buckets_[index];
     if (bucket.contacts.size() < config_.bucket_size) {
-      if (!DiversityAllows(bucket.contacts, contact)) return RejectDiversity();
+      if (!diversity_.Allows(bucket.contacts, contact)) return RejectDiversity();
       Contact added = contact;
       added.last_seen = now;
       added.failures = 0;
@@ -143,7 +143,7 @@ std::optional<InsertResult> RoutingTable::PreferNearer(size_t index, const Conta
   if (static_cast<double>(newcomer.rtt.count()) > bound) return std::nullopt;
   const StoredContact displaced = *slowest;
   const auto at = bucket.contacts.erase(slowest);
-  if (!DiversityAllows(bucket.contacts, newcomer)) {
+  if (!diversity_.Allows(bucket.contacts, newcomer)) {
     bucket.contacts.insert(at, displaced);
     return std::nullopt;
   }
@@ -154,7 +154,7 @@ std::optional<InsertResult> RoutingTable::PreferNearer(size_t index, const Conta
   bucket.touched_at = now;
   if (bucket.ping_pending == contacts_.IdOf(displaced)) bucket.ping_pending.reset();
   // The displaced contact is alive: it waits in the cache to come back when one fails.
-  if (DiversityAllows(bucket.replacements, contacts_.Load(displaced))) {
+  if (diversity_.Allows(bucket.replacements, contacts_.Load(displaced))) {
     contacts_.PushNewest(bucket.replacements, config_.replacement_cache_size, displaced);
   } else {
     contacts_.Release(displaced);
@@ -165,7 +165,7 @@ std::optional<InsertResult> RoutingTable::PreferNearer(size_t index, const Conta
 
 InsertResult RoutingTable::CacheReplacement(Bucket& bucket, const Contact& contact,
                                             transport::TimePoint now) {
-  if (!DiversityAllows(bucket.replacements, contact)) return RejectDiversity();
+  if (!diversity_.Allows(bucket.replacements, contact)) return RejectDiversity();
   Contact cached = contact;
   cached.last_seen = now;
   cached.failures = 0;
@@ -238,7 +238,7 @@ void RoutingTable::Promote(Bucket& bucket) {
   while (bucket.contacts.size() < config_.bucket_size && !cache.empty()) {
     // The most recently seen replacement that the bucket's diversity limit accepts.
     auto it = std::find_if(cache.rbegin(), cache.rend(), [&](const StoredContact& c) {
-      return DiversityAllows(bucket.contacts, contacts_.Load(c));
+      return diversity_.Allows(bucket.contacts, contacts_.Load(c));
     });
     if (it == cache.rend()) return;
     const StoredContact promoted = *it;
@@ -250,23 +250,6 @@ void RoutingTable::Promote(Bucket& bucket) {
     bucket.contacts.insert(at, promoted);
     ++promoted_;
   }
-}
-
-bool RoutingTable::DiversityAllows(std::span<const StoredContact> contacts,
-                                   const Contact& newcomer) const {
-  const transport::Address& address = newcomer.endpoint.address();
-  if (config_.diversity_exempt_local &&
-      (address.IsLoopback() || address.IsLinkLocal() || address.IsPrivate())) {
-    return true;
-  }
-  const int bits =
-      address.is_v4() ? config_.diversity_ipv4_prefix_bits : config_.diversity_ipv6_prefix_bits;
-  const transport::Address prefix = address.Masked(bits);
-  const auto same = std::count_if(contacts.begin(), contacts.end(), [&](const StoredContact& c) {
-    const PeerRecord& record = contacts_.RecordOf(c);
-    return record.id != newcomer.id && record.endpoint.address().Masked(bits) == prefix;
-  });
-  return static_cast<size_t>(same) < config_.diversity_per_bucket_max;
 }
 
 InsertResult RoutingTable::RejectDiversity() {

@@ -15,7 +15,8 @@
 // random key in a bucket) are BucketView's (bucket_view.h). A contact's id, key and address
 // are a record of a PeerDirectory (peer_directory.h), the table's own or one shared with other
 // tables on the same thread; a bucket keeps a 32-byte reference and the liveness figures
-// (bucket.h StoredContact), taken and let go through StoredContacts (stored_contacts.h).
+// (bucket.h StoredContact), taken and let go through StoredContacts (stored_contacts.h). The
+// limit per network prefix is PrefixDiversity's (prefix_diversity.h).
 // Not thread-safe.
 #ifndef SKILLNODE_KADEMLIA_ROUTING_ROUTING_TABLE_H_
 #define SKILLNODE_KADEMLIA_ROUTING_ROUTING_TABLE_H_
@@ -29,6 +30,7 @@
 #include "kademlia/contact.h"
 #include "kademlia/key.h"
 #include "kademlia/routing/bucket.h"
+#include "kademlia/routing/prefix_diversity.h"
 #include "kademlia/routing/stored_contacts.h"
 #include "transport/clock.h"
 #include "transport/rng.h"
@@ -72,6 +74,7 @@ class RoutingTable {
   RoutingTable& operator=(const RoutingTable&) = delete;
 
   const NodeId& self() const { return self_; }
+  const RoutingConfig& config() const { return config_; }
   // Where the contacts' records are kept; the node's other tables of peers keep theirs there too.
   PeerDirectory& directory() const { return contacts_.directory(); }
 
@@ -166,12 +169,12 @@ class RoutingTable {
   bool CanSplit(size_t index, const NodeId& newcomer) const;
   void Split(size_t index);
   void Promote(Bucket& bucket);
-  bool DiversityAllows(std::span<const StoredContact> contacts, const Contact& newcomer) const;
   InsertResult RejectDiversity();
 
   NodeId self_;
   RoutingConfig config_;
   StoredContacts contacts_;      // the buckets' references into the directory
+  PrefixDiversity diversity_;    // the limit per network prefix of each list
   std::vector<Bucket> buckets_;  // sorted by distance, farthest first (bucket.h)
   size_t rejected_diversity_ = 0;
   size_t evicted_ = 0;
