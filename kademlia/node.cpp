@@ -3,7 +3,8 @@
 // on incoming messages (MessageScreen, kademlia/message_screen.h), the peer bookkeeping
 // (PeerBook, kademlia/routing/peer_book.h), what is done about the peers heard from and failed
 // (PeerUpkeep, kademlia/routing/peer_upkeep.h), the lookups (LookupDriver,
-// kademlia/lookup_driver.h) and joining (TableFiller, kademlia/routing/table_filler.h).
+// kademlia/lookup_driver.h), joining (TableFiller, kademlia/routing/table_filler.h) and the
+// answer to FIND_NODE (NodesAnswer, kademlia/routing/nodes_answer.h).
 #include "kademlia/node.h"
 
 #include <algorithm>
@@ -103,7 +104,8 @@ Node::Node(const KademliaConfig& config, const Identity& identity, transport::Tr
                               const NodeId& to_id, wire::Body body, rpc::RpcCallback done,
                               std::optional<transport::Endpoint> relay) {
                          return Request(at, to, to_id, std::move(body), std::move(done), relay);
-                       }}) {
+                       }}),
+      nodes_answer_(routing_, relay_.table(), tokens_) {
   relay_.OnTimer(now, sender_.client());  // a client from the start (client_mode on) keeps relays
 }
 
@@ -161,21 +163,8 @@ void Node::HandleRequest(transport::TimePoint now, const transport::Endpoint& fr
   if (std::holds_alternative<wire::PingBody>(request.body)) {
     sender_.Reply(now, from, request.header, wire::PongBody{});
   } else if (const auto* find = std::get_if<wire::FindNodeBody>(&request.body)) {
-    wire::NodesBody nodes;
-    nodes.nodes.reserve(config_.routing.bucket_size);
-    // One extra so that the requester itself can be left out and k still remain.
-    for (const routing::PeerRecord* c :
-         routing_.ClosestRecords(find->target, config_.routing.bucket_size + 1)) {
-      if (c->id == request.header.sender_id) continue;
-      if (nodes.nodes.size() == config_.routing.bucket_size) break;
-      nodes.nodes.push_back(wire::WireContact{c->id, c->endpoint});
-    }
-    // A client this node relays for is in nobody's table: a lookup for it ends here.
-    if (auto seen = relay_.table().EndpointOf(now, find->target)) {
-      nodes.relayed.push_back(wire::WireContact{find->target, *seen});
-    }
-    nodes.token = tokens_.For(from.address());
-    sender_.Reply(now, from, request.header, std::move(nodes));
+    sender_.Reply(now, from, request.header,
+                  nodes_answer_.For(now, from, request.header.sender_id, find->target));
   } else if (const auto* keep = std::get_if<wire::RelayKeepBody>(&request.body)) {
     const NodeId& client = request.header.sender_id;
     const bool proven = IsVerified(client, from);

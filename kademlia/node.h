@@ -20,7 +20,8 @@
 // (kademlia/lookup_driver.h, the iterative lookups), MessageSender (kademlia/message_sender.h,
 // what goes on the wire and how), ReachDriver (kademlia/reach/reach_driver.h, the dial-back
 // protocol), TableFiller (kademlia/routing/table_filler.h, joining and bucket refreshes) and
-// HolePuncher (kademlia/reach/hole_puncher.h, the path to a node by its id).
+// HolePuncher (kademlia/reach/hole_puncher.h, the path to a node by its id) and NodesAnswer
+// (kademlia/routing/nodes_answer.h, what a FIND_NODE is answered with).
 // The counters are NodeStats
 // (kademlia/node_stats.h).
 //
@@ -55,6 +56,7 @@
 #include "kademlia/reach/relay_driver.h"
 #include "kademlia/request_handler.h"
 #include "kademlia/routing/departed_contacts.h"
+#include "kademlia/routing/nodes_answer.h"
 #include "kademlia/routing/peer_book.h"
 #include "kademlia/routing/peer_upkeep.h"
 #include "kademlia/routing/routing_table.h"
@@ -266,6 +268,8 @@ class Node {
   routing::TableFiller filler_;
   // Connect's paths, and the answers to PUNCH.
   reach::HolePuncher puncher_;
+  // What a FIND_NODE is answered with.
+  routing::NodesAnswer nodes_answer_;
   transport::Transport* dial_transport_ = nullptr;
 
   std::optional<transport::Endpoint> observed_;
