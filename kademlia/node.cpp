@@ -24,19 +24,24 @@ auto Node::SendAction() {
 Node::Node(const KademliaConfig& config, const Identity& identity, transport::Transport& transport,
            transport::Rng& rng, transport::Logger& logger, transport::TimePoint now,
            const SignatureScheme& signatures, std::optional<HashKey> hash_key,
-           routing::PeerDirectory* peer_directory)
-    : config_(config),
+           const NodeSharing& sharing)
+    : own_config_(sharing.config == NodeSharing::Config::kCopy
+                      ? std::make_unique<const KademliaConfig>(config)
+                      : nullptr),
+      config_(own_config_ ? *own_config_ : config),
       identity_(identity),
       signatures_(signatures),
       rng_(rng),
       logger_(logger),
       hash_key_(hash_key ? *hash_key : HashKeyFromCopyOf(rng)),
-      own_directory_(peer_directory == nullptr ? std::make_unique<routing::PeerDirectory>(hash_key_)
-                                               : nullptr),
+      own_directory_(sharing.peers == nullptr ? std::make_unique<routing::PeerDirectory>(hash_key_)
+                                              : nullptr),
       routing_(identity.node_id(), config.routing,
-               peer_directory != nullptr ? peer_directory : own_directory_.get()),
+               sharing.peers != nullptr ? sharing.peers : own_directory_.get()),
       peers_(config_, routing_, hash_key_),
       rpcs_(config.rpcs_in_flight_max),
+      own_stats_(sharing.stats == nullptr ? std::make_unique<NodeStats>() : nullptr),
+      stats_(sharing.stats != nullptr ? *sharing.stats : *own_stats_),
       sender_(config_, identity_, signatures_, transport, logger, stats_,
               [this](transport::TimePoint at, const transport::Endpoint& to) {
                 reach_.OnSent(at, to);

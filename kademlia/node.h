@@ -72,20 +72,33 @@
 
 namespace skillnode::kademlia {
 
+// What the nodes of one thread may share (the simulator's lane); each must outlive the nodes.
+// A member left null gives the node one of its own.
+struct NodeSharing {
+  // How the node holds its configuration: a copy of its own, or a reference to the one given
+  // to its constructor, which must then outlive the node (a simulated node's 536 bytes).
+  enum class Config : uint8_t { kCopy, kReference };
+  Config config = Config::kCopy;
+  // The routing table's peer records (kademlia/routing/peer_directory.h).
+  routing::PeerDirectory* peers = nullptr;
+  // Counters added up over the nodes that share them (a simulated node's 1.7 kB of counters,
+  // which the simulator's report sums anyway).
+  NodeStats* stats = nullptr;
+};
+
 class Node {
  public:
   // `signatures` signs this node's reply proofs and checks its peers'; it must outlive the node.
   // `hash_key` keys the hashes of the verified-peer cache and the rate limiter's sources
   // (kademlia/keyed_hash.h): the daemon passes one from the OS; without one it comes from a copy
   // of `rng` (HashKeyFromCopyOf), so that a seeded run (the simulator, tests) is reproducible
-  // and draws the same random numbers as before. `peer_directory` keeps the routing table's peer
-  // records (kademlia/routing/peer_directory.h): one shared by the nodes of one thread (the
-  // simulator's lane; it must outlive the node), or null for one of the node's own.
+  // and draws the same random numbers as before. `sharing` may give the routing table's peer
+  // records (kademlia/routing/peer_directory.h) and the counters from the nodes of one thread
+  // (NodeSharing).
   Node(const KademliaConfig& config, const Identity& identity, transport::Transport& transport,
        transport::Rng& rng, transport::Logger& logger, transport::TimePoint now,
        const SignatureScheme& signatures = Ed25519Signatures(),
-       std::optional<HashKey> hash_key = std::nullopt,
-       routing::PeerDirectory* peer_directory = nullptr);
+       std::optional<HashKey> hash_key = std::nullopt, const NodeSharing& sharing = {});
   Node(const Node&) = delete;
   Node& operator=(const Node&) = delete;
 
@@ -165,6 +178,7 @@ class Node {
   const KademliaConfig& config() const { return config_; }
   const routing::RoutingTable& routing_table() const { return routing_; }
   routing::RoutingTable& mutable_routing_table() { return routing_; }
+  // This node's counters, or those of every node sharing them (NodeSharing::stats).
   const NodeStats& stats() const { return stats_; }
   const rpc::WriteTokens& tokens() const { return tokens_; }
   size_t active_lookups() const { return lookups_.size(); }
@@ -233,7 +247,9 @@ class Node {
   // SendRequest to a contact, as the helpers' `send` action.
   auto SendAction();
 
-  KademliaConfig config_;
+  // A copy of the configuration (NodeSharing::Config::kCopy); config_ is it or the caller's.
+  std::unique_ptr<const KademliaConfig> own_config_;
+  const KademliaConfig& config_;
   Identity identity_;
   const SignatureScheme& signatures_;
   transport::Rng& rng_;
@@ -247,7 +263,9 @@ class Node {
   routing::PeerBook peers_;
   rpc::RpcTable rpcs_;
   rpc::RttEstimator rtt_;
-  NodeStats stats_;
+  // The counters, when none were given to share; stats_ is these or the shared ones.
+  std::unique_ptr<NodeStats> own_stats_;
+  NodeStats& stats_;
   // Headers, replies' "o" and proofs, encoding, the send counters, the transports.
   MessageSender sender_;
   // The checks on incoming messages, with the request rate limiter.

@@ -17,7 +17,10 @@ Host::Host(HostKind kind, uint32_t slot, const kademlia::KademliaConfig& config,
     identity_ = std::make_unique<kademlia::Identity>(identity);
   } else {
     node_.emplace(config, identity, *this, rng_, *context_.logger, *context_.now,
-                  *context_.signatures, std::nullopt, context_.peers);
+                  *context_.signatures, std::nullopt,
+                  kademlia::NodeSharing{.config = kademlia::NodeSharing::Config::kReference,
+                                        .peers = context_.peers,
+                                        .stats = context_.stats});
     if (context_.dht != nullptr) {
       dht_ = std::make_unique<kademlia::store::SkillDht>(*node_, *context_.dht);
       if (kind_ == HostKind::kForgeRecords) {

@@ -70,11 +70,15 @@ struct HostContext {
   const kademlia::SignatureScheme* signatures = &kademlia::Ed25519Signatures();
   // The lane's peer records, shared by its nodes' routing tables (routing/peer_directory.h).
   kademlia::routing::PeerDirectory* peers = nullptr;
+  // The lane's node counters, which its nodes add to (kademlia::NodeSharing): the report sums
+  // them over the lanes, so no node keeps 1.7 kB of its own.
+  kademlia::NodeStats* stats = nullptr;
   IdealSignatures* ideal = nullptr;
 };
 
 class Host final : public transport::Transport {
  public:
+  // `config` and `context` must outlive the host: its node keeps references to them.
   Host(HostKind kind, uint32_t slot, const kademlia::KademliaConfig& config,
        const kademlia::Identity& identity, uint64_t rng_seed, const HostContext& context);
   Host(const Host&) = delete;

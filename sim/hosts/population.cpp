@@ -79,6 +79,7 @@ Population::Population(const scenario::Scenario& scenario, size_t honest_slots,
     peer_directories_[lane] =
         std::make_unique<kademlia::routing::PeerDirectory>(kademlia::NewHashKey(key_rng));
     context.peers = peer_directories_[lane].get();
+    context.stats = &lane_stats_[lane];
     context.sybils = sybils_ ? &*sybils_ : nullptr;
     context.live = &live_;
     context.honest_slots = static_cast<uint32_t>(honest_slots);
@@ -143,7 +144,7 @@ void Population::Stop(uint32_t i, bool graceful) {
     if (graceful) node->Shutdown(now_);
     if (scenario_.churn.rejoin == scenario::RejoinState::kKeep)
       slot.saved = node->routing_table().Export();
-    retired_.Add(node->stats());
+    ++retired_.nodes;
     if (slot.host->dht() != nullptr) retired_.AddDht(slot.host->dht()->stats());
     slot.leaving = false;
   }
@@ -330,8 +331,9 @@ void Population::Deliver(uint32_t to, uint64_t packet, engine::TraceHash& trace)
 
 report::NodeTotals Population::Totals() const {
   report::NodeTotals totals = retired_;
+  for (const kademlia::NodeStats& stats : lane_stats_) totals.Add(stats);
   for (const Slot& slot : slots_) {
-    if (slot.host && slot.host->node() != nullptr) totals.Add(slot.host->node()->stats());
+    if (slot.host && slot.host->node() != nullptr) ++totals.nodes;
     if (slot.host && slot.host->dht() != nullptr) {
       totals.AddDht(slot.host->dht()->stats());
       totals.held.Add(*slot.host->dht());

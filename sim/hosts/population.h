@@ -155,6 +155,9 @@ class Population {
   // so that the hosts' tables let go of them first.
   std::array<std::unique_ptr<kademlia::routing::PeerDirectory>, engine::EventQueue::kLanes>
       peer_directories_;
+  // Each lane's node counters, which its nodes share (HostContext::stats); they keep what the
+  // nodes that left counted.
+  std::array<kademlia::NodeStats, engine::EventQueue::kLanes> lane_stats_{};
   std::array<HostContext, engine::EventQueue::kLanes> contexts_{};  // a host gets its slot's lane's
   IdealSignatures ideal_signatures_;                                // crypto: ideal
   kademlia::store::DhtConfig dht_config_;  // the skill store's, when the scenario has records
@@ -166,6 +169,7 @@ class Population {
   // Joined honest slots, for uniform random choice; position_ maps slot -> index or -1.
   std::vector<uint32_t> joined_honest_;
   std::vector<int64_t> position_;
+  // The skill stores' counters of the nodes that left, and how many nodes left.
   report::NodeTotals retired_;
   OnlineTime online_time_;
   uint64_t retried_joins_ = 0;

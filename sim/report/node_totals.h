@@ -38,7 +38,7 @@ struct Holdings {
 };
 
 struct NodeTotals {
-  uint64_t nodes = 0;
+  uint64_t nodes = 0;  // nodes that ran (scripted adversaries have none)
   uint64_t datagrams_received = 0;
   uint64_t datagrams_sent = 0;
   uint64_t send_failures = 0;
@@ -93,8 +93,9 @@ struct NodeTotals {
     records_verified_again += s.records_verified_again;
   }
 
+  // Adds counters, of one node or of many that shared them (kademlia::NodeSharing); `nodes`
+  // is counted apart.
   void Add(const kademlia::NodeStats& s) {
-    ++nodes;
     datagrams_received += s.datagrams_received;
     datagrams_sent += s.datagrams_sent;
     send_failures += s.send_failures;

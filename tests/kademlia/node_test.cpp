@@ -294,5 +294,34 @@ TEST_CASE("a node's keyed hashes take its key from its seeded rng, or the one it
   CHECK(a.node.verified_probe_distance_max() == 0);
 }
 
+TEST_CASE("nodes given one set of counters and one configuration share them", "[unit]") {
+  KademliaConfig config;
+  config.network_id = 5;
+  NodeStats shared;
+  const NodeSharing sharing{.config = NodeSharing::Config::kReference, .stats = &shared};
+  skillnode::testing::RecordingTransport transport;
+  transport::NullLogger logger;
+  transport::Rng rng(7);
+  const auto now = transport::kTimeZero;
+  const Identity a_id = Identity::FromSeed(Key::Sha256("a").bytes());
+  const Identity b_id = Identity::FromSeed(Key::Sha256("b").bytes());
+  Node a(config, a_id, transport, rng, logger, now, Ed25519Signatures(), std::nullopt, sharing);
+  Node b(config, b_id, transport, rng, logger, now, Ed25519Signatures(), std::nullopt, sharing);
+  Node own(config, b_id, transport, rng, logger, now);
+  CHECK(&a.config() == &config);
+  CHECK(&b.stats() == &shared);
+  CHECK(&own.config() != &config);  // a copy of its own
+  CHECK(own.config().network_id == 5);
+  Peer peer("p", "10.0.0.2:6881", /*network_id=*/5);
+  const auto ping = Peer::Bytes(peer.Request(wire::PingBody{}, 1));
+  a.OnDatagram(now, peer.endpoint, ping);
+  b.OnDatagram(now, peer.endpoint, ping);
+  own.OnDatagram(now, peer.endpoint, ping);
+  CHECK(shared.datagrams_received == 2);
+  CHECK(shared.requests_received[static_cast<size_t>(TypeSlot::kPing)] == 2);
+  CHECK(own.stats().datagrams_received == 1);
+  CHECK(&own.stats() != &shared);
+}
+
 }  // namespace
 }  // namespace skillnode::kademlia
