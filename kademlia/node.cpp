@@ -3,7 +3,7 @@
 // on incoming messages (MessageScreen, kademlia/message_screen.h), the peer bookkeeping
 // (PeerBook, kademlia/routing/peer_book.h), what is done about the peers heard from and failed
 // (PeerUpkeep, kademlia/routing/peer_upkeep.h), the lookups (LookupDriver,
-// kademlia/lookup_driver.h), joining (TableFiller, kademlia/routing/table_filler.h) and the
+// kademlia/lookup/lookup_driver.h), joining (TableFiller, kademlia/routing/table_filler.h) and the
 // answer to FIND_NODE (NodesAnswer, kademlia/routing/nodes_answer.h).
 #include "kademlia/node.h"
 

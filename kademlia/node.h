@@ -17,10 +17,11 @@
 // their key, departed contacts, verification pings in flight), PeerUpkeep
 // (kademlia/routing/peer_upkeep.h, what is done about the peers heard from and failed: requesters
 // verified, verified peers heard, bucket and departed contacts pinged) and LookupDriver
-// (kademlia/lookup_driver.h, the iterative lookups), MessageSender (kademlia/message_sender.h,
-// what goes on the wire and how), ReachDriver (kademlia/reach/reach_driver.h, the dial-back
-// protocol), TableFiller (kademlia/routing/table_filler.h, joining and bucket refreshes) and
-// HolePuncher (kademlia/reach/hole_puncher.h, the path to a node by its id) and NodesAnswer
+// (kademlia/lookup/lookup_driver.h, the iterative lookups), MessageSender
+// (kademlia/message_sender.h, what goes on the wire and how), ReachDriver
+// (kademlia/reach/reach_driver.h, the dial-back protocol), TableFiller
+// (kademlia/routing/table_filler.h, joining and bucket refreshes) and HolePuncher
+// (kademlia/reach/hole_puncher.h, the path to a node by its id) and NodesAnswer
 // (kademlia/routing/nodes_answer.h, what a FIND_NODE is answered with).
 // The counters are NodeStats
 // (kademlia/node_stats.h).
@@ -46,8 +47,8 @@
 #include "kademlia/flat_linked_map.h"
 #include "kademlia/identity.h"
 #include "kademlia/keyed_hash.h"
-#include "kademlia/lookup.h"
-#include "kademlia/lookup_driver.h"
+#include "kademlia/lookup/lookup.h"
+#include "kademlia/lookup/lookup_driver.h"
 #include "kademlia/message_screen.h"
 #include "kademlia/message_sender.h"
 #include "kademlia/node_stats.h"

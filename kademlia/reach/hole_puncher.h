@@ -27,7 +27,7 @@
 #include <string_view>
 
 #include "kademlia/contact.h"
-#include "kademlia/lookup_driver.h"
+#include "kademlia/lookup/lookup_driver.h"
 #include "kademlia/reach/reach_config.h"
 #include "kademlia/rpc/rate_limiter.h"
 #include "kademlia/rpc/rpc_table.h"

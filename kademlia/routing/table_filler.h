@@ -12,7 +12,7 @@
 #include <span>
 
 #include "kademlia/key.h"
-#include "kademlia/lookup.h"
+#include "kademlia/lookup/lookup.h"
 #include "kademlia/routing/routing_table.h"
 #include "kademlia/rpc/rpc_table.h"
 #include "transport/clock.h"

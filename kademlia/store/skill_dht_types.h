@@ -15,7 +15,7 @@
 
 #include "kademlia/contact.h"
 #include "kademlia/key.h"
-#include "kademlia/lookup.h"
+#include "kademlia/lookup/lookup.h"
 #include "kademlia/store/holder/value_store.h"
 #include "kademlia/store/record/skill_record.h"
 #include "kademlia/store/terms/term_table.h"

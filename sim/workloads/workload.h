@@ -16,7 +16,7 @@
 #include <span>
 #include <vector>
 
-#include "kademlia/lookup.h"
+#include "kademlia/lookup/lookup.h"
 #include "sim/engine/event_queue.h"
 #include "sim/engine/trace_hash.h"
 #include "sim/hosts/population.h"

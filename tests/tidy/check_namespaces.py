@@ -17,8 +17,8 @@ import tempfile
 
 PRODUCT = ('bootstrap', 'discovery', 'kademlia', 'node', 'sim', 'transport')
 # Sub-folders whose files belong to their parent folder's namespace (README "Layout").
-GROUPINGS = ('kademlia/store/record', 'kademlia/store/holder', 'kademlia/store/reader',
-             'discovery/registry', 'discovery/search/words')
+GROUPINGS = ('kademlia/lookup', 'kademlia/store/record', 'kademlia/store/holder',
+             'kademlia/store/reader', 'discovery/registry', 'discovery/search/words')
 OPENING = re.compile(r'^namespace (skillnode(?:::\w+)*) \{', re.MULTILINE)
 
 

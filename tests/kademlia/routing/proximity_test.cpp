@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 #include <vector>
 
-#include "kademlia/lookup.h"
+#include "kademlia/lookup/lookup.h"
 #include "kademlia/routing/routing_table.h"
 #include "support/routing_table_util.h"
 

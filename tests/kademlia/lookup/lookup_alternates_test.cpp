@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "kademlia/lookup.h"
+#include "kademlia/lookup/lookup.h"
 
 namespace skillnode::kademlia {
 namespace {

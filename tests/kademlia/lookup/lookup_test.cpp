@@ -1,6 +1,6 @@
 // Lookup on its own: soft deadlines let a lookup move on from a slow contact without calling
 // it dead, and a late answer still counts.
-#include "kademlia/lookup.h"
+#include "kademlia/lookup/lookup.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>

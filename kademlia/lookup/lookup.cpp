@@ -1,4 +1,4 @@
-#include "kademlia/lookup.h"
+#include "kademlia/lookup/lookup.h"
 
 #include <algorithm>
 #include <utility>

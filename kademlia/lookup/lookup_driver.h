@@ -1,13 +1,13 @@
 // LookupDriver: runs a node's iterative lookups (FIND_NODE, or FIND_VALUE and BLOB_FIND for the
-// services) over kademlia/lookup.h. It starts each from the routing table's closest contacts,
-// sends the queries the lookup asks for (with a soft deadline per contact), feeds it the
+// services) over kademlia/lookup/lookup.h. It starts each from the routing table's closest
+// contacts, sends the queries the lookup asks for (with a soft deadline per contact), feeds it the
 // replies and failures, moves on past queries that turned slow, and finishes it with its
 // result: each lookup's callback is called exactly once, unless Start refused it.
 //
 // Owns the running lookups; the routing table, the RTT estimate and the stats are the Node's
 // (kademlia/node.h), which owns this driver and sends its requests (Send). Not thread-safe.
-#ifndef SKILLNODE_KADEMLIA_LOOKUP_DRIVER_H_
-#define SKILLNODE_KADEMLIA_LOOKUP_DRIVER_H_
+#ifndef SKILLNODE_KADEMLIA_LOOKUP_LOOKUP_DRIVER_H_
+#define SKILLNODE_KADEMLIA_LOOKUP_LOOKUP_DRIVER_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -16,7 +16,7 @@
 #include <map>
 
 #include "kademlia/config.h"
-#include "kademlia/lookup.h"
+#include "kademlia/lookup/lookup.h"
 #include "kademlia/node_stats.h"
 #include "kademlia/routing/routing_table.h"
 #include "kademlia/rpc/rpc_table.h"
@@ -88,4 +88,4 @@ class LookupDriver {
 
 }  // namespace skillnode::kademlia
 
-#endif  // SKILLNODE_KADEMLIA_LOOKUP_DRIVER_H_
+#endif  // SKILLNODE_KADEMLIA_LOOKUP_LOOKUP_DRIVER_H_

@@ -1,9 +1,9 @@
-// LookupDriver (kademlia/lookup_driver.h): a lookup starts from the routing table's closest
+// LookupDriver (kademlia/lookup/lookup_driver.h): a lookup starts from the routing table's closest
 // contacts, asks them, and finishes once, with the contacts that answered, when they all have,
 // when its hook says it found enough, or when its requests cannot be sent; a query that turns
 // slow is passed by for the next contact; lookups beyond lookups_max are refused; FinishAll
 // ends every lookup with what it has.
-#include "kademlia/lookup_driver.h"
+#include "kademlia/lookup/lookup_driver.h"
 
 #include <catch2/catch.hpp>
 #include <optional>

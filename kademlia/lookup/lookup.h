@@ -33,8 +33,8 @@
 // adversary's key). So a contact keeps up to kAlternatesMax other addresses it was named at,
 // and when the request to one fails, it is asked at the next (at once, if it had failed
 // before the next was named).
-#ifndef SKILLNODE_KADEMLIA_LOOKUP_H_
-#define SKILLNODE_KADEMLIA_LOOKUP_H_
+#ifndef SKILLNODE_KADEMLIA_LOOKUP_LOOKUP_H_
+#define SKILLNODE_KADEMLIA_LOOKUP_LOOKUP_H_
 
 #include <cstddef>
 #include <functional>
@@ -196,4 +196,4 @@ class Lookup {
 
 }  // namespace skillnode::kademlia
 
-#endif  // SKILLNODE_KADEMLIA_LOOKUP_H_
+#endif  // SKILLNODE_KADEMLIA_LOOKUP_LOOKUP_H_

@@ -1,5 +1,5 @@
 // LookupDriver (lookup_driver.h): the lookups' queries, replies, slow queries and results.
-#include "kademlia/lookup_driver.h"
+#include "kademlia/lookup/lookup_driver.h"
 
 #include <algorithm>
 #include <span>
