@@ -293,8 +293,10 @@ TEST_CASE("Heep's conditions parse: lifetime start, coordinates, live-node targe
         "test.yaml: network.latency.dimensions: must be between 1 and 8, got '9'");
 }
 
-TEST_CASE("the scale scenario runs E3's conditions with joins 1 ms apart and 64 verified peers",
-          "[unit]") {
+TEST_CASE(
+    "the scale scenario runs E3's conditions with joins 1 ms apart, 64 verified peers, 4 "
+    "replacements a bucket",
+    "[unit]") {
   const std::string dir = (testing::SourceRoot() / "sim/scenarios").string();
   auto e3 = scenario::LoadScenarioFile(dir + "/e3-churn.yaml");
   auto scale = scenario::LoadScenarioFile(dir + "/e3-scale.yaml");
@@ -323,6 +325,10 @@ TEST_CASE("the scale scenario runs E3's conditions with joins 1 ms apart and 64 
   // The verified-peer cache sized for a million nodes; E3 keeps the daemon's.
   CHECK(b.kademlia.verified_peers_max == 64);
   CHECK(a.kademlia.verified_peers_max == kademlia::KademliaConfig{}.verified_peers_max);
+  // ... and the replacement caches: 4 a bucket, E3 the daemon's 10.
+  CHECK(b.kademlia.routing.replacement_cache_size == 4);
+  CHECK(a.kademlia.routing.replacement_cache_size ==
+        kademlia::KademliaConfig{}.routing.replacement_cache_size);
   // 1,000,000 nodes come up 1 ms apart: within the warm-up.
   CHECK(1e6 * b.network.join_interval_ms / 1000 < b.workload.warmup_s);
 }
