@@ -4,13 +4,16 @@
 // (PeerBook, kademlia/routing/peer_book.h), what is done about the peers heard from and failed
 // (PeerUpkeep, kademlia/routing/peer_upkeep.h), the lookups (LookupDriver,
 // kademlia/lookup/lookup_driver.h), joining (TableFiller, kademlia/routing/table_filler.h) and the
-// answer to FIND_NODE (NodesAnswer, kademlia/routing/nodes_answer.h).
+// answer to FIND_NODE (NodesAnswer, kademlia/routing/nodes_answer.h); the LEAVE at shutdown is
+// LeaveNotices' (kademlia/leave_notices.h).
 #include "kademlia/node.h"
 
 #include <algorithm>
 #include <cassert>
 #include <string>
 #include <utility>
+
+#include "kademlia/leave_notices.h"
 
 namespace skillnode::kademlia {
 
@@ -367,25 +370,14 @@ bool Node::Request(transport::TimePoint now, const transport::Endpoint& to, cons
 
 void Node::Shutdown(transport::TimePoint now) {
   if (shut_down_) return;
-  SendLeaves(now);
+  stats_.leaves_sent += LeaveNotices(routing_, sender_, rng_)
+                            .Send(now, identity_.node_id(), config_.leave_notices_max);
   shut_down_ = true;
   for (rpc::PendingRpc& rpc : rpcs_.TakeAll()) {
     if (rpc.done)
       rpc.done(rpc::RpcResult{rpc::RpcStatus::kCancelled, nullptr, rpc.to, now - rpc.sent, now});
   }
   lookups_.FinishAll(now);
-}
-
-void Node::SendLeaves(transport::TimePoint now) {
-  std::vector<transport::Endpoint> to;
-  for (const routing::PeerRecord* c :
-       routing_.ClosestRecords(identity_.node_id(), config_.leave_notices_max)) {
-    to.push_back(c->endpoint);
-  }
-  for (const transport::Endpoint& endpoint : to) {
-    sender_.Send(now, endpoint, wire::Message{sender_.Header(rng_.Next64()), wire::LeaveBody{}});
-    ++stats_.leaves_sent;
-  }
 }
 
 bool Node::FindNode(transport::TimePoint now, const Key& target, LookupCallback done) {

@@ -230,7 +230,6 @@ class Node {
   void OpenRelayed(transport::TimePoint now, const transport::Endpoint& relay,
                    const wire::RelayedBody& relayed);
   // LEAVE to the contacts nearest our id (Shutdown).
-  void SendLeaves(transport::TimePoint now);
   // Client mode as KademliaConfig::client_mode says, at `now` (kWhenNat: the verdict).
   void RefreshClientMode(transport::TimePoint now);
   // A reply with one of our txids, from the address and under the id that request went to,
