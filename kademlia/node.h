@@ -20,10 +20,10 @@
 // (kademlia/lookup/lookup_driver.h, the iterative lookups), MessageSender
 // (kademlia/message_sender.h, what goes on the wire and how), ReachDriver
 // (kademlia/reach/reach_driver.h, the dial-back protocol), TableFiller
-// (kademlia/routing/table_filler.h, joining and bucket refreshes) and HolePuncher
-// (kademlia/reach/hole_puncher.h, the path to a node by its id) and NodesAnswer
-// (kademlia/routing/nodes_answer.h, what a FIND_NODE is answered with).
-// The counters are NodeStats
+// (kademlia/routing/table_filler.h, joining and bucket refreshes), HolePuncher
+// (kademlia/reach/hole_puncher.h, the path to a node by its id), NodesAnswer
+// (kademlia/routing/nodes_answer.h, what a FIND_NODE is answered with) and LeaveNotices
+// (kademlia/leave_notices.h, the LEAVE at shutdown, made as it is sent). The counters are NodeStats
 // (kademlia/node_stats.h).
 //
 // Callbacks are called exactly once, from inside OnDatagram, OnTimer or Shutdown (never
@@ -94,8 +94,8 @@ class Node {
   // (kademlia/keyed_hash.h): the daemon passes one from the OS; without one it comes from a copy
   // of `rng` (HashKeyFromCopyOf), so that a seeded run (the simulator, tests) is reproducible
   // and draws the same random numbers as before. `sharing` may give the routing table's peer
-  // records (kademlia/routing/peer_directory.h) and the counters from the nodes of one thread
-  // (NodeSharing).
+  // records (kademlia/routing/peer_directory.h) and the counters from the nodes of one thread,
+  // and keep `config` by reference instead of a copy (NodeSharing).
   Node(const KademliaConfig& config, const Identity& identity, transport::Transport& transport,
        transport::Rng& rng, transport::Logger& logger, transport::TimePoint now,
        const SignatureScheme& signatures = Ed25519Signatures(),
@@ -229,7 +229,6 @@ class Node {
   // A RELAYED from `relay`: what it carries, handled as if it came from where it counts from.
   void OpenRelayed(transport::TimePoint now, const transport::Endpoint& relay,
                    const wire::RelayedBody& relayed);
-  // LEAVE to the contacts nearest our id (Shutdown).
   // Client mode as KademliaConfig::client_mode says, at `now` (kWhenNat: the verdict).
   void RefreshClientMode(transport::TimePoint now);
   // A reply with one of our txids, from the address and under the id that request went to,
