@@ -10,7 +10,9 @@
 // backward-shift deletion (no tombstones), and the list is linked by slab places.
 //
 // The index doubles to stay at most half full. Erased slab places are reused before the slab
-// grows. A handle (slab place) stays valid until its entry is erased. Not thread-safe.
+// grows. A handle (slab place) stays valid until its entry is erased or the map is compacted.
+// Neither grows back by itself: a map that a burst filled keeps its storage until its owner
+// calls CompactIfSparse (the rate limiter does, as its sources go idle). Not thread-safe.
 //
 // The hash is 32 bits, and an entry's home place is its low bits. The default, MixedHash,
 // mixes std::hash's 64 bits first: a node id's std::hash is its first 8 bytes, and the ids of
@@ -139,6 +141,44 @@ class FlatLinkedMap {
     return worst;
   }
 
+  // Entries the slab has room for without growing (used and erased places alike).
+  size_t capacity() const { return slab_.capacity(); }
+
+  // When the map holds under a quarter of its slab's room, moves its entries into storage
+  // sized for twice their number (none when empty), in list order, with an index sized as if
+  // they had been added one by one. Finds, the list and the hasher are unchanged; every
+  // handle is invalidated. Returns whether it compacted.
+  bool CompactIfSparse() {
+    if (slab_.capacity() <= kSlabCompactMin || size_ * 4 >= slab_.capacity()) return false;
+    std::vector<Entry> slab;
+    slab.reserve(size_ * 2);
+    for (Handle h = oldest_; h != kNone; h = slab_[h].newer) {
+      Entry moved = std::move(slab_[h]);
+      moved.older = slab.empty() ? kNone : static_cast<Handle>(slab.size() - 1);
+      moved.newer = kNone;
+      if (!slab.empty()) slab.back().newer = static_cast<Handle>(slab.size());
+      slab.push_back(std::move(moved));
+    }
+    assert(slab.size() == size_);
+    slab_ = std::move(slab);
+    free_ = kNone;
+    oldest_ = size_ == 0 ? kNone : 0;
+    newest_ = size_ == 0 ? kNone : static_cast<Handle>(size_ - 1);
+    size_t places = 0;
+    if (size_ > 0) {
+      places = kIndexMin;
+      while (size_ * 2 > places) places *= 2;
+    }
+    std::vector<Place>(places, Place{}).swap(index_);
+    const size_t mask = places - 1;
+    for (Handle h = 0; h < size_; ++h) {
+      size_t at = slab_[h].hash & mask;
+      while (index_[at].entry != kNone) at = (at + 1) & mask;
+      index_[at] = Place{slab_[h].hash, h};
+    }
+    return true;
+  }
+
   // Moves the entry to the newest end of the list.
   void MakeNewest(Handle h) {
     if (h == newest_) return;
@@ -148,6 +188,8 @@ class FlatLinkedMap {
 
  private:
   static constexpr size_t kIndexMin = 16;
+  // A slab this small is never compacted: too little to give back.
+  static constexpr size_t kSlabCompactMin = 16;
 
   struct Place {
     uint32_t hash = 0;

@@ -32,11 +32,16 @@ RequestRateLimiter::RequestRateLimiter(const RateLimitConfig& config, transport:
       sources_(KeyedHash<transport::Address>(hash_key)) {}
 
 void RequestRateLimiter::ForgetIdle(transport::TimePoint now, size_t max) {
-  for (size_t i = 0; i < max && !sources_.empty(); ++i) {
+  size_t forgotten = 0;
+  while (forgotten < max && !sources_.empty()) {
     const auto oldest = sources_.oldest();
-    if (now - sources_.value(oldest).updated() < refill_) return;
+    if (now - sources_.value(oldest).updated() < refill_) break;
     sources_.Erase(oldest);
+    ++forgotten;
   }
+  // A burst of new sources (a join, a crawl) grows the table; once they have gone idle, its
+  // storage goes back too.
+  if (forgotten > 0) sources_.CompactIfSparse();
 }
 
 RateVerdict RequestRateLimiter::Admit(const transport::Address& source, transport::TimePoint now) {

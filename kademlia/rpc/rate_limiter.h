@@ -5,7 +5,7 @@
 // least recently active one is forgotten. A source idle long enough for its bucket to be full
 // again (per_ip_burst / per_ip_rate, 2 s by default) is forgotten too: a new bucket starts
 // full, so this changes no verdict, and the table holds only the sources active in the last
-// few seconds instead of every one ever heard.
+// few seconds instead of every one ever heard, and its storage shrinks with it.
 //
 // Most sources of a busy node are heard once and forgotten two seconds later, so the table
 // adds and removes an entry for nearly every request. It is therefore a FlatLinkedMap (one
@@ -54,6 +54,9 @@ class RequestRateLimiter {
   RateVerdict Admit(const transport::Address& source, transport::TimePoint now);
 
   size_t tracked_ips() const { return sources_.size(); }
+  // Sources the table has room for: after a burst has gone idle, at most twice the sources
+  // still tracked (or a small minimum).
+  size_t tracked_ips_capacity() const { return sources_.capacity(); }
   // The longest probe of the source table (FlatLinkedMap::ProbeDistanceMax).
   size_t probe_distance_max() const { return sources_.ProbeDistanceMax(); }
 

@@ -125,6 +125,47 @@ TEST_CASE("a flat linked map agrees with a list and a map over 200,000 random op
   for (int key = 0; key < 300; ++key) CHECK((map.Find(key) != Map::kNone) == model.contains(key));
 }
 
+TEST_CASE(
+    "a compacted flat linked map keeps its entries and list in storage for twice their number",
+    "[unit]") {
+  Map map;
+  for (int k = 0; k < 1000; ++k) map.value(map.Emplace(k).first) = k * 10;
+  CHECK_FALSE(map.CompactIfSparse());  // full: nothing to give back
+  for (int k = 0; k < 1000; ++k) {
+    if (k % 10 != 3) REQUIRE(map.Erase(k));
+  }
+  map.MakeNewest(map.Find(503));
+  map.MakeNewest(map.Find(3));
+  const auto before = Listed(map);
+  REQUIRE(before.size() == 100);
+  REQUIRE(map.capacity() >= 1000);
+  CHECK(map.CompactIfSparse());
+  CHECK(map.capacity() <= 200);
+  CHECK(Listed(map) == before);
+  for (int k = 0; k < 1000; ++k) {
+    INFO("key " << k);
+    REQUIRE((map.Find(k) != Map::kNone) == (k % 10 == 3));
+    if (k % 10 == 3) CHECK(*map.Get(k) == k * 10);
+  }
+  CHECK(map.key(map.newest()) == 3);
+  CHECK(map.key(map.oldest()) == 13);
+  CHECK_FALSE(map.CompactIfSparse());  // 100 of 200: not under a quarter
+  // It goes on as before: a new entry is the newest, the oldest goes first.
+  map.value(map.Emplace(5000).first) = 1;
+  CHECK(map.key(map.newest()) == 5000);
+  map.Erase(map.oldest());
+  CHECK(map.Find(13) == Map::kNone);
+  CHECK(map.size() == 100);
+  // Emptied, it holds nothing, and fills again from nothing.
+  while (!map.empty()) map.Erase(map.oldest());
+  CHECK(map.CompactIfSparse());
+  CHECK(map.capacity() == 0);
+  CHECK(map.Find(3) == Map::kNone);
+  CHECK(map.oldest() == Map::kNone);
+  map.value(map.Emplace(8).first) = 80;
+  CHECK(Listed(map) == std::vector<std::pair<int, int>>{{8, 80}});
+}
+
 TEST_CASE("node ids that share their leading bytes get different hashes", "[unit]") {
   // std::hash of an id is its first 8 bytes, and a node's nearest peers share its leading
   // bits: the default hash must spread them, or they would all share one probe run.

@@ -82,8 +82,11 @@ TEST_CASE("a source idle until its bucket is full again is forgotten without cha
   CHECK(limiter.Admit(Ip(1), kStart + transport::Millis(500)) == RateVerdict::kPerIpExceeded);
   // Many idle sources are forgotten as traffic goes on, so the table follows the active ones.
   for (int i = 10; i < 60; ++i) limiter.Admit(Ip(i), kStart + transport::Seconds(1));
+  CHECK(limiter.tracked_ips_capacity() >= 50);
   for (int i = 0; i < 30; ++i) limiter.Admit(Ip(200), kStart + transport::Seconds(2));
   CHECK(limiter.tracked_ips() == 1);
+  // The storage the burst grew goes back with it.
+  CHECK(limiter.tracked_ips_capacity() <= 16);
 }
 
 // The limiter's rules written the plain way: a recency list and a map.
@@ -147,6 +150,8 @@ TEST_CASE("the flat table gives the verdicts of a plain list and map, request by
     for (int i = 0; i < 20000; ++i) {
       INFO("tracked_ips_max " << tracked_max << ", request " << i);
       now += transport::Duration(static_cast<int64_t>(rng.Below(2000)));
+      // Now and then a pause: every source goes idle, and the table gives back its storage.
+      if (i % 5000 == 4999) now += transport::Seconds(3);
       const int who = rng.Chance(0.3) ? static_cast<int>(rng.Below(4))
                                       : 1000 + static_cast<int>(rng.Below(3000));
       const transport::Address source = *transport::Address::Parse(
