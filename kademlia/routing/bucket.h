@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
-#include <optional>
 #include <vector>
 
 #include "kademlia/contact.h"
@@ -45,18 +44,34 @@ static_assert(sizeof(StoredContact) == 32);
 
 // The ids whose XOR distance to the table's own id starts with the first `depth` bits of
 // `distance_prefix` (whose other bits are zero). A table's buckets have disjoint ranges that
-// cover the key space, and it keeps them sorted by distance, farthest first.
+// cover the key space, and it keeps them sorted by distance, farthest first. 112 bytes: a
+// table at 10^6 nodes has about 18.
 struct Bucket {
   Key distance_prefix;
-  int depth = 0;
   std::vector<StoredContact> contacts;      // least-recently-seen first, at most bucket_size
   std::vector<StoredContact> replacements;  // oldest first, at most replacement_cache_size
   transport::TimePoint touched_at =
       transport::kTimeZero;  // last contact added or lookup through it
-  // The contact we asked the caller to ping and when; at most one per bucket.
-  std::optional<NodeId> ping_pending;
+  // The contact we asked the caller to ping, and when; at most one per bucket. It is known by
+  // the first 64 bits of its id, as StoredContact::id_word: two contacts of one bucket that
+  // share them (ground on purpose: 2^(64 - depth) key pairs) could only end the wait early,
+  // and the oldest contact would be asked for once more.
   transport::TimePoint ping_asked_at = transport::kTimeZero;
+  uint64_t ping_id_word = 0;
+  int depth = 0;
+  bool ping_pending = false;
+
+  void AskedPing(uint64_t id_word, transport::TimePoint now) {
+    ping_pending = true;
+    ping_id_word = id_word;
+    ping_asked_at = now;
+  }
+  // Ends the wait when `id_word` is the contact asked for.
+  void PingDone(uint64_t id_word) {
+    if (ping_pending && ping_id_word == id_word) ping_pending = false;
+  }
 };
+static_assert(sizeof(Bucket) <= 112);
 
 // The Contact that `stored` holds, its identity read from `directory`.
 inline Contact ContactOf(const PeerDirectory& directory, const StoredContact& stored) {

@@ -92,7 +92,7 @@ InsertResult RoutingTable::Refresh(Bucket& bucket, std::vector<StoredContact>::i
   known.failures = 0;
   contacts_.Update(*it, known);
   std::rotate(it, it + 1, bucket.contacts.end());  // to the most-recently-seen end
-  if (bucket.ping_pending == contact.id) bucket.ping_pending.reset();
+  bucket.PingDone(contact.id.FirstWord());
   return {InsertOutcome::kUpdated, std::nullopt};
 }
 
@@ -152,7 +152,7 @@ std::optional<InsertResult> RoutingTable::PreferNearer(size_t index, const Conta
   added.failures = 0;
   StoredContacts::Append(bucket.contacts, config_.bucket_size, contacts_.Store(added));
   bucket.touched_at = now;
-  if (bucket.ping_pending == contacts_.IdOf(displaced)) bucket.ping_pending.reset();
+  bucket.PingDone(displaced.id_word);
   // The displaced contact is alive: it waits in the cache to come back when one fails.
   if (diversity_.Allows(bucket.replacements, contacts_.Load(displaced))) {
     contacts_.PushNewest(bucket.replacements, config_.replacement_cache_size, displaced);
@@ -189,8 +189,7 @@ std::optional<Contact> RoutingTable::AskPing(Bucket& bucket, transport::TimePoin
   }
   if (!OldestDuePing(bucket, now)) return std::nullopt;
   const Contact oldest = contacts_.Load(bucket.contacts.front());
-  bucket.ping_pending = oldest.id;
-  bucket.ping_asked_at = now;
+  bucket.AskedPing(bucket.contacts.front().id_word, now);
   return oldest;
 }
 
@@ -266,7 +265,7 @@ bool RoutingTable::Failed(const NodeId& id) {
   }
   auto it = contacts_.Find(bucket.contacts, id);
   if (it == bucket.contacts.end()) return false;
-  if (bucket.ping_pending == id) bucket.ping_pending.reset();  // the caller may ask again
+  bucket.PingDone(id.FirstWord());  // the caller may ask again
   if (it->failures < UINT8_MAX) ++it->failures;
   if (it->failures < config_.stale_failures_max) return false;
   contacts_.Erase(bucket.contacts, it);
@@ -284,7 +283,7 @@ bool RoutingTable::Remove(const NodeId& id) {
   auto it = contacts_.Find(bucket.contacts, id);
   if (it == bucket.contacts.end()) return false;
   contacts_.Erase(bucket.contacts, it);
-  if (bucket.ping_pending == id) bucket.ping_pending.reset();
+  bucket.PingDone(id.FirstWord());
   Promote(bucket);
   return true;
 }
