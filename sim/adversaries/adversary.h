@@ -44,6 +44,26 @@ struct AdversaryCounters {
   }
 };
 
+// Whom the live honest nodes' routing tables hold at the end of a run with adversaries: how
+// far the adversaries got into them (an adversary host, or one of its pool ids at an alias).
+// Reported under "adversary" in summary.json.
+struct TableCensus {
+  uint64_t contacts = 0;     // bucket contacts of the live honest nodes
+  uint64_t adversarial = 0;  // ... that are adversaries
+  // Each node's contacts closest to its own id, at most k: those it names when asked for a
+  // key near itself, the last hops of a lookup for it.
+  uint64_t nearest = 0;
+  uint64_t nearest_adversarial = 0;
+
+  TableCensus& operator+=(const TableCensus& o) {
+    contacts += o.contacts;
+    adversarial += o.adversarial;
+    nearest += o.nearest;
+    nearest_adversarial += o.nearest_adversarial;
+    return *this;
+  }
+};
+
 // The eclipse adversary's answer to `request` from `from`: a signed reply message, or nullopt
 // to stay silent. `adversaries` lists every adversary; `k` is the reply size.
 std::optional<kademlia::wire::Message> EclipseAnswer(const kademlia::Identity& self,

@@ -147,6 +147,7 @@ report::RunSummary Simulation::State::Summarize(double wall_seconds) {
   s.node_totals = population->Totals();
   if (scenario.network.nat.share > 0) s.reach = population->Reach();
   s.adversary = population->adversary_counters();
+  if (adversary_slots > 0) s.adversary_tables = population->AdversaryTables();
   if (churn) s.churn = churn->counters();
   s.join_retries = population->join_retries();
   return s;

@@ -371,4 +371,29 @@ report::ReachCensus Population::Reach() {
   return census;
 }
 
+adversaries::TableCensus Population::AdversaryTables() const {
+  adversaries::TableCensus census;
+  const auto adversarial = [&](const kademlia::Contact& c) {
+    const std::optional<uint32_t> at = network::SlotOfEndpoint(c.endpoint);
+    return at && network_.HostOf(*at) >= honest_slots_;
+  };
+  for (uint32_t i = 0; i < honest_slots_; ++i) {
+    const kademlia::Node* node = slots_[i].host ? slots_[i].host->node() : nullptr;
+    if (node == nullptr) continue;
+    const kademlia::routing::RoutingTable& table = node->routing_table();
+    const std::vector<kademlia::Contact> contacts = table.Export();
+    // Export lists the buckets' contacts first, then the replacement caches.
+    for (size_t c = 0; c < table.size(); ++c) {
+      ++census.contacts;
+      census.adversarial += adversarial(contacts[c]);
+    }
+    for (const kademlia::Contact& c :
+         table.Closest(node->id(), node->config().routing.bucket_size)) {
+      ++census.nearest;
+      census.nearest_adversarial += adversarial(c);
+    }
+  }
+  return census;
+}
+
 }  // namespace skillnode::sim::hosts

@@ -131,6 +131,8 @@ class Population {
   report::ReachCensus Reach();
   // Summed over the lanes.
   adversaries::AdversaryCounters adversary_counters() const;
+  // How many of the live honest nodes' contacts are adversaries, now.
+  adversaries::TableCensus AdversaryTables() const;
 
  private:
   const transport::TimePoint& Clock(uint32_t i) const {

@@ -183,6 +183,13 @@ json RunJson(const RunSummary& s) {
   };
   if (s.words) out["words"] = WordsJson(*s.words);
   if (s.reach) out["reach"] = ReachJson(*s.reach, s.node_totals);
+  if (s.adversary_tables) {
+    const adversaries::TableCensus& t = *s.adversary_tables;
+    out["adversary"]["table_contacts"] = t.contacts;
+    out["adversary"]["table_contacts_adversarial"] = t.adversarial;
+    out["adversary"]["nearest_contacts"] = t.nearest;
+    out["adversary"]["nearest_contacts_adversarial"] = t.nearest_adversarial;
+  }
   if (s.records_available_rate) out["records_available_rate"] = *s.records_available_rate;
   if (s.records_available_rate_publisher_up) {
     out["records_available_rate_publisher_up"] = *s.records_available_rate_publisher_up;
@@ -282,6 +289,10 @@ RunSummary CombineRuns(const std::vector<PointResult>& points, double wall_secon
     r.records_rejected += s.records.records_rejected;
     r.records_unknown += s.records.records_unknown;
     total.adversary += s.adversary;
+    if (s.adversary_tables) {
+      if (!total.adversary_tables) total.adversary_tables.emplace();
+      *total.adversary_tables += *s.adversary_tables;
+    }
     total.network += s.network;
     total.online_host_seconds += s.online_host_seconds;
   }

@@ -61,6 +61,8 @@ struct RunSummary {
   network::NetworkCounters network;
   NodeTotals node_totals;
   adversaries::AdversaryCounters adversary;
+  // Scenarios with adversaries: their share of the honest routing tables at the end.
+  std::optional<adversaries::TableCensus> adversary_tables;
   hosts::ChurnCounters churn;
   uint64_t join_retries = 0;
   // Scenarios with network.nat (reach_census.h).

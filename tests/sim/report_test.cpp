@@ -165,6 +165,10 @@ TEST_CASE("a sweep's summary adds up its points' counters and keeps their memory
                                  .storage_requests_dropped = 50,
                                  .forge_opportunities = 70,
                                  .records_forged = 110};
+  points[0].summary.adversary_tables = {
+      .contacts = 100, .adversarial = 20, .nearest = 8, .nearest_adversarial = 2};
+  points[1].summary.adversary_tables = {
+      .contacts = 1000, .adversarial = 200, .nearest = 80, .nearest_adversarial = 20};
   points[0].summary.huge_pages_mb = 40;
   points[1].summary.huge_pages_mb = 12;
   for (report::PointResult& p : points) {
@@ -176,6 +180,11 @@ TEST_CASE("a sweep's summary adds up its points' counters and keeps their memory
   CHECK(total.adversary.storage_requests_dropped == 55);
   CHECK(total.adversary.forge_opportunities == 77);
   CHECK(total.adversary.records_forged == 121);
+  REQUIRE(total.adversary_tables);
+  CHECK(total.adversary_tables->contacts == 1100);
+  CHECK(total.adversary_tables->adversarial == 220);
+  CHECK(total.adversary_tables->nearest == 88);
+  CHECK(total.adversary_tables->nearest_adversarial == 22);
   // Each point measured its heap before giving it back; the sweep reports the largest.
   CHECK(total.huge_pages_mb == 40);
   CHECK(total.allocator == "test-allocator");

@@ -150,6 +150,17 @@ TEST_CASE("against sybils, disjoint paths reach the closest honest node; results
   // Fabricated ids closer than any honest node fill the merged k closest whenever one path
   // meets an adversary: the result holds the closest honest node far less often.
   CHECK(four.lookups.success_rate < four.lookups.reached_rate - 0.3);
+  // Pool ids that answered a lookup are verified peers like any other: the census of the
+  // honest tables finds them there.
+  REQUIRE(four.adversary_tables);
+  const adversaries::TableCensus& tables = *four.adversary_tables;
+  INFO("adversarial contacts " << tables.adversarial << " of " << tables.contacts << ", nearest "
+                               << tables.nearest_adversarial << " of " << tables.nearest);
+  CHECK(tables.adversarial > 0);
+  CHECK(tables.adversarial < tables.contacts);
+  CHECK(tables.nearest > 0);
+  CHECK(tables.nearest <= tables.contacts);
+  CHECK(tables.nearest_adversarial <= tables.nearest);
 }
 
 TEST_CASE("every impersonation is rejected by the binding, and lookups still reach the node",
