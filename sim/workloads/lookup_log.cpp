@@ -57,6 +57,7 @@ void ClassifyFailure(LookupRecord& r) {
 LookupSummary Summarize(std::span<const LookupRecord> records) {
   LookupSummary s;
   std::vector<double> hops, latency, heep, ages, failed_ages;
+  for (std::vector<double>* v : {&hops, &latency, &heep, &ages}) v->reserve(records.size());
   double overlap = 0, messages = 0, failures = 0;
   for (const LookupRecord& r : records) {
     switch (r.status) {

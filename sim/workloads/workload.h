@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "kademlia/lookup/lookup.h"
@@ -63,6 +64,8 @@ class Workload {
 
   // Every measured lookup by start time (then asker), once Close has run.
   const std::vector<LookupRecord>& records() const { return records_; }
+  // The records moved out, once the run's summary has read them: records() is empty after.
+  std::vector<LookupRecord> TakeRecords() { return std::exchange(records_, {}); }
   // Measured lookups started so far.
   size_t measured() const;
   // When the first measured lookup starts (static networks: once scheduled).
